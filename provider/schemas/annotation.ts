@@ -1,0 +1,47 @@
+/** Annotation: the spec's "Annotation" table. Endpoints: `/v2/annotations`. */
+import { z } from "zod";
+import { DateTimeSchema, NonEmptyStringSchema } from "./common";
+
+const annotationFields = {
+  /** Dataset names on whose charts the annotation appears; at least one, each non-empty. */
+  datasets: z
+    .array(NonEmptyStringSchema, { error: "must be a list of dataset names" })
+    .min(1, "must contain at least 1 dataset"),
+  /** At most 256 characters, matching `^[a-z0-9-]+$`. */
+  type: z
+    .string({ error: "must be a string" })
+    .max(256, "must be at most 256 characters")
+    .regex(/^[a-z0-9-]+$/, "must match ^[a-z0-9-]+$"),
+  /** At most 512 characters. */
+  description: z.string({ error: "must be a string" }).max(512, "must be at most 512 characters").optional(),
+  /** RFC 3339; null means no end. */
+  endTime: DateTimeSchema.nullable().optional(),
+  /** RFC 3339; defaults to the time of the request. */
+  time: DateTimeSchema.optional(),
+  /** At most 256 characters. */
+  title: z.string({ error: "must be a string" }).max(256, "must be at most 256 characters").optional(),
+  /** At most 512 characters. */
+  url: z.string({ error: "must be a string" }).max(512, "must be at most 512 characters").optional(),
+};
+
+/** Body of `POST /v2/annotations`: `datasets` and `type` required. Unknown fields are ignored. */
+export const AnnotationCreateSchema = z.object(annotationFields);
+/** What a user declares: the create body, with unknown fields refused. */
+export const AnnotationInputSchema = z.strictObject(annotationFields);
+/** Body of `PUT /v2/annotations/{id}`: every field optional (partial update). */
+export const AnnotationUpdateSchema = AnnotationCreateSchema.partial();
+/** An annotation as the service returns it; unknown fields survive. */
+export const AnnotationSchema = z.looseObject({
+  id: z.string(),
+  datasets: z.array(z.string()),
+  type: z.string(),
+  description: z.string().optional(),
+  endTime: z.string().nullable().optional(),
+  time: z.string(),
+  title: z.string().optional(),
+  url: z.string().optional(),
+});
+
+export type AnnotationCreate = z.input<typeof AnnotationCreateSchema>;
+export type AnnotationUpdate = z.input<typeof AnnotationUpdateSchema>;
+export type Annotation = z.infer<typeof AnnotationSchema>;

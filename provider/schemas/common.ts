@@ -1,0 +1,79 @@
+/**
+ * Shared building blocks for the resource schemas, and the one place that turns zod issues into
+ * messages that name the field. Every rule message is phrased as the spec phrases the rule.
+ */
+import { z } from "zod";
+
+/** The zero time some official clients send for "unset"; the service treats it as absent. */
+export const ZERO_TIME = "0001-01-01T00:00:00Z";
+
+/** An RFC 3339 date-time with an offset or `Z`, as the spec's `date-time` type. */
+export const DateTimeSchema = z.iso.datetime({ offset: true, error: "must be an RFC 3339 date-time" });
+
+/** A non-empty string; required names and ids use it. */
+export const NonEmptyStringSchema = z.string({ error: "must be a string" }).min(1, "must not be empty");
+
+/** A string-to-string map (headers, metadata). */
+export const StringMapSchema = z.record(z.string(), z.string({ error: "must be a string" }));
+
+/** The `{field, desc}` ordering entry used by starred queries and the legacy query. */
+export const OrderEntrySchema = z.object({
+  field: NonEmptyStringSchema,
+  desc: z.boolean({ error: "must be a boolean" }),
+});
+
+/** A list that must not repeat an entry: set-like inputs (emails, members, actions). */
+export function uniqueList<T extends z.ZodType>(item: T) {
+  return z.array(item).refine((xs) => new Set(xs.map((x) => JSON.stringify(x))).size === xs.length, {
+    error: "must not contain duplicates",
+  });
+}
+
+/** One validation failure, in the shape Pulumi's check returns and the emulator's 400 message uses. */
+export interface ValidationFailure {
+  /** Dotted property path, e.g. `properties.slack.slackUrl` or `datasets[0]`. */
+  property: string;
+  /** The rule that failed, in words. */
+  reason: string;
+}
+
+/** Dotted path of a zod issue: `a.b[0].c`. */
+export function issuePath(path: readonly PropertyKey[]): string {
+  let out = "";
+  for (const key of path) {
+    if (typeof key === "number") out += `[${key}]`;
+    else out += out === "" ? String(key) : `.${String(key)}`;
+  }
+  return out;
+}
+
+/** Every failure of a zod error, each naming its field. Unrecognized keys are reported one per key. */
+export function validationFailures(error: z.ZodError, prefix = ""): ValidationFailure[] {
+  const failures: ValidationFailure[] = [];
+  for (const issue of error.issues) {
+    const base = issuePath([...(prefix ? [prefix] : []), ...issue.path]);
+    if (issue.code === "unrecognized_keys") {
+      for (const key of issue.keys) {
+        failures.push({ property: base ? `${base}.${key}` : key, reason: "is not a known field" });
+      }
+      continue;
+    }
+    failures.push({ property: base || "(body)", reason: issue.message });
+  }
+  return failures;
+}
+
+/** One line naming every failing field: `type: must match ^[a-z0-9-]+$; title: at most 256 characters`. */
+export function formatFailures(failures: readonly ValidationFailure[]): string {
+  return failures.map((f) => `${f.property}: ${f.reason}`).join("; ");
+}
+
+/** Outcome of {@link validate}: the parsed value, or every failure at once. */
+export type Validated<T> = { ok: true; value: T } | { ok: false; failures: ValidationFailure[] };
+
+/** Parses `input` with `schema`, collecting every failure rather than stopping at the first. */
+export function validate<T>(schema: z.ZodType<T>, input: unknown): Validated<T> {
+  const result = schema.safeParse(input);
+  if (result.success) return { ok: true, value: result.data };
+  return { ok: false, failures: validationFailures(result.error) };
+}

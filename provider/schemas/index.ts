@@ -1,0 +1,9 @@
+/** Every validation rule of the service, one file per resource; used by check(), the client and the emulator. */
+export * from "./common";
+export * from "./annotation";
+export * from "./monitor";
+export * from "./notifier";
+export * from "./role";
+export * from "./org";
+export * from "./starred-query";
+export * from "./query";

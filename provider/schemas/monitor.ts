@@ -1,0 +1,154 @@
+/** Monitor: the spec's "Monitor" table, plus the cross-field rules from API-FACTS. Endpoints: `/v2/monitors`. */
+import { z } from "zod";
+import { DateTimeSchema, NonEmptyStringSchema, ZERO_TIME } from "./common";
+
+export const MONITOR_TYPES = ["Threshold", "MatchEvent", "AnomalyDetection"] as const;
+export const MONITOR_OPERATORS = ["Below", "BelowOrEqual", "Above", "AboveOrEqual", "AboveOrBelow"] as const;
+
+const int = () => z.number({ error: "must be a number" }).int("must be an integer");
+const bool = () => z.boolean({ error: "must be a boolean" });
+
+const monitorFields = {
+  /** Required; human-readable. */
+  name: NonEmptyStringSchema,
+  /** Required; the APL query that defines the data analyzed. */
+  aplQuery: NonEmptyStringSchema,
+  /** Required; `Threshold`, `MatchEvent` or `AnomalyDetection`. */
+  type: z.enum(MONITOR_TYPES, { error: `must be one of ${MONITOR_TYPES.join(", ")}` }),
+  alertOnNoData: bool().optional(),
+  columnName: z.string({ error: "must be a string" }).optional(),
+  /** At most 7; days compared for anomaly detection. */
+  compareDays: int().min(0, "must be at least 0").max(7, "must be at most 7").optional(),
+  description: z.string({ error: "must be a string" }).optional(),
+  disabled: bool().optional(),
+  /** RFC 3339, or null; the monitor stays disabled until then. */
+  disabledUntil: DateTimeSchema.nullable().optional(),
+  /** At least 1; run frequency in minutes. */
+  intervalMinutes: int().min(1, "must be at least 1").optional(),
+  notifierIds: z.array(NonEmptyStringSchema, { error: "must be a list of notifier ids" }).optional(),
+  notifyByGroup: bool().optional(),
+  notifyEveryRun: bool().optional(),
+  operator: z.enum(MONITOR_OPERATORS, { error: `must be one of ${MONITOR_OPERATORS.join(", ")}` }).optional(),
+  /** At least 1; time window evaluated per check, in minutes. */
+  rangeMinutes: int().min(1, "must be at least 1").optional(),
+  resolvable: bool().optional(),
+  /** At most 86400; seconds of delay before triggering. */
+  secondDelay: int().min(0, "must be at least 0").max(86400, "must be at most 86400").optional(),
+  skipResolved: bool().optional(),
+  threshold: z.number({ error: "must be a number" }).optional(),
+  /** At most 100; percent, for anomaly detection. */
+  tolerance: z
+    .number({ error: "must be a number" })
+    .min(0, "must be at least 0")
+    .max(100, "must be at most 100")
+    .optional(),
+  triggerAfterNPositiveResults: int().min(0, "must be at least 0").optional(),
+  triggerFromNRuns: int().min(0, "must be at least 0").optional(),
+};
+
+type MonitorShape = {
+  type?: string;
+  operator?: string;
+  threshold?: number;
+  compareDays?: number;
+  tolerance?: number;
+};
+
+/** The cross-field rules from API-FACTS, each reported on the field that is missing or wrong. */
+export function monitorCrossFieldIssues(m: MonitorShape): { path: string; message: string }[] {
+  const issues: { path: string; message: string }[] = [];
+  const need = (field: keyof MonitorShape, why: string) => {
+    if (m[field] === undefined || m[field] === null)
+      issues.push({ path: field, message: `is required ${why}` });
+  };
+  if (m.type === "Threshold") {
+    need("operator", "when type is Threshold");
+    need("threshold", "when type is Threshold");
+  }
+  if (m.type === "AnomalyDetection") {
+    need("operator", "when type is AnomalyDetection");
+    need("compareDays", "when type is AnomalyDetection");
+    need("tolerance", "when type is AnomalyDetection");
+  }
+  if (m.operator === "AboveOrBelow" && m.type !== undefined && m.type !== "AnomalyDetection") {
+    issues.push({ path: "operator", message: "AboveOrBelow is only allowed when type is AnomalyDetection" });
+  }
+  return issues;
+}
+
+function refineCrossFields(m: MonitorShape, ctx: z.RefinementCtx) {
+  for (const issue of monitorCrossFieldIssues(m)) {
+    ctx.addIssue({ code: "custom", path: [issue.path], message: issue.message });
+  }
+}
+
+/** Accepts the spellings official clients send: `notifierIDs`, and the zero time for "not disabled". */
+function tolerateClientSpellings(body: unknown): unknown {
+  if (typeof body !== "object" || body === null || Array.isArray(body)) return body;
+  const out: Record<string, unknown> = { ...(body as Record<string, unknown>) };
+  if (out.notifierIds === undefined && out.notifierIDs !== undefined) out.notifierIds = out.notifierIDs;
+  delete out.notifierIDs;
+  if (out.disabledUntil === ZERO_TIME || out.disabledUntil === "") out.disabledUntil = null;
+  return out;
+}
+
+const MonitorObjectSchema = z.object(monitorFields);
+
+/** Body of `POST /v2/monitors` and `PUT /v2/monitors/{id}` (PUT sends the whole monitor). */
+export const MonitorCreateSchema = z.preprocess(
+  tolerateClientSpellings,
+  MonitorObjectSchema.superRefine(refineCrossFields),
+);
+export const MonitorUpdateSchema = MonitorCreateSchema;
+/** What a user declares: unknown fields are refused. */
+export const MonitorInputSchema = z.strictObject(monitorFields).superRefine(refineCrossFields);
+
+/** A monitor as the service returns it; unknown fields survive. */
+export const MonitorSchema = z.looseObject({
+  ...Object.fromEntries(Object.entries(monitorFields).map(([k, v]) => [k, v.optional()])),
+  id: z.string(),
+  name: z.string(),
+  aplQuery: z.string(),
+  type: z.enum(MONITOR_TYPES),
+  createdAt: z.string().optional(),
+  createdBy: z.string().optional(),
+}) as unknown as z.ZodType<Monitor>;
+
+/** Defaults the service (and Terraform's provider) applies; used to normalize before diffing. */
+export const MONITOR_DEFAULTS = {
+  alertOnNoData: false,
+  columnName: "",
+  compareDays: 0,
+  description: "",
+  disabled: false,
+  disabledUntil: null,
+  intervalMinutes: 1,
+  notifierIds: [] as string[],
+  notifyByGroup: false,
+  notifyEveryRun: false,
+  rangeMinutes: 1,
+  resolvable: false,
+  secondDelay: 0,
+  skipResolved: false,
+  tolerance: 0,
+  triggerAfterNPositiveResults: 0,
+  triggerFromNRuns: 1,
+} as const;
+
+export type MonitorCreate = z.input<typeof MonitorObjectSchema>;
+export type MonitorUpdate = MonitorCreate;
+export type Monitor = z.infer<typeof MonitorObjectSchema> & {
+  id: string;
+  createdAt?: string;
+  createdBy?: string;
+  [extra: string]: unknown;
+};
+
+/** One entry of `GET /v2/monitors/{id}/history`. */
+export const MonitorHistoryEntrySchema = z.looseObject({
+  checkId: z.string(),
+  name: z.string(),
+  state: z.enum(["open", "closed"]),
+  timestamp: z.string(),
+});
+export type MonitorHistoryEntry = z.infer<typeof MonitorHistoryEntrySchema>;

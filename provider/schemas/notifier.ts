@@ -1,0 +1,127 @@
+/** Notifier: the spec's "Notifier" table and its channels. Endpoints: `/v2/notifiers`. */
+import { z } from "zod";
+import { DateTimeSchema, NonEmptyStringSchema, StringMapSchema, ZERO_TIME, uniqueList } from "./common";
+
+const httpUrl = () =>
+  z
+    .string({ error: "must be a string" })
+    .refine((s) => /^https?:\/\//i.test(s) && URL.canParse(s), { error: "must be an http(s) URL" });
+const secretString = () => NonEmptyStringSchema;
+
+/** The channels, keyed as the service keys them; the spec's row "the service" is `discord`. */
+export const ChannelSchemas = {
+  customWebhook: z.object({
+    /** Required; the URL called. */
+    url: httpUrl(),
+    /** Required; the request body template. */
+    body: z.string({ error: "must be a string" }),
+    headers: StringMapSchema.optional(),
+    secretHeaders: StringMapSchema.optional(),
+  }),
+  discord: z.object({ discordChannel: NonEmptyStringSchema, discordToken: secretString() }),
+  discordWebhook: z.object({ discordWebhookUrl: httpUrl() }),
+  email: z.object({
+    emails: uniqueList(z.email({ error: "must be an email address" })).min(
+      1,
+      "must contain at least 1 address",
+    ),
+  }),
+  microsoftTeams: z.object({ microsoftTeamsUrl: httpUrl() }),
+  opsgenie: z.object({ apiKey: secretString(), isEU: z.boolean({ error: "must be a boolean" }).optional() }),
+  pagerduty: z.object({ routingKey: secretString(), token: secretString().optional() }),
+  slack: z.object({ slackUrl: httpUrl() }),
+  webhook: z.object({ url: httpUrl() }),
+} as const;
+
+export type ChannelKey = keyof typeof ChannelSchemas;
+export const CHANNEL_KEYS = Object.keys(ChannelSchemas) as ChannelKey[];
+
+/** Fields of each channel that are credentials: secret outputs, never logged. */
+export const SECRET_CHANNEL_FIELDS: Record<ChannelKey, readonly string[]> = {
+  customWebhook: ["url", "headers", "secretHeaders"],
+  discord: ["discordToken"],
+  discordWebhook: ["discordWebhookUrl"],
+  email: [],
+  microsoftTeams: ["microsoftTeamsUrl"],
+  opsgenie: ["apiKey"],
+  pagerduty: ["routingKey", "token"],
+  slack: ["slackUrl"],
+  webhook: ["url"],
+};
+
+function propertiesSchema(strict: boolean) {
+  const channels = Object.fromEntries(
+    Object.entries(ChannelSchemas).map(([k, s]) => [
+      k,
+      (strict ? z.strictObject(s.shape) : s).nullable().optional(),
+    ]),
+  ) as { [K in ChannelKey]: z.ZodOptional<z.ZodNullable<(typeof ChannelSchemas)[K]>> };
+  const base = strict ? z.strictObject(channels) : z.object(channels);
+  return base.superRefine((props, ctx) => {
+    const set = CHANNEL_KEYS.filter((k) => props[k] !== undefined && props[k] !== null);
+    if (set.length !== 1) {
+      ctx.addIssue({
+        code: "custom",
+        message:
+          set.length === 0
+            ? `must configure exactly one channel (one of ${CHANNEL_KEYS.join(", ")})`
+            : `must configure exactly one channel, got ${set.length} (${set.join(", ")})`,
+      });
+    }
+  });
+}
+
+/** Accepts the spellings official clients send: `URL`/`Headers`/`Body` for a custom webhook, zero time. */
+function tolerateClientSpellings(body: unknown): unknown {
+  if (typeof body !== "object" || body === null || Array.isArray(body)) return body;
+  const out: Record<string, unknown> = { ...(body as Record<string, unknown>) };
+  if (out.disabledUntil === ZERO_TIME || out.disabledUntil === "") out.disabledUntil = null;
+  const props = out.properties as Record<string, unknown> | undefined;
+  const hook = props?.customWebhook as Record<string, unknown> | undefined | null;
+  if (hook && typeof hook === "object") {
+    const fixed: Record<string, unknown> = { ...hook };
+    for (const [alias, name] of [
+      ["URL", "url"],
+      ["Headers", "headers"],
+      ["Body", "body"],
+      ["SecretHeaders", "secretHeaders"],
+    ]) {
+      if (fixed[name] === undefined && fixed[alias] !== undefined) fixed[name] = fixed[alias];
+      delete fixed[alias];
+    }
+    out.properties = { ...props, customWebhook: fixed };
+  }
+  return out;
+}
+
+const notifierFields = (strict: boolean) => ({
+  /** Required; human-readable. */
+  name: NonEmptyStringSchema,
+  /** Required; exactly one channel. */
+  properties: propertiesSchema(strict),
+  /** RFC 3339; null when enabled. */
+  disabledUntil: DateTimeSchema.nullable().optional(),
+});
+
+/** Body of `POST /v2/notifiers` and `PUT /v2/notifiers/{id}`. Unknown and read-only fields are ignored. */
+export const NotifierCreateSchema = z.preprocess(tolerateClientSpellings, z.object(notifierFields(false)));
+export const NotifierUpdateSchema = NotifierCreateSchema;
+/** What a user declares: unknown fields are refused, at every level. */
+export const NotifierInputSchema = z.strictObject(notifierFields(true));
+
+export type NotifierProperties = { [K in ChannelKey]?: z.input<(typeof ChannelSchemas)[K]> | null };
+export type NotifierCreate = { name: string; properties: NotifierProperties; disabledUntil?: string | null };
+export type NotifierUpdate = NotifierCreate;
+
+/** A notifier as the service returns it; unknown fields survive. */
+export const NotifierSchema = z.looseObject({
+  id: z.string(),
+  name: z.string(),
+  properties: z.record(z.string(), z.unknown()),
+  createdAt: z.string().optional(),
+  createdBy: z.string().optional(),
+  disabledUntil: z.string().nullable().optional(),
+});
+export type Notifier = Omit<z.infer<typeof NotifierSchema>, "properties"> & {
+  properties: NotifierProperties;
+};

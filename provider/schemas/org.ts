@@ -1,0 +1,66 @@
+/** Organization: the spec's "Organization" table. Endpoints: `/v2/orgs`. */
+import { z } from "zod";
+import { NonEmptyStringSchema } from "./common";
+
+export const PAYMENT_STATUSES = ["na", "failed", "success", "blocked"] as const;
+/** The spec's plans, plus `accelerator` (API-FACTS). */
+export const PLANS = [
+  "personal",
+  "basicDirect",
+  "teamMonthlyDirect",
+  "teamMonthlyAws",
+  "axiomCloud",
+  "teamPlus",
+  "enterprise",
+  "comped",
+  "accelerator",
+] as const;
+
+/** Body of `PUT /v2/orgs/{id}`: only the name may change. */
+export const OrgUpdateSchema = z.object({ name: NonEmptyStringSchema });
+export type OrgUpdate = z.input<typeof OrgUpdateSchema>;
+
+/** The license the org carries; unknown fields survive. */
+export const LicenseSchema = z.looseObject({
+  apiRateLimitPerSecond: z.number(),
+  billingPeriodEnd: z.string(),
+  billingPeriodStart: z.string(),
+  features: z.record(z.string(), z.unknown()),
+  id: z.string(),
+  issuedAt: z.string(),
+  issuedTo: z.string(),
+  issuer: z.string(),
+  maxAuditWindowSeconds: z.number(),
+  maxDatasets: z.number(),
+  maxEndpoints: z.number(),
+  maxFields: z.number(),
+  maxMonitors: z.number(),
+  maxQueryWindowSeconds: z.number(),
+  maxUsers: z.number(),
+  monthlyIngestGb: z.number(),
+  monthlyQueryGbHours: z.number(),
+  tier: z.string(),
+  validFrom: z.string(),
+  withAuths: z.array(z.string()),
+  expiresAt: z.string(),
+  storageAllowanceGB: z.number(),
+});
+
+/** An organization as the service returns it; unknown fields survive. */
+export const OrgSchema = z.looseObject({
+  id: z.string(),
+  name: z.string(),
+  lastUsageSync: z.string(),
+  license: LicenseSchema,
+  paymentStatus: z.enum(PAYMENT_STATUSES),
+  plan: z.enum(PLANS),
+  planCreated: z.string(),
+  primaryEmail: z.string(),
+  firstFailedPayment: z.string().optional(),
+  metaCreated: z.string().optional(),
+  metaModified: z.string().optional(),
+  metaVersion: z.string().optional(),
+  role: z.string().optional(),
+});
+export type Org = z.infer<typeof OrgSchema>;
+export type License = z.infer<typeof LicenseSchema>;

@@ -1,0 +1,99 @@
+/** Role (RBAC): the spec's "Role" table with API-FACTS' capability action lists. Endpoints: `/v2/rbac/roles`. */
+import { z } from "zod";
+import { NonEmptyStringSchema, uniqueList } from "./common";
+
+const CRUD = ["create", "read", "update", "delete"] as const;
+type Action = (typeof CRUD)[number];
+
+/** The actions each organization capability allows. */
+export const ORG_CAPABILITY_ACTIONS: Record<string, readonly Action[]> = {
+  annotations: CRUD,
+  apiTokens: CRUD,
+  auditLog: ["read"],
+  billing: ["read", "update"],
+  dashboards: CRUD,
+  datasets: CRUD,
+  endpoints: CRUD,
+  flows: CRUD,
+  integrations: CRUD,
+  monitors: CRUD,
+  notifiers: CRUD,
+  rbac: CRUD,
+  sharedAccessKeys: ["read", "update"],
+  users: CRUD,
+  views: CRUD,
+};
+
+/** The actions each per-dataset capability allows. */
+export const DATASET_CAPABILITY_ACTIONS: Record<string, readonly Action[]> = {
+  ingest: ["create"],
+  query: ["read"],
+  data: ["delete"],
+  trim: ["update"],
+  vacuum: ["update"],
+  share: ["create", "read", "delete"],
+  starredQueries: CRUD,
+  virtualFields: CRUD,
+};
+
+/** The actions each per-view capability allows. */
+export const VIEW_CAPABILITY_ACTIONS: Record<string, readonly Action[]> = {
+  query: ["read"],
+  share: ["create", "read", "delete"],
+};
+
+function actionList(allowed: readonly Action[]) {
+  const message = `each action must be one of ${allowed.join(", ")}`;
+  return uniqueList(z.enum(allowed as [Action, ...Action[]], { error: message }));
+}
+
+function capabilityObject(table: Record<string, readonly Action[]>, strict: boolean) {
+  const shape = Object.fromEntries(
+    Object.entries(table).map(([k, allowed]) => [k, actionList(allowed).optional()]),
+  );
+  return strict ? z.strictObject(shape) : z.object(shape);
+}
+
+export type Capabilities = Partial<Record<string, Action[]>>;
+
+const roleFields = (strict: boolean) => ({
+  /** Required; unique in the organization. */
+  name: NonEmptyStringSchema,
+  description: z.string({ error: "must be a string" }).optional(),
+  /** User ids assigned to the role. */
+  members: uniqueList(NonEmptyStringSchema).optional(),
+  /** Organization-wide permissions: capability to actions. */
+  orgCapabilities: capabilityObject(ORG_CAPABILITY_ACTIONS, strict).optional(),
+  /** Dataset name to its capabilities. */
+  datasetCapabilities: z
+    .record(NonEmptyStringSchema, capabilityObject(DATASET_CAPABILITY_ACTIONS, strict))
+    .optional(),
+  /** View name to its capabilities. */
+  viewCapabilities: z
+    .record(NonEmptyStringSchema, capabilityObject(VIEW_CAPABILITY_ACTIONS, strict))
+    .optional(),
+});
+
+/** Body of `POST /v2/rbac/roles` and `PUT /v2/rbac/roles/{id}`. Unknown capability keys are refused even here,
+ * since silently dropping a permission would grant less than asked. */
+export const RoleCreateSchema = z.object({
+  ...roleFields(true),
+});
+export const RoleUpdateSchema = RoleCreateSchema;
+/** What a user declares. */
+export const RoleInputSchema = z.strictObject(roleFields(true));
+
+export type RoleCreate = z.input<typeof RoleCreateSchema>;
+export type RoleUpdate = RoleCreate;
+
+/** A role as the service returns it; unknown fields survive. */
+export const RoleSchema = z.looseObject({
+  id: z.string(),
+  name: z.string(),
+  description: z.string().optional(),
+  members: z.array(z.string()).optional(),
+  orgCapabilities: z.record(z.string(), z.array(z.string())).optional(),
+  datasetCapabilities: z.record(z.string(), z.record(z.string(), z.array(z.string()))).optional(),
+  viewCapabilities: z.record(z.string(), z.record(z.string(), z.array(z.string()))).optional(),
+});
+export type Role = z.infer<typeof RoleSchema>;

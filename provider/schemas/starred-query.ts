@@ -1,0 +1,78 @@
+/** Starred (saved APL) query: the spec's table with API-FACTS' required fields. Endpoints: `/v2/apl-starred-queries`. */
+import { z } from "zod";
+import { NonEmptyStringSchema, OrderEntrySchema, StringMapSchema } from "./common";
+import { QueryOptionsSchema, QueryTimeSchema } from "./query";
+
+const queryFields = {
+  /** Required; the APL text. */
+  apl: NonEmptyStringSchema,
+  cursor: z.string({ error: "must be a string" }).optional(),
+  /** At least 1. */
+  defaultLimit: z
+    .number({ error: "must be a number" })
+    .int("must be an integer")
+    .min(1, "must be at least 1")
+    .optional(),
+  defaultOrder: z.array(OrderEntrySchema).optional(),
+  startTime: QueryTimeSchema.optional(),
+  endTime: QueryTimeSchema.optional(),
+  includeCursor: z.boolean({ error: "must be a boolean" }).optional(),
+  includeCursorField: z.boolean({ error: "must be a boolean" }).optional(),
+  libraries: z.array(z.string({ error: "must be a string" })).optional(),
+  variables: z.record(z.string(), z.unknown()).optional(),
+  queryOptions: QueryOptionsSchema.optional(),
+};
+
+const starredFields = (strict: boolean) => ({
+  /** Required; always `apl`. */
+  kind: z.literal("apl", { error: "must be apl" }),
+  /** Required. */
+  name: NonEmptyStringSchema,
+  /** Required; the owner: a user id, or `team` for a shared query. */
+  who: NonEmptyStringSchema,
+  /** Required; the APL request that is saved. */
+  query: strict ? z.strictObject(queryFields) : z.object(queryFields),
+  /** Required; a string-to-string map. */
+  metadata: StringMapSchema,
+  dataset: z.string({ error: "must be a string" }).optional(),
+});
+
+/** Body of `POST /v2/apl-starred-queries` and `PUT /v2/apl-starred-queries/{id}`. */
+export const StarredQueryCreateSchema = z.object(starredFields(false));
+export const StarredQueryUpdateSchema = StarredQueryCreateSchema;
+/** What a user declares. */
+export const StarredQueryInputSchema = z.strictObject(starredFields(true));
+
+export type StarredQueryCreate = z.input<typeof StarredQueryCreateSchema>;
+export type StarredQueryUpdate = StarredQueryCreate;
+
+/** A starred query as the service returns it; unknown fields survive. */
+export const StarredQuerySchema = z.looseObject({
+  id: z.string(),
+  kind: z.string(),
+  name: z.string(),
+  who: z.string(),
+  dataset: z.string().optional(),
+  metadata: z.record(z.string(), z.string()),
+  query: z.looseObject({ apl: z.string() }),
+});
+export type StarredQuery = z.infer<typeof StarredQuerySchema> & { query: StarredQueryCreate["query"] };
+
+/** Query string of `GET /v2/apl-starred-queries`. */
+export const StarredQueryListSchema = z.object({
+  limit: z.coerce
+    .number({ error: "must be a number" })
+    .int("must be an integer")
+    .min(1, "must be at least 1")
+    .max(1000, "must be at most 1000")
+    .default(100),
+  offset: z.coerce
+    .number({ error: "must be a number" })
+    .int("must be an integer")
+    .min(0, "must be at least 0")
+    .default(0),
+  dataset: z.string().optional(),
+  who: z.string().optional(),
+  qs: z.string().optional(),
+});
+export type StarredQueryListParams = z.input<typeof StarredQueryListSchema>;
