@@ -1,0 +1,116 @@
+/**
+ * The local emulator of the observability service: `startEmulator(options)` serves the whole API on
+ * 127.0.0.1 with documented development tokens. Package export `pulumi-observability/emulator`.
+ */
+import type { AddressInfo } from "node:net";
+import type { EmulatorContext } from "./context";
+import { parseFaultSpec, type FaultOptions } from "./faults";
+import { createEmulatorServer, type EmulatorStats, type RecordedRequest } from "./server";
+import { Persistence, State } from "./state";
+import { EventStore } from "./store/events";
+
+export type { FaultOptions } from "./faults";
+export type { RecordedRequest, EmulatorStats } from "./server";
+
+/** Development API token accepted when none is configured. Not a secret: the emulator is local. */
+export const DEFAULT_TOKEN = "xaat-local-development-token";
+/** Development personal access token; it also needs `x-service-org-id: local-org`. */
+export const DEFAULT_PERSONAL_TOKEN = "xapt-local-development-token";
+/** The emulator organization's id. */
+export const DEFAULT_ORG_ID = "local-org";
+/** The port the CLI listens on by default. */
+export const DEFAULT_PORT = 8787;
+
+/** Options of {@link startEmulator}. */
+export interface EmulatorOptions {
+  /** Port to listen on; 0 picks a free one. Defaults to 8787. */
+  port?: number;
+  /** Interface to listen on. Defaults to 127.0.0.1. */
+  host?: string;
+  /** API token. Defaults to {@link DEFAULT_TOKEN}. */
+  token?: string;
+  /** Personal access token (needs `x-service-org-id`). Defaults to {@link DEFAULT_PERSONAL_TOKEN}. */
+  personalToken?: string;
+  /** Organization id. Defaults to {@link DEFAULT_ORG_ID}. */
+  orgId?: string;
+  /** State file: loaded at start, written atomically after mutations and on close. */
+  dataFile?: string;
+  /** Fault injection, as a spec string (see emulator/faults.ts) or parsed options. */
+  faults?: string | FaultOptions;
+  /** Requests per minute; exceeding it gets 429 with `Retry-After`. Unenforced when unset. */
+  rateLimit?: number;
+  /** Keep every received request in `received`. */
+  record?: boolean;
+  /** Receives one line per request; silent when unset. Tokens are never logged. */
+  logger?: (line: string) => void;
+}
+
+/** A running emulator. */
+export interface RunningEmulator {
+  /** Base URL, e.g. `http://127.0.0.1:8787`. */
+  url: string;
+  token: string;
+  personalToken: string;
+  orgId: string;
+  /** Every received request when `record` is on (authorization redacted). */
+  received: RecordedRequest[];
+  stats: EmulatorStats;
+  /** Stops listening, closes connections and flushes the data file. */
+  close(): Promise<void>;
+}
+
+/** Starts an emulator; resolves once it is listening. */
+export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
+  const token = options.token ?? DEFAULT_TOKEN;
+  const personalToken = options.personalToken ?? DEFAULT_PERSONAL_TOKEN;
+  const orgId = options.orgId ?? DEFAULT_ORG_ID;
+  if (token === "" || personalToken === "") throw new Error("emulator tokens must not be empty");
+  if (token === personalToken) throw new Error("the API token and the personal token must differ");
+  if (options.rateLimit !== undefined && !(Number.isInteger(options.rateLimit) && options.rateLimit > 0)) {
+    throw new Error("rateLimit must be a positive integer (requests per minute)");
+  }
+  const faults = typeof options.faults === "string" ? parseFaultSpec(options.faults) : options.faults;
+
+  const state = new State(orgId);
+  const store = new EventStore();
+  const persistence = options.dataFile ? new Persistence(options.dataFile, state, store) : undefined;
+  persistence?.load();
+  const context: EmulatorContext = { state, store, orgId, changed: () => persistence?.changed() };
+  const { server, received, stats } = createEmulatorServer(context, {
+    token,
+    personalToken,
+    orgId,
+    faults,
+    rateLimit: options.rateLimit,
+    record: options.record ?? false,
+    logger: options.logger,
+  });
+
+  const host = options.host ?? "127.0.0.1";
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? DEFAULT_PORT, host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  const urlHost = host.includes(":") ? `[${host}]` : host === "0.0.0.0" ? "127.0.0.1" : host;
+
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://${urlHost}:${port}`,
+    token,
+    personalToken,
+    orgId,
+    received,
+    stats,
+    close() {
+      closing ??= new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }).then(() => persistence?.flush());
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,235 @@
+/**
+ * Ingest: turns a request body (JSON array, NDJSON, CSV) into events with a `_time`, reporting each bad
+ * event as a failure entry while the good ones land.
+ */
+import { parse as parseCsv } from "csv-parse/sync";
+import { HttpError } from "../http";
+import type { IncomingEvent } from "../store/events";
+import { formatNs } from "../time";
+import { compileGoLayout, parseGoLayout, parseTimestampHeuristic } from "./timestamp";
+
+/** At most this many events per request. */
+export const MAX_EVENTS_PER_REQUEST = 10_000;
+/** A field name may be at most this many bytes. */
+export const MAX_FIELD_NAME_BYTES = 200;
+/** Objects and arrays may nest at most this deep. */
+export const MAX_NESTING = 100;
+/** Field names the service reserves; an event's own field of that name becomes `_user_<name>`. */
+export const RESERVED_FIELDS = ["_blockInfo", "_cursor", "_rowID", "_source", "_sysTime"] as const;
+
+/** One rejected event, as the ingest result reports it. */
+export interface IngestFailure {
+  timestamp: string;
+  error: string;
+}
+
+/** Options of one ingest request. */
+export interface IngestOptions {
+  /** The field holding the event time; default `_time`. */
+  timestampField?: string;
+  /** A Go reference layout for that field; heuristic parsing when absent. */
+  timestampFormat?: string;
+  /** Receive time: `_time` of events without one, and the failure entries' timestamp. */
+  nowNs: bigint;
+}
+
+/** Parsed events and failures of one request. */
+export interface ParsedIngest {
+  events: IncomingEvent[];
+  failures: IngestFailure[];
+  /** Every event seen, good or bad. */
+  total: number;
+}
+
+type Format = "json" | "ndjson" | "csv";
+
+/** Picks the body format from `Content-Type` (NDJSON may also arrive as `application/json`). */
+export function detectFormat(contentType: string | undefined, body: string): Format {
+  const type = (contentType ?? "").split(";")[0].trim().toLowerCase();
+  if (type === "text/csv") return "csv";
+  if (type === "application/x-ndjson" || type === "application/ndjson") return "ndjson";
+  if (type === "" || type === "application/json") {
+    return body.trimStart().startsWith("[") ? "json" : "ndjson";
+  }
+  throw new HttpError(
+    415,
+    `unsupported Content-Type "${type}": use application/json, application/x-ndjson or text/csv`,
+  );
+}
+
+function tooMany(n: number): HttpError {
+  return new HttpError(400, `too many events: ${n} in one request, at most ${MAX_EVENTS_PER_REQUEST}`);
+}
+
+/** An NDJSON line that is not JSON: becomes a failure entry. */
+class LineError {
+  constructor(readonly message: string) {}
+}
+
+/** Raw values of the body: parsed values, or a {@link LineError} for a line that is not JSON. */
+function rawEvents(format: Format, text: string): unknown[] {
+  if (format === "json") {
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (err) {
+      throw new HttpError(400, `request body is not valid JSON: ${(err as Error).message}`);
+    }
+    if (!Array.isArray(value)) throw new HttpError(400, "request body must be a JSON array of events");
+    if (value.length > MAX_EVENTS_PER_REQUEST) throw tooMany(value.length);
+    return value;
+  }
+  if (format === "ndjson") {
+    const lines = text.split("\n");
+    let count = 0;
+    for (let i = 0; i < lines.length; i++) {
+      const line = lines[i];
+      if (line.length === 0 || (line.length < 3 && line.trim() === "")) continue;
+      count++;
+    }
+    if (count > MAX_EVENTS_PER_REQUEST) throw tooMany(count);
+    const nonEmpty = count === lines.length ? lines : lines.filter((l) => l.trim() !== "");
+    // One JSON.parse over the whole batch is much faster than one per line; fall back when a line is bad.
+    try {
+      return JSON.parse(`[${nonEmpty.join(",")}]`) as unknown[];
+    } catch {
+      // A single object spread over several lines is one event, not many broken lines.
+      try {
+        const whole = JSON.parse(text) as unknown;
+        if (typeof whole === "object" && whole !== null && !Array.isArray(whole)) return [whole];
+      } catch {
+        /* per-line below */
+      }
+      return nonEmpty.map((line, i) => {
+        try {
+          return JSON.parse(line) as unknown;
+        } catch (err) {
+          return new LineError(`line ${i + 1}: invalid JSON: ${(err as Error).message}`);
+        }
+      });
+    }
+  }
+  let rows: Record<string, unknown>[];
+  try {
+    rows = parseCsv(text, {
+      columns: true,
+      skip_empty_lines: true,
+      bom: true,
+      cast: (value, ctx) => {
+        if (ctx.header || ctx.quoting) return value;
+        if (value === "") return undefined;
+        if (value === "true") return true;
+        if (value === "false") return false;
+        if (/^-?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/.test(value)) {
+          const n = Number(value);
+          if (Number.isFinite(n)) return n;
+        }
+        return value;
+      },
+    }) as Record<string, unknown>[];
+  } catch (err) {
+    throw new HttpError(400, `request body is not valid CSV: ${(err as Error).message}`);
+  }
+  if (rows.length > MAX_EVENTS_PER_REQUEST) throw tooMany(rows.length);
+  for (const row of rows) for (const k of Object.keys(row)) if (row[k] === undefined) delete row[k];
+  return rows;
+}
+
+/** Why a value breaks the field-name or nesting limits, or undefined when it keeps them. */
+function limitProblem(value: unknown, depth: number): string | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  if (depth > MAX_NESTING) return `nesting deeper than ${MAX_NESTING} levels`;
+  if (Array.isArray(value)) {
+    for (const v of value) {
+      const p = limitProblem(v, depth + 1);
+      if (p) return p;
+    }
+    return undefined;
+  }
+  for (const key in value) {
+    // A UTF-16 length of 66 or less cannot exceed 200 UTF-8 bytes, so most keys skip the byte count.
+    if (key.length > 66 && Buffer.byteLength(key) > MAX_FIELD_NAME_BYTES) {
+      return `field name "${key.slice(0, 40)}…" is longer than ${MAX_FIELD_NAME_BYTES} bytes`;
+    }
+    const p = limitProblem((value as Record<string, unknown>)[key], depth + 1);
+    if (p) return p;
+  }
+  return undefined;
+}
+
+const RESERVED = new Set<string>(RESERVED_FIELDS);
+
+/** Parses a body into events; request-level problems throw an {@link HttpError}, per-event ones are failures. */
+export function parseIngest(
+  body: Buffer,
+  contentType: string | undefined,
+  options: IngestOptions,
+): ParsedIngest {
+  const text = body.toString("utf8");
+  const raw = rawEvents(detectFormat(contentType, text), text);
+  const field = options.timestampField || "_time";
+  const layout = options.timestampFormat ? compileGoLayout(options.timestampFormat) : undefined;
+  const failureTime = formatNs(options.nowNs);
+  const events: IncomingEvent[] = [];
+  const failures: IngestFailure[] = [];
+  const fail = (error: string) => failures.push({ timestamp: failureTime, error });
+  for (let i = 0; i < raw.length; i++) {
+    const value = raw[i];
+    if (value instanceof LineError) {
+      fail(value.message);
+      continue;
+    }
+    if (typeof value !== "object" || value === null || Array.isArray(value)) {
+      fail(
+        `event ${i}: must be a JSON object, got ${Array.isArray(value) ? "an array" : value === null ? "null" : typeof value}`,
+      );
+      continue;
+    }
+    const data = value as Record<string, unknown>;
+    const problem = limitProblem(data, 1);
+    if (problem) {
+      fail(`event ${i}: ${problem}`);
+      continue;
+    }
+    let timeNs = options.nowNs;
+    const ts = data[field];
+    if (ts !== undefined && ts !== null && ts !== "") {
+      let parsed: bigint | undefined;
+      let why = "not an RFC 3339 time or a Unix time number";
+      if (layout) {
+        try {
+          parsed = parseGoLayout(layout, String(ts));
+        } catch (err) {
+          why = `does not match timestamp-format "${options.timestampFormat}": ${(err as Error).message}`;
+        }
+      } else parsed = parseTimestampHeuristic(ts);
+      if (parsed === undefined) {
+        fail(
+          `event ${i}: cannot parse timestamp field "${field}" value ${JSON.stringify(ts).slice(0, 80)}: ${why}`,
+        );
+        continue;
+      }
+      timeNs = parsed;
+    }
+    if (ts !== undefined) delete data[field];
+    delete data._time;
+    for (const key in data) {
+      if (RESERVED.has(key)) {
+        data[`_user_${key}`] = data[key];
+        delete data[key];
+      }
+    }
+    events.push({ timeNs, data });
+  }
+  return { events, failures, total: raw.length };
+}
+
+/** A dataset name as the service allows it: letters, digits, `-`, `_` and `.`, not starting with `_`. */
+export function datasetNameProblem(name: string): string | undefined {
+  if (name === "") return "dataset name must not be empty";
+  if (name.length > 128) return "dataset name must be at most 128 characters";
+  if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(name)) {
+    return `dataset name "${name.slice(0, 40)}" must start with a letter or digit and contain only letters, digits, "-", "_" and "."`;
+  }
+  return undefined;
+}

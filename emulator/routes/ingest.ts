@@ -1,0 +1,38 @@
+/** Ingest: `POST /v1/datasets/{name}/ingest` with JSON, NDJSON or CSV bodies, optionally gzip-encoded. */
+import type { EmulatorContext } from "../context";
+import { HttpError, Router, queryParam, sendJson } from "../http";
+import { datasetNameProblem, parseIngest } from "../ingest";
+import { nowNs } from "../time";
+
+/** Registers the ingest route. */
+export function registerIngest(router: Router, em: EmulatorContext): void {
+  router.add("POST", "/v1/datasets/:name/ingest", ({ req, res, params, query, body }) => {
+    const problem = datasetNameProblem(params.name);
+    if (problem) throw new HttpError(400, problem);
+    // Official clients send these as query parameters; the service also reads them as headers.
+    const option = (name: string) => {
+      const fromQuery = queryParam(query, name);
+      if (fromQuery !== undefined && fromQuery !== "") return fromQuery;
+      const header = req.headers[name];
+      return Array.isArray(header) ? header[0] : header;
+    };
+    const now = nowNs();
+    const parsed = parseIngest(body, req.headers["content-type"], {
+      timestampField: option("timestamp-field"),
+      timestampFormat: option("timestamp-format"),
+      nowNs: now,
+    });
+    if (parsed.events.length > 0) {
+      em.store.append(params.name, parsed.events, now);
+      em.changed();
+    }
+    sendJson(res, 200, {
+      ingested: parsed.events.length,
+      failed: parsed.failures.length,
+      failures: parsed.failures,
+      processedBytes: body.length,
+      blocksCreated: 0,
+      walLength: parsed.events.length,
+    });
+  });
+}

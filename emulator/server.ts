@@ -1,0 +1,238 @@
+/**
+ * The emulator's HTTP server: authentication, rate-limit and trace headers, fault injection, request
+ * recording, then routing to the API families. Built on node:http for raw socket access (dropped
+ * connections) and raw body streaming (ingest speed).
+ */
+import { randomBytes, timingSafeEqual } from "node:crypto";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { EmulatorContext } from "./context";
+import { FaultInjector, type FaultOptions } from "./faults";
+import { HttpError, Router, parseQuery, readBody, sendError, type RequestContext } from "./http";
+import { registerAnnotations } from "./routes/annotations";
+import { registerIngest } from "./routes/ingest";
+import { registerMonitors } from "./routes/monitors";
+import { registerNotifiers } from "./routes/notifiers";
+import { registerOrgs } from "./routes/orgs";
+import { registerQueries } from "./routes/query";
+import { registerRoles } from "./routes/roles";
+import { registerStarredQueries } from "./routes/starred";
+
+/** One request as the server received it (tests assert on these); the token is redacted. */
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  query: Record<string, string | string[]>;
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
+/** Counters of what the server did. */
+export interface EmulatorStats {
+  requests: number;
+  /** Injected faults by kind: "429", "500", "500after", "502", "503", "drop", "latency". */
+  faults: Record<string, number>;
+  /** Requests refused by the `rateLimit` option. */
+  rateLimited: number;
+}
+
+/** Settings of {@link createEmulatorServer}. */
+export interface ServerSettings {
+  token: string;
+  personalToken: string;
+  orgId: string;
+  faults?: FaultOptions;
+  rateLimit?: number;
+  record: boolean;
+  logger?: (line: string) => void;
+}
+
+/** The limit shown in `X-RateLimit-Limit` when no `rateLimit` is enforced (the license's 100/s). */
+export const DEFAULT_RATE_LIMIT_PER_MINUTE = 6000;
+/** Request bodies above this size get 413. */
+export const MAX_BODY_BYTES = 256 * 1024 * 1024;
+
+function sameSecret(given: string, expected: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** Checks `Authorization` (and `x-service-org-id` for a personal token); returns the rate-limit scope. */
+function authenticate(req: IncomingMessage, s: ServerSettings): "organization" | "user" {
+  const header = req.headers.authorization;
+  if (!header) throw new HttpError(403, "missing Authorization header; expected: Bearer <token>");
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  if (!m) throw new HttpError(403, "malformed Authorization header; expected: Bearer <token>");
+  const token = m[1];
+  if (sameSecret(token, s.token)) return "organization";
+  if (sameSecret(token, s.personalToken)) {
+    const org = req.headers["x-service-org-id"];
+    if (org === undefined || org === "") {
+      throw new HttpError(
+        403,
+        "a personal access token needs the x-service-org-id header naming the organization",
+      );
+    }
+    if (org !== s.orgId)
+      throw new HttpError(403, "x-service-org-id does not name an organization of this token");
+    return "user";
+  }
+  throw new HttpError(403, "invalid token");
+}
+
+/** A fixed per-minute window of request counts. */
+class RateWindow {
+  private windowStart = 0;
+  private count = 0;
+
+  /** Counts one request; returns the count so far in the current window and the window's end (ms). */
+  hit(now: number): { count: number; resetMs: number } {
+    const start = now - (now % 60_000);
+    if (start !== this.windowStart) {
+      this.windowStart = start;
+      this.count = 0;
+    }
+    this.count++;
+    return { count: this.count, resetMs: start + 60_000 };
+  }
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Creates (but does not start) the emulator's HTTP server. */
+export function createEmulatorServer(
+  em: EmulatorContext,
+  settings: ServerSettings,
+): { server: Server; received: RecordedRequest[]; stats: EmulatorStats } {
+  const router = new Router();
+  registerAnnotations(router, em);
+  registerMonitors(router, em);
+  registerNotifiers(router, em);
+  registerRoles(router, em);
+  registerOrgs(router, em);
+  registerStarredQueries(router, em);
+  registerIngest(router, em);
+  registerQueries(router, em);
+
+  const received: RecordedRequest[] = [];
+  const stats: EmulatorStats = { requests: 0, faults: {}, rateLimited: 0 };
+  const faults = settings.faults ? new FaultInjector(settings.faults) : undefined;
+  const window = new RateWindow();
+  const limit = settings.rateLimit ?? DEFAULT_RATE_LIMIT_PER_MINUTE;
+  const countFault = (kind: string) => (stats.faults[kind] = (stats.faults[kind] ?? 0) + 1);
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const started = Date.now();
+    stats.requests++;
+    res.setHeader("X-Trace-Id", randomBytes(16).toString("hex"));
+    const url = new URL(req.url ?? "/", "http://emulator");
+    const query = parseQuery(url.searchParams);
+    const method = req.method ?? "GET";
+    // Keep inner empty segments (an empty dataset name is a 400, not a 404), drop one trailing slash.
+    const path =
+      url.pathname.length > 1 && url.pathname.endsWith("/") ? url.pathname.slice(0, -1) : url.pathname;
+    res.on("finish", () =>
+      settings.logger?.(`${method} ${path} ${res.statusCode} ${Date.now() - started}ms`),
+    );
+
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const rawBody = await (async () => {
+      for await (const chunk of req) {
+        size += (chunk as Buffer).length;
+        if (size > MAX_BODY_BYTES) return undefined;
+        chunks.push(chunk as Buffer);
+      }
+      return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
+    })();
+    if (settings.record) {
+      const headers: Record<string, string> = {};
+      for (const [k, v] of Object.entries(req.headers)) {
+        if (v !== undefined)
+          headers[k] = k === "authorization" ? "[redacted]" : Array.isArray(v) ? v.join(", ") : v;
+      }
+      received.push({ method, path, query, headers, body: rawBody ?? Buffer.alloc(0) });
+    }
+
+    const decision = faults?.decide();
+    if (decision && decision.latencyMs > 0) {
+      countFault("latency");
+      await sleep(decision.latencyMs);
+    }
+
+    const { count, resetMs } = window.hit(Date.now());
+    res.setHeader("X-RateLimit-Limit", String(limit));
+    res.setHeader("X-RateLimit-Remaining", String(Math.max(0, limit - count)));
+    res.setHeader("X-RateLimit-Reset", String(Math.ceil(resetMs / 1000)));
+    res.setHeader("X-RateLimit-Scope", "organization");
+
+    // Pre-processing faults: the request has no effect at all.
+    switch (decision?.kind) {
+      case "drop":
+        countFault("drop");
+        req.socket.destroy();
+        return;
+      case "429":
+        countFault("429");
+        res.setHeader("Retry-After", "1");
+        return sendError(res, 429, "rate limit exceeded");
+      case "500":
+      case "502":
+      case "503": {
+        countFault(decision.kind);
+        const text = { "500": "internal server error", "502": "bad gateway", "503": "service unavailable" };
+        return sendError(res, Number(decision.kind), `${text[decision.kind]} (injected fault)`);
+      }
+    }
+
+    try {
+      const scope = authenticate(req, settings);
+      res.setHeader("X-RateLimit-Scope", scope);
+      if (settings.rateLimit !== undefined && count > settings.rateLimit) {
+        stats.rateLimited++;
+        res.setHeader("Retry-After", String(Math.max(1, Math.ceil((resetMs - Date.now()) / 1000))));
+        return sendError(res, 429, "rate limit exceeded");
+      }
+      if (rawBody === undefined)
+        throw new HttpError(413, `request body is larger than ${MAX_BODY_BYTES} bytes`);
+      const match = router.match(method, path);
+      if (match.kind === "not-found") throw new HttpError(404, `Not found: no endpoint ${method} ${path}`);
+      if (match.kind === "method-not-allowed") {
+        res.setHeader("Allow", match.allowed.join(", "));
+        throw new HttpError(
+          405,
+          `method ${method} is not allowed on ${path}; allowed: ${match.allowed.join(", ")}`,
+        );
+      }
+      const body = await readBody(req, rawBody);
+      if (decision?.kind === "500after") {
+        // Processed, then reported as failed: the client cannot tell whether it took effect.
+        countFault("500after");
+        const end = res.end.bind(res);
+        res.end = (() => {
+          res.removeHeader("Content-Length");
+          res.statusCode = 500;
+          res.setHeader("Content-Type", "application/json");
+          return end(
+            JSON.stringify({ code: 500, message: "internal server error (injected fault after processing)" }),
+          );
+        }) as typeof res.end;
+      }
+      const ctx: RequestContext = { req, res, params: match.params, query, body };
+      await match.handler(ctx);
+    } catch (err) {
+      if (res.headersSent) {
+        res.destroy();
+        return;
+      }
+      if (err instanceof HttpError) return sendError(res, err.status, err.message, err.detail);
+      settings.logger?.(`internal error on ${method} ${path}: ${(err as Error)?.message ?? String(err)}`);
+      sendError(res, 500, "internal server error");
+    }
+  }
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch(() => res.destroy());
+  });
+  return { server, received, stats };
+}
