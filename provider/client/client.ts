@@ -1,0 +1,78 @@
+/** `ObservabilityClient`: the typed entry point, one transport shared by every resource family. */
+import type { LegacyQueryRequest, LegacyResult, Match, TabularResult } from "../schemas";
+import { ingest, type IngestOptions, type IngestSource, type IngestSummary } from "./ingest";
+import { resolveOptions, type ClientOptions } from "./options";
+import { paginate, queryApl, queryLegacy, type PaginateOptions, type QueryOptions } from "./query";
+import { Annotations } from "./resources/annotations";
+import { Monitors } from "./resources/monitors";
+import { Notifiers } from "./resources/notifiers";
+import { Orgs } from "./resources/orgs";
+import { Roles } from "./resources/roles";
+import { StarredQueries } from "./resources/starred-queries";
+import { Transport, type RequestOptions } from "./transport";
+
+/** A client for the service: management resources, ingest and queries over one keep-alive pool. */
+export class ObservabilityClient {
+  /** Annotations on dataset charts. */
+  readonly annotations: Annotations;
+  /** Monitors and their alert history. */
+  readonly monitors: Monitors;
+  /** Notification channels. */
+  readonly notifiers: Notifiers;
+  /** RBAC roles. */
+  readonly roles: Roles;
+  /** Organizations. */
+  readonly orgs: Orgs;
+  /** Saved APL queries. */
+  readonly starredQueries: StarredQueries;
+  private readonly transport: Transport;
+
+  /** Reads env fallbacks once, validates options, and opens no connection until the first call. */
+  constructor(options: ClientOptions = {}) {
+    this.transport = new Transport(resolveOptions(options));
+    this.annotations = new Annotations(this.transport);
+    this.monitors = new Monitors(this.transport);
+    this.notifiers = new Notifiers(this.transport);
+    this.roles = new Roles(this.transport);
+    this.orgs = new Orgs(this.transport);
+    this.starredQueries = new StarredQueries(this.transport);
+  }
+
+  /** Retries made so far by this client (all calls); see also `retry.onRetry`. */
+  get retryCount(): number {
+    return this.transport.retries;
+  }
+
+  /** Sends events to a dataset in gzip batches of at most 10,000 and returns the summed result.
+   * @see POST /v1/datasets/{dataset_name}/ingest */
+  ingest(dataset: string, events: IngestSource, options?: IngestOptions): Promise<IngestSummary> {
+    return ingest(this.transport, dataset, events, options);
+  }
+
+  /** Runs one APL query and returns one page.
+   * @see POST /v1/datasets/_apl */
+  query(apl: string, options: QueryOptions & { format: "tabular" }): Promise<TabularResult>;
+  query(apl: string, options?: QueryOptions & { format?: "legacy" }): Promise<LegacyResult>;
+  query(apl: string, options?: QueryOptions): Promise<LegacyResult | TabularResult>;
+  query(apl: string, options: QueryOptions = {}): Promise<LegacyResult | TabularResult> {
+    return queryApl(this.transport, apl, options);
+  }
+
+  /** Runs one query on the legacy endpoint and returns one page.
+   * @see POST /v1/datasets/{dataset_name}/query */
+  queryLegacy(dataset: string, request: LegacyQueryRequest, options?: RequestOptions): Promise<LegacyResult> {
+    return queryLegacy(this.transport, dataset, request, options);
+  }
+
+  /** Every row of an APL query over all pages. Timestamp paging by default; `mode: "cursor"` is a preview
+   * of the service's cursor paging. `sort by _time` and `limit` are appended to the APL when absent.
+   * @see POST /v1/datasets/_apl */
+  paginate(apl: string, options: PaginateOptions): AsyncIterable<Match> {
+    return paginate(this.transport, apl, options);
+  }
+
+  /** Closes the connection pool the client created (an injected dispatcher is left open). */
+  close(): Promise<void> {
+    return this.transport.close();
+  }
+}

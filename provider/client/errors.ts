@@ -1,0 +1,224 @@
+/**
+ * The client's error hierarchy. HTTP failures are built by one factory, {@link errorFromResponse}, chosen by
+ * status; transport failures (undici errors) are wrapped by {@link errorFromTransport}. No error ever holds
+ * the token: messages are scrubbed and undici errors are replaced by a scrubbed copy, never kept as `cause`.
+ */
+/** Where a request went: carried by every error so a failure can be located without logs. */
+export interface RequestInfo {
+  /** HTTP method, e.g. `GET`. */
+  method: string;
+  /** Path with query string, as sent (percent-encoded). */
+  path: string;
+}
+
+/** Thrown by the constructor when options are missing or invalid (no request was made). */
+export class ConfigError extends Error {
+  override readonly name = "ConfigError";
+}
+
+/** Base of every failure of a request: method, path, status (undefined without a response), message, trace id. */
+export class ApiError extends Error {
+  override readonly name: string = "ApiError";
+  /** HTTP method of the failed request. */
+  readonly method: string;
+  /** Path (and query) of the failed request. */
+  readonly path: string;
+  /** HTTP status, or undefined when no response arrived. */
+  readonly status: number | undefined;
+  /** The service's `message` from the error body, when there was one. */
+  readonly serviceMessage: string | undefined;
+  /** The `X-Trace-Id` response header, for support requests. */
+  readonly traceId: string | undefined;
+
+  constructor(
+    message: string,
+    info: RequestInfo & { status?: number; serviceMessage?: string; traceId?: string; cause?: Error },
+  ) {
+    super(message, info.cause ? { cause: info.cause } : undefined);
+    this.method = info.method;
+    this.path = info.path;
+    this.status = info.status;
+    this.serviceMessage = info.serviceMessage;
+    this.traceId = info.traceId;
+  }
+
+  /** A plain object for JSON logs: every field except the stack, none of them secret. */
+  toJSON(): Record<string, unknown> {
+    return {
+      name: this.name,
+      message: this.message,
+      method: this.method,
+      path: this.path,
+      status: this.status,
+      serviceMessage: this.serviceMessage,
+      traceId: this.traceId,
+    };
+  }
+}
+
+/** 400: the service refused the request as invalid. */
+export class BadRequestError extends ApiError {
+  override readonly name = "BadRequestError";
+}
+/** 401 or 403: authentication failed (wrong or missing token, or a personal token without org id). */
+export class ForbiddenError extends ApiError {
+  override readonly name = "ForbiddenError";
+}
+/** 404: no such object. */
+export class NotFoundError extends ApiError {
+  override readonly name = "NotFoundError";
+}
+/** 409: the object already exists (e.g. a role name clash). */
+export class ConflictError extends ApiError {
+  override readonly name = "ConflictError";
+}
+/** 429 after every retry: rate limited. `retryAfterMs` is when the service said to come back. */
+export class RateLimitError extends ApiError {
+  override readonly name = "RateLimitError";
+  /** Milliseconds until the service accepts requests again, when it said. */
+  readonly retryAfterMs: number | undefined;
+  constructor(message: string, info: ConstructorParameters<typeof ApiError>[1] & { retryAfterMs?: number }) {
+    super(message, info);
+    this.retryAfterMs = info.retryAfterMs;
+  }
+  override toJSON(): Record<string, unknown> {
+    return { ...super.toJSON(), retryAfterMs: this.retryAfterMs };
+  }
+}
+/** 430: the organization's query or ingest quota is used up; the service's own status code. */
+export class QuotaExceededError extends ApiError {
+  override readonly name = "QuotaExceededError";
+}
+/** 5xx: the service failed. */
+export class ServerError extends ApiError {
+  override readonly name = "ServerError";
+}
+/** A 2xx response whose body does not have the documented shape; the message names the field. */
+export class InvalidResponseError extends ApiError {
+  override readonly name = "InvalidResponseError";
+}
+/** No usable response: connection refused, reset, DNS failure, socket closed. */
+export class ConnectionError extends ApiError {
+  override readonly name: string = "ConnectionError";
+  /** The undici or system error code, e.g. `ECONNREFUSED`, `UND_ERR_SOCKET`. */
+  readonly code: string | undefined;
+  constructor(message: string, info: ConstructorParameters<typeof ApiError>[1] & { code?: string }) {
+    super(message, info);
+    this.code = info.code;
+  }
+  override toJSON(): Record<string, unknown> {
+    return { ...super.toJSON(), code: this.code };
+  }
+}
+/** The request did not finish within `timeoutMs` (connect, headers or body). */
+export class TimeoutError extends ConnectionError {
+  override readonly name = "TimeoutError";
+}
+/** The caller's AbortSignal fired; never retried. */
+export class AbortError extends ApiError {
+  override readonly name = "AbortError";
+}
+
+type Info = RequestInfo & { traceId?: string; headers?: Record<string, string | string[] | undefined> };
+
+/** The one factory: the error class for an HTTP status, with the service's message and trace id. */
+export function errorFromResponse(
+  status: number,
+  body: string,
+  info: Info & { retryAfterMs?: number },
+  secrets: readonly string[] = [],
+): ApiError {
+  const serviceMessage = scrub(serviceMessageOf(body), secrets);
+  const detail = serviceMessage ? `: ${serviceMessage}` : "";
+  const message = `${info.method} ${info.path} failed with ${status}${detail}`;
+  const init = { method: info.method, path: info.path, status, serviceMessage, traceId: info.traceId };
+  if (status === 400) return new BadRequestError(message, init);
+  if (status === 401 || status === 403) return new ForbiddenError(message, init);
+  if (status === 404) return new NotFoundError(message, init);
+  if (status === 409) return new ConflictError(message, init);
+  if (status === 429) return new RateLimitError(message, { ...init, retryAfterMs: info.retryAfterMs });
+  if (status === 430) return new QuotaExceededError(message, init);
+  if (status >= 500) return new ServerError(message, init);
+  return new ApiError(message, init);
+}
+
+/** The service's error text: `message` of a JSON body, else a short prefix of the raw body. */
+function serviceMessageOf(body: string): string | undefined {
+  if (!body) return undefined;
+  try {
+    const parsed = JSON.parse(body) as unknown;
+    if (
+      parsed &&
+      typeof parsed === "object" &&
+      typeof (parsed as { message?: unknown }).message === "string"
+    ) {
+      return (parsed as { message: string }).message;
+    }
+  } catch {
+    // not JSON: fall through to the raw text
+  }
+  return body.length > 200 ? `${body.slice(0, 200)}…` : body;
+}
+
+/** Codes meaning the connection was never established, so nothing reached the service. */
+export const NOT_SENT_CODES: ReadonlySet<string> = new Set([
+  "ECONNREFUSED",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "UND_ERR_CONNECT_TIMEOUT",
+]);
+const TIMEOUT_CODES: ReadonlySet<string> = new Set([
+  "UND_ERR_CONNECT_TIMEOUT",
+  "UND_ERR_HEADERS_TIMEOUT",
+  "UND_ERR_BODY_TIMEOUT",
+  "ETIMEDOUT",
+]);
+
+/** A scrubbed stand-in for an undici/system error: keeps name, code and message, drops everything else. */
+export class TransportCause extends Error {
+  override readonly name: string;
+  /** The original error code. */
+  readonly code: string | undefined;
+  constructor(name: string, code: string | undefined, message: string) {
+    super(message);
+    this.name = name;
+    this.code = code;
+  }
+}
+
+/** Wraps an undici or system error as ConnectionError / TimeoutError / AbortError, with the token scrubbed. */
+export function errorFromTransport(
+  err: unknown,
+  info: RequestInfo,
+  secrets: readonly string[],
+  aborted: boolean,
+): ApiError {
+  const e = (err ?? {}) as { code?: unknown; message?: unknown; name?: unknown; cause?: unknown };
+  // Connect failures sometimes arrive as a generic error whose `cause` carries the system code.
+  const inner = (e.cause ?? {}) as { code?: unknown };
+  const code = typeof e.code === "string" ? e.code : typeof inner.code === "string" ? inner.code : undefined;
+  const rawMessage = scrub(typeof e.message === "string" ? e.message : String(err), secrets);
+  const cause = new TransportCause(typeof e.name === "string" ? e.name : "Error", code, rawMessage);
+  if (aborted) {
+    return new AbortError(`${info.method} ${info.path} was aborted`, { ...info, cause });
+  }
+  const what = `${info.method} ${info.path}`;
+  if (code && TIMEOUT_CODES.has(code)) {
+    return new TimeoutError(`${what} timed out (${code})`, { ...info, code, cause });
+  }
+  return new ConnectionError(`${what} failed: ${rawMessage}${code ? ` (${code})` : ""}`, {
+    ...info,
+    code,
+    cause,
+  });
+}
+
+/** Replaces every secret (the token) in `text`; secrets shorter than 4 characters are left (too ambiguous). */
+export function scrub<T extends string | undefined>(text: T, secrets: readonly string[]): T {
+  if (text === undefined) return text;
+  let out: string = text;
+  for (const s of secrets) if (s.length >= 4) out = out.split(s).join("[REDACTED]");
+  return out as T;
+}

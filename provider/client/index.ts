@@ -1,0 +1,54 @@
+/** The typed API client: everything public about it. */
+export { ObservabilityClient } from "./client";
+export type { ClientOptions, RetryOptions, RetryEvent } from "./options";
+export { REGION_URLS, isLoopback } from "./options";
+export type { RequestOptions } from "./transport";
+export {
+  ApiError,
+  AbortError,
+  BadRequestError,
+  ConfigError,
+  ConflictError,
+  ConnectionError,
+  ForbiddenError,
+  InvalidResponseError,
+  NotFoundError,
+  QuotaExceededError,
+  RateLimitError,
+  ServerError,
+  TimeoutError,
+  errorFromResponse,
+  type RequestInfo,
+} from "./errors";
+export { path, PathParameterError } from "./path";
+export type { IngestOptions, IngestProgress, IngestSource, IngestSummary } from "./ingest";
+export { MAX_BATCH_EVENTS } from "./ingest";
+export type { PaginateOptions, QueryOptions } from "./query";
+export { PaginationStalledError } from "./query";
+export type { AnnotationListParams } from "./resources/annotations";
+export type { MonitorHistoryParams } from "./resources/monitors";
+export type {
+  Annotation,
+  AnnotationCreate,
+  AnnotationUpdate,
+  LegacyQueryRequest,
+  LegacyResult,
+  Match,
+  Monitor,
+  MonitorCreate,
+  MonitorHistoryEntry,
+  MonitorUpdate,
+  Notifier,
+  NotifierCreate,
+  NotifierUpdate,
+  Org,
+  OrgUpdate,
+  Role,
+  RoleCreate,
+  RoleUpdate,
+  StarredQuery,
+  StarredQueryCreate,
+  StarredQueryListParams,
+  StarredQueryUpdate,
+  TabularResult,
+} from "../schemas";

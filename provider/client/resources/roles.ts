@@ -1,0 +1,61 @@
+/** RBAC roles: `/v2/rbac/roles`. */
+import { z } from "zod";
+import { RoleSchema, type Role, type RoleCreate, type RoleUpdate } from "../../schemas";
+import { path } from "../path";
+import type { RequestOptions } from "../transport";
+import { ApiResource } from "./base";
+
+/** Create, read, update, delete and list roles. */
+export class Roles extends ApiResource {
+  /** Lists every role.
+   * @see GET /v2/rbac/roles */
+  list(options?: RequestOptions): Promise<Role[]> {
+    return this.transport.request({
+      method: "GET",
+      path: "/v2/rbac/roles",
+      schema: z.array(RoleSchema),
+      ...options,
+    });
+  }
+
+  /** Reads one role.
+   * @see GET /v2/rbac/roles/{id} */
+  get(id: string, options?: RequestOptions): Promise<Role> {
+    return this.transport.request({
+      method: "GET",
+      path: path`/v2/rbac/roles/${id}`,
+      schema: RoleSchema,
+      ...options,
+    });
+  }
+
+  /** Creates a role; a name already taken is a ConflictError.
+   * @see POST /v2/rbac/roles */
+  create(body: RoleCreate, options?: RequestOptions): Promise<Role> {
+    return this.transport.request({
+      method: "POST",
+      path: "/v2/rbac/roles",
+      json: body,
+      schema: RoleSchema,
+      ...options,
+    });
+  }
+
+  /** Replaces a role.
+   * @see PUT /v2/rbac/roles/{id} */
+  update(id: string, body: RoleUpdate, options?: RequestOptions): Promise<Role> {
+    return this.transport.request({
+      method: "PUT",
+      path: path`/v2/rbac/roles/${id}`,
+      json: body,
+      schema: RoleSchema,
+      ...options,
+    });
+  }
+
+  /** Deletes a role.
+   * @see DELETE /v2/rbac/roles/{id} */
+  async delete(id: string, options?: RequestOptions): Promise<void> {
+    await this.transport.request({ method: "DELETE", path: path`/v2/rbac/roles/${id}`, ...options });
+  }
+}

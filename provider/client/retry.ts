@@ -1,0 +1,76 @@
+/**
+ * When to retry and how long to wait. Pure functions, so the rules are tested without a server.
+ */
+import { AbortError, ApiError, ConnectionError, NOT_SENT_CODES } from "./errors";
+
+/** Whether a failed attempt may be sent again.
+ * Idempotent requests (GET, PUT, DELETE, read-only query POSTs) retry on 429, 5xx, timeouts and connection
+ * errors. Other POSTs retry only where the service surely did not act: 429 and 503 (refused before
+ * processing) and a connection that was never established; a 500 or a reset mid-request may mean the object
+ * was created, and sending again could create it twice. */
+export function shouldRetry(error: ApiError, idempotent: boolean): boolean {
+  if (error instanceof AbortError) return false;
+  if (error instanceof ConnectionError) {
+    if (error.code !== undefined && NOT_SENT_CODES.has(error.code)) return true;
+    return idempotent;
+  }
+  const status = error.status;
+  if (status === 429 || status === 503) return true;
+  if (status !== undefined && status >= 500) return idempotent;
+  return false;
+}
+
+/** Exponential backoff with full jitter: uniform in [0, min(cap, base·2^(attempt-1))). */
+export function backoffMs(
+  attempt: number,
+  baseDelayMs: number,
+  maxDelayMs: number,
+  random = Math.random,
+): number {
+  const ceiling = Math.min(maxDelayMs, baseDelayMs * 2 ** Math.max(0, attempt - 1));
+  return Math.floor(random() * ceiling);
+}
+
+type HeaderValue = string | string[] | undefined;
+const first = (v: HeaderValue): string | undefined => (Array.isArray(v) ? v[0] : v);
+
+/** `Retry-After` in ms: delta-seconds or an HTTP date; undefined when absent or unreadable. */
+export function parseRetryAfter(value: HeaderValue, now = Date.now()): number | undefined {
+  const text = first(value)?.trim();
+  if (!text) return undefined;
+  if (/^\d+(\.\d+)?$/.test(text)) return Math.round(Number(text) * 1000);
+  const at = Date.parse(text);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
+}
+
+/** `X-RateLimit-Reset` (Unix epoch seconds) as an absolute time in ms; undefined when absent. */
+export function parseRateLimitReset(value: HeaderValue): number | undefined {
+  const text = first(value)?.trim();
+  if (!text || !/^\d+(\.\d+)?$/.test(text)) return undefined;
+  return Math.round(Number(text) * 1000);
+}
+
+/** How long the service asked us to wait: Retry-After first, then the rate-limit reset. */
+export function serverDelayMs(headers: Record<string, HeaderValue>, now = Date.now()): number | undefined {
+  const retryAfter = parseRetryAfter(headers["retry-after"], now);
+  if (retryAfter !== undefined) return retryAfter;
+  const reset = parseRateLimitReset(headers["x-ratelimit-reset"]);
+  return reset === undefined ? undefined : Math.max(0, reset - now);
+}
+
+/** Sleeps `ms`, waking early (rejecting) when `signal` aborts. */
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  if (ms <= 0 && !signal?.aborted) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}

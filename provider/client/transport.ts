@@ -1,0 +1,218 @@
+/**
+ * The one transport every resource shares: a keep-alive undici Pool for the origin (or the injected
+ * dispatcher), auth and User-Agent headers, per-attempt timeouts, retries with backoff, the rate-limit gate,
+ * error mapping and loose response parsing.
+ */
+import { Pool, type Dispatcher } from "undici";
+import type { z } from "zod";
+import { formatFailures, validationFailures } from "../schemas/common";
+import { AbortError, ApiError, errorFromResponse, errorFromTransport, InvalidResponseError } from "./errors";
+import type { ResolvedOptions } from "./options";
+import { backoffMs, parseRateLimitReset, serverDelayMs, shouldRetry, sleep } from "./retry";
+import { VERSION } from "./version";
+
+/** Per-call options every client method takes last. */
+export interface RequestOptions {
+  /** Aborts the call, including any backoff wait; an aborted call is never retried. */
+  signal?: AbortSignal;
+  /** Per-attempt timeout in ms; overrides the client's `timeoutMs`. */
+  timeoutMs?: number;
+}
+
+/** HTTP methods the API uses. */
+export type Method = "GET" | "POST" | "PUT" | "DELETE";
+
+/** One call through the transport. */
+export interface Call<T> extends RequestOptions {
+  method: Method;
+  /** Encoded path (built with `path```), with any query string. */
+  path: string;
+  /** JSON body, serialized once. */
+  json?: unknown;
+  /** A prepared body (ingest batches), with its headers. */
+  raw?: { body: Buffer; contentType: string; contentEncoding?: string };
+  /** Schema of a successful response; omitted for empty responses (DELETE). */
+  schema?: z.ZodType<T>;
+  /** True for a POST that only reads (queries): retried like a GET. */
+  idempotent?: boolean;
+}
+
+/** The wait the service asked for (Retry-After / X-RateLimit-Reset) per failed attempt; kept off the error. */
+const serverDelays = new WeakMap<ApiError, number>();
+
+/** The shared HTTP transport; one per client. */
+export class Transport {
+  /** How many retries have been made since the client was created. */
+  retries = 0;
+  private readonly dispatcher: Dispatcher;
+  private readonly ownsDispatcher: boolean;
+  private readonly headers: Record<string, string>;
+  private gateUntil = 0;
+
+  constructor(private readonly options: ResolvedOptions) {
+    this.ownsDispatcher = options.dispatcher === undefined;
+    this.dispatcher =
+      options.dispatcher ??
+      new Pool(options.origin, {
+        connections: 16,
+        keepAliveTimeout: 30_000,
+        connect: { timeout: options.timeoutMs },
+      });
+    const ua = `pulumi-observability/${VERSION}`;
+    this.headers = {
+      authorization: `Bearer ${options.token}`,
+      "user-agent": options.userAgent ? `${ua} ${options.userAgent}` : ua,
+      accept: "application/json",
+      ...(options.orgId ? { "x-service-org-id": options.orgId } : {}),
+    };
+  }
+
+  /** Sends `call`, retrying what is safe to retry, and returns the parsed body. */
+  async request<T>(call: Call<T>): Promise<T> {
+    const idempotent = call.idempotent ?? call.method !== "POST";
+    const headers = { ...this.headers };
+    let body: Buffer | undefined;
+    if (call.raw) {
+      body = call.raw.body;
+      headers["content-type"] = call.raw.contentType;
+      if (call.raw.contentEncoding) headers["content-encoding"] = call.raw.contentEncoding;
+    } else if (call.json !== undefined) {
+      body = Buffer.from(JSON.stringify(call.json));
+      headers["content-type"] = "application/json";
+    }
+    const fullPath = this.options.basePath + call.path;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await this.waitForGate(call, fullPath);
+        return await this.attempt(call, fullPath, headers, body);
+      } catch (err) {
+        const error = err as ApiError;
+        if (
+          !(error instanceof ApiError) ||
+          attempt >= this.options.maxRetries ||
+          !shouldRetry(error, idempotent)
+        ) {
+          throw err;
+        }
+        const asked = serverDelays.get(error);
+        const jitter = backoffMs(attempt + 1, this.options.baseDelayMs, this.options.maxDelayMs);
+        // The service's own delay wins; a little jitter on top keeps concurrent callers from waking together.
+        const delayMs =
+          asked !== undefined
+            ? Math.min(this.options.maxDelayMs, asked + Math.min(jitter, this.options.baseDelayMs))
+            : jitter;
+        this.retries++;
+        this.options.onRetry?.({
+          method: call.method,
+          path: fullPath,
+          attempt: attempt + 1,
+          status: error.status,
+          code: (error as { code?: string }).code,
+          delayMs,
+        });
+        try {
+          await sleep(delayMs, call.signal);
+        } catch {
+          throw new AbortError(`${call.method} ${fullPath} was aborted`, {
+            method: call.method,
+            path: fullPath,
+          });
+        }
+      }
+    }
+  }
+
+  /** Closes the pool the transport created; an injected dispatcher belongs to the caller. */
+  async close(): Promise<void> {
+    if (this.ownsDispatcher) await this.dispatcher.close();
+  }
+
+  /** When the last response said no requests remain in this window, wait for the reset instead of a 429. */
+  private async waitForGate(call: Call<unknown>, fullPath: string): Promise<void> {
+    const wait = Math.min(this.gateUntil - Date.now(), this.options.maxDelayMs);
+    if (wait <= 0) return;
+    try {
+      await sleep(wait, call.signal);
+    } catch {
+      throw new AbortError(`${call.method} ${fullPath} was aborted`, { method: call.method, path: fullPath });
+    }
+  }
+
+  private async attempt<T>(
+    call: Call<T>,
+    fullPath: string,
+    headers: Record<string, string>,
+    body: Buffer | undefined,
+  ): Promise<T> {
+    const info = { method: call.method, path: fullPath };
+    const secrets = [this.options.token];
+    const timeout = call.timeoutMs ?? this.options.timeoutMs;
+    let status: number;
+    let resHeaders: Record<string, string | string[] | undefined>;
+    let text: string;
+    try {
+      const res = await this.dispatcher.request({
+        origin: this.options.origin,
+        path: fullPath,
+        method: call.method,
+        headers,
+        body,
+        signal: call.signal,
+        headersTimeout: timeout,
+        bodyTimeout: timeout,
+      });
+      status = res.statusCode;
+      resHeaders = res.headers;
+      text = await res.body.text();
+    } catch (err) {
+      throw errorFromTransport(err, info, secrets, call.signal?.aborted === true);
+    }
+    this.noteRateLimit(resHeaders);
+    const traceId = headerText(resHeaders["x-trace-id"]);
+    if (status < 200 || status >= 300) {
+      const retryDelayMs = status === 429 || status === 503 ? serverDelayMs(resHeaders) : undefined;
+      const error = errorFromResponse(
+        status,
+        text,
+        { ...info, traceId, retryAfterMs: retryDelayMs },
+        secrets,
+      );
+      if (retryDelayMs !== undefined) serverDelays.set(error, retryDelayMs);
+      throw error;
+    }
+    if (!call.schema) return undefined as T;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      throw new InvalidResponseError(
+        `${call.method} ${fullPath} returned ${status} with a body that is not JSON`,
+        {
+          ...info,
+          status,
+          traceId,
+        },
+      );
+    }
+    const result = call.schema.safeParse(parsed);
+    if (!result.success) {
+      const detail = formatFailures(validationFailures(result.error, "response"));
+      throw new InvalidResponseError(`${call.method} ${fullPath} returned an unexpected body: ${detail}`, {
+        ...info,
+        status,
+        traceId,
+      });
+    }
+    return result.data;
+  }
+
+  private noteRateLimit(headers: Record<string, string | string[] | undefined>): void {
+    if (headerText(headers["x-ratelimit-remaining"]) !== "0") return;
+    const reset = parseRateLimitReset(headers["x-ratelimit-reset"]);
+    if (reset !== undefined && reset > this.gateUntil) this.gateUntil = reset;
+  }
+}
+
+function headerText(v: string | string[] | undefined): string | undefined {
+  return Array.isArray(v) ? v[0] : v;
+}
