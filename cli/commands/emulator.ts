@@ -1,0 +1,124 @@
+/** `observability emulator`: serves the whole API locally until Ctrl-C. */
+import { Command, InvalidArgumentError } from "commander";
+import {
+  DEFAULT_ORG_ID,
+  DEFAULT_PERSONAL_TOKEN,
+  DEFAULT_PORT,
+  DEFAULT_TOKEN,
+  startEmulator,
+} from "../../emulator";
+import { parseFaultSpec } from "../../emulator/faults";
+
+function integer(name: string, min: number, max: number) {
+  return (value: string): number => {
+    if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
+      throw new InvalidArgumentError(`${name} must be an integer from ${min} to ${max}.`);
+    }
+    return Number(value);
+  };
+}
+
+function faultSpec(value: string): string {
+  try {
+    parseFaultSpec(value);
+  } catch (err) {
+    throw new InvalidArgumentError((err as Error).message);
+  }
+  return value;
+}
+
+const FAULTS_HELP = `
+Fault spec (--faults): comma-separated kind=rate pairs, rates are per-request probabilities from a seeded PRNG:
+  429=R 500=R 502=R 503=R drop=R   decided before processing: the request has no effect
+                                   (429 carries Retry-After: 1; drop closes the connection without a response)
+  500after=R                       the request IS processed, then answered with 500 ("maybe processed")
+  latency=R:MS                     adds MS milliseconds of delay to a fraction R of requests
+  seed=N                           PRNG seed (default 1); the same seed gives the same faults
+  e.g. --faults 429=0.05,500=0.02,502=0.02,503=0.02,drop=0.01,latency=0.1:50,seed=42
+
+Development defaults (not secrets; the emulator only serves what you give it):
+  API token            ${DEFAULT_TOKEN}
+  personal token       ${DEFAULT_PERSONAL_TOKEN}  (also send x-service-org-id: ${DEFAULT_ORG_ID})
+`;
+
+interface EmulatorFlags {
+  port: number;
+  host: string;
+  token?: string;
+  personalToken?: string;
+  orgId?: string;
+  data?: string;
+  faults?: string;
+  rateLimit?: number;
+  quiet?: boolean;
+}
+
+/** Adds the `emulator` subcommand. */
+export function registerEmulatorCommand(program: Command): void {
+  program
+    .command("emulator")
+    .description("Serve a local emulator of the whole service API until Ctrl-C.")
+    .option(
+      "--port <port>",
+      "port to listen on (0 picks a free port)",
+      integer("--port", 0, 65535),
+      DEFAULT_PORT,
+    )
+    .option("--host <host>", "interface to listen on", "127.0.0.1")
+    .option("--token <token>", `API token to accept (default: ${DEFAULT_TOKEN})`)
+    .option(
+      "--personal-token <token>",
+      `personal access token to accept (default: ${DEFAULT_PERSONAL_TOKEN})`,
+    )
+    .option("--org-id <id>", `organization id (default: ${DEFAULT_ORG_ID})`)
+    .option("--data <file>", "keep state in this file: loaded at start, written atomically after changes")
+    .option("--faults <spec>", "inject faults; see below", faultSpec)
+    .option(
+      "--rate-limit <n>",
+      "enforce N requests per minute (429 + Retry-After)",
+      integer("--rate-limit", 1, 1e9),
+    )
+    .option("--quiet", "do not log one line per request")
+    .addHelpText("after", FAULTS_HELP)
+    .action(async (flags: EmulatorFlags) => {
+      const log = (line: string) => process.stdout.write(`${line}\n`);
+      const em = await startEmulator({
+        port: flags.port,
+        host: flags.host,
+        token: flags.token,
+        personalToken: flags.personalToken,
+        orgId: flags.orgId,
+        dataFile: flags.data,
+        faults: flags.faults,
+        rateLimit: flags.rateLimit,
+        logger: flags.quiet ? undefined : log,
+      });
+      log(`Observability emulator listening on ${em.url}`);
+      log(`  API token:       ${em.token}${flags.token ? "" : " (development default)"}`);
+      log(`  personal token:  ${em.personalToken}  with header x-service-org-id: ${em.orgId}`);
+      if (flags.data) log(`  data file:       ${flags.data}`);
+      if (flags.faults) log(`  faults:          ${flags.faults}`);
+      if (flags.rateLimit) log(`  rate limit:      ${flags.rateLimit} requests/minute`);
+      log("");
+      log("Use it from another shell:");
+      log(`  export OBSERVABILITY_URL=${em.url}`);
+      log(`  export OBSERVABILITY_TOKEN=${em.token}`);
+      log("Press Ctrl-C to stop.");
+      await new Promise<void>((resolve) => {
+        const stop = (signal: string) => {
+          log(`${signal}: stopping${flags.data ? ` and saving ${flags.data}` : ""}`);
+          process.off("SIGINT", onInt);
+          process.off("SIGTERM", onTerm);
+          em.close().then(resolve, (err: Error) => {
+            process.stderr.write(`observability: could not save state: ${err.message}\n`);
+            process.exitCode = 1;
+            resolve();
+          });
+        };
+        const onInt = () => stop("SIGINT");
+        const onTerm = () => stop("SIGTERM");
+        process.on("SIGINT", onInt);
+        process.on("SIGTERM", onTerm);
+      });
+    });
+}
