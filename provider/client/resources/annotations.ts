@@ -24,7 +24,7 @@ export interface AnnotationListParams {
 export class Annotations extends ApiResource {
   /** Lists annotations, optionally filtered.
    * @see GET /v2/annotations */
-  list(params: AnnotationListParams = {}, options?: RequestOptions): Promise<Annotation[]> {
+  async list(params: AnnotationListParams = {}, options?: RequestOptions): Promise<Annotation[]> {
     const q = queryString({ datasets: params.datasets, start: params.start, end: params.end });
     return this.transport.request({
       method: "GET",
@@ -36,7 +36,7 @@ export class Annotations extends ApiResource {
 
   /** Reads one annotation.
    * @see GET /v2/annotations/{id} */
-  get(id: string, options?: RequestOptions): Promise<Annotation> {
+  async get(id: string, options?: RequestOptions): Promise<Annotation> {
     return this.transport.request({
       method: "GET",
       path: path`/v2/annotations/${id}`,
@@ -47,7 +47,7 @@ export class Annotations extends ApiResource {
 
   /** Creates an annotation; `time` defaults to now on the service.
    * @see POST /v2/annotations */
-  create(body: AnnotationCreate, options?: RequestOptions): Promise<Annotation> {
+  async create(body: AnnotationCreate, options?: RequestOptions): Promise<Annotation> {
     return this.transport.request({
       method: "POST",
       path: "/v2/annotations",
@@ -59,7 +59,7 @@ export class Annotations extends ApiResource {
 
   /** Updates the fields given (partial update).
    * @see PUT /v2/annotations/{id} */
-  update(id: string, body: AnnotationUpdate, options?: RequestOptions): Promise<Annotation> {
+  async update(id: string, body: AnnotationUpdate, options?: RequestOptions): Promise<Annotation> {
     return this.transport.request({
       method: "PUT",
       path: path`/v2/annotations/${id}`,

@@ -24,7 +24,7 @@ export interface MonitorHistoryParams {
 export class Monitors extends ApiResource {
   /** Lists every monitor.
    * @see GET /v2/monitors */
-  list(options?: RequestOptions): Promise<Monitor[]> {
+  async list(options?: RequestOptions): Promise<Monitor[]> {
     return this.transport.request({
       method: "GET",
       path: "/v2/monitors",
@@ -35,7 +35,7 @@ export class Monitors extends ApiResource {
 
   /** Reads one monitor (`mon_…`).
    * @see GET /v2/monitors/{id} */
-  get(id: string, options?: RequestOptions): Promise<Monitor> {
+  async get(id: string, options?: RequestOptions): Promise<Monitor> {
     return this.transport.request({
       method: "GET",
       path: path`/v2/monitors/${id}`,
@@ -46,7 +46,7 @@ export class Monitors extends ApiResource {
 
   /** Creates a monitor.
    * @see POST /v2/monitors */
-  create(body: MonitorCreate, options?: RequestOptions): Promise<Monitor> {
+  async create(body: MonitorCreate, options?: RequestOptions): Promise<Monitor> {
     return this.transport.request({
       method: "POST",
       path: "/v2/monitors",
@@ -58,7 +58,7 @@ export class Monitors extends ApiResource {
 
   /** Replaces a monitor (PUT sends the whole monitor).
    * @see PUT /v2/monitors/{id} */
-  update(id: string, body: MonitorUpdate, options?: RequestOptions): Promise<Monitor> {
+  async update(id: string, body: MonitorUpdate, options?: RequestOptions): Promise<Monitor> {
     return this.transport.request({
       method: "PUT",
       path: path`/v2/monitors/${id}`,
@@ -76,7 +76,7 @@ export class Monitors extends ApiResource {
 
   /** The monitor's alert history between two times.
    * @see GET /v2/monitors/{id}/history */
-  history(
+  async history(
     id: string,
     params: MonitorHistoryParams,
     options?: RequestOptions,

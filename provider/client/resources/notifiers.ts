@@ -13,13 +13,13 @@ const Many = z.array(NotifierSchema) as unknown as z.ZodType<Notifier[]>;
 export class Notifiers extends ApiResource {
   /** Lists every notifier.
    * @see GET /v2/notifiers */
-  list(options?: RequestOptions): Promise<Notifier[]> {
+  async list(options?: RequestOptions): Promise<Notifier[]> {
     return this.transport.request({ method: "GET", path: "/v2/notifiers", schema: Many, ...options });
   }
 
   /** Reads one notifier (`notify_…`).
    * @see GET /v2/notifiers/{id} */
-  get(id: string, options?: RequestOptions): Promise<Notifier> {
+  async get(id: string, options?: RequestOptions): Promise<Notifier> {
     return this.transport.request({
       method: "GET",
       path: path`/v2/notifiers/${id}`,
@@ -30,7 +30,7 @@ export class Notifiers extends ApiResource {
 
   /** Creates a notifier with exactly one channel in `properties`.
    * @see POST /v2/notifiers */
-  create(body: NotifierCreate, options?: RequestOptions): Promise<Notifier> {
+  async create(body: NotifierCreate, options?: RequestOptions): Promise<Notifier> {
     return this.transport.request({
       method: "POST",
       path: "/v2/notifiers",
@@ -42,7 +42,7 @@ export class Notifiers extends ApiResource {
 
   /** Replaces a notifier.
    * @see PUT /v2/notifiers/{id} */
-  update(id: string, body: NotifierUpdate, options?: RequestOptions): Promise<Notifier> {
+  async update(id: string, body: NotifierUpdate, options?: RequestOptions): Promise<Notifier> {
     return this.transport.request({
       method: "PUT",
       path: path`/v2/notifiers/${id}`,

@@ -9,7 +9,7 @@ import { ApiResource } from "./base";
 export class Orgs extends ApiResource {
   /** Lists the organizations the token can see.
    * @see GET /v2/orgs */
-  list(options?: RequestOptions): Promise<Org[]> {
+  async list(options?: RequestOptions): Promise<Org[]> {
     return this.transport.request({
       method: "GET",
       path: "/v2/orgs",
@@ -20,7 +20,7 @@ export class Orgs extends ApiResource {
 
   /** Reads one organization.
    * @see GET /v2/orgs/{id} */
-  get(id: string, options?: RequestOptions): Promise<Org> {
+  async get(id: string, options?: RequestOptions): Promise<Org> {
     return this.transport.request({
       method: "GET",
       path: path`/v2/orgs/${id}`,
@@ -31,7 +31,7 @@ export class Orgs extends ApiResource {
 
   /** Renames an organization (only `name` may change).
    * @see PUT /v2/orgs/{id} */
-  update(id: string, body: OrgUpdate, options?: RequestOptions): Promise<Org> {
+  async update(id: string, body: OrgUpdate, options?: RequestOptions): Promise<Org> {
     return this.transport.request({
       method: "PUT",
       path: path`/v2/orgs/${id}`,

@@ -9,7 +9,7 @@ import { ApiResource } from "./base";
 export class Roles extends ApiResource {
   /** Lists every role.
    * @see GET /v2/rbac/roles */
-  list(options?: RequestOptions): Promise<Role[]> {
+  async list(options?: RequestOptions): Promise<Role[]> {
     return this.transport.request({
       method: "GET",
       path: "/v2/rbac/roles",
@@ -20,7 +20,7 @@ export class Roles extends ApiResource {
 
   /** Reads one role.
    * @see GET /v2/rbac/roles/{id} */
-  get(id: string, options?: RequestOptions): Promise<Role> {
+  async get(id: string, options?: RequestOptions): Promise<Role> {
     return this.transport.request({
       method: "GET",
       path: path`/v2/rbac/roles/${id}`,
@@ -31,7 +31,7 @@ export class Roles extends ApiResource {
 
   /** Creates a role; a name already taken is a ConflictError.
    * @see POST /v2/rbac/roles */
-  create(body: RoleCreate, options?: RequestOptions): Promise<Role> {
+  async create(body: RoleCreate, options?: RequestOptions): Promise<Role> {
     return this.transport.request({
       method: "POST",
       path: "/v2/rbac/roles",
@@ -43,7 +43,7 @@ export class Roles extends ApiResource {
 
   /** Replaces a role.
    * @see PUT /v2/rbac/roles/{id} */
-  update(id: string, body: RoleUpdate, options?: RequestOptions): Promise<Role> {
+  async update(id: string, body: RoleUpdate, options?: RequestOptions): Promise<Role> {
     return this.transport.request({
       method: "PUT",
       path: path`/v2/rbac/roles/${id}`,

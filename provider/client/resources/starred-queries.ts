@@ -18,7 +18,7 @@ const Many = z.array(StarredQuerySchema) as unknown as z.ZodType<StarredQuery[]>
 export class StarredQueries extends ApiResource {
   /** Lists starred queries; `who` unset means the caller's own, `all` everyone's, `team` everyone else's.
    * @see GET /v2/apl-starred-queries */
-  list(params: StarredQueryListParams = {}, options?: RequestOptions): Promise<StarredQuery[]> {
+  async list(params: StarredQueryListParams = {}, options?: RequestOptions): Promise<StarredQuery[]> {
     const q = queryString({
       limit: params.limit as number | undefined,
       offset: params.offset as number | undefined,
@@ -36,7 +36,7 @@ export class StarredQueries extends ApiResource {
 
   /** Reads one starred query.
    * @see GET /v2/apl-starred-queries/{id} */
-  get(id: string, options?: RequestOptions): Promise<StarredQuery> {
+  async get(id: string, options?: RequestOptions): Promise<StarredQuery> {
     return this.transport.request({
       method: "GET",
       path: path`/v2/apl-starred-queries/${id}`,
@@ -47,7 +47,7 @@ export class StarredQueries extends ApiResource {
 
   /** Saves a query.
    * @see POST /v2/apl-starred-queries */
-  create(body: StarredQueryCreate, options?: RequestOptions): Promise<StarredQuery> {
+  async create(body: StarredQueryCreate, options?: RequestOptions): Promise<StarredQuery> {
     return this.transport.request({
       method: "POST",
       path: "/v2/apl-starred-queries",
@@ -59,7 +59,7 @@ export class StarredQueries extends ApiResource {
 
   /** Replaces a starred query.
    * @see PUT /v2/apl-starred-queries/{id} */
-  update(id: string, body: StarredQueryUpdate, options?: RequestOptions): Promise<StarredQuery> {
+  async update(id: string, body: StarredQueryUpdate, options?: RequestOptions): Promise<StarredQuery> {
     return this.transport.request({
       method: "PUT",
       path: path`/v2/apl-starred-queries/${id}`,
