@@ -35,3 +35,146 @@ export interface EventStoreApi {
   toJSON(): unknown;
   load(json: unknown): void;
 }
+
+/** Shifts signed nanoseconds into the unsigned range so that fixed-width hex sorts like the number. */
+const TIME_OFFSET = 1n << 63n;
+const TIME_MAX = (1n << 64n) - 1n;
+const TIME_WIDTH = 16;
+const SEQ_WIDTH = 12;
+
+/**
+ * A row id: 16 hex digits of the offset time, then 12 hex digits of a store-wide arrival sequence.
+ * Fixed width makes plain string comparison agree with (time, arrival) order.
+ */
+export function encodeRowId(timeNs: bigint, seq: number): string {
+  let t = timeNs + TIME_OFFSET;
+  // Times outside ±292 years cannot be encoded; clamping keeps ids valid and still sorted.
+  if (t < 0n) t = 0n;
+  else if (t > TIME_MAX) t = TIME_MAX;
+  return t.toString(16).padStart(TIME_WIDTH, "0") + seq.toString(16).padStart(SEQ_WIDTH, "0");
+}
+
+/** The persisted form written by {@link EventStore.toJSON}: bigints as decimal strings. */
+export interface EventStoreJson {
+  /** Next arrival sequence number. */
+  seq: number;
+  /** Per dataset, rows as `[timeNs, sysTimeNs, rowId, data]`. */
+  datasets: Record<string, [string, string, string, Record<string, unknown>][]>;
+}
+
+interface Dataset {
+  rows: StoredEvent[];
+  /** False after an out-of-order append; the next read sorts. */
+  sorted: boolean;
+}
+
+function byRowId(a: StoredEvent, b: StoredEvent): number {
+  return a.rowId < b.rowId ? -1 : a.rowId > b.rowId ? 1 : 0;
+}
+
+/** In-memory datasets of events, kept in (time, arrival) order. */
+export class EventStore implements EventStoreApi {
+  private readonly datasets = new Map<string, Dataset>();
+  private seq = 0;
+
+  /** Appends events to a dataset, creating it on first use; assigns row ids and `_sysTime`. */
+  append(dataset: string, events: IncomingEvent[], sysTimeNs: bigint): StoredEvent[] {
+    let ds = this.datasets.get(dataset);
+    if (!ds) {
+      ds = { rows: [], sorted: true };
+      this.datasets.set(dataset, ds);
+    }
+    const out: StoredEvent[] = new Array(events.length);
+    const rows = ds.rows;
+    let sorted = ds.sorted;
+    let last = rows.length > 0 ? rows[rows.length - 1].timeNs : undefined;
+    for (let i = 0; i < events.length; i++) {
+      const e = events[i];
+      const stored: StoredEvent = {
+        timeNs: e.timeNs,
+        sysTimeNs: sysTimeNs,
+        rowId: encodeRowId(e.timeNs, this.seq++),
+        data: e.data,
+      };
+      // Appends are nearly always in time order; an older event defers a sort to the next read.
+      if (last !== undefined && e.timeNs < last) sorted = false;
+      else last = e.timeNs;
+      rows.push(stored);
+      out[i] = stored;
+    }
+    ds.sorted = sorted;
+    return out;
+  }
+
+  /** The dataset's events in ascending (time, arrival) order, or undefined when it does not exist. */
+  events(dataset: string): readonly StoredEvent[] | undefined {
+    const ds = this.datasets.get(dataset);
+    if (!ds) return undefined;
+    if (!ds.sorted) {
+      // TimSort is adaptive: a mostly-ordered array with a few late batches sorts in near-linear time.
+      ds.rows.sort(byRowId);
+      ds.sorted = true;
+    }
+    return ds.rows;
+  }
+
+  /** Names of every dataset, sorted. */
+  names(): string[] {
+    return [...this.datasets.keys()].sort();
+  }
+
+  /** Number of events in a dataset (0 when it does not exist). */
+  count(dataset: string): number {
+    return this.datasets.get(dataset)?.rows.length ?? 0;
+  }
+
+  /** Removes a dataset and its events; true when it existed. */
+  delete(dataset: string): boolean {
+    return this.datasets.delete(dataset);
+  }
+
+  /** Plain JSON for `--data` persistence. */
+  toJSON(): EventStoreJson {
+    const datasets: EventStoreJson["datasets"] = {};
+    for (const name of this.names()) {
+      datasets[name] = (this.events(name) ?? []).map((e) => [
+        e.timeNs.toString(),
+        e.sysTimeNs.toString(),
+        e.rowId,
+        e.data,
+      ]);
+    }
+    return { seq: this.seq, datasets };
+  }
+
+  /** Replaces the contents with what {@link toJSON} wrote; throws a plain Error on a malformed document. */
+  load(json: unknown): void {
+    if (typeof json !== "object" || json === null) throw new Error("event store: expected an object");
+    const doc = json as Partial<EventStoreJson>;
+    const datasets = doc.datasets ?? {};
+    if (typeof datasets !== "object" || datasets === null) throw new Error("event store: bad datasets");
+    const loaded = new Map<string, Dataset>();
+    let maxSeq = typeof doc.seq === "number" && Number.isInteger(doc.seq) ? doc.seq : 0;
+    for (const [name, rows] of Object.entries(datasets)) {
+      if (!Array.isArray(rows)) throw new Error(`event store: dataset ${name} is not a list`);
+      const parsed: StoredEvent[] = rows.map((row, i) => {
+        if (!Array.isArray(row) || row.length !== 4 || typeof row[2] !== "string") {
+          throw new Error(`event store: dataset ${name} row ${i} is malformed`);
+        }
+        const [t, s, rowId, data] = row;
+        const seq = parseInt(rowId.slice(TIME_WIDTH), 16);
+        if (Number.isFinite(seq) && seq + 1 > maxSeq) maxSeq = seq + 1;
+        return {
+          timeNs: BigInt(t),
+          sysTimeNs: BigInt(s),
+          rowId,
+          data: (data ?? {}) as Record<string, unknown>,
+        };
+      });
+      loaded.set(name, { rows: parsed, sorted: false });
+    }
+    this.datasets.clear();
+    for (const [k, v] of loaded) this.datasets.set(k, v);
+    this.seq = maxSeq;
+  }
+}

@@ -1,0 +1,302 @@
+/**
+ * Runs a plan over one dataset's time-sorted events. Rows stay a lazy index range over the stored array
+ * for as long as the pipeline allows (where, sort by _time), so the common paging query is one pass from
+ * one end that stops collecting at the limit; anything else materializes and falls back to real work.
+ */
+import type { Column, Plan, PlanOp, Predicate, Row } from "../apl/compile";
+import { sortCompare } from "../apl/values";
+import type { StoredEvent } from "../store/events";
+
+/** Time range, cursor and page limit of one query. Both time bounds are inclusive. */
+export interface ExecOptions {
+  startNs?: bigint;
+  endNs?: bigint;
+  /** Row id to page from; direction follows the query's first `sort by _time` (descending by default). */
+  cursor?: string;
+  includeCursor?: boolean;
+  /** The effective page limit, already the lowest of the query's, the request's and the server's. */
+  pageLimit: number;
+}
+
+/** The aggregations of a summarize, kept for the legacy format's buckets. */
+export interface Summary {
+  by: string[];
+  aggs: { name: string; fn: string }[];
+}
+
+/** Rows of the page plus what the status object and the formatters need. */
+export interface ExecResult {
+  rows: Row[];
+  /** Rows that matched the query before any limit (see README: counted at the first limit/summarize). */
+  rowsMatched: number;
+  rowsExamined: number;
+  /** Output columns when project/summarize fixed them; undefined means every event field. */
+  columns?: string[];
+  /** True once rows are no longer the stored events themselves (values may need conversion). */
+  derived: boolean;
+  order: { field: string; desc: boolean }[];
+  summary?: Summary;
+  /** Time of the first and last event in the examined range. */
+  minTimeNs?: bigint;
+  maxTimeNs?: bigint;
+}
+
+/** First index whose time is >= t (or > t when `after`). */
+function timeBound(events: readonly StoredEvent[], t: bigint, after: boolean): number {
+  let lo = 0;
+  let hi = events.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    const v = events[mid].timeNs;
+    if (v < t || (after && v === t)) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** First index whose row id is >= id (or > id when `after`). */
+function rowIdBound(events: readonly StoredEvent[], id: string, after: boolean): number {
+  let lo = 0;
+  let hi = events.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    const v = events[mid].rowId;
+    if (v < id || (after && v === id)) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** The direction the cursor pages in: that of the first `sort by _time`, else descending. */
+export function cursorDescending(ops: readonly PlanOp[]): boolean {
+  for (const o of ops) {
+    if (o.op === "sort" && o.keys[0]?.name === "_time") return o.keys[0].desc;
+    if (o.op === "summarize") break;
+  }
+  return true;
+}
+
+interface Scan {
+  lo: number;
+  hi: number;
+  desc: boolean;
+  preds: Predicate[];
+}
+
+function passes(preds: Predicate[], row: Row): boolean {
+  for (let i = 0; i < preds.length; i++) if (!preds[i](row)) return false;
+  return true;
+}
+
+/** Walks the scan in its direction; collects up to `limit` rows, and keeps counting matches when asked. */
+function drain(events: readonly StoredEvent[], scan: Scan, limit: number, countAll: boolean) {
+  const rows: Row[] = [];
+  let matched = 0;
+  let examined = 0;
+  const { lo, hi, preds } = scan;
+  const one = preds.length === 1 ? preds[0] : undefined;
+  const step = scan.desc ? -1 : 1;
+  for (let i = scan.desc ? hi - 1 : lo; scan.desc ? i >= lo : i < hi; i += step) {
+    const ev = events[i];
+    examined++;
+    if (one ? !one(ev) : !passes(preds, ev)) continue;
+    matched++;
+    if (rows.length < limit) rows.push(ev);
+    else if (!countAll) break;
+  }
+  return { rows, matched, examined };
+}
+
+function sortRows(rows: Row[], keys: { get: Column["get"]; desc: boolean }[]): Row[] {
+  const decorated = rows.map((row, i) => ({ row, i, k: keys.map((key) => key.get(row)) }));
+  decorated.sort((a, b) => {
+    for (let j = 0; j < keys.length; j++) {
+      const x = a.k[j];
+      const y = b.k[j];
+      const xn = x === null || x === undefined;
+      const yn = y === null || y === undefined;
+      // Kusto's defaults: nulls last when descending, first when ascending.
+      if (xn || yn) {
+        if (xn && yn) continue;
+        return (xn ? 1 : -1) * (keys[j].desc ? 1 : -1);
+      }
+      const c = sortCompare(x, y);
+      if (c !== 0) return keys[j].desc ? -c : c;
+    }
+    return a.i - b.i;
+  });
+  return decorated.map((d) => d.row);
+}
+
+function groupKey(values: unknown[]): string {
+  return JSON.stringify(values.map((v) => (v === undefined ? null : v)));
+}
+
+function summarize(rows: Row[], op: Extract<PlanOp, { op: "summarize" }>): Row[] {
+  interface Acc {
+    keys: unknown[];
+    count: number;
+    state: { sum: number; n: number; best: unknown; seen?: Set<string> }[];
+  }
+  const groups = new Map<string, Acc>();
+  for (const row of rows) {
+    const keys = op.by.map((b) => b.get(row));
+    const k = groupKey(keys);
+    let acc = groups.get(k);
+    if (!acc) {
+      acc = { keys, count: 0, state: op.aggs.map(() => ({ sum: 0, n: 0, best: undefined })) };
+      groups.set(k, acc);
+    }
+    acc.count++;
+    op.aggs.forEach((agg, j) => {
+      if (!agg.get) return;
+      const v = agg.get(row);
+      if (v === null || v === undefined) return;
+      const s = acc.state[j];
+      if (agg.fn === "sum" || agg.fn === "avg") {
+        if (typeof v === "number") {
+          s.sum += v;
+          s.n++;
+        }
+      } else if (agg.fn === "min" || agg.fn === "max") {
+        if (s.best === undefined) s.best = v;
+        else {
+          const c = sortCompare(v, s.best);
+          if (agg.fn === "min" ? c < 0 : c > 0) s.best = v;
+        }
+      } else if (agg.fn === "dcount") {
+        (s.seen ??= new Set()).add(groupKey([v]));
+      }
+    });
+  }
+  const out: Row[] = [];
+  for (const acc of groups.values()) {
+    const data: Record<string, unknown> = {};
+    op.by.forEach((b, j) => (data[b.name] = acc.keys[j] ?? null));
+    op.aggs.forEach((agg, j) => {
+      const s = acc.state[j];
+      switch (agg.fn) {
+        case "count":
+          data[agg.name] = acc.count;
+          break;
+        case "sum":
+          data[agg.name] = s.sum;
+          break;
+        case "avg":
+          data[agg.name] = s.n === 0 ? null : s.sum / s.n;
+          break;
+        case "min":
+        case "max":
+          data[agg.name] = s.best ?? null;
+          break;
+        case "dcount":
+          data[agg.name] = s.seen?.size ?? 0;
+          break;
+      }
+    });
+    out.push({ data });
+  }
+  // Groups come out ordered by their keys so that pages are deterministic.
+  return op.by.length === 0
+    ? out
+    : sortRows(
+        out,
+        op.by.map((b) => ({ get: (r: Row) => r.data[b.name], desc: false })),
+      );
+}
+
+/** Runs `plan` over `events` (ascending by time and arrival) with the request's range, cursor and limit. */
+export function execute(events: readonly StoredEvent[], plan: Plan, opts: ExecOptions): ExecResult {
+  let lo = opts.startNs === undefined ? 0 : timeBound(events, opts.startNs, false);
+  let hi = opts.endNs === undefined ? events.length : timeBound(events, opts.endNs, true);
+  const desc = cursorDescending(plan.ops);
+  if (opts.cursor !== undefined && opts.cursor !== "") {
+    if (desc) hi = Math.min(hi, rowIdBound(events, opts.cursor, !!opts.includeCursor));
+    else lo = Math.max(lo, rowIdBound(events, opts.cursor, !opts.includeCursor));
+  }
+  if (hi < lo) hi = lo;
+  const result: ExecResult = {
+    rows: [],
+    rowsMatched: 0,
+    rowsExamined: 0,
+    derived: false,
+    order: [],
+    minTimeNs: hi > lo ? events[lo].timeNs : undefined,
+    maxTimeNs: hi > lo ? events[hi - 1].timeNs : undefined,
+  };
+  let scan: Scan | undefined = { lo, hi, desc: true, preds: [] };
+  let rows: Row[] = [];
+  let matched: number | undefined;
+  let order: { field: string; desc: boolean }[] | undefined;
+
+  const materialize = (limit = Infinity): Row[] => {
+    if (!scan) return rows;
+    const countAll = matched === undefined;
+    const out = drain(events, scan, limit, countAll);
+    result.rowsExamined += out.examined;
+    if (countAll) matched = out.matched;
+    order ??= [{ field: "_time", desc: scan.desc }];
+    scan = undefined;
+    return out.rows;
+  };
+
+  for (const op of plan.ops) {
+    switch (op.op) {
+      case "where":
+        if (scan) scan.preds.push(op.pred);
+        else rows = rows.filter(op.pred);
+        break;
+      case "sort":
+        order = op.keys.map((k) => ({ field: k.name, desc: k.desc }));
+        if (scan && op.keys.length === 1 && op.keys[0].name === "_time") scan.desc = op.keys[0].desc;
+        else rows = sortRows(materialize(), op.keys);
+        break;
+      case "limit":
+        if (scan) rows = materialize(op.n);
+        else {
+          matched ??= rows.length;
+          rows = rows.slice(0, op.n);
+        }
+        break;
+      case "project":
+      case "extend": {
+        rows = materialize();
+        const cols = op.columns;
+        const base = op.op === "extend";
+        rows = rows.map((r) => {
+          const data: Record<string, unknown> = base ? { ...r.data } : {};
+          for (const c of cols) data[c.name] = c.get(r);
+          return { timeNs: r.timeNs, sysTimeNs: r.sysTimeNs, rowId: r.rowId, data };
+        });
+        if (!base) result.columns = cols.map((c) => c.name);
+        else if (result.columns) {
+          for (const c of cols) if (!result.columns.includes(c.name)) result.columns.push(c.name);
+        }
+        result.derived = true;
+        break;
+      }
+      case "summarize": {
+        rows = materialize();
+        matched ??= rows.length;
+        rows = summarize(rows, op);
+        result.columns = [...op.by.map((b) => b.name), ...op.aggs.map((a) => a.name)];
+        result.summary = {
+          by: op.by.map((b) => b.name),
+          aggs: op.aggs.map((a) => ({ name: a.name, fn: a.fn })),
+        };
+        order = op.by.map((b) => ({ field: b.name, desc: false }));
+        result.derived = true;
+        break;
+      }
+    }
+  }
+  if (scan) rows = materialize(opts.pageLimit);
+  else {
+    matched ??= rows.length;
+    if (rows.length > opts.pageLimit) rows = rows.slice(0, opts.pageLimit);
+  }
+  result.rows = rows;
+  result.rowsMatched = matched ?? rows.length;
+  result.order = order ?? [];
+  return result;
+}

@@ -1,0 +1,129 @@
+/** Turns an execution result into the service's legacy and tabular response bodies. */
+import { fieldGetter, type Row } from "../apl/compile";
+import { toOutput, typeOf } from "../apl/values";
+import { ZERO_TIME } from "../../provider/schemas/common";
+import type { LegacyResult, QueryStatus, TabularResult } from "../../provider/schemas/query";
+import { formatNs } from "../time";
+import type { ExecResult } from "./engine";
+
+const TIME_FIELDS = new Set(["_time", "_sysTime"]);
+
+/** The status object, with the page's smallest and largest row ids as min/maxCursor. */
+export function buildStatus(res: ExecResult, sentCursor: string | undefined, elapsedUs: number): QueryStatus {
+  let min: string | undefined;
+  let max: string | undefined;
+  for (const r of res.rows) {
+    if (r.rowId === undefined) continue;
+    if (min === undefined || r.rowId < min) min = r.rowId;
+    if (max === undefined || r.rowId > max) max = r.rowId;
+  }
+  // An empty page echoes the cursor sent, which is how a cursor walk recognizes its end.
+  const fallback = sentCursor ?? "";
+  return {
+    elapsedTime: elapsedUs,
+    minCursor: min ?? fallback,
+    maxCursor: max ?? fallback,
+    blocksExamined: 0,
+    rowsExamined: res.rowsExamined,
+    rowsMatched: res.rowsMatched,
+    numGroups: res.summary ? res.rows.length : 0,
+    isPartial: false,
+    cacheStatus: 0,
+    minBlockTime: res.minTimeNs === undefined ? ZERO_TIME : formatNs(res.minTimeNs),
+    maxBlockTime: res.maxTimeNs === undefined ? ZERO_TIME : formatNs(res.maxTimeNs),
+  };
+}
+
+/** Output column names: the fixed ones, or `_time`, `_sysTime` and every data key seen, sorted. */
+export function outputColumns(res: ExecResult): string[] {
+  if (res.columns) return res.columns;
+  const keys = new Set<string>();
+  for (const r of res.rows) for (const k in r.data) if (!TIME_FIELDS.has(k)) keys.add(k);
+  return ["_time", "_sysTime", ...[...keys].sort()];
+}
+
+function jsonData(res: ExecResult, row: Row, columns: string[] | undefined): Record<string, unknown> {
+  // Stored events are already JSON; only derived rows may hold datetimes or timespans.
+  if (!res.derived) return row.data;
+  const out: Record<string, unknown> = {};
+  for (const k of columns ?? Object.keys(row.data)) {
+    if (TIME_FIELDS.has(k)) continue;
+    out[k] = toOutput(row.data[k]);
+  }
+  return out;
+}
+
+/** The legacy body; summarize results go to `buckets.totals` as the service does. */
+export function legacyBody(res: ExecResult, status: QueryStatus, extra?: { dataset: string }): LegacyResult {
+  const body: LegacyResult = { status, matches: [], buckets: { series: [], totals: [] } };
+  if (res.summary) {
+    const { by, aggs } = res.summary;
+    body.buckets.totals = res.rows.map((r) => ({
+      group: Object.fromEntries(by.map((b) => [b, toOutput(r.data[b])])),
+      aggregations: aggs.map((a) => ({ op: a.name, value: toOutput(r.data[a.name]) })),
+    }));
+  } else {
+    body.matches = res.rows.map((r) => ({
+      _time: formatNs(r.timeNs ?? 0n),
+      _sysTime: formatNs(r.sysTimeNs ?? 0n),
+      _rowId: r.rowId ?? "",
+      data: jsonData(res, r, res.columns),
+    }));
+  }
+  if (extra) {
+    body.datasetNames = [extra.dataset];
+    body.fieldsMetaMap = {
+      [extra.dataset]: fieldTypes(res).map((f) => ({ ...f, unit: "", hidden: false, description: "" })),
+    };
+  }
+  return body;
+}
+
+/** Column name and inferred type: one type when every non-null value agrees, float for mixed numbers. */
+function fieldTypes(res: ExecResult): { name: string; type: string }[] {
+  return outputColumns(res).map((name) => ({ name, type: columnType(columnValues(res.rows, name)) }));
+}
+
+function columnValues(rows: Row[], name: string): unknown[] {
+  const get = fieldGetter(name);
+  return rows.map((r) => get(r));
+}
+
+function columnType(values: unknown[]): string {
+  const types = new Set<string>();
+  for (const v of values) {
+    const t = typeOf(v);
+    if (t !== "null") types.add(t);
+  }
+  if (types.size === 0) return "string";
+  if (types.size === 1) return [...types][0];
+  if (types.size === 2 && types.has("integer") && types.has("float")) return "float";
+  return "dynamic";
+}
+
+/** The tabular body: one table, column-major, aligned with `fields`. */
+export function tabularBody(res: ExecResult, status: QueryStatus, dataset: string): TabularResult {
+  const names = outputColumns(res);
+  const fields: { name: string; type: string }[] = [];
+  const columns: unknown[][] = [];
+  for (const name of names) {
+    const values = columnValues(res.rows, name);
+    fields.push({ name, type: columnType(values) });
+    columns.push(values.map(toOutput));
+  }
+  return {
+    format: "tabular",
+    status,
+    tables: [
+      {
+        name: "0",
+        sources: [{ name: dataset }],
+        fields,
+        order: res.order,
+        groups: res.summary ? res.summary.by.map((name) => ({ name })) : [],
+        columns,
+      },
+    ],
+    datasetNames: [dataset],
+  };
+}

@@ -1,0 +1,167 @@
+/**
+ * The query endpoints: `POST /v1/datasets/_apl?format=legacy|tabular` and the legacy
+ * `POST /v1/datasets/{name}/query`. Both validate with the shared zod schemas, lower the request to one
+ * plan, run it over the event store and shape the result as the service does.
+ *
+ * Time bounds are inclusive at both ends (`startTime <= _time <= endTime`), which is what the spec's
+ * "not adjusting risks overlap" paging advice implies.
+ */
+import { AplError, compileQuery, fieldGetter, parseApl, type Plan, type PlanOp } from "../apl";
+import { formatFailures, validate } from "../../provider/schemas/common";
+import { AplRequestSchema, LegacyQueryRequestSchema, QueryFormatSchema } from "../../provider/schemas/query";
+import type { EventStoreApi } from "../store/events";
+import { nowNs, parseQueryTimeNs } from "../time";
+import { execute, type ExecResult } from "./engine";
+import { buildStatus, legacyBody, tabularBody } from "./format";
+import { compileLegacyFilter, legacyProjection, LegacyRequestError } from "./legacy";
+
+export { cursorDescending, execute, type ExecOptions, type ExecResult } from "./engine";
+export { compileLegacyFilter, LEGACY_FILTER_OPS, legacyProjection, LegacyRequestError } from "./legacy";
+
+/** Page size when neither the query nor the request sets a limit (the spec's default). */
+export const DEFAULT_PAGE_LIMIT = 1000;
+/** The server's own cap on a page, applied on top of the query's and the request's limits. */
+export const SERVER_PAGE_LIMIT = 50_000;
+
+/** An HTTP status and JSON body; errors are `{code, message, detail?}`. */
+export interface QueryResponse {
+  status: number;
+  body: unknown;
+}
+
+function badRequest(message: string, detail?: unknown): QueryResponse {
+  return {
+    status: 400,
+    body: detail === undefined ? { code: 400, message } : { code: 400, message, detail },
+  };
+}
+
+function notFound(dataset: string): QueryResponse {
+  return { status: 404, body: { code: 404, message: `dataset "${dataset}" not found` } };
+}
+
+/** Parses start/end times (inclusive); an error response when one is bad or they are reversed. */
+function timeRange(
+  body: { startTime?: string; endTime?: string },
+  now: bigint,
+): { startNs?: bigint; endNs?: bigint } | QueryResponse {
+  const out: { startNs?: bigint; endNs?: bigint } = {};
+  for (const key of ["startTime", "endTime"] as const) {
+    const text = body[key];
+    if (text === undefined) continue;
+    const ns = parseQueryTimeNs(text, now);
+    if (ns === undefined)
+      return badRequest(`${key}: must be an RFC 3339 time or a relative time such as now-1h`);
+    out[key === "startTime" ? "startNs" : "endNs"] = ns;
+  }
+  if (out.startNs !== undefined && out.endNs !== undefined && out.startNs > out.endNs) {
+    return badRequest("startTime: must not be after endTime");
+  }
+  return out;
+}
+
+function elapsedUs(startedAt: bigint): number {
+  return Number((process.hrtime.bigint() - startedAt) / 1000n);
+}
+
+/** The page limit for an APL plan: the lowest `limit`/`take`, capped by the server; 1,000 with none. */
+export function aplPageLimit(ops: readonly PlanOp[]): number {
+  const limits = ops.flatMap((o) => (o.op === "limit" ? [o.n] : []));
+  return limits.length === 0 ? DEFAULT_PAGE_LIMIT : Math.min(...limits, SERVER_PAGE_LIMIT);
+}
+
+/**
+ * Runs `POST /v1/datasets/_apl?format=...`: 200 with a legacy or tabular body, 400 for a bad body, format or
+ * query (with `detail: {line, column, errorType, message}` for the query), 404 for an unknown dataset.
+ */
+export function runAplQuery(
+  store: EventStoreApi,
+  body: unknown,
+  format: string | undefined,
+  now: bigint = nowNs(),
+): QueryResponse {
+  const startedAt = process.hrtime.bigint();
+  const fmt = validate(QueryFormatSchema, format ?? "legacy");
+  if (!fmt.ok) return badRequest(`format: ${fmt.failures[0].reason}`);
+  const req = validate(AplRequestSchema, body);
+  if (!req.ok) return badRequest(formatFailures(req.failures));
+  const range = timeRange(req.value, now);
+  if ("status" in range) return range;
+  let plan: Plan;
+  try {
+    plan = compileQuery(parseApl(req.value.apl), { now });
+  } catch (err) {
+    if (!(err instanceof AplError)) throw err;
+    const detail = { line: err.line, column: err.column, errorType: err.errorType, message: err.message };
+    return badRequest(`apl: ${err.message} (line ${err.line}, column ${err.column})`, detail);
+  }
+  const events = store.events(plan.dataset);
+  if (!events) return notFound(plan.dataset);
+  const res: ExecResult = execute(events, plan, {
+    ...range,
+    cursor: req.value.cursor,
+    includeCursor: req.value.includeCursor,
+    pageLimit: aplPageLimit(plan.ops),
+  });
+  const status = buildStatus(res, req.value.cursor, elapsedUs(startedAt));
+  const out =
+    fmt.value === "tabular"
+      ? tabularBody(res, status, plan.dataset)
+      : legacyBody(res, status, { dataset: plan.dataset });
+  return { status: 200, body: out };
+}
+
+/**
+ * Runs the legacy `POST /v1/datasets/{name}/query`: `order` (default `_time` descending), `limit` (default
+ * 1,000, at most 50,000), `filter`, `project`, `cursor`/`includeCursor`, required `startTime`/`endTime`.
+ */
+export function runLegacyQuery(
+  store: EventStoreApi,
+  dataset: string,
+  body: unknown,
+  now: bigint = nowNs(),
+): QueryResponse {
+  const startedAt = process.hrtime.bigint();
+  const req = validate(LegacyQueryRequestSchema, body);
+  if (!req.ok) return badRequest(formatFailures(req.failures));
+  const range = timeRange(req.value, now);
+  if ("status" in range) return range;
+  const ops: PlanOp[] = [];
+  try {
+    if (req.value.filter !== undefined && req.value.filter !== null) {
+      ops.push({ op: "where", pred: compileLegacyFilter(req.value.filter) });
+    }
+    const order =
+      req.value.order && req.value.order.length > 0 ? req.value.order : [{ field: "_time", desc: true }];
+    ops.push({
+      op: "sort",
+      keys: order.map((o) => ({
+        name: o.field,
+        get: fieldGetter(o.field, o.field.split(".")),
+        desc: o.desc,
+      })),
+    });
+    // Limiting before projecting keeps the projection to one page of rows.
+    const pageLimit = Math.min(req.value.limit ?? DEFAULT_PAGE_LIMIT, SERVER_PAGE_LIMIT);
+    ops.push({ op: "limit", n: pageLimit });
+    if (req.value.project && req.value.project.length > 0) {
+      ops.push({ op: "project", columns: legacyProjection(req.value.project) });
+    }
+  } catch (err) {
+    if (err instanceof LegacyRequestError) return badRequest(err.message);
+    throw err;
+  }
+  const events = store.events(dataset);
+  if (!events) return notFound(dataset);
+  const res = execute(
+    events,
+    { dataset, ops },
+    {
+      ...range,
+      cursor: req.value.cursor,
+      includeCursor: req.value.includeCursor,
+      pageLimit: Math.min(req.value.limit ?? DEFAULT_PAGE_LIMIT, SERVER_PAGE_LIMIT),
+    },
+  );
+  return { status: 200, body: legacyBody(res, buildStatus(res, req.value.cursor, elapsedUs(startedAt))) };
+}
