@@ -1,0 +1,577 @@
+/**
+ * Transport, retry, error and option rules against a plain http.createServer on 127.0.0.1:0, asserting what
+ * the server received inside its handler (octokit style).
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { inspect } from "node:util";
+import { Agent } from "undici";
+import {
+  AbortError,
+  ApiError,
+  BadRequestError,
+  ConfigError,
+  ConflictError,
+  ConnectionError,
+  ForbiddenError,
+  InvalidResponseError,
+  NotFoundError,
+  ObservabilityClient,
+  QuotaExceededError,
+  RateLimitError,
+  ServerError,
+  TimeoutError,
+  errorFromResponse,
+  type ClientOptions,
+  type RetryEvent,
+} from "../../provider/client";
+import { resolveOptions } from "../../provider/client/options";
+import { backoffMs, parseRetryAfter, serverDelayMs, shouldRetry } from "../../provider/client/retry";
+import { VERSION } from "../../provider/client/version";
+
+const TOKEN = "xaat-super-secret-token-4711";
+
+type Handler = (req: IncomingMessage, res: ServerResponse, body: string, hit: number) => void;
+
+interface TestServer {
+  url: string;
+  port: number;
+  hits: { method: string; url: string; headers: IncomingMessage["headers"]; body: string; at: number }[];
+  close(): Promise<void>;
+}
+
+const servers: Server[] = [];
+afterEach(async () => {
+  await Promise.all(
+    servers.splice(0).map(
+      (s) =>
+        new Promise<void>((resolve) => {
+          s.closeAllConnections();
+          s.close(() => resolve());
+        }),
+    ),
+  );
+});
+
+async function serve(handler: Handler, port = 0): Promise<TestServer> {
+  const hits: TestServer["hits"] = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      const body = Buffer.concat(chunks).toString("utf8");
+      hits.push({ method: req.method ?? "", url: req.url ?? "", headers: req.headers, body, at: Date.now() });
+      handler(req, res, body, hits.length);
+    });
+  });
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", () => resolve()));
+  const actual = (server.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${actual}`,
+    port: actual,
+    hits,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
+  res.writeHead(status, { "content-type": "application/json", "x-trace-id": "trace-123", ...headers });
+  res.end(body === undefined ? "" : JSON.stringify(body));
+}
+
+const retryEvents: RetryEvent[] = [];
+function client(url: string, extra: ClientOptions = {}): ObservabilityClient {
+  return new ObservabilityClient({
+    url,
+    token: TOKEN,
+    maxRetries: 3,
+    timeoutMs: 2000,
+    ...extra,
+    retry: { baseDelayMs: 5, maxDelayMs: 2000, onRetry: (e) => retryEvents.push(e), ...extra.retry },
+  });
+}
+beforeEach(() => retryEvents.splice(0));
+
+const annotation = { id: "ann_1", datasets: ["web"], type: "deploy", time: "2024-01-01T00:00:00Z" };
+const monitor = { id: "mon_1", name: "m", aplQuery: "x", type: "MatchEvent" };
+
+describe("requests", () => {
+  it("sends auth, org id, User-Agent, accept and JSON content type; the version matches package.json", async () => {
+    const s = await serve((_req, res) => send(res, 200, monitor));
+    const c = client(s.url, { orgId: "org-1", userAgent: "my-script/2" });
+    await c.monitors.create({ name: "m", aplQuery: "x", type: "MatchEvent" });
+    await c.close();
+    expect(s.hits[0].headers).toMatchObject({
+      authorization: `Bearer ${TOKEN}`,
+      "x-service-org-id": "org-1",
+      "user-agent": `pulumi-observability/${VERSION} my-script/2`,
+      accept: "application/json",
+      "content-type": "application/json",
+    });
+    expect(VERSION).toBe(require("../../package.json").version);
+  });
+
+  it("keeps a path prefix of the base URL", async () => {
+    const s = await serve((_req, res) => send(res, 200, [monitor]));
+    const c = client(`${s.url}/proxy/`);
+    await c.monitors.list();
+    await c.close();
+    expect(s.hits[0].url).toBe("/proxy/v2/monitors");
+  });
+
+  it("parses loosely: unknown response fields survive", async () => {
+    const s = await serve((_req, res) => send(res, 200, { ...monitor, futureField: { a: 1 } }));
+    const c = client(s.url);
+    await expect(c.monitors.get("mon_1")).resolves.toMatchObject({ futureField: { a: 1 } });
+    await c.close();
+  });
+
+  it("a response without a required field is an InvalidResponseError naming the field", async () => {
+    const s = await serve((_req, res) => send(res, 200, [{ ...monitor, id: 5 }]));
+    const c = client(s.url);
+    const p = c.monitors.list();
+    await expect(p).rejects.toBeInstanceOf(InvalidResponseError);
+    await expect(p).rejects.toThrow(/response\[0\]\.id/);
+    await expect(p).rejects.toMatchObject({ status: 200, traceId: "trace-123", path: "/v2/monitors" });
+    await c.close();
+  });
+
+  it("a body that is not JSON is an InvalidResponseError, not a crash", async () => {
+    const s = await serve((_req, res) => {
+      res.writeHead(200, { "content-type": "text/html" });
+      res.end("<html>");
+    });
+    const c = client(s.url);
+    await expect(c.orgs.list()).rejects.toThrow(/not JSON/);
+    await c.close();
+  });
+
+  it("uses an injected dispatcher and leaves it open on close()", async () => {
+    const s = await serve((_req, res) => send(res, 200, [annotation]));
+    const agent = new Agent();
+    const c = client(s.url, { dispatcher: agent });
+    await c.annotations.list();
+    await c.close();
+    expect(agent.closed).toBe(false);
+    await agent.close();
+  });
+
+  it("close() closes the owned pool: later calls fail with a ConnectionError", async () => {
+    const s = await serve((_req, res) => send(res, 200, [annotation]));
+    const c = client(s.url);
+    await c.annotations.list();
+    await c.close();
+    await expect(c.annotations.list()).rejects.toBeInstanceOf(ConnectionError);
+  });
+});
+
+describe("error factory: one class per status", () => {
+  it.each([
+    [400, BadRequestError],
+    [401, ForbiddenError],
+    [403, ForbiddenError],
+    [404, NotFoundError],
+    [409, ConflictError],
+    [429, RateLimitError],
+    [430, QuotaExceededError],
+    [500, ServerError],
+    [502, ServerError],
+    [503, ServerError],
+    [418, ApiError],
+  ])("status %i maps to %p", (status, cls) => {
+    const e = errorFromResponse(status, JSON.stringify({ code: status, message: "nope" }), {
+      method: "GET",
+      path: "/v2/x",
+      traceId: "t",
+    });
+    expect(e).toBeInstanceOf(cls);
+    expect(e).toBeInstanceOf(ApiError);
+    expect(e.name).toBe(cls.name);
+    expect(e).toMatchObject({ status, method: "GET", path: "/v2/x", serviceMessage: "nope", traceId: "t" });
+  });
+
+  it("from a real response: status, method, path, service message and trace id", async () => {
+    const s = await serve((_req, res) => send(res, 404, { code: 404, message: "Not found" }));
+    const c = client(s.url);
+    await expect(c.notifiers.delete("notify_1")).rejects.toMatchObject({
+      name: "NotFoundError",
+      status: 404,
+      method: "DELETE",
+      path: "/v2/notifiers/notify_1",
+      serviceMessage: "Not found",
+      traceId: "trace-123",
+    });
+    await c.close();
+  });
+});
+
+/** Every way an error could show the token. */
+function leaks(e: unknown): string[] {
+  const views = [
+    String((e as Error).message),
+    inspect(e, { depth: 10, showHidden: true }),
+    JSON.stringify(e),
+    inspect((e as Error).cause, { depth: 10, showHidden: true }),
+    JSON.stringify(Object.getOwnPropertyNames(e).map((k) => (e as Record<string, unknown>)[k])),
+  ];
+  return views.filter((v) => v.includes(TOKEN));
+}
+
+describe("the token never leaks from an error", () => {
+  it.each([
+    [
+      "a 403 whose message echoes the token",
+      (res: ServerResponse) => send(res, 403, { code: 403, message: `invalid token ${TOKEN}` }),
+    ],
+    [
+      "a 400 whose raw body echoes the token",
+      (res: ServerResponse) => {
+        res.writeHead(400);
+        res.end(`bad: Bearer ${TOKEN}`);
+      },
+    ],
+    ["a dropped connection", (res: ServerResponse) => res.socket?.destroy()],
+    ["an invalid 200 body", (res: ServerResponse) => send(res, 200, { token: TOKEN })],
+  ])("%s", async (_rule, respond) => {
+    const s = await serve((_req, res) => respond(res));
+    const c = client(s.url, { maxRetries: 0 });
+    const error = await c.monitors.get("mon_1").catch((e: unknown) => e);
+    await c.close();
+    expect(error).toBeInstanceOf(ApiError);
+    expect(leaks(error)).toEqual([]);
+  });
+
+  it("a refused connection and a timeout", async () => {
+    const s = await serve(() => undefined); // never answers
+    const c = client(s.url, { maxRetries: 0, timeoutMs: 100 });
+    const timeout = await c.monitors.list().catch((e: unknown) => e);
+    expect(timeout).toBeInstanceOf(TimeoutError);
+    expect(leaks(timeout)).toEqual([]);
+    await c.close();
+    const port = s.port;
+    await s.close();
+    const r = client(`http://127.0.0.1:${port}`, { maxRetries: 0 });
+    const refused = await r.monitors.list().catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(ConnectionError);
+    expect(refused).toMatchObject({
+      code: "ECONNREFUSED",
+      method: "GET",
+      path: "/v2/monitors",
+      status: undefined,
+    });
+    expect(leaks(refused)).toEqual([]);
+    await r.close();
+  });
+});
+
+describe("retries", () => {
+  const faultThenOk =
+    (fault: (res: ServerResponse) => void, ok: unknown, faults = 1): Handler =>
+    (_req, res, _body, hit) =>
+      hit <= faults ? fault(res) : send(res, 200, ok);
+  const status =
+    (code: number, headers: Record<string, string> = {}) =>
+    (res: ServerResponse) =>
+      send(res, code, { code, message: `status ${code}` }, headers);
+  const drop = (res: ServerResponse) => res.socket?.destroy();
+  const hang = () => undefined;
+
+  type Op = (c: ObservabilityClient) => Promise<unknown>;
+  const get: Op = (c) => c.monitors.get("mon_1");
+  const put: Op = (c) => c.monitors.update("mon_1", { name: "m", aplQuery: "x", type: "MatchEvent" });
+  const del: Op = (c) => c.monitors.delete("mon_1");
+  const post: Op = (c) => c.monitors.create({ name: "m", aplQuery: "x", type: "MatchEvent" });
+  const query: Op = (c) => c.queryLegacy("web", { startTime: "now-1h", endTime: "now" });
+  const queryResult = {
+    status: {
+      elapsedTime: 1,
+      minCursor: "a",
+      maxCursor: "b",
+      blocksExamined: 0,
+      rowsExamined: 0,
+      rowsMatched: 0,
+      numGroups: 0,
+      isPartial: false,
+      cacheStatus: 0,
+      minBlockTime: "",
+      maxBlockTime: "",
+    },
+    matches: [],
+    buckets: { series: [], totals: [] },
+  };
+
+  it.each<[string, Op, (res: ServerResponse) => void, number, unknown]>([
+    ["GET is retried on 500", get, status(500), 2, monitor],
+    ["GET is retried on 502", get, status(502), 2, monitor],
+    ["GET is retried on 429", get, status(429), 2, monitor],
+    ["GET is retried on a dropped connection", get, drop, 2, monitor],
+    ["GET is retried on a timeout", get, hang, 2, monitor],
+    ["PUT is retried on 500", put, status(500), 2, monitor],
+    ["PUT is retried on a dropped connection", put, drop, 2, monitor],
+    ["DELETE is retried on 504", del, status(504), 2, undefined],
+    ["POST is retried on 429 (refused before processing)", post, status(429), 2, monitor],
+    ["POST is retried on 503 (refused before processing)", post, status(503), 2, monitor],
+    ["POST is NOT retried on 500 (may have been processed)", post, status(500), 1, monitor],
+    ["POST is NOT retried on 502", post, status(502), 1, monitor],
+    ["POST is NOT retried after a reset mid-request", post, drop, 1, monitor],
+    ["POST is NOT retried after a timeout", post, hang, 1, monitor],
+    ["a read-only query POST is retried on 500", query, status(500), 2, queryResult],
+    ["a read-only query POST is retried after a reset", query, drop, 2, queryResult],
+    ["400 is never retried", get, status(400), 1, monitor],
+    ["404 is never retried", get, status(404), 1, monitor],
+    ["430 (quota) is never retried", get, status(430), 1, monitor],
+  ])("%s", async (_rule, op, fault, attempts, ok) => {
+    const s = await serve(faultThenOk(fault, ok));
+    const c = client(s.url, { timeoutMs: 150 });
+    const outcome = await op(c).then(
+      () => "ok",
+      (e: Error) => e.name,
+    );
+    await c.close();
+    expect(s.hits).toHaveLength(attempts);
+    expect(c.retryCount).toBe(attempts - 1);
+    expect(retryEvents).toHaveLength(attempts - 1);
+    if (attempts === 2) expect(outcome).toBe("ok");
+    else expect(outcome).not.toBe("ok");
+  });
+
+  it("POST is retried when the connection was refused before sending", async () => {
+    // Reserve a port, free it, and only start listening once the client has failed once.
+    const probe = await serve(() => undefined);
+    const port = probe.port;
+    await probe.close();
+    let s: TestServer | undefined;
+    const c = client(`http://127.0.0.1:${port}`, {
+      retry: {
+        baseDelayMs: 5,
+        onRetry: () => {
+          retryEvents.push({} as RetryEvent);
+          started ??= serve((_req, res) => send(res, 200, monitor), port).then((x) => (s = x));
+        },
+      },
+    });
+    let started: Promise<TestServer> | undefined;
+    const result = c.monitors.create({ name: "m", aplQuery: "x", type: "MatchEvent" });
+    await expect(result).resolves.toMatchObject({ id: "mon_1" });
+    await c.close();
+    expect(c.retryCount).toBeGreaterThanOrEqual(1);
+    expect(s?.hits).toHaveLength(1);
+  });
+
+  it("gives up after maxRetries and surfaces the last error (RateLimitError with retryAfterMs)", async () => {
+    const s = await serve((_req, res) =>
+      send(res, 429, { code: 429, message: "rate limit exceeded" }, { "retry-after": "0" }),
+    );
+    const c = client(s.url, { maxRetries: 2 });
+    await expect(c.roles.list()).rejects.toMatchObject({
+      name: "RateLimitError",
+      status: 429,
+      retryAfterMs: 0,
+    });
+    await c.close();
+    expect(s.hits).toHaveLength(3);
+  });
+
+  it("honours Retry-After in seconds", async () => {
+    const s = await serve(faultThenOk(status(429, { "retry-after": "1" }), [annotation]));
+    const c = client(s.url);
+    await c.annotations.list();
+    await c.close();
+    expect(retryEvents[0]).toMatchObject({ status: 429, attempt: 1 });
+    expect(retryEvents[0].delayMs).toBeGreaterThanOrEqual(1000);
+    expect(s.hits[1].at - s.hits[0].at).toBeGreaterThanOrEqual(950);
+  });
+
+  it("honours X-RateLimit-Reset on a 429 without Retry-After", async () => {
+    const s = await serve((req, res, body, hit) =>
+      hit === 1
+        ? status(429, {
+            "x-ratelimit-reset": String(Math.ceil(Date.now() / 1000) + 1),
+            "x-ratelimit-remaining": "0",
+          })(res)
+        : send(res, 200, [annotation]),
+    );
+    const c = client(s.url);
+    await c.annotations.list();
+    await c.close();
+    expect(retryEvents[0].delayMs).toBeGreaterThan(0);
+    expect(s.hits[1].at).toBeGreaterThanOrEqual(Math.floor(s.hits[0].at / 1000) * 1000 + 1000 - 5);
+  });
+
+  it("waits for X-RateLimit-Reset before sending when X-RateLimit-Remaining reached 0", async () => {
+    let reset = 0;
+    const s = await serve((_req, res, _body, hit) => {
+      if (hit === 1) reset = Math.ceil(Date.now() / 1000) + 1;
+      send(res, 200, [annotation], {
+        "x-ratelimit-remaining": hit === 1 ? "0" : "5",
+        "x-ratelimit-reset": String(reset),
+      });
+    });
+    const c = client(s.url);
+    await c.annotations.list();
+    await c.annotations.list();
+    await c.close();
+    expect(s.hits).toHaveLength(2);
+    expect(c.retryCount).toBe(0);
+    expect(s.hits[1].at).toBeGreaterThanOrEqual(reset * 1000 - 5);
+  });
+
+  it("an abort during the backoff wait rejects with AbortError", async () => {
+    const s = await serve((_req, res) =>
+      send(res, 503, { code: 503, message: "busy" }, { "retry-after": "5" }),
+    );
+    const c = client(s.url, { retry: { maxDelayMs: 10_000 } });
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 100);
+    const started = Date.now();
+    await expect(c.monitors.list({ signal: controller.signal })).rejects.toBeInstanceOf(AbortError);
+    expect(Date.now() - started).toBeLessThan(2000);
+    await c.close();
+  });
+
+  it("a per-call timeoutMs overrides the client's", async () => {
+    const s = await serve(() => undefined);
+    const c = client(s.url, { maxRetries: 0, timeoutMs: 10_000 });
+    const started = Date.now();
+    await expect(c.monitors.list({ timeoutMs: 100 })).rejects.toMatchObject({
+      name: "TimeoutError",
+      code: "UND_ERR_HEADERS_TIMEOUT",
+    });
+    expect(Date.now() - started).toBeLessThan(2000);
+    await c.close();
+  });
+});
+
+describe("retry rules (pure)", () => {
+  const info = { method: "POST", path: "/x" };
+  it.each([
+    ["ECONNREFUSED is retried even for POST", "ECONNREFUSED", false, true],
+    ["UND_ERR_CONNECT_TIMEOUT is retried even for POST", "UND_ERR_CONNECT_TIMEOUT", false, true],
+    ["UND_ERR_SOCKET is not retried for POST", "UND_ERR_SOCKET", false, false],
+    ["ECONNRESET is not retried for POST", "ECONNRESET", false, false],
+    ["ECONNRESET is retried for idempotent requests", "ECONNRESET", true, true],
+  ])("%s", (_rule, code, idempotent, expected) => {
+    expect(shouldRetry(new ConnectionError("x", { ...info, code }), idempotent)).toBe(expected);
+  });
+  it("header timeouts are TimeoutErrors, retried only when idempotent", () => {
+    const e = new TimeoutError("x", { ...info, code: "UND_ERR_HEADERS_TIMEOUT" });
+    expect(shouldRetry(e, false)).toBe(false);
+    expect(shouldRetry(e, true)).toBe(true);
+  });
+  it("full jitter stays within [0, min(cap, base·2^(n-1)))", () => {
+    expect(backoffMs(1, 100, 1000, () => 0.999)).toBe(99);
+    expect(backoffMs(3, 100, 1000, () => 0.999)).toBe(399);
+    expect(backoffMs(10, 100, 1000, () => 0.999)).toBe(999);
+    expect(backoffMs(4, 100, 1000, () => 0)).toBe(0);
+  });
+  it.each([
+    ["delta seconds", "3", 3000],
+    ["fractional seconds", "0.5", 500],
+    ["an HTTP date", new Date(1_000_000 + 7000).toUTCString(), 7000],
+    ["a date in the past is 0", new Date(0).toUTCString(), 0],
+    ["garbage is ignored", "soon", undefined],
+  ])("Retry-After as %s", (_rule, value, expected) => {
+    expect(parseRetryAfter(value, 1_000_000)).toBe(expected);
+  });
+  it("Retry-After wins over X-RateLimit-Reset; the reset is epoch seconds", () => {
+    expect(serverDelayMs({ "retry-after": "2", "x-ratelimit-reset": "2000" }, 1_000_000)).toBe(2000);
+    expect(serverDelayMs({ "x-ratelimit-reset": "1005" }, 1_000_000)).toBe(5000);
+  });
+});
+
+describe("options", () => {
+  const env = {} as NodeJS.ProcessEnv;
+  it.each<[string, ClientOptions, NodeJS.ProcessEnv, RegExp]>([
+    [
+      "a missing token names options.token and OBSERVABILITY_TOKEN",
+      {},
+      env,
+      /options\.token.*OBSERVABILITY_TOKEN/,
+    ],
+    ["an empty token is refused", { token: "" }, env, /options\.token: must not be empty/],
+    [
+      "plain http to a remote host is refused",
+      { token: "t", url: "http://example.com" },
+      env,
+      /must use https/,
+    ],
+    [
+      "plain http via OBSERVABILITY_URL is refused too",
+      { token: "t" },
+      { OBSERVABILITY_URL: "http://10.0.0.1:80" },
+      /must use https/,
+    ],
+    ["a URL that does not parse", { token: "t", url: "not a url" }, env, /not a valid URL/],
+    ["credentials in the URL", { token: "t", url: "https://u:p@example.com" }, env, /credentials/],
+    ["an unknown region", { token: "t", region: "ap" as "us" }, env, /options\.region: must be us or eu/],
+    [
+      "an unknown region from OBSERVABILITY_REGION",
+      { token: "t" },
+      { OBSERVABILITY_REGION: "mars" },
+      /options\.region/,
+    ],
+    ["a negative maxRetries", { token: "t", maxRetries: -1 }, env, /options\.maxRetries: must be at least 0/],
+    ["a zero timeout", { token: "t", timeoutMs: 0 }, env, /options\.timeoutMs: must be positive/],
+    [
+      "an unknown option",
+      { token: "t", tokn: "x" } as ClientOptions,
+      env,
+      /options\.tokn: is not a known field/,
+    ],
+  ])("%s", (_rule, options, e, message) => {
+    expect(() => resolveOptions(options, e)).toThrow(ConfigError);
+    expect(() => resolveOptions(options, e)).toThrow(message);
+  });
+
+  it("the ConfigError from the constructor has name ConfigError and never shows the token", () => {
+    const error = (() => {
+      try {
+        new ObservabilityClient({ token: TOKEN, url: "http://example.com" });
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as Error).name).toBe("ConfigError");
+    expect(inspect(error)).not.toContain(TOKEN);
+  });
+
+  it.each([
+    ["http://127.0.0.1:8080", "http://127.0.0.1:8080"],
+    ["http://127.9.9.9", "http://127.9.9.9"],
+    ["http://localhost:1", "http://localhost:1"],
+    ["http://[::1]:9", "http://[::1]:9"],
+    ["https://example.com/", "https://example.com"],
+  ])("accepts %s", (url, origin) => {
+    expect(resolveOptions({ token: "t", url }, env).origin).toBe(origin);
+  });
+
+  it("regions: us is the default, eu picks the EU host; env fallbacks are used", () => {
+    expect(resolveOptions({ token: "t" }, env).origin).toBe("https://api.axiom.co");
+    expect(resolveOptions({ token: "t", region: "eu" }, env).origin).toBe("https://api.eu.axiom.co");
+    const fromEnv = resolveOptions(
+      {},
+      {
+        OBSERVABILITY_TOKEN: "env-token",
+        OBSERVABILITY_REGION: "eu",
+        OBSERVABILITY_ORG_ID: "org-9",
+      },
+    );
+    expect(fromEnv).toMatchObject({
+      token: "env-token",
+      origin: "https://api.eu.axiom.co",
+      orgId: "org-9",
+      maxRetries: 4,
+    });
+    expect(
+      resolveOptions({}, { OBSERVABILITY_TOKEN: "t", OBSERVABILITY_URL: "http://127.0.0.1:1" }).origin,
+    ).toBe("http://127.0.0.1:1");
+    // Explicit options win over the environment.
+    expect(resolveOptions({ token: "opt" }, { OBSERVABILITY_TOKEN: "env" }).token).toBe("opt");
+  });
+});
