@@ -1,0 +1,85 @@
+/**
+ * Provider configuration: stack config (handed to the dynamic provider's `configure`) first, then the
+ * `OBSERVABILITY_*` environment variables. Nothing here is ever captured by a serialized closure.
+ */
+
+/** The stack config keys the provider reads, in their full `<namespace>:<key>` form. */
+export const CONFIG_KEYS = {
+  token: "observability:token",
+  orgId: "observability:orgId",
+  url: "observability:url",
+  region: "observability:region",
+} as const;
+
+/** The environment fallbacks, consulted when the stack config lacks a key. */
+export const ENV_KEYS = {
+  token: "OBSERVABILITY_TOKEN",
+  orgId: "OBSERVABILITY_ORG_ID",
+  url: "OBSERVABILITY_URL",
+  region: "OBSERVABILITY_REGION",
+} as const;
+
+/** The settings the provider needs to build its client. */
+export interface ProviderSettings {
+  /** API token or personal access token; secret. */
+  token: string;
+  /** Organization id, sent as `x-service-org-id` (needed with a personal access token). */
+  orgId?: string;
+  /** Base URL of the service (or the emulator); overrides `region`. */
+  url?: string;
+  /** `us` or `eu`; selects the region's base URL when `url` is unset. */
+  region?: "us" | "eu";
+}
+
+/** Anything with `get(key)`: Pulumi's `ConfigureRequest.config`, or a plain lookup in tests. */
+export interface ConfigSource {
+  /** The value of a full config key such as `observability:token`, or undefined. */
+  get(key: string): string | undefined;
+}
+
+/** The message shown when no token is configured; it names both places a token can come from. */
+export const MISSING_TOKEN_MESSAGE =
+  "observability: no API token is configured. Set one with " +
+  "`pulumi config set --secret observability:token <token>`, or set the OBSERVABILITY_TOKEN environment variable.";
+
+/** Thrown when the configuration is missing or invalid; the message says how to fix it and holds no secret. */
+export class ProviderConfigError extends Error {
+  override readonly name = "ProviderConfigError";
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  const trimmed = value?.trim();
+  return trimmed ? trimmed : undefined;
+}
+
+/**
+ * Merges stack config and environment into client settings. Throws {@link ProviderConfigError} when the token
+ * is missing or the region is not `us`/`eu`.
+ */
+export function resolveSettings(
+  config: ConfigSource | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+): ProviderSettings {
+  const pick = (key: keyof typeof CONFIG_KEYS) =>
+    nonEmpty(config?.get(CONFIG_KEYS[key])) ?? nonEmpty(env[ENV_KEYS[key]]);
+  const token = pick("token");
+  if (!token) throw new ProviderConfigError(MISSING_TOKEN_MESSAGE);
+  const region = pick("region");
+  if (region !== undefined && region !== "us" && region !== "eu") {
+    throw new ProviderConfigError(
+      `observability: region must be "us" or "eu", got ${JSON.stringify(region)} ` +
+        `(from ${CONFIG_KEYS.region} or ${ENV_KEYS.region})`,
+    );
+  }
+  return { token, orgId: pick("orgId"), url: pick("url"), region };
+}
+
+/** Copies the provider's keys out of a config source, so the source itself need not be kept. */
+export function snapshotConfig(config: ConfigSource): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const key of Object.values(CONFIG_KEYS)) {
+    const value = config.get(key);
+    if (value !== undefined) out[key] = value;
+  }
+  return out;
+}

@@ -1,0 +1,80 @@
+/** Annotation: a marker on dataset charts. POST/GET/PUT (partial)/DELETE `/v2/annotations[/{id}]`. */
+import * as pulumi from "@pulumi/pulumi";
+import type { ObservabilityClient } from "../client";
+import { AnnotationInputSchema, type Annotation as ApiAnnotation } from "../schemas";
+import { RESOURCE_MODULE, resourceProps, shimFor } from "./common";
+import { dropUndefined, pick, type Descriptor } from "./lifecycle";
+
+/** Inputs of an {@link Annotation}. */
+export interface AnnotationArgs {
+  /** Required: dataset names on whose charts it appears; at least 1, each non-empty. Order does not matter. */
+  datasets: pulumi.Input<pulumi.Input<string>[]>;
+  /** Required: at most 256 characters matching `^[a-z0-9-]+$`, e.g. `deploy`. */
+  type: pulumi.Input<string>;
+  /** At most 512 characters. Defaults to "". */
+  description?: pulumi.Input<string>;
+  /** RFC 3339 end of the annotated span. Defaults to none (a point in time). */
+  endTime?: pulumi.Input<string>;
+  /** RFC 3339 time of the annotation. Defaults to the time of the request (kept by the service once set). */
+  time?: pulumi.Input<string>;
+  /** At most 256 characters. Defaults to "". */
+  title?: pulumi.Input<string>;
+  /** At most 512 characters. Defaults to "". */
+  url?: pulumi.Input<string>;
+  /** Id (`ann_…`) of an existing annotation to take under management instead of creating one; changing it replaces. */
+  adopt?: pulumi.Input<string>;
+}
+
+const INPUT_KEYS = ["datasets", "type", "description", "endTime", "time", "title", "url"] as const;
+const OUTPUT_KEYS = [...INPUT_KEYS, "adopt"] as const;
+
+/** How the lifecycle engine handles annotations. */
+export const annotationDescriptor: Descriptor<ApiAnnotation> = {
+  kind: "Annotation",
+  schema: AnnotationInputSchema,
+  inputKeys: INPUT_KEYS,
+  defaults: { description: "", title: "", url: "", endTime: null },
+  serverSet: ["time"],
+  setPaths: ["datasets"],
+  adoptable: true,
+  verbs: (client: ObservabilityClient) => ({
+    get: (id) => client.annotations.get(id),
+    create: (body) => client.annotations.create(body as never),
+    // PUT is partial: the body carries every declared field, and "" / null to clear the optional ones.
+    update: (id, body) => client.annotations.update(id, body as never),
+    delete: (id) => client.annotations.delete(id),
+  }),
+  toBody: (inputs) => dropUndefined(inputs),
+  toInputs: (obj) => pick(obj, INPUT_KEYS),
+  toOutputs: (obj) => ({ ...obj }),
+};
+
+/** An annotation on dataset charts (a deploy, an incident). */
+export class Annotation extends pulumi.dynamic.Resource {
+  /** Dataset names on whose charts it appears. */
+  declare readonly datasets: pulumi.Output<string[]>;
+  /** Annotation type, e.g. `deploy`. */
+  declare readonly type: pulumi.Output<string>;
+  /** Description ("" when unset). */
+  declare readonly description: pulumi.Output<string | undefined>;
+  /** End of the annotated span, or null. */
+  declare readonly endTime: pulumi.Output<string | null | undefined>;
+  /** Time of the annotation (set by the service when not declared). */
+  declare readonly time: pulumi.Output<string>;
+  /** Title ("" when unset). */
+  declare readonly title: pulumi.Output<string | undefined>;
+  /** Link ("" when unset). */
+  declare readonly url: pulumi.Output<string | undefined>;
+  /** The adopted id, when the annotation was adopted. */
+  declare readonly adopt: pulumi.Output<string | undefined>;
+
+  /** Declares an annotation. */
+  constructor(name: string, args: AnnotationArgs, opts?: pulumi.CustomResourceOptions) {
+    super(shimFor("Annotation"), name, resourceProps(args, OUTPUT_KEYS), opts, RESOURCE_MODULE, "Annotation");
+  }
+
+  /** Looks up an existing annotation by id (`ann_…`) without managing it. */
+  static get(name: string, id: pulumi.Input<string>, opts?: pulumi.CustomResourceOptions): Annotation {
+    return new Annotation(name, undefined as unknown as AnnotationArgs, { ...opts, id });
+  }
+}

@@ -1,0 +1,358 @@
+/**
+ * The one lifecycle engine behind every resource: check, diff, create, read, update and delete, driven by a
+ * per-kind {@link Descriptor}. It runs in the dynamic-provider host (loaded by `dynamic.ts`), never serialized.
+ *
+ * Create, read, update and delete map to POST, GET, PUT and DELETE on the resource's path; retries and typed
+ * errors come from the client.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import type { z } from "zod";
+import { ApiError, NotFoundError, type ObservabilityClient } from "../client";
+import { scrub } from "../client/errors";
+import { validate, type ValidationFailure } from "../schemas";
+import type { ResourceKind } from "./shim";
+
+/** The value the engine sends for an input that is not known yet (preview). */
+export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+/** The input that carries the serialized provider; never validated, never sent. */
+export const PROVIDER_KEY = "__provider";
+/** The optional input that takes an existing object under management. */
+export const ADOPT_KEY = "adopt";
+
+/** A plain property bag, as the host hands it over. */
+export type Props = Record<string, unknown>;
+
+/** The four verbs the engine needs from a resource family; `T` is the object as the service returns it. */
+export interface Verbs<T> {
+  /** Reads one object; rejects with NotFoundError when it is gone. */
+  get(id: string): Promise<T>;
+  /** Creates an object from a request body. */
+  create(body: Props): Promise<T>;
+  /** Brings an existing object to the declared body; `olds` are the prior outputs (or the adopted object). */
+  update(id: string, body: Props, olds: Props): Promise<T>;
+  /** Deletes an object; `olds` are the prior outputs. */
+  delete(id: string, olds: Props): Promise<void>;
+}
+
+/** Everything that makes one resource kind different from another. */
+export interface Descriptor<T = Props> {
+  /** The kind, as the shim names it and as errors name it. */
+  kind: ResourceKind;
+  /** The strict input schema from provider/schemas: unknown fields refused. */
+  schema: z.ZodType;
+  /** Every Args field except `adopt`. */
+  inputKeys: readonly string[];
+  /** Values the service assumes for absent fields; absent and default compare equal. */
+  defaults: Props;
+  /** Fields the service fills in when not declared (e.g. an annotation's `time`): not diffed while undeclared. */
+  serverSet?: readonly string[];
+  /** Paths of lists compared without regard to order; `*` matches every key of a map. */
+  setPaths: readonly string[];
+  /** Fields whose change the API cannot apply in place. */
+  replaceKeys?: readonly string[];
+  /** Whether `adopt` is accepted (every kind but OrganizationName). */
+  adoptable: boolean;
+  /** A replacement must delete first (a unique name would otherwise clash). */
+  deleteBeforeReplace?: boolean;
+  /** Outputs kept from the prior state across update and read (e.g. OrganizationName's `previousName`). */
+  carryKeys?: readonly string[];
+  /** Cross-field rules, evaluated with unknown values treated as "could be anything valid". */
+  crossField?(inputs: Props): ValidationFailure[];
+  /** Extra canonicalization for diffs, after defaults and set sorting (e.g. dropping empty capability lists). */
+  canonicalize?(inputs: Props): Props;
+  /** The client family, as the engine's four verbs. */
+  verbs(client: ObservabilityClient): Verbs<T>;
+  /** Request body from normalized inputs. */
+  toBody(inputs: Props): Props;
+  /** The object mapped back into the Args shape (before normalization). */
+  toInputs(obj: T): Props;
+  /** Every output: the service's fields, including server-set ones. */
+  toOutputs(obj: T): Props;
+  /** Credential strings in the inputs, scrubbed from every error message. */
+  secretStrings?(inputs: Props): string[];
+}
+
+/** Diff result with the changed property names (the host only forwards changes/replaces). */
+export interface LifecycleDiff extends pulumi.dynamic.DiffResult {
+  /** Names of the inputs that differ. */
+  readonly diffs: string[];
+}
+
+/** The provider the host calls for one kind. */
+export interface Lifecycle {
+  check(olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult>;
+  diff(id: string, olds: Props, news: Props): Promise<LifecycleDiff>;
+  create(inputs: Props): Promise<pulumi.dynamic.CreateResult>;
+  read(id: string, props?: Props): Promise<pulumi.dynamic.ReadResult>;
+  update(id: string, olds: Props, news: Props): Promise<pulumi.dynamic.UpdateResult>;
+  delete(id: string, props: Props): Promise<void>;
+}
+
+/** What the engine needs from its surroundings: a client, and the secrets to scrub (the token). */
+export interface LifecycleContext {
+  /** The configured client; throws a readable error when configuration is missing. */
+  client(): ObservabilityClient;
+  /** Strings that must never appear in an error (the token). */
+  secrets(): string[];
+}
+
+/** True when `v` is, or contains, a value not known until apply. */
+export function containsUnknown(v: unknown): boolean {
+  if (v === UNKNOWN) return true;
+  if (Array.isArray(v)) return v.some(containsUnknown);
+  if (v && typeof v === "object") return Object.values(v).some(containsUnknown);
+  return false;
+}
+
+/** Paths (in the `a.b[0]` form failures use) of every unknown value in `v`. */
+export function unknownPaths(v: unknown, at = ""): string[] {
+  if (v === UNKNOWN) return [at];
+  const out: string[] = [];
+  if (Array.isArray(v)) v.forEach((x, i) => out.push(...unknownPaths(x, `${at}[${i}]`)));
+  else if (v && typeof v === "object") {
+    for (const [k, x] of Object.entries(v)) out.push(...unknownPaths(x, at ? `${at}.${k}` : k));
+  }
+  return out;
+}
+
+/**
+ * Whether a failure at `property` may be caused by a value not yet known: it is at or under an unknown, or it is
+ * about a list one of whose elements is unknown (duplicates, lengths).
+ */
+export function blamesUnknown(property: string, unknowns: readonly string[]): boolean {
+  return unknowns.some(
+    (u) =>
+      property === u ||
+      property.startsWith(`${u}.`) ||
+      property.startsWith(`${u}[`) ||
+      (u.startsWith(`${property}[`) && !u.slice(property.length).includes(".")),
+  );
+}
+
+function clone<T>(v: T): T {
+  return v === undefined ? v : (JSON.parse(JSON.stringify(v)) as T);
+}
+
+/** JSON with object keys sorted, so equal values print equally. */
+export function stableStringify(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(stableStringify).join(",")}]`;
+  if (v && typeof v === "object") {
+    const entries = Object.entries(v)
+      .filter(([, x]) => x !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, x]) => `${JSON.stringify(k)}:${stableStringify(x)}`).join(",")}}`;
+  }
+  return JSON.stringify(v ?? null);
+}
+
+/** Sorts, in place, every list found at `path` (dot-separated; `*` matches every key). */
+export function sortAtPath(target: unknown, path: string): void {
+  const [head, ...rest] = path.split(".");
+  if (!target || typeof target !== "object" || Array.isArray(target)) return;
+  const obj = target as Props;
+  const keys = head === "*" ? Object.keys(obj) : [head];
+  for (const key of keys) {
+    if (rest.length === 0) {
+      const list = obj[key];
+      if (Array.isArray(list))
+        obj[key] = [...list].sort((a, b) => cmp(stableStringify(a), stableStringify(b)));
+    } else sortAtPath(obj[key], rest.join("."));
+  }
+}
+
+function cmp(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** `obj` without undefined values. */
+export function dropUndefined(obj: Props): Props {
+  return Object.fromEntries(Object.entries(obj).filter(([, v]) => v !== undefined));
+}
+
+/** Only `keys` of `obj`, skipping absent ones. */
+export function pick(obj: object, keys: readonly string[]): Props {
+  const src = obj as Props;
+  const out: Props = {};
+  for (const key of keys) if (src[key] !== undefined) out[key] = src[key];
+  return out;
+}
+
+/** Only the declared fields of `props` (no `__provider`, no `adopt`, no outputs). */
+export function pickInputs(d: Descriptor<unknown>, props: Props): Props {
+  return pick(props, d.inputKeys);
+}
+
+/** Declared fields with defaults applied where absent or null; unknown values kept as they are. */
+export function normalize(d: Descriptor<unknown>, inputs: Props): Props {
+  const out = clone(pickInputs(d, inputs));
+  for (const [key, value] of Object.entries(d.defaults)) {
+    if (out[key] === undefined || out[key] === null) out[key] = clone(value);
+  }
+  return out;
+}
+
+/** The form diffs compare: normalized, nulls dropped, set-like lists sorted, kind-specific cleanup. */
+export function canonical(d: Descriptor<unknown>, inputs: Props): Props {
+  let out = dropNulls(normalize(d, inputs)) as Props;
+  for (const path of d.setPaths) sortAtPath(out, path);
+  if (d.canonicalize) out = d.canonicalize(out);
+  return out;
+}
+
+function dropNulls(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(dropNulls);
+  if (v && typeof v === "object") {
+    const out: Props = {};
+    for (const [k, x] of Object.entries(v)) if (x !== null && x !== undefined) out[k] = dropNulls(x);
+    return out;
+  }
+  return v;
+}
+
+/** A plain Error the host can show: the action, the client's message (method, path, status), no secret. */
+export function engineError(kind: string, action: string, e: unknown, secrets: readonly string[]): Error {
+  const message = e instanceof Error ? e.message : String(e);
+  const trace = e instanceof ApiError && e.traceId ? ` (trace id ${e.traceId})` : "";
+  return new Error(scrub(`observability ${kind} ${action} failed: ${message}${trace}`, secrets));
+}
+
+/** Builds the provider for one kind from its descriptor. */
+export function lifecycle<T>(d: Descriptor<T>, ctx: LifecycleContext): Lifecycle {
+  const desc = d as unknown as Descriptor<unknown>;
+  const secretsOf = (inputs: Props) => [...ctx.secrets(), ...(d.secretStrings?.(inputs) ?? [])];
+  const guard = async <R>(action: string, inputs: Props, run: () => Promise<R>): Promise<R> => {
+    try {
+      return await run();
+    } catch (e) {
+      throw engineError(d.kind, action, e, secretsOf(inputs));
+    }
+  };
+  const adoptOf = (props: Props): string | undefined =>
+    d.adoptable && typeof props[ADOPT_KEY] === "string" && props[ADOPT_KEY] !== ""
+      ? (props[ADOPT_KEY] as string)
+      : undefined;
+  // `id` is the resource's own id, so it is not repeated among the outputs.
+  const outputs = (obj: T, inputs: Props, olds: Props = {}): Props => {
+    const out = d.toOutputs(obj);
+    delete out.id;
+    for (const key of d.carryKeys ?? [])
+      if (out[key] === undefined && olds[key] !== undefined) out[key] = olds[key];
+    const adopt = adoptOf(inputs) ?? adoptOf(olds);
+    if (adopt !== undefined) out[ADOPT_KEY] = adopt;
+    return out;
+  };
+
+  return {
+    async check(_olds, news) {
+      const failures: ValidationFailure[] = [];
+      const declared: Props = { ...news };
+      delete declared[PROVIDER_KEY];
+      if (d.adoptable && ADOPT_KEY in declared) {
+        const adopt = declared[ADOPT_KEY];
+        delete declared[ADOPT_KEY];
+        if (adopt !== undefined && adopt !== UNKNOWN && (typeof adopt !== "string" || adopt === "")) {
+          failures.push({ property: ADOPT_KEY, reason: `must be the id of an existing ${d.kind}` });
+        }
+      }
+      const unknowns = unknownPaths(declared);
+      const result = validate(d.schema, declared);
+      if (!result.ok) failures.push(...result.failures);
+      failures.push(...(d.crossField?.(declared) ?? []));
+      const seen = new Set<string>();
+      const kept = failures.filter((f) => {
+        const key = `${f.property}\u0000${f.reason}`;
+        if (seen.has(key) || blamesUnknown(f.property, unknowns)) return false;
+        seen.add(key);
+        return true;
+      });
+      const inputs: Props = { ...declared, ...normalize(desc, declared) };
+      if (d.adoptable && news[ADOPT_KEY] !== undefined) inputs[ADOPT_KEY] = news[ADOPT_KEY];
+      if (news[PROVIDER_KEY] !== undefined) inputs[PROVIDER_KEY] = news[PROVIDER_KEY];
+      return { inputs, failures: kept };
+    },
+
+    async diff(id, olds, news) {
+      const before = canonical(desc, olds);
+      const after = canonical(desc, news);
+      const diffs: string[] = [];
+      const stables: string[] = [];
+      for (const key of d.inputKeys) {
+        if (news[key] === undefined && d.serverSet?.includes(key)) {
+          stables.push(key);
+          continue;
+        }
+        if (stableStringify(before[key]) !== stableStringify(after[key])) diffs.push(key);
+        else stables.push(key);
+      }
+      if (d.adoptable) {
+        // Dropping `adopt` after adoption changes nothing; naming another object (or this one's own id) does.
+        const next = news[ADOPT_KEY];
+        if (next !== undefined && next !== olds[ADOPT_KEY] && next !== id) diffs.push(ADOPT_KEY);
+      }
+      const replaceKeys = [...(d.replaceKeys ?? []), ADOPT_KEY];
+      const replaces = diffs.filter((k) => replaceKeys.includes(k));
+      return {
+        changes: diffs.length > 0,
+        replaces,
+        stables,
+        deleteBeforeReplace: replaces.length > 0 && d.deleteBeforeReplace === true,
+        diffs,
+      };
+    },
+
+    async create(inputs) {
+      const declared = normalize(desc, inputs);
+      const adopt = adoptOf(inputs);
+      return guard(adopt ? "adopt" : "create", inputs, async () => {
+        const verbs = d.verbs(ctx.client());
+        let obj: T;
+        if (adopt !== undefined) {
+          let existing: T;
+          try {
+            existing = await verbs.get(adopt);
+          } catch (e) {
+            if (e instanceof NotFoundError) throw new Error(`adopt: no ${d.kind} with id ${adopt} exists`);
+            throw e;
+          }
+          obj = await verbs.update(adopt, d.toBody(declared), d.toOutputs(existing));
+        } else {
+          obj = await verbs.create(d.toBody(declared));
+        }
+        return { id: String((obj as Props).id), outs: outputs(obj, inputs) };
+      });
+    },
+
+    async read(id, props = {}) {
+      return guard("read", props, async () => {
+        let obj: T;
+        try {
+          obj = await d.verbs(ctx.client()).get(id);
+        } catch (e) {
+          if (e instanceof NotFoundError) return { id: "" };
+          throw e;
+        }
+        const inputs: Props = normalize(desc, d.toInputs(obj));
+        const adopt = adoptOf(props);
+        if (adopt !== undefined) inputs[ADOPT_KEY] = adopt;
+        return { id, props: outputs(obj, props, props), inputs };
+      });
+    },
+
+    async update(id, olds, news) {
+      return guard("update", news, async () => {
+        const obj = await d.verbs(ctx.client()).update(id, d.toBody(normalize(desc, news)), olds);
+        return { outs: outputs(obj, news, olds) };
+      });
+    },
+
+    async delete(id, props) {
+      await guard("delete", props, async () => {
+        try {
+          await d.verbs(ctx.client()).delete(id, props);
+        } catch (e) {
+          if (!(e instanceof NotFoundError)) throw e;
+        }
+      });
+    },
+  };
+}

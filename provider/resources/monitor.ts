@@ -1,0 +1,180 @@
+/** Monitor: an alert rule over an APL query. POST/GET/PUT (whole monitor)/DELETE `/v2/monitors[/{id}]`. */
+import * as pulumi from "@pulumi/pulumi";
+import type { ObservabilityClient } from "../client";
+import {
+  MONITOR_DEFAULTS,
+  MonitorInputSchema,
+  monitorCrossFieldIssues,
+  type Monitor as ApiMonitor,
+  type ValidationFailure,
+} from "../schemas";
+import { RESOURCE_MODULE, resourceProps, shimFor } from "./common";
+import { UNKNOWN, dropUndefined, pick, type Descriptor, type Props } from "./lifecycle";
+
+/** Inputs of a {@link Monitor}. */
+export interface MonitorArgs {
+  /** Required: human-readable name. */
+  name: pulumi.Input<string>;
+  /** Required: the APL query that defines the data analyzed. */
+  aplQuery: pulumi.Input<string>;
+  /** Required: `Threshold` (needs operator and threshold), `MatchEvent`, or `AnomalyDetection` (needs operator, compareDays, tolerance). */
+  type: pulumi.Input<"Threshold" | "MatchEvent" | "AnomalyDetection">;
+  /** Alert when no data arrives. Defaults to false. */
+  alertOnNoData?: pulumi.Input<boolean>;
+  /** Column to monitor. Defaults to "". */
+  columnName?: pulumi.Input<string>;
+  /** Integer 0 to 7: days compared for anomaly detection. Defaults to 0. */
+  compareDays?: pulumi.Input<number>;
+  /** Free text. Defaults to "". */
+  description?: pulumi.Input<string>;
+  /** Whether the monitor is disabled. Defaults to false. */
+  disabled?: pulumi.Input<boolean>;
+  /** RFC 3339 time until which the monitor stays disabled. Defaults to none. */
+  disabledUntil?: pulumi.Input<string>;
+  /** Integer, at least 1: run frequency in minutes. Defaults to 1. */
+  intervalMinutes?: pulumi.Input<number>;
+  /** Notifier ids (e.g. `notifier.id`) that receive alerts; order does not matter. Defaults to none. */
+  notifierIds?: pulumi.Input<pulumi.Input<string>[]>;
+  /** Group notifications. Defaults to false. */
+  notifyByGroup?: pulumi.Input<boolean>;
+  /** Notify on every check. Defaults to false. */
+  notifyEveryRun?: pulumi.Input<boolean>;
+  /** `Below`, `BelowOrEqual`, `Above`, `AboveOrEqual`, or `AboveOrBelow` (AnomalyDetection only). Required for Threshold and AnomalyDetection. */
+  operator?: pulumi.Input<"Below" | "BelowOrEqual" | "Above" | "AboveOrEqual" | "AboveOrBelow">;
+  /** Integer, at least 1: window evaluated per check, in minutes. Defaults to 1. */
+  rangeMinutes?: pulumi.Input<number>;
+  /** Alerts can be resolved manually. Defaults to false. */
+  resolvable?: pulumi.Input<boolean>;
+  /** Integer 0 to 86400: seconds of delay before triggering. Defaults to 0. */
+  secondDelay?: pulumi.Input<number>;
+  /** Skip resolved notifications. Defaults to false. */
+  skipResolved?: pulumi.Input<boolean>;
+  /** Number compared with the query's value. Required for Threshold; no default. */
+  threshold?: pulumi.Input<number>;
+  /** Number 0 to 100: percent, for anomaly detection. Defaults to 0. */
+  tolerance?: pulumi.Input<number>;
+  /** Integer, at least 0: positive results needed before triggering. Defaults to 0. */
+  triggerAfterNPositiveResults?: pulumi.Input<number>;
+  /** Integer, at least 0: consecutive failing runs needed before alerting. Defaults to 1. */
+  triggerFromNRuns?: pulumi.Input<number>;
+  /** Id (`mon_…`) of an existing monitor to take under management instead of creating one; changing it replaces. */
+  adopt?: pulumi.Input<string>;
+}
+
+const INPUT_KEYS = [
+  "name",
+  "aplQuery",
+  "type",
+  "alertOnNoData",
+  "columnName",
+  "compareDays",
+  "description",
+  "disabled",
+  "disabledUntil",
+  "intervalMinutes",
+  "notifierIds",
+  "notifyByGroup",
+  "notifyEveryRun",
+  "operator",
+  "rangeMinutes",
+  "resolvable",
+  "secondDelay",
+  "skipResolved",
+  "threshold",
+  "tolerance",
+  "triggerAfterNPositiveResults",
+  "triggerFromNRuns",
+] as const;
+const OUTPUT_KEYS = [...INPUT_KEYS, "createdAt", "createdBy", "adopt"] as const;
+
+/** The cross-field rules, with a type not yet known counting as "any type" and unknown fields as present. */
+function crossField(inputs: Props): ValidationFailure[] {
+  const shape = { ...inputs, type: inputs.type === UNKNOWN ? undefined : inputs.type } as Parameters<
+    typeof monitorCrossFieldIssues
+  >[0];
+  return monitorCrossFieldIssues(shape).map((i) => ({ property: i.path, reason: i.message }));
+}
+
+/** How the lifecycle engine handles monitors. */
+export const monitorDescriptor: Descriptor<ApiMonitor> = {
+  kind: "Monitor",
+  schema: MonitorInputSchema,
+  inputKeys: INPUT_KEYS,
+  defaults: MONITOR_DEFAULTS,
+  setPaths: ["notifierIds"],
+  adoptable: true,
+  crossField,
+  verbs: (client: ObservabilityClient) => ({
+    get: (id) => client.monitors.get(id),
+    create: (body) => client.monitors.create(body as never),
+    update: (id, body) => client.monitors.update(id, body as never),
+    delete: (id) => client.monitors.delete(id),
+  }),
+  toBody: (inputs) => dropUndefined(inputs),
+  toInputs: (obj) => pick(obj, INPUT_KEYS),
+  toOutputs: (obj) => ({ ...obj }),
+};
+
+/** An alert rule: runs an APL query on a schedule and notifies notifiers. */
+export class Monitor extends pulumi.dynamic.Resource {
+  /** Human-readable name. */
+  declare readonly name: pulumi.Output<string>;
+  /** The APL query analyzed. */
+  declare readonly aplQuery: pulumi.Output<string>;
+  /** `Threshold`, `MatchEvent` or `AnomalyDetection`. */
+  declare readonly type: pulumi.Output<string>;
+  /** Alert when no data arrives. */
+  declare readonly alertOnNoData: pulumi.Output<boolean>;
+  /** Column monitored. */
+  declare readonly columnName: pulumi.Output<string>;
+  /** Days compared for anomaly detection. */
+  declare readonly compareDays: pulumi.Output<number>;
+  /** Free text. */
+  declare readonly description: pulumi.Output<string>;
+  /** Whether the monitor is disabled. */
+  declare readonly disabled: pulumi.Output<boolean>;
+  /** Disabled until this time, or null. */
+  declare readonly disabledUntil: pulumi.Output<string | null>;
+  /** Run frequency in minutes. */
+  declare readonly intervalMinutes: pulumi.Output<number>;
+  /** Notifiers that receive alerts. */
+  declare readonly notifierIds: pulumi.Output<string[]>;
+  /** Group notifications. */
+  declare readonly notifyByGroup: pulumi.Output<boolean>;
+  /** Notify on every check. */
+  declare readonly notifyEveryRun: pulumi.Output<boolean>;
+  /** Comparison operator. */
+  declare readonly operator: pulumi.Output<string | undefined>;
+  /** Window evaluated per check, in minutes. */
+  declare readonly rangeMinutes: pulumi.Output<number>;
+  /** Alerts can be resolved manually. */
+  declare readonly resolvable: pulumi.Output<boolean>;
+  /** Seconds of delay before triggering. */
+  declare readonly secondDelay: pulumi.Output<number>;
+  /** Skip resolved notifications. */
+  declare readonly skipResolved: pulumi.Output<boolean>;
+  /** Threshold compared with the query's value. */
+  declare readonly threshold: pulumi.Output<number | undefined>;
+  /** Tolerance in percent, for anomaly detection. */
+  declare readonly tolerance: pulumi.Output<number>;
+  /** Positive results needed before triggering. */
+  declare readonly triggerAfterNPositiveResults: pulumi.Output<number>;
+  /** Consecutive failing runs needed before alerting. */
+  declare readonly triggerFromNRuns: pulumi.Output<number>;
+  /** When the service created the monitor (server-set). */
+  declare readonly createdAt: pulumi.Output<string>;
+  /** Who created the monitor (server-set user id). */
+  declare readonly createdBy: pulumi.Output<string>;
+  /** The adopted id, when the monitor was adopted. */
+  declare readonly adopt: pulumi.Output<string | undefined>;
+
+  /** Declares a monitor. */
+  constructor(name: string, args: MonitorArgs, opts?: pulumi.CustomResourceOptions) {
+    super(shimFor("Monitor"), name, resourceProps(args, OUTPUT_KEYS), opts, RESOURCE_MODULE, "Monitor");
+  }
+
+  /** Looks up an existing monitor by id (`mon_…`) without managing it. */
+  static get(name: string, id: pulumi.Input<string>, opts?: pulumi.CustomResourceOptions): Monitor {
+    return new Monitor(name, undefined as unknown as MonitorArgs, { ...opts, id });
+  }
+}

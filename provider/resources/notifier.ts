@@ -1,0 +1,169 @@
+/** Notifier: where monitors send alerts (one channel each). POST/GET/PUT/DELETE `/v2/notifiers[/{id}]`. */
+import * as pulumi from "@pulumi/pulumi";
+import type { ObservabilityClient } from "../client";
+import {
+  CHANNEL_KEYS,
+  NotifierInputSchema,
+  SECRET_CHANNEL_FIELDS,
+  type ChannelKey,
+  type Notifier as ApiNotifier,
+  type ValidationFailure,
+} from "../schemas";
+import { RESOURCE_MODULE, resourceProps, shimFor, withSecretOutputs } from "./common";
+import { dropUndefined, pick, type Descriptor, type Props } from "./lifecycle";
+
+/** A custom webhook: `url` and `body` required; every field is a credential. */
+export interface CustomWebhookChannel {
+  /** Required: http(s) URL called; secret. */
+  url: pulumi.Input<string>;
+  /** Required: request body template. */
+  body: pulumi.Input<string>;
+  /** Extra request headers; secret. Defaults to none. */
+  headers?: pulumi.Input<Record<string, pulumi.Input<string>>>;
+  /** Headers holding credentials; secret. Defaults to none. */
+  secretHeaders?: pulumi.Input<Record<string, pulumi.Input<string>>>;
+}
+
+/** Channel configuration: exactly one key may be set. Every credential is a secret output. */
+export interface NotifierPropertiesArgs {
+  /** Custom webhook (`url`, `body`, `headers`, `secretHeaders`). */
+  customWebhook?: pulumi.Input<CustomWebhookChannel>;
+  /** Discord bot: `discordChannel` and `discordToken` (secret), both non-empty. */
+  discord?: pulumi.Input<{ discordChannel: pulumi.Input<string>; discordToken: pulumi.Input<string> }>;
+  /** Discord webhook: `discordWebhookUrl`, an http(s) URL; secret. */
+  discordWebhook?: pulumi.Input<{ discordWebhookUrl: pulumi.Input<string> }>;
+  /** Email: `emails`, at least 1 address, no duplicates; order does not matter. */
+  email?: pulumi.Input<{ emails: pulumi.Input<pulumi.Input<string>[]> }>;
+  /** Microsoft Teams: `microsoftTeamsUrl`, an http(s) URL; secret. */
+  microsoftTeams?: pulumi.Input<{ microsoftTeamsUrl: pulumi.Input<string> }>;
+  /** Opsgenie: `apiKey` (secret, non-empty) and `isEU` (defaults to false). */
+  opsgenie?: pulumi.Input<{ apiKey: pulumi.Input<string>; isEU?: pulumi.Input<boolean> }>;
+  /** PagerDuty: `routingKey` (secret, non-empty) and optional `token` (secret). */
+  pagerduty?: pulumi.Input<{ routingKey: pulumi.Input<string>; token?: pulumi.Input<string> }>;
+  /** Slack: `slackUrl`, an http(s) incoming-webhook URL; secret. */
+  slack?: pulumi.Input<{ slackUrl: pulumi.Input<string> }>;
+  /** Plain webhook: `url`, an http(s) URL; secret. */
+  webhook?: pulumi.Input<{ url: pulumi.Input<string> }>;
+}
+
+/** Inputs of a {@link Notifier}. */
+export interface NotifierArgs {
+  /** Required: human-readable name. */
+  name: pulumi.Input<string>;
+  /** Required: exactly one channel. The whole output is secret, since every channel but email holds credentials. */
+  properties: pulumi.Input<NotifierPropertiesArgs>;
+  /** RFC 3339 time until which the notifier is disabled. Defaults to none (enabled). */
+  disabledUntil?: pulumi.Input<string>;
+  /** Id (`notify_…`) of an existing notifier to take under management instead of creating one; changing it replaces. */
+  adopt?: pulumi.Input<string>;
+}
+
+const INPUT_KEYS = ["name", "properties", "disabledUntil"] as const;
+const OUTPUT_KEYS = [...INPUT_KEYS, "createdAt", "createdBy", "adopt"] as const;
+/**
+ * `additionalSecretOutputs` only marks top-level outputs, so all of `properties` is secret: every credential of
+ * every channel lives under it, including values read when adopting or refreshing.
+ */
+export const NOTIFIER_SECRET_OUTPUTS = ["properties"] as const;
+
+/** Exactly one channel; repeated here so a channel of the wrong type still yields the count failure. */
+function crossField(inputs: Props): ValidationFailure[] {
+  const props = inputs.properties;
+  if (!props || typeof props !== "object" || Array.isArray(props)) return [];
+  const set = CHANNEL_KEYS.filter((k) => (props as Props)[k] !== undefined && (props as Props)[k] !== null);
+  if (set.length === 1) return [];
+  return [
+    {
+      property: "properties",
+      reason:
+        set.length === 0
+          ? `must configure exactly one channel (one of ${CHANNEL_KEYS.join(", ")})`
+          : `must configure exactly one channel, got ${set.length} (${set.join(", ")})`,
+    },
+  ];
+}
+
+/** Every credential string in a notifier's properties: scrubbed from errors. */
+export function notifierSecretStrings(inputs: Props): string[] {
+  const props = inputs.properties as Record<string, Props | null | undefined> | undefined;
+  const out: string[] = [];
+  const collect = (v: unknown) => {
+    if (typeof v === "string") out.push(v);
+    else if (v && typeof v === "object") Object.values(v).forEach(collect);
+  };
+  for (const key of CHANNEL_KEYS) {
+    const channel = props?.[key];
+    if (channel && typeof channel === "object") {
+      for (const field of SECRET_CHANNEL_FIELDS[key as ChannelKey]) collect(channel[field]);
+    }
+  }
+  return out;
+}
+
+/** Drops null channels and empty header maps, which the service may echo or omit alike. */
+function canonicalize(inputs: Props): Props {
+  const props = inputs.properties as Record<string, Props> | undefined;
+  const hook = props?.customWebhook;
+  if (hook && typeof hook === "object") {
+    for (const field of ["headers", "secretHeaders"]) {
+      const map = hook[field];
+      if (map && typeof map === "object" && Object.keys(map).length === 0) delete hook[field];
+    }
+  }
+  return inputs;
+}
+
+/** How the lifecycle engine handles notifiers. */
+export const notifierDescriptor: Descriptor<ApiNotifier> = {
+  kind: "Notifier",
+  schema: NotifierInputSchema,
+  inputKeys: INPUT_KEYS,
+  defaults: { disabledUntil: null },
+  setPaths: ["properties.email.emails"],
+  adoptable: true,
+  crossField,
+  canonicalize,
+  secretStrings: notifierSecretStrings,
+  verbs: (client: ObservabilityClient) => ({
+    get: (id) => client.notifiers.get(id),
+    create: (body) => client.notifiers.create(body as never),
+    update: (id, body) => client.notifiers.update(id, body as never),
+    delete: (id) => client.notifiers.delete(id),
+  }),
+  toBody: (inputs) => dropUndefined(inputs),
+  toInputs: (obj) => pick(obj, INPUT_KEYS),
+  toOutputs: (obj) => ({ ...obj }),
+};
+
+/** A notification channel (Slack, email, PagerDuty, ...) that monitors alert through. */
+export class Notifier extends pulumi.dynamic.Resource {
+  /** Human-readable name. */
+  declare readonly name: pulumi.Output<string>;
+  /** The channel configuration; secret as a whole. */
+  declare readonly properties: pulumi.Output<NotifierPropertiesArgs>;
+  /** Disabled until this time, or null when enabled. */
+  declare readonly disabledUntil: pulumi.Output<string | null | undefined>;
+  /** When the service created the notifier (server-set). */
+  declare readonly createdAt: pulumi.Output<string>;
+  /** Who created the notifier (server-set). */
+  declare readonly createdBy: pulumi.Output<string>;
+  /** The adopted id, when the notifier was adopted. */
+  declare readonly adopt: pulumi.Output<string | undefined>;
+
+  /** Declares a notifier; `properties` is always a secret output. */
+  constructor(name: string, args: NotifierArgs, opts?: pulumi.CustomResourceOptions) {
+    super(
+      shimFor("Notifier"),
+      name,
+      resourceProps(args, OUTPUT_KEYS),
+      withSecretOutputs(opts, NOTIFIER_SECRET_OUTPUTS),
+      RESOURCE_MODULE,
+      "Notifier",
+    );
+  }
+
+  /** Looks up an existing notifier by id (`notify_…`) without managing it. */
+  static get(name: string, id: pulumi.Input<string>, opts?: pulumi.CustomResourceOptions): Notifier {
+    return new Notifier(name, undefined as unknown as NotifierArgs, { ...opts, id });
+  }
+}

@@ -1,0 +1,124 @@
+/**
+ * OrganizationName: manages the organization's display name. Create reads the current name (kept as
+ * `previousName`) and renames with PUT `/v2/orgs/{id}`; update renames; delete restores `previousName`.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import type { ObservabilityClient } from "../client";
+import { NonEmptyStringSchema, OrgUpdateSchema, type Org } from "../schemas";
+import { RESOURCE_MODULE, resourceProps, shimFor } from "./common";
+import type { Descriptor } from "./lifecycle";
+
+/** Inputs of an {@link OrganizationName}. */
+export interface OrganizationNameArgs {
+  /** Required: id of the organization to rename; changing it replaces the resource (the old org gets its name back). */
+  organizationId: pulumi.Input<string>;
+  /** Required: the organization's new name, non-empty. */
+  name: pulumi.Input<string>;
+}
+
+/** What a user declares: the org id and the `PUT /v2/orgs/{id}` body, unknown fields refused. */
+export const OrganizationNameInputSchema = z.strictObject({
+  organizationId: NonEmptyStringSchema,
+  ...OrgUpdateSchema.shape,
+});
+
+/** The organization as returned, plus the name it had before this resource renamed it. */
+type Renamed = Org & { previousName?: string };
+
+const INPUT_KEYS = ["organizationId", "name"] as const;
+const OUTPUT_KEYS = [
+  ...INPUT_KEYS,
+  "previousName",
+  "lastUsageSync",
+  "license",
+  "paymentStatus",
+  "plan",
+  "planCreated",
+  "primaryEmail",
+  "firstFailedPayment",
+  "metaCreated",
+  "metaModified",
+  "metaVersion",
+  "role",
+] as const;
+
+/** How the lifecycle engine handles the organization's name. */
+export const organizationNameDescriptor: Descriptor<Renamed> = {
+  kind: "OrganizationName",
+  schema: OrganizationNameInputSchema,
+  inputKeys: INPUT_KEYS,
+  defaults: {},
+  setPaths: [],
+  replaceKeys: ["organizationId"],
+  adoptable: false,
+  carryKeys: ["previousName"],
+  verbs: (client: ObservabilityClient) => ({
+    get: (id) => client.orgs.get(id),
+    async create(body) {
+      const id = String(body.organizationId);
+      const before = await client.orgs.get(id);
+      const after = await client.orgs.update(id, { name: String(body.name) });
+      return { ...after, previousName: before.name };
+    },
+    update: (id, body) => client.orgs.update(id, { name: String(body.name) }),
+    async delete(id, olds) {
+      // Restores the name the org had before; without a recorded name there is nothing to undo.
+      if (typeof olds.previousName === "string" && olds.previousName !== "") {
+        await client.orgs.update(id, { name: olds.previousName });
+      }
+    },
+  }),
+  toBody: (inputs) => ({ organizationId: inputs.organizationId, name: inputs.name }),
+  toInputs: (org) => ({ organizationId: org.id, name: org.name }),
+  toOutputs: (org) => ({ ...org, organizationId: org.id }),
+};
+
+/** The organization's name, set while this resource exists and restored when it is deleted. */
+export class OrganizationName extends pulumi.dynamic.Resource {
+  /** The organization's id. */
+  declare readonly organizationId: pulumi.Output<string>;
+  /** The organization's current name. */
+  declare readonly name: pulumi.Output<string>;
+  /** The name before this resource renamed it; restored on delete. */
+  declare readonly previousName: pulumi.Output<string | undefined>;
+  /** Last usage sync time (server-set). */
+  declare readonly lastUsageSync: pulumi.Output<string>;
+  /** The org's license and its caps (server-set). */
+  declare readonly license: pulumi.Output<Record<string, unknown>>;
+  /** `na`, `failed`, `success` or `blocked` (server-set). */
+  declare readonly paymentStatus: pulumi.Output<string>;
+  /** The org's plan (server-set). */
+  declare readonly plan: pulumi.Output<string>;
+  /** When the plan started (server-set). */
+  declare readonly planCreated: pulumi.Output<string>;
+  /** The org's primary email (server-set). */
+  declare readonly primaryEmail: pulumi.Output<string>;
+  /** First failed payment, when any (server-set). */
+  declare readonly firstFailedPayment: pulumi.Output<string | undefined>;
+  /** Creation time (server-set). */
+  declare readonly metaCreated: pulumi.Output<string | undefined>;
+  /** Last modification time (server-set). */
+  declare readonly metaModified: pulumi.Output<string | undefined>;
+  /** Version counter (server-set). */
+  declare readonly metaVersion: pulumi.Output<string | undefined>;
+  /** The caller's role in the org (server-set). */
+  declare readonly role: pulumi.Output<string | undefined>;
+
+  /** Renames an organization for as long as this resource exists. */
+  constructor(name: string, args: OrganizationNameArgs, opts?: pulumi.CustomResourceOptions) {
+    super(
+      shimFor("OrganizationName"),
+      name,
+      resourceProps(args, OUTPUT_KEYS),
+      opts,
+      RESOURCE_MODULE,
+      "OrganizationName",
+    );
+  }
+
+  /** Looks up an organization's name by organization id without managing it. */
+  static get(name: string, id: pulumi.Input<string>, opts?: pulumi.CustomResourceOptions): OrganizationName {
+    return new OrganizationName(name, undefined as unknown as OrganizationNameArgs, { ...opts, id });
+  }
+}

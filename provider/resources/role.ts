@@ -1,0 +1,122 @@
+/** Role (RBAC): a named set of permissions and its members. POST/GET/PUT/DELETE `/v2/rbac/roles[/{id}]`. */
+import * as pulumi from "@pulumi/pulumi";
+import type { ObservabilityClient } from "../client";
+import { RoleInputSchema, type Role as ApiRole } from "../schemas";
+import { RESOURCE_MODULE, resourceProps, shimFor } from "./common";
+import { dropUndefined, pick, type Descriptor, type Props } from "./lifecycle";
+
+/** An action a capability allows. */
+export type RoleAction = "create" | "read" | "update" | "delete";
+/** Capability name to the actions allowed; order does not matter. */
+export type CapabilityArgs = Record<string, pulumi.Input<pulumi.Input<RoleAction>[]>>;
+
+/** Inputs of a {@link Role}. */
+export interface RoleArgs {
+  /** Required: unique name in the organization (a clash is a 409). */
+  name: pulumi.Input<string>;
+  /** Free text. Defaults to "". */
+  description?: pulumi.Input<string>;
+  /** User ids assigned to the role, no duplicates; order does not matter. Defaults to none. */
+  members?: pulumi.Input<pulumi.Input<string>[]>;
+  /** Org-wide permissions: annotations, apiTokens, dashboards, datasets, endpoints, flows, integrations, monitors, notifiers, rbac, users, views allow CRUD; auditLog only read; billing and sharedAccessKeys read and update. Defaults to none. */
+  orgCapabilities?: pulumi.Input<CapabilityArgs>;
+  /** Dataset name to capabilities: ingest [create], query [read], data [delete], trim/vacuum [update], share [create, read, delete], starredQueries/virtualFields CRUD. Defaults to none. */
+  datasetCapabilities?: pulumi.Input<Record<string, pulumi.Input<CapabilityArgs>>>;
+  /** View name to capabilities: query [read], share [create, read, delete]. Defaults to none. */
+  viewCapabilities?: pulumi.Input<Record<string, pulumi.Input<CapabilityArgs>>>;
+  /** Id of an existing role to take under management instead of creating one; changing it replaces. */
+  adopt?: pulumi.Input<string>;
+}
+
+const INPUT_KEYS = [
+  "name",
+  "description",
+  "members",
+  "orgCapabilities",
+  "datasetCapabilities",
+  "viewCapabilities",
+] as const;
+const OUTPUT_KEYS = [...INPUT_KEYS, "adopt"] as const;
+
+/** An empty action list grants nothing, so it equals an absent one; likewise a dataset or view with none. */
+function canonicalize(inputs: Props): Props {
+  const prune = (caps: unknown): Props => {
+    const out: Props = {};
+    if (!caps || typeof caps !== "object") return out;
+    for (const [k, v] of Object.entries(caps)) if (!Array.isArray(v) || v.length > 0) out[k] = v;
+    return out;
+  };
+  const pruneNested = (byName: unknown): Props => {
+    const out: Props = {};
+    if (!byName || typeof byName !== "object") return out;
+    for (const [name, caps] of Object.entries(byName)) {
+      const kept = typeof caps === "string" ? caps : prune(caps);
+      if (typeof kept === "string" || Object.keys(kept).length > 0) out[name] = kept;
+    }
+    return out;
+  };
+  const out = { ...inputs };
+  if (out.orgCapabilities !== undefined && typeof out.orgCapabilities === "object")
+    out.orgCapabilities = prune(out.orgCapabilities);
+  if (out.datasetCapabilities !== undefined && typeof out.datasetCapabilities === "object")
+    out.datasetCapabilities = pruneNested(out.datasetCapabilities);
+  if (out.viewCapabilities !== undefined && typeof out.viewCapabilities === "object")
+    out.viewCapabilities = pruneNested(out.viewCapabilities);
+  return out;
+}
+
+/** How the lifecycle engine handles roles. */
+export const roleDescriptor: Descriptor<ApiRole> = {
+  kind: "Role",
+  schema: RoleInputSchema,
+  inputKeys: INPUT_KEYS,
+  defaults: {
+    description: "",
+    members: [],
+    orgCapabilities: {},
+    datasetCapabilities: {},
+    viewCapabilities: {},
+  },
+  setPaths: ["members", "orgCapabilities.*", "datasetCapabilities.*.*", "viewCapabilities.*.*"],
+  adoptable: true,
+  // Names are unique: the replacement could not take the name while the old role holds it.
+  deleteBeforeReplace: true,
+  canonicalize,
+  verbs: (client: ObservabilityClient) => ({
+    get: (id) => client.roles.get(id),
+    create: (body) => client.roles.create(body as never),
+    update: (id, body) => client.roles.update(id, body as never),
+    delete: (id) => client.roles.delete(id),
+  }),
+  toBody: (inputs) => dropUndefined(inputs),
+  toInputs: (obj) => pick(obj, INPUT_KEYS),
+  toOutputs: (obj) => ({ ...obj }),
+};
+
+/** A role: permissions on the organization, datasets and views, and the users who hold them. */
+export class Role extends pulumi.dynamic.Resource {
+  /** Unique name. */
+  declare readonly name: pulumi.Output<string>;
+  /** Free text. */
+  declare readonly description: pulumi.Output<string>;
+  /** User ids assigned to the role. */
+  declare readonly members: pulumi.Output<string[]>;
+  /** Org-wide permissions. */
+  declare readonly orgCapabilities: pulumi.Output<Record<string, RoleAction[]>>;
+  /** Per-dataset permissions. */
+  declare readonly datasetCapabilities: pulumi.Output<Record<string, Record<string, RoleAction[]>>>;
+  /** Per-view permissions. */
+  declare readonly viewCapabilities: pulumi.Output<Record<string, Record<string, RoleAction[]>>>;
+  /** The adopted id, when the role was adopted. */
+  declare readonly adopt: pulumi.Output<string | undefined>;
+
+  /** Declares a role. */
+  constructor(name: string, args: RoleArgs, opts?: pulumi.CustomResourceOptions) {
+    super(shimFor("Role"), name, resourceProps(args, OUTPUT_KEYS), opts, RESOURCE_MODULE, "Role");
+  }
+
+  /** Looks up an existing role by id without managing it. */
+  static get(name: string, id: pulumi.Input<string>, opts?: pulumi.CustomResourceOptions): Role {
+    return new Role(name, undefined as unknown as RoleArgs, { ...opts, id });
+  }
+}
