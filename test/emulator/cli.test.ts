@@ -1,0 +1,103 @@
+/** The `observability emulator` command, run from the build output as a user would. */
+import { spawn } from "node:child_process";
+import { join } from "node:path";
+import { request } from "undici";
+
+const root = join(__dirname, "..", "..");
+const node = join(root, "node_modules", ".bin", "node");
+const cli = join(root, "dist", "cli", "index.js");
+
+function run(args: string[]) {
+  const child = spawn(node, [cli, ...args], { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (d) => (stdout += d));
+  child.stderr.on("data", (d) => (stderr += d));
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  return { child, exited, out: () => stdout, err: () => stderr };
+}
+
+async function waitFor<T>(get: () => T | undefined, ms = 20_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const v = get();
+    if (v !== undefined) return v;
+    if (Date.now() > deadline) throw new Error("timed out");
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+it("prints the URL, tokens and env lines, serves, and exits 0 on SIGINT", async () => {
+  const p = run(["emulator", "--port", "0"]);
+  try {
+    const url = await waitFor(() => /OBSERVABILITY_URL=(\S+)/.exec(p.out())?.[1]);
+    const token = /OBSERVABILITY_TOKEN=(\S+)/.exec(p.out())![1];
+    expect(token).toBe("xaat-local-development-token");
+    expect(p.out()).toContain("xapt-local-development-token");
+    expect(p.out()).toContain("x-service-org-id: local-org");
+    const res = await request(`${url}/v2/orgs`, { headers: { authorization: `Bearer ${token}` } });
+    expect(res.statusCode).toBe(200);
+    expect(await res.body.json()).toEqual([expect.objectContaining({ id: "local-org" })]);
+    await waitFor(() => (p.out().includes("GET /v2/orgs 200") ? true : undefined));
+    expect(p.out()).not.toMatch(/Bearer/);
+  } finally {
+    p.child.kill("SIGINT");
+  }
+  expect(await p.exited).toBe(0);
+  expect(p.out()).toContain("SIGINT: stopping");
+});
+
+it("takes its options from flags", async () => {
+  const p = run([
+    "emulator",
+    "--port",
+    "0",
+    "--token",
+    "xaat-custom",
+    "--org-id",
+    "acme",
+    "--rate-limit",
+    "2",
+    "--quiet",
+  ]);
+  try {
+    const url = await waitFor(() => /OBSERVABILITY_URL=(\S+)/.exec(p.out())?.[1]);
+    const statuses: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const res = await request(`${url}/v2/orgs/acme`, { headers: { authorization: "Bearer xaat-custom" } });
+      await res.body.dump();
+      statuses.push(res.statusCode);
+    }
+    expect(statuses).toEqual([200, 200, 429]);
+  } finally {
+    p.child.kill("SIGTERM");
+  }
+  expect(await p.exited).toBe(0);
+});
+
+it.each([
+  ["a non-numeric port", ["emulator", "--port", "abc"], /--port/],
+  ["a bad fault spec", ["emulator", "--faults", "teapot=1"], /unknown kind "teapot"/],
+  ["an unknown flag", ["emulator", "--frobnicate"], /unknown option '--frobnicate'/],
+  ["an unknown command", ["frobnicate"], /unknown command/],
+])("rejects %s with a message and a non-zero exit", async (_name, args, message) => {
+  const p = run(args);
+  const code = await p.exited;
+  expect(code).toBe(2);
+  expect(p.err()).toMatch(message);
+});
+
+it("a corrupt data file is a clear error and exit 1", async () => {
+  const { mkdtempSync, writeFileSync, rmSync } = await import("node:fs");
+  const { tmpdir } = await import("node:os");
+  const dir = mkdtempSync(join(tmpdir(), "cli-data-"));
+  const file = join(dir, "bad.json");
+  writeFileSync(file, "nope");
+  try {
+    const p = run(["emulator", "--port", "0", "--data", file]);
+    expect(await p.exited).toBe(1);
+    expect(p.err()).toContain(`emulator data file ${file} is corrupt`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
