@@ -265,6 +265,57 @@ function call(name: string, args: Getter[], ctx: CompileContext): Getter {
   }
 }
 
+/**
+ * `field <op> number` and `field ==/!= string`: the shapes of nearly every filter, compiled without the
+ * generic comparison so a million-row scan stays well inside its budget. Same results as the generic path.
+ */
+function constantComparison(e: Extract<Expr, { kind: "binary" }>, ctx: CompileContext): Getter | undefined {
+  if (e.right.kind !== "literal" || isTimeField(e.left)) return undefined;
+  const lit = e.right.value;
+  const l = compileExpr(e.left, ctx);
+  if (lit.type === "int" || lit.type === "real") {
+    const c = lit.value;
+    switch (e.op) {
+      case "==":
+        return (r) => l(r) === c;
+      case "!=":
+        return (r) => {
+          const v = l(r);
+          return typeof v === "number" ? v !== c : v === null || v === undefined;
+        };
+      case "<":
+        return (r) => {
+          const v = l(r);
+          return typeof v === "number" && v < c;
+        };
+      case "<=":
+        return (r) => {
+          const v = l(r);
+          return typeof v === "number" && v <= c;
+        };
+      case ">":
+        return (r) => {
+          const v = l(r);
+          return typeof v === "number" && v > c;
+        };
+      case ">=":
+        return (r) => {
+          const v = l(r);
+          return typeof v === "number" && v >= c;
+        };
+    }
+  }
+  if (lit.type === "string" && (e.op === "==" || e.op === "!=")) {
+    const c = lit.value;
+    if (e.op === "==") return (r) => l(r) === c;
+    return (r) => {
+      const v = l(r);
+      return typeof v === "string" ? v !== c : v === null || v === undefined;
+    };
+  }
+  return undefined;
+}
+
 /** Compiles an expression into a closure over a row. */
 export function compileExpr(e: Expr, ctx: CompileContext): Getter {
   switch (e.kind) {
@@ -300,6 +351,8 @@ export function compileExpr(e: Expr, ctx: CompileContext): Getter {
         ctx,
       );
     case "binary": {
+      const fast = constantComparison(e, ctx);
+      if (fast) return fast;
       const l = timeAware(e.left, e.right, ctx);
       const r = timeAware(e.right, e.left, ctx);
       switch (e.op) {
