@@ -1,0 +1,599 @@
+/**
+ * Every rule of the spec's tables (and API-FACTS' cross-field rules), one named row each, through each resource's
+ * check: the failure names the property and states the rule. Written from the spec, not from the schemas.
+ * Also: unknown values at preview never fail a check, and check makes no network call (no provider configured).
+ */
+import { implementation } from "../../provider/resources/dynamic";
+import { UNKNOWN } from "../../provider/resources/lifecycle";
+import type { ResourceKind } from "../../provider/resources/shim";
+
+type Props = Record<string, unknown>;
+const long = (n: number) => "a".repeat(n);
+
+const base: Record<ResourceKind, Props> = {
+  Annotation: { datasets: ["logs"], type: "deploy" },
+  Monitor: { name: "m", aplQuery: "['logs'] | count", type: "MatchEvent" },
+  Notifier: { name: "n", properties: { email: { emails: ["oncall@example.com"] } } },
+  Role: { name: "r" },
+  StarredQuery: { kind: "apl", name: "q", who: "team", query: { apl: "['logs']" }, metadata: {} },
+  OrganizationName: { organizationId: "local-org", name: "Org" },
+};
+
+const threshold = { name: "m", aplQuery: "x", type: "Threshold", operator: "Above", threshold: 1 };
+const anomaly = {
+  name: "m",
+  aplQuery: "x",
+  type: "AnomalyDetection",
+  operator: "Above",
+  compareDays: 1,
+  tolerance: 5,
+};
+
+function without(obj: Props, key: string): Props {
+  const out = { ...obj };
+  delete out[key];
+  return out;
+}
+
+/** [rule, kind, inputs, property, words the reason must contain] */
+const rules: [string, ResourceKind, Props, string, string][] = [
+  // Annotation
+  ["annotation datasets is required", "Annotation", without(base.Annotation, "datasets"), "datasets", "list"],
+  [
+    "annotation datasets has at least 1 item",
+    "Annotation",
+    { ...base.Annotation, datasets: [] },
+    "datasets",
+    "at least 1",
+  ],
+  [
+    "annotation dataset names have length at least 1",
+    "Annotation",
+    { ...base.Annotation, datasets: [""] },
+    "datasets[0]",
+    "empty",
+  ],
+  ["annotation type is required", "Annotation", without(base.Annotation, "type"), "type", "string"],
+  [
+    "annotation type is at most 256 characters",
+    "Annotation",
+    { ...base.Annotation, type: long(257) },
+    "type",
+    "at most 256",
+  ],
+  [
+    "annotation type matches ^[a-z0-9-]+$",
+    "Annotation",
+    { ...base.Annotation, type: "Deploy_1" },
+    "type",
+    "^[a-z0-9-]+$",
+  ],
+  [
+    "annotation description is at most 512 characters",
+    "Annotation",
+    { ...base.Annotation, description: long(513) },
+    "description",
+    "at most 512",
+  ],
+  [
+    "annotation title is at most 256 characters",
+    "Annotation",
+    { ...base.Annotation, title: long(257) },
+    "title",
+    "at most 256",
+  ],
+  [
+    "annotation url is at most 512 characters",
+    "Annotation",
+    { ...base.Annotation, url: long(513) },
+    "url",
+    "at most 512",
+  ],
+  [
+    "annotation time is a date-time",
+    "Annotation",
+    { ...base.Annotation, time: "yesterday" },
+    "time",
+    "RFC 3339",
+  ],
+  [
+    "annotation endTime is a date-time",
+    "Annotation",
+    { ...base.Annotation, endTime: "later" },
+    "endTime",
+    "RFC 3339",
+  ],
+  [
+    "annotation refuses unknown fields",
+    "Annotation",
+    { ...base.Annotation, colour: "red" },
+    "colour",
+    "not a known field",
+  ],
+  // Monitor
+  ["monitor name is required", "Monitor", without(base.Monitor, "name"), "name", "string"],
+  ["monitor aplQuery is required", "Monitor", without(base.Monitor, "aplQuery"), "aplQuery", "string"],
+  [
+    "monitor type is Threshold, MatchEvent or AnomalyDetection",
+    "Monitor",
+    { ...base.Monitor, type: "Spike" },
+    "type",
+    "Threshold, MatchEvent, AnomalyDetection",
+  ],
+  [
+    "monitor operator is one of the five operators",
+    "Monitor",
+    { ...base.Monitor, operator: "Equal" },
+    "operator",
+    "Below, BelowOrEqual, Above, AboveOrEqual, AboveOrBelow",
+  ],
+  ["monitor compareDays is at most 7", "Monitor", { ...anomaly, compareDays: 8 }, "compareDays", "at most 7"],
+  [
+    "monitor intervalMinutes is at least 1",
+    "Monitor",
+    { ...base.Monitor, intervalMinutes: 0 },
+    "intervalMinutes",
+    "at least 1",
+  ],
+  [
+    "monitor intervalMinutes is an integer",
+    "Monitor",
+    { ...base.Monitor, intervalMinutes: 1.5 },
+    "intervalMinutes",
+    "integer",
+  ],
+  [
+    "monitor rangeMinutes is at least 1",
+    "Monitor",
+    { ...base.Monitor, rangeMinutes: 0 },
+    "rangeMinutes",
+    "at least 1",
+  ],
+  [
+    "monitor secondDelay is at most 86400",
+    "Monitor",
+    { ...base.Monitor, secondDelay: 86401 },
+    "secondDelay",
+    "at most 86400",
+  ],
+  [
+    "monitor tolerance is at most 100",
+    "Monitor",
+    { ...anomaly, tolerance: 100.5 },
+    "tolerance",
+    "at most 100",
+  ],
+  [
+    "monitor disabledUntil is a date-time",
+    "Monitor",
+    { ...base.Monitor, disabledUntil: "soon" },
+    "disabledUntil",
+    "RFC 3339",
+  ],
+  [
+    "monitor notifierIds is a list of ids",
+    "Monitor",
+    { ...base.Monitor, notifierIds: "notify_1" },
+    "notifierIds",
+    "list",
+  ],
+  [
+    "monitor refuses unknown fields",
+    "Monitor",
+    { ...base.Monitor, notifierIDs: [] },
+    "notifierIDs",
+    "not a known field",
+  ],
+  [
+    "cross-field: Threshold needs operator",
+    "Monitor",
+    without(threshold, "operator"),
+    "operator",
+    "required when type is Threshold",
+  ],
+  [
+    "cross-field: Threshold needs threshold",
+    "Monitor",
+    without(threshold, "threshold"),
+    "threshold",
+    "required when type is Threshold",
+  ],
+  [
+    "cross-field: AnomalyDetection needs operator",
+    "Monitor",
+    without(anomaly, "operator"),
+    "operator",
+    "required when type is AnomalyDetection",
+  ],
+  [
+    "cross-field: AnomalyDetection needs compareDays",
+    "Monitor",
+    without(anomaly, "compareDays"),
+    "compareDays",
+    "required when type is AnomalyDetection",
+  ],
+  [
+    "cross-field: AnomalyDetection needs tolerance",
+    "Monitor",
+    without(anomaly, "tolerance"),
+    "tolerance",
+    "required when type is AnomalyDetection",
+  ],
+  [
+    "cross-field: AboveOrBelow is for AnomalyDetection only",
+    "Monitor",
+    { ...threshold, operator: "AboveOrBelow" },
+    "operator",
+    "only allowed when type is AnomalyDetection",
+  ],
+  // Notifier
+  ["notifier name is required", "Notifier", without(base.Notifier, "name"), "name", "string"],
+  ["notifier properties is required", "Notifier", without(base.Notifier, "properties"), "properties", ""],
+  [
+    "cross-field: notifier configures a channel",
+    "Notifier",
+    { name: "n", properties: {} },
+    "properties",
+    "exactly one channel",
+  ],
+  [
+    "cross-field: notifier configures only one channel",
+    "Notifier",
+    {
+      name: "n",
+      properties: { slack: { slackUrl: "https://h.test/x" }, webhook: { url: "https://h.test/y" } },
+    },
+    "properties",
+    "exactly one channel, got 2",
+  ],
+  [
+    "notifier slack slackUrl is an http(s) URL",
+    "Notifier",
+    { name: "n", properties: { slack: { slackUrl: "hooks" } } },
+    "properties.slack.slackUrl",
+    "http(s) URL",
+  ],
+  [
+    "notifier customWebhook needs url",
+    "Notifier",
+    { name: "n", properties: { customWebhook: { body: "{}" } } },
+    "properties.customWebhook.url",
+    "",
+  ],
+  [
+    "notifier customWebhook needs body",
+    "Notifier",
+    { name: "n", properties: { customWebhook: { url: "https://h.test" } } },
+    "properties.customWebhook.body",
+    "string",
+  ],
+  [
+    "notifier customWebhook headers map strings to strings",
+    "Notifier",
+    { name: "n", properties: { customWebhook: { url: "https://h.test", body: "", headers: { a: 1 } } } },
+    "properties.customWebhook.headers.a",
+    "string",
+  ],
+  [
+    "notifier discord needs discordToken",
+    "Notifier",
+    { name: "n", properties: { discord: { discordChannel: "c", discordToken: "" } } },
+    "properties.discord.discordToken",
+    "empty",
+  ],
+  [
+    "notifier discordWebhook discordWebhookUrl is a URL",
+    "Notifier",
+    { name: "n", properties: { discordWebhook: { discordWebhookUrl: "x" } } },
+    "properties.discordWebhook.discordWebhookUrl",
+    "http(s) URL",
+  ],
+  [
+    "notifier email has at least 1 address",
+    "Notifier",
+    { name: "n", properties: { email: { emails: [] } } },
+    "properties.email.emails",
+    "at least 1",
+  ],
+  [
+    "notifier email addresses are emails",
+    "Notifier",
+    { name: "n", properties: { email: { emails: ["nobody"] } } },
+    "properties.email.emails[0]",
+    "email address",
+  ],
+  [
+    "notifier email addresses do not repeat",
+    "Notifier",
+    { name: "n", properties: { email: { emails: ["a@b.test", "a@b.test"] } } },
+    "properties.email.emails",
+    "duplicates",
+  ],
+  [
+    "notifier microsoftTeams URL is a URL",
+    "Notifier",
+    { name: "n", properties: { microsoftTeams: { microsoftTeamsUrl: "teams" } } },
+    "properties.microsoftTeams.microsoftTeamsUrl",
+    "http(s) URL",
+  ],
+  [
+    "notifier opsgenie needs apiKey",
+    "Notifier",
+    { name: "n", properties: { opsgenie: { isEU: true } } },
+    "properties.opsgenie.apiKey",
+    "",
+  ],
+  [
+    "notifier opsgenie isEU is a boolean",
+    "Notifier",
+    { name: "n", properties: { opsgenie: { apiKey: "k", isEU: "yes" } } },
+    "properties.opsgenie.isEU",
+    "boolean",
+  ],
+  [
+    "notifier pagerduty needs routingKey",
+    "Notifier",
+    { name: "n", properties: { pagerduty: { token: "t" } } },
+    "properties.pagerduty.routingKey",
+    "",
+  ],
+  [
+    "notifier webhook url is a URL",
+    "Notifier",
+    { name: "n", properties: { webhook: { url: "ftp://x" } } },
+    "properties.webhook.url",
+    "http(s) URL",
+  ],
+  [
+    "notifier refuses unknown channels",
+    "Notifier",
+    { name: "n", properties: { email: { emails: ["a@b.test"] }, telegram: {} } },
+    "properties.telegram",
+    "not a known field",
+  ],
+  [
+    "notifier disabledUntil is a date-time",
+    "Notifier",
+    { ...base.Notifier, disabledUntil: "never" },
+    "disabledUntil",
+    "RFC 3339",
+  ],
+  // Role
+  ["role name is required", "Role", {}, "name", "string"],
+  ["role members do not repeat", "Role", { name: "r", members: ["u", "u"] }, "members", "duplicates"],
+  [
+    "role orgCapabilities auditLog allows only read",
+    "Role",
+    { name: "r", orgCapabilities: { auditLog: ["update"] } },
+    "orgCapabilities.auditLog[0]",
+    "read",
+  ],
+  [
+    "role orgCapabilities billing allows read and update",
+    "Role",
+    { name: "r", orgCapabilities: { billing: ["delete"] } },
+    "orgCapabilities.billing[0]",
+    "read, update",
+  ],
+  [
+    "role orgCapabilities sharedAccessKeys allows read and update",
+    "Role",
+    { name: "r", orgCapabilities: { sharedAccessKeys: ["create"] } },
+    "orgCapabilities.sharedAccessKeys[0]",
+    "read, update",
+  ],
+  [
+    "role orgCapabilities actions are create, read, update, delete",
+    "Role",
+    { name: "r", orgCapabilities: { monitors: ["write"] } },
+    "orgCapabilities.monitors[0]",
+    "create, read, update, delete",
+  ],
+  [
+    "role orgCapabilities keys are the spec's",
+    "Role",
+    { name: "r", orgCapabilities: { everything: ["read"] } },
+    "orgCapabilities.everything",
+    "not a known field",
+  ],
+  [
+    "role dataset ingest allows only create",
+    "Role",
+    { name: "r", datasetCapabilities: { logs: { ingest: ["read"] } } },
+    "datasetCapabilities.logs.ingest[0]",
+    "create",
+  ],
+  [
+    "role dataset query allows only read",
+    "Role",
+    { name: "r", datasetCapabilities: { logs: { query: ["update"] } } },
+    "datasetCapabilities.logs.query[0]",
+    "read",
+  ],
+  [
+    "role view share allows create, read, delete",
+    "Role",
+    { name: "r", viewCapabilities: { v: { share: ["update"] } } },
+    "viewCapabilities.v.share[0]",
+    "create, read, delete",
+  ],
+  // Starred query
+  ["starred query kind is apl", "StarredQuery", { ...base.StarredQuery, kind: "kql" }, "kind", "apl"],
+  ["starred query name is required", "StarredQuery", without(base.StarredQuery, "name"), "name", "string"],
+  ["starred query who is required", "StarredQuery", without(base.StarredQuery, "who"), "who", "string"],
+  ["starred query query is required", "StarredQuery", without(base.StarredQuery, "query"), "query", ""],
+  [
+    "starred query metadata is required",
+    "StarredQuery",
+    without(base.StarredQuery, "metadata"),
+    "metadata",
+    "",
+  ],
+  [
+    "starred query metadata maps strings to strings",
+    "StarredQuery",
+    { ...base.StarredQuery, metadata: { a: 1 } },
+    "metadata.a",
+    "string",
+  ],
+  [
+    "starred query query.apl is required",
+    "StarredQuery",
+    { ...base.StarredQuery, query: {} },
+    "query.apl",
+    "string",
+  ],
+  [
+    "starred query query.defaultLimit is at least 1",
+    "StarredQuery",
+    { ...base.StarredQuery, query: { apl: "x", defaultLimit: 0 } },
+    "query.defaultLimit",
+    "at least 1",
+  ],
+  [
+    "starred query query.startTime is a time",
+    "StarredQuery",
+    { ...base.StarredQuery, query: { apl: "x", startTime: "dawn" } },
+    "query.startTime",
+    "RFC 3339",
+  ],
+  [
+    "starred query defaultOrder entries have field and desc",
+    "StarredQuery",
+    { ...base.StarredQuery, query: { apl: "x", defaultOrder: [{ field: "_time" }] } },
+    "query.defaultOrder[0].desc",
+    "boolean",
+  ],
+  // Organization name
+  ["organization name is required", "OrganizationName", { organizationId: "local-org" }, "name", "string"],
+  [
+    "organization name is not empty",
+    "OrganizationName",
+    { organizationId: "local-org", name: "" },
+    "name",
+    "empty",
+  ],
+  [
+    "organizationId is not empty",
+    "OrganizationName",
+    { organizationId: "", name: "x" },
+    "organizationId",
+    "empty",
+  ],
+  [
+    "organization name cannot be adopted",
+    "OrganizationName",
+    { ...base.OrganizationName, adopt: "x" },
+    "adopt",
+    "not a known field",
+  ],
+  // adopt
+  [
+    "adopt is a non-empty id",
+    "Monitor",
+    { ...base.Monitor, adopt: "" },
+    "adopt",
+    "id of an existing Monitor",
+  ],
+];
+
+describe("check enforces every rule", () => {
+  it.each(rules)("%s", async (_rule, kind, inputs, property, words) => {
+    const { failures } = await implementation(kind).check({}, inputs);
+    const match = failures!.find((f) => f.property === property);
+    expect(match).toBeDefined();
+    expect(match!.reason).toContain(words);
+  });
+
+  it.each(Object.entries(base))("a valid %s passes", async (kind, inputs) => {
+    expect((await implementation(kind as ResourceKind).check({}, inputs)).failures).toEqual([]);
+  });
+
+  it("returns every failure at once, cross-field ones included", async () => {
+    const { failures } = await implementation("Monitor").check(
+      {},
+      {
+        name: "",
+        aplQuery: "x",
+        type: "Threshold",
+        intervalMinutes: "often",
+      },
+    );
+    expect(failures!.map((f) => f.property).sort()).toEqual([
+      "intervalMinutes",
+      "name",
+      "operator",
+      "threshold",
+    ]);
+  });
+
+  it("reports a two-channel notifier once, even when a channel is malformed", async () => {
+    const { failures } = await implementation("Notifier").check(
+      {},
+      {
+        name: "n",
+        properties: { slack: "not-an-object", email: { emails: ["a@b.test"] } },
+      },
+    );
+    expect(failures!.filter((f) => f.property === "properties")).toHaveLength(1);
+  });
+});
+
+/** [case, kind, inputs with unknowns] — none may fail. */
+const unknownCases: [string, ResourceKind, Props][] = [
+  [
+    "unknown monitor type skips the type-dependent rules",
+    "Monitor",
+    { name: "m", aplQuery: "x", type: UNKNOWN, operator: "AboveOrBelow" },
+  ],
+  [
+    "unknown operator and threshold satisfy Threshold",
+    "Monitor",
+    { ...threshold, operator: UNKNOWN, threshold: UNKNOWN },
+  ],
+  ["unknown notifier id in the list", "Monitor", { ...base.Monitor, notifierIds: [UNKNOWN, UNKNOWN] }],
+  ["unknown notifierIds list", "Monitor", { ...base.Monitor, notifierIds: UNKNOWN }],
+  [
+    "unknown numbers",
+    "Monitor",
+    { ...anomaly, compareDays: UNKNOWN, tolerance: UNKNOWN, intervalMinutes: UNKNOWN },
+  ],
+  ["unknown slack URL", "Notifier", { name: "n", properties: { slack: { slackUrl: UNKNOWN } } }],
+  [
+    "unknown email addresses",
+    "Notifier",
+    { name: "n", properties: { email: { emails: [UNKNOWN, UNKNOWN] } } },
+  ],
+  ["unknown properties", "Notifier", { name: UNKNOWN, properties: UNKNOWN }],
+  ["unknown dataset names", "Annotation", { datasets: [UNKNOWN], type: "deploy", time: UNKNOWN }],
+  [
+    "unknown members",
+    "Role",
+    { name: "r", members: [UNKNOWN, UNKNOWN], orgCapabilities: { datasets: [UNKNOWN] } },
+  ],
+  ["unknown query", "StarredQuery", { ...base.StarredQuery, query: { apl: UNKNOWN, defaultLimit: UNKNOWN } }],
+  ["unknown organization id", "OrganizationName", { organizationId: UNKNOWN, name: "x" }],
+  ["unknown adopt", "Monitor", { ...base.Monitor, adopt: UNKNOWN }],
+];
+
+describe("unknown values at preview never fail a check", () => {
+  it.each(unknownCases)("%s", async (_case, kind, inputs) => {
+    const result = await implementation(kind).check({}, inputs);
+    expect(result.failures).toEqual([]);
+  });
+
+  it("keeps unknowns in the returned inputs and applies defaults around them", async () => {
+    const { inputs } = await implementation("Monitor").check({}, { ...base.Monitor, notifierIds: [UNKNOWN] });
+    expect(inputs).toMatchObject({ notifierIds: [UNKNOWN], intervalMinutes: 1, triggerFromNRuns: 1 });
+  });
+
+  it("still reports real failures next to unknowns", async () => {
+    const { failures } = await implementation("Monitor").check(
+      {},
+      { ...threshold, name: UNKNOWN, intervalMinutes: 0 },
+    );
+    expect(failures).toEqual([
+      { property: "intervalMinutes", reason: expect.stringContaining("at least 1") },
+    ]);
+  });
+});
