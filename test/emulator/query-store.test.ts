@@ -1,0 +1,92 @@
+/** The event store: ordering, row ids as cursors, out-of-order appends and persistence. */
+import { encodeRowId, EventStore } from "../../emulator/store/events";
+
+const T = 1_704_067_200_000_000_000n;
+
+describe("EventStore", () => {
+  it("keeps appends in (time, arrival) order with unique, sortable row ids", () => {
+    const s = new EventStore();
+    s.append(
+      "d",
+      [0, 1, 1, 2].map((k, i) => ({ timeNs: T + BigInt(k), data: { i } })),
+      T,
+    );
+    const rows = s.events("d")!;
+    expect(rows.map((r) => r.data.i)).toEqual([0, 1, 2, 3]);
+    const ids = rows.map((r) => r.rowId);
+    expect(new Set(ids).size).toBe(4);
+    expect([...ids].sort()).toEqual(ids);
+    expect(rows.every((r) => r.sysTimeNs === T)).toBe(true);
+  });
+
+  it("sorts out-of-order appends by time, keeping arrival order among equal times", () => {
+    const s = new EventStore();
+    s.append(
+      "d",
+      [
+        { timeNs: T + 10n, data: { i: "a" } },
+        { timeNs: T + 5n, data: { i: "b" } },
+      ],
+      T,
+    );
+    s.append(
+      "d",
+      [
+        { timeNs: T + 5n, data: { i: "c" } },
+        { timeNs: T - 100n, data: { i: "d" } },
+      ],
+      T,
+    );
+    expect(s.events("d")!.map((r) => r.data.i)).toEqual(["d", "b", "c", "a"]);
+    const ids = s.events("d")!.map((r) => r.rowId);
+    expect([...ids].sort()).toEqual(ids);
+  });
+
+  it.each([
+    ["before the epoch", -5n, 3n],
+    ["far apart", 0n, 10n ** 18n],
+    ["same time, later arrival", 7n, 7n],
+  ])("row ids sort like (time, arrival): %s", (_case, a, b) => {
+    expect(encodeRowId(a, 1) < encodeRowId(b, 2)).toBe(true);
+  });
+
+  it("returns undefined for an unknown dataset and lists names", () => {
+    const s = new EventStore();
+    s.append("b", [{ timeNs: T, data: {} }], T);
+    s.append("a", [{ timeNs: T, data: {} }], T);
+    expect(s.events("zzz")).toBeUndefined();
+    expect(s.names()).toEqual(["a", "b"]);
+    expect(s.count("a")).toBe(1);
+  });
+
+  it("round-trips through JSON, and new row ids stay unique after load", () => {
+    const s = new EventStore();
+    s.append(
+      "d",
+      [
+        { timeNs: T + 2n, data: { x: 1 } },
+        { timeNs: T + 1n, data: { x: 2, nested: { y: [1] } } },
+      ],
+      T,
+    );
+    const json = JSON.parse(JSON.stringify(s.toJSON()));
+    const r = new EventStore();
+    r.load(json);
+    expect(r.events("d")).toEqual(s.events("d"));
+    const [added] = r.append("d", [{ timeNs: T + 1n, data: {} }], T);
+    expect(s.events("d")!.map((e) => e.rowId)).not.toContain(added.rowId);
+    expect(r.events("d")!.map((e) => e.rowId)).toEqual([...r.events("d")!.map((e) => e.rowId)].sort());
+  });
+
+  it.each([
+    ["not an object", 5],
+    ["datasets not an object", { datasets: 3 }],
+    ["a dataset not a list", { datasets: { d: {} } }],
+    ["a malformed row", { datasets: { d: [[1, 2]] } }],
+  ])("load rejects a malformed document (%s) without changing the store", (_case, doc) => {
+    const s = new EventStore();
+    s.append("keep", [{ timeNs: T, data: {} }], T);
+    expect(() => s.load(doc)).toThrow(/event store/);
+    expect(s.names()).toEqual(["keep"]);
+  });
+});
