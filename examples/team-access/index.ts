@@ -24,7 +24,8 @@ const CRUD: ("create" | "read" | "update" | "delete")[] = ["create", "read", "up
 
 const sre = new obs.Role("sre", {
   name: "sre",
-  description: "Site reliability: owns monitors, notifiers and annotations; ingests and queries service data.",
+  description:
+    "Site reliability: owns monitors, notifiers and annotations; ingests and queries service data.",
   members: sreMembers,
   orgCapabilities: {
     monitors: CRUD,

@@ -1,29 +1,14 @@
 /**
  * The engine's side of `pulumi up` for the example tests: each registration goes through the real
- * dynamic-provider host over gRPC (D's harness in test/helpers/host.ts), check then create on the first pass,
+ * dynamic-provider host over gRPC (test/helpers/host.ts), check then create on the first pass,
  * check then diff against the first pass's state on the second.
  */
 import { formatFailures } from "../../provider/schemas";
+import { urnOf, type HostCheck, type ProviderHost } from "../helpers/host";
 import type { ProgramRun, RegisterRequest, RegisterResult } from "./program";
 
-/** The host calls these steps use, on plain JS values (the harness does the protobuf). */
-export interface HostCalls {
-  check(
-    urn: string,
-    olds: Record<string, unknown>,
-    news: Record<string, unknown>,
-  ): Promise<{ inputs?: Record<string, unknown>; failures: { property: string; reason: string }[] }>;
-  create(
-    urn: string,
-    inputs: Record<string, unknown>,
-  ): Promise<{ id: string; properties: Record<string, unknown> }>;
-  diff(
-    urn: string,
-    id: string,
-    olds: Record<string, unknown>,
-    news: Record<string, unknown>,
-  ): Promise<{ changes: number | string | boolean; replaces: string[]; diffs?: string[] }>;
-}
+/** The host calls these steps use (plain JS values; the harness does the protobuf). */
+export type HostCalls = Pick<ProviderHost, "check" | "create" | "diff">;
 
 /** One diff the second pass asked for. */
 export interface DiffRecord {
@@ -32,17 +17,14 @@ export interface DiffRecord {
   /** True when the host reported a change (DIFF_SOME) or could not tell (DIFF_UNKNOWN). */
   changed: boolean;
   replaces: string[];
-  diffs: string[];
 }
 
-function urnOf(req: RegisterRequest): string {
-  return `urn:pulumi:test::examples::${req.type}::${req.name}`;
+/** The URN the engine would send: the kind is the last segment of `pulumi-nodejs:dynamic/observability:<Kind>`. */
+function urn(req: RegisterRequest, project: string): string {
+  return urnOf(req.type.slice(req.type.lastIndexOf(":") + 1), req.name, project);
 }
 
-function checked(
-  req: RegisterRequest,
-  result: Awaited<ReturnType<HostCalls["check"]>>,
-): Record<string, unknown> {
+function checked(req: RegisterRequest, result: HostCheck): Record<string, unknown> {
   if (result.failures.length > 0) {
     throw new Error(`check failed for ${req.type} "${req.name}": ${formatFailures(result.failures)}`);
   }
@@ -56,11 +38,13 @@ export interface CreatedResult extends RegisterResult {
 }
 
 /** First pass: check (no olds), then create, exactly as `pulumi up` does for a new resource. */
-export function createStep(host: HostCalls): (req: RegisterRequest) => Promise<CreatedResult> {
+export function createStep(
+  host: HostCalls,
+  project: string,
+): (req: RegisterRequest) => Promise<CreatedResult> {
   return async (req) => {
-    const urn = urnOf(req);
-    const inputs = checked(req, await host.check(urn, {}, req.inputs));
-    const created = await host.create(urn, inputs);
+    const inputs = checked(req, await host.check(urn(req, project), {}, req.inputs));
+    const created = await host.create(urn(req, project), inputs);
     return { id: created.id, outputs: created.properties, checkedInputs: inputs };
   };
 }
@@ -71,6 +55,7 @@ export function createStep(host: HostCalls): (req: RegisterRequest) => Promise<C
  */
 export function diffStep(
   host: HostCalls,
+  project: string,
   previous: ProgramRun,
   diffs: DiffRecord[],
 ): (req: RegisterRequest) => Promise<RegisterResult> {
@@ -78,17 +63,9 @@ export function diffStep(
     const before = previous.registrations.find((r) => r.type === req.type && r.name === req.name);
     if (!before) throw new Error(`${req.type} "${req.name}" was not registered by the first pass`);
     const oldInputs = (before as { checkedInputs?: Record<string, unknown> }).checkedInputs ?? before.inputs;
-    const urn = urnOf(req);
-    const inputs = checked(req, await host.check(urn, oldInputs, req.inputs));
-    const diff = await host.diff(urn, before.id, before.outputs, inputs);
-    const none = diff.changes === false || diff.changes === 1 || diff.changes === "DIFF_NONE";
-    diffs.push({
-      type: req.type,
-      name: req.name,
-      changed: !none,
-      replaces: diff.replaces,
-      diffs: diff.diffs ?? [],
-    });
+    const inputs = checked(req, await host.check(urn(req, project), oldInputs, req.inputs));
+    const diff = await host.diff(urn(req, project), before.id, before.outputs, inputs);
+    diffs.push({ type: req.type, name: req.name, changed: diff.changes !== "none", replaces: diff.replaces });
     return { id: before.id, outputs: before.outputs };
   };
 }
