@@ -17,12 +17,57 @@ export function unixNumberToNs(n: number): bigint | undefined {
   return BigInt(whole) * BigInt(scale) + BigInt(Math.round(frac * scale));
 }
 
+let cachedPrefix = "";
+let cachedPrefixMs = 0;
+
+/**
+ * Fast path for the commonest form, `YYYY-MM-DDTHH:MM:SS[.fraction]Z`: events of one batch share their
+ * date, hour and minute, so that prefix is parsed once and cached. Undefined for any other form.
+ */
+export function fastUtcRfc3339Ns(text: string): bigint | undefined {
+  const len = text.length;
+  if (len < 20 || text.charCodeAt(len - 1) !== 90 /* Z */ || text.charCodeAt(16) !== 58 /* : */)
+    return undefined;
+  const prefix = text.slice(0, 16);
+  if (prefix !== cachedPrefix) {
+    const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})$/.exec(prefix);
+    if (!m) return undefined;
+    const [, y, mo, d, h, mi] = m;
+    const ms = Date.UTC(+y, +mo - 1, +d, +h, +mi);
+    const check = new Date(ms);
+    if (check.getUTCMonth() !== +mo - 1 || check.getUTCDate() !== +d || +h > 23 || +mi > 59 || +y < 1000) {
+      return undefined;
+    }
+    cachedPrefix = prefix;
+    cachedPrefixMs = ms;
+  }
+  const s1 = text.charCodeAt(17) - 48;
+  const s2 = text.charCodeAt(18) - 48;
+  if (s1 < 0 || s1 > 6 || s2 < 0 || s2 > 9 || s1 * 10 + s2 > 60) return undefined;
+  let frac = 0;
+  let digits = 0;
+  if (len > 20) {
+    if (text.charCodeAt(19) !== 46 /* . */ || len > 30) return undefined;
+    for (let i = 20; i < len - 1; i++) {
+      const c = text.charCodeAt(i) - 48;
+      if (c < 0 || c > 9) return undefined;
+      frac = frac * 10 + c;
+      digits++;
+    }
+    if (digits === 0) return undefined;
+  }
+  const seconds = cachedPrefixMs / 1000 + s1 * 10 + s2;
+  return BigInt(seconds) * NS_PER_S + BigInt(frac * 10 ** (9 - digits));
+}
+
 const ISO_LOCAL = /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?)?$/;
 
 /** Heuristic parse of a timestamp value without a layout; undefined when it is not a time. */
 export function parseTimestampHeuristic(value: unknown): bigint | undefined {
   if (typeof value === "number") return unixNumberToNs(value);
   if (typeof value !== "string") return undefined;
+  const fast = fastUtcRfc3339Ns(value);
+  if (fast !== undefined) return fast;
   const text = value.trim();
   const rfc = parseRfc3339Ns(text);
   if (rfc !== undefined) return rfc;
