@@ -67,9 +67,6 @@ export interface IngestSummary {
   batches: number;
 }
 
-/** A unit of input: one event (object or raw record), or a raw text chunk to split into records. */
-type Format = "ndjson" | "csv";
-
 /** Sends `source` to `dataset` in gzip batches and sums the results. */
 export async function ingest(
   transport: Transport,
@@ -121,15 +118,87 @@ export async function ingest(
   };
 
   let inflight: Promise<void> | undefined;
-  for await (const batch of batches(records(source, options.format), batchSize)) {
+  const emit = async (batch: Batch): Promise<void> => {
     const body = await gzipAsync(batch.text, { level: constants.Z_BEST_SPEED });
     if (inflight) await inflight;
     inflight = send(body, batch.format, Buffer.byteLength(batch.text));
-    // Awaited on the next turn or after the loop; this only keeps Node from calling it unhandled meanwhile.
+    // Awaited by the next emit or after the loop; this only keeps Node from calling it unhandled meanwhile.
     inflight.catch(() => undefined);
+  };
+  const batcher = new Batcher(batchSize);
+  // Plain loops rather than async generators per event: the per-event promise overhead of generator
+  // layers costs several times the serialization itself.
+  const add = (line: string, format: Format, header?: string): Batch | undefined =>
+    batcher.add(line, format, header);
+  if (typeof source === "string" || isBytes(source)) {
+    const text = typeof source === "string" ? source : Buffer.from(source).toString("utf8");
+    if (options.format === undefined && text.trimStart().startsWith("[")) {
+      // A whole JSON array given as text is already in memory: parse it and send it as objects.
+      const parsed = JSON.parse(text) as unknown;
+      if (!Array.isArray(parsed)) throw new TypeError("events: JSON text starting with [ must be an array");
+      for (const [i, event] of parsed.entries()) {
+        const b = add(serialize(event, i), "ndjson");
+        if (b) await emit(b);
+      }
+    } else {
+      const splitter = new RecordSplitter(options.format);
+      for (const r of splitter.push(text)) {
+        const b = add(r.line, r.format, r.header);
+        if (b) await emit(b);
+      }
+      for (const r of splitter.end()) {
+        const b = add(r.line, r.format, r.header);
+        if (b) await emit(b);
+      }
+    }
+  } else if (Symbol.asyncIterator in Object(source)) {
+    let index = 0;
+    let splitter: RecordSplitter | undefined;
+    for await (const item of source as AsyncIterable<unknown>) {
+      if (index === 0 && (typeof item === "string" || isBytes(item)))
+        splitter = new RecordSplitter(options.format);
+      if (splitter) {
+        if (typeof item !== "string" && !isBytes(item)) {
+          throw new TypeError(`events: chunk ${index} is not text or bytes, but earlier chunks were`);
+        }
+        for (const r of splitter.push(item)) {
+          const b = add(r.line, r.format, r.header);
+          if (b) await emit(b);
+        }
+      } else {
+        const b = add(serialize(item, index), "ndjson");
+        if (b) await emit(b);
+      }
+      index++;
+    }
+    for (const r of splitter?.end() ?? []) {
+      const b = add(r.line, r.format, r.header);
+      if (b) await emit(b);
+    }
+  } else if (Symbol.iterator in Object(source)) {
+    let index = 0;
+    for (const event of source as Iterable<unknown>) {
+      const b = add(serialize(event, index++), "ndjson");
+      if (b) await emit(b);
+    }
+  } else {
+    throw new TypeError(
+      "events must be an array, an iterable, an async iterable, a stream, or NDJSON/CSV text",
+    );
   }
+  const last = batcher.flush();
+  if (last) await emit(last);
   if (inflight) await inflight;
   return summary;
+}
+
+type Format = "ndjson" | "csv";
+
+/** A request body: NDJSON lines, or CSV records under their header. */
+interface Batch {
+  text: string;
+  format: Format;
+  count: number;
 }
 
 /** One record ready for a batch: an NDJSON line, or a CSV record that belongs under `header`. */
@@ -139,172 +208,131 @@ interface RecordItem {
   header?: string;
 }
 
-/** Cuts records into batches of at most `batchSize` events and MAX_BATCH_BYTES bytes. */
-async function* batches(
-  items: AsyncIterable<RecordItem>,
-  batchSize: number,
-): AsyncGenerator<{ text: string; format: Format; count: number }> {
-  let lines: string[] = [];
-  let size = 0;
-  let format: Format = "ndjson";
-  let header: string | undefined;
-  const flush = () => {
-    const body = lines.join("\n") + "\n";
-    const text = format === "csv" ? `${header}\n${body}` : body;
-    const out = { text, format, count: lines.length };
-    lines = [];
-    size = 0;
-    return out;
-  };
-  for await (const item of items) {
-    if (lines.length > 0 && (lines.length >= batchSize || size + item.line.length > MAX_BATCH_BYTES)) {
-      yield flush();
+/** Collects records and hands out a batch once it holds `batchSize` events or MAX_BATCH_BYTES bytes. */
+class Batcher {
+  private lines: string[] = [];
+  private size = 0;
+  private format: Format = "ndjson";
+  private header: string | undefined;
+
+  constructor(private readonly batchSize: number) {}
+
+  /** Adds one record; returns the previous batch when this record does not fit in it. */
+  add(line: string, format: Format, header?: string): Batch | undefined {
+    let full: Batch | undefined;
+    if (
+      this.lines.length > 0 &&
+      (this.lines.length >= this.batchSize || this.size + line.length > MAX_BATCH_BYTES)
+    ) {
+      full = this.flush();
     }
-    format = item.format;
-    header = item.header;
-    lines.push(item.line);
-    size += item.line.length + 1;
+    this.format = format;
+    this.header = header;
+    this.lines.push(line);
+    this.size += line.length + 1;
+    return full;
   }
-  if (lines.length > 0) yield flush();
+
+  /** The batch built so far, if any. */
+  flush(): Batch | undefined {
+    if (this.lines.length === 0) return undefined;
+    const body = this.lines.join("\n") + "\n";
+    const text = this.format === "csv" ? `${this.header}\n${body}` : body;
+    const batch = { text, format: this.format, count: this.lines.length };
+    this.lines = [];
+    this.size = 0;
+    return batch;
+  }
 }
 
 function isBytes(x: unknown): x is Uint8Array {
   return x instanceof Uint8Array;
 }
 
-/** Every record of the source, one at a time. */
-async function* records(source: IngestSource, format: Format | undefined): AsyncGenerator<RecordItem> {
-  if (typeof source === "string" || isBytes(source)) {
-    const text = typeof source === "string" ? source : Buffer.from(source).toString("utf8");
-    if (format === undefined && text.trimStart().startsWith("[")) {
-      // A whole JSON array given as text: it is already in memory, so parse it and send it as objects.
-      yield* objectRecords(JSON.parse(text) as Iterable<Record<string, unknown>>, 0);
-      return;
-    }
-    yield* textRecords(oneChunk(text), format);
-    return;
+function serialize(event: unknown, index: number): string {
+  if (typeof event !== "object" || event === null || Array.isArray(event)) {
+    throw new TypeError(
+      `events[${index}] must be an object, got ${Array.isArray(event) ? "an array" : typeof event}`,
+    );
   }
-  if (Symbol.asyncIterator in Object(source)) {
-    const it = (source as AsyncIterable<unknown>)[Symbol.asyncIterator]();
-    const first = await it.next();
-    if (first.done) return;
-    const rest = resume(first.value, it);
-    if (typeof first.value === "string" || isBytes(first.value)) {
-      yield* textRecords(rest as AsyncIterable<string | Uint8Array>, format);
-    } else {
-      yield* objectRecords(rest as AsyncIterable<Record<string, unknown>>, 0);
-    }
-    return;
-  }
-  if (Symbol.iterator in Object(source)) {
-    yield* objectRecords(source as Iterable<Record<string, unknown>>, 0);
-    return;
-  }
-  throw new TypeError(
-    "events must be an array, an iterable, an async iterable, a stream, or NDJSON/CSV text",
-  );
-}
-
-async function* oneChunk(text: string): AsyncGenerator<string> {
-  yield text;
-}
-
-/** Puts the peeked first item back in front of the rest of the iterator. */
-async function* resume<T>(first: T, it: AsyncIterator<T>): AsyncGenerator<T> {
-  yield first;
-  for (;;) {
-    const next = await it.next();
-    if (next.done) return;
-    yield next.value;
-  }
-}
-
-async function* objectRecords(
-  events: Iterable<Record<string, unknown>> | AsyncIterable<Record<string, unknown>>,
-  start: number,
-): AsyncGenerator<RecordItem> {
-  let index = start;
-  for await (const event of events) {
-    if (typeof event !== "object" || event === null || Array.isArray(event)) {
-      throw new TypeError(
-        `events[${index}] must be an object, got ${Array.isArray(event) ? "an array" : typeof event}`,
-      );
-    }
-    yield { format: "ndjson", line: JSON.stringify(event) };
-    index++;
-  }
+  return JSON.stringify(event);
 }
 
 /** Splits text chunks into records: NDJSON by line, CSV by record (a quoted field may hold newlines). */
-async function* textRecords(
-  chunks: AsyncIterable<string | Uint8Array>,
-  format: Format | undefined,
-): AsyncGenerator<RecordItem> {
-  const decoder = new StringDecoder("utf8");
-  let pending = "";
-  let scan = 0; // where the CSV scanner stopped in `pending`
-  let inQuotes = false;
-  let header: string | undefined;
-  let fmt = format;
+class RecordSplitter {
+  private readonly decoder = new StringDecoder("utf8");
+  private pending = "";
+  private scan = 0; // where the CSV scanner stopped in `pending`
+  private inQuotes = false;
+  private header: string | undefined;
 
-  const emit = function* (record: string): Generator<RecordItem> {
+  constructor(private format: Format | undefined) {}
+
+  /** Records completed by this chunk. */
+  push(chunk: string | Uint8Array): RecordItem[] {
+    this.pending +=
+      typeof chunk === "string"
+        ? chunk
+        : this.decoder.write(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+    return this.drain(false);
+  }
+
+  /** The last record, after the input ended. */
+  end(): RecordItem[] {
+    this.pending += this.decoder.end();
+    return this.drain(true);
+  }
+
+  private emit(record: string, out: RecordItem[]): void {
     const line = record.endsWith("\r") ? record.slice(0, -1) : record;
     if (line.trim() === "") return;
-    if (fmt === "csv") {
-      if (header === undefined) header = line;
-      else yield { format: "csv", line, header };
+    if (this.format === "csv") {
+      if (this.header === undefined) this.header = line;
+      else out.push({ format: "csv", line, header: this.header });
     } else {
-      yield { format: "ndjson", line };
+      out.push({ format: "ndjson", line });
     }
-  };
+  }
 
-  const drain = function* (final: boolean): Generator<RecordItem> {
-    if (fmt === undefined) {
-      const start = pending.trimStart();
-      if (start === "" && !final) return;
+  private drain(final: boolean): RecordItem[] {
+    const out: RecordItem[] = [];
+    if (this.format === undefined) {
+      const start = this.pending.trimStart();
+      if (start === "" && !final) return out;
       if (start.startsWith("[")) {
         throw new TypeError(
           'a JSON array given as a stream cannot be split without reading it whole; send NDJSON, objects, or { format: "csv" }',
         );
       }
-      fmt = start.startsWith("{") ? "ndjson" : "csv";
+      this.format = start.startsWith("{") ? "ndjson" : "csv";
     }
+    const pending = this.pending;
     let from = 0;
-    if (fmt === "ndjson") {
+    if (this.format === "ndjson") {
       let nl: number;
       while ((nl = pending.indexOf("\n", from)) !== -1) {
-        yield* emit(pending.slice(from, nl));
+        this.emit(pending.slice(from, nl), out);
         from = nl + 1;
       }
-      pending = pending.slice(from);
+      this.pending = pending.slice(from);
     } else {
       // RFC 4180: a record ends at a newline outside quotes; "" inside quotes toggles twice, so it stays inside.
-      let i = scan;
-      for (; i < pending.length; i++) {
+      for (let i = this.scan; i < pending.length; i++) {
         const c = pending.charCodeAt(i);
-        if (c === 34) inQuotes = !inQuotes;
-        else if (c === 10 && !inQuotes) {
-          yield* emit(pending.slice(from, i));
+        if (c === 34) this.inQuotes = !this.inQuotes;
+        else if (c === 10 && !this.inQuotes) {
+          this.emit(pending.slice(from, i), out);
           from = i + 1;
         }
       }
-      pending = pending.slice(from);
-      scan = pending.length;
+      this.pending = pending.slice(from);
+      this.scan = this.pending.length;
     }
-    if (final && pending !== "") {
-      if (fmt === "csv" && inQuotes) throw new TypeError("CSV input ends inside a quoted field");
-      yield* emit(pending);
-      pending = "";
+    if (final && this.pending !== "") {
+      if (this.format === "csv" && this.inQuotes) throw new TypeError("CSV input ends inside a quoted field");
+      this.emit(this.pending, out);
+      this.pending = "";
     }
-  };
-
-  for await (const chunk of chunks) {
-    pending +=
-      typeof chunk === "string"
-        ? chunk
-        : decoder.write(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
-    yield* drain(false);
+    return out;
   }
-  pending += decoder.end();
-  yield* drain(true);
 }
