@@ -60,6 +60,14 @@ export function fastUtcRfc3339Ns(text: string): bigint | undefined {
   return BigInt(seconds) * NS_PER_S + BigInt(frac * 10 ** (9 - digits));
 }
 
+/** Whether the `YYYY-MM-DD` a text starts with names a real day. */
+function dayExists(text: string): boolean {
+  const m = /^(\d{4})-(\d{2})-(\d{2})/.exec(text);
+  if (!m) return true;
+  const d = new Date(Date.UTC(+m[1], +m[2] - 1, +m[3]));
+  return d.getUTCMonth() === +m[2] - 1 && d.getUTCDate() === +m[3];
+}
+
 const ISO_LOCAL = /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?)?$/;
 
 /** Heuristic parse of a timestamp value without a layout; undefined when it is not a time. */
@@ -70,7 +78,8 @@ export function parseTimestampHeuristic(value: unknown): bigint | undefined {
   if (fast !== undefined) return fast;
   const text = value.trim();
   const rfc = parseRfc3339Ns(text);
-  if (rfc !== undefined) return rfc;
+  // parseRfc3339Ns lets Date.UTC roll 30 Feb over into March; a day the month lacks is no time.
+  if (rfc !== undefined) return dayExists(text) ? rfc : undefined;
   if (/^-?\d+(\.\d+)?$/.test(text)) return unixNumberToNs(Number(text));
   const m = ISO_LOCAL.exec(text);
   if (m) {
@@ -78,8 +87,9 @@ export function parseTimestampHeuristic(value: unknown): bigint | undefined {
     const [, y, mo, d, h = "0", mi = "0", s = "0", frac = ""] = m;
     return checkedUtcNs(+y, +mo, +d, +h, +mi, +s, BigInt(frac.padEnd(9, "0") || "0"), 0);
   }
-  // Last resort for forms such as RFC 1123 (`Mon, 02 Jan 2006 15:04:05 GMT`); insist on a 4-digit year.
-  if (/\d{4}/.test(text) && /[a-z]/i.test(text)) {
+  // Last resort for forms such as RFC 1123 (`Mon, 02 Jan 2006 15:04:05 GMT`); insist on a 4-digit year,
+  // and leave ISO-looking text alone, since Date.parse would accept 24:00 and roll over bad days.
+  if (/\d{4}/.test(text) && /[a-z]/i.test(text) && !/^\d{4}-/.test(text)) {
     const ms = Date.parse(text);
     if (!Number.isNaN(ms)) return BigInt(ms) * 1_000_000n;
   }

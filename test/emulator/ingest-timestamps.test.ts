@@ -70,7 +70,18 @@ describe("heuristics", () => {
     expect(Number(ns)).toBeCloseTo(n * scale, -3);
   });
 
-  it.each([["yesterday"], [""], [{}], [true], ["2021-02-30T00:00:00"], [NaN]])("%p is not a time", (v) => {
+  it.each([
+    ["yesterday"],
+    [""],
+    [{}],
+    [true],
+    ["2021-02-30T00:00:00"],
+    ["2021-02-30T00:00:00Z"],
+    ["2021-02-03T00:00:61Z"],
+    ["2021-02-03T24:00:00Z"],
+    ["2021-02-03T00:00:00.Z"],
+    [NaN],
+  ])("%p is not a time", (v) => {
     expect(parseTimestampHeuristic(v)).toBeUndefined();
   });
 
