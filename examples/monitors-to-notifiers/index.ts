@@ -23,24 +23,24 @@ const release = config.get("release") ?? "checkout-2024.06.1";
 
 const slack = new obs.Notifier("oncall-slack", {
   name: "On-call Slack (#checkout-alerts)",
-  properties: pulumi.output({ slack: { slackUrl: slackWebhookUrl } }),
+  properties: { slack: { slackUrl: slackWebhookUrl } },
 });
 
 const pagerduty = new obs.Notifier("oncall-pagerduty", {
   name: "PagerDuty: checkout primary",
-  properties: pulumi.output({ pagerduty: { routingKey: pagerdutyRoutingKey } }),
+  properties: { pagerduty: { routingKey: pagerdutyRoutingKey } },
 });
 
 const incidentBot = new obs.Notifier("incident-bot", {
   name: "Incident bot webhook",
-  properties: pulumi.output({
+  properties: {
     customWebhook: {
       url: incidentWebhookUrl,
       body: '{"monitor":"{{.MonitorName}}","state":"{{.State}}","query":"{{.Query}}"}',
       headers: { "Content-Type": "application/json" },
       secretHeaders: { Authorization: pulumi.interpolate`Bearer ${incidentWebhookToken}` },
     },
-  }),
+  },
 });
 
 const errorRate = new obs.Monitor("checkout-5xx", {
