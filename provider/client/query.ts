@@ -2,6 +2,7 @@
  * Queries: one page through `_apl` or the legacy endpoint, and `paginate`, which walks every page.
  * Query POSTs only read, so the transport retries them like GETs.
  */
+import { z } from "zod";
 import {
   LegacyResultSchema,
   TabularResultSchema,
@@ -130,6 +131,40 @@ export function paginationApl(
   return { apl: out, order: effectiveOrder, pageSize: size };
 }
 
+/** What a walk needs of a page; rows are checked for `_time`/`_rowId` only, since validating every field of
+ * thousands of rows per page with the full schema costs more than the rest of the walk. */
+const WalkPageSchema = z.looseObject({
+  status: z.looseObject({ minCursor: z.string().optional(), maxCursor: z.string().optional() }),
+  matches: z.array(
+    z.custom<Match>(
+      (row) =>
+        typeof row === "object" &&
+        row !== null &&
+        typeof (row as Match)._time === "string" &&
+        typeof (row as Match)._rowId === "string",
+      { error: "must be a row with string _time and _rowId" },
+    ),
+  ),
+});
+type WalkPage = z.infer<typeof WalkPageSchema>;
+
+/** One page of a walk: `_apl` in the legacy format, read-only so retried like a GET. */
+function walkPage(
+  transport: Transport,
+  apl: string,
+  body: { startTime: string; endTime: string; cursor?: string },
+  request: RequestOptions,
+): Promise<WalkPage> {
+  return transport.request({
+    method: "POST",
+    path: `/v1/datasets/_apl${queryString({ format: "legacy" })}`,
+    json: { apl, ...body },
+    schema: WalkPageSchema,
+    idempotent: true,
+    ...request,
+  });
+}
+
 /** Thrown when timestamp paging cannot move on: more rows share one `_time` than fit in a page. */
 export class PaginationStalledError extends Error {
   override readonly name = "PaginationStalledError";
@@ -175,12 +210,18 @@ export async function* paginate(
   let boundary: bigint | undefined;
   let seenAtBoundary = new Set<string>();
   for (;;) {
-    const page = await queryApl(transport, plan.apl, { startTime, endTime, ...request });
+    const page = await walkPage(transport, plan.apl, { startTime, endTime }, request);
     const rows = page.matches;
     if (rows.length === 0) return;
     let fresh = 0;
+    let lastText = "";
+    let t = 0n;
     for (const row of rows) {
-      const t = timeNs(row._time);
+      // Neighbouring rows often share a timestamp; parse each distinct string once.
+      if (row._time !== lastText) {
+        lastText = row._time;
+        t = timeNs(lastText);
+      }
       if (boundary !== undefined) {
         // Rows beyond the boundary were returned by an earlier page (a service whose bounds are inclusive
         // hands them back); rows at the boundary are new only if their id was not seen there.
@@ -217,12 +258,12 @@ async function* paginateByCursor(
 ): AsyncGenerator<Match> {
   let cursor: string | undefined;
   for (;;) {
-    const page = await queryApl(transport, plan.apl, {
-      startTime: options.startTime,
-      endTime: options.endTime,
-      cursor,
-      ...request,
-    });
+    const page = await walkPage(
+      transport,
+      plan.apl,
+      { startTime: options.startTime, endTime: options.endTime, cursor },
+      request,
+    );
     const rows = page.matches;
     if (rows.length === 0) return;
     yield* rows;
