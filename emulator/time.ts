@@ -18,7 +18,18 @@ export function parseRfc3339Ns(text: string): bigint | undefined {
   if (!m) return undefined;
   const [, y, mo, d, h, mi, s, frac = "", zone] = m;
   const ms = Date.UTC(+y, +mo - 1, +d, +h, +mi, +s);
-  if (Number.isNaN(ms) || +mo > 12 || +d > 31 || +h > 23 || +mi > 59 || +s > 60) return undefined;
+  // Date.UTC rolls 30 Feb into March; a date that does not exist is not a timestamp.
+  const day = new Date(ms);
+  if (
+    Number.isNaN(ms) ||
+    day.getUTCMonth() !== +mo - 1 ||
+    day.getUTCDate() !== +d ||
+    +h > 23 ||
+    +mi > 59 ||
+    +s > 59
+  ) {
+    return undefined;
+  }
   let offsetMin = 0;
   if (zone !== "Z" && zone !== "z") {
     const sign = zone[0] === "-" ? -1 : 1;

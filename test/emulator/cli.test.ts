@@ -2,6 +2,7 @@
 import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { request } from "undici";
+import { awaitRoomInRateWindow } from "../helpers/emulator";
 
 const root = join(__dirname, "..", "..");
 const node = join(root, "node_modules", ".bin", "node");
@@ -63,6 +64,7 @@ it("takes its options from flags", async () => {
   try {
     const url = await waitFor(() => /OBSERVABILITY_URL=(\S+)/.exec(p.out())?.[1]);
     const statuses: number[] = [];
+    await awaitRoomInRateWindow();
     for (let i = 0; i < 3; i++) {
       const res = await request(`${url}/v2/orgs/acme`, { headers: { authorization: "Bearer xaat-custom" } });
       await res.body.dump();

@@ -1,6 +1,6 @@
 /** Fault injection and rate limiting: seeded, deterministic, and faulted requests have no effect. */
 import { FaultInjector, parseFaultSpec } from "../../emulator/faults";
-import { api, useEmulator, type ApiResponse } from "../helpers/emulator";
+import { api, awaitRoomInRateWindow, useEmulator, type ApiResponse } from "../helpers/emulator";
 import type { RunningEmulator } from "../../emulator";
 
 /** One request; a dropped connection is reported as status 0. */
@@ -158,9 +158,7 @@ describe("latency", () => {
 describe("rate limit", () => {
   const em = useEmulator({ rateLimit: 5 });
   it("answers 429 with Retry-After after N requests in a minute", async () => {
-    // Keep the whole burst inside one minute window.
-    const intoMinute = Date.now() % 60_000;
-    if (intoMinute > 55_000) await new Promise((r) => setTimeout(r, 60_500 - intoMinute));
+    await awaitRoomInRateWindow();
     const statuses: number[] = [];
     let limited: ApiResponse | undefined;
     for (let i = 0; i < 7; i++) {

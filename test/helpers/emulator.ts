@@ -62,3 +62,9 @@ export async function api(
   if (text.length > 0 && (outHeaders["content-type"] ?? "").includes("json")) parsed = JSON.parse(text);
   return { status: res.statusCode, headers: outHeaders, body: parsed, text };
 }
+
+/** Waits, when needed, so that a short burst of requests falls inside one per-minute rate-limit window. */
+export async function awaitRoomInRateWindow(burstMs = 5_000): Promise<void> {
+  const intoMinute = Date.now() % 60_000;
+  if (intoMinute > 60_000 - burstMs) await new Promise((r) => setTimeout(r, 60_500 - intoMinute));
+}
