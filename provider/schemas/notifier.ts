@@ -122,6 +122,13 @@ export const NotifierSchema = z.looseObject({
   createdBy: z.string().optional(),
   disabledUntil: z.string().nullable().optional(),
 });
-export type Notifier = Omit<z.infer<typeof NotifierSchema>, "properties"> & {
+// Spelled out: Omit<> over a loose object's index signature would erase `id` and `name` to unknown.
+export type Notifier = {
+  id: string;
+  name: string;
   properties: NotifierProperties;
+  createdAt?: string;
+  createdBy?: string;
+  disabledUntil?: string | null;
+  [extra: string]: unknown;
 };
