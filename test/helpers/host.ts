@@ -17,11 +17,11 @@ import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 import { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import { SECRET_SIG, SECRET_VALUE_SIG } from "./provider-text";
 
-/* eslint-disable @typescript-eslint/no-require-imports, @typescript-eslint/no-explicit-any */
+/* eslint-disable @typescript-eslint/no-explicit-any */
 const engineGrpc = require("@pulumi/pulumi/proto/engine_grpc_pb");
 const providerGrpc = require("@pulumi/pulumi/proto/provider_grpc_pb");
 const providerPb = require("@pulumi/pulumi/proto/provider_pb");
-/* eslint-enable @typescript-eslint/no-require-imports */
+
 
 /** The repository root: where the host runs, as `pulumi up` runs it in the program's directory. */
 export const REPO_ROOT = path.resolve(__dirname, "..", "..");
