@@ -29,6 +29,8 @@ export interface IngestOptions {
   timestampField?: string;
   /** A Go reference layout for that field; heuristic parsing when absent. */
   timestampFormat?: string;
+  /** The CSV field separator (`csv-delimiter`), one character; default `,`. */
+  csvDelimiter?: string;
   /** Receive time: `_time` of events without one, and the failure entries' timestamp. */
   nowNs: bigint;
 }
@@ -57,6 +59,15 @@ export function detectFormat(contentType: string | undefined, body: string): For
   );
 }
 
+/** The `csv-delimiter` option checked: one character that is not a quote or a line break. */
+function csvDelimiterOr400(value: string | undefined): string {
+  if (value === undefined || value === "") return ",";
+  if ([...value].length !== 1 || /["\r\n]/.test(value)) {
+    throw new HttpError(400, "csv-delimiter: must be a single character other than a quote or a line break");
+  }
+  return value;
+}
+
 function tooMany(n: number): HttpError {
   return new HttpError(400, `too many events: ${n} in one request, at most ${MAX_EVENTS_PER_REQUEST}`);
 }
@@ -67,7 +78,7 @@ class LineError {
 }
 
 /** Raw values of the body: parsed values, or a {@link LineError} for a line that is not JSON. */
-function rawEvents(format: Format, text: string): unknown[] {
+function rawEvents(format: Format, text: string, csvDelimiter = ","): unknown[] {
   if (format === "json") {
     let value: unknown;
     try {
@@ -113,6 +124,7 @@ function rawEvents(format: Format, text: string): unknown[] {
   try {
     rows = parseCsv(text, {
       columns: true,
+      delimiter: csvDelimiter,
       skip_empty_lines: true,
       bom: true,
       cast: (value, ctx) => {
@@ -189,7 +201,8 @@ export function parseIngest(
   options: IngestOptions,
 ): ParsedIngest {
   const text = body.toString("utf8");
-  const raw = rawEvents(detectFormat(contentType, text), text);
+  const format = detectFormat(contentType, text);
+  const raw = rawEvents(format, text, format === "csv" ? csvDelimiterOr400(options.csvDelimiter) : ",");
   const field = options.timestampField || "_time";
   const layout = options.timestampFormat ? compileGoLayout(options.timestampFormat) : undefined;
   const failureTime = formatNs(options.nowNs);

@@ -20,6 +20,7 @@ export function registerIngest(router: Router, em: EmulatorContext): void {
     const parsed = parseIngest(body, req.headers["content-type"], {
       timestampField: option("timestamp-field"),
       timestampFormat: option("timestamp-format"),
+      csvDelimiter: option("csv-delimiter"),
       nowNs: now,
     });
     if (parsed.events.length > 0) {

@@ -293,3 +293,42 @@ it("reserved field names are renamed to _user_<name>", async () => {
     keep: 6,
   });
 });
+
+describe("csv-delimiter", () => {
+  it.each([
+    ["semicolon", ";", "a;b\n1;x\n"],
+    ["tab", "\t", "a\tb\n1\tx\n"],
+    ["pipe", "|", "a|b\n1|x\n"],
+  ])("csv-delimiter %s splits fields", async (name, delimiter, csv) => {
+    const res = await api(
+      em.current,
+      "POST",
+      `/v1/datasets/csv-delim-${name}/ingest?csv-delimiter=${encodeURIComponent(delimiter)}`,
+      csv,
+      { "content-type": "text/csv" },
+    );
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ ingested: 1, failed: 0 });
+    const q = await api(em.current, "POST", `/v1/datasets/csv-delim-${name}/query`, {
+      startTime: "2000-01-01T00:00:00Z",
+      endTime: "now+1h",
+    });
+    expect(q.body.matches.map((m: { data: unknown }) => m.data)).toEqual([{ a: 1, b: "x" }]);
+  });
+
+  it.each([
+    ["two characters", ";;"],
+    ["a quote", '"'],
+    ["a line break", "\n"],
+  ])("csv-delimiter of %s is a 400 naming csv-delimiter", async (_name, delimiter) => {
+    const res = await api(
+      em.current,
+      "POST",
+      `/v1/datasets/csv-delim/ingest?csv-delimiter=${encodeURIComponent(delimiter)}`,
+      "a,b\n1,2\n",
+      { "content-type": "text/csv" },
+    );
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ code: 400, message: expect.stringMatching(/^csv-delimiter: /) });
+  });
+});
