@@ -3,7 +3,7 @@
  * running commands asynchronously (an in-process emulator must keep serving), and the file-backend env.
  */
 import { spawn } from "node:child_process";
-import { accessSync, constants } from "node:fs";
+import { accessSync, constants, lstatSync, mkdirSync, symlinkSync } from "node:fs";
 import { createRequire } from "node:module";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -95,10 +95,31 @@ export function run(cmd: string, args: string[], options: RunOptions = {}): Prom
   });
 }
 
-/** Compiles the package into dist/ (the examples and the emulator CLI run the built code). */
+/**
+ * Compiles the package into dist/ (the examples and the emulator CLI run the built code), and makes it
+ * installed for the programs in this repository.
+ */
 export async function build(): Promise<void> {
   const tsc = requireFromRepo.resolve("typescript/bin/tsc");
   await run(process.execPath, [tsc, "-p", "tsconfig.json"]);
+  linkPackageIntoNodeModules();
+}
+
+/**
+ * The dynamic-provider host loads each resource's shim from a string, where a package's reference to itself does
+ * not resolve; the shim's `require("pulumi-observability/dynamic")` then looks in node_modules, as it would in
+ * a user's program. So the examples run here see this checkout as the installed package through a link.
+ */
+export function linkPackageIntoNodeModules(): void {
+  const link = path.join(REPO_ROOT, "node_modules", "pulumi-observability");
+  try {
+    lstatSync(link);
+    return;
+  } catch {
+    // Not there yet: create it below.
+  }
+  mkdirSync(path.dirname(link), { recursive: true });
+  symlinkSync("..", link, "dir");
 }
 
 /** Environment for the Pulumi CLI with a local file backend at `stateDir`. */
