@@ -50,10 +50,18 @@ export function parseRateLimitReset(value: HeaderValue): number | undefined {
   return Math.round(Number(text) * 1000);
 }
 
-/** How long the service asked us to wait: Retry-After first, then the rate-limit reset. */
-export function serverDelayMs(headers: Record<string, HeaderValue>, now = Date.now()): number | undefined {
+/** How long the service asked us to wait before retrying a response with `status`, or undefined to back off
+ * with jitter. A 429 honours `Retry-After`, else `X-RateLimit-Reset`; a 503 honours `Retry-After` only. The
+ * service sends `X-RateLimit-Reset` on every response, so reading it on a 5xx would stall a retry until the
+ * rate-limit window ends (up to a minute) although nothing was rate limited. */
+export function serverDelayMs(
+  status: number,
+  headers: Record<string, HeaderValue>,
+  now = Date.now(),
+): number | undefined {
+  if (status !== 429 && status !== 503) return undefined;
   const retryAfter = parseRetryAfter(headers["retry-after"], now);
-  if (retryAfter !== undefined) return retryAfter;
+  if (retryAfter !== undefined || status !== 429) return retryAfter;
   const reset = parseRateLimitReset(headers["x-ratelimit-reset"]);
   return reset === undefined ? undefined : Math.max(0, reset - now);
 }

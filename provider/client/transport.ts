@@ -170,7 +170,7 @@ export class Transport {
     this.noteRateLimit(resHeaders);
     const traceId = headerText(resHeaders["x-trace-id"]);
     if (status < 200 || status >= 300) {
-      const retryDelayMs = status === 429 || status === 503 ? serverDelayMs(resHeaders) : undefined;
+      const retryDelayMs = serverDelayMs(status, resHeaders);
       const error = errorFromResponse(
         status,
         text,

@@ -84,6 +84,15 @@ function send(res: ServerResponse, status: number, body: unknown, headers: Recor
   res.end(body === undefined ? "" : JSON.stringify(body));
 }
 
+/** Rate-limit window headers with the reset `inSeconds` ahead. */
+function rateHeaders(inSeconds: number, remaining: string): Record<string, string> {
+  return {
+    "x-ratelimit-limit": "600",
+    "x-ratelimit-remaining": remaining,
+    "x-ratelimit-reset": String(Math.ceil(Date.now() / 1000) + inSeconds),
+  };
+}
+
 const retryEvents: RetryEvent[] = [];
 function client(url: string, extra: ClientOptions = {}): ObservabilityClient {
   return new ObservabilityClient({
@@ -403,6 +412,43 @@ describe("retries", () => {
     expect(s.hits[1].at).toBeGreaterThanOrEqual(Math.floor(s.hits[0].at / 1000) * 1000 + 1000 - 5);
   });
 
+  it.each([
+    ["a 503", (res: ServerResponse) => send(res, 503, { code: 503, message: "busy" }, rateHeaders(60, "5"))],
+    ["a 500", (res: ServerResponse) => send(res, 500, { code: 500, message: "oops" }, rateHeaders(60, "5"))],
+    ["a dropped connection", (res: ServerResponse) => res.socket?.destroy()],
+  ])(
+    "after %s the retry backs off with jitter, not until an X-RateLimit-Reset 60 s ahead",
+    async (_rule, fault) => {
+      // The first response of every kind carries the window headers, as the emulator and the service send them.
+      const s = await serve((_req, res, _body, hit) => {
+        if (hit === 1) {
+          send(res, 200, [monitor], rateHeaders(60, "5"));
+        } else if (hit === 2) fault(res);
+        else send(res, 200, monitor, rateHeaders(60, "4"));
+      });
+      const c = client(s.url, { retry: { baseDelayMs: 20, maxDelayMs: 120_000 } });
+      await c.monitors.list();
+      await c.monitors.get("mon_1");
+      await c.close();
+      expect(s.hits).toHaveLength(3);
+      // The first retry's full-jitter ceiling is baseDelayMs.
+      expect(retryEvents).toHaveLength(1);
+      expect(retryEvents[0].delayMs).toBeLessThan(20);
+      expect(s.hits[2].at - s.hits[1].at).toBeLessThan(1000);
+    },
+  );
+
+  it("a 429 with X-RateLimit-Remaining above 0 still honours its Retry-After (and only that)", async () => {
+    const s = await serve(
+      faultThenOk(status(429, { "retry-after": "0", ...rateHeaders(60, "3") }), [annotation]),
+    );
+    const c = client(s.url, { retry: { baseDelayMs: 20, maxDelayMs: 120_000 } });
+    await c.annotations.list();
+    await c.close();
+    expect(retryEvents[0].delayMs).toBeLessThan(20);
+    expect(s.hits[1].at - s.hits[0].at).toBeLessThan(1000);
+  });
+
   it("waits for X-RateLimit-Reset before sending when X-RateLimit-Remaining reached 0", async () => {
     let reset = 0;
     const s = await serve((_req, res, _body, hit) => {
@@ -478,9 +524,36 @@ describe("retry rules (pure)", () => {
   ])("Retry-After as %s", (_rule, value, expected) => {
     expect(parseRetryAfter(value, 1_000_000)).toBe(expected);
   });
-  it("Retry-After wins over X-RateLimit-Reset; the reset is epoch seconds", () => {
-    expect(serverDelayMs({ "retry-after": "2", "x-ratelimit-reset": "2000" }, 1_000_000)).toBe(2000);
-    expect(serverDelayMs({ "x-ratelimit-reset": "1005" }, 1_000_000)).toBe(5000);
+  it.each<[string, number, Record<string, string>, number | undefined]>([
+    [
+      "a 429: Retry-After wins over X-RateLimit-Reset",
+      429,
+      { "retry-after": "2", "x-ratelimit-reset": "2000" },
+      2000,
+    ],
+    [
+      "a 429 without Retry-After: X-RateLimit-Reset (epoch seconds)",
+      429,
+      { "x-ratelimit-reset": "1005" },
+      5000,
+    ],
+    ["a 429 with an HTTP-date Retry-After", 429, { "retry-after": new Date(1_003_000).toUTCString() }, 3000],
+    ["a 503 honours Retry-After", 503, { "retry-after": "2", "x-ratelimit-reset": "1060" }, 2000],
+    [
+      "a 503 ignores X-RateLimit-Reset (sent on every response)",
+      503,
+      { "x-ratelimit-reset": "1060" },
+      undefined,
+    ],
+    ["a 500 ignores X-RateLimit-Reset", 500, { "x-ratelimit-reset": "1060" }, undefined],
+    [
+      "a 502 ignores Retry-After and X-RateLimit-Reset",
+      502,
+      { "retry-after": "9", "x-ratelimit-reset": "1060" },
+      undefined,
+    ],
+  ])("server delay: %s", (_rule, code, headers, expected) => {
+    expect(serverDelayMs(code, headers, 1_000_000)).toBe(expected);
   });
 });
 
