@@ -1,4 +1,5 @@
 /** What every route family shares: the state, the event store and the mutation hook. */
+import type { Quotas } from "./quota";
 import type { EventStoreApi } from "./store/events";
 import type { State } from "./state";
 
@@ -8,6 +9,8 @@ export interface EmulatorContext {
   store: EventStoreApi;
   /** The organization id requests are served for. */
   orgId: string;
+  /** The ingest and query quotas (`X-IngestLimit-*`, `X-QueryLimit-*`, 430). */
+  quotas: Quotas;
   /** Call after every mutation, so `--data` is written. */
   changed(): void;
 }

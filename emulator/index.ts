@@ -5,12 +5,14 @@
 import type { AddressInfo } from "node:net";
 import type { EmulatorContext } from "./context";
 import { parseFaultSpec, type FaultOptions } from "./faults";
+import { DEFAULT_INGEST_QUOTA_BYTES, DEFAULT_QUERY_QUOTA, Quota } from "./quota";
 import { createEmulatorServer, type EmulatorStats, type RecordedRequest } from "./server";
 import { Persistence, State } from "./state";
 import { EventStore } from "./store/events";
 
 export type { FaultOptions } from "./faults";
 export type { RecordedRequest, EmulatorStats } from "./server";
+export { DEFAULT_INGEST_QUOTA_BYTES, DEFAULT_QUERY_QUOTA, QUOTA_EXCEEDED_STATUS } from "./quota";
 
 /** Development API token accepted when none is configured. Not a secret: the emulator is local. */
 export const DEFAULT_TOKEN = "xaat-local-development-token";
@@ -39,6 +41,16 @@ export interface EmulatorOptions {
   faults?: string | FaultOptions;
   /** Requests per minute; exceeding it gets 429 with `Retry-After`. Unenforced when unset. */
   rateLimit?: number;
+  /**
+   * Monthly ingest quota in bytes (gzip-decoded bodies); a request that would pass it gets 430. Reported in
+   * `X-IngestLimit-*`. Defaults to {@link DEFAULT_INGEST_QUOTA_BYTES} (the license's 500 GB).
+   */
+  ingestQuotaBytes?: number;
+  /**
+   * Monthly query quota, counted in query requests (the service counts GB-hours); past it, 430. Reported in
+   * `X-QueryLimit-*`. Defaults to {@link DEFAULT_QUERY_QUOTA}.
+   */
+  queryQuota?: number;
   /** Keep every received request in `received`. */
   record?: boolean;
   /** Receives one line per request; silent when unset. Tokens are never logged. */
@@ -69,13 +81,22 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   if (options.rateLimit !== undefined && !(Number.isInteger(options.rateLimit) && options.rateLimit > 0)) {
     throw new Error("rateLimit must be a positive integer (requests per minute)");
   }
+  for (const key of ["ingestQuotaBytes", "queryQuota"] as const) {
+    const v = options[key];
+    if (v !== undefined && !(Number.isSafeInteger(v) && v > 0))
+      throw new Error(`${key} must be a positive integer`);
+  }
   const faults = typeof options.faults === "string" ? parseFaultSpec(options.faults) : options.faults;
 
   const state = new State(orgId);
   const store = new EventStore();
   const persistence = options.dataFile ? new Persistence(options.dataFile, state, store) : undefined;
   persistence?.load();
-  const context: EmulatorContext = { state, store, orgId, changed: () => persistence?.changed() };
+  const quotas = {
+    ingest: new Quota(options.ingestQuotaBytes ?? DEFAULT_INGEST_QUOTA_BYTES),
+    query: new Quota(options.queryQuota ?? DEFAULT_QUERY_QUOTA),
+  };
+  const context: EmulatorContext = { state, store, orgId, quotas, changed: () => persistence?.changed() };
   const { server, received, stats } = createEmulatorServer(context, {
     token,
     personalToken,

@@ -7,6 +7,7 @@ import { randomBytes, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { EmulatorContext } from "./context";
 import { FaultInjector, type FaultOptions } from "./faults";
+import { quotaKindOf, setQuotaHeaders } from "./quota";
 import { HttpError, Router, parseQuery, readBody, sendError, type RequestContext } from "./http";
 import { registerAnnotations } from "./routes/annotations";
 import { registerIngest } from "./routes/ingest";
@@ -165,6 +166,9 @@ export function createEmulatorServer(
     res.setHeader("X-RateLimit-Remaining", String(Math.max(0, limit - count)));
     res.setHeader("X-RateLimit-Reset", String(Math.ceil(resetMs / 1000)));
     res.setHeader("X-RateLimit-Scope", "organization");
+    // Even a refused ingest or query reports its quota, as clients read these headers on a 429 too.
+    const quotaKind = quotaKindOf(path);
+    if (quotaKind) setQuotaHeaders(res, quotaKind, em.quotas[quotaKind]);
 
     // Pre-processing faults: the request has no effect at all.
     switch (decision?.kind) {

@@ -4,6 +4,8 @@ import {
   DEFAULT_ORG_ID,
   DEFAULT_PERSONAL_TOKEN,
   DEFAULT_PORT,
+  DEFAULT_INGEST_QUOTA_BYTES,
+  DEFAULT_QUERY_QUOTA,
   DEFAULT_TOKEN,
   startEmulator,
 } from "../../emulator";
@@ -36,6 +38,12 @@ Fault spec (--faults): comma-separated kind=rate pairs, rates are per-request pr
   seed=N                           PRNG seed (default 1); the same seed gives the same faults
   e.g. --faults 429=0.05,500=0.02,502=0.02,503=0.02,drop=0.01,latency=0.1:50,seed=42
 
+Quotas (--ingest-quota, --query-quota): monthly, per UTC calendar month, in memory only.
+  Ingest responses carry X-IngestLimit-Limit/-Remaining/-Reset (bytes, gzip-decoded bodies), query responses
+  X-QueryLimit-* (query requests answered 200; the service itself counts GB-hours). A request that would
+  pass its quota gets 430 {"code":430,"message":...} and has no effect.
+  Defaults: ingest ${DEFAULT_INGEST_QUOTA_BYTES} bytes (the license's 500 GB), query ${DEFAULT_QUERY_QUOTA} queries.
+
 Development defaults (not secrets; the emulator only serves what you give it):
   API token            ${DEFAULT_TOKEN}
   personal token       ${DEFAULT_PERSONAL_TOKEN}  (also send x-service-org-id: ${DEFAULT_ORG_ID})
@@ -50,6 +58,8 @@ interface EmulatorFlags {
   data?: string;
   faults?: string;
   rateLimit?: number;
+  ingestQuota?: number;
+  queryQuota?: number;
   quiet?: boolean;
 }
 
@@ -78,6 +88,16 @@ export function registerEmulatorCommand(program: Command): void {
       "enforce N requests per minute (429 + Retry-After)",
       integer("--rate-limit", 1, 1e9),
     )
+    .option(
+      "--ingest-quota <bytes>",
+      "monthly ingest quota in bytes; past it, 430 (see below)",
+      integer("--ingest-quota", 1, Number.MAX_SAFE_INTEGER),
+    )
+    .option(
+      "--query-quota <n>",
+      "monthly query quota in queries; past it, 430 (see below)",
+      integer("--query-quota", 1, Number.MAX_SAFE_INTEGER),
+    )
     .option("--quiet", "do not log one line per request")
     .addHelpText("after", FAULTS_HELP)
     .action(async (flags: EmulatorFlags) => {
@@ -91,6 +111,8 @@ export function registerEmulatorCommand(program: Command): void {
         dataFile: flags.data,
         faults: flags.faults,
         rateLimit: flags.rateLimit,
+        ingestQuotaBytes: flags.ingestQuota,
+        queryQuota: flags.queryQuota,
         logger: flags.quiet ? undefined : log,
       });
       log(`Observability emulator listening on ${em.url}`);
@@ -99,6 +121,8 @@ export function registerEmulatorCommand(program: Command): void {
       if (flags.data) log(`  data file:       ${flags.data}`);
       if (flags.faults) log(`  faults:          ${flags.faults}`);
       if (flags.rateLimit) log(`  rate limit:      ${flags.rateLimit} requests/minute`);
+      if (flags.ingestQuota) log(`  ingest quota:    ${flags.ingestQuota} bytes/month`);
+      if (flags.queryQuota) log(`  query quota:     ${flags.queryQuota} queries/month`);
       log("");
       log("Use it from another shell:");
       log(`  export OBSERVABILITY_URL=${em.url}`);

@@ -1,6 +1,7 @@
 /** Ingest: `POST /v1/datasets/{name}/ingest` with JSON, NDJSON or CSV bodies, optionally gzip-encoded. */
 import type { EmulatorContext } from "../context";
 import { HttpError, Router, queryParam, sendJson } from "../http";
+import { QUOTA_EXCEEDED_STATUS, setQuotaHeaders } from "../quota";
 import { datasetNameProblem, parseIngest } from "../ingest";
 import { nowNs } from "../time";
 
@@ -16,6 +17,10 @@ export function registerIngest(router: Router, em: EmulatorContext): void {
       const header = req.headers[name];
       return Array.isArray(header) ? header[0] : header;
     };
+    const quota = em.quotas.ingest;
+    if (!quota.fits(body.length)) {
+      throw new HttpError(QUOTA_EXCEEDED_STATUS, quota.exceededMessage("ingest", body.length));
+    }
     const now = nowNs();
     const parsed = parseIngest(body, req.headers["content-type"], {
       timestampField: option("timestamp-field"),
@@ -27,6 +32,8 @@ export function registerIngest(router: Router, em: EmulatorContext): void {
       em.store.append(params.name, parsed.events, now);
       em.changed();
     }
+    quota.charge(body.length);
+    setQuotaHeaders(res, "ingest", quota);
     sendJson(res, 200, {
       ingested: parsed.events.length,
       failed: parsed.failures.length,

@@ -1,18 +1,26 @@
 /** Queries: `POST /v1/datasets/_apl?format=legacy|tabular` and the legacy `POST /v1/datasets/{name}/query`.
- * The query engine (emulator/query) does the work; this file wires it to HTTP. */
+ * The query engine (emulator/query) does the work; this file wires it to HTTP and the query quota. */
 import type { EmulatorContext } from "../context";
-import { HttpError, Router, parseJson, queryParam, sendJson } from "../http";
-import { runAplQuery, runLegacyQuery } from "../query";
+import { HttpError, Router, parseJson, queryParam, sendJson, type RequestContext } from "../http";
+import { runAplQuery, runLegacyQuery, type QueryResponse } from "../query";
+import { QUOTA_EXCEEDED_STATUS, setQuotaHeaders } from "../quota";
 
 /** Registers the query routes. */
 export function registerQueries(router: Router, em: EmulatorContext): void {
-  router.add("POST", "/v1/datasets/_apl", ({ res, query, body }) => {
-    const result = runAplQuery(em.store, parseJson(body), queryParam(query, "format"));
-    sendJson(res, result.status, result.body);
-  });
-  router.add("POST", "/v1/datasets/:name/query", ({ res, params, body }) => {
-    if (params.name === "") throw new HttpError(400, "dataset name must not be empty");
-    const result = runLegacyQuery(em.store, params.name, parseJson(body));
-    sendJson(res, result.status, result.body);
+  /** Refuses with 430 when the quota is spent; charges one query for each answered 200. */
+  const metered = (ctx: RequestContext, run: () => QueryResponse) => {
+    const quota = em.quotas.query;
+    if (!quota.fits(1)) throw new HttpError(QUOTA_EXCEEDED_STATUS, quota.exceededMessage("query", 1));
+    const result = run();
+    if (result.status === 200) quota.charge(1);
+    setQuotaHeaders(ctx.res, "query", quota);
+    sendJson(ctx.res, result.status, result.body);
+  };
+  router.add("POST", "/v1/datasets/_apl", (ctx) =>
+    metered(ctx, () => runAplQuery(em.store, parseJson(ctx.body), queryParam(ctx.query, "format"))),
+  );
+  router.add("POST", "/v1/datasets/:name/query", (ctx) => {
+    if (ctx.params.name === "") throw new HttpError(400, "dataset name must not be empty");
+    metered(ctx, () => runLegacyQuery(em.store, ctx.params.name, parseJson(ctx.body)));
   });
 }

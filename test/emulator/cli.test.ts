@@ -77,10 +77,44 @@ it("takes its options from flags", async () => {
   expect(await p.exited).toBe(0);
 });
 
+it("--ingest-quota and --query-quota are printed and enforced with 430", async () => {
+  const p = run(["emulator", "--port", "0", "--ingest-quota", "10", "--query-quota", "1"]);
+  try {
+    const url = await waitFor(() => /OBSERVABILITY_URL=(\S+)/.exec(p.out())?.[1]);
+    expect(p.out()).toContain("ingest quota:    10 bytes/month");
+    expect(p.out()).toContain("query quota:     1 queries/month");
+    const post = async (path: string, body: string) => {
+      const res = await request(`${url}${path}`, {
+        method: "POST",
+        headers: { authorization: "Bearer xaat-local-development-token", "content-type": "application/json" },
+        body,
+      });
+      return { status: res.statusCode, body: (await res.body.json()) as { code: number } };
+    };
+    expect(await post("/v1/datasets/d/ingest", '[{"a":1}]')).toMatchObject({ status: 200 });
+    expect(await post("/v1/datasets/d/ingest", '[{"a":2}]')).toEqual({
+      status: 430,
+      body: { code: 430, message: expect.stringMatching(/ingest quota exceeded/) },
+    });
+    const apl = JSON.stringify({ apl: "['d']" });
+    expect(await post("/v1/datasets/_apl", apl)).toMatchObject({ status: 200 });
+    expect(await post("/v1/datasets/_apl", apl)).toMatchObject({ status: 430, body: { code: 430 } });
+  } finally {
+    p.child.kill("SIGTERM");
+  }
+  expect(await p.exited).toBe(0);
+});
+
 it.each([
   ["a non-numeric port", ["emulator", "--port", "abc"], /--port/],
   ["a bad fault spec", ["emulator", "--faults", "teapot=1"], /unknown kind "teapot"/],
   ["an unknown flag", ["emulator", "--frobnicate"], /unknown option '--frobnicate'/],
+  ["a zero --query-quota", ["emulator", "--query-quota", "0"], /--query-quota must be an integer/],
+  [
+    "a non-numeric --ingest-quota",
+    ["emulator", "--ingest-quota", "10MB"],
+    /--ingest-quota must be an integer/,
+  ],
   ["an unknown command", ["frobnicate"], /unknown command/],
 ])("rejects %s with a message and a non-zero exit", async (_name, args, message) => {
   const p = run(args);
