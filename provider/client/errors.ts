@@ -29,10 +29,19 @@ export class ApiError extends Error {
   readonly serviceMessage: string | undefined;
   /** The `X-Trace-Id` response header, for support requests. */
   readonly traceId: string | undefined;
+  /** True when a non-idempotent request (a create) failed after it may have reached the service: it may or
+   * may not have taken effect, and it was not sent again. Check whether it did before creating again. */
+  readonly outcomeUnknown: boolean;
 
   constructor(
     message: string,
-    info: RequestInfo & { status?: number; serviceMessage?: string; traceId?: string; cause?: Error },
+    info: RequestInfo & {
+      status?: number;
+      serviceMessage?: string;
+      traceId?: string;
+      cause?: Error;
+      outcomeUnknown?: boolean;
+    },
   ) {
     super(message, info.cause ? { cause: info.cause } : undefined);
     this.method = info.method;
@@ -40,6 +49,7 @@ export class ApiError extends Error {
     this.status = info.status;
     this.serviceMessage = info.serviceMessage;
     this.traceId = info.traceId;
+    this.outcomeUnknown = info.outcomeUnknown ?? false;
   }
 
   /** A plain object for JSON logs: every field except the stack, none of them secret. */
@@ -52,6 +62,7 @@ export class ApiError extends Error {
       status: this.status,
       serviceMessage: this.serviceMessage,
       traceId: this.traceId,
+      outcomeUnknown: this.outcomeUnknown,
     };
   }
 }
@@ -119,7 +130,20 @@ export class AbortError extends ApiError {
   override readonly name = "AbortError";
 }
 
-type Info = RequestInfo & { traceId?: string; headers?: Record<string, string | string[] | undefined> };
+type Info = RequestInfo & {
+  traceId?: string;
+  /** The request is not idempotent (a create), so a failure after sending leaves its outcome unknown. */
+  notIdempotent?: boolean;
+};
+
+/** Appended to the message of a create whose outcome is unknown; callers such as the provider reconcile. */
+export const OUTCOME_UNKNOWN_NOTE =
+  "the request may or may not have been processed by the service; it was not sent again (so nothing is created twice): check whether it took effect before retrying";
+
+/** 503 is the one 5xx the service sends before processing; any other 5xx may follow a processed request. */
+function responseLeavesOutcomeUnknown(status: number): boolean {
+  return status >= 500 && status !== 503;
+}
 
 /** The one factory: the error class for an HTTP status, with the service's message and trace id. */
 export function errorFromResponse(
@@ -130,8 +154,17 @@ export function errorFromResponse(
 ): ApiError {
   const serviceMessage = scrub(serviceMessageOf(body), secrets);
   const detail = serviceMessage ? `: ${serviceMessage}` : "";
-  const message = `${info.method} ${info.path} failed with ${status}${detail}`;
-  const init = { method: info.method, path: info.path, status, serviceMessage, traceId: info.traceId };
+  const outcomeUnknown = info.notIdempotent === true && responseLeavesOutcomeUnknown(status);
+  const note = outcomeUnknown ? `; ${OUTCOME_UNKNOWN_NOTE}` : "";
+  const message = `${info.method} ${info.path} failed with ${status}${detail}${note}`;
+  const init = {
+    method: info.method,
+    path: info.path,
+    status,
+    serviceMessage,
+    traceId: info.traceId,
+    outcomeUnknown,
+  };
   if (status === 400) return new BadRequestError(message, init);
   if (status === 401 || status === 403) return new ForbiddenError(message, init);
   if (status === 404) return new NotFoundError(message, init);
@@ -191,7 +224,7 @@ export class TransportCause extends Error {
 /** Wraps an undici or system error as ConnectionError / TimeoutError / AbortError, with the token scrubbed. */
 export function errorFromTransport(
   err: unknown,
-  info: RequestInfo,
+  info: RequestInfo & { notIdempotent?: boolean },
   secrets: readonly string[],
   aborted: boolean,
 ): ApiError {
@@ -201,17 +234,26 @@ export function errorFromTransport(
   const code = typeof e.code === "string" ? e.code : typeof inner.code === "string" ? inner.code : undefined;
   const rawMessage = scrub(typeof e.message === "string" ? e.message : String(err), secrets);
   const cause = new TransportCause(typeof e.name === "string" ? e.name : "Error", code, rawMessage);
+  const where = { method: info.method, path: info.path };
+  // A connection that was never established carried nothing; anything later may have delivered the request.
+  const outcomeUnknown = info.notIdempotent === true && !(code !== undefined && NOT_SENT_CODES.has(code));
+  const note = outcomeUnknown ? `; ${OUTCOME_UNKNOWN_NOTE}` : "";
   if (aborted) {
-    return new AbortError(`${info.method} ${info.path} was aborted`, { ...info, cause });
+    return new AbortError(`${info.method} ${info.path} was aborted${note}`, {
+      ...where,
+      cause,
+      outcomeUnknown,
+    });
   }
   const what = `${info.method} ${info.path}`;
   if (code && TIMEOUT_CODES.has(code)) {
-    return new TimeoutError(`${what} timed out (${code})`, { ...info, code, cause });
+    return new TimeoutError(`${what} timed out (${code})${note}`, { ...where, code, cause, outcomeUnknown });
   }
-  return new ConnectionError(`${what} failed: ${rawMessage}${code ? ` (${code})` : ""}`, {
-    ...info,
+  return new ConnectionError(`${what} failed: ${rawMessage}${code ? ` (${code})` : ""}${note}`, {
+    ...where,
     code,
     cause,
+    outcomeUnknown,
   });
 }
 

@@ -84,7 +84,7 @@ export class Transport {
     for (let attempt = 0; ; attempt++) {
       try {
         await this.waitForGate(call, fullPath);
-        return await this.attempt(call, fullPath, headers, body);
+        return await this.attempt(call, fullPath, headers, body, idempotent);
       } catch (err) {
         const error = err as ApiError;
         if (
@@ -143,8 +143,10 @@ export class Transport {
     fullPath: string,
     headers: Record<string, string>,
     body: Buffer | undefined,
+    idempotent: boolean,
   ): Promise<T> {
     const info = { method: call.method, path: fullPath };
+    const notIdempotent = !idempotent;
     const secrets = [this.options.token];
     const timeout = call.timeoutMs ?? this.options.timeoutMs;
     let status: number;
@@ -165,7 +167,7 @@ export class Transport {
       resHeaders = res.headers;
       text = await res.body.text();
     } catch (err) {
-      throw errorFromTransport(err, info, secrets, call.signal?.aborted === true);
+      throw errorFromTransport(err, { ...info, notIdempotent }, secrets, call.signal?.aborted === true);
     }
     this.noteRateLimit(resHeaders);
     const traceId = headerText(resHeaders["x-trace-id"]);
@@ -174,7 +176,7 @@ export class Transport {
       const error = errorFromResponse(
         status,
         text,
-        { ...info, traceId, retryAfterMs: retryDelayMs },
+        { ...info, traceId, retryAfterMs: retryDelayMs, notIdempotent },
         secrets,
       );
       if (retryDelayMs !== undefined) serverDelays.set(error, retryDelayMs);

@@ -141,6 +141,8 @@ describe("every fault kind (500, 502, drop too)", () => {
           return await res(c, kind).create(body(kind, name));
         } catch (e) {
           if (!(e instanceof ServerError || e instanceof ConnectionError)) throw e;
+          // Every failure that reaches here is one the client could not safely resend, and it says so.
+          expect(e.outcomeUnknown).toBe(true);
           ambiguous++;
           const found = (await listAll(c, kind)).filter((o) => nameOf(kind, o) === name);
           expect(found.length).toBeLessThanOrEqual(1);
@@ -174,7 +176,12 @@ describe("500 after processing", () => {
       const name = `after-${i}`;
       await c.roles.create({ name }).catch((e: unknown) => {
         expect(e).toBeInstanceOf(ServerError);
-        expect(e).toMatchObject({ status: 500, method: "POST", path: "/v2/rbac/roles" });
+        expect(e).toMatchObject({
+          status: 500,
+          method: "POST",
+          path: "/v2/rbac/roles",
+          outcomeUnknown: true,
+        });
         failedName = name;
       });
     }

@@ -493,6 +493,84 @@ describe("retries", () => {
   });
 });
 
+describe("a create whose outcome is unknown is never resent, and says so", () => {
+  const post = (c: ObservabilityClient) =>
+    c.monitors.create({ name: "m", aplQuery: "x", type: "MatchEvent" });
+  const get = (c: ObservabilityClient) => c.monitors.get("mon_1");
+  const query = (c: ObservabilityClient) => c.queryLegacy("web", { startTime: "now-1h", endTime: "now" });
+  const status = (code: number) => (res: ServerResponse) =>
+    send(res, code, { code, message: `status ${code}` }, code === 429 ? { "retry-after": "0" } : {});
+  const drop = (res: ServerResponse) => res.socket?.destroy();
+  const hang = () => undefined;
+  const UNKNOWN = /may or may not have been processed.*not sent again/;
+
+  it.each<
+    [
+      string,
+      (c: ObservabilityClient) => Promise<unknown>,
+      (res: ServerResponse) => void,
+      string,
+      number,
+      boolean,
+    ]
+  >([
+    [
+      "POST after a dropped connection: ConnectionError, outcome unknown",
+      post,
+      drop,
+      "ConnectionError",
+      1,
+      true,
+    ],
+    ["POST after a timeout: TimeoutError, outcome unknown", post, hang, "TimeoutError", 1, true],
+    ["POST answered 500: ServerError, outcome unknown", post, status(500), "ServerError", 1, true],
+    ["POST answered 502: ServerError, outcome unknown", post, status(502), "ServerError", 1, true],
+    [
+      "POST answered 503 on every try: refused before processing, so known",
+      post,
+      status(503),
+      "ServerError",
+      3,
+      false,
+    ],
+    ["POST answered 429 on every try: known", post, status(429), "RateLimitError", 3, false],
+    [
+      "GET after dropped connections: retried, and a read has no outcome to doubt",
+      get,
+      drop,
+      "ConnectionError",
+      3,
+      false,
+    ],
+    ["a read-only query POST after dropped connections: known", query, drop, "ConnectionError", 3, false],
+  ])("%s", async (_rule, op, fault, name, attempts, unknown) => {
+    const s = await serve((_req, res) => fault(res));
+    const c = client(s.url, { maxRetries: 2, timeoutMs: 150 });
+    const error = await op(c).then(
+      () => undefined,
+      (e: unknown) => e as ApiError,
+    );
+    await c.close();
+    expect(s.hits).toHaveLength(attempts);
+    expect(error?.name).toBe(name);
+    expect(error?.outcomeUnknown).toBe(unknown);
+    expect(error?.toJSON()).toMatchObject({ outcomeUnknown: unknown });
+    if (unknown) expect(error?.message).toMatch(UNKNOWN);
+    else expect(error?.message).not.toMatch(/may or may not/);
+    expect(inspect(error)).not.toContain(TOKEN);
+  });
+
+  it("POST refused before connecting (nothing sent) is retried, and the final error's outcome is known", async () => {
+    const probe = await serve(() => undefined);
+    await probe.close();
+    const c = client(probe.url, { maxRetries: 1 });
+    const error = await post(c).catch((e: unknown) => e as ConnectionError);
+    await c.close();
+    expect(error).toMatchObject({ name: "ConnectionError", code: "ECONNREFUSED", outcomeUnknown: false });
+    expect(c.retryCount).toBe(1);
+  });
+});
+
 describe("retry rules (pure)", () => {
   const info = { method: "POST", path: "/x" };
   it.each([
