@@ -42,18 +42,39 @@ export function sendNoContent(res: ServerResponse): void {
   res.end();
 }
 
-/** The request body, gunzipped when `Content-Encoding: gzip`. */
-export async function readBody(req: IncomingMessage, raw: Buffer): Promise<Buffer> {
+/** The request body, gunzipped when `Content-Encoding: gzip`; more than `maxBytes` once gunzipped is a 413. */
+export async function readBody(req: IncomingMessage, raw: Buffer, maxBytes: number): Promise<Buffer> {
   const encoding = (req.headers["content-encoding"] ?? "").toLowerCase().trim();
   if (encoding === "" || encoding === "identity") return raw;
   if (encoding === "gzip" || encoding === "x-gzip") {
     try {
-      return await gunzipAsync(raw);
-    } catch {
+      // The cap keeps a small "gzip bomb" from inflating into gigabytes of memory.
+      return await gunzipAsync(raw, { maxOutputLength: maxBytes });
+    } catch (err) {
+      if ((err as { code?: string }).code === "ERR_BUFFER_TOO_LARGE") {
+        throw new HttpError(413, `request body is larger than ${maxBytes} bytes once gunzipped`);
+      }
       throw new HttpError(400, "request body is not valid gzip (Content-Encoding: gzip)");
     }
   }
-  throw new HttpError(415, `unsupported Content-Encoding: ${encoding}`);
+  throw new HttpError(415, `unsupported Content-Encoding: ${encoding}; use gzip or none`);
+}
+
+/** `Content-Type` without parameters, lower-cased; "" when absent. */
+export function mediaType(req: IncomingMessage): string {
+  return (req.headers["content-type"] ?? "").split(";")[0].trim().toLowerCase();
+}
+
+/**
+ * The JSON body of a management or query request. A `Content-Type` other than JSON is a 415 naming it; none at
+ * all is accepted, as the body is parsed as JSON anyway.
+ */
+export function jsonBody(ctx: RequestContext): unknown {
+  const type = mediaType(ctx.req);
+  if (type !== "" && type !== "application/json" && !type.endsWith("+json")) {
+    throw new HttpError(415, `unsupported Content-Type "${type}": this endpoint takes application/json`);
+  }
+  return parseJson(ctx.body);
 }
 
 /** Parses a JSON request body; an empty or malformed one is a 400 naming the problem. */
@@ -67,9 +88,9 @@ export function parseJson(body: Buffer): unknown {
   }
 }
 
-/** Parses a JSON object body; anything but an object is a 400. */
-export function parseJsonObject(body: Buffer): Record<string, unknown> {
-  const value = parseJson(body);
+/** The JSON object body of a request (see {@link jsonBody}); anything but an object is a 400. */
+export function jsonObjectBody(ctx: RequestContext): Record<string, unknown> {
+  const value = jsonBody(ctx);
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     throw new HttpError(400, "request body must be a JSON object");
   }

@@ -12,6 +12,7 @@ import { EventStore } from "./store/events";
 
 export type { FaultOptions } from "./faults";
 export type { RecordedRequest, EmulatorStats } from "./server";
+export { MAX_BODY_BYTES, MAX_HEADER_BYTES } from "./server";
 export { DEFAULT_INGEST_QUOTA_BYTES, DEFAULT_QUERY_QUOTA, QUOTA_EXCEEDED_STATUS } from "./quota";
 
 /** Development API token accepted when none is configured. Not a secret: the emulator is local. */
@@ -51,6 +52,11 @@ export interface EmulatorOptions {
    * `X-QueryLimit-*`. Defaults to {@link DEFAULT_QUERY_QUOTA}.
    */
   queryQuota?: number;
+  /**
+   * Largest request body in bytes, on the wire and once gunzipped; larger ones get 413 without being buffered.
+   * Defaults to {@link MAX_BODY_BYTES} (32 MiB).
+   */
+  maxBodyBytes?: number;
   /** Keep every received request in `received`. */
   record?: boolean;
   /** Receives one line per request; silent when unset. Tokens are never logged. */
@@ -81,7 +87,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   if (options.rateLimit !== undefined && !(Number.isInteger(options.rateLimit) && options.rateLimit > 0)) {
     throw new Error("rateLimit must be a positive integer (requests per minute)");
   }
-  for (const key of ["ingestQuotaBytes", "queryQuota"] as const) {
+  for (const key of ["ingestQuotaBytes", "queryQuota", "maxBodyBytes"] as const) {
     const v = options[key];
     if (v !== undefined && !(Number.isSafeInteger(v) && v > 0))
       throw new Error(`${key} must be a positive integer`);
@@ -104,6 +110,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     faults,
     rateLimit: options.rateLimit,
     record: options.record ?? false,
+    maxBodyBytes: options.maxBodyBytes,
     logger: options.logger,
   });
 

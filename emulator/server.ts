@@ -4,6 +4,7 @@
  * connections) and raw body streaming (ingest speed).
  */
 import { randomBytes, timingSafeEqual } from "node:crypto";
+import type { Duplex } from "node:stream";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { EmulatorContext } from "./context";
 import { FaultInjector, type FaultOptions } from "./faults";
@@ -44,13 +45,20 @@ export interface ServerSettings {
   faults?: FaultOptions;
   rateLimit?: number;
   record: boolean;
+  /** Largest request body, on the wire and once gunzipped; default {@link MAX_BODY_BYTES}. */
+  maxBodyBytes?: number;
   logger?: (line: string) => void;
 }
 
 /** The limit shown in `X-RateLimit-Limit` when no `rateLimit` is enforced (the license's 100/s). */
 export const DEFAULT_RATE_LIMIT_PER_MINUTE = 6000;
-/** Request bodies above this size get 413. */
-export const MAX_BODY_BYTES = 256 * 1024 * 1024;
+/**
+ * Request bodies above this size (on the wire, and again once gunzipped) get 413 without being buffered. Ten
+ * thousand events, the most one ingest takes, fit well inside it.
+ */
+export const MAX_BODY_BYTES = 32 * 1024 * 1024;
+/** Node's limit on the request line plus headers; past it the emulator answers 431 JSON. */
+export const MAX_HEADER_BYTES = 16 * 1024;
 
 function sameSecret(given: string, expected: string): boolean {
   const a = Buffer.from(given);
@@ -98,6 +106,44 @@ class RateWindow {
   }
 }
 
+/** The body as sent, or undefined once it is known to pass `max` bytes (by Content-Length or while reading). */
+async function readRawBody(req: IncomingMessage, max: number): Promise<Buffer | undefined> {
+  const declared = Number(req.headers["content-length"] ?? 0);
+  if (declared > max) return undefined;
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > max) return undefined;
+    chunks.push(chunk as Buffer);
+  }
+  return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
+}
+
+/**
+ * Answers a request Node's parser refused (headers too large, malformed request line, bad chunking) with the
+ * service's JSON error body instead of Node's bare status line.
+ */
+function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const [status, message] =
+    err.code === "HPE_HEADER_OVERFLOW"
+      ? [431, `request headers are larger than the emulator's limit of ${MAX_HEADER_BYTES} bytes`]
+      : err.code === "ERR_HTTP_REQUEST_TIMEOUT"
+        ? [408, "request timed out before it was complete"]
+        : [400, `malformed HTTP request (${err.code ?? "parse error"})`];
+  const text = JSON.stringify({ code: status, message });
+  const reason =
+    status === 431 ? "Request Header Fields Too Large" : status === 408 ? "Request Timeout" : "Bad Request";
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(text)}\r\n` +
+      `X-Trace-Id: ${randomBytes(16).toString("hex")}\r\nConnection: close\r\n\r\n${text}`,
+  );
+}
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Creates (but does not start) the emulator's HTTP server. */
@@ -120,6 +166,7 @@ export function createEmulatorServer(
   const faults = settings.faults ? new FaultInjector(settings.faults) : undefined;
   const window = new RateWindow();
   const limit = settings.rateLimit ?? DEFAULT_RATE_LIMIT_PER_MINUTE;
+  const maxBody = settings.maxBodyBytes ?? MAX_BODY_BYTES;
   const countFault = (kind: string) => (stats.faults[kind] = (stats.faults[kind] ?? 0) + 1);
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -136,23 +183,20 @@ export function createEmulatorServer(
       settings.logger?.(`${method} ${path} ${res.statusCode} ${Date.now() - started}ms`),
     );
 
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const rawBody = await (async () => {
-      for await (const chunk of req) {
-        size += (chunk as Buffer).length;
-        if (size > MAX_BODY_BYTES) return undefined;
-        chunks.push(chunk as Buffer);
-      }
-      return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
-    })();
+    const rawBody = await readRawBody(req, maxBody);
+    if (rawBody === undefined) {
+      // Refused before buffering it; the rest of the upload is discarded and the connection closed after.
+      res.setHeader("Connection", "close");
+      req.resume();
+      return sendError(res, 413, `request body is larger than the emulator's limit of ${maxBody} bytes`);
+    }
     if (settings.record) {
       const headers: Record<string, string> = {};
       for (const [k, v] of Object.entries(req.headers)) {
         if (v !== undefined)
           headers[k] = k === "authorization" ? "[redacted]" : Array.isArray(v) ? v.join(", ") : v;
       }
-      received.push({ method, path, query, headers, body: rawBody ?? Buffer.alloc(0) });
+      received.push({ method, path, query, headers, body: rawBody });
     }
 
     const decision = faults?.decide();
@@ -197,8 +241,9 @@ export function createEmulatorServer(
         res.setHeader("Retry-After", String(Math.max(1, Math.ceil((resetMs - Date.now()) / 1000))));
         return sendError(res, 429, "rate limit exceeded");
       }
-      if (rawBody === undefined)
-        throw new HttpError(413, `request body is larger than ${MAX_BODY_BYTES} bytes`);
+      if ((method === "GET" || method === "HEAD") && rawBody.length > 0) {
+        throw new HttpError(400, `a ${method} request takes no body; this one has ${rawBody.length} bytes`);
+      }
       const match = router.match(method, path);
       if (match.kind === "not-found") throw new HttpError(404, `Not found: no endpoint ${method} ${path}`);
       if (match.kind === "method-not-allowed") {
@@ -208,7 +253,7 @@ export function createEmulatorServer(
           `method ${method} is not allowed on ${path}; allowed: ${match.allowed.join(", ")}`,
         );
       }
-      const body = await readBody(req, rawBody);
+      const body = await readBody(req, rawBody, maxBody);
       if (decision?.kind === "500after") {
         // Processed, then reported as failed: the client cannot tell whether it took effect.
         countFault("500after");
@@ -235,8 +280,9 @@ export function createEmulatorServer(
     }
   }
 
-  const server = createServer((req, res) => {
+  const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, (req, res) => {
     handle(req, res).catch(() => res.destroy());
   });
+  server.on("clientError", (err: NodeJS.ErrnoException, socket) => answerClientError(err, socket));
   return { server, received, stats };
 }

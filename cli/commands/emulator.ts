@@ -7,6 +7,8 @@ import {
   DEFAULT_INGEST_QUOTA_BYTES,
   DEFAULT_QUERY_QUOTA,
   DEFAULT_TOKEN,
+  MAX_BODY_BYTES,
+  MAX_HEADER_BYTES,
   startEmulator,
 } from "../../emulator";
 import { parseFaultSpec } from "../../emulator/faults";
@@ -44,6 +46,9 @@ Quotas (--ingest-quota, --query-quota): monthly, per UTC calendar month, in memo
   pass its quota gets 430 {"code":430,"message":...} and has no effect.
   Defaults: ingest ${DEFAULT_INGEST_QUOTA_BYTES} bytes (the license's 500 GB), query ${DEFAULT_QUERY_QUOTA} queries.
 
+Size limits: a request body over --max-body-bytes (default ${MAX_BODY_BYTES}, 32 MiB), on the wire or once
+  gunzipped, gets 413 JSON without being buffered; request headers over ${MAX_HEADER_BYTES} bytes get 431 JSON.
+
 Development defaults (not secrets; the emulator only serves what you give it):
   API token            ${DEFAULT_TOKEN}
   personal token       ${DEFAULT_PERSONAL_TOKEN}  (also send x-service-org-id: ${DEFAULT_ORG_ID})
@@ -60,6 +65,7 @@ interface EmulatorFlags {
   rateLimit?: number;
   ingestQuota?: number;
   queryQuota?: number;
+  maxBodyBytes?: number;
   quiet?: boolean;
 }
 
@@ -98,6 +104,11 @@ export function registerEmulatorCommand(program: Command): void {
       "monthly query quota in queries; past it, 430 (see below)",
       integer("--query-quota", 1, Number.MAX_SAFE_INTEGER),
     )
+    .option(
+      "--max-body-bytes <n>",
+      "largest request body in bytes; larger gets 413 (see below)",
+      integer("--max-body-bytes", 1, Number.MAX_SAFE_INTEGER),
+    )
     .option("--quiet", "do not log one line per request")
     .addHelpText("after", FAULTS_HELP)
     .action(async (flags: EmulatorFlags) => {
@@ -113,6 +124,7 @@ export function registerEmulatorCommand(program: Command): void {
         rateLimit: flags.rateLimit,
         ingestQuotaBytes: flags.ingestQuota,
         queryQuota: flags.queryQuota,
+        maxBodyBytes: flags.maxBodyBytes,
         logger: flags.quiet ? undefined : log,
       });
       log(`Observability emulator listening on ${em.url}`);

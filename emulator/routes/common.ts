@@ -1,5 +1,5 @@
 /** Helpers shared by the management route families: CRUD over a collection with schema validation. */
-import { HttpError, NOT_FOUND_MESSAGE, parseJsonObject, sendJson, type RequestContext } from "../http";
+import { HttpError, NOT_FOUND_MESSAGE, jsonObjectBody, sendJson, type RequestContext } from "../http";
 import type { Collection, StoredObject } from "../state";
 
 /** Fields the server owns; bodies that carry them (official clients send objects back) have them ignored. */
@@ -19,7 +19,7 @@ export function getOr404(collection: Collection, id: string): StoredObject {
 
 /** The JSON object body with the read-only fields removed. */
 export function bodyWithoutReadOnly(ctx: RequestContext): Record<string, unknown> {
-  const body = parseJsonObject(ctx.body);
+  const body = jsonObjectBody(ctx);
   for (const f of READ_ONLY_FIELDS) delete body[f];
   return body;
 }

@@ -1,7 +1,7 @@
 /** Queries: `POST /v1/datasets/_apl?format=legacy|tabular` and the legacy `POST /v1/datasets/{name}/query`.
  * The query engine (emulator/query) does the work; this file wires it to HTTP and the query quota. */
 import type { EmulatorContext } from "../context";
-import { HttpError, Router, parseJson, queryParam, sendJson, type RequestContext } from "../http";
+import { HttpError, Router, jsonBody, queryParam, sendJson, type RequestContext } from "../http";
 import { runAplQuery, runLegacyQuery, type QueryResponse } from "../query";
 import { QUOTA_EXCEEDED_STATUS, setQuotaHeaders } from "../quota";
 
@@ -17,10 +17,10 @@ export function registerQueries(router: Router, em: EmulatorContext): void {
     sendJson(ctx.res, result.status, result.body);
   };
   router.add("POST", "/v1/datasets/_apl", (ctx) =>
-    metered(ctx, () => runAplQuery(em.store, parseJson(ctx.body), queryParam(ctx.query, "format"))),
+    metered(ctx, () => runAplQuery(em.store, jsonBody(ctx), queryParam(ctx.query, "format"))),
   );
   router.add("POST", "/v1/datasets/:name/query", (ctx) => {
     if (ctx.params.name === "") throw new HttpError(400, "dataset name must not be empty");
-    metered(ctx, () => runLegacyQuery(em.store, ctx.params.name, parseJson(ctx.body)));
+    metered(ctx, () => runLegacyQuery(em.store, ctx.params.name, jsonBody(ctx)));
   });
 }

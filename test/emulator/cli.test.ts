@@ -77,8 +77,18 @@ it("takes its options from flags", async () => {
   expect(await p.exited).toBe(0);
 });
 
-it("--ingest-quota and --query-quota are printed and enforced with 430", async () => {
-  const p = run(["emulator", "--port", "0", "--ingest-quota", "10", "--query-quota", "1"]);
+it("--ingest-quota, --query-quota (430) and --max-body-bytes (413) are enforced", async () => {
+  const p = run([
+    "emulator",
+    "--port",
+    "0",
+    "--ingest-quota",
+    "10",
+    "--query-quota",
+    "1",
+    "--max-body-bytes",
+    "100",
+  ]);
   try {
     const url = await waitFor(() => /OBSERVABILITY_URL=(\S+)/.exec(p.out())?.[1]);
     expect(p.out()).toContain("ingest quota:    10 bytes/month");
@@ -96,6 +106,10 @@ it("--ingest-quota and --query-quota are printed and enforced with 430", async (
       status: 430,
       body: { code: 430, message: expect.stringMatching(/ingest quota exceeded/) },
     });
+    expect(await post("/v2/annotations", "x".repeat(101))).toMatchObject({
+      status: 413,
+      body: { code: 413 },
+    });
     const apl = JSON.stringify({ apl: "['d']" });
     expect(await post("/v1/datasets/_apl", apl)).toMatchObject({ status: 200 });
     expect(await post("/v1/datasets/_apl", apl)).toMatchObject({ status: 430, body: { code: 430 } });
@@ -109,6 +123,11 @@ it.each([
   ["a non-numeric port", ["emulator", "--port", "abc"], /--port/],
   ["a bad fault spec", ["emulator", "--faults", "teapot=1"], /unknown kind "teapot"/],
   ["an unknown flag", ["emulator", "--frobnicate"], /unknown option '--frobnicate'/],
+  [
+    "a negative --max-body-bytes",
+    ["emulator", "--max-body-bytes", "-5"],
+    /--max-body-bytes must be an integer/,
+  ],
   ["a zero --query-quota", ["emulator", "--query-quota", "0"], /--query-quota must be an integer/],
   [
     "a non-numeric --ingest-quota",
