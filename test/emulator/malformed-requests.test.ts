@@ -4,6 +4,7 @@
  * a hang or Node's bare status line.
  */
 import { connect } from "node:net";
+import { Readable } from "node:stream";
 import { gzipSync } from "node:zlib";
 import { request } from "undici";
 import { MAX_BODY_BYTES, MAX_HEADER_BYTES } from "../../emulator";
@@ -196,7 +197,7 @@ describe("size limits", () => {
     const res = await request(`${small.current.url}/v1/datasets/big/ingest`, {
       method: "POST",
       headers: { authorization: `Bearer ${small.current.token}`, "content-type": "application/json" },
-      body: chunks(),
+      body: Readable.from(chunks()),
     });
     expect(res.statusCode).toBe(413);
     expect(await res.body.json()).toEqual({
