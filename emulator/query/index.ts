@@ -122,6 +122,15 @@ export function runLegacyQuery(
   now: bigint = nowNs(),
 ): QueryResponse {
   const startedAt = process.hrtime.bigint();
+  // The service computes these; ignoring them would answer raw matches as if they were aggregates.
+  for (const key of ["aggregations", "groupBy", "virtualFields"]) {
+    const v = (body as Record<string, unknown> | null)?.[key];
+    if (Array.isArray(v) && v.length > 0) {
+      return badRequest(
+        `${key}: not supported by the emulator; use APL (summarize, extend) on /v1/datasets/_apl`,
+      );
+    }
+  }
   const req = validate(LegacyQueryRequestSchema, body);
   if (!req.ok) return badRequest(formatFailures(req.failures));
   const range = timeRange(req.value, now);

@@ -155,6 +155,28 @@ describe("bodies", () => {
     expectError(res, 400, message);
   });
 
+  it.each([
+    ["aggregations", { aggregations: [{ op: "count", field: "*" }] }],
+    ["groupBy", { groupBy: ["svc"] }],
+    ["virtualFields", { virtualFields: [{ alias: "x", expr: "1" }] }],
+  ])(
+    "a legacy query with %s (not emulated) is a 400 naming it rather than a wrong answer",
+    async (key, extra) => {
+      const res = await api(em.current, "POST", "/v1/datasets/a/query", {
+        startTime: "now-1h",
+        endTime: "now",
+        ...extra,
+      });
+      expectError(res, 400, new RegExp(`^${key}: not supported by the emulator`));
+      const empty = await api(em.current, "POST", "/v1/datasets/a/query", {
+        startTime: "now-1h",
+        endTime: "now",
+        [key]: [],
+      });
+      expect(empty.status).not.toBe(400);
+    },
+  );
+
   it.each(["GET /v2/annotations", "GET /v2/orgs", "GET /v2/monitors/mon_x"])(
     "a body on %s is a 400 saying GET takes no body",
     async (line) => {
