@@ -43,6 +43,11 @@ export interface EmulatorOptions {
   /** Requests per minute; exceeding it gets 429 with `Retry-After`. Unenforced when unset. */
   rateLimit?: number;
   /**
+   * Length of the rate-limit window in ms; defaults to a minute, as the service counts. A shorter window lets a
+   * test exhaust `rateLimit` and see it reset in seconds.
+   */
+  rateLimitWindowMs?: number;
+  /**
    * Monthly ingest quota in bytes (gzip-decoded bodies); a request that would pass it gets 430. Reported in
    * `X-IngestLimit-*`. Defaults to {@link DEFAULT_INGEST_QUOTA_BYTES} (the license's 500 GB).
    */
@@ -87,7 +92,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   if (options.rateLimit !== undefined && !(Number.isInteger(options.rateLimit) && options.rateLimit > 0)) {
     throw new Error("rateLimit must be a positive integer (requests per minute)");
   }
-  for (const key of ["ingestQuotaBytes", "queryQuota", "maxBodyBytes"] as const) {
+  for (const key of ["ingestQuotaBytes", "queryQuota", "maxBodyBytes", "rateLimitWindowMs"] as const) {
     const v = options[key];
     if (v !== undefined && !(Number.isSafeInteger(v) && v > 0))
       throw new Error(`${key} must be a positive integer`);
@@ -109,6 +114,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     orgId,
     faults,
     rateLimit: options.rateLimit,
+    rateLimitWindowMs: options.rateLimitWindowMs,
     record: options.record ?? false,
     maxBodyBytes: options.maxBodyBytes,
     logger: options.logger,

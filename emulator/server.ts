@@ -44,6 +44,8 @@ export interface ServerSettings {
   orgId: string;
   faults?: FaultOptions;
   rateLimit?: number;
+  /** Length of the rate-limit window; default a minute, as the service counts. */
+  rateLimitWindowMs?: number;
   record: boolean;
   /** Largest request body, on the wire and once gunzipped; default {@link MAX_BODY_BYTES}. */
   maxBodyBytes?: number;
@@ -89,20 +91,22 @@ function authenticate(req: IncomingMessage, s: ServerSettings): "organization" |
   throw new HttpError(403, "invalid token");
 }
 
-/** A fixed per-minute window of request counts. */
+/** A fixed window of request counts, aligned to multiples of its length (a minute by default). */
 class RateWindow {
   private windowStart = 0;
   private count = 0;
 
+  constructor(private readonly lengthMs = 60_000) {}
+
   /** Counts one request; returns the count so far in the current window and the window's end (ms). */
   hit(now: number): { count: number; resetMs: number } {
-    const start = now - (now % 60_000);
+    const start = now - (now % this.lengthMs);
     if (start !== this.windowStart) {
       this.windowStart = start;
       this.count = 0;
     }
     this.count++;
-    return { count: this.count, resetMs: start + 60_000 };
+    return { count: this.count, resetMs: start + this.lengthMs };
   }
 }
 
@@ -164,7 +168,7 @@ export function createEmulatorServer(
   const received: RecordedRequest[] = [];
   const stats: EmulatorStats = { requests: 0, faults: {}, rateLimited: 0 };
   const faults = settings.faults ? new FaultInjector(settings.faults) : undefined;
-  const window = new RateWindow();
+  const window = new RateWindow(settings.rateLimitWindowMs);
   const limit = settings.rateLimit ?? DEFAULT_RATE_LIMIT_PER_MINUTE;
   const maxBody = settings.maxBodyBytes ?? MAX_BODY_BYTES;
   const countFault = (kind: string) => (stats.faults[kind] = (stats.faults[kind] ?? 0) + 1);

@@ -176,3 +176,18 @@ describe("rate limit", () => {
     expect(em.current.stats.rateLimited).toBe(2);
   }, 70_000);
 });
+
+describe("a shorter rate-limit window (rateLimitWindowMs)", () => {
+  const em = useEmulator({ rateLimit: 3, rateLimitWindowMs: 1_000 });
+
+  it("refuses past the limit, then serves again once the window resets", async () => {
+    // Start just after a window boundary so the burst stays inside one window.
+    await new Promise((r) => setTimeout(r, 1_000 - (Date.now() % 1_000) + 20));
+    const burst: number[] = [];
+    for (let i = 0; i < 4; i++) burst.push((await api(em.current, "GET", "/v2/notifiers")).status);
+    expect(burst).toEqual([200, 200, 200, 429]);
+    const reset = Number((await api(em.current, "GET", "/v2/notifiers")).headers["x-ratelimit-reset"]);
+    await new Promise((r) => setTimeout(r, reset * 1000 - Date.now() + 20));
+    expect((await api(em.current, "GET", "/v2/notifiers")).status).toBe(200);
+  });
+});
