@@ -17,6 +17,23 @@ export function unixNumberToNs(n: number): bigint | undefined {
   return BigInt(whole) * BigInt(scale) + BigInt(Math.round(frac * scale));
 }
 
+/**
+ * A Unix time written as decimal text (`"1700000000123456789"`, `"1700000000.5"`) as nanoseconds, exactly:
+ * a 19-digit nanosecond count does not survive a trip through a double, so the digits are scaled as integers.
+ * The unit is judged by the magnitude of the integer part, as for numbers.
+ */
+export function unixTextToNs(text: string): bigint | undefined {
+  const m = /^(-?)(\d+)(?:\.(\d+))?$/.exec(text);
+  if (!m) return undefined;
+  const [, sign, whole, frac = ""] = m;
+  const int = BigInt(whole);
+  const digits =
+    int < 100_000_000_000n ? 9 : int < 100_000_000_000_000n ? 6 : int < 100_000_000_000_000_000n ? 3 : 0;
+  // Fraction digits below a nanosecond are dropped, as a time has no finer unit.
+  const scaled = int * 10n ** BigInt(digits) + BigInt(frac.slice(0, digits).padEnd(digits, "0") || "0");
+  return sign === "-" ? -scaled : scaled;
+}
+
 let cachedPrefix = "";
 let cachedPrefixMs = 0;
 
@@ -80,7 +97,7 @@ export function parseTimestampHeuristic(value: unknown): bigint | undefined {
   const rfc = parseRfc3339Ns(text);
   // parseRfc3339Ns lets Date.UTC roll 30 Feb over into March; a day the month lacks is no time.
   if (rfc !== undefined) return dayExists(text) ? rfc : undefined;
-  if (/^-?\d+(\.\d+)?$/.test(text)) return unixNumberToNs(Number(text));
+  if (/^-?\d+(\.\d+)?$/.test(text)) return unixTextToNs(text);
   const m = ISO_LOCAL.exec(text);
   if (m) {
     // ISO 8601 without an offset: taken as UTC, as the service does.

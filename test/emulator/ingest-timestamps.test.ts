@@ -85,6 +85,19 @@ describe("heuristics", () => {
     expect(parseTimestampHeuristic(v)).toBeUndefined();
   });
 
+  it.each([
+    ["1700000000", "seconds", "2023-11-14T22:13:20Z"],
+    ["1700000000.123456789", "fractional seconds", "2023-11-14T22:13:20.123456789Z"],
+    ["1700000000123", "milliseconds", "2023-11-14T22:13:20.123Z"],
+    ["1700000000123.456", "fractional milliseconds", "2023-11-14T22:13:20.123456Z"],
+    ["1700000000123456", "microseconds", "2023-11-14T22:13:20.123456Z"],
+    ["1700000000123456789", "nanoseconds, exactly (past a double's 53 bits)", "2023-11-14T22:13:20.123456789Z"],
+    ["-1", "seconds before the epoch", "1969-12-31T23:59:59Z"],
+  ])("the text %s is read as %s", (text, _unit, expected) => {
+    expect(formatNs(parseTimestampHeuristic(text)!)).toBe(expected);
+    expect(formatNs(parseTimestampHeuristic(` ${text} `)!)).toBe(expected);
+  });
+
   it("accepts RFC 1123", () => {
     expect(formatNs(parseTimestampHeuristic("Fri, 05 Mar 2021 09:30:00 GMT")!)).toBe("2021-03-05T09:30:00Z");
   });
