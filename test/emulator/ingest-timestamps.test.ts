@@ -91,7 +91,11 @@ describe("heuristics", () => {
     ["1700000000123", "milliseconds", "2023-11-14T22:13:20.123Z"],
     ["1700000000123.456", "fractional milliseconds", "2023-11-14T22:13:20.123456Z"],
     ["1700000000123456", "microseconds", "2023-11-14T22:13:20.123456Z"],
-    ["1700000000123456789", "nanoseconds, exactly (past a double's 53 bits)", "2023-11-14T22:13:20.123456789Z"],
+    [
+      "1700000000123456789",
+      "nanoseconds, exactly (past a double's 53 bits)",
+      "2023-11-14T22:13:20.123456789Z",
+    ],
     ["-1", "seconds before the epoch", "1969-12-31T23:59:59Z"],
   ])("the text %s is read as %s", (text, _unit, expected) => {
     expect(formatNs(parseTimestampHeuristic(text)!)).toBe(expected);
