@@ -100,12 +100,18 @@ class RateWindow {
 
   /** Counts one request; returns the count so far in the current window and the window's end (ms). */
   hit(now: number): { count: number; resetMs: number } {
+    const state = this.peek(now);
+    this.count++;
+    return { count: this.count, resetMs: state.resetMs };
+  }
+
+  /** The count so far in the current window and the window's end (ms), without counting a request. */
+  peek(now: number): { count: number; resetMs: number } {
     const start = now - (now % this.lengthMs);
     if (start !== this.windowStart) {
       this.windowStart = start;
       this.count = 0;
     }
-    this.count++;
     return { count: this.count, resetMs: start + this.lengthMs };
   }
 }
@@ -128,7 +134,7 @@ async function readRawBody(req: IncomingMessage, max: number): Promise<Buffer | 
  * Answers a request Node's parser refused (headers too large, malformed request line, bad chunking) with the
  * service's JSON error body instead of Node's bare status line.
  */
-function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
+function answerClientError(err: NodeJS.ErrnoException, socket: Duplex, headers: [string, string][]): void {
   if (!socket.writable) {
     socket.destroy();
     return;
@@ -144,7 +150,8 @@ function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
     status === 431 ? "Request Header Fields Too Large" : status === 408 ? "Request Timeout" : "Bad Request";
   socket.end(
     `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(text)}\r\n` +
-      `X-Trace-Id: ${randomBytes(16).toString("hex")}\r\nConnection: close\r\n\r\n${text}`,
+      `X-Trace-Id: ${randomBytes(16).toString("hex")}\r\n${headers.map(([k, v]) => `${k}: ${v}\r\n`).join("")}` +
+      `Connection: close\r\n\r\n${text}`,
   );
 }
 
@@ -172,6 +179,13 @@ export function createEmulatorServer(
   const limit = settings.rateLimit ?? DEFAULT_RATE_LIMIT_PER_MINUTE;
   const maxBody = settings.maxBodyBytes ?? MAX_BODY_BYTES;
   const countFault = (kind: string) => (stats.faults[kind] = (stats.faults[kind] ?? 0) + 1);
+  /** The `X-RateLimit-*` headers for a request that is the `count`th of the window ending at `resetMs`. */
+  const rateHeaders = (count: number, resetMs: number): [string, string][] => [
+    ["X-RateLimit-Limit", String(limit)],
+    ["X-RateLimit-Remaining", String(Math.max(0, limit - count))],
+    ["X-RateLimit-Reset", String(Math.ceil(resetMs / 1000))],
+    ["X-RateLimit-Scope", "organization"],
+  ];
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const started = Date.now();
@@ -186,6 +200,10 @@ export function createEmulatorServer(
     res.on("finish", () =>
       settings.logger?.(`${method} ${path} ${res.statusCode} ${Date.now() - started}ms`),
     );
+
+    // Counted and reported before anything can refuse the request, so that every answer carries the headers.
+    const { count, resetMs } = window.hit(Date.now());
+    for (const [k, v] of rateHeaders(count, resetMs)) res.setHeader(k, v);
 
     const rawBody = await readRawBody(req, maxBody);
     if (rawBody === undefined) {
@@ -209,11 +227,6 @@ export function createEmulatorServer(
       await sleep(decision.latencyMs);
     }
 
-    const { count, resetMs } = window.hit(Date.now());
-    res.setHeader("X-RateLimit-Limit", String(limit));
-    res.setHeader("X-RateLimit-Remaining", String(Math.max(0, limit - count)));
-    res.setHeader("X-RateLimit-Reset", String(Math.ceil(resetMs / 1000)));
-    res.setHeader("X-RateLimit-Scope", "organization");
     // Even a refused ingest or query reports its quota, as clients read these headers on a 429 too.
     const quotaKind = quotaKindOf(path);
     if (quotaKind) setQuotaHeaders(res, quotaKind, em.quotas[quotaKind]);
@@ -287,6 +300,10 @@ export function createEmulatorServer(
   const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, (req, res) => {
     handle(req, res).catch(() => res.destroy());
   });
-  server.on("clientError", (err: NodeJS.ErrnoException, socket) => answerClientError(err, socket));
+  // A request Node could not parse is not counted against the window, only reported in it.
+  server.on("clientError", (err: NodeJS.ErrnoException, socket) => {
+    const { count, resetMs } = window.peek(Date.now());
+    answerClientError(err, socket, rateHeaders(count, resetMs));
+  });
   return { server, received, stats };
 }

@@ -1,7 +1,43 @@
 /** HTTP-level behaviour: unknown routes, wrong methods, malformed bodies, headers on every response. */
-import { api, useEmulator } from "../helpers/emulator";
+import { connect } from "node:net";
+import { api, useEmulator, type ApiResponse } from "../helpers/emulator";
 
 const em = useEmulator({ record: true });
+/** Refuses bodies over 64 bytes (413) and fails every request that gets past that with an injected 503. */
+const strict = useEmulator({ maxBodyBytes: 64, faults: "503=1" });
+
+/** The status line and headers of a raw request Node's parser refuses (431 for oversized headers). */
+function rawHeaders(
+  port: number,
+  request: string,
+): Promise<{ status: number; headers: Record<string, string> }> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, "127.0.0.1", () => socket.write(request));
+    let text = "";
+    socket.on("data", (chunk) => (text += chunk.toString()));
+    socket.on("error", reject);
+    socket.on("close", () => {
+      const [statusLine, ...lines] = text.split("\r\n\r\n")[0].split("\r\n");
+      const headers: Record<string, string> = {};
+      for (const line of lines) {
+        const i = line.indexOf(":");
+        headers[line.slice(0, i).toLowerCase()] = line.slice(i + 1).trim();
+      }
+      resolve({ status: Number(statusLine.split(" ")[1]), headers });
+    });
+  });
+}
+
+/** The trace and rate-limit headers every response must carry. */
+function expectTraceAndRateHeaders(headers: ApiResponse["headers"]): void {
+  expect(headers["x-trace-id"]).toMatch(/^[0-9a-f]{32}$/);
+  expect(headers["x-ratelimit-scope"]).toMatch(/^(user|organization)$/);
+  expect(Number(headers["x-ratelimit-limit"])).toBeGreaterThan(0);
+  expect(Number(headers["x-ratelimit-remaining"])).toBeGreaterThanOrEqual(0);
+  const reset = Number(headers["x-ratelimit-reset"]);
+  expect(reset).toBeGreaterThanOrEqual(Math.floor(Date.now() / 1000));
+  expect(reset).toBeLessThanOrEqual(Math.ceil(Date.now() / 1000) + 61);
+}
 
 describe("errors are JSON {code, message}", () => {
   it.each([
@@ -14,7 +50,7 @@ describe("errors are JSON {code, message}", () => {
     ["empty body", "POST", "/v2/monitors", "", 400],
     ["JSON array instead of object", "POST", "/v2/rbac/roles", "[1,2]", 400],
     ["JSON string instead of object", "PUT", "/v2/orgs/local-org", '"x"', 400],
-  ])("%s → %d", async (_name, method, path, body, status) => {
+  ])("%s (%s %s)", async (_name, method, path, body, status) => {
     const res = await api(em.current, method, path, body);
     expect(res.status).toBe(status);
     expect(res.headers["content-type"]).toMatch(/^application\/json/);
@@ -50,13 +86,39 @@ describe("headers on every response", () => {
     const body = method === "POST" ? (status === 201 ? { datasets: ["a"], type: "t" } : {}) : undefined;
     const res = await api(em.current, method, path, body);
     expect(res.status).toBe(status);
-    expect(res.headers["x-trace-id"]).toMatch(/^[0-9a-f]{32}$/);
-    expect(res.headers["x-ratelimit-scope"]).toMatch(/^(user|organization)$/);
-    expect(Number(res.headers["x-ratelimit-limit"])).toBeGreaterThan(0);
-    expect(Number(res.headers["x-ratelimit-remaining"])).toBeGreaterThanOrEqual(0);
-    const reset = Number(res.headers["x-ratelimit-reset"]);
-    expect(reset).toBeGreaterThanOrEqual(Math.floor(Date.now() / 1000));
-    expect(reset).toBeLessThanOrEqual(Math.ceil(Date.now() / 1000) + 61);
+    expectTraceAndRateHeaders(res.headers);
+  });
+
+  it.each([
+    ["forbidden", "GET", "/v2/monitors", undefined, { authorization: "Bearer wrong" }, 403],
+    ["unknown route", "GET", "/v2/unknown", undefined, {}, 404],
+    ["wrong method", "PATCH", "/v2/monitors", undefined, {}, 405],
+  ])("%s carries X-Trace-Id and X-RateLimit-*", async (_name, method, path, body, headers, status) => {
+    const res = await api(em.current, method, path, body, headers);
+    expect(res.status).toBe(status);
+    expectTraceAndRateHeaders(res.headers);
+  });
+
+  it("a body over the limit (413, refused before it is read) carries X-Trace-Id and X-RateLimit-*", async () => {
+    const res = await api(strict.current, "POST", "/v1/datasets/big/ingest", "x".repeat(65));
+    expect(res.status).toBe(413);
+    expectTraceAndRateHeaders(res.headers);
+  });
+
+  it("an injected fault carries X-Trace-Id and X-RateLimit-*", async () => {
+    const res = await api(strict.current, "GET", "/v2/monitors");
+    expect(res.status).toBe(503);
+    expectTraceAndRateHeaders(res.headers);
+  });
+
+  it("headers Node refuses to parse (431) still get X-Trace-Id and X-RateLimit-*", async () => {
+    const port = Number(new URL(em.current.url).port);
+    const res = await rawHeaders(
+      port,
+      `GET /v2/monitors HTTP/1.1\r\nHost: x\r\nX-Big: ${"a".repeat(20_000)}\r\n\r\n`,
+    );
+    expect(res.status).toBe(431);
+    expectTraceAndRateHeaders(res.headers);
   });
 
   it("trace ids differ between responses", async () => {
