@@ -209,11 +209,33 @@ function dropNulls(v: unknown): unknown {
   return v;
 }
 
+/**
+ * What a Pulumi user does after a create whose outcome is unknown: the object may exist without being in the
+ * stack's state, and `pulumi up` would create a second one.
+ */
+export function uncertainCreateAdvice(kind: string, adoptable: boolean): string {
+  const takeOver = adoptable
+    ? `set \`adopt: "<its id>"\` on this ${kind} to take it under management, or delete it,`
+    : "delete it";
+  return (
+    `The ${kind} may have been created even so, and it is not in the stack's state. ` +
+    `Before running \`pulumi up\` again, look for it in the service; if it is there, ${takeOver} ` +
+    "so that it is not created twice."
+  );
+}
+
 /** A plain Error the host can show: the action, the client's message (method, path, status), no secret. */
-export function engineError(kind: string, action: string, e: unknown, secrets: readonly string[]): Error {
+export function engineError(
+  kind: string,
+  action: string,
+  e: unknown,
+  secrets: readonly string[],
+  advice?: string,
+): Error {
   const message = e instanceof Error ? e.message : String(e);
   const trace = e instanceof ApiError && e.traceId ? ` (trace id ${e.traceId})` : "";
-  return new Error(scrub(`observability ${kind} ${action} failed: ${message}${trace}`, secrets));
+  const more = advice ? `. ${advice}` : "";
+  return new Error(scrub(`observability ${kind} ${action} failed: ${message}${trace}${more}`, secrets));
 }
 
 /** Builds the provider for one kind from its descriptor. */
@@ -224,7 +246,10 @@ export function lifecycle<T>(d: Descriptor<T>, ctx: LifecycleContext): Lifecycle
     try {
       return await run();
     } catch (e) {
-      throw engineError(d.kind, action, e, secretsOf(inputs));
+      // Only a POST can leave its outcome unknown (the client never resends one); updates are idempotent.
+      const uncertain = action === "create" && e instanceof ApiError && e.outcomeUnknown;
+      const advice = uncertain ? uncertainCreateAdvice(d.kind, d.adoptable) : undefined;
+      throw engineError(d.kind, action, e, secretsOf(inputs), advice);
     }
   };
   const adoptOf = (props: Props): string | undefined =>

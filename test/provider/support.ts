@@ -9,17 +9,19 @@ import { useEmulator } from "../helpers/emulator";
 export { UNKNOWN };
 export type { Props };
 
+/** Points the provider module at `url` with `token`, exactly as the host's `configure` would. */
+export async function configureProvider(url: string, token: string): Promise<void> {
+  await dynamic.reset();
+  const config: Record<string, string> = { "observability:url": url, "observability:token": token };
+  await dynamic.configure({ config: { get: (k: string) => config[k] } });
+}
+
 /** Starts an emulator for the file and configures the provider module against it, as `configure` would. */
 export function useProvider(options: EmulatorOptions = {}) {
   const em = useEmulator(options);
   let oob: ObservabilityClient | undefined;
   beforeAll(async () => {
-    await dynamic.reset();
-    const config: Record<string, string> = {
-      "observability:url": em.current.url,
-      "observability:token": em.current.token,
-    };
-    await dynamic.configure({ config: { get: (k: string) => config[k] } });
+    await configureProvider(em.current.url, em.current.token);
     oob = new ObservabilityClient({ url: em.current.url, token: em.current.token });
   });
   afterAll(async () => {
