@@ -131,20 +131,31 @@ export function paginationApl(
   return { apl: out, order: effectiveOrder, pageSize: size };
 }
 
-/** What a walk needs of a page; rows are checked for `_time`/`_rowId` only, since validating every field of
- * thousands of rows per page with the full schema costs more than the rest of the walk. */
+/** Index of the first row without a string `_time` and `_rowId`, or -1 when every row has both. */
+function firstBadRow(rows: readonly unknown[]): number {
+  for (let i = 0; i < rows.length; i++) {
+    const row = rows[i] as Partial<Match> | null;
+    if (
+      typeof row !== "object" ||
+      row === null ||
+      typeof row._time !== "string" ||
+      typeof row._rowId !== "string"
+    )
+      return i;
+  }
+  return -1;
+}
+
+/** What a walk needs of a page. The rows are checked for string `_time`/`_rowId` in one plain loop over the
+ * array, which is kept as parsed: a per-row schema (or copying the array) costs more than the rest of a walk. */
 const WalkPageSchema = z.looseObject({
   status: z.looseObject({ minCursor: z.string().optional(), maxCursor: z.string().optional() }),
-  matches: z.array(
-    z.custom<Match>(
-      (row) =>
-        typeof row === "object" &&
-        row !== null &&
-        typeof (row as Match)._time === "string" &&
-        typeof (row as Match)._rowId === "string",
-      { error: "must be a row with string _time and _rowId" },
-    ),
-  ),
+  matches: z.custom<Match[]>((rows) => Array.isArray(rows) && firstBadRow(rows) === -1, {
+    error: (issue) =>
+      Array.isArray(issue.input)
+        ? `row ${firstBadRow(issue.input)} must have a string _time and _rowId`
+        : "must be an array of rows",
+  }),
 });
 type WalkPage = z.infer<typeof WalkPageSchema>;
 
@@ -181,67 +192,104 @@ export function timeNs(text: string): bigint {
   return BigInt(ms) * 1_000_000n + BigInt((m[2] ?? "").padEnd(9, "0"));
 }
 
+type Plan = { apl: string; order: "asc" | "desc"; pageSize: number };
+
 /**
  * Every row over all pages. Timestamp mode (the spec's recommended method) moves `endTime` (desc) or
  * `startTime` (asc) to the last row's `_time` without a ±1 ns step, so boundary rows are fetched again and
  * dropped by `_rowId`; only ids at the current boundary time are remembered, so memory stays bounded.
  * It stops on an empty page, a short page, or a page that brings nothing new.
+ *
+ * Pages are fetched by an inner generator and rows handed out by a plain iterator, so a row costs one
+ * resolved promise rather than a trip through an async generator.
  */
-export async function* paginate(
+export function paginate(
   transport: Transport,
   apl: string,
   options: PaginateOptions,
-): AsyncGenerator<Match> {
+): AsyncIterableIterator<Match> {
+  return new RowIterator(pagesOf(transport, apl, options));
+}
+
+/** The walk, a page of fresh rows at a time; options are checked on the first `next()`. */
+async function* pagesOf(
+  transport: Transport,
+  apl: string,
+  options: PaginateOptions,
+): AsyncGenerator<readonly Match[]> {
   if (!options || typeof options.startTime !== "string" || typeof options.endTime !== "string") {
-    throw new TypeError("paginate: options.startTime and options.endTime are required");
+    throw new TypeError("paginate: options.startTime and options.endTime are required strings");
+  }
+  if (options.mode !== undefined && options.mode !== "timestamp" && options.mode !== "cursor") {
+    throw new TypeError(`paginate: options.mode must be timestamp or cursor, got ${String(options.mode)}`);
   }
   const plan = paginationApl(apl, options.order, options.pageSize);
   const request = { signal: options.signal, timeoutMs: options.timeoutMs };
-  if (options.mode === "cursor") {
-    yield* paginateByCursor(transport, plan, options, request);
-    return;
-  }
-  if (options.mode !== undefined && options.mode !== "timestamp") {
-    throw new TypeError(`paginate: options.mode must be timestamp or cursor, got ${String(options.mode)}`);
-  }
+  if (options.mode === "cursor") yield* cursorPages(transport, plan, options, request);
+  else yield* timestampPages(transport, plan, options, request);
+}
+
+/** Timestamp paging. Rows come sorted by `_time`, so only a page's leading rows can repeat an earlier page
+ * and only its trailing rows form the next boundary: timestamps are parsed there, a few per page. */
+async function* timestampPages(
+  transport: Transport,
+  plan: Plan,
+  options: PaginateOptions,
+  request: RequestOptions,
+): AsyncGenerator<readonly Match[]> {
   const desc = plan.order === "desc";
   let startTime = options.startTime;
   let endTime = options.endTime;
-  let boundary: bigint | undefined;
+  // The last page's final `_time` (as sent back, and parsed), and the ids already yielded at that time.
+  let boundaryText: string | undefined;
+  let boundaryNs = 0n;
   let seenAtBoundary = new Set<string>();
+  /** >0: beyond the boundary (an earlier page covered it), 0: at it, <0: not reached before. */
+  const relation = (time: string): number => {
+    if (time === boundaryText) return 0;
+    const t = timeNs(time);
+    if (t === boundaryNs) return 0;
+    return t > boundaryNs === desc ? 1 : -1;
+  };
   for (;;) {
     const page = await walkPage(transport, plan.apl, { startTime, endTime }, request);
     const rows = page.matches;
     if (rows.length === 0) return;
-    let fresh = 0;
-    let lastText = "";
-    let t = 0n;
-    for (const row of rows) {
-      // Neighbouring rows often share a timestamp; parse each distinct string once.
-      if (row._time !== lastText) {
-        lastText = row._time;
-        t = timeNs(lastText);
+    let fresh: readonly Match[] = rows;
+    if (boundaryText !== undefined) {
+      // A service whose bounds are inclusive hands back rows at (or beyond) the boundary; keep only the
+      // boundary rows whose id was not yielded yet.
+      let head = 0;
+      while (head < rows.length && relation(rows[head]._time) >= 0) head++;
+      if (head > 0) {
+        const kept: Match[] = [];
+        for (let i = 0; i < head; i++) {
+          const row = rows[i];
+          if (relation(row._time) === 0 && !seenAtBoundary.has(row._rowId)) kept.push(row);
+        }
+        fresh = kept.length === 0 ? rows.slice(head) : kept.concat(rows.slice(head));
       }
-      if (boundary !== undefined) {
-        // Rows beyond the boundary were returned by an earlier page (a service whose bounds are inclusive
-        // hands them back); rows at the boundary are new only if their id was not seen there.
-        if (desc ? t > boundary : t < boundary) continue;
-        if (t === boundary && seenAtBoundary.has(row._rowId)) continue;
-      }
-      if (boundary === undefined || t !== boundary) {
-        boundary = t;
-        seenAtBoundary = new Set();
-      }
-      seenAtBoundary.add(row._rowId);
-      fresh++;
-      yield row;
     }
-    if (rows.length < plan.pageSize) return;
-    if (fresh === 0) {
+    if (fresh.length === 0 && rows.length >= plan.pageSize) {
       throw new PaginationStalledError(
         `paginate: more than ${plan.pageSize} rows share _time ${rows[rows.length - 1]._time}; raise pageSize or use cursor mode`,
       );
     }
+    if (fresh.length > 0) {
+      // The new boundary is the last row's time; remember the ids of the trailing rows that share it.
+      const lastText = fresh[fresh.length - 1]._time;
+      const lastNs = timeNs(lastText);
+      if (boundaryText === undefined || lastNs !== boundaryNs) seenAtBoundary = new Set();
+      for (let i = fresh.length - 1; i >= 0; i--) {
+        const row = fresh[i];
+        if (row._time !== lastText && timeNs(row._time) !== lastNs) break;
+        seenAtBoundary.add(row._rowId);
+      }
+      boundaryText = lastText;
+      boundaryNs = lastNs;
+      yield fresh;
+    }
+    if (rows.length < plan.pageSize) return;
     const last = rows[rows.length - 1]._time;
     if (desc) endTime = last;
     else startTime = last;
@@ -249,13 +297,14 @@ export async function* paginate(
 }
 
 /** Cursor paging (preview): desc sends `status.minCursor`, asc `status.maxCursor`; stops when the cursor
- * comes back unchanged, on an empty page or on a short page. */
-async function* paginateByCursor(
+ * comes back equal to the one sent, on an empty page or on a short page. The row the cursor names was
+ * yielded with the page before, so it is dropped should the service send it again. */
+async function* cursorPages(
   transport: Transport,
-  plan: { apl: string; order: "asc" | "desc"; pageSize: number },
+  plan: Plan,
   options: PaginateOptions,
   request: RequestOptions,
-): AsyncGenerator<Match> {
+): AsyncGenerator<readonly Match[]> {
   let cursor: string | undefined;
   for (;;) {
     const page = await walkPage(
@@ -266,9 +315,81 @@ async function* paginateByCursor(
     );
     const rows = page.matches;
     if (rows.length === 0) return;
-    yield* rows;
+    const sent = cursor;
+    yield sent === undefined || !rows.some((r) => r._rowId === sent)
+      ? rows
+      : rows.filter((r) => r._rowId !== sent);
     const next = plan.order === "desc" ? page.status.minCursor : page.status.maxCursor;
-    if (rows.length < plan.pageSize || !next || next === cursor) return;
+    if (rows.length < plan.pageSize || !next || next === sent) return;
     cursor = next;
+  }
+}
+
+const DONE: IteratorReturnResult<undefined> = Object.freeze({ value: undefined, done: true });
+
+/** Hands out the rows of a page generator one by one. A `next()` made while a page is being fetched waits
+ * for it, so rows come in order even when calls overlap. */
+class RowIterator implements AsyncIterableIterator<Match> {
+  private rows: readonly Match[] = [];
+  private index = 0;
+  private fetching: Promise<IteratorResult<Match>> | undefined;
+  private finished = false;
+
+  constructor(private readonly pages: AsyncGenerator<readonly Match[]>) {}
+
+  [Symbol.asyncIterator](): this {
+    return this;
+  }
+
+  next(): Promise<IteratorResult<Match>> {
+    if (this.index < this.rows.length)
+      return Promise.resolve({ value: this.rows[this.index++], done: false });
+    if (this.finished) return Promise.resolve(DONE);
+    if (this.fetching) {
+      const again = () => this.next();
+      return this.fetching.then(again, again);
+    }
+    const fetching = this.nextPage();
+    this.fetching = fetching;
+    // Registered before any caller's reaction, so callers waiting on this fetch see it cleared.
+    const clear = () => {
+      if (this.fetching === fetching) this.fetching = undefined;
+    };
+    fetching.then(clear, clear);
+    return fetching;
+  }
+
+  /** Stops the walk (`break` out of `for await`): no further page is requested. */
+  async return(): Promise<IteratorResult<Match>> {
+    this.finish();
+    await this.pages.return(undefined);
+    return DONE;
+  }
+
+  private async nextPage(): Promise<IteratorResult<Match>> {
+    for (;;) {
+      let result: IteratorResult<readonly Match[]>;
+      try {
+        result = await this.pages.next();
+      } catch (err) {
+        this.finish();
+        throw err;
+      }
+      if (result.done || this.finished) {
+        this.finish();
+        return DONE;
+      }
+      if (result.value.length > 0) {
+        this.rows = result.value;
+        this.index = 1;
+        return { value: this.rows[0], done: false };
+      }
+    }
+  }
+
+  private finish(): void {
+    this.finished = true;
+    this.rows = [];
+    this.index = 0;
   }
 }

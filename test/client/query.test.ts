@@ -158,7 +158,70 @@ describe("one page", () => {
   });
 });
 
+interface ScriptedPage {
+  rows: [time: string, rowId: string][];
+  minCursor?: string;
+  maxCursor?: string;
+}
+
+/** A server answering `_apl` walks from a script: `answer(body, n)` gives the n-th page (0-based). */
+async function scripted(
+  answer: (body: { cursor?: string; startTime: string; endTime: string }, n: number) => ScriptedPage,
+): Promise<{ client: ObservabilityClient; sent: Record<string, unknown>[]; close(): Promise<void> }> {
+  const sent: Record<string, unknown>[] = [];
+  const server = createServer((req, res) => {
+    let body = "";
+    req
+      .on("data", (c) => (body += c))
+      .on("end", () => {
+        const parsed = JSON.parse(body);
+        sent.push(parsed);
+        const page = answer(parsed, sent.length - 1);
+        const status = {
+          elapsedTime: 1,
+          minCursor: page.minCursor ?? "",
+          maxCursor: page.maxCursor ?? "",
+          blocksExamined: 0,
+          rowsExamined: 0,
+          rowsMatched: 0,
+          numGroups: 0,
+          isPartial: false,
+          cacheStatus: 0,
+          minBlockTime: "",
+          maxBlockTime: "",
+        };
+        const matches = page.rows.map(([time, id]) => ({
+          _time: time,
+          _sysTime: time,
+          _rowId: id,
+          data: {},
+        }));
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end(JSON.stringify({ status, matches, buckets: { series: [], totals: [] } }));
+      });
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()));
+  const client = new ObservabilityClient({
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    token: "t-1234",
+    maxRetries: 0,
+  });
+  return {
+    client,
+    sent,
+    close: async () => {
+      await client.close();
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+    },
+  };
+}
+
+const T = "2024-01-01T00:00:0";
+
 describe("cursor paging stop rules (scripted server)", () => {
+  const rows = (n: number, count: number): ScriptedPage["rows"] =>
+    Array.from({ length: count }, (_, k) => [`${T}0Z`, `${n}-${k}`]);
   it.each([
     [
       "stops when the returned cursor equals the one sent",
@@ -167,6 +230,7 @@ describe("cursor paging stop rules (scripted server)", () => {
         ["c1", 2],
       ],
       2,
+      4,
     ],
     [
       "stops on a short page",
@@ -175,6 +239,7 @@ describe("cursor paging stop rules (scripted server)", () => {
         ["c2", 1],
       ],
       2,
+      3,
     ],
     [
       "stops on an empty page",
@@ -183,51 +248,179 @@ describe("cursor paging stop rules (scripted server)", () => {
         ["c2", 0],
       ],
       2,
+      2,
     ],
-  ] as const)("%s", async (_rule, pages, expectedRequests) => {
-    const sent: (string | undefined)[] = [];
-    let n = 0;
-    const server = createServer((req, res) => {
-      let body = "";
-      req
-        .on("data", (c) => (body += c))
-        .on("end", () => {
-          sent.push(JSON.parse(body).cursor);
-          const [cursor, count] = pages[Math.min(n++, pages.length - 1)];
-          const status = {
-            elapsedTime: 1,
-            minCursor: cursor,
-            maxCursor: cursor,
-            blocksExamined: 0,
-            rowsExamined: 0,
-            rowsMatched: 0,
-            numGroups: 0,
-            isPartial: false,
-            cacheStatus: 0,
-            minBlockTime: "",
-            maxBlockTime: "",
-          };
-          const matches = Array.from({ length: count }, (_, k) => ({
-            _time: "2024-01-01T00:00:00Z",
-            _sysTime: "2024-01-01T00:00:00Z",
-            _rowId: `${n}-${k}`,
-            data: {},
-          }));
-          res.writeHead(200, { "content-type": "application/json" });
-          res.end(JSON.stringify({ status, matches, buckets: { series: [], totals: [] } }));
-        });
+  ] as [string, [string, number][], number, number][])(
+    "%s",
+    async (_rule, pages, expectedRequests, expectedRows) => {
+      const s = await scripted((_body, n) => {
+        const [cursor, count] = pages[Math.min(n, pages.length - 1)];
+        return { rows: rows(n, count), minCursor: cursor, maxCursor: cursor };
+      });
+      const got = await collect(s.client.paginate("['x']", { ...WINDOW, mode: "cursor", pageSize: 2 }));
+      await s.close();
+      expect(s.sent).toHaveLength(expectedRequests);
+      expect(s.sent[0].cursor).toBeUndefined();
+      expect(s.sent[1].cursor).toBe("c1");
+      expect(got).toHaveLength(expectedRows);
+    },
+  );
+
+  it("the row a cursor names, sent again by the service, is not yielded twice", async () => {
+    // desc: page 1 ends at row b (minCursor b); page 2 starts with b again (as with includeCursor).
+    const pages: ScriptedPage[] = [
+      {
+        rows: [
+          [`${T}3Z`, "d"],
+          [`${T}2Z`, "b"],
+        ],
+        minCursor: "b",
+        maxCursor: "d",
+      },
+      {
+        rows: [
+          [`${T}2Z`, "b"],
+          [`${T}1Z`, "a"],
+        ],
+        minCursor: "a",
+        maxCursor: "b",
+      },
+      { rows: [], minCursor: "a", maxCursor: "a" },
+    ];
+    const s = await scripted((_body, n) => pages[n]);
+    const got = await collect(
+      s.client.paginate("['x']", { ...WINDOW, mode: "cursor", order: "desc", pageSize: 2 }),
+    );
+    await s.close();
+    expect(got.map((r) => r._rowId)).toEqual(["d", "b", "a"]);
+    expect(s.sent.map((b) => b.cursor)).toEqual([undefined, "b", "a"]);
+  });
+});
+
+describe("timestamp paging against awkward services (scripted server)", () => {
+  it("inclusive bounds: rows beyond the boundary and boundary rows already yielded are dropped", async () => {
+    // desc, page 2 repeats a row from before the boundary (3Z) and both rows at it (2Z, ids b1 b2).
+    const pages: ScriptedPage["rows"][] = [
+      [
+        [`${T}4Z`, "e"],
+        [`${T}3Z`, "d"],
+        [`${T}2Z`, "b2"],
+        [`${T}2Z`, "b1"],
+      ],
+      [
+        [`${T}3Z`, "d"],
+        [`${T}2Z`, "b2"],
+        [`${T}2Z`, "b1"],
+        [`${T}2Z`, "b0"],
+      ],
+      [
+        [`${T}2Z`, "b0"],
+        [`${T}1Z`, "a"],
+      ],
+    ];
+    const s = await scripted((_body, n) => ({ rows: pages[n] ?? [] }));
+    const got = await collect(s.client.paginate("['x']", { ...WINDOW, order: "desc", pageSize: 4 }));
+    await s.close();
+    expect(got.map((r) => r._rowId)).toEqual(["e", "d", "b2", "b1", "b0", "a"]);
+    expect(s.sent.map((b) => b.endTime)).toEqual([WINDOW.endTime, `${T}2Z`, `${T}2Z`]);
+  });
+
+  it("a boundary time written differently (offset, fraction digits) is still the same instant", async () => {
+    // asc: the service spells 2Z as 2.000000000Z and +00:00 on the next page.
+    const pages: ScriptedPage["rows"][] = [
+      [
+        [`${T}1Z`, "a"],
+        [`${T}2Z`, "b1"],
+      ],
+      [
+        [`${T}2.000000000Z`, "b1"],
+        [`${T}2+00:00`, "b2"],
+      ],
+      [
+        [`${T}2.0Z`, "b1"],
+        [`${T}2.000Z`, "b2"],
+        [`${T}3Z`, "c"],
+      ],
+    ];
+    const s = await scripted((_body, n) => ({ rows: pages[n] ?? [] }));
+    const got = await collect(s.client.paginate("['x']", { ...WINDOW, order: "asc", pageSize: 2 }));
+    await s.close();
+    expect(got.map((r) => r._rowId)).toEqual(["a", "b1", "b2", "c"]);
+  });
+
+  it("overlapping next() calls still hand out every row once, in order", async () => {
+    const pages: ScriptedPage["rows"][] = [
+      [
+        [`${T}3Z`, "c"],
+        [`${T}2Z`, "b"],
+      ],
+      [[`${T}1Z`, "a"]],
+    ];
+    const s = await scripted((_body, n) => ({ rows: pages[n] ?? [] }));
+    const it = s.client.paginate("['x']", { ...WINDOW, pageSize: 2 })[Symbol.asyncIterator]();
+    const results = await Promise.all([it.next(), it.next(), it.next(), it.next(), it.next()]);
+    await s.close();
+    expect(results.map((r) => (r.done ? "done" : r.value._rowId))).toEqual(["c", "b", "a", "done", "done"]);
+    expect(s.sent).toHaveLength(2);
+  });
+
+  it("rows of a fetched page are handed out in one microtask turn each (no async generator trip per row)", async () => {
+    // Microtask turns are deterministic, unlike wall time: a counter that re-queues itself every turn counts
+    // how many turns the consumer spends per row. An async generator yielding each row costs two.
+    const rows = Array.from({ length: 1000 }, (_, k): [string, string] => [`${T}1Z`, `r${k}`]);
+    const s = await scripted((_body, n) => ({ rows: n === 0 ? rows : [] }));
+    const it = s.client.paginate("['x']", { ...WINDOW, pageSize: 2000 })[Symbol.asyncIterator]();
+    expect((await it.next()).value).toMatchObject({ _rowId: "r0" });
+    let turns = 0;
+    let spinning = true;
+    const spin = async () => {
+      while (spinning) {
+        turns++;
+        await null;
+      }
+    };
+    void spin();
+    let n = 1;
+    for (let r = await it.next(); !r.done && n < 1000; r = await it.next()) n++;
+    spinning = false;
+    await it.return?.(undefined);
+    await s.close();
+    expect(n).toBe(1000);
+    expect(turns / 999).toBeLessThan(1.5);
+  });
+
+  it("a row without a string _rowId is an InvalidResponseError naming matches and the row", async () => {
+    const s = await scripted(() => ({ rows: [[`${T}1Z`, "a"]] }));
+    // Break the second row by hand: the scripted rows always have ids, so serve one that lacks it.
+    const bad = createServer((_req, res) => {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(
+        JSON.stringify({ status: {}, matches: [{ _time: `${T}1Z`, _rowId: "a" }, { _time: `${T}1Z` }] }),
+      );
     });
-    await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()));
+    await new Promise<void>((r) => bad.listen(0, "127.0.0.1", () => r()));
     const c = new ObservabilityClient({
-      url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      url: `http://127.0.0.1:${(bad.address() as AddressInfo).port}`,
       token: "t-1234",
     });
-    await collect(c.paginate("['x']", { ...WINDOW, mode: "cursor", pageSize: 2 }));
+    const error = await collect(c.paginate("['x']", WINDOW)).catch((e: Error) => e);
     await c.close();
-    server.close();
-    expect(sent).toHaveLength(expectedRequests);
-    expect(sent[0]).toBeUndefined();
-    expect(sent[1]).toBe("c1");
+    bad.close();
+    await s.close();
+    expect(error).toMatchObject({ name: "InvalidResponseError", status: 200 });
+    expect((error as Error).message).toMatch(/response\.matches: row 1 must have a string _time and _rowId/);
+  });
+
+  it("options are checked: missing times and an unknown mode name the option", async () => {
+    const s = await scripted(() => ({ rows: [] }));
+    await expect(
+      collect(s.client.paginate("['x']", { startTime: "now-1h" } as unknown as typeof WINDOW)),
+    ).rejects.toThrow(/options\.startTime and options\.endTime are required/);
+    await expect(
+      collect(s.client.paginate("['x']", { ...WINDOW, mode: "offset" as "cursor" })),
+    ).rejects.toThrow(/options\.mode must be timestamp or cursor, got offset/);
+    await s.close();
+    expect(s.sent).toHaveLength(0);
   });
 });
 

@@ -1,0 +1,120 @@
+/**
+ * Shared by the client benchmarks: an emulator in a child process (so its CPU time and garbage collection
+ * stay off the measured side), interleaved A/B rounds, and one way of printing the figures.
+ */
+import { spawn } from "node:child_process";
+import * as path from "node:path";
+
+/** An emulator serving from a child process. */
+export interface ChildEmulator {
+  /** Base URL, e.g. `http://127.0.0.1:40123`. */
+  url: string;
+  /** The API token it accepts. */
+  token: string;
+  /** Stops the child (SIGTERM) and waits for it to exit. */
+  close(): Promise<void>;
+}
+
+/** Starts `observability emulator --port 0 --quiet` (the built CLI of the checkout at `root`, on its Node 24)
+ * and reads the URL and token from the banner it prints. Extra CLI flags go in `args`. `root` is passed in
+ * because Node loads this file as an ES module, where `__dirname` does not exist. */
+export function spawnEmulator(root: string, args: string[] = []): Promise<ChildEmulator> {
+  const child = spawn(
+    path.join(root, "node_modules/.bin/node"),
+    [path.join(root, "dist/cli/index.js"), "emulator", "--port", "0", "--quiet", ...args],
+    { cwd: root, stdio: ["ignore", "pipe", "pipe"] },
+  );
+  // A crashed bench must not leave the child serving.
+  const killChild = () => child.kill("SIGTERM");
+  process.once("exit", killChild);
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  return new Promise((resolve, reject) => {
+    let out = "";
+    let err = "";
+    const timer = setTimeout(() => fail(new Error("emulator did not start within 20 s")), 20_000);
+    const fail = (e: Error) => {
+      clearTimeout(timer);
+      killChild();
+      reject(new Error(`${e.message}\n${err}`));
+    };
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (err += chunk));
+    child.once("exit", (code) => fail(new Error(`emulator exited with ${code} before it was ready`)));
+    child.once("error", fail);
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+      out += chunk;
+      const url = /listening on (\S+)/.exec(out)?.[1];
+      const token = /API token:\s+(\S+)/.exec(out)?.[1];
+      if (url === undefined || token === undefined) return;
+      clearTimeout(timer);
+      child.removeAllListeners("exit");
+      child.stdout.removeAllListeners("data");
+      child.stdout.resume(); // keep draining, so a later line never blocks the child
+      resolve({
+        url,
+        token,
+        close: async () => {
+          process.off("exit", killChild);
+          killChild();
+          await exited;
+        },
+      });
+    });
+  });
+}
+
+/** Median, min and max of a sample. */
+export interface Stats {
+  median: number;
+  min: number;
+  max: number;
+}
+
+/** Median (mean of the middle two for an even count), min and max. */
+export function stats(xs: readonly number[]): Stats {
+  const sorted = [...xs].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  const median = sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+  return { median, min: sorted[0], max: sorted[sorted.length - 1] };
+}
+
+/** One warm-up run of each, then `rounds` rounds of A then B; returns each side's times in ms.
+ * A collection before each run (when Node runs with --expose-gc) keeps one side's garbage off the other. */
+export async function interleave(
+  rounds: number,
+  a: () => Promise<number>,
+  b: () => Promise<number>,
+): Promise<{ a: number[]; b: number[] }> {
+  const gc = (globalThis as { gc?: () => void }).gc ?? (() => undefined);
+  await a();
+  await b();
+  const times = { a: [] as number[], b: [] as number[] };
+  for (let r = 0; r < rounds; r++) {
+    gc();
+    times.a.push(await a());
+    gc();
+    times.b.push(await b());
+  }
+  return times;
+}
+
+/** Prints both sides' median, min, max and runs, and the ratio of medians A/B against the goal. */
+export function printComparison(
+  title: string,
+  a: { label: string; times: number[]; rate?: (ms: number) => string },
+  b: { label: string; times: number[]; rate?: (ms: number) => string },
+  goal = 1.1,
+): number {
+  console.log(title);
+  for (const side of [a, b]) {
+    const s = stats(side.times);
+    const rate = side.rate ? `  (${side.rate(s.median)})` : "";
+    console.log(
+      `  ${side.label.padEnd(20)} median ${s.median.toFixed(1)} ms  min ${s.min.toFixed(1)}  max ${s.max.toFixed(1)}${rate}  runs ${side.times.map((x) => x.toFixed(0)).join(" ")}`,
+    );
+  }
+  const ratio = stats(a.times).median / stats(b.times).median;
+  console.log(
+    `  ratio A/B of medians ${ratio.toFixed(3)}  (goal <= ${goal.toFixed(2)}: ${ratio <= goal ? "met" : "NOT met"})`,
+  );
+  return ratio;
+}
