@@ -1,8 +1,9 @@
 /**
  * Ingest throughput: `client.ingest` against raw undici requests of the same gzip NDJSON batches, side by
- * side against one emulator, interleaved A B A B, medians and the ratio printed.
+ * side against one emulator. The emulator runs in a child process, so only the sending side is measured
+ * here; runs are interleaved A B A B; medians, min/max and the ratio are printed.
  *
- *   npm run build && node_modules/.bin/node bench/client-ingest.ts [events] [rounds]
+ *   npm run build && node_modules/.bin/node --expose-gc bench/client-ingest.ts [events] [rounds]
  *
  * Runtime code comes from dist/ (compiled), so the figures are those of the shipped JavaScript.
  */
@@ -10,14 +11,16 @@
 // the block keeps these names out of the global scope the other bench scripts share when type-checked.
 {
   const { ObservabilityClient } = require("../dist/provider/client") as typeof import("../provider/client");
-  const { startEmulator } = require("../dist/emulator") as typeof import("../emulator");
+  const { interleave, printComparison, spawnEmulator } =
+    require("./client-harness.ts") as typeof import("./client-harness");
+  const path = require("node:path") as typeof import("node:path");
   const { Pool } = require("undici") as typeof import("undici");
   const { promisify } = require("node:util") as typeof import("node:util");
   const zlib = require("node:zlib") as typeof import("node:zlib");
 
   const gzip = promisify(zlib.gzip);
   const EVENTS = Number(process.argv[2] ?? 50_000);
-  const ROUNDS = Number(process.argv[3] ?? 5);
+  const ROUNDS = Number(process.argv[3] ?? 7);
   const BATCH = 10_000;
 
   function makeEvents(n: number): Record<string, unknown>[] {
@@ -30,13 +33,19 @@
     }));
   }
 
-  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-
   async function main(): Promise<void> {
-    const em = await startEmulator({ port: 0, host: "127.0.0.1" });
+    const em = await spawnEmulator(path.resolve(__dirname, ".."));
+    try {
+      await bench(em.url, em.token);
+    } finally {
+      await em.close();
+    }
+  }
+
+  async function bench(url: string, token: string): Promise<void> {
     const events = makeEvents(EVENTS);
-    const client = new ObservabilityClient({ url: em.url, token: em.token });
-    const pool = new Pool(em.url, { connections: 16 });
+    const client = new ObservabilityClient({ url, token });
+    const pool = new Pool(url, { connections: 16, keepAliveTimeout: 30_000 });
     let run = 0;
 
     // A: the client: batching, serialization, gzip and the request, with retries and parsing.
@@ -63,7 +72,7 @@
           path: `/v1/datasets/${dataset}/ingest`,
           method: "POST",
           headers: {
-            authorization: `Bearer ${em.token}`,
+            authorization: `Bearer ${token}`,
             "content-type": "application/x-ndjson",
             "content-encoding": "gzip",
           },
@@ -76,27 +85,15 @@
       return performance.now() - started;
     };
 
-    await viaClient(); // warm-up both paths (JIT, connections)
-    await viaUndici();
-    const a: number[] = [];
-    const b: number[] = [];
-    for (let r = 0; r < ROUNDS; r++) {
-      a.push(await viaClient());
-      b.push(await viaUndici());
-    }
-    const [ma, mb] = [median(a), median(b)];
-    const rate = (ms: number) => Math.round(EVENTS / (ms / 1000)).toLocaleString("en-US");
-    console.log(`ingest ${EVENTS} events x ${ROUNDS} rounds (interleaved A B A B)`);
-    console.log(
-      `  A client.ingest     median ${ma.toFixed(1)} ms  (${rate(ma)} events/s)  runs ${a.map((x) => x.toFixed(0)).join(" ")}`,
+    const times = await interleave(ROUNDS, viaClient, viaUndici);
+    const rate = (ms: number) => `${Math.round(EVENTS / (ms / 1000)).toLocaleString("en-US")} events/s`;
+    printComparison(
+      `ingest ${EVENTS} events x ${ROUNDS} rounds (interleaved A B A B, emulator in a child process)`,
+      { label: "A client.ingest", times: times.a, rate },
+      { label: "B raw undici", times: times.b, rate },
     );
-    console.log(
-      `  B raw undici        median ${mb.toFixed(1)} ms  (${rate(mb)} events/s)  runs ${b.map((x) => x.toFixed(0)).join(" ")}`,
-    );
-    console.log(`  ratio A/B time      ${(ma / mb).toFixed(3)}  (goal <= 1.10)`);
     await client.close();
     await pool.close();
-    await em.close();
   }
 
   main().catch((e: unknown) => {
