@@ -6,10 +6,10 @@
  */
 import { MONITOR_DEFAULTS, MonitorCreateSchema } from "../../provider/schemas";
 import type { EmulatorContext } from "../context";
-import { HttpError, Router, queryParam, sendJson, sendNoContent, validateOr400 } from "../http";
+import { HttpError, Router, queryParam, validateOr400 } from "../http";
 import { LOCAL_USER, type StoredObject } from "../state";
 import { parseQueryTimeNs, parseRfc3339Ns } from "../time";
-import { bodyWithoutReadOnly, compact, getOr404, nowIso, ok } from "./common";
+import { compact, getOr404, nowIso, ok, registerCollection } from "./common";
 import { randomBytes } from "node:crypto";
 
 /** The monitor as the service returns it: defaults for fields not given, `notifierIds` always present. */
@@ -21,50 +21,31 @@ function withDefaults(body: Record<string, unknown>): Record<string, unknown> {
 export function registerMonitors(router: Router, em: EmulatorContext): void {
   const col = em.state.monitors;
 
-  router.add("GET", "/v2/monitors", ({ res }) => sendJson(res, 200, col.list()));
-
-  router.add("POST", "/v2/monitors", (ctx) => {
-    const body = validateOr400(MonitorCreateSchema, bodyWithoutReadOnly(ctx));
-    const createdAt = nowIso();
-    const monitor = col.set({
-      ...withDefaults(body),
-      id: col.newId(),
-      createdAt,
-      createdBy: LOCAL_USER,
-    } as StoredObject);
-    em.state.monitorHistory[monitor.id] = [
-      {
-        checkId: `chk_${randomBytes(8).toString("hex")}`,
-        name: body.name,
-        state: "closed",
-        timestamp: createdAt,
-      },
-    ];
-    em.changed();
-    ok(ctx, monitor);
-  });
-
-  router.add("GET", "/v2/monitors/:id", (ctx) => ok(ctx, getOr404(col, ctx.params.id)));
-
-  router.add("PUT", "/v2/monitors/:id", (ctx) => {
-    const current = getOr404(col, ctx.params.id);
-    const body = validateOr400(MonitorCreateSchema, bodyWithoutReadOnly(ctx));
-    const monitor = col.set({
-      ...withDefaults(body),
-      id: current.id,
-      createdAt: current.createdAt,
-      createdBy: current.createdBy,
-    } as StoredObject);
-    em.changed();
-    ok(ctx, monitor);
-  });
-
-  router.add("DELETE", "/v2/monitors/:id", (ctx) => {
-    getOr404(col, ctx.params.id);
-    col.delete(ctx.params.id);
-    delete em.state.monitorHistory[ctx.params.id];
-    em.changed();
-    sendNoContent(ctx.res);
+  registerCollection(router, em, {
+    path: "/v2/monitors",
+    collection: col,
+    create: (raw, id) => {
+      const body = validateOr400(MonitorCreateSchema, raw);
+      const createdAt = nowIso();
+      em.state.monitorHistory[id] = [
+        {
+          checkId: `chk_${randomBytes(8).toString("hex")}`,
+          name: body.name,
+          state: "closed",
+          timestamp: createdAt,
+        },
+      ];
+      return { ...withDefaults(body), id, createdAt, createdBy: LOCAL_USER } as StoredObject;
+    },
+    // PUT replaces the whole monitor; what the server set stays.
+    update: (raw, current) =>
+      ({
+        ...withDefaults(validateOr400(MonitorCreateSchema, raw)),
+        id: current.id,
+        createdAt: current.createdAt,
+        createdBy: current.createdBy,
+      }) as StoredObject,
+    onDelete: (id) => delete em.state.monitorHistory[id],
   });
 
   router.add("GET", "/v2/monitors/:id/history", (ctx) => {

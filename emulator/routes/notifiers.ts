@@ -1,9 +1,9 @@
 /** Notifiers: `/v2/notifiers` and `/v2/notifiers/{id}`; exactly one channel per notifier. */
 import { NotifierCreateSchema } from "../../provider/schemas";
 import type { EmulatorContext } from "../context";
-import { Router, sendJson, sendNoContent, validateOr400 } from "../http";
-import { LOCAL_USER, type StoredObject } from "../state";
-import { bodyWithoutReadOnly, compact, getOr404, nowIso, ok } from "./common";
+import { Router, validateOr400 } from "../http";
+import { LOCAL_USER } from "../state";
+import { compact, nowIso, registerCollection } from "./common";
 
 /** The parsed body as stored: only the configured channel, `disabledUntil` null when enabled. */
 function normalize(body: {
@@ -22,39 +22,20 @@ function normalize(body: {
 export function registerNotifiers(router: Router, em: EmulatorContext): void {
   const col = em.state.notifiers;
 
-  router.add("GET", "/v2/notifiers", ({ res }) => sendJson(res, 200, col.list()));
-
-  router.add("POST", "/v2/notifiers", (ctx) => {
-    const body = validateOr400(NotifierCreateSchema, bodyWithoutReadOnly(ctx));
-    const notifier = col.set({
-      id: col.newId(),
-      ...normalize(body as never),
+  registerCollection(router, em, {
+    path: "/v2/notifiers",
+    collection: col,
+    create: (raw, id) => ({
+      id,
+      ...normalize(validateOr400(NotifierCreateSchema, raw) as never),
       createdAt: nowIso(),
       createdBy: LOCAL_USER,
-    } as StoredObject);
-    em.changed();
-    ok(ctx, notifier);
-  });
-
-  router.add("GET", "/v2/notifiers/:id", (ctx) => ok(ctx, getOr404(col, ctx.params.id)));
-
-  router.add("PUT", "/v2/notifiers/:id", (ctx) => {
-    const current = getOr404(col, ctx.params.id);
-    const body = validateOr400(NotifierCreateSchema, bodyWithoutReadOnly(ctx));
-    const notifier = col.set({
+    }),
+    update: (raw, current) => ({
       id: current.id,
-      ...normalize(body as never),
+      ...normalize(validateOr400(NotifierCreateSchema, raw) as never),
       createdAt: current.createdAt,
       createdBy: current.createdBy,
-    } as StoredObject);
-    em.changed();
-    ok(ctx, notifier);
-  });
-
-  router.add("DELETE", "/v2/notifiers/:id", (ctx) => {
-    getOr404(col, ctx.params.id);
-    col.delete(ctx.params.id);
-    em.changed();
-    sendNoContent(ctx.res);
+    }),
   });
 }

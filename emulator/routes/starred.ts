@@ -5,21 +5,21 @@
  */
 import { StarredQueryCreateSchema, StarredQueryListSchema } from "../../provider/schemas";
 import type { EmulatorContext } from "../context";
-import { Router, queryParam, sendJson, sendNoContent, validateOr400 } from "../http";
+import { Router, queryParam, sendJson, validateOr400, type Handler } from "../http";
 import { LOCAL_USER, type StoredObject } from "../state";
-import { bodyWithoutReadOnly, compact, getOr404, ok } from "./common";
+import { compact, registerCollection } from "./common";
 
 /** Registers the starred-query routes. */
 export function registerStarredQueries(router: Router, em: EmulatorContext): void {
   const col = em.state.starredQueries;
 
-  router.add("GET", "/v2/apl-starred-queries", ({ query, res }) => {
+  const list: Handler = ({ query, res }) => {
     const params = validateOr400(
       StarredQueryListSchema,
       Object.fromEntries(["limit", "offset", "dataset", "who", "qs"].map((k) => [k, queryParam(query, k)])),
     );
     const qs = params.qs?.toLowerCase();
-    const list = col.list().filter((q) => {
+    const found = col.list().filter((q) => {
       const who = q.who as string;
       if (params.who === undefined || params.who === "") {
         if (who !== LOCAL_USER) return false;
@@ -33,34 +33,20 @@ export function registerStarredQueries(router: Router, em: EmulatorContext): voi
       }
       return true;
     });
-    sendJson(res, 200, list.slice(params.offset, params.offset + params.limit));
-  });
+    sendJson(res, 200, found.slice(params.offset, params.offset + params.limit));
+  };
 
-  router.add("POST", "/v2/apl-starred-queries", (ctx) => {
-    const body = validateOr400(StarredQueryCreateSchema, bodyWithoutReadOnly(ctx));
-    const created = col.set(
-      compact({ id: col.newId(), ...body, query: compact({ ...body.query }) }) as StoredObject,
-    );
-    em.changed();
-    ok(ctx, created);
-  });
+  /** The validated starred query as stored. */
+  const starred = (raw: Record<string, unknown>, id: string): StoredObject => {
+    const body = validateOr400(StarredQueryCreateSchema, raw);
+    return compact({ id, ...body, query: compact({ ...body.query }) }) as StoredObject;
+  };
 
-  router.add("GET", "/v2/apl-starred-queries/:id", (ctx) => ok(ctx, getOr404(col, ctx.params.id)));
-
-  router.add("PUT", "/v2/apl-starred-queries/:id", (ctx) => {
-    const current = getOr404(col, ctx.params.id);
-    const body = validateOr400(StarredQueryCreateSchema, bodyWithoutReadOnly(ctx));
-    const updated = col.set(
-      compact({ id: current.id, ...body, query: compact({ ...body.query }) }) as StoredObject,
-    );
-    em.changed();
-    ok(ctx, updated);
-  });
-
-  router.add("DELETE", "/v2/apl-starred-queries/:id", (ctx) => {
-    getOr404(col, ctx.params.id);
-    col.delete(ctx.params.id);
-    em.changed();
-    sendNoContent(ctx.res);
+  registerCollection(router, em, {
+    path: "/v2/apl-starred-queries",
+    collection: col,
+    list,
+    create: starred,
+    update: (raw, current) => starred(raw, current.id),
   });
 }
