@@ -36,6 +36,7 @@ export const annotationDescriptor: Descriptor<ApiAnnotation> = {
   defaults: { description: "", title: "", url: "", endTime: null },
   serverSet: ["time"],
   setPaths: ["datasets"],
+  timePaths: ["time", "endTime"],
   adoptable: true,
   verbs: (client: ObservabilityClient) => ({
     get: (id) => client.annotations.get(id),

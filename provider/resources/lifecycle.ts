@@ -48,6 +48,11 @@ export interface Descriptor<T = Props> {
   serverSet?: readonly string[];
   /** Paths of lists compared without regard to order; `*` matches every key of a map. */
   setPaths: readonly string[];
+  /**
+   * Paths of date-times compared as instants, since the service may echo `+02:00` as `Z` or drop the
+   * milliseconds; the zero time some clients and services use for "unset" compares equal to absent.
+   */
+  timePaths?: readonly string[];
   /** Fields whose change the API cannot apply in place. */
   replaceKeys?: readonly string[];
   /** Whether `adopt` is accepted (every kind but OrganizationName). */
@@ -145,19 +150,35 @@ export function stableStringify(v: unknown): string {
   return JSON.stringify(v ?? null);
 }
 
-/** Sorts, in place, every list found at `path` (dot-separated; `*` matches every key). */
-export function sortAtPath(target: unknown, path: string): void {
+/** Replaces, in place, every value found at `path` (dot-separated; `*` matches every key) with `f(value)`. */
+export function mapAtPath(target: unknown, path: string, f: (v: unknown) => unknown): void {
   const [head, ...rest] = path.split(".");
   if (!target || typeof target !== "object" || Array.isArray(target)) return;
   const obj = target as Props;
   const keys = head === "*" ? Object.keys(obj) : [head];
   for (const key of keys) {
-    if (rest.length === 0) {
-      const list = obj[key];
-      if (Array.isArray(list))
-        obj[key] = [...list].sort((a, b) => cmp(stableStringify(a), stableStringify(b)));
-    } else sortAtPath(obj[key], rest.join("."));
+    if (!(key in obj)) continue;
+    if (rest.length > 0) mapAtPath(obj[key], rest.join("."), f);
+    else if ((obj[key] = f(obj[key])) === undefined) delete obj[key];
   }
+}
+
+/** Sorts, in place, every list found at `path` (dot-separated; `*` matches every key). */
+export function sortAtPath(target: unknown, path: string): void {
+  mapAtPath(target, path, (list) =>
+    Array.isArray(list) ? [...list].sort((a, b) => cmp(stableStringify(a), stableStringify(b))) : list,
+  );
+}
+
+const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i;
+const ZERO_TIME_MS = Date.parse("0001-01-01T00:00:00Z");
+
+/** An RFC 3339 time as the instant it names (ISO, UTC, ms); the zero time as absent; anything else as is. */
+export function canonicalTime(v: unknown): unknown {
+  if (typeof v !== "string" || !RFC3339.test(v)) return v;
+  const ms = Date.parse(v);
+  if (Number.isNaN(ms)) return v;
+  return ms === ZERO_TIME_MS ? undefined : new Date(ms).toISOString();
 }
 
 function cmp(a: string, b: string): number {
@@ -195,6 +216,7 @@ export function normalize(d: Descriptor<unknown>, inputs: Props): Props {
 export function canonical(d: Descriptor<unknown>, inputs: Props): Props {
   let out = dropNulls(normalize(d, inputs)) as Props;
   for (const path of d.setPaths) sortAtPath(out, path);
+  for (const path of d.timePaths ?? []) mapAtPath(out, path, canonicalTime);
   if (d.canonicalize) out = d.canonicalize(out);
   return out;
 }

@@ -102,6 +102,7 @@ export const monitorDescriptor: Descriptor<ApiMonitor> = {
   inputKeys: INPUT_KEYS,
   defaults: MONITOR_DEFAULTS,
   setPaths: ["notifierIds"],
+  timePaths: ["disabledUntil"],
   adoptable: true,
   crossField,
   verbs: (client: ObservabilityClient) => ({

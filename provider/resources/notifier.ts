@@ -100,9 +100,11 @@ export function notifierSecretStrings(inputs: Props): string[] {
   return out;
 }
 
-/** Drops null channels and empty header maps, which the service may echo or omit alike. */
+/** Drops empty header maps and gives Opsgenie's `isEU` its default: the service may echo or omit them alike. */
 function canonicalize(inputs: Props): Props {
   const props = inputs.properties as Record<string, Props> | undefined;
+  const opsgenie = props?.opsgenie;
+  if (opsgenie && typeof opsgenie === "object" && opsgenie.isEU === undefined) opsgenie.isEU = false;
   const hook = props?.customWebhook;
   if (hook && typeof hook === "object") {
     for (const field of ["headers", "secretHeaders"]) {
@@ -120,6 +122,7 @@ export const notifierDescriptor: Descriptor<ApiNotifier> = {
   inputKeys: INPUT_KEYS,
   defaults: { disabledUntil: null },
   setPaths: ["properties.email.emails"],
+  timePaths: ["disabledUntil"],
   adoptable: true,
   crossField,
   canonicalize,

@@ -83,6 +83,7 @@ export const starredQueryDescriptor: Descriptor<ApiStarredQuery> = {
   inputKeys: INPUT_KEYS,
   defaults: {},
   setPaths: [],
+  timePaths: ["query.startTime", "query.endTime"],
   adoptable: true,
   verbs: (client: ObservabilityClient) => ({
     get: (id) => client.starredQueries.get(id),
