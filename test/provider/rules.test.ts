@@ -539,6 +539,110 @@ describe("check enforces every rule", () => {
   });
 });
 
+/** [rule, kind, inputs exactly at a limit] — each must pass: the limits are inclusive. */
+const atLimits: [string, ResourceKind, Props][] = [
+  ["annotation type of 256 characters", "Annotation", { ...base.Annotation, type: long(256) }],
+  ["annotation title of 256 characters", "Annotation", { ...base.Annotation, title: long(256) }],
+  ["annotation description of 512 characters", "Annotation", { ...base.Annotation, description: long(512) }],
+  ["annotation url of 512 characters", "Annotation", { ...base.Annotation, url: long(512) }],
+  ["annotation type of digits and dashes", "Annotation", { ...base.Annotation, type: "0-9-a" }],
+  ["monitor compareDays 7", "Monitor", { ...anomaly, compareDays: 7 }],
+  ["monitor compareDays 0", "Monitor", { ...anomaly, compareDays: 0 }],
+  ["monitor secondDelay 86400", "Monitor", { ...base.Monitor, secondDelay: 86400 }],
+  ["monitor secondDelay 0", "Monitor", { ...base.Monitor, secondDelay: 0 }],
+  ["monitor tolerance 100", "Monitor", { ...anomaly, tolerance: 100 }],
+  ["monitor tolerance 99.5 (a percent, not an integer)", "Monitor", { ...anomaly, tolerance: 99.5 }],
+  ["monitor intervalMinutes 1", "Monitor", { ...base.Monitor, intervalMinutes: 1 }],
+  ["monitor rangeMinutes 1", "Monitor", { ...base.Monitor, rangeMinutes: 1 }],
+  ["monitor threshold 0 satisfies Threshold", "Monitor", { ...threshold, threshold: 0 }],
+  ["monitor AboveOrBelow with AnomalyDetection", "Monitor", { ...anomaly, operator: "AboveOrBelow" }],
+  ["role auditLog read", "Role", { name: "r", orgCapabilities: { auditLog: ["read"] } }],
+  ["role billing read and update", "Role", { name: "r", orgCapabilities: { billing: ["read", "update"] } }],
+  [
+    "starred query defaultLimit 1",
+    "StarredQuery",
+    { ...base.StarredQuery, query: { apl: "x", defaultLimit: 1 } },
+  ],
+];
+
+/** [rule, kind, inputs just past a limit, property] — the other side of the limits above. */
+const pastLimits: [string, ResourceKind, Props, string][] = [
+  ["monitor compareDays -1", "Monitor", { ...anomaly, compareDays: -1 }, "compareDays"],
+  ["monitor compareDays 7.5", "Monitor", { ...anomaly, compareDays: 7.5 }, "compareDays"],
+  ["monitor secondDelay -1", "Monitor", { ...base.Monitor, secondDelay: -1 }, "secondDelay"],
+  ["monitor tolerance 100.01", "Monitor", { ...anomaly, tolerance: 100.01 }, "tolerance"],
+  ["monitor tolerance as a string", "Monitor", { ...anomaly, tolerance: "5" }, "tolerance"],
+  ["monitor rangeMinutes 0.5", "Monitor", { ...base.Monitor, rangeMinutes: 0.5 }, "rangeMinutes"],
+  ["annotation type of 257 characters", "Annotation", { ...base.Annotation, type: long(257) }, "type"],
+  ["annotation url of 513 characters", "Annotation", { ...base.Annotation, url: long(513) }, "url"],
+];
+
+describe("the limits are inclusive", () => {
+  it.each(atLimits)("%s passes", async (_rule, kind, inputs) => {
+    expect((await implementation(kind).check({}, inputs)).failures).toEqual([]);
+  });
+
+  it.each(pastLimits)("%s fails on its property", async (_rule, kind, inputs, property) => {
+    const { failures } = await implementation(kind).check({}, inputs);
+    expect(failures!.map((f) => f.property)).toEqual([property]);
+  });
+});
+
+/** [kind, inputs breaking several rules, every property that must be named] */
+const manyAtOnce: [ResourceKind, Props, string[]][] = [
+  [
+    "Annotation",
+    {
+      datasets: [],
+      type: "Deploy Now",
+      title: long(257),
+      description: long(513),
+      url: long(513),
+      time: "x",
+      endTime: "y",
+    },
+    ["datasets", "description", "endTime", "time", "title", "type", "url"],
+  ],
+  [
+    "Monitor",
+    {
+      name: "",
+      aplQuery: "x",
+      type: "AnomalyDetection",
+      compareDays: 8,
+      intervalMinutes: 0,
+      rangeMinutes: 0,
+      secondDelay: 86401,
+      tolerance: 100.5,
+    },
+    ["compareDays", "intervalMinutes", "name", "operator", "rangeMinutes", "secondDelay", "tolerance"],
+  ],
+  [
+    "Notifier",
+    { name: "", properties: { email: { emails: ["nobody", "a@b.test", "a@b.test"] } }, disabledUntil: "x" },
+    ["disabledUntil", "name", "properties.email.emails", "properties.email.emails[0]"],
+  ],
+  [
+    "Role",
+    { name: 1, members: ["u", "u"], orgCapabilities: { auditLog: ["update"], nope: ["read"] } },
+    ["members", "name", "orgCapabilities.auditLog[0]", "orgCapabilities.nope"],
+  ],
+  [
+    "StarredQuery",
+    { kind: "kql", name: "", who: "team", query: { apl: "x", defaultLimit: 0 }, metadata: { a: 1 } },
+    ["kind", "metadata.a", "name", "query.defaultLimit"],
+  ],
+  ["OrganizationName", { organizationId: "", name: "", extra: 1 }, ["extra", "name", "organizationId"]],
+];
+
+describe("check returns every failure at once", () => {
+  it.each(manyAtOnce)("%s names every failing property", async (kind, inputs, properties) => {
+    const { failures } = await implementation(kind).check({}, inputs);
+    expect([...new Set(failures!.map((f) => f.property))].sort()).toEqual(properties);
+    for (const f of failures!) expect(f.reason.length).toBeGreaterThan(0);
+  });
+});
+
 /** [case, kind, inputs with unknowns] — none may fail. */
 const unknownCases: [string, ResourceKind, Props][] = [
   [
@@ -574,6 +678,64 @@ const unknownCases: [string, ResourceKind, Props][] = [
   ["unknown query", "StarredQuery", { ...base.StarredQuery, query: { apl: UNKNOWN, defaultLimit: UNKNOWN } }],
   ["unknown organization id", "OrganizationName", { organizationId: UNKNOWN, name: "x" }],
   ["unknown adopt", "Monitor", { ...base.Monitor, adopt: UNKNOWN }],
+  [
+    "unknown monitor disabledUntil",
+    "Monitor",
+    { ...base.Monitor, disabledUntil: UNKNOWN, disabled: UNKNOWN },
+  ],
+  [
+    "unknown annotation endTime and type",
+    "Annotation",
+    { datasets: UNKNOWN, type: UNKNOWN, endTime: UNKNOWN },
+  ],
+  [
+    "unknown secret header value (an interpolated token)",
+    "Notifier",
+    {
+      name: "n",
+      properties: {
+        customWebhook: { url: UNKNOWN, body: "{}", secretHeaders: { Authorization: UNKNOWN } },
+      },
+    },
+  ],
+  [
+    "unknown header map",
+    "Notifier",
+    { name: "n", properties: { customWebhook: { url: "https://h.test", body: "", headers: UNKNOWN } } },
+  ],
+  ["unknown channel object", "Notifier", { name: "n", properties: { slack: UNKNOWN } }],
+  ["unknown email list", "Notifier", { name: "n", properties: { email: { emails: UNKNOWN } } }],
+  [
+    "unknown email next to a known one",
+    "Notifier",
+    { name: "n", properties: { email: { emails: ["a@b.test", UNKNOWN] } } },
+  ],
+  [
+    "unknown pagerduty keys",
+    "Notifier",
+    { name: "n", properties: { pagerduty: { routingKey: UNKNOWN, token: UNKNOWN } } },
+  ],
+  [
+    "unknown capability maps and lists",
+    "Role",
+    {
+      name: "r",
+      orgCapabilities: { monitors: UNKNOWN },
+      datasetCapabilities: { logs: UNKNOWN, traces: { query: [UNKNOWN] } },
+      viewCapabilities: UNKNOWN,
+    },
+  ],
+  [
+    "unknown nested starred-query fields",
+    "StarredQuery",
+    {
+      ...base.StarredQuery,
+      query: { apl: "x", defaultOrder: [UNKNOWN], queryOptions: UNKNOWN, libraries: [UNKNOWN] },
+      metadata: { owner: UNKNOWN },
+      dataset: UNKNOWN,
+    },
+  ],
+  ["unknown organization name", "OrganizationName", { organizationId: "local-org", name: UNKNOWN }],
 ];
 
 describe("unknown values at preview never fail a check", () => {
