@@ -319,19 +319,19 @@ class Parser {
   }
 
   or(): Expr {
-    let left = this.and();
-    while (this.isWord("or")) {
-      const op = this.next();
-      left = { kind: "binary", op: "or", left, right: this.and(), pos: op.start };
-    }
-    return left;
+    return this.chain("or", () => this.and());
   }
 
   and(): Expr {
-    let left = this.comparison();
-    while (this.isWord("and")) {
+    return this.chain("and", () => this.comparison());
+  }
+
+  /** A left-associative run of one keyword operator over operands of the next tighter level. */
+  chain(word: "or" | "and", operand: () => Expr): Expr {
+    let left = operand();
+    while (this.isWord(word)) {
       const op = this.next();
-      left = { kind: "binary", op: "and", left, right: this.comparison(), pos: op.start };
+      left = { kind: "binary", op: word, left, right: operand(), pos: op.start };
     }
     return left;
   }

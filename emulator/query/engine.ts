@@ -41,31 +41,26 @@ export interface ExecResult {
   maxTimeNs?: bigint;
 }
 
-/** First index whose time is >= t (or > t when `after`). */
-function timeBound(events: readonly StoredEvent[], t: bigint, after: boolean): number {
+/** First index of the sorted `events` whose key is >= `target` (or > `target` when `after`). */
+function lowerBound<K extends bigint | string>(
+  events: readonly StoredEvent[],
+  key: (e: StoredEvent) => K,
+  target: K,
+  after: boolean,
+): number {
   let lo = 0;
   let hi = events.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    const v = events[mid].timeNs;
-    if (v < t || (after && v === t)) lo = mid + 1;
+    const v = key(events[mid]);
+    if (v < target || (after && v === target)) lo = mid + 1;
     else hi = mid;
   }
   return lo;
 }
 
-/** First index whose row id is >= id (or > id when `after`). */
-function rowIdBound(events: readonly StoredEvent[], id: string, after: boolean): number {
-  let lo = 0;
-  let hi = events.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    const v = events[mid].rowId;
-    if (v < id || (after && v === id)) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
+const timeOf = (e: StoredEvent) => e.timeNs;
+const rowIdOf = (e: StoredEvent) => e.rowId;
 
 /** The direction the cursor pages in: that of the first `sort by _time`, else descending. */
 export function cursorDescending(ops: readonly PlanOp[]): boolean {
@@ -207,12 +202,12 @@ function summarize(rows: Row[], op: Extract<PlanOp, { op: "summarize" }>): Row[]
 
 /** Runs `plan` over `events` (ascending by time and arrival) with the request's range, cursor and limit. */
 export function execute(events: readonly StoredEvent[], plan: Plan, opts: ExecOptions): ExecResult {
-  let lo = opts.startNs === undefined ? 0 : timeBound(events, opts.startNs, false);
-  let hi = opts.endNs === undefined ? events.length : timeBound(events, opts.endNs, true);
+  let lo = opts.startNs === undefined ? 0 : lowerBound(events, timeOf, opts.startNs, false);
+  let hi = opts.endNs === undefined ? events.length : lowerBound(events, timeOf, opts.endNs, true);
   const desc = cursorDescending(plan.ops);
   if (opts.cursor !== undefined && opts.cursor !== "") {
-    if (desc) hi = Math.min(hi, rowIdBound(events, opts.cursor, !!opts.includeCursor));
-    else lo = Math.max(lo, rowIdBound(events, opts.cursor, !opts.includeCursor));
+    if (desc) hi = Math.min(hi, lowerBound(events, rowIdOf, opts.cursor, !!opts.includeCursor));
+    else lo = Math.max(lo, lowerBound(events, rowIdOf, opts.cursor, !opts.includeCursor));
   }
   if (hi < lo) hi = lo;
   const result: ExecResult = {
