@@ -235,8 +235,15 @@ export class Persistence {
           datasets: this.store.toJSON(),
         });
         const tmp = `${this.file}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
-        await fsp.writeFile(tmp, text);
-        await fsp.rename(tmp, this.file);
+        try {
+          await fsp.writeFile(tmp, text);
+          await fsp.rename(tmp, this.file);
+        } catch (err) {
+          // Still unsaved: the next change or close tries again rather than believing the file current.
+          this.dirty = true;
+          await fsp.rm(tmp, { force: true }).catch(() => undefined);
+          throw err;
+        }
       });
     return this.writing;
   }

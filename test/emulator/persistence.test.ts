@@ -1,5 +1,5 @@
 /** `dataFile`: state and datasets survive a restart; a corrupt file is a clear startup error. */
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startEmulator } from "../../emulator";
@@ -95,4 +95,22 @@ it("a missing file starts empty and is created on the first change", async () =>
   await api(em, "POST", "/v2/annotations", { datasets: ["x"], type: "t" });
   await em.close();
   expect(JSON.parse(readFileSync(dataFile, "utf8")).state.annotations).toHaveLength(1);
+});
+
+it("a write that fails is retried by the next flush, not forgotten", async () => {
+  const sub = join(dir, "vanishing");
+  mkdirSync(sub);
+  const dataFile = join(sub, "state.json");
+  const em = await startEmulator({ port: 0, dataFile });
+  try {
+    // The directory disappears before the debounced write: that write fails.
+    rmSync(sub, { recursive: true });
+    await api(em, "POST", "/v2/rbac/roles", { name: "unsaved" });
+    await new Promise((r) => setTimeout(r, 400));
+    mkdirSync(sub);
+  } finally {
+    await em.close();
+  }
+  expect(readdirSync(sub)).toEqual(["state.json"]);
+  expect(readFileSync(dataFile, "utf8")).toContain('"unsaved"');
 });
