@@ -22,7 +22,6 @@ const engineGrpc = require("@pulumi/pulumi/proto/engine_grpc_pb");
 const providerGrpc = require("@pulumi/pulumi/proto/provider_grpc_pb");
 const providerPb = require("@pulumi/pulumi/proto/provider_pb");
 
-
 /** The repository root: where the host runs, as `pulumi up` runs it in the program's directory. */
 export const REPO_ROOT = path.resolve(__dirname, "..", "..");
 
@@ -38,6 +37,8 @@ export interface ProviderHostOptions {
   cwd?: string;
   /** Project name (PULUMI_NODEJS_PROJECT / PULUMI_PROJECT). */
   project?: string;
+  /** Environment of the host, replacing this process's `OBSERVABILITY_*` variables (others are kept). */
+  env?: Record<string, string>;
 }
 
 /** Check's answer. */
@@ -122,7 +123,8 @@ export async function startProviderHost(options: ProviderHostOptions): Promise<P
     {
       cwd: options.cwd ?? tempDir,
       env: {
-        ...process.env,
+        ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("OBSERVABILITY_"))),
+        ...options.env,
         PULUMI_NODEJS_PROJECT: project,
         PULUMI_PROJECT: project,
         PULUMI_CONFIG: JSON.stringify(options.config),

@@ -13,6 +13,8 @@ const em = useEmulator();
 let host: ProviderHost;
 let client: ObservabilityClient;
 let texts: Record<string, string>;
+/** The inputs each kind's `Resource.get` registers: what the engine's Read gets on a user-driven get. */
+let getInputs: Record<string, Props>;
 
 type Props = Record<string, unknown>;
 interface Case {
@@ -133,8 +135,20 @@ beforeAll(async () => {
     new obs.StarredQuery("s", { kind: "apl", name: "s", who: "team", query: { apl: "x" }, metadata: {} }),
     new obs.OrganizationName("o", { organizationId: "local-org", name: "o" }),
   ];
-  await Promise.all(resources.map(registered));
-  texts = Object.fromEntries(seen.map((r) => [r.type.split(":").pop()!, r.providerText]));
+  const gets = [
+    obs.Annotation.get("get-Annotation", "ann_0"),
+    obs.Monitor.get("get-Monitor", "mon_0"),
+    obs.Notifier.get("get-Notifier", "notify_0"),
+    obs.Role.get("get-Role", "role_0"),
+    obs.StarredQuery.get("get-StarredQuery", "sq_0"),
+    obs.OrganizationName.get("get-OrganizationName", "local-org"),
+  ];
+  await Promise.all([...resources, ...gets].map(registered));
+  const made = seen.filter((r) => !r.name.startsWith("get-"));
+  texts = Object.fromEntries(made.map((r) => [r.type.split(":").pop()!, r.providerText]));
+  getInputs = Object.fromEntries(
+    seen.filter((r) => r.name.startsWith("get-")).map((r) => [r.name.slice(4), { ...r.inputs }]),
+  );
   host = await startProviderHost({
     config: { "observability:token": em.current.token, "observability:url": em.current.url },
     secretKeys: ["observability:token"],
@@ -159,7 +173,7 @@ describe.each(cases)("$kind through the dynamic-provider host", (c) => {
     expect(unknownName.failures).toEqual([]);
   });
 
-  it("creates, diffs none/some/replace, updates, reads drift, deletes and reads gone", async () => {
+  it("creates, diffs none/some/replace, updates, reads as Resource.get, reads drift, deletes and reads gone", async () => {
     const checked = await host.check(urn(), {}, withProvider(c.args));
     expect(checked.failures).toEqual([]);
     expect(checked.inputs.__provider).toBe(texts[c.kind]);
@@ -182,6 +196,16 @@ describe.each(cases)("$kind through the dynamic-provider host", (c) => {
 
     const updated = await host.update(urn(), made.id, outs, changed);
     expect(await host.diff(urn(), made.id, updated.properties, changed)).toMatchObject({ changes: "none" });
+
+    // Resource.get: the engine sends no properties, only the get's inputs (`__provider`, nothing declared).
+    expect(Object.keys(getInputs[c.kind]).filter((k) => getInputs[c.kind][k] !== undefined)).toEqual([
+      "__provider",
+    ]);
+    const got = await host.read(urn(), made.id, {}, getInputs[c.kind]);
+    expect(got.id).toBe(made.id);
+    const { previousName: _recordedByCreateOnly, ...current } = updated.properties;
+    expect(got.properties).toMatchObject(current);
+    expect(await host.diff(urn(), made.id, got.properties, changed)).toMatchObject({ changes: "none" });
 
     const fresh = await host.read(urn(), made.id, updated.properties);
     expect(fresh.id).toBe(made.id);
@@ -214,4 +238,61 @@ it("fails with a clear message when the program's directory cannot resolve pulum
     await lonely.close();
     rmSync(bare, { recursive: true, force: true });
   }
+});
+
+describe("credentials through the host", () => {
+  it("without a token anywhere, a create fails naming observability:token and OBSERVABILITY_TOKEN", async () => {
+    const bare = await startProviderHost({ config: { "observability:url": em.current.url } });
+    try {
+      await bare.configure();
+      const urn = urnOf("Role", "no-token");
+      const checked = await bare.check(urn, {}, { name: "no-token", __provider: texts.Role });
+      expect(checked.failures).toEqual([]);
+      const error = await bare.create(urn, checked.inputs).then(
+        () => new Error("created without a token"),
+        (e: Error) => e,
+      );
+      expect(error.message).toContain("observability Role create failed: observability: no API token");
+      expect(error.message).toContain("pulumi config set --secret observability:token");
+      expect(error.message).toContain("OBSERVABILITY_TOKEN");
+    } finally {
+      await bare.close();
+    }
+  });
+
+  it("with a wrong token from the environment, errors are readable 403s and never show the token", async () => {
+    const wrong = "xaat-wrong-token-0123456789abcdef";
+    const denied = await startProviderHost({
+      config: { "observability:url": em.current.url },
+      env: { OBSERVABILITY_TOKEN: wrong },
+    });
+    try {
+      await denied.configure();
+      const urn = urnOf("Monitor", "denied");
+      const props = { __provider: texts.Monitor, name: "m", aplQuery: "x", type: "MatchEvent" };
+      const failures = await Promise.all([
+        denied.create(urn, props).then(
+          () => "",
+          (e: Error) => e.message,
+        ),
+        denied.read(urn, "mon_1", props).then(
+          () => "",
+          (e: Error) => e.message,
+        ),
+        denied.delete(urn, "mon_1", props).then(
+          () => "",
+          (e: Error) => e.message,
+        ),
+      ]);
+      for (const message of failures) {
+        expect(message).toMatch(/failed with 403/);
+        expect(message).not.toContain(wrong);
+      }
+      // The host logs read and delete errors to its stderr, which the engine shows.
+      expect(denied.stderr()).toContain("failed with 403");
+      expect(denied.stderr()).not.toContain(wrong);
+    } finally {
+      await denied.close();
+    }
+  });
 });
