@@ -8,7 +8,7 @@ import { promisify } from "node:util";
 import { constants, gzip } from "node:zlib";
 import { IngestResultSchema, type IngestResult } from "../schemas";
 import { path, queryString } from "./path";
-import type { RequestOptions, Transport } from "./transport";
+import { callOptions, type RequestOptions, type Transport } from "./transport";
 
 const gzipAsync = promisify(gzip);
 
@@ -33,8 +33,12 @@ export interface IngestProgress {
   failed: number;
   /** Batches sent so far. */
   batches: number;
+  /** Events sent so far (the client's count: `ingested + failed` unless the service dropped some). */
+  events: number;
   /** Uncompressed bytes sent so far. */
   bytes: number;
+  /** Bytes the service reports it processed so far. */
+  processedBytes: number;
 }
 
 /** Options of `client.ingest`. */
@@ -81,13 +85,24 @@ export async function ingest(
     );
   }
   const maxFailures = options.maxFailures ?? 1000;
+  if (!Number.isInteger(maxFailures) || maxFailures < 0) {
+    throw new RangeError(`options.maxFailures must be an integer of at least 0, got ${maxFailures}`);
+  }
+  if (options.format !== undefined && options.format !== "ndjson" && options.format !== "csv") {
+    throw new TypeError(`options.format must be ndjson or csv, got ${String(options.format)}`);
+  }
+  if (options.onProgress !== undefined && typeof options.onProgress !== "function") {
+    throw new TypeError("options.onProgress must be a function");
+  }
+  const request = callOptions(options);
   const endpoint =
     path`/v1/datasets/${dataset}/ingest` +
     queryString({ "timestamp-field": options.timestampField, "timestamp-format": options.timestampFormat });
   const summary: IngestSummary = { ingested: 0, failed: 0, failures: [], processedBytes: 0, batches: 0 };
   let bytes = 0;
+  let sentEvents = 0;
 
-  const send = async (body: Buffer, format: Format, rawBytes: number): Promise<void> => {
+  const send = async (body: Buffer, format: Format, rawBytes: number, count: number): Promise<void> => {
     const result = await transport.request({
       method: "POST",
       path: endpoint,
@@ -97,14 +112,14 @@ export async function ingest(
         contentEncoding: "gzip",
       },
       schema: IngestResultSchema,
-      signal: options.signal,
-      timeoutMs: options.timeoutMs,
+      ...request,
     });
     summary.ingested += result.ingested;
     summary.failed += result.failed;
     summary.processedBytes += result.processedBytes;
     summary.batches++;
     bytes += rawBytes;
+    sentEvents += count;
     for (const f of result.failures) {
       if (summary.failures.length >= maxFailures) break;
       summary.failures.push(f);
@@ -113,7 +128,9 @@ export async function ingest(
       ingested: summary.ingested,
       failed: summary.failed,
       batches: summary.batches,
+      events: sentEvents,
       bytes,
+      processedBytes: summary.processedBytes,
     });
   };
 
@@ -121,7 +138,7 @@ export async function ingest(
   const emit = async (batch: Batch): Promise<void> => {
     const body = await gzipAsync(batch.text, { level: constants.Z_BEST_SPEED });
     if (inflight) await inflight;
-    inflight = send(body, batch.format, Buffer.byteLength(batch.text));
+    inflight = send(body, batch.format, Buffer.byteLength(batch.text), batch.count);
     // Awaited by the next emit or after the loop; this only keeps Node from calling it unhandled meanwhile.
     inflight.catch(() => undefined);
   };

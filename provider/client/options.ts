@@ -118,6 +118,14 @@ export function isLoopback(hostname: string): boolean {
   return false;
 }
 
+/** The environment variable each option falls back to. */
+const ENV_NAMES = {
+  url: "OBSERVABILITY_URL",
+  region: "OBSERVABILITY_REGION",
+  token: "OBSERVABILITY_TOKEN",
+  orgId: "OBSERVABILITY_ORG_ID",
+} as const;
+
 /** Applies env fallbacks (read here, once) and defaults, validates, and checks the URL. */
 export function resolveOptions(
   options: ClientOptions = {},
@@ -132,9 +140,14 @@ export function resolveOptions(
   };
   const parsed = OptionsSchema.safeParse(withEnv);
   if (!parsed.success) {
+    // A bad value read from the environment is named by its variable, since no option was passed.
+    const fromEnv = (property: string): string => {
+      const env = ENV_NAMES[property as keyof typeof ENV_NAMES];
+      return env && options[property as keyof typeof ENV_NAMES] === undefined ? ` (from ${env})` : "";
+    };
     const failures = validationFailures(parsed.error).map((f) => ({
       ...f,
-      property: `options.${f.property}`,
+      property: `options.${f.property}${fromEnv(f.property)}`,
     }));
     throw new ConfigError(`Invalid client options: ${formatFailures(failures)}`);
   }

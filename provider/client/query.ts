@@ -12,7 +12,7 @@ import {
   type TabularResult,
 } from "../schemas";
 import { path, queryString } from "./path";
-import type { RequestOptions, Transport } from "./transport";
+import { callOptions, type RequestOptions, type Transport } from "./transport";
 
 /** Options of `client.query`. */
 export interface QueryOptions extends RequestOptions {
@@ -53,12 +53,22 @@ export function queryApl(
   options: QueryOptions & { format: "tabular" },
 ): Promise<TabularResult>;
 export function queryApl(transport: Transport, apl: string, options?: QueryOptions): Promise<LegacyResult>;
-export function queryApl(
+export async function queryApl(
   transport: Transport,
   apl: string,
   options: QueryOptions = {},
 ): Promise<LegacyResult | TabularResult> {
+  if (typeof apl !== "string" || apl.trim() === "")
+    throw new TypeError("query: apl must be a non-empty string");
   const format = options.format ?? "legacy";
+  if (format !== "legacy" && format !== "tabular") {
+    throw new TypeError(`query: options.format must be legacy or tabular, got ${String(format)}`);
+  }
+  if (options.includeCursor !== undefined && typeof options.includeCursor !== "boolean") {
+    throw new TypeError(
+      `query: options.includeCursor must be a boolean, got ${typeof options.includeCursor}`,
+    );
+  }
   return transport.request<LegacyResult | TabularResult>({
     method: "POST",
     path: `/v1/datasets/_apl${queryString({ format })}`,
@@ -71,13 +81,12 @@ export function queryApl(
     },
     schema: format === "tabular" ? TabularResultSchema : LegacyResultSchema,
     idempotent: true,
-    signal: options.signal,
-    timeoutMs: options.timeoutMs,
+    ...callOptions(options),
   });
 }
 
 /** One page of the legacy query endpoint. @see POST /v1/datasets/{name}/query */
-export function queryLegacy(
+export async function queryLegacy(
   transport: Transport,
   dataset: string,
   request: LegacyQueryRequest,
@@ -89,7 +98,7 @@ export function queryLegacy(
     json: request,
     schema: LegacyResultSchema,
     idempotent: true,
-    ...options,
+    ...callOptions(options),
   });
 }
 
@@ -223,8 +232,11 @@ async function* pagesOf(
   if (options.mode !== undefined && options.mode !== "timestamp" && options.mode !== "cursor") {
     throw new TypeError(`paginate: options.mode must be timestamp or cursor, got ${String(options.mode)}`);
   }
+  if (options.order !== undefined && options.order !== "asc" && options.order !== "desc") {
+    throw new TypeError(`paginate: options.order must be asc or desc, got ${String(options.order)}`);
+  }
   const plan = paginationApl(apl, options.order, options.pageSize);
-  const request = { signal: options.signal, timeoutMs: options.timeoutMs };
+  const request = callOptions(options);
   if (options.mode === "cursor") yield* cursorPages(transport, plan, options, request);
   else yield* timestampPages(transport, plan, options, request);
 }

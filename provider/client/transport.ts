@@ -19,6 +19,27 @@ export interface RequestOptions {
   timeoutMs?: number;
 }
 
+/** The per-call options a method passes on: only `signal` and `timeoutMs`, checked. Picking them keeps any
+ * other key a JavaScript caller passes (a `path`, say) from reaching the call and bypassing the encoded path. */
+export function callOptions(options: RequestOptions | undefined): RequestOptions {
+  if (options === undefined || options === null) return {};
+  if (typeof options !== "object") throw new TypeError(`options must be an object, got ${typeof options}`);
+  const { signal, timeoutMs } = options;
+  if (
+    signal !== undefined &&
+    (typeof signal !== "object" ||
+      signal === null ||
+      typeof signal.aborted !== "boolean" ||
+      typeof signal.addEventListener !== "function")
+  ) {
+    throw new TypeError("options.signal must be an AbortSignal");
+  }
+  if (timeoutMs !== undefined && !(Number.isInteger(timeoutMs) && timeoutMs > 0)) {
+    throw new RangeError(`options.timeoutMs must be a positive integer (ms), got ${String(timeoutMs)}`);
+  }
+  return { signal, timeoutMs };
+}
+
 /** HTTP methods the API uses. */
 export type Method = "GET" | "POST" | "PUT" | "DELETE";
 

@@ -111,8 +111,25 @@ describe("sources", () => {
     expect(batchesSince(before)).toHaveLength(0);
   });
 
-  it("a batchSize over the service's 10,000 limit is refused", async () => {
-    await expect(client.ingest("bad", [{ a: 1 }], { batchSize: 10_001 })).rejects.toThrow(/batchSize/);
+  it.each<[string, Record<string, unknown>, RegExp]>([
+    [
+      "a batchSize over the service's 10,000 limit",
+      { batchSize: 10_001 },
+      /options\.batchSize must be an integer from 1 to 10000/,
+    ],
+    ["a negative maxFailures", { maxFailures: -1 }, /options\.maxFailures must be an integer of at least 0/],
+    ["an unknown format", { format: "xml" }, /options\.format must be ndjson or csv, got xml/],
+    ["an onProgress that is not a function", { onProgress: 5 }, /options\.onProgress must be a function/],
+    [
+      "a timeoutMs that is not a positive integer",
+      { timeoutMs: -5 },
+      /options\.timeoutMs must be a positive integer/,
+    ],
+    ["a signal that is not an AbortSignal", { signal: "stop" }, /options\.signal must be an AbortSignal/],
+  ])("refuses %s, naming the option, before sending", async (_rule, options, message) => {
+    const before = em.current.received.length;
+    await expect(client.ingest("bad", [{ a: 1 }], options)).rejects.toThrow(message);
+    expect(batchesSince(before)).toHaveLength(0);
   });
 });
 
@@ -144,12 +161,23 @@ describe("batching and results", () => {
       ts: i % 2 ? "not a time" : "2024-01-01T00:00:00Z",
       i,
     }));
+    const progress: IngestProgress[] = [];
     const summary = await client.ingest("failures", events, {
       timestampField: "ts",
       batchSize: 3,
       maxFailures: 2,
+      onProgress: (p) => progress.push(p),
     });
     expect(summary).toMatchObject({ ingested: 5, failed: 5, batches: 4 });
+    // Progress carries every running total, failures and the service's processed bytes included.
+    expect(progress.map((p) => [p.batches, p.events, p.ingested, p.failed])).toEqual([
+      [1, 3, 2, 1],
+      [2, 6, 3, 3],
+      [3, 9, 5, 4],
+      [4, 10, 5, 5],
+    ]);
+    expect(progress.every((p, k) => p.processedBytes > (progress[k - 1]?.processedBytes ?? 0))).toBe(true);
+    expect(progress[3].processedBytes).toBe(summary.processedBytes);
     expect(summary.failures).toHaveLength(2);
     expect(summary.failures[0]).toMatchObject({ error: expect.any(String), timestamp: expect.any(String) });
   });

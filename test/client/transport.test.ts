@@ -396,6 +396,22 @@ describe("retries", () => {
     expect(s.hits[1].at - s.hits[0].at).toBeGreaterThanOrEqual(950);
   });
 
+  it("honours Retry-After as an HTTP date", async () => {
+    let at = "";
+    const s = await serve((_req, res, _body, hit) => {
+      // Two seconds ahead, truncated to whole seconds by the date format: between 1 and 2 s from now.
+      if (hit === 1) {
+        at = new Date(Date.now() + 2000).toUTCString();
+        status(429, { "retry-after": at })(res);
+      } else send(res, 200, [annotation]);
+    });
+    const c = client(s.url, { retry: { baseDelayMs: 5, maxDelayMs: 10_000 } });
+    await c.annotations.list();
+    await c.close();
+    expect(retryEvents[0].delayMs).toBeGreaterThanOrEqual(900);
+    expect(s.hits[1].at).toBeGreaterThanOrEqual(Date.parse(at) - 5);
+  });
+
   it("honours X-RateLimit-Reset on a 429 without Retry-After", async () => {
     const s = await serve((req, res, body, hit) =>
       hit === 1
@@ -490,6 +506,64 @@ describe("retries", () => {
     });
     expect(Date.now() - started).toBeLessThan(2000);
     await c.close();
+  });
+});
+
+describe("per-call options", () => {
+  it("only signal and timeoutMs are taken: a path or method smuggled in from JavaScript never reaches the request", async () => {
+    const s = await serve((_req, res) => send(res, 200, monitor));
+    const c = client(s.url);
+    const smuggled = { path: "/v2/orgs/x", method: "DELETE", json: { a: 1 } } as never;
+    await c.monitors.get("mon_1", smuggled);
+    await c.close();
+    expect(s.hits.map((h) => `${h.method} ${h.url}`)).toEqual(["GET /v2/monitors/mon_1"]);
+  });
+
+  type Call = (c: ObservabilityClient) => Promise<unknown>;
+  it.each<[string, Call, RegExp]>([
+    [
+      "a zero timeoutMs",
+      (c) => c.monitors.list({ timeoutMs: 0 }),
+      /options\.timeoutMs must be a positive integer/,
+    ],
+    [
+      "a fractional timeoutMs",
+      (c) => c.roles.get("r", { timeoutMs: 1.5 }),
+      /options\.timeoutMs must be a positive integer/,
+    ],
+    [
+      "a signal that is not an AbortSignal",
+      (c) => c.orgs.list({ signal: {} as AbortSignal }),
+      /options\.signal must be an AbortSignal/,
+    ],
+    [
+      "query: an unknown format",
+      (c) => c.query("['x']", { format: "csv" as "tabular" }),
+      /options\.format must be legacy or tabular, got csv/,
+    ],
+    [
+      "query: includeCursor that is not a boolean",
+      (c) => c.query("['x']", { includeCursor: "yes" as never }),
+      /options\.includeCursor must be a boolean/,
+    ],
+    ["query: an empty APL", (c) => c.query("  "), /apl must be a non-empty string/],
+    [
+      "paginate: an unknown order",
+      async (c) => {
+        for await (const _ of c.paginate("['x']", {
+          startTime: "now-1h",
+          endTime: "now",
+          order: "up" as "asc",
+        }));
+      },
+      /options\.order must be asc or desc, got up/,
+    ],
+  ])("refuses %s with an error naming it, before sending", async (_rule, call, message) => {
+    const s = await serve((_req, res) => send(res, 200, []));
+    const c = client(s.url);
+    await expect(call(c)).rejects.toThrow(message);
+    await c.close();
+    expect(s.hits).toHaveLength(0);
   });
 });
 
@@ -664,7 +738,7 @@ describe("options", () => {
       "an unknown region from OBSERVABILITY_REGION",
       { token: "t" },
       { OBSERVABILITY_REGION: "mars" },
-      /options\.region/,
+      /options\.region \(from OBSERVABILITY_REGION\): must be us or eu/,
     ],
     ["a negative maxRetries", { token: "t", maxRetries: -1 }, env, /options\.maxRetries: must be at least 0/],
     ["a zero timeout", { token: "t", timeoutMs: 0 }, env, /options\.timeoutMs: must be positive/],

@@ -7,7 +7,7 @@ import {
   type AnnotationUpdate,
 } from "../../schemas";
 import { path, queryString } from "../path";
-import type { RequestOptions } from "../transport";
+import { callOptions, type RequestOptions } from "../transport";
 import { ApiResource } from "./base";
 
 /** Filters of {@link Annotations.list}. */
@@ -30,7 +30,7 @@ export class Annotations extends ApiResource {
       method: "GET",
       path: `/v2/annotations${q}`,
       schema: z.array(AnnotationSchema),
-      ...options,
+      ...callOptions(options),
     });
   }
 
@@ -41,7 +41,7 @@ export class Annotations extends ApiResource {
       method: "GET",
       path: path`/v2/annotations/${id}`,
       schema: AnnotationSchema,
-      ...options,
+      ...callOptions(options),
     });
   }
 
@@ -53,7 +53,7 @@ export class Annotations extends ApiResource {
       path: "/v2/annotations",
       json: body,
       schema: AnnotationSchema,
-      ...options,
+      ...callOptions(options),
     });
   }
 
@@ -65,13 +65,17 @@ export class Annotations extends ApiResource {
       path: path`/v2/annotations/${id}`,
       json: body,
       schema: AnnotationSchema,
-      ...options,
+      ...callOptions(options),
     });
   }
 
   /** Deletes an annotation.
    * @see DELETE /v2/annotations/{id} */
   async delete(id: string, options?: RequestOptions): Promise<void> {
-    await this.transport.request({ method: "DELETE", path: path`/v2/annotations/${id}`, ...options });
+    await this.transport.request({
+      method: "DELETE",
+      path: path`/v2/annotations/${id}`,
+      ...callOptions(options),
+    });
   }
 }

@@ -9,7 +9,7 @@ import {
   type MonitorUpdate,
 } from "../../schemas";
 import { path, queryString } from "../path";
-import type { RequestOptions } from "../transport";
+import { callOptions, type RequestOptions } from "../transport";
 import { ApiResource } from "./base";
 
 /** Window of {@link Monitors.history}; both bounds are required by the service. */
@@ -29,7 +29,7 @@ export class Monitors extends ApiResource {
       method: "GET",
       path: "/v2/monitors",
       schema: z.array(MonitorSchema),
-      ...options,
+      ...callOptions(options),
     });
   }
 
@@ -40,7 +40,7 @@ export class Monitors extends ApiResource {
       method: "GET",
       path: path`/v2/monitors/${id}`,
       schema: MonitorSchema,
-      ...options,
+      ...callOptions(options),
     });
   }
 
@@ -52,7 +52,7 @@ export class Monitors extends ApiResource {
       path: "/v2/monitors",
       json: body,
       schema: MonitorSchema,
-      ...options,
+      ...callOptions(options),
     });
   }
 
@@ -64,14 +64,18 @@ export class Monitors extends ApiResource {
       path: path`/v2/monitors/${id}`,
       json: body,
       schema: MonitorSchema,
-      ...options,
+      ...callOptions(options),
     });
   }
 
   /** Deletes a monitor.
    * @see DELETE /v2/monitors/{id} */
   async delete(id: string, options?: RequestOptions): Promise<void> {
-    await this.transport.request({ method: "DELETE", path: path`/v2/monitors/${id}`, ...options });
+    await this.transport.request({
+      method: "DELETE",
+      path: path`/v2/monitors/${id}`,
+      ...callOptions(options),
+    });
   }
 
   /** The monitor's alert history between two times.
@@ -86,7 +90,7 @@ export class Monitors extends ApiResource {
       method: "GET",
       path: path`/v2/monitors/${id}/history` + q,
       schema: z.array(MonitorHistoryEntrySchema),
-      ...options,
+      ...callOptions(options),
     });
   }
 }

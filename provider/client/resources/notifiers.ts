@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { NotifierSchema, type Notifier, type NotifierCreate, type NotifierUpdate } from "../../schemas";
 import { path } from "../path";
-import type { RequestOptions } from "../transport";
+import { callOptions, type RequestOptions } from "../transport";
 import { ApiResource } from "./base";
 
 // The loose schema types `properties` as a record; the public type names the channels.
@@ -14,7 +14,12 @@ export class Notifiers extends ApiResource {
   /** Lists every notifier.
    * @see GET /v2/notifiers */
   async list(options?: RequestOptions): Promise<Notifier[]> {
-    return this.transport.request({ method: "GET", path: "/v2/notifiers", schema: Many, ...options });
+    return this.transport.request({
+      method: "GET",
+      path: "/v2/notifiers",
+      schema: Many,
+      ...callOptions(options),
+    });
   }
 
   /** Reads one notifier (`notify_…`).
@@ -24,7 +29,7 @@ export class Notifiers extends ApiResource {
       method: "GET",
       path: path`/v2/notifiers/${id}`,
       schema: One,
-      ...options,
+      ...callOptions(options),
     });
   }
 
@@ -36,7 +41,7 @@ export class Notifiers extends ApiResource {
       path: "/v2/notifiers",
       json: body,
       schema: One,
-      ...options,
+      ...callOptions(options),
     });
   }
 
@@ -48,13 +53,17 @@ export class Notifiers extends ApiResource {
       path: path`/v2/notifiers/${id}`,
       json: body,
       schema: One,
-      ...options,
+      ...callOptions(options),
     });
   }
 
   /** Deletes a notifier.
    * @see DELETE /v2/notifiers/{id} */
   async delete(id: string, options?: RequestOptions): Promise<void> {
-    await this.transport.request({ method: "DELETE", path: path`/v2/notifiers/${id}`, ...options });
+    await this.transport.request({
+      method: "DELETE",
+      path: path`/v2/notifiers/${id}`,
+      ...callOptions(options),
+    });
   }
 }

@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { OrgSchema, type Org, type OrgUpdate } from "../../schemas";
 import { path } from "../path";
-import type { RequestOptions } from "../transport";
+import { callOptions, type RequestOptions } from "../transport";
 import { ApiResource } from "./base";
 
 /** List, read and rename organizations. */
@@ -14,7 +14,7 @@ export class Orgs extends ApiResource {
       method: "GET",
       path: "/v2/orgs",
       schema: z.array(OrgSchema),
-      ...options,
+      ...callOptions(options),
     });
   }
 
@@ -25,7 +25,7 @@ export class Orgs extends ApiResource {
       method: "GET",
       path: path`/v2/orgs/${id}`,
       schema: OrgSchema,
-      ...options,
+      ...callOptions(options),
     });
   }
 
@@ -37,7 +37,7 @@ export class Orgs extends ApiResource {
       path: path`/v2/orgs/${id}`,
       json: body,
       schema: OrgSchema,
-      ...options,
+      ...callOptions(options),
     });
   }
 }

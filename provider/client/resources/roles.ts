@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { RoleSchema, type Role, type RoleCreate, type RoleUpdate } from "../../schemas";
 import { path } from "../path";
-import type { RequestOptions } from "../transport";
+import { callOptions, type RequestOptions } from "../transport";
 import { ApiResource } from "./base";
 
 /** Create, read, update, delete and list roles. */
@@ -14,7 +14,7 @@ export class Roles extends ApiResource {
       method: "GET",
       path: "/v2/rbac/roles",
       schema: z.array(RoleSchema),
-      ...options,
+      ...callOptions(options),
     });
   }
 
@@ -25,7 +25,7 @@ export class Roles extends ApiResource {
       method: "GET",
       path: path`/v2/rbac/roles/${id}`,
       schema: RoleSchema,
-      ...options,
+      ...callOptions(options),
     });
   }
 
@@ -37,7 +37,7 @@ export class Roles extends ApiResource {
       path: "/v2/rbac/roles",
       json: body,
       schema: RoleSchema,
-      ...options,
+      ...callOptions(options),
     });
   }
 
@@ -49,13 +49,17 @@ export class Roles extends ApiResource {
       path: path`/v2/rbac/roles/${id}`,
       json: body,
       schema: RoleSchema,
-      ...options,
+      ...callOptions(options),
     });
   }
 
   /** Deletes a role.
    * @see DELETE /v2/rbac/roles/{id} */
   async delete(id: string, options?: RequestOptions): Promise<void> {
-    await this.transport.request({ method: "DELETE", path: path`/v2/rbac/roles/${id}`, ...options });
+    await this.transport.request({
+      method: "DELETE",
+      path: path`/v2/rbac/roles/${id}`,
+      ...callOptions(options),
+    });
   }
 }

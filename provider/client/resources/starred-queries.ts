@@ -8,7 +8,7 @@ import {
   type StarredQueryUpdate,
 } from "../../schemas";
 import { path, queryString } from "../path";
-import type { RequestOptions } from "../transport";
+import { callOptions, type RequestOptions } from "../transport";
 import { ApiResource } from "./base";
 
 const One = StarredQuerySchema as unknown as z.ZodType<StarredQuery>;
@@ -30,7 +30,7 @@ export class StarredQueries extends ApiResource {
       method: "GET",
       path: `/v2/apl-starred-queries${q}`,
       schema: Many,
-      ...options,
+      ...callOptions(options),
     });
   }
 
@@ -41,7 +41,7 @@ export class StarredQueries extends ApiResource {
       method: "GET",
       path: path`/v2/apl-starred-queries/${id}`,
       schema: One,
-      ...options,
+      ...callOptions(options),
     });
   }
 
@@ -53,7 +53,7 @@ export class StarredQueries extends ApiResource {
       path: "/v2/apl-starred-queries",
       json: body,
       schema: One,
-      ...options,
+      ...callOptions(options),
     });
   }
 
@@ -65,13 +65,17 @@ export class StarredQueries extends ApiResource {
       path: path`/v2/apl-starred-queries/${id}`,
       json: body,
       schema: One,
-      ...options,
+      ...callOptions(options),
     });
   }
 
   /** Deletes a starred query.
    * @see DELETE /v2/apl-starred-queries/{id} */
   async delete(id: string, options?: RequestOptions): Promise<void> {
-    await this.transport.request({ method: "DELETE", path: path`/v2/apl-starred-queries/${id}`, ...options });
+    await this.transport.request({
+      method: "DELETE",
+      path: path`/v2/apl-starred-queries/${id}`,
+      ...callOptions(options),
+    });
   }
 }
