@@ -51,7 +51,8 @@ export interface IngestOptions extends RequestOptions {
   timestampFormat?: string;
   /** Events per request, 1 to 10,000. Defaults to 10,000. */
   batchSize?: number;
-  /** Called after each batch with running totals. */
+  /** Called after each batch the service answered, with running totals. When `ingest` rejects, the last
+   * call holds everything accepted before the failure (the failed batch may or may not have been). */
   onProgress?: (progress: IngestProgress) => void;
   /** How many failure entries to keep in the summary (the counts stay exact). Defaults to 1,000. */
   maxFailures?: number;

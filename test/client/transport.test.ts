@@ -450,6 +450,8 @@ describe("retries", () => {
       // The first retry's full-jitter ceiling is baseDelayMs.
       expect(retryEvents).toHaveLength(1);
       expect(retryEvents[0].delayMs).toBeLessThan(20);
+      // Remaining was above 0, so the reset gated neither the next request nor the retry.
+      expect(s.hits[1].at - s.hits[0].at).toBeLessThan(1000);
       expect(s.hits[2].at - s.hits[1].at).toBeLessThan(1000);
     },
   );
