@@ -3,13 +3,9 @@
  * dynamic-provider host (gRPC) to a fresh emulator; then the emulator's state, read through the client, must
  * be what the example promises.
  */
-import { ObservabilityClient } from "../../provider/client";
-import { useEmulator } from "../helpers/emulator";
-import { startProviderHost, type ProviderHost } from "../helpers/host";
-import { createStep, diffStep, type DiffRecord } from "./engine";
-import { ofKind, runProgram, type ProgramRun } from "./program";
+import { useExampleRun } from "./harness";
+import { ofKind } from "./program";
 
-const PROJECT = "monitors-to-notifiers";
 /** Recognizable stand-ins for the example's secret config; none may leak anywhere but secret outputs. */
 const SECRETS = {
   slackWebhookUrl: "https://hooks.slack.com/services/T0TEST/B0TEST/slack-secret-3f9a",
@@ -18,44 +14,7 @@ const SECRETS = {
   incidentWebhookToken: "bot-token-secret-0be4",
 };
 
-const em = useEmulator();
-let host: ProviderHost;
-let client: ObservabilityClient;
-let first: ProgramRun;
-let second: ProgramRun;
-const diffs: DiffRecord[] = [];
-
-function programOptions() {
-  const config: Record<string, string> = {
-    "observability:url": em.current.url,
-    "observability:token": em.current.token,
-    "observability:orgId": em.current.orgId,
-  };
-  for (const [k, v] of Object.entries(SECRETS)) config[`${PROJECT}:${k}`] = v;
-  const secretKeys = ["observability:token", ...Object.keys(SECRETS).map((k) => `${PROJECT}:${k}`)];
-  return { example: "monitors-to-notifiers", project: PROJECT, config, secretKeys };
-}
-
-beforeAll(async () => {
-  host = await startProviderHost({
-    config: {
-      "observability:url": em.current.url,
-      "observability:token": em.current.token,
-      "observability:orgId": em.current.orgId,
-    },
-    secretKeys: ["observability:token"],
-    project: PROJECT,
-  });
-  await host.configure();
-  client = new ObservabilityClient({ url: em.current.url, token: em.current.token, orgId: em.current.orgId });
-  first = await runProgram({ ...programOptions(), register: createStep(host, PROJECT) });
-  second = await runProgram({ ...programOptions(), register: diffStep(host, PROJECT, first, diffs) });
-}, 60_000);
-
-afterAll(async () => {
-  await host?.close();
-  await client?.close();
-});
+const run = useExampleRun({ example: "monitors-to-notifiers", prepare: () => ({ secret: SECRETS }) });
 
 const sorted = (xs: readonly string[]) => [...xs].sort();
 /** Dataset names an APL query reads: every `['name']`. */
@@ -63,32 +22,34 @@ const datasetsOf = (apl: string) => [...apl.matchAll(/\['([^']+)'\]/g)].map((m) 
 
 describe("examples/monitors-to-notifiers", () => {
   it("creates three notifiers, three monitors, a deploy annotation and a starred query in the service", async () => {
-    expect(ofKind(first, "Notifier")).toHaveLength(3);
-    expect(ofKind(first, "Monitor")).toHaveLength(3);
-    expect(ofKind(first, "Annotation")).toHaveLength(1);
-    expect(ofKind(first, "StarredQuery")).toHaveLength(1);
-    expect(first.registrations).toHaveLength(8);
+    expect(ofKind(run.first, "Notifier")).toHaveLength(3);
+    expect(ofKind(run.first, "Monitor")).toHaveLength(3);
+    expect(ofKind(run.first, "Annotation")).toHaveLength(1);
+    expect(ofKind(run.first, "StarredQuery")).toHaveLength(1);
+    expect(run.first.registrations).toHaveLength(8);
 
-    expect(sorted((await client.notifiers.list()).map((n) => String(n.id)))).toEqual(
-      sorted(ofKind(first, "Notifier").map((r) => r.id)),
+    expect(sorted((await run.client.notifiers.list()).map((n) => String(n.id)))).toEqual(
+      sorted(ofKind(run.first, "Notifier").map((r) => r.id)),
     );
-    const monitors = await client.monitors.list();
-    expect(sorted(monitors.map((m) => m.id))).toEqual(sorted(ofKind(first, "Monitor").map((r) => r.id)));
+    const monitors = await run.client.monitors.list();
+    expect(sorted(monitors.map((m) => m.id))).toEqual(sorted(ofKind(run.first, "Monitor").map((r) => r.id)));
     expect(sorted(monitors.map((m) => m.type))).toEqual(["AnomalyDetection", "MatchEvent", "Threshold"]);
   });
 
   it("outputs the monitor and notifier ids the service assigned", () => {
-    const monitorIds = first.exports.monitorIds as Record<string, string>;
-    const notifierIds = first.exports.notifierIds as Record<string, string>;
-    expect(sorted(Object.values(monitorIds))).toEqual(sorted(ofKind(first, "Monitor").map((r) => r.id)));
-    expect(sorted(Object.values(notifierIds))).toEqual(sorted(ofKind(first, "Notifier").map((r) => r.id)));
+    const monitorIds = run.first.exports.monitorIds as Record<string, string>;
+    const notifierIds = run.first.exports.notifierIds as Record<string, string>;
+    expect(sorted(Object.values(monitorIds))).toEqual(sorted(ofKind(run.first, "Monitor").map((r) => r.id)));
+    expect(sorted(Object.values(notifierIds))).toEqual(
+      sorted(ofKind(run.first, "Notifier").map((r) => r.id)),
+    );
     for (const id of Object.values(monitorIds)) expect(id).toMatch(/^mon_/);
     for (const id of Object.values(notifierIds)) expect(id).toMatch(/^notify_/);
   });
 
   it("every monitor references the ids of the notifiers the program declared", async () => {
-    const declared = new Set(ofKind(first, "Notifier").map((r) => r.id));
-    const monitors = await client.monitors.list();
+    const declared = new Set(ofKind(run.first, "Notifier").map((r) => r.id));
+    const monitors = await run.client.monitors.list();
     const used = new Set<string>();
     for (const m of monitors) {
       expect(m.notifierIds?.length ?? 0).toBeGreaterThan(0);
@@ -100,30 +61,32 @@ describe("examples/monitors-to-notifiers", () => {
     expect(used).toEqual(declared);
 
     // And each monitor gets exactly the channels the program wired to it.
-    const n = first.exports.notifierIds as Record<string, string>;
-    const m = first.exports.monitorIds as Record<string, string>;
+    const n = run.first.exports.notifierIds as Record<string, string>;
+    const m = run.first.exports.monitorIds as Record<string, string>;
     const wiring: [string, string[]][] = [
       [m.errorRate, [n.slack, n.pagerduty]],
       [m.paymentPanics, [n.pagerduty, n.incidentBot]],
       [m.latencyAnomaly, [n.slack, n.incidentBot]],
     ];
     for (const [monitorId, notifierIds] of wiring) {
-      expect(sorted((await client.monitors.get(monitorId)).notifierIds ?? [])).toEqual(sorted(notifierIds));
+      expect(sorted((await run.client.monitors.get(monitorId)).notifierIds ?? [])).toEqual(
+        sorted(notifierIds),
+      );
     }
   });
 
   it("the deploy annotation lists exactly the datasets the monitors watch", async () => {
-    const monitors = await client.monitors.list();
+    const monitors = await run.client.monitors.list();
     const watched = new Set(monitors.flatMap((m) => datasetsOf(m.aplQuery)));
     expect(watched.size).toBeGreaterThan(0);
-    const annotation = await client.annotations.get(first.exports.annotationId as string);
+    const annotation = await run.client.annotations.get(run.first.exports.annotationId as string);
     expect(annotation.type).toBe("deploy");
     expect(sorted(annotation.datasets)).toEqual(sorted([...watched]));
   });
 
   it("the monitors' and the starred query's APL runs on the service", async () => {
     const now = Date.now();
-    await client.ingest("http-logs", [
+    await run.client.ingest("http-logs", [
       {
         _time: new Date(now - 60_000).toISOString(),
         service: "checkout",
@@ -139,7 +102,7 @@ describe("examples/monitors-to-notifiers", () => {
         route: "/cart",
       },
     ]);
-    await client.ingest("app-logs", [
+    await run.client.ingest("app-logs", [
       {
         _time: new Date(now - 10_000).toISOString(),
         service: "payments",
@@ -147,17 +110,17 @@ describe("examples/monitors-to-notifiers", () => {
         msg: "card vault down",
       },
     ]);
-    const starred = await client.starredQueries.get(first.exports.starredQueryId as string);
-    const queries = [...(await client.monitors.list()).map((m) => m.aplQuery), starred.query.apl];
+    const starred = await run.client.starredQueries.get(run.first.exports.starredQueryId as string);
+    const queries = [...(await run.client.monitors.list()).map((m) => m.aplQuery), starred.query.apl];
     for (const apl of queries) {
-      const result = await client.query(apl, { startTime: "now-1h", endTime: "now" });
+      const result = await run.client.query(apl, { startTime: "now-1h", endTime: "now" });
       expect(result.status.rowsMatched).toBeGreaterThan(0);
     }
   });
 
   it("notifier credentials appear only in outputs the resource declares secret", () => {
     const secretValues = Object.values(SECRETS);
-    for (const notifier of ofKind(first, "Notifier")) {
+    for (const notifier of ofKind(run.first, "Notifier")) {
       const carrying = Object.entries(notifier.outputs)
         .filter(([k]) => k !== "__provider")
         .filter(([, v]) => secretValues.some((s) => JSON.stringify(v ?? null).includes(s)))
@@ -170,21 +133,21 @@ describe("examples/monitors-to-notifiers", () => {
   });
 
   it("no secret reaches a __provider text or the stack outputs", () => {
-    const secrets = [...Object.values(SECRETS), em.current.token];
-    for (const r of first.registrations) {
+    const secrets = [...Object.values(SECRETS), run.em.token];
+    for (const r of run.first.registrations) {
       const text = r.inputs.__provider;
       expect(typeof text).toBe("string");
       for (const s of secrets) expect(text as string).not.toContain(s);
     }
-    const exported = JSON.stringify(first.exports);
+    const exported = JSON.stringify(run.first.exports);
     for (const s of secrets) expect(exported).not.toContain(s);
   });
 
   it("a second pass of check and diff over the same program reports no changes", async () => {
-    expect(second.registrations).toHaveLength(first.registrations.length);
-    expect(diffs).toHaveLength(first.registrations.length);
-    expect(diffs.filter((d) => d.changed || d.replaces.length > 0)).toEqual([]);
-    expect(await client.monitors.list()).toHaveLength(3);
-    expect(await client.notifiers.list()).toHaveLength(3);
+    expect(run.second.registrations).toHaveLength(run.first.registrations.length);
+    expect(run.diffs).toHaveLength(run.first.registrations.length);
+    expect(run.diffs.filter((d) => d.changed || d.replaces.length > 0)).toEqual([]);
+    expect(await run.client.monitors.list()).toHaveLength(3);
+    expect(await run.client.notifiers.list()).toHaveLength(3);
   });
 });
