@@ -71,11 +71,15 @@ export function cursorDescending(ops: readonly PlanOp[]): boolean {
   return true;
 }
 
+/** One row-wise step of a lazy scan: a filter, or a map (project/extend) that keeps the row's time and id. */
+type Stage = { pred: Predicate; map?: undefined } | { pred?: undefined; map: (row: Row) => Row };
+
 interface Scan {
   lo: number;
   hi: number;
   desc: boolean;
-  preds: Predicate[];
+  /** Filters and maps in query order; maps keep `timeNs`, so the scan's time order survives them. */
+  stages: Stage[];
 }
 
 function passes(preds: Predicate[], row: Row): boolean {
@@ -83,20 +87,44 @@ function passes(preds: Predicate[], row: Row): boolean {
   return true;
 }
 
-/** Walks the scan in its direction; collects up to `limit` rows, and keeps counting matches when asked. */
+/** The row after every stage, or undefined when a filter drops it. */
+function through(stages: readonly Stage[], row: Row): Row | undefined {
+  for (let i = 0; i < stages.length; i++) {
+    const s = stages[i];
+    if (s.map) row = s.map(row);
+    else if (!s.pred(row)) return undefined;
+  }
+  return row;
+}
+
+/**
+ * Walks the scan in its direction; collects up to `limit` rows, and keeps counting matches when asked. Maps
+ * after the last filter cannot change what matches, so they run only on the rows collected.
+ */
 function drain(events: readonly StoredEvent[], scan: Scan, limit: number, countAll: boolean) {
   const rows: Row[] = [];
   let matched = 0;
   let examined = 0;
-  const { lo, hi, preds } = scan;
-  const one = preds.length === 1 ? preds[0] : undefined;
+  const { lo, hi, stages } = scan;
+  let cut = stages.length;
+  while (cut > 0 && stages[cut - 1].map) cut--;
+  const head = stages.slice(0, cut);
+  const tail = stages.slice(cut);
+  // Only filters before the cut: the stored event itself is what they test, on the fast path.
+  const preds = head.every((s) => s.pred) ? head.map((s) => s.pred!) : undefined;
+  const one = preds?.length === 1 ? preds[0] : undefined;
   const step = scan.desc ? -1 : 1;
   for (let i = scan.desc ? hi - 1 : lo; scan.desc ? i >= lo : i < hi; i += step) {
     const ev = events[i];
     examined++;
-    if (one ? !one(ev) : !passes(preds, ev)) continue;
+    let row: Row | undefined = ev;
+    if (one) {
+      if (!one(ev)) continue;
+    } else if (preds) {
+      if (!passes(preds, ev)) continue;
+    } else if ((row = through(head, ev)) === undefined) continue;
     matched++;
-    if (rows.length < limit) rows.push(ev);
+    if (rows.length < limit) rows.push(tail.length === 0 ? row : through(tail, row)!);
     else if (!countAll) break;
   }
   return { rows, matched, examined };
@@ -219,7 +247,7 @@ export function execute(events: readonly StoredEvent[], plan: Plan, opts: ExecOp
     minTimeNs: hi > lo ? events[lo].timeNs : undefined,
     maxTimeNs: hi > lo ? events[hi - 1].timeNs : undefined,
   };
-  let scan: Scan | undefined = { lo, hi, desc: true, preds: [] };
+  let scan: Scan | undefined = { lo, hi, desc: true, stages: [] };
   let rows: Row[] = [];
   let matched: number | undefined;
   let order: { field: string; desc: boolean }[] | undefined;
@@ -229,7 +257,8 @@ export function execute(events: readonly StoredEvent[], plan: Plan, opts: ExecOp
     const countAll = matched === undefined;
     const out = drain(events, scan, limit, countAll);
     result.rowsExamined += out.examined;
-    if (countAll) matched = out.matched;
+    // Only a limit fixes the count; rows taken whole may still be filtered by a later where.
+    if (countAll && limit !== Infinity) matched = out.matched;
     order ??= [{ field: "_time", desc: scan.desc }];
     scan = undefined;
     return out.rows;
@@ -238,7 +267,7 @@ export function execute(events: readonly StoredEvent[], plan: Plan, opts: ExecOp
   for (const op of plan.ops) {
     switch (op.op) {
       case "where":
-        if (scan) scan.preds.push(op.pred);
+        if (scan) scan.stages.push({ pred: op.pred });
         else rows = rows.filter(op.pred);
         break;
       case "sort":
@@ -255,14 +284,16 @@ export function execute(events: readonly StoredEvent[], plan: Plan, opts: ExecOp
         break;
       case "project":
       case "extend": {
-        rows = materialize();
         const cols = op.columns;
         const base = op.op === "extend";
-        rows = rows.map((r) => {
+        const map = (r: Row): Row => {
           const data: Record<string, unknown> = base ? { ...r.data } : {};
           for (const c of cols) data[c.name] = c.get(r);
           return { timeNs: r.timeNs, sysTimeNs: r.sysTimeNs, rowId: r.rowId, data };
-        });
+        };
+        // Row-wise: while the scan is lazy, only the rows a later limit keeps are ever mapped.
+        if (scan) scan.stages.push({ map });
+        else rows = rows.map(map);
         if (!base) result.columns = cols.map((c) => c.name);
         else if (result.columns) {
           for (const c of cols) if (!result.columns.includes(c.name)) result.columns.push(c.name);

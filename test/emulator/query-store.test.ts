@@ -1,4 +1,6 @@
 /** The event store: ordering, row ids as cursors, out-of-order appends and persistence. */
+import { compileQuery, parseApl } from "../../emulator/apl";
+import { execute } from "../../emulator/query";
 import { encodeRowId, EventStore } from "../../emulator/store/events";
 
 const T = 1_704_067_200_000_000_000n;
@@ -89,4 +91,72 @@ describe("EventStore", () => {
     expect(() => s.load(doc)).toThrow(/event store/);
     expect(s.names()).toEqual(["keep"]);
   });
+});
+
+describe("execute: project and extend stay lazy", () => {
+  const store = new EventStore();
+  // Three events per time, so ties show whether arrival order is kept.
+  store.append(
+    "d",
+    Array.from({ length: 3000 }, (_, i) => ({
+      timeNs: T + BigInt(Math.floor(i / 3)),
+      data: { i, odd: i % 2 },
+    })),
+    T,
+  );
+  const events = store.events("d")!;
+  const run = (apl: string) => execute(events, compileQuery(parseApl(apl)), { pageLimit: 1000 });
+  const ids = (apl: string) => run(apl).rows.map((r) => r.data.i ?? r.data);
+
+  it("maps only the rows a limit keeps, yet counts every match", () => {
+    let calls = 0;
+    const res = execute(
+      events,
+      {
+        dataset: "d",
+        ops: [
+          { op: "project", columns: [{ name: "i", get: (r) => (calls++, r.data.i) }] },
+          { op: "limit", n: 5 },
+        ],
+      },
+      { pageLimit: 1000 },
+    );
+    expect(res.rows.map((r) => r.data)).toEqual([2999, 2998, 2997, 2996, 2995].map((i) => ({ i })));
+    expect(res.rowsMatched).toBe(3000);
+    expect(calls).toBe(5);
+  });
+
+  it.each([
+    [
+      "project then sort by _time asc",
+      "d | project i | sort by _time asc | take 7",
+      "d | sort by _time asc | take 7",
+    ],
+    [
+      "extend then where on the new column",
+      "d | extend k = i * 10 | where k < 50 | project i",
+      "d | where i < 5",
+    ],
+    [
+      "where, project, where",
+      "d | where odd == 1 | project i, odd | where i > 2990",
+      "d | where odd == 1 and i > 2990",
+    ],
+    [
+      "sort by a field, then where",
+      "d | sort by i desc | where odd == 1 | take 4",
+      "d | where odd == 1 | take 4",
+    ],
+    [
+      "summarize after extend and where",
+      "d | extend k = i | where k < 10 | summarize count()",
+      "d | where i < 10 | summarize count()",
+    ],
+  ])(
+    "%s gives the rows of the plain query, ties in arrival order, and counts what matched",
+    (_name, apl, plain) => {
+      expect(ids(apl)).toEqual(ids(plain));
+      expect(run(apl).rowsMatched).toBe(run(plain).rowsMatched);
+    },
+  );
 });
