@@ -1,9 +1,8 @@
 /** Annotation: a marker on dataset charts. POST/GET/PUT (partial)/DELETE `/v2/annotations[/{id}]`. */
 import * as pulumi from "@pulumi/pulumi";
-import type { ObservabilityClient } from "../client";
 import { AnnotationInputSchema, type Annotation as ApiAnnotation } from "../schemas";
 import { RESOURCE_MODULE, resourceProps, shimFor } from "./common";
-import { dropUndefined, pick, type Descriptor } from "./lifecycle";
+import { type Descriptor, plainCrud } from "./lifecycle";
 
 /** Inputs of an {@link Annotation}. */
 export interface AnnotationArgs {
@@ -38,16 +37,8 @@ export const annotationDescriptor: Descriptor<ApiAnnotation> = {
   setPaths: ["datasets"],
   timePaths: ["time", "endTime"],
   adoptable: true,
-  verbs: (client: ObservabilityClient) => ({
-    get: (id) => client.annotations.get(id),
-    create: (body) => client.annotations.create(body as never),
-    // PUT is partial: the body carries every declared field, and "" / null to clear the optional ones.
-    update: (id, body) => client.annotations.update(id, body as never),
-    delete: (id) => client.annotations.delete(id),
-  }),
-  toBody: (inputs) => dropUndefined(inputs),
-  toInputs: (obj) => pick(obj, INPUT_KEYS),
-  toOutputs: (obj) => ({ ...obj }),
+  // PUT is partial: the body carries every declared field, and "" / null to clear the optional ones.
+  ...plainCrud((client) => client.annotations, INPUT_KEYS),
 };
 
 /** An annotation on dataset charts (a deploy, an incident). */

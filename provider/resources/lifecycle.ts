@@ -77,6 +77,38 @@ export interface Descriptor<T = Props> {
   secretStrings?(inputs: Props): string[];
 }
 
+/** A client family with the four verbs, as the client's resource classes have them. */
+export interface CrudFamily<T> {
+  get(id: string): Promise<T>;
+  create(body: never): Promise<T>;
+  update(id: string, body: never): Promise<T>;
+  delete(id: string): Promise<void>;
+}
+
+/**
+ * The descriptor part shared by the kinds whose request body is their inputs and whose object maps straight
+ * back: verbs from a client family, the body without undefined values, inputs picked, every field an output.
+ */
+export function plainCrud<T extends object>(
+  family: (client: ObservabilityClient) => CrudFamily<T>,
+  inputKeys: readonly string[],
+): Pick<Descriptor<T>, "verbs" | "toBody" | "toInputs" | "toOutputs"> {
+  return {
+    verbs(client) {
+      const f = family(client);
+      return {
+        get: (id) => f.get(id),
+        create: (body) => f.create(body as never),
+        update: (id, body) => f.update(id, body as never),
+        delete: (id) => f.delete(id),
+      };
+    },
+    toBody: (inputs) => dropUndefined(inputs),
+    toInputs: (obj) => pick(obj, inputKeys),
+    toOutputs: (obj) => ({ ...obj }) as Props,
+  };
+}
+
 /** Diff result with the changed property names (the host only forwards changes/replaces). */
 export interface LifecycleDiff extends pulumi.dynamic.DiffResult {
   /** Names of the inputs that differ. */

@@ -1,6 +1,5 @@
 /** Monitor: an alert rule over an APL query. POST/GET/PUT (whole monitor)/DELETE `/v2/monitors[/{id}]`. */
 import * as pulumi from "@pulumi/pulumi";
-import type { ObservabilityClient } from "../client";
 import {
   MONITOR_DEFAULTS,
   MonitorInputSchema,
@@ -9,7 +8,7 @@ import {
   type ValidationFailure,
 } from "../schemas";
 import { RESOURCE_MODULE, resourceProps, shimFor } from "./common";
-import { UNKNOWN, dropUndefined, pick, type Descriptor, type Props } from "./lifecycle";
+import { type Descriptor, type Props, UNKNOWN, plainCrud } from "./lifecycle";
 
 /** Inputs of a {@link Monitor}. */
 export interface MonitorArgs {
@@ -105,15 +104,7 @@ export const monitorDescriptor: Descriptor<ApiMonitor> = {
   timePaths: ["disabledUntil"],
   adoptable: true,
   crossField,
-  verbs: (client: ObservabilityClient) => ({
-    get: (id) => client.monitors.get(id),
-    create: (body) => client.monitors.create(body as never),
-    update: (id, body) => client.monitors.update(id, body as never),
-    delete: (id) => client.monitors.delete(id),
-  }),
-  toBody: (inputs) => dropUndefined(inputs),
-  toInputs: (obj) => pick(obj, INPUT_KEYS),
-  toOutputs: (obj) => ({ ...obj }),
+  ...plainCrud((client) => client.monitors, INPUT_KEYS),
 };
 
 /** An alert rule: runs an APL query on a schedule and notifies notifiers. */

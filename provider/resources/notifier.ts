@@ -1,6 +1,5 @@
 /** Notifier: where monitors send alerts (one channel each). POST/GET/PUT/DELETE `/v2/notifiers[/{id}]`. */
 import * as pulumi from "@pulumi/pulumi";
-import type { ObservabilityClient } from "../client";
 import {
   CHANNEL_KEYS,
   NotifierInputSchema,
@@ -10,7 +9,7 @@ import {
   type ValidationFailure,
 } from "../schemas";
 import { RESOURCE_MODULE, resourceProps, shimFor, withSecretOutputs } from "./common";
-import { dropUndefined, pick, type Descriptor, type Props } from "./lifecycle";
+import { type Descriptor, type Props, plainCrud } from "./lifecycle";
 
 /** A custom webhook: `url` and `body` required; every field is a credential. */
 export interface CustomWebhookChannel {
@@ -127,15 +126,7 @@ export const notifierDescriptor: Descriptor<ApiNotifier> = {
   crossField,
   canonicalize,
   secretStrings: notifierSecretStrings,
-  verbs: (client: ObservabilityClient) => ({
-    get: (id) => client.notifiers.get(id),
-    create: (body) => client.notifiers.create(body as never),
-    update: (id, body) => client.notifiers.update(id, body as never),
-    delete: (id) => client.notifiers.delete(id),
-  }),
-  toBody: (inputs) => dropUndefined(inputs),
-  toInputs: (obj) => pick(obj, INPUT_KEYS),
-  toOutputs: (obj) => ({ ...obj }),
+  ...plainCrud((client) => client.notifiers, INPUT_KEYS),
 };
 
 /** A notification channel (Slack, email, PagerDuty, ...) that monitors alert through. */

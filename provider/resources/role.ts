@@ -1,9 +1,8 @@
 /** Role (RBAC): a named set of permissions and its members. POST/GET/PUT/DELETE `/v2/rbac/roles[/{id}]`. */
 import * as pulumi from "@pulumi/pulumi";
-import type { ObservabilityClient } from "../client";
 import { RoleInputSchema, type Role as ApiRole } from "../schemas";
 import { RESOURCE_MODULE, resourceProps, shimFor } from "./common";
-import { dropUndefined, pick, type Descriptor, type Props } from "./lifecycle";
+import { type Descriptor, type Props, plainCrud } from "./lifecycle";
 
 /** An action a capability allows. */
 export type RoleAction = "create" | "read" | "update" | "delete";
@@ -82,15 +81,7 @@ export const roleDescriptor: Descriptor<ApiRole> = {
   // Names are unique: the replacement could not take the name while the old role holds it.
   deleteBeforeReplace: true,
   canonicalize,
-  verbs: (client: ObservabilityClient) => ({
-    get: (id) => client.roles.get(id),
-    create: (body) => client.roles.create(body as never),
-    update: (id, body) => client.roles.update(id, body as never),
-    delete: (id) => client.roles.delete(id),
-  }),
-  toBody: (inputs) => dropUndefined(inputs),
-  toInputs: (obj) => pick(obj, INPUT_KEYS),
-  toOutputs: (obj) => ({ ...obj }),
+  ...plainCrud((client) => client.roles, INPUT_KEYS),
 };
 
 /** A role: permissions on the organization, datasets and views, and the users who hold them. */

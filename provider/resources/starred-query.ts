@@ -1,9 +1,8 @@
 /** Starred query: a saved APL query. POST/GET/PUT/DELETE `/v2/apl-starred-queries[/{id}]`. */
 import * as pulumi from "@pulumi/pulumi";
-import type { ObservabilityClient } from "../client";
 import { StarredQueryInputSchema, type StarredQuery as ApiStarredQuery } from "../schemas";
 import { RESOURCE_MODULE, resourceProps, shimFor } from "./common";
-import { dropUndefined, pick, type Descriptor } from "./lifecycle";
+import { type Descriptor, plainCrud } from "./lifecycle";
 
 /** Query options saved with a starred query. */
 export interface StarredQueryOptionsArgs {
@@ -85,15 +84,7 @@ export const starredQueryDescriptor: Descriptor<ApiStarredQuery> = {
   setPaths: [],
   timePaths: ["query.startTime", "query.endTime"],
   adoptable: true,
-  verbs: (client: ObservabilityClient) => ({
-    get: (id) => client.starredQueries.get(id),
-    create: (body) => client.starredQueries.create(body as never),
-    update: (id, body) => client.starredQueries.update(id, body as never),
-    delete: (id) => client.starredQueries.delete(id),
-  }),
-  toBody: (inputs) => dropUndefined(inputs),
-  toInputs: (obj) => pick(obj, INPUT_KEYS),
-  toOutputs: (obj) => ({ ...obj }),
+  ...plainCrud((client) => client.starredQueries, INPUT_KEYS),
 };
 
 /** A saved (starred) APL query. */
