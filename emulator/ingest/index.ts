@@ -91,34 +91,31 @@ function rawEvents(format: Format, text: string, csvDelimiter = ","): unknown[] 
     return value;
   }
   if (format === "ndjson") {
-    const lines = text.split("\n");
-    let count = 0;
-    for (let i = 0; i < lines.length; i++) {
-      const line = lines[i];
-      if (line.length === 0 || (line.length < 3 && line.trim() === "")) continue;
-      count++;
+    // Blank lines (also whitespace only, e.g. the `\r` of CRLF) separate nothing and are not events.
+    const nonEmpty = text.split("\n").filter((line) => line.trim() !== "");
+    if (nonEmpty.length > MAX_EVENTS_PER_REQUEST) throw tooMany(nonEmpty.length);
+    // One parse per line, so that a line is exactly one event: parsing the lines joined into one array would
+    // let a broken line (`{"a":1},{"b":2}`, or an object split over lines) count as some other number of events.
+    const values: unknown[] = new Array(nonEmpty.length);
+    let broken = false;
+    for (let i = 0; i < nonEmpty.length; i++) {
+      try {
+        values[i] = JSON.parse(nonEmpty[i]) as unknown;
+      } catch (err) {
+        broken = true;
+        values[i] = new LineError(`line ${i + 1}: invalid JSON: ${(err as Error).message}`);
+      }
     }
-    if (count > MAX_EVENTS_PER_REQUEST) throw tooMany(count);
-    const nonEmpty = count === lines.length ? lines : lines.filter((l) => l.trim() !== "");
-    // One JSON.parse over the whole batch is much faster than one per line; fall back when a line is bad.
-    try {
-      return JSON.parse(`[${nonEmpty.join(",")}]`) as unknown[];
-    } catch {
+    if (broken && nonEmpty.length > 1) {
       // A single object spread over several lines is one event, not many broken lines.
       try {
         const whole = JSON.parse(text) as unknown;
         if (typeof whole === "object" && whole !== null && !Array.isArray(whole)) return [whole];
       } catch {
-        /* per-line below */
+        /* the per-line failures stand */
       }
-      return nonEmpty.map((line, i) => {
-        try {
-          return JSON.parse(line) as unknown;
-        } catch (err) {
-          return new LineError(`line ${i + 1}: invalid JSON: ${(err as Error).message}`);
-        }
-      });
     }
+    return values;
   }
   let rows: Record<string, unknown>[];
   try {

@@ -220,6 +220,24 @@ describe("failures and limits", () => {
     expect(nd.body.failures[0].error).toMatch(/^line 2: invalid JSON/);
   });
 
+  it.each([
+    ["two objects on one line", '{"a":1}\n{"b":2},{"c":3}\n', 1, 1, ["a"]],
+    ["one line that is two numbers", '{"a":1}\n1,2\n', 1, 1, ["a"]],
+    [
+      "an object split over two lines beside a line of two objects",
+      '{"a":[{"b":1}\n{"c":2}]}\n{"d":1},{"e":2}\n{"f":1}\n',
+      1,
+      3,
+      ["f"],
+    ],
+    ["CRLF line ends and whitespace-only lines", '{"a":1}\r\n   \r\n{"b":2}\r\n', 2, 0, ["a", "b"]],
+  ])("NDJSON: %s; each line is one event or one failure", async (_name, body, ingested, failed, keys) => {
+    const ds = fresh();
+    const res = await ingest(ds, body, NDJSON);
+    expectResult(res.body, ingested, failed);
+    expect((await rows(ds)).map((r) => Object.keys(r.data)[0])).toEqual(keys);
+  });
+
   it("more than 10,000 events is a 400 and nothing lands", async () => {
     const ds = fresh();
     const ok = await ingest(
