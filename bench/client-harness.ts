@@ -77,31 +77,48 @@ export function stats(xs: readonly number[]): Stats {
   return { median, min: sorted[0], max: sorted[sorted.length - 1] };
 }
 
-/** One warm-up run of each, then `rounds` rounds of A then B; returns each side's times in ms.
- * A collection before each run (when Node runs with --expose-gc) keeps one side's garbage off the other. */
+/** Wall and CPU times (ms) of each side's runs. */
+export interface Times {
+  a: number[];
+  b: number[];
+  /** CPU time (user + system) this process spent per run: steadier than wall time on a busy machine,
+   * since waiting for the emulator (another process) does not count. */
+  cpuA: number[];
+  cpuB: number[];
+}
+
+/** One warm-up run of each, then `rounds` rounds of A then B; returns each side's wall times (as the run
+ * measured them) and CPU times. A collection before each run (when Node runs with --expose-gc) keeps one
+ * side's garbage off the other. */
 export async function interleave(
   rounds: number,
   a: () => Promise<number>,
   b: () => Promise<number>,
-): Promise<{ a: number[]; b: number[] }> {
+): Promise<Times> {
   const gc = (globalThis as { gc?: () => void }).gc ?? (() => undefined);
   await a();
   await b();
-  const times = { a: [] as number[], b: [] as number[] };
+  const times: Times = { a: [], b: [], cpuA: [], cpuB: [] };
+  const measure = async (run: () => Promise<number>, wall: number[], cpu: number[]) => {
+    gc();
+    const before = process.cpuUsage();
+    wall.push(await run());
+    const used = process.cpuUsage(before);
+    cpu.push((used.user + used.system) / 1000);
+  };
   for (let r = 0; r < rounds; r++) {
-    gc();
-    times.a.push(await a());
-    gc();
-    times.b.push(await b());
+    await measure(a, times.a, times.cpuA);
+    await measure(b, times.b, times.cpuB);
   }
   return times;
 }
 
-/** Prints both sides' median, min, max and runs, and the ratio of medians A/B against the goal. */
+/** Prints both sides' median, min, max and runs, the ratio of medians A/B against the goal, and the
+ * CPU-time medians and ratio when given. */
 export function printComparison(
   title: string,
-  a: { label: string; times: number[]; rate?: (ms: number) => string },
-  b: { label: string; times: number[]; rate?: (ms: number) => string },
+  a: { label: string; times: number[]; cpu?: number[]; rate?: (ms: number) => string },
+  b: { label: string; times: number[]; cpu?: number[]; rate?: (ms: number) => string },
   goal = 1.1,
 ): number {
   console.log(title);
@@ -116,5 +133,11 @@ export function printComparison(
   console.log(
     `  ratio A/B of medians ${ratio.toFixed(3)}  (goal <= ${goal.toFixed(2)}: ${ratio <= goal ? "met" : "NOT met"})`,
   );
+  if (a.cpu && b.cpu) {
+    const [ca, cb] = [stats(a.cpu).median, stats(b.cpu).median];
+    console.log(
+      `  CPU of this process  median A ${ca.toFixed(1)} ms  B ${cb.toFixed(1)} ms  ratio ${(ca / cb).toFixed(3)}`,
+    );
+  }
   return ratio;
 }

@@ -89,8 +89,8 @@
     const rate = (ms: number) => `${Math.round(EVENTS / (ms / 1000)).toLocaleString("en-US")} events/s`;
     printComparison(
       `ingest ${EVENTS} events x ${ROUNDS} rounds (interleaved A B A B, emulator in a child process)`,
-      { label: "A client.ingest", times: times.a, rate },
-      { label: "B raw undici", times: times.b, rate },
+      { label: "A client.ingest", times: times.a, cpu: times.cpuA, rate },
+      { label: "B raw undici", times: times.b, cpu: times.cpuB, rate },
     );
     await client.close();
     await pool.close();

@@ -90,8 +90,8 @@
     const times = await interleave(ROUNDS, viaClient, byHand);
     printComparison(
       `paginate ${EVENTS} events, page ${PAGE}, ${ROUNDS} rounds (interleaved A B A B, emulator in a child process)`,
-      { label: "A client.paginate", times: times.a },
-      { label: "B hand-written loop", times: times.b },
+      { label: "A client.paginate", times: times.a, cpu: times.cpuA },
+      { label: "B hand-written loop", times: times.b, cpu: times.cpuB },
     );
     await client.close();
     await pool.close();
