@@ -129,7 +129,8 @@ function rawEvents(format: Format, text: string, csvDelimiter = ","): unknown[] 
         if (value === "") return undefined;
         if (value === "true") return true;
         if (value === "false") return false;
-        if (/^-?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/.test(value)) {
+        // A number only when it is written as JSON would write one: `007` or `.5` (a zip code, a version) stay text.
+        if (/^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/.test(value)) {
           const n = Number(value);
           if (Number.isFinite(n)) return n;
         }

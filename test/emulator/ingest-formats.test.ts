@@ -82,6 +82,24 @@ describe("formats", () => {
     expect((await rows(ds))[0].data).toEqual({ zip: "02134", n: 5 });
   });
 
+  it.each([
+    ["an integer", "42", 42],
+    ["a negative decimal", "-0.5", -0.5],
+    ["an exponent", "1e3", 1000],
+    ["zero", "0", 0],
+    ["a leading zero (zip code)", "02134", "02134"],
+    ["a bare fraction", ".5", ".5"],
+    ["a trailing dot", "5.", "5."],
+    ["a plus sign", "+5", "+5"],
+    ["hex", "0x1F", "0x1F"],
+    ["true", "true", true],
+    ["TRUE (not a JSON boolean)", "TRUE", "TRUE"],
+  ])("CSV value %s: %s becomes %p", async (_name, text, value) => {
+    const ds = fresh();
+    await ingest(ds, `v\n${text}\n`, CSV);
+    expect((await rows(ds))[0].data).toEqual({ v: value });
+  });
+
   it("malformed CSV is a 400 naming the problem", async () => {
     const res = await ingest(fresh(), "a,b\n1,2,3\n", CSV);
     expect(res.status).toBe(400);
