@@ -168,6 +168,16 @@ class Parser {
     const t = this.peek();
     if (t.kind !== "ident") this.fail(`expected an operator after '|', found ${this.describe(t)}`, t.start);
     this.next();
+    // Kusto's hyphenated operators (project-away, mv-expand) lex as name, '-', name: name the whole operator.
+    const dash = this.peek();
+    const rest = this.peek(1);
+    if (dash.value === "-" && dash.start === t.end && rest.kind === "ident" && rest.start === dash.end) {
+      this.fail(
+        `unknown or unsupported operator '${this.source.slice(t.start, rest.end)}'`,
+        t.start,
+        "semantic",
+      );
+    }
     switch (t.value) {
       case "where":
       case "filter":

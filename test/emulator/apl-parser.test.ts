@@ -296,6 +296,7 @@ describe("APL errors point at the offending token", () => {
     ["! without an operator", "t | where a ! b", 1, 13],
     ["error on a later line", "t\n| where a ==\n  | limit 1", 3, 3],
     ["unknown operator on a later line", "t\n| where a == 1\n| frobnicate", 3, 3],
+    ["a hyphenated operator", "t | project-away a", 1, 5],
   ])("%s: %j", (_rule, apl, line, column) => {
     let err: unknown;
     try {
@@ -312,6 +313,13 @@ describe("APL errors point at the offending token", () => {
       detail: { line, column, message: (err as AplError).message },
     });
   });
+
+  it.each([["project-away"], ["project-rename"], ["mv-expand"]])(
+    "the hyphenated operator %s is named whole as unsupported",
+    (name) => {
+      expect(() => parseApl(`t | ${name} a`)).toThrow(`unknown or unsupported operator '${name}'`);
+    },
+  );
 
   it("errors carry an errorType", () => {
     expect(runAplQuery(store(), { apl: "t | foo" }, undefined, NOW).body).toMatchObject({

@@ -105,7 +105,7 @@ describe("execute: project and extend stay lazy", () => {
     T,
   );
   const events = store.events("d")!;
-  const run = (apl: string) => execute(events, compileQuery(parseApl(apl)), { pageLimit: 1000 });
+  const run = (apl: string) => execute(events, compileQuery(parseApl(apl), { now: T }), { pageLimit: 1000 });
   const ids = (apl: string) => run(apl).rows.map((r) => r.data.i ?? r.data);
 
   it("maps only the rows a limit keeps, yet counts every match", () => {
