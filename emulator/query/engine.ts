@@ -130,9 +130,17 @@ function drain(events: readonly StoredEvent[], scan: Scan, limit: number, countA
   return { rows, matched, examined };
 }
 
-function sortRows(rows: Row[], keys: { get: Column["get"]; desc: boolean }[]): Row[] {
-  const decorated = rows.map((row, i) => ({ row, i, k: keys.map((key) => key.get(row)) }));
-  decorated.sort((a, b) => {
+/**
+ * Rows ordered by the keys (ties keep their input order). With `top`, only the first `top` of that order: one
+ * pass keeps them in a small sorted buffer, so `sort by f | limit n` over many rows does not sort them all.
+ */
+function sortRows(rows: Row[], keys: { get: Column["get"]; desc: boolean }[], top = Infinity): Row[] {
+  interface Decorated {
+    row: Row;
+    i: number;
+    k: unknown[];
+  }
+  const compare = (a: Decorated, b: Decorated): number => {
     for (let j = 0; j < keys.length; j++) {
       const x = a.k[j];
       const y = b.k[j];
@@ -147,8 +155,29 @@ function sortRows(rows: Row[], keys: { get: Column["get"]; desc: boolean }[]): R
       if (c !== 0) return keys[j].desc ? -c : c;
     }
     return a.i - b.i;
-  });
-  return decorated.map((d) => d.row);
+  };
+  const decorate = (row: Row, i: number): Decorated => ({ row, i, k: keys.map((key) => key.get(row)) });
+  if (top >= rows.length)
+    return rows
+      .map(decorate)
+      .sort(compare)
+      .map((d) => d.row);
+  if (top <= 0) return [];
+  const best: Decorated[] = [];
+  for (let i = 0; i < rows.length; i++) {
+    const d = decorate(rows[i], i);
+    if (best.length === top && compare(d, best[top - 1]) >= 0) continue;
+    let lo = 0;
+    let hi = best.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (compare(best[mid], d) < 0) lo = mid + 1;
+      else hi = mid;
+    }
+    best.splice(lo, 0, d);
+    if (best.length > top) best.pop();
+  }
+  return best.map((d) => d.row);
 }
 
 function groupKey(values: unknown[]): string {
@@ -264,7 +293,8 @@ export function execute(events: readonly StoredEvent[], plan: Plan, opts: ExecOp
     return out.rows;
   };
 
-  for (const op of plan.ops) {
+  for (let at = 0; at < plan.ops.length; at++) {
+    const op = plan.ops[at];
     switch (op.op) {
       case "where":
         if (scan) scan.stages.push({ pred: op.pred });
@@ -273,7 +303,13 @@ export function execute(events: readonly StoredEvent[], plan: Plan, opts: ExecOp
       case "sort":
         order = op.keys.map((k) => ({ field: k.name, desc: k.desc }));
         if (scan && op.keys.length === 1 && op.keys[0].name === "_time") scan.desc = op.keys[0].desc;
-        else rows = sortRows(materialize(), op.keys);
+        else {
+          const all = materialize();
+          const next = plan.ops[at + 1];
+          // A limit right after only needs the first n; the count is what the sort saw, as the limit would say.
+          if (next?.op === "limit") matched ??= all.length;
+          rows = sortRows(all, op.keys, next?.op === "limit" ? next.n : Infinity);
+        }
         break;
       case "limit":
         if (scan) rows = materialize(op.n);

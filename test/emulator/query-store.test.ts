@@ -1,4 +1,5 @@
 /** The event store: ordering, row ids as cursors, out-of-order appends and persistence. */
+import fc from "fast-check";
 import { compileQuery, parseApl } from "../../emulator/apl";
 import { execute } from "../../emulator/query";
 import { encodeRowId, EventStore } from "../../emulator/store/events";
@@ -159,4 +160,38 @@ describe("execute: project and extend stay lazy", () => {
       expect(run(apl).rowsMatched).toBe(run(plain).rowsMatched);
     },
   );
+});
+
+describe("execute: sort by a field, then limit", () => {
+  it("keeps exactly the first n of the full sort, ties in arrival order, and counts every row (property)", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.oneof(fc.integer({ min: -3, max: 3 }), fc.constant(null), fc.constantFrom("a", "b")), {
+          maxLength: 60,
+        }),
+        fc.integer({ min: 0, max: 12 }),
+        fc.boolean(),
+        (values, n, desc) => {
+          const s = new EventStore();
+          s.append(
+            "d",
+            values.map((v, i) => ({ timeNs: T + BigInt(i % 4), data: { v, i } })),
+            T,
+          );
+          const events = s.events("d")!;
+          const dir = desc ? "desc" : "asc";
+          const run = (apl: string) =>
+            execute(events, compileQuery(parseApl(apl), { now: T }), { pageLimit: 1000 });
+          const full = run(`d | sort by v ${dir}, i asc`).rows.map((r) => r.data.i);
+          const top = run(`d | sort by v ${dir}, i asc | limit ${n}`);
+          expect(top.rows.map((r) => r.data.i)).toEqual(full.slice(0, n));
+          expect(top.rowsMatched).toBe(values.length);
+          // Ties on v alone keep the order the rows came in.
+          const tied = run(`d | sort by v ${dir}`).rows.map((r) => r.data.i);
+          expect(run(`d | sort by v ${dir} | take ${n}`).rows.map((r) => r.data.i)).toEqual(tied.slice(0, n));
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
 });
