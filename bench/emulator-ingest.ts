@@ -25,6 +25,8 @@ function batch(offset: number): Buffer {
       duration_ms: (n * 7919) % 5000,
       path: `/api/v1/items/${n % 1000}`,
       message: "request handled by the frontend tier ok",
+      // Brings each line to about 200 bytes, the size the target is stated for (it was 181 without).
+      user: `user-${n % 5000}`,
     });
   }
   return Buffer.from(lines.join("\n"));
