@@ -164,10 +164,20 @@ export class State {
 }
 
 const FORMAT = "pulumi-observability-emulator";
+/** Rows per line of the data file: no line, and so no string in memory, grows with the dataset. */
+const ROWS_PER_LINE = 5000;
+
+/** One stored row as the data file holds it: bigints as decimal strings. */
+type RowJson = [string, string, string, Record<string, unknown>];
 
 /**
  * `--data FILE`: loads state and datasets at start; after each mutation, writes both atomically (a temporary
  * file in the same directory, then rename), debounced so a burst of requests costs one write.
+ *
+ * The file is NDJSON: a header line `{format, version: 2, state}`, then `{dataset, rows}` lines of at most
+ * {@link ROWS_PER_LINE} rows. Written a line at a time, a large store neither blocks the server for one long
+ * serialization nor hits the engine's maximum string length. A version 1 file (one JSON document whose
+ * `datasets` holds every row) still loads.
  */
 export class Persistence {
   private timer?: NodeJS.Timeout;
@@ -183,24 +193,33 @@ export class Persistence {
 
   /** Loads the file when it exists; a file that cannot be read or parsed is an error naming it. */
   load(): void {
-    let text: string;
+    let buf: Buffer;
     try {
-      text = readFileSync(this.file, "utf8");
+      buf = readFileSync(this.file);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === "ENOENT") return;
       throw new Error(`cannot read emulator data file ${this.file}: ${(err as Error).message}`);
     }
     try {
-      const json = JSON.parse(text) as {
-        format?: unknown;
-        state?: Partial<StateSnapshot>;
-        datasets?: unknown;
-      };
-      if (typeof json !== "object" || json === null || json.format !== FORMAT) {
+      const lines = jsonLines(buf);
+      const header = lines.next().value as
+        { format?: unknown; state?: Partial<StateSnapshot>; datasets?: unknown } | undefined;
+      if (typeof header !== "object" || header === null || header.format !== FORMAT) {
         throw new Error(`not an emulator data file (missing "format": "${FORMAT}")`);
       }
-      if (json.state !== undefined) this.state.restore(json.state);
-      if (json.datasets !== undefined) this.store.load(json.datasets);
+      let datasets: Record<string, RowJson[]> | undefined;
+      for (const line of lines) {
+        const chunk = line as { dataset?: unknown; rows?: unknown };
+        if (typeof chunk?.dataset !== "string" || !Array.isArray(chunk.rows)) {
+          throw new Error("a dataset line must be {dataset, rows}");
+        }
+        datasets ??= {};
+        const rows = (datasets[chunk.dataset] ??= []);
+        for (const row of chunk.rows as RowJson[]) rows.push(row);
+      }
+      if (header.state !== undefined) this.state.restore(header.state);
+      if (header.datasets !== undefined) this.store.load(header.datasets);
+      else if (datasets !== undefined) this.store.load({ datasets });
     } catch (err) {
       throw new Error(`emulator data file ${this.file} is corrupt: ${(err as Error).message}`);
     }
@@ -228,15 +247,27 @@ export class Persistence {
       .then(async () => {
         if (!this.dirty) return;
         this.dirty = false;
-        const text = JSON.stringify({
-          format: FORMAT,
-          version: 1,
-          state: this.state.snapshot(),
-          datasets: this.store.toJSON(),
-        });
+        // Taken at once: requests served while the lines are written change neither the header nor the rows.
+        const header = JSON.stringify({ format: FORMAT, version: 2, state: this.state.snapshot() });
+        const datasets = this.store
+          .names()
+          .map((name) => [name, [...(this.store.events(name) ?? [])]] as const);
         const tmp = `${this.file}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
         try {
-          await fsp.writeFile(tmp, text);
+          const fh = await fsp.open(tmp, "w");
+          try {
+            await fh.write(`${header}\n`);
+            for (const [name, rows] of datasets) {
+              for (let i = 0; i < rows.length; i += ROWS_PER_LINE) {
+                const chunk = rows
+                  .slice(i, i + ROWS_PER_LINE)
+                  .map((e): RowJson => [e.timeNs.toString(), e.sysTimeNs.toString(), e.rowId, e.data]);
+                await fh.write(`${JSON.stringify({ dataset: name, rows: chunk })}\n`);
+              }
+            }
+          } finally {
+            await fh.close();
+          }
           await fsp.rename(tmp, this.file);
         } catch (err) {
           // Still unsaved: the next change or close tries again rather than believing the file current.
@@ -246,5 +277,17 @@ export class Persistence {
         }
       });
     return this.writing;
+  }
+}
+
+/** The JSON value of each non-blank line of a buffer, decoded one line at a time. */
+function* jsonLines(buf: Buffer): Generator<unknown> {
+  let start = 0;
+  while (start < buf.length) {
+    let end = buf.indexOf(10, start);
+    if (end === -1) end = buf.length;
+    const text = buf.toString("utf8", start, end);
+    start = end + 1;
+    if (text.trim() !== "") yield JSON.parse(text);
   }
 }

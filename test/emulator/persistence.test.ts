@@ -114,3 +114,62 @@ it("a write that fails is retried by the next flush, not forgotten", async () =>
   expect(readdirSync(sub)).toEqual(["state.json"]);
   expect(readFileSync(dataFile, "utf8")).toContain('"unsaved"');
 });
+
+it("writes a large dataset a bounded line at a time, and loads it back whole", async () => {
+  const dataFile = join(dir, "lines.json");
+  const em = await startEmulator({ port: 0, dataFile });
+  const batch = (k: number) =>
+    Array.from({ length: 10_000 }, (_, i) => ({ i: k * 10_000 + i, pad: "x".repeat(50) }));
+  for (let k = 0; k < 3; k++) {
+    expect((await api(em, "POST", "/v1/datasets/many/ingest", batch(k))).body.ingested).toBe(10_000);
+  }
+  await em.close();
+  const lines = readFileSync(dataFile, "utf8").trimEnd().split("\n");
+  // A header, then 30,000 rows in lines of at most 5,000: no line grows with the dataset.
+  expect(lines).toHaveLength(7);
+  expect(Math.max(...lines.map((l) => l.length))).toBeLessThan(1_000_000);
+
+  const again = await startEmulator({ port: 0, dataFile });
+  try {
+    const res = await api(again, "POST", "/v1/datasets/_apl", {
+      apl: "['many'] | summarize count(), dcount(i)",
+      startTime: "now-1h",
+      endTime: "now+1h",
+    });
+    expect(res.body.buckets.totals[0].aggregations.map((a: { value: number }) => a.value)).toEqual([
+      30_000, 30_000,
+    ]);
+  } finally {
+    await again.close();
+  }
+});
+
+it("still loads a version 1 file (one JSON document holding every row)", async () => {
+  const dataFile = join(dir, "v1.json");
+  writeFileSync(
+    dataFile,
+    JSON.stringify({
+      format: "pulumi-observability-emulator",
+      version: 1,
+      state: { roles: [{ id: "role_1", name: "old" }] },
+      datasets: {
+        seq: 1,
+        datasets: {
+          d: [["1704067200000000000", "1704067200000000000", "c000000000000000000000000000", { n: 1 }]],
+        },
+      },
+    }),
+  );
+  const em = await startEmulator({ port: 0, dataFile });
+  try {
+    expect((await api(em, "GET", "/v2/rbac/roles/role_1")).body).toEqual({ id: "role_1", name: "old" });
+    const res = await api(em, "POST", "/v1/datasets/_apl", {
+      apl: "['d']",
+      startTime: "2023-01-01T00:00:00Z",
+      endTime: "2025-01-01T00:00:00Z",
+    });
+    expect(res.body.matches.map((m: { data: unknown }) => m.data)).toEqual([{ n: 1 }]);
+  } finally {
+    await em.close();
+  }
+});
