@@ -1,7 +1,8 @@
 /** The emulator's management objects (annotations, monitors, notifiers, roles, starred queries, the org) and
  * their persistence to a `--data` file together with the datasets. */
 import { randomBytes } from "node:crypto";
-import { promises as fsp, readFileSync } from "node:fs";
+import { promises as fsp, readdirSync, readFileSync, rmSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
 import type { EventStoreApi } from "./store/events";
 
 /** The user id every request acts as; server-set `createdBy` and the owner of "my" starred queries. */
@@ -193,6 +194,7 @@ export class Persistence {
 
   /** Loads the file when it exists; a file that cannot be read or parsed is an error naming it. */
   load(): void {
+    this.removeStaleTemporaries();
     let buf: Buffer;
     try {
       buf = readFileSync(this.file);
@@ -222,6 +224,22 @@ export class Persistence {
       else if (datasets !== undefined) this.store.load({ datasets });
     } catch (err) {
       throw new Error(`emulator data file ${this.file} is corrupt: ${(err as Error).message}`);
+    }
+  }
+
+  /** Deletes temporary files that a killed emulator left half-written (their process is gone). */
+  private removeStaleTemporaries(): void {
+    const dir = dirname(this.file);
+    const prefix = `${basename(this.file)}.`;
+    let names: string[];
+    try {
+      names = readdirSync(dir);
+    } catch {
+      return;
+    }
+    for (const name of names) {
+      const m = /^(\d+)\.[0-9a-f]{8}\.tmp$/.exec(name.startsWith(prefix) ? name.slice(prefix.length) : "");
+      if (m && !processAlive(Number(m[1]))) rmSync(join(dir, name), { force: true });
     }
   }
 
@@ -277,6 +295,16 @@ export class Persistence {
         }
       });
     return this.writing;
+  }
+}
+
+/** Whether a process with this id exists (signal 0 only checks). */
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "EPERM";
   }
 }
 

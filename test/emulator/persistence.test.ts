@@ -173,3 +173,15 @@ it("still loads a version 1 file (one JSON document holding every row)", async (
     await em.close();
   }
 });
+
+it("removes the temporary file a killed emulator left half-written, and only that", async () => {
+  const sub = mkdtempSync(join(dir, "stale-"));
+  const dataFile = join(sub, "state.json");
+  // Past the largest pid Linux hands out, so no live process owns it; our own pid is alive.
+  const stale = "state.json.4194305.deadbeef.tmp";
+  const live = `state.json.${process.pid}.cafef00d.tmp`;
+  for (const name of [stale, live, "other.4194305.deadbeef.tmp"]) writeFileSync(join(sub, name), '{"half');
+  const em = await startEmulator({ port: 0, dataFile });
+  await em.close();
+  expect(readdirSync(sub).sort()).toEqual([live, "other.4194305.deadbeef.tmp"].sort());
+});
