@@ -158,7 +158,7 @@ it("a corrupt data file is a clear error and exit 1", async () => {
 });
 
 it("--data survives kill -9 in the middle of a stream of writes: the file left behind loads", async () => {
-  const { mkdtempSync, rmSync } = await import("node:fs");
+  const { mkdtempSync, readdirSync, rmSync } = await import("node:fs");
   const { tmpdir } = await import("node:os");
   const dir = mkdtempSync(join(tmpdir(), "cli-kill-"));
   const file = join(dir, "state.json");
@@ -191,6 +191,8 @@ it("--data survives kill -9 in the middle of a stream of writes: the file left b
     const second = run(["emulator", "--port", "0", "--data", file, "--quiet"]);
     try {
       const url2 = await waitFor(() => /OBSERVABILITY_URL=(\S+)/.exec(second.out())?.[1]);
+      // A temporary file the kill cut short is gone; the file it would have replaced is what loaded.
+      expect(readdirSync(dir)).toEqual(["state.json"]);
       const roles = await request(`${url2}/v2/rbac/roles`, { headers });
       expect(await roles.body.json()).toEqual([expect.objectContaining({ name: "before-the-kill" })]);
       const count = await request(`${url2}/v1/datasets/_apl`, {
