@@ -64,9 +64,13 @@ function elapsedUs(startedAt: bigint): number {
   return Number((process.hrtime.bigint() - startedAt) / 1000n);
 }
 
-/** The page limit for an APL plan: the lowest `limit`/`take`, capped by the server; 1,000 with none. */
-export function aplPageLimit(ops: readonly PlanOp[]): number {
+/**
+ * The page limit for an APL plan: the lowest of its `limit`/`take`, the request's `limit` and the server's own;
+ * 1,000 when neither the query nor the request gives one.
+ */
+export function aplPageLimit(ops: readonly PlanOp[], requestLimit?: number): number {
   const limits = ops.flatMap((o) => (o.op === "limit" ? [o.n] : []));
+  if (requestLimit !== undefined) limits.push(requestLimit);
   return limits.length === 0 ? DEFAULT_PAGE_LIMIT : Math.min(...limits, SERVER_PAGE_LIMIT);
 }
 
@@ -101,7 +105,7 @@ export function runAplQuery(
     ...range,
     cursor: req.value.cursor,
     includeCursor: req.value.includeCursor,
-    pageLimit: aplPageLimit(plan.ops),
+    pageLimit: aplPageLimit(plan.ops, req.value.limit),
   });
   const status = buildStatus(res, req.value.cursor, elapsedUs(startedAt));
   const out =

@@ -29,6 +29,12 @@ export const AplRequestSchema = z.object({
   apl: NonEmptyStringSchema,
   startTime: QueryTimeSchema.optional(),
   endTime: QueryTimeSchema.optional(),
+  /** The request's page limit; the page is the lowest of this, the APL's `limit`/`take` and the server's. */
+  limit: z
+    .number({ error: "must be a number" })
+    .int("must be an integer")
+    .min(1, "must be at least 1")
+    .optional(),
   cursor: z.string({ error: "must be a string" }).optional(),
   includeCursor: z.boolean({ error: "must be a boolean" }).optional(),
   variables: z.record(z.string(), z.unknown()).optional(),

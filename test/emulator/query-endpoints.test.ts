@@ -186,16 +186,26 @@ describe("page limits", () => {
       1300,
     ],
     ["a request limit below the default wins (legacy)", () => legacy("big", { ...ALL_TIME, limit: 3 }), 3],
+    ["a request limit below the APL limit wins (_apl)", () => apl({ apl: "big | limit 50", limit: 4 }), 4],
+    ["an APL limit below the request limit wins (_apl)", () => apl({ apl: "big | limit 6", limit: 40 }), 6],
+    ["a request limit alone sets the page (_apl)", () => apl({ apl: "big", limit: 1500 }), 1500],
   ])("%s", async (_rule, call, expected) => {
     expect(await count(call())).toBe(expected);
   });
 
   it.each([
-    ["server cap applies to APL limits", [100_000], SERVER_PAGE_LIMIT],
-    ["lowest APL limit", [5000, 2000], 2000],
-    ["default without limits", [], DEFAULT_PAGE_LIMIT],
-  ])("%s", (_rule, limits, expected) => {
-    expect(aplPageLimit(limits.map((n) => ({ op: "limit" as const, n })))).toBe(expected);
+    ["server cap applies to APL limits", [100_000], SERVER_PAGE_LIMIT, undefined],
+    ["lowest APL limit", [5000, 2000], 2000, undefined],
+    ["default without limits", [], DEFAULT_PAGE_LIMIT, undefined],
+    ["server cap applies to a request limit", [], SERVER_PAGE_LIMIT, 90_000],
+    ["request limit below APL limits", [5000], 300, 300],
+  ])("%s", (_rule, limits, expected, requestLimit) => {
+    expect(
+      aplPageLimit(
+        limits.map((n) => ({ op: "limit" as const, n })),
+        requestLimit,
+      ),
+    ).toBe(expected);
   });
 
   it("the legacy limit is at most 50,000", async () => {
