@@ -6,9 +6,9 @@ import {
   type AnnotationCreate,
   type AnnotationUpdate,
 } from "../../schemas";
-import { path, queryString } from "../path";
+import { queryString } from "../path";
 import { callOptions, type RequestOptions } from "../transport";
-import { ApiResource } from "./base";
+import { CrudResource } from "./base";
 
 /** Filters of {@link Annotations.list}. */
 export interface AnnotationListParams {
@@ -20,61 +20,24 @@ export interface AnnotationListParams {
   end?: string;
 }
 
-/** Create, read, update, delete and list annotations. */
-export class Annotations extends ApiResource {
+/**
+ * Create, read, update, delete and list annotations (`ann_…`). Create answers 201 and sets `time` to now when it
+ * is not given; PUT is a partial update.
+ * @see GET, POST /v2/annotations
+ * @see GET, PUT, DELETE /v2/annotations/{id}
+ */
+export class Annotations extends CrudResource<Annotation, AnnotationCreate, AnnotationUpdate> {
+  protected readonly collection = "/v2/annotations";
+  protected readonly schema = AnnotationSchema;
+
   /** Lists annotations, optionally filtered.
    * @see GET /v2/annotations */
   async list(params: AnnotationListParams = {}, options?: RequestOptions): Promise<Annotation[]> {
     const q = queryString({ datasets: params.datasets, start: params.start, end: params.end });
     return this.transport.request({
       method: "GET",
-      path: `/v2/annotations${q}`,
+      path: this.collection + q,
       schema: z.array(AnnotationSchema),
-      ...callOptions(options),
-    });
-  }
-
-  /** Reads one annotation.
-   * @see GET /v2/annotations/{id} */
-  async get(id: string, options?: RequestOptions): Promise<Annotation> {
-    return this.transport.request({
-      method: "GET",
-      path: path`/v2/annotations/${id}`,
-      schema: AnnotationSchema,
-      ...callOptions(options),
-    });
-  }
-
-  /** Creates an annotation; `time` defaults to now on the service.
-   * @see POST /v2/annotations */
-  async create(body: AnnotationCreate, options?: RequestOptions): Promise<Annotation> {
-    return this.transport.request({
-      method: "POST",
-      path: "/v2/annotations",
-      json: body,
-      schema: AnnotationSchema,
-      ...callOptions(options),
-    });
-  }
-
-  /** Updates the fields given (partial update).
-   * @see PUT /v2/annotations/{id} */
-  async update(id: string, body: AnnotationUpdate, options?: RequestOptions): Promise<Annotation> {
-    return this.transport.request({
-      method: "PUT",
-      path: path`/v2/annotations/${id}`,
-      json: body,
-      schema: AnnotationSchema,
-      ...callOptions(options),
-    });
-  }
-
-  /** Deletes an annotation.
-   * @see DELETE /v2/annotations/{id} */
-  async delete(id: string, options?: RequestOptions): Promise<void> {
-    await this.transport.request({
-      method: "DELETE",
-      path: path`/v2/annotations/${id}`,
       ...callOptions(options),
     });
   }

@@ -1,7 +1,71 @@
-/** What every resource family shares: the transport it sends through. */
-import type { Transport } from "../transport";
+/** What every resource family shares: the transport it sends through, and the four verbs on `{collection}/{id}`. */
+import type { z } from "zod";
+import { path } from "../path";
+import { callOptions, type RequestOptions, type Transport } from "../transport";
 
 /** Base of the resource families: a thin class over the client's one transport. */
 export abstract class ApiResource {
   constructor(protected readonly transport: Transport) {}
+}
+
+/**
+ * A family whose objects are created by POST on the collection and read, written and deleted at
+ * `{collection}/{id}`: the verbs are the same everywhere but for the path and the response schema, so they are
+ * written once here. Each family adds its own `list` (their filters differ) and documents its endpoints.
+ */
+export abstract class CrudResource<T, Create, Update> extends ApiResource {
+  /** The collection's path, e.g. `/v2/monitors`. */
+  protected abstract readonly collection: string;
+  /** One object as the service returns it, parsed loosely so unknown fields survive. */
+  protected abstract readonly schema: z.ZodType<T>;
+
+  /** `{collection}/{id}`, the id encoded as one segment. */
+  protected itemPath(id: string): string {
+    return this.collection + path`/${id}`;
+  }
+
+  /** Reads one object; rejects with NotFoundError when it does not exist.
+   * @see GET {collection}/{id} */
+  async get(id: string, options?: RequestOptions): Promise<T> {
+    return this.transport.request({
+      method: "GET",
+      path: this.itemPath(id),
+      schema: this.schema,
+      ...callOptions(options),
+    });
+  }
+
+  /** Creates an object; never sent twice (see the transport's retry rules for POST).
+   * @see POST {collection} */
+  async create(body: Create, options?: RequestOptions): Promise<T> {
+    return this.transport.request({
+      method: "POST",
+      path: this.collection,
+      json: body,
+      schema: this.schema,
+      ...callOptions(options),
+    });
+  }
+
+  /** Writes an object.
+   * @see PUT {collection}/{id} */
+  async update(id: string, body: Update, options?: RequestOptions): Promise<T> {
+    return this.transport.request({
+      method: "PUT",
+      path: this.itemPath(id),
+      json: body,
+      schema: this.schema,
+      ...callOptions(options),
+    });
+  }
+
+  /** Deletes an object.
+   * @see DELETE {collection}/{id} */
+  async delete(id: string, options?: RequestOptions): Promise<void> {
+    await this.transport.request({
+      method: "DELETE",
+      path: this.itemPath(id),
+      ...callOptions(options),
+    });
+  }
 }

@@ -8,9 +8,9 @@ import {
   type MonitorHistoryEntry,
   type MonitorUpdate,
 } from "../../schemas";
-import { path, queryString } from "../path";
+import { queryString } from "../path";
 import { callOptions, type RequestOptions } from "../transport";
-import { ApiResource } from "./base";
+import { CrudResource } from "./base";
 
 /** Window of {@link Monitors.history}; both bounds are required by the service. */
 export interface MonitorHistoryParams {
@@ -20,60 +20,22 @@ export interface MonitorHistoryParams {
   endTime: string;
 }
 
-/** Create, read, update, delete and list monitors; read their history. */
-export class Monitors extends ApiResource {
+/**
+ * Create, read, update, delete and list monitors (`mon_…`); read their history. PUT sends the whole monitor.
+ * @see GET, POST /v2/monitors
+ * @see GET, PUT, DELETE /v2/monitors/{id}
+ */
+export class Monitors extends CrudResource<Monitor, MonitorCreate, MonitorUpdate> {
+  protected readonly collection = "/v2/monitors";
+  protected readonly schema = MonitorSchema;
+
   /** Lists every monitor.
    * @see GET /v2/monitors */
   async list(options?: RequestOptions): Promise<Monitor[]> {
     return this.transport.request({
       method: "GET",
-      path: "/v2/monitors",
+      path: this.collection,
       schema: z.array(MonitorSchema),
-      ...callOptions(options),
-    });
-  }
-
-  /** Reads one monitor (`mon_…`).
-   * @see GET /v2/monitors/{id} */
-  async get(id: string, options?: RequestOptions): Promise<Monitor> {
-    return this.transport.request({
-      method: "GET",
-      path: path`/v2/monitors/${id}`,
-      schema: MonitorSchema,
-      ...callOptions(options),
-    });
-  }
-
-  /** Creates a monitor.
-   * @see POST /v2/monitors */
-  async create(body: MonitorCreate, options?: RequestOptions): Promise<Monitor> {
-    return this.transport.request({
-      method: "POST",
-      path: "/v2/monitors",
-      json: body,
-      schema: MonitorSchema,
-      ...callOptions(options),
-    });
-  }
-
-  /** Replaces a monitor (PUT sends the whole monitor).
-   * @see PUT /v2/monitors/{id} */
-  async update(id: string, body: MonitorUpdate, options?: RequestOptions): Promise<Monitor> {
-    return this.transport.request({
-      method: "PUT",
-      path: path`/v2/monitors/${id}`,
-      json: body,
-      schema: MonitorSchema,
-      ...callOptions(options),
-    });
-  }
-
-  /** Deletes a monitor.
-   * @see DELETE /v2/monitors/{id} */
-  async delete(id: string, options?: RequestOptions): Promise<void> {
-    await this.transport.request({
-      method: "DELETE",
-      path: path`/v2/monitors/${id}`,
       ...callOptions(options),
     });
   }
@@ -88,7 +50,7 @@ export class Monitors extends ApiResource {
     const q = queryString({ startTime: params.startTime, endTime: params.endTime });
     return this.transport.request({
       method: "GET",
-      path: path`/v2/monitors/${id}/history` + q,
+      path: this.itemPath(id) + "/history" + q,
       schema: z.array(MonitorHistoryEntrySchema),
       ...callOptions(options),
     });

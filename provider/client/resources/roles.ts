@@ -1,64 +1,25 @@
 /** RBAC roles: `/v2/rbac/roles`. */
 import { z } from "zod";
 import { RoleSchema, type Role, type RoleCreate, type RoleUpdate } from "../../schemas";
-import { path } from "../path";
 import { callOptions, type RequestOptions } from "../transport";
-import { ApiResource } from "./base";
+import { CrudResource } from "./base";
 
-/** Create, read, update, delete and list roles. */
-export class Roles extends ApiResource {
+/**
+ * Create, read, update, delete and list roles; names are unique, so a clash is a ConflictError (409).
+ * @see GET, POST /v2/rbac/roles
+ * @see GET, PUT, DELETE /v2/rbac/roles/{id}
+ */
+export class Roles extends CrudResource<Role, RoleCreate, RoleUpdate> {
+  protected readonly collection = "/v2/rbac/roles";
+  protected readonly schema = RoleSchema;
+
   /** Lists every role.
    * @see GET /v2/rbac/roles */
   async list(options?: RequestOptions): Promise<Role[]> {
     return this.transport.request({
       method: "GET",
-      path: "/v2/rbac/roles",
+      path: this.collection,
       schema: z.array(RoleSchema),
-      ...callOptions(options),
-    });
-  }
-
-  /** Reads one role.
-   * @see GET /v2/rbac/roles/{id} */
-  async get(id: string, options?: RequestOptions): Promise<Role> {
-    return this.transport.request({
-      method: "GET",
-      path: path`/v2/rbac/roles/${id}`,
-      schema: RoleSchema,
-      ...callOptions(options),
-    });
-  }
-
-  /** Creates a role; a name already taken is a ConflictError.
-   * @see POST /v2/rbac/roles */
-  async create(body: RoleCreate, options?: RequestOptions): Promise<Role> {
-    return this.transport.request({
-      method: "POST",
-      path: "/v2/rbac/roles",
-      json: body,
-      schema: RoleSchema,
-      ...callOptions(options),
-    });
-  }
-
-  /** Replaces a role.
-   * @see PUT /v2/rbac/roles/{id} */
-  async update(id: string, body: RoleUpdate, options?: RequestOptions): Promise<Role> {
-    return this.transport.request({
-      method: "PUT",
-      path: path`/v2/rbac/roles/${id}`,
-      json: body,
-      schema: RoleSchema,
-      ...callOptions(options),
-    });
-  }
-
-  /** Deletes a role.
-   * @see DELETE /v2/rbac/roles/{id} */
-  async delete(id: string, options?: RequestOptions): Promise<void> {
-    await this.transport.request({
-      method: "DELETE",
-      path: path`/v2/rbac/roles/${id}`,
       ...callOptions(options),
     });
   }
