@@ -111,6 +111,52 @@ describe("sources", () => {
     expect(batchesSince(before)).toHaveLength(0);
   });
 
+  it("an array is checked whole first: a bad event in a later batch sends nothing at all", async () => {
+    const before = em.current.received.length;
+    const events: unknown[] = Array.from({ length: 15_000 }, (_, i) => ev(i));
+    events[12_345] = "oops";
+    await expect(client.ingest("bad-late", events as never)).rejects.toThrow(
+      "events[12345] must be an object, got string",
+    );
+    // A first batch sent before the check would still be in flight when the call rejects: give it time to land.
+    await new Promise((r) => setTimeout(r, 300));
+    expect(batchesSince(before)).toHaveLength(0);
+  });
+
+  it.each<[string, () => unknown]>([
+    ["an array", () => [{ a: 1 }, { toJSON: () => undefined }]],
+    [
+      "a generator",
+      () =>
+        (function* () {
+          yield { a: 1 };
+          yield { toJSON: () => undefined };
+        })(),
+    ],
+  ])(
+    "an event whose toJSON gives undefined is refused, not sent as the word undefined (%s)",
+    async (_k, make) => {
+      await expect(client.ingest("bad-tojson", make() as never)).rejects.toThrow(
+        "events[1] serializes to nothing",
+      );
+    },
+  );
+
+  it("a generator left early by a bad event is closed (its finally block runs), as for-of would", async () => {
+    let closed = false;
+    const source = (function* () {
+      try {
+        yield { a: 1 };
+        yield 7;
+        yield { a: 2 };
+      } finally {
+        closed = true;
+      }
+    })();
+    await expect(client.ingest("bad-gen", source as never)).rejects.toThrow("events[1] must be an object");
+    expect(closed).toBe(true);
+  });
+
   it.each<[string, Record<string, unknown>, RegExp]>([
     [
       "a batchSize over the service's 10,000 limit",
@@ -155,6 +201,30 @@ describe("batching and results", () => {
     expect(progress[2].bytes).toBe(batches.reduce((n, b) => n + Buffer.byteLength(b.text), 0));
     expect(await count("batching")).toBe(25_001);
   });
+
+  it.each<[string, (events: Record<string, unknown>[]) => unknown]>([
+    ["an array", (events) => events],
+    ["a generator", (events) => events.values()],
+    [
+      "an NDJSON byte stream",
+      (events) => Readable.from(events.map((e) => Buffer.from(JSON.stringify(e) + "\n"))),
+    ],
+  ])(
+    "the 8 MiB batch bound counts UTF-8 bytes, not characters: 3-byte characters cut batches 3 times sooner (%s)",
+    async (_k, make) => {
+      // 20,000 euro signs: 20 k characters but 60 kB per event, so 300 events are 18 MB of UTF-8.
+      const events = Array.from({ length: 300 }, (_, i) => ({ i, note: "€".repeat(20_000) }));
+      const before = em.current.received.length;
+      const summary = await client.ingest(`utf8-bound-${_k.length}`, make(events) as never);
+      const sizes = batchesSince(before).map((b) => Buffer.byteLength(b.text));
+      em.current.received.length = before; // the recorder would otherwise keep 18 MB of bodies
+      expect(summary).toMatchObject({ ingested: 300, failed: 0, batches: 3 });
+      expect(sizes.every((n) => n <= 8 * 1024 * 1024)).toBe(true);
+      expect(sizes.reduce((a, b) => a + b, 0)).toBe(
+        events.reduce((n, e) => n + Buffer.byteLength(JSON.stringify(e)) + 1, 0),
+      );
+    },
+  );
 
   it("sums failures over batches (unparseable timestamps with timestamp-field) and keeps at most maxFailures", async () => {
     const events = Array.from({ length: 10 }, (_, i) => ({
