@@ -41,10 +41,9 @@ export function parseRfc3339Ns(text: string): bigint | undefined {
 
 /** Formats nanoseconds as RFC 3339 in UTC, trailing fractional zeros trimmed (Go's RFC3339Nano). */
 export function formatNs(ns: bigint): string {
-  let ms = ns / NS_PER_MS;
   let sub = ns % 1_000_000_000n;
   if (sub < 0n) sub += 1_000_000_000n;
-  ms = (ns - sub) / NS_PER_MS;
+  const ms = (ns - sub) / NS_PER_MS;
   const base = new Date(Number(ms)).toISOString().slice(0, 19);
   const frac = sub === 0n ? "" : "." + sub.toString().padStart(9, "0").replace(/0+$/, "");
   return `${base}${frac}Z`;
