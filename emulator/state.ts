@@ -4,6 +4,7 @@ import { randomBytes } from "node:crypto";
 import { promises as fsp, readdirSync, readFileSync, rmSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import type { EventStoreApi } from "./store/events";
+import { isoSeconds } from "./time";
 
 /** The user id every request acts as; server-set `createdBy` and the owner of "my" starred queries. */
 export const LOCAL_USER = "local-user";
@@ -64,7 +65,6 @@ export class Collection {
 
 /** The emulator organization: a realistic org object whose license carries every field the spec names. */
 export function defaultOrg(orgId: string, now = new Date()): StoredObject {
-  const iso = (d: Date) => d.toISOString().replace(/\.\d{3}Z$/, "Z");
   const day = 86_400_000;
   const start = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
   const end = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
@@ -74,25 +74,25 @@ export function defaultOrg(orgId: string, now = new Date()): StoredObject {
     name: "Local Development",
     slug: orgId,
     plan: "personal",
-    planCreated: iso(created),
+    planCreated: isoSeconds(created),
     paymentStatus: "na",
     primaryEmail: "dev@localhost",
-    lastUsageSync: iso(now),
+    lastUsageSync: isoSeconds(now),
     firstFailedPayment: "",
     role: "owner",
-    metaCreated: iso(created),
-    metaModified: iso(created),
+    metaCreated: isoSeconds(created),
+    metaModified: isoSeconds(created),
     metaVersion: "1",
     license: {
       id: `lic_${orgId}`,
       tier: "personal",
       issuer: "observability-emulator",
       issuedTo: orgId,
-      issuedAt: iso(created),
-      validFrom: iso(created),
-      expiresAt: iso(new Date(now.getTime() + 365 * day)),
-      billingPeriodStart: iso(start),
-      billingPeriodEnd: iso(end),
+      issuedAt: isoSeconds(created),
+      validFrom: isoSeconds(created),
+      expiresAt: isoSeconds(new Date(now.getTime() + 365 * day)),
+      billingPeriodStart: isoSeconds(start),
+      billingPeriodEnd: isoSeconds(end),
       apiRateLimitPerSecond: 100,
       maxAuditWindowSeconds: 7 * 86_400,
       maxDatasets: 100,

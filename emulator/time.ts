@@ -49,6 +49,11 @@ export function formatNs(ns: bigint): string {
   return `${base}${frac}Z`;
 }
 
+/** A date as RFC 3339 in UTC with second precision, as the service writes server-set times like `createdAt`. */
+export function isoSeconds(date: Date = new Date()): string {
+  return date.toISOString().replace(/\.\d{3}Z$/, "Z");
+}
+
 const UNIT_NS: Record<string, bigint> = {
   ns: 1n,
   us: 1_000n,

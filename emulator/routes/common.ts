@@ -15,11 +15,6 @@ import type { Collection, StoredObject } from "../state";
 /** Fields the server owns; bodies that carry them (official clients send objects back) have them ignored. */
 export const READ_ONLY_FIELDS = ["id", "createdAt", "createdBy", "updatedAt", "updatedBy"] as const;
 
-/** The current time as RFC 3339 with second precision, as the service writes `createdAt`. */
-export function nowIso(): string {
-  return new Date().toISOString().replace(/\.\d{3}Z$/, "Z");
-}
-
 /** The object with this id, or the service's 404. */
 export function getOr404(collection: Collection, id: string): StoredObject {
   const obj = collection.get(id);

@@ -8,8 +8,8 @@ import { MONITOR_DEFAULTS, MonitorCreateSchema } from "../../provider/schemas";
 import type { EmulatorContext } from "../context";
 import { HttpError, Router, queryParam, validateOr400 } from "../http";
 import { LOCAL_USER, type StoredObject } from "../state";
-import { parseQueryTimeNs, parseRfc3339Ns } from "../time";
-import { compact, getOr404, nowIso, ok, registerCollection } from "./common";
+import { isoSeconds, parseQueryTimeNs, parseRfc3339Ns } from "../time";
+import { compact, getOr404, ok, registerCollection } from "./common";
 import { randomBytes } from "node:crypto";
 
 /** The monitor as the service returns it: defaults for fields not given, `notifierIds` always present. */
@@ -26,7 +26,7 @@ export function registerMonitors(router: Router, em: EmulatorContext): void {
     collection: col,
     create: (raw, id) => {
       const body = validateOr400(MonitorCreateSchema, raw);
-      const createdAt = nowIso();
+      const createdAt = isoSeconds();
       em.state.monitorHistory[id] = [
         {
           checkId: `chk_${randomBytes(8).toString("hex")}`,

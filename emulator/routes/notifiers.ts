@@ -3,7 +3,8 @@ import { NotifierCreateSchema } from "../../provider/schemas";
 import type { EmulatorContext } from "../context";
 import { Router, validateOr400 } from "../http";
 import { LOCAL_USER } from "../state";
-import { compact, nowIso, registerCollection } from "./common";
+import { isoSeconds } from "../time";
+import { compact, registerCollection } from "./common";
 
 /** The parsed body as stored: only the configured channel, `disabledUntil` null when enabled. */
 function normalize(body: {
@@ -28,7 +29,7 @@ export function registerNotifiers(router: Router, em: EmulatorContext): void {
     create: (raw, id) => ({
       id,
       ...normalize(validateOr400(NotifierCreateSchema, raw) as never),
-      createdAt: nowIso(),
+      createdAt: isoSeconds(),
       createdBy: LOCAL_USER,
     }),
     update: (raw, current) => ({

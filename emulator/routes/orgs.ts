@@ -2,7 +2,8 @@
 import { OrgUpdateSchema } from "../../provider/schemas";
 import type { EmulatorContext } from "../context";
 import { Router, validateOr400 } from "../http";
-import { nowIso, registerCollection } from "./common";
+import { isoSeconds } from "../time";
+import { registerCollection } from "./common";
 
 /** Registers the organization routes. */
 export function registerOrgs(router: Router, em: EmulatorContext): void {
@@ -17,7 +18,7 @@ export function registerOrgs(router: Router, em: EmulatorContext): void {
       return {
         ...current,
         name,
-        metaModified: nowIso(),
+        metaModified: isoSeconds(),
         metaVersion: String(Number.isFinite(version) ? version + 1 : 1),
       };
     },
