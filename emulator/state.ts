@@ -31,6 +31,9 @@ export interface StateSnapshot {
   orgs: StoredObject[];
 }
 
+/** The snapshot's keys that hold a {@link Collection} each (every one but `monitorHistory`). */
+const COLLECTION_NAMES = ["annotations", "monitors", "notifiers", "roles", "starredQueries", "orgs"] as const;
+
 /** A collection keyed by id that keeps insertion order (lists come back in creation order). */
 export class Collection {
   private readonly items = new Map<string, StoredObject>();
@@ -149,12 +152,9 @@ export class State {
       }
       return v as StoredObject[];
     };
-    if (s.annotations !== undefined) this.annotations.load(list(s.annotations, "annotations"));
-    if (s.monitors !== undefined) this.monitors.load(list(s.monitors, "monitors"));
-    if (s.notifiers !== undefined) this.notifiers.load(list(s.notifiers, "notifiers"));
-    if (s.roles !== undefined) this.roles.load(list(s.roles, "roles"));
-    if (s.starredQueries !== undefined) this.starredQueries.load(list(s.starredQueries, "starredQueries"));
-    if (s.orgs !== undefined) this.orgs.load(list(s.orgs, "orgs"));
+    for (const name of COLLECTION_NAMES) {
+      if (s[name] !== undefined) this[name].load(list(s[name], name));
+    }
     if (s.monitorHistory !== undefined) {
       if (typeof s.monitorHistory !== "object" || s.monitorHistory === null) {
         throw new Error(`"monitorHistory" must be an object`);
