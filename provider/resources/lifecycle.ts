@@ -176,7 +176,7 @@ export function stableStringify(v: unknown): string {
   if (v && typeof v === "object") {
     const entries = Object.entries(v)
       .filter(([, x]) => x !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+      .sort(([a], [b]) => cmp(a, b));
     return `{${entries.map(([k, x]) => `${JSON.stringify(k)}:${stableStringify(x)}`).join(",")}}`;
   }
   return JSON.stringify(v ?? null);
