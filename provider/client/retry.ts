@@ -32,11 +32,15 @@ export function backoffMs(
 }
 
 type HeaderValue = string | string[] | undefined;
-const first = (v: HeaderValue): string | undefined => (Array.isArray(v) ? v[0] : v);
+
+/** The first value of a response header, as undici gives repeated headers as a list. */
+export function headerText(v: HeaderValue): string | undefined {
+  return Array.isArray(v) ? v[0] : v;
+}
 
 /** `Retry-After` in ms: delta-seconds or an HTTP date; undefined when absent or unreadable. */
 export function parseRetryAfter(value: HeaderValue, now = Date.now()): number | undefined {
-  const text = first(value)?.trim();
+  const text = headerText(value)?.trim();
   if (!text) return undefined;
   if (/^\d+(\.\d+)?$/.test(text)) return Math.round(Number(text) * 1000);
   const at = Date.parse(text);
@@ -45,7 +49,7 @@ export function parseRetryAfter(value: HeaderValue, now = Date.now()): number | 
 
 /** `X-RateLimit-Reset` (Unix epoch seconds) as an absolute time in ms; undefined when absent. */
 export function parseRateLimitReset(value: HeaderValue): number | undefined {
-  const text = first(value)?.trim();
+  const text = headerText(value)?.trim();
   if (!text || !/^\d+(\.\d+)?$/.test(text)) return undefined;
   return Math.round(Number(text) * 1000);
 }

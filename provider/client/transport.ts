@@ -8,7 +8,7 @@ import type { z } from "zod";
 import { formatFailures, validationFailures } from "../schemas/common";
 import { AbortError, ApiError, errorFromResponse, errorFromTransport, InvalidResponseError } from "./errors";
 import type { ResolvedOptions } from "./options";
-import { backoffMs, parseRateLimitReset, serverDelayMs, shouldRetry, sleep } from "./retry";
+import { backoffMs, headerText, parseRateLimitReset, serverDelayMs, shouldRetry, sleep } from "./retry";
 import { VERSION } from "./version";
 
 /** Per-call options every client method takes last. */
@@ -234,8 +234,4 @@ export class Transport {
     const reset = parseRateLimitReset(headers["x-ratelimit-reset"]);
     if (reset !== undefined && reset > this.gateUntil) this.gateUntil = reset;
   }
-}
-
-function headerText(v: string | string[] | undefined): string | undefined {
-  return Array.isArray(v) ? v[0] : v;
 }
