@@ -131,14 +131,7 @@ export class Transport {
           code: (error as { code?: string }).code,
           delayMs,
         });
-        try {
-          await sleep(delayMs, call.signal);
-        } catch {
-          throw new AbortError(`${call.method} ${fullPath} was aborted`, {
-            method: call.method,
-            path: fullPath,
-          });
-        }
+        await this.pause(delayMs, call, fullPath);
       }
     }
   }
@@ -151,9 +144,13 @@ export class Transport {
   /** When the last response said no requests remain in this window, wait for the reset instead of a 429. */
   private async waitForGate(call: Call<unknown>, fullPath: string): Promise<void> {
     const wait = Math.min(this.gateUntil - Date.now(), this.options.maxDelayMs);
-    if (wait <= 0) return;
+    if (wait > 0) await this.pause(wait, call, fullPath);
+  }
+
+  /** Waits `ms` between attempts; the call's signal ends the wait with an AbortError naming the request. */
+  private async pause(ms: number, call: Call<unknown>, fullPath: string): Promise<void> {
     try {
-      await sleep(wait, call.signal);
+      await sleep(ms, call.signal);
     } catch {
       throw new AbortError(`${call.method} ${fullPath} was aborted`, { method: call.method, path: fullPath });
     }
