@@ -139,6 +139,7 @@ export function runLegacyQuery(
   if (!req.ok) return badRequest(formatFailures(req.failures));
   const range = timeRange(req.value, now);
   if ("status" in range) return range;
+  const pageLimit = Math.min(req.value.limit ?? DEFAULT_PAGE_LIMIT, SERVER_PAGE_LIMIT);
   const ops: PlanOp[] = [];
   try {
     if (req.value.filter !== undefined && req.value.filter !== null) {
@@ -155,7 +156,6 @@ export function runLegacyQuery(
       })),
     });
     // Limiting before projecting keeps the projection to one page of rows.
-    const pageLimit = Math.min(req.value.limit ?? DEFAULT_PAGE_LIMIT, SERVER_PAGE_LIMIT);
     ops.push({ op: "limit", n: pageLimit });
     if (req.value.project && req.value.project.length > 0) {
       ops.push({ op: "project", columns: legacyProjection(req.value.project) });
@@ -173,7 +173,7 @@ export function runLegacyQuery(
       ...range,
       cursor: req.value.cursor,
       includeCursor: req.value.includeCursor,
-      pageLimit: Math.min(req.value.limit ?? DEFAULT_PAGE_LIMIT, SERVER_PAGE_LIMIT),
+      pageLimit,
     },
   );
   return { status: 200, body: legacyBody(res, buildStatus(res, req.value.cursor, elapsedUs(startedAt))) };
