@@ -246,7 +246,6 @@ export function parseIngest(
       timeNs = parsed;
     }
     events.push({ timeNs, data: withoutTimeAndReserved(data, field) });
-    continue;
   }
   return { events, failures, total: raw.length };
 }
