@@ -2,6 +2,7 @@
  * Provider configuration: stack config (handed to the dynamic provider's `configure`) first, then the
  * `OBSERVABILITY_*` environment variables. Nothing here is ever captured by a serialized closure.
  */
+import { ENV_NAMES } from "./client/options";
 
 /** The stack config keys the provider reads, in their full `<namespace>:<key>` form. */
 export const CONFIG_KEYS = {
@@ -11,13 +12,8 @@ export const CONFIG_KEYS = {
   region: "observability:region",
 } as const;
 
-/** The environment fallbacks, consulted when the stack config lacks a key. */
-export const ENV_KEYS = {
-  token: "OBSERVABILITY_TOKEN",
-  orgId: "OBSERVABILITY_ORG_ID",
-  url: "OBSERVABILITY_URL",
-  region: "OBSERVABILITY_REGION",
-} as const;
+/** The environment fallbacks, consulted when the stack config lacks a key: the client's own variables. */
+export const ENV_KEYS = ENV_NAMES;
 
 /** The settings the provider needs to build its client. */
 export interface ProviderSettings {

@@ -118,8 +118,8 @@ export function isLoopback(hostname: string): boolean {
   return false;
 }
 
-/** The environment variable each option falls back to. */
-const ENV_NAMES = {
+/** The environment variable each option falls back to; the provider's configuration reads the same ones. */
+export const ENV_NAMES = {
   url: "OBSERVABILITY_URL",
   region: "OBSERVABILITY_REGION",
   token: "OBSERVABILITY_TOKEN",
@@ -133,10 +133,10 @@ export function resolveOptions(
 ): ResolvedOptions {
   const withEnv = {
     ...options,
-    url: options.url ?? (env.OBSERVABILITY_URL || undefined),
-    region: options.region ?? (env.OBSERVABILITY_REGION || undefined),
-    token: options.token ?? (env.OBSERVABILITY_TOKEN || undefined),
-    orgId: options.orgId ?? (env.OBSERVABILITY_ORG_ID || undefined),
+    url: options.url ?? (env[ENV_NAMES.url] || undefined),
+    region: options.region ?? (env[ENV_NAMES.region] || undefined),
+    token: options.token ?? (env[ENV_NAMES.token] || undefined),
+    orgId: options.orgId ?? (env[ENV_NAMES.orgId] || undefined),
   };
   const parsed = OptionsSchema.safeParse(withEnv);
   if (!parsed.success) {
