@@ -1,5 +1,4 @@
 /** Annotations: `/v2/annotations`. */
-import { z } from "zod";
 import {
   AnnotationSchema,
   type Annotation,
@@ -7,7 +6,7 @@ import {
   type AnnotationUpdate,
 } from "../../schemas";
 import { queryString } from "../path";
-import { callOptions, type RequestOptions } from "../transport";
+import type { RequestOptions } from "../transport";
 import { CrudResource } from "./base";
 
 /** Filters of {@link Annotations.list}. */
@@ -34,11 +33,6 @@ export class Annotations extends CrudResource<Annotation, AnnotationCreate, Anno
    * @see GET /v2/annotations */
   async list(params: AnnotationListParams = {}, options?: RequestOptions): Promise<Annotation[]> {
     const q = queryString({ datasets: params.datasets, start: params.start, end: params.end });
-    return this.transport.request({
-      method: "GET",
-      path: this.collection + q,
-      schema: z.array(AnnotationSchema),
-      ...callOptions(options),
-    });
+    return this.listWith(q, options);
   }
 }

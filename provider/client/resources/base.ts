@@ -1,5 +1,5 @@
 /** What every resource family shares: the transport it sends through, and the four verbs on `{collection}/{id}`. */
-import type { z } from "zod";
+import { z } from "zod";
 import { path } from "../path";
 import { callOptions, type RequestOptions, type Transport } from "../transport";
 
@@ -11,13 +11,26 @@ export abstract class ApiResource {
 /**
  * A family whose objects are created by POST on the collection and read, written and deleted at
  * `{collection}/{id}`: the verbs are the same everywhere but for the path and the response schema, so they are
- * written once here. Each family adds its own `list` (their filters differ) and documents its endpoints.
+ * written once here. Each family adds its own `list` over `listWith` (their filters differ) and documents its
+ * endpoints.
  */
 export abstract class CrudResource<T, Create, Update> extends ApiResource {
   /** The collection's path, e.g. `/v2/monitors`. */
   protected abstract readonly collection: string;
   /** One object as the service returns it, parsed loosely so unknown fields survive. */
   protected abstract readonly schema: z.ZodType<T>;
+
+  private listSchema?: z.ZodType<T[]>;
+
+  /** `GET {collection}` plus a query string already built (`?…` or ""): the request behind every `list`. */
+  protected listWith(query: string, options: RequestOptions | undefined): Promise<T[]> {
+    return this.transport.request({
+      method: "GET",
+      path: this.collection + query,
+      schema: (this.listSchema ??= z.array(this.schema)),
+      ...callOptions(options),
+    });
+  }
 
   /** `{collection}/{id}`, the id encoded as one segment. */
   protected itemPath(id: string): string {

@@ -32,12 +32,7 @@ export class Monitors extends CrudResource<Monitor, MonitorCreate, MonitorUpdate
   /** Lists every monitor.
    * @see GET /v2/monitors */
   async list(options?: RequestOptions): Promise<Monitor[]> {
-    return this.transport.request({
-      method: "GET",
-      path: this.collection,
-      schema: z.array(MonitorSchema),
-      ...callOptions(options),
-    });
+    return this.listWith("", options);
   }
 
   /** The monitor's alert history between two times.

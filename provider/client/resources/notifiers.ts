@@ -1,7 +1,7 @@
 /** Notifiers: `/v2/notifiers`. */
-import { z } from "zod";
+import type { z } from "zod";
 import { NotifierSchema, type Notifier, type NotifierCreate, type NotifierUpdate } from "../../schemas";
-import { callOptions, type RequestOptions } from "../transport";
+import type { RequestOptions } from "../transport";
 import { CrudResource } from "./base";
 
 // The loose schema types `properties` as a record; the public type names the channels.
@@ -20,11 +20,6 @@ export class Notifiers extends CrudResource<Notifier, NotifierCreate, NotifierUp
   /** Lists every notifier.
    * @see GET /v2/notifiers */
   async list(options?: RequestOptions): Promise<Notifier[]> {
-    return this.transport.request({
-      method: "GET",
-      path: this.collection,
-      schema: z.array(One),
-      ...callOptions(options),
-    });
+    return this.listWith("", options);
   }
 }

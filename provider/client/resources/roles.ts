@@ -1,7 +1,6 @@
 /** RBAC roles: `/v2/rbac/roles`. */
-import { z } from "zod";
 import { RoleSchema, type Role, type RoleCreate, type RoleUpdate } from "../../schemas";
-import { callOptions, type RequestOptions } from "../transport";
+import type { RequestOptions } from "../transport";
 import { CrudResource } from "./base";
 
 /**
@@ -16,11 +15,6 @@ export class Roles extends CrudResource<Role, RoleCreate, RoleUpdate> {
   /** Lists every role.
    * @see GET /v2/rbac/roles */
   async list(options?: RequestOptions): Promise<Role[]> {
-    return this.transport.request({
-      method: "GET",
-      path: this.collection,
-      schema: z.array(RoleSchema),
-      ...callOptions(options),
-    });
+    return this.listWith("", options);
   }
 }

@@ -1,5 +1,5 @@
 /** Starred (saved APL) queries: `/v2/apl-starred-queries`. */
-import { z } from "zod";
+import type { z } from "zod";
 import {
   StarredQuerySchema,
   type StarredQuery,
@@ -8,11 +8,10 @@ import {
   type StarredQueryUpdate,
 } from "../../schemas";
 import { queryString } from "../path";
-import { callOptions, type RequestOptions } from "../transport";
+import type { RequestOptions } from "../transport";
 import { CrudResource } from "./base";
 
 const One = StarredQuerySchema as unknown as z.ZodType<StarredQuery>;
-const Many = z.array(StarredQuerySchema) as unknown as z.ZodType<StarredQuery[]>;
 
 /**
  * Create, read, update, delete and list starred (saved APL) queries.
@@ -33,11 +32,6 @@ export class StarredQueries extends CrudResource<StarredQuery, StarredQueryCreat
       who: params.who,
       qs: params.qs,
     });
-    return this.transport.request({
-      method: "GET",
-      path: this.collection + q,
-      schema: Many,
-      ...callOptions(options),
-    });
+    return this.listWith(q, options);
   }
 }
