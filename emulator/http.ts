@@ -60,9 +60,14 @@ export async function readBody(req: IncomingMessage, raw: Buffer, maxBytes: numb
   throw new HttpError(415, `unsupported Content-Encoding: ${encoding}; use gzip or none`);
 }
 
-/** `Content-Type` without parameters, lower-cased; "" when absent. */
+/** A `Content-Type` value without parameters, lower-cased; "" when absent. */
+export function mediaTypeOf(contentType: string | undefined): string {
+  return (contentType ?? "").split(";")[0].trim().toLowerCase();
+}
+
+/** The request's `Content-Type` without parameters, lower-cased; "" when absent. */
 export function mediaType(req: IncomingMessage): string {
-  return (req.headers["content-type"] ?? "").split(";")[0].trim().toLowerCase();
+  return mediaTypeOf(req.headers["content-type"]);
 }
 
 /**

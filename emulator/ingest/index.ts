@@ -3,7 +3,7 @@
  * event as a failure entry while the good ones land.
  */
 import { parse as parseCsv } from "csv-parse/sync";
-import { HttpError } from "../http";
+import { HttpError, mediaTypeOf } from "../http";
 import type { IncomingEvent } from "../store/events";
 import { formatNs } from "../time";
 import { compileGoLayout, parseGoLayout, parseTimestampHeuristic } from "./timestamp";
@@ -47,7 +47,7 @@ type Format = "json" | "ndjson" | "csv";
 
 /** Picks the body format from `Content-Type` (NDJSON may also arrive as `application/json`). */
 export function detectFormat(contentType: string | undefined, body: string): Format {
-  const type = (contentType ?? "").split(";")[0].trim().toLowerCase();
+  const type = mediaTypeOf(contentType);
   if (type === "text/csv") return "csv";
   if (type === "application/x-ndjson" || type === "application/ndjson") return "ndjson";
   if (type === "" || type === "application/json") {
