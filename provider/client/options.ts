@@ -162,7 +162,9 @@ export function resolveOptions(
   try {
     url = new URL(rawUrl);
   } catch {
-    throw new ConfigError(`options.url (or OBSERVABILITY_URL) is not a valid URL: ${JSON.stringify(rawUrl)}`);
+    // Echo the text so the mistake is visible, but never a userinfo part: it may hold a password.
+    const shown = rawUrl.replace(/^([^/]*\/\/)[^/@]*@/, "$1[redacted]@");
+    throw new ConfigError(`options.url (or OBSERVABILITY_URL) is not a valid URL: ${JSON.stringify(shown)}`);
   }
   if (url.protocol !== "https:" && !(url.protocol === "http:" && isLoopback(url.hostname))) {
     throw new ConfigError(

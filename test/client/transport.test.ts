@@ -755,6 +755,13 @@ describe("options", () => {
     expect(() => resolveOptions(options, e)).toThrow(message);
   });
 
+  it("an unparseable URL is echoed without its userinfo, which may hold a password", () => {
+    const attempt = () => resolveOptions({ token: "t", url: "https://user:hunter2@exa mple.com" }, env);
+    expect(attempt).toThrow(ConfigError);
+    expect(attempt).toThrow(/not a valid URL: "https:\/\/\[redacted\]@exa mple\.com"/);
+    expect(attempt).not.toThrow(/hunter2/);
+  });
+
   it("the ConfigError from the constructor has name ConfigError and never shows the token", () => {
     const error = (() => {
       try {
