@@ -15,6 +15,24 @@ export interface ChildEmulator {
   close(): Promise<void>;
 }
 
+/**
+ * Runs one benchmark against a fresh child-process emulator, stops the emulator afterwards, and turns a failure
+ * into a message and exit code 1. `root` is the checkout (see {@link spawnEmulator}).
+ */
+export function runWithEmulator(root: string, bench: (url: string, token: string) => Promise<void>): void {
+  (async () => {
+    const em = await spawnEmulator(root);
+    try {
+      await bench(em.url, em.token);
+    } finally {
+      await em.close();
+    }
+  })().catch((e: unknown) => {
+    console.error(e);
+    process.exitCode = 1;
+  });
+}
+
 /** Starts `observability emulator --port 0 --quiet` (the built CLI of the checkout at `root`, on its Node 24)
  * and reads the URL and token from the banner it prints. Extra CLI flags go in `args`. `root` is passed in
  * because Node loads this file as an ES module, where `__dirname` does not exist. */

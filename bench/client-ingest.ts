@@ -11,7 +11,7 @@
 // the block keeps these names out of the global scope the other bench scripts share when type-checked.
 {
   const { ObservabilityClient } = require("../dist/provider/client") as typeof import("../provider/client");
-  const { interleave, printComparison, spawnEmulator } =
+  const { interleave, printComparison, runWithEmulator } =
     require("./client-harness.ts") as typeof import("./client-harness");
   const path = require("node:path") as typeof import("node:path");
   const { Pool } = require("undici") as typeof import("undici");
@@ -31,15 +31,6 @@
       path: `/api/v1/items/${i % 1000}`,
       durationMs: i % 997,
     }));
-  }
-
-  async function main(): Promise<void> {
-    const em = await spawnEmulator(path.resolve(__dirname, ".."));
-    try {
-      await bench(em.url, em.token);
-    } finally {
-      await em.close();
-    }
   }
 
   async function bench(url: string, token: string): Promise<void> {
@@ -96,8 +87,5 @@
     await pool.close();
   }
 
-  main().catch((e: unknown) => {
-    console.error(e);
-    process.exitCode = 1;
-  });
+  runWithEmulator(path.resolve(__dirname, ".."), bench);
 }

@@ -9,7 +9,7 @@
 // the block keeps these names out of the global scope the other bench scripts share when type-checked.
 {
   const { ObservabilityClient } = require("../dist/provider/client") as typeof import("../provider/client");
-  const { interleave, printComparison, spawnEmulator } =
+  const { interleave, printComparison, runWithEmulator } =
     require("./client-harness.ts") as typeof import("./client-harness");
   const { Pool } = require("undici") as typeof import("undici");
   const path = require("node:path") as typeof import("node:path");
@@ -22,15 +22,6 @@
   interface Row {
     _time: string;
     _rowId: string;
-  }
-
-  async function main(): Promise<void> {
-    const em = await spawnEmulator(path.resolve(__dirname, ".."));
-    try {
-      await bench(em.url, em.token);
-    } finally {
-      await em.close();
-    }
   }
 
   async function bench(url: string, token: string): Promise<void> {
@@ -97,8 +88,5 @@
     await pool.close();
   }
 
-  main().catch((e: unknown) => {
-    console.error(e);
-    process.exitCode = 1;
-  });
+  runWithEmulator(path.resolve(__dirname, ".."), bench);
 }
