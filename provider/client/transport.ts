@@ -183,8 +183,16 @@ export class Transport {
       });
       status = res.statusCode;
       resHeaders = res.headers;
-      text = await res.body.text();
+      const within = await textWithin(res.body, this.options.maxResponseBytes, resHeaders["content-length"]);
+      if (within === undefined) {
+        throw new InvalidResponseError(
+          `${call.method} ${fullPath} returned ${status} with a body larger than ${this.options.maxResponseBytes} bytes (maxResponseBytes), which was not read: narrow the request (a smaller limit or time range) or raise maxResponseBytes`,
+          { ...info, status, traceId: headerText(resHeaders["x-trace-id"]) },
+        );
+      }
+      text = within;
     } catch (err) {
+      if (err instanceof InvalidResponseError) throw err;
       throw errorFromTransport(err, { ...info, notIdempotent }, secrets, call.signal?.aborted === true);
     }
     this.noteRateLimit(resHeaders);
@@ -231,4 +239,31 @@ export class Transport {
     const reset = parseRateLimitReset(headers["x-ratelimit-reset"]);
     if (reset !== undefined && reset > this.gateUntil) this.gateUntil = reset;
   }
+}
+
+/**
+ * The body as text, or undefined when it is larger than `max` bytes: refused up front by its Content-Length, or
+ * as soon as the bytes read pass the cap (a chunked body has no length), so at most `max` bytes are ever held.
+ */
+async function textWithin(
+  body: Dispatcher.ResponseData["body"],
+  max: number,
+  contentLength: string | string[] | undefined,
+): Promise<string | undefined> {
+  const declared = Number(headerText(contentLength));
+  if (Number.isFinite(declared) && declared > max) {
+    body.destroy();
+    return undefined;
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > max) {
+      body.destroy();
+      return undefined;
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks, size).toString("utf8");
 }
