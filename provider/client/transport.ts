@@ -252,6 +252,8 @@ async function textWithin(
 ): Promise<string | undefined> {
   const declared = Number(headerText(contentLength));
   if (Number.isFinite(declared) && declared > max) {
+    // Destroying an unread body makes undici emit its abort as an error; nobody else listens, so swallow it here.
+    body.on("error", () => {});
     body.destroy();
     return undefined;
   }
@@ -259,10 +261,8 @@ async function textWithin(
   let size = 0;
   for await (const chunk of body as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > max) {
-      body.destroy();
-      return undefined;
-    }
+    // Leaving the loop ends the stream (and frees the connection) through the iterator's return().
+    if (size > max) return undefined;
     chunks.push(chunk);
   }
   return Buffer.concat(chunks, size).toString("utf8");

@@ -52,7 +52,7 @@ export const LicenseSchema = absentWhenUnset(
 );
 
 /** An organization as the service returns it: shape only (a new plan or payment status reads fine), only `id`
- * required, unknown fields kept. */
+ * required, unknown fields kept, the zero time (`lastUsageSync` of an org never synced) read as absent. */
 export const OrgSchema = absentWhenUnset(
   z
     .looseObject({
@@ -71,6 +71,7 @@ export const OrgSchema = absentWhenUnset(
     })
     .partial()
     .extend({ id: z.string() }),
+  { zeroIsAbsent: true },
 );
 export type Org = z.infer<typeof OrgSchema>;
 export type License = z.infer<typeof LicenseSchema>;
