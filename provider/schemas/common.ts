@@ -22,6 +22,30 @@ export const OrderEntrySchema = z.object({
   desc: z.boolean({ error: "must be a boolean" }),
 });
 
+/**
+ * Reads a JSON object the way the service does: a `null` (or, with `zeroIsAbsent`, the zero time
+ * `0001-01-01T00:00:00Z`) in a field the schema lets be absent counts as absent. Go, Python and Terraform clients
+ * serialize "unset" that way (`notifierIDs: null`, `endTime: None`, `time.Time{}`), and the real service takes
+ * it. Required fields keep their null, so the 400 still names them; other values are left to the schema's rules.
+ * Used for request bodies in the emulator and for response bodies in the client: one reading of "unset".
+ */
+export function absentWhenUnset<S extends z.ZodObject>(schema: S, options: { zeroIsAbsent?: boolean } = {}) {
+  const optional = new Set(
+    Object.entries(schema.shape as Record<string, z.ZodType>)
+      .filter(([, field]) => field.safeParse(undefined).success)
+      .map(([key]) => key),
+  );
+  return z.preprocess((body) => {
+    if (typeof body !== "object" || body === null || Array.isArray(body)) return body;
+    const out: Record<string, unknown> = { ...(body as Record<string, unknown>) };
+    for (const [key, value] of Object.entries(out)) {
+      const unset = value === null || (options.zeroIsAbsent === true && value === ZERO_TIME);
+      if (unset && optional.has(key)) delete out[key];
+    }
+    return out;
+  }, schema);
+}
+
 /** A list that must not repeat an entry: set-like inputs (emails, members, actions). */
 export function uniqueList<T extends z.ZodType>(item: T) {
   return z.array(item).refine((xs) => new Set(xs.map((x) => JSON.stringify(x))).size === xs.length, {
