@@ -49,7 +49,7 @@ export interface NotifierPropertiesArgs {
 export interface NotifierArgs {
   /** Required: human-readable name. */
   name: pulumi.Input<string>;
-  /** Required: exactly one channel. The whole output is secret, since every channel but email holds credentials. */
+  /** Required: exactly one channel. Secret as a whole, input and output, since every channel but email holds credentials. */
   properties: pulumi.Input<NotifierPropertiesArgs>;
   /** RFC 3339 time until which the notifier is disabled. Defaults to none (enabled). */
   disabledUntil?: pulumi.Input<string>;
