@@ -306,6 +306,13 @@ export function lifecycle<T>(d: Descriptor<T>, ctx: LifecycleContext): Lifecycle
       throw engineError(d.kind, action, e, secretsOf(inputs), advice);
     }
   };
+  // Ids that a create in this host process adopted. A forced replacement (`pulumi up --replace`,
+  // `replacementTrigger`, `replaceWith`, `deletedWith`) creates the new resource before deleting the old one
+  // without consulting diff (pulumi/pulumi pkg/resource/deploy/step_generator.go, generateSteps's replacement
+  // branch, and step.go's CreateStep with a replacing old state followed by its DeleteStep), and both run in
+  // this one host process. When the new resource adopted the very id the old one holds, the old one's delete
+  // must leave the object to its new owner.
+  const adoptedHere = new Set<string>();
   const adoptOf = (props: Props): string | undefined =>
     d.adoptable && typeof props[ADOPT_KEY] === "string" && props[ADOPT_KEY] !== ""
       ? (props[ADOPT_KEY] as string)
@@ -394,6 +401,7 @@ export function lifecycle<T>(d: Descriptor<T>, ctx: LifecycleContext): Lifecycle
             throw e;
           }
           obj = await verbs.update(adopt, d.toBody(declared), d.toOutputs(existing));
+          adoptedHere.add(adopt);
         } else {
           obj = await verbs.create(d.toBody(declared));
         }
@@ -402,11 +410,16 @@ export function lifecycle<T>(d: Descriptor<T>, ctx: LifecycleContext): Lifecycle
     },
 
     async read(id, props = {}) {
-      return guard("read", props, async () => {
+      // `Resource.get` reads with nothing but `__provider` (the host falls back to the get's inputs), a refresh
+      // with the prior outputs (pulumi/pulumi pkg/resource/deploy/step.go, ReadStep.Apply and RefreshStep.Apply).
+      const isGet = Object.keys(props).every((k) => k === PROVIDER_KEY || props[k] === undefined);
+      return guard(isGet ? "get" : "read", props, async () => {
         let obj: T;
         try {
           obj = await d.verbs(ctx.client()).get(id);
         } catch (e) {
+          // An empty id tells a refresh the object is gone; a get would instead "succeed" with no outputs.
+          if (e instanceof NotFoundError && isGet) throw new Error(`no ${d.kind} with id ${id} exists`);
           if (e instanceof NotFoundError) return { id: "" };
           throw e;
         }
@@ -425,6 +438,7 @@ export function lifecycle<T>(d: Descriptor<T>, ctx: LifecycleContext): Lifecycle
     },
 
     async delete(id, props) {
+      if (adoptedHere.has(id)) return;
       await guard("delete", props, async () => {
         try {
           await d.verbs(ctx.client()).delete(id, props);

@@ -6,7 +6,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { ObservabilityClient } from "../client";
 import { NonEmptyStringSchema, OrgUpdateSchema, type Org } from "../schemas";
-import { RESOURCE_MODULE, resourceProps, shimFor } from "./common";
+import { RESOURCE_MODULE, resourceProps, shimFor, withDeleteBeforeReplace } from "./common";
 import type { Descriptor } from "./lifecycle";
 
 /** Inputs of an {@link OrganizationName}. */
@@ -105,13 +105,18 @@ export class OrganizationName extends pulumi.dynamic.Resource {
   /** The caller's role in the org (server-set). */
   declare readonly role: pulumi.Output<string | undefined>;
 
-  /** Renames an organization for as long as this resource exists. */
+  /**
+   * Renames an organization for as long as this resource exists. Replacements delete first
+   * (`deleteBeforeReplace` defaults to true; yours wins): created first, the replacement would record the old
+   * resource's name as `previousName`, and the old resource's delete would then restore the original name
+   * under it.
+   */
   constructor(name: string, args: OrganizationNameArgs, opts?: pulumi.CustomResourceOptions) {
     super(
       shimFor("OrganizationName"),
       name,
       resourceProps(args, OUTPUT_KEYS),
-      opts,
+      withDeleteBeforeReplace(opts),
       RESOURCE_MODULE,
       "OrganizationName",
     );
