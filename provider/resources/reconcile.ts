@@ -151,6 +151,7 @@ export async function createReconciled<T>(
     });
   if (!rule) return post();
 
+  let uncertain: ApiError | undefined;
   const started = new Date();
   const since = new Date(started.getTime() - CLOCK_SKEW_MS);
   // Without a creation time for this body, only objects absent from this listing can be ours.
@@ -164,7 +165,20 @@ export async function createReconciled<T>(
   async function candidates(): Promise<Props[]> {
     // A sibling whose POST with this very body is in flight is about to claim its object.
     await Promise.all([...(inFlight.get(bodyKey) ?? [])]);
-    const found = await rule!.list(client, declared, since);
+    let found: Props[];
+    try {
+      found = await rule!.list(client, declared, since);
+    } catch (e) {
+      // When the service cannot even be asked, the user still needs to hear that the object may exist.
+      if (!(uncertain && e instanceof ApiError)) throw e;
+      throw new ApiError(`${uncertain.message}; looking for it failed too: ${e.message}`, {
+        method: uncertain.method,
+        path: uncertain.path,
+        status: uncertain.status,
+        traceId: uncertain.traceId,
+        outcomeUnknown: true,
+      });
+    }
     return found.filter((obj) => {
       const id = idOf(obj);
       if (isClaimed(d.kind, id) || baseline?.has(id)) return false;
@@ -180,18 +194,10 @@ export async function createReconciled<T>(
     return obj as T;
   };
 
-  let uncertain: ApiError | undefined;
   for (let attempt = 1; attempt <= MAX_CREATE_ATTEMPTS; attempt++) {
+    let obj: T;
     try {
-      const obj = await post();
-      if (!uncertain) return obj;
-      // A resend: the first request may have been handled after the lists that found nothing.
-      await sleep(SETTLE_MS);
-      const others = (await candidates()).filter((o) => idOf(o) !== idOf(obj));
-      if (others.length === 0) return obj;
-      if (others.length > 1) throw ambiguousCreateError(d.kind, [idOf(obj), ...others.map(idOf)]);
-      await deleteOwn(verbs, obj);
-      return take(others[0]);
+      obj = await post();
     } catch (e) {
       // A 409 on a resend of a kind with a unique name: the name was taken since the baseline, perhaps by us.
       const conflict = uncertain !== undefined && e instanceof ConflictError;
@@ -202,16 +208,35 @@ export async function createReconciled<T>(
         throw e;
       }
       uncertain = e;
+      let found = await candidates();
+      if (found.length === 0) {
+        await sleep(SETTLE_MS);
+        found = await candidates();
+      }
+      if (found.length === 1) return take(found[0]);
+      if (found.length > 1) throw ambiguousCreateError(d.kind, found.map(idOf));
+      continue;
     }
-    let found = await candidates();
-    if (found.length === 0) {
-      await sleep(SETTLE_MS);
-      found = await candidates();
-    }
-    if (found.length === 1) return take(found[0]);
-    if (found.length > 1) throw ambiguousCreateError(d.kind, found.map(idOf));
+    if (!uncertain) return obj;
+    return afterResend(obj);
   }
   throw uncertain;
+
+  /** A resend made `obj`; the first request may have been handled after the lists that found nothing. */
+  async function afterResend(obj: T): Promise<T> {
+    await sleep(SETTLE_MS);
+    let others: Props[];
+    try {
+      others = (await candidates()).filter((o) => idOf(o) !== idOf(obj));
+    } catch {
+      // `obj` surely exists and is ours; a failed look for a late twin must not lose it.
+      return obj;
+    }
+    if (others.length === 0) return obj;
+    if (others.length > 1) throw ambiguousCreateError(d.kind, [idOf(obj), ...others.map(idOf)]);
+    await deleteOwn(verbs, obj);
+    return take(others[0]);
+  }
 }
 
 /** Deletes an object this create surely made; gone already is fine. */
