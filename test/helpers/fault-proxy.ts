@@ -42,7 +42,7 @@ export async function startFaultProxy(
   const seen: string[] = [];
   const pending = new Set<Promise<void>>();
   const server: Server = createServer((req, res) => {
-    const handled = handle(req, res).catch(() => res.destroy());
+    const handled = handle(req, res).catch(() => void res.destroy());
     pending.add(handled);
     void handled.finally(() => pending.delete(handled));
   });
