@@ -25,7 +25,7 @@
  *   decides: exact, at the cost of one more list before the POST.
  * - Role: names are unique, the natural key. The baseline is the roles listed before the POST; a 409 on a resend
  *   means the name was taken since, so the family is listed again and the role of that name is taken when it
- *   matches the declared body. Exact.
+ *   matches the declared body. Inexact only when someone else makes a role of that name and body meanwhile.
  * - StarredQuery: no creation time and no unique field, so the baseline decides (listed by name with `qs`).
  *   Inexact only when someone else saves an identical query between the baseline and the list.
  * - OrganizationName: no POST (a GET and an idempotent PUT), so nothing to reconcile.
