@@ -81,7 +81,8 @@ describe("check failures are worded in the project's style and name the field", 
   it.each(rows)("%s", async (_what, kind, inputs, property, reason) => {
     const { failures } = await p.impl(kind).check({}, inputs);
     expect(failures).toContainEqual({ property, reason });
-    for (const f of failures ?? []) expect(f.reason).not.toMatch(/Invalid (input|key)|expected \w+, received/);
+    for (const f of failures ?? [])
+      expect(f.reason).not.toMatch(/Invalid (input|key)|expected \w+, received/);
   });
 
   it("the emulator's 400 says the same: `properties.slack.slackUrl: is required`", async () => {
