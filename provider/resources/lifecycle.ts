@@ -10,6 +10,7 @@ import type { z } from "zod";
 import { ApiError, NotFoundError, type ObservabilityClient } from "../client";
 import { scrub } from "../client/errors";
 import { validate, type ValidationFailure } from "../schemas";
+import { claim, createReconciled } from "./reconcile";
 import type { ResourceKind } from "./shim";
 
 /** The value the engine sends for an input that is not known yet (preview). */
@@ -264,6 +265,27 @@ function dropNulls(v: unknown): unknown {
 }
 
 /**
+ * The declared fields that differ between `olds` and `news` in canonical form, as `diff` reports them; a
+ * server-set field not declared in `news` never differs. Also how an uncertain create recognizes its object.
+ */
+export function inputChanges(
+  d: Descriptor<unknown>,
+  olds: Props,
+  news: Props,
+): { diffs: string[]; stables: string[] } {
+  const before = canonical(d, olds);
+  const after = canonical(d, news);
+  const diffs: string[] = [];
+  const stables: string[] = [];
+  for (const key of d.inputKeys) {
+    if (news[key] === undefined && d.serverSet?.includes(key)) stables.push(key);
+    else if (stableStringify(before[key]) !== stableStringify(after[key])) diffs.push(key);
+    else stables.push(key);
+  }
+  return { diffs, stables };
+}
+
+/**
  * What a Pulumi user does after a create whose outcome is unknown: the object may exist without being in the
  * stack's state, and `pulumi up` would create a second one.
  */
@@ -358,18 +380,7 @@ export function lifecycle<T>(d: Descriptor<T>, ctx: LifecycleContext): Lifecycle
     },
 
     async diff(id, olds, news) {
-      const before = canonical(desc, olds);
-      const after = canonical(desc, news);
-      const diffs: string[] = [];
-      const stables: string[] = [];
-      for (const key of d.inputKeys) {
-        if (news[key] === undefined && d.serverSet?.includes(key)) {
-          stables.push(key);
-          continue;
-        }
-        if (stableStringify(before[key]) !== stableStringify(after[key])) diffs.push(key);
-        else stables.push(key);
-      }
+      const { diffs, stables } = inputChanges(desc, olds, news);
       if (d.adoptable) {
         // Dropping `adopt` after adoption changes nothing; naming another object (or this one's own id) does.
         const next = news[ADOPT_KEY];
@@ -402,8 +413,9 @@ export function lifecycle<T>(d: Descriptor<T>, ctx: LifecycleContext): Lifecycle
           }
           obj = await verbs.update(adopt, d.toBody(declared), d.toOutputs(existing));
           adoptedHere.add(adopt);
+          claim(d.kind, adopt);
         } else {
-          obj = await verbs.create(d.toBody(declared));
+          obj = await createReconciled(d, verbs, ctx.client(), declared);
         }
         return { id: String((obj as Props).id), outs: outputs(obj, inputs) };
       });
