@@ -231,8 +231,10 @@ export function registerIngestCommand(program: Command): void {
           await client.close();
           throw err;
         });
-        const sizes = inputs.map((i) => i.size);
-        const total = sizes.includes(undefined) ? undefined : sizes.reduce((a, b) => a! + b!, 0);
+        // A bar with a percentage needs every size; standard input has none.
+        const total = inputs.every((i) => i.size !== undefined)
+          ? inputs.reduce((sum, i) => sum + (i.size ?? 0), 0)
+          : undefined;
         const progress = new Progress(process.stderr, total);
         const started = Date.now();
         try {

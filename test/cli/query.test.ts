@@ -100,6 +100,23 @@ describe("each format", () => {
   });
 });
 
+it("table and csv say on stderr when a field first appears after the columns were laid out", async () => {
+  // Newest first: the 250 rows without `extra` come before the one that has it.
+  const rows = Array.from({ length: 250 }, (_, i) => ({
+    _time: new Date(Date.UTC(2024, 0, 1, 3) + i * 1000).toISOString(),
+    i,
+  }));
+  rows.push({ _time: "2024-01-01T02:00:00Z", i: -1, extra: "late" } as (typeof rows)[number]);
+  expect((await api(em.current, "POST", "/v1/datasets/late/ingest", rows)).status).toBe(200);
+  const r = await runCli(["query", "['late']", ...WINDOW, "--format", "csv"], { env: env() });
+  expect(r.code).toBe(0);
+  expect(r.stdout.split("\n")[0]).toBe("_time,i");
+  expect(r.stdout.trimEnd().split("\n")).toHaveLength(252);
+  expect(oneLine(r.stderr)).toBe(
+    'observability query: field "extra" first appears after the columns were laid out and is not shown; use --format ndjson or json to see every field',
+  );
+});
+
 describe("paging", () => {
   it("walks every page of a result larger than one page", async () => {
     const r = await runCli(["query", "['many']", ...WINDOW], { env: env() });
