@@ -13,6 +13,7 @@ import {
   type Input,
   type InputFormat,
 } from "../input";
+import { integer } from "../flags";
 import { formatBytes, Progress } from "../progress";
 
 interface IngestFlags extends ConnectionFlags {
@@ -26,15 +27,6 @@ interface IngestFlags extends ConnectionFlags {
 
 /** Failure entries printed in the summary; the counts are always exact. */
 const SHOWN_FAILURES = 10;
-
-function integer(flag: string, min: number, max: number) {
-  return (value: string): number => {
-    if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
-      throw new InvalidArgumentError(`${flag} must be an integer from ${min} to ${max}.`);
-    }
-    return Number(value);
-  };
-}
 
 function delimiter(value: string): string {
   if (value === "\\t" || value === "tab") return "\t";

@@ -1,9 +1,10 @@
 /** `observability query APL`: runs an APL query and prints its rows as a table, JSON, NDJSON or CSV. */
-import { Command, InvalidArgumentError } from "commander";
+import { Command } from "commander";
 import { PaginationStalledError, type ObservabilityClient, type TabularResult } from "../../provider/client";
 import { QueryTimeSchema } from "../../provider/schemas/query";
 import { addConnectionOptions, connect, TOKEN_HELP, type ConnectionFlags } from "../connection";
 import { action, CommandError, UsageError } from "../exit";
+import { integer } from "../flags";
 import {
   createRowWriter,
   defaultOutputFormat,
@@ -40,13 +41,6 @@ Examples:
   $ observability query "['http-logs'] | where status >= 500" --start now-1h
   $ observability query "['http-logs'] | summarize count() by status" --format csv > by-status.csv
 ${TOKEN_HELP}`;
-
-function positive(value: string): number {
-  if (!/^\d+$/.test(value) || Number(value) < 1) {
-    throw new InvalidArgumentError("--limit must be a positive integer.");
-  }
-  return Number(value);
-}
 
 /** `--start`/`--end` checked with the schema the client's query request uses. */
 function checkTime(flag: string, value: string): void {
@@ -113,7 +107,7 @@ export function registerQueryCommand(program: Command): void {
     .argument("<apl>", "the APL query, e.g. \"['http-logs'] | where status >= 500\"")
     .option("--start <time>", "start of the window: RFC 3339 or relative, e.g. now-1h", "now-1h")
     .option("--end <time>", "end of the window: RFC 3339 or relative", "now")
-    .option("--limit <n>", "print at most N rows", positive)
+    .option("--limit <n>", "print at most N rows", integer("--limit", 1, Number.MAX_SAFE_INTEGER))
     .option(
       "--cursor-paging",
       `page by row id (a preview of the service's cursor paging), for results where more than ${PAGE_ROWS} rows share one _time`,
