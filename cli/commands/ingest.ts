@@ -1,4 +1,5 @@
 /** `observability ingest DATASET [FILE…|-]`: streams event files into a dataset through the client's ingest. */
+import { fstatSync } from "node:fs";
 import { Command, InvalidArgumentError } from "commander";
 import { MAX_BATCH_EVENTS, type IngestSummary, type ObservabilityClient } from "../../provider/client";
 import { addConnectionOptions, connect, TOKEN_HELP, type ConnectionFlags } from "../connection";
@@ -50,6 +51,17 @@ Examples:
   $ observability ingest http-logs access.ndjson.gz
   $ gunzip -c big.csv.gz | observability ingest http-logs --format csv --timestamp-field ts -
 ${TOKEN_HELP}`;
+
+/** True when standard input is a pipe, a file or a socket: a terminal, or /dev/null as in many CI runners,
+ * is not taken for an (empty) input, so a forgotten file name is a usage error rather than 0 events. */
+function stdinIsPiped(): boolean {
+  try {
+    const stat = fstatSync(0);
+    return stat.isFIFO() || stat.isFile() || stat.isSocket();
+  } catch {
+    return false;
+  }
+}
 
 /** Totals over every input. */
 interface Totals {
@@ -210,7 +222,7 @@ export function registerIngestCommand(program: Command): void {
       action("ingest", async (dataset: string, files: string[], flags: IngestFlags): Promise<ExitCode> => {
         if (flags.format !== undefined) inputFormat(flags.format);
         if (files.length === 0) {
-          if (process.stdin.isTTY) {
+          if (!stdinIsPiped()) {
             throw new UsageError('no input: name one or more files, or "-" to read standard input');
           }
           files = ["-"];

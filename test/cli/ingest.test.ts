@@ -183,6 +183,14 @@ describe("exit codes", () => {
   });
 });
 
+it("2 without a file when standard input is /dev/null (as on many CI runners), not 0 events", async () => {
+  const r = await runCli(["ingest", "d"], { env: env(), stdin: "none" });
+  expect(r.code).toBe(2);
+  expect(oneLine(r.stderr)).toBe(
+    'observability ingest: no input: name one or more files, or "-" to read standard input',
+  );
+});
+
 describe("bad input: one line naming the problem, never a stack trace", () => {
   it("an unreadable file (exit 2, nothing sent)", async () => {
     const good = file("good.ndjson", NDJSON);

@@ -19,7 +19,8 @@ export interface CliResult {
 export interface CliOptions {
   /** Variables added to a clean environment (no OBSERVABILITY_* is inherited from the test's). */
   env?: Record<string, string>;
-  /** Written to standard input, which is then closed; without it standard input is empty. */
+  /** Written to standard input (a pipe), which is then closed; without it the pipe is empty. `"none"` gives
+   * the child /dev/null instead of a pipe. */
   stdin?: string | Buffer;
 }
 
@@ -30,14 +31,21 @@ export function runCli(args: readonly string[], options: CliOptions = {}): Promi
     if (v !== undefined && !k.startsWith("OBSERVABILITY_")) env[k] = v;
   }
   Object.assign(env, options.env);
-  const child = spawn(node, [bin, ...args], { cwd: root, env, stdio: ["pipe", "pipe", "pipe"] });
+  const none = options.stdin === "none";
+  const child = spawn(node, [bin, ...args], {
+    cwd: root,
+    env,
+    stdio: [none ? "ignore" : "pipe", "pipe", "pipe"],
+  });
   let stdout = "";
   let stderr = "";
-  child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
-  child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
-  // The child may exit without reading standard input (a usage error); that is not the test's failure.
-  child.stdin.on("error", () => undefined);
-  child.stdin.end(options.stdin ?? "");
+  child.stdout!.setEncoding("utf8").on("data", (d: string) => (stdout += d));
+  child.stderr!.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+  if (!none) {
+    // The child may exit without reading standard input (a usage error); that is not the test's failure.
+    child.stdin!.on("error", () => undefined);
+    child.stdin!.end(options.stdin ?? "");
+  }
   return new Promise((resolve, reject) => {
     child.once("error", reject);
     child.once("close", (code) => resolve({ code, stdout, stderr }));
