@@ -1,7 +1,10 @@
 #!/usr/bin/env node
 /** The `observability` command. Each subcommand lives in its own file under cli/commands/. */
 import { Command, CommanderError } from "commander";
+import { registerAnnotateCommand } from "./commands/annotate";
 import { registerEmulatorCommand } from "./commands/emulator";
+import { registerIngestCommand } from "./commands/ingest";
+import { registerQueryCommand } from "./commands/query";
 
 /** Builds the command tree; exported so tests and future subcommands share it. */
 export function buildProgram(): Command {
@@ -10,6 +13,9 @@ export function buildProgram(): Command {
     .showHelpAfterError("(run with --help for usage)")
     .exitOverride();
   registerEmulatorCommand(program);
+  registerAnnotateCommand(program);
+  registerIngestCommand(program);
+  registerQueryCommand(program);
   return program;
 }
 
