@@ -51,12 +51,16 @@ function checkTime(flag: string, value: string): void {
 
 /** Rows of the first table of a tabular result (columns are column-major, aligned with fields). */
 function* tabularRows(result: TabularResult): Generator<Row> {
-  const table = result.tables[0];
-  if (!table) return;
-  const length = table.columns.reduce((n, c) => Math.max(n, c.length), 0);
+  const table = result.tables?.[0];
+  // The client reads results by shape, so a service that leaves out fields or columns yields no rows, not a crash.
+  const fields = table?.fields ?? [];
+  const columns = table?.columns ?? [];
+  const length = columns.reduce((n, c) => Math.max(n, c?.length ?? 0), 0);
   for (let r = 0; r < length; r++) {
     const row: Row = {};
-    table.fields.forEach((f, i) => (row[f.name] = table.columns[i]?.[r]));
+    fields.forEach((f, i) => {
+      if (f.name !== undefined) row[f.name] = columns[i]?.[r];
+    });
     yield row;
   }
 }
