@@ -128,11 +128,10 @@ function checked(req: RegisterRequest, result: HostCheck): Record<string, unknow
 class Ledger {
   readonly steps: Step[] = [];
   private readonly byKey: Map<string, ResourceState>;
+  private readonly options: DriverOptions;
 
-  constructor(
-    private readonly options: DriverOptions,
-    resources: ResourceState[],
-  ) {
+  constructor(options: DriverOptions, resources: ResourceState[]) {
+    this.options = options;
     this.byKey = new Map(resources.map((r) => [keyOf(r), r]));
   }
 
