@@ -12,7 +12,7 @@
  * `--keep` leaves the emulator running and prints its URL and token; otherwise nothing is left running.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdirSync, openSync } from "node:fs";
+import { existsSync, mkdirSync, openSync } from "node:fs";
 import * as path from "node:path";
 import {
   CLI_TIMEOUT_MS,
@@ -96,6 +96,10 @@ async function main(): Promise<number> {
   const found = await withPatienceNote(findPulumiCli());
   if (!found.cli) explainWithoutCli(found.reason);
   else console.log(`» Pulumi CLI ${found.cli.version} (${found.cli.source})`);
+
+  // Where a build exists to read the emulator's defaults from, a port held by something else is reported now,
+  // not after the build; ensureEmulator looks again in any case.
+  if (existsSync(path.join(REPO_ROOT, "dist", "emulator", "index.js"))) await emulatorAddress(options);
 
   console.log("» building the package (tsc)");
   await build();
@@ -291,8 +295,8 @@ function printKept(emulator: EmulatorHandle): void {
   );
 }
 
-/** Reuses an emulator already serving on the port, or starts one from the built CLI. */
-async function ensureEmulator(options: Options): Promise<EmulatorHandle> {
+/** The emulator's address and credentials, and whether it is already serving; throws when another server is. */
+async function emulatorAddress(options: Options) {
   const { DEFAULT_PORT, DEFAULT_TOKEN, DEFAULT_ORG_ID } = requireFromRepo(
     "pulumi-observability/emulator",
   ) as {
@@ -302,18 +306,23 @@ async function ensureEmulator(options: Options): Promise<EmulatorHandle> {
   };
   const port = options.port ?? DEFAULT_PORT;
   const url = `http://127.0.0.1:${port}`;
-  const base = { url, token: DEFAULT_TOKEN, orgId: DEFAULT_ORG_ID };
-
   const probe = await probeEmulator(url, DEFAULT_TOKEN);
-  if (probe === "emulator") {
-    console.log(`» reusing the emulator already serving ${url}`);
-    return { ...base, stop: async () => undefined };
-  }
-  if (probe !== "free") {
+  if (probe !== "free" && probe !== "emulator") {
     throw new Error(
       `port ${port} is in use by something that is not the emulator (${probe}); free it, or choose another ` +
         "port with --port N",
     );
+  }
+  return { port, url, token: DEFAULT_TOKEN, orgId: DEFAULT_ORG_ID, serving: probe === "emulator" };
+}
+
+/** Reuses an emulator already serving on the port, or starts one from the built CLI. */
+async function ensureEmulator(options: Options): Promise<EmulatorHandle> {
+  const { port, serving, ...base } = await emulatorAddress(options);
+  const { url, token } = base;
+  if (serving) {
+    console.log(`» reusing the emulator already serving ${url}`);
+    return { ...base, stop: async () => undefined };
   }
 
   mkdirSync(DATA_DIR, { recursive: true });
@@ -333,7 +342,7 @@ async function ensureEmulator(options: Options): Promise<EmulatorHandle> {
   const stopOnSignal = () => child.kill("SIGTERM");
   process.once("SIGINT", stopOnSignal);
   process.once("SIGTERM", stopOnSignal);
-  await waitUntilServing(child, url, DEFAULT_TOKEN);
+  await waitUntilServing(child, url, token);
   if (options.keep) {
     process.off("SIGINT", stopOnSignal);
     process.off("SIGTERM", stopOnSignal);

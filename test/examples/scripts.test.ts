@@ -179,6 +179,8 @@ describe("npm run demo and npm run test:e2e without a CLI", () => {
         `npm run demo: port ${port} is in use by something that is not the emulator (HTTP 404 on GET /v2/orgs); ` +
           "free it, or choose another port with --port N",
       );
+      // Reported before the build (npm test has built already), and nothing was started.
+      expect(out.stdout).not.toContain("building");
       expect(out.stdout).not.toContain("starting the emulator");
     } finally {
       other.close();
