@@ -154,6 +154,13 @@ async function withCli(pulumi: PulumiCli, options: Options, emulator: EmulatorHa
       `» secrets of the local stack are encrypted with the documented passphrase "${LOCAL_PASSPHRASE}"`,
     );
   }
+  if (existsSync(DRIVER_STATE)) {
+    // The CLI's stack knows nothing of what the driver created: both sets would live side by side.
+    console.log(
+      `» note: ${path.relative(REPO_ROOT, DRIVER_STATE)} holds resources applied earlier without the CLI; the CLI ` +
+        "does not manage them (remove them with `npm run demo -- destroy` where no CLI can be had, or delete .demo/)",
+    );
+  }
   const stack = new PulumiStack(pulumi, FLAGSHIP_DIR, STACK, env);
   console.log(`» stack ${STACK} in ${STATE_DIR}`);
   await stack.select();
