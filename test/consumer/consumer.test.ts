@@ -87,7 +87,17 @@ export async function firstMonitorName(options: obs.ClientOptions): Promise<stri
   await client.close();
   return monitors[0]?.name;
 }
-export const emulatorStarter: typeof startEmulator = startEmulator;
+// The README's quick start from code.
+export async function listMonitorsOnEmulator(): Promise<number> {
+  const em = await startEmulator({ port: 0 }); // a free port: em.url, em.token, em.orgId
+  const client = new obs.ObservabilityClient({ url: em.url, token: em.token });
+  try {
+    return (await client.monitors.list()).length;
+  } finally {
+    await client.close();
+    await em.close();
+  }
+}
 
 // Nothing internal at the root.
 // @ts-expect-error the shim is internal
@@ -121,7 +131,8 @@ function valueOf(v) {
     if (typeof v !== "function") outputs[k] = await valueOf(v);
   }
   const version = require("@pulumi/pulumi/package.json").version;
-  console.log(JSON.stringify({ version, registrations, outputs }));
+  const monitorsOnEmulator = await program.listMonitorsOnEmulator();
+  console.log(JSON.stringify({ version, registrations, outputs, monitorsOnEmulator }));
 })().catch((e) => { console.error(e); process.exit(1); });
 `;
 
@@ -218,6 +229,8 @@ interface MockRun {
   version: string;
   registrations: { type: string; provider: string }[];
   outputs: Record<string, unknown>;
+  /** What the README's quick start from code returned: the installed emulator's monitors. */
+  monitorsOnEmulator: number;
 }
 
 async function runUnderMocks(): Promise<MockRun> {
@@ -316,6 +329,7 @@ describe.each([
       starredApl: "['http-logs'] | where status >= 500",
       plan: "personal",
     });
+    expect(result.monitorsOnEmulator).toBe(0);
   });
 
   it("works through this version's own dynamic-provider host: read hands the inputs back, delete removes", async () => {
