@@ -27,7 +27,7 @@ export interface AnnotationArgs {
 const INPUT_KEYS = ["datasets", "type", "description", "endTime", "time", "title", "url"] as const;
 const OUTPUT_KEYS = [...INPUT_KEYS, "adopt"] as const;
 
-/** How the lifecycle engine handles annotations. */
+/** @internal How the lifecycle engine handles annotations. */
 export const annotationDescriptor: Descriptor<ApiAnnotation> = {
   kind: "Annotation",
   schema: AnnotationInputSchema,
