@@ -157,6 +157,34 @@ function answerClientError(err: NodeJS.ErrnoException, socket: Duplex, headers: 
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/**
+ * Holds every reply until the changes made so far are on disk (`--data`): a 2xx is never sent for a change that a
+ * crash could still lose, and no reply shows another request's change that could still be lost. When the change
+ * cannot be written, the reply becomes a 500: the change is in memory, its fate on disk unknown.
+ */
+function replyWhenDurable(res: ServerResponse, durable: () => Promise<void> | undefined): void {
+  const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse;
+  res.end = ((...args: unknown[]) => {
+    const pending = durable();
+    if (pending === undefined) return end(...args);
+    pending.then(
+      () => end(...args),
+      (err: Error) => {
+        if (res.headersSent) return void res.destroy();
+        const text = JSON.stringify({
+          code: 500,
+          message: `the emulator could not write its data file: ${err.message}`,
+        });
+        res.statusCode = 500;
+        res.setHeader("Content-Type", "application/json");
+        res.setHeader("Content-Length", Buffer.byteLength(text));
+        end(text);
+      },
+    );
+    return res;
+  }) as typeof res.end;
+}
+
 /** Creates (but does not start) the emulator's HTTP server. */
 export function createEmulatorServer(
   em: EmulatorContext,
@@ -200,6 +228,8 @@ export function createEmulatorServer(
     res.on("finish", () =>
       settings.logger?.(`${method} ${path} ${res.statusCode} ${Date.now() - started}ms`),
     );
+
+    if (em.durable) replyWhenDurable(res, em.durable);
 
     // Counted and reported before anything can refuse the request, so that every answer carries the headers.
     const { count, resetMs } = window.hit(Date.now());
