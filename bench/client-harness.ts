@@ -11,8 +11,12 @@ export interface ChildEmulator {
   url: string;
   /** The API token it accepts. */
   token: string;
+  /** Everything it printed up to and including its "Press Ctrl-C" line. */
+  banner: string;
   /** Stops the child (SIGTERM) and waits for it to exit. */
   close(): Promise<void>;
+  /** Kills the child with SIGKILL, giving it no chance to save anything, and waits for it to exit. */
+  kill9(): Promise<void>;
 }
 
 /**
@@ -56,23 +60,33 @@ export function spawnEmulator(root: string, args: string[] = []): Promise<ChildE
       reject(new Error(`${e.message}\n${err}`));
     };
     child.stderr.setEncoding("utf8").on("data", (chunk: string) => (err += chunk));
-    child.once("exit", (code) => fail(new Error(`emulator exited with ${code} before it was ready`)));
+    const exitedEarly = (code: number | null) =>
+      fail(new Error(`emulator exited with ${code} before it was ready`));
+    child.once("exit", exitedEarly);
     child.once("error", fail);
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
       out += chunk;
       const url = /listening on (\S+)/.exec(out)?.[1];
       const token = /API token:\s+(\S+)/.exec(out)?.[1];
-      if (url === undefined || token === undefined) return;
+      // The banner's last line: the lines between (the data file's recovery report) are in by then.
+      if (url === undefined || token === undefined || !out.includes("Press Ctrl-C")) return;
       clearTimeout(timer);
-      child.removeAllListeners("exit");
+      // Only this listener: removing every "exit" listener would leave `exited` (and so close) pending forever.
+      child.off("exit", exitedEarly);
       child.stdout.removeAllListeners("data");
       child.stdout.resume(); // keep draining, so a later line never blocks the child
       resolve({
         url,
         token,
+        banner: out,
         close: async () => {
           process.off("exit", killChild);
           killChild();
+          await exited;
+        },
+        kill9: async () => {
+          process.off("exit", killChild);
+          child.kill("SIGKILL");
           await exited;
         },
       });
