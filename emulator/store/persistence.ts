@@ -32,6 +32,12 @@ import {
 /** The journal is compacted once it holds this many bytes, or more than the snapshot's size if that is larger. */
 export const DEFAULT_COMPACT_BYTES = 16 * 1024 * 1024;
 
+/**
+ * Syncs under way at once. A second sync can start while the first runs, so a batch that arrives meanwhile is
+ * not held for a whole extra sync; more would only queue in the thread pool that the appends need too.
+ */
+const MAX_SYNCS = 2;
+
 /** Options of {@link Persistence}. */
 export interface PersistenceOptions {
   /** Journal bytes after which it is compacted (never before it outgrows the snapshot); default 16 MiB. */
@@ -80,6 +86,8 @@ export class Persistence {
   private gen = 0;
   private segmentBytes = 0;
   private loop?: Promise<void>;
+  /** Syncs under way; each settles the waiters of the batches appended before it started. */
+  private readonly syncs = new Set<Promise<void>>();
   private compacting?: Promise<void>;
   /** Set when a journal write failed: the segment may end in a partial line, so only a new snapshot will do. */
   private failure?: Error;
@@ -153,15 +161,21 @@ export class Persistence {
   async close(): Promise<void> {
     this.seal();
     while (this.loop) await this.loop;
+    await this.idle();
     await this.compacting;
     await this.compactFully(false);
   }
 
-  /** The write loop: one append and one sync per batch of transactions, until none is waiting. */
+  /**
+   * The write loop: appends every sealed transaction as one batch, then starts its sync and goes on to the next
+   * batch without waiting, up to {@link MAX_SYNCS} syncs at a time. Appends stay in order, one at a time; a sync
+   * started after a batch's append covers that batch and every one before it, whichever sync ends first.
+   */
   private async run(): Promise<void> {
     while (this.lines.length > 0 || (this.failure && this.waiters.length > 0)) {
       if (this.failure) {
         try {
+          await this.idle();
           await this.compactFully(true);
           this.failure = undefined;
         } catch (err) {
@@ -173,23 +187,39 @@ export class Persistence {
       const text = this.lines.join("");
       const upTo = this.seq;
       this.lines = [];
+      const segment = this.segment!;
       try {
-        await this.segment!.appendFile(text);
-        await this.segment!.datasync();
+        await segment.appendFile(text);
       } catch (err) {
+        // The segment may now end in part of a line: nothing more is appended to it (see `failure`).
         this.failure = err as Error;
         this.settle(upTo, this.failure);
         continue;
       }
       this.segmentBytes += Buffer.byteLength(text);
-      this.settle(upTo);
+      const sync: Promise<void> = segment.datasync().then(
+        () => this.settle(upTo),
+        (err: Error) => {
+          this.failure ??= err;
+          this.settle(upTo, err);
+        },
+      );
+      this.syncs.add(sync);
+      void sync.finally(() => this.syncs.delete(sync));
+      if (this.syncs.size >= MAX_SYNCS) await Promise.race(this.syncs);
       if (
         this.compacting === undefined &&
         this.segmentBytes > Math.max(this.compactBytes, this.snapshotBytes)
       ) {
+        await this.idle();
         await this.startCompaction();
       }
     }
+  }
+
+  /** Waits for every sync under way: a segment is closed (rotated) only once nothing uses it. */
+  private async idle(): Promise<void> {
+    while (this.syncs.size > 0) await Promise.allSettled([...this.syncs]);
   }
 
   /** Resolves (or, given an error, rejects) every waiter for a transaction up to `seq`. */
