@@ -128,8 +128,12 @@ export class Persistence {
     this.seq = this.syncedSeq = last;
     this.snapshotSeq = snapSeq ?? 0;
     this.gen = segments.at(-1)?.gen ?? 0;
-    if (segments.length > 0) await this.compactFully(true);
-    else await this.rotate();
+    try {
+      if (segments.length > 0) await this.compactFully(true);
+      else await this.rotate();
+    } catch (err) {
+      throw new Error(`cannot write emulator data file ${this.file}: ${(err as Error).message}`);
+    }
     this.state.observe((change) => this.changes.push(change));
     this.store.onAppend = (dataset, rows) =>
       this.changes.push({ events: dataset, rows: rows.map(rowToJson) });

@@ -283,6 +283,13 @@ it.each([
   );
 });
 
+it("a data file in a directory that does not exist is a startup error naming the file", async () => {
+  const dataFile = join(dir, "no-such-dir", "state.json");
+  await expect(startEmulator({ port: 0, dataFile })).rejects.toThrow(
+    `cannot write emulator data file ${dataFile}`,
+  );
+});
+
 it("a missing file starts empty and is created on the first change", async () => {
   const dataFile = join(dir, "new.json");
   const em = await startEmulator({ port: 0, dataFile });
