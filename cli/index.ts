@@ -8,6 +8,7 @@ import { registerAnnotateCommand } from "./commands/annotate";
 import { registerEmulatorCommand } from "./commands/emulator";
 import { registerIngestCommand } from "./commands/ingest";
 import { registerQueryCommand } from "./commands/query";
+import { rerunWithBoundedHeap } from "./heap";
 
 /** Builds the command tree; exported so tests and future subcommands share it. */
 export function buildProgram(): Command {
@@ -26,6 +27,9 @@ export function buildProgram(): Command {
 
 /** Runs the CLI; bad usage exits 2 with a message, a failed command exits 1. */
 export async function main(argv: string[] = process.argv): Promise<void> {
+  // Streaming a large file: keep the process's memory flat (see heap.ts); the other commands need no bound.
+  const rerun = argv[2] === "ingest" ? rerunWithBoundedHeap(argv) : undefined;
+  if (rerun) process.exit(await rerun);
   const program = buildProgram();
   try {
     await program.parseAsync(argv);
