@@ -3,12 +3,14 @@
  * messages that name the field. Every rule message is phrased as the spec phrases the rule.
  */
 import { z } from "zod";
+import { isRfc3339, ZERO_TIME } from "../time";
 
-/** The zero time some official clients send for "unset"; the service treats it as absent. */
-export const ZERO_TIME = "0001-01-01T00:00:00Z";
+export { ZERO_TIME };
 
-/** An RFC 3339 date-time with an offset or `Z`, as the spec's `date-time` type. */
-export const DateTimeSchema = z.iso.datetime({ offset: true, error: "must be an RFC 3339 date-time" });
+/** An RFC 3339 date-time with an offset or `Z`, as the spec's `date-time` type (the time module's `rfc3339`). */
+export const DateTimeSchema = z
+  .string({ error: "must be an RFC 3339 date-time" })
+  .refine(isRfc3339, { error: "must be an RFC 3339 date-time" });
 
 /** A non-empty string; required names and ids use it. */
 export const NonEmptyStringSchema = z.string({ error: "must be a string" }).min(1, "must not be empty");
