@@ -1,7 +1,12 @@
 /** Annotation: a marker on dataset charts. POST/GET/PUT (partial)/DELETE `/v2/annotations[/{id}]`. */
 import * as pulumi from "@pulumi/pulumi";
-import { AnnotationInputSchema, type Annotation as ApiAnnotation } from "../schemas";
-import { RESOURCE_MODULE, resourceProps, shimFor } from "./common";
+import {
+  AnnotationInputSchema,
+  fieldNames,
+  serviceDefaults,
+  type Annotation as ApiAnnotation,
+} from "../schemas";
+import { RESOURCE_MODULE, resourceProps, shimFor, type ArgsMatchSchema, type Assert } from "./common";
 import { type Descriptor, plainCrud } from "./lifecycle";
 
 /** Inputs of an {@link Annotation}. */
@@ -24,7 +29,9 @@ export interface AnnotationArgs {
   adopt?: pulumi.Input<string>;
 }
 
-const INPUT_KEYS = ["datasets", "type", "description", "endTime", "time", "title", "url"] as const;
+const INPUT_KEYS = fieldNames(AnnotationInputSchema);
+// Fails the build, naming the keys, when AnnotationArgs and the schema disagree on a field.
+type _ArgsMatchSchema = Assert<ArgsMatchSchema<AnnotationArgs, typeof AnnotationInputSchema>>;
 const OUTPUT_KEYS = [...INPUT_KEYS, "adopt"] as const;
 
 /** How the lifecycle engine handles annotations. */
@@ -32,7 +39,7 @@ export const annotationDescriptor: Descriptor<ApiAnnotation> = {
   kind: "Annotation",
   schema: AnnotationInputSchema,
   inputKeys: INPUT_KEYS,
-  defaults: { description: "", title: "", url: "", endTime: null },
+  defaults: serviceDefaults(AnnotationInputSchema),
   serverSet: ["time"],
   setPaths: ["datasets"],
   timePaths: ["time", "endTime"],

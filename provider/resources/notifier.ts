@@ -7,8 +7,17 @@ import {
   type ChannelKey,
   type Notifier as ApiNotifier,
   type ValidationFailure,
+  fieldNames,
+  serviceDefaults,
 } from "../schemas";
-import { RESOURCE_MODULE, resourceProps, shimFor, withSecretOutputs } from "./common";
+import {
+  RESOURCE_MODULE,
+  resourceProps,
+  shimFor,
+  withSecretOutputs,
+  type ArgsMatchSchema,
+  type Assert,
+} from "./common";
 import { type Descriptor, type Props, plainCrud } from "./lifecycle";
 
 /** A custom webhook: `url` and `body` required; every field is a credential. */
@@ -57,7 +66,9 @@ export interface NotifierArgs {
   adopt?: pulumi.Input<string>;
 }
 
-const INPUT_KEYS = ["name", "properties", "disabledUntil"] as const;
+const INPUT_KEYS = fieldNames(NotifierInputSchema);
+// Fails the build, naming the keys, when NotifierArgs and the schema disagree on a field.
+type _ArgsMatchSchema = Assert<ArgsMatchSchema<NotifierArgs, typeof NotifierInputSchema>>;
 const OUTPUT_KEYS = [...INPUT_KEYS, "createdAt", "createdBy", "adopt"] as const;
 /**
  * `additionalSecretOutputs` only marks top-level outputs, so all of `properties` is secret: every credential of
@@ -119,7 +130,7 @@ export const notifierDescriptor: Descriptor<ApiNotifier> = {
   kind: "Notifier",
   schema: NotifierInputSchema,
   inputKeys: INPUT_KEYS,
-  defaults: { disabledUntil: null },
+  defaults: serviceDefaults(NotifierInputSchema),
   setPaths: ["properties.email.emails"],
   timePaths: ["disabledUntil"],
   adoptable: true,

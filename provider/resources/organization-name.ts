@@ -5,8 +5,8 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { ObservabilityClient } from "../client";
-import { NonEmptyStringSchema, OrgUpdateSchema, type Org } from "../schemas";
-import { RESOURCE_MODULE, resourceProps, shimFor } from "./common";
+import { fieldNames, NonEmptyStringSchema, OrgUpdateSchema, serviceDefaults, type Org } from "../schemas";
+import { RESOURCE_MODULE, resourceProps, shimFor, type ArgsMatchSchema, type Assert } from "./common";
 import type { Descriptor } from "./lifecycle";
 
 /** Inputs of an {@link OrganizationName}. */
@@ -26,7 +26,9 @@ export const OrganizationNameInputSchema = z.strictObject({
 /** The organization as returned, plus the name it had before this resource renamed it. */
 type Renamed = Org & { previousName?: string };
 
-const INPUT_KEYS = ["organizationId", "name"] as const;
+const INPUT_KEYS = fieldNames(OrganizationNameInputSchema);
+// Fails the build, naming the keys, when OrganizationNameArgs and the schema disagree on a field.
+type _ArgsMatchSchema = Assert<ArgsMatchSchema<OrganizationNameArgs, typeof OrganizationNameInputSchema>>;
 const OUTPUT_KEYS = [
   ...INPUT_KEYS,
   "previousName",
@@ -48,7 +50,7 @@ export const organizationNameDescriptor: Descriptor<Renamed> = {
   kind: "OrganizationName",
   schema: OrganizationNameInputSchema,
   inputKeys: INPUT_KEYS,
-  defaults: {},
+  defaults: serviceDefaults(OrganizationNameInputSchema),
   setPaths: [],
   replaceKeys: ["organizationId"],
   adoptable: false,

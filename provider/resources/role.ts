@@ -1,7 +1,7 @@
 /** Role (RBAC): a named set of permissions and its members. POST/GET/PUT/DELETE `/v2/rbac/roles[/{id}]`. */
 import * as pulumi from "@pulumi/pulumi";
-import { RoleInputSchema, type Role as ApiRole } from "../schemas";
-import { RESOURCE_MODULE, resourceProps, shimFor } from "./common";
+import { RoleInputSchema, fieldNames, serviceDefaults, type Role as ApiRole } from "../schemas";
+import { RESOURCE_MODULE, resourceProps, shimFor, type ArgsMatchSchema, type Assert } from "./common";
 import { type Descriptor, type Props, plainCrud } from "./lifecycle";
 
 /** An action a capability allows. */
@@ -27,14 +27,9 @@ export interface RoleArgs {
   adopt?: pulumi.Input<string>;
 }
 
-const INPUT_KEYS = [
-  "name",
-  "description",
-  "members",
-  "orgCapabilities",
-  "datasetCapabilities",
-  "viewCapabilities",
-] as const;
+const INPUT_KEYS = fieldNames(RoleInputSchema);
+// Fails the build, naming the keys, when RoleArgs and the schema disagree on a field.
+type _ArgsMatchSchema = Assert<ArgsMatchSchema<RoleArgs, typeof RoleInputSchema>>;
 const OUTPUT_KEYS = [...INPUT_KEYS, "adopt"] as const;
 
 /** An empty action list grants nothing, so it equals an absent one; likewise a dataset or view with none. */
@@ -69,13 +64,7 @@ export const roleDescriptor: Descriptor<ApiRole> = {
   kind: "Role",
   schema: RoleInputSchema,
   inputKeys: INPUT_KEYS,
-  defaults: {
-    description: "",
-    members: [],
-    orgCapabilities: {},
-    datasetCapabilities: {},
-    viewCapabilities: {},
-  },
+  defaults: serviceDefaults(RoleInputSchema),
   setPaths: ["members", "orgCapabilities.*", "datasetCapabilities.*.*", "viewCapabilities.*.*"],
   adoptable: true,
   // Names are unique: the replacement could not take the name while the old role holds it.

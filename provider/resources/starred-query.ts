@@ -1,7 +1,12 @@
 /** Starred query: a saved APL query. POST/GET/PUT/DELETE `/v2/apl-starred-queries[/{id}]`. */
 import * as pulumi from "@pulumi/pulumi";
-import { StarredQueryInputSchema, type StarredQuery as ApiStarredQuery } from "../schemas";
-import { RESOURCE_MODULE, resourceProps, shimFor } from "./common";
+import {
+  StarredQueryInputSchema,
+  fieldNames,
+  serviceDefaults,
+  type StarredQuery as ApiStarredQuery,
+} from "../schemas";
+import { RESOURCE_MODULE, resourceProps, shimFor, type ArgsMatchSchema, type Assert } from "./common";
 import { type Descriptor, plainCrud } from "./lifecycle";
 
 /** Query options saved with a starred query. */
@@ -72,7 +77,9 @@ export interface StarredQueryArgs {
   adopt?: pulumi.Input<string>;
 }
 
-const INPUT_KEYS = ["kind", "name", "who", "query", "metadata", "dataset"] as const;
+const INPUT_KEYS = fieldNames(StarredQueryInputSchema);
+// Fails the build, naming the keys, when StarredQueryArgs and the schema disagree on a field.
+type _ArgsMatchSchema = Assert<ArgsMatchSchema<StarredQueryArgs, typeof StarredQueryInputSchema>>;
 const OUTPUT_KEYS = [...INPUT_KEYS, "adopt"] as const;
 
 /** How the lifecycle engine handles starred queries. */
@@ -80,7 +87,7 @@ export const starredQueryDescriptor: Descriptor<ApiStarredQuery> = {
   kind: "StarredQuery",
   schema: StarredQueryInputSchema,
   inputKeys: INPUT_KEYS,
-  defaults: {},
+  defaults: serviceDefaults(StarredQueryInputSchema),
   setPaths: [],
   timePaths: ["query.startTime", "query.endTime"],
   adoptable: true,

@@ -12,6 +12,30 @@ export const DateTimeSchema = z
   .string({ error: "must be an RFC 3339 date-time" })
   .refine(isRfc3339, { error: "must be an RFC 3339 date-time" });
 
+/**
+ * `schema` marked with the value the service assumes when the field is absent, as JSON Schema's `default`.
+ * It is metadata only: parsing does not fill it in, since the service does; the provider compares absent and
+ * this value as equal.
+ */
+export function serviceDefault<T extends z.ZodType>(schema: T, value: unknown): T {
+  return schema.meta({ default: value });
+}
+
+/** Every field's {@link serviceDefault} in an object schema, by field name. */
+export function serviceDefaults(schema: z.ZodObject): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, field] of Object.entries(schema.shape)) {
+    const meta = z.globalRegistry.get(field);
+    if (meta && "default" in meta) out[key] = meta.default;
+  }
+  return out;
+}
+
+/** The field names of an object schema, in the order it declares them. */
+export function fieldNames<S extends z.ZodObject>(schema: S): (keyof S["shape"] & string)[] {
+  return Object.keys(schema.shape) as (keyof S["shape"] & string)[];
+}
+
 /** A non-empty string; required names and ids use it. */
 export const NonEmptyStringSchema = z.string({ error: "must be a string" }).min(1, "must not be empty");
 

@@ -1,6 +1,13 @@
 /** Notifier: the spec's "Notifier" table and its channels. Endpoints: `/v2/notifiers`. */
 import { z } from "zod";
-import { DateTimeSchema, NonEmptyStringSchema, StringMapSchema, ZERO_TIME, uniqueList } from "./common";
+import {
+  DateTimeSchema,
+  NonEmptyStringSchema,
+  serviceDefault,
+  StringMapSchema,
+  ZERO_TIME,
+  uniqueList,
+} from "./common";
 
 const httpUrl = () =>
   z
@@ -100,7 +107,7 @@ const notifierFields = (strict: boolean) => ({
   /** Required; exactly one channel. */
   properties: propertiesSchema(strict),
   /** RFC 3339; null when enabled. */
-  disabledUntil: DateTimeSchema.nullable().optional(),
+  disabledUntil: serviceDefault(DateTimeSchema.nullable().optional(), null),
 });
 
 /** Body of `POST /v2/notifiers` and `PUT /v2/notifiers/{id}`. Unknown and read-only fields are ignored. */
