@@ -1,13 +1,8 @@
 /** Annotation: a marker on dataset charts. POST/GET/PUT (partial)/DELETE `/v2/annotations[/{id}]`. */
 import * as pulumi from "@pulumi/pulumi";
-import {
-  AnnotationInputSchema,
-  fieldNames,
-  serviceDefaults,
-  type Annotation as ApiAnnotation,
-} from "../schemas";
+import { AnnotationInputSchema, fieldNames, type Annotation as ApiAnnotation } from "../schemas";
 import { RESOURCE_MODULE, resourceProps, shimFor, type ArgsMatchSchema, type Assert } from "./common";
-import { type Descriptor, plainCrud } from "./lifecycle";
+import { type Descriptor, plainCrud, fromSchema } from "./lifecycle";
 
 /** Inputs of an {@link Annotation}. */
 export interface AnnotationArgs {
@@ -30,16 +25,13 @@ export interface AnnotationArgs {
 }
 
 const INPUT_KEYS = fieldNames(AnnotationInputSchema);
-// Fails the build, naming the keys, when AnnotationArgs and the schema disagree on a field.
 type _ArgsMatchSchema = Assert<ArgsMatchSchema<AnnotationArgs, typeof AnnotationInputSchema>>;
 const OUTPUT_KEYS = [...INPUT_KEYS, "adopt"] as const;
 
 /** How the lifecycle engine handles annotations. */
 export const annotationDescriptor: Descriptor<ApiAnnotation> = {
   kind: "Annotation",
-  schema: AnnotationInputSchema,
-  inputKeys: INPUT_KEYS,
-  defaults: serviceDefaults(AnnotationInputSchema),
+  ...fromSchema(AnnotationInputSchema),
   serverSet: ["time"],
   setPaths: ["datasets"],
   timePaths: ["time", "endTime"],

@@ -9,7 +9,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import { ApiError, NotFoundError, type ObservabilityClient } from "../client";
 import { scrub } from "../client/errors";
-import { validate, type ValidationFailure } from "../schemas";
+import { fieldNames, serviceDefaults, validate, type ValidationFailure } from "../schemas";
 import { canonicalTime } from "../time";
 import type { ResourceKind } from "./shim";
 import { blamesUnknown, containsUnknown, unknownPaths, UNKNOWN } from "./unknowns";
@@ -119,6 +119,11 @@ export function plainCrud<T extends object>(
     toInputs: (obj) => pick(obj, inputKeys),
     toOutputs: (obj) => ({ ...obj }) as Props,
   };
+}
+
+/** The descriptor part an input schema decides: the schema, its fields as the input keys, its service defaults. */
+export function fromSchema(schema: z.ZodObject): Pick<Descriptor, "schema" | "inputKeys" | "defaults"> {
+  return { schema, inputKeys: fieldNames(schema), defaults: serviceDefaults(schema) };
 }
 
 /** Diff result with the changed property names (the host only forwards changes/replaces). */

@@ -6,10 +6,9 @@ import {
   type Monitor as ApiMonitor,
   type ValidationFailure,
   fieldNames,
-  serviceDefaults,
 } from "../schemas";
 import { RESOURCE_MODULE, resourceProps, shimFor, type ArgsMatchSchema, type Assert } from "./common";
-import { type Descriptor, type Props, UNKNOWN, plainCrud } from "./lifecycle";
+import { type Descriptor, type Props, UNKNOWN, plainCrud, fromSchema } from "./lifecycle";
 
 /** Inputs of a {@link Monitor}. */
 export interface MonitorArgs {
@@ -62,7 +61,6 @@ export interface MonitorArgs {
 }
 
 const INPUT_KEYS = fieldNames(MonitorInputSchema);
-// Fails the build, naming the keys, when MonitorArgs and the schema disagree on a field.
 type _ArgsMatchSchema = Assert<ArgsMatchSchema<MonitorArgs, typeof MonitorInputSchema>>;
 const OUTPUT_KEYS = [...INPUT_KEYS, "createdAt", "createdBy", "adopt"] as const;
 
@@ -77,9 +75,7 @@ function crossField(inputs: Props): ValidationFailure[] {
 /** How the lifecycle engine handles monitors. */
 export const monitorDescriptor: Descriptor<ApiMonitor> = {
   kind: "Monitor",
-  schema: MonitorInputSchema,
-  inputKeys: INPUT_KEYS,
-  defaults: serviceDefaults(MonitorInputSchema),
+  ...fromSchema(MonitorInputSchema),
   setPaths: ["notifierIds"],
   timePaths: ["disabledUntil"],
   adoptable: true,

@@ -8,7 +8,6 @@ import {
   type Notifier as ApiNotifier,
   type ValidationFailure,
   fieldNames,
-  serviceDefaults,
 } from "../schemas";
 import {
   RESOURCE_MODULE,
@@ -18,7 +17,7 @@ import {
   type ArgsMatchSchema,
   type Assert,
 } from "./common";
-import { type Descriptor, type Props, plainCrud } from "./lifecycle";
+import { type Descriptor, type Props, plainCrud, fromSchema } from "./lifecycle";
 
 /** A custom webhook: `url` and `body` required; every field is a credential. */
 export interface CustomWebhookChannel {
@@ -67,7 +66,6 @@ export interface NotifierArgs {
 }
 
 const INPUT_KEYS = fieldNames(NotifierInputSchema);
-// Fails the build, naming the keys, when NotifierArgs and the schema disagree on a field.
 type _ArgsMatchSchema = Assert<ArgsMatchSchema<NotifierArgs, typeof NotifierInputSchema>>;
 const OUTPUT_KEYS = [...INPUT_KEYS, "createdAt", "createdBy", "adopt"] as const;
 /**
@@ -128,9 +126,7 @@ function canonicalize(inputs: Props): Props {
 /** How the lifecycle engine handles notifiers. */
 export const notifierDescriptor: Descriptor<ApiNotifier> = {
   kind: "Notifier",
-  schema: NotifierInputSchema,
-  inputKeys: INPUT_KEYS,
-  defaults: serviceDefaults(NotifierInputSchema),
+  ...fromSchema(NotifierInputSchema),
   setPaths: ["properties.email.emails"],
   timePaths: ["disabledUntil"],
   adoptable: true,

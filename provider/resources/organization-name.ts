@@ -5,9 +5,9 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { ObservabilityClient } from "../client";
-import { fieldNames, NonEmptyStringSchema, OrgUpdateSchema, serviceDefaults, type Org } from "../schemas";
+import { fieldNames, NonEmptyStringSchema, OrgUpdateSchema, type Org } from "../schemas";
 import { RESOURCE_MODULE, resourceProps, shimFor, type ArgsMatchSchema, type Assert } from "./common";
-import type { Descriptor } from "./lifecycle";
+import { fromSchema, type Descriptor } from "./lifecycle";
 
 /** Inputs of an {@link OrganizationName}. */
 export interface OrganizationNameArgs {
@@ -27,7 +27,6 @@ export const OrganizationNameInputSchema = z.strictObject({
 type Renamed = Org & { previousName?: string };
 
 const INPUT_KEYS = fieldNames(OrganizationNameInputSchema);
-// Fails the build, naming the keys, when OrganizationNameArgs and the schema disagree on a field.
 type _ArgsMatchSchema = Assert<ArgsMatchSchema<OrganizationNameArgs, typeof OrganizationNameInputSchema>>;
 const OUTPUT_KEYS = [
   ...INPUT_KEYS,
@@ -48,9 +47,7 @@ const OUTPUT_KEYS = [
 /** How the lifecycle engine handles the organization's name. */
 export const organizationNameDescriptor: Descriptor<Renamed> = {
   kind: "OrganizationName",
-  schema: OrganizationNameInputSchema,
-  inputKeys: INPUT_KEYS,
-  defaults: serviceDefaults(OrganizationNameInputSchema),
+  ...fromSchema(OrganizationNameInputSchema),
   setPaths: [],
   replaceKeys: ["organizationId"],
   adoptable: false,

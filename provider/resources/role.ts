@@ -1,8 +1,8 @@
 /** Role (RBAC): a named set of permissions and its members. POST/GET/PUT/DELETE `/v2/rbac/roles[/{id}]`. */
 import * as pulumi from "@pulumi/pulumi";
-import { RoleInputSchema, fieldNames, serviceDefaults, type Role as ApiRole } from "../schemas";
+import { RoleInputSchema, fieldNames, type Role as ApiRole } from "../schemas";
 import { RESOURCE_MODULE, resourceProps, shimFor, type ArgsMatchSchema, type Assert } from "./common";
-import { type Descriptor, type Props, plainCrud } from "./lifecycle";
+import { type Descriptor, type Props, plainCrud, fromSchema } from "./lifecycle";
 
 /** An action a capability allows. */
 export type RoleAction = "create" | "read" | "update" | "delete";
@@ -28,7 +28,6 @@ export interface RoleArgs {
 }
 
 const INPUT_KEYS = fieldNames(RoleInputSchema);
-// Fails the build, naming the keys, when RoleArgs and the schema disagree on a field.
 type _ArgsMatchSchema = Assert<ArgsMatchSchema<RoleArgs, typeof RoleInputSchema>>;
 const OUTPUT_KEYS = [...INPUT_KEYS, "adopt"] as const;
 
@@ -62,9 +61,7 @@ function canonicalize(inputs: Props): Props {
 /** How the lifecycle engine handles roles. */
 export const roleDescriptor: Descriptor<ApiRole> = {
   kind: "Role",
-  schema: RoleInputSchema,
-  inputKeys: INPUT_KEYS,
-  defaults: serviceDefaults(RoleInputSchema),
+  ...fromSchema(RoleInputSchema),
   setPaths: ["members", "orgCapabilities.*", "datasetCapabilities.*.*", "viewCapabilities.*.*"],
   adoptable: true,
   // Names are unique: the replacement could not take the name while the old role holds it.

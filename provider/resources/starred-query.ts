@@ -1,13 +1,8 @@
 /** Starred query: a saved APL query. POST/GET/PUT/DELETE `/v2/apl-starred-queries[/{id}]`. */
 import * as pulumi from "@pulumi/pulumi";
-import {
-  StarredQueryInputSchema,
-  fieldNames,
-  serviceDefaults,
-  type StarredQuery as ApiStarredQuery,
-} from "../schemas";
+import { StarredQueryInputSchema, fieldNames, type StarredQuery as ApiStarredQuery } from "../schemas";
 import { RESOURCE_MODULE, resourceProps, shimFor, type ArgsMatchSchema, type Assert } from "./common";
-import { type Descriptor, plainCrud } from "./lifecycle";
+import { type Descriptor, plainCrud, fromSchema } from "./lifecycle";
 
 /** Query options saved with a starred query. */
 export interface StarredQueryOptionsArgs {
@@ -78,16 +73,13 @@ export interface StarredQueryArgs {
 }
 
 const INPUT_KEYS = fieldNames(StarredQueryInputSchema);
-// Fails the build, naming the keys, when StarredQueryArgs and the schema disagree on a field.
 type _ArgsMatchSchema = Assert<ArgsMatchSchema<StarredQueryArgs, typeof StarredQueryInputSchema>>;
 const OUTPUT_KEYS = [...INPUT_KEYS, "adopt"] as const;
 
 /** How the lifecycle engine handles starred queries. */
 export const starredQueryDescriptor: Descriptor<ApiStarredQuery> = {
   kind: "StarredQuery",
-  schema: StarredQueryInputSchema,
-  inputKeys: INPUT_KEYS,
-  defaults: serviceDefaults(StarredQueryInputSchema),
+  ...fromSchema(StarredQueryInputSchema),
   setPaths: [],
   timePaths: ["query.startTime", "query.endTime"],
   adoptable: true,

@@ -131,16 +131,41 @@ export function compileGoLayout(layout: string): LayoutChunk[] {
   return chunks;
 }
 
+/** The date and clock fields a layout's chunks set (seconds, with their fraction, are handled apart). */
+type Field = "year" | "month" | "day" | "yday" | "hour" | "minute";
+
+/** Chunks that are a number: the field each sets, its fewest and most digits, and its name in errors. */
+const NUMBERS: { [K in LayoutChunk["kind"]]?: [field: Field, min: number, max: number, what: string] } = {
+  numMonth: ["month", 1, 2, "month"],
+  zeroMonth: ["month", 2, 2, "month"],
+  day: ["day", 1, 2, "day"],
+  underDay: ["day", 1, 2, "day"],
+  zeroDay: ["day", 2, 2, "day"],
+  yearDay: ["yday", 3, 3, "day of year"],
+  hour: ["hour", 1, 2, "hour"],
+  hour12: ["hour", 1, 2, "hour"],
+  zeroHour12: ["hour", 2, 2, "hour"],
+  minute: ["minute", 1, 2, "minute"],
+  zeroMinute: ["minute", 2, 2, "minute"],
+  longYear: ["year", 4, 4, "year"],
+};
+
+/** Chunks that are a name: the names, whether abbreviated to 3 letters, the field set to its 1-based index
+ * (none for weekdays, which Go reads and ignores), and its name in errors. */
+const NAMES: {
+  [K in LayoutChunk["kind"]]?: [names: string[], short: boolean, field: Field | undefined, what: string];
+} = {
+  longMonth: [MONTHS, false, "month", "month name"],
+  month: [MONTHS, true, "month", "month abbreviation"],
+  longWeekday: [WEEKDAYS, false, undefined, "weekday name"],
+  weekday: [WEEKDAYS, true, undefined, "weekday abbreviation"],
+};
+
 /** Parses `value` with a Go reference layout; throws an Error saying what did not match. */
 export function parseGoLayout(layout: string | LayoutChunk[], value: string): bigint {
   const chunks = typeof layout === "string" ? compileGoLayout(layout) : layout;
   let pos = 0;
-  let year = 1970;
-  let month = 1;
-  let day = 1;
-  let yday = 0;
-  let hour = 0;
-  let minute = 0;
+  const f: Record<Field, number> = { year: 1970, month: 1, day: 1, yday: 0, hour: 0, minute: 0 };
   let second = 0;
   let fracNs = 0n;
   let pm: boolean | undefined;
@@ -180,56 +205,22 @@ export function parseGoLayout(layout: string | LayoutChunk[], value: string): bi
   };
   for (let c = 0; c < chunks.length; c++) {
     const chunk = chunks[c];
+    const number = NUMBERS[chunk.kind];
+    if (number) {
+      if (chunk.kind === "underDay" && value[pos] === " ") pos++;
+      f[number[0]] = digits(number[1], number[2], number[3]);
+      continue;
+    }
+    const named = NAMES[chunk.kind];
+    if (named) {
+      const index = name(named[0], named[1], named[3]);
+      if (named[2]) f[named[2]] = index + 1;
+      continue;
+    }
     switch (chunk.kind) {
       case "literal":
         if (!value.startsWith(chunk.text, pos)) fail(`"${chunk.text}"`);
         pos += chunk.text.length;
-        break;
-      case "longMonth":
-        month = name(MONTHS, false, "month name") + 1;
-        break;
-      case "month":
-        month = name(MONTHS, true, "month abbreviation") + 1;
-        break;
-      case "numMonth":
-        month = digits(1, 2, "month");
-        break;
-      case "zeroMonth":
-        month = digits(2, 2, "month");
-        break;
-      case "longWeekday":
-        name(WEEKDAYS, false, "weekday name");
-        break;
-      case "weekday":
-        name(WEEKDAYS, true, "weekday abbreviation");
-        break;
-      case "day":
-        day = digits(1, 2, "day");
-        break;
-      case "underDay":
-        if (value[pos] === " ") pos++;
-        day = digits(1, 2, "day");
-        break;
-      case "zeroDay":
-        day = digits(2, 2, "day");
-        break;
-      case "yearDay":
-        yday = digits(3, 3, "day of year");
-        break;
-      case "hour":
-        hour = digits(1, 2, "hour");
-        break;
-      case "hour12":
-        hour = digits(1, 2, "hour");
-        break;
-      case "zeroHour12":
-        hour = digits(2, 2, "hour");
-        break;
-      case "minute":
-        minute = digits(1, 2, "minute");
-        break;
-      case "zeroMinute":
-        minute = digits(2, 2, "minute");
         break;
       case "second":
       case "zeroSecond": {
@@ -246,12 +237,9 @@ export function parseGoLayout(layout: string | LayoutChunk[], value: string): bi
         }
         break;
       }
-      case "longYear":
-        year = digits(4, 4, "year");
-        break;
       case "year": {
         const y = digits(2, 2, "year");
-        year = y >= 69 ? 1900 + y : 2000 + y;
+        f.year = y >= 69 ? 1900 + y : 2000 + y;
         break;
       }
       case "PM":
@@ -312,17 +300,17 @@ export function parseGoLayout(layout: string | LayoutChunk[], value: string): bi
   }
   if (pos !== value.length) throw new Error(`extra text "${value.slice(pos, pos + 20)}" after the layout`);
   if (pm !== undefined) {
-    if (hour < 1 || hour > 12) throw new Error(`hour ${hour} out of range for a 12-hour clock`);
-    if (pm && hour < 12) hour += 12;
-    if (!pm && hour === 12) hour = 0;
+    if (f.hour < 1 || f.hour > 12) throw new Error(`hour ${f.hour} out of range for a 12-hour clock`);
+    if (pm && f.hour < 12) f.hour += 12;
+    if (!pm && f.hour === 12) f.hour = 0;
   }
-  if (yday > 0) {
-    const d = new Date(Date.UTC(year, 0, yday));
-    if (d.getUTCFullYear() !== year) throw new Error(`day of year ${yday} out of range`);
-    month = d.getUTCMonth() + 1;
-    day = d.getUTCDate();
+  if (f.yday > 0) {
+    const d = new Date(Date.UTC(f.year, 0, f.yday));
+    if (d.getUTCFullYear() !== f.year) throw new Error(`day of year ${f.yday} out of range`);
+    f.month = d.getUTCMonth() + 1;
+    f.day = d.getUTCDate();
   }
-  const seconds = utcSeconds(year, month, day, hour, minute, second);
+  const seconds = utcSeconds(f.year, f.month, f.day, f.hour, f.minute, second);
   if (seconds === undefined) throw new Error(`a field is out of range`);
   return BigInt(seconds - offset) * 1_000_000_000n + fracNs;
 }
