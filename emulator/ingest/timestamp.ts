@@ -3,7 +3,7 @@
  * magnitude). The parsers themselves, Go reference layouts for `timestamp-format` included, are the time
  * module's; this file is the ingest's policy for trying them.
  */
-import { parseRfc3339Ns, utcSeconds } from "../../provider/time";
+import { parseDateTextMs, parseRfc3339Ns, utcSeconds } from "../../provider/time";
 
 export { compileGoLayout, parseGoLayout } from "../../provider/time";
 
@@ -57,8 +57,8 @@ export function parseTimestampHeuristic(value: unknown): bigint | undefined {
   // Last resort for forms such as RFC 1123 (`Mon, 02 Jan 2006 15:04:05 GMT`); insist on a 4-digit year,
   // and leave ISO-looking text alone, since Date.parse would accept 24:00 and roll over bad days.
   if (/\d{4}/.test(text) && /[a-z]/i.test(text) && !/^\d{4}-/.test(text)) {
-    const ms = Date.parse(text);
-    if (!Number.isNaN(ms)) return BigInt(ms) * 1_000_000n;
+    const ms = parseDateTextMs(text);
+    if (ms !== undefined) return BigInt(ms) * 1_000_000n;
   }
   return undefined;
 }

@@ -138,6 +138,16 @@ export function canonicalTime(v: unknown): unknown {
   return ns === ZERO_TIME_NS ? undefined : new Date(floorMs(ns)).toISOString();
 }
 
+/**
+ * A date written as words, as HTTP's `Retry-After` and RFC 1123 write it (`Mon, 02 Jan 2006 15:04:05 GMT`), in
+ * Unix ms; undefined when unreadable. Date.parse reads these forms; callers decide which texts to offer it,
+ * since it also rolls over days a month lacks.
+ */
+export function parseDateTextMs(text: string): number | undefined {
+  const ms = Date.parse(text);
+  return Number.isNaN(ms) ? undefined : ms;
+}
+
 /** `now`, or `now` plus or minus an amount of ns, us, ms, s, m, h, d or w. */
 export const RELATIVE_TIME = /^now(?:\s*([+-])\s*(\d+)\s*(ns|us|µs|ms|s|m|h|d|w))?$/;
 
