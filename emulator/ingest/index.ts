@@ -226,7 +226,8 @@ export function parseIngest(
       continue;
     }
     let timeNs = options.nowNs;
-    const ts = data[field];
+    // Own keys only: a timestamp-field such as "toString" must not find Object.prototype's method.
+    const ts = Object.hasOwn(data, field) ? data[field] : undefined;
     if (ts !== undefined && ts !== null && ts !== "") {
       let parsed: bigint | undefined;
       let why = "not an RFC 3339 time or a Unix time number";

@@ -55,10 +55,11 @@ function jsonData(res: ExecResult, row: Row, columns: string[] | undefined): Rec
 
 /** The legacy body; summarize results go to `buckets.totals` as the service does. */
 export function legacyBody(res: ExecResult, status: QueryStatus, extra?: { dataset: string }): LegacyResult {
-  const body: LegacyResult = { status, matches: [], buckets: { series: [], totals: [] } };
+  const buckets: { series: unknown[]; totals: unknown[] } = { series: [], totals: [] };
+  const body: LegacyResult = { status, matches: [], buckets };
   if (res.summary) {
     const { by, aggs } = res.summary;
-    body.buckets.totals = res.rows.map((r) => ({
+    buckets.totals = res.rows.map((r) => ({
       group: Object.fromEntries(by.map((b) => [b, toOutput(r.data[b])])),
       aggregations: aggs.map((a) => ({ op: a.name, value: toOutput(r.data[a.name]) })),
     }));

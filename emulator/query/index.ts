@@ -13,7 +13,7 @@ import type { EventStoreApi } from "../store/events";
 import { nowNs, parseQueryTimeNs } from "../time";
 import { execute, type ExecResult } from "./engine";
 import { buildStatus, legacyBody, tabularBody } from "./format";
-import { compileLegacyFilter, legacyProjection, LegacyRequestError } from "./legacy";
+import { compileLegacyFilter, isZeroFilter, legacyProjection, LegacyRequestError } from "./legacy";
 
 export { cursorDescending, execute, type ExecOptions, type ExecResult } from "./engine";
 export { compileLegacyFilter, LEGACY_FILTER_OPS, legacyProjection, LegacyRequestError } from "./legacy";
@@ -142,7 +142,7 @@ export function runLegacyQuery(
   const pageLimit = Math.min(req.value.limit ?? DEFAULT_PAGE_LIMIT, SERVER_PAGE_LIMIT);
   const ops: PlanOp[] = [];
   try {
-    if (req.value.filter !== undefined && req.value.filter !== null) {
+    if (req.value.filter !== undefined && !isZeroFilter(req.value.filter)) {
       ops.push({ op: "where", pred: compileLegacyFilter(req.value.filter) });
     }
     const order =

@@ -41,6 +41,18 @@ function pathGetter(field: string) {
   return fieldGetter(field, field.split("."));
 }
 
+/**
+ * True for axiom-go's zero `Filter`, `{"op":"","field":"","value":null,"caseSensitive":false,"children":null}`,
+ * which its legacy query always sends (the field is a struct, not a pointer): it means "no filter".
+ */
+export function isZeroFilter(node: unknown): boolean {
+  if (typeof node !== "object" || node === null || Array.isArray(node)) return false;
+  const f = node as Record<string, unknown>;
+  const noChildren =
+    f.children === undefined || f.children === null || (Array.isArray(f.children) && f.children.length === 0);
+  return f.op === "" && (f.field === "" || f.field === undefined) && noChildren;
+}
+
 /** Compiles `{op, field, value, children, caseSensitive}` into a predicate; throws {@link LegacyRequestError}. */
 export function compileLegacyFilter(node: unknown, at = "filter", depth = 0): Predicate {
   if (depth > MAX_DEPTH) throw new LegacyRequestError(at, "is nested too deeply");

@@ -27,6 +27,9 @@ export class ApiError extends Error {
   readonly status: number | undefined;
   /** The service's `message` from the error body, when there was one. */
   readonly serviceMessage: string | undefined;
+  /** The service's `detail` from the error body, when there was one: for an APL error
+   * `{line, column, errorType, message}`. Kept as sent (token scrubbed), so callers can point at the query. */
+  readonly detail: unknown;
   /** The `X-Trace-Id` response header, for support requests. */
   readonly traceId: string | undefined;
   /** True when a non-idempotent request (a create) failed after it may have reached the service: it may or
@@ -38,6 +41,7 @@ export class ApiError extends Error {
     info: RequestInfo & {
       status?: number;
       serviceMessage?: string;
+      detail?: unknown;
       traceId?: string;
       cause?: Error;
       outcomeUnknown?: boolean;
@@ -48,6 +52,7 @@ export class ApiError extends Error {
     this.path = info.path;
     this.status = info.status;
     this.serviceMessage = info.serviceMessage;
+    this.detail = info.detail;
     this.traceId = info.traceId;
     this.outcomeUnknown = info.outcomeUnknown ?? false;
   }
@@ -61,6 +66,7 @@ export class ApiError extends Error {
       path: this.path,
       status: this.status,
       serviceMessage: this.serviceMessage,
+      detail: this.detail,
       traceId: this.traceId,
       outcomeUnknown: this.outcomeUnknown,
     };
@@ -152,16 +158,18 @@ export function errorFromResponse(
   info: Info & { retryAfterMs?: number },
   secrets: readonly string[] = [],
 ): ApiError {
-  const serviceMessage = scrub(serviceMessageOf(body), secrets);
-  const detail = serviceMessage ? `: ${serviceMessage}` : "";
+  const parsed = errorBodyOf(body, secrets);
+  const serviceMessage = parsed.message;
+  const text = serviceMessage ? `: ${serviceMessage}${detailText(serviceMessage, parsed.detail)}` : "";
   const outcomeUnknown = info.notIdempotent === true && responseLeavesOutcomeUnknown(status);
   const note = outcomeUnknown ? `; ${OUTCOME_UNKNOWN_NOTE}` : "";
-  const message = `${info.method} ${info.path} failed with ${status}${detail}${note}`;
+  const message = `${info.method} ${info.path} failed with ${status}${text}${note}`;
   const init = {
     method: info.method,
     path: info.path,
     status,
     serviceMessage,
+    detail: parsed.detail,
     traceId: info.traceId,
     outcomeUnknown,
   };
@@ -175,22 +183,42 @@ export function errorFromResponse(
   return new ApiError(message, init);
 }
 
-/** The service's error text: `message` of a JSON body, else a short prefix of the raw body. */
-function serviceMessageOf(body: string): string | undefined {
-  if (!body) return undefined;
+/** The service's error text and `detail`: `message` of a JSON body, else a short prefix of the raw body. Both
+ * are scrubbed of the secrets (a detail is scrubbed through its JSON text, so no nested string escapes it). */
+function errorBodyOf(body: string, secrets: readonly string[]): { message?: string; detail?: unknown } {
+  if (!body) return {};
   try {
-    const parsed = JSON.parse(body) as unknown;
-    if (
-      parsed &&
-      typeof parsed === "object" &&
-      typeof (parsed as { message?: unknown }).message === "string"
-    ) {
-      return (parsed as { message: string }).message;
+    const parsed = JSON.parse(body) as { message?: unknown; detail?: unknown } | null;
+    if (parsed && typeof parsed === "object" && typeof parsed.message === "string") {
+      const detail =
+        parsed.detail === undefined || parsed.detail === null
+          ? undefined
+          : (JSON.parse(scrub(JSON.stringify(parsed.detail), secrets)) as unknown);
+      return { message: scrub(parsed.message, secrets), detail };
     }
   } catch {
     // not JSON: fall through to the raw text
   }
-  return body.length > 200 ? `${body.slice(0, 200)}…` : body;
+  return { message: scrub(body.length > 200 ? `${body.slice(0, 200)}…` : body, secrets) };
+}
+
+/**
+ * What the message adds from `detail`: an APL error's position as `(line L, column C)` unless the message already
+ * says it, and the detail's own `message` when it differs; any other detail as compact JSON (at most 300
+ * characters), so nothing the service explained is lost on the way to the user.
+ */
+function detailText(message: string, detail: unknown): string {
+  if (detail === undefined) return "";
+  if (typeof detail === "object" && !Array.isArray(detail) && detail !== null) {
+    const d = detail as { line?: unknown; column?: unknown; message?: unknown };
+    if (typeof d.line === "number" && typeof d.column === "number") {
+      const position = `line ${d.line}, column ${d.column}`;
+      const why = typeof d.message === "string" && !message.includes(d.message) ? `: ${d.message}` : "";
+      return message.includes(position) && why === "" ? "" : ` (${position}${why})`;
+    }
+  }
+  const json = JSON.stringify(detail);
+  return ` (detail: ${json.length > 300 ? `${json.slice(0, 300)}…` : json})`;
 }
 
 /** Codes meaning the connection was never established, so nothing reached the service. */

@@ -10,6 +10,10 @@ import { ConfigError } from "./errors";
 /** Base URL of each region. */
 export const REGION_URLS = { us: "https://api.axiom.co", eu: "https://api.eu.axiom.co" } as const;
 
+/** Default cap on a response body: far above any page the service sends (a 50,000-row legacy page of wide
+ * events is some tens of MiB), yet a runaway body cannot take the process's memory. */
+export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
+
 /** What one retry looked like; passed to {@link RetryOptions.onRetry}. */
 export interface RetryEvent {
   /** HTTP method of the retried request. */
@@ -52,6 +56,9 @@ export interface ClientOptions {
   maxRetries?: number;
   /** Appended to the User-Agent `pulumi-observability/<version>`. */
   userAgent?: string;
+  /** Largest response body read, in bytes; a larger one fails with InvalidResponseError instead of filling
+   * memory. Defaults to 64 MiB. */
+  maxResponseBytes?: number;
   /** An undici Dispatcher to send through (the test seam); not closed by `close()`. */
   dispatcher?: Dispatcher;
   /** Backoff tuning and the retry hook. */
@@ -67,6 +74,7 @@ export interface ResolvedOptions {
   timeoutMs: number;
   maxRetries: number;
   userAgent: string | undefined;
+  maxResponseBytes: number;
   dispatcher: Dispatcher | undefined;
   baseDelayMs: number;
   maxDelayMs: number;
@@ -90,6 +98,11 @@ const OptionsSchema = z.strictObject({
     .max(20, "must be at most 20")
     .optional(),
   userAgent: z.string({ error: "must be a string" }).optional(),
+  maxResponseBytes: z
+    .number({ error: "must be a number" })
+    .int("must be an integer")
+    .positive("must be positive")
+    .optional(),
   dispatcher: z
     .custom<Dispatcher>(
       (d) => typeof d === "object" && d !== null && typeof (d as Dispatcher).request === "function",
@@ -184,6 +197,7 @@ export function resolveOptions(
     timeoutMs: o.timeoutMs ?? 30_000,
     maxRetries: o.maxRetries ?? 4,
     userAgent: o.userAgent,
+    maxResponseBytes: o.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
     dispatcher: o.dispatcher,
     baseDelayMs: o.retry?.baseDelayMs ?? 250,
     maxDelayMs: o.retry?.maxDelayMs ?? 30_000,

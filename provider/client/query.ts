@@ -141,6 +141,9 @@ export function paginationApl(
   return { apl: out, order: effectiveOrder, pageSize: size };
 }
 
+/** A row as a walk needs it: `_time` to move the window on, `_rowId` to drop rows fetched twice. */
+export type PageRow = Match & { _time: string; _rowId: string };
+
 /** Index of the first row without a string `_time` and `_rowId`, or -1 when every row has both. */
 function firstBadRow(rows: readonly unknown[]): number {
   for (let i = 0; i < rows.length; i++) {
@@ -160,7 +163,7 @@ function firstBadRow(rows: readonly unknown[]): number {
  * array, which is kept as parsed: a per-row schema (or copying the array) costs more than the rest of a walk. */
 const WalkPageSchema = z.looseObject({
   status: z.looseObject({ minCursor: z.string().optional(), maxCursor: z.string().optional() }),
-  matches: z.custom<Match[]>((rows) => Array.isArray(rows) && firstBadRow(rows) === -1, {
+  matches: z.custom<PageRow[]>((rows) => Array.isArray(rows) && firstBadRow(rows) === -1, {
     error: (issue) =>
       Array.isArray(issue.input)
         ? `row ${firstBadRow(issue.input)} must have a string _time and _rowId`
@@ -213,7 +216,7 @@ export function paginate(
   transport: Transport,
   apl: string,
   options: PaginateOptions,
-): AsyncIterableIterator<Match> {
+): AsyncIterableIterator<PageRow> {
   return new RowIterator(pagesOf(transport, apl, options));
 }
 
@@ -222,7 +225,7 @@ async function* pagesOf(
   transport: Transport,
   apl: string,
   options: PaginateOptions,
-): AsyncGenerator<readonly Match[]> {
+): AsyncGenerator<readonly PageRow[]> {
   if (!options || typeof options.startTime !== "string" || typeof options.endTime !== "string") {
     throw new TypeError("paginate: options.startTime and options.endTime are required strings");
   }
@@ -245,7 +248,7 @@ async function* timestampPages(
   plan: Plan,
   options: PaginateOptions,
   request: RequestOptions,
-): AsyncGenerator<readonly Match[]> {
+): AsyncGenerator<readonly PageRow[]> {
   const desc = plan.order === "desc";
   let startTime = options.startTime;
   let endTime = options.endTime;
@@ -264,14 +267,14 @@ async function* timestampPages(
     const page = await walkPage(transport, plan.apl, { startTime, endTime }, request);
     const rows = page.matches;
     if (rows.length === 0) return;
-    let fresh: readonly Match[] = rows;
+    let fresh: readonly PageRow[] = rows;
     if (boundaryText !== undefined) {
       // A service whose bounds are inclusive hands back rows at (or beyond) the boundary; keep only the
       // boundary rows whose id was not yielded yet.
       let head = 0;
       while (head < rows.length && relation(rows[head]._time) >= 0) head++;
       if (head > 0) {
-        const kept: Match[] = [];
+        const kept: PageRow[] = [];
         for (let i = 0; i < head; i++) {
           const row = rows[i];
           if (relation(row._time) === 0 && !seenAtBoundary.has(row._rowId)) kept.push(row);
@@ -313,7 +316,7 @@ async function* cursorPages(
   plan: Plan,
   options: PaginateOptions,
   request: RequestOptions,
-): AsyncGenerator<readonly Match[]> {
+): AsyncGenerator<readonly PageRow[]> {
   let cursor: string | undefined;
   for (;;) {
     const page = await walkPage(
@@ -338,19 +341,19 @@ const DONE: IteratorReturnResult<undefined> = Object.freeze({ value: undefined, 
 
 /** Hands out the rows of a page generator one by one. A `next()` made while a page is being fetched waits
  * for it, so rows come in order even when calls overlap. */
-class RowIterator implements AsyncIterableIterator<Match> {
-  private rows: readonly Match[] = [];
+class RowIterator implements AsyncIterableIterator<PageRow> {
+  private rows: readonly PageRow[] = [];
   private index = 0;
-  private fetching: Promise<IteratorResult<Match>> | undefined;
+  private fetching: Promise<IteratorResult<PageRow>> | undefined;
   private finished = false;
 
-  constructor(private readonly pages: AsyncGenerator<readonly Match[]>) {}
+  constructor(private readonly pages: AsyncGenerator<readonly PageRow[]>) {}
 
   [Symbol.asyncIterator](): this {
     return this;
   }
 
-  next(): Promise<IteratorResult<Match>> {
+  next(): Promise<IteratorResult<PageRow>> {
     if (this.index < this.rows.length)
       return Promise.resolve({ value: this.rows[this.index++], done: false });
     if (this.finished) return Promise.resolve(DONE);
@@ -369,15 +372,15 @@ class RowIterator implements AsyncIterableIterator<Match> {
   }
 
   /** Stops the walk (`break` out of `for await`): no further page is requested. */
-  async return(): Promise<IteratorResult<Match>> {
+  async return(): Promise<IteratorResult<PageRow>> {
     this.finish();
     await this.pages.return(undefined);
     return DONE;
   }
 
-  private async nextPage(): Promise<IteratorResult<Match>> {
+  private async nextPage(): Promise<IteratorResult<PageRow>> {
     for (;;) {
-      let result: IteratorResult<readonly Match[]>;
+      let result: IteratorResult<readonly PageRow[]>;
       try {
         result = await this.pages.next();
       } catch (err) {

@@ -183,8 +183,16 @@ export class Transport {
       });
       status = res.statusCode;
       resHeaders = res.headers;
-      text = await res.body.text();
+      const within = await textWithin(res.body, this.options.maxResponseBytes, resHeaders["content-length"]);
+      if (within === undefined) {
+        throw new InvalidResponseError(
+          `${call.method} ${fullPath} returned ${status} with a body larger than ${this.options.maxResponseBytes} bytes (maxResponseBytes), which was not read: narrow the request (a smaller limit or time range) or raise maxResponseBytes`,
+          { ...info, status, traceId: headerText(resHeaders["x-trace-id"]) },
+        );
+      }
+      text = within;
     } catch (err) {
+      if (err instanceof InvalidResponseError) throw err;
       throw errorFromTransport(err, { ...info, notIdempotent }, secrets, call.signal?.aborted === true);
     }
     this.noteRateLimit(resHeaders);
@@ -231,4 +239,35 @@ export class Transport {
     const reset = parseRateLimitReset(headers["x-ratelimit-reset"]);
     if (reset !== undefined && reset > this.gateUntil) this.gateUntil = reset;
   }
+}
+
+/**
+ * The body as text, or undefined when it is larger than `max` bytes: refused up front by its Content-Length, or
+ * as soon as the bytes read pass the cap (a chunked body has no length), so at most `max` bytes are ever held.
+ */
+async function textWithin(
+  body: Dispatcher.ResponseData["body"],
+  max: number,
+  contentLength: string | string[] | undefined,
+): Promise<string | undefined> {
+  const text = headerText(contentLength);
+  const declared = text === undefined || text.trim() === "" ? NaN : Number(text);
+  if (Number.isFinite(declared)) {
+    // HTTP/1.1 framing ends a body at its Content-Length, so a length within the cap is safe to read the fast
+    // way, which keeps the pages of a walk as cheap as before the cap.
+    if (declared <= max) return body.text();
+    // Destroying an unread body makes undici emit its abort as an error; nobody else listens, so swallow it here.
+    body.on("error", () => {});
+    body.destroy();
+    return undefined;
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    // Leaving the loop ends the stream (and frees the connection) through the iterator's return().
+    if (size > max) return undefined;
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks, size).toString("utf8");
 }

@@ -1,5 +1,5 @@
 /** Helpers the six Resource classes share; they run in the user's program, never in the serialized shim. */
-import type * as pulumi from "@pulumi/pulumi";
+import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import { providerShim, type ResourceKind } from "./shim";
 
@@ -48,3 +48,30 @@ export type ArgsMatchSchema<A, S extends z.ZodObject> = [
 
 /** Compiles only when `T` is `true`: a build-time assertion. */
 export type Assert<T extends true> = T;
+
+/**
+ * `args` with each of `names` registered as a secret input, whatever the user passed. The host declares
+ * `acceptSecrets=false`, so after a refresh the engine re-marks a returned input secret only where the same key
+ * path was secret in the old inputs (pulumi/pulumi pkg/resource/plugin/provider_plugin.go, `annotateSecrets`,
+ * called from `provider.Read`); a credential that turns up at a new path would otherwise land in plaintext.
+ */
+export function withSecretInputs<T extends object>(
+  args: T | undefined,
+  names: readonly (keyof T)[],
+): T | undefined {
+  if (args === undefined) return args;
+  const out = { ...args };
+  for (const name of names) {
+    if (out[name] !== undefined) out[name] = pulumi.secret(out[name]) as T[keyof T];
+  }
+  return out;
+}
+
+/**
+ * `opts` with `deleteBeforeReplace` defaulting to true; the user's own value, true or false, wins. Forced
+ * replacements (`--replace`, `replacementTrigger`, `replaceWith`, `deletedWith`) never ask the provider's diff,
+ * so only this resource option can make them delete first.
+ */
+export function withDeleteBeforeReplace<T extends pulumi.CustomResourceOptions>(opts: T | undefined): T {
+  return { ...(opts ?? {}), deleteBeforeReplace: opts?.deleteBeforeReplace ?? true } as T;
+}

@@ -5,5 +5,5 @@ export * from "./notifier";
 export * from "./role";
 export * from "./starred-query";
 export * from "./organization-name";
-export { providerShim, type ResourceKind, type EntryGroup } from "./shim";
+export { providerShim, SHIM_METHODS, type ResourceKind, type ShimMethod } from "./shim";
 export { UNKNOWN, type LifecycleDiff } from "./lifecycle";

@@ -11,6 +11,7 @@ import { ApiError, NotFoundError, type ObservabilityClient } from "../client";
 import { scrub } from "../client/errors";
 import { fieldNames, serviceDefaults, validate, type ValidationFailure } from "../schemas";
 import { canonicalTime } from "../time";
+import { claim, createReconciled } from "./reconcile";
 import type { ResourceKind } from "./shim";
 import { blamesUnknown, containsUnknown, unknownPaths, UNKNOWN } from "./unknowns";
 import {
@@ -174,6 +175,27 @@ export function canonical(d: Descriptor<unknown>, inputs: Props): Props {
 }
 
 /**
+ * The declared fields that differ between `olds` and `news` in canonical form, as `diff` reports them; a
+ * server-set field not declared in `news` never differs. Also how an uncertain create recognizes its object.
+ */
+export function inputChanges(
+  d: Descriptor<unknown>,
+  olds: Props,
+  news: Props,
+): { diffs: string[]; stables: string[] } {
+  const before = canonical(d, olds);
+  const after = canonical(d, news);
+  const diffs: string[] = [];
+  const stables: string[] = [];
+  for (const key of d.inputKeys) {
+    if (news[key] === undefined && d.serverSet?.includes(key)) stables.push(key);
+    else if (stableStringify(before[key]) !== stableStringify(after[key])) diffs.push(key);
+    else stables.push(key);
+  }
+  return { diffs, stables };
+}
+
+/**
  * What a Pulumi user does after a create whose outcome is unknown: the object may exist without being in the
  * stack's state, and `pulumi up` would create a second one.
  */
@@ -216,6 +238,13 @@ export function lifecycle<T>(d: Descriptor<T>, ctx: LifecycleContext): Lifecycle
       throw engineError(d.kind, action, e, secretsOf(inputs), advice);
     }
   };
+  // Ids that a create in this host process adopted. A forced replacement (`pulumi up --replace`,
+  // `replacementTrigger`, `replaceWith`, `deletedWith`) creates the new resource before deleting the old one
+  // without consulting diff (pulumi/pulumi pkg/resource/deploy/step_generator.go, generateSteps's replacement
+  // branch, and step.go's CreateStep with a replacing old state followed by its DeleteStep), and both run in
+  // this one host process. When the new resource adopted the very id the old one holds, the old one's delete
+  // must leave the object to its new owner.
+  const adoptedHere = new Set<string>();
   const adoptOf = (props: Props): string | undefined =>
     d.adoptable && typeof props[ADOPT_KEY] === "string" && props[ADOPT_KEY] !== ""
       ? (props[ADOPT_KEY] as string)
@@ -261,18 +290,7 @@ export function lifecycle<T>(d: Descriptor<T>, ctx: LifecycleContext): Lifecycle
     },
 
     async diff(id, olds, news) {
-      const before = canonical(desc, olds);
-      const after = canonical(desc, news);
-      const diffs: string[] = [];
-      const stables: string[] = [];
-      for (const key of d.inputKeys) {
-        if (news[key] === undefined && d.serverSet?.includes(key)) {
-          stables.push(key);
-          continue;
-        }
-        if (stableStringify(before[key]) !== stableStringify(after[key])) diffs.push(key);
-        else stables.push(key);
-      }
+      const { diffs, stables } = inputChanges(desc, olds, news);
       if (d.adoptable) {
         // Dropping `adopt` after adoption changes nothing; naming another object (or this one's own id) does.
         const next = news[ADOPT_KEY];
@@ -304,19 +322,26 @@ export function lifecycle<T>(d: Descriptor<T>, ctx: LifecycleContext): Lifecycle
             throw e;
           }
           obj = await verbs.update(adopt, d.toBody(declared), d.toOutputs(existing));
+          adoptedHere.add(adopt);
+          claim(d.kind, adopt);
         } else {
-          obj = await verbs.create(d.toBody(declared));
+          obj = await createReconciled(d, verbs, ctx.client(), declared);
         }
         return { id: String((obj as Props).id), outs: outputs(obj, inputs) };
       });
     },
 
     async read(id, props = {}) {
-      return guard("read", props, async () => {
+      // `Resource.get` reads with nothing but `__provider` (the host falls back to the get's inputs), a refresh
+      // with the prior outputs (pulumi/pulumi pkg/resource/deploy/step.go, ReadStep.Apply and RefreshStep.Apply).
+      const isGet = Object.keys(props).every((k) => k === PROVIDER_KEY || props[k] === undefined);
+      return guard(isGet ? "get" : "read", props, async () => {
         let obj: T;
         try {
           obj = await d.verbs(ctx.client()).get(id);
         } catch (e) {
+          // An empty id tells a refresh the object is gone; a get would instead "succeed" with no outputs.
+          if (e instanceof NotFoundError && isGet) throw new Error(`no ${d.kind} with id ${id} exists`);
           if (e instanceof NotFoundError) return { id: "" };
           throw e;
         }
@@ -335,6 +360,7 @@ export function lifecycle<T>(d: Descriptor<T>, ctx: LifecycleContext): Lifecycle
     },
 
     async delete(id, props) {
+      if (adoptedHere.has(id)) return;
       await guard("delete", props, async () => {
         try {
           await d.verbs(ctx.client()).delete(id, props);

@@ -13,6 +13,7 @@ import {
   RESOURCE_MODULE,
   resourceProps,
   shimFor,
+  withSecretInputs,
   withSecretOutputs,
   type ArgsMatchSchema,
   type Assert,
@@ -57,7 +58,7 @@ export interface NotifierPropertiesArgs {
 export interface NotifierArgs {
   /** Required: human-readable name. */
   name: pulumi.Input<string>;
-  /** Required: exactly one channel. The whole output is secret, since every channel but email holds credentials. */
+  /** Required: exactly one channel. Secret as a whole, input and output, since every channel but email holds credentials. */
   properties: pulumi.Input<NotifierPropertiesArgs>;
   /** RFC 3339 time until which the notifier is disabled. Defaults to none (enabled). */
   disabledUntil?: pulumi.Input<string>;
@@ -73,6 +74,12 @@ const OUTPUT_KEYS = [...INPUT_KEYS, "createdAt", "createdBy", "adopt"] as const;
  * every channel lives under it, including values read when adopting or refreshing.
  */
 export const NOTIFIER_SECRET_OUTPUTS = ["properties"] as const;
+
+/**
+ * Registered secret as a whole, whatever the user passed: a refresh after the channel was changed out of band
+ * returns its credential at a path the old inputs never had, and only a secret parent keeps it secret.
+ */
+export const NOTIFIER_SECRET_INPUTS = ["properties"] as const;
 
 /** Exactly one channel; repeated here so a channel of the wrong type still yields the count failure. */
 function crossField(inputs: Props): ValidationFailure[] {
@@ -151,12 +158,12 @@ export class Notifier extends pulumi.dynamic.Resource {
   /** The adopted id, when the notifier was adopted. */
   declare readonly adopt: pulumi.Output<string | undefined>;
 
-  /** Declares a notifier; `properties` is always a secret output. */
+  /** Declares a notifier; `properties` is always a secret input and a secret output. */
   constructor(name: string, args: NotifierArgs, opts?: pulumi.CustomResourceOptions) {
     super(
       shimFor("Notifier"),
       name,
-      resourceProps(args, OUTPUT_KEYS),
+      resourceProps(withSecretInputs(args, NOTIFIER_SECRET_INPUTS), OUTPUT_KEYS),
       withSecretOutputs(opts, NOTIFIER_SECRET_OUTPUTS),
       RESOURCE_MODULE,
       "Notifier",

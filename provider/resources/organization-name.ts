@@ -6,7 +6,14 @@ import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { ObservabilityClient } from "../client";
 import { fieldNames, NonEmptyStringSchema, OrgUpdateSchema, type Org } from "../schemas";
-import { RESOURCE_MODULE, resourceProps, shimFor, type ArgsMatchSchema, type Assert } from "./common";
+import {
+  RESOURCE_MODULE,
+  resourceProps,
+  shimFor,
+  withDeleteBeforeReplace,
+  type ArgsMatchSchema,
+  type Assert,
+} from "./common";
 import { fromSchema, type Descriptor } from "./lifecycle";
 
 /** Inputs of an {@link OrganizationName}. */
@@ -104,13 +111,18 @@ export class OrganizationName extends pulumi.dynamic.Resource {
   /** The caller's role in the org (server-set). */
   declare readonly role: pulumi.Output<string | undefined>;
 
-  /** Renames an organization for as long as this resource exists. */
+  /**
+   * Renames an organization for as long as this resource exists. Replacements delete first
+   * (`deleteBeforeReplace` defaults to true; yours wins): created first, the replacement would record the old
+   * resource's name as `previousName`, and the old resource's delete would then restore the original name
+   * under it.
+   */
   constructor(name: string, args: OrganizationNameArgs, opts?: pulumi.CustomResourceOptions) {
     super(
       shimFor("OrganizationName"),
       name,
       resourceProps(args, OUTPUT_KEYS),
-      opts,
+      withDeleteBeforeReplace(opts),
       RESOURCE_MODULE,
       "OrganizationName",
     );

@@ -1,7 +1,14 @@
 /** Role (RBAC): a named set of permissions and its members. POST/GET/PUT/DELETE `/v2/rbac/roles[/{id}]`. */
 import * as pulumi from "@pulumi/pulumi";
 import { RoleInputSchema, fieldNames, type Role as ApiRole } from "../schemas";
-import { RESOURCE_MODULE, resourceProps, shimFor, type ArgsMatchSchema, type Assert } from "./common";
+import {
+  RESOURCE_MODULE,
+  resourceProps,
+  shimFor,
+  withDeleteBeforeReplace,
+  type ArgsMatchSchema,
+  type Assert,
+} from "./common";
 import { type Descriptor, type Props, plainCrud, fromSchema } from "./lifecycle";
 
 /** An action a capability allows. */
@@ -87,9 +94,14 @@ export class Role extends pulumi.dynamic.Resource {
   /** The adopted id, when the role was adopted. */
   declare readonly adopt: pulumi.Output<string | undefined>;
 
-  /** Declares a role. */
+  /**
+   * Declares a role. Replacements delete first (`deleteBeforeReplace` defaults to true; yours wins): the name is
+   * unique, so a replacement created first would fail with 409. An adopted role keeps create-before-delete,
+   * since deleting first would destroy the object its replacement adopts.
+   */
   constructor(name: string, args: RoleArgs, opts?: pulumi.CustomResourceOptions) {
-    super(shimFor("Role"), name, resourceProps(args, OUTPUT_KEYS), opts, RESOURCE_MODULE, "Role");
+    const options = args?.adopt === undefined ? withDeleteBeforeReplace(opts) : opts;
+    super(shimFor("Role"), name, resourceProps(args, OUTPUT_KEYS), options, RESOURCE_MODULE, "Role");
   }
 
   /** Looks up an existing role by id without managing it. */

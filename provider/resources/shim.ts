@@ -2,6 +2,19 @@
  * The object handed to `pulumi.dynamic.Resource`, and therefore serialized into every resource's state. It holds
  * only the resource kind: each method `require`s the installed implementation when the host calls it, so the
  * text stays small, captures no secret, class, schema or agent, and refresh/destroy run the installed code.
+ *
+ * THE SHIM INTERFACE (permanent). Every shim text a released version writes stays in users' state and keeps
+ * running after they upgrade, because Read and Delete load it from the old outputs. So what it calls is frozen:
+ *
+ *     require("pulumi-observability/dynamic").v1(kind, method, args)
+ *
+ * - `kind`: one of {@link ResourceKind};
+ * - `method`: the name of the shim method the host called, one of {@link SHIM_METHODS};
+ * - `args`: the host's arguments to that method, as an array, untouched;
+ * - returns: a promise of what that method of `pulumi.dynamic.ResourceProvider` returns.
+ *
+ * `v1` may never change its meaning or disappear; a different contract gets a new name (`v2`) beside it. The
+ * golden copies in `test/fixtures/shims/<version>/` are run through the host against the current code.
  */
 import type * as pulumi from "@pulumi/pulumi";
 
@@ -9,20 +22,19 @@ import type * as pulumi from "@pulumi/pulumi";
 export type ResourceKind =
   "Annotation" | "Monitor" | "Notifier" | "Role" | "StarredQuery" | "OrganizationName";
 
-/**
- * Which shared entry point a call came through: 0 serves configure, check, diff, create and read; 1 serves
- * update and delete. Within a group the host's call shapes differ, so `dispatch` can tell them apart.
- */
-export type EntryGroup = 0 | 1;
+/** The seven methods of `pulumi.dynamic.ResourceProvider` the shim offers, each passing its own name. */
+export const SHIM_METHODS = ["configure", "check", "diff", "create", "read", "update", "delete"] as const;
+
+/** A method name the shim passes to the `v1` entry point. */
+export type ShimMethod = (typeof SHIM_METHODS)[number];
 
 /** Builds the thin provider for one kind; see the module comment for why it must stay this small. */
 export function providerShim(kind: ResourceKind): pulumi.dynamic.ResourceProvider {
-  // Serialized by value. Each distinct function costs ~200 bytes of serializer boilerplate, and seven methods
-  // plus a loader came to ~2,350 bytes, over the 2,048 budget. So the seven methods share two entry functions
-  // (diff/update and read/delete have the same call shapes, hence two) and `dispatch` recovers the method from
-  // the call's shape. Only a plain Error is thrown: a copied Error subclass loses its message.
+  // Serialized by value, so only a plain Error is thrown (a copied Error subclass loses its message). Each
+  // method names itself rather than leaving the package to guess from the host's argument count: a host that
+  // passed one more or one fewer argument would otherwise run the wrong method.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  const c = (g: EntryGroup, a: unknown[]): Promise<any> => {
+  const c = (m: ShimMethod, a: unknown[]): Promise<any> => {
     try {
       var d = require("pulumi-observability/dynamic"); // eslint-disable-line no-var
     } catch (e) {
@@ -31,9 +43,21 @@ export function providerShim(kind: ResourceKind): pulumi.dynamic.ResourceProvide
           `run npm install pulumi-observability there. (${e})`,
       );
     }
-    return d.dispatch(kind, g, a);
+    if (typeof d.v1 !== "function") {
+      throw new Error(
+        "The installed pulumi-observability is older than the version that wrote this resource's state: " +
+          "upgrade it in the program's directory.",
+      );
+    }
+    return d.v1(kind, m, a);
   };
-  const m = (...a: unknown[]) => c(0, a);
-  const u = (...a: unknown[]) => c(1, a);
-  return { configure: m, check: m, diff: m, create: m, read: m, update: u, delete: u };
+  return {
+    configure: (...a: unknown[]) => c("configure", a),
+    check: (...a: unknown[]) => c("check", a),
+    diff: (...a: unknown[]) => c("diff", a),
+    create: (...a: unknown[]) => c("create", a),
+    read: (...a: unknown[]) => c("read", a),
+    update: (...a: unknown[]) => c("update", a),
+    delete: (...a: unknown[]) => c("delete", a),
+  };
 }

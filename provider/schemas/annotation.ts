@@ -1,6 +1,6 @@
 /** Annotation: the spec's "Annotation" table. Endpoints: `/v2/annotations`. */
 import { z } from "zod";
-import { DateTimeSchema, NonEmptyStringSchema, serviceDefault } from "./common";
+import { DateTimeSchema, NonEmptyStringSchema, absentWhenUnset, serviceDefault } from "./common";
 
 const annotationFields = {
   /** Dataset names on whose charts the annotation appears; at least one, each non-empty. */
@@ -33,24 +33,34 @@ const annotationFields = {
   ),
 };
 
-/** Body of `POST /v2/annotations`: `datasets` and `type` required. Unknown fields are ignored. */
-export const AnnotationCreateSchema = z.object(annotationFields);
+const AnnotationObjectSchema = z.object(annotationFields);
+
+/** Body of `POST /v2/annotations`: `datasets` and `type` required. Unknown fields are ignored; null and the zero
+ * time mean absent (axiom-py sends every unset field as null). */
+export const AnnotationCreateSchema = absentWhenUnset(AnnotationObjectSchema, { zeroIsAbsent: true });
 /** What a user declares: the create body, with unknown fields refused. */
 export const AnnotationInputSchema = z.strictObject(annotationFields);
-/** Body of `PUT /v2/annotations/{id}`: every field optional (partial update). */
-export const AnnotationUpdateSchema = AnnotationCreateSchema.partial();
-/** An annotation as the service returns it; unknown fields survive. */
-export const AnnotationSchema = z.looseObject({
-  id: z.string(),
-  datasets: z.array(z.string()),
-  type: z.string(),
-  description: z.string().optional(),
-  endTime: z.string().nullable().optional(),
-  time: z.string(),
-  title: z.string().optional(),
-  url: z.string().optional(),
+/** Body of `PUT /v2/annotations/{id}`: every field optional (partial update); null leaves a field as it is. */
+export const AnnotationUpdateSchema = absentWhenUnset(AnnotationObjectSchema.partial(), {
+  zeroIsAbsent: true,
 });
+/** An annotation as the service returns it: shape only, `id` required, unknown fields kept. */
+export const AnnotationSchema = absentWhenUnset(
+  z
+    .looseObject({
+      datasets: z.array(z.string()),
+      type: z.string(),
+      description: z.string(),
+      endTime: z.string().nullable(),
+      time: z.string(),
+      title: z.string(),
+      url: z.string(),
+    })
+    .partial()
+    .extend({ id: z.string() }),
+  { zeroIsAbsent: true },
+);
 
-export type AnnotationCreate = z.input<typeof AnnotationCreateSchema>;
-export type AnnotationUpdate = z.input<typeof AnnotationUpdateSchema>;
+export type AnnotationCreate = z.input<typeof AnnotationObjectSchema>;
+export type AnnotationUpdate = Partial<AnnotationCreate>;
 export type Annotation = z.infer<typeof AnnotationSchema>;

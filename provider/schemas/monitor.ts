@@ -1,6 +1,12 @@
 /** Monitor: the spec's "Monitor" table, plus the cross-field rules from API-FACTS. Endpoints: `/v2/monitors`. */
 import { z } from "zod";
-import { DateTimeSchema, NonEmptyStringSchema, serviceDefault, serviceDefaults, ZERO_TIME } from "./common";
+import {
+  DateTimeSchema,
+  NonEmptyStringSchema,
+  absentWhenUnset,
+  serviceDefault,
+  serviceDefaults,
+} from "./common";
 
 export const MONITOR_TYPES = ["Threshold", "MatchEvent", "AnomalyDetection"] as const;
 export const MONITOR_OPERATORS = ["Below", "BelowOrEqual", "Above", "AboveOrEqual", "AboveOrBelow"] as const;
@@ -91,37 +97,73 @@ function refineCrossFields(m: MonitorShape, ctx: z.RefinementCtx) {
   }
 }
 
-/** Accepts the spellings official clients send: `notifierIDs`, and the zero time for "not disabled". */
+/**
+ * Accepts the spellings official clients send and the service answers with: `notifierIDs` (axiom-go's field
+ * name, in its requests and in its tests' recorded responses), an empty `disabledUntil`, and `operator: ""`,
+ * which is what Go and Terraform send for a MatchEvent monitor that has no operator.
+ */
 function tolerateClientSpellings(body: unknown): unknown {
   if (typeof body !== "object" || body === null || Array.isArray(body)) return body;
   const out: Record<string, unknown> = { ...(body as Record<string, unknown>) };
   if (out.notifierIds === undefined && out.notifierIDs !== undefined) out.notifierIds = out.notifierIDs;
   delete out.notifierIDs;
-  if (out.disabledUntil === ZERO_TIME || out.disabledUntil === "") out.disabledUntil = null;
+  if (out.disabledUntil === "") delete out.disabledUntil;
+  if (out.operator === "") delete out.operator;
   return out;
 }
 
 const MonitorObjectSchema = z.object(monitorFields);
 
-/** Body of `POST /v2/monitors` and `PUT /v2/monitors/{id}` (PUT sends the whole monitor). */
+/** Body of `POST /v2/monitors` and `PUT /v2/monitors/{id}` (PUT sends the whole monitor). Null and the zero time
+ * mean absent; every rule of the spec still applies to what is given. */
 export const MonitorCreateSchema = z.preprocess(
   tolerateClientSpellings,
-  MonitorObjectSchema.superRefine(refineCrossFields),
+  absentWhenUnset(MonitorObjectSchema.superRefine(refineCrossFields), { zeroIsAbsent: true }),
 );
 export const MonitorUpdateSchema = MonitorCreateSchema;
 /** What a user declares: unknown fields are refused. */
 export const MonitorInputSchema = z.strictObject(monitorFields).superRefine(refineCrossFields);
 
-/** A monitor as the service returns it; unknown fields survive. */
-export const MonitorSchema = z.looseObject({
-  ...Object.fromEntries(Object.entries(monitorFields).map(([k, v]) => [k, v.optional()])),
-  id: z.string(),
-  name: z.string(),
-  aplQuery: z.string(),
-  type: z.enum(MONITOR_TYPES),
-  createdAt: z.string().optional(),
-  createdBy: z.string().optional(),
-}) as unknown as z.ZodType<Monitor>;
+/**
+ * A monitor as the service returns it: shape only. No enums, minimums or maximums (the service may add a
+ * monitor type or answer `compareDays: 8`), only `id` required, null and the zero time read as absent, unknown
+ * fields kept. The provider diffs what it reads against what was declared, so odd values show as drift.
+ */
+export const MonitorSchema = z.preprocess(
+  tolerateClientSpellings,
+  absentWhenUnset(
+    z
+      .looseObject({
+        name: z.string(),
+        aplQuery: z.string(),
+        type: z.string(),
+        alertOnNoData: z.boolean(),
+        columnName: z.string(),
+        compareDays: z.number(),
+        description: z.string(),
+        disabled: z.boolean(),
+        disabledUntil: z.string().nullable(),
+        intervalMinutes: z.number(),
+        notifierIds: z.array(z.string()),
+        notifyByGroup: z.boolean(),
+        notifyEveryRun: z.boolean(),
+        operator: z.string(),
+        rangeMinutes: z.number(),
+        resolvable: z.boolean(),
+        secondDelay: z.number(),
+        skipResolved: z.boolean(),
+        threshold: z.number(),
+        tolerance: z.number(),
+        triggerAfterNPositiveResults: z.number(),
+        triggerFromNRuns: z.number(),
+        createdAt: z.string(),
+        createdBy: z.string(),
+      })
+      .partial()
+      .extend({ id: z.string() }),
+    { zeroIsAbsent: true },
+  ),
+);
 
 /** Defaults the service (and Terraform's provider) applies, as the fields declare them; used to normalize before
  * diffing and by the emulator. */
@@ -129,18 +171,12 @@ export const MONITOR_DEFAULTS = serviceDefaults(MonitorObjectSchema);
 
 export type MonitorCreate = z.input<typeof MonitorObjectSchema>;
 export type MonitorUpdate = MonitorCreate;
-export type Monitor = z.infer<typeof MonitorObjectSchema> & {
-  id: string;
-  createdAt?: string;
-  createdBy?: string;
-  [extra: string]: unknown;
-};
+export type Monitor = z.infer<typeof MonitorSchema>;
 
 /** One entry of `GET /v2/monitors/{id}/history`. */
-export const MonitorHistoryEntrySchema = z.looseObject({
-  checkId: z.string(),
-  name: z.string(),
-  state: z.enum(["open", "closed"]),
-  timestamp: z.string(),
-});
+export const MonitorHistoryEntrySchema = absentWhenUnset(
+  z
+    .looseObject({ checkId: z.string(), name: z.string(), state: z.string(), timestamp: z.string() })
+    .partial(),
+);
 export type MonitorHistoryEntry = z.infer<typeof MonitorHistoryEntrySchema>;

@@ -3,9 +3,9 @@ import { z } from "zod";
 import {
   DateTimeSchema,
   NonEmptyStringSchema,
-  serviceDefault,
   StringMapSchema,
-  ZERO_TIME,
+  absentWhenUnset,
+  serviceDefault,
   uniqueList,
 } from "./common";
 
@@ -82,7 +82,7 @@ function propertiesSchema(strict: boolean) {
 function tolerateClientSpellings(body: unknown): unknown {
   if (typeof body !== "object" || body === null || Array.isArray(body)) return body;
   const out: Record<string, unknown> = { ...(body as Record<string, unknown>) };
-  if (out.disabledUntil === ZERO_TIME || out.disabledUntil === "") out.disabledUntil = null;
+  if (out.disabledUntil === "") delete out.disabledUntil;
   const props = out.properties as Record<string, unknown> | undefined;
   const hook = props?.customWebhook as Record<string, unknown> | undefined | null;
   if (hook && typeof hook === "object") {
@@ -111,7 +111,10 @@ const notifierFields = (strict: boolean) => ({
 });
 
 /** Body of `POST /v2/notifiers` and `PUT /v2/notifiers/{id}`. Unknown and read-only fields are ignored. */
-export const NotifierCreateSchema = z.preprocess(tolerateClientSpellings, z.object(notifierFields(false)));
+export const NotifierCreateSchema = z.preprocess(
+  tolerateClientSpellings,
+  absentWhenUnset(z.object(notifierFields(false)), { zeroIsAbsent: true }),
+);
 export const NotifierUpdateSchema = NotifierCreateSchema;
 /** What a user declares: unknown fields are refused, at every level. */
 export const NotifierInputSchema = z.strictObject(notifierFields(true));
@@ -121,19 +124,24 @@ export type NotifierCreate = { name: string; properties: NotifierProperties; dis
 export type NotifierUpdate = NotifierCreate;
 
 /** A notifier as the service returns it; unknown fields survive. */
-export const NotifierSchema = z.looseObject({
-  id: z.string(),
-  name: z.string(),
-  properties: z.record(z.string(), z.unknown()),
-  createdAt: z.string().optional(),
-  createdBy: z.string().optional(),
-  disabledUntil: z.string().nullable().optional(),
-});
+export const NotifierSchema = absentWhenUnset(
+  z
+    .looseObject({
+      name: z.string(),
+      properties: z.record(z.string(), z.unknown()),
+      createdAt: z.string(),
+      createdBy: z.string(),
+      disabledUntil: z.string().nullable(),
+    })
+    .partial()
+    .extend({ id: z.string() }),
+  { zeroIsAbsent: true },
+);
 // Spelled out: Omit<> over a loose object's index signature would erase `id` and `name` to unknown.
 export type Notifier = {
   id: string;
-  name: string;
-  properties: NotifierProperties;
+  name?: string;
+  properties?: NotifierProperties;
   createdAt?: string;
   createdBy?: string;
   disabledUntil?: string | null;

@@ -1,6 +1,6 @@
 /** Organization: the spec's "Organization" table. Endpoints: `/v2/orgs`. */
 import { z } from "zod";
-import { NonEmptyStringSchema } from "./common";
+import { NonEmptyStringSchema, absentWhenUnset } from "./common";
 
 export const PAYMENT_STATUSES = ["na", "failed", "success", "blocked"] as const;
 /** The spec's plans, plus `accelerator` (API-FACTS). */
@@ -20,47 +20,58 @@ export const PLANS = [
 export const OrgUpdateSchema = z.object({ name: NonEmptyStringSchema });
 export type OrgUpdate = z.input<typeof OrgUpdateSchema>;
 
-/** The license the org carries; unknown fields survive. */
-export const LicenseSchema = z.looseObject({
-  apiRateLimitPerSecond: z.number(),
-  billingPeriodEnd: z.string(),
-  billingPeriodStart: z.string(),
-  features: z.record(z.string(), z.unknown()),
-  id: z.string(),
-  issuedAt: z.string(),
-  issuedTo: z.string(),
-  issuer: z.string(),
-  maxAuditWindowSeconds: z.number(),
-  maxDatasets: z.number(),
-  maxEndpoints: z.number(),
-  maxFields: z.number(),
-  maxMonitors: z.number(),
-  maxQueryWindowSeconds: z.number(),
-  maxUsers: z.number(),
-  monthlyIngestGb: z.number(),
-  monthlyQueryGbHours: z.number(),
-  tier: z.string(),
-  validFrom: z.string(),
-  withAuths: z.array(z.string()),
-  expiresAt: z.string(),
-  storageAllowanceGB: z.number(),
-});
+/** The license the org carries: shape only, every field optional (the service adds and drops licence fields),
+ * unknown fields kept. */
+export const LicenseSchema = absentWhenUnset(
+  z
+    .looseObject({
+      apiRateLimitPerSecond: z.number(),
+      billingPeriodEnd: z.string(),
+      billingPeriodStart: z.string(),
+      features: z.record(z.string(), z.unknown()),
+      id: z.string(),
+      issuedAt: z.string(),
+      issuedTo: z.string(),
+      issuer: z.string(),
+      maxAuditWindowSeconds: z.number(),
+      maxDatasets: z.number(),
+      maxEndpoints: z.number(),
+      maxFields: z.number(),
+      maxMonitors: z.number(),
+      maxQueryWindowSeconds: z.number(),
+      maxUsers: z.number(),
+      monthlyIngestGb: z.number(),
+      monthlyQueryGbHours: z.number(),
+      tier: z.string(),
+      validFrom: z.string(),
+      withAuths: z.array(z.string()),
+      expiresAt: z.string(),
+      storageAllowanceGB: z.number(),
+    })
+    .partial(),
+);
 
-/** An organization as the service returns it; unknown fields survive. */
-export const OrgSchema = z.looseObject({
-  id: z.string(),
-  name: z.string(),
-  lastUsageSync: z.string(),
-  license: LicenseSchema,
-  paymentStatus: z.enum(PAYMENT_STATUSES),
-  plan: z.enum(PLANS),
-  planCreated: z.string(),
-  primaryEmail: z.string(),
-  firstFailedPayment: z.string().optional(),
-  metaCreated: z.string().optional(),
-  metaModified: z.string().optional(),
-  metaVersion: z.string().optional(),
-  role: z.string().optional(),
-});
+/** An organization as the service returns it: shape only (a new plan or payment status reads fine), only `id`
+ * required, unknown fields kept, the zero time (`lastUsageSync` of an org never synced) read as absent. */
+export const OrgSchema = absentWhenUnset(
+  z
+    .looseObject({
+      name: z.string(),
+      lastUsageSync: z.string(),
+      license: LicenseSchema,
+      paymentStatus: z.string(),
+      plan: z.string(),
+      planCreated: z.string(),
+      primaryEmail: z.string(),
+      firstFailedPayment: z.string(),
+      metaCreated: z.string(),
+      metaModified: z.string(),
+      metaVersion: z.string(),
+      role: z.string(),
+    })
+    .partial()
+    .extend({ id: z.string() }),
+  { zeroIsAbsent: true },
+);
 export type Org = z.infer<typeof OrgSchema>;
 export type License = z.infer<typeof LicenseSchema>;

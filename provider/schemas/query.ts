@@ -1,7 +1,7 @@
 /** Query requests and results: `/v1/datasets/_apl` and the legacy `/v1/datasets/{name}/query`. */
 import { z } from "zod";
 import { parseQueryTimeNs, RELATIVE_TIME } from "../time";
-import { NonEmptyStringSchema, OrderEntrySchema } from "./common";
+import { NonEmptyStringSchema, OrderEntrySchema, absentWhenUnset } from "./common";
 
 export { RELATIVE_TIME };
 
@@ -25,8 +25,8 @@ export const QueryOptionsSchema = z.object({
   resolution: z.string().optional(),
 });
 
-/** Body of `POST /v1/datasets/_apl`. */
-export const AplRequestSchema = z.object({
+/** Body of `POST /v1/datasets/_apl`; null means absent. */
+const AplRequestObjectSchema = z.object({
   apl: NonEmptyStringSchema,
   startTime: QueryTimeSchema.optional(),
   endTime: QueryTimeSchema.optional(),
@@ -41,10 +41,11 @@ export const AplRequestSchema = z.object({
   variables: z.record(z.string(), z.unknown()).optional(),
   queryOptions: QueryOptionsSchema.optional(),
 });
-export type AplRequest = z.input<typeof AplRequestSchema>;
+export const AplRequestSchema = absentWhenUnset(AplRequestObjectSchema);
+export type AplRequest = z.input<typeof AplRequestObjectSchema>;
 
 /** Body of `POST /v1/datasets/{name}/query` (legacy). `limit` is at most 50,000. */
-export const LegacyQueryRequestSchema = z.object({
+const LegacyQueryRequestObjectSchema = z.object({
   startTime: QueryTimeSchema,
   endTime: QueryTimeSchema,
   limit: z
@@ -59,69 +60,104 @@ export const LegacyQueryRequestSchema = z.object({
   filter: z.unknown().optional(),
   project: z.array(z.unknown()).optional(),
 });
-export type LegacyQueryRequest = z.input<typeof LegacyQueryRequestSchema>;
+/**
+ * The legacy body as the service reads it: null means absent (axiom-py sends `order`, `project`, `cursor`,
+ * `filter`, … as null), and axiom-go's zero values mean unset: `limit: 0` is the default page. (Go's zero
+ * `filter` is the emulator's business: see `isZeroFilter` in emulator/query/legacy.ts.)
+ */
+export const LegacyQueryRequestSchema = z.preprocess(
+  (body) =>
+    typeof body === "object" && body !== null && (body as { limit?: unknown }).limit === 0
+      ? { ...body, limit: undefined }
+      : body,
+  absentWhenUnset(LegacyQueryRequestObjectSchema),
+);
+export type LegacyQueryRequest = z.input<typeof LegacyQueryRequestObjectSchema>;
 
 export const QueryFormatSchema = z.enum(["legacy", "tabular"], { error: "must be legacy or tabular" });
 export type QueryFormat = z.infer<typeof QueryFormatSchema>;
 
+/* Results are read by shape: only what the client uses is required (a page's `status` object and its rows),
+ * every other field is optional, and unknown fields are kept, so a service that adds or drops a status field does
+ * not break a query. `queryLegacy`, `query` and `paginate` accept the same bodies. */
+
 /** The `status` object of a query result. */
-export const QueryStatusSchema = z.looseObject({
-  elapsedTime: z.number(),
-  minCursor: z.string(),
-  maxCursor: z.string(),
-  blocksExamined: z.number(),
-  rowsExamined: z.number(),
-  rowsMatched: z.number(),
-  numGroups: z.number(),
-  isPartial: z.boolean(),
-  cacheStatus: z.number(),
-  minBlockTime: z.string(),
-  maxBlockTime: z.string(),
-});
+export const QueryStatusSchema = absentWhenUnset(
+  z
+    .looseObject({
+      elapsedTime: z.number(),
+      minCursor: z.string(),
+      maxCursor: z.string(),
+      blocksExamined: z.number(),
+      rowsExamined: z.number(),
+      rowsMatched: z.number(),
+      numGroups: z.number(),
+      isPartial: z.boolean(),
+      cacheStatus: z.number(),
+      minBlockTime: z.string(),
+      maxBlockTime: z.string(),
+    })
+    .partial(),
+);
 export type QueryStatus = z.infer<typeof QueryStatusSchema>;
 
 /** One matched row in the legacy format. */
-export const MatchSchema = z.looseObject({
-  _time: z.string(),
-  _sysTime: z.string(),
-  _rowId: z.string(),
-  data: z.record(z.string(), z.unknown()),
-});
+export const MatchSchema = absentWhenUnset(
+  z
+    .looseObject({
+      _time: z.string(),
+      _sysTime: z.string(),
+      _rowId: z.string(),
+      data: z.record(z.string(), z.unknown()),
+    })
+    .partial(),
+);
 export type Match = z.infer<typeof MatchSchema>;
 
 /** Legacy-format result (the `_apl` variant adds `datasetNames` and `fieldsMetaMap`). */
-export const LegacyResultSchema = z.looseObject({
-  status: QueryStatusSchema,
-  matches: z.array(MatchSchema),
-  buckets: z.looseObject({ series: z.array(z.unknown()), totals: z.array(z.unknown()) }),
-  datasetNames: z.array(z.string()).optional(),
-  fieldsMetaMap: z.record(z.string(), z.unknown()).optional(),
-});
+export const LegacyResultSchema = absentWhenUnset(
+  z
+    .looseObject({
+      buckets: z.looseObject({ series: z.array(z.unknown()), totals: z.array(z.unknown()) }).partial(),
+      datasetNames: z.array(z.string()),
+      fieldsMetaMap: z.record(z.string(), z.unknown()),
+    })
+    .partial()
+    .extend({ status: QueryStatusSchema, matches: z.array(MatchSchema) }),
+);
 export type LegacyResult = z.infer<typeof LegacyResultSchema>;
 
 /** Tabular-format result; `columns` is column-major, aligned with `fields`. */
-export const TabularResultSchema = z.looseObject({
-  format: z.literal("tabular"),
-  status: QueryStatusSchema,
-  tables: z.array(
-    z.looseObject({
-      name: z.string(),
-      sources: z.array(z.object({ name: z.string() })),
-      fields: z.array(z.looseObject({ name: z.string(), type: z.string() })),
-      order: z.array(z.object({ field: z.string(), desc: z.boolean() })),
-      groups: z.array(z.unknown()),
-      columns: z.array(z.array(z.unknown())),
+export const TabularResultSchema = absentWhenUnset(
+  z
+    .looseObject({
+      format: z.string(),
+      datasetNames: z.array(z.string()),
+    })
+    .partial()
+    .extend({
+      status: QueryStatusSchema,
+      tables: z.array(
+        z
+          .looseObject({
+            name: z.string(),
+            sources: z.array(z.looseObject({ name: z.string() })),
+            fields: z.array(z.looseObject({ name: z.string(), type: z.string() }).partial()),
+            order: z.array(z.looseObject({ field: z.string(), desc: z.boolean() }).partial()),
+            groups: z.array(z.unknown()),
+            columns: z.array(z.array(z.unknown())),
+          })
+          .partial(),
+      ),
     }),
-  ),
-  datasetNames: z.array(z.string()),
-});
+);
 export type TabularResult = z.infer<typeof TabularResultSchema>;
 
 /** Body of a successful ingest. */
 export const IngestResultSchema = z.looseObject({
   ingested: z.number(),
   failed: z.number(),
-  failures: z.array(z.object({ timestamp: z.string(), error: z.string() })),
+  failures: z.array(z.looseObject({ timestamp: z.string(), error: z.string() })),
   processedBytes: z.number(),
   blocksCreated: z.number(),
   walLength: z.number(),

@@ -1,6 +1,6 @@
 /** Role (RBAC): the spec's "Role" table with API-FACTS' capability action lists. Endpoints: `/v2/rbac/roles`. */
 import { z } from "zod";
-import { NonEmptyStringSchema, serviceDefault, uniqueList } from "./common";
+import { NonEmptyStringSchema, absentWhenUnset, serviceDefault, uniqueList } from "./common";
 
 const CRUD = ["create", "read", "update", "delete"] as const;
 type Action = (typeof CRUD)[number];
@@ -78,24 +78,27 @@ const roleFields = (strict: boolean) => ({
 
 /** Body of `POST /v2/rbac/roles` and `PUT /v2/rbac/roles/{id}`. Unknown capability keys are refused even here,
  * since silently dropping a permission would grant less than asked. */
-export const RoleCreateSchema = z.object({
-  ...roleFields(true),
-});
+const RoleObjectSchema = z.object(roleFields(true));
+export const RoleCreateSchema = absentWhenUnset(RoleObjectSchema);
 export const RoleUpdateSchema = RoleCreateSchema;
 /** What a user declares. */
 export const RoleInputSchema = z.strictObject(roleFields(true));
 
-export type RoleCreate = z.input<typeof RoleCreateSchema>;
+export type RoleCreate = z.input<typeof RoleObjectSchema>;
 export type RoleUpdate = RoleCreate;
 
 /** A role as the service returns it; unknown fields survive. */
-export const RoleSchema = z.looseObject({
-  id: z.string(),
-  name: z.string(),
-  description: z.string().optional(),
-  members: z.array(z.string()).optional(),
-  orgCapabilities: z.record(z.string(), z.array(z.string())).optional(),
-  datasetCapabilities: z.record(z.string(), z.record(z.string(), z.array(z.string()))).optional(),
-  viewCapabilities: z.record(z.string(), z.record(z.string(), z.array(z.string()))).optional(),
-});
+export const RoleSchema = absentWhenUnset(
+  z
+    .looseObject({
+      name: z.string(),
+      description: z.string(),
+      members: z.array(z.string()),
+      orgCapabilities: z.record(z.string(), z.array(z.string())),
+      datasetCapabilities: z.record(z.string(), z.record(z.string(), z.array(z.string()))),
+      viewCapabilities: z.record(z.string(), z.record(z.string(), z.array(z.string()))),
+    })
+    .partial()
+    .extend({ id: z.string() }),
+);
 export type Role = z.infer<typeof RoleSchema>;

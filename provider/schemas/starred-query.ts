@@ -1,6 +1,6 @@
 /** Starred (saved APL) query: the spec's table with API-FACTS' required fields. Endpoints: `/v2/apl-starred-queries`. */
 import { z } from "zod";
-import { NonEmptyStringSchema, OrderEntrySchema, StringMapSchema } from "./common";
+import { NonEmptyStringSchema, OrderEntrySchema, StringMapSchema, absentWhenUnset } from "./common";
 import { QueryOptionsSchema, QueryTimeSchema } from "./query";
 
 const queryFields = {
@@ -31,32 +31,38 @@ const starredFields = (strict: boolean) => ({
   /** Required; the owner: a user id, or `team` for a shared query. */
   who: NonEmptyStringSchema,
   /** Required; the APL request that is saved. */
-  query: strict ? z.strictObject(queryFields) : z.object(queryFields),
+  query: strict ? z.strictObject(queryFields) : absentWhenUnset(z.object(queryFields)),
   /** Required; a string-to-string map. */
   metadata: StringMapSchema,
   dataset: z.string({ error: "must be a string" }).optional(),
 });
 
 /** Body of `POST /v2/apl-starred-queries` and `PUT /v2/apl-starred-queries/{id}`. */
-export const StarredQueryCreateSchema = z.object(starredFields(false));
+export const StarredQueryCreateSchema = absentWhenUnset(z.object(starredFields(false)));
 export const StarredQueryUpdateSchema = StarredQueryCreateSchema;
 /** What a user declares. */
 export const StarredQueryInputSchema = z.strictObject(starredFields(true));
 
-export type StarredQueryCreate = z.input<typeof StarredQueryCreateSchema>;
+export type StarredQueryCreate = z.input<typeof StarredQueryInputSchema>;
 export type StarredQueryUpdate = StarredQueryCreate;
 
 /** A starred query as the service returns it; unknown fields survive. */
-export const StarredQuerySchema = z.looseObject({
-  id: z.string(),
-  kind: z.string(),
-  name: z.string(),
-  who: z.string(),
-  dataset: z.string().optional(),
-  metadata: z.record(z.string(), z.string()),
-  query: z.looseObject({ apl: z.string() }),
-});
-export type StarredQuery = z.infer<typeof StarredQuerySchema> & { query: StarredQueryCreate["query"] };
+export const StarredQuerySchema = absentWhenUnset(
+  z
+    .looseObject({
+      kind: z.string(),
+      name: z.string(),
+      who: z.string(),
+      dataset: z.string(),
+      metadata: z.record(z.string(), z.unknown()),
+      query: absentWhenUnset(z.looseObject({ apl: z.string() }).partial()),
+    })
+    .partial()
+    .extend({ id: z.string() }),
+);
+export type StarredQuery = z.infer<typeof StarredQuerySchema> & {
+  query?: Partial<StarredQueryCreate["query"]>;
+};
 
 /** Query string of `GET /v2/apl-starred-queries`. */
 export const StarredQueryListSchema = z.object({

@@ -183,6 +183,21 @@ describe("timestamps", () => {
     expect(got[0].data).toEqual({ v: 1 });
   });
 
+  it.each([["toString"], ["constructor"], ["__proto__"]])(
+    "timestamp-field %s, a name Object.prototype has, reads only the event's own field",
+    async (field) => {
+      const ds = fresh();
+      const res = await ingest(
+        ds,
+        [{}, { [field]: "2022-02-02T02:02:02Z", v: 1 }],
+        {},
+        `?timestamp-field=${field}`,
+      );
+      expectResult(res.body, 2, 0);
+      expect((await rows(ds)).map((r) => r._time)).toContain("2022-02-02T02:02:02Z");
+    },
+  );
+
   it.each([["query parameter"], ["header"]])("timestamp-format (Go layout) as a %s", async (where) => {
     const ds = fresh();
     const layout = "2/Jan/2006:15:04:05 -0700";

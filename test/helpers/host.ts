@@ -68,7 +68,8 @@ export interface ProviderHost {
     inputs?: Props,
   ): Promise<{ id: string; properties: Props; inputs?: Props }>;
   update(urn: string, id: string, olds: Props, news: Props): Promise<{ properties: Props }>;
-  delete(urn: string, id: string, properties: Props): Promise<void>;
+  /** Delete; `oldInputs` is sent too, as the engine sends it (the 3.270 host does not pass it on). */
+  delete(urn: string, id: string, properties: Props, oldInputs?: Props): Promise<void>;
   /** Everything the host wrote to stderr so far (tests assert no secret leaks there). */
   stderr(): string;
   /** Stops the host and the engine stub. */
@@ -229,11 +230,12 @@ export async function startProviderHost(options: ProviderHostOptions): Promise<P
       const resp: any = await call("update", req);
       return { properties: resp.getProperties()?.toJavaScript() ?? {} };
     },
-    async delete(urn, id, properties) {
+    async delete(urn, id, properties, oldInputs) {
       const req = new providerPb.DeleteRequest();
       req.setUrn(urn);
       req.setId(id);
       req.setProperties(toStruct(properties));
+      if (oldInputs) req.setOldInputs(toStruct(oldInputs));
       await call("delete", req);
     },
     stderr: () => stderr,

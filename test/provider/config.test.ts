@@ -1,4 +1,4 @@
-/** Provider configuration (stack config, then env) and the shim's method recovery. */
+/** Provider configuration: stack config, then env. */
 import { MISSING_TOKEN_MESSAGE, ProviderConfigError, resolveSettings } from "../../provider/config";
 import * as dynamic from "../../provider/resources/dynamic";
 
@@ -49,19 +49,5 @@ describe("resolveSettings", () => {
       if (saved !== undefined) process.env.OBSERVABILITY_TOKEN = saved;
       await dynamic.reset();
     }
-  });
-});
-
-describe("methodOf recovers each host call from the shim's two entries", () => {
-  it.each([
-    ["configure(req)", 0, [{ config: { get: () => undefined } }], "configure"],
-    ["create(inputs)", 0, [{ name: "x" }], "create"],
-    ["check(olds, news)", 0, [{}, { name: "x" }], "check"],
-    ["read(id, props)", 0, ["id", {}], "read"],
-    ["diff(id, olds, news)", 0, ["id", {}, {}], "diff"],
-    ["delete(id, props)", 1, ["id", {}], "delete"],
-    ["update(id, olds, news)", 1, ["id", {}, {}], "update"],
-  ] as const)("%s", (_call, group, args, method) => {
-    expect(dynamic.methodOf(group, args)).toBe(method);
   });
 });

@@ -1,7 +1,8 @@
 /**
- * A create (POST) hit by a fault after it may have reached the service is reported, never resent, and the
- * engine error says plainly that the object may exist and how to take it over; faults the service answers
- * before processing (429, 503) are retried. One emulator per fault kind, every request faulted.
+ * A create (POST) hit by a fault after it may have reached the service, when the service cannot even be listed
+ * to find out (every request faulted), is not resent blindly: the engine error says plainly that the object may
+ * exist and how to take it over. Faults the service answers before processing (429, 503) are retried. One
+ * emulator per fault kind. Reconciliation itself is tested in reconcile.test.ts.
  */
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import * as dynamic from "../../provider/resources/dynamic";

@@ -43,8 +43,14 @@ describe("OrganizationName lifecycle", () => {
     expect(diff).toMatchObject({ changes: true, replaces: ["organizationId"], deleteBeforeReplace: false });
   });
 
-  it("reads an organization that does not exist as gone, and names a missing org on create", async () => {
-    expect(await impl().read("org_missing", {})).toEqual({ id: "" });
+  it("refreshes a missing organization as gone, fails its get, and names a missing org on create", async () => {
+    // A refresh reads with the prior outputs; a `Resource.get` with nothing but `__provider`.
+    expect(await impl().read("org_missing", { organizationId: "org_missing", name: "x" })).toEqual({
+      id: "",
+    });
+    expect(await messageOf(impl().read("org_missing", {}))).toBe(
+      "observability OrganizationName get failed: no OrganizationName with id org_missing exists",
+    );
     const inputs = await checked(impl(), { organizationId: "org_missing", name: "x" });
     expect(await messageOf(impl().create(inputs))).toMatch(
       /OrganizationName create failed: GET \/v2\/orgs\/org_missing failed with 404/,

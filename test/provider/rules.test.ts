@@ -38,7 +38,13 @@ function without(obj: Props, key: string): Props {
 /** [rule, kind, inputs, property, words the reason must contain] */
 const rules: [string, ResourceKind, Props, string, string][] = [
   // Annotation
-  ["annotation datasets is required", "Annotation", without(base.Annotation, "datasets"), "datasets", "list"],
+  [
+    "annotation datasets is required",
+    "Annotation",
+    without(base.Annotation, "datasets"),
+    "datasets",
+    "is required",
+  ],
   [
     "annotation datasets has at least 1 item",
     "Annotation",
@@ -53,7 +59,7 @@ const rules: [string, ResourceKind, Props, string, string][] = [
     "datasets[0]",
     "empty",
   ],
-  ["annotation type is required", "Annotation", without(base.Annotation, "type"), "type", "string"],
+  ["annotation type is required", "Annotation", without(base.Annotation, "type"), "type", "is required"],
   [
     "annotation type is at most 256 characters",
     "Annotation",
@@ -111,8 +117,8 @@ const rules: [string, ResourceKind, Props, string, string][] = [
     "not a known field",
   ],
   // Monitor
-  ["monitor name is required", "Monitor", without(base.Monitor, "name"), "name", "string"],
-  ["monitor aplQuery is required", "Monitor", without(base.Monitor, "aplQuery"), "aplQuery", "string"],
+  ["monitor name is required", "Monitor", without(base.Monitor, "name"), "name", "is required"],
+  ["monitor aplQuery is required", "Monitor", without(base.Monitor, "aplQuery"), "aplQuery", "is required"],
   [
     "monitor type is Threshold, MatchEvent or AnomalyDetection",
     "Monitor",
@@ -227,8 +233,14 @@ const rules: [string, ResourceKind, Props, string, string][] = [
     "only allowed when type is AnomalyDetection",
   ],
   // Notifier
-  ["notifier name is required", "Notifier", without(base.Notifier, "name"), "name", "string"],
-  ["notifier properties is required", "Notifier", without(base.Notifier, "properties"), "properties", ""],
+  ["notifier name is required", "Notifier", without(base.Notifier, "name"), "name", "is required"],
+  [
+    "notifier properties is required",
+    "Notifier",
+    without(base.Notifier, "properties"),
+    "properties",
+    "is required",
+  ],
   [
     "cross-field: notifier configures a channel",
     "Notifier",
@@ -265,7 +277,7 @@ const rules: [string, ResourceKind, Props, string, string][] = [
     "Notifier",
     { name: "n", properties: { customWebhook: { url: "https://h.test" } } },
     "properties.customWebhook.body",
-    "string",
+    "is required",
   ],
   [
     "notifier customWebhook headers map strings to strings",
@@ -359,7 +371,7 @@ const rules: [string, ResourceKind, Props, string, string][] = [
     "RFC 3339",
   ],
   // Role
-  ["role name is required", "Role", {}, "name", "string"],
+  ["role name is required", "Role", {}, "name", "is required"],
   ["role members do not repeat", "Role", { name: "r", members: ["u", "u"] }, "members", "duplicates"],
   [
     "role orgCapabilities auditLog allows only read",
@@ -419,15 +431,27 @@ const rules: [string, ResourceKind, Props, string, string][] = [
   ],
   // Starred query
   ["starred query kind is apl", "StarredQuery", { ...base.StarredQuery, kind: "kql" }, "kind", "apl"],
-  ["starred query name is required", "StarredQuery", without(base.StarredQuery, "name"), "name", "string"],
-  ["starred query who is required", "StarredQuery", without(base.StarredQuery, "who"), "who", "string"],
-  ["starred query query is required", "StarredQuery", without(base.StarredQuery, "query"), "query", ""],
+  [
+    "starred query name is required",
+    "StarredQuery",
+    without(base.StarredQuery, "name"),
+    "name",
+    "is required",
+  ],
+  ["starred query who is required", "StarredQuery", without(base.StarredQuery, "who"), "who", "is required"],
+  [
+    "starred query query is required",
+    "StarredQuery",
+    without(base.StarredQuery, "query"),
+    "query",
+    "is required",
+  ],
   [
     "starred query metadata is required",
     "StarredQuery",
     without(base.StarredQuery, "metadata"),
     "metadata",
-    "",
+    "is required",
   ],
   [
     "starred query metadata maps strings to strings",
@@ -441,7 +465,7 @@ const rules: [string, ResourceKind, Props, string, string][] = [
     "StarredQuery",
     { ...base.StarredQuery, query: {} },
     "query.apl",
-    "string",
+    "is required",
   ],
   [
     "starred query query.defaultLimit is at least 1",
@@ -462,10 +486,16 @@ const rules: [string, ResourceKind, Props, string, string][] = [
     "StarredQuery",
     { ...base.StarredQuery, query: { apl: "x", defaultOrder: [{ field: "_time" }] } },
     "query.defaultOrder[0].desc",
-    "boolean",
+    "is required",
   ],
   // Organization name
-  ["organization name is required", "OrganizationName", { organizationId: "local-org" }, "name", "string"],
+  [
+    "organization name is required",
+    "OrganizationName",
+    { organizationId: "local-org" },
+    "name",
+    "is required",
+  ],
   [
     "organization name is not empty",
     "OrganizationName",

@@ -1,0 +1,253 @@
+/**
+ * Reconciling a create whose outcome is unknown: the POST met a 500, a 502, a timeout or a dropped connection
+ * after it may have reached the service, and the client rightly did not send it again. Instead of giving up,
+ * the provider lists the family and looks for the object that POST may have made.
+ *
+ * A candidate is an object of the family that
+ * - matches the declared body, compared as `diff` compares ({@link inputChanges});
+ * - is new: created no earlier than the first POST started, less {@link CLOCK_SKEW_MS}, where the family
+ *   records a creation time; otherwise absent from a listing taken just before the first POST (the baseline);
+ * - is not claimed by another resource in this process (every id a create or adoption here returned).
+ *
+ * Exactly one candidate is taken as the created object; none means the POST is sent again (at most
+ * {@link MAX_CREATE_ATTEMPTS} POSTs in all); more than one is an error that lists their ids and advises adopting.
+ *
+ * Races: the first request may still be in the service's queue when the list runs (a timeout gives up on a
+ * request the service has not yet handled). So an empty listing is repeated after {@link SETTLE_MS} before the
+ * POST is resent, and after a resend that succeeds the family is listed once more: if the earlier request's
+ * object turned up meanwhile, that one is kept and the resend's own object, the only one surely ours, is deleted.
+ *
+ * The rule per family (and where it cannot be exact):
+ * - Monitor, Notifier: the service records `createdAt` (to the second), so the window is the request's start
+ *   less a minute. Inexact only when an identical object is made by someone else in that minute.
+ * - Annotation: with `time` undeclared the service sets `time` to the request's time, which serves as the
+ *   creation time (the list is bounded by it). With `time` declared nothing records creation, so the baseline
+ *   decides: exact, at the cost of one more list before the POST.
+ * - Role: names are unique, the natural key. The baseline is the roles listed before the POST; a 409 on a resend
+ *   means the name was taken since, so the family is listed again and the role of that name is taken when it
+ *   matches the declared body. Inexact only when someone else makes a role of that name and body meanwhile.
+ * - StarredQuery: no creation time and no unique field, so the baseline decides (listed by name with `qs`).
+ *   Inexact only when someone else saves an identical query between the baseline and the list.
+ * - OrganizationName: no POST (a GET and an idempotent PUT), so nothing to reconcile.
+ * Everywhere: two resources of one program with identical bodies whose creates are both uncertain at once may
+ * each see both objects, and then fail as ambiguous rather than guess.
+ */
+import { ApiError, ConflictError, NotFoundError, type ObservabilityClient } from "../client";
+import { sleep } from "../client/retry";
+import type { ResourceKind } from "./shim";
+import { inputChanges, stableStringify, type Descriptor, type Props, type Verbs } from "./lifecycle";
+
+/** How far the service's clock may be behind ours (plus its createdAt's truncation to the second). */
+export const CLOCK_SKEW_MS = 60_000;
+/** POSTs sent in all for one create, the first included. */
+export const MAX_CREATE_ATTEMPTS = 3;
+/** How long a request the client gave up on may still be in the service's hands before it shows in a list. */
+export const SETTLE_MS = 1_000;
+
+/** How one family is searched after an uncertain create. */
+export interface ReconcileRule {
+  /** The objects a create of `declared` may have made (a superset is fine: candidates are matched after). */
+  list(client: ObservabilityClient, declared: Props, since: Date): Promise<Props[]>;
+  /** Whether the service records when an object of this body was created; without, the baseline decides. */
+  timed(declared: Props): boolean;
+  /** When the service created `obj` (read only where {@link timed}). */
+  createdAt?(obj: Props): unknown;
+}
+
+const untimed = () => false;
+
+/** The rules, by kind; a kind without one (OrganizationName) never POSTs. */
+export const RECONCILE_RULES: Partial<Record<ResourceKind, ReconcileRule>> = {
+  Monitor: {
+    list: (c) => c.monitors.list() as Promise<Props[]>,
+    timed: () => true,
+    createdAt: (obj) => obj.createdAt,
+  },
+  Notifier: {
+    list: (c) => c.notifiers.list() as Promise<Props[]>,
+    timed: () => true,
+    createdAt: (obj) => obj.createdAt,
+  },
+  Annotation: {
+    list: (c, declared, since) =>
+      c.annotations.list({
+        datasets: declared.datasets as string[],
+        start: declared.time === undefined ? since.toISOString() : undefined,
+      }) as Promise<Props[]>,
+    // The service sets `time` to the request's time only when it is not declared.
+    timed: (declared) => declared.time === undefined,
+    createdAt: (obj) => obj.time,
+  },
+  Role: { list: (c) => c.roles.list() as Promise<Props[]>, timed: untimed },
+  StarredQuery: {
+    list: (c, declared) =>
+      c.starredQueries.list({ who: "all", qs: String(declared.name), limit: 1000 }) as Promise<Props[]>,
+    timed: untimed,
+  },
+};
+
+/** Ids taken by a resource in this process, by kind: never adopted by another. */
+const claimed = new Set<string>();
+/** POSTs in flight, by kind and canonical body: a sibling with the same body waits for them to be claimed. */
+const inFlight = new Map<string, Set<Promise<unknown>>>();
+
+const claimKey = (kind: string, id: string) => `${kind}\u0000${id}`;
+
+/** Records that a resource in this process holds `id`. */
+export function claim(kind: string, id: string): void {
+  claimed.add(claimKey(kind, id));
+}
+
+/** Whether a resource in this process holds `id`. */
+export function isClaimed(kind: string, id: string): boolean {
+  return claimed.has(claimKey(kind, id));
+}
+
+/** Runs `post` as one of the in-flight POSTs for `key`, so same-body siblings can wait for its claim. */
+function tracked<R>(key: string, post: () => Promise<R>): Promise<R> {
+  const set = inFlight.get(key) ?? new Set();
+  inFlight.set(key, set);
+  const p = post();
+  const settled = p.then(
+    () => undefined,
+    () => undefined,
+  );
+  set.add(settled);
+  void settled.then(() => {
+    set.delete(settled);
+    if (set.size === 0) inFlight.delete(key);
+  });
+  return p;
+}
+
+/** The error when more than one object could be the one created. */
+export function ambiguousCreateError(kind: string, ids: readonly string[]): Error {
+  return new Error(
+    `its outcome was unknown, and ${ids.length} ${kind}s matching the declared body were created since ` +
+      `the request started: ${ids.join(", ")}. Set \`adopt: "<one of these ids>"\` on this ${kind} to take ` +
+      "that one under management, and delete the others",
+  );
+}
+
+/**
+ * Creates `declared` through `verbs`, reconciling an uncertain outcome by the family's rule (see the file
+ * comment). Returns the created or found object; the error of the last POST when every attempt was uncertain.
+ */
+export async function createReconciled<T>(
+  d: Descriptor<T>,
+  verbs: Verbs<T>,
+  client: ObservabilityClient,
+  declared: Props,
+): Promise<T> {
+  const rule = RECONCILE_RULES[d.kind];
+  const desc = d as unknown as Descriptor<unknown>;
+  const body = d.toBody(declared);
+  const bodyKey = `${d.kind}\u0000${stableStringify(body)}`;
+  const post = () =>
+    tracked(bodyKey, async () => {
+      const obj = await verbs.create(body);
+      claim(d.kind, idOf(obj));
+      return obj;
+    });
+  if (!rule) return post();
+
+  let uncertain: ApiError | undefined;
+  const started = new Date();
+  const since = new Date(started.getTime() - CLOCK_SKEW_MS);
+  // Without a creation time for this body, only objects absent from this listing can be ours.
+  const timed = rule.timed(declared);
+  const baseline = timed ? undefined : await listIds();
+
+  async function listIds(): Promise<Set<string>> {
+    return new Set((await rule!.list(client, declared, since)).map(idOf));
+  }
+
+  async function candidates(): Promise<Props[]> {
+    // A sibling whose POST with this very body is in flight is about to claim its object.
+    await Promise.all([...(inFlight.get(bodyKey) ?? [])]);
+    let found: Props[];
+    try {
+      found = await rule!.list(client, declared, since);
+    } catch (e) {
+      // When the service cannot even be asked, the user still needs to hear that the object may exist.
+      if (!(uncertain && e instanceof ApiError)) throw e;
+      throw new ApiError(`${uncertain.message}; looking for it failed too: ${e.message}`, {
+        method: uncertain.method,
+        path: uncertain.path,
+        status: uncertain.status,
+        traceId: uncertain.traceId,
+        outcomeUnknown: true,
+      });
+    }
+    return found.filter((obj) => {
+      const id = idOf(obj);
+      if (isClaimed(d.kind, id) || baseline?.has(id)) return false;
+      // An object without a readable creation time cannot be shown to be new.
+      if (timed && !(Date.parse(String(rule!.createdAt?.(obj))) >= since.getTime())) return false;
+      return inputChanges(desc, d.toInputs(obj as T), declared).diffs.length === 0;
+    });
+  }
+
+  /** Takes a listed object as this resource's (lists return whole objects, as a read does). */
+  const take = (obj: Props): T => {
+    claim(d.kind, idOf(obj));
+    return obj as T;
+  };
+
+  for (let attempt = 1; attempt <= MAX_CREATE_ATTEMPTS; attempt++) {
+    let obj: T;
+    try {
+      obj = await post();
+    } catch (e) {
+      // A 409 on a resend of a kind with a unique name: the name was taken since the baseline, perhaps by us.
+      const conflict = uncertain !== undefined && e instanceof ConflictError;
+      if (!(e instanceof ApiError && (e.outcomeUnknown || conflict))) throw e;
+      if (conflict) {
+        const found = await candidates();
+        if (found.length === 1) return take(found[0]);
+        throw e;
+      }
+      uncertain = e;
+      let found = await candidates();
+      if (found.length === 0) {
+        await sleep(SETTLE_MS);
+        found = await candidates();
+      }
+      if (found.length === 1) return take(found[0]);
+      if (found.length > 1) throw ambiguousCreateError(d.kind, found.map(idOf));
+      continue;
+    }
+    if (!uncertain) return obj;
+    return afterResend(obj);
+  }
+  throw uncertain;
+
+  /** A resend made `obj`; the first request may have been handled after the lists that found nothing. */
+  async function afterResend(obj: T): Promise<T> {
+    await sleep(SETTLE_MS);
+    let others: Props[];
+    try {
+      others = (await candidates()).filter((o) => idOf(o) !== idOf(obj));
+    } catch {
+      // `obj` surely exists and is ours; a failed look for a late twin must not lose it.
+      return obj;
+    }
+    if (others.length === 0) return obj;
+    if (others.length > 1) throw ambiguousCreateError(d.kind, [idOf(obj), ...others.map(idOf)]);
+    await deleteOwn(verbs, obj);
+    return take(others[0]);
+  }
+}
+
+/** Deletes an object this create surely made; gone already is fine. */
+async function deleteOwn<T>(verbs: Verbs<T>, obj: T): Promise<void> {
+  try {
+    await verbs.delete(idOf(obj), obj as Props);
+  } catch (e) {
+    if (!(e instanceof NotFoundError)) throw e;
+  }
+}
+
+function idOf(obj: unknown): string {
+  return String((obj as Props).id);
+}

@@ -1,0 +1,93 @@
+/**
+ * Check messages in the project's words: a field left out of an object "is required" (not "must be a string"),
+ * and none of zod's default wordings ("Invalid key in record", "Invalid input: expected object, received
+ * string") reach a user; each failure names its field. The emulator's 400s say the same.
+ */
+import { api } from "../helpers/emulator";
+import type { ResourceKind } from "../../provider/resources/shim";
+import { useProvider, type Props } from "./support";
+
+const p = useProvider();
+
+/** [what, kind, inputs, property, reason] */
+const rows: [string, ResourceKind, Props, string, string][] = [
+  [
+    "a channel's required field left out",
+    "Notifier",
+    { name: "n", properties: { slack: {} } },
+    "properties.slack.slackUrl",
+    "is required",
+  ],
+  [
+    "customWebhook without body",
+    "Notifier",
+    { name: "n", properties: { customWebhook: { url: "https://h.test" } } },
+    "properties.customWebhook.body",
+    "is required",
+  ],
+  [
+    "properties given as a string",
+    "Notifier",
+    { name: "n", properties: "slack" },
+    "properties",
+    "must be an object",
+  ],
+  [
+    "query given as a string",
+    "StarredQuery",
+    { kind: "apl", name: "s", who: "team", query: "x", metadata: {} },
+    "query",
+    "must be an object",
+  ],
+  [
+    "metadata given as a list",
+    "StarredQuery",
+    { kind: "apl", name: "s", who: "team", query: { apl: "x" }, metadata: ["a"] },
+    "metadata",
+    "must be a map",
+  ],
+  [
+    "a dataset's capabilities given as a string",
+    "Role",
+    { name: "r", datasetCapabilities: { logs: "read" } },
+    "datasetCapabilities.logs",
+    "must be an object",
+  ],
+  [
+    "an empty dataset name as a key",
+    "Role",
+    { name: "r", datasetCapabilities: { "": { query: ["read"] } } },
+    "datasetCapabilities",
+    'key "": must not be empty',
+  ],
+  ["members given as a string", "Role", { name: "r", members: "u1" }, "members", "must be a list"],
+  [
+    "a top-level required field left out",
+    "Monitor",
+    { aplQuery: "x", type: "MatchEvent" },
+    "name",
+    "is required",
+  ],
+  [
+    "a wrong type where a value is present",
+    "Monitor",
+    { name: 5, aplQuery: "x", type: "MatchEvent" },
+    "name",
+    "must be a string",
+  ],
+];
+
+describe("check failures are worded in the project's style and name the field", () => {
+  it.each(rows)("%s", async (_what, kind, inputs, property, reason) => {
+    const { failures } = await p.impl(kind).check({}, inputs);
+    expect(failures).toContainEqual({ property, reason });
+    for (const f of failures ?? [])
+      expect(f.reason).not.toMatch(/Invalid (input|key)|expected \w+, received/);
+  });
+
+  it("the emulator's 400 says the same: `properties.slack.slackUrl: is required`", async () => {
+    const res = await api(p.em.current, "POST", "/v2/notifiers", { name: "n", properties: { slack: {} } });
+    expect(res.status).toBe(400);
+    expect(res.body.message).toContain("properties.slack.slackUrl: is required");
+  });
+});

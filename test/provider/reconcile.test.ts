@@ -1,0 +1,188 @@
+/**
+ * Reconciling a create whose outcome is unknown, family by family: the provider lists the family and takes the
+ * one new, unclaimed object matching the declared body; resends when there is none; fails listing ids when
+ * there are several. Faults are placed on exactly the requests chosen, by a real proxy in front of the emulator.
+ */
+import { ObservabilityClient } from "../../provider/client";
+import { annotationDescriptor } from "../../provider/resources/annotation";
+import { lifecycle, type Descriptor, type Lifecycle } from "../../provider/resources/lifecycle";
+import { monitorDescriptor } from "../../provider/resources/monitor";
+import { notifierDescriptor } from "../../provider/resources/notifier";
+import { MAX_CREATE_ATTEMPTS } from "../../provider/resources/reconcile";
+import { roleDescriptor } from "../../provider/resources/role";
+import { starredQueryDescriptor } from "../../provider/resources/starred-query";
+import { startFaultProxy, type FaultProxy, type ProxyFault } from "../helpers/fault-proxy";
+import { useEmulator } from "../helpers/emulator";
+import { checked, messageOf } from "./support";
+
+const em = useEmulator();
+let proxy: FaultProxy | undefined;
+let client: ObservabilityClient | undefined;
+let oob: ObservabilityClient | undefined;
+
+afterEach(async () => {
+  await client?.close();
+  await oob?.close();
+  await proxy?.close();
+  proxy = client = oob = undefined;
+});
+
+/** The real lifecycle of `descriptor`, its client behind a proxy that faults what `plan` picks. */
+async function through(
+  descriptor: Descriptor<never>,
+  plan: (method: string, path: string, nth: number) => ProxyFault | Promise<ProxyFault>,
+  timeoutMs = 10_000,
+): Promise<Lifecycle> {
+  proxy = await startFaultProxy(em.current.url, plan);
+  client = new ObservabilityClient({ url: proxy.url, token: em.current.token, timeoutMs });
+  oob = new ObservabilityClient({ url: em.current.url, token: em.current.token });
+  return lifecycle(descriptor, { client: () => client!, secrets: () => [] });
+}
+
+const d = <T>(x: Descriptor<T>) => x as unknown as Descriptor<never>;
+const posts = () => proxy!.seen.filter((r) => r.startsWith("POST")).length;
+const named = async (list: Promise<{ id?: unknown; name?: unknown }[]>, name: string) =>
+  (await list).filter((x) => x.name === name).map((x) => x.id);
+/** Fault the first POST only. */
+const firstPost =
+  (fault: ProxyFault) =>
+  (method: string, _path: string, nth: number): ProxyFault =>
+    method === "POST" && nth === 0 ? fault : undefined;
+
+describe("an uncertain create is reconciled, family by family", () => {
+  it.each([
+    ["processed, then answered 500", "500after" as const, 1],
+    ["answered 500 before processing", "500" as const, 2],
+    ["answered 502 before processing", "502" as const, 2],
+    ["a dropped connection", "drop" as const, 2],
+  ])("Monitor, first POST %s: exactly one monitor, in state", async (_what, fault, expectedPosts) => {
+    const impl = await through(d(monitorDescriptor), firstPost(fault));
+    const name = `mon-${fault}`;
+    const { id } = await impl.create(await checked(impl, { name, aplQuery: "x", type: "MatchEvent" }));
+    expect(await named(oob!.monitors.list(), name)).toEqual([id]);
+    expect(posts()).toBe(expectedPosts);
+  });
+
+  it("Notifier (createdAt window), processed then 500: the one notifier is taken", async () => {
+    const impl = await through(d(notifierDescriptor), firstPost("500after"));
+    const args = { name: "hook", properties: { webhook: { url: "https://w.test/k" } } };
+    const { id } = await impl.create(await checked(impl, args));
+    expect(await named(oob!.notifiers.list(), "hook")).toEqual([id]);
+  });
+
+  it.each([
+    ["time undeclared (the service's time is the creation time)", {}],
+    ["time declared (the listing before the POST decides)", { time: "2024-01-02T03:04:05Z" }],
+  ])("Annotation, %s: one annotation", async (_what, extra) => {
+    const impl = await through(d(annotationDescriptor), firstPost("500after"));
+    const title = `a-${Object.keys(extra).length}`;
+    const args = { datasets: ["recon"], type: "deploy", title, ...extra };
+    const { id } = await impl.create(await checked(impl, args));
+    const all = await oob!.annotations.list({ datasets: ["recon"] });
+    expect(all.filter((a) => a.title === title).map((a) => a.id)).toEqual([id]);
+  });
+
+  it("StarredQuery: an identical query saved before the create is not taken for ours", async () => {
+    const args = { kind: "apl", name: "sq-old", who: "team", query: { apl: "x" }, metadata: {} };
+    const impl = await through(d(starredQueryDescriptor), firstPost("500"));
+    const old = await oob!.starredQueries.create(args as never);
+    const { id } = await impl.create(await checked(impl, args));
+    expect(id).not.toBe(old.id);
+    expect((await named(oob!.starredQueries.list({ who: "all" }), "sq-old")).sort()).toEqual(
+      [old.id, id].sort(),
+    );
+  });
+
+  it("Role: a 409 on the resend means the name was taken since; the role of that name is taken", async () => {
+    const args = { name: "recon-role", description: "r" };
+    const impl = await through(d(roleDescriptor), async (method, _path, nth) => {
+      if (method !== "POST") return undefined;
+      if (nth === 0) return "502";
+      // The first request, delayed in the service, lands just before the resend.
+      if (nth === 1) await oob!.roles.create(args);
+      return undefined;
+    });
+    const { id } = await impl.create(await checked(impl, args));
+    expect(await named(oob!.roles.list(), "recon-role")).toEqual([id]);
+    expect(posts()).toBe(2);
+  });
+
+  it("Role: a role of that name with another body is not taken; the 409 is reported", async () => {
+    const args = { name: "recon-role-2", description: "mine" };
+    const impl = await through(d(roleDescriptor), async (method, _path, nth) => {
+      if (method !== "POST") return undefined;
+      if (nth === 0) return "502";
+      if (nth === 1) await oob!.roles.create({ name: args.name, description: "theirs" });
+      return undefined;
+    });
+    const message = await messageOf(impl.create(await checked(impl, args)));
+    expect(message).toMatch(/^observability Role create failed: POST \/v2\/rbac\/roles failed with 409/);
+  });
+
+  it("an object claimed by another resource in this process is never taken", async () => {
+    const args = { name: "twin", aplQuery: "x", type: "MatchEvent" };
+    // Two resources of one kind: the first creates cleanly, the second's first POST fails unprocessed.
+    const impl = await through(d(monitorDescriptor), (method, _path, nth) =>
+      method === "POST" && nth === 1 ? "500" : undefined,
+    );
+    const first = await impl.create(await checked(impl, args));
+    const second = await impl.create(await checked(impl, args));
+    expect(second.id).not.toBe(first.id);
+    expect((await named(oob!.monitors.list(), "twin")).sort()).toEqual([first.id, second.id].sort());
+  });
+
+  it("more than one match: fails listing their ids and advising adoption", async () => {
+    const args = { name: "many", aplQuery: "x", type: "MatchEvent" };
+    const impl = await through(d(monitorDescriptor), async (method, _path, nth) => {
+      if (method !== "POST" || nth !== 0) return undefined;
+      await oob!.monitors.create(args as never);
+      return "500after";
+    });
+    const message = await messageOf(impl.create(await checked(impl, args)));
+    const ids = await named(oob!.monitors.list(), "many");
+    expect(ids).toHaveLength(2);
+    for (const id of ids) expect(message).toContain(String(id));
+    expect(message).toContain('adopt: "<one of these ids>"');
+  });
+
+  it(`every POST uncertain and nothing created: ${MAX_CREATE_ATTEMPTS} POSTs, then the adopt advice`, async () => {
+    const impl = await through(d(monitorDescriptor), (method) => (method === "POST" ? "502" : undefined));
+    const message = await messageOf(
+      impl.create(await checked(impl, { name: "never", aplQuery: "x", type: "MatchEvent" })),
+    );
+    expect(message).toMatch(/^observability Monitor create failed: POST \/v2\/monitors failed with 502/);
+    expect(message).toContain('adopt: "<its id>"');
+    expect(posts()).toBe(MAX_CREATE_ATTEMPTS);
+    expect(await named(oob!.monitors.list(), "never")).toEqual([]);
+  }, 20_000);
+});
+
+describe("the race: the first request is still in the service when the list runs", () => {
+  it("a request the client gave up on (timeout) lands before the second list: taken, not resent", async () => {
+    const impl = await through(
+      d(monitorDescriptor),
+      (method, _path, nth) => (method === "POST" && nth === 0 ? { delayMs: 900 } : undefined),
+      400,
+    );
+    const { id } = await impl.create(
+      await checked(impl, { name: "slow", aplQuery: "x", type: "MatchEvent" }),
+    );
+    await proxy!.idle();
+    expect(await named(oob!.monitors.list(), "slow")).toEqual([id]);
+    expect(posts()).toBe(1);
+  });
+
+  it("it lands only after the resend (undici times out at a coarse tick): the resend's own object is deleted, the first one kept", async () => {
+    const impl = await through(
+      d(monitorDescriptor),
+      (method, _path, nth) => (method === "POST" && nth === 0 ? { delayMs: 2200 } : undefined),
+      400,
+    );
+    const { id } = await impl.create(
+      await checked(impl, { name: "slower", aplQuery: "x", type: "MatchEvent" }),
+    );
+    await proxy!.idle();
+    expect(await named(oob!.monitors.list(), "slower")).toEqual([id]);
+    expect(posts()).toBe(2);
+  });
+});
