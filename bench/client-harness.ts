@@ -56,7 +56,9 @@ export function spawnEmulator(root: string, args: string[] = []): Promise<ChildE
       reject(new Error(`${e.message}\n${err}`));
     };
     child.stderr.setEncoding("utf8").on("data", (chunk: string) => (err += chunk));
-    child.once("exit", (code) => fail(new Error(`emulator exited with ${code} before it was ready`)));
+    const earlyExit = (code: number | null) =>
+      fail(new Error(`emulator exited with ${code} before it was ready`));
+    child.once("exit", earlyExit);
     child.once("error", fail);
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
       out += chunk;
@@ -64,7 +66,8 @@ export function spawnEmulator(root: string, args: string[] = []): Promise<ChildE
       const token = /API token:\s+(\S+)/.exec(out)?.[1];
       if (url === undefined || token === undefined) return;
       clearTimeout(timer);
-      child.removeAllListeners("exit");
+      // Only this listener: the one behind `exited` must stay, or close() would wait forever.
+      child.off("exit", earlyExit);
       child.stdout.removeAllListeners("data");
       child.stdout.resume(); // keep draining, so a later line never blocks the child
       resolve({

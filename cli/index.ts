@@ -1,15 +1,26 @@
 #!/usr/bin/env node
 /** The `observability` command. Each subcommand lives in its own file under cli/commands/. */
+// First: an old Node gets one clear message, not a crash in whatever module needs a newer one.
+import "../provider/guard-node";
 import { Command, CommanderError } from "commander";
+import { VERSION } from "../provider/client/version";
+import { registerAnnotateCommand } from "./commands/annotate";
 import { registerEmulatorCommand } from "./commands/emulator";
+import { registerIngestCommand } from "./commands/ingest";
+import { registerQueryCommand } from "./commands/query";
 
 /** Builds the command tree; exported so tests and future subcommands share it. */
 export function buildProgram(): Command {
   const program = new Command("observability")
     .description("Tools for the observability service: a local emulator of its whole API, and more.")
+    .version(VERSION, "-V, --version", "print the version of pulumi-observability")
+    .helpOption("-h, --help", "show this help")
     .showHelpAfterError("(run with --help for usage)")
     .exitOverride();
   registerEmulatorCommand(program);
+  registerAnnotateCommand(program);
+  registerIngestCommand(program);
+  registerQueryCommand(program);
   return program;
 }
 

@@ -2,6 +2,8 @@
  * The local emulator of the observability service: `startEmulator(options)` serves the whole API on
  * 127.0.0.1 with documented development tokens. Package export `pulumi-observability/emulator`.
  */
+// First: an old Node gets one clear message, not a crash in whatever module needs a newer one.
+import "../provider/guard-node";
 import type { AddressInfo } from "node:net";
 import type { EmulatorContext } from "./context";
 import { parseFaultSpec, type FaultOptions } from "./faults";

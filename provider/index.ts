@@ -1,15 +1,41 @@
 /**
- * `pulumi-observability`: Pulumi dynamic resources for the observability service, the typed API client they
- * use, and the zod schemas that hold every validation rule. The emulator is `pulumi-observability/emulator`.
- *
- * The resource classes own the plain names (`Monitor`, `Notifier`, ...); the service's object types of the same
- * names are under `schemas` (`schemas.Monitor`), as the client returns them.
+ * `pulumi-observability`: Pulumi dynamic resources for the observability service, and the typed API client they
+ * use. This root is the public surface: the six resources with their Args and output types, the client with its
+ * options and errors, and the service's object types under `api` (`api.Monitor`, since the resource class owns
+ * the name `Monitor`). The emulator, the zod schemas and the dynamic-provider entry point are subpath exports:
+ * `pulumi-observability/emulator`, `/schemas` and `/dynamic`.
  */
-export * from "./resources";
+// First: checks Node.js and @pulumi/pulumi before undici or the SDK load, so an unsupported runtime gets one
+// clear message instead of a crash deep inside a dependency.
+import "./guard";
+
+export { Annotation, type AnnotationArgs } from "./resources/annotation";
+export { Monitor, type MonitorArgs, type MonitorOperator, type MonitorType } from "./resources/monitor";
+export {
+  Notifier,
+  type NotifierArgs,
+  type NotifierPropertiesArgs,
+  type NotifierPropertiesOutput,
+  type CustomWebhookChannel,
+} from "./resources/notifier";
+export {
+  OrganizationName,
+  type OrganizationNameArgs,
+  type OrganizationPaymentStatus,
+  type OrganizationPlan,
+} from "./resources/organization-name";
+export { Role, type RoleArgs, type RoleAction, type CapabilityArgs } from "./resources/role";
+export {
+  StarredQuery,
+  type StarredQueryArgs,
+  type StarredQueryRequestArgs,
+  type StarredQueryOptionsArgs,
+  type StarredQueryRequestOutput,
+  type StarredQueryOptionsOutput,
+} from "./resources/starred-query";
+
 export {
   ObservabilityClient,
-  REGION_URLS,
-  isLoopback,
   ApiError,
   AbortError,
   BadRequestError,
@@ -26,7 +52,6 @@ export {
   PathParameterError,
   PaginationStalledError,
   MAX_BATCH_EVENTS,
-  path,
 } from "./client";
 export type {
   ClientOptions,
@@ -43,4 +68,4 @@ export type {
   AnnotationListParams,
   MonitorHistoryParams,
 } from "./client";
-export * as schemas from "./schemas";
+export type * as api from "./client/objects";

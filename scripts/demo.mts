@@ -1,30 +1,42 @@
 /**
- * `npm run demo [-- up | destroy]`: the flagship stack (examples/monitors-to-notifiers) on the local emulator.
+ * `npm run demo [-- up | destroy] [--keep] [--port N]`: the flagship stack (examples/monitors-to-notifiers) on
+ * the local emulator.
  *
- * Checks for the Pulumi CLI before anything starts; builds; starts the emulator with `--data .demo/emulator.json`
- * on its default port (or reuses one already serving there); selects stack `local` in a file backend under
- * `.pulumi-state/`; sets the emulator's URL and token and development placeholders for the example's secrets;
- * runs `pulumi up --yes` and prints the outputs. Run it again and Pulumi reports no changes.
- * `destroy` deletes the resources and removes the stack.
+ * First it gets the Pulumi CLI (lib.mts: PATH, else the npm launcher, at most 60 s). Then it builds, and starts
+ * the emulator with `--data .demo/emulator.json` on port 8787 (or reuses one already serving there).
+ * - With the CLI: stack `local` in a file backend under `.pulumi-state/`, the emulator's URL and token and
+ *   development placeholders for the example's secrets as config, `pulumi up --yes`, the outputs. A second run
+ *   reports no changes; `destroy` deletes the resources and removes the stack.
+ * - Without it: the same program through Pulumi's Node SDK and the real dynamic-provider host, driven in the
+ *   engine's order by test/examples/engine.ts (the example tests' driver), with its state in `.demo/state.json`.
+ * `--keep` leaves the emulator running and prints its URL and token; otherwise nothing is left running.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, openSync } from "node:fs";
 import * as path from "node:path";
 import {
+  CLI_TIMEOUT_MS,
   INSTALL_HINT,
   LOCAL_PASSPHRASE,
   PulumiStack,
   REPO_ROOT,
   build,
-  findOnPath,
+  findPulumiCli,
   pulumiEnv,
   requireFromRepo,
+  requireTypeScript,
+  type PulumiCli,
 } from "./lib.mts";
+import type * as Engine from "../test/examples/engine.ts";
+import type * as Host from "../test/helpers/host.ts";
 
-const USAGE = "usage: npm run demo [-- up | destroy]";
-const FLAGSHIP_DIR = path.join(REPO_ROOT, "examples", "monitors-to-notifiers");
+const USAGE = "usage: npm run demo [-- [up | destroy] [--keep] [--port N]]";
+const PROJECT = "monitors-to-notifiers";
+const FLAGSHIP_DIR = path.join(REPO_ROOT, "examples", PROJECT);
 const STATE_DIR = path.join(REPO_ROOT, ".pulumi-state");
 const DATA_DIR = path.join(REPO_ROOT, ".demo");
+/** Where the demo keeps the stack's state when it runs without the CLI. */
+const DRIVER_STATE = path.join(DATA_DIR, "state.json");
 const STACK = "local";
 
 /** Development placeholders for the flagship's secret config: shaped like the real thing, valid nowhere. */
@@ -35,82 +47,263 @@ const PLACEHOLDER_SECRETS = {
   incidentWebhookToken: "local-demo-bot-token",
 };
 
+interface Options {
+  action: "up" | "destroy";
+  keep: boolean;
+  port?: number;
+}
+
 interface EmulatorHandle {
   url: string;
   token: string;
   orgId: string;
+  /** The process this script started, or undefined for an emulator that was already serving. */
+  pid?: number;
   /** Stops the emulator when this script started it; a no-op for one that was already running. */
   stop(): Promise<void>;
 }
 
+/** The command line, or the reason it is not one this script understands. */
+function parseArgs(args: string[]): Options | string {
+  const options: Options = { action: "up", keep: false };
+  let action: string | undefined;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    if (arg === "--keep") options.keep = true;
+    else if (arg === "--port" || arg.startsWith("--port=")) {
+      const value = arg === "--port" ? args[++i] : arg.slice("--port=".length);
+      const port = Number(value);
+      if (!/^\d+$/.test(value ?? "") || port < 1 || port > 65535)
+        return `--port needs a port number, not ${value}`;
+      options.port = port;
+    } else if (arg.startsWith("-")) return `unknown flag ${JSON.stringify(arg)}`;
+    else if (action !== undefined)
+      return `one action only, not ${JSON.stringify(action)} and ${JSON.stringify(arg)}`;
+    else if (arg === "up" || arg === "destroy") action = options.action = arg;
+    else return `unknown action ${JSON.stringify(arg)}`;
+  }
+  return options;
+}
+
 async function main(): Promise<number> {
-  const action = process.argv[2] ?? "up";
-  if (action !== "up" && action !== "destroy") {
-    console.error(`unknown action ${JSON.stringify(action)}\n${USAGE}`);
+  const options = parseArgs(process.argv.slice(2));
+  if (typeof options === "string") {
+    console.error(`${options}\n${USAGE}`);
     return 2;
   }
 
-  // Before anything starts: without the CLI there is nothing useful to do, and nothing must be left running.
-  const pulumi = findOnPath("pulumi");
-  if (!pulumi) {
-    console.error(
-      [
-        "npm run demo needs the Pulumi CLI (`pulumi`), and it is not on PATH.",
-        INSTALL_HINT,
-        "Nothing was started. To try the resources without the CLI, run `npm test`: it runs every example",
-        "through the real dynamic-provider host against an emulator.",
-      ].join("\n"),
-    );
-    return 1;
-  }
+  // Before anything starts: which of the two ways this demo runs.
+  const found = await withPatienceNote(findPulumiCli());
+  if (!found.cli) explainWithoutCli(found.reason);
+  else console.log(`» Pulumi CLI ${found.cli.version} (${found.cli.source})`);
+
+  // Where a build exists to read the emulator's defaults from, a port held by something else is reported now,
+  // not after the build; ensureEmulator looks again in any case.
+  if (existsSync(path.join(REPO_ROOT, "dist", "emulator", "index.js"))) await emulatorAddress(options);
 
   console.log("» building the package (tsc)");
   await build();
 
-  const emulator = await ensureEmulator();
+  const emulator = await ensureEmulator(options);
   try {
-    mkdirSync(STATE_DIR, { recursive: true });
-    const env = pulumiEnv(STATE_DIR);
-    if (process.env.PULUMI_CONFIG_PASSPHRASE === undefined) {
-      console.log(
-        `» secrets of the local stack are encrypted with the documented passphrase "${LOCAL_PASSPHRASE}"`,
-      );
-    }
-    const stack = new PulumiStack(pulumi, FLAGSHIP_DIR, STACK, env);
-    console.log(`» stack ${STACK} in ${STATE_DIR}`);
-    await stack.select();
-    await stack.setConfig({ "observability:url": emulator.url, "observability:orgId": emulator.orgId });
-    await stack.setSecrets({ "observability:token": emulator.token, ...PLACEHOLDER_SECRETS });
-
-    if (action === "destroy") {
-      await stack.cli(["destroy", "--yes"]);
-      await stack.cli(["stack", "rm", "--yes"]);
-      console.log(
-        "\nDestroyed: the flagship's resources are deleted from the emulator and stack `local` is removed.",
-      );
-      return 0;
-    }
-
-    await stack.cli(["up", "--yes"]);
-    const outputs = await stack.outputs();
-    console.log("\nStack outputs:");
-    console.log(JSON.stringify(outputs, null, 2));
-    console.log(
-      [
-        "",
-        `Emulator data: ${path.join(DATA_DIR, "emulator.json")}. Serve it again with`,
-        "    npx observability emulator --data .demo/emulator.json",
-        "Run `npm run demo` again: Pulumi reports no changes. `npm run demo -- destroy` tears it all down.",
-      ].join("\n"),
-    );
-    return 0;
+    return found.cli ? await withCli(found.cli, options, emulator) : await withoutCli(options, emulator);
   } finally {
-    await emulator.stop();
+    if (options.keep) printKept(emulator);
+    else await emulator.stop();
   }
 }
 
-/** Reuses an emulator already serving on the default port, or starts one from the built CLI. */
-async function ensureEmulator(): Promise<EmulatorHandle> {
+/** Says, once the CLI lookup has taken a few seconds, why nothing seems to happen (a download, most often). */
+async function withPatienceNote<T>(lookup: Promise<T>): Promise<T> {
+  const note = setTimeout(
+    () =>
+      console.log(
+        `» getting the Pulumi CLI through the npm launcher (it downloads the CLI once; at most ${CLI_TIMEOUT_MS / 1000} s)`,
+      ),
+    3000,
+  );
+  try {
+    return await lookup;
+  } finally {
+    clearTimeout(note);
+  }
+}
+
+/** The first lines without a CLI: why, what this mode runs and what it does not, and how to get the CLI. */
+function explainWithoutCli(reason: string): void {
+  console.log(
+    [
+      `The Pulumi CLI could not be had (${reason}).`,
+      "So this demo runs without it. What runs is real: the flagship's program (examples/monitors-to-notifiers/",
+      "index.ts) on Pulumi's Node.js SDK, each resource through Pulumi's real dynamic-provider host and this",
+      "package's real provider code, against the emulator, in the engine's order (check, create; check, diff,",
+      "update; delete, dependents first). What does not: Pulumi's engine and state backend (a small driver and",
+      "the plain file .demo/state.json stand in), refresh, replacement, previews and `pulumi stack` commands.",
+      INSTALL_HINT,
+      "Or, online, run `npx pulumi version` once: the npm launcher (a devDependency) downloads and caches the CLI.",
+      "",
+    ].join("\n"),
+  );
+}
+
+async function withCli(pulumi: PulumiCli, options: Options, emulator: EmulatorHandle): Promise<number> {
+  mkdirSync(STATE_DIR, { recursive: true });
+  const env = pulumiEnv(STATE_DIR);
+  if (process.env.PULUMI_CONFIG_PASSPHRASE === undefined) {
+    console.log(
+      `» secrets of the local stack are encrypted with the documented passphrase "${LOCAL_PASSPHRASE}"`,
+    );
+  }
+  if (existsSync(DRIVER_STATE)) {
+    // The CLI's stack knows nothing of what the driver created: both sets would live side by side.
+    console.log(
+      `» note: ${path.relative(REPO_ROOT, DRIVER_STATE)} holds resources applied earlier without the CLI; the CLI ` +
+        "does not manage them (remove them with `npm run demo -- destroy` where no CLI can be had, or delete .demo/)",
+    );
+  }
+  const stack = new PulumiStack(pulumi, FLAGSHIP_DIR, STACK, env);
+  console.log(`» stack ${STACK} in ${STATE_DIR}`);
+  await stack.select();
+  await stack.setConfig({ "observability:url": emulator.url, "observability:orgId": emulator.orgId });
+  await stack.setSecrets({ "observability:token": emulator.token, ...PLACEHOLDER_SECRETS });
+
+  if (options.action === "destroy") {
+    await stack.cli(["destroy", "--yes"]);
+    await stack.cli(["stack", "rm", "--yes"]);
+    console.log(
+      "\nDestroyed: the flagship's resources are deleted from the emulator and stack `local` is removed.",
+    );
+    return 0;
+  }
+
+  await stack.cli(["up", "--yes"]);
+  const outputs = await stack.outputs();
+  console.log("\nStack outputs:");
+  console.log(JSON.stringify(outputs, null, 2));
+  printNextSteps("Pulumi reports no changes");
+  return 0;
+}
+
+/** The flagship through the shared driver and the real dynamic-provider host, with the state in a file. */
+async function withoutCli(options: Options, emulator: EmulatorHandle): Promise<number> {
+  const engine = requireTypeScript<typeof Engine>("./test/examples/engine.ts");
+  const { startProviderHost } = requireTypeScript<typeof Host>("./test/helpers/host.ts");
+  const providerConfig = {
+    "observability:url": emulator.url,
+    "observability:token": emulator.token,
+    "observability:orgId": emulator.orgId,
+  };
+  const host = await startProviderHost({
+    config: providerConfig,
+    secretKeys: ["observability:token"],
+    project: PROJECT,
+  });
+  try {
+    await host.configure();
+    const driver = {
+      host,
+      project: PROJECT,
+      state: engine.loadState(DRIVER_STATE),
+      save: (state: Engine.StackState) => engine.saveState(DRIVER_STATE, state),
+      onStep: printStep,
+    };
+    const where = path.relative(REPO_ROOT, DRIVER_STATE);
+
+    if (options.action === "destroy") {
+      if (!driver.state) {
+        console.log(`Nothing to destroy: there is no ${where}.`);
+        return 0;
+      }
+      console.log(`Destroying (${STACK}, state in ${where}):\n`);
+      const { steps } = await engine.destroy(driver);
+      console.log(`\nDestroyed: ${steps.length} resources deleted from the emulator; ${where} removed.`);
+      return 0;
+    }
+
+    const config: Record<string, string> = { ...providerConfig };
+    for (const [key, value] of Object.entries(PLACEHOLDER_SECRETS)) config[`${PROJECT}:${key}`] = value;
+    const secretKeys = [
+      "observability:token",
+      ...Object.keys(PLACEHOLDER_SECRETS).map((k) => `${PROJECT}:${k}`),
+    ];
+    console.log(`Updating (${STACK}, state in ${where}):\n`);
+    const { run, steps } = await engine.up({
+      ...driver,
+      // One run per process, so a plain require loads the program once, as `pulumi up` does.
+      program: {
+        example: PROJECT,
+        stack: STACK,
+        config,
+        secretKeys,
+        load: (file) => requireTypeScript(file),
+      },
+    });
+    console.log(`\n${summary(steps)}`);
+    console.log("\nOutputs:");
+    for (const [key, value] of Object.entries(run.exports)) {
+      const shown = run.secretExports.includes(key) ? '"[secret]"' : JSON.stringify(value, null, 4);
+      console.log(`    ${key}: ${shown.replace(/\n/g, "\n    ")}`);
+    }
+    printNextSteps("it reports no changes");
+    return 0;
+  } finally {
+    await host.close();
+  }
+}
+
+const SYMBOLS: Record<Engine.Action, string> = { create: "+", update: "~", delete: "-", same: " " };
+const DONE: Record<Engine.Action, string> = {
+  create: "created",
+  update: "updated",
+  delete: "deleted",
+  same: "unchanged",
+};
+
+/** One line per resource, as `pulumi up` shows it: what was done, the type, the name and the id. */
+function printStep(step: Engine.Step): void {
+  const kind = `observability:${step.type.slice(step.type.lastIndexOf(":") + 1)}`;
+  console.log(
+    ` ${SYMBOLS[step.action]} ${DONE[step.action].padEnd(10)} ${kind.padEnd(28)} ${step.name.padEnd(26)} ${step.id}`,
+  );
+}
+
+function summary(steps: Engine.Step[]): string {
+  const counts = new Map<Engine.Action, number>();
+  for (const step of steps) counts.set(step.action, (counts.get(step.action) ?? 0) + 1);
+  if (steps.every((s) => s.action === "same")) return `No changes: ${steps.length} resources unchanged.`;
+  const parts = (["create", "update", "delete", "same"] as const)
+    .filter((a) => counts.has(a))
+    .map((a) => `${counts.get(a)} ${DONE[a]}`);
+  return `Resources: ${parts.join(", ")}.`;
+}
+
+function printNextSteps(secondRun: string): void {
+  console.log(
+    [
+      "",
+      `Emulator data: ${path.relative(REPO_ROOT, path.join(DATA_DIR, "emulator.json"))}. Run \`npm run demo\` again: ${secondRun}.`,
+      "`npm run demo -- --keep` leaves the emulator running to look around; `npm run demo -- destroy` tears it all down.",
+    ].join("\n"),
+  );
+}
+
+function printKept(emulator: EmulatorHandle): void {
+  console.log(
+    [
+      "",
+      emulator.pid
+        ? `The emulator keeps running (pid ${emulator.pid}, data in .demo/emulator.json, log in .demo/emulator.log):`
+        : "The emulator that was already running keeps running:",
+      `    URL:   ${emulator.url}`,
+      `    token: ${emulator.token}`,
+      `    curl -H 'authorization: Bearer ${emulator.token}' ${emulator.url}/v2/monitors`,
+      ...(emulator.pid ? [`Stop it with: kill ${emulator.pid}`] : []),
+    ].join("\n"),
+  );
+}
+
+/** The emulator's address and credentials, and whether it is already serving; throws when another server is. */
+async function emulatorAddress(options: Options) {
   const { DEFAULT_PORT, DEFAULT_TOKEN, DEFAULT_ORG_ID } = requireFromRepo(
     "pulumi-observability/emulator",
   ) as {
@@ -118,34 +311,53 @@ async function ensureEmulator(): Promise<EmulatorHandle> {
     DEFAULT_TOKEN: string;
     DEFAULT_ORG_ID: string;
   };
-  const url = `http://127.0.0.1:${DEFAULT_PORT}`;
-  const base = { url, token: DEFAULT_TOKEN, orgId: DEFAULT_ORG_ID };
-
+  const port = options.port ?? DEFAULT_PORT;
+  const url = `http://127.0.0.1:${port}`;
   const probe = await probeEmulator(url, DEFAULT_TOKEN);
-  if (probe === "emulator") {
+  if (probe !== "free" && probe !== "emulator") {
+    throw new Error(
+      `port ${port} is in use by something that is not the emulator (${probe}); free it, or choose another ` +
+        "port with --port N",
+    );
+  }
+  return { port, url, token: DEFAULT_TOKEN, orgId: DEFAULT_ORG_ID, serving: probe === "emulator" };
+}
+
+/** Reuses an emulator already serving on the port, or starts one from the built CLI. */
+async function ensureEmulator(options: Options): Promise<EmulatorHandle> {
+  const { port, serving, ...base } = await emulatorAddress(options);
+  const { url, token } = base;
+  if (serving) {
     console.log(`» reusing the emulator already serving ${url}`);
     return { ...base, stop: async () => undefined };
-  }
-  if (probe !== "free") {
-    throw new Error(
-      `port ${DEFAULT_PORT} is in use by something that is not the emulator (${probe}); free it and run again`,
-    );
   }
 
   mkdirSync(DATA_DIR, { recursive: true });
   const dataFile = path.join(DATA_DIR, "emulator.json");
   console.log(`» starting the emulator on ${url} with --data ${path.relative(REPO_ROOT, dataFile)}`);
   const cli = path.join(REPO_ROOT, "dist", "cli", "index.js");
-  const child = spawn(process.execPath, [cli, "emulator", "--data", dataFile], {
+  // A kept emulator outlives this script: its own process group, and its stderr in a file rather than ours.
+  const child = spawn(process.execPath, [cli, "emulator", "--port", String(port), "--data", dataFile], {
     cwd: REPO_ROOT,
-    stdio: ["ignore", "ignore", "inherit"],
+    detached: options.keep,
+    stdio: [
+      "ignore",
+      "ignore",
+      options.keep ? openSync(path.join(DATA_DIR, "emulator.log"), "a") : "inherit",
+    ],
   });
   const stopOnSignal = () => child.kill("SIGTERM");
   process.once("SIGINT", stopOnSignal);
   process.once("SIGTERM", stopOnSignal);
-  await waitUntilServing(child, url, DEFAULT_TOKEN);
+  await waitUntilServing(child, url, token);
+  if (options.keep) {
+    process.off("SIGINT", stopOnSignal);
+    process.off("SIGTERM", stopOnSignal);
+    child.unref();
+  }
   return {
     ...base,
+    pid: child.pid,
     stop: async () => {
       process.off("SIGINT", stopOnSignal);
       process.off("SIGTERM", stopOnSignal);

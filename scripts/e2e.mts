@@ -3,7 +3,8 @@
  *
  * Per example: `pulumi preview`, `up`, `preview --expect-no-changes`, `refresh`, `preview --expect-no-changes`,
  * an out-of-band edit through the client followed by `up --refresh` (which must undo it), then `destroy`, which
- * must leave nothing behind. Where the CLI is not on PATH it says why it skips and exits 0.
+ * must leave nothing behind. The CLI is a `pulumi` on PATH, else the npm launcher (lib.mts, at most 60 s); where
+ * neither gives one (offline, with no CLI cached), it says why it skips and exits 0.
  *
  * Each example is copied into `.demo/e2e-*` inside the repository so `pulumi-observability` resolves to this
  * checkout (package self-reference) and no stack file lands in `examples/`.
@@ -14,8 +15,9 @@ import {
   INSTALL_HINT,
   PulumiStack,
   REPO_ROOT,
+  type PulumiCli,
   build,
-  findOnPath,
+  findPulumiCli,
   pulumiEnv,
   requireFromRepo,
 } from "./lib.mts";
@@ -188,7 +190,7 @@ interface StepResult {
   detail?: string;
 }
 
-async function runScenario(pulumi: string, scenario: Scenario, workRoot: string): Promise<StepResult[]> {
+async function runScenario(pulumi: PulumiCli, scenario: Scenario, workRoot: string): Promise<StepResult[]> {
   const results: StepResult[] = [];
   const { startEmulator } = requireFromRepo("./dist/emulator/index.js") as {
     startEmulator(o: { port: number; host: string }): Promise<RunningEmulator>;
@@ -267,11 +269,12 @@ async function runScenario(pulumi: string, scenario: Scenario, workRoot: string)
 }
 
 async function main(): Promise<number> {
-  const pulumi = findOnPath("pulumi");
+  const found = await findPulumiCli();
+  const pulumi = found.cli;
   if (!pulumi) {
     console.log(
       [
-        "test:e2e skipped: the Pulumi CLI (`pulumi`) is not on PATH, so the examples cannot be deployed for real.",
+        `test:e2e skipped: the Pulumi CLI could not be had (${found.reason}), so the examples cannot be deployed for real.`,
         "`npm test` still runs every example through the real dynamic-provider host against an emulator.",
         INSTALL_HINT,
       ].join("\n"),
@@ -279,6 +282,7 @@ async function main(): Promise<number> {
     return 0;
   }
 
+  console.log(`» Pulumi CLI ${pulumi.version} (${pulumi.source})`);
   console.log("» building the package (tsc)");
   await build();
   mkdirSync(path.join(REPO_ROOT, ".demo"), { recursive: true });

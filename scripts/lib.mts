@@ -1,10 +1,11 @@
 /**
- * Shared by `npm run demo` and `npm run test:e2e`: finding the Pulumi CLI before anything starts, building,
- * running commands asynchronously (an in-process emulator must keep serving), and the file-backend env.
+ * Shared by `npm run demo` and `npm run test:e2e`: getting the Pulumi CLI (from PATH, else the npm launcher)
+ * before anything starts, building, running commands asynchronously (an in-process emulator must keep
+ * serving), the file-backend env, and loading the TypeScript driver that test/examples shares with the demo.
  */
 import { spawn } from "node:child_process";
-import { accessSync, constants, lstatSync, mkdirSync, symlinkSync } from "node:fs";
-import { createRequire } from "node:module";
+import { accessSync, constants, lstatSync, mkdirSync, readFileSync, symlinkSync } from "node:fs";
+import Module, { createRequire } from "node:module";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -26,11 +27,14 @@ export const INSTALL_HINT = [
  * guards only development placeholders and the emulator's public token, so it is documented, not secret. */
 export const LOCAL_PASSPHRASE = "pulumi-observability-local";
 
-/** The executable's full path when `name` is on PATH, else undefined. */
+/**
+ * The executable's full path when `name` is on PATH, else undefined. Folders `node_modules/.bin` are passed
+ * over: npm puts them on PATH inside npm scripts, and there `pulumi` is the launcher, not an installed CLI.
+ */
 export function findOnPath(name: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
   const exts = process.platform === "win32" ? (env.PATHEXT ?? ".EXE;.CMD;.BAT").split(";") : [""];
   for (const dir of (env.PATH ?? "").split(path.delimiter)) {
-    if (!dir) continue;
+    if (!dir || path.normalize(dir).endsWith(path.join("node_modules", ".bin"))) continue;
     for (const ext of exts) {
       const candidate = path.join(dir, name + ext);
       try {
@@ -137,13 +141,13 @@ export function pulumiEnv(stateDir: string, extra: NodeJS.ProcessEnv = {}): Node
 
 /** A thin wrapper over the `pulumi` CLI for one project folder and one stack. */
 export class PulumiStack {
-  readonly pulumi: string;
+  readonly pulumi: PulumiCli;
   readonly cwd: string;
   readonly stack: string;
   readonly env: NodeJS.ProcessEnv;
 
-  /** `pulumi` is the CLI's path, `cwd` the project folder (holding Pulumi.yaml). */
-  constructor(pulumi: string, cwd: string, stack: string, env: NodeJS.ProcessEnv) {
+  /** `pulumi` is how to run the CLI, `cwd` the project folder (holding Pulumi.yaml). */
+  constructor(pulumi: PulumiCli, cwd: string, stack: string, env: NodeJS.ProcessEnv) {
     this.pulumi = pulumi;
     this.cwd = cwd;
     this.stack = stack;
@@ -152,7 +156,8 @@ export class PulumiStack {
 
   /** Runs `pulumi <args> --stack <stack> --non-interactive`. */
   cli(args: string[], options: Omit<RunOptions, "cwd" | "env"> = {}): Promise<string> {
-    return run(this.pulumi, [...args, "--stack", this.stack, "--non-interactive"], {
+    const [cmd, ...pre] = this.pulumi.argv;
+    return run(cmd, [...pre, ...args, "--stack", this.stack, "--non-interactive"], {
       ...options,
       cwd: this.cwd,
       env: this.env,
@@ -161,7 +166,8 @@ export class PulumiStack {
 
   /** Selects the stack, creating it (with the passphrase secrets provider) when it does not exist. */
   async select(): Promise<void> {
-    await run(this.pulumi, ["stack", "select", "--create", this.stack, "--secrets-provider", "passphrase"], {
+    const [cmd, ...pre] = this.pulumi.argv;
+    await run(cmd, [...pre, "stack", "select", "--create", this.stack, "--secrets-provider", "passphrase"], {
       cwd: this.cwd,
       env: this.env,
     });
@@ -187,3 +193,130 @@ export class PulumiStack {
     >;
   }
 }
+
+/** How to run the Pulumi CLI: the command line before the CLI's own arguments, and what it is. */
+export interface PulumiCli {
+  /** E.g. `["/usr/local/bin/pulumi"]`, or `[node, ".../node_modules/pulumi/run.js"]` for the launcher. */
+  argv: string[];
+  /** Where it came from, for the log: `PATH` or `npm launcher`. */
+  source: string;
+  /** What `pulumi version` printed. */
+  version: string;
+}
+
+/** How long getting the CLI may take before the scripts go on without it. */
+export const CLI_TIMEOUT_MS = 60_000;
+
+/**
+ * The Pulumi CLI: a `pulumi` already on PATH, else the npm package `pulumi` (a devDependency), a launcher that
+ * downloads the CLI of its own version on first use (it runs get.pulumi.com's install script) and caches it
+ * under `$PULUMI_HOME/versions` (default `~/.pulumi/versions`). Each candidate must answer `pulumi version`
+ * within `timeoutMs`. Otherwise `reason` says in one line why there is no CLI (offline, most often).
+ */
+export async function findPulumiCli(
+  options: { timeoutMs?: number; env?: NodeJS.ProcessEnv } = {},
+): Promise<{ cli: PulumiCli; reason?: undefined } | { cli?: undefined; reason: string }> {
+  const env = options.env ?? process.env;
+  const timeoutMs = options.timeoutMs ?? CLI_TIMEOUT_MS;
+  const reasons: string[] = [];
+
+  const onPath = findOnPath("pulumi", env);
+  if (onPath) {
+    const probed = await probe([onPath, "version"], env, timeoutMs);
+    if (probed.ok) return { cli: { argv: [onPath], source: "PATH", version: probed.output } };
+    reasons.push(`\`${onPath} version\` ${probed.output}`);
+  } else {
+    reasons.push("no `pulumi` on PATH");
+  }
+
+  let launcher: string | undefined;
+  try {
+    launcher = requireFromRepo.resolve("pulumi/run.js");
+  } catch {
+    reasons.push("the npm launcher `pulumi` is not installed (run npm ci)");
+  }
+  if (launcher) {
+    const version = (requireFromRepo("pulumi/package.json") as { version: string }).version;
+    const argv = [process.execPath, launcher];
+    const probed = await probe([...argv, "version"], env, timeoutMs);
+    if (probed.ok) return { cli: { argv, source: "npm launcher", version: probed.output } };
+    reasons.push(
+      `the npm launcher \`pulumi\` ${version} could not get the CLI v${version}: ${probed.output}`,
+    );
+  }
+  return { reason: reasons.join("; ") };
+}
+
+/** Runs `argv` with stdio captured, killing it (and whatever it started) after `timeoutMs`. */
+function probe(
+  argv: string[],
+  env: NodeJS.ProcessEnv,
+  timeoutMs: number,
+): Promise<{ ok: boolean; output: string }> {
+  return new Promise((resolve) => {
+    // Its own process group, so a timeout also ends the shell and curl the launcher's install script starts.
+    const child = spawn(argv[0], argv.slice(1), {
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+      detached: process.platform !== "win32",
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (c: string) => (stdout += c));
+    child.stderr.setEncoding("utf8").on("data", (c: string) => (stderr += c));
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      try {
+        process.kill(process.platform === "win32" ? child.pid! : -child.pid!, "SIGKILL");
+      } catch {
+        child.kill("SIGKILL");
+      }
+    }, timeoutMs);
+    child.once("error", (err) => {
+      clearTimeout(timer);
+      resolve({ ok: false, output: `could not start: ${err.message}` });
+    });
+    child.once("close", (code) => {
+      clearTimeout(timer);
+      if (code === 0 && !timedOut) return resolve({ ok: true, output: stdout.trim() });
+      if (timedOut) return resolve({ ok: false, output: `gave no answer within ${timeoutMs / 1000} s` });
+      // The launcher's own error is its last line, `pulumi: <message>`; keep only that.
+      const last = stderr
+        .trim()
+        .split("\n")
+        .at(-1)
+        ?.replace(/^pulumi: /, "")
+        .trim();
+      resolve({ ok: false, output: last || `failed with exit code ${code}` });
+    });
+  });
+}
+
+/**
+ * Loads a TypeScript module of this repository written for ts-jest (CommonJS: `require`, `__dirname`,
+ * extensionless imports), which Node's type stripping cannot run as it is. It is transpiled to CommonJS with the
+ * TypeScript compiler, as ts-jest does, so the demo runs the very code the tests run (test/examples/engine.ts).
+ */
+export function requireTypeScript<T>(file: string): T {
+  const extensions = (Module as unknown as { _extensions: Record<string, unknown> })._extensions;
+  if (!transpilerInstalled) {
+    const ts = requireFromRepo("typescript") as typeof import("typescript");
+    // Registering `.ts` here also lets `require("./x")` find `x.ts`, as ts-jest's resolver does.
+    extensions[".ts"] = (module: { _compile(code: string, file: string): void }, filename: string) => {
+      const { outputText } = ts.transpileModule(readFileSync(filename, "utf8"), {
+        fileName: filename,
+        compilerOptions: {
+          module: ts.ModuleKind.CommonJS,
+          target: ts.ScriptTarget.ES2022,
+          esModuleInterop: true,
+          inlineSourceMap: true,
+        },
+      });
+      module._compile(outputText, filename);
+    };
+    transpilerInstalled = true;
+  }
+  return requireFromRepo(file) as T;
+}
+let transpilerInstalled = false;

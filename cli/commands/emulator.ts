@@ -12,15 +12,7 @@ import {
   startEmulator,
 } from "../../emulator";
 import { parseFaultSpec } from "../../emulator/faults";
-
-function integer(name: string, min: number, max: number) {
-  return (value: string): number => {
-    if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
-      throw new InvalidArgumentError(`${name} must be an integer from ${min} to ${max}.`);
-    }
-    return Number(value);
-  };
-}
+import { integer } from "../flags";
 
 function faultSpec(value: string): string {
   try {

@@ -49,6 +49,8 @@ export interface IngestOptions extends RequestOptions {
   timestampField?: string;
   /** Go-style layout of that field (sent as `timestamp-format`), e.g. `2/Jan/2006:15:04:05 +0000`. */
   timestampFormat?: string;
+  /** Field separator of CSV input, one character (sent as `csv-delimiter`). Defaults to `,` on the service. */
+  csvDelimiter?: string;
   /** Events per request, 1 to 10,000. Defaults to 10,000. */
   batchSize?: number;
   /** Called after each batch the service answered, with running totals. When `ingest` rejects, the last
@@ -98,7 +100,11 @@ export async function ingest(
   const request = callOptions(options);
   const endpoint =
     path`/v1/datasets/${dataset}/ingest` +
-    queryString({ "timestamp-field": options.timestampField, "timestamp-format": options.timestampFormat });
+    queryString({
+      "timestamp-field": options.timestampField,
+      "timestamp-format": options.timestampFormat,
+      "csv-delimiter": options.csvDelimiter,
+    });
   const summary: IngestSummary = { ingested: 0, failed: 0, failures: [], processedBytes: 0, batches: 0 };
   let bytes = 0;
   let sentEvents = 0;

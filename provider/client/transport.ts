@@ -52,7 +52,7 @@ export interface Call<T> extends RequestOptions {
   json?: unknown;
   /** A prepared body (ingest batches), with its headers. */
   raw?: { body: Buffer; contentType: string; contentEncoding?: string };
-  /** Schema of a successful response; omitted for empty responses (DELETE). */
+  /** @internal Schema of a successful response; omitted for empty responses (DELETE). */
   schema?: z.ZodType<T>;
   /** True for a POST that only reads (queries): retried like a GET. */
   idempotent?: boolean;

@@ -28,7 +28,7 @@ const INPUT_KEYS = fieldNames(AnnotationInputSchema);
 type _ArgsMatchSchema = Assert<ArgsMatchSchema<AnnotationArgs, typeof AnnotationInputSchema>>;
 const OUTPUT_KEYS = [...INPUT_KEYS, "adopt"] as const;
 
-/** How the lifecycle engine handles annotations. */
+/** @internal How the lifecycle engine handles annotations. */
 export const annotationDescriptor: Descriptor<ApiAnnotation> = {
   kind: "Annotation",
   ...fromSchema(AnnotationInputSchema),

@@ -10,6 +10,11 @@ import {
 import { RESOURCE_MODULE, resourceProps, shimFor, type ArgsMatchSchema, type Assert } from "./common";
 import { type Descriptor, type Props, UNKNOWN, plainCrud, fromSchema } from "./lifecycle";
 
+/** A monitor's kind. */
+export type MonitorType = "Threshold" | "MatchEvent" | "AnomalyDetection";
+/** How a monitor compares the query's value; `AboveOrBelow` is for AnomalyDetection only. */
+export type MonitorOperator = "Below" | "BelowOrEqual" | "Above" | "AboveOrEqual" | "AboveOrBelow";
+
 /** Inputs of a {@link Monitor}. */
 export interface MonitorArgs {
   /** Required: human-readable name. */
@@ -17,7 +22,7 @@ export interface MonitorArgs {
   /** Required: the APL query that defines the data analyzed. */
   aplQuery: pulumi.Input<string>;
   /** Required: `Threshold` (needs operator and threshold), `MatchEvent`, or `AnomalyDetection` (needs operator, compareDays, tolerance). */
-  type: pulumi.Input<"Threshold" | "MatchEvent" | "AnomalyDetection">;
+  type: pulumi.Input<MonitorType>;
   /** Alert when no data arrives. Defaults to false. */
   alertOnNoData?: pulumi.Input<boolean>;
   /** Column to monitor. Defaults to "". */
@@ -39,7 +44,7 @@ export interface MonitorArgs {
   /** Notify on every check. Defaults to false. */
   notifyEveryRun?: pulumi.Input<boolean>;
   /** `Below`, `BelowOrEqual`, `Above`, `AboveOrEqual`, or `AboveOrBelow` (AnomalyDetection only). Required for Threshold and AnomalyDetection. */
-  operator?: pulumi.Input<"Below" | "BelowOrEqual" | "Above" | "AboveOrEqual" | "AboveOrBelow">;
+  operator?: pulumi.Input<MonitorOperator>;
   /** Integer, at least 1: window evaluated per check, in minutes. Defaults to 1. */
   rangeMinutes?: pulumi.Input<number>;
   /** Alerts can be resolved manually. Defaults to false. */
@@ -72,7 +77,7 @@ function crossField(inputs: Props): ValidationFailure[] {
   return monitorCrossFieldIssues(shape).map((i) => ({ property: i.path, reason: i.message }));
 }
 
-/** How the lifecycle engine handles monitors. */
+/** @internal How the lifecycle engine handles monitors. */
 export const monitorDescriptor: Descriptor<ApiMonitor> = {
   kind: "Monitor",
   ...fromSchema(MonitorInputSchema),
@@ -90,49 +95,49 @@ export class Monitor extends pulumi.dynamic.Resource {
   /** The APL query analyzed. */
   declare readonly aplQuery: pulumi.Output<string>;
   /** `Threshold`, `MatchEvent` or `AnomalyDetection`. */
-  declare readonly type: pulumi.Output<string>;
+  declare readonly type: pulumi.Output<MonitorType>;
   /** Alert when no data arrives. */
-  declare readonly alertOnNoData: pulumi.Output<boolean>;
+  declare readonly alertOnNoData: pulumi.Output<boolean | undefined>;
   /** Column monitored. */
-  declare readonly columnName: pulumi.Output<string>;
+  declare readonly columnName: pulumi.Output<string | undefined>;
   /** Days compared for anomaly detection. */
-  declare readonly compareDays: pulumi.Output<number>;
+  declare readonly compareDays: pulumi.Output<number | undefined>;
   /** Free text. */
-  declare readonly description: pulumi.Output<string>;
+  declare readonly description: pulumi.Output<string | undefined>;
   /** Whether the monitor is disabled. */
-  declare readonly disabled: pulumi.Output<boolean>;
+  declare readonly disabled: pulumi.Output<boolean | undefined>;
   /** Disabled until this time, or null. */
-  declare readonly disabledUntil: pulumi.Output<string | null>;
+  declare readonly disabledUntil: pulumi.Output<string | null | undefined>;
   /** Run frequency in minutes. */
-  declare readonly intervalMinutes: pulumi.Output<number>;
+  declare readonly intervalMinutes: pulumi.Output<number | undefined>;
   /** Notifiers that receive alerts. */
-  declare readonly notifierIds: pulumi.Output<string[]>;
+  declare readonly notifierIds: pulumi.Output<string[] | undefined>;
   /** Group notifications. */
-  declare readonly notifyByGroup: pulumi.Output<boolean>;
+  declare readonly notifyByGroup: pulumi.Output<boolean | undefined>;
   /** Notify on every check. */
-  declare readonly notifyEveryRun: pulumi.Output<boolean>;
+  declare readonly notifyEveryRun: pulumi.Output<boolean | undefined>;
   /** Comparison operator. */
-  declare readonly operator: pulumi.Output<string | undefined>;
+  declare readonly operator: pulumi.Output<MonitorOperator | undefined>;
   /** Window evaluated per check, in minutes. */
-  declare readonly rangeMinutes: pulumi.Output<number>;
+  declare readonly rangeMinutes: pulumi.Output<number | undefined>;
   /** Alerts can be resolved manually. */
-  declare readonly resolvable: pulumi.Output<boolean>;
+  declare readonly resolvable: pulumi.Output<boolean | undefined>;
   /** Seconds of delay before triggering. */
-  declare readonly secondDelay: pulumi.Output<number>;
+  declare readonly secondDelay: pulumi.Output<number | undefined>;
   /** Skip resolved notifications. */
-  declare readonly skipResolved: pulumi.Output<boolean>;
+  declare readonly skipResolved: pulumi.Output<boolean | undefined>;
   /** Threshold compared with the query's value. */
   declare readonly threshold: pulumi.Output<number | undefined>;
   /** Tolerance in percent, for anomaly detection. */
-  declare readonly tolerance: pulumi.Output<number>;
+  declare readonly tolerance: pulumi.Output<number | undefined>;
   /** Positive results needed before triggering. */
-  declare readonly triggerAfterNPositiveResults: pulumi.Output<number>;
+  declare readonly triggerAfterNPositiveResults: pulumi.Output<number | undefined>;
   /** Consecutive failing runs needed before alerting. */
-  declare readonly triggerFromNRuns: pulumi.Output<number>;
+  declare readonly triggerFromNRuns: pulumi.Output<number | undefined>;
   /** When the service created the monitor (server-set). */
-  declare readonly createdAt: pulumi.Output<string>;
+  declare readonly createdAt: pulumi.Output<string | undefined>;
   /** Who created the monitor (server-set user id). */
-  declare readonly createdBy: pulumi.Output<string>;
+  declare readonly createdBy: pulumi.Output<string | undefined>;
   /** The adopted id, when the monitor was adopted. */
   declare readonly adopt: pulumi.Output<string | undefined>;
 

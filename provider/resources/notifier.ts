@@ -70,6 +70,7 @@ const INPUT_KEYS = fieldNames(NotifierInputSchema);
 type _ArgsMatchSchema = Assert<ArgsMatchSchema<NotifierArgs, typeof NotifierInputSchema>>;
 const OUTPUT_KEYS = [...INPUT_KEYS, "createdAt", "createdBy", "adopt"] as const;
 /**
+ * @internal
  * `additionalSecretOutputs` only marks top-level outputs, so all of `properties` is secret: every credential of
  * every channel lives under it, including values read when adopting or refreshing.
  */
@@ -98,7 +99,7 @@ function crossField(inputs: Props): ValidationFailure[] {
   ];
 }
 
-/** Every credential string in a notifier's properties: scrubbed from errors. */
+/** @internal Every credential string in a notifier's properties: scrubbed from errors. */
 export function notifierSecretStrings(inputs: Props): string[] {
   const props = inputs.properties as Record<string, Props | null | undefined> | undefined;
   const out: string[] = [];
@@ -130,7 +131,7 @@ function canonicalize(inputs: Props): Props {
   return inputs;
 }
 
-/** How the lifecycle engine handles notifiers. */
+/** @internal How the lifecycle engine handles notifiers. */
 export const notifierDescriptor: Descriptor<ApiNotifier> = {
   kind: "Notifier",
   ...fromSchema(NotifierInputSchema),
@@ -143,18 +144,39 @@ export const notifierDescriptor: Descriptor<ApiNotifier> = {
   ...plainCrud((client) => client.notifiers, INPUT_KEYS),
 };
 
+/**
+ * A notifier's channel configuration, as outputs: one channel is set. A channel the service reports as not set
+ * is null or absent. See {@link NotifierPropertiesArgs} for each field.
+ */
+export interface NotifierPropertiesOutput {
+  customWebhook?: {
+    url: string;
+    body: string;
+    headers?: Record<string, string>;
+    secretHeaders?: Record<string, string>;
+  } | null;
+  discord?: { discordChannel: string; discordToken: string } | null;
+  discordWebhook?: { discordWebhookUrl: string } | null;
+  email?: { emails: string[] } | null;
+  microsoftTeams?: { microsoftTeamsUrl: string } | null;
+  opsgenie?: { apiKey: string; isEU?: boolean } | null;
+  pagerduty?: { routingKey: string; token?: string } | null;
+  slack?: { slackUrl: string } | null;
+  webhook?: { url: string } | null;
+}
+
 /** A notification channel (Slack, email, PagerDuty, ...) that monitors alert through. */
 export class Notifier extends pulumi.dynamic.Resource {
   /** Human-readable name. */
   declare readonly name: pulumi.Output<string>;
   /** The channel configuration; secret as a whole. */
-  declare readonly properties: pulumi.Output<NotifierPropertiesArgs>;
+  declare readonly properties: pulumi.Output<NotifierPropertiesOutput>;
   /** Disabled until this time, or null when enabled. */
   declare readonly disabledUntil: pulumi.Output<string | null | undefined>;
   /** When the service created the notifier (server-set). */
-  declare readonly createdAt: pulumi.Output<string>;
+  declare readonly createdAt: pulumi.Output<string | undefined>;
   /** Who created the notifier (server-set). */
-  declare readonly createdBy: pulumi.Output<string>;
+  declare readonly createdBy: pulumi.Output<string | undefined>;
   /** The adopted id, when the notifier was adopted. */
   declare readonly adopt: pulumi.Output<string | undefined>;
 

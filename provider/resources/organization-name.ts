@@ -24,7 +24,7 @@ export interface OrganizationNameArgs {
   name: pulumi.Input<string>;
 }
 
-/** What a user declares: the org id and the `PUT /v2/orgs/{id}` body, unknown fields refused. */
+/** @internal What a user declares: the org id and the `PUT /v2/orgs/{id}` body, unknown fields refused. */
 export const OrganizationNameInputSchema = z.strictObject({
   organizationId: NonEmptyStringSchema,
   ...OrgUpdateSchema.shape,
@@ -51,7 +51,7 @@ const OUTPUT_KEYS = [
   "role",
 ] as const;
 
-/** How the lifecycle engine handles the organization's name. */
+/** @internal How the lifecycle engine handles the organization's name. */
 export const organizationNameDescriptor: Descriptor<Renamed> = {
   kind: "OrganizationName",
   ...fromSchema(OrganizationNameInputSchema),
@@ -80,6 +80,20 @@ export const organizationNameDescriptor: Descriptor<Renamed> = {
   toOutputs: (org) => ({ ...org, organizationId: org.id }),
 };
 
+/** An organization's payment status. */
+export type OrganizationPaymentStatus = "na" | "failed" | "success" | "blocked";
+/** An organization's plan. */
+export type OrganizationPlan =
+  | "personal"
+  | "basicDirect"
+  | "teamMonthlyDirect"
+  | "teamMonthlyAws"
+  | "axiomCloud"
+  | "teamPlus"
+  | "enterprise"
+  | "comped"
+  | "accelerator";
+
 /** The organization's name, set while this resource exists and restored when it is deleted. */
 export class OrganizationName extends pulumi.dynamic.Resource {
   /** The organization's id. */
@@ -93,9 +107,9 @@ export class OrganizationName extends pulumi.dynamic.Resource {
   /** The org's license and its caps (server-set). */
   declare readonly license: pulumi.Output<Record<string, unknown>>;
   /** `na`, `failed`, `success` or `blocked` (server-set). */
-  declare readonly paymentStatus: pulumi.Output<string>;
+  declare readonly paymentStatus: pulumi.Output<OrganizationPaymentStatus>;
   /** The org's plan (server-set). */
-  declare readonly plan: pulumi.Output<string>;
+  declare readonly plan: pulumi.Output<OrganizationPlan>;
   /** When the plan started (server-set). */
   declare readonly planCreated: pulumi.Output<string>;
   /** The org's primary email (server-set). */

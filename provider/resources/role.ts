@@ -65,7 +65,7 @@ function canonicalize(inputs: Props): Props {
   return out;
 }
 
-/** How the lifecycle engine handles roles. */
+/** @internal How the lifecycle engine handles roles. */
 export const roleDescriptor: Descriptor<ApiRole> = {
   kind: "Role",
   ...fromSchema(RoleInputSchema),
@@ -82,15 +82,17 @@ export class Role extends pulumi.dynamic.Resource {
   /** Unique name. */
   declare readonly name: pulumi.Output<string>;
   /** Free text. */
-  declare readonly description: pulumi.Output<string>;
+  declare readonly description: pulumi.Output<string | undefined>;
   /** User ids assigned to the role. */
-  declare readonly members: pulumi.Output<string[]>;
+  declare readonly members: pulumi.Output<string[] | undefined>;
   /** Org-wide permissions. */
-  declare readonly orgCapabilities: pulumi.Output<Record<string, RoleAction[]>>;
+  declare readonly orgCapabilities: pulumi.Output<Record<string, RoleAction[]> | undefined>;
   /** Per-dataset permissions. */
-  declare readonly datasetCapabilities: pulumi.Output<Record<string, Record<string, RoleAction[]>>>;
+  declare readonly datasetCapabilities: pulumi.Output<
+    Record<string, Record<string, RoleAction[]>> | undefined
+  >;
   /** Per-view permissions. */
-  declare readonly viewCapabilities: pulumi.Output<Record<string, Record<string, RoleAction[]>>>;
+  declare readonly viewCapabilities: pulumi.Output<Record<string, Record<string, RoleAction[]>> | undefined>;
   /** The adopted id, when the role was adopted. */
   declare readonly adopt: pulumi.Output<string | undefined>;
 

@@ -76,7 +76,7 @@ const INPUT_KEYS = fieldNames(StarredQueryInputSchema);
 type _ArgsMatchSchema = Assert<ArgsMatchSchema<StarredQueryArgs, typeof StarredQueryInputSchema>>;
 const OUTPUT_KEYS = [...INPUT_KEYS, "adopt"] as const;
 
-/** How the lifecycle engine handles starred queries. */
+/** @internal How the lifecycle engine handles starred queries. */
 export const starredQueryDescriptor: Descriptor<ApiStarredQuery> = {
   kind: "StarredQuery",
   ...fromSchema(StarredQueryInputSchema),
@@ -86,16 +86,45 @@ export const starredQueryDescriptor: Descriptor<ApiStarredQuery> = {
   ...plainCrud((client) => client.starredQueries, INPUT_KEYS),
 };
 
+/** Query options saved with a starred query, as outputs. */
+export interface StarredQueryOptionsOutput {
+  disableCache?: boolean;
+  disableStats?: boolean;
+  disableTrace?: boolean;
+  noAggregation?: boolean;
+  noFill?: boolean;
+  noInterpolation?: boolean;
+  maxDataPoints?: number;
+  maxSeries?: number;
+  priority?: string;
+  resolution?: string;
+}
+
+/** The saved APL request, as outputs; see {@link StarredQueryRequestArgs} for each field. */
+export interface StarredQueryRequestOutput {
+  apl: string;
+  cursor?: string;
+  defaultLimit?: number;
+  defaultOrder?: { field: string; desc: boolean }[];
+  startTime?: string;
+  endTime?: string;
+  includeCursor?: boolean;
+  includeCursorField?: boolean;
+  libraries?: string[];
+  variables?: Record<string, unknown>;
+  queryOptions?: StarredQueryOptionsOutput;
+}
+
 /** A saved (starred) APL query. */
 export class StarredQuery extends pulumi.dynamic.Resource {
   /** Always `apl`. */
-  declare readonly kind: pulumi.Output<string>;
+  declare readonly kind: pulumi.Output<"apl">;
   /** Name. */
   declare readonly name: pulumi.Output<string>;
   /** Owner: a user id, or `team`. */
   declare readonly who: pulumi.Output<string>;
   /** The saved APL request. */
-  declare readonly query: pulumi.Output<StarredQueryRequestArgs>;
+  declare readonly query: pulumi.Output<StarredQueryRequestOutput>;
   /** String-to-string metadata. */
   declare readonly metadata: pulumi.Output<Record<string, string>>;
   /** Dataset, when set. */

@@ -1,19 +1,38 @@
 /**
  * What every example test does before asserting: a fresh emulator, a client on it, the real dynamic-provider
- * host configured with the emulator's URL and a secret token, then two runs of the example's real program: one
- * that checks and creates, one that checks and diffs against the first (an unchanged second `pulumi up`).
+ * host configured with the emulator's URL and a secret token, then two runs of the example's real program through
+ * the driver in engine.ts: one that checks and creates, one that checks and diffs against the first (an unchanged
+ * second `pulumi up`).
  */
 import { ObservabilityClient } from "../../provider/client";
 import type { RunningEmulator } from "../../emulator";
 import { useEmulator } from "../helpers/emulator";
 import { startProviderHost, type ProviderHost } from "../helpers/host";
-import { createStep, diffStep, type DiffRecord } from "./engine";
-import { runProgram, type ProgramRun } from "./program";
+import { up } from "./engine";
+import type { ProgramRun } from "./program";
 
 /** The example's own config (keys without the project prefix) and which of it is secret. */
 export interface ExampleConfig {
   plain?: Record<string, string>;
   secret?: Record<string, string>;
+}
+
+/** One diff the second pass asked for. */
+export interface DiffRecord {
+  type: string;
+  name: string;
+  /** True when the host reported a change (DIFF_SOME) or could not tell (DIFF_UNKNOWN). */
+  changed: boolean;
+  replaces: string[];
+}
+
+/** Loads a program afresh in jest's module registry, so each pass constructs its resources again. */
+export function loadIsolated(file: string): Record<string, unknown> {
+  let exports: Record<string, unknown> = {};
+  jest.isolateModules(() => {
+    exports = require(file);
+  });
+  return exports;
 }
 
 /** Options of {@link useExampleRun}. */
@@ -67,9 +86,21 @@ export function useExampleRun(options: ExampleRunOptions): ExampleRun {
 
     host = await startProviderHost({ config: providerConfig, secretKeys: ["observability:token"], project });
     await host.configure();
-    const program = { example: options.example, project, config, secretKeys };
-    first = await runProgram({ ...program, register: createStep(host, project) });
-    second = await runProgram({ ...program, register: diffStep(host, project, first, diffs) });
+    const program = { example: options.example, config, secretKeys, load: loadIsolated };
+    const created = await up({ host, project, program });
+    first = created.run;
+    const again = await up({ host, project, program, state: created.state });
+    second = again.run;
+    for (const step of again.steps) {
+      // A step without a diff was a create or a delete: a change all the same.
+      const diff = step.diff ?? { changes: "unknown", replaces: [] };
+      diffs.push({
+        type: step.type,
+        name: step.name,
+        changed: diff.changes !== "none",
+        replaces: diff.replaces,
+      });
+    }
   }, 60_000);
 
   afterAll(async () => {

@@ -1,9 +1,12 @@
 /**
  * Runs an example's real `index.ts` under `pulumi.runtime.setMocks`, handing every resource registration to a
- * caller-supplied engine step (the tests send it through the real dynamic-provider host). Only what the
+ * caller-supplied engine step (engine.ts sends it through the real dynamic-provider host). Only what the
  * engine itself would do is done here: secrets are stripped from inputs before the provider sees them (the
  * dynamic host answers `acceptSecrets=false`), and outputs are re-marked secret where the input was secret or
  * the resource named them in `additionalSecretOutputs`.
+ *
+ * Shared by the example tests and by `npm run demo` without a CLI (scripts/lib.mts loads it), so it depends on
+ * no test runner: the caller says how to load the program afresh.
  */
 import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
@@ -23,6 +26,8 @@ export interface RegisterRequest {
   name: string;
   /** Inputs with secrets unwrapped, `__provider` included: exactly what the host's Check receives. */
   inputs: Record<string, unknown>;
+  /** The resources (as `type::name`) this one depends on, as the program declared them to the engine. */
+  dependencies: string[];
 }
 
 /** What the engine step returns: the id and the outputs (state) the provider produced. */
@@ -45,6 +50,8 @@ export interface ProgramRun {
   registrations: Registration[];
   /** The program's stack outputs, fully resolved. */
   exports: Record<string, unknown>;
+  /** The stack outputs that are secret (wholly or in part), to be masked wherever they are shown. */
+  secretExports: string[];
 }
 
 /** How to run one example. */
@@ -53,12 +60,19 @@ export interface RunOptions {
   example: string;
   /** Project name, as in the example's Pulumi.yaml; it namespaces the example's own config keys. */
   project: string;
+  /** Stack name; defaults to `test`. */
+  stack?: string;
   /** Stack config, with full keys (`observability:url`, `<project>:slackWebhookUrl`). */
   config: Record<string, string>;
   /** The keys of `config` that are secrets. */
   secretKeys: string[];
   /** The engine step for each registration: e.g. host check then create, or check then diff. */
   register: (req: RegisterRequest) => Promise<RegisterResult>;
+  /**
+   * Loads the program's entry file afresh and returns its exports: each run must construct its resources
+   * again (jest: `jest.isolateModules`; the demo, one run per process: `require`).
+   */
+  load: (file: string) => Record<string, unknown>;
 }
 
 function isSecretWrapper(v: unknown): v is { value: unknown } {
@@ -111,7 +125,15 @@ type RegisterResourceRequestLike = {
   getType(): string;
   getName(): string;
   getAdditionalsecretoutputsList(): string[];
+  getDependenciesList(): string[];
 };
+
+/** `type::name` of a URN (`urn:pulumi:<stack>::<project>::<type chain>::<name>`): the key of a resource here. */
+export function keyOfUrn(urn: string): string {
+  const parts = urn.split("::");
+  const typeChain = parts[2] ?? "";
+  return `${typeChain.slice(typeChain.lastIndexOf("$") + 1)}::${parts.slice(3).join("::")}`;
+}
 
 /**
  * Runs `examples/<example>/index.ts` once, in a fresh module registry, and waits until every registration has
@@ -121,13 +143,15 @@ export async function runProgram(options: RunOptions): Promise<ProgramRun> {
   const registrations: Registration[] = [];
   const errors: Error[] = [];
   const secretOutputsByResource = new Map<string, string[]>();
+  const dependenciesByResource = new Map<string, string[]>();
 
   await pulumi.runtime.setMocks(
     {
       newResource: async (args) => {
         try {
           const { inputs, secretInputs } = stripSecrets(args.inputs as Record<string, unknown>);
-          const req: RegisterRequest = { type: args.type, name: args.name, inputs };
+          const dependencies = dependenciesByResource.get(`${args.type}::${args.name}`) ?? [];
+          const req: RegisterRequest = { type: args.type, name: args.name, inputs, dependencies };
           const result = await options.register(req);
           const additionalSecretOutputs = secretOutputsByResource.get(`${args.type}::${args.name}`) ?? [];
           registrations.push({ ...req, ...result, secretInputs, additionalSecretOutputs });
@@ -146,11 +170,12 @@ export async function runProgram(options: RunOptions): Promise<ProgramRun> {
       },
     },
     options.project,
-    "test",
+    options.stack ?? "test",
     false,
   );
 
-  // The mocks hide the registered resource options; read them off the request as the engine would.
+  // The mocks hide the registered resource options and dependencies; read them off the request as the engine
+  // would (the driver deletes in reverse dependency order).
   const settings = require("@pulumi/pulumi/runtime/settings") as {
     getMonitor(): MonitorLike;
     waitForRPCs(): Promise<void>;
@@ -158,29 +183,31 @@ export async function runProgram(options: RunOptions): Promise<ProgramRun> {
   const monitor = settings.getMonitor();
   const register = monitor.registerResource.bind(monitor);
   monitor.registerResource = (req, cb) => {
-    secretOutputsByResource.set(`${req.getType()}::${req.getName()}`, req.getAdditionalsecretoutputsList());
+    const key = `${req.getType()}::${req.getName()}`;
+    secretOutputsByResource.set(key, req.getAdditionalsecretoutputsList());
+    dependenciesByResource.set(key, [...new Set(req.getDependenciesList().map(keyOfUrn))]);
     return register(req, cb);
   };
 
   pulumi.runtime.setAllConfig(options.config, options.secretKeys);
 
-  let programExports: Record<string, unknown> = {};
-  jest.isolateModules(() => {
-    programExports = require(path.join(EXAMPLES_DIR, options.example, "index.ts"));
-  });
+  const programExports = options.load(path.join(EXAMPLES_DIR, options.example, "index.ts"));
 
   let exportsResolved: Record<string, unknown> = {};
+  const secretExports: string[] = [];
   let resolveError: unknown;
   try {
     const plain = Object.fromEntries(Object.entries(programExports).filter(([k]) => k !== "__esModule"));
     exportsResolved = (await resolveOutputs(plain)) as Record<string, unknown>;
+    for (const [k, v] of Object.entries(plain))
+      if (await pulumi.isSecret(pulumi.output(v))) secretExports.push(k);
   } catch (err) {
     resolveError = err;
   }
   await settings.waitForRPCs();
   if (errors.length > 0) throw errors[0];
   if (resolveError) throw resolveError;
-  return { registrations, exports: exportsResolved };
+  return { registrations, exports: exportsResolved, secretExports };
 }
 
 /** The engine strips secrets before calling a provider that does not accept them; it remembers which were. */

@@ -37,6 +37,8 @@ export interface ProviderHostOptions {
   cwd?: string;
   /** Project name (PULUMI_NODEJS_PROJECT / PULUMI_PROJECT). */
   project?: string;
+  /** The host's entry script; defaults to this repo's @pulumi/pulumi (the consumer test runs other versions'). */
+  hostEntry?: string;
   /** Environment of the host, replacing this process's `OBSERVABILITY_*` variables (others are kept). */
   env?: Record<string, string>;
 }
@@ -120,7 +122,7 @@ export async function startProviderHost(options: ProviderHostOptions): Promise<P
   const nodeBin = path.join(REPO_ROOT, "node_modules", ".bin", "node");
   const child: ChildProcess = spawn(
     existsSync(nodeBin) ? nodeBin : process.execPath,
-    [require.resolve("@pulumi/pulumi/cmd/dynamic-provider"), engine.address],
+    [options.hostEntry ?? require.resolve("@pulumi/pulumi/cmd/dynamic-provider"), engine.address],
     {
       cwd: options.cwd ?? tempDir,
       env: {

@@ -27,6 +27,7 @@ export interface AnnotationListParams {
  */
 export class Annotations extends CrudResource<Annotation, AnnotationCreate, AnnotationUpdate> {
   protected readonly collection = "/v2/annotations";
+  /** @internal The response schema (zod stays out of the published typings). */
   protected readonly schema = AnnotationSchema;
 
   /** Lists annotations, optionally filtered.

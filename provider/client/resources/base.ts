@@ -17,7 +17,7 @@ export abstract class ApiResource {
 export abstract class CrudResource<T, Create, Update> extends ApiResource {
   /** The collection's path, e.g. `/v2/monitors`. */
   protected abstract readonly collection: string;
-  /** One object as the service returns it, parsed loosely so unknown fields survive. */
+  /** @internal One object as the service returns it, parsed loosely so unknown fields survive. */
   protected abstract readonly schema: z.ZodType<T>;
 
   private listSchema?: z.ZodType<T[]>;

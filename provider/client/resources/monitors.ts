@@ -27,6 +27,7 @@ export interface MonitorHistoryParams {
  */
 export class Monitors extends CrudResource<Monitor, MonitorCreate, MonitorUpdate> {
   protected readonly collection = "/v2/monitors";
+  /** @internal The response schema (zod stays out of the published typings). */
   protected readonly schema = MonitorSchema;
 
   /** Lists every monitor.

@@ -15,6 +15,7 @@ const One = NotifierSchema as unknown as z.ZodType<Notifier>;
  */
 export class Notifiers extends CrudResource<Notifier, NotifierCreate, NotifierUpdate> {
   protected readonly collection = "/v2/notifiers";
+  /** @internal The response schema (zod stays out of the published typings). */
   protected readonly schema = One;
 
   /** Lists every notifier.

@@ -10,6 +10,7 @@ import { CrudResource } from "./base";
  */
 export class Roles extends CrudResource<Role, RoleCreate, RoleUpdate> {
   protected readonly collection = "/v2/rbac/roles";
+  /** @internal The response schema (zod stays out of the published typings). */
   protected readonly schema = RoleSchema;
 
   /** Lists every role.

@@ -20,6 +20,7 @@ const One = StarredQuerySchema as unknown as z.ZodType<StarredQuery>;
  */
 export class StarredQueries extends CrudResource<StarredQuery, StarredQueryCreate, StarredQueryUpdate> {
   protected readonly collection = "/v2/apl-starred-queries";
+  /** @internal The response schema (zod stays out of the published typings). */
   protected readonly schema = One;
 
   /** Lists starred queries; `who` unset means the caller's own, `all` everyone's, `team` everyone else's.

@@ -1,0 +1,32 @@
+/** The root `observability` command's own options, run from the build output as a user would. */
+import { execFile } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { promisify } from "node:util";
+
+const root = join(__dirname, "..", "..");
+const node = join(root, "node_modules", ".bin", "node");
+const cli = join(root, "dist", "cli", "index.js");
+const run = promisify(execFile);
+const packageVersion = (JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { version: string })
+  .version;
+
+it.each(["--version", "-V"])("%s prints package.json's version and exits 0", async (flag) => {
+  const { stdout, stderr } = await run(node, [cli, flag]);
+  expect(stdout.trim()).toBe(packageVersion);
+  expect(stderr).toBe("");
+});
+
+it.each(["-h", "--help"])("%s prints the usage with the subcommands and exits 0", async (flag) => {
+  const { stdout } = await run(node, [cli, flag]);
+  expect(stdout).toMatch(/^Usage: observability \[options\] \[command\]/);
+  expect(stdout).toContain("-V, --version");
+  expect(stdout).toContain("emulator");
+});
+
+it("an unknown option still exits 2 with a usage hint", async () => {
+  await expect(run(node, [cli, "--no-such-option"])).rejects.toMatchObject({
+    code: 2,
+    stderr: expect.stringContaining("unknown option"),
+  });
+});

@@ -1,0 +1,83 @@
+/**
+ * The package's public surface, as the build ships it: the root's runtime exports, the subpath exports, and
+ * root typings that never reach zod (scripts/build-typings.mts fails the build otherwise; this re-walks them).
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+
+const ROOT = path.resolve(__dirname, "..", "..");
+const DIST = path.join(ROOT, "dist");
+
+it("the root exports the six resources, the client, its errors and MAX_BATCH_EVENTS, and nothing internal", () => {
+  const root = require(path.join(DIST, "provider", "index.js")) as Record<string, unknown>;
+  expect(Object.keys(root).sort()).toEqual(
+    [
+      "Annotation",
+      "Monitor",
+      "Notifier",
+      "OrganizationName",
+      "Role",
+      "StarredQuery",
+      "ObservabilityClient",
+      "ApiError",
+      "AbortError",
+      "BadRequestError",
+      "ConfigError",
+      "ConflictError",
+      "ConnectionError",
+      "ForbiddenError",
+      "InvalidResponseError",
+      "NotFoundError",
+      "QuotaExceededError",
+      "RateLimitError",
+      "ServerError",
+      "TimeoutError",
+      "PathParameterError",
+      "PaginationStalledError",
+      "MAX_BATCH_EVENTS",
+    ].sort(),
+  );
+});
+
+it("the emulator, the schemas and the dynamic entry point are subpath exports, with typings for node10 resolution", () => {
+  const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as {
+    exports: Record<string, { types: string; default: string } | string>;
+    typesVersions: Record<string, Record<string, string[]>>;
+  };
+  expect(Object.keys(pkg.exports).sort()).toEqual([
+    ".",
+    "./dynamic",
+    "./emulator",
+    "./package.json",
+    "./schemas",
+  ]);
+  for (const [subpath, target] of Object.entries(pkg.exports)) {
+    if (typeof target === "string") continue;
+    expect(fs.existsSync(path.join(ROOT, target.default))).toBe(true);
+    expect(fs.existsSync(path.join(ROOT, target.types))).toBe(true);
+    // `moduleResolution: node` ignores `exports`: typesVersions must name the same typings.
+    if (subpath !== ".") expect(pkg.typesVersions["*"][subpath.slice(2)]).toEqual([target.types.slice(2)]);
+  }
+});
+
+it("no typings reachable from the root import zod or the schemas", () => {
+  const seen = new Set<string>();
+  const offenders: string[] = [];
+  const visit = (file: string) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    const text = fs.readFileSync(file, "utf8");
+    for (const [, spec] of text.matchAll(/(?:from\s+|import\s*\(\s*|import\s+)["']([^"']+)["']/g)) {
+      if (spec === "zod" || spec.startsWith("zod/")) offenders.push(`${path.relative(DIST, file)} → ${spec}`);
+      if (!spec.startsWith(".")) continue;
+      const base = path.resolve(path.dirname(file), spec);
+      const target = [`${base}.d.ts`, path.join(base, "index.d.ts")].find((f) => fs.existsSync(f))!;
+      if (target.startsWith(path.join(DIST, "provider", "schemas")))
+        offenders.push(`${path.relative(DIST, file)} → ${spec}`);
+      else visit(target);
+    }
+  };
+  visit(path.join(DIST, "provider", "index.d.ts"));
+  expect(offenders).toEqual([]);
+  expect(seen.size).toBeGreaterThan(10); // the walk really followed the imports
+});
