@@ -11,8 +11,12 @@ export interface ChildEmulator {
   url: string;
   /** The API token it accepts. */
   token: string;
+  /** Everything it printed up to and including its "Press Ctrl-C" line. */
+  banner: string;
   /** Stops the child (SIGTERM) and waits for it to exit. */
   close(): Promise<void>;
+  /** Kills the child with SIGKILL, giving it no chance to save anything, and waits for it to exit. */
+  kill9(): Promise<void>;
 }
 
 /**
@@ -64,7 +68,8 @@ export function spawnEmulator(root: string, args: string[] = []): Promise<ChildE
       out += chunk;
       const url = /listening on (\S+)/.exec(out)?.[1];
       const token = /API token:\s+(\S+)/.exec(out)?.[1];
-      if (url === undefined || token === undefined) return;
+      // The banner's last line: the lines between (the data file's recovery report) are in by then.
+      if (url === undefined || token === undefined || !out.includes("Press Ctrl-C")) return;
       clearTimeout(timer);
       // Only this listener: the one behind `exited` must stay, or close() would wait forever.
       child.off("exit", earlyExit);
@@ -73,9 +78,15 @@ export function spawnEmulator(root: string, args: string[] = []): Promise<ChildE
       resolve({
         url,
         token,
+        banner: out,
         close: async () => {
           process.off("exit", killChild);
           killChild();
+          await exited;
+        },
+        kill9: async () => {
+          process.off("exit", killChild);
+          child.kill("SIGKILL");
           await exited;
         },
       });

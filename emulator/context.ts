@@ -11,6 +11,11 @@ export interface EmulatorContext {
   orgId: string;
   /** The ingest and query quotas (`X-IngestLimit-*`, `X-QueryLimit-*`, 430). */
   quotas: Quotas;
-  /** Call after every mutation, so `--data` is written. */
+  /** Call after each request's changes: with `--data`, they become one journal transaction, replayed whole. */
   changed(): void;
+  /**
+   * With `--data`: undefined when every change made so far is on disk, else a promise that settles once it is.
+   * The server waits for it before sending any reply. Unset without `--data`.
+   */
+  durable?(): Promise<void> | undefined;
 }

@@ -9,11 +9,13 @@ import type { EmulatorContext } from "./context";
 import { parseFaultSpec, type FaultOptions } from "./faults";
 import { DEFAULT_INGEST_QUOTA_BYTES, DEFAULT_QUERY_QUOTA, Quota } from "./quota";
 import { createEmulatorServer, type EmulatorStats, type RecordedRequest } from "./server";
-import { Persistence, State } from "./state";
+import { State } from "./state";
 import { EventStore } from "./store/events";
+import { Persistence, type RecoveryReport } from "./store/persistence";
 
 export type { FaultOptions } from "./faults";
 export type { RecordedRequest, EmulatorStats } from "./server";
+export type { RecoveryReport } from "./store/persistence";
 export { MAX_BODY_BYTES, MAX_HEADER_BYTES } from "./server";
 export { DEFAULT_INGEST_QUOTA_BYTES, DEFAULT_QUERY_QUOTA, QUOTA_EXCEEDED_STATUS } from "./quota";
 
@@ -38,8 +40,13 @@ export interface EmulatorOptions {
   personalToken?: string;
   /** Organization id. Defaults to {@link DEFAULT_ORG_ID}. */
   orgId?: string;
-  /** State file: loaded at start, written atomically after mutations and on close. */
+  /**
+   * State file: loaded at start (with its journal replayed); every change is journalled and on disk before its
+   * reply is sent, and compacted into the file as the journal grows and on close.
+   */
   dataFile?: string;
+  /** Journal bytes after which `dataFile`'s journal is compacted (never before it outgrows the file). Default 16 MiB. */
+  compactBytes?: number;
   /** Fault injection, as a spec string (see emulator/faults.ts) or parsed options. */
   faults?: string | FaultOptions;
   /** Requests per minute; exceeding it gets 429 with `Retry-After`. Unenforced when unset. */
@@ -80,7 +87,9 @@ export interface RunningEmulator {
   /** Every received request when `record` is on (authorization redacted). */
   received: RecordedRequest[];
   stats: EmulatorStats;
-  /** Stops listening, closes connections and flushes the data file. */
+  /** With `dataFile`: what the start found in it (snapshot, journal transactions replayed, torn ones skipped). */
+  recovery?: RecoveryReport;
+  /** Stops listening, closes connections and compacts the data file's journal into it. */
   close(): Promise<void>;
 }
 
@@ -94,7 +103,13 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   if (options.rateLimit !== undefined && !(Number.isInteger(options.rateLimit) && options.rateLimit > 0)) {
     throw new Error("rateLimit must be a positive integer (requests per minute)");
   }
-  for (const key of ["ingestQuotaBytes", "queryQuota", "maxBodyBytes", "rateLimitWindowMs"] as const) {
+  for (const key of [
+    "ingestQuotaBytes",
+    "queryQuota",
+    "maxBodyBytes",
+    "rateLimitWindowMs",
+    "compactBytes",
+  ] as const) {
     const v = options[key];
     if (v !== undefined && !(Number.isSafeInteger(v) && v > 0))
       throw new Error(`${key} must be a positive integer`);
@@ -103,13 +118,25 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 
   const state = new State(orgId);
   const store = new EventStore();
-  const persistence = options.dataFile ? new Persistence(options.dataFile, state, store) : undefined;
-  persistence?.load();
+  const persistence = options.dataFile
+    ? new Persistence(options.dataFile, state, store, {
+        compactBytes: options.compactBytes,
+        logger: options.logger,
+      })
+    : undefined;
+  const recovery = await persistence?.open();
   const quotas = {
     ingest: new Quota(options.ingestQuotaBytes ?? DEFAULT_INGEST_QUOTA_BYTES),
     query: new Quota(options.queryQuota ?? DEFAULT_QUERY_QUOTA),
   };
-  const context: EmulatorContext = { state, store, orgId, quotas, changed: () => persistence?.changed() };
+  const context: EmulatorContext = {
+    state,
+    store,
+    orgId,
+    quotas,
+    changed: () => persistence?.seal(),
+    durable: persistence ? () => persistence.durable() : undefined,
+  };
   const { server, received, stats } = createEmulatorServer(context, {
     token,
     personalToken,
@@ -123,13 +150,19 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   });
 
   const host = options.host ?? "127.0.0.1";
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(options.port ?? DEFAULT_PORT, host, () => {
-      server.off("error", reject);
-      resolve();
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(options.port ?? DEFAULT_PORT, host, () => {
+        server.off("error", reject);
+        resolve();
+      });
     });
-  });
+  } catch (err) {
+    // Nothing was served, so nothing new to save: only the journal's open segment is released.
+    await persistence?.close().catch(() => undefined);
+    throw err;
+  }
   const { port } = server.address() as AddressInfo;
   const urlHost = host.includes(":") ? `[${host}]` : host === "0.0.0.0" ? "127.0.0.1" : host;
 
@@ -141,11 +174,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     orgId,
     received,
     stats,
+    recovery,
     close() {
       closing ??= new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
-      }).then(() => persistence?.flush());
+      }).then(() => persistence?.close());
       return closing;
     },
   };

@@ -52,8 +52,6 @@ export interface ServerSettings {
   logger?: (line: string) => void;
 }
 
-/** The limit shown in `X-RateLimit-Limit` when no `rateLimit` is enforced (the license's 100/s). */
-export const DEFAULT_RATE_LIMIT_PER_MINUTE = 6000;
 /**
  * Request bodies above this size (on the wire, and again once gunzipped) get 413 without being buffered. Ten
  * thousand events, the most one ingest takes, fit well inside it.
@@ -157,6 +155,34 @@ function answerClientError(err: NodeJS.ErrnoException, socket: Duplex, headers: 
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/**
+ * Holds every reply until the changes made so far are on disk (`--data`): a 2xx is never sent for a change that a
+ * crash could still lose, and no reply shows another request's change that could still be lost. When the change
+ * cannot be written, the reply becomes a 500: the change is in memory, its fate on disk unknown.
+ */
+function replyWhenDurable(res: ServerResponse, durable: () => Promise<void> | undefined): void {
+  const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse;
+  res.end = ((...args: unknown[]) => {
+    const pending = durable();
+    if (pending === undefined) return end(...args);
+    pending.then(
+      () => end(...args),
+      (err: Error) => {
+        if (res.headersSent) return void res.destroy();
+        const text = JSON.stringify({
+          code: 500,
+          message: `the emulator could not write its data file: ${err.message}`,
+        });
+        res.statusCode = 500;
+        res.setHeader("Content-Type", "application/json");
+        res.setHeader("Content-Length", Buffer.byteLength(text));
+        end(text);
+      },
+    );
+    return res;
+  }) as typeof res.end;
+}
+
 /** Creates (but does not start) the emulator's HTTP server. */
 export function createEmulatorServer(
   em: EmulatorContext,
@@ -176,16 +202,23 @@ export function createEmulatorServer(
   const stats: EmulatorStats = { requests: 0, faults: {}, rateLimited: 0 };
   const faults = settings.faults ? new FaultInjector(settings.faults) : undefined;
   const window = new RateWindow(settings.rateLimitWindowMs);
-  const limit = settings.rateLimit ?? DEFAULT_RATE_LIMIT_PER_MINUTE;
+  const limit = settings.rateLimit;
   const maxBody = settings.maxBodyBytes ?? MAX_BODY_BYTES;
   const countFault = (kind: string) => (stats.faults[kind] = (stats.faults[kind] ?? 0) + 1);
-  /** The `X-RateLimit-*` headers for a request that is the `count`th of the window ending at `resetMs`. */
-  const rateHeaders = (count: number, resetMs: number): [string, string][] => [
-    ["X-RateLimit-Limit", String(limit)],
-    ["X-RateLimit-Remaining", String(Math.max(0, limit - count))],
-    ["X-RateLimit-Reset", String(Math.ceil(resetMs / 1000))],
-    ["X-RateLimit-Scope", "organization"],
-  ];
+  /**
+   * The `X-RateLimit-*` headers for a request that is the `count`th of the window ending at `resetMs`. Without a
+   * `rateLimit` nothing is limited, and only the scope is sent: a made-up limit whose `Remaining` reached 0 would
+   * make a correct client wait for a reset that nothing enforces.
+   */
+  const rateHeaders = (count: number, resetMs: number): [string, string][] =>
+    limit === undefined
+      ? [["X-RateLimit-Scope", "organization"]]
+      : [
+          ["X-RateLimit-Limit", String(limit)],
+          ["X-RateLimit-Remaining", String(Math.max(0, limit - count))],
+          ["X-RateLimit-Reset", String(Math.ceil(resetMs / 1000))],
+          ["X-RateLimit-Scope", "organization"],
+        ];
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const started = Date.now();
@@ -200,6 +233,8 @@ export function createEmulatorServer(
     res.on("finish", () =>
       settings.logger?.(`${method} ${path} ${res.statusCode} ${Date.now() - started}ms`),
     );
+
+    if (em.durable) replyWhenDurable(res, em.durable);
 
     // Counted and reported before anything can refuse the request, so that every answer carries the headers.
     const { count, resetMs } = window.hit(Date.now());
@@ -253,7 +288,7 @@ export function createEmulatorServer(
     try {
       const scope = authenticate(req, settings);
       res.setHeader("X-RateLimit-Scope", scope);
-      if (settings.rateLimit !== undefined && count > settings.rateLimit) {
+      if (limit !== undefined && count > limit) {
         stats.rateLimited++;
         res.setHeader("Retry-After", String(Math.max(1, Math.ceil((resetMs - Date.now()) / 1000))));
         return sendError(res, 429, "rate limit exceeded");

@@ -1,9 +1,6 @@
-/** The emulator's management objects (annotations, monitors, notifiers, roles, starred queries, the org) and
- * their persistence to a `--data` file together with the datasets. */
+/** The emulator's management objects (annotations, monitors, notifiers, roles, starred queries, the org), and the
+ * changes to them that `--data` journals (emulator/store/persistence.ts). */
 import { randomBytes } from "node:crypto";
-import { promises as fsp, readdirSync, readFileSync, rmSync } from "node:fs";
-import { basename, dirname, join } from "node:path";
-import type { EventStoreApi } from "./store/events";
 import { isoSeconds } from "./time";
 
 /** The user id every request acts as; server-set `createdBy` and the owner of "my" starred queries. */
@@ -34,11 +31,28 @@ export interface StateSnapshot {
 /** The snapshot's keys that hold a {@link Collection} each (every one but `monitorHistory`). */
 const COLLECTION_NAMES = ["annotations", "monitors", "notifiers", "roles", "starredQueries", "orgs"] as const;
 
+/** The name of one {@link Collection} of {@link State}. */
+export type CollectionName = (typeof COLLECTION_NAMES)[number];
+
+/**
+ * One change to the state, as the `--data` journal records it and replays it. Each is the whole new value (an
+ * object, a history), never a delta, so replaying an entry that a snapshot already holds changes nothing.
+ */
+export type StateChange =
+  | { put: CollectionName; obj: StoredObject }
+  | { del: CollectionName; id: string }
+  | { history: string; entries: HistoryEntry[] | null };
+
 /** A collection keyed by id that keeps insertion order (lists come back in creation order). */
 export class Collection {
   private readonly items = new Map<string, StoredObject>();
+  /** Receives every set and delete (not {@link load}); the state forwards them to the journal. */
+  onChange?: (change: StateChange) => void;
 
-  constructor(readonly prefix: string) {}
+  constructor(
+    readonly prefix: string,
+    readonly name: CollectionName,
+  ) {}
 
   /** A new unused id with this collection's prefix. */
   newId(): string {
@@ -52,10 +66,13 @@ export class Collection {
   }
   set(obj: StoredObject): StoredObject {
     this.items.set(obj.id, obj);
+    this.onChange?.({ put: this.name, obj });
     return obj;
   }
   delete(id: string): boolean {
-    return this.items.delete(id);
+    const existed = this.items.delete(id);
+    if (existed) this.onChange?.({ del: this.name, id });
+    return existed;
   }
   list(): StoredObject[] {
     return [...this.items.values()];
@@ -115,17 +132,72 @@ export function defaultOrg(orgId: string, now = new Date()): StoredObject {
 
 /** All management state of one emulator. */
 export class State {
-  readonly annotations = new Collection("ann_");
-  readonly monitors = new Collection("mon_");
-  readonly notifiers = new Collection("notify_");
-  readonly roles = new Collection("role_");
-  readonly starredQueries = new Collection("sq_");
-  readonly orgs = new Collection("org_");
+  readonly annotations = new Collection("ann_", "annotations");
+  readonly monitors = new Collection("mon_", "monitors");
+  readonly notifiers = new Collection("notify_", "notifiers");
+  readonly roles = new Collection("role_", "roles");
+  readonly starredQueries = new Collection("sq_", "starredQueries");
+  readonly orgs = new Collection("org_", "orgs");
   /** Per-monitor history log, newest last. */
-  monitorHistory: Record<string, HistoryEntry[]> = {};
+  private monitorHistory: Record<string, HistoryEntry[]> = {};
+  private listener?: (change: StateChange) => void;
 
   constructor(orgId: string) {
     this.orgs.set(defaultOrg(orgId));
+  }
+
+  /** Sends every later change to `listener` (the `--data` journal); changes made by {@link apply} included. */
+  observe(listener: (change: StateChange) => void): void {
+    this.listener = listener;
+    for (const name of COLLECTION_NAMES) this[name].onChange = listener;
+  }
+
+  /** A monitor's history, newest last; empty when it has none. */
+  history(monitorId: string): readonly HistoryEntry[] {
+    return this.monitorHistory[monitorId] ?? [];
+  }
+
+  /** Replaces a monitor's history. */
+  setHistory(monitorId: string, entries: HistoryEntry[]): void {
+    this.monitorHistory[monitorId] = entries;
+    this.listener?.({ history: monitorId, entries });
+  }
+
+  /** Drops a monitor's history (its monitor was deleted). */
+  deleteHistory(monitorId: string): void {
+    if (!(monitorId in this.monitorHistory)) return;
+    delete this.monitorHistory[monitorId];
+    this.listener?.({ history: monitorId, entries: null });
+  }
+
+  /** Applies one journalled change (replay at start-up); a change that is not one is a plain Error. */
+  apply(change: StateChange): void {
+    const c = change as Partial<Record<"put" | "del" | "history" | "id", unknown>> & {
+      obj?: unknown;
+      entries?: unknown;
+    };
+    const collection = (name: unknown) => {
+      if (typeof name !== "string" || !(COLLECTION_NAMES as readonly string[]).includes(name)) {
+        throw new Error(`unknown collection ${JSON.stringify(name)}`);
+      }
+      return this[name as CollectionName];
+    };
+    if (c.put !== undefined) {
+      const obj = c.obj as StoredObject | undefined;
+      if (typeof obj !== "object" || obj === null || typeof obj.id !== "string") {
+        throw new Error("a put change needs an object with an id");
+      }
+      collection(c.put).set(obj);
+    } else if (c.del !== undefined) {
+      if (typeof c.id !== "string") throw new Error("a del change needs an id");
+      collection(c.del).delete(c.id);
+    } else if (typeof c.history === "string") {
+      if (c.entries === null) this.deleteHistory(c.history);
+      else if (Array.isArray(c.entries)) this.setHistory(c.history, c.entries as HistoryEntry[]);
+      else throw new Error("a history change needs entries or null");
+    } else {
+      throw new Error(`not a state change: ${JSON.stringify(change).slice(0, 100)}`);
+    }
   }
 
   /** Plain JSON of every collection. */
@@ -161,161 +233,5 @@ export class State {
       }
       this.monitorHistory = s.monitorHistory;
     }
-  }
-}
-
-const FORMAT = "pulumi-observability-emulator";
-/** Rows per line of the data file: no line, and so no string in memory, grows with the dataset. */
-const ROWS_PER_LINE = 5000;
-
-/** One stored row as the data file holds it: bigints as decimal strings. */
-type RowJson = [string, string, string, Record<string, unknown>];
-
-/**
- * `--data FILE`: loads state and datasets at start; after each mutation, writes both atomically (a temporary
- * file in the same directory, then rename), debounced so a burst of requests costs one write.
- *
- * The file is NDJSON: a header line `{format, version: 2, state}`, then `{dataset, rows}` lines of at most
- * {@link ROWS_PER_LINE} rows. Written a line at a time, a large store neither blocks the server for one long
- * serialization nor hits the engine's maximum string length. A version 1 file (one JSON document whose
- * `datasets` holds every row) still loads.
- */
-export class Persistence {
-  private timer?: NodeJS.Timeout;
-  private writing: Promise<void> = Promise.resolve();
-  private dirty = false;
-
-  constructor(
-    readonly file: string,
-    private readonly state: State,
-    private readonly store: EventStoreApi,
-    private readonly debounceMs = 100,
-  ) {}
-
-  /** Loads the file when it exists; a file that cannot be read or parsed is an error naming it. */
-  load(): void {
-    this.removeStaleTemporaries();
-    let buf: Buffer;
-    try {
-      buf = readFileSync(this.file);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === "ENOENT") return;
-      throw new Error(`cannot read emulator data file ${this.file}: ${(err as Error).message}`);
-    }
-    try {
-      const lines = jsonLines(buf);
-      const header = lines.next().value as
-        { format?: unknown; state?: Partial<StateSnapshot>; datasets?: unknown } | undefined;
-      if (typeof header !== "object" || header === null || header.format !== FORMAT) {
-        throw new Error(`not an emulator data file (missing "format": "${FORMAT}")`);
-      }
-      let datasets: Record<string, RowJson[]> | undefined;
-      for (const line of lines) {
-        const chunk = line as { dataset?: unknown; rows?: unknown };
-        if (typeof chunk?.dataset !== "string" || !Array.isArray(chunk.rows)) {
-          throw new Error("a dataset line must be {dataset, rows}");
-        }
-        datasets ??= {};
-        const rows = (datasets[chunk.dataset] ??= []);
-        for (const row of chunk.rows as RowJson[]) rows.push(row);
-      }
-      if (header.state !== undefined) this.state.restore(header.state);
-      if (header.datasets !== undefined) this.store.load(header.datasets);
-      else if (datasets !== undefined) this.store.load({ datasets });
-    } catch (err) {
-      throw new Error(`emulator data file ${this.file} is corrupt: ${(err as Error).message}`);
-    }
-  }
-
-  /** Deletes temporary files that a killed emulator left half-written (their process is gone). */
-  private removeStaleTemporaries(): void {
-    const dir = dirname(this.file);
-    const prefix = `${basename(this.file)}.`;
-    let names: string[];
-    try {
-      names = readdirSync(dir);
-    } catch {
-      return;
-    }
-    for (const name of names) {
-      const m = /^(\d+)\.[0-9a-f]{8}\.tmp$/.exec(name.startsWith(prefix) ? name.slice(prefix.length) : "");
-      if (m && !processAlive(Number(m[1]))) rmSync(join(dir, name), { force: true });
-    }
-  }
-
-  /** Marks the state changed; a write follows shortly. */
-  changed(): void {
-    this.dirty = true;
-    if (this.timer) return;
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      void this.flush().catch(() => undefined);
-    }, this.debounceMs);
-    this.timer.unref();
-  }
-
-  /** Writes now if anything changed since the last write; resolves when the file is on disk. */
-  flush(): Promise<void> {
-    if (this.timer) {
-      clearTimeout(this.timer);
-      this.timer = undefined;
-    }
-    this.writing = this.writing
-      .catch(() => undefined)
-      .then(async () => {
-        if (!this.dirty) return;
-        this.dirty = false;
-        // Taken at once: requests served while the lines are written change neither the header nor the rows.
-        const header = JSON.stringify({ format: FORMAT, version: 2, state: this.state.snapshot() });
-        const datasets = this.store
-          .names()
-          .map((name) => [name, [...(this.store.events(name) ?? [])]] as const);
-        const tmp = `${this.file}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
-        try {
-          const fh = await fsp.open(tmp, "w");
-          try {
-            await fh.write(`${header}\n`);
-            for (const [name, rows] of datasets) {
-              for (let i = 0; i < rows.length; i += ROWS_PER_LINE) {
-                const chunk = rows
-                  .slice(i, i + ROWS_PER_LINE)
-                  .map((e): RowJson => [e.timeNs.toString(), e.sysTimeNs.toString(), e.rowId, e.data]);
-                await fh.write(`${JSON.stringify({ dataset: name, rows: chunk })}\n`);
-              }
-            }
-          } finally {
-            await fh.close();
-          }
-          await fsp.rename(tmp, this.file);
-        } catch (err) {
-          // Still unsaved: the next change or close tries again rather than believing the file current.
-          this.dirty = true;
-          await fsp.rm(tmp, { force: true }).catch(() => undefined);
-          throw err;
-        }
-      });
-    return this.writing;
-  }
-}
-
-/** Whether a process with this id exists (signal 0 only checks). */
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
-
-/** The JSON value of each non-blank line of a buffer, decoded one line at a time. */
-function* jsonLines(buf: Buffer): Generator<unknown> {
-  let start = 0;
-  while (start < buf.length) {
-    let end = buf.indexOf(10, start);
-    if (end === -1) end = buf.length;
-    const text = buf.toString("utf8", start, end);
-    start = end + 1;
-    if (text.trim() !== "") yield JSON.parse(text);
   }
 }

@@ -10,6 +10,7 @@ import {
   MAX_BODY_BYTES,
   MAX_HEADER_BYTES,
   startEmulator,
+  type RecoveryReport,
 } from "../../emulator";
 import { parseFaultSpec } from "../../emulator/faults";
 import { integer } from "../flags";
@@ -32,6 +33,14 @@ Fault spec (--faults): comma-separated kind=rate pairs, rates are per-request pr
   seed=N                           PRNG seed (default 1); the same seed gives the same faults
   e.g. --faults 429=0.05,500=0.02,502=0.02,503=0.02,drop=0.01,latency=0.1:50,seed=42
 
+Data file (--data FILE): FILE holds a snapshot; FILE.journal.N the changes since, one line per request, each
+  synced to disk before its reply, so a 2xx is never lost, not even to kill -9. The journal is compacted into
+  FILE as it grows and on exit. A start replays it; a torn last line (a write never acknowledged) is skipped
+  and counted in the banner.
+
+Rate limit (--rate-limit N): N requests per window of a minute, then 429 with Retry-After; X-RateLimit-Limit,
+  -Remaining and -Reset report the window. Without it nothing is limited and those three headers are not sent.
+
 Quotas (--ingest-quota, --query-quota): monthly, per UTC calendar month, in memory only.
   Ingest responses carry X-IngestLimit-Limit/-Remaining/-Reset (bytes, gzip-decoded bodies), query responses
   X-QueryLimit-* (query requests answered 200; the service itself counts GB-hours). A request that would
@@ -46,6 +55,13 @@ Development defaults (not secrets; the emulator only serves what you give it):
   personal token       ${DEFAULT_PERSONAL_TOKEN}  (also send x-service-org-id: ${DEFAULT_ORG_ID})
 `;
 
+/** The banner's account of what a start found in the data file. */
+function describeRecovery(r: RecoveryReport | undefined): string {
+  if (!r || (!r.snapshot && r.replayed === 0 && r.skipped === 0)) return "new";
+  const torn = r.skipped === 1 ? "1 torn entry" : `${r.skipped} torn entries`;
+  return `loaded; ${r.replayed} journal entries replayed, ${torn} skipped`;
+}
+
 interface EmulatorFlags {
   port: number;
   host: string;
@@ -53,6 +69,7 @@ interface EmulatorFlags {
   personalToken?: string;
   orgId?: string;
   data?: string;
+  compactBytes?: number;
   faults?: string;
   rateLimit?: number;
   ingestQuota?: number;
@@ -79,7 +96,15 @@ export function registerEmulatorCommand(program: Command): void {
       `personal access token to accept (default: ${DEFAULT_PERSONAL_TOKEN})`,
     )
     .option("--org-id <id>", `organization id (default: ${DEFAULT_ORG_ID})`)
-    .option("--data <file>", "keep state in this file: loaded at start, written atomically after changes")
+    .option(
+      "--data <file>",
+      "keep state in this file: every change is journalled and synced before its reply (see below)",
+    )
+    .option(
+      "--compact-bytes <n>",
+      "compact the --data journal into the file past N bytes (default 16 MiB, or the file's size if larger)",
+      integer("--compact-bytes", 1, Number.MAX_SAFE_INTEGER),
+    )
     .option("--faults <spec>", "inject faults; see below", faultSpec)
     .option(
       "--rate-limit <n>",
@@ -112,6 +137,7 @@ export function registerEmulatorCommand(program: Command): void {
         personalToken: flags.personalToken,
         orgId: flags.orgId,
         dataFile: flags.data,
+        compactBytes: flags.compactBytes,
         faults: flags.faults,
         rateLimit: flags.rateLimit,
         ingestQuotaBytes: flags.ingestQuota,
@@ -122,7 +148,7 @@ export function registerEmulatorCommand(program: Command): void {
       log(`Observability emulator listening on ${em.url}`);
       log(`  API token:       ${em.token}${flags.token ? "" : " (development default)"}`);
       log(`  personal token:  ${em.personalToken}  with header x-service-org-id: ${em.orgId}`);
-      if (flags.data) log(`  data file:       ${flags.data}`);
+      if (flags.data) log(`  data file:       ${flags.data} (${describeRecovery(em.recovery)})`);
       if (flags.faults) log(`  faults:          ${flags.faults}`);
       if (flags.rateLimit) log(`  rate limit:      ${flags.rateLimit} requests/minute`);
       if (flags.ingestQuota) log(`  ingest quota:    ${flags.ingestQuota} bytes/month`);

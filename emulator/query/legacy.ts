@@ -33,9 +33,30 @@ export const LEGACY_FILTER_OPS = [
   "not-starts-with",
   "ends-with",
   "not-ends-with",
+  "regexp",
+  "not-regexp",
 ] as const;
 const OPS = new Set<string>(LEGACY_FILTER_OPS);
 const MAX_DEPTH = 100;
+/** Longest pattern a `regexp` filter may hold: the emulator runs patterns in-process, so it keeps them short. */
+export const MAX_PATTERN_LENGTH = 1024;
+
+/** A `regexp` filter's pattern as a RegExp; an empty or invalid pattern is a 400 naming the filter's value. */
+function compilePattern(pattern: string, caseSensitive: boolean, at: string): RegExp {
+  if (pattern === "") throw new LegacyRequestError(`${at}.value`, "must be a non-empty pattern for regexp");
+  if (pattern.length > MAX_PATTERN_LENGTH) {
+    throw new LegacyRequestError(
+      `${at}.value`,
+      `must be a pattern of at most ${MAX_PATTERN_LENGTH} characters`,
+    );
+  }
+  try {
+    // Unanchored, as RE2's MatchString; case-insensitive unless caseSensitive, as the other string operators.
+    return new RegExp(pattern, caseSensitive ? "" : "i");
+  } catch (e) {
+    throw new LegacyRequestError(`${at}.value`, `is not a valid regular expression: ${(e as Error).message}`);
+  }
+}
 
 function pathGetter(field: string) {
   return fieldGetter(field, field.split("."));
@@ -76,7 +97,8 @@ export function compileLegacyFilter(node: unknown, at = "filter", depth = 0): Pr
   }
   if (typeof f.field !== "string" || f.field === "")
     throw new LegacyRequestError(`${at}.field`, "must be a non-empty string");
-  if (f.caseSensitive !== undefined && typeof f.caseSensitive !== "boolean") {
+  // axiom-py sends an unset caseSensitive as None: absent, as elsewhere in a request.
+  if (f.caseSensitive !== undefined && f.caseSensitive !== null && typeof f.caseSensitive !== "boolean") {
     throw new LegacyRequestError(`${at}.caseSensitive`, "must be a boolean");
   }
   const get = pathGetter(f.field);
@@ -106,6 +128,15 @@ export function compileLegacyFilter(node: unknown, at = "filter", depth = 0): Pr
   }
   if (typeof value !== "string") throw new LegacyRequestError(`${at}.value`, `must be a string for ${op}`);
   const cs = f.caseSensitive === true;
+  if (op === "regexp" || op === "not-regexp") {
+    const re = compilePattern(value, cs, at);
+    const negated = op === "not-regexp";
+    return (r) => {
+      const v = get(r);
+      if (v === null || v === undefined) return negated;
+      return re.test(toText(v)) !== negated;
+    };
+  }
   const needle = cs ? value : value.toLowerCase();
   const negated = op.startsWith("not-");
   const kind = negated ? op.slice(4) : op;
@@ -130,10 +161,12 @@ export function legacyProjection(project: readonly unknown[]): Column[] {
     if (typeof p === "object" && p !== null && typeof (p as { field?: unknown }).field === "string") {
       const { field, alias } = p as { field: string; alias?: unknown };
       if (field === "") throw new LegacyRequestError(`project[${i}].field`, "must not be empty");
-      if (alias !== undefined && (typeof alias !== "string" || alias === "")) {
-        throw new LegacyRequestError(`project[${i}].alias`, "must be a non-empty string");
+      // No alias: left out, null (axiom-py's None) or "" (axiom-go's Projection has no omitempty on Alias).
+      const unset = alias === undefined || alias === null || alias === "";
+      if (!unset && typeof alias !== "string") {
+        throw new LegacyRequestError(`project[${i}].alias`, "must be a string");
       }
-      return { name: (alias as string | undefined) ?? field, get: pathGetter(field) };
+      return { name: unset ? field : (alias as string), get: pathGetter(field) };
     }
     throw new LegacyRequestError(`project[${i}]`, "must be a field name or {field, alias}");
   });

@@ -27,14 +27,14 @@ export function registerMonitors(router: Router, em: EmulatorContext): void {
     create: (raw, id) => {
       const body = validateOr400(MonitorCreateSchema, raw);
       const createdAt = isoSeconds();
-      em.state.monitorHistory[id] = [
+      em.state.setHistory(id, [
         {
           checkId: `chk_${randomBytes(8).toString("hex")}`,
           name: body.name,
           state: "closed",
           timestamp: createdAt,
         },
-      ];
+      ]);
       return { ...withDefaults(body), id, createdAt, createdBy: LOCAL_USER } as StoredObject;
     },
     // PUT replaces the whole monitor; what the server set stays.
@@ -45,7 +45,7 @@ export function registerMonitors(router: Router, em: EmulatorContext): void {
         createdAt: current.createdAt,
         createdBy: current.createdBy,
       }) as StoredObject,
-    onDelete: (id) => delete em.state.monitorHistory[id],
+    onDelete: (id) => em.state.deleteHistory(id),
   });
 
   router.add("GET", "/v2/monitors/:id/history", (ctx) => {
@@ -61,7 +61,7 @@ export function registerMonitors(router: Router, em: EmulatorContext): void {
       return ns;
     });
     const [start, end] = times;
-    const entries = (em.state.monitorHistory[ctx.params.id] ?? []).filter((e) => {
+    const entries = em.state.history(ctx.params.id).filter((e) => {
       const t = parseRfc3339Ns(e.timestamp) ?? 0n;
       return t >= start && t <= end;
     });

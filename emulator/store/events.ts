@@ -34,6 +34,10 @@ export interface EventStoreApi {
   /** Plain JSON for `--data` persistence, and back. */
   toJSON(): unknown;
   load(json: unknown): void;
+  /** Puts back rows exactly as {@link append} stored them (row ids included): the `--data` journal's replay. */
+  restore(dataset: string, rows: StoredEvent[]): void;
+  /** Receives the rows of every {@link append}, for the `--data` journal; unset without one. */
+  onAppend?: (dataset: string, rows: StoredEvent[]) => void;
 }
 
 /** Shifts signed nanoseconds into the unsigned range so that fixed-width hex sorts like the number. */
@@ -76,6 +80,7 @@ function byRowId(a: StoredEvent, b: StoredEvent): number {
 export class EventStore implements EventStoreApi {
   private readonly datasets = new Map<string, Dataset>();
   private seq = 0;
+  onAppend?: (dataset: string, rows: StoredEvent[]) => void;
 
   /** Appends events to a dataset, creating it on first use; assigns row ids and `_sysTime`. */
   append(dataset: string, events: IncomingEvent[], sysTimeNs: bigint): StoredEvent[] {
@@ -103,7 +108,24 @@ export class EventStore implements EventStoreApi {
       out[i] = stored;
     }
     ds.sorted = sorted;
+    this.onAppend?.(dataset, out);
     return out;
+  }
+
+  /** Puts back rows exactly as {@link append} stored them; later appends continue after their sequence. */
+  restore(dataset: string, rows: StoredEvent[]): void {
+    let ds = this.datasets.get(dataset);
+    if (!ds) {
+      ds = { rows: [], sorted: true };
+      this.datasets.set(dataset, ds);
+    }
+    for (const row of rows) {
+      const seq = parseInt(row.rowId.slice(TIME_WIDTH), 16);
+      if (Number.isFinite(seq) && seq + 1 > this.seq) this.seq = seq + 1;
+      ds.rows.push(row);
+    }
+    // Cheaper than checking: the next read sorts, adaptively, only if needed.
+    if (rows.length > 0) ds.sorted = false;
   }
 
   /** The dataset's events in ascending (time, arrival) order, or undefined when it does not exist. */

@@ -67,7 +67,7 @@ export interface IngestSummary {
   /** Events rejected. */
   failed: number;
   /** Failure entries, at most `maxFailures` of them. */
-  failures: IngestResult["failures"];
+  failures: NonNullable<IngestResult["failures"]>;
   /** Bytes the service processed. */
   processedBytes: number;
   /** Requests sent. */
@@ -121,13 +121,14 @@ export async function ingest(
       schema: IngestResultSchema,
       ...request,
     });
-    summary.ingested += result.ingested;
-    summary.failed += result.failed;
-    summary.processedBytes += result.processedBytes;
+    // A count the service left out is 0 (the schema reads null as left out).
+    summary.ingested += result.ingested ?? 0;
+    summary.failed += result.failed ?? 0;
+    summary.processedBytes += result.processedBytes ?? 0;
     summary.batches++;
     bytes += rawBytes;
     sentEvents += count;
-    for (const f of result.failures) {
+    for (const f of result.failures ?? []) {
       if (summary.failures.length >= maxFailures) break;
       summary.failures.push(f);
     }

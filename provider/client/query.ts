@@ -5,7 +5,9 @@
 import { z } from "zod";
 import {
   LegacyResultSchema,
+  QueryStatusSchema,
   TabularResultSchema,
+  rowsOrEmpty,
   type LegacyQueryRequest,
   type LegacyResult,
   type Match,
@@ -159,16 +161,19 @@ function firstBadRow(rows: readonly unknown[]): number {
   return -1;
 }
 
-/** What a walk needs of a page. The rows are checked for string `_time`/`_rowId` in one plain loop over the
- * array, which is kept as parsed: a per-row schema (or copying the array) costs more than the rest of a walk. */
+/** What a walk needs of a page. `status` is read as `query` reads it (nulls absent), and `matches: null` is no
+ * rows, as for `query`. The rows are checked for string `_time`/`_rowId` in one plain loop over the array, which
+ * is kept as parsed: a per-row schema (or copying the array) costs more than the rest of a walk. */
 const WalkPageSchema = z.looseObject({
-  status: z.looseObject({ minCursor: z.string().optional(), maxCursor: z.string().optional() }),
-  matches: z.custom<PageRow[]>((rows) => Array.isArray(rows) && firstBadRow(rows) === -1, {
-    error: (issue) =>
-      Array.isArray(issue.input)
-        ? `row ${firstBadRow(issue.input)} must have a string _time and _rowId`
-        : "must be an array of rows",
-  }),
+  status: QueryStatusSchema,
+  matches: rowsOrEmpty(
+    z.custom<PageRow[]>((rows) => Array.isArray(rows) && firstBadRow(rows) === -1, {
+      error: (issue) =>
+        Array.isArray(issue.input)
+          ? `row ${firstBadRow(issue.input)} must have a string _time and _rowId`
+          : "must be an array of rows",
+    }),
+  ),
 });
 type WalkPage = z.infer<typeof WalkPageSchema>;
 

@@ -8,7 +8,8 @@ import type { z } from "zod";
 import { formatFailures, validationFailures } from "../schemas/common";
 import { AbortError, ApiError, errorFromResponse, errorFromTransport, InvalidResponseError } from "./errors";
 import type { ResolvedOptions } from "./options";
-import { backoffMs, headerText, parseRateLimitReset, serverDelayMs, shouldRetry, sleep } from "./retry";
+import { RatePacer } from "./pacing";
+import { backoffMs, headerText, serverDelayMs, shouldRetry, sleep } from "./retry";
 import { VERSION } from "./version";
 
 /** Per-call options every client method takes last. */
@@ -68,7 +69,7 @@ export class Transport {
   private readonly dispatcher: Dispatcher;
   private readonly ownsDispatcher: boolean;
   private readonly headers: Record<string, string>;
-  private gateUntil = 0;
+  private readonly pacer = new RatePacer();
 
   constructor(private readonly options: ResolvedOptions) {
     this.ownsDispatcher = options.dispatcher === undefined;
@@ -102,9 +103,10 @@ export class Transport {
       headers["content-type"] = "application/json";
     }
     const fullPath = this.options.basePath + call.path;
+    const ticket = this.pacer.ticket();
     for (let attempt = 0; ; attempt++) {
       try {
-        await this.waitForGate(call, fullPath);
+        await this.pacer.acquire(ticket, call.signal, { method: call.method, path: fullPath });
         return await this.attempt(call, fullPath, headers, body, idempotent);
       } catch (err) {
         const error = err as ApiError;
@@ -117,9 +119,13 @@ export class Transport {
         }
         const asked = serverDelays.get(error);
         const jitter = backoffMs(attempt + 1, this.options.baseDelayMs, this.options.maxDelayMs);
+        // Refused because the window is used up: the retry waits in the pacer's queue, holding its ticket, so it
+        // goes first at the reset. Sleeping out Retry-After instead would let newer requests take the window.
+        const inQueue = error.status === 429 && this.pacer.exhausted();
         // The service's own delay wins; a little jitter on top keeps concurrent callers from waking together.
-        const delayMs =
-          asked !== undefined
+        const delayMs = inQueue
+          ? this.pacer.waitMs()
+          : asked !== undefined
             ? Math.min(this.options.maxDelayMs, asked + Math.min(jitter, this.options.baseDelayMs))
             : jitter;
         this.retries++;
@@ -131,7 +137,7 @@ export class Transport {
           code: (error as { code?: string }).code,
           delayMs,
         });
-        await this.pause(delayMs, call, fullPath);
+        if (!inQueue) await this.pause(delayMs, call, fullPath);
       }
     }
   }
@@ -139,12 +145,6 @@ export class Transport {
   /** Closes the pool the transport created; an injected dispatcher belongs to the caller. */
   async close(): Promise<void> {
     if (this.ownsDispatcher) await this.dispatcher.close();
-  }
-
-  /** When the last response said no requests remain in this window, wait for the reset instead of a 429. */
-  private async waitForGate(call: Call<unknown>, fullPath: string): Promise<void> {
-    const wait = Math.min(this.gateUntil - Date.now(), this.options.maxDelayMs);
-    if (wait > 0) await this.pause(wait, call, fullPath);
   }
 
   /** Waits `ms` between attempts; the call's signal ends the wait with an AbortError naming the request. */
@@ -195,7 +195,7 @@ export class Transport {
       if (err instanceof InvalidResponseError) throw err;
       throw errorFromTransport(err, { ...info, notIdempotent }, secrets, call.signal?.aborted === true);
     }
-    this.noteRateLimit(resHeaders);
+    this.pacer.note(resHeaders);
     const traceId = headerText(resHeaders["x-trace-id"]);
     if (status < 200 || status >= 300) {
       const retryDelayMs = serverDelayMs(status, resHeaders);
@@ -232,12 +232,6 @@ export class Transport {
       });
     }
     return result.data;
-  }
-
-  private noteRateLimit(headers: Record<string, string | string[] | undefined>): void {
-    if (headerText(headers["x-ratelimit-remaining"]) !== "0") return;
-    const reset = parseRateLimitReset(headers["x-ratelimit-reset"]);
-    if (reset !== undefined && reset > this.gateUntil) this.gateUntil = reset;
   }
 }
 

@@ -44,7 +44,8 @@ export const AnnotationInputSchema = z.strictObject(annotationFields);
 export const AnnotationUpdateSchema = absentWhenUnset(AnnotationObjectSchema.partial(), {
   zeroIsAbsent: true,
 });
-/** An annotation as the service returns it: shape only, `id` required, unknown fields kept. */
+/** An annotation as the service returns it: shape only, `id` required, unknown fields kept, a field of an
+ * unexpected type kept as sent (drift for the provider, not an error). */
 export const AnnotationSchema = absentWhenUnset(
   z
     .looseObject({
@@ -58,7 +59,7 @@ export const AnnotationSchema = absentWhenUnset(
     })
     .partial()
     .extend({ id: z.string() }),
-  { zeroIsAbsent: true },
+  { zeroIsAbsent: true, keepMismatched: true },
 );
 
 export type AnnotationCreate = z.input<typeof AnnotationObjectSchema>;

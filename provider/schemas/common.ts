@@ -48,28 +48,116 @@ export const OrderEntrySchema = z.object({
   desc: z.boolean({ error: "must be a boolean" }),
 });
 
+/** Whether `value` is how some client spells "unset": null, or with `zeroIsAbsent` the zero time. */
+function isUnset(value: unknown, zeroIsAbsent: boolean): boolean {
+  return value === null || (zeroIsAbsent && value === ZERO_TIME);
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** Schemas built by {@link absentWhenUnset}: they read their own unset values, so an enclosing one skips them. */
+const SELF_READING = new WeakSet<z.ZodType>();
+
+type Strip = (value: unknown) => unknown;
+
+/**
+ * How to drop the unset values inside a value of `schema`, at every level the schema describes: a field of an
+ * object that may be left out, a map entry whose value schema refuses null (a map of lists reads
+ * `{apiTokens: null}` as no entry), and the same inside list items. Undefined when nothing in the schema can be
+ * unset, so a row's `data: record(unknown)` (where null is a value) costs nothing and keeps its nulls.
+ */
+function unsetStripper(schema: z.core.$ZodType, zeroIsAbsent: boolean, depth = 0): Strip | undefined {
+  if (depth > 32 || SELF_READING.has(schema as z.ZodType)) return undefined;
+  const def = schema._zod.def as z.core.$ZodTypeDef & Record<string, unknown>;
+  // The zero time is a top-level time field's "unset"; deeper down (a header, a channel's body) it is a value.
+  const inner = (s: unknown) => unsetStripper(s as z.core.$ZodType, false, depth + 1);
+  switch (def.type) {
+    case "optional":
+    case "nullable":
+    case "default":
+    case "prefault":
+    case "catch":
+    case "readonly":
+    case "nonoptional":
+      return inner(def.innerType);
+    case "pipe": {
+      // A preprocess is a pipe from a transform into the schema that reads the result.
+      const input = def.in as z.core.$ZodType;
+      return inner(input._zod.def.type === "transform" ? def.out : input);
+    }
+    case "array": {
+      const item = inner(def.element);
+      return item && ((v) => (Array.isArray(v) ? v.map(item) : v));
+    }
+    case "record": {
+      const valueType = def.valueType as z.ZodType;
+      const dropNull = !valueType.safeParse(null).success;
+      const item = inner(valueType);
+      if (!dropNull && !item) return undefined;
+      return (v) => {
+        if (!isPlainObject(v)) return v;
+        const out: Record<string, unknown> = {};
+        for (const [key, value] of Object.entries(v)) {
+          if (dropNull && value === null) continue;
+          out[key] = item && value !== null && typeof value === "object" ? item(value) : value;
+        }
+        return out;
+      };
+    }
+    case "object": {
+      const shape = def.shape as Record<string, z.ZodType>;
+      const fields = Object.entries(shape).map(
+        ([key, field]) => [key, field.safeParse(undefined).success, inner(field)] as const,
+      );
+      const used = fields.filter(([, optional, strip]) => optional || strip);
+      if (used.length === 0) return undefined;
+      return (v) => {
+        if (!isPlainObject(v)) return v;
+        const out: Record<string, unknown> = { ...v };
+        for (const [key, optional, strip] of used) {
+          const value = out[key];
+          if (optional && isUnset(value, zeroIsAbsent)) delete out[key];
+          else if (strip && value !== null && typeof value === "object") out[key] = strip(value);
+        }
+        return out;
+      };
+    }
+    default:
+      return undefined;
+  }
+}
+
 /**
  * Reads a JSON object the way the service does: a `null` (or, with `zeroIsAbsent`, the zero time
- * `0001-01-01T00:00:00Z`) in a field the schema lets be absent counts as absent. Go, Python and Terraform clients
- * serialize "unset" that way (`notifierIDs: null`, `endTime: None`, `time.Time{}`), and the real service takes
- * it. Required fields keep their null, so the 400 still names them; other values are left to the schema's rules.
- * Used for request bodies in the emulator and for response bodies in the client: one reading of "unset".
+ * `0001-01-01T00:00:00Z`) in a field the schema lets be absent counts as absent, at every level the schema
+ * describes (a nested object's optional field, a map entry whose value cannot be null, list items). Go, Python
+ * and Terraform clients serialize "unset" that way (`notifierIDs: null`, `endTime: None`, `time.Time{}`, a nil
+ * map `Headers: null`), and the real service takes it. Required fields keep their null, so the 400 still names
+ * them; other values are left to the schema's rules. Used for request bodies in the emulator and for response
+ * bodies in the client: one reading of "unset".
+ *
+ * `keepMismatched` is for response schemas only: a top-level optional field whose value does not have the
+ * expected type is kept as sent instead of failing the read. The client needs none of those fields (only what is
+ * required, such as `id`), and the provider's diff then shows the odd value as drift, not as an error. Their
+ * static types stay the declared ones; at run time such a field may hold whatever the service sent.
  */
-export function absentWhenUnset<S extends z.ZodObject>(schema: S, options: { zeroIsAbsent?: boolean } = {}) {
-  const optional = new Set(
-    Object.entries(schema.shape as Record<string, z.ZodType>)
+export function absentWhenUnset<S extends z.ZodObject>(
+  schema: S,
+  options: { zeroIsAbsent?: boolean; keepMismatched?: boolean } = {},
+) {
+  const strip = unsetStripper(schema, options.zeroIsAbsent === true);
+  let target: S = schema;
+  if (options.keepMismatched === true) {
+    const kept = Object.entries(schema.shape as Record<string, z.ZodType>)
       .filter(([, field]) => field.safeParse(undefined).success)
-      .map(([key]) => key),
-  );
-  return z.preprocess((body) => {
-    if (typeof body !== "object" || body === null || Array.isArray(body)) return body;
-    const out: Record<string, unknown> = { ...(body as Record<string, unknown>) };
-    for (const [key, value] of Object.entries(out)) {
-      const unset = value === null || (options.zeroIsAbsent === true && value === ZERO_TIME);
-      if (unset && optional.has(key)) delete out[key];
-    }
-    return out;
-  }, schema);
+      .map(([key, field]) => [key, field.catch((ctx: { input: unknown }) => ctx.input as never)]);
+    target = schema.extend(Object.fromEntries(kept)) as unknown as S;
+  }
+  const read = z.preprocess((body) => (strip && isPlainObject(body) ? strip(body) : body), target);
+  SELF_READING.add(read);
+  return read;
 }
 
 /** A list that must not repeat an entry: set-like inputs (emails, members, actions). */
@@ -149,9 +237,29 @@ function absentField(input: unknown, path: readonly PropertyKey[]): boolean {
 }
 
 /**
+ * The reason for a value of the wrong type that was not really given: a field left out "is required", and a
+ * field sent as `null` where null is not allowed "must not be null". The message says what the body holds: a
+ * reader who sent `"name": null` looks for that key, and "is required" would send them looking for a missing
+ * one. The value is the one the schema saw (after any renaming of aliases), reported by {@link validate}'s
+ * `reportInput`; without it, the field's place in the raw `input` tells whether it was left out.
+ */
+function typeReason(issue: z.core.$ZodIssue, input: unknown): string | undefined {
+  if (issue.code !== "invalid_type") return undefined;
+  const seen =
+    "input" in issue
+      ? issue.input
+      : input !== undefined && absentField(input, issue.path)
+        ? undefined
+        : issue;
+  if (seen === undefined) return "is required";
+  if (seen === null) return "must not be null";
+  return undefined;
+}
+
+/**
  * Every failure of a zod error, each naming its field. Unrecognized keys are reported one per key; a bad key of
- * a map names the map and the key. With the parsed `input`, a field left out of an object "is required",
- * whatever its schema says of a present value of the wrong type.
+ * a map names the map and the key. A field left out of an object "is required" and a null where none is allowed
+ * "must not be null", whatever its schema says of a present value of the wrong type (see {@link typeReason}).
  */
 export function validationFailures(error: z.ZodError, prefix = "", input?: unknown): ValidationFailure[] {
   const failures: ValidationFailure[] = [];
@@ -171,8 +279,7 @@ export function validationFailures(error: z.ZodError, prefix = "", input?: unkno
       failures.push({ property: map || "(body)", reason: `key ${JSON.stringify(String(key))}: ${why}` });
       continue;
     }
-    const missing = input !== undefined && issue.code === "invalid_type" && absentField(input, issue.path);
-    failures.push({ property: base || "(body)", reason: missing ? "is required" : issue.message });
+    failures.push({ property: base || "(body)", reason: typeReason(issue, input) ?? issue.message });
   }
   return failures;
 }
@@ -187,7 +294,7 @@ export type Validated<T> = { ok: true; value: T } | { ok: false; failures: Valid
 
 /** Parses `input` with `schema`, collecting every failure rather than stopping at the first. */
 export function validate<T>(schema: z.ZodType<T>, input: unknown): Validated<T> {
-  const result = schema.safeParse(input, { error: projectMessage });
+  const result = schema.safeParse(input, { error: projectMessage, reportInput: true });
   if (result.success) return { ok: true, value: result.data };
   return { ok: false, failures: validationFailures(result.error, "", input) };
 }

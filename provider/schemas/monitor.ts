@@ -105,7 +105,9 @@ function refineCrossFields(m: MonitorShape, ctx: z.RefinementCtx) {
 function tolerateClientSpellings(body: unknown): unknown {
   if (typeof body !== "object" || body === null || Array.isArray(body)) return body;
   const out: Record<string, unknown> = { ...(body as Record<string, unknown>) };
-  if (out.notifierIds === undefined && out.notifierIDs !== undefined) out.notifierIds = out.notifierIDs;
+  // Prefer whichever spelling holds a value: `{notifierIds: null, notifierIDs: [...]}` keeps the list.
+  if ((out.notifierIds === undefined || out.notifierIds === null) && out.notifierIDs != null)
+    out.notifierIds = out.notifierIDs;
   delete out.notifierIDs;
   if (out.disabledUntil === "") delete out.disabledUntil;
   if (out.operator === "") delete out.operator;
@@ -127,7 +129,8 @@ export const MonitorInputSchema = z.strictObject(monitorFields).superRefine(refi
 /**
  * A monitor as the service returns it: shape only. No enums, minimums or maximums (the service may add a
  * monitor type or answer `compareDays: 8`), only `id` required, null and the zero time read as absent, unknown
- * fields kept. The provider diffs what it reads against what was declared, so odd values show as drift.
+ * fields kept, a field of an unexpected type (`threshold: "1"`) kept as sent. The provider diffs what it reads
+ * against what was declared, so odd values show as drift.
  */
 export const MonitorSchema = z.preprocess(
   tolerateClientSpellings,
@@ -161,7 +164,7 @@ export const MonitorSchema = z.preprocess(
       })
       .partial()
       .extend({ id: z.string() }),
-    { zeroIsAbsent: true },
+    { zeroIsAbsent: true, keepMismatched: true },
   ),
 );
 

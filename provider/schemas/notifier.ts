@@ -93,7 +93,9 @@ function tolerateClientSpellings(body: unknown): unknown {
       ["Body", "body"],
       ["SecretHeaders", "secretHeaders"],
     ]) {
-      if (fixed[name] === undefined && fixed[alias] !== undefined) fixed[name] = fixed[alias];
+      // A null alias is Go's nil map or empty field (the struct has no JSON tags): it sets nothing.
+      if (fixed[name] === undefined && fixed[alias] !== undefined && fixed[alias] !== null)
+        fixed[name] = fixed[alias];
       delete fixed[alias];
     }
     out.properties = { ...props, customWebhook: fixed };
@@ -123,19 +125,29 @@ export type NotifierProperties = { [K in ChannelKey]?: z.input<(typeof ChannelSc
 export type NotifierCreate = { name: string; properties: NotifierProperties; disabledUntil?: string | null };
 export type NotifierUpdate = NotifierCreate;
 
-/** A notifier as the service returns it; unknown fields survive. */
+/** A channel as the service returns it: its known fields may be absent and are not typed (the provider diffs
+ * them), null among them reads as absent (Go's nil `Headers`), unknown fields are kept. */
+const ChannelReadSchemas = Object.fromEntries(
+  Object.entries(ChannelSchemas).map(([k, s]) => [
+    k,
+    z.looseObject(Object.fromEntries(Object.keys(s.shape).map((f) => [f, z.unknown()]))).nullable(),
+  ]),
+);
+
+/** A notifier as the service returns it; unknown fields (and channels) survive, a field of an unexpected type is
+ * kept as sent (drift for the provider, not an error). */
 export const NotifierSchema = absentWhenUnset(
   z
     .looseObject({
       name: z.string(),
-      properties: z.record(z.string(), z.unknown()),
+      properties: z.looseObject(ChannelReadSchemas).partial(),
       createdAt: z.string(),
       createdBy: z.string(),
       disabledUntil: z.string().nullable(),
     })
     .partial()
     .extend({ id: z.string() }),
-  { zeroIsAbsent: true },
+  { zeroIsAbsent: true, keepMismatched: true },
 );
 // Spelled out: Omit<> over a loose object's index signature would erase `id` and `name` to unknown.
 export type Notifier = {

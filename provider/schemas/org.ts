@@ -28,7 +28,8 @@ export const LicenseSchema = absentWhenUnset(
       apiRateLimitPerSecond: z.number(),
       billingPeriodEnd: z.string(),
       billingPeriodStart: z.string(),
-      features: z.record(z.string(), z.unknown()),
+      // Any shape: the service has sent both a map of flags and a list of names here.
+      features: z.unknown(),
       id: z.string(),
       issuedAt: z.string(),
       issuedTo: z.string(),
@@ -49,10 +50,12 @@ export const LicenseSchema = absentWhenUnset(
       storageAllowanceGB: z.number(),
     })
     .partial(),
+  { keepMismatched: true },
 );
 
 /** An organization as the service returns it: shape only (a new plan or payment status reads fine), only `id`
- * required, unknown fields kept, the zero time (`lastUsageSync` of an org never synced) read as absent. */
+ * required, unknown fields kept, the zero time (`lastUsageSync` of an org never synced) read as absent, a field of an
+ * unexpected type kept as sent. */
 export const OrgSchema = absentWhenUnset(
   z
     .looseObject({
@@ -71,7 +74,7 @@ export const OrgSchema = absentWhenUnset(
     })
     .partial()
     .extend({ id: z.string() }),
-  { zeroIsAbsent: true },
+  { zeroIsAbsent: true, keepMismatched: true },
 );
 export type Org = z.infer<typeof OrgSchema>;
 export type License = z.infer<typeof LicenseSchema>;

@@ -78,8 +78,15 @@ export const QueryFormatSchema = z.enum(["legacy", "tabular"], { error: "must be
 export type QueryFormat = z.infer<typeof QueryFormatSchema>;
 
 /* Results are read by shape: only what the client uses is required (a page's `status` object and its rows),
- * every other field is optional, and unknown fields are kept, so a service that adds or drops a status field does
- * not break a query. `queryLegacy`, `query` and `paginate` accept the same bodies. */
+ * every other field is optional, null reads as absent at every level (axiom-py's result types are Optional), and
+ * unknown fields are kept, so a service that adds or drops a status field does not break a query. `queryLegacy`,
+ * `query` and `paginate` accept the same bodies: paginate reads `status` with {@link QueryStatusSchema} and its
+ * rows with {@link rowsOrEmpty} too. */
+
+/** A required list of rows that may come as `null`: Go encodes an empty (nil) slice so, and it means no rows. */
+export function rowsOrEmpty<T extends z.ZodType>(list: T) {
+  return z.preprocess((v) => (v === null ? [] : v), list);
+}
 
 /** The `status` object of a query result. */
 export const QueryStatusSchema = absentWhenUnset(
@@ -123,7 +130,7 @@ export const LegacyResultSchema = absentWhenUnset(
       fieldsMetaMap: z.record(z.string(), z.unknown()),
     })
     .partial()
-    .extend({ status: QueryStatusSchema, matches: z.array(MatchSchema) }),
+    .extend({ status: QueryStatusSchema, matches: rowsOrEmpty(z.array(MatchSchema)) }),
 );
 export type LegacyResult = z.infer<typeof LegacyResultSchema>;
 
@@ -137,29 +144,37 @@ export const TabularResultSchema = absentWhenUnset(
     .partial()
     .extend({
       status: QueryStatusSchema,
-      tables: z.array(
-        z
-          .looseObject({
-            name: z.string(),
-            sources: z.array(z.looseObject({ name: z.string() })),
-            fields: z.array(z.looseObject({ name: z.string(), type: z.string() }).partial()),
-            order: z.array(z.looseObject({ field: z.string(), desc: z.boolean() }).partial()),
-            groups: z.array(z.unknown()),
-            columns: z.array(z.array(z.unknown())),
-          })
-          .partial(),
+      tables: rowsOrEmpty(
+        z.array(
+          z
+            .looseObject({
+              name: z.string(),
+              sources: z.array(z.looseObject({ name: z.string() })),
+              fields: z.array(z.looseObject({ name: z.string(), type: z.string() }).partial()),
+              order: z.array(z.looseObject({ field: z.string(), desc: z.boolean() }).partial()),
+              groups: z.array(z.unknown()),
+              columns: z.array(z.array(z.unknown())),
+            })
+            .partial(),
+        ),
       ),
     }),
 );
 export type TabularResult = z.infer<typeof TabularResultSchema>;
 
-/** Body of a successful ingest. */
-export const IngestResultSchema = z.looseObject({
-  ingested: z.number(),
-  failed: z.number(),
-  failures: z.array(z.looseObject({ timestamp: z.string(), error: z.string() })),
-  processedBytes: z.number(),
-  blocksCreated: z.number(),
-  walLength: z.number(),
-});
+/** Body of a successful ingest: shape only. Every field may be missing (axiom-js's mocks leave out `failures`)
+ * or null (axiom-go sends its nil `failures` slice as null); the client counts a missing number as 0. Unknown
+ * fields are kept. The counts keep their type: the client sums them, so a non-number is an error, not drift. */
+export const IngestResultSchema = absentWhenUnset(
+  z
+    .looseObject({
+      ingested: z.number(),
+      failed: z.number(),
+      failures: z.array(z.looseObject({ timestamp: z.string(), error: z.string() }).partial()),
+      processedBytes: z.number(),
+      blocksCreated: z.number(),
+      walLength: z.number(),
+    })
+    .partial(),
+);
 export type IngestResult = z.infer<typeof IngestResultSchema>;

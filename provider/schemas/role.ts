@@ -87,7 +87,9 @@ export const RoleInputSchema = z.strictObject(roleFields(true));
 export type RoleCreate = z.input<typeof RoleObjectSchema>;
 export type RoleUpdate = RoleCreate;
 
-/** A role as the service returns it; unknown fields survive. */
+/** A role as the service returns it; unknown fields survive. A capability sent as null reads as absent
+ * (`orgCapabilities: {apiTokens: null}`), and a field of an unexpected type is kept as sent, so the provider's
+ * read shows drift instead of failing. */
 export const RoleSchema = absentWhenUnset(
   z
     .looseObject({
@@ -100,5 +102,6 @@ export const RoleSchema = absentWhenUnset(
     })
     .partial()
     .extend({ id: z.string() }),
+  { keepMismatched: true },
 );
 export type Role = z.infer<typeof RoleSchema>;

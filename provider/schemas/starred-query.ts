@@ -59,6 +59,7 @@ export const StarredQuerySchema = absentWhenUnset(
     })
     .partial()
     .extend({ id: z.string() }),
+  { keepMismatched: true },
 );
 export type StarredQuery = z.infer<typeof StarredQuerySchema> & {
   query?: Partial<StarredQueryCreate["query"]>;

@@ -361,6 +361,214 @@ describe("the provider's read shows what the service returned as drift", () => {
   });
 });
 
+describe("nulls, missing fields and wrong types found by review, with the clients' own bodies", () => {
+  /** Serves `body` at `key` for one test, then puts the route back as it was. */
+  async function serving<T>(key: string, body: unknown, run: () => Promise<T>): Promise<T> {
+    const before = ROUTES[key];
+    ROUTES[key] = body;
+    try {
+      return await run();
+    } finally {
+      if (before === undefined) delete ROUTES[key];
+      else ROUTES[key] = before;
+    }
+  }
+  const window = { startTime: "now-1d", endTime: "now" };
+
+  it("JavaScript client mock: an ingest result without failures (axiom-js packages/js/test/unit/batch.test.ts)", async () => {
+    const body = { ingested: 1, failed: 0, processedBytes: 0, blocksCreated: 0, walLength: 0 };
+    const summary = await serving("POST /v1/datasets/jsmock/ingest", body, () =>
+      client.ingest("jsmock", [{ a: 1 }]),
+    );
+    expect(summary).toEqual({ ingested: 1, failed: 0, failures: [], processedBytes: 0, batches: 1 });
+  });
+
+  it("Go client: an ingest result with failures null, its nil slice (axiom-go axiom/ingest/status.go Status)", async () => {
+    const body = {
+      ingested: 2,
+      failed: 0,
+      failures: null,
+      processedBytes: 64,
+      blocksCreated: 0,
+      walLength: 2,
+    };
+    const summary = await serving("POST /v1/datasets/gomock/ingest", body, () =>
+      client.ingest("gomock", [{ a: 1 }, { a: 2 }]),
+    );
+    expect(summary).toEqual({ ingested: 2, failed: 0, failures: [], processedBytes: 64, batches: 1 });
+  });
+
+  it("an ingest result that leaves out its counts sums them as 0; a count that is not a number is still refused", async () => {
+    const progress: number[] = [];
+    const summary = await serving("POST /v1/datasets/sparse/ingest", { ingested: 3, extra: true }, () =>
+      client.ingest("sparse", [{ a: 1 }], { onProgress: (p) => progress.push(p.failed) }),
+    );
+    expect(summary).toEqual({ ingested: 3, failed: 0, failures: [], processedBytes: 0, batches: 1 });
+    expect(progress).toEqual([0]);
+    const bad = serving("POST /v1/datasets/bad/ingest", { ingested: "3" }, () =>
+      client.ingest("bad", [{ a: 1 }]),
+    );
+    await expect(bad).rejects.toThrow(/response\.ingested/);
+  });
+
+  // axiom-py src/axiom_py/query/result.py: QueryStatus.minCursor/maxCursor, buckets' series/totals and matches
+  // are Optional and come back as null; axiom-go sends a nil matches slice as null.
+  const PY_LEGACY = {
+    status: { ...LEGACY.status, minCursor: null, maxCursor: null },
+    matches: LEGACY.matches,
+    buckets: { series: null, totals: null },
+  };
+  const LEGACY_ROUTES = ["POST /v1/datasets/_apl?format=legacy", "POST /v1/datasets/test/query"];
+  const servingLegacy = <T>(body: unknown, run: () => Promise<T>) =>
+    serving(LEGACY_ROUTES[0], body, () => serving(LEGACY_ROUTES[1], body, run));
+  async function walk(mode: "timestamp" | "cursor") {
+    const rows = [];
+    for await (const row of client.paginate("['test']", { ...window, mode })) rows.push(row._rowId);
+    return rows;
+  }
+
+  it("Python client: status cursors null and buckets {series: null, totals: null} read the same through query, queryLegacy and paginate", async () => {
+    await servingLegacy(PY_LEGACY, async () => {
+      const viaApl = await client.query("['test']");
+      const viaLegacy = await client.queryLegacy("test", window);
+      expect(viaApl).toEqual(viaLegacy);
+      expect(viaLegacy.status.minCursor).toBeUndefined();
+      expect(viaLegacy.buckets).toEqual({});
+      const ids = LEGACY.matches.map((m) => m._rowId);
+      expect(await walk("timestamp")).toEqual(ids);
+      // No cursor to go on: cursor mode stops after the page it has.
+      expect(await walk("cursor")).toEqual(ids);
+    });
+  });
+
+  it("Go client: matches null is no rows, through query, queryLegacy and paginate (axiom-go nil slice)", async () => {
+    await servingLegacy({ status: LEGACY.status, matches: null }, async () => {
+      expect((await client.query("['test']")).matches).toEqual([]);
+      expect((await client.queryLegacy("test", window)).matches).toEqual([]);
+      expect(await walk("timestamp")).toEqual([]);
+    });
+  });
+
+  it("a page without matches at all is still an InvalidResponseError naming it, for query and paginate alike", async () => {
+    await servingLegacy({ status: LEGACY.status }, async () => {
+      await expect(client.queryLegacy("test", window)).rejects.toThrow(/response\.matches/);
+      await expect(walk("timestamp")).rejects.toThrow(/response\.matches/);
+    });
+  });
+
+  it("Python client: tabular columns, order and groups null, and tables null (axiom-py query/result.py Optional)", async () => {
+    const table = { ...TABULAR.tables[0], columns: null, order: null, groups: null };
+    const res = await serving("POST /v1/datasets/_apl?format=tabular", { ...TABULAR, tables: [table] }, () =>
+      client.query("['test']", { format: "tabular" }),
+    );
+    expect(res.tables[0]).not.toHaveProperty("columns");
+    expect(res.tables[0]).not.toHaveProperty("order");
+    expect(res.tables[0]).not.toHaveProperty("groups");
+    expect(res.tables[0].fields).toEqual(TABULAR.tables[0].fields);
+    const none = await serving("POST /v1/datasets/_apl?format=tabular", { ...TABULAR, tables: null }, () =>
+      client.query("['test']", { format: "tabular" }),
+    );
+    expect(none.tables).toEqual([]);
+  });
+
+  it("Go client: a custom webhook read back with nil Headers (axiom-go axiom/notifiers.go, no JSON tags)", async () => {
+    const body = {
+      id: "hook_1",
+      name: "hook",
+      properties: { customWebhook: { url: "https://h.test/x", headers: null, body: "{}" }, slack: null },
+    };
+    const n = await serving("GET /v2/notifiers/hook_1", body, () => client.notifiers.get("hook_1"));
+    expect(n.properties).toEqual({ customWebhook: { url: "https://h.test/x", body: "{}" } });
+  });
+
+  it("a role capability read back as null is absent (orgCapabilities {apiTokens: null}), and the provider's read shows drift", async () => {
+    const body = {
+      id: "rol_null",
+      name: "r",
+      orgCapabilities: { apiTokens: null, datasets: ["read"] },
+      datasetCapabilities: { logs: { query: ["read"], ingest: null }, gone: null },
+    };
+    await serving("GET /v2/rbac/roles/rol_null", body, async () => {
+      const role = await client.roles.get("rol_null");
+      expect(role.orgCapabilities).toEqual({ datasets: ["read"] });
+      expect(role.datasetCapabilities).toEqual({ logs: { query: ["read"] } });
+      await configureProvider(url, "xaat-recorded");
+      const impl = dynamic.implementation("Role");
+      const inputs = await checked(impl, { name: "r", orgCapabilities: { apiTokens: ["read"] } });
+      const read = await impl.read("rol_null", inputs);
+      const diff = await impl.diff("rol_null", read.props!, inputs);
+      expect(diff.diffs).toContain("orgCapabilities");
+    });
+  });
+
+  it("notifierIds null beside axiom-go's notifierIDs list keeps the list (axiom-go axiom/monitors.go NotifierIDs)", async () => {
+    const body = { id: "mon_both", name: "m", notifierIds: null, notifierIDs: ["n1", "n2"] };
+    const m = await serving("GET /v2/monitors/mon_both", body, () => client.monitors.get("mon_both"));
+    expect(m.notifierIds).toEqual(["n1", "n2"]);
+  });
+
+  it("a licence whose features is a list of names, not a map, reads as sent", async () => {
+    const body = { ...ORG, id: "org_feat", license: { ...ORG.license, features: ["rbac", "sso"] } };
+    const org = await serving("GET /v2/orgs/org_feat", body, () => client.orgs.get("org_feat"));
+    expect(org.license?.features).toEqual(["rbac", "sso"]);
+  });
+
+  it.each<[string, string, string, Record<string, unknown>, Record<string, unknown>, string]>([
+    [
+      "Monitor",
+      "mon_str",
+      "GET /v2/monitors/mon_str",
+      { id: "mon_str", name: "m", type: "Threshold", aplQuery: "['x']", operator: "Above", threshold: "1" },
+      { name: "m", type: "Threshold", aplQuery: "['x']", operator: "Above", threshold: 1 },
+      "threshold",
+    ],
+    [
+      "Annotation",
+      "ann_str",
+      "GET /v2/annotations/ann_str",
+      { id: "ann_str", type: "deploy", datasets: "d" },
+      { type: "deploy", datasets: ["d"] },
+      "datasets",
+    ],
+    [
+      "Notifier",
+      "not_str",
+      "GET /v2/notifiers/not_str",
+      { id: "not_str", name: "n", properties: "email" },
+      { name: "n", properties: { email: { emails: ["ops@example.com"] } } },
+      "properties",
+    ],
+    [
+      "Role",
+      "rol_str",
+      "GET /v2/rbac/roles/rol_str",
+      { id: "rol_str", name: "r", members: "u1" },
+      { name: "r", members: ["u1"] },
+      "members",
+    ],
+  ])(
+    "%s: a value of an unexpected type is read as sent, and the provider's read shows it as drift",
+    async (kind, id, key, body, declared, field) => {
+      await serving(key, body, async () => {
+        await configureProvider(url, "xaat-recorded");
+        const impl = dynamic.implementation(kind as never);
+        const inputs = await checked(impl, declared);
+        const read = await impl.read(id, inputs);
+        expect(read.props![field]).toEqual(body[field]);
+        const diff = await impl.diff(id, read.props!, inputs);
+        expect(diff.diffs).toContain(field);
+      });
+    },
+  );
+
+  it("an id of an unexpected type is still an InvalidResponseError: the client needs it", async () => {
+    const err = serving("GET /v2/monitors/mon_badid", { id: 7, name: "m" }, () =>
+      client.monitors.get("mon_badid"),
+    );
+    await expect(err).rejects.toThrow(/response\.id/);
+  });
+});
+
 describe("ApiError keeps the service's detail", () => {
   const em = useEmulator();
 

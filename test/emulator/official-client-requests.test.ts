@@ -86,6 +86,21 @@ describe("monitors", () => {
     expect(res.body.notifierIds).toEqual([n.body.id]);
   });
 
+  it("both spellings: notifierIds null beside axiom-go's notifierIDs list keeps the list (a Go-shaped body re-sent with the spec's field added)", async () => {
+    const n = await api(em.current, "POST", "/v2/notifiers", {
+      name: "slack-2",
+      properties: { slack: { slackUrl: "https://hooks.slack.com/services/T/B/Y" } },
+    });
+    const body = { name: "both", type: "MatchEvent", aplQuery: "['logs']" };
+    const res = await api(em.current, "POST", "/v2/monitors", {
+      ...body,
+      notifierIds: null,
+      notifierIDs: [n.body.id],
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.notifierIds).toEqual([n.body.id]);
+  });
+
   it("Go client: the monitor it read, sent back with Disabled set (axiom-go monitors_integration_test.go TestCreateMatchMonitor)", async () => {
     const created = await api(em.current, "POST", "/v2/monitors", {
       ...GO_MONITOR_ZEROES,
@@ -164,7 +179,48 @@ describe("annotations", () => {
   });
 });
 
+describe("notifiers", () => {
+  it("Go client: custom webhook with nil Headers (axiom-go axiom/notifiers.go CustomWebhook has no JSON tags)", async () => {
+    const res = await api(em.current, "POST", "/v2/notifiers", {
+      name: "go-hook",
+      properties: {
+        customWebhook: { URL: "https://hooks.example.com/x", Headers: null, Body: '{"a":1}' },
+      },
+      disabledUntil: ZERO,
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.properties).toEqual({
+      customWebhook: { url: "https://hooks.example.com/x", body: '{"a":1}' },
+    });
+  });
+
+  it("Python client: custom webhook with headers and secretHeaders as None (axiom-py dataclasses, asdict)", async () => {
+    const res = await api(em.current, "POST", "/v2/notifiers", {
+      name: "py-hook",
+      properties: {
+        customWebhook: { url: "https://hooks.example.com/y", body: "{}", headers: null, secretHeaders: null },
+        slack: null,
+      },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.properties).toEqual({
+      customWebhook: { url: "https://hooks.example.com/y", body: "{}" },
+    });
+  });
+});
+
 describe("roles and starred queries", () => {
+  it("JavaScript caller: a role capability as null means that capability is not granted", async () => {
+    const res = await api(em.current, "POST", "/v2/rbac/roles", {
+      name: "nested-nulls",
+      orgCapabilities: { apiTokens: null, datasets: ["read"] },
+      datasetCapabilities: { logs: { query: ["read"], ingest: null }, gone: null },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.orgCapabilities).toEqual({ datasets: ["read"] });
+    expect(res.body.datasetCapabilities).toEqual({ logs: { query: ["read"] } });
+  });
+
   it("JavaScript caller: role with description, members and capabilities null", async () => {
     const res = await api(em.current, "POST", "/v2/rbac/roles", {
       name: "nulls",
@@ -239,6 +295,74 @@ describe("legacy query", () => {
   });
 });
 
+describe("legacy query projection and filters", () => {
+  beforeAll(async () => {
+    const events = [
+      { _time: "2024-02-01T00:00:00Z", path: "/api/v1/users", n: 1 },
+      { _time: "2024-02-01T00:00:01Z", path: "/static/app.js", n: 2 },
+      { _time: "2024-02-01T00:00:02Z", path: "/API/v2/orders", n: 3 },
+    ];
+    const res = await api(em.current, "POST", "/v1/datasets/legacy2/ingest", events);
+    expect(res.body.ingested).toBe(3);
+  });
+  const window = { startTime: "2024-02-01T00:00:00Z", endTime: "2024-02-02T00:00:00Z" };
+  const query = (body: Record<string, unknown>) =>
+    api(em.current, "POST", "/v1/datasets/legacy2/query", { ...window, ...body });
+  const ns = (res: { body: { matches: { data: { n: number } }[] } }) =>
+    res.body.matches.map((m) => m.data.n).sort();
+
+  it('Go client: a projection with alias "" keeps the field\'s name (axiom-go axiom/querylegacy/query.go Projection, no omitempty)', async () => {
+    const res = await query({ project: [{ field: "path", alias: "" }] });
+    expect(res.status).toBe(200);
+    expect(res.body.matches[0].data).toEqual({ path: "/API/v2/orders" });
+  });
+
+  it("Python client: a projection with alias None keeps the field's name (axiom-py src/axiom_py/query/query.py Projection)", async () => {
+    const res = await query({
+      project: [
+        { field: "n", alias: null },
+        { field: "path", alias: "p" },
+      ],
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.matches[0].data).toEqual({ n: 3, p: "/API/v2/orders" });
+  });
+
+  it("Python client: a filter with caseSensitive None is case-insensitive (axiom-py src/axiom_py/query/filter.py)", async () => {
+    const res = await query({
+      filter: { op: "starts-with", field: "path", value: "/api", caseSensitive: null, children: null },
+    });
+    expect(res.status).toBe(200);
+    expect(ns(res)).toEqual([1, 3]);
+  });
+
+  it("Go client: regexp and not-regexp filters (axiom-go axiom/querylegacy/filter.go OpRegexp, OpNotRegexp)", async () => {
+    const re = await query({
+      filter: { op: "regexp", field: "path", value: "^/api/v\\d+/", caseSensitive: true },
+    });
+    expect(re.status).toBe(200);
+    expect(ns(re)).toEqual([1]);
+    const insensitive = await query({ filter: { op: "regexp", field: "path", value: "^/api/v\\d+/" } });
+    expect(ns(insensitive)).toEqual([1, 3]);
+    const not = await query({ filter: { op: "not-regexp", field: "path", value: "\\.js$" } });
+    expect(ns(not)).toEqual([1, 3]);
+  });
+
+  it.each([
+    ["an invalid pattern", "(unclosed", /filter\.children\[0\]\.value: is not a valid regular expression/],
+    ["an empty pattern", "", /filter\.children\[0\]\.value: must be a non-empty pattern/],
+    [
+      "a pattern past the length cap",
+      "a".repeat(1025),
+      /filter\.children\[0\]\.value: must be a pattern of at most 1024/,
+    ],
+  ])("regexp with %s is a 400 naming the filter's value", async (_what, value, message) => {
+    const res = await query({ filter: { op: "and", children: [{ op: "regexp", field: "path", value }] } });
+    expect(res.status).toBe(400);
+    expect(res.body.message).toMatch(message);
+  });
+});
+
 describe("ingest compressions", () => {
   const ndjson = Buffer.from('{"a":1}\n{"a":2}\n{"a":3}\n');
 
@@ -304,7 +428,7 @@ describe("still strict where the spec is", () => {
       "POST",
       "/v2/monitors",
       { ...monitor, name: null },
-      /name: must be a string/,
+      /name: must not be null/,
     ],
     [
       "an unknown operator is named",
@@ -318,7 +442,7 @@ describe("still strict where the spec is", () => {
       "POST",
       "/v2/annotations",
       { datasets: null, type: "deploy" },
-      /datasets: must be a list/,
+      /datasets: must not be null/,
     ],
     [
       "annotation type with capitals",
@@ -346,7 +470,30 @@ describe("still strict where the spec is", () => {
       "POST",
       "/v1/datasets/legacy/query",
       { startTime: null, endTime: "now" },
-      /startTime: must be a string/,
+      /startTime: must not be null/,
+    ],
+    [
+      // axiom-go axiom/monitors_integration_test.go TestCreateMonitorWithMPLQuery: the live service takes it, but
+      // the spec requires aplQuery, and the emulator has no MPL to run in its place.
+      'Go client: an MPL monitor with aplQuery ""',
+      "POST",
+      "/v2/monitors",
+      { ...monitor, aplQuery: "", mplQuery: "`dataset`:`m` | align to 5s using avg" },
+      /aplQuery: must not be empty/,
+    ],
+    [
+      "a custom webhook whose URL is null has no url",
+      "POST",
+      "/v2/notifiers",
+      { name: "n", properties: { customWebhook: { URL: null, Body: "{}" } } },
+      /properties\.customWebhook\.url: is required/,
+    ],
+    [
+      "a projection alias that is not a string",
+      "POST",
+      "/v1/datasets/legacy/query",
+      { startTime: "now-1h", endTime: "now", project: [{ field: "a", alias: 5 }] },
+      /project\[0\]\.alias: must be a string/,
     ],
   ])("%s: 400 naming the field", async (_n, method, path, body, message) => {
     const res = await api(em.current, method, path, body);

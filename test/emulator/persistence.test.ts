@@ -1,12 +1,41 @@
-/** `dataFile`: state and datasets survive a restart; a corrupt file is a clear startup error. */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+/**
+ * `dataFile`: state and datasets survive a restart; every change is in the journal before its reply; a torn
+ * journal tail is skipped and counted; a corrupt file is a clear startup error. The kill -9 runs against the CLI
+ * are in durability.test.ts.
+ */
+import {
+  copyFileSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { startEmulator } from "../../emulator";
 import { api } from "../helpers/emulator";
 
 const dir = mkdtempSync(join(tmpdir(), "emulator-data-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/**
+ * Copies the data file and its journal segments, as they are on disk now, into a new directory: what a restart
+ * would find had the emulator been killed at this instant. Returns the copy's data file.
+ */
+function copyAsIfKilled(dataFile: string): string {
+  const to = mkdtempSync(join(dir, "killed-"));
+  for (const name of readdirSync(dirname(dataFile))) {
+    if (name === basename(dataFile) || name.startsWith(`${basename(dataFile)}.journal.`)) {
+      copyFileSync(join(dirname(dataFile), name), join(to, name));
+    }
+  }
+  return join(to, basename(dataFile));
+}
+
+const line = (entry: unknown) => `${JSON.stringify(entry)}\n`;
+const rolePut = (id: string, name: string) => ({ put: "roles", obj: { id, name } });
 
 it("objects and events are back after a restart with the same data file", async () => {
   const dataFile = join(dir, "state.json");
@@ -64,13 +93,179 @@ it("objects and events are back after a restart with the same data file", async 
   }
 });
 
-it("writes after each mutation, before close", async () => {
+it("every change is on disk when its reply arrives: a restart right after it finds the change", async () => {
   const dataFile = join(dir, "live.json");
   const em = await startEmulator({ port: 0, dataFile });
   try {
-    await api(em, "POST", "/v2/rbac/roles", { name: "early" });
-    await new Promise((r) => setTimeout(r, 400));
-    expect(readFileSync(dataFile, "utf8")).toContain('"early"');
+    const role = (await api(em, "POST", "/v2/rbac/roles", { name: "early" })).body;
+    const mon = (await api(em, "POST", "/v2/monitors", { name: "m", aplQuery: "['p']", type: "MatchEvent" }))
+      .body;
+    await api(em, "PUT", `/v2/rbac/roles/${role.id}`, { name: "renamed" });
+    await api(em, "POST", "/v1/datasets/live/ingest", [{ n: 1 }, { n: 2 }]);
+    await api(em, "DELETE", `/v2/monitors/${mon.id}`);
+    // No wait and no close: the copy is what a kill -9 at this instant would leave.
+    const after = await startEmulator({ port: 0, dataFile: copyAsIfKilled(dataFile) });
+    try {
+      expect(after.recovery).toEqual({ snapshot: false, replayed: 5, skipped: 0 });
+      expect((await api(after, "GET", `/v2/rbac/roles/${role.id}`)).body).toEqual({
+        ...role,
+        name: "renamed",
+      });
+      expect((await api(after, "GET", `/v2/monitors/${mon.id}`)).status).toBe(404);
+      const q = await api(after, "POST", "/v1/datasets/_apl", {
+        apl: "['live'] | summarize count()",
+        startTime: "now-1h",
+        endTime: "now+1h",
+      });
+      expect(q.body.buckets.totals[0].aggregations[0].value).toBe(2);
+      // Later events get row ids after the replayed ones: the cursor order still holds.
+      await api(after, "POST", "/v1/datasets/live/ingest", [{ n: 3 }]);
+      const rows = await api(after, "POST", "/v1/datasets/_apl", {
+        apl: "['live'] | sort by _rowId asc",
+        startTime: "now-1h",
+        endTime: "now+1h",
+      });
+      expect(new Set(rows.body.matches.map((m: { _rowId: string }) => m._rowId)).size).toBe(3);
+    } finally {
+      await after.close();
+    }
+  } finally {
+    await em.close();
+  }
+});
+
+it("a torn last journal line (a write never acknowledged) is skipped and counted; a fresh snapshot replaces the journal", async () => {
+  const sub = mkdtempSync(join(dir, "torn-"));
+  const dataFile = join(sub, "state.json");
+  writeFileSync(
+    `${dataFile}.journal.1`,
+    line({ seq: 1, changes: [rolePut("role_a", "a")] }) +
+      line({ seq: 2, changes: [rolePut("role_b", "b"), { del: "roles", id: "role_a" }] }) +
+      line({ seq: 3, changes: [rolePut("role_c", "c")] }).slice(0, 20),
+  );
+  const em = await startEmulator({ port: 0, dataFile });
+  try {
+    expect(em.recovery).toEqual({ snapshot: false, replayed: 2, skipped: 1 });
+    expect((await api(em, "GET", "/v2/rbac/roles")).body).toEqual([{ id: "role_b", name: "b" }]);
+    // Never appended after the torn bytes: the old segment is gone, a new one is open.
+    expect(readdirSync(sub).sort()).toEqual(["state.json", "state.json.journal.2"]);
+    await api(em, "POST", "/v2/rbac/roles", { name: "after" });
+  } finally {
+    await em.close();
+  }
+  const again = await startEmulator({ port: 0, dataFile });
+  try {
+    expect(again.recovery).toEqual({ snapshot: true, replayed: 0, skipped: 0 });
+    expect((await api(again, "GET", "/v2/rbac/roles")).body.map((r: { name: string }) => r.name)).toEqual([
+      "b",
+      "after",
+    ]);
+  } finally {
+    await again.close();
+  }
+});
+
+it("a complete journal line that is not a transaction is a startup error naming the file, not a silent loss", async () => {
+  const sub = mkdtempSync(join(dir, "damaged-"));
+  const dataFile = join(sub, "state.json");
+  writeFileSync(
+    `${dataFile}.journal.1`,
+    line({ seq: 1, changes: [rolePut("role_a", "a")] }) + "{garbage\n" + line({ seq: 3, changes: [] }),
+  );
+  await expect(startEmulator({ port: 0, dataFile })).rejects.toThrow(
+    `emulator data file ${dataFile} is corrupt: journal ${dataFile}.journal.1 line 2 is not a transaction`,
+  );
+});
+
+it("journal transactions the snapshot already holds are not applied again", async () => {
+  const sub = mkdtempSync(join(dir, "overlap-"));
+  const dataFile = join(sub, "state.json");
+  // Killed after the compacted snapshot (seq 2) was renamed into place, before its segment was deleted.
+  writeFileSync(
+    dataFile,
+    line({
+      format: "pulumi-observability-emulator",
+      version: 3,
+      seq: 2,
+      state: { roles: [{ id: "role_a", name: "snap" }] },
+    }),
+  );
+  writeFileSync(
+    `${dataFile}.journal.4`,
+    line({ seq: 1, changes: [rolePut("role_a", "one")] }) +
+      line({ seq: 2, changes: [rolePut("role_a", "two")] }) +
+      line({ seq: 3, changes: [rolePut("role_b", "three")] }),
+  );
+  const em = await startEmulator({ port: 0, dataFile });
+  try {
+    expect(em.recovery).toEqual({ snapshot: true, replayed: 1, skipped: 0 });
+    expect((await api(em, "GET", "/v2/rbac/roles")).body).toEqual([
+      { id: "role_a", name: "snap" },
+      { id: "role_b", name: "three" },
+    ]);
+  } finally {
+    await em.close();
+  }
+});
+
+it("compacts the journal into the snapshot as it grows; nothing is lost across the compactions", async () => {
+  const sub = mkdtempSync(join(dir, "compact-"));
+  const dataFile = join(sub, "state.json");
+  const em = await startEmulator({ port: 0, dataFile, compactBytes: 2_000 });
+  try {
+    const names: string[] = [];
+    for (let i = 0; i < 60; i++) {
+      names.push(`role-${i}`);
+      await api(em, "POST", "/v2/rbac/roles", { name: `role-${i}`, description: "x".repeat(100) });
+      await api(em, "POST", "/v1/datasets/c/ingest", [{ i }]);
+    }
+    const files = readdirSync(sub);
+    expect(files).toContain("state.json");
+    // Compacted: old segments are deleted, so only the current one (and one being compacted) remain.
+    expect(files.filter((f) => f.includes(".journal.")).length).toBeLessThanOrEqual(2);
+    expect(JSON.parse(readFileSync(dataFile, "utf8").split("\n")[0]).seq).toBeGreaterThan(0);
+    const after = await startEmulator({ port: 0, dataFile: copyAsIfKilled(dataFile) });
+    try {
+      expect((await api(after, "GET", "/v2/rbac/roles")).body.map((r: { name: string }) => r.name)).toEqual(
+        names,
+      );
+      const q = await api(after, "POST", "/v1/datasets/_apl", {
+        apl: "['c'] | summarize count()",
+        startTime: "now-1h",
+        endTime: "now+1h",
+      });
+      expect(q.body.buckets.totals[0].aggregations[0].value).toBe(60);
+    } finally {
+      await after.close();
+    }
+  } finally {
+    await em.close();
+  }
+});
+
+it("a change whose journal write fails is answered 500, not 2xx, and the journal starts afresh", async () => {
+  const sub = mkdtempSync(join(dir, "full-"));
+  const dataFile = join(sub, "state.json");
+  const em = await startEmulator({ port: 0, dataFile, compactBytes: 1 });
+  try {
+    // The next segment is a disk that is always full; the first compaction moves the journal onto it.
+    symlinkSync("/dev/full", `${dataFile}.journal.2`);
+    expect((await api(em, "POST", "/v2/rbac/roles", { name: "first" })).status).toBe(200);
+    const failed = await api(em, "POST", "/v2/rbac/roles", { name: "unsaved" });
+    expect(failed.status).toBe(500);
+    expect(failed.body.message).toMatch(/^the emulator could not write its data file: .*ENOSPC/);
+    // The next change starts a new segment after a full snapshot, which holds the one answered 500 as well.
+    expect((await api(em, "POST", "/v2/rbac/roles", { name: "third" })).status).toBe(200);
+    const after = await startEmulator({ port: 0, dataFile: copyAsIfKilled(dataFile) });
+    try {
+      expect((await api(after, "GET", "/v2/rbac/roles")).body.map((r: { name: string }) => r.name)).toEqual([
+        "first",
+        "unsaved",
+        "third",
+      ]);
+    } finally {
+      await after.close();
+    }
   } finally {
     await em.close();
   }
@@ -88,6 +283,13 @@ it.each([
   );
 });
 
+it("a data file in a directory that does not exist is a startup error naming the file", async () => {
+  const dataFile = join(dir, "no-such-dir", "state.json");
+  await expect(startEmulator({ port: 0, dataFile })).rejects.toThrow(
+    `cannot write emulator data file ${dataFile}`,
+  );
+});
+
 it("a missing file starts empty and is created on the first change", async () => {
   const dataFile = join(dir, "new.json");
   const em = await startEmulator({ port: 0, dataFile });
@@ -95,24 +297,6 @@ it("a missing file starts empty and is created on the first change", async () =>
   await api(em, "POST", "/v2/annotations", { datasets: ["x"], type: "t" });
   await em.close();
   expect(JSON.parse(readFileSync(dataFile, "utf8")).state.annotations).toHaveLength(1);
-});
-
-it("a write that fails is retried by the next flush, not forgotten", async () => {
-  const sub = join(dir, "vanishing");
-  mkdirSync(sub);
-  const dataFile = join(sub, "state.json");
-  const em = await startEmulator({ port: 0, dataFile });
-  try {
-    // The directory disappears before the debounced write: that write fails.
-    rmSync(sub, { recursive: true });
-    await api(em, "POST", "/v2/rbac/roles", { name: "unsaved" });
-    await new Promise((r) => setTimeout(r, 400));
-    mkdirSync(sub);
-  } finally {
-    await em.close();
-  }
-  expect(readdirSync(sub)).toEqual(["state.json"]);
-  expect(readFileSync(dataFile, "utf8")).toContain('"unsaved"');
 });
 
 it("writes a large dataset a bounded line at a time, and loads it back whole", async () => {
@@ -169,6 +353,35 @@ it("still loads a version 1 file (one JSON document holding every row)", async (
       endTime: "2025-01-01T00:00:00Z",
     });
     expect(res.body.matches.map((m: { data: unknown }) => m.data)).toEqual([{ n: 1 }]);
+  } finally {
+    await em.close();
+  }
+});
+
+it("still loads a version 2 file (header line, then dataset lines, no journal sequence)", async () => {
+  const dataFile = join(dir, "v2.json");
+  writeFileSync(
+    dataFile,
+    line({
+      format: "pulumi-observability-emulator",
+      version: 2,
+      state: { roles: [{ id: "role_2", name: "v2" }] },
+    }) +
+      line({
+        dataset: "d2",
+        rows: [["1704067200000000000", "1704067200000000000", "c000000000000000000000000000", { n: 2 }]],
+      }),
+  );
+  const em = await startEmulator({ port: 0, dataFile });
+  try {
+    expect(em.recovery).toEqual({ snapshot: true, replayed: 0, skipped: 0 });
+    expect((await api(em, "GET", "/v2/rbac/roles/role_2")).body).toEqual({ id: "role_2", name: "v2" });
+    const res = await api(em, "POST", "/v1/datasets/_apl", {
+      apl: "['d2']",
+      startTime: "2023-01-01T00:00:00Z",
+      endTime: "2025-01-01T00:00:00Z",
+    });
+    expect(res.body.matches.map((m: { data: unknown }) => m.data)).toEqual([{ n: 2 }]);
   } finally {
     await em.close();
   }

@@ -2,9 +2,13 @@
 import { connect } from "node:net";
 import { api, useEmulator, type ApiResponse } from "../helpers/emulator";
 
-const em = useEmulator({ record: true });
+/** A limit far above what these tests send, so that every response reports the window. */
+const LIMIT = 1_000_000;
+const em = useEmulator({ record: true, rateLimit: LIMIT });
 /** Refuses bodies over 64 bytes (413) and fails every request that gets past that with an injected 503. */
-const strict = useEmulator({ maxBodyBytes: 64, faults: "503=1" });
+const strict = useEmulator({ maxBodyBytes: 64, faults: "503=1", rateLimit: LIMIT });
+/** No rate limit configured. */
+const unlimited = useEmulator();
 
 /** The status line and headers of a raw request Node's parser refuses (431 for oversized headers). */
 function rawHeaders(
@@ -32,7 +36,7 @@ function rawHeaders(
 function expectTraceAndRateHeaders(headers: ApiResponse["headers"]): void {
   expect(headers["x-trace-id"]).toMatch(/^[0-9a-f]{32}$/);
   expect(headers["x-ratelimit-scope"]).toMatch(/^(user|organization)$/);
-  expect(Number(headers["x-ratelimit-limit"])).toBeGreaterThan(0);
+  expect(Number(headers["x-ratelimit-limit"])).toBe(LIMIT);
   expect(Number(headers["x-ratelimit-remaining"])).toBeGreaterThanOrEqual(0);
   const reset = Number(headers["x-ratelimit-reset"]);
   expect(reset).toBeGreaterThanOrEqual(Math.floor(Date.now() / 1000));
@@ -125,6 +129,17 @@ describe("headers on every response", () => {
     const a = await api(em.current, "GET", "/v2/monitors");
     const b = await api(em.current, "GET", "/v2/monitors");
     expect(a.headers["x-trace-id"]).not.toBe(b.headers["x-trace-id"]);
+  });
+
+  it("without a rate limit only the scope is sent: no Limit, Remaining or Reset that nothing enforces", async () => {
+    for (let i = 0; i < 3; i++) {
+      const res = await api(unlimited.current, "GET", "/v2/monitors");
+      expect(res.status).toBe(200);
+      expect(res.headers["x-ratelimit-scope"]).toBe("organization");
+      expect(res.headers).not.toHaveProperty("x-ratelimit-limit");
+      expect(res.headers).not.toHaveProperty("x-ratelimit-remaining");
+      expect(res.headers).not.toHaveProperty("x-ratelimit-reset");
+    }
   });
 
   it("X-RateLimit-Remaining counts down within the window", async () => {

@@ -69,6 +69,21 @@ const rows: [string, ResourceKind, Props, string, string][] = [
     "is required",
   ],
   [
+    // The emulator reads null as absent, but what a user declares stays strict; the message says what was sent.
+    "a required field given as null",
+    "Monitor",
+    { name: null, aplQuery: "x", type: "MatchEvent" },
+    "name",
+    "must not be null",
+  ],
+  [
+    "a channel's optional field given as null (the emulator would take it as absent; check does not)",
+    "Notifier",
+    { name: "n", properties: { customWebhook: { url: "https://h.test", body: "{}", headers: null } } },
+    "properties.customWebhook.headers",
+    "must not be null",
+  ],
+  [
     "a wrong type where a value is present",
     "Monitor",
     { name: 5, aplQuery: "x", type: "MatchEvent" },
