@@ -13,6 +13,7 @@ import {
   type Match,
   type TabularResult,
 } from "../schemas";
+import { parseRfc3339Ns } from "../time";
 import { path, queryString } from "./path";
 import { callOptions, type RequestOptions, type Transport } from "./transport";
 
@@ -198,15 +199,11 @@ export class PaginationStalledError extends Error {
   override readonly name = "PaginationStalledError";
 }
 
-const RFC3339 = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(?:\.(\d{1,9}))?(Z|[+-]\d{2}:\d{2})$/i;
-
-/** An RFC 3339 time as bigint nanoseconds (Date stops at ms; rows carry ns). */
+/** A row's RFC 3339 `_time` as bigint nanoseconds (Date stops at ms; rows carry ns). */
 export function timeNs(text: string): bigint {
-  const m = RFC3339.exec(text);
-  const ms = m ? Date.parse(`${m[1]}${m[3]}`) : NaN;
-  if (!m || Number.isNaN(ms))
-    throw new TypeError(`paginate: row _time is not RFC 3339: ${JSON.stringify(text)}`);
-  return BigInt(ms) * 1_000_000n + BigInt((m[2] ?? "").padEnd(9, "0"));
+  const ns = parseRfc3339Ns(text);
+  if (ns === undefined) throw new TypeError(`paginate: row _time is not RFC 3339: ${JSON.stringify(text)}`);
+  return ns;
 }
 
 type Plan = { apl: string; order: "asc" | "desc"; pageSize: number };

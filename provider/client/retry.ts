@@ -1,6 +1,7 @@
 /**
  * When to retry and how long to wait. Pure functions, so the rules are tested without a server.
  */
+import { parseDateTextMs } from "../time";
 import { AbortError, ApiError, ConnectionError, NOT_SENT_CODES } from "./errors";
 
 /** Whether a failed attempt may be sent again.
@@ -43,8 +44,8 @@ export function parseRetryAfter(value: HeaderValue, now = Date.now()): number | 
   const text = headerText(value)?.trim();
   if (!text) return undefined;
   if (/^\d+(\.\d+)?$/.test(text)) return Math.round(Number(text) * 1000);
-  const at = Date.parse(text);
-  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
+  const at = parseDateTextMs(text);
+  return at === undefined ? undefined : Math.max(0, at - now);
 }
 
 /** `X-RateLimit-Reset` (Unix epoch seconds) as an absolute time in ms; undefined when absent. */

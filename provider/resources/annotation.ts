@@ -1,8 +1,8 @@
 /** Annotation: a marker on dataset charts. POST/GET/PUT (partial)/DELETE `/v2/annotations[/{id}]`. */
 import * as pulumi from "@pulumi/pulumi";
-import { AnnotationInputSchema, type Annotation as ApiAnnotation } from "../schemas";
-import { RESOURCE_MODULE, resourceProps, shimFor } from "./common";
-import { type Descriptor, plainCrud } from "./lifecycle";
+import { AnnotationInputSchema, fieldNames, type Annotation as ApiAnnotation } from "../schemas";
+import { RESOURCE_MODULE, resourceProps, shimFor, type ArgsMatchSchema, type Assert } from "./common";
+import { type Descriptor, plainCrud, fromSchema } from "./lifecycle";
 
 /** Inputs of an {@link Annotation}. */
 export interface AnnotationArgs {
@@ -24,15 +24,14 @@ export interface AnnotationArgs {
   adopt?: pulumi.Input<string>;
 }
 
-const INPUT_KEYS = ["datasets", "type", "description", "endTime", "time", "title", "url"] as const;
+const INPUT_KEYS = fieldNames(AnnotationInputSchema);
+type _ArgsMatchSchema = Assert<ArgsMatchSchema<AnnotationArgs, typeof AnnotationInputSchema>>;
 const OUTPUT_KEYS = [...INPUT_KEYS, "adopt"] as const;
 
 /** @internal How the lifecycle engine handles annotations. */
 export const annotationDescriptor: Descriptor<ApiAnnotation> = {
   kind: "Annotation",
-  schema: AnnotationInputSchema,
-  inputKeys: INPUT_KEYS,
-  defaults: { description: "", title: "", url: "", endTime: null },
+  ...fromSchema(AnnotationInputSchema),
   serverSet: ["time"],
   setPaths: ["datasets"],
   timePaths: ["time", "endTime"],

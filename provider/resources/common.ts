@@ -1,5 +1,6 @@
 /** Helpers the six Resource classes share; they run in the user's program, never in the serialized shim. */
 import * as pulumi from "@pulumi/pulumi";
+import type { z } from "zod";
 import { providerShim, type ResourceKind } from "./shim";
 
 /** The dynamic resources' module: types read `pulumi-nodejs:dynamic/observability:<Name>`. */
@@ -30,6 +31,23 @@ export function withSecretOutputs<T extends pulumi.CustomResourceOptions>(
   const merged = [...new Set([...(opts?.additionalSecretOutputs ?? []), ...names])];
   return { ...(opts ?? {}), additionalSecretOutputs: merged } as T;
 }
+
+/**
+ * `true` when the Args interface `A` names exactly the fields of the input schema `S`, besides `adopt`;
+ * otherwise the keys found on one side only, so that {@link Assert} fails the build and names them.
+ */
+export type ArgsMatchSchema<A, S extends z.ZodObject> = [
+  Exclude<Exclude<keyof A, "adopt">, keyof S["shape"]>,
+  Exclude<keyof S["shape"], keyof A>,
+] extends [never, never]
+  ? true
+  : {
+      onlyInArgs: Exclude<Exclude<keyof A, "adopt">, keyof S["shape"]>;
+      onlyInSchema: Exclude<keyof S["shape"], keyof A>;
+    };
+
+/** Compiles only when `T` is `true`: a build-time assertion. */
+export type Assert<T extends true> = T;
 
 /**
  * `args` with each of `names` registered as a secret input, whatever the user passed. The host declares

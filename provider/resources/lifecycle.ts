@@ -9,19 +9,31 @@ import type * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import { ApiError, NotFoundError, type ObservabilityClient } from "../client";
 import { scrub } from "../client/errors";
-import { validate, type ValidationFailure } from "../schemas";
+import { fieldNames, serviceDefaults, validate, type ValidationFailure } from "../schemas";
+import { canonicalTime } from "../time";
 import { claim, createReconciled } from "./reconcile";
 import type { ResourceKind } from "./shim";
+import { blamesUnknown, containsUnknown, unknownPaths, UNKNOWN } from "./unknowns";
+import {
+  clone,
+  dropNulls,
+  dropUndefined,
+  mapAtPath,
+  pick,
+  sortAtPath,
+  stableStringify,
+  type Props,
+} from "./values";
 
-/** The value the engine sends for an input that is not known yet (preview). */
-export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+// Re-exported so that the resource files, the public index and the tests keep importing them from here.
+export { blamesUnknown, containsUnknown, unknownPaths, UNKNOWN };
+export { canonicalTime };
+export { dropUndefined, mapAtPath, pick, sortAtPath, stableStringify, type Props };
+
 /** The input that carries the serialized provider; never validated, never sent. */
 export const PROVIDER_KEY = "__provider";
 /** The optional input that takes an existing object under management. */
 export const ADOPT_KEY = "adopt";
-
-/** A plain property bag, as the host hands it over. */
-export type Props = Record<string, unknown>;
 
 /** The four verbs the engine needs from a resource family; `T` is the object as the service returns it. */
 export interface Verbs<T> {
@@ -110,6 +122,11 @@ export function plainCrud<T extends object>(
   };
 }
 
+/** The descriptor part an input schema decides: the schema, its fields as the input keys, its service defaults. */
+export function fromSchema(schema: z.ZodObject): Pick<Descriptor, "schema" | "inputKeys" | "defaults"> {
+  return { schema, inputKeys: fieldNames(schema), defaults: serviceDefaults(schema) };
+}
+
 /** Diff result with the changed property names (the host only forwards changes/replaces). */
 export interface LifecycleDiff extends pulumi.dynamic.DiffResult {
   /** Names of the inputs that differ. */
@@ -134,103 +151,6 @@ export interface LifecycleContext {
   secrets(): string[];
 }
 
-/** True when `v` is, or contains, a value not known until apply. */
-export function containsUnknown(v: unknown): boolean {
-  if (v === UNKNOWN) return true;
-  if (Array.isArray(v)) return v.some(containsUnknown);
-  if (v && typeof v === "object") return Object.values(v).some(containsUnknown);
-  return false;
-}
-
-/** Paths (in the `a.b[0]` form failures use) of every unknown value in `v`. */
-export function unknownPaths(v: unknown, at = ""): string[] {
-  if (v === UNKNOWN) return [at];
-  const out: string[] = [];
-  if (Array.isArray(v)) v.forEach((x, i) => out.push(...unknownPaths(x, `${at}[${i}]`)));
-  else if (v && typeof v === "object") {
-    for (const [k, x] of Object.entries(v)) out.push(...unknownPaths(x, at ? `${at}.${k}` : k));
-  }
-  return out;
-}
-
-/**
- * Whether a failure at `property` may be caused by a value not yet known: it is at or under an unknown, or it is
- * about a list one of whose elements is unknown (duplicates, lengths).
- */
-export function blamesUnknown(property: string, unknowns: readonly string[]): boolean {
-  return unknowns.some(
-    (u) =>
-      property === u ||
-      property.startsWith(`${u}.`) ||
-      property.startsWith(`${u}[`) ||
-      (u.startsWith(`${property}[`) && !u.slice(property.length).includes(".")),
-  );
-}
-
-function clone<T>(v: T): T {
-  return v === undefined ? v : (JSON.parse(JSON.stringify(v)) as T);
-}
-
-/** JSON with object keys sorted, so equal values print equally. */
-export function stableStringify(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map(stableStringify).join(",")}]`;
-  if (v && typeof v === "object") {
-    const entries = Object.entries(v)
-      .filter(([, x]) => x !== undefined)
-      .sort(([a], [b]) => cmp(a, b));
-    return `{${entries.map(([k, x]) => `${JSON.stringify(k)}:${stableStringify(x)}`).join(",")}}`;
-  }
-  return JSON.stringify(v ?? null);
-}
-
-/** Replaces, in place, every value found at `path` (dot-separated; `*` matches every key) with `f(value)`. */
-export function mapAtPath(target: unknown, path: string, f: (v: unknown) => unknown): void {
-  const [head, ...rest] = path.split(".");
-  if (!target || typeof target !== "object" || Array.isArray(target)) return;
-  const obj = target as Props;
-  const keys = head === "*" ? Object.keys(obj) : [head];
-  for (const key of keys) {
-    if (!(key in obj)) continue;
-    if (rest.length > 0) mapAtPath(obj[key], rest.join("."), f);
-    else if ((obj[key] = f(obj[key])) === undefined) delete obj[key];
-  }
-}
-
-/** Sorts, in place, every list found at `path` (dot-separated; `*` matches every key). */
-export function sortAtPath(target: unknown, path: string): void {
-  mapAtPath(target, path, (list) =>
-    Array.isArray(list) ? [...list].sort((a, b) => cmp(stableStringify(a), stableStringify(b))) : list,
-  );
-}
-
-const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i;
-const ZERO_TIME_MS = Date.parse("0001-01-01T00:00:00Z");
-
-/** An RFC 3339 time as the instant it names (ISO, UTC, ms); the zero time as absent; anything else as is. */
-export function canonicalTime(v: unknown): unknown {
-  if (typeof v !== "string" || !RFC3339.test(v)) return v;
-  const ms = Date.parse(v);
-  if (Number.isNaN(ms)) return v;
-  return ms === ZERO_TIME_MS ? undefined : new Date(ms).toISOString();
-}
-
-function cmp(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
-/** `obj` without undefined values. */
-export function dropUndefined(obj: Props): Props {
-  return Object.fromEntries(Object.entries(obj).filter(([, v]) => v !== undefined));
-}
-
-/** Only `keys` of `obj`, skipping absent ones. */
-export function pick(obj: object, keys: readonly string[]): Props {
-  const src = obj as Props;
-  const out: Props = {};
-  for (const key of keys) if (src[key] !== undefined) out[key] = src[key];
-  return out;
-}
-
 /** Only the declared fields of `props` (no `__provider`, no `adopt`, no outputs). */
 export function pickInputs(d: Descriptor<unknown>, props: Props): Props {
   return pick(props, d.inputKeys);
@@ -252,16 +172,6 @@ export function canonical(d: Descriptor<unknown>, inputs: Props): Props {
   for (const path of d.timePaths ?? []) mapAtPath(out, path, canonicalTime);
   if (d.canonicalize) out = d.canonicalize(out);
   return out;
-}
-
-function dropNulls(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(dropNulls);
-  if (v && typeof v === "object") {
-    const out: Props = {};
-    for (const [k, x] of Object.entries(v)) if (x !== null && x !== undefined) out[k] = dropNulls(x);
-    return out;
-  }
-  return v;
 }
 
 /**

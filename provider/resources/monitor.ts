@@ -1,14 +1,14 @@
 /** Monitor: an alert rule over an APL query. POST/GET/PUT (whole monitor)/DELETE `/v2/monitors[/{id}]`. */
 import * as pulumi from "@pulumi/pulumi";
 import {
-  MONITOR_DEFAULTS,
   MonitorInputSchema,
   monitorCrossFieldIssues,
   type Monitor as ApiMonitor,
   type ValidationFailure,
+  fieldNames,
 } from "../schemas";
-import { RESOURCE_MODULE, resourceProps, shimFor } from "./common";
-import { type Descriptor, type Props, UNKNOWN, plainCrud } from "./lifecycle";
+import { RESOURCE_MODULE, resourceProps, shimFor, type ArgsMatchSchema, type Assert } from "./common";
+import { type Descriptor, type Props, UNKNOWN, plainCrud, fromSchema } from "./lifecycle";
 
 /** A monitor's kind. */
 export type MonitorType = "Threshold" | "MatchEvent" | "AnomalyDetection";
@@ -65,30 +65,8 @@ export interface MonitorArgs {
   adopt?: pulumi.Input<string>;
 }
 
-const INPUT_KEYS = [
-  "name",
-  "aplQuery",
-  "type",
-  "alertOnNoData",
-  "columnName",
-  "compareDays",
-  "description",
-  "disabled",
-  "disabledUntil",
-  "intervalMinutes",
-  "notifierIds",
-  "notifyByGroup",
-  "notifyEveryRun",
-  "operator",
-  "rangeMinutes",
-  "resolvable",
-  "secondDelay",
-  "skipResolved",
-  "threshold",
-  "tolerance",
-  "triggerAfterNPositiveResults",
-  "triggerFromNRuns",
-] as const;
+const INPUT_KEYS = fieldNames(MonitorInputSchema);
+type _ArgsMatchSchema = Assert<ArgsMatchSchema<MonitorArgs, typeof MonitorInputSchema>>;
 const OUTPUT_KEYS = [...INPUT_KEYS, "createdAt", "createdBy", "adopt"] as const;
 
 /** The cross-field rules, with a type not yet known counting as "any type" and unknown fields as present. */
@@ -102,9 +80,7 @@ function crossField(inputs: Props): ValidationFailure[] {
 /** @internal How the lifecycle engine handles monitors. */
 export const monitorDescriptor: Descriptor<ApiMonitor> = {
   kind: "Monitor",
-  schema: MonitorInputSchema,
-  inputKeys: INPUT_KEYS,
-  defaults: MONITOR_DEFAULTS,
+  ...fromSchema(MonitorInputSchema),
   setPaths: ["notifierIds"],
   timePaths: ["disabledUntil"],
   adoptable: true,

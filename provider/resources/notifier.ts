@@ -7,9 +7,18 @@ import {
   type ChannelKey,
   type Notifier as ApiNotifier,
   type ValidationFailure,
+  fieldNames,
 } from "../schemas";
-import { RESOURCE_MODULE, resourceProps, shimFor, withSecretInputs, withSecretOutputs } from "./common";
-import { type Descriptor, type Props, plainCrud } from "./lifecycle";
+import {
+  RESOURCE_MODULE,
+  resourceProps,
+  shimFor,
+  withSecretInputs,
+  withSecretOutputs,
+  type ArgsMatchSchema,
+  type Assert,
+} from "./common";
+import { type Descriptor, type Props, plainCrud, fromSchema } from "./lifecycle";
 
 /** A custom webhook: `url` and `body` required; every field is a credential. */
 export interface CustomWebhookChannel {
@@ -57,7 +66,8 @@ export interface NotifierArgs {
   adopt?: pulumi.Input<string>;
 }
 
-const INPUT_KEYS = ["name", "properties", "disabledUntil"] as const;
+const INPUT_KEYS = fieldNames(NotifierInputSchema);
+type _ArgsMatchSchema = Assert<ArgsMatchSchema<NotifierArgs, typeof NotifierInputSchema>>;
 const OUTPUT_KEYS = [...INPUT_KEYS, "createdAt", "createdBy", "adopt"] as const;
 /**
  * @internal
@@ -124,9 +134,7 @@ function canonicalize(inputs: Props): Props {
 /** @internal How the lifecycle engine handles notifiers. */
 export const notifierDescriptor: Descriptor<ApiNotifier> = {
   kind: "Notifier",
-  schema: NotifierInputSchema,
-  inputKeys: INPUT_KEYS,
-  defaults: { disabledUntil: null },
+  ...fromSchema(NotifierInputSchema),
   setPaths: ["properties.email.emails"],
   timePaths: ["disabledUntil"],
   adoptable: true,

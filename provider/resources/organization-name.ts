@@ -5,9 +5,16 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { ObservabilityClient } from "../client";
-import { NonEmptyStringSchema, OrgUpdateSchema, type Org } from "../schemas";
-import { RESOURCE_MODULE, resourceProps, shimFor, withDeleteBeforeReplace } from "./common";
-import type { Descriptor } from "./lifecycle";
+import { fieldNames, NonEmptyStringSchema, OrgUpdateSchema, type Org } from "../schemas";
+import {
+  RESOURCE_MODULE,
+  resourceProps,
+  shimFor,
+  withDeleteBeforeReplace,
+  type ArgsMatchSchema,
+  type Assert,
+} from "./common";
+import { fromSchema, type Descriptor } from "./lifecycle";
 
 /** Inputs of an {@link OrganizationName}. */
 export interface OrganizationNameArgs {
@@ -26,7 +33,8 @@ export const OrganizationNameInputSchema = z.strictObject({
 /** The organization as returned, plus the name it had before this resource renamed it. */
 type Renamed = Org & { previousName?: string };
 
-const INPUT_KEYS = ["organizationId", "name"] as const;
+const INPUT_KEYS = fieldNames(OrganizationNameInputSchema);
+type _ArgsMatchSchema = Assert<ArgsMatchSchema<OrganizationNameArgs, typeof OrganizationNameInputSchema>>;
 const OUTPUT_KEYS = [
   ...INPUT_KEYS,
   "previousName",
@@ -46,9 +54,7 @@ const OUTPUT_KEYS = [
 /** @internal How the lifecycle engine handles the organization's name. */
 export const organizationNameDescriptor: Descriptor<Renamed> = {
   kind: "OrganizationName",
-  schema: OrganizationNameInputSchema,
-  inputKeys: INPUT_KEYS,
-  defaults: {},
+  ...fromSchema(OrganizationNameInputSchema),
   setPaths: [],
   replaceKeys: ["organizationId"],
   adoptable: false,

@@ -1,8 +1,15 @@
 /** Role (RBAC): a named set of permissions and its members. POST/GET/PUT/DELETE `/v2/rbac/roles[/{id}]`. */
 import * as pulumi from "@pulumi/pulumi";
-import { RoleInputSchema, type Role as ApiRole } from "../schemas";
-import { RESOURCE_MODULE, resourceProps, shimFor, withDeleteBeforeReplace } from "./common";
-import { type Descriptor, type Props, plainCrud } from "./lifecycle";
+import { RoleInputSchema, fieldNames, type Role as ApiRole } from "../schemas";
+import {
+  RESOURCE_MODULE,
+  resourceProps,
+  shimFor,
+  withDeleteBeforeReplace,
+  type ArgsMatchSchema,
+  type Assert,
+} from "./common";
+import { type Descriptor, type Props, plainCrud, fromSchema } from "./lifecycle";
 
 /** An action a capability allows. */
 export type RoleAction = "create" | "read" | "update" | "delete";
@@ -27,14 +34,8 @@ export interface RoleArgs {
   adopt?: pulumi.Input<string>;
 }
 
-const INPUT_KEYS = [
-  "name",
-  "description",
-  "members",
-  "orgCapabilities",
-  "datasetCapabilities",
-  "viewCapabilities",
-] as const;
+const INPUT_KEYS = fieldNames(RoleInputSchema);
+type _ArgsMatchSchema = Assert<ArgsMatchSchema<RoleArgs, typeof RoleInputSchema>>;
 const OUTPUT_KEYS = [...INPUT_KEYS, "adopt"] as const;
 
 /** An empty action list grants nothing, so it equals an absent one; likewise a dataset or view with none. */
@@ -67,15 +68,7 @@ function canonicalize(inputs: Props): Props {
 /** @internal How the lifecycle engine handles roles. */
 export const roleDescriptor: Descriptor<ApiRole> = {
   kind: "Role",
-  schema: RoleInputSchema,
-  inputKeys: INPUT_KEYS,
-  defaults: {
-    description: "",
-    members: [],
-    orgCapabilities: {},
-    datasetCapabilities: {},
-    viewCapabilities: {},
-  },
+  ...fromSchema(RoleInputSchema),
   setPaths: ["members", "orgCapabilities.*", "datasetCapabilities.*.*", "viewCapabilities.*.*"],
   adoptable: true,
   // Names are unique: the replacement could not take the name while the old role holds it.

@@ -1,8 +1,8 @@
 /** Starred query: a saved APL query. POST/GET/PUT/DELETE `/v2/apl-starred-queries[/{id}]`. */
 import * as pulumi from "@pulumi/pulumi";
-import { StarredQueryInputSchema, type StarredQuery as ApiStarredQuery } from "../schemas";
-import { RESOURCE_MODULE, resourceProps, shimFor } from "./common";
-import { type Descriptor, plainCrud } from "./lifecycle";
+import { StarredQueryInputSchema, fieldNames, type StarredQuery as ApiStarredQuery } from "../schemas";
+import { RESOURCE_MODULE, resourceProps, shimFor, type ArgsMatchSchema, type Assert } from "./common";
+import { type Descriptor, plainCrud, fromSchema } from "./lifecycle";
 
 /** Query options saved with a starred query. */
 export interface StarredQueryOptionsArgs {
@@ -72,15 +72,14 @@ export interface StarredQueryArgs {
   adopt?: pulumi.Input<string>;
 }
 
-const INPUT_KEYS = ["kind", "name", "who", "query", "metadata", "dataset"] as const;
+const INPUT_KEYS = fieldNames(StarredQueryInputSchema);
+type _ArgsMatchSchema = Assert<ArgsMatchSchema<StarredQueryArgs, typeof StarredQueryInputSchema>>;
 const OUTPUT_KEYS = [...INPUT_KEYS, "adopt"] as const;
 
 /** @internal How the lifecycle engine handles starred queries. */
 export const starredQueryDescriptor: Descriptor<ApiStarredQuery> = {
   kind: "StarredQuery",
-  schema: StarredQueryInputSchema,
-  inputKeys: INPUT_KEYS,
-  defaults: {},
+  ...fromSchema(StarredQueryInputSchema),
   setPaths: [],
   timePaths: ["query.startTime", "query.endTime"],
   adoptable: true,

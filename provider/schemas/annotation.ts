@@ -1,6 +1,6 @@
 /** Annotation: the spec's "Annotation" table. Endpoints: `/v2/annotations`. */
 import { z } from "zod";
-import { DateTimeSchema, NonEmptyStringSchema, absentWhenUnset } from "./common";
+import { DateTimeSchema, NonEmptyStringSchema, absentWhenUnset, serviceDefault } from "./common";
 
 const annotationFields = {
   /** Dataset names on whose charts the annotation appears; at least one, each non-empty. */
@@ -13,15 +13,24 @@ const annotationFields = {
     .max(256, "must be at most 256 characters")
     .regex(/^[a-z0-9-]+$/, "must match ^[a-z0-9-]+$"),
   /** At most 512 characters. */
-  description: z.string({ error: "must be a string" }).max(512, "must be at most 512 characters").optional(),
+  description: serviceDefault(
+    z.string({ error: "must be a string" }).max(512, "must be at most 512 characters").optional(),
+    "",
+  ),
   /** RFC 3339; null means no end. */
-  endTime: DateTimeSchema.nullable().optional(),
+  endTime: serviceDefault(DateTimeSchema.nullable().optional(), null),
   /** RFC 3339; defaults to the time of the request. */
   time: DateTimeSchema.optional(),
   /** At most 256 characters. */
-  title: z.string({ error: "must be a string" }).max(256, "must be at most 256 characters").optional(),
+  title: serviceDefault(
+    z.string({ error: "must be a string" }).max(256, "must be at most 256 characters").optional(),
+    "",
+  ),
   /** At most 512 characters. */
-  url: z.string({ error: "must be a string" }).max(512, "must be at most 512 characters").optional(),
+  url: serviceDefault(
+    z.string({ error: "must be a string" }).max(512, "must be at most 512 characters").optional(),
+    "",
+  ),
 };
 
 const AnnotationObjectSchema = z.object(annotationFields);

@@ -3,12 +3,38 @@
  * messages that name the field. Every rule message is phrased as the spec phrases the rule.
  */
 import { z } from "zod";
+import { isRfc3339, ZERO_TIME } from "../time";
 
-/** The zero time some official clients send for "unset"; the service treats it as absent. */
-export const ZERO_TIME = "0001-01-01T00:00:00Z";
+export { ZERO_TIME };
 
-/** An RFC 3339 date-time with an offset or `Z`, as the spec's `date-time` type. */
-export const DateTimeSchema = z.iso.datetime({ offset: true, error: "must be an RFC 3339 date-time" });
+/** An RFC 3339 date-time with an offset or `Z`, as the spec's `date-time` type (the time module's `rfc3339`). */
+export const DateTimeSchema = z
+  .string({ error: "must be an RFC 3339 date-time" })
+  .refine(isRfc3339, { error: "must be an RFC 3339 date-time" });
+
+/**
+ * `schema` marked with the value the service assumes when the field is absent, as JSON Schema's `default`.
+ * It is metadata only: parsing does not fill it in, since the service does; the provider compares absent and
+ * this value as equal.
+ */
+export function serviceDefault<T extends z.ZodType>(schema: T, value: unknown): T {
+  return schema.meta({ default: value });
+}
+
+/** Every field's {@link serviceDefault} in an object schema, by field name. */
+export function serviceDefaults(schema: z.ZodObject): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, field] of Object.entries(schema.shape)) {
+    const meta = z.globalRegistry.get(field);
+    if (meta && "default" in meta) out[key] = meta.default;
+  }
+  return out;
+}
+
+/** The field names of an object schema, in the order it declares them. */
+export function fieldNames<S extends z.ZodObject>(schema: S): (keyof S["shape"] & string)[] {
+  return Object.keys(schema.shape) as (keyof S["shape"] & string)[];
+}
 
 /** A non-empty string; required names and ids use it. */
 export const NonEmptyStringSchema = z.string({ error: "must be a string" }).min(1, "must not be empty");

@@ -1,6 +1,12 @@
 /** Monitor: the spec's "Monitor" table, plus the cross-field rules from API-FACTS. Endpoints: `/v2/monitors`. */
 import { z } from "zod";
-import { DateTimeSchema, NonEmptyStringSchema, absentWhenUnset } from "./common";
+import {
+  DateTimeSchema,
+  NonEmptyStringSchema,
+  absentWhenUnset,
+  serviceDefault,
+  serviceDefaults,
+} from "./common";
 
 export const MONITOR_TYPES = ["Threshold", "MatchEvent", "AnomalyDetection"] as const;
 export const MONITOR_OPERATORS = ["Below", "BelowOrEqual", "Above", "AboveOrEqual", "AboveOrBelow"] as const;
@@ -15,35 +21,44 @@ const monitorFields = {
   aplQuery: NonEmptyStringSchema,
   /** Required; `Threshold`, `MatchEvent` or `AnomalyDetection`. */
   type: z.enum(MONITOR_TYPES, { error: `must be one of ${MONITOR_TYPES.join(", ")}` }),
-  alertOnNoData: bool().optional(),
-  columnName: z.string({ error: "must be a string" }).optional(),
+  alertOnNoData: serviceDefault(bool().optional(), false),
+  columnName: serviceDefault(z.string({ error: "must be a string" }).optional(), ""),
   /** At most 7; days compared for anomaly detection. */
-  compareDays: int().min(0, "must be at least 0").max(7, "must be at most 7").optional(),
-  description: z.string({ error: "must be a string" }).optional(),
-  disabled: bool().optional(),
+  compareDays: serviceDefault(int().min(0, "must be at least 0").max(7, "must be at most 7").optional(), 0),
+  description: serviceDefault(z.string({ error: "must be a string" }).optional(), ""),
+  disabled: serviceDefault(bool().optional(), false),
   /** RFC 3339, or null; the monitor stays disabled until then. */
-  disabledUntil: DateTimeSchema.nullable().optional(),
+  disabledUntil: serviceDefault(DateTimeSchema.nullable().optional(), null),
   /** At least 1; run frequency in minutes. */
-  intervalMinutes: int().min(1, "must be at least 1").optional(),
-  notifierIds: z.array(NonEmptyStringSchema, { error: "must be a list of notifier ids" }).optional(),
-  notifyByGroup: bool().optional(),
-  notifyEveryRun: bool().optional(),
+  intervalMinutes: serviceDefault(int().min(1, "must be at least 1").optional(), 1),
+  notifierIds: serviceDefault(
+    z.array(NonEmptyStringSchema, { error: "must be a list of notifier ids" }).optional(),
+    [],
+  ),
+  notifyByGroup: serviceDefault(bool().optional(), false),
+  notifyEveryRun: serviceDefault(bool().optional(), false),
   operator: z.enum(MONITOR_OPERATORS, { error: `must be one of ${MONITOR_OPERATORS.join(", ")}` }).optional(),
   /** At least 1; time window evaluated per check, in minutes. */
-  rangeMinutes: int().min(1, "must be at least 1").optional(),
-  resolvable: bool().optional(),
+  rangeMinutes: serviceDefault(int().min(1, "must be at least 1").optional(), 1),
+  resolvable: serviceDefault(bool().optional(), false),
   /** At most 86400; seconds of delay before triggering. */
-  secondDelay: int().min(0, "must be at least 0").max(86400, "must be at most 86400").optional(),
-  skipResolved: bool().optional(),
+  secondDelay: serviceDefault(
+    int().min(0, "must be at least 0").max(86400, "must be at most 86400").optional(),
+    0,
+  ),
+  skipResolved: serviceDefault(bool().optional(), false),
   threshold: z.number({ error: "must be a number" }).optional(),
   /** At most 100; percent, for anomaly detection. */
-  tolerance: z
-    .number({ error: "must be a number" })
-    .min(0, "must be at least 0")
-    .max(100, "must be at most 100")
-    .optional(),
-  triggerAfterNPositiveResults: int().min(0, "must be at least 0").optional(),
-  triggerFromNRuns: int().min(0, "must be at least 0").optional(),
+  tolerance: serviceDefault(
+    z
+      .number({ error: "must be a number" })
+      .min(0, "must be at least 0")
+      .max(100, "must be at most 100")
+      .optional(),
+    0,
+  ),
+  triggerAfterNPositiveResults: serviceDefault(int().min(0, "must be at least 0").optional(), 0),
+  triggerFromNRuns: serviceDefault(int().min(0, "must be at least 0").optional(), 1),
 };
 
 type MonitorShape = {
@@ -153,26 +168,9 @@ export const MonitorSchema = z.preprocess(
   ),
 );
 
-/** Defaults the service (and Terraform's provider) applies; used to normalize before diffing. */
-export const MONITOR_DEFAULTS = {
-  alertOnNoData: false,
-  columnName: "",
-  compareDays: 0,
-  description: "",
-  disabled: false,
-  disabledUntil: null,
-  intervalMinutes: 1,
-  notifierIds: [] as string[],
-  notifyByGroup: false,
-  notifyEveryRun: false,
-  rangeMinutes: 1,
-  resolvable: false,
-  secondDelay: 0,
-  skipResolved: false,
-  tolerance: 0,
-  triggerAfterNPositiveResults: 0,
-  triggerFromNRuns: 1,
-} as const;
+/** Defaults the service (and Terraform's provider) applies, as the fields declare them; used to normalize before
+ * diffing and by the emulator. */
+export const MONITOR_DEFAULTS = serviceDefaults(MonitorObjectSchema);
 
 export type MonitorCreate = z.input<typeof MonitorObjectSchema>;
 export type MonitorUpdate = MonitorCreate;

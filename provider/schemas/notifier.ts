@@ -1,6 +1,13 @@
 /** Notifier: the spec's "Notifier" table and its channels. Endpoints: `/v2/notifiers`. */
 import { z } from "zod";
-import { DateTimeSchema, NonEmptyStringSchema, StringMapSchema, absentWhenUnset, uniqueList } from "./common";
+import {
+  DateTimeSchema,
+  NonEmptyStringSchema,
+  StringMapSchema,
+  absentWhenUnset,
+  serviceDefault,
+  uniqueList,
+} from "./common";
 
 const httpUrl = () =>
   z
@@ -102,7 +109,7 @@ const notifierFields = (strict: boolean) => ({
   /** Required; exactly one channel. */
   properties: propertiesSchema(strict),
   /** RFC 3339; null when enabled. */
-  disabledUntil: DateTimeSchema.nullable().optional(),
+  disabledUntil: serviceDefault(DateTimeSchema.nullable().optional(), null),
 });
 
 /** Body of `POST /v2/notifiers` and `PUT /v2/notifiers/{id}`. Unknown and read-only fields are ignored. */

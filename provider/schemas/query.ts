@@ -1,15 +1,16 @@
 /** Query requests and results: `/v1/datasets/_apl` and the legacy `/v1/datasets/{name}/query`. */
 import { z } from "zod";
+import { parseQueryTimeNs, RELATIVE_TIME } from "../time";
 import { NonEmptyStringSchema, OrderEntrySchema, absentWhenUnset } from "./common";
+
+export { RELATIVE_TIME };
 
 /** `startTime`/`endTime`: RFC 3339, or a relative form such as `now`, `now-1h`, `now-30m`. */
 export const QueryTimeSchema = z
   .string({ error: "must be a string" })
-  .refine((s) => RELATIVE_TIME.test(s.trim()) || !Number.isNaN(Date.parse(s)), {
+  .refine((s) => parseQueryTimeNs(s, 0n) !== undefined, {
     error: "must be an RFC 3339 time or a relative time such as now-1h",
   });
-/** `now`, or `now` plus or minus an amount of ns, us, ms, s, m, h, d or w. */
-export const RELATIVE_TIME = /^now(?:\s*([+-])\s*(\d+)\s*(ns|us|µs|ms|s|m|h|d|w))?$/;
 
 export const QueryOptionsSchema = z.object({
   disableCache: z.boolean().optional(),

@@ -1,6 +1,6 @@
 /** Role (RBAC): the spec's "Role" table with API-FACTS' capability action lists. Endpoints: `/v2/rbac/roles`. */
 import { z } from "zod";
-import { NonEmptyStringSchema, absentWhenUnset, uniqueList } from "./common";
+import { NonEmptyStringSchema, absentWhenUnset, serviceDefault, uniqueList } from "./common";
 
 const CRUD = ["create", "read", "update", "delete"] as const;
 type Action = (typeof CRUD)[number];
@@ -59,19 +59,21 @@ export type Capabilities = Partial<Record<string, Action[]>>;
 const roleFields = (strict: boolean) => ({
   /** Required; unique in the organization. */
   name: NonEmptyStringSchema,
-  description: z.string({ error: "must be a string" }).optional(),
+  description: serviceDefault(z.string({ error: "must be a string" }).optional(), ""),
   /** User ids assigned to the role. */
-  members: uniqueList(NonEmptyStringSchema).optional(),
+  members: serviceDefault(uniqueList(NonEmptyStringSchema).optional(), []),
   /** Organization-wide permissions: capability to actions. */
-  orgCapabilities: capabilityObject(ORG_CAPABILITY_ACTIONS, strict).optional(),
+  orgCapabilities: serviceDefault(capabilityObject(ORG_CAPABILITY_ACTIONS, strict).optional(), {}),
   /** Dataset name to its capabilities. */
-  datasetCapabilities: z
-    .record(NonEmptyStringSchema, capabilityObject(DATASET_CAPABILITY_ACTIONS, strict))
-    .optional(),
+  datasetCapabilities: serviceDefault(
+    z.record(NonEmptyStringSchema, capabilityObject(DATASET_CAPABILITY_ACTIONS, strict)).optional(),
+    {},
+  ),
   /** View name to its capabilities. */
-  viewCapabilities: z
-    .record(NonEmptyStringSchema, capabilityObject(VIEW_CAPABILITY_ACTIONS, strict))
-    .optional(),
+  viewCapabilities: serviceDefault(
+    z.record(NonEmptyStringSchema, capabilityObject(VIEW_CAPABILITY_ACTIONS, strict)).optional(),
+    {},
+  ),
 });
 
 /** Body of `POST /v2/rbac/roles` and `PUT /v2/rbac/roles/{id}`. Unknown capability keys are refused even here,

@@ -1,0 +1,40 @@
+/**
+ * Values not known until apply: the sentinel the engine sends at preview, and where such values sit in a
+ * property bag, so that `check` does not blame a rule on a value it cannot see yet.
+ */
+
+/** The value the engine sends for an input that is not known yet (preview). */
+export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+
+/** True when `v` is, or contains, a value not known until apply. */
+export function containsUnknown(v: unknown): boolean {
+  if (v === UNKNOWN) return true;
+  if (Array.isArray(v)) return v.some(containsUnknown);
+  if (v && typeof v === "object") return Object.values(v).some(containsUnknown);
+  return false;
+}
+
+/** Paths (in the `a.b[0]` form failures use) of every unknown value in `v`. */
+export function unknownPaths(v: unknown, at = ""): string[] {
+  if (v === UNKNOWN) return [at];
+  const out: string[] = [];
+  if (Array.isArray(v)) v.forEach((x, i) => out.push(...unknownPaths(x, `${at}[${i}]`)));
+  else if (v && typeof v === "object") {
+    for (const [k, x] of Object.entries(v)) out.push(...unknownPaths(x, at ? `${at}.${k}` : k));
+  }
+  return out;
+}
+
+/**
+ * Whether a failure at `property` may be caused by a value not yet known: it is at or under an unknown, or it is
+ * about a list one of whose elements is unknown (duplicates, lengths).
+ */
+export function blamesUnknown(property: string, unknowns: readonly string[]): boolean {
+  return unknowns.some(
+    (u) =>
+      property === u ||
+      property.startsWith(`${u}.`) ||
+      property.startsWith(`${u}[`) ||
+      (u.startsWith(`${property}[`) && !u.slice(property.length).includes(".")),
+  );
+}
