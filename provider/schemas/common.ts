@@ -125,7 +125,8 @@ function absentField(input: unknown, path: readonly PropertyKey[]): boolean {
 /**
  * Every failure of a zod error, each naming its field. Unrecognized keys are reported one per key; a bad key of
  * a map names the map and the key. With the parsed `input`, a field left out of an object "is required",
- * whatever its schema says of a present value of the wrong type.
+ * whatever its schema says of a present value (wrong type, not one of an enum, not the literal, no union
+ * member).
  */
 export function validationFailures(error: z.ZodError, prefix = "", input?: unknown): ValidationFailure[] {
   const failures: ValidationFailure[] = [];
@@ -145,7 +146,9 @@ export function validationFailures(error: z.ZodError, prefix = "", input?: unkno
       failures.push({ property: map || "(body)", reason: `key ${JSON.stringify(String(key))}: ${why}` });
       continue;
     }
-    const missing = input !== undefined && issue.code === "invalid_type" && absentField(input, issue.path);
+    // Whatever rule a present value would break (a type, an enum, a literal, a union), a field left out is
+    // simply missing. A custom refinement keeps its own message: it may say why the field is needed.
+    const missing = input !== undefined && issue.code !== "custom" && absentField(input, issue.path);
     failures.push({ property: base || "(body)", reason: missing ? "is required" : issue.message });
   }
   return failures;
@@ -159,9 +162,12 @@ export function formatFailures(failures: readonly ValidationFailure[]): string {
 /** Outcome of {@link validate}: the parsed value, or every failure at once. */
 export type Validated<T> = { ok: true; value: T } | { ok: false; failures: ValidationFailure[] };
 
-/** Parses `input` with `schema`, collecting every failure rather than stopping at the first. */
-export function validate<T>(schema: z.ZodType<T>, input: unknown): Validated<T> {
+/**
+ * Parses `input` with `schema`, collecting every failure rather than stopping at the first; `prefix` starts
+ * every property path (e.g. `response`).
+ */
+export function validate<T>(schema: z.ZodType<T>, input: unknown, prefix = ""): Validated<T> {
   const result = schema.safeParse(input, { error: projectMessage });
   if (result.success) return { ok: true, value: result.data };
-  return { ok: false, failures: validationFailures(result.error, "", input) };
+  return { ok: false, failures: validationFailures(result.error, prefix, input) };
 }
