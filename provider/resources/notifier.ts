@@ -8,7 +8,14 @@ import {
   type Notifier as ApiNotifier,
   type ValidationFailure,
 } from "../schemas";
-import { RESOURCE_MODULE, resourceProps, shimFor, withSecretInputs, withSecretOutputs } from "./common";
+import {
+  adoptableOptions,
+  RESOURCE_MODULE,
+  resourceProps,
+  shimFor,
+  withSecretInputs,
+  withSecretOutputs,
+} from "./common";
 import { type Descriptor, type Props, plainCrud } from "./lifecycle";
 
 /** A custom webhook: `url` and `body` required; every field is a credential. */
@@ -178,7 +185,7 @@ export class Notifier extends pulumi.dynamic.Resource {
       shimFor("Notifier"),
       name,
       resourceProps(withSecretInputs(args, NOTIFIER_SECRET_INPUTS), OUTPUT_KEYS),
-      withSecretOutputs(opts, NOTIFIER_SECRET_OUTPUTS),
+      withSecretOutputs(adoptableOptions("Notifier", name, args, opts), NOTIFIER_SECRET_OUTPUTS),
       RESOURCE_MODULE,
       "Notifier",
     );

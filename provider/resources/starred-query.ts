@@ -1,7 +1,7 @@
 /** Starred query: a saved APL query. POST/GET/PUT/DELETE `/v2/apl-starred-queries[/{id}]`. */
 import * as pulumi from "@pulumi/pulumi";
 import { StarredQueryInputSchema, type StarredQuery as ApiStarredQuery } from "../schemas";
-import { RESOURCE_MODULE, resourceProps, shimFor } from "./common";
+import { adoptableOptions, RESOURCE_MODULE, resourceProps, shimFor } from "./common";
 import { type Descriptor, plainCrud } from "./lifecycle";
 
 /** Query options saved with a starred query. */
@@ -139,7 +139,7 @@ export class StarredQuery extends pulumi.dynamic.Resource {
       shimFor("StarredQuery"),
       name,
       resourceProps(args, OUTPUT_KEYS),
-      opts,
+      adoptableOptions("StarredQuery", name, args, opts),
       RESOURCE_MODULE,
       "StarredQuery",
     );
