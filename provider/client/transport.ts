@@ -5,7 +5,7 @@
  */
 import { Pool, type Dispatcher } from "undici";
 import type { z } from "zod";
-import { formatFailures, validationFailures } from "../schemas/common";
+import { formatFailures, validate } from "../schemas/common";
 import { AbortError, ApiError, errorFromResponse, errorFromTransport, InvalidResponseError } from "./errors";
 import type { ResolvedOptions } from "./options";
 import { RatePacer } from "./pacing";
@@ -222,16 +222,17 @@ export class Transport {
         },
       );
     }
-    const result = call.schema.safeParse(parsed);
-    if (!result.success) {
-      const detail = formatFailures(validationFailures(result.error, "response"));
+    // validate() applies the project's error map, so no zod default wording reaches the user.
+    const result = validate(call.schema, parsed, "response");
+    if (!result.ok) {
+      const detail = formatFailures(result.failures);
       throw new InvalidResponseError(`${call.method} ${fullPath} returned an unexpected body: ${detail}`, {
         ...info,
         status,
         traceId,
       });
     }
-    return result.data;
+    return result.value;
   }
 }
 

@@ -1,7 +1,14 @@
 /** Annotation: a marker on dataset charts. POST/GET/PUT (partial)/DELETE `/v2/annotations[/{id}]`. */
 import * as pulumi from "@pulumi/pulumi";
 import { AnnotationInputSchema, fieldNames, type Annotation as ApiAnnotation } from "../schemas";
-import { RESOURCE_MODULE, resourceProps, shimFor, type ArgsMatchSchema, type Assert } from "./common";
+import {
+  adoptableOptions,
+  RESOURCE_MODULE,
+  resourceProps,
+  shimFor,
+  type ArgsMatchSchema,
+  type Assert,
+} from "./common";
 import { type Descriptor, plainCrud, fromSchema } from "./lifecycle";
 
 /** Inputs of an {@link Annotation}. */
@@ -61,7 +68,15 @@ export class Annotation extends pulumi.dynamic.Resource {
 
   /** Declares an annotation. */
   constructor(name: string, args: AnnotationArgs, opts?: pulumi.CustomResourceOptions) {
-    super(shimFor("Annotation"), name, resourceProps(args, OUTPUT_KEYS), opts, RESOURCE_MODULE, "Annotation");
+    const options = adoptableOptions("Annotation", name, args, opts);
+    super(
+      shimFor("Annotation"),
+      name,
+      resourceProps(args, OUTPUT_KEYS),
+      options,
+      RESOURCE_MODULE,
+      "Annotation",
+    );
   }
 
   /** Looks up an existing annotation by id (`ann_…`) without managing it. */

@@ -75,3 +75,30 @@ export function withSecretInputs<T extends object>(
 export function withDeleteBeforeReplace<T extends pulumi.CustomResourceOptions>(opts: T | undefined): T {
   return { ...(opts ?? {}), deleteBeforeReplace: opts?.deleteBeforeReplace ?? true } as T;
 }
+
+/**
+ * `opts`, after refusing `adopt` together with an explicit `deleteBeforeReplace: true`. A forced replacement of an
+ * adopted resource adopts the same id again; deleting first (pulumi/pulumi pkg/resource/deploy/step_generator.go,
+ * `continueStepsFromDiff`, `NewDeleteReplacementStep` before the create) would delete the very object about to
+ * be adopted, and the create would then find nothing to adopt: the object lost. Create-before-delete keeps it,
+ * because the old resource's delete leaves an id adopted in the same host process to its new owner
+ * (lifecycle.ts, `adoptedHere`). `adopt` counts as given when the key holds anything but undefined, an Output
+ * included, since its value is not known while the program runs.
+ */
+export function adoptableOptions<T extends pulumi.CustomResourceOptions>(
+  kind: string,
+  name: string,
+  args: { adopt?: unknown } | undefined,
+  opts: T | undefined,
+): T | undefined {
+  if (args?.adopt !== undefined && opts?.deleteBeforeReplace === true) {
+    throw new pulumi.ResourceError(
+      `${kind} ${JSON.stringify(name)}: \`adopt\` cannot be combined with \`deleteBeforeReplace: true\`. A ` +
+        "replacement would delete the adopted object before adopting it again, and the object would be lost. " +
+        "Remove `deleteBeforeReplace` (a replacement then adopts the same object first and the old resource " +
+        "leaves it in place), or remove `adopt` once the object is under management.",
+      undefined,
+    );
+  }
+  return opts;
+}

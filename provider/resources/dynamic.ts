@@ -8,6 +8,7 @@ import { VERSION } from "../client/version";
 import { annotationDescriptor } from "./annotation";
 import { lifecycle, type Descriptor, type Lifecycle } from "./lifecycle";
 import { monitorDescriptor } from "./monitor";
+import { resetClaims } from "./reconcile";
 import { notifierDescriptor } from "./notifier";
 import { organizationNameDescriptor } from "./organization-name";
 import { roleDescriptor } from "./role";
@@ -160,8 +161,9 @@ export async function v1(kind: ResourceKind, method: ShimMethod, args: unknown[]
   return impl[method](...args);
 }
 
-/** Forgets the configuration and closes the client; for tests that configure more than once. */
+/** Forgets the configuration and the ids claimed, and closes the client; for tests that configure more than once. */
 export async function reset(): Promise<void> {
+  resetClaims();
   const old = client;
   config = {};
   client = undefined;

@@ -290,6 +290,8 @@ export function lifecycle<T>(d: Descriptor<T>, ctx: LifecycleContext): Lifecycle
     },
 
     async diff(id, olds, news) {
+      // Every id this process sees belongs to a resource, so an uncertain create never takes it (reconcile.ts).
+      claim(d.kind, id);
       const { diffs, stables } = inputChanges(desc, olds, news);
       if (d.adoptable) {
         // Dropping `adopt` after adoption changes nothing; naming another object (or this one's own id) does.
@@ -345,6 +347,7 @@ export function lifecycle<T>(d: Descriptor<T>, ctx: LifecycleContext): Lifecycle
           if (e instanceof NotFoundError) return { id: "" };
           throw e;
         }
+        claim(d.kind, id);
         const inputs: Props = normalize(desc, d.toInputs(obj));
         const adopt = adoptOf(props);
         if (adopt !== undefined) inputs[ADOPT_KEY] = adopt;
@@ -353,6 +356,7 @@ export function lifecycle<T>(d: Descriptor<T>, ctx: LifecycleContext): Lifecycle
     },
 
     async update(id, olds, news) {
+      claim(d.kind, id);
       return guard("update", news, async () => {
         const obj = await d.verbs(ctx.client()).update(id, d.toBody(normalize(desc, news)), olds);
         return { outs: outputs(obj, news, olds) };
@@ -360,6 +364,7 @@ export function lifecycle<T>(d: Descriptor<T>, ctx: LifecycleContext): Lifecycle
     },
 
     async delete(id, props) {
+      claim(d.kind, id);
       if (adoptedHere.has(id)) return;
       await guard("delete", props, async () => {
         try {

@@ -7,7 +7,14 @@ import {
   type ValidationFailure,
   fieldNames,
 } from "../schemas";
-import { RESOURCE_MODULE, resourceProps, shimFor, type ArgsMatchSchema, type Assert } from "./common";
+import {
+  adoptableOptions,
+  RESOURCE_MODULE,
+  resourceProps,
+  shimFor,
+  type ArgsMatchSchema,
+  type Assert,
+} from "./common";
 import { type Descriptor, type Props, UNKNOWN, plainCrud, fromSchema } from "./lifecycle";
 
 /** A monitor's kind. */
@@ -143,7 +150,8 @@ export class Monitor extends pulumi.dynamic.Resource {
 
   /** Declares a monitor. */
   constructor(name: string, args: MonitorArgs, opts?: pulumi.CustomResourceOptions) {
-    super(shimFor("Monitor"), name, resourceProps(args, OUTPUT_KEYS), opts, RESOURCE_MODULE, "Monitor");
+    const options = adoptableOptions("Monitor", name, args, opts);
+    super(shimFor("Monitor"), name, resourceProps(args, OUTPUT_KEYS), options, RESOURCE_MODULE, "Monitor");
   }
 
   /** Looks up an existing monitor by id (`mon_…`) without managing it. */

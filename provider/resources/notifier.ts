@@ -10,6 +10,7 @@ import {
   fieldNames,
 } from "../schemas";
 import {
+  adoptableOptions,
   RESOURCE_MODULE,
   resourceProps,
   shimFor,
@@ -186,7 +187,7 @@ export class Notifier extends pulumi.dynamic.Resource {
       shimFor("Notifier"),
       name,
       resourceProps(withSecretInputs(args, NOTIFIER_SECRET_INPUTS), OUTPUT_KEYS),
-      withSecretOutputs(opts, NOTIFIER_SECRET_OUTPUTS),
+      withSecretOutputs(adoptableOptions("Notifier", name, args, opts), NOTIFIER_SECRET_OUTPUTS),
       RESOURCE_MODULE,
       "Notifier",
     );

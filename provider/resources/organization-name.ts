@@ -126,12 +126,24 @@ export class OrganizationName extends pulumi.dynamic.Resource {
   declare readonly role: pulumi.Output<string | undefined>;
 
   /**
-   * Renames an organization for as long as this resource exists. Replacements delete first
-   * (`deleteBeforeReplace` defaults to true; yours wins): created first, the replacement would record the old
-   * resource's name as `previousName`, and the old resource's delete would then restore the original name
-   * under it.
+   * Renames an organization for as long as this resource exists. Replacements always delete first
+   * (`deleteBeforeReplace` is true, and an explicit `false` is refused): created first, the replacement of the
+   * same organization would record the old resource's name as `previousName`, and the old resource's delete
+   * would then restore the original name under it, so the service would hold the original name, the state the
+   * declared one, and the original would be lost to a later delete. Neither step can repair this: a forced
+   * replacement sends the new resource's Create no old outputs (pulumi/pulumi pkg/resource/deploy/step.go,
+   * CreateStep.Apply with a replacing old state passes only the new inputs), so its create cannot learn the
+   * original name, and the old resource's Delete cannot write to the new resource's state.
    */
   constructor(name: string, args: OrganizationNameArgs, opts?: pulumi.CustomResourceOptions) {
+    if (opts?.deleteBeforeReplace === false) {
+      throw new pulumi.ResourceError(
+        `OrganizationName ${JSON.stringify(name)}: \`deleteBeforeReplace: false\` is not supported. A ` +
+          "replacement created before the old resource is deleted would lose the organization's original name " +
+          "(the old resource's delete restores it under the new one). Remove the option: replacements delete first.",
+        undefined,
+      );
+    }
     super(
       shimFor("OrganizationName"),
       name,

@@ -5,24 +5,35 @@
  *
  * A candidate is an object of the family that
  * - matches the declared body, compared as `diff` compares ({@link inputChanges});
- * - is new: created no earlier than the first POST started, less {@link CLOCK_SKEW_MS}, where the family
- *   records a creation time; otherwise absent from a listing taken just before the first POST (the baseline);
- * - is not claimed by another resource in this process (every id a create or adoption here returned).
+ * - is new: absent from a listing taken just before the first POST (the baseline), and, where the family
+ *   records a creation time, created no earlier than the first POST started, less {@link CLOCK_SKEW_MS};
+ * - is not claimed by a resource in this process (every id a create, adoption, read, diff, update or delete
+ *   here has seen).
+ *
+ * The baseline costs one listing of the family before every create, O(objects in the family), even when the
+ * POST succeeds. No cheaper signal is exact: a creation time alone cannot tell our object from an identical one
+ * another `pulumi up` (another host process, whose claims we cannot see) made seconds before, and the listing
+ * must precede the POST, so it cannot be deferred until the outcome is known. A create is already a write and
+ * a read; one more read of the family is the price of never taking another resource's object.
  *
  * Exactly one candidate is taken as the created object; none means the POST is sent again (at most
  * {@link MAX_CREATE_ATTEMPTS} POSTs in all); more than one is an error that lists their ids and advises adopting.
  *
  * Races: the first request may still be in the service's queue when the list runs (a timeout gives up on a
  * request the service has not yet handled). So an empty listing is repeated after {@link SETTLE_MS} before the
- * POST is resent, and after a resend that succeeds the family is listed once more: if the earlier request's
- * object turned up meanwhile, that one is kept and the resend's own object, the only one surely ours, is deleted.
+ * POST is resent, and after a resend that succeeds the family is listed once more: if earlier requests' objects
+ * turned up meanwhile (no more of them than uncertain POSTs were sent, so all can be ours), the first of them is
+ * kept and the others and the resend's own object are deleted. If deleting the resend's own object fails, it is
+ * kept instead, so that at most the late objects are left over rather than both. A request the service handles
+ * more than {@link SETTLE_MS} after that last listing is not seen, and leaves a duplicate: the limit of this
+ * method.
  *
  * The rule per family (and where it cannot be exact):
- * - Monitor, Notifier: the service records `createdAt` (to the second), so the window is the request's start
- *   less a minute. Inexact only when an identical object is made by someone else in that minute.
- * - Annotation: with `time` undeclared the service sets `time` to the request's time, which serves as the
- *   creation time (the list is bounded by it). With `time` declared nothing records creation, so the baseline
- *   decides: exact, at the cost of one more list before the POST.
+ * - Monitor, Notifier: absent from the baseline and `createdAt` (to the second) no earlier than the request's
+ *   start less a minute. Inexact only when someone else makes an identical object between the baseline and the
+ *   list (both within the create's own few seconds).
+ * - Annotation: absent from the baseline; with `time` undeclared the service sets `time` to the request's time,
+ *   which also serves as the creation time (the lists are bounded by it). Inexact as for monitors.
  * - Role: names are unique, the natural key. The baseline is the roles listed before the POST; a 409 on a resend
  *   means the name was taken since, so the family is listed again and the role of that name is taken when it
  *   matches the declared body. Inexact only when someone else makes a role of that name and body meanwhile.
@@ -86,7 +97,7 @@ export const RECONCILE_RULES: Partial<Record<ResourceKind, ReconcileRule>> = {
   },
 };
 
-/** Ids taken by a resource in this process, by kind: never adopted by another. */
+/** Ids a resource in this process holds or has seen, by kind: never taken as another create's object. */
 const claimed = new Set<string>();
 /** POSTs in flight, by kind and canonical body: a sibling with the same body waits for them to be claimed. */
 const inFlight = new Map<string, Set<Promise<unknown>>>();
@@ -101,6 +112,11 @@ export function claim(kind: string, id: string): void {
 /** Whether a resource in this process holds `id`. */
 export function isClaimed(kind: string, id: string): boolean {
   return claimed.has(claimKey(kind, id));
+}
+
+/** Forgets every claim; for tests that reuse one process for unrelated runs (see dynamic.ts `reset`). */
+export function resetClaims(): void {
+  claimed.clear();
 }
 
 /** Runs `post` as one of the in-flight POSTs for `key`, so same-body siblings can wait for its claim. */
@@ -152,11 +168,15 @@ export async function createReconciled<T>(
   if (!rule) return post();
 
   let uncertain: ApiError | undefined;
+  /** POSTs whose outcome was unknown: how many late objects can be ours. */
+  let uncertainPosts = 0;
   const started = new Date();
   const since = new Date(started.getTime() - CLOCK_SKEW_MS);
-  // Without a creation time for this body, only objects absent from this listing can be ours.
   const timed = rule.timed(declared);
-  const baseline = timed ? undefined : await listIds();
+  // Only objects absent from this listing can be ours: an identical object another process (another
+  // `pulumi up`) made moments before is in it, and its claims are not ours to see. Taken before every POST
+  // because it cannot be taken after one (see the file comment for the cost).
+  const baseline = await listIds();
 
   async function listIds(): Promise<Set<string>> {
     return new Set((await rule!.list(client, declared, since)).map(idOf));
@@ -181,7 +201,7 @@ export async function createReconciled<T>(
     }
     return found.filter((obj) => {
       const id = idOf(obj);
-      if (isClaimed(d.kind, id) || baseline?.has(id)) return false;
+      if (isClaimed(d.kind, id) || baseline.has(id)) return false;
       // An object without a readable creation time cannot be shown to be new.
       if (timed && !(Date.parse(String(rule!.createdAt?.(obj))) >= since.getTime())) return false;
       return inputChanges(desc, d.toInputs(obj as T), declared).diffs.length === 0;
@@ -208,6 +228,7 @@ export async function createReconciled<T>(
         throw e;
       }
       uncertain = e;
+      uncertainPosts++;
       let found = await candidates();
       if (found.length === 0) {
         await sleep(SETTLE_MS);
@@ -222,29 +243,35 @@ export async function createReconciled<T>(
   }
   throw uncertain;
 
-  /** A resend made `obj`; the first request may have been handled after the lists that found nothing. */
+  /** A resend made `obj`; earlier requests may have been handled after the lists that found nothing. */
   async function afterResend(obj: T): Promise<T> {
     await sleep(SETTLE_MS);
-    let others: Props[];
+    let late: Props[];
     try {
-      others = (await candidates()).filter((o) => idOf(o) !== idOf(obj));
+      late = (await candidates()).filter((o) => idOf(o) !== idOf(obj));
     } catch {
       // `obj` surely exists and is ours; a failed look for a late twin must not lose it.
       return obj;
     }
-    if (others.length === 0) return obj;
-    if (others.length > 1) throw ambiguousCreateError(d.kind, [idOf(obj), ...others.map(idOf)]);
-    await deleteOwn(verbs, obj);
-    return take(others[0]);
+    if (late.length === 0) return obj;
+    // More late objects than uncertain POSTs: some are someone else's, and which is which cannot be told.
+    if (late.length > uncertainPosts) throw ambiguousCreateError(d.kind, [idOf(obj), ...late.map(idOf)]);
+    // Each is one of our earlier POSTs. The first is kept (as with a single one); the rest are deleted.
+    const [kept, ...surplus] = late;
+    // If our own object cannot be deleted, it stays the resource: better one leftover than two.
+    if (!(await deleteOwn(verbs, obj))) return obj;
+    for (const extra of surplus) await deleteOwn(verbs, extra as T);
+    return take(kept);
   }
 }
 
-/** Deletes an object this create surely made; gone already is fine. */
-async function deleteOwn<T>(verbs: Verbs<T>, obj: T): Promise<void> {
+/** Deletes an object this create surely made; gone already is fine. Whether it is gone now. */
+async function deleteOwn<T>(verbs: Verbs<T>, obj: T): Promise<boolean> {
   try {
     await verbs.delete(idOf(obj), obj as Props);
+    return true;
   } catch (e) {
-    if (!(e instanceof NotFoundError)) throw e;
+    return e instanceof NotFoundError;
   }
 }
 

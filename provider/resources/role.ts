@@ -2,6 +2,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { RoleInputSchema, fieldNames, type Role as ApiRole } from "../schemas";
 import {
+  adoptableOptions,
   RESOURCE_MODULE,
   resourceProps,
   shimFor,
@@ -99,10 +100,14 @@ export class Role extends pulumi.dynamic.Resource {
   /**
    * Declares a role. Replacements delete first (`deleteBeforeReplace` defaults to true; yours wins): the name is
    * unique, so a replacement created first would fail with 409. An adopted role keeps create-before-delete,
-   * since deleting first would destroy the object its replacement adopts.
+   * since deleting first would destroy the object its replacement adopts, and `adopt` with an explicit
+   * `deleteBeforeReplace: true` is refused. Whether the role is adopted is decided here, while the program runs:
+   * an `adopt` key holding an Output counts as adopted even if it resolves to undefined (its value is not known
+   * yet), so leave the key out rather than pass an Output of undefined.
    */
   constructor(name: string, args: RoleArgs, opts?: pulumi.CustomResourceOptions) {
-    const options = args?.adopt === undefined ? withDeleteBeforeReplace(opts) : opts;
+    const adopted = adoptableOptions("Role", name, args, opts);
+    const options = args?.adopt === undefined ? withDeleteBeforeReplace(opts) : adopted;
     super(shimFor("Role"), name, resourceProps(args, OUTPUT_KEYS), options, RESOURCE_MODULE, "Role");
   }
 

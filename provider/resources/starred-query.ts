@@ -1,7 +1,14 @@
 /** Starred query: a saved APL query. POST/GET/PUT/DELETE `/v2/apl-starred-queries[/{id}]`. */
 import * as pulumi from "@pulumi/pulumi";
 import { StarredQueryInputSchema, fieldNames, type StarredQuery as ApiStarredQuery } from "../schemas";
-import { RESOURCE_MODULE, resourceProps, shimFor, type ArgsMatchSchema, type Assert } from "./common";
+import {
+  adoptableOptions,
+  RESOURCE_MODULE,
+  resourceProps,
+  shimFor,
+  type ArgsMatchSchema,
+  type Assert,
+} from "./common";
 import { type Descriptor, plainCrud, fromSchema } from "./lifecycle";
 
 /** Query options saved with a starred query. */
@@ -138,7 +145,7 @@ export class StarredQuery extends pulumi.dynamic.Resource {
       shimFor("StarredQuery"),
       name,
       resourceProps(args, OUTPUT_KEYS),
-      opts,
+      adoptableOptions("StarredQuery", name, args, opts),
       RESOURCE_MODULE,
       "StarredQuery",
     );

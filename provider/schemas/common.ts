@@ -244,13 +244,16 @@ function absentField(input: unknown, path: readonly PropertyKey[]): boolean {
  * `reportInput`; without it, the field's place in the raw `input` tells whether it was left out.
  */
 function typeReason(issue: z.core.$ZodIssue, input: unknown): string | undefined {
-  if (issue.code !== "invalid_type") return undefined;
+  // A custom refinement keeps its own message: it may say why the field is needed.
+  if (issue.code === "custom") return undefined;
   const seen =
     "input" in issue
       ? issue.input
       : input !== undefined && absentField(input, issue.path)
         ? undefined
         : issue;
+  // Whatever rule a present value would break (a type, an enum, a literal, a union), a field left out is
+  // simply missing, and a null is a null.
   if (seen === undefined) return "is required";
   if (seen === null) return "must not be null";
   return undefined;
@@ -259,7 +262,8 @@ function typeReason(issue: z.core.$ZodIssue, input: unknown): string | undefined
 /**
  * Every failure of a zod error, each naming its field. Unrecognized keys are reported one per key; a bad key of
  * a map names the map and the key. A field left out of an object "is required" and a null where none is allowed
- * "must not be null", whatever its schema says of a present value of the wrong type (see {@link typeReason}).
+ * "must not be null", whatever its schema says of a present value (wrong type, not one of an enum, not the
+ * literal, no union member; see {@link typeReason}).
  */
 export function validationFailures(error: z.ZodError, prefix = "", input?: unknown): ValidationFailure[] {
   const failures: ValidationFailure[] = [];
@@ -292,9 +296,12 @@ export function formatFailures(failures: readonly ValidationFailure[]): string {
 /** Outcome of {@link validate}: the parsed value, or every failure at once. */
 export type Validated<T> = { ok: true; value: T } | { ok: false; failures: ValidationFailure[] };
 
-/** Parses `input` with `schema`, collecting every failure rather than stopping at the first. */
-export function validate<T>(schema: z.ZodType<T>, input: unknown): Validated<T> {
+/**
+ * Parses `input` with `schema`, collecting every failure rather than stopping at the first; `prefix` starts
+ * every property path (e.g. `response`).
+ */
+export function validate<T>(schema: z.ZodType<T>, input: unknown, prefix = ""): Validated<T> {
   const result = schema.safeParse(input, { error: projectMessage, reportInput: true });
   if (result.success) return { ok: true, value: result.data };
-  return { ok: false, failures: validationFailures(result.error, "", input) };
+  return { ok: false, failures: validationFailures(result.error, prefix, input) };
 }

@@ -150,6 +150,20 @@ describe("requests", () => {
     await c.close();
   });
 
+  it("an unexpected response body is described in the project's words, never zod's defaults", async () => {
+    const { id: _id, ...noId } = monitor;
+    const s = await serve((_req, res) => send(res, 200, [{ ...monitor, name: 5 }, noId]));
+    const c = client(s.url);
+    const message = await c.monitors.list().then(
+      () => "resolved",
+      (e: Error) => e.message,
+    );
+    await c.close();
+    expect(message).toContain("response[0].name: must be a string");
+    expect(message).toContain("response[1].id: is required");
+    expect(message).not.toMatch(/Invalid input|expected \w+, received/);
+  });
+
   it("a body that is not JSON is an InvalidResponseError, not a crash", async () => {
     const s = await serve((_req, res) => {
       res.writeHead(200, { "content-type": "text/html" });

@@ -3,7 +3,7 @@
  * own `--faults` draw at random. Each request is offered to `plan` with its method, path and the number of
  * earlier requests of that method (it may act first, e.g. create an object out of band); the answer decides
  * its fate:
- * - `"500"` / `"502"`: answered without forwarding (the service never saw it);
+ * - `"500"` / `"502"` / `"503"`: answered without forwarding (the service never saw it);
  * - `"500after"`: forwarded, then answered 500 (processed, reported failed);
  * - `"drop"`: the socket is destroyed without forwarding;
  * - `{ delayMs }`: forwarded after a delay (a client with a shorter timeout gives up first);
@@ -14,7 +14,7 @@ import type { AddressInfo } from "node:net";
 import { request } from "undici";
 
 /** The fate of one proxied request. */
-export type ProxyFault = "500" | "502" | "500after" | "drop" | { delayMs: number } | undefined;
+export type ProxyFault = "500" | "502" | "503" | "500after" | "drop" | { delayMs: number } | undefined;
 
 /** A running proxy. */
 export interface FaultProxy {
@@ -54,7 +54,7 @@ export async function startFaultProxy(
     const fault = await plan(method, req.url ?? "/", nth);
     const body = await bodyOf(req);
     if (fault === "drop") return void req.socket.destroy();
-    if (fault === "500" || fault === "502") {
+    if (fault === "500" || fault === "502" || fault === "503") {
       res.writeHead(Number(fault), { "content-type": "application/json" });
       return void res.end(JSON.stringify({ code: Number(fault), message: "injected by the test's proxy" }));
     }

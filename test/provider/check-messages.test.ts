@@ -68,6 +68,22 @@ const rows: [string, ResourceKind, Props, string, string][] = [
     "name",
     "is required",
   ],
+  // An enum, a literal or a union left out is missing too, not "must be one of …" or "must be apl".
+  ["an enum left out", "Monitor", { name: "m", aplQuery: "x" }, "type", "is required"],
+  [
+    "a literal left out",
+    "StarredQuery",
+    { name: "s", who: "team", query: { apl: "x" }, metadata: {} },
+    "kind",
+    "is required",
+  ],
+  [
+    "a present enum with another value still names the allowed ones",
+    "Monitor",
+    { name: "m", aplQuery: "x", type: "Sometimes" },
+    "type",
+    "must be one of Threshold, MatchEvent, AnomalyDetection",
+  ],
   [
     // The emulator reads null as absent, but what a user declares stays strict; the message says what was sent.
     "a required field given as null",
@@ -104,5 +120,18 @@ describe("check failures are worded in the project's style and name the field", 
     const res = await api(p.em.current, "POST", "/v2/notifiers", { name: "n", properties: { slack: {} } });
     expect(res.status).toBe(400);
     expect(res.body.message).toContain("properties.slack.slackUrl: is required");
+  });
+
+  it.each([
+    ["/v2/monitors", { name: "m", aplQuery: "x" }, "type: is required"],
+    [
+      "/v2/apl-starred-queries",
+      { name: "s", who: "team", query: { apl: "x" }, metadata: {} },
+      "kind: is required",
+    ],
+  ])("the emulator's 400 for POST %s without an enum or literal says `%s`", async (path, body, expected) => {
+    const res = await api(p.em.current, "POST", path, body);
+    expect(res.status).toBe(400);
+    expect(res.body.message).toContain(expected);
   });
 });

@@ -35,6 +35,7 @@ const capture: pulumi.ResourceTransformation = (args) => {
 const SLACK_URL = "https://hooks.slack.test/T000/SLACK-SECRET";
 const WEBHOOK_URL = "https://hooks.test/WEBHOOK-SECRET-0123";
 
+const dbrTrue = { deleteBeforeReplace: true };
 const registration = (name: string) => seen.find((r) => r.name === name)!;
 const textOf = (kind: string) => seen.find((r) => r.type.endsWith(`:${kind}`))!.providerText;
 
@@ -52,7 +53,7 @@ beforeAll(async () => {
       new obs.OrganizationName(
         "org-explicit",
         { organizationId: "o", name: "o" },
-        { ...t, deleteBeforeReplace: false },
+        { ...t, deleteBeforeReplace: true },
       ),
       new obs.Monitor("monitor", { name: "m", aplQuery: "x", type: "MatchEvent" }, t),
       obs.Monitor.get("get-Monitor", "mon_0"),
@@ -132,11 +133,11 @@ describe("1. refresh never stores a credential in plaintext", () => {
 });
 
 describe("2. a forced replacement neither fails nor loses data", () => {
-  it("Role and OrganizationName default deleteBeforeReplace to true; the user's explicit option wins", () => {
+  it("Role and OrganizationName default deleteBeforeReplace to true; the user's explicit option wins for Role", () => {
     expect(opts["role-default"].deleteBeforeReplace).toBe(true);
     expect(opts["role-explicit"].deleteBeforeReplace).toBe(false);
     expect(opts["org-default"].deleteBeforeReplace).toBe(true);
-    expect(opts["org-explicit"].deleteBeforeReplace).toBe(false);
+    expect(opts["org-explicit"].deleteBeforeReplace).toBe(true);
     // Deleting first would destroy the object the adopted role's replacement adopts (see below).
     expect(opts["role-adopted"].deleteBeforeReplace).toBeUndefined();
     expect(opts.monitor.deleteBeforeReplace).toBeUndefined();
@@ -157,6 +158,31 @@ describe("2. a forced replacement neither fails nor loses data", () => {
     await host.delete(urn, next.id, stripSecrets(next.outputs));
   });
 
+  it("OrganizationName refuses an explicit deleteBeforeReplace: false, saying why and what to do", () => {
+    const make = () =>
+      new obs.OrganizationName(
+        "org-false",
+        { organizationId: "local-org", name: "o" },
+        { deleteBeforeReplace: false },
+      );
+    expect(make).toThrow(pulumi.ResourceError);
+    expect(make).toThrow(
+      'OrganizationName "org-false": `deleteBeforeReplace: false` is not supported. A replacement created ' +
+        "before the old resource is deleted would lose the organization's original name",
+    );
+    expect(make).toThrow("Remove the option: replacements delete first.");
+  });
+
+  it("OrganizationName created first (what `false` would do) does lose the original name: why it is refused", async () => {
+    const original = (await client.orgs.get("local-org")).name;
+    const urn = urnOf("OrganizationName", "forced-org-cbd");
+    const inputs = { __provider: textOf("OrganizationName"), organizationId: "local-org", name: "CBD Org" };
+    const old = await up(urn, inputs);
+    const next = await forceReplace(host, urn, old, inputs, false);
+    expect((await client.orgs.get("local-org")).name).toBe(original);
+    expect(next.outputs).toMatchObject({ name: "CBD Org", previousName: "CBD Org" });
+  });
+
   it("OrganizationName: the service holds the declared name, and the original name survives in previousName", async () => {
     const original = (await client.orgs.get("local-org")).name;
     const urn = urnOf("OrganizationName", "forced-org");
@@ -173,8 +199,43 @@ describe("2. a forced replacement neither fails nor loses data", () => {
     expect((await client.orgs.get("local-org")).name).toBe(original);
   });
 
+  it.each([
+    ["Annotation", () => new obs.Annotation("a", { datasets: ["d"], type: "t", adopt: "ann_1" }, dbrTrue)],
+    [
+      "Monitor",
+      () => new obs.Monitor("m", { name: "m", aplQuery: "x", type: "MatchEvent", adopt: "mon_1" }, dbrTrue),
+    ],
+    [
+      "Notifier",
+      () =>
+        new obs.Notifier(
+          "n",
+          { name: "n", properties: { email: { emails: ["a@b.test"] } }, adopt: "n_1" },
+          dbrTrue,
+        ),
+    ],
+    ["Role", () => new obs.Role("r", { name: "r", adopt: "role_1" }, dbrTrue)],
+    [
+      "StarredQuery",
+      () =>
+        new obs.StarredQuery(
+          "s",
+          { kind: "apl", name: "s", who: "team", query: { apl: "x" }, metadata: {}, adopt: "sq_1" },
+          dbrTrue,
+        ),
+    ],
+  ])(
+    "%s refuses adopt with an explicit deleteBeforeReplace: true, naming both and what to do",
+    (kind, make) => {
+      expect(make).toThrow(pulumi.ResourceError);
+      expect(make).toThrow(`${kind} `);
+      expect(make).toThrow("`adopt` cannot be combined with `deleteBeforeReplace: true`");
+      expect(make).toThrow("Remove `deleteBeforeReplace`");
+    },
+  );
+
   it.each(["Monitor", "Role"])(
-    "an adopted %s survives a forced replacement: the old resource's delete leaves it to the new one",
+    "an adopted %s survives a forced replacement run by a fresh host process: the old resource's delete leaves it to the new one",
     async (kind) => {
       const existing =
         kind === "Monitor"
@@ -189,11 +250,22 @@ describe("2. a forced replacement neither fails nor loses data", () => {
       const old = await up(urn, inputs);
       expect(old.id).toBe(existing);
       const dbr = (kind === "Role" ? opts["role-adopted"] : opts.monitor).deleteBeforeReplace ?? false;
-      const next = await forceReplace(host, urn, old, inputs, dbr);
-      expect(next.id).toBe(existing);
-      const family = kind === "Monitor" ? client.monitors : client.roles;
-      await expect(family.get(existing)).resolves.toMatchObject({ id: existing, name: declared.name });
-      expect((await refresh(host, urn, next)).id).toBe(existing);
+      // The replacement is a later `pulumi up`: a new host process, which never saw the first adoption. Both of
+      // its steps run in that one process (the engine starts one host per deployment and sends it every step).
+      const fresh = await startProviderHost({
+        config: { "observability:token": em.current.token, "observability:url": em.current.url },
+        secretKeys: ["observability:token"],
+      });
+      try {
+        await fresh.configure();
+        const next = await forceReplace(fresh, urn, old, inputs, dbr);
+        expect(next.id).toBe(existing);
+        const family = kind === "Monitor" ? client.monitors : client.roles;
+        await expect(family.get(existing)).resolves.toMatchObject({ id: existing, name: declared.name });
+        expect((await refresh(fresh, urn, next)).id).toBe(existing);
+      } finally {
+        await fresh.close();
+      }
     },
   );
 });

@@ -15,6 +15,8 @@ import { startFaultProxy, type FaultProxy, type ProxyFault } from "../helpers/fa
 import { useEmulator } from "../helpers/emulator";
 import { checked, messageOf } from "./support";
 
+type Props = Record<string, unknown>;
+
 const em = useEmulator();
 let proxy: FaultProxy | undefined;
 let client: ObservabilityClient | undefined;
@@ -32,9 +34,10 @@ async function through(
   descriptor: Descriptor<never>,
   plan: (method: string, path: string, nth: number) => ProxyFault | Promise<ProxyFault>,
   timeoutMs = 10_000,
+  maxRetries?: number,
 ): Promise<Lifecycle> {
   proxy = await startFaultProxy(em.current.url, plan);
-  client = new ObservabilityClient({ url: proxy.url, token: em.current.token, timeoutMs });
+  client = new ObservabilityClient({ url: proxy.url, token: em.current.token, timeoutMs, maxRetries });
   oob = new ObservabilityClient({ url: em.current.url, token: em.current.token });
   return lifecycle(descriptor, { client: () => client!, secrets: () => [] });
 }
@@ -119,6 +122,49 @@ describe("an uncertain create is reconciled, family by family", () => {
     expect(message).toMatch(/^observability Role create failed: POST \/v2\/rbac\/roles failed with 409/);
   });
 
+  // `oob` is another client, as another `pulumi up` (another host process, whose claims are not visible here)
+  // would be: its identical object, made moments before, is new by `createdAt` but was there before the POST.
+  it.each([
+    ["Monitor", "500after" as const],
+    ["Monitor", "500" as const],
+    ["Notifier", "500after" as const],
+    ["Notifier", "500" as const],
+  ])(
+    "%s, first POST %s: an identical object another process made just before is not taken",
+    async (kind, fault) => {
+      const name = `prior-${kind}-${fault}`;
+      const args =
+        kind === "Monitor"
+          ? { name, aplQuery: "x", type: "MatchEvent" }
+          : { name, properties: { webhook: { url: "https://w.test/prior" } } };
+      const family = kind === "Monitor" ? () => oob!.monitors : () => oob!.notifiers;
+      const impl = await through(
+        d(kind === "Monitor" ? monitorDescriptor : notifierDescriptor),
+        firstPost(fault),
+      );
+      const prior = await family().create(args as never);
+      const { id } = await impl.create(await checked(impl, args));
+      expect(id).not.toBe(prior.id);
+      expect((await named(family().list(), name)).sort()).toEqual([prior.id, id].sort());
+      expect(posts()).toBe(fault === "500after" ? 1 : 2);
+    },
+  );
+
+  it("an id a resource in this process has read is never taken, even when made after the baseline", async () => {
+    const args = { name: "seen-by-read", aplQuery: "x", type: "MatchEvent" };
+    let other: string | undefined;
+    const impl = await through(d(monitorDescriptor), async (method, _path, nth) => {
+      if (method !== "POST" || nth !== 0) return undefined;
+      // Another resource of this run, made and refreshed while this create is in flight.
+      other = (await oob!.monitors.create(args as never)).id;
+      await impl.read(other, { ...args });
+      return "500";
+    });
+    const { id } = await impl.create(await checked(impl, args));
+    expect(id).not.toBe(other);
+    expect((await named(oob!.monitors.list(), "seen-by-read")).sort()).toEqual([other, id].sort());
+  });
+
   it("an object claimed by another resource in this process is never taken", async () => {
     const args = { name: "twin", aplQuery: "x", type: "MatchEvent" };
     // Two resources of one kind: the first creates cleanly, the second's first POST fails unprocessed.
@@ -158,6 +204,52 @@ describe("an uncertain create is reconciled, family by family", () => {
 });
 
 describe("the race: the first request is still in the service when the list runs", () => {
+  /**
+   * Two POSTs answered 502 whose objects the service stores only after the third POST succeeded (as if they
+   * had waited in its queue): they appear just before the listing that follows the resend.
+   */
+  function lateTwins(args: Props, late: string[], plan: (method: string) => ProxyFault = () => undefined) {
+    let landed = false;
+    return async (method: string, _path: string, nth: number): Promise<ProxyFault> => {
+      if (method === "POST") return nth < 2 ? "502" : undefined;
+      if (method === "GET" && !landed && posts() === 3) {
+        landed = true;
+        for (let i = 0; i < 2; i++) late.push((await oob!.monitors.create(args as never)).id);
+      }
+      return plan(method);
+    };
+  }
+
+  it("two late objects after two uncertain POSTs: the first is kept, the other and the resend's own deleted", async () => {
+    const args = { name: "late-twins", aplQuery: "x", type: "MatchEvent" };
+    const late: string[] = [];
+    const impl = await through(d(monitorDescriptor), lateTwins(args, late));
+    const { id } = await impl.create(await checked(impl, args));
+    expect(late).toHaveLength(2);
+    expect(await named(oob!.monitors.list(), "late-twins")).toEqual([late[0]]);
+    expect(id).toBe(late[0]);
+    expect(posts()).toBe(MAX_CREATE_ATTEMPTS);
+    expect(proxy!.seen.filter((r) => r.startsWith("DELETE"))).toHaveLength(2);
+  }, 20_000);
+
+  it("when the resend's own object cannot be deleted, it stays the resource rather than leaving two", async () => {
+    const args = { name: "undeletable", aplQuery: "x", type: "MatchEvent" };
+    const late: string[] = [];
+    const impl = await through(
+      d(monitorDescriptor),
+      lateTwins(args, late, (method) => (method === "DELETE" ? "500" : undefined)),
+      10_000,
+      0,
+    );
+    const { id } = await impl.create(await checked(impl, args));
+    const ids = await named(oob!.monitors.list(), "undeletable");
+    // The resend's own object, the third POST's, is the one returned; the late two are left over.
+    expect(ids).toHaveLength(3);
+    expect(ids).toContain(id);
+    expect(late).not.toContain(id);
+    expect(proxy!.seen.filter((r) => r.startsWith("DELETE"))).toHaveLength(1);
+  }, 20_000);
+
   it("a request the client gave up on (timeout) lands before the second list: taken, not resent", async () => {
     const impl = await through(
       d(monitorDescriptor),

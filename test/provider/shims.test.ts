@@ -225,6 +225,10 @@ describe("6. configuration is in place before any call runs", () => {
   // Decoy credentials in the host's environment: a call that ran before configure would fall back to them.
   const decoy = { OBSERVABILITY_TOKEN: "xaat-decoy-0123456789", OBSERVABILITY_URL: "http://127.0.0.1:9" };
 
+  // What this one shows is that a burst sent right behind Configure uses the stack config, not the environment.
+  // It cannot catch a missing wait for configure: the host stores Configure's arguments synchronously, and
+  // `configure` applies them within microtasks of the first call, before the next gRPC message is handled. The
+  // wait is pinned by the next test (through the host) and by the in-process one after it.
   it("Configure and a burst of Creates sent together through the host all use the stack config", async () => {
     const raced = await startProviderHost({
       config: { "observability:token": em.current.token, "observability:url": em.current.url },
@@ -251,6 +255,36 @@ describe("6. configuration is in place before any call runs", () => {
       expect(raced.stderr()).not.toContain(em.current.token);
     } finally {
       await raced.close();
+    }
+  });
+
+  it("Creates that reach the host while its configure fails all fail with that error; none uses the environment", async () => {
+    const early = await startProviderHost({
+      config: { "observability:token": em.current.token, "observability:url": em.current.url },
+      env: decoy,
+    });
+    try {
+      // No Configure yet, so the host's config object throws on every lookup (cmd/dynamic-provider/index.js,
+      // getProvider: the provider is cached before `await provider.configure(req)`). The first Create starts
+      // configure; the others reach the cached provider while it is failing or has failed. Without the wait they
+      // would read the decoy credentials from the environment and try 127.0.0.1:9.
+      const results = await Promise.allSettled(
+        ["a", "b", "c", "d", "e"].map((n) =>
+          early.create(urnOf("Monitor", `early-${n}`), {
+            __provider: texts.Monitor,
+            name: `early-${n}`,
+            aplQuery: "x",
+            type: "MatchEvent",
+          }),
+        ),
+      );
+      const reasons = results.map((r) => (r.status === "rejected" ? String(r.reason) : "created"));
+      for (const reason of reasons) {
+        expect(reason).toContain("the provider's configuration could not be read");
+        expect(reason).not.toMatch(/127\.0\.0\.1:9|ECONNREFUSED|decoy/);
+      }
+    } finally {
+      await early.close();
     }
   });
 
