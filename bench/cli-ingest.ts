@@ -2,7 +2,7 @@
  * `observability ingest` against the client's `ingest` called directly, on the same generated NDJSON file of at
  * least 1 GB, each into a fresh emulator in a child process. Both sides run as child processes, so each one's
  * wall time includes the same Node start-up and each one's peak RSS is measured the same way (VmHWM from
- * /proc, polled). Prints throughput, the CLI's peak RSS (goal < 256 MB) and the ratio CLI/direct (goal ≤ 1.15).
+ * /proc, polled, summed over the command's processes). Prints throughput, the CLI's peak RSS (goal < 256 MB) and the ratio CLI/direct (goal ≤ 1.15).
  *
  *   npm run build && node_modules/.bin/node bench/cli-ingest.ts [megabytes=1024] [rounds=1]
  *
@@ -77,6 +77,23 @@
     }
   }
 
+  /** `pid` and its live descendants: the CLI's ingest re-runs itself in a child under a bounded heap, and that
+   * child's memory is the command's memory too. */
+  function processTree(pid: number): number[] {
+    let children: number[] = [];
+    try {
+      children = fs
+        .readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8")
+        .trim()
+        .split(/\s+/)
+        .filter(Boolean)
+        .map(Number);
+    } catch {
+      return [pid];
+    }
+    return [pid, ...children.flatMap(processTree)];
+  }
+
   interface Run {
     ms: number;
     peakRss: number;
@@ -98,11 +115,17 @@
       });
       let stdout = "";
       child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
-      let peak = 0;
-      // VmHWM only grows, so the last reading before exit is the peak but for the final few milliseconds.
-      const poll = setInterval(() => (peak = Math.max(peak, peakRss(child.pid ?? -1) ?? 0)), 25);
+      // VmHWM only grows, so each process's last reading is its peak but for the final few milliseconds. The
+      // command's peak is the sum of its processes' peaks: an upper bound, since they need not peak together.
+      const peaks = new Map<number, number>();
+      const poll = setInterval(() => {
+        for (const pid of processTree(child.pid ?? -1)) {
+          peaks.set(pid, Math.max(peaks.get(pid) ?? 0, peakRss(pid) ?? 0));
+        }
+      }, 25);
       const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
       clearInterval(poll);
+      const peak = [...peaks.values()].reduce((a, b) => a + b, 0);
       const ms = performance.now() - started;
       if (code !== 0) throw new Error(`${args(em.url, em.token).join(" ")} exited with ${code}: ${stdout}`);
       return { ms, peakRss: peak, stdout };

@@ -16,6 +16,7 @@ import * as grpc from "@grpc/grpc-js";
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 import { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import { SECRET_SIG, SECRET_VALUE_SIG } from "./provider-text";
+import { ObservabilityClient } from "../../provider/client";
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 const engineGrpc = require("@pulumi/pulumi/proto/engine_grpc_pb");
@@ -252,4 +253,20 @@ export async function startProviderHost(options: ProviderHostOptions): Promise<P
       if (tempDir) rmSync(tempDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * A host configured with the emulator's url and token (the token secret, as the engine sends stack secrets), and
+ * a client to look at the service directly: the set-up every host-driven test file shares.
+ */
+export async function startConfiguredHost(em: {
+  url: string;
+  token: string;
+}): Promise<{ host: ProviderHost; client: ObservabilityClient }> {
+  const host = await startProviderHost({
+    config: { "observability:token": em.token, "observability:url": em.url },
+    secretKeys: ["observability:token"],
+  });
+  await host.configure();
+  return { host, client: new ObservabilityClient({ url: em.url, token: em.token }) };
 }

@@ -17,7 +17,7 @@ import {
   stripSecrets,
   type EngineState,
 } from "../helpers/engine-steps";
-import { startProviderHost, urnOf, type ProviderHost } from "../helpers/host";
+import { startConfiguredHost, startProviderHost, urnOf, type ProviderHost } from "../helpers/host";
 import { recordRegistrations, registered, type Registration } from "../helpers/provider-text";
 
 type Props = Record<string, unknown>;
@@ -64,12 +64,7 @@ beforeAll(async () => {
       obs.OrganizationName.get("get-OrganizationName", "local-org"),
     ].map(registered),
   );
-  host = await startProviderHost({
-    config: { "observability:token": em.current.token, "observability:url": em.current.url },
-    secretKeys: ["observability:token"],
-  });
-  await host.configure();
-  client = new ObservabilityClient({ url: em.current.url, token: em.current.token });
+  ({ host, client } = await startConfiguredHost(em.current));
 });
 
 afterAll(async () => {

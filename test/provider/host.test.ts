@@ -5,7 +5,7 @@
 import * as obs from "../../provider/resources";
 import { ObservabilityClient } from "../../provider/client";
 import { useEmulator } from "../helpers/emulator";
-import { startProviderHost, urnOf, type ProviderHost } from "../helpers/host";
+import { startConfiguredHost, startProviderHost, urnOf, type ProviderHost } from "../helpers/host";
 import { recordRegistrations, registered, type Registration } from "../helpers/provider-text";
 import { UNKNOWN } from "../../provider/resources/lifecycle";
 
@@ -149,12 +149,7 @@ beforeAll(async () => {
   getInputs = Object.fromEntries(
     seen.filter((r) => r.name.startsWith("get-")).map((r) => [r.name.slice(4), { ...r.inputs }]),
   );
-  host = await startProviderHost({
-    config: { "observability:token": em.current.token, "observability:url": em.current.url },
-    secretKeys: ["observability:token"],
-  });
-  await host.configure();
-  client = new ObservabilityClient({ url: em.current.url, token: em.current.token });
+  ({ host, client } = await startConfiguredHost(em.current));
 });
 
 afterAll(async () => {

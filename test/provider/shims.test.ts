@@ -16,7 +16,14 @@ import * as obs from "../../provider/resources";
 import { ObservabilityClient } from "../../provider/client";
 import { SHIM_METHODS, type ResourceKind } from "../../provider/resources/shim";
 import { useEmulator } from "../helpers/emulator";
-import { linkedProgramDir, REPO_ROOT, startProviderHost, urnOf, type ProviderHost } from "../helpers/host";
+import {
+  linkedProgramDir,
+  REPO_ROOT,
+  startConfiguredHost,
+  startProviderHost,
+  urnOf,
+  type ProviderHost,
+} from "../helpers/host";
 import { recordRegistrations, registered } from "../helpers/provider-text";
 
 type Props = Record<string, unknown>;
@@ -81,12 +88,7 @@ beforeAll(async () => {
     mkdirSync(path.join(SHIMS_DIR, VERSION), { recursive: true });
     for (const kind of KINDS) writeFileSync(path.join(SHIMS_DIR, VERSION, `${kind}.js`), texts[kind]);
   }
-  host = await startProviderHost({
-    config: { "observability:token": em.current.token, "observability:url": em.current.url },
-    secretKeys: ["observability:token"],
-  });
-  await host.configure();
-  client = new ObservabilityClient({ url: em.current.url, token: em.current.token });
+  ({ host, client } = await startConfiguredHost(em.current));
 });
 
 afterAll(async () => {
