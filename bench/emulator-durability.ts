@@ -27,7 +27,12 @@
     let left = WRITES;
     let serial = 0;
     const call = async (method: "POST" | "PUT" | "DELETE", p: string, body?: unknown) => {
-      const res = await pool.request({ method, path: p, headers, body: body && JSON.stringify(body) });
+      const res = await pool.request({
+        method,
+        path: p,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
       const text = await res.body.text();
       if (res.statusCode >= 300) throw new Error(`${method} ${p}: ${res.statusCode} ${text}`);
       return text ? JSON.parse(text) : undefined;

@@ -32,7 +32,8 @@ async function count(dataset: string): Promise<number> {
     endTime: "now+1h",
   });
   // Aggregations come back in buckets.totals in the legacy format.
-  const totals = page.buckets.totals as { aggregations: { value: number }[] }[];
+  expect(page.buckets).toBeDefined();
+  const totals = page.buckets!.totals as { aggregations: { value: number }[] }[];
   return totals[0].aggregations[0].value;
 }
 
@@ -41,7 +42,10 @@ async function rows(dataset: string) {
     startTime: "1970-01-01T00:00:00Z",
     endTime: "now+1h",
   });
-  return page.matches.map((m) => m.data);
+  return page.matches.map((m) => {
+    expect(m.data).toBeDefined();
+    return m.data!;
+  });
 }
 
 const ev = (i: number) => ({

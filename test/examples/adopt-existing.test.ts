@@ -43,7 +43,7 @@ describe("examples/adopt-existing", () => {
   it("the adopted notifier now carries the declared state", async () => {
     const notifier = await run.client.notifiers.get(notifierId);
     expect(notifier.name).toBe("Platform team email");
-    expect([...(notifier.properties.email?.emails ?? [])].sort()).toEqual([
+    expect([...(notifier.properties?.email?.emails ?? [])].sort()).toEqual([
       "platform-leads@example.com",
       "platform-oncall@example.com",
     ]);

@@ -33,7 +33,7 @@ describe("examples/monitors-to-notifiers", () => {
     );
     const monitors = await run.client.monitors.list();
     expect(sorted(monitors.map((m) => m.id))).toEqual(sorted(ofKind(run.first, "Monitor").map((r) => r.id)));
-    expect(sorted(monitors.map((m) => m.type))).toEqual(["AnomalyDetection", "MatchEvent", "Threshold"]);
+    expect(monitors.map((m) => m.type).sort()).toEqual(["AnomalyDetection", "MatchEvent", "Threshold"]);
   });
 
   it("outputs the monitor and notifier ids the service assigned", () => {
@@ -77,11 +77,16 @@ describe("examples/monitors-to-notifiers", () => {
 
   it("the deploy annotation lists exactly the datasets the monitors watch", async () => {
     const monitors = await run.client.monitors.list();
-    const watched = new Set(monitors.flatMap((m) => datasetsOf(m.aplQuery)));
+    const watched = new Set(
+      monitors.flatMap((m) => {
+        expect(m.aplQuery).toBeDefined();
+        return datasetsOf(m.aplQuery!);
+      }),
+    );
     expect(watched.size).toBeGreaterThan(0);
     const annotation = await run.client.annotations.get(run.first.exports.annotationId as string);
     expect(annotation.type).toBe("deploy");
-    expect(sorted(annotation.datasets)).toEqual(sorted([...watched]));
+    expect(sorted(annotation.datasets ?? [])).toEqual(sorted([...watched]));
   });
 
   it("the monitors' and the starred query's APL runs on the service", async () => {
@@ -111,9 +116,10 @@ describe("examples/monitors-to-notifiers", () => {
       },
     ]);
     const starred = await run.client.starredQueries.get(run.first.exports.starredQueryId as string);
-    const queries = [...(await run.client.monitors.list()).map((m) => m.aplQuery), starred.query.apl];
+    const queries = [...(await run.client.monitors.list()).map((m) => m.aplQuery), starred.query?.apl];
     for (const apl of queries) {
-      const result = await run.client.query(apl, { startTime: "now-1h", endTime: "now" });
+      expect(apl).toEqual(expect.any(String));
+      const result = await run.client.query(apl!, { startTime: "now-1h", endTime: "now" });
       expect(result.status.rowsMatched).toBeGreaterThan(0);
     }
   });

@@ -6,7 +6,7 @@ import { useExampleRun } from "./harness";
 import { ofKind } from "./program";
 
 const ORG_NAME = "Team Access Test Org";
-let originalOrgName: string;
+let originalOrgName: string | undefined;
 
 const run = useExampleRun({
   example: "team-access",
@@ -63,6 +63,7 @@ describe("examples/team-access", () => {
   });
 
   it("renames the organization and outputs the new name", async () => {
+    expect(originalOrgName).toEqual(expect.any(String));
     expect(originalOrgName).not.toBe(ORG_NAME);
     expect((await run.client.orgs.get(run.em.orgId)).name).toBe(ORG_NAME);
     expect(run.first.exports.organizationName).toBe(ORG_NAME);

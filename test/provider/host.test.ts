@@ -3,7 +3,7 @@
  * real `__provider` text and a secret-wrapped token, against a real emulator.
  */
 import * as obs from "../../provider/resources";
-import { ObservabilityClient } from "../../provider/client";
+import { ObservabilityClient, type MonitorUpdate, type NotifierUpdate } from "../../provider/client";
 import { useEmulator } from "../helpers/emulator";
 import { startConfiguredHost, startProviderHost, urnOf, type ProviderHost } from "../helpers/host";
 import { recordRegistrations, registered, type Registration } from "../helpers/provider-text";
@@ -67,7 +67,8 @@ const cases: Case[] = [
     },
     drift: async (id) => {
       const m = await client.monitors.get(id);
-      await client.monitors.update(id, { ...m, threshold: 50 });
+      // PUT sends the whole monitor: the one just read (a response type, every field optional), changed.
+      await client.monitors.update(id, { ...m, threshold: 50 } as MonitorUpdate);
     },
   },
   {
@@ -85,7 +86,7 @@ const cases: Case[] = [
     replace: { name: "slack", properties: { slack: { slackUrl: "https://a.test" } }, adopt: "notify_x" },
     drift: async (id) => {
       const n = await client.notifiers.get(id);
-      await client.notifiers.update(id, { ...n, name: "renamed" });
+      await client.notifiers.update(id, { ...n, name: "renamed" } as NotifierUpdate);
     },
   },
   {

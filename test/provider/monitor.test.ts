@@ -1,4 +1,5 @@
 /** Monitor through the provider's lifecycle, in process, against a real emulator. */
+import type { MonitorUpdate } from "../../provider/client";
 import { UNKNOWN, checked, created, messageOf, useProvider } from "./support";
 
 const p = useProvider();
@@ -72,7 +73,8 @@ describe("Monitor lifecycle", () => {
   it("shows drift after an out-of-band change, and is gone after an out-of-band delete", async () => {
     const { id, outs, inputs } = await created(impl(), threshold);
     const current = await p.client().monitors.get(id);
-    await p.client().monitors.update(id, { ...current, threshold: 99 });
+    // PUT sends the whole monitor: the one just read (a response type, every field optional), changed.
+    await p.client().monitors.update(id, { ...current, threshold: 99 } as MonitorUpdate);
     const read = await impl().read(id, outs);
     expect(read.props).toMatchObject({ threshold: 99 });
     expect(read.inputs).toMatchObject({ threshold: 99 });
