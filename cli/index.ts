@@ -1,46 +1,14 @@
 #!/usr/bin/env node
-/** The `observability` command. Each subcommand lives in its own file under cli/commands/. */
+/**
+ * The `observability` bin. It loads the command tree (cli/program.ts) only after two checks, so that neither an
+ * old Node nor the bounded-heap restart of `ingest` pays for loading the client, zod and commander first.
+ */
 // First: an old Node gets one clear message, not a crash in whatever module needs a newer one.
 import "../provider/guard-node";
-import { Command, CommanderError } from "commander";
-import { VERSION } from "../provider/client/version";
-import { registerAnnotateCommand } from "./commands/annotate";
-import { registerEmulatorCommand } from "./commands/emulator";
-import { registerIngestCommand } from "./commands/ingest";
-import { registerQueryCommand } from "./commands/query";
-import { rerunWithBoundedHeap } from "./heap";
+import { execWithBoundedHeap } from "./heap";
 
-/** Builds the command tree; exported so tests and future subcommands share it. */
-export function buildProgram(): Command {
-  const program = new Command("observability")
-    .description("Tools for the observability service: a local emulator of its whole API, and more.")
-    .version(VERSION, "-V, --version", "print the version of pulumi-observability")
-    .helpOption("-h, --help", "show this help")
-    .showHelpAfterError("(run with --help for usage)")
-    .exitOverride();
-  registerEmulatorCommand(program);
-  registerAnnotateCommand(program);
-  registerIngestCommand(program);
-  registerQueryCommand(program);
-  return program;
-}
-
-/** Runs the CLI; bad usage exits 2 with a message, a failed command exits 1. */
-export async function main(argv: string[] = process.argv): Promise<void> {
-  // Streaming a large file: keep the process's memory flat (see heap.ts); the other commands need no bound.
-  const rerun = argv[2] === "ingest" ? rerunWithBoundedHeap(argv) : undefined;
-  if (rerun) process.exit(await rerun);
-  const program = buildProgram();
-  try {
-    await program.parseAsync(argv);
-  } catch (err) {
-    if (err instanceof CommanderError) {
-      // Help and version output are not errors.
-      process.exit(err.exitCode === 0 ? 0 : 2);
-    }
-    process.stderr.write(`observability: ${(err as Error).message}\n`);
-    process.exit(1);
-  }
-}
-
-if (require.main === module) void main();
+// Streaming a large file: keep the process's memory flat (see heap.ts); the other commands need no bound.
+if (process.argv[2] === "ingest") execWithBoundedHeap(process.argv);
+// Required here, not imported at the top, so the process an execve replaces has loaded nothing it did not need.
+const { main } = require("./program") as typeof import("./program");
+void main();

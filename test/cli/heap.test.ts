@@ -1,8 +1,9 @@
-/** `observability ingest` streams under a bounded heap (cli/heap.ts): the limit the process runs with, and the
- * signals and exit codes that pass through the re-run. */
+/** `observability ingest` streams under a bounded heap (cli/heap.ts): it replaces itself (execve) with a Node
+ * started under `--max-old-space-size`, keeping its process id and standard streams. Linux, as CI is. */
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { STREAMING_HEAP_MB } from "../../cli/heap";
 import { useEmulator } from "../helpers/emulator";
 import { emulatorEnv } from "../helpers/cli";
 
@@ -15,48 +16,33 @@ const em = useEmulator();
 const started: number[] = [];
 afterEach(() => {
   for (const pid of started.splice(0)) {
-    for (const p of [...childPids(pid), pid]) {
-      try {
-        process.kill(p, "SIGKILL");
-      } catch {
-        // already gone
-      }
+    try {
+      process.kill(pid, "SIGKILL");
+    } catch {
+      // already gone
     }
   }
 });
 
-/** Command lines of the live children of `pid`, read from /proc (Linux, as CI and these machines are); a
- * process that ends while it is read is left out. */
-function childCommandLines(pid: number): string[][] {
-  const lines: string[][] = [];
-  for (const c of childPids(pid)) {
-    try {
-      lines.push(readFileSync(`/proc/${c}/cmdline`, "utf8").split("\0").filter(Boolean));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return lines;
-}
-
-function childPids(pid: number): number[] {
+/** The command line a live process runs now, or undefined once it has gone. */
+function commandLine(pid: number): string[] | undefined {
   try {
-    return readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8")
-      .trim()
-      .split(/\s+/)
-      .filter(Boolean)
-      .map(Number);
+    return readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").filter(Boolean);
   } catch {
-    return [];
+    return undefined;
   }
 }
 
-/** Starts `observability ingest ds -` reading a pipe the test keeps open, so the processes stay up. */
+function childPids(pid: number): string[] {
+  return readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean);
+}
+
+/** Starts `observability ingest ds -` reading a pipe the test keeps open, so the process stays up. */
 function startIngest(extraEnv: Record<string, string> = {}) {
   const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env))
-    if (v !== undefined && !k.startsWith("OBSERVABILITY_")) env[k] = v;
-  delete env.NODE_OPTIONS;
+  for (const [k, v] of Object.entries(process.env)) {
+    if (v !== undefined && !k.startsWith("OBSERVABILITY_") && k !== "NODE_OPTIONS") env[k] = v;
+  }
   Object.assign(env, emulatorEnv(em.current), extraEnv);
   const child = spawn(node, [bin, "ingest", "heap-test", "-", "--format", "ndjson"], {
     cwd: root,
@@ -64,14 +50,11 @@ function startIngest(extraEnv: Record<string, string> = {}) {
     stdio: ["pipe", "pipe", "pipe"],
   });
   started.push(child.pid!);
-  let stderr = "";
-  let stdout = "";
-  child.stderr!.setEncoding("utf8").on("data", (d: string) => (stderr += d));
-  child.stdout!.setEncoding("utf8").on("data", (d: string) => (stdout += d));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.once("close", (code, signal) => resolve({ code, signal })),
-  );
-  return { child, exited, output: () => ({ stdout, stderr }) };
+  let output = "";
+  child.stderr!.setEncoding("utf8").on("data", (d: string) => (output += d));
+  child.stdout!.setEncoding("utf8").on("data", (d: string) => (output += d));
+  const exited = new Promise<number | null>((resolve) => child.once("close", (code) => resolve(code)));
+  return { pid: child.pid!, stdin: child.stdin!, exited, output: () => output };
 }
 
 /** Polls until `f` returns a value. */
@@ -86,50 +69,40 @@ async function eventually<T>(f: () => T | undefined, ms = 30_000): Promise<T> {
 }
 
 describe("ingest runs under a bounded heap", () => {
-  it("re-runs itself once with --max-old-space-size, and the child's summary and exit code come through", async () => {
+  it("replaces itself once, in the same process, and standard input, output and the exit code carry through", async () => {
     const run = startIngest();
-    const cmd = await eventually(() => childCommandLines(run.child.pid!).find((c) => c.includes("ingest")));
-    expect(cmd).toContain("--max-old-space-size=128");
-    // The child does not re-run itself again.
-    const grandchildren = await (async () => {
-      const childPid = Number(
-        readFileSync(`/proc/${run.child.pid}/task/${run.child.pid}/children`, "utf8").trim(),
-      );
-      return childCommandLines(childPid).filter((c) => c.includes("ingest"));
-    })();
-    expect(grandchildren).toEqual([]);
-    run.child.stdin!.end('{"n":1}\n{"n":2}\n');
-    const { code } = await run.exited;
-    expect(code).toBe(0);
-    expect(run.output().stdout + run.output().stderr).toMatch(/2 events? ingested|ingested[^\n]*2/i);
-  });
-
-  it("a limit the user chose (NODE_OPTIONS) is kept: no re-run", async () => {
-    const run = startIngest({ NODE_OPTIONS: "--max-old-space-size=300" });
-    // Give it time to start a child if it were going to.
-    await new Promise((r) => setTimeout(r, 1500));
-    expect(childCommandLines(run.child.pid!).filter((c) => c.includes("ingest"))).toEqual([]);
-    run.child.stdin!.end('{"n":1}\n');
-    expect((await run.exited).code).toBe(0);
-  });
-
-  it("a SIGTERM sent to the command alone reaches the streaming child, and neither is left running", async () => {
-    const run = startIngest();
-    const cmd = await eventually(() => childCommandLines(run.child.pid!).find((c) => c.includes("ingest")));
-    expect(cmd).toBeDefined();
-    const childPid = Number(
-      readFileSync(`/proc/${run.child.pid}/task/${run.child.pid}/children`, "utf8").trim(),
-    );
-    run.child.kill("SIGTERM");
-    const { code } = await run.exited;
-    expect(code).not.toBe(0);
-    await eventually(() => {
-      try {
-        process.kill(childPid, 0);
-        return undefined;
-      } catch {
-        return true;
-      }
+    const flag = `--max-old-space-size=${STREAMING_HEAP_MB}`;
+    const cmd = await eventually(() => {
+      const c = commandLine(run.pid);
+      return c?.includes(flag) ? c : undefined;
     });
+    expect(cmd.filter((a) => a === flag)).toHaveLength(1); // once, never again
+    expect(cmd.slice(-5)).toEqual(["ingest", "heap-test", "-", "--format", "ndjson"]);
+    expect(childPids(run.pid)).toEqual([]); // no second process
+    run.stdin.end('{"n":1}\n{"n":2}\n');
+    expect(await run.exited).toBe(0);
+    expect(run.output()).toMatch(/ingested 2 events into heap-test, 0 failed/);
+  });
+
+  it("a limit the user chose (NODE_OPTIONS) is kept: no restart", async () => {
+    const run = startIngest({ NODE_OPTIONS: "--max-old-space-size=300" });
+    // Sampled until it exits (a restart would show within milliseconds): the command line never changes.
+    const seen = new Set<string>();
+    let done = false;
+    const exited = run.exited.then((code) => ((done = true), code));
+    const sampling = (async () => {
+      while (!done) {
+        const c = commandLine(run.pid);
+        if (c) seen.add(c.join(" "));
+        await new Promise((r) => setTimeout(r, 10));
+      }
+    })();
+    await new Promise((r) => setTimeout(r, 1000));
+    run.stdin.end('{"n":1}\n');
+    expect(await exited).toBe(0);
+    await sampling;
+    expect([...seen].filter((c) => c.includes(`--max-old-space-size=${STREAMING_HEAP_MB}`))).toEqual([]);
+    expect(seen.size).toBeGreaterThan(0);
+    expect(run.output()).toMatch(/ingested 1 event/);
   });
 });
