@@ -12,7 +12,9 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
-import * as obs from "../../provider/resources";
+// The built package, as users get it: under --coverage the sources are instrumented, and the serialized shim
+// would carry the instrumentation instead of the text a release writes.
+import * as obs from "../../dist/provider";
 import { ObservabilityClient } from "../../provider/client";
 import { SHIM_METHODS, type ResourceKind } from "../../provider/resources/shim";
 import { useEmulator } from "../helpers/emulator";
