@@ -1,12 +1,25 @@
 #!/usr/bin/env node
 /**
- * The `observability` bin. It loads the command tree (cli/program.ts) only after two checks, so that neither an
+ * The `observability` bin. It loads the command tree (cli/program.ts) only after its checks, so that neither an
  * old Node nor the bounded-heap restart of `ingest` pays for loading the client, zod and commander first.
  */
-// First: an old Node gets one clear message, not a crash in whatever module needs a newer one.
-import "../provider/guard-node";
+import { nodeProblem } from "../provider/engines";
 import { execWithBoundedHeap } from "./heap";
 
+// First: an old Node gets one clear line, not a stack trace from whatever module needs a newer one.
+const tooOld = nodeProblem(process.versions.node, process.execPath);
+if (tooOld) {
+  process.stderr.write(`observability: ${tooOld}\n`);
+  process.exit(1);
+}
+// A token on the command line shows in `ps` and CI logs: refused before commander, whose error would echo it.
+if (process.argv.slice(2).some((a) => a === "--token" || a.startsWith("--token="))) {
+  process.stderr.write(
+    "observability: --token is not accepted (a command line shows in ps and in logs); set OBSERVABILITY_TOKEN, " +
+      "or use --token-file FILE, or --token-file - to read it from standard input\n",
+  );
+  process.exit(2);
+}
 // Streaming a large file: keep the process's memory flat (see heap.ts); the other commands need no bound.
 if (process.argv[2] === "ingest") execWithBoundedHeap(process.argv);
 // Required here, not imported at the top, so the process an execve replaces has loaded nothing it did not need.

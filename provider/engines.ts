@@ -5,8 +5,12 @@
  * relies on. A clear message at import beats either.
  */
 
-/** The oldest Node.js major the package runs on (undici 8 and @pulumi/pulumi 3.249+ need it). */
-export const NODE_MAJOR_NEEDED = 22;
+/**
+ * The oldest Node.js the package runs on: undici 8 declares `>=22.19.0` (@pulumi/pulumi 3.249+ needs 22), and a
+ * Node 22 below that would fail inside undici rather than here. package.json's engines says the same; a test
+ * keeps them equal.
+ */
+export const NODE_NEEDED = "22.19.0";
 
 /**
  * The oldest @pulumi/pulumi whose dynamic-provider host the provider works with: 3.216.0 is the first whose
@@ -17,10 +21,9 @@ export const PULUMI_NEEDED = "3.216.0";
 
 /** The problem with running on Node.js `found` (e.g. "20.19.0"), or undefined when it is recent enough. */
 export function nodeProblem(found: string, execPath = ""): string | undefined {
-  const major = Number(found.replace(/^v/, "").split(".")[0]);
-  if (Number.isInteger(major) && major >= NODE_MAJOR_NEEDED) return undefined;
+  if (compareVersions(found.replace(/^v/, ""), NODE_NEEDED) >= 0) return undefined;
   const where = execPath ? ` (${execPath})` : "";
-  return `pulumi-observability needs Node.js ${NODE_MAJOR_NEEDED} or later, but this is Node.js ${found}${where}.`;
+  return `pulumi-observability needs Node.js ${NODE_NEEDED} or later, but this is Node.js ${found}${where}.`;
 }
 
 /** Compares two `major.minor.patch` versions (pre-release tags ignored): negative, zero or positive. */

@@ -104,8 +104,11 @@ export function run(cmd: string, args: string[], options: RunOptions = {}): Prom
  * installed for the programs in this repository.
  */
 export async function build(): Promise<void> {
-  const tsc = requireFromRepo.resolve("typescript/bin/tsc");
-  await run(process.execPath, [tsc, "-p", "tsconfig.json"]);
+  // The package's own build script, not a copy of its steps: a plain tsc would leave dist/ without the plain
+  // typings step, and a `npm pack` after the demo would ship typings that reach zod.
+  const npmCli = process.env.npm_execpath;
+  if (npmCli) await run(process.execPath, [npmCli, "run", "--silent", "build"]);
+  else await run("npm", ["run", "--silent", "build"]);
   linkPackageIntoNodeModules();
 }
 

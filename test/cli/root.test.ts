@@ -30,3 +30,18 @@ it("an unknown option still exits 2 with a usage hint", async () => {
     stderr: expect.stringContaining("unknown option"),
   });
 });
+
+it.each([
+  ["query", "['logs']", "--token=xaat-secret-on-the-command-line"],
+  ["ingest", "logs", "--token", "xaat-secret-on-the-command-line"],
+  ["annotate", "--dataset", "logs", "--type", "deploy", "--token=xaat-secret-on-the-command-line"],
+])("a token given as a flag to %s is refused in one line that never echoes it (exit 2)", async (...args) => {
+  const failure = await run(node, [cli, ...args]).then(
+    () => undefined,
+    (e: { code: number; stdout: string; stderr: string }) => e,
+  );
+  expect(failure).toMatchObject({ code: 2 });
+  expect(failure!.stderr.trimEnd().split("\n")).toHaveLength(1);
+  expect(failure!.stderr).toMatch(/--token is not accepted.*OBSERVABILITY_TOKEN.*--token-file/);
+  expect(failure!.stdout + failure!.stderr).not.toContain("xaat-secret-on-the-command-line");
+});

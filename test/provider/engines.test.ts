@@ -4,7 +4,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import {
-  NODE_MAJOR_NEEDED,
+  NODE_NEEDED,
   PULUMI_NEEDED,
   compareVersions,
   nodeProblem,
@@ -21,8 +21,8 @@ describe("the versions stated in package.json", () => {
   it("the peer range starts at PULUMI_NEEDED", () => {
     expect(pkg.peerDependencies["@pulumi/pulumi"]).toBe(`^${PULUMI_NEEDED}`);
   });
-  it("engines.node is NODE_MAJOR_NEEDED or later", () => {
-    expect(pkg.engines.node).toBe(`>=${NODE_MAJOR_NEEDED}`);
+  it("engines.node is NODE_NEEDED or later", () => {
+    expect(pkg.engines.node).toBe(`>=${NODE_NEEDED}`);
   });
 });
 
@@ -31,12 +31,15 @@ describe("nodeProblem", () => {
     ["20.19.0", true],
     ["v18.20.4", true],
     ["21.7.3", true],
-    ["22.0.0", false],
+    ["22.0.0", true],
+    ["22.18.9", true],
+    ["22.19.0", false],
+    ["23.0.0", false],
     ["24.21.0", false],
   ])("Node.js %s refused: %s", (found, refused) => {
     const problem = nodeProblem(found, "/usr/bin/node");
     if (!refused) return expect(problem).toBeUndefined();
-    expect(problem).toContain(`needs Node.js ${NODE_MAJOR_NEEDED} or later`);
+    expect(problem).toContain(`needs Node.js ${NODE_NEEDED} or later`);
     expect(problem).toContain(`this is Node.js ${found} (/usr/bin/node)`);
   });
 });
@@ -79,9 +82,9 @@ const oldNodeVersion = (() => {
     return undefined;
   }
 })();
-const haveOldNode = oldNodeVersion !== undefined && Number(oldNodeVersion.split(".")[0]) < NODE_MAJOR_NEEDED;
+const haveOldNode = oldNodeVersion !== undefined && compareVersions(oldNodeVersion, NODE_NEEDED) < 0;
 if (!haveOldNode)
-  console.log(`engines.test: no Node older than ${NODE_MAJOR_NEEDED} at ${OLD_NODE}; skipping`);
+  console.log(`engines.test: no Node older than ${NODE_NEEDED} at ${OLD_NODE}; skipping`);
 
 (haveOldNode ? describe : describe.skip)(`importing on Node ${oldNodeVersion} (${OLD_NODE})`, () => {
   const run = promisify(execFile);
@@ -99,16 +102,15 @@ if (!haveOldNode)
     const { stdout } = await run(OLD_NODE, ["-e", probe(entry)]);
     const { message, undici } = JSON.parse(stdout) as { message: string; undici: boolean };
     expect(message).toBe(
-      `pulumi-observability needs Node.js ${NODE_MAJOR_NEEDED} or later, but this is Node.js ${oldNodeVersion} (${OLD_NODE}).`,
+      `pulumi-observability needs Node.js ${NODE_NEEDED} or later, but this is Node.js ${oldNodeVersion} (${OLD_NODE}).`,
     );
     expect(undici).toBe(false);
   });
 
-  it("the CLI exits non-zero with the same message", async () => {
+  it("the CLI exits 1 with the same message, in one line and without a stack trace", async () => {
     await expect(run(OLD_NODE, [join(root, "dist", "cli", "index.js"), "--version"])).rejects.toMatchObject({
-      stderr: expect.stringContaining(
-        `needs Node.js ${NODE_MAJOR_NEEDED} or later, but this is Node.js ${oldNodeVersion}`,
-      ),
+      code: 1,
+      stderr: `observability: pulumi-observability needs Node.js ${NODE_NEEDED} or later, but this is Node.js ${oldNodeVersion} (${OLD_NODE}).\n`,
     });
   });
 });
