@@ -115,7 +115,9 @@ export function paginationApl(
   order: "asc" | "desc" | undefined,
   pageSize: number | undefined,
 ): { apl: string; order: "asc" | "desc"; pageSize: number } {
-  const text = apl.trim();
+  // Only the end is trimmed, and what is added goes on lines of its own: an APL error's line and column then
+  // point into the caller's text exactly as they wrote it (an error past its last line is in what was added).
+  const text = apl.trimEnd();
   const sort = SORT.exec(text);
   const limit = LIMIT.exec(text);
   if (limit && (!sort || limit.index < sort.index)) {
@@ -138,8 +140,8 @@ export function paginationApl(
   }
   const size = aplLimit ?? pageSize ?? 1000;
   let out = text;
-  if (!sort) out += ` | sort by _time ${effectiveOrder}`;
-  if (!limit) out += ` | limit ${size}`;
+  if (!sort) out += `\n| sort by _time ${effectiveOrder}`;
+  if (!limit) out += `\n| limit ${size}`;
   return { apl: out, order: effectiveOrder, pageSize: size };
 }
 

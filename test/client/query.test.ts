@@ -56,7 +56,7 @@ describe("paginate over 25,200 events", () => {
     const rows = await collect(client.paginate("['pages']", { ...WINDOW, mode, order }));
     expectEachRowOnce(rows, order);
     const requests = em.current.received.slice(before).map((r) => JSON.parse(r.body.toString("utf8")));
-    expect(requests[0].apl).toBe(`['pages'] | sort by _time ${order} | limit 1000`);
+    expect(requests[0].apl).toBe(`['pages']\n| sort by _time ${order}\n| limit 1000`);
     expect(requests.length).toBeGreaterThanOrEqual(26);
     expect(requests.length).toBeLessThanOrEqual(28);
   });
@@ -427,6 +427,24 @@ describe("timestamp paging against awkward services (scripted server)", () => {
   });
 });
 
+describe("an APL error through paginate", () => {
+  it.each([
+    ["on the caller's second line", "['pages']\n| whre x > 1", { line: 2, column: 3 }],
+    ["after leading blank lines", "\n\n['pages'] | whre x > 1", { line: 3, column: 13 }],
+  ])("%s points where the caller wrote it, as query() does", async (_where, apl, position) => {
+    const viaQuery = await client.query(apl, WINDOW).then(
+      () => undefined,
+      (e: { detail?: unknown }) => e.detail,
+    );
+    expect(viaQuery).toMatchObject(position);
+    const viaPaginate = await collect(client.paginate(apl, WINDOW)).then(
+      () => undefined,
+      (e: { detail?: unknown }) => e.detail,
+    );
+    expect(viaPaginate).toMatchObject(position);
+  });
+});
+
 describe("the APL a paginated walk sends", () => {
   it.each([
     [
@@ -434,17 +452,26 @@ describe("the APL a paginated walk sends", () => {
       "['d']",
       undefined,
       undefined,
-      "['d'] | sort by _time desc | limit 1000",
+      "['d']\n| sort by _time desc\n| limit 1000",
       "desc",
       1000,
     ],
-    ["uses the order option", "['d']", "asc", 50, "['d'] | sort by _time asc | limit 50", "asc", 50],
+    ["uses the order option", "['d']", "asc", 50, "['d']\n| sort by _time asc\n| limit 50", "asc", 50],
+    [
+      "keeps the caller's lines as written (leading blank lines too), so an APL error's position is theirs",
+      "\n['d']\n| where a > 1  \n",
+      undefined,
+      undefined,
+      "\n['d']\n| where a > 1\n| sort by _time desc\n| limit 1000",
+      "desc",
+      1000,
+    ],
     [
       "keeps an existing sort and takes its order",
       "['d'] | sort by _time asc",
       undefined,
       undefined,
-      "['d'] | sort by _time asc | limit 1000",
+      "['d'] | sort by _time asc\n| limit 1000",
       "asc",
       1000,
     ],
