@@ -83,8 +83,7 @@ const oldNodeVersion = (() => {
   }
 })();
 const haveOldNode = oldNodeVersion !== undefined && compareVersions(oldNodeVersion, NODE_NEEDED) < 0;
-if (!haveOldNode)
-  console.log(`engines.test: no Node older than ${NODE_NEEDED} at ${OLD_NODE}; skipping`);
+if (!haveOldNode) console.log(`engines.test: no Node older than ${NODE_NEEDED} at ${OLD_NODE}; skipping`);
 
 (haveOldNode ? describe : describe.skip)(`importing on Node ${oldNodeVersion} (${OLD_NODE})`, () => {
   const run = promisify(execFile);
