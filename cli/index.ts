@@ -12,8 +12,11 @@ if (tooOld) {
   process.stderr.write(`observability: ${tooOld}\n`);
   process.exit(1);
 }
-// A token on the command line shows in `ps` and CI logs: refused before commander, whose error would echo it.
-if (process.argv.slice(2).some((a) => a === "--token" || a.startsWith("--token="))) {
+// A service token on the command line shows in `ps` and CI logs: refused before commander, whose error would
+// echo it. (The emulator's own `--token` is the development token it accepts, not a credential of the service.)
+const SERVICE_COMMANDS = ["annotate", "ingest", "query"];
+const args = process.argv.slice(2);
+if (SERVICE_COMMANDS.includes(args[0]) && args.some((a) => a === "--token" || a.startsWith("--token="))) {
   process.stderr.write(
     "observability: --token is not accepted (a command line shows in ps and in logs); set OBSERVABILITY_TOKEN, " +
       "or use --token-file FILE, or --token-file - to read it from standard input\n",
