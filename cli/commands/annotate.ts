@@ -1,7 +1,7 @@
 /** `observability annotate`: marks an event such as a deploy on the charts of one or more datasets. */
 import { Command } from "commander";
 import { AnnotationInputSchema, type AnnotationCreate } from "../../provider/schemas/annotation";
-import { validationFailures } from "../../provider/schemas/common";
+import { validate } from "../../provider/schemas/common";
 import { addConnectionOptions, connect, TOKEN_HELP, type ConnectionFlags } from "../connection";
 import { action, UsageError } from "../exit";
 
@@ -45,15 +45,15 @@ export function annotationFromFlags(flags: AnnotateFlags): AnnotationCreate {
   for (const key of ["title", "description", "url", "time", "endTime"] as const) {
     if (flags[key] !== undefined) input[key] = flags[key];
   }
-  const parsed = AnnotationInputSchema.safeParse(input);
-  if (!parsed.success) {
-    const reasons = validationFailures(parsed.error).map((f) => {
+  const parsed = validate(AnnotationInputSchema, input);
+  if (!parsed.ok) {
+    const reasons = parsed.failures.map((f) => {
       const [, field, rest] = /^(\w+)(.*)$/.exec(f.property) ?? [undefined, f.property, ""];
       return `${FLAG_OF[field] ?? field}${rest}: ${f.reason}`;
     });
     throw new UsageError(`invalid annotation: ${reasons.join("; ")}`);
   }
-  return parsed.data;
+  return parsed.value;
 }
 
 /** Adds the `annotate` subcommand. */

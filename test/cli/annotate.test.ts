@@ -82,7 +82,7 @@ describe("the Annotation resource's validation, naming the flag (exit 2, nothing
   it.each([
     ["no dataset", ["--type", "deploy"], "--dataset: must contain at least 1 dataset"],
     ["an empty dataset name", ["--dataset", "a,,b", "--type", "deploy"], "--dataset[1]: "],
-    ["no type", ["--dataset", "web"], "--type: must be a string"],
+    ["no type", ["--dataset", "web"], "--type: is required"],
     ["a type with capitals", ["--dataset", "web", "--type", "Deploy"], "--type: must match ^[a-z0-9-]+$"],
     [
       "a title over 256 characters",
