@@ -24,7 +24,7 @@ if (SERVICE_COMMANDS.includes(args[0]) && args.some((a) => a === "--token" || a.
   process.exit(2);
 }
 // Streaming a large file: keep the process's memory flat (see heap.ts); the other commands need no bound.
-if (process.argv[2] === "ingest") execWithBoundedHeap(process.argv);
+if (args[0] === "ingest") execWithBoundedHeap(process.argv);
 // Required here, not imported at the top, so the process an execve replaces has loaded nothing it did not need.
 const { main } = require("./program") as typeof import("./program");
 void main();

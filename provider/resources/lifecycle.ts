@@ -13,7 +13,7 @@ import { fieldNames, serviceDefaults, validate, type ValidationFailure } from ".
 import { canonicalTime } from "../time";
 import { claim, createReconciled } from "./reconcile";
 import type { ResourceKind } from "./shim";
-import { blamesUnknown, containsUnknown, unknownPaths, UNKNOWN } from "./unknowns";
+import { blamesUnknown, unknownPaths, UNKNOWN } from "./unknowns";
 import {
   clone,
   dropNulls,
@@ -25,10 +25,8 @@ import {
   type Props,
 } from "./values";
 
-// Re-exported so that the resource files, the public index and the tests keep importing them from here.
-export { blamesUnknown, containsUnknown, unknownPaths, UNKNOWN };
-export { canonicalTime };
-export { dropUndefined, mapAtPath, pick, sortAtPath, stableStringify, type Props };
+// Re-exported because the resource files, the public index and the tests import them with the engine.
+export { UNKNOWN, type Props };
 
 /** The input that carries the serialized provider; never validated, never sent. */
 export const PROVIDER_KEY = "__provider";

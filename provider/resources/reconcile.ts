@@ -46,7 +46,8 @@
 import { ApiError, ConflictError, NotFoundError, type ObservabilityClient } from "../client";
 import { sleep } from "../client/retry";
 import type { ResourceKind } from "./shim";
-import { inputChanges, stableStringify, type Descriptor, type Props, type Verbs } from "./lifecycle";
+import { inputChanges, type Descriptor, type Verbs } from "./lifecycle";
+import { stableStringify, type Props } from "./values";
 
 /** How far the service's clock may be behind ours (plus its createdAt's truncation to the second). */
 export const CLOCK_SKEW_MS = 60_000;
@@ -196,6 +197,8 @@ export async function createReconciled<T>(
         path: uncertain.path,
         status: uncertain.status,
         traceId: uncertain.traceId,
+        serviceMessage: uncertain.serviceMessage,
+        detail: uncertain.detail,
         outcomeUnknown: true,
       });
     }
