@@ -3,7 +3,7 @@
  * stack trace, and never the token.
  */
 import { ApiError, ConfigError, ForbiddenError } from "../provider/client";
-import { scrub } from "../provider/client/errors";
+import { aplPosition, scrub } from "../provider/client/errors";
 
 /** What a pipeline can rely on: 0 everything worked, 1 the command ran and failed, 2 it was called wrongly. */
 export const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
@@ -32,19 +32,6 @@ export function redact(text: string): string {
   return scrub(text, secrets);
 }
 
-/** The service's APL position, when the error carries it (`detail: {line, column, message}`). */
-function aplDetail(err: ApiError): { line: number; column: number; message?: string } | undefined {
-  // Read defensively: the client keeps the body's `detail` only in versions that know about it.
-  const detail = (err as { detail?: unknown }).detail as
-    { line?: unknown; column?: unknown; message?: unknown } | undefined;
-  if (!detail || typeof detail.line !== "number" || typeof detail.column !== "number") return undefined;
-  return {
-    line: detail.line,
-    column: detail.column,
-    message: typeof detail.message === "string" ? detail.message : undefined,
-  };
-}
-
 /** The one line shown for `err`, and the exit code it earns. */
 export function describeFailure(err: unknown): { line: string; code: ExitCode } {
   let line: string;
@@ -55,7 +42,7 @@ export function describeFailure(err: unknown): { line: string; code: ExitCode } 
   } else if (err instanceof ForbiddenError) {
     line = `the service refused the token (${err.status}${err.serviceMessage ? `: ${err.serviceMessage}` : ""}); check OBSERVABILITY_TOKEN or --token-file, and --org-id for a personal access token`;
   } else if (err instanceof ApiError) {
-    const apl = aplDetail(err);
+    const apl = aplPosition(err.detail);
     if (apl) {
       line = `APL error at line ${apl.line}, column ${apl.column}: ${apl.message ?? err.serviceMessage ?? err.message}`;
     } else if (err.status !== undefined && err.serviceMessage) {

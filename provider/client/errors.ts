@@ -202,6 +202,14 @@ function errorBodyOf(body: string, secrets: readonly string[]): { message?: stri
   return { message: scrub(body.length > 200 ? `${body.slice(0, 200)}…` : body, secrets) };
 }
 
+/** An APL error's position in a `detail` (`{line, column, message?}`), or undefined when it holds none. */
+export function aplPosition(detail: unknown): { line: number; column: number; message?: string } | undefined {
+  if (typeof detail !== "object" || detail === null || Array.isArray(detail)) return undefined;
+  const d = detail as { line?: unknown; column?: unknown; message?: unknown };
+  if (typeof d.line !== "number" || typeof d.column !== "number") return undefined;
+  return { line: d.line, column: d.column, message: typeof d.message === "string" ? d.message : undefined };
+}
+
 /**
  * What the message adds from `detail`: an APL error's position as `(line L, column C)` unless the message already
  * says it, and the detail's own `message` when it differs; any other detail as compact JSON (at most 300
@@ -209,13 +217,11 @@ function errorBodyOf(body: string, secrets: readonly string[]): { message?: stri
  */
 function detailText(message: string, detail: unknown): string {
   if (detail === undefined) return "";
-  if (typeof detail === "object" && !Array.isArray(detail) && detail !== null) {
-    const d = detail as { line?: unknown; column?: unknown; message?: unknown };
-    if (typeof d.line === "number" && typeof d.column === "number") {
-      const position = `line ${d.line}, column ${d.column}`;
-      const why = typeof d.message === "string" && !message.includes(d.message) ? `: ${d.message}` : "";
-      return message.includes(position) && why === "" ? "" : ` (${position}${why})`;
-    }
+  const apl = aplPosition(detail);
+  if (apl) {
+    const position = `line ${apl.line}, column ${apl.column}`;
+    const why = apl.message !== undefined && !message.includes(apl.message) ? `: ${apl.message}` : "";
+    return message.includes(position) && why === "" ? "" : ` (${position}${why})`;
   }
   const json = JSON.stringify(detail);
   return ` (detail: ${json.length > 300 ? `${json.slice(0, 300)}…` : json})`;
