@@ -45,3 +45,13 @@ it.each([
   expect(failure!.stderr).toMatch(/--token is not accepted.*OBSERVABILITY_TOKEN.*--token-file/);
   expect(failure!.stdout + failure!.stderr).not.toContain("xaat-secret-on-the-command-line");
 });
+
+it("the --token refusal covers exactly the commands that take --token-file (every command that talks to the service)", () => {
+  const { buildProgram } = require("../../cli/program") as typeof import("../../cli/program");
+  const { SERVICE_COMMANDS } = require("../../cli/token-flag") as typeof import("../../cli/token-flag");
+  const withTokenFile = buildProgram()
+    .commands.filter((c) => c.options.some((o) => o.long === "--token-file"))
+    .map((c) => c.name())
+    .sort();
+  expect(withTokenFile).toEqual([...SERVICE_COMMANDS].sort());
+});
