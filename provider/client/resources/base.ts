@@ -9,12 +9,30 @@ export abstract class ApiResource {
 }
 
 /**
+ * The four verbs of a family whose objects are created, read, written and deleted one by one. The provider's
+ * lifecycle drives every resource kind's family through this one interface.
+ */
+export interface CrudFamily<T, Create, Update = Create> {
+  /** Reads one object; rejects with NotFoundError when it does not exist. */
+  get(id: string, options?: RequestOptions): Promise<T>;
+  /** Creates an object; never sent twice. */
+  create(body: Create, options?: RequestOptions): Promise<T>;
+  /** Writes an object. */
+  update(id: string, body: Update, options?: RequestOptions): Promise<T>;
+  /** Deletes an object. */
+  delete(id: string, options?: RequestOptions): Promise<void>;
+}
+
+/**
  * A family whose objects are created by POST on the collection and read, written and deleted at
  * `{collection}/{id}`: the verbs are the same everywhere but for the path and the response schema, so they are
  * written once here. Each family adds its own `list` over `listWith` (their filters differ) and documents its
  * endpoints.
  */
-export abstract class CrudResource<T, Create, Update> extends ApiResource {
+export abstract class CrudResource<T, Create, Update>
+  extends ApiResource
+  implements CrudFamily<T, Create, Update>
+{
   /** The collection's path, e.g. `/v2/monitors`. */
   protected abstract readonly collection: string;
   /** @internal One object as the service returns it, parsed loosely so unknown fields survive. */
