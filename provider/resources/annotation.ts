@@ -9,7 +9,7 @@ import {
   type ArgsMatchSchema,
   type Assert,
 } from "./common";
-import { type Descriptor, plainCrud, fromSchema } from "./lifecycle";
+import { declareKind, fromSchema, plainFamily } from "./lifecycle";
 
 /** Inputs of an {@link Annotation}. */
 export interface AnnotationArgs {
@@ -35,8 +35,8 @@ const INPUT_KEYS = fieldNames(AnnotationInputSchema);
 type _ArgsMatchSchema = Assert<ArgsMatchSchema<AnnotationArgs, typeof AnnotationInputSchema>>;
 const OUTPUT_KEYS = [...INPUT_KEYS, "adopt"] as const;
 
-/** @internal How the lifecycle engine handles annotations. */
-export const annotationDescriptor: Descriptor<ApiAnnotation> = {
+/** How the lifecycle engine handles annotations. */
+const declaration = declareKind<ApiAnnotation, "Annotation">({
   kind: "Annotation",
   ...fromSchema(AnnotationInputSchema),
   serverSet: ["time"],
@@ -44,11 +44,24 @@ export const annotationDescriptor: Descriptor<ApiAnnotation> = {
   timePaths: ["time", "endTime"],
   adoptable: true,
   // PUT is partial: the body carries every declared field, and "" / null to clear the optional ones.
-  ...plainCrud((client) => client.annotations, INPUT_KEYS),
-};
+  ...plainFamily((client) => client.annotations, INPUT_KEYS),
+  reconcile: {
+    list: (client, declared, since) =>
+      client.annotations.list({
+        datasets: declared.datasets as string[],
+        start: declared.time === undefined ? since.toISOString() : undefined,
+      }),
+    // The service sets `time` to the request's time only when it is not declared.
+    timed: (declared) => declared.time === undefined,
+    createdAt: (obj) => obj.time,
+  },
+});
 
 /** An annotation on dataset charts (a deploy, an incident). */
 export class Annotation extends pulumi.dynamic.Resource {
+  /** @internal The kind's declaration, which the dynamic provider's registry collects. */
+  static readonly declaration = declaration;
+
   /** Dataset names on whose charts it appears. */
   declare readonly datasets: pulumi.Output<string[]>;
   /** Annotation type, e.g. `deploy`. */
@@ -68,14 +81,14 @@ export class Annotation extends pulumi.dynamic.Resource {
 
   /** Declares an annotation. */
   constructor(name: string, args: AnnotationArgs, opts?: pulumi.CustomResourceOptions) {
-    const options = adoptableOptions("Annotation", name, args, opts);
+    const options = adoptableOptions(declaration.kind, name, args, opts);
     super(
-      shimFor("Annotation"),
+      shimFor(declaration),
       name,
       resourceProps(args, OUTPUT_KEYS),
       options,
       RESOURCE_MODULE,
-      "Annotation",
+      declaration.kind,
     );
   }
 

@@ -1,16 +1,18 @@
-/** Helpers the six Resource classes share; they run in the user's program, never in the serialized shim. */
+/** Helpers the Resource classes share; they run in the user's program, never in the serialized shim. */
 import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
-import { providerShim, type ResourceKind } from "./shim";
+import { providerShim } from "./shim";
 
 /** The dynamic resources' module: types read `pulumi-nodejs:dynamic/observability:<Name>`. */
 export const RESOURCE_MODULE = "observability";
 
-const shims: Partial<Record<ResourceKind, pulumi.dynamic.ResourceProvider>> = {};
+const shims = new Map<string, pulumi.dynamic.ResourceProvider>();
 
 /** One shim per kind, so @pulumi/pulumi serializes it once per program rather than once per resource. */
-export function shimFor(kind: ResourceKind): pulumi.dynamic.ResourceProvider {
-  return (shims[kind] ??= providerShim(kind));
+export function shimFor({ kind }: { kind: string }): pulumi.dynamic.ResourceProvider {
+  let shim = shims.get(kind);
+  if (!shim) shims.set(kind, (shim = providerShim(kind)));
+  return shim;
 }
 
 /**

@@ -4,25 +4,10 @@
  */
 import { ObservabilityClient } from "../client";
 import { resolveSettings, snapshotConfig, type ConfigSource } from "../config";
-import { VERSION } from "../client/version";
-import { annotationDescriptor } from "./annotation";
-import { lifecycle, type Descriptor, type Lifecycle } from "./lifecycle";
-import { monitorDescriptor } from "./monitor";
+import type { Lifecycle } from "./lifecycle";
 import { resetClaims } from "./reconcile";
-import { notifierDescriptor } from "./notifier";
-import { organizationNameDescriptor } from "./organization-name";
-import { roleDescriptor } from "./role";
-import { SHIM_METHODS, type ResourceKind, type ShimMethod } from "./shim";
-import { starredQueryDescriptor } from "./starred-query";
-
-const DESCRIPTORS: Record<ResourceKind, Descriptor<never>> = {
-  Annotation: annotationDescriptor as Descriptor<never>,
-  Monitor: monitorDescriptor as Descriptor<never>,
-  Notifier: notifierDescriptor as Descriptor<never>,
-  Role: roleDescriptor as Descriptor<never>,
-  StarredQuery: starredQueryDescriptor as Descriptor<never>,
-  OrganizationName: organizationNameDescriptor as Descriptor<never>,
-};
+import { KINDS, type ResourceKind } from "./registry";
+import { SHIM_METHODS, type ShimMethod } from "./shim";
 
 let config: Record<string, string> = {};
 let client: ObservabilityClient | undefined;
@@ -39,7 +24,6 @@ const context = {
         region: settings.region,
         token: settings.token,
         orgId: settings.orgId,
-        userAgent: `pulumi-observability/${VERSION}`,
       });
     }
     return client;
@@ -83,11 +67,9 @@ async function apply(req: { config: ConfigSource }): Promise<void> {
   }
 }
 
-/** The lifecycle (check, diff, create, read, update, delete) of one resource kind. */
+/** The lifecycle (check, diff, create, read, update, delete) of one resource kind; `v1` has checked the kind. */
 export function implementation(kind: ResourceKind): Lifecycle {
-  const descriptor = DESCRIPTORS[kind];
-  if (!descriptor) throw new Error(`pulumi-observability: unknown resource kind ${JSON.stringify(kind)}`);
-  return (implementations[kind] ??= lifecycle(descriptor, context));
+  return (implementations[kind] ??= KINDS.get(kind)!.lifecycle(context));
 }
 
 type Shape = "string" | "object" | "object?" | "config";
@@ -137,10 +119,10 @@ export function assertCallShape(kind: string, method: ShimMethod, args: readonly
  * An unknown kind or method, or arguments of an unexpected shape, fail loudly instead of running anything.
  */
 export async function v1(kind: ResourceKind, method: ShimMethod, args: unknown[]): Promise<unknown> {
-  if (!Object.hasOwn(DESCRIPTORS, kind)) {
+  if (!KINDS.has(kind)) {
     throw new Error(
       `pulumi-observability: unknown resource kind ${JSON.stringify(kind)}; ` +
-        `this version serves ${Object.keys(DESCRIPTORS).join(", ")}`,
+        `this version serves ${[...KINDS.keys()].join(", ")}`,
     );
   }
   if (!(SHIM_METHODS as readonly unknown[]).includes(method)) {

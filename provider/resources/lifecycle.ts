@@ -1,6 +1,7 @@
 /**
  * The one lifecycle engine behind every resource: check, diff, create, read, update and delete, driven by a
- * per-kind {@link Descriptor}. It runs in the dynamic-provider host (loaded by `dynamic.ts`), never serialized.
+ * per-kind {@link Descriptor} (descriptor.ts). It runs in the dynamic-provider host (loaded by `dynamic.ts`),
+ * never serialized.
  *
  * Create, read, update and delete map to POST, GET, PUT and DELETE on the resource's path; retries and typed
  * errors come from the client.
@@ -8,121 +9,60 @@
 import type * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import { ApiError, NotFoundError, type ObservabilityClient } from "../client";
+import type { CrudFamily } from "../client/resources/base";
 import { scrub } from "../client/errors";
 import { fieldNames, serviceDefaults, validate, type ValidationFailure } from "../schemas";
-import { canonicalTime } from "../time";
-import { claim, createReconciled } from "./reconcile";
-import type { ResourceKind } from "./shim";
-import { blamesUnknown, unknownPaths, UNKNOWN } from "./unknowns";
 import {
-  clone,
-  dropNulls,
-  dropUndefined,
-  mapAtPath,
-  pick,
-  sortAtPath,
-  stableStringify,
-  type Props,
-} from "./values";
+  ADOPT_KEY,
+  PROVIDER_KEY,
+  inputChanges,
+  normalize,
+  type Descriptor,
+  type KindRules,
+} from "./descriptor";
+import { claim, createReconciled } from "./reconcile";
+import { blamesUnknown, unknownPaths, UNKNOWN } from "./unknowns";
+import { dropUndefined, pick, type Props } from "./values";
 
 // Re-exported because the resource files, the public index and the tests import them with the engine.
 export { UNKNOWN, type Props };
 
-/** The input that carries the serialized provider; never validated, never sent. */
-export const PROVIDER_KEY = "__provider";
-/** The optional input that takes an existing object under management. */
-export const ADOPT_KEY = "adopt";
-
-/** The four verbs the engine needs from a resource family; `T` is the object as the service returns it. */
-export interface Verbs<T> {
-  /** Reads one object; rejects with NotFoundError when it is gone. */
-  get(id: string): Promise<T>;
-  /** Creates an object from a request body. */
-  create(body: Props): Promise<T>;
-  /** Brings an existing object to the declared body; `olds` are the prior outputs (or the adopted object). */
-  update(id: string, body: Props, olds: Props): Promise<T>;
-  /** Deletes an object; `olds` are the prior outputs. */
-  delete(id: string, olds: Props): Promise<void>;
-}
-
-/** Everything that makes one resource kind different from another. */
-export interface Descriptor<T = Props> {
-  /** The kind, as the shim names it and as errors name it. */
-  kind: ResourceKind;
-  /** The strict input schema from provider/schemas: unknown fields refused. */
-  schema: z.ZodType;
-  /** Every Args field except `adopt`. */
-  inputKeys: readonly string[];
-  /** Values the service assumes for absent fields; absent and default compare equal. */
-  defaults: Props;
-  /** Fields the service fills in when not declared (e.g. an annotation's `time`): not diffed while undeclared. */
-  serverSet?: readonly string[];
-  /** Paths of lists compared without regard to order; `*` matches every key of a map. */
-  setPaths: readonly string[];
-  /**
-   * Paths of date-times compared as instants, since the service may echo `+02:00` as `Z` or drop the
-   * milliseconds; the zero time some clients and services use for "unset" compares equal to absent.
-   */
-  timePaths?: readonly string[];
-  /** Fields whose change the API cannot apply in place. */
-  replaceKeys?: readonly string[];
-  /** Whether `adopt` is accepted (every kind but OrganizationName). */
-  adoptable: boolean;
-  /** A replacement must delete first (a unique name would otherwise clash). */
-  deleteBeforeReplace?: boolean;
-  /** Outputs kept from the prior state across update and read (e.g. OrganizationName's `previousName`). */
-  carryKeys?: readonly string[];
-  /** Cross-field rules, evaluated with unknown values treated as "could be anything valid". */
-  crossField?(inputs: Props): ValidationFailure[];
-  /** Extra canonicalization for diffs, after defaults and set sorting (e.g. dropping empty capability lists). */
-  canonicalize?(inputs: Props): Props;
-  /** The client family, as the engine's four verbs. */
-  verbs(client: ObservabilityClient): Verbs<T>;
-  /** Request body from normalized inputs. */
-  toBody(inputs: Props): Props;
-  /** The object mapped back into the Args shape (before normalization). */
-  toInputs(obj: T): Props;
-  /** Every output: the service's fields, including server-set ones. */
-  toOutputs(obj: T): Props;
-  /** Credential strings in the inputs, scrubbed from every error message. */
-  secretStrings?(inputs: Props): string[];
-}
-
-/** A client family with the four verbs, as the client's resource classes have them. */
-export interface CrudFamily<T> {
-  get(id: string): Promise<T>;
-  create(body: never): Promise<T>;
-  update(id: string, body: never): Promise<T>;
-  delete(id: string): Promise<void>;
-}
-
 /**
  * The descriptor part shared by the kinds whose request body is their inputs and whose object maps straight
- * back: verbs from a client family, the body without undefined values, inputs picked, every field an output.
+ * back: a client family, the body without undefined values, inputs picked, every field an output.
  */
-export function plainCrud<T extends object>(
-  family: (client: ObservabilityClient) => CrudFamily<T>,
+export function plainFamily<T extends { id: string }>(
+  family: (client: ObservabilityClient) => CrudFamily<T, Props>,
   inputKeys: readonly string[],
-): Pick<Descriptor<T>, "verbs" | "toBody" | "toInputs" | "toOutputs"> {
+): Pick<Descriptor<T>, "family" | "toBody" | "toInputs" | "toOutputs"> {
   return {
-    verbs(client) {
-      const f = family(client);
-      return {
-        get: (id) => f.get(id),
-        create: (body) => f.create(body as never),
-        update: (id, body) => f.update(id, body as never),
-        delete: (id) => f.delete(id),
-      };
-    },
+    family,
     toBody: (inputs) => dropUndefined(inputs),
     toInputs: (obj) => pick(obj, inputKeys),
-    toOutputs: (obj) => ({ ...obj }) as Props,
+    toOutputs: (obj) => ({ ...obj }),
   };
 }
 
 /** The descriptor part an input schema decides: the schema, its fields as the input keys, its service defaults. */
-export function fromSchema(schema: z.ZodObject): Pick<Descriptor, "schema" | "inputKeys" | "defaults"> {
+export function fromSchema(schema: z.ZodObject): Pick<KindRules, "schema" | "inputKeys" | "defaults"> {
   return { schema, inputKeys: fieldNames(schema), defaults: serviceDefaults(schema) };
+}
+
+/**
+ * A kind as the registry holds it: its rules, and a factory of its lifecycle. The factory closes over the
+ * descriptor's object type, so kinds of different types sit in one table without a cast.
+ */
+export interface DeclaredKind<K extends string = string> {
+  readonly kind: K;
+  readonly rules: KindRules<K>;
+  lifecycle(ctx: LifecycleContext): Lifecycle;
+}
+
+/** Declares a kind: what its Resource class holds as `declaration`, and what the registry collects. */
+export function declareKind<T extends { id: string }, K extends string>(
+  d: Descriptor<T, K>,
+): DeclaredKind<K> {
+  return { kind: d.kind, rules: d, lifecycle: (ctx) => lifecycle(d, ctx) };
 }
 
 /** Diff result with the changed property names (the host only forwards changes/replaces). */
@@ -147,50 +87,6 @@ export interface LifecycleContext {
   client(): ObservabilityClient;
   /** Strings that must never appear in an error (the token). */
   secrets(): string[];
-}
-
-/** Only the declared fields of `props` (no `__provider`, no `adopt`, no outputs). */
-export function pickInputs(d: Descriptor<unknown>, props: Props): Props {
-  return pick(props, d.inputKeys);
-}
-
-/** Declared fields with defaults applied where absent or null; unknown values kept as they are. */
-export function normalize(d: Descriptor<unknown>, inputs: Props): Props {
-  const out = clone(pickInputs(d, inputs));
-  for (const [key, value] of Object.entries(d.defaults)) {
-    if (out[key] === undefined || out[key] === null) out[key] = clone(value);
-  }
-  return out;
-}
-
-/** The form diffs compare: normalized, nulls dropped, set-like lists sorted, kind-specific cleanup. */
-export function canonical(d: Descriptor<unknown>, inputs: Props): Props {
-  let out = dropNulls(normalize(d, inputs)) as Props;
-  for (const path of d.setPaths) sortAtPath(out, path);
-  for (const path of d.timePaths ?? []) mapAtPath(out, path, canonicalTime);
-  if (d.canonicalize) out = d.canonicalize(out);
-  return out;
-}
-
-/**
- * The declared fields that differ between `olds` and `news` in canonical form, as `diff` reports them; a
- * server-set field not declared in `news` never differs. Also how an uncertain create recognizes its object.
- */
-export function inputChanges(
-  d: Descriptor<unknown>,
-  olds: Props,
-  news: Props,
-): { diffs: string[]; stables: string[] } {
-  const before = canonical(d, olds);
-  const after = canonical(d, news);
-  const diffs: string[] = [];
-  const stables: string[] = [];
-  for (const key of d.inputKeys) {
-    if (news[key] === undefined && d.serverSet?.includes(key)) stables.push(key);
-    else if (stableStringify(before[key]) !== stableStringify(after[key])) diffs.push(key);
-    else stables.push(key);
-  }
-  return { diffs, stables };
 }
 
 /**
@@ -223,8 +119,7 @@ export function engineError(
 }
 
 /** Builds the provider for one kind from its descriptor. */
-export function lifecycle<T>(d: Descriptor<T>, ctx: LifecycleContext): Lifecycle {
-  const desc = d as unknown as Descriptor<unknown>;
+export function lifecycle<T extends { id: string }>(d: Descriptor<T>, ctx: LifecycleContext): Lifecycle {
   const secretsOf = (inputs: Props) => [...ctx.secrets(), ...(d.secretStrings?.(inputs) ?? [])];
   const guard = async <R>(action: string, inputs: Props, run: () => Promise<R>): Promise<R> => {
     try {
@@ -273,15 +168,10 @@ export function lifecycle<T>(d: Descriptor<T>, ctx: LifecycleContext): Lifecycle
       const unknowns = unknownPaths(declared);
       const result = validate(d.schema, declared);
       if (!result.ok) failures.push(...result.failures);
-      failures.push(...(d.crossField?.(declared) ?? []));
-      const seen = new Set<string>();
-      const kept = failures.filter((f) => {
-        const key = `${f.property}\u0000${f.reason}`;
-        if (seen.has(key) || blamesUnknown(f.property, unknowns)) return false;
-        seen.add(key);
-        return true;
-      });
-      const inputs: Props = { ...declared, ...normalize(desc, declared) };
+      for (const issue of d.crossField?.(declared) ?? [])
+        failures.push({ property: issue.path, reason: issue.message });
+      const kept = failures.filter((f) => !blamesUnknown(f.property, unknowns));
+      const inputs: Props = { ...declared, ...normalize(d, declared) };
       if (d.adoptable && news[ADOPT_KEY] !== undefined) inputs[ADOPT_KEY] = news[ADOPT_KEY];
       if (news[PROVIDER_KEY] !== undefined) inputs[PROVIDER_KEY] = news[PROVIDER_KEY];
       return { inputs, failures: kept };
@@ -290,7 +180,7 @@ export function lifecycle<T>(d: Descriptor<T>, ctx: LifecycleContext): Lifecycle
     async diff(id, olds, news) {
       // Every id this process sees belongs to a resource, so an uncertain create never takes it (reconcile.ts).
       claim(d.kind, id);
-      const { diffs, stables } = inputChanges(desc, olds, news);
+      const { diffs, stables } = inputChanges(d, olds, news);
       if (d.adoptable) {
         // Dropping `adopt` after adoption changes nothing; naming another object (or this one's own id) does.
         const next = news[ADOPT_KEY];
@@ -308,26 +198,26 @@ export function lifecycle<T>(d: Descriptor<T>, ctx: LifecycleContext): Lifecycle
     },
 
     async create(inputs) {
-      const declared = normalize(desc, inputs);
+      const declared = normalize(d, inputs);
       const adopt = adoptOf(inputs);
       return guard(adopt ? "adopt" : "create", inputs, async () => {
-        const verbs = d.verbs(ctx.client());
+        const family = d.family(ctx.client(), {});
         let obj: T;
         if (adopt !== undefined) {
           let existing: T;
           try {
-            existing = await verbs.get(adopt);
+            existing = await family.get(adopt);
           } catch (e) {
             if (e instanceof NotFoundError) throw new Error(`adopt: no ${d.kind} with id ${adopt} exists`);
             throw e;
           }
-          obj = await verbs.update(adopt, d.toBody(declared), d.toOutputs(existing));
+          obj = await d.family(ctx.client(), d.toOutputs(existing)).update(adopt, d.toBody(declared));
           adoptedHere.add(adopt);
           claim(d.kind, adopt);
         } else {
-          obj = await createReconciled(d, verbs, ctx.client(), declared);
+          obj = await createReconciled(d, family, ctx.client(), declared);
         }
-        return { id: String((obj as Props).id), outs: outputs(obj, inputs) };
+        return { id: obj.id, outs: outputs(obj, inputs) };
       });
     },
 
@@ -338,7 +228,7 @@ export function lifecycle<T>(d: Descriptor<T>, ctx: LifecycleContext): Lifecycle
       return guard(isGet ? "get" : "read", props, async () => {
         let obj: T;
         try {
-          obj = await d.verbs(ctx.client()).get(id);
+          obj = await d.family(ctx.client(), props).get(id);
         } catch (e) {
           // An empty id tells a refresh the object is gone; a get would instead "succeed" with no outputs.
           if (e instanceof NotFoundError && isGet) throw new Error(`no ${d.kind} with id ${id} exists`);
@@ -346,7 +236,7 @@ export function lifecycle<T>(d: Descriptor<T>, ctx: LifecycleContext): Lifecycle
           throw e;
         }
         claim(d.kind, id);
-        const inputs: Props = normalize(desc, d.toInputs(obj));
+        const inputs: Props = normalize(d, d.toInputs(obj));
         const adopt = adoptOf(props);
         if (adopt !== undefined) inputs[ADOPT_KEY] = adopt;
         return { id, props: outputs(obj, props, props), inputs };
@@ -356,7 +246,7 @@ export function lifecycle<T>(d: Descriptor<T>, ctx: LifecycleContext): Lifecycle
     async update(id, olds, news) {
       claim(d.kind, id);
       return guard("update", news, async () => {
-        const obj = await d.verbs(ctx.client()).update(id, d.toBody(normalize(desc, news)), olds);
+        const obj = await d.family(ctx.client(), olds).update(id, d.toBody(normalize(d, news)));
         return { outs: outputs(obj, news, olds) };
       });
     },
@@ -366,7 +256,7 @@ export function lifecycle<T>(d: Descriptor<T>, ctx: LifecycleContext): Lifecycle
       if (adoptedHere.has(id)) return;
       await guard("delete", props, async () => {
         try {
-          await d.verbs(ctx.client()).delete(id, props);
+          await d.family(ctx.client(), props).delete(id);
         } catch (e) {
           if (!(e instanceof NotFoundError)) throw e;
         }

@@ -1,10 +1,10 @@
 /** Monitor: an alert rule over an APL query. POST/GET/PUT (whole monitor)/DELETE `/v2/monitors[/{id}]`. */
 import * as pulumi from "@pulumi/pulumi";
 import {
-  MonitorInputSchema,
+  MonitorFieldsSchema,
   monitorCrossFieldIssues,
+  type CrossFieldIssue,
   type Monitor as ApiMonitor,
-  type ValidationFailure,
   fieldNames,
 } from "../schemas";
 import {
@@ -15,7 +15,7 @@ import {
   type ArgsMatchSchema,
   type Assert,
 } from "./common";
-import { type Descriptor, type Props, UNKNOWN, plainCrud, fromSchema } from "./lifecycle";
+import { declareKind, fromSchema, plainFamily, type Props, UNKNOWN } from "./lifecycle";
 
 /** A monitor's kind. */
 export type MonitorType = "Threshold" | "MatchEvent" | "AnomalyDetection";
@@ -72,31 +72,38 @@ export interface MonitorArgs {
   adopt?: pulumi.Input<string>;
 }
 
-const INPUT_KEYS = fieldNames(MonitorInputSchema);
-type _ArgsMatchSchema = Assert<ArgsMatchSchema<MonitorArgs, typeof MonitorInputSchema>>;
+const INPUT_KEYS = fieldNames(MonitorFieldsSchema);
+type _ArgsMatchSchema = Assert<ArgsMatchSchema<MonitorArgs, typeof MonitorFieldsSchema>>;
 const OUTPUT_KEYS = [...INPUT_KEYS, "createdAt", "createdBy", "adopt"] as const;
 
-/** The cross-field rules, with a type not yet known counting as "any type" and unknown fields as present. */
-function crossField(inputs: Props): ValidationFailure[] {
-  const shape = { ...inputs, type: inputs.type === UNKNOWN ? undefined : inputs.type } as Parameters<
-    typeof monitorCrossFieldIssues
-  >[0];
-  return monitorCrossFieldIssues(shape).map((i) => ({ property: i.path, reason: i.message }));
+/** The schema's cross-field rules, with a type not yet known counting as "any type" (unknown fields count as
+ * present already). */
+function crossField(inputs: Props): CrossFieldIssue[] {
+  return monitorCrossFieldIssues({ ...inputs, type: inputs.type === UNKNOWN ? undefined : inputs.type });
 }
 
-/** @internal How the lifecycle engine handles monitors. */
-export const monitorDescriptor: Descriptor<ApiMonitor> = {
+/** How the lifecycle engine handles monitors. */
+const declaration = declareKind<ApiMonitor, "Monitor">({
   kind: "Monitor",
-  ...fromSchema(MonitorInputSchema),
+  ...fromSchema(MonitorFieldsSchema),
   setPaths: ["notifierIds"],
   timePaths: ["disabledUntil"],
   adoptable: true,
   crossField,
-  ...plainCrud((client) => client.monitors, INPUT_KEYS),
-};
+  ...plainFamily((client) => client.monitors, INPUT_KEYS),
+  // The service stamps `createdAt`, so a monitor created before the request started is never taken.
+  reconcile: {
+    list: (client) => client.monitors.list(),
+    timed: () => true,
+    createdAt: (obj) => obj.createdAt,
+  },
+});
 
 /** An alert rule: runs an APL query on a schedule and notifies notifiers. */
 export class Monitor extends pulumi.dynamic.Resource {
+  /** @internal The kind's declaration, which the dynamic provider's registry collects. */
+  static readonly declaration = declaration;
+
   /** Human-readable name. */
   declare readonly name: pulumi.Output<string>;
   /** The APL query analyzed. */
@@ -151,7 +158,14 @@ export class Monitor extends pulumi.dynamic.Resource {
   /** Declares a monitor. */
   constructor(name: string, args: MonitorArgs, opts?: pulumi.CustomResourceOptions) {
     const options = adoptableOptions("Monitor", name, args, opts);
-    super(shimFor("Monitor"), name, resourceProps(args, OUTPUT_KEYS), options, RESOURCE_MODULE, "Monitor");
+    super(
+      shimFor(declaration),
+      name,
+      resourceProps(args, OUTPUT_KEYS),
+      options,
+      RESOURCE_MODULE,
+      declaration.kind,
+    );
   }
 
   /** Looks up an existing monitor by id (`mon_…`) without managing it. */

@@ -2,11 +2,11 @@
 import * as pulumi from "@pulumi/pulumi";
 import {
   CHANNEL_KEYS,
-  NotifierInputSchema,
+  NotifierFieldsSchema,
   SECRET_CHANNEL_FIELDS,
+  notifierCrossFieldIssues,
   type ChannelKey,
   type Notifier as ApiNotifier,
-  type ValidationFailure,
   fieldNames,
 } from "../schemas";
 import {
@@ -19,7 +19,7 @@ import {
   type ArgsMatchSchema,
   type Assert,
 } from "./common";
-import { type Descriptor, type Props, plainCrud, fromSchema } from "./lifecycle";
+import { declareKind, fromSchema, plainFamily, type Props } from "./lifecycle";
 
 /** A custom webhook: `url` and `body` required; every field is a credential. */
 export interface CustomWebhookChannel {
@@ -67,41 +67,23 @@ export interface NotifierArgs {
   adopt?: pulumi.Input<string>;
 }
 
-const INPUT_KEYS = fieldNames(NotifierInputSchema);
-type _ArgsMatchSchema = Assert<ArgsMatchSchema<NotifierArgs, typeof NotifierInputSchema>>;
+const INPUT_KEYS = fieldNames(NotifierFieldsSchema);
+type _ArgsMatchSchema = Assert<ArgsMatchSchema<NotifierArgs, typeof NotifierFieldsSchema>>;
 const OUTPUT_KEYS = [...INPUT_KEYS, "createdAt", "createdBy", "adopt"] as const;
 /**
- * @internal
  * `additionalSecretOutputs` only marks top-level outputs, so all of `properties` is secret: every credential of
  * every channel lives under it, including values read when adopting or refreshing.
  */
-export const NOTIFIER_SECRET_OUTPUTS = ["properties"] as const;
+const SECRET_OUTPUTS = ["properties"] as const;
 
 /**
  * Registered secret as a whole, whatever the user passed: a refresh after the channel was changed out of band
  * returns its credential at a path the old inputs never had, and only a secret parent keeps it secret.
  */
-export const NOTIFIER_SECRET_INPUTS = ["properties"] as const;
+const SECRET_INPUTS = ["properties"] as const;
 
-/** Exactly one channel; repeated here so a channel of the wrong type still yields the count failure. */
-function crossField(inputs: Props): ValidationFailure[] {
-  const props = inputs.properties;
-  if (!props || typeof props !== "object" || Array.isArray(props)) return [];
-  const set = CHANNEL_KEYS.filter((k) => (props as Props)[k] !== undefined && (props as Props)[k] !== null);
-  if (set.length === 1) return [];
-  return [
-    {
-      property: "properties",
-      reason:
-        set.length === 0
-          ? `must configure exactly one channel (one of ${CHANNEL_KEYS.join(", ")})`
-          : `must configure exactly one channel, got ${set.length} (${set.join(", ")})`,
-    },
-  ];
-}
-
-/** @internal Every credential string in a notifier's properties: scrubbed from errors. */
-export function notifierSecretStrings(inputs: Props): string[] {
+/** Every credential string in a notifier's properties: scrubbed from errors. */
+function secretStrings(inputs: Props): string[] {
   const props = inputs.properties as Record<string, Props | null | undefined> | undefined;
   const out: string[] = [];
   const collect = (v: unknown) => {
@@ -132,18 +114,24 @@ function canonicalize(inputs: Props): Props {
   return inputs;
 }
 
-/** @internal How the lifecycle engine handles notifiers. */
-export const notifierDescriptor: Descriptor<ApiNotifier> = {
+/** How the lifecycle engine handles notifiers. */
+const declaration = declareKind<ApiNotifier, "Notifier">({
   kind: "Notifier",
-  ...fromSchema(NotifierInputSchema),
+  ...fromSchema(NotifierFieldsSchema),
   setPaths: ["properties.email.emails"],
   timePaths: ["disabledUntil"],
   adoptable: true,
-  crossField,
+  // The channel rule runs on `properties` even when a channel fails its own rules (a zod refinement would not).
+  crossField: notifierCrossFieldIssues,
   canonicalize,
-  secretStrings: notifierSecretStrings,
-  ...plainCrud((client) => client.notifiers, INPUT_KEYS),
-};
+  secretStrings,
+  ...plainFamily((client) => client.notifiers, INPUT_KEYS),
+  reconcile: {
+    list: (client) => client.notifiers.list(),
+    timed: () => true,
+    createdAt: (obj) => obj.createdAt,
+  },
+});
 
 /**
  * A notifier's channel configuration, as outputs: one channel is set. A channel the service reports as not set
@@ -168,6 +156,11 @@ export interface NotifierPropertiesOutput {
 
 /** A notification channel (Slack, email, PagerDuty, ...) that monitors alert through. */
 export class Notifier extends pulumi.dynamic.Resource {
+  /** @internal The kind's declaration, which the dynamic provider's registry collects. */
+  static readonly declaration = declaration;
+  /** @internal Outputs always secret, and inputs always registered secret (see SECRET_INPUTS). */
+  static readonly secretKeys = { outputs: SECRET_OUTPUTS, inputs: SECRET_INPUTS };
+
   /** Human-readable name. */
   declare readonly name: pulumi.Output<string>;
   /** The channel configuration; secret as a whole. */
@@ -184,12 +177,12 @@ export class Notifier extends pulumi.dynamic.Resource {
   /** Declares a notifier; `properties` is always a secret input and a secret output. */
   constructor(name: string, args: NotifierArgs, opts?: pulumi.CustomResourceOptions) {
     super(
-      shimFor("Notifier"),
+      shimFor(declaration),
       name,
-      resourceProps(withSecretInputs(args, NOTIFIER_SECRET_INPUTS), OUTPUT_KEYS),
-      withSecretOutputs(adoptableOptions("Notifier", name, args, opts), NOTIFIER_SECRET_OUTPUTS),
+      resourceProps(withSecretInputs(args, SECRET_INPUTS), OUTPUT_KEYS),
+      withSecretOutputs(adoptableOptions(declaration.kind, name, args, opts), SECRET_OUTPUTS),
       RESOURCE_MODULE,
-      "Notifier",
+      declaration.kind,
     );
   }
 

@@ -14,7 +14,8 @@ import {
   type ArgsMatchSchema,
   type Assert,
 } from "./common";
-import { fromSchema, type Descriptor } from "./lifecycle";
+import { CREATE_SENDS_NO_POST } from "./descriptor";
+import { declareKind, fromSchema } from "./lifecycle";
 
 /** Inputs of an {@link OrganizationName}. */
 export interface OrganizationNameArgs {
@@ -25,7 +26,7 @@ export interface OrganizationNameArgs {
 }
 
 /** @internal What a user declares: the org id and the `PUT /v2/orgs/{id}` body, unknown fields refused. */
-export const OrganizationNameInputSchema = z.strictObject({
+const OrganizationNameInputSchema = z.strictObject({
   organizationId: NonEmptyStringSchema,
   ...OrgUpdateSchema.shape,
 });
@@ -52,14 +53,14 @@ const OUTPUT_KEYS = [
 ] as const;
 
 /** @internal How the lifecycle engine handles the organization's name. */
-export const organizationNameDescriptor: Descriptor<Renamed> = {
+const declaration = declareKind<Renamed, "OrganizationName">({
   kind: "OrganizationName",
   ...fromSchema(OrganizationNameInputSchema),
   setPaths: [],
   replaceKeys: ["organizationId"],
   adoptable: false,
   carryKeys: ["previousName"],
-  verbs: (client: ObservabilityClient) => ({
+  family: (client: ObservabilityClient, olds) => ({
     get: (id) => client.orgs.get(id),
     async create(body) {
       const id = String(body.organizationId);
@@ -68,17 +69,19 @@ export const organizationNameDescriptor: Descriptor<Renamed> = {
       return { ...after, previousName: before.name };
     },
     update: (id, body) => client.orgs.update(id, { name: String(body.name) }),
-    async delete(id, olds) {
+    async delete(id) {
       // Restores the name the org had before; without a recorded name there is nothing to undo.
       if (typeof olds.previousName === "string" && olds.previousName !== "") {
         await client.orgs.update(id, { name: olds.previousName });
       }
     },
   }),
+  // Create is a GET and an idempotent PUT: no POST whose outcome could be unknown.
+  reconcile: CREATE_SENDS_NO_POST,
   toBody: (inputs) => ({ organizationId: inputs.organizationId, name: inputs.name }),
   toInputs: (org) => ({ organizationId: org.id, name: org.name }),
   toOutputs: (org) => ({ ...org, organizationId: org.id }),
-};
+});
 
 /** An organization's payment status. */
 export type OrganizationPaymentStatus = "na" | "failed" | "success" | "blocked";
@@ -96,6 +99,9 @@ export type OrganizationPlan =
 
 /** The organization's name, set while this resource exists and restored when it is deleted. */
 export class OrganizationName extends pulumi.dynamic.Resource {
+  /** @internal The kind's declaration, which the dynamic provider's registry collects. */
+  static readonly declaration = declaration;
+
   /** The organization's id. */
   declare readonly organizationId: pulumi.Output<string>;
   /** The organization's current name. */
@@ -145,12 +151,12 @@ export class OrganizationName extends pulumi.dynamic.Resource {
       );
     }
     super(
-      shimFor("OrganizationName"),
+      shimFor(declaration),
       name,
       resourceProps(args, OUTPUT_KEYS),
       withDeleteBeforeReplace(opts),
       RESOURCE_MODULE,
-      "OrganizationName",
+      declaration.kind,
     );
   }
 

@@ -44,9 +44,9 @@
  * each see both objects, and then fail as ambiguous rather than guess.
  */
 import { ApiError, ConflictError, NotFoundError, type ObservabilityClient } from "../client";
+import type { CrudFamily } from "../client/resources/base";
 import { sleep } from "../client/retry";
-import type { ResourceKind } from "./shim";
-import { inputChanges, type Descriptor, type Verbs } from "./lifecycle";
+import { CREATE_SENDS_NO_POST, inputChanges, type Descriptor, type ReconcileRule } from "./descriptor";
 import { stableStringify, type Props } from "./values";
 
 /** How far the service's clock may be behind ours (plus its createdAt's truncation to the second). */
@@ -55,48 +55,6 @@ export const CLOCK_SKEW_MS = 60_000;
 export const MAX_CREATE_ATTEMPTS = 3;
 /** How long a request the client gave up on may still be in the service's hands before it shows in a list. */
 export const SETTLE_MS = 1_000;
-
-/** How one family is searched after an uncertain create. */
-export interface ReconcileRule {
-  /** The objects a create of `declared` may have made (a superset is fine: candidates are matched after). */
-  list(client: ObservabilityClient, declared: Props, since: Date): Promise<Props[]>;
-  /** Whether the service records when an object of this body was created; without, the baseline decides. */
-  timed(declared: Props): boolean;
-  /** When the service created `obj` (read only where {@link timed}). */
-  createdAt?(obj: Props): unknown;
-}
-
-const untimed = () => false;
-
-/** The rules, by kind; a kind without one (OrganizationName) never POSTs. */
-export const RECONCILE_RULES: Partial<Record<ResourceKind, ReconcileRule>> = {
-  Monitor: {
-    list: (c) => c.monitors.list() as Promise<Props[]>,
-    timed: () => true,
-    createdAt: (obj) => obj.createdAt,
-  },
-  Notifier: {
-    list: (c) => c.notifiers.list() as Promise<Props[]>,
-    timed: () => true,
-    createdAt: (obj) => obj.createdAt,
-  },
-  Annotation: {
-    list: (c, declared, since) =>
-      c.annotations.list({
-        datasets: declared.datasets as string[],
-        start: declared.time === undefined ? since.toISOString() : undefined,
-      }) as Promise<Props[]>,
-    // The service sets `time` to the request's time only when it is not declared.
-    timed: (declared) => declared.time === undefined,
-    createdAt: (obj) => obj.time,
-  },
-  Role: { list: (c) => c.roles.list() as Promise<Props[]>, timed: untimed },
-  StarredQuery: {
-    list: (c, declared) =>
-      c.starredQueries.list({ who: "all", qs: String(declared.name), limit: 1000 }) as Promise<Props[]>,
-    timed: untimed,
-  },
-};
 
 /** Ids a resource in this process holds or has seen, by kind: never taken as another create's object. */
 const claimed = new Set<string>();
@@ -147,26 +105,25 @@ export function ambiguousCreateError(kind: string, ids: readonly string[]): Erro
 }
 
 /**
- * Creates `declared` through `verbs`, reconciling an uncertain outcome by the family's rule (see the file
+ * Creates `declared` through `family`, reconciling an uncertain outcome by the family's rule (see the file
  * comment). Returns the created or found object; the error of the last POST when every attempt was uncertain.
  */
-export async function createReconciled<T>(
+export async function createReconciled<T extends { id: string }>(
   d: Descriptor<T>,
-  verbs: Verbs<T>,
+  family: CrudFamily<T, Props>,
   client: ObservabilityClient,
   declared: Props,
 ): Promise<T> {
-  const rule = RECONCILE_RULES[d.kind];
-  const desc = d as unknown as Descriptor<unknown>;
   const body = d.toBody(declared);
   const bodyKey = `${d.kind}\u0000${stableStringify(body)}`;
   const post = () =>
     tracked(bodyKey, async () => {
-      const obj = await verbs.create(body);
-      claim(d.kind, idOf(obj));
+      const obj = await family.create(body);
+      claim(d.kind, obj.id);
       return obj;
     });
-  if (!rule) return post();
+  if (d.reconcile === CREATE_SENDS_NO_POST) return post();
+  const rule: ReconcileRule<T> = d.reconcile;
 
   let uncertain: ApiError | undefined;
   /** POSTs whose outcome was unknown: how many late objects can be ours. */
@@ -180,15 +137,15 @@ export async function createReconciled<T>(
   const baseline = await listIds();
 
   async function listIds(): Promise<Set<string>> {
-    return new Set((await rule!.list(client, declared, since)).map(idOf));
+    return new Set((await rule.list(client, declared, since)).map((obj) => obj.id));
   }
 
-  async function candidates(): Promise<Props[]> {
+  async function candidates(): Promise<T[]> {
     // A sibling whose POST with this very body is in flight is about to claim its object.
     await Promise.all([...(inFlight.get(bodyKey) ?? [])]);
-    let found: Props[];
+    let found: T[];
     try {
-      found = await rule!.list(client, declared, since);
+      found = await rule.list(client, declared, since);
     } catch (e) {
       // When the service cannot even be asked, the user still needs to hear that the object may exist.
       if (!(uncertain && e instanceof ApiError)) throw e;
@@ -203,18 +160,17 @@ export async function createReconciled<T>(
       });
     }
     return found.filter((obj) => {
-      const id = idOf(obj);
-      if (isClaimed(d.kind, id) || baseline.has(id)) return false;
+      if (isClaimed(d.kind, obj.id) || baseline.has(obj.id)) return false;
       // An object without a readable creation time cannot be shown to be new.
-      if (timed && !(Date.parse(String(rule!.createdAt?.(obj))) >= since.getTime())) return false;
-      return inputChanges(desc, d.toInputs(obj as T), declared).diffs.length === 0;
+      if (timed && !(Date.parse(String(rule.createdAt?.(obj))) >= since.getTime())) return false;
+      return inputChanges(d, d.toInputs(obj), declared).diffs.length === 0;
     });
   }
 
   /** Takes a listed object as this resource's (lists return whole objects, as a read does). */
-  const take = (obj: Props): T => {
-    claim(d.kind, idOf(obj));
-    return obj as T;
+  const take = (obj: T): T => {
+    claim(d.kind, obj.id);
+    return obj;
   };
 
   for (let attempt = 1; attempt <= MAX_CREATE_ATTEMPTS; attempt++) {
@@ -238,7 +194,11 @@ export async function createReconciled<T>(
         found = await candidates();
       }
       if (found.length === 1) return take(found[0]);
-      if (found.length > 1) throw ambiguousCreateError(d.kind, found.map(idOf));
+      if (found.length > 1)
+        throw ambiguousCreateError(
+          d.kind,
+          found.map((obj) => obj.id),
+        );
       continue;
     }
     if (!uncertain) return obj;
@@ -249,35 +209,31 @@ export async function createReconciled<T>(
   /** A resend made `obj`; earlier requests may have been handled after the lists that found nothing. */
   async function afterResend(obj: T): Promise<T> {
     await sleep(SETTLE_MS);
-    let late: Props[];
+    let late: T[];
     try {
-      late = (await candidates()).filter((o) => idOf(o) !== idOf(obj));
+      late = (await candidates()).filter((o) => o.id !== obj.id);
     } catch {
       // `obj` surely exists and is ours; a failed look for a late twin must not lose it.
       return obj;
     }
     if (late.length === 0) return obj;
     // More late objects than uncertain POSTs: some are someone else's, and which is which cannot be told.
-    if (late.length > uncertainPosts) throw ambiguousCreateError(d.kind, [idOf(obj), ...late.map(idOf)]);
+    if (late.length > uncertainPosts) throw ambiguousCreateError(d.kind, [obj.id, ...late.map((o) => o.id)]);
     // Each is one of our earlier POSTs. The first is kept (as with a single one); the rest are deleted.
     const [kept, ...surplus] = late;
     // If our own object cannot be deleted, it stays the resource: better one leftover than two.
-    if (!(await deleteOwn(verbs, obj))) return obj;
-    for (const extra of surplus) await deleteOwn(verbs, extra as T);
+    if (!(await deleteOwn(family, obj))) return obj;
+    for (const extra of surplus) await deleteOwn(family, extra);
     return take(kept);
   }
 }
 
 /** Deletes an object this create surely made; gone already is fine. Whether it is gone now. */
-async function deleteOwn<T>(verbs: Verbs<T>, obj: T): Promise<boolean> {
+async function deleteOwn<T extends { id: string }>(family: CrudFamily<T, Props>, obj: T): Promise<boolean> {
   try {
-    await verbs.delete(idOf(obj), obj as Props);
+    await family.delete(obj.id);
     return true;
   } catch (e) {
     return e instanceof NotFoundError;
   }
-}
-
-function idOf(obj: unknown): string {
-  return String((obj as Props).id);
 }

@@ -10,7 +10,7 @@ import {
   type ArgsMatchSchema,
   type Assert,
 } from "./common";
-import { type Descriptor, type Props, plainCrud, fromSchema } from "./lifecycle";
+import { declareKind, fromSchema, plainFamily, type Props } from "./lifecycle";
 
 /** An action a capability allows. */
 export type RoleAction = "create" | "read" | "update" | "delete";
@@ -67,7 +67,7 @@ function canonicalize(inputs: Props): Props {
 }
 
 /** @internal How the lifecycle engine handles roles. */
-export const roleDescriptor: Descriptor<ApiRole> = {
+const declaration = declareKind<ApiRole, "Role">({
   kind: "Role",
   ...fromSchema(RoleInputSchema),
   setPaths: ["members", "orgCapabilities.*", "datasetCapabilities.*.*", "viewCapabilities.*.*"],
@@ -75,11 +75,16 @@ export const roleDescriptor: Descriptor<ApiRole> = {
   // Names are unique: the replacement could not take the name while the old role holds it.
   deleteBeforeReplace: true,
   canonicalize,
-  ...plainCrud((client) => client.roles, INPUT_KEYS),
-};
+  ...plainFamily((client) => client.roles, INPUT_KEYS),
+  // The name is the natural key: no creation time, so the baseline listing decides (a 409 on a resend is ours).
+  reconcile: { list: (client) => client.roles.list(), timed: () => false },
+});
 
 /** A role: permissions on the organization, datasets and views, and the users who hold them. */
 export class Role extends pulumi.dynamic.Resource {
+  /** @internal The kind's declaration, which the dynamic provider's registry collects. */
+  static readonly declaration = declaration;
+
   /** Unique name. */
   declare readonly name: pulumi.Output<string>;
   /** Free text. */
@@ -106,9 +111,16 @@ export class Role extends pulumi.dynamic.Resource {
    * yet), so leave the key out rather than pass an Output of undefined.
    */
   constructor(name: string, args: RoleArgs, opts?: pulumi.CustomResourceOptions) {
-    const adopted = adoptableOptions("Role", name, args, opts);
+    const adopted = adoptableOptions(declaration.kind, name, args, opts);
     const options = args?.adopt === undefined ? withDeleteBeforeReplace(opts) : adopted;
-    super(shimFor("Role"), name, resourceProps(args, OUTPUT_KEYS), options, RESOURCE_MODULE, "Role");
+    super(
+      shimFor(declaration),
+      name,
+      resourceProps(args, OUTPUT_KEYS),
+      options,
+      RESOURCE_MODULE,
+      declaration.kind,
+    );
   }
 
   /** Looks up an existing role by id without managing it. */

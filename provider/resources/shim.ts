@@ -8,7 +8,7 @@
  *
  *     require("pulumi-observability/dynamic").v1(kind, method, args)
  *
- * - `kind`: one of {@link ResourceKind};
+ * - `kind`: the kind's name, one of the registry's (`ResourceKind`, registry.ts);
  * - `method`: the name of the shim method the host called, one of {@link SHIM_METHODS};
  * - `args`: the host's arguments to that method, as an array, untouched;
  * - returns: a promise of what that method of `pulumi.dynamic.ResourceProvider` returns.
@@ -19,8 +19,6 @@
 import type * as pulumi from "@pulumi/pulumi";
 
 /** The resource kinds the implementation module serves. */
-export type ResourceKind =
-  "Annotation" | "Monitor" | "Notifier" | "Role" | "StarredQuery" | "OrganizationName";
 
 /** The seven methods of `pulumi.dynamic.ResourceProvider` the shim offers, each passing its own name. */
 export const SHIM_METHODS = ["configure", "check", "diff", "create", "read", "update", "delete"] as const;
@@ -29,7 +27,7 @@ export const SHIM_METHODS = ["configure", "check", "diff", "create", "read", "up
 export type ShimMethod = (typeof SHIM_METHODS)[number];
 
 /** Builds the thin provider for one kind; see the module comment for why it must stay this small. */
-export function providerShim(kind: ResourceKind): pulumi.dynamic.ResourceProvider {
+export function providerShim(kind: string): pulumi.dynamic.ResourceProvider {
   // Serialized by value, so only a plain Error is thrown (a copied Error subclass loses its message). Each
   // method names itself rather than leaving the package to guess from the host's argument count: a host that
   // passed one more or one fewer argument would otherwise run the wrong method.

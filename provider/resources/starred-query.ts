@@ -9,7 +9,7 @@ import {
   type ArgsMatchSchema,
   type Assert,
 } from "./common";
-import { type Descriptor, plainCrud, fromSchema } from "./lifecycle";
+import { declareKind, fromSchema, plainFamily } from "./lifecycle";
 
 /** Query options saved with a starred query. */
 export interface StarredQueryOptionsArgs {
@@ -83,15 +83,21 @@ const INPUT_KEYS = fieldNames(StarredQueryInputSchema);
 type _ArgsMatchSchema = Assert<ArgsMatchSchema<StarredQueryArgs, typeof StarredQueryInputSchema>>;
 const OUTPUT_KEYS = [...INPUT_KEYS, "adopt"] as const;
 
-/** @internal How the lifecycle engine handles starred queries. */
-export const starredQueryDescriptor: Descriptor<ApiStarredQuery> = {
+/** How the lifecycle engine handles starred queries. */
+const declaration = declareKind<ApiStarredQuery, "StarredQuery">({
   kind: "StarredQuery",
   ...fromSchema(StarredQueryInputSchema),
   setPaths: [],
   timePaths: ["query.startTime", "query.endTime"],
   adoptable: true,
-  ...plainCrud((client) => client.starredQueries, INPUT_KEYS),
-};
+  ...plainFamily((client) => client.starredQueries, INPUT_KEYS),
+  // No creation time and no unique field: the baseline decides, listed by name with `qs`.
+  reconcile: {
+    list: (client, declared) =>
+      client.starredQueries.list({ who: "all", qs: String(declared.name), limit: 1000 }),
+    timed: () => false,
+  },
+});
 
 /** Query options saved with a starred query, as outputs. */
 export interface StarredQueryOptionsOutput {
@@ -124,6 +130,9 @@ export interface StarredQueryRequestOutput {
 
 /** A saved (starred) APL query. */
 export class StarredQuery extends pulumi.dynamic.Resource {
+  /** @internal The kind's declaration, which the dynamic provider's registry collects. */
+  static readonly declaration = declaration;
+
   /** Always `apl`. */
   declare readonly kind: pulumi.Output<"apl">;
   /** Name. */
@@ -142,12 +151,12 @@ export class StarredQuery extends pulumi.dynamic.Resource {
   /** Declares a starred query. */
   constructor(name: string, args: StarredQueryArgs, opts?: pulumi.CustomResourceOptions) {
     super(
-      shimFor("StarredQuery"),
+      shimFor(declaration),
       name,
       resourceProps(args, OUTPUT_KEYS),
-      adoptableOptions("StarredQuery", name, args, opts),
+      adoptableOptions(declaration.kind, name, args, opts),
       RESOURCE_MODULE,
-      "StarredQuery",
+      declaration.kind,
     );
   }
 

@@ -6,14 +6,6 @@
 /** The value the engine sends for an input that is not known yet (preview). */
 export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 
-/** True when `v` is, or contains, a value not known until apply. */
-export function containsUnknown(v: unknown): boolean {
-  if (v === UNKNOWN) return true;
-  if (Array.isArray(v)) return v.some(containsUnknown);
-  if (v && typeof v === "object") return Object.values(v).some(containsUnknown);
-  return false;
-}
-
 /** Paths (in the `a.b[0]` form failures use) of every unknown value in `v`. */
 export function unknownPaths(v: unknown, at = ""): string[] {
   if (v === UNKNOWN) return [at];

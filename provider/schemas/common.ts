@@ -305,3 +305,20 @@ export function validate<T>(schema: z.ZodType<T>, input: unknown, prefix = ""): 
   if (result.success) return { ok: true, value: result.data };
   return { ok: false, failures: validationFailures(result.error, prefix, input) };
 }
+
+/** One failure of a cross-field rule, on the path of the field at fault. */
+export interface CrossFieldIssue {
+  path: string;
+  message: string;
+}
+
+/** `schema` refined by a kind's cross-field rule: how the service's and the public schemas run it. */
+export function refinedBy<S extends z.ZodType>(
+  schema: S,
+  rule: (value: z.output<S>) => CrossFieldIssue[],
+): S {
+  return schema.superRefine((value, ctx) => {
+    for (const issue of rule(value))
+      ctx.addIssue({ code: "custom", path: issue.path ? [issue.path] : [], message: issue.message });
+  }) as S;
+}

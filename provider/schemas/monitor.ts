@@ -4,8 +4,10 @@ import {
   DateTimeSchema,
   NonEmptyStringSchema,
   absentWhenUnset,
+  refinedBy,
   serviceDefault,
   serviceDefaults,
+  type CrossFieldIssue,
 } from "./common";
 
 export const MONITOR_TYPES = ["Threshold", "MatchEvent", "AnomalyDetection"] as const;
@@ -61,17 +63,18 @@ const monitorFields = {
   triggerFromNRuns: serviceDefault(int().min(0, "must be at least 0").optional(), 1),
 };
 
+/** The fields the rules read; typed loosely, since `check` runs them on inputs that failed their own rules too. */
 type MonitorShape = {
-  type?: string;
-  operator?: string;
-  threshold?: number;
-  compareDays?: number;
-  tolerance?: number;
+  type?: unknown;
+  operator?: unknown;
+  threshold?: unknown;
+  compareDays?: unknown;
+  tolerance?: unknown;
 };
 
 /** The cross-field rules from API-FACTS, each reported on the field that is missing or wrong. */
-export function monitorCrossFieldIssues(m: MonitorShape): { path: string; message: string }[] {
-  const issues: { path: string; message: string }[] = [];
+export function monitorCrossFieldIssues(m: MonitorShape): CrossFieldIssue[] {
+  const issues: CrossFieldIssue[] = [];
   const need = (field: keyof MonitorShape, why: string) => {
     if (m[field] === undefined || m[field] === null)
       issues.push({ path: field, message: `is required ${why}` });
@@ -89,12 +92,6 @@ export function monitorCrossFieldIssues(m: MonitorShape): { path: string; messag
     issues.push({ path: "operator", message: "AboveOrBelow is only allowed when type is AnomalyDetection" });
   }
   return issues;
-}
-
-function refineCrossFields(m: MonitorShape, ctx: z.RefinementCtx) {
-  for (const issue of monitorCrossFieldIssues(m)) {
-    ctx.addIssue({ code: "custom", path: [issue.path], message: issue.message });
-  }
 }
 
 /**
@@ -120,11 +117,14 @@ const MonitorObjectSchema = z.object(monitorFields);
  * mean absent; every rule of the spec still applies to what is given. */
 export const MonitorCreateSchema = z.preprocess(
   tolerateClientSpellings,
-  absentWhenUnset(MonitorObjectSchema.superRefine(refineCrossFields), { zeroIsAbsent: true }),
+  absentWhenUnset(refinedBy(MonitorObjectSchema, monitorCrossFieldIssues), { zeroIsAbsent: true }),
 );
 export const MonitorUpdateSchema = MonitorCreateSchema;
-/** What a user declares: unknown fields are refused. */
-export const MonitorInputSchema = z.strictObject(monitorFields).superRefine(refineCrossFields);
+/** The fields a user declares, each with its own rules: unknown fields are refused. The provider's `check` runs
+ * this and then {@link monitorCrossFieldIssues}, once each. */
+export const MonitorFieldsSchema = z.strictObject(monitorFields);
+/** What a user declares, cross-field rules included. */
+export const MonitorInputSchema = refinedBy(MonitorFieldsSchema, monitorCrossFieldIssues);
 
 /**
  * A monitor as the service returns it: shape only. No enums, minimums or maximums (the service may add a

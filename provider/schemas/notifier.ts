@@ -5,8 +5,10 @@ import {
   NonEmptyStringSchema,
   StringMapSchema,
   absentWhenUnset,
+  refinedBy,
   serviceDefault,
   uniqueList,
+  type CrossFieldIssue,
 } from "./common";
 
 const httpUrl = () =>
@@ -56,7 +58,33 @@ export const SECRET_CHANNEL_FIELDS: Record<ChannelKey, readonly string[]> = {
   webhook: ["url"],
 };
 
-function propertiesSchema(strict: boolean) {
+/**
+ * The rule across the channels: exactly one is configured. A value that is not an object is left to the
+ * field's own rule.
+ */
+export function notifierChannelIssues(properties: unknown): CrossFieldIssue[] {
+  if (!properties || typeof properties !== "object" || Array.isArray(properties)) return [];
+  const props = properties as Record<string, unknown>;
+  const set = CHANNEL_KEYS.filter((k) => props[k] !== undefined && props[k] !== null);
+  if (set.length === 1) return [];
+  return [
+    {
+      path: "",
+      message:
+        set.length === 0
+          ? `must configure exactly one channel (one of ${CHANNEL_KEYS.join(", ")})`
+          : `must configure exactly one channel, got ${set.length} (${set.join(", ")})`,
+    },
+  ];
+}
+
+/** The notifier's cross-field rule, reported on `properties`, for the provider's `check`. */
+export function notifierCrossFieldIssues(inputs: Record<string, unknown>): CrossFieldIssue[] {
+  return notifierChannelIssues(inputs.properties).map((i) => ({ ...i, path: "properties" }));
+}
+
+/** The channels as an object; `withRule` adds the exactly-one-channel rule (the provider runs it separately). */
+function propertiesSchema(strict: boolean, withRule = true) {
   const channels = Object.fromEntries(
     Object.entries(ChannelSchemas).map(([k, s]) => [
       k,
@@ -64,18 +92,7 @@ function propertiesSchema(strict: boolean) {
     ]),
   ) as { [K in ChannelKey]: z.ZodOptional<z.ZodNullable<(typeof ChannelSchemas)[K]>> };
   const base = strict ? z.strictObject(channels) : z.object(channels);
-  return base.superRefine((props, ctx) => {
-    const set = CHANNEL_KEYS.filter((k) => props[k] !== undefined && props[k] !== null);
-    if (set.length !== 1) {
-      ctx.addIssue({
-        code: "custom",
-        message:
-          set.length === 0
-            ? `must configure exactly one channel (one of ${CHANNEL_KEYS.join(", ")})`
-            : `must configure exactly one channel, got ${set.length} (${set.join(", ")})`,
-      });
-    }
-  });
+  return withRule ? refinedBy(base, notifierChannelIssues) : base;
 }
 
 /** Accepts the spellings official clients send: `URL`/`Headers`/`Body` for a custom webhook, zero time. */
@@ -103,11 +120,11 @@ function tolerateClientSpellings(body: unknown): unknown {
   return out;
 }
 
-const notifierFields = (strict: boolean) => ({
+const notifierFields = (strict: boolean, withRule = true) => ({
   /** Required; human-readable. */
   name: NonEmptyStringSchema,
   /** Required; exactly one channel. */
-  properties: propertiesSchema(strict),
+  properties: propertiesSchema(strict, withRule),
   /** RFC 3339; null when enabled. */
   disabledUntil: serviceDefault(DateTimeSchema.nullable().optional(), null),
 });
@@ -118,7 +135,10 @@ export const NotifierCreateSchema = z.preprocess(
   absentWhenUnset(z.object(notifierFields(false)), { zeroIsAbsent: true }),
 );
 export const NotifierUpdateSchema = NotifierCreateSchema;
-/** What a user declares: unknown fields are refused, at every level. */
+/** The fields a user declares, each with its own rules: unknown fields are refused, at every level. The
+ * provider's `check` runs this and then {@link notifierCrossFieldIssues}, once each. */
+export const NotifierFieldsSchema = z.strictObject(notifierFields(true, false));
+/** What a user declares, the exactly-one-channel rule included. */
 export const NotifierInputSchema = z.strictObject(notifierFields(true));
 
 export type NotifierProperties = { [K in ChannelKey]?: z.input<(typeof ChannelSchemas)[K]> | null };

@@ -4,7 +4,7 @@
  * string") reach a user; each failure names its field. The emulator's 400s say the same.
  */
 import { api } from "../helpers/emulator";
-import type { ResourceKind } from "../../provider/resources/shim";
+import type { ResourceKind } from "../../provider/resources/registry";
 import { useProvider, type Props } from "./support";
 
 const p = useProvider();

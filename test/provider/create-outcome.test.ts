@@ -8,8 +8,8 @@
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { ObservabilityClient } from "../../provider/client";
 import * as dynamic from "../../provider/resources/dynamic";
-import { lifecycle, uncertainCreateAdvice, type Descriptor } from "../../provider/resources/lifecycle";
-import { monitorDescriptor } from "../../provider/resources/monitor";
+import { uncertainCreateAdvice } from "../../provider/resources/lifecycle";
+import { Monitor } from "../../provider/resources/monitor";
 import { startFaultProxy, type FaultProxy, type ProxyFault } from "../helpers/fault-proxy";
 import { checked, configureProvider, messageOf } from "./support";
 
@@ -34,7 +34,7 @@ async function afterBaseline(fault: ProxyFault) {
     method === "GET" && nth === 0 ? undefined : fault,
   );
   client = new ObservabilityClient({ url: proxy.url, token: em.token, maxRetries: 1 });
-  return lifecycle(monitorDescriptor as unknown as Descriptor<never>, {
+  return Monitor.declaration.lifecycle({
     client: () => client!,
     secrets: () => [em!.token],
   });

@@ -4,7 +4,7 @@
  * real change must show, naming the property. Pure: no service involved.
  */
 import { implementation } from "../../provider/resources/dynamic";
-import type { ResourceKind } from "../../provider/resources/shim";
+import type { ResourceKind } from "../../provider/resources/registry";
 
 type Props = Record<string, unknown>;
 

@@ -4,7 +4,7 @@
  * is reconciled by the provider itself (provider/resources/reconcile.ts). In the end nothing was created twice
  * and nothing is left behind.
  */
-import type { ResourceKind } from "../../provider/resources/shim";
+import type { ResourceKind } from "../../provider/resources/registry";
 import { checked, useProvider, type Props } from "./support";
 
 const p = useProvider({

@@ -1,23 +1,25 @@
 /** Each resource's input keys and defaults, now read from its schema, are what they were written as before. */
 import type { z } from "zod";
-import { annotationDescriptor } from "../../provider/resources/annotation";
 import type { ArgsMatchSchema, Assert } from "../../provider/resources/common";
-import { monitorDescriptor } from "../../provider/resources/monitor";
-import { notifierDescriptor } from "../../provider/resources/notifier";
-import { organizationNameDescriptor } from "../../provider/resources/organization-name";
-import { roleDescriptor } from "../../provider/resources/role";
-import { starredQueryDescriptor } from "../../provider/resources/starred-query";
+import {
+  Annotation,
+  Monitor,
+  Notifier,
+  OrganizationName,
+  Role,
+  StarredQuery,
+} from "../../provider/resources";
 
 describe.each([
   [
     "Annotation",
-    annotationDescriptor,
+    Annotation.declaration.rules,
     ["datasets", "type", "description", "endTime", "time", "title", "url"],
     { description: "", title: "", url: "", endTime: null },
   ],
   [
     "Monitor",
-    monitorDescriptor,
+    Monitor.declaration.rules,
     [
       "name",
       "aplQuery",
@@ -62,15 +64,20 @@ describe.each([
       triggerFromNRuns: 1,
     },
   ],
-  ["Notifier", notifierDescriptor, ["name", "properties", "disabledUntil"], { disabledUntil: null }],
-  ["OrganizationName", organizationNameDescriptor, ["organizationId", "name"], {}],
+  ["Notifier", Notifier.declaration.rules, ["name", "properties", "disabledUntil"], { disabledUntil: null }],
+  ["OrganizationName", OrganizationName.declaration.rules, ["organizationId", "name"], {}],
   [
     "Role",
-    roleDescriptor,
+    Role.declaration.rules,
     ["name", "description", "members", "orgCapabilities", "datasetCapabilities", "viewCapabilities"],
     { description: "", members: [], orgCapabilities: {}, datasetCapabilities: {}, viewCapabilities: {} },
   ],
-  ["StarredQuery", starredQueryDescriptor, ["kind", "name", "who", "query", "metadata", "dataset"], {}],
+  [
+    "StarredQuery",
+    StarredQuery.declaration.rules,
+    ["kind", "name", "who", "query", "metadata", "dataset"],
+    {},
+  ],
 ])("%s", (_kind, descriptor, keys, defaults) => {
   it("takes its input keys from the schema, in the schema's order", () => {
     expect(descriptor.inputKeys).toEqual(keys);

@@ -1,5 +1,7 @@
 /** Notifier through the provider's lifecycle: credentials stay secret, out of errors and logs. */
-import { NOTIFIER_SECRET_OUTPUTS, notifierSecretStrings } from "../../provider/resources/notifier";
+import { Notifier } from "../../provider/resources/notifier";
+
+const notifierSecretStrings = Notifier.declaration.rules.secretStrings!;
 import { engineError } from "../../provider/resources/lifecycle";
 import { checked, created, messageOf, useProvider } from "./support";
 
@@ -69,7 +71,7 @@ describe("Notifier lifecycle", () => {
 
 describe("Notifier secrets", () => {
   it("declares every credential's top-level output secret", () => {
-    expect(NOTIFIER_SECRET_OUTPUTS).toEqual(["properties"]);
+    expect(Notifier.secretKeys.outputs).toEqual(["properties"]);
   });
 
   it.each([

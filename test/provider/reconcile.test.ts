@@ -4,13 +4,9 @@
  * there are several. Faults are placed on exactly the requests chosen, by a real proxy in front of the emulator.
  */
 import { ObservabilityClient } from "../../provider/client";
-import { annotationDescriptor } from "../../provider/resources/annotation";
-import { lifecycle, type Descriptor, type Lifecycle } from "../../provider/resources/lifecycle";
-import { monitorDescriptor } from "../../provider/resources/monitor";
-import { notifierDescriptor } from "../../provider/resources/notifier";
+import { Annotation, Monitor, Notifier, Role, StarredQuery } from "../../provider/resources";
+import type { DeclaredKind, Lifecycle } from "../../provider/resources/lifecycle";
 import { MAX_CREATE_ATTEMPTS } from "../../provider/resources/reconcile";
-import { roleDescriptor } from "../../provider/resources/role";
-import { starredQueryDescriptor } from "../../provider/resources/starred-query";
 import { startFaultProxy, type FaultProxy, type ProxyFault } from "../helpers/fault-proxy";
 import { useEmulator } from "../helpers/emulator";
 import { checked, messageOf } from "./support";
@@ -31,7 +27,7 @@ afterEach(async () => {
 
 /** The real lifecycle of `descriptor`, its client behind a proxy that faults what `plan` picks. */
 async function through(
-  descriptor: Descriptor<never>,
+  kind: DeclaredKind,
   plan: (method: string, path: string, nth: number) => ProxyFault | Promise<ProxyFault>,
   timeoutMs = 10_000,
   maxRetries?: number,
@@ -39,10 +35,9 @@ async function through(
   proxy = await startFaultProxy(em.current.url, plan);
   client = new ObservabilityClient({ url: proxy.url, token: em.current.token, timeoutMs, maxRetries });
   oob = new ObservabilityClient({ url: em.current.url, token: em.current.token });
-  return lifecycle(descriptor, { client: () => client!, secrets: () => [] });
+  return kind.lifecycle({ client: () => client!, secrets: () => [] });
 }
 
-const d = <T>(x: Descriptor<T>) => x as unknown as Descriptor<never>;
 const posts = () => proxy!.seen.filter((r) => r.startsWith("POST")).length;
 const named = async (list: Promise<{ id?: unknown; name?: unknown }[]>, name: string) =>
   (await list).filter((x) => x.name === name).map((x) => x.id);
@@ -59,7 +54,7 @@ describe("an uncertain create is reconciled, family by family", () => {
     ["answered 502 before processing", "502" as const, 2],
     ["a dropped connection", "drop" as const, 2],
   ])("Monitor, first POST %s: exactly one monitor, in state", async (_what, fault, expectedPosts) => {
-    const impl = await through(d(monitorDescriptor), firstPost(fault));
+    const impl = await through(Monitor.declaration, firstPost(fault));
     const name = `mon-${fault}`;
     const { id } = await impl.create(await checked(impl, { name, aplQuery: "x", type: "MatchEvent" }));
     expect(await named(oob!.monitors.list(), name)).toEqual([id]);
@@ -67,7 +62,7 @@ describe("an uncertain create is reconciled, family by family", () => {
   });
 
   it("Notifier (createdAt window), processed then 500: the one notifier is taken", async () => {
-    const impl = await through(d(notifierDescriptor), firstPost("500after"));
+    const impl = await through(Notifier.declaration, firstPost("500after"));
     const args = { name: "hook", properties: { webhook: { url: "https://w.test/k" } } };
     const { id } = await impl.create(await checked(impl, args));
     expect(await named(oob!.notifiers.list(), "hook")).toEqual([id]);
@@ -77,7 +72,7 @@ describe("an uncertain create is reconciled, family by family", () => {
     ["time undeclared (the service's time is the creation time)", {}],
     ["time declared (the listing before the POST decides)", { time: "2024-01-02T03:04:05Z" }],
   ])("Annotation, %s: one annotation", async (_what, extra) => {
-    const impl = await through(d(annotationDescriptor), firstPost("500after"));
+    const impl = await through(Annotation.declaration, firstPost("500after"));
     const title = `a-${Object.keys(extra).length}`;
     const args = { datasets: ["recon"], type: "deploy", title, ...extra };
     const { id } = await impl.create(await checked(impl, args));
@@ -87,7 +82,7 @@ describe("an uncertain create is reconciled, family by family", () => {
 
   it("StarredQuery: an identical query saved before the create is not taken for ours", async () => {
     const args = { kind: "apl", name: "sq-old", who: "team", query: { apl: "x" }, metadata: {} };
-    const impl = await through(d(starredQueryDescriptor), firstPost("500"));
+    const impl = await through(StarredQuery.declaration, firstPost("500"));
     const old = await oob!.starredQueries.create(args as never);
     const { id } = await impl.create(await checked(impl, args));
     expect(id).not.toBe(old.id);
@@ -98,7 +93,7 @@ describe("an uncertain create is reconciled, family by family", () => {
 
   it("Role: a 409 on the resend means the name was taken since; the role of that name is taken", async () => {
     const args = { name: "recon-role", description: "r" };
-    const impl = await through(d(roleDescriptor), async (method, _path, nth) => {
+    const impl = await through(Role.declaration, async (method, _path, nth) => {
       if (method !== "POST") return undefined;
       if (nth === 0) return "502";
       // The first request, delayed in the service, lands just before the resend.
@@ -112,7 +107,7 @@ describe("an uncertain create is reconciled, family by family", () => {
 
   it("Role: a role of that name with another body is not taken; the 409 is reported", async () => {
     const args = { name: "recon-role-2", description: "mine" };
-    const impl = await through(d(roleDescriptor), async (method, _path, nth) => {
+    const impl = await through(Role.declaration, async (method, _path, nth) => {
       if (method !== "POST") return undefined;
       if (nth === 0) return "502";
       if (nth === 1) await oob!.roles.create({ name: args.name, description: "theirs" });
@@ -139,7 +134,7 @@ describe("an uncertain create is reconciled, family by family", () => {
           : { name, properties: { webhook: { url: "https://w.test/prior" } } };
       const family = kind === "Monitor" ? () => oob!.monitors : () => oob!.notifiers;
       const impl = await through(
-        d(kind === "Monitor" ? monitorDescriptor : notifierDescriptor),
+        kind === "Monitor" ? Monitor.declaration : Notifier.declaration,
         firstPost(fault),
       );
       const prior = await family().create(args as never);
@@ -153,7 +148,7 @@ describe("an uncertain create is reconciled, family by family", () => {
   it("an id a resource in this process has read is never taken, even when made after the baseline", async () => {
     const args = { name: "seen-by-read", aplQuery: "x", type: "MatchEvent" };
     let other: string | undefined;
-    const impl = await through(d(monitorDescriptor), async (method, _path, nth) => {
+    const impl = await through(Monitor.declaration, async (method, _path, nth) => {
       if (method !== "POST" || nth !== 0) return undefined;
       // Another resource of this run, made and refreshed while this create is in flight.
       other = (await oob!.monitors.create(args as never)).id;
@@ -168,7 +163,7 @@ describe("an uncertain create is reconciled, family by family", () => {
   it("an object claimed by another resource in this process is never taken", async () => {
     const args = { name: "twin", aplQuery: "x", type: "MatchEvent" };
     // Two resources of one kind: the first creates cleanly, the second's first POST fails unprocessed.
-    const impl = await through(d(monitorDescriptor), (method, _path, nth) =>
+    const impl = await through(Monitor.declaration, (method, _path, nth) =>
       method === "POST" && nth === 1 ? "500" : undefined,
     );
     const first = await impl.create(await checked(impl, args));
@@ -179,7 +174,7 @@ describe("an uncertain create is reconciled, family by family", () => {
 
   it("more than one match: fails listing their ids and advising adoption", async () => {
     const args = { name: "many", aplQuery: "x", type: "MatchEvent" };
-    const impl = await through(d(monitorDescriptor), async (method, _path, nth) => {
+    const impl = await through(Monitor.declaration, async (method, _path, nth) => {
       if (method !== "POST" || nth !== 0) return undefined;
       await oob!.monitors.create(args as never);
       return "500after";
@@ -192,7 +187,7 @@ describe("an uncertain create is reconciled, family by family", () => {
   });
 
   it(`every POST uncertain and nothing created: ${MAX_CREATE_ATTEMPTS} POSTs, then the adopt advice`, async () => {
-    const impl = await through(d(monitorDescriptor), (method) => (method === "POST" ? "502" : undefined));
+    const impl = await through(Monitor.declaration, (method) => (method === "POST" ? "502" : undefined));
     const message = await messageOf(
       impl.create(await checked(impl, { name: "never", aplQuery: "x", type: "MatchEvent" })),
     );
@@ -223,7 +218,7 @@ describe("the race: the first request is still in the service when the list runs
   it("two late objects after two uncertain POSTs: the first is kept, the other and the resend's own deleted", async () => {
     const args = { name: "late-twins", aplQuery: "x", type: "MatchEvent" };
     const late: string[] = [];
-    const impl = await through(d(monitorDescriptor), lateTwins(args, late));
+    const impl = await through(Monitor.declaration, lateTwins(args, late));
     const { id } = await impl.create(await checked(impl, args));
     expect(late).toHaveLength(2);
     expect(await named(oob!.monitors.list(), "late-twins")).toEqual([late[0]]);
@@ -236,7 +231,7 @@ describe("the race: the first request is still in the service when the list runs
     const args = { name: "undeletable", aplQuery: "x", type: "MatchEvent" };
     const late: string[] = [];
     const impl = await through(
-      d(monitorDescriptor),
+      Monitor.declaration,
       lateTwins(args, late, (method) => (method === "DELETE" ? "500" : undefined)),
       10_000,
       0,
@@ -252,7 +247,7 @@ describe("the race: the first request is still in the service when the list runs
 
   it("a request the client gave up on (timeout) lands before the second list: taken, not resent", async () => {
     const impl = await through(
-      d(monitorDescriptor),
+      Monitor.declaration,
       (method, _path, nth) => (method === "POST" && nth === 0 ? { delayMs: 900 } : undefined),
       400,
     );
@@ -266,7 +261,7 @@ describe("the race: the first request is still in the service when the list runs
 
   it("it lands only after the resend (undici times out at a coarse tick): the resend's own object is deleted, the first one kept", async () => {
     const impl = await through(
-      d(monitorDescriptor),
+      Monitor.declaration,
       (method, _path, nth) => (method === "POST" && nth === 0 ? { delayMs: 2200 } : undefined),
       400,
     );

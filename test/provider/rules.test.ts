@@ -5,19 +5,15 @@
  */
 import { implementation } from "../../provider/resources/dynamic";
 import { UNKNOWN } from "../../provider/resources/lifecycle";
-import type { ResourceKind } from "../../provider/resources/shim";
+import type { ResourceKind } from "../../provider/resources/registry";
+import { SAMPLES } from "../helpers/samples";
 
 type Props = Record<string, unknown>;
 const long = (n: number) => "a".repeat(n);
 
-const base: Record<ResourceKind, Props> = {
-  Annotation: { datasets: ["logs"], type: "deploy" },
-  Monitor: { name: "m", aplQuery: "['logs'] | count", type: "MatchEvent" },
-  Notifier: { name: "n", properties: { email: { emails: ["oncall@example.com"] } } },
-  Role: { name: "r" },
-  StarredQuery: { kind: "apl", name: "q", who: "team", query: { apl: "['logs']" }, metadata: {} },
-  OrganizationName: { organizationId: "local-org", name: "Org" },
-};
+const base: Record<ResourceKind, Props> = Object.fromEntries(
+  Object.entries(SAMPLES).map(([kind, sample]) => [kind, sample.minimal]),
+) as Record<ResourceKind, Props>;
 
 const threshold = { name: "m", aplQuery: "x", type: "Threshold", operator: "Above", threshold: 1 };
 const anomaly = {

@@ -14,9 +14,11 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import * as path from "node:path";
 // The built package, as users get it: under --coverage the sources are instrumented, and the serialized shim
 // would carry the instrumentation instead of the text a release writes.
-import * as obs from "../../dist/provider";
 import { ObservabilityClient } from "../../provider/client";
-import { SHIM_METHODS, type ResourceKind } from "../../provider/resources/shim";
+import { SHIM_METHODS } from "../../provider/resources/shim";
+import { KINDS, type ResourceKind } from "../../provider/resources/registry";
+import { declareSample, SAMPLES } from "../helpers/samples";
+import * as BUILT from "../../dist/provider/resources/registry";
 import { useEmulator } from "../helpers/emulator";
 import {
   linkedProgramDir,
@@ -34,39 +36,9 @@ const requireFromString: (code: string, filename: string) => any = require("requ
 
 const SHIMS_DIR = path.join(REPO_ROOT, "test", "fixtures", "shims");
 const VERSION: string = JSON.parse(readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")).version;
-const KINDS: ResourceKind[] = [
-  "Annotation",
-  "Monitor",
-  "Notifier",
-  "Role",
-  "StarredQuery",
-  "OrganizationName",
-];
-
+const KIND_NAMES: ResourceKind[] = [...KINDS.keys()];
 /** Inputs a golden shim's resource is created with, then changed to. */
-const LIFECYCLE: Record<ResourceKind, { args: Props; change: Props }> = {
-  Annotation: {
-    args: { datasets: ["logs"], type: "deploy", title: "v1" },
-    change: { datasets: ["logs"], type: "deploy", title: "v2" },
-  },
-  Monitor: {
-    args: { name: "golden", aplQuery: "['logs'] | count", type: "MatchEvent" },
-    change: { name: "golden-2", aplQuery: "['logs'] | count", type: "MatchEvent" },
-  },
-  Notifier: {
-    args: { name: "golden", properties: { slack: { slackUrl: "https://hooks.slack.test/GOLDEN" } } },
-    change: { name: "golden", properties: { webhook: { url: "https://hooks.test/GOLDEN" } } },
-  },
-  Role: { args: { name: "golden-role" }, change: { name: "golden-role", members: ["u1"] } },
-  StarredQuery: {
-    args: { kind: "apl", name: "golden", who: "team", query: { apl: "['logs']" }, metadata: {} },
-    change: { kind: "apl", name: "golden-2", who: "team", query: { apl: "['logs']" }, metadata: {} },
-  },
-  OrganizationName: {
-    args: { organizationId: "local-org", name: "Golden Org" },
-    change: { organizationId: "local-org", name: "Golden Org 2" },
-  },
-};
+const LIFECYCLE = SAMPLES;
 
 const em = useEmulator();
 let texts: Record<string, string>;
@@ -75,20 +47,13 @@ let client: ObservabilityClient;
 
 beforeAll(async () => {
   const seen = await recordRegistrations();
-  await Promise.all(
-    [
-      new obs.Annotation("a", { datasets: ["x"], type: "t" }),
-      new obs.Monitor("m", { name: "m", aplQuery: "x", type: "MatchEvent" }),
-      new obs.Notifier("n", { name: "n", properties: { email: { emails: ["a@b.test"] } } }),
-      new obs.Role("r", { name: "r" }),
-      new obs.StarredQuery("s", { kind: "apl", name: "s", who: "team", query: { apl: "x" }, metadata: {} }),
-      new obs.OrganizationName("o", { organizationId: "local-org", name: "o" }),
-    ].map(registered),
-  );
+  // The built package's classes: the golden shims are compared with what a release serializes.
+  const classes = BUILT.KIND_CLASSES;
+  await Promise.all(KIND_NAMES.map((kind) => registered(declareSample(kind, kind, { classes }))));
   texts = Object.fromEntries(seen.map((r) => [r.type.split(":").pop()!, r.providerText]));
   if (process.env.UPDATE_SHIM_GOLDENS === "1") {
     mkdirSync(path.join(SHIMS_DIR, VERSION), { recursive: true });
-    for (const kind of KINDS) writeFileSync(path.join(SHIMS_DIR, VERSION, `${kind}.js`), texts[kind]);
+    for (const kind of KIND_NAMES) writeFileSync(path.join(SHIMS_DIR, VERSION, `${kind}.js`), texts[kind]);
   }
   ({ host, client } = await startConfiguredHost(em.current));
 });
@@ -101,7 +66,7 @@ afterAll(async () => {
 const goldens: [string, ResourceKind, string][] = readdirSync(SHIMS_DIR, { withFileTypes: true })
   .filter((d) => d.isDirectory())
   .flatMap((d) =>
-    KINDS.filter((k) => existsSync(path.join(SHIMS_DIR, d.name, `${k}.js`))).map(
+    KIND_NAMES.filter((k) => existsSync(path.join(SHIMS_DIR, d.name, `${k}.js`))).map(
       (k) =>
         [d.name, k, readFileSync(path.join(SHIMS_DIR, d.name, `${k}.js`), "utf8")] as [
           string,
@@ -113,7 +78,7 @@ const goldens: [string, ResourceKind, string][] = readdirSync(SHIMS_DIR, { withF
 
 describe("5. golden copies of every released shim", () => {
   it("the current version's golden copies are exactly what the classes serialize today", () => {
-    for (const kind of KINDS) {
+    for (const kind of KIND_NAMES) {
       const file = path.join(SHIMS_DIR, VERSION, `${kind}.js`);
       expect(existsSync(file)).toBe(true);
       expect(readFileSync(file, "utf8")).toBe(texts[kind]);
@@ -121,14 +86,14 @@ describe("5. golden copies of every released shim", () => {
   });
 
   it("there is a golden copy of each kind for each version", () => {
-    expect(goldens.length).toBeGreaterThanOrEqual(KINDS.length);
+    expect(goldens.length).toBeGreaterThanOrEqual(KIND_NAMES.length);
     for (const version of new Set(goldens.map(([v]) => v))) {
       expect(
         goldens
           .filter(([v]) => v === version)
           .map(([, k]) => k)
           .sort(),
-      ).toEqual([...KINDS].sort());
+      ).toEqual([...KIND_NAMES].sort());
     }
   });
 

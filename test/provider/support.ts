@@ -2,7 +2,7 @@
 import { ObservabilityClient } from "../../provider/client";
 import * as dynamic from "../../provider/resources/dynamic";
 import { UNKNOWN, type Lifecycle, type Props } from "../../provider/resources/lifecycle";
-import type { ResourceKind } from "../../provider/resources/shim";
+import type { ResourceKind } from "../../provider/resources/registry";
 import type { EmulatorOptions } from "../../emulator";
 import { useEmulator } from "../helpers/emulator";
 

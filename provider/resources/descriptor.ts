@@ -1,0 +1,131 @@
+/**
+ * What one resource kind is, as data: its rules (schema, keys, defaults, comparison paths), its client family,
+ * how its objects map to inputs and outputs, and how an uncertain create finds its object. The lifecycle engine
+ * (lifecycle.ts) and the uncertain-create search (reconcile.ts) both read it; neither imports the other's types.
+ *
+ * Also here: the comparison every diff and every uncertain create uses (`normalize`, `canonical`,
+ * `inputChanges`), since it needs nothing but a kind's rules.
+ */
+import type { z } from "zod";
+import type { ObservabilityClient } from "../client";
+import type { CrudFamily } from "../client/resources/base";
+import type { CrossFieldIssue } from "../schemas";
+import { canonicalTime } from "../time";
+import { clone, dropNulls, mapAtPath, pick, sortAtPath, stableStringify, type Props } from "./values";
+
+/** The input that carries the serialized provider; never validated, never sent. */
+export const PROVIDER_KEY = "__provider";
+/** The optional input that takes an existing object under management. */
+export const ADOPT_KEY = "adopt";
+
+/** The rules of a kind that do not depend on its object type: what check, diff and the comparisons read. */
+export interface KindRules<K extends string = string> {
+  /** The kind, as the shim names it and as errors name it. */
+  kind: K;
+  /** The strict input schema from provider/schemas: unknown fields refused. Cross-field rules are not in it. */
+  schema: z.ZodType;
+  /** Every Args field except `adopt`. */
+  inputKeys: readonly string[];
+  /** Values the service assumes for absent fields; absent and default compare equal. */
+  defaults: Props;
+  /** Fields the service fills in when not declared (e.g. an annotation's `time`): not diffed while undeclared. */
+  serverSet?: readonly string[];
+  /** Paths of lists compared without regard to order; `*` matches every key of a map. */
+  setPaths: readonly string[];
+  /**
+   * Paths of date-times compared as instants, since the service may echo `+02:00` as `Z` or drop the
+   * milliseconds; the zero time some clients and services use for "unset" compares equal to absent.
+   */
+  timePaths?: readonly string[];
+  /** Fields whose change the API cannot apply in place. */
+  replaceKeys?: readonly string[];
+  /** Whether `adopt` is accepted (every kind but OrganizationName). */
+  adoptable: boolean;
+  /** A replacement must delete first (a unique name would otherwise clash). */
+  deleteBeforeReplace?: boolean;
+  /** Outputs kept from the prior state across update and read (e.g. OrganizationName's `previousName`). */
+  carryKeys?: readonly string[];
+  /**
+   * The kind's cross-field rules, stated in its schema file and run once by `check`, with unknown values
+   * (preview) treated as "could be anything valid".
+   */
+  crossField?(inputs: Props): CrossFieldIssue[];
+  /** Extra canonicalization for diffs, after defaults and set sorting (e.g. dropping empty capability lists). */
+  canonicalize?(inputs: Props): Props;
+  /** Credential strings in the inputs, scrubbed from every error message. */
+  secretStrings?(inputs: Props): string[];
+}
+
+/** How one family is searched after an uncertain create (reconcile.ts explains the method). */
+export interface ReconcileRule<T> {
+  /** The objects a create of `declared` may have made (a superset is fine: candidates are matched after). */
+  list(client: ObservabilityClient, declared: Props, since: Date): Promise<T[]>;
+  /** Whether the service records when an object of this body was created; without, the baseline decides. */
+  timed(declared: Props): boolean;
+  /** When the service created `obj` (read only where {@link timed}). */
+  createdAt?(obj: T): unknown;
+}
+
+/** The reconcile rule of a kind whose create sends no POST (nothing can be left behind by an unknown outcome). */
+export const CREATE_SENDS_NO_POST = "create sends no POST";
+
+/** Everything that makes one resource kind different from another; `T` is its object as the service returns it. */
+export interface Descriptor<T extends { id: string }, K extends string = string> extends KindRules<K> {
+  /**
+   * The client family the four verbs go to. `olds` are the prior outputs, for a kind whose verbs need them
+   * (OrganizationName's delete restores the name recorded in them); a plain family ignores them.
+   */
+  family(client: ObservabilityClient, olds: Props): CrudFamily<T, Props>;
+  /** How an uncertain create finds its object; required, so that no kind creates without one by omission. */
+  reconcile: ReconcileRule<T> | typeof CREATE_SENDS_NO_POST;
+  /** Request body from normalized inputs. */
+  toBody(inputs: Props): Props;
+  /** The object mapped back into the Args shape (before normalization). */
+  toInputs(obj: T): Props;
+  /** Every output: the service's fields, including server-set ones. */
+  toOutputs(obj: T): Props;
+}
+
+/** Only the declared fields of `props` (no `__provider`, no `adopt`, no outputs). */
+export function pickInputs(rules: KindRules, props: Props): Props {
+  return pick(props, rules.inputKeys);
+}
+
+/** Declared fields with defaults applied where absent or null; unknown values kept as they are. */
+export function normalize(rules: KindRules, inputs: Props): Props {
+  const out = clone(pickInputs(rules, inputs));
+  for (const [key, value] of Object.entries(rules.defaults)) {
+    if (out[key] === undefined || out[key] === null) out[key] = clone(value);
+  }
+  return out;
+}
+
+/** The form diffs compare: normalized, nulls dropped, set-like lists sorted, kind-specific cleanup. */
+export function canonical(rules: KindRules, inputs: Props): Props {
+  let out = dropNulls(normalize(rules, inputs)) as Props;
+  for (const path of rules.setPaths) sortAtPath(out, path);
+  for (const path of rules.timePaths ?? []) mapAtPath(out, path, canonicalTime);
+  if (rules.canonicalize) out = rules.canonicalize(out);
+  return out;
+}
+
+/**
+ * The declared fields that differ between `olds` and `news` in canonical form, as `diff` reports them; a
+ * server-set field not declared in `news` never differs. Also how an uncertain create recognizes its object.
+ */
+export function inputChanges(
+  rules: KindRules,
+  olds: Props,
+  news: Props,
+): { diffs: string[]; stables: string[] } {
+  const before = canonical(rules, olds);
+  const after = canonical(rules, news);
+  const diffs: string[] = [];
+  const stables: string[] = [];
+  for (const key of rules.inputKeys) {
+    if (news[key] === undefined && rules.serverSet?.includes(key)) stables.push(key);
+    else if (stableStringify(before[key]) !== stableStringify(after[key])) diffs.push(key);
+    else stables.push(key);
+  }
+  return { diffs, stables };
+}
