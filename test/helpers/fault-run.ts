@@ -6,15 +6,17 @@
  */
 import { startEmulator } from "../../emulator";
 import { ObservabilityClient } from "../../provider/client";
-import * as obs from "../../provider/resources";
+import { KINDS, type ResourceKind } from "../../provider/resources/registry";
+import { declareSample } from "./samples";
 import { startProviderHost, urnOf, type ProviderHost } from "./host";
 import { recordRegistrations, registered } from "./provider-text";
 
 type Props = Record<string, unknown>;
 
-/** The families a run exercises (OrganizationName never POSTs, so it has nothing to reconcile). */
-export const RUN_KINDS = ["Monitor", "Notifier", "Annotation", "Role", "StarredQuery"] as const;
-type RunKind = (typeof RUN_KINDS)[number];
+/** The families a run exercises: every kind but OrganizationName, which never POSTs (nothing to reconcile). A
+ * kind added to the registry joins the runs, and `argsOf` and `listAll` do not compile until they cover it. */
+type RunKind = Exclude<ResourceKind, "OrganizationName">;
+export const RUN_KINDS = [...KINDS.keys()].filter((k): k is RunKind => k !== "OrganizationName");
 
 /** The dataset every run's annotations are on, so listing them is listing the run's. */
 const DATASET = "fault-run";
@@ -49,14 +51,7 @@ export interface FaultRunOptions {
 /** The real `__provider` text of each run kind, as `pulumi up` would produce it. */
 export async function providerTexts(): Promise<Record<RunKind, string>> {
   const seen = await recordRegistrations();
-  const resources = [
-    new obs.Monitor("m", { name: "m", aplQuery: "x", type: "MatchEvent" }),
-    new obs.Notifier("n", { name: "n", properties: { email: { emails: ["a@b.test"] } } }),
-    new obs.Annotation("a", { datasets: ["x"], type: "t" }),
-    new obs.Role("r", { name: "r" }),
-    new obs.StarredQuery("s", { kind: "apl", name: "s", who: "team", query: { apl: "x" }, metadata: {} }),
-  ];
-  await Promise.all(resources.map(registered));
+  await Promise.all(RUN_KINDS.map((kind) => registered(declareSample(kind, kind))));
   return Object.fromEntries(seen.map((r) => [r.type.split(":").pop()!, r.providerText])) as Record<
     RunKind,
     string

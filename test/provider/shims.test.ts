@@ -30,7 +30,6 @@ import {
 } from "../helpers/host";
 import { recordRegistrations, registered } from "../helpers/provider-text";
 
-type Props = Record<string, unknown>;
 /* eslint-disable @typescript-eslint/no-explicit-any */
 const requireFromString: (code: string, filename: string) => any = require("require-from-string");
 
