@@ -1,6 +1,6 @@
 /**
  * `pulumi-observability`: Pulumi dynamic resources for the observability service, and the typed API client they
- * use. This root is the public surface: the six resources with their Args and output types, the client with its
+ * use. This root is the public surface: every resource with its Args and output types, the client with its
  * options and errors, and the service's object types under `api` (`api.Monitor`, since the resource class owns
  * the name `Monitor`). The emulator, the zod schemas and the dynamic-provider entry point are subpath exports:
  * `pulumi-observability/emulator`, `/schemas` and `/dynamic`.
@@ -9,30 +9,8 @@
 // clear message instead of a crash deep inside a dependency.
 import "./guard";
 
-export { Annotation, type AnnotationArgs } from "./resources/annotation";
-export { Monitor, type MonitorArgs, type MonitorOperator, type MonitorType } from "./resources/monitor";
-export {
-  Notifier,
-  type NotifierArgs,
-  type NotifierPropertiesArgs,
-  type NotifierPropertiesOutput,
-  type CustomWebhookChannel,
-} from "./resources/notifier";
-export {
-  OrganizationName,
-  type OrganizationNameArgs,
-  type OrganizationPaymentStatus,
-  type OrganizationPlan,
-} from "./resources/organization-name";
-export { Role, type RoleArgs, type RoleAction, type CapabilityArgs } from "./resources/role";
-export {
-  StarredQuery,
-  type StarredQueryArgs,
-  type StarredQueryRequestArgs,
-  type StarredQueryOptionsArgs,
-  type StarredQueryRequestOutput,
-  type StarredQueryOptionsOutput,
-} from "./resources/starred-query";
+// The resources, their Args and output types: every kind registered in provider/resources/index.ts.
+export * from "./resources";
 
 export {
   ObservabilityClient,

@@ -1,0 +1,70 @@
+/**
+ * The registry walked: every kind declared in provider/resources is registered, served by the dynamic entry
+ * point, public, sampled and documented. A new kind that misses one of its parts fails here, by name.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import * as obs from "../../provider";
+import { v1 } from "../../provider/resources/dynamic";
+import { KIND_CLASSES, KINDS } from "../../provider/resources/registry";
+import { SAMPLES } from "../helpers/samples";
+
+const ROOT = path.resolve(__dirname, "..", "..");
+const RESOURCES = path.join(ROOT, "provider", "resources");
+const kebab = (kind: string) => kind.replace(/(?<=[a-z])(?=[A-Z])/g, "-").toLowerCase();
+
+/** The kinds declared in the resource files' sources, found by their `declareKind` calls. */
+function declaredInSources(): { file: string; kind: string }[] {
+  const found: { file: string; kind: string }[] = [];
+  for (const file of fs.readdirSync(RESOURCES)) {
+    const text = fs.readFileSync(path.join(RESOURCES, file), "utf8");
+    for (const [, kind] of text.matchAll(/declareKind<[^>]*?,\s*"(\w+)">\(/g)) found.push({ file, kind });
+  }
+  return found;
+}
+
+it("finds the kinds declared in the sources (so the checks below walk something)", () => {
+  expect(declaredInSources().length).toBeGreaterThanOrEqual(6);
+});
+
+describe.each(declaredInSources())("$kind ($file)", ({ file, kind }) => {
+  it("is registered: its file is exported by provider/resources/index.ts", () => {
+    expect([...KINDS.keys()]).toContain(kind);
+  });
+
+  it("is public: the package root exports its Resource class", () => {
+    expect((obs as Record<string, unknown>)[kind]).toBe(KIND_CLASSES.get(kind as never));
+  });
+
+  it("lives in the file named after it", () => {
+    expect(file).toBe(`${kebab(kind)}.ts`);
+  });
+
+  it("has a sample for the tests that walk every kind", () => {
+    expect(Object.keys(SAMPLES)).toContain(kind);
+  });
+
+  it("has a reference page, linked from the README's table", () => {
+    const page = `docs/resources/${kebab(kind)}.md`;
+    expect(fs.existsSync(path.join(ROOT, page))).toBe(true);
+    expect(fs.readFileSync(path.join(ROOT, "README.md"), "utf8")).toContain(`(${page})`);
+  });
+
+  it("is served by the dynamic entry point: check accepts its sample", async () => {
+    const result = (await v1(kind as never, "check", [
+      {},
+      SAMPLES[kind as keyof typeof SAMPLES].minimal,
+    ])) as {
+      failures: unknown[];
+    };
+    expect(result.failures).toEqual([]);
+  });
+});
+
+it("no kind is registered twice, and the Resource type token is the kind's name", () => {
+  for (const [kind, cls] of KIND_CLASSES) {
+    expect(cls.declaration.kind).toBe(kind);
+    expect(cls.name).toBe(kind);
+  }
+  expect(new Set(KINDS.keys()).size).toBe(KINDS.size);
+});
