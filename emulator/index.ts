@@ -8,6 +8,7 @@ import type { AddressInfo } from "node:net";
 import type { EmulatorContext } from "./context";
 import { parseFaultSpec, type FaultOptions } from "./faults";
 import { DEFAULT_INGEST_QUOTA_BYTES, DEFAULT_QUERY_QUOTA, Quota } from "./quota";
+import { COLLECTION_FAMILIES } from "./routes";
 import { createEmulatorServer, type EmulatorStats, type RecordedRequest } from "./server";
 import { State } from "./state";
 import { EventStore } from "./store/events";
@@ -116,7 +117,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   }
   const faults = typeof options.faults === "string" ? parseFaultSpec(options.faults) : options.faults;
 
-  const state = new State(orgId);
+  const state = new State(COLLECTION_FAMILIES, orgId);
   const store = new EventStore();
   const persistence = options.dataFile
     ? new Persistence(options.dataFile, state, store, {

@@ -11,8 +11,6 @@
  * - A request that would take usage past the quota gets 430 `{code:430, message}` and is not applied; usage
  *   is not charged. Usage lives in memory only (a restart starts a new count).
  */
-import type { ServerResponse } from "node:http";
-
 /** The ingest quota when none is set: the license's `monthlyIngestGb` (500 GB), in bytes. */
 export const DEFAULT_INGEST_QUOTA_BYTES = 500 * 1_000_000_000;
 /** The query quota when none is set, in query requests per month. */
@@ -96,11 +94,13 @@ export function quotaKindOf(path: string): "ingest" | "query" | undefined {
   return undefined;
 }
 
-/** Writes `X-IngestLimit-*` or `X-QueryLimit-*` from the quota's current reading. */
-export function setQuotaHeaders(res: ServerResponse, kind: "ingest" | "query", quota: Quota): void {
+/** `X-IngestLimit-*` or `X-QueryLimit-*`, from the quota's current reading. */
+export function quotaHeaders(kind: "ingest" | "query", quota: Quota): Record<string, string> {
   const prefix = kind === "ingest" ? "X-IngestLimit" : "X-QueryLimit";
   const r = quota.reading();
-  res.setHeader(`${prefix}-Limit`, String(r.limit));
-  res.setHeader(`${prefix}-Remaining`, String(r.remaining));
-  res.setHeader(`${prefix}-Reset`, String(r.resetSeconds));
+  return {
+    [`${prefix}-Limit`]: String(r.limit),
+    [`${prefix}-Remaining`]: String(r.remaining),
+    [`${prefix}-Reset`]: String(r.resetSeconds),
+  };
 }

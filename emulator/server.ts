@@ -1,23 +1,16 @@
 /**
  * The emulator's HTTP server: authentication, rate-limit and trace headers, fault injection, request
- * recording, then routing to the API families. Built on node:http for raw socket access (dropped
- * connections) and raw body streaming (ingest speed).
+ * recording, then routing to the API families, whose handlers return a {@link Reply} that this file alone
+ * writes. Built on node:http for raw socket access (dropped connections) and raw body streaming (ingest speed).
  */
 import { randomBytes, timingSafeEqual } from "node:crypto";
 import type { Duplex } from "node:stream";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { EmulatorContext } from "./context";
 import { FaultInjector, type FaultOptions } from "./faults";
-import { quotaKindOf, setQuotaHeaders } from "./quota";
-import { HttpError, Router, parseQuery, readBody, sendError, type RequestContext } from "./http";
-import { registerAnnotations } from "./routes/annotations";
-import { registerIngest } from "./routes/ingest";
-import { registerMonitors } from "./routes/monitors";
-import { registerNotifiers } from "./routes/notifiers";
-import { registerOrgs } from "./routes/orgs";
-import { registerQueries } from "./routes/query";
-import { registerRoles } from "./routes/roles";
-import { registerStarredQueries } from "./routes/starred";
+import { quotaHeaders, quotaKindOf } from "./quota";
+import { HttpError, Router, errorReply, parseQuery, readBody, writeReply, type Reply } from "./http";
+import { registerRoutes } from "./routes";
 
 /** One request as the server received it (tests assert on these); the token is redacted. */
 export interface RecordedRequest {
@@ -156,31 +149,25 @@ function answerClientError(err: NodeJS.ErrnoException, socket: Duplex, headers: 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
- * Holds every reply until the changes made so far are on disk (`--data`): a 2xx is never sent for a change that a
- * crash could still lose, and no reply shows another request's change that could still be lost. When the change
+ * The reply, once every change made so far is on disk (`--data`): a 2xx is never sent for a change that a crash
+ * could still lose, and no reply shows another request's change that could still be lost. When the change
  * cannot be written, the reply becomes a 500: the change is in memory, its fate on disk unknown.
  */
-function replyWhenDurable(res: ServerResponse, durable: () => Promise<void> | undefined): void {
-  const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse;
-  res.end = ((...args: unknown[]) => {
-    const pending = durable();
-    if (pending === undefined) return end(...args);
-    pending.then(
-      () => end(...args),
-      (err: Error) => {
-        if (res.headersSent) return void res.destroy();
-        const text = JSON.stringify({
-          code: 500,
-          message: `the emulator could not write its data file: ${err.message}`,
-        });
-        res.statusCode = 500;
-        res.setHeader("Content-Type", "application/json");
-        res.setHeader("Content-Length", Buffer.byteLength(text));
-        end(text);
-      },
-    );
-    return res;
-  }) as typeof res.end;
+async function whenDurable(reply: Reply, durable: () => Promise<void> | undefined): Promise<Reply> {
+  try {
+    await durable();
+    return reply;
+  } catch (err) {
+    const message = `the emulator could not write its data file: ${(err as Error).message}`;
+    return errorReply(500, message, undefined, reply.headers);
+  }
+}
+
+/** What a request's processing produced, before the server's last word on it (see `handle`). */
+interface Answer {
+  reply: Reply;
+  /** The request drew the `500after` fault and reached its handler. */
+  failAfter: boolean;
 }
 
 /** Creates (but does not start) the emulator's HTTP server. */
@@ -189,14 +176,7 @@ export function createEmulatorServer(
   settings: ServerSettings,
 ): { server: Server; received: RecordedRequest[]; stats: EmulatorStats } {
   const router = new Router();
-  registerAnnotations(router, em);
-  registerMonitors(router, em);
-  registerNotifiers(router, em);
-  registerRoles(router, em);
-  registerOrgs(router, em);
-  registerStarredQueries(router, em);
-  registerIngest(router, em);
-  registerQueries(router, em);
+  registerRoutes(router, em);
 
   const received: RecordedRequest[] = [];
   const stats: EmulatorStats = { requests: 0, faults: {}, rateLimited: 0 };
@@ -220,12 +200,18 @@ export function createEmulatorServer(
           ["X-RateLimit-Scope", "organization"],
         ];
 
+  /** The `{code, message}` reply for what a request threw: its own status for an HttpError, else a logged 500. */
+  const replyForError = (err: unknown, method: string, path: string): Reply => {
+    if (err instanceof HttpError) return errorReply(err.status, err.message, err.detail);
+    settings.logger?.(`internal error on ${method} ${path}: ${(err as Error)?.message ?? String(err)}`);
+    return errorReply(500, "internal server error");
+  };
+
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const started = Date.now();
     stats.requests++;
     res.setHeader("X-Trace-Id", randomBytes(16).toString("hex"));
     const url = new URL(req.url ?? "/", "http://emulator");
-    const query = parseQuery(url.searchParams);
     const method = req.method ?? "GET";
     // Keep inner empty segments (an empty dataset name is a 400, not a 404), drop one trailing slash.
     const path =
@@ -234,7 +220,36 @@ export function createEmulatorServer(
       settings.logger?.(`${method} ${path} ${res.statusCode} ${Date.now() - started}ms`),
     );
 
-    if (em.durable) replyWhenDurable(res, em.durable);
+    const answer = await answerRequest(req, res, method, path, parseQuery(url.searchParams));
+    if (answer === undefined) return; // a `drop` fault: the connection is gone, nothing to answer
+    let reply = answer.reply;
+    // What happens to a reply between its handler and the wire, in this order:
+    // 1. The `500after` fault: the handler ran and its change stays, but the client is told it failed, so it
+    //    cannot tell whether the request took effect. Its headers (quota) stay, as a real failure would leave them.
+    if (answer.failAfter) {
+      countFault("500after");
+      const failed = errorReply(500, "internal server error (injected fault after processing)");
+      reply = { ...failed, headers: reply.headers };
+    }
+    // 2. Durability (`--data`): every reply, the 500after one included since its change is as real as any,
+    //    waits until the changes made so far are on disk; a failed write makes it a 500 (see whenDurable).
+    if (em.durable) reply = await whenDurable(reply, em.durable);
+    // 3. Written, once.
+    writeReply(res, reply);
+  }
+
+  /** Everything a request goes through up to its handler's reply; undefined when a fault drops the connection. */
+  async function answerRequest(
+    req: IncomingMessage,
+    res: ServerResponse,
+    method: string,
+    path: string,
+    query: Record<string, string | string[]>,
+  ): Promise<Answer | undefined> {
+    const refuse = (status: number, message: string, headers?: Record<string, string>): Answer => ({
+      reply: errorReply(status, message, undefined, headers),
+      failAfter: false,
+    });
 
     // Counted and reported before anything can refuse the request, so that every answer carries the headers.
     const { count, resetMs } = window.hit(Date.now());
@@ -243,9 +258,9 @@ export function createEmulatorServer(
     const rawBody = await readRawBody(req, maxBody);
     if (rawBody === undefined) {
       // Refused before buffering it; the rest of the upload is discarded and the connection closed after.
-      res.setHeader("Connection", "close");
       req.resume();
-      return sendError(res, 413, `request body is larger than the emulator's limit of ${maxBody} bytes`);
+      const message = `request body is larger than the emulator's limit of ${maxBody} bytes`;
+      return refuse(413, message, { Connection: "close" });
     }
     if (settings.record) {
       const headers: Record<string, string> = {};
@@ -264,34 +279,37 @@ export function createEmulatorServer(
 
     // Even a refused ingest or query reports its quota, as clients read these headers on a 429 too.
     const quotaKind = quotaKindOf(path);
-    if (quotaKind) setQuotaHeaders(res, quotaKind, em.quotas[quotaKind]);
+    if (quotaKind) {
+      for (const [k, v] of Object.entries(quotaHeaders(quotaKind, em.quotas[quotaKind]))) res.setHeader(k, v);
+    }
 
     // Pre-processing faults: the request has no effect at all.
     switch (decision?.kind) {
       case "drop":
         countFault("drop");
         req.socket.destroy();
-        return;
+        return undefined;
       case "429":
         countFault("429");
-        res.setHeader("Retry-After", "1");
-        return sendError(res, 429, "rate limit exceeded");
+        return refuse(429, "rate limit exceeded", { "Retry-After": "1" });
       case "500":
       case "502":
       case "503": {
         countFault(decision.kind);
         const text = { "500": "internal server error", "502": "bad gateway", "503": "service unavailable" };
-        return sendError(res, Number(decision.kind), `${text[decision.kind]} (injected fault)`);
+        return refuse(Number(decision.kind), `${text[decision.kind]} (injected fault)`);
       }
     }
 
+    const drewFailAfter = decision?.kind === "500after";
+    let handled = false;
     try {
       const scope = authenticate(req, settings);
       res.setHeader("X-RateLimit-Scope", scope);
       if (limit !== undefined && count > limit) {
         stats.rateLimited++;
-        res.setHeader("Retry-After", String(Math.max(1, Math.ceil((resetMs - Date.now()) / 1000))));
-        return sendError(res, 429, "rate limit exceeded");
+        const retryAfter = String(Math.max(1, Math.ceil((resetMs - Date.now()) / 1000)));
+        return refuse(429, "rate limit exceeded", { "Retry-After": retryAfter });
       }
       if ((method === "GET" || method === "HEAD") && rawBody.length > 0) {
         throw new HttpError(400, `a ${method} request takes no body; this one has ${rawBody.length} bytes`);
@@ -299,36 +317,20 @@ export function createEmulatorServer(
       const match = router.match(method, path);
       if (match.kind === "not-found") throw new HttpError(404, `Not found: no endpoint ${method} ${path}`);
       if (match.kind === "method-not-allowed") {
-        res.setHeader("Allow", match.allowed.join(", "));
-        throw new HttpError(
-          405,
-          `method ${method} is not allowed on ${path}; allowed: ${match.allowed.join(", ")}`,
-        );
+        const allowed = match.allowed.join(", ");
+        return refuse(405, `method ${method} is not allowed on ${path}; allowed: ${allowed}`, {
+          Allow: allowed,
+        });
       }
       const body = await readBody(req, rawBody, maxBody);
-      if (decision?.kind === "500after") {
-        // Processed, then reported as failed: the client cannot tell whether it took effect.
-        countFault("500after");
-        const end = res.end.bind(res);
-        res.end = (() => {
-          res.removeHeader("Content-Length");
-          res.statusCode = 500;
-          res.setHeader("Content-Type", "application/json");
-          return end(
-            JSON.stringify({ code: 500, message: "internal server error (injected fault after processing)" }),
-          );
-        }) as typeof res.end;
-      }
-      const ctx: RequestContext = { req, res, params: match.params, query, body };
-      await match.handler(ctx);
+      handled = true;
+      return {
+        reply: await match.handler({ req, params: match.params, query, body }),
+        failAfter: drewFailAfter,
+      };
     } catch (err) {
-      if (res.headersSent) {
-        res.destroy();
-        return;
-      }
-      if (err instanceof HttpError) return sendError(res, err.status, err.message, err.detail);
-      settings.logger?.(`internal error on ${method} ${path}: ${(err as Error)?.message ?? String(err)}`);
-      sendError(res, 500, "internal server error");
+      // A handler's error is its reply, so the 500after fault replaces it too; an earlier refusal keeps its own.
+      return { reply: replyForError(err, method, path), failAfter: handled && drewFailAfter };
     }
   }
 

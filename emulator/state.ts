@@ -1,7 +1,7 @@
-/** The emulator's management objects (annotations, monitors, notifiers, roles, starred queries, the org), and the
- * changes to them that `--data` journals (emulator/store/persistence.ts). */
+/** The emulator's management objects, one {@link Collection} per family, and the changes to them that `--data`
+ * journals (emulator/store/persistence.ts). Which collections exist is the family registry's
+ * (emulator/routes/index.ts); nothing here names one. */
 import { randomBytes } from "node:crypto";
-import { isoSeconds } from "./time";
 
 /** The user id every request acts as; server-set `createdBy` and the owner of "my" starred queries. */
 export const LOCAL_USER = "local-user";
@@ -17,41 +17,42 @@ export interface HistoryEntry {
   timestamp: string;
 }
 
-/** Every management collection, as persisted. */
-export interface StateSnapshot {
-  annotations: StoredObject[];
-  monitors: StoredObject[];
-  monitorHistory: Record<string, HistoryEntry[]>;
-  notifiers: StoredObject[];
-  roles: StoredObject[];
-  starredQueries: StoredObject[];
-  orgs: StoredObject[];
+/** What the state needs to know of one management family: the part of its declaration that is persisted. */
+export interface CollectionSpec {
+  /** The key of the collection in the snapshot and in the journal's changes: persisted, so never renamed. */
+  readonly name: string;
+  /** Prefix of new ids, e.g. `mon_`. */
+  readonly idPrefix: string;
+  /** The objects a new emulator starts with (before any data file is loaded). */
+  seed?(orgId: string): StoredObject[];
 }
 
-/** The snapshot's keys that hold a {@link Collection} each (every one but `monitorHistory`). */
-const COLLECTION_NAMES = ["annotations", "monitors", "notifiers", "roles", "starredQueries", "orgs"] as const;
+/** The snapshot's key for the monitors' history logs; no collection may take it. */
+const HISTORY_KEY = "monitorHistory";
 
-/** The name of one {@link Collection} of {@link State}. */
-export type CollectionName = (typeof COLLECTION_NAMES)[number];
+/** Every management collection as persisted: each one's objects under its name, plus the monitors' history. */
+export type StateSnapshot = { [collection: string]: unknown } & {
+  [HISTORY_KEY]?: Record<string, HistoryEntry[]>;
+};
 
 /**
  * One change to the state, as the `--data` journal records it and replays it. Each is the whole new value (an
  * object, a history), never a delta, so replaying an entry that a snapshot already holds changes nothing.
  */
 export type StateChange =
-  | { put: CollectionName; obj: StoredObject }
-  | { del: CollectionName; id: string }
+  | { put: string; obj: StoredObject }
+  | { del: string; id: string }
   | { history: string; entries: HistoryEntry[] | null };
 
 /** A collection keyed by id that keeps insertion order (lists come back in creation order). */
 export class Collection {
   private readonly items = new Map<string, StoredObject>();
-  /** Receives every set and delete (not {@link load}); the state forwards them to the journal. */
-  onChange?: (change: StateChange) => void;
 
   constructor(
     readonly prefix: string,
-    readonly name: CollectionName,
+    readonly name: string,
+    /** Receives every set and delete (not {@link load}): the state's journal listener. */
+    private readonly onChange: (change: StateChange) => void,
   ) {}
 
   /** A new unused id with this collection's prefix. */
@@ -66,12 +67,12 @@ export class Collection {
   }
   set(obj: StoredObject): StoredObject {
     this.items.set(obj.id, obj);
-    this.onChange?.({ put: this.name, obj });
+    this.onChange({ put: this.name, obj });
     return obj;
   }
   delete(id: string): boolean {
     const existed = this.items.delete(id);
-    if (existed) this.onChange?.({ del: this.name, id });
+    if (existed) this.onChange({ del: this.name, id });
     return existed;
   }
   list(): StoredObject[] {
@@ -83,73 +84,37 @@ export class Collection {
   }
 }
 
-/** The emulator organization: a realistic org object whose license carries every field the spec names. */
-export function defaultOrg(orgId: string, now = new Date()): StoredObject {
-  const day = 86_400_000;
-  const start = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
-  const end = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
-  const created = new Date(now.getTime() - 30 * day);
-  return {
-    id: orgId,
-    name: "Local Development",
-    slug: orgId,
-    plan: "personal",
-    planCreated: isoSeconds(created),
-    paymentStatus: "na",
-    primaryEmail: "dev@localhost",
-    lastUsageSync: isoSeconds(now),
-    firstFailedPayment: "",
-    role: "owner",
-    metaCreated: isoSeconds(created),
-    metaModified: isoSeconds(created),
-    metaVersion: "1",
-    license: {
-      id: `lic_${orgId}`,
-      tier: "personal",
-      issuer: "observability-emulator",
-      issuedTo: orgId,
-      issuedAt: isoSeconds(created),
-      validFrom: isoSeconds(created),
-      expiresAt: isoSeconds(new Date(now.getTime() + 365 * day)),
-      billingPeriodStart: isoSeconds(start),
-      billingPeriodEnd: isoSeconds(end),
-      apiRateLimitPerSecond: 100,
-      maxAuditWindowSeconds: 7 * 86_400,
-      maxDatasets: 100,
-      maxEndpoints: 10,
-      maxFields: 2048,
-      maxMonitors: 100,
-      maxQueryWindowSeconds: 30 * 86_400,
-      maxUsers: 10,
-      monthlyIngestGb: 500,
-      monthlyQueryGbHours: 10,
-      storageAllowanceGB: 500,
-      withAuths: ["api-token", "personal-token"],
-      features: { rbac: true, apl: true, monitors: true, annotations: true },
-    },
-  };
-}
-
-/** All management state of one emulator. */
+/** All management state of one emulator: a collection per declared family, and the monitors' history. */
 export class State {
-  readonly annotations = new Collection("ann_", "annotations");
-  readonly monitors = new Collection("mon_", "monitors");
-  readonly notifiers = new Collection("notify_", "notifiers");
-  readonly roles = new Collection("role_", "roles");
-  readonly starredQueries = new Collection("sq_", "starredQueries");
-  readonly orgs = new Collection("org_", "orgs");
+  private readonly collections = new Map<string, Collection>();
   /** Per-monitor history log, newest last. */
   private monitorHistory: Record<string, HistoryEntry[]> = {};
   private listener?: (change: StateChange) => void;
 
-  constructor(orgId: string) {
-    this.orgs.set(defaultOrg(orgId));
+  constructor(specs: readonly CollectionSpec[], orgId: string) {
+    const prefixes = new Set<string>();
+    for (const spec of specs) {
+      // Each name is a key of the data file, and each prefix tells an id's collection: neither may be shared.
+      if (spec.name === HISTORY_KEY || this.collections.has(spec.name) || prefixes.has(spec.idPrefix)) {
+        throw new Error(`collection ${spec.name} (ids ${spec.idPrefix}…) clashes with another`);
+      }
+      prefixes.add(spec.idPrefix);
+      const col = new Collection(spec.idPrefix, spec.name, (change) => this.listener?.(change));
+      col.load(spec.seed?.(orgId) ?? []);
+      this.collections.set(spec.name, col);
+    }
+  }
+
+  /** The collection of this name; an unknown name is a plain Error (a journal naming a family that is gone). */
+  collection(name: string): Collection {
+    const col = this.collections.get(name);
+    if (!col) throw new Error(`unknown collection ${JSON.stringify(name)}`);
+    return col;
   }
 
   /** Sends every later change to `listener` (the `--data` journal); changes made by {@link apply} included. */
   observe(listener: (change: StateChange) => void): void {
     this.listener = listener;
-    for (const name of COLLECTION_NAMES) this[name].onChange = listener;
   }
 
   /** A monitor's history, newest last; empty when it has none. */
@@ -177,10 +142,8 @@ export class State {
       entries?: unknown;
     };
     const collection = (name: unknown) => {
-      if (typeof name !== "string" || !(COLLECTION_NAMES as readonly string[]).includes(name)) {
-        throw new Error(`unknown collection ${JSON.stringify(name)}`);
-      }
-      return this[name as CollectionName];
+      if (typeof name !== "string") throw new Error(`unknown collection ${JSON.stringify(name)}`);
+      return this.collection(name);
     };
     if (c.put !== undefined) {
       const obj = c.obj as StoredObject | undefined;
@@ -202,36 +165,31 @@ export class State {
 
   /** Plain JSON of every collection. */
   snapshot(): StateSnapshot {
-    return {
-      annotations: this.annotations.list(),
-      monitors: this.monitors.list(),
-      monitorHistory: this.monitorHistory,
-      notifiers: this.notifiers.list(),
-      roles: this.roles.list(),
-      starredQueries: this.starredQueries.list(),
-      orgs: this.orgs.list(),
-    };
+    const out: StateSnapshot = {};
+    for (const [name, col] of this.collections) out[name] = col.list();
+    out[HISTORY_KEY] = this.monitorHistory;
+    return out;
   }
 
-  /** Replaces every collection with a snapshot's (a missing collection stays as is). */
-  restore(s: Partial<StateSnapshot>): void {
-    const list = (v: unknown, name: string): StoredObject[] => {
+  /** Replaces every collection with a snapshot's (a missing collection stays as is; an unknown key is ignored). */
+  restore(s: StateSnapshot): void {
+    for (const [name, col] of this.collections) {
+      const v = s[name];
+      if (v === undefined) continue;
       if (
         !Array.isArray(v) ||
-        v.some((o) => typeof o !== "object" || o === null || typeof o.id !== "string")
+        v.some((o) => typeof o !== "object" || o === null || typeof (o as StoredObject).id !== "string")
       ) {
         throw new Error(`"${name}" must be a list of objects with an id`);
       }
-      return v as StoredObject[];
-    };
-    for (const name of COLLECTION_NAMES) {
-      if (s[name] !== undefined) this[name].load(list(s[name], name));
+      col.load(v as StoredObject[]);
     }
-    if (s.monitorHistory !== undefined) {
-      if (typeof s.monitorHistory !== "object" || s.monitorHistory === null) {
-        throw new Error(`"monitorHistory" must be an object`);
+    const history: unknown = s[HISTORY_KEY];
+    if (history !== undefined) {
+      if (typeof history !== "object" || history === null) {
+        throw new Error(`"${HISTORY_KEY}" must be an object`);
       }
-      this.monitorHistory = s.monitorHistory;
+      this.monitorHistory = history as Record<string, HistoryEntry[]>;
     }
   }
 }

@@ -2,7 +2,14 @@
 export { readBody } from "./body";
 export { mediaType, mediaTypeOf } from "./content-type";
 export { HttpError, NOT_FOUND_MESSAGE } from "./errors";
-export { jsonBody, jsonObjectBody, parseJson, validateOr400 } from "./json-body";
+export {
+  INVALID_FIELD_STATUS,
+  jsonBody,
+  jsonObjectBody,
+  parseJson,
+  validateBody,
+  validateQuery,
+} from "./json-body";
 export { parseQuery, queryParam } from "./query";
-export { sendError, sendJson, sendNoContent } from "./responses";
+export { errorReply, json, noContent, writeReply, type Reply } from "./reply";
 export { Router, type Handler, type RequestContext, type RouteMatch } from "./router";

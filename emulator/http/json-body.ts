@@ -1,4 +1,4 @@
-/** JSON request bodies: the `Content-Type` check, parsing, and validation, each failure a 400 or 415. */
+/** JSON request bodies: the `Content-Type` check, parsing, and validation, each failure a 4xx naming the problem. */
 import type { z } from "zod";
 import { formatFailures, validate } from "../../provider/schemas/common";
 import { mediaType } from "./content-type";
@@ -37,8 +37,22 @@ export function jsonObjectBody(ctx: RequestContext): Record<string, unknown> {
   return value as Record<string, unknown>;
 }
 
-/** Validates with a schema; failures become one 400 whose message names every failing field. */
-export function validateOr400<T>(schema: z.ZodType<T>, input: unknown): T {
+/**
+ * The status of a request whose body has a field missing or invalid. This is the one place it is chosen: every
+ * body rule fails with it ({@link validateBody} and the query bodies, emulator/query), so answering 422
+ * instead is a change to this line alone.
+ */
+export const INVALID_FIELD_STATUS = 400;
+
+/** Validates a request body with its schema; failures become one error naming every failing field. */
+export function validateBody<T>(schema: z.ZodType<T>, input: unknown): T {
+  const result = validate(schema, input);
+  if (!result.ok) throw new HttpError(INVALID_FIELD_STATUS, formatFailures(result.failures));
+  return result.value;
+}
+
+/** Validates query-string parameters with their schema; failures become one 400 naming every failing parameter. */
+export function validateQuery<T>(schema: z.ZodType<T>, input: unknown): T {
   const result = validate(schema, input);
   if (!result.ok) throw new HttpError(400, formatFailures(result.failures));
   return result.value;

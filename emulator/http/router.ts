@@ -7,12 +7,12 @@
  * - the API has a few dozen routes, so a linear scan costs nothing measurable next to a request, and a
  *   dependency would be code to audit and update for no gain.
  */
-import type { IncomingMessage, ServerResponse } from "node:http";
+import type { IncomingMessage } from "node:http";
+import type { Reply } from "./reply";
 
-/** What a route handler receives. */
+/** What a route handler receives: the request, read; the response is its return value. */
 export interface RequestContext {
   req: IncomingMessage;
-  res: ServerResponse;
   /** Decoded path parameters, by name. */
   params: Record<string, string>;
   /** Query string; repeated keys become arrays. */
@@ -21,8 +21,8 @@ export interface RequestContext {
   body: Buffer;
 }
 
-/** A route handler; it writes the response itself or throws an {@link HttpError}. */
-export type Handler = (ctx: RequestContext) => void | Promise<void>;
+/** A route handler: returns what to answer, or throws an {@link HttpError} to answer `{code, message}`. */
+export type Handler = (ctx: RequestContext) => Reply | Promise<Reply>;
 
 interface Route {
   method: string;

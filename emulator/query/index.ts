@@ -9,6 +9,7 @@
 import { AplError, compileQuery, fieldGetter, parseApl, type Plan, type PlanOp } from "../apl";
 import { formatFailures, validate } from "../../provider/schemas/common";
 import { AplRequestSchema, LegacyQueryRequestSchema, QueryFormatSchema } from "../../provider/schemas/query";
+import { INVALID_FIELD_STATUS, errorReply, type Reply } from "../http";
 import type { EventStoreApi } from "../store/events";
 import { nowNs, parseQueryTimeNs } from "../time";
 import { execute, type ExecResult } from "./engine";
@@ -23,39 +24,35 @@ export const DEFAULT_PAGE_LIMIT = 1000;
 /** The server's own cap on a page, applied on top of the query's and the request's limits. */
 export const SERVER_PAGE_LIMIT = 50_000;
 
-/** An HTTP status and JSON body; errors are `{code, message, detail?}`. */
-export interface QueryResponse {
-  status: number;
-  body: unknown;
+function badRequest(message: string, detail?: unknown): Reply {
+  return errorReply(400, message, detail);
 }
 
-function badRequest(message: string, detail?: unknown): QueryResponse {
-  return {
-    status: 400,
-    body: detail === undefined ? { code: 400, message } : { code: 400, message, detail },
-  };
+/** A body field missing or invalid, answered with the status every route's body gives it. */
+function invalidField(message: string): Reply {
+  return errorReply(INVALID_FIELD_STATUS, message);
 }
 
-function notFound(dataset: string): QueryResponse {
-  return { status: 404, body: { code: 404, message: `dataset "${dataset}" not found` } };
+function notFound(dataset: string): Reply {
+  return errorReply(404, `dataset "${dataset}" not found`);
 }
 
 /** Parses start/end times (inclusive); an error response when one is bad or they are reversed. */
 function timeRange(
   body: { startTime?: string; endTime?: string },
   now: bigint,
-): { startNs?: bigint; endNs?: bigint } | QueryResponse {
+): { startNs?: bigint; endNs?: bigint } | Reply {
   const out: { startNs?: bigint; endNs?: bigint } = {};
   for (const key of ["startTime", "endTime"] as const) {
     const text = body[key];
     if (text === undefined) continue;
     const ns = parseQueryTimeNs(text, now);
     if (ns === undefined)
-      return badRequest(`${key}: must be an RFC 3339 time or a relative time such as now-1h`);
+      return invalidField(`${key}: must be an RFC 3339 time or a relative time such as now-1h`);
     out[key === "startTime" ? "startNs" : "endNs"] = ns;
   }
   if (out.startNs !== undefined && out.endNs !== undefined && out.startNs > out.endNs) {
-    return badRequest("startTime: must not be after endTime");
+    return invalidField("startTime: must not be after endTime");
   }
   return out;
 }
@@ -83,12 +80,12 @@ export function runAplQuery(
   body: unknown,
   format: string | undefined,
   now: bigint = nowNs(),
-): QueryResponse {
+): Reply {
   const startedAt = process.hrtime.bigint();
   const fmt = validate(QueryFormatSchema, format ?? "legacy");
   if (!fmt.ok) return badRequest(`format: ${fmt.failures[0].reason}`);
   const req = validate(AplRequestSchema, body);
-  if (!req.ok) return badRequest(formatFailures(req.failures));
+  if (!req.ok) return invalidField(formatFailures(req.failures));
   const range = timeRange(req.value, now);
   if ("status" in range) return range;
   let plan: Plan;
@@ -124,7 +121,7 @@ export function runLegacyQuery(
   dataset: string,
   body: unknown,
   now: bigint = nowNs(),
-): QueryResponse {
+): Reply {
   const startedAt = process.hrtime.bigint();
   // The service computes these; ignoring them would answer raw matches as if they were aggregates.
   for (const key of ["aggregations", "groupBy", "virtualFields"]) {
@@ -136,7 +133,7 @@ export function runLegacyQuery(
     }
   }
   const req = validate(LegacyQueryRequestSchema, body);
-  if (!req.ok) return badRequest(formatFailures(req.failures));
+  if (!req.ok) return invalidField(formatFailures(req.failures));
   const range = timeRange(req.value, now);
   if ("status" in range) return range;
   const pageLimit = Math.min(req.value.limit ?? DEFAULT_PAGE_LIMIT, SERVER_PAGE_LIMIT);

@@ -1,9 +1,8 @@
 /** Annotations: `/v2/annotations` (list with filters, create 201) and `/v2/annotations/{id}` (partial PUT). */
 import { AnnotationCreateSchema, AnnotationUpdateSchema, ZERO_TIME } from "../../provider/schemas";
-import type { EmulatorContext } from "../context";
-import { HttpError, Router, queryParam, sendJson, validateOr400 } from "../http";
+import { HttpError, json, queryParam, validateBody } from "../http";
 import { parseRfc3339Ns } from "../time";
-import { compact, registerCollection } from "./common";
+import { compact, type CollectionFamily } from "./common";
 
 /** A list bound from the query string; absent, empty and the zero time mean "no bound". */
 function bound(query: Record<string, string | string[]>, name: string): bigint | undefined {
@@ -14,14 +13,14 @@ function bound(query: Record<string, string | string[]>, name: string): bigint |
   return ns;
 }
 
-/** Registers the annotation routes. */
-export function registerAnnotations(router: Router, em: EmulatorContext): void {
-  const col = em.state.annotations;
-
-  registerCollection(router, em, {
-    path: "/v2/annotations",
-    collection: col,
-    list: ({ query, res }) => {
+/** The annotation family. */
+export const annotations: CollectionFamily = {
+  name: "annotations",
+  idPrefix: "ann_",
+  path: "/v2/annotations",
+  createdStatus: 201,
+  routes: (col) => ({
+    list: ({ query }) => {
       const raw = query.datasets;
       const wanted = (Array.isArray(raw) ? raw : raw === undefined ? [] : [raw])
         .flatMap((s) => s.split(","))
@@ -29,24 +28,24 @@ export function registerAnnotations(router: Router, em: EmulatorContext): void {
         .filter(Boolean);
       const start = bound(query, "start");
       const end = bound(query, "end");
-      const list = col.list().filter((a) => {
-        const datasets = a.datasets as string[];
-        if (wanted.length > 0 && !datasets.some((d) => wanted.includes(d))) return false;
-        // An annotation spanning [time, endTime] is listed when that span overlaps [start, end].
-        const time = parseRfc3339Ns(a.time as string) ?? 0n;
-        const until = typeof a.endTime === "string" ? (parseRfc3339Ns(a.endTime) ?? time) : time;
-        if (start !== undefined && until < start) return false;
-        if (end !== undefined && time > end) return false;
-        return true;
-      });
-      sendJson(res, 200, list);
+      return json(
+        col.list().filter((a) => {
+          const datasets = a.datasets as string[];
+          if (wanted.length > 0 && !datasets.some((d) => wanted.includes(d))) return false;
+          // An annotation spanning [time, endTime] is listed when that span overlaps [start, end].
+          const time = parseRfc3339Ns(a.time as string) ?? 0n;
+          const until = typeof a.endTime === "string" ? (parseRfc3339Ns(a.endTime) ?? time) : time;
+          if (start !== undefined && until < start) return false;
+          if (end !== undefined && time > end) return false;
+          return true;
+        }),
+      );
     },
     create: (raw, id) => {
-      const body = validateOr400(AnnotationCreateSchema, raw);
+      const body = validateBody(AnnotationCreateSchema, raw);
       return compact({ id, ...body, time: body.time ?? new Date().toISOString() });
     },
-    createdStatus: 201,
     // PUT is a partial update: the fields given replace those stored.
-    update: (raw, current) => compact({ ...current, ...validateOr400(AnnotationUpdateSchema, raw) }),
-  });
-}
+    update: (raw, current) => compact({ ...current, ...validateBody(AnnotationUpdateSchema, raw) }),
+  }),
+};

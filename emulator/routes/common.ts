@@ -1,16 +1,21 @@
-/** Helpers shared by the management route families: CRUD over a collection with schema validation. */
+/**
+ * A management family declared once: its collection, its path and what differs in its CRUD routes. The family's
+ * route file exports one {@link CollectionFamily}; the registry (./index.ts) lists it, and from that one line come
+ * its collection in the state, the snapshot, the journal and the routes {@link registerCollection} serves.
+ */
 import type { EmulatorContext } from "../context";
 import {
   HttpError,
   NOT_FOUND_MESSAGE,
+  json,
   jsonObjectBody,
-  sendJson,
-  sendNoContent,
+  noContent,
   type Handler,
   type RequestContext,
   type Router,
 } from "../http";
-import type { Collection, StoredObject } from "../state";
+import { LOCAL_USER, type Collection, type CollectionSpec, type StoredObject } from "../state";
+import { isoSeconds } from "../time";
 
 /** Fields the server owns; bodies that carry them (official clients send objects back) have them ignored. */
 export const READ_ONLY_FIELDS = ["id", "createdAt", "createdBy", "updatedAt", "updatedBy"] as const;
@@ -23,7 +28,7 @@ export function getOr404(collection: Collection, id: string): StoredObject {
 }
 
 /** The JSON object body with the read-only fields removed. */
-export function bodyWithoutReadOnly(ctx: RequestContext): Record<string, unknown> {
+function bodyWithoutReadOnly(ctx: RequestContext): Record<string, unknown> {
   const body = jsonObjectBody(ctx);
   for (const f of READ_ONLY_FIELDS) delete body[f];
   return body;
@@ -35,19 +40,25 @@ export function compact<T extends Record<string, unknown>>(obj: T): T {
   return obj;
 }
 
-/** Sends 200 (or `status`) with the object. */
-export function ok(ctx: RequestContext, body: unknown, status = 200): void {
-  sendJson(ctx.res, status, body);
+/** One management family, as its route file declares it. */
+export interface CollectionFamily extends CollectionSpec {
+  /** The collection's path, e.g. `/v2/notifiers`; one object lives at `<path>/:id`. */
+  readonly path: string;
+  /** Whether the server stamps `createdAt`/`createdBy` on create and keeps them through every update. */
+  readonly stamp?: boolean;
+  /** Status of a successful create; the service answers 200 except where API-FACTS says 201. */
+  readonly createdStatus?: number;
+  /** Whether `DELETE <path>/:id` (204) is served; default true. */
+  readonly deletable?: boolean;
+  /** What differs from one family to another, given the family's own collection. */
+  routes(collection: Collection, em: EmulatorContext): CollectionRoutes;
 }
 
 /**
- * One management family: what differs between them. The routes around it (list, create, read, update,
- * delete, each 404 for a missing id before the body is even looked at) are {@link registerCollection}'s.
+ * The family-specific parts of the routes. The routes around them (list, create, read, update, delete, each 404
+ * for a missing id before the body is even looked at) are {@link registerCollection}'s.
  */
 export interface CollectionRoutes {
-  /** The collection's path, e.g. `/v2/notifiers`; one object lives at `<path>/:id`. */
-  path: string;
-  collection: Collection;
   /** `GET <path>`; by default every object, in creation order. */
   list?: Handler;
   /**
@@ -55,48 +66,61 @@ export interface CollectionRoutes {
    * throws the 400). Without it the family takes no POST.
    */
   create?: (body: Record<string, unknown>, id: string) => StoredObject;
-  /** Status of a successful create; the service answers 200 except where API-FACTS says 201. */
-  createdStatus?: number;
+  /** Called with a created object as stored (stamped), to record what hangs off it. */
+  onCreate?: (created: StoredObject) => void;
   /** `PUT <path>/:id`: the object that replaces `current`, built from the body without read-only fields. */
   update: (body: Record<string, unknown>, current: StoredObject) => StoredObject;
-  /** Whether `DELETE <path>/:id` (204) is served; default true. */
-  deletable?: boolean;
   /** Called with a deleted object's id, to drop what hangs off it. */
   onDelete?: (id: string) => void;
+  /** Routes of the family beyond its CRUD, e.g. `<path>/:id/history`. */
+  more?: (router: Router) => void;
 }
 
 /** Registers a family's CRUD routes; every mutation marks the state changed so that `--data` is written. */
-export function registerCollection(router: Router, em: EmulatorContext, family: CollectionRoutes): void {
-  const { path, collection: col } = family;
+export function registerCollection(router: Router, em: EmulatorContext, family: CollectionFamily): void {
+  const { path } = family;
+  const col = em.state.collection(family.name);
+  const routes = family.routes(col, em);
   const item = `${path}/:id`;
 
-  router.add("GET", path, family.list ?? (({ res }) => sendJson(res, 200, col.list())));
+  router.add("GET", path, routes.list ?? (() => json(col.list())));
 
-  const { create } = family;
+  const { create } = routes;
   if (create) {
     router.add("POST", path, (ctx) => {
-      const created = col.set(create(bodyWithoutReadOnly(ctx), col.newId()));
+      const built = create(bodyWithoutReadOnly(ctx), col.newId());
+      const created = col.set(
+        family.stamp ? { ...built, createdAt: isoSeconds(), createdBy: LOCAL_USER } : built,
+      );
+      routes.onCreate?.(created);
       em.changed();
-      ok(ctx, created, family.createdStatus);
+      return json(created, family.createdStatus);
     });
   }
 
-  router.add("GET", item, (ctx) => ok(ctx, getOr404(col, ctx.params.id)));
+  router.add("GET", item, (ctx) => json(getOr404(col, ctx.params.id)));
 
   router.add("PUT", item, (ctx) => {
     const current = getOr404(col, ctx.params.id);
-    const updated = col.set({ ...family.update(bodyWithoutReadOnly(ctx), current), id: current.id });
+    const replacement = { ...routes.update(bodyWithoutReadOnly(ctx), current), id: current.id };
+    // What the server stamped at creation is the server's: no body replaces it.
+    const stamped = family.stamp
+      ? { ...replacement, createdAt: current.createdAt, createdBy: current.createdBy }
+      : replacement;
+    const updated = col.set(stamped);
     em.changed();
-    ok(ctx, updated);
+    return json(updated);
   });
 
   if (family.deletable ?? true) {
     router.add("DELETE", item, (ctx) => {
       getOr404(col, ctx.params.id);
       col.delete(ctx.params.id);
-      family.onDelete?.(ctx.params.id);
+      routes.onDelete?.(ctx.params.id);
       em.changed();
-      sendNoContent(ctx.res);
+      return noContent();
     });
   }
+
+  routes.more?.(router);
 }

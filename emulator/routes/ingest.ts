@@ -1,13 +1,13 @@
 /** Ingest: `POST /v1/datasets/{name}/ingest` with JSON, NDJSON or CSV bodies, optionally gzip-encoded. */
 import type { EmulatorContext } from "../context";
-import { HttpError, Router, queryParam, sendJson } from "../http";
-import { QUOTA_EXCEEDED_STATUS, setQuotaHeaders } from "../quota";
+import { HttpError, json, queryParam, type Router } from "../http";
+import { QUOTA_EXCEEDED_STATUS, quotaHeaders } from "../quota";
 import { datasetNameProblem, parseIngest } from "../ingest";
 import { nowNs } from "../time";
 
 /** Registers the ingest route. */
 export function registerIngest(router: Router, em: EmulatorContext): void {
-  router.add("POST", "/v1/datasets/:name/ingest", ({ req, res, params, query, body }) => {
+  router.add("POST", "/v1/datasets/:name/ingest", ({ req, params, query, body }) => {
     const problem = datasetNameProblem(params.name);
     if (problem) throw new HttpError(400, problem);
     // Official clients send these as query parameters; the service also reads them as headers.
@@ -33,14 +33,15 @@ export function registerIngest(router: Router, em: EmulatorContext): void {
       em.changed();
     }
     quota.charge(body.length);
-    setQuotaHeaders(res, "ingest", quota);
-    sendJson(res, 200, {
+    const result = {
       ingested: parsed.events.length,
       failed: parsed.failures.length,
       failures: parsed.failures,
       processedBytes: body.length,
       blocksCreated: 0,
       walLength: parsed.events.length,
-    });
+    };
+    // After the charge, so the headers report what this request left.
+    return json(result, 200, quotaHeaders("ingest", quota));
   });
 }

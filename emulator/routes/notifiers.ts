@@ -1,10 +1,7 @@
 /** Notifiers: `/v2/notifiers` and `/v2/notifiers/{id}`; exactly one channel per notifier. */
 import { NotifierCreateSchema } from "../../provider/schemas";
-import type { EmulatorContext } from "../context";
-import { Router, validateOr400 } from "../http";
-import { LOCAL_USER } from "../state";
-import { isoSeconds } from "../time";
-import { compact, registerCollection } from "./common";
+import { validateBody } from "../http";
+import { compact, type CollectionFamily } from "./common";
 
 /** The parsed body as stored: only the configured channel, `disabledUntil` null when enabled. */
 function normalize(body: {
@@ -19,24 +16,17 @@ function normalize(body: {
   return { name: body.name, properties, disabledUntil: body.disabledUntil ?? null };
 }
 
-/** Registers the notifier routes. */
-export function registerNotifiers(router: Router, em: EmulatorContext): void {
-  const col = em.state.notifiers;
-
-  registerCollection(router, em, {
-    path: "/v2/notifiers",
-    collection: col,
-    create: (raw, id) => ({
-      id,
-      ...normalize(validateOr400(NotifierCreateSchema, raw) as never),
-      createdAt: isoSeconds(),
-      createdBy: LOCAL_USER,
-    }),
+/** The notifier family; PUT replaces the whole notifier. */
+export const notifiers: CollectionFamily = {
+  name: "notifiers",
+  idPrefix: "notify_",
+  path: "/v2/notifiers",
+  stamp: true,
+  routes: () => ({
+    create: (raw, id) => ({ id, ...normalize(validateBody(NotifierCreateSchema, raw)) }),
     update: (raw, current) => ({
       id: current.id,
-      ...normalize(validateOr400(NotifierCreateSchema, raw) as never),
-      createdAt: current.createdAt,
-      createdBy: current.createdBy,
+      ...normalize(validateBody(NotifierCreateSchema, raw)),
     }),
-  });
-}
+  }),
+};

@@ -1,19 +1,67 @@
 /** Organizations: `GET /v2/orgs`, `GET /v2/orgs/{id}` and `PUT /v2/orgs/{id}` (only the name changes). */
 import { OrgUpdateSchema } from "../../provider/schemas";
-import type { EmulatorContext } from "../context";
-import { Router, validateOr400 } from "../http";
+import { validateBody } from "../http";
+import type { StoredObject } from "../state";
 import { isoSeconds } from "../time";
-import { registerCollection } from "./common";
+import type { CollectionFamily } from "./common";
 
-/** Registers the organization routes. */
-export function registerOrgs(router: Router, em: EmulatorContext): void {
-  // The organization exists with the emulator: no POST, no DELETE (405), and PUT changes only the name.
-  registerCollection(router, em, {
-    path: "/v2/orgs",
-    collection: em.state.orgs,
-    deletable: false,
+/** The emulator organization: a realistic org object whose license carries every field the spec names. */
+function defaultOrg(orgId: string, now = new Date()): StoredObject {
+  const day = 86_400_000;
+  const start = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
+  const end = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
+  const created = new Date(now.getTime() - 30 * day);
+  return {
+    id: orgId,
+    name: "Local Development",
+    slug: orgId,
+    plan: "personal",
+    planCreated: isoSeconds(created),
+    paymentStatus: "na",
+    primaryEmail: "dev@localhost",
+    lastUsageSync: isoSeconds(now),
+    firstFailedPayment: "",
+    role: "owner",
+    metaCreated: isoSeconds(created),
+    metaModified: isoSeconds(created),
+    metaVersion: "1",
+    license: {
+      id: `lic_${orgId}`,
+      tier: "personal",
+      issuer: "observability-emulator",
+      issuedTo: orgId,
+      issuedAt: isoSeconds(created),
+      validFrom: isoSeconds(created),
+      expiresAt: isoSeconds(new Date(now.getTime() + 365 * day)),
+      billingPeriodStart: isoSeconds(start),
+      billingPeriodEnd: isoSeconds(end),
+      apiRateLimitPerSecond: 100,
+      maxAuditWindowSeconds: 7 * 86_400,
+      maxDatasets: 100,
+      maxEndpoints: 10,
+      maxFields: 2048,
+      maxMonitors: 100,
+      maxQueryWindowSeconds: 30 * 86_400,
+      maxUsers: 10,
+      monthlyIngestGb: 500,
+      monthlyQueryGbHours: 10,
+      storageAllowanceGB: 500,
+      withAuths: ["api-token", "personal-token"],
+      features: { rbac: true, apl: true, monitors: true, annotations: true },
+    },
+  };
+}
+
+/** The organization family: the emulator's org exists with it, so no POST, no DELETE (405), and PUT changes only the name. */
+export const orgs: CollectionFamily = {
+  name: "orgs",
+  idPrefix: "org_",
+  path: "/v2/orgs",
+  deletable: false,
+  seed: (orgId) => [defaultOrg(orgId)],
+  routes: () => ({
     update: (raw, current) => {
-      const { name } = validateOr400(OrgUpdateSchema, raw);
+      const { name } = validateBody(OrgUpdateSchema, raw);
       const version = Number(current.metaVersion ?? "0");
       return {
         ...current,
@@ -22,5 +70,5 @@ export function registerOrgs(router: Router, em: EmulatorContext): void {
         metaVersion: String(Number.isFinite(version) ? version + 1 : 1),
       };
     },
-  });
-}
+  }),
+};

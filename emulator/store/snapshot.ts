@@ -51,7 +51,7 @@ export function loadSnapshot(file: string, state: State, store: EventStoreApi): 
   try {
     const lines = jsonLines(buf);
     const header = lines.next().value as
-      { format?: unknown; seq?: unknown; state?: Partial<StateSnapshot>; datasets?: unknown } | undefined;
+      { format?: unknown; seq?: unknown; state?: StateSnapshot; datasets?: unknown } | undefined;
     if (typeof header !== "object" || header === null || header.format !== FORMAT) {
       throw new Error(`not an emulator data file (missing "format": "${FORMAT}")`);
     }

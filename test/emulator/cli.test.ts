@@ -2,7 +2,6 @@
 import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { request } from "undici";
-import { awaitRoomInRateWindow } from "../helpers/emulator";
 
 const root = join(__dirname, "..", "..");
 const node = join(root, "node_modules", ".bin", "node");
@@ -63,14 +62,16 @@ it("takes its options from flags", async () => {
   ]);
   try {
     const url = await waitFor(() => /OBSERVABILITY_URL=(\S+)/.exec(p.out())?.[1]);
-    const statuses: number[] = [];
-    await awaitRoomInRateWindow();
-    for (let i = 0; i < 3; i++) {
+    // The CLI counts in the service's minute, and no test waits for one to begin: a burst that straddles two
+    // windows (its X-RateLimit-Reset changes) is judged by its requests in the later one.
+    const sent: { status: number; reset: unknown }[] = [];
+    while (sent.at(-1)?.status !== 429 && sent.length < 5) {
       const res = await request(`${url}/v2/orgs/acme`, { headers: { authorization: "Bearer xaat-custom" } });
       await res.body.dump();
-      statuses.push(res.statusCode);
+      sent.push({ status: res.statusCode, reset: res.headers["x-ratelimit-reset"] });
     }
-    expect(statuses).toEqual([200, 200, 429]);
+    const lastWindow = sent.filter((r) => r.reset === sent.at(-1)!.reset);
+    expect(lastWindow.map((r) => r.status)).toEqual([200, 200, 429]);
   } finally {
     p.child.kill("SIGTERM");
   }

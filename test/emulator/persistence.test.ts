@@ -134,6 +134,25 @@ it("every change is on disk when its reply arrives: a restart right after it fin
   }
 });
 
+it("a 500after reply, too, leaves only once its change is on disk: the fault comes first, then durability", async () => {
+  const dataFile = join(dir, "fault-after.json");
+  const em = await startEmulator({ port: 0, dataFile, faults: "500after=1" });
+  try {
+    const res = await api(em, "POST", "/v2/rbac/roles", { name: "processed" });
+    expect(res.status).toBe(500);
+    expect(res.body.message).toContain("after processing");
+    const after = await startEmulator({ port: 0, dataFile: copyAsIfKilled(dataFile) });
+    try {
+      const roles = await api(after, "GET", "/v2/rbac/roles");
+      expect(roles.body).toEqual([expect.objectContaining({ name: "processed" })]);
+    } finally {
+      await after.close();
+    }
+  } finally {
+    await em.close();
+  }
+});
+
 it("a torn last journal line (a write never acknowledged) is skipped and counted; a fresh snapshot replaces the journal", async () => {
   const sub = mkdtempSync(join(dir, "torn-"));
   const dataFile = join(sub, "state.json");

@@ -58,9 +58,15 @@ describe("headers", () => {
   });
 
   it("a 429 (rate limit) on ingest or query still carries that path's quota headers", async () => {
-    const limited = await startEmulator({ port: 0, rateLimit: 1, ingestQuotaBytes: 5000 });
+    const windowMs = 4_000;
+    const limited = await startEmulator({
+      port: 0,
+      rateLimit: 1,
+      rateLimitWindowMs: windowMs,
+      ingestQuotaBytes: 5000,
+    });
     try {
-      await awaitRoomInRateWindow();
+      await awaitRoomInRateWindow(windowMs);
       expect((await api(limited, "POST", "/v1/datasets/r/ingest", ndjson([{ a: 1 }]))).status).toBe(200);
       const i = await api(limited, "POST", "/v1/datasets/r/ingest", ndjson([{ a: 2 }]));
       expect(i.status).toBe(429);

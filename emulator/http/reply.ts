@@ -1,0 +1,49 @@
+/**
+ * What a route handler answers. Handlers return a {@link Reply}; the server alone writes it (emulator/server.ts),
+ * after its faults and the `--data` durability wait have had their say.
+ */
+import type { ServerResponse } from "node:http";
+
+/** A response not yet written: status, JSON body (none for a 204) and headers of its own. */
+export interface Reply {
+  status: number;
+  /** Sent as JSON; undefined for an empty body. */
+  body?: unknown;
+  /** Headers beside those the server sets on every response; `Content-Type`/`-Length` come from the body. */
+  headers?: Record<string, string>;
+}
+
+/** A JSON reply, 200 unless told. */
+export function json(body: unknown, status = 200, headers?: Record<string, string>): Reply {
+  return { status, body, headers };
+}
+
+/** 204 with an empty body, as every DELETE answers. */
+export function noContent(): Reply {
+  return { status: 204 };
+}
+
+/** The service's error body `{code, message}` (plus `detail` for APL errors). */
+export function errorReply(
+  status: number,
+  message: string,
+  detail?: unknown,
+  headers?: Record<string, string>,
+): Reply {
+  const body = detail === undefined ? { code: status, message } : { code: status, message, detail };
+  return { status, body, headers };
+}
+
+/** Writes a reply; only the server calls it, once per request. */
+export function writeReply(res: ServerResponse, reply: Reply): void {
+  res.statusCode = reply.status;
+  for (const [k, v] of Object.entries(reply.headers ?? {})) res.setHeader(k, v);
+  if (reply.body === undefined) {
+    res.end();
+    return;
+  }
+  const text = JSON.stringify(reply.body);
+  res.setHeader("Content-Type", "application/json");
+  res.setHeader("Content-Length", Buffer.byteLength(text));
+  res.end(text);
+}

@@ -1,0 +1,40 @@
+/**
+ * The emulator's registry of API families. A new management family is its route file (one
+ * {@link CollectionFamily}) plus one line in {@link COLLECTION_FAMILIES}: its collection in the state, the
+ * `--data` snapshot and journal, and its routes all follow from that line.
+ */
+import type { EmulatorContext } from "../context";
+import type { Router } from "../http";
+import { annotations } from "./annotations";
+import { registerCollection, type CollectionFamily } from "./common";
+import { registerIngest } from "./ingest";
+import { monitors } from "./monitors";
+import { notifiers } from "./notifiers";
+import { orgs } from "./orgs";
+import { registerQueries } from "./query";
+import { roles } from "./roles";
+import { starredQueries } from "./starred";
+
+export type { CollectionFamily } from "./common";
+
+/** Every management family, in the order the data file lists their collections. */
+export const COLLECTION_FAMILIES: readonly CollectionFamily[] = [
+  annotations,
+  monitors,
+  notifiers,
+  roles,
+  starredQueries,
+  orgs,
+];
+
+/** The routes that are not a management family: events in and queries out. */
+export const EVENT_ROUTES: readonly ((router: Router, em: EmulatorContext) => void)[] = [
+  registerIngest,
+  registerQueries,
+];
+
+/** Registers every route of the API. */
+export function registerRoutes(router: Router, em: EmulatorContext): void {
+  for (const family of COLLECTION_FAMILIES) registerCollection(router, em, family);
+  for (const register of EVENT_ROUTES) register(router, em);
+}
