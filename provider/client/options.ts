@@ -54,7 +54,7 @@ export interface ClientOptions {
   timeoutMs?: number;
   /** Retries after the first attempt. Defaults to 4. */
   maxRetries?: number;
-  /** Appended to the User-Agent `pulumi-observability/<version>`. */
+  /** Appended to the User-Agent `pulumi-observability/<version>`, which is never sent twice. */
   userAgent?: string;
   /** Largest response body read, in bytes; a larger one fails with InvalidResponseError instead of filling
    * memory. Defaults to 64 MiB. */

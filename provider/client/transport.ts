@@ -60,6 +60,22 @@ export interface Call<T> {
   idempotent?: boolean;
 }
 
+/** This package's product token, first in every User-Agent. */
+const PRODUCT = `pulumi-observability/${VERSION}`;
+
+/** The product token wherever the caller's text holds it as a whole token. */
+const PRODUCT_TOKEN = new RegExp(
+  `(?<=^|\\s)${PRODUCT.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?:\\s+|$)`,
+  "g",
+);
+
+/** The User-Agent header: the product token, then the caller's `extra` as given. A caller that names the product
+ * itself (the provider once passed it) does not send it twice. */
+export function userAgent(extra: string | undefined): string {
+  const rest = (extra ?? "").replace(PRODUCT_TOKEN, "").trim();
+  return rest ? `${PRODUCT} ${rest}` : PRODUCT;
+}
+
 /** The wait the service asked for (Retry-After / X-RateLimit-Reset) per failed attempt; kept off the error. */
 const serverDelays = new WeakMap<ApiError, number>();
 
@@ -81,10 +97,9 @@ export class Transport {
         keepAliveTimeout: 30_000,
         connect: { timeout: options.timeoutMs },
       });
-    const ua = `pulumi-observability/${VERSION}`;
     this.headers = {
       authorization: `Bearer ${options.token}`,
-      "user-agent": options.userAgent ? `${ua} ${options.userAgent}` : ua,
+      "user-agent": userAgent(options.userAgent),
       accept: "application/json",
       ...(options.orgId ? { "x-service-org-id": options.orgId } : {}),
     };
