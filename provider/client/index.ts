@@ -17,6 +17,7 @@ export {
   RateLimitError,
   ServerError,
   TimeoutError,
+  UnprocessableEntityError,
   errorFromResponse,
   type RequestInfo,
 } from "./errors";
