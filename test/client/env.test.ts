@@ -12,11 +12,7 @@ it.each<[string, string | undefined, string | undefined]>([
   ["empty", "", undefined],
   ["blank", "  \n", undefined],
   ["a value", "xaat-env", "xaat-env"],
-  [
-    "a value with a trailing newline (as `$(cat file)` leaves none, but an editor does)",
-    "xaat-env\n",
-    "xaat-env",
-  ],
+  ["a value with a trailing newline", "xaat-env\n", "xaat-env"],
 ])("OBSERVABILITY_TOKEN %s: client, provider and CLI read the same token", async (_rule, value, expected) => {
   const env: NodeJS.ProcessEnv = value === undefined ? {} : { [ENV_NAMES.token]: value };
   expect(fromEnv("token", env)).toBe(expected);
