@@ -63,17 +63,11 @@ export interface Call<T> {
 /** This package's product token, first in every User-Agent. */
 const PRODUCT = `pulumi-observability/${VERSION}`;
 
-/** The product token wherever the caller's text holds it as a whole token. */
-const PRODUCT_TOKEN = new RegExp(
-  `(?<=^|\\s)${PRODUCT.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?:\\s+|$)`,
-  "g",
-);
-
-/** The User-Agent header: the product token, then the caller's `extra` as given. A caller that names the product
+/** The User-Agent header: the product token, then the caller's `extra` tokens. A caller that names the product
  * itself (the provider once passed it) does not send it twice. */
 export function userAgent(extra: string | undefined): string {
-  const rest = (extra ?? "").replace(PRODUCT_TOKEN, "").trim();
-  return rest ? `${PRODUCT} ${rest}` : PRODUCT;
+  const tokens = (extra ?? "").split(/\s+/).filter((t) => t !== "" && t !== PRODUCT);
+  return [PRODUCT, ...tokens].join(" ");
 }
 
 /** The wait the service asked for (Retry-After / X-RateLimit-Reset) per failed attempt; kept off the error. */
