@@ -6,7 +6,7 @@
 import { readFile } from "node:fs/promises";
 import { Command, InvalidArgumentError } from "commander";
 import { ObservabilityClient } from "../provider/client";
-import { ENV_NAMES } from "../provider/client/options";
+import { ENV_NAMES, fromEnv } from "../provider/client/env";
 import { UsageError, registerSecret } from "./exit";
 
 /** The settings {@link addConnectionOptions} adds. A command whose `--url` means something else passes its
@@ -84,7 +84,7 @@ export async function readToken(
     }
     from = `the token file ${flags.tokenFile}`;
   } else {
-    token = (env[ENV_NAMES.token] ?? "").trim();
+    token = fromEnv("token", env) ?? "";
     from = ENV_NAMES.token;
     if (token === "") {
       throw new UsageError(

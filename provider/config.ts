@@ -2,7 +2,7 @@
  * Provider configuration: stack config (handed to the dynamic provider's `configure`) first, then the
  * `OBSERVABILITY_*` environment variables. Nothing here is ever captured by a serialized closure.
  */
-import { ENV_NAMES } from "./client/options";
+import { ENV_NAMES, fromEnv } from "./client/env";
 
 /** The stack config keys the provider reads, in their full `<namespace>:<key>` form. */
 export const CONFIG_KEYS = {
@@ -11,9 +11,6 @@ export const CONFIG_KEYS = {
   url: "observability:url",
   region: "observability:region",
 } as const;
-
-/** The environment fallbacks, consulted when the stack config lacks a key: the client's own variables. */
-export const ENV_KEYS = ENV_NAMES;
 
 /** The settings the provider needs to build its client. */
 export interface ProviderSettings {
@@ -36,7 +33,7 @@ export interface ConfigSource {
 /** The message shown when no token is configured; it names both places a token can come from. */
 export const MISSING_TOKEN_MESSAGE =
   "observability: no API token is configured. Set one with " +
-  "`pulumi config set --secret observability:token <token>`, or set the OBSERVABILITY_TOKEN environment variable.";
+  `\`pulumi config set --secret observability:token <token>\`, or set the ${ENV_NAMES.token} environment variable.`;
 
 /** Thrown when the configuration is missing or invalid; the message says how to fix it and holds no secret. */
 export class ProviderConfigError extends Error {
@@ -56,15 +53,17 @@ export function resolveSettings(
   config: ConfigSource | undefined,
   env: NodeJS.ProcessEnv = process.env,
 ): ProviderSettings {
+  // Read here, not left to the client's own fallback: stack config must win, and a missing token gets the
+  // provider's message, which names both places.
   const pick = (key: keyof typeof CONFIG_KEYS) =>
-    nonEmpty(config?.get(CONFIG_KEYS[key])) ?? nonEmpty(env[ENV_KEYS[key]]);
+    nonEmpty(config?.get(CONFIG_KEYS[key])) ?? fromEnv(key, env);
   const token = pick("token");
   if (!token) throw new ProviderConfigError(MISSING_TOKEN_MESSAGE);
   const region = pick("region");
   if (region !== undefined && region !== "us" && region !== "eu") {
     throw new ProviderConfigError(
       `observability: region must be "us" or "eu", got ${JSON.stringify(region)} ` +
-        `(from ${CONFIG_KEYS.region} or ${ENV_KEYS.region})`,
+        `(from ${CONFIG_KEYS.region} or ${ENV_NAMES.region})`,
     );
   }
   return { token, orgId: pick("orgId"), url: pick("url"), region };

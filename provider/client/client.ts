@@ -11,32 +11,31 @@ import { Roles } from "./resources/roles";
 import { StarredQueries } from "./resources/starred-queries";
 import { Transport, type RequestOptions } from "./transport";
 
-/** A client for the service: management resources, ingest and queries over one keep-alive pool. */
-export class ObservabilityClient {
-  /** Annotations on dataset charts. */
-  readonly annotations: Annotations;
-  /** Monitors and their alert history. */
-  readonly monitors: Monitors;
-  /** Notification channels. */
-  readonly notifiers: Notifiers;
-  /** RBAC roles. */
-  readonly roles: Roles;
-  /** Organizations. */
-  readonly orgs: Orgs;
-  /** Saved APL queries. */
-  readonly starredQueries: StarredQueries;
-  private readonly transport: Transport;
+/** Builds the one transport. {@link ObservabilityClient}'s fields are initialized after this constructor has run,
+ * so each resource family there is one line over `this.transport`. */
+abstract class ClientBase {
+  protected readonly transport: Transport;
 
   /** Reads env fallbacks once, validates options, and opens no connection until the first call. */
   constructor(options: ClientOptions = {}) {
     this.transport = new Transport(resolveOptions(options));
-    this.annotations = new Annotations(this.transport);
-    this.monitors = new Monitors(this.transport);
-    this.notifiers = new Notifiers(this.transport);
-    this.roles = new Roles(this.transport);
-    this.orgs = new Orgs(this.transport);
-    this.starredQueries = new StarredQueries(this.transport);
   }
+}
+
+/** A client for the service: management resources, ingest and queries over one keep-alive pool. */
+export class ObservabilityClient extends ClientBase {
+  /** Annotations on dataset charts. */
+  readonly annotations = new Annotations(this.transport);
+  /** Monitors and their alert history. */
+  readonly monitors = new Monitors(this.transport);
+  /** Notification channels. */
+  readonly notifiers = new Notifiers(this.transport);
+  /** RBAC roles. */
+  readonly roles = new Roles(this.transport);
+  /** Organizations. */
+  readonly orgs = new Orgs(this.transport);
+  /** Saved APL queries. */
+  readonly starredQueries = new StarredQueries(this.transport);
 
   /** Retries made so far by this client (all calls); see also `retry.onRetry`. */
   get retryCount(): number {

@@ -75,7 +75,12 @@ export class ApiError extends Error {
 
 /** 400: the service refused the request as invalid. */
 export class BadRequestError extends ApiError {
-  override readonly name = "BadRequestError";
+  override readonly name: string = "BadRequestError";
+}
+/** 422: the request was well formed but the service could not apply it; a kind of bad request, so code that
+ * handles BadRequestError handles it too. */
+export class UnprocessableEntityError extends BadRequestError {
+  override readonly name = "UnprocessableEntityError";
 }
 /** 401 or 403: authentication failed (wrong or missing token, or a personal token without org id). */
 export class ForbiddenError extends ApiError {
@@ -177,6 +182,7 @@ export function errorFromResponse(
   if (status === 401 || status === 403) return new ForbiddenError(message, init);
   if (status === 404) return new NotFoundError(message, init);
   if (status === 409) return new ConflictError(message, init);
+  if (status === 422) return new UnprocessableEntityError(message, init);
   if (status === 429) return new RateLimitError(message, { ...init, retryAfterMs: info.retryAfterMs });
   if (status === 430) return new QuotaExceededError(message, init);
   if (status >= 500) return new ServerError(message, init);

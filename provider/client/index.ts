@@ -17,6 +17,7 @@ export {
   RateLimitError,
   ServerError,
   TimeoutError,
+  UnprocessableEntityError,
   errorFromResponse,
   type RequestInfo,
 } from "./errors";
@@ -27,28 +28,5 @@ export type { PaginateOptions, QueryOptions } from "./query";
 export { PaginationStalledError } from "./query";
 export type { AnnotationListParams } from "./resources/annotations";
 export type { MonitorHistoryParams } from "./resources/monitors";
-export type {
-  Annotation,
-  AnnotationCreate,
-  AnnotationUpdate,
-  LegacyQueryRequest,
-  LegacyResult,
-  Match,
-  Monitor,
-  MonitorCreate,
-  MonitorHistoryEntry,
-  MonitorUpdate,
-  Notifier,
-  NotifierCreate,
-  NotifierUpdate,
-  Org,
-  OrgUpdate,
-  Role,
-  RoleCreate,
-  RoleUpdate,
-  StarredQuery,
-  StarredQueryCreate,
-  StarredQueryListParams,
-  StarredQueryUpdate,
-  TabularResult,
-} from "../schemas";
+// The service's objects (api.Monitor, …): listed once, in objects.ts, which the build expands.
+export type * from "./objects";

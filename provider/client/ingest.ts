@@ -8,7 +8,7 @@ import { promisify } from "node:util";
 import { constants, gzip } from "node:zlib";
 import { IngestResultSchema, type IngestResult } from "../schemas";
 import { path, queryString } from "./path";
-import { callOptions, type RequestOptions, type Transport } from "./transport";
+import { requestOptions, type RequestOptions, type Transport } from "./transport";
 
 const gzipAsync = promisify(gzip);
 
@@ -97,7 +97,8 @@ export async function ingest(
   if (options.onProgress !== undefined && typeof options.onProgress !== "function") {
     throw new TypeError("options.onProgress must be a function");
   }
-  const request = callOptions(options);
+  // Checked here as well as by the transport, so a bad signal or timeout fails before any event is read.
+  requestOptions(options);
   const endpoint =
     path`/v1/datasets/${dataset}/ingest` +
     queryString({
@@ -110,17 +111,19 @@ export async function ingest(
   let sentEvents = 0;
 
   const send = async (body: Buffer, format: Format, rawBytes: number, count: number): Promise<void> => {
-    const result = await transport.request({
-      method: "POST",
-      path: endpoint,
-      raw: {
-        body,
-        contentType: format === "csv" ? "text/csv" : "application/x-ndjson",
-        contentEncoding: "gzip",
+    const result = await transport.request(
+      {
+        method: "POST",
+        path: endpoint,
+        raw: {
+          body,
+          contentType: format === "csv" ? "text/csv" : "application/x-ndjson",
+          contentEncoding: "gzip",
+        },
+        schema: IngestResultSchema,
       },
-      schema: IngestResultSchema,
-      ...request,
-    });
+      options,
+    );
     // A count the service left out is 0 (the schema reads null as left out).
     summary.ingested += result.ingested ?? 0;
     summary.failed += result.failed ?? 0;

@@ -5,6 +5,7 @@ import { isIP } from "node:net";
 import type { Dispatcher } from "undici";
 import { z } from "zod";
 import { formatFailures, validationFailures } from "../schemas/common";
+import { ENV_NAMES, fromEnv, type EnvSetting } from "./env";
 import { ConfigError } from "./errors";
 
 /** Base URL of each region. */
@@ -54,7 +55,7 @@ export interface ClientOptions {
   timeoutMs?: number;
   /** Retries after the first attempt. Defaults to 4. */
   maxRetries?: number;
-  /** Appended to the User-Agent `pulumi-observability/<version>`. */
+  /** Appended to the User-Agent `pulumi-observability/<version>`, which is never sent twice. */
   userAgent?: string;
   /** Largest response body read, in bytes; a larger one fails with InvalidResponseError instead of filling
    * memory. Defaults to 64 MiB. */
@@ -131,43 +132,30 @@ export function isLoopback(hostname: string): boolean {
   return false;
 }
 
-/** The environment variable each option falls back to; the provider's configuration reads the same ones. */
-export const ENV_NAMES = {
-  url: "OBSERVABILITY_URL",
-  region: "OBSERVABILITY_REGION",
-  token: "OBSERVABILITY_TOKEN",
-  orgId: "OBSERVABILITY_ORG_ID",
-} as const;
-
-/** Applies env fallbacks (read here, once) and defaults, validates, and checks the URL. */
+/** Applies env fallbacks (read once, through {@link fromEnv}) and defaults, validates, and checks the URL. */
 export function resolveOptions(
   options: ClientOptions = {},
   env: NodeJS.ProcessEnv = process.env,
 ): ResolvedOptions {
-  const withEnv = {
-    ...options,
-    url: options.url ?? (env[ENV_NAMES.url] || undefined),
-    region: options.region ?? (env[ENV_NAMES.region] || undefined),
-    token: options.token ?? (env[ENV_NAMES.token] || undefined),
-    orgId: options.orgId ?? (env[ENV_NAMES.orgId] || undefined),
-  };
+  const withEnv: Record<string, unknown> = { ...options };
+  for (const setting of Object.keys(ENV_NAMES) as EnvSetting[]) withEnv[setting] ??= fromEnv(setting, env);
   const parsed = OptionsSchema.safeParse(withEnv);
   if (!parsed.success) {
     // A bad value read from the environment is named by its variable, since no option was passed.
-    const fromEnv = (property: string): string => {
-      const env = ENV_NAMES[property as keyof typeof ENV_NAMES];
-      return env && options[property as keyof typeof ENV_NAMES] === undefined ? ` (from ${env})` : "";
+    const source = (property: string): string => {
+      const name = ENV_NAMES[property as EnvSetting];
+      return name && options[property as EnvSetting] === undefined ? ` (from ${name})` : "";
     };
     const failures = validationFailures(parsed.error).map((f) => ({
       ...f,
-      property: `options.${f.property}${fromEnv(f.property)}`,
+      property: `options.${f.property}${source(f.property)}`,
     }));
     throw new ConfigError(`Invalid client options: ${formatFailures(failures)}`);
   }
   const o = parsed.data;
   if (!o.token) {
     throw new ConfigError(
-      "No token: pass options.token or set OBSERVABILITY_TOKEN (an API token or a personal access token).",
+      `No token: pass options.token or set ${ENV_NAMES.token} (an API token or a personal access token).`,
     );
   }
   const rawUrl = o.url ?? REGION_URLS[o.region ?? "us"];
@@ -177,16 +165,16 @@ export function resolveOptions(
   } catch {
     // Echo the text so the mistake is visible, but never a userinfo part: it may hold a password.
     const shown = rawUrl.replace(/^([^/]*\/\/)[^/@]*@/, "$1[redacted]@");
-    throw new ConfigError(`options.url (or OBSERVABILITY_URL) is not a valid URL: ${JSON.stringify(shown)}`);
+    throw new ConfigError(`options.url (or ${ENV_NAMES.url}) is not a valid URL: ${JSON.stringify(shown)}`);
   }
   if (url.protocol !== "https:" && !(url.protocol === "http:" && isLoopback(url.hostname))) {
     throw new ConfigError(
-      `options.url (or OBSERVABILITY_URL) must use https (plain http is allowed only for loopback addresses), got ${url.protocol}//${url.host}`,
+      `options.url (or ${ENV_NAMES.url}) must use https (plain http is allowed only for loopback addresses), got ${url.protocol}//${url.host}`,
     );
   }
   if (url.username || url.password || url.search || url.hash) {
     throw new ConfigError(
-      "options.url (or OBSERVABILITY_URL) must not contain credentials, a query or a fragment",
+      `options.url (or ${ENV_NAMES.url}) must not contain credentials, a query or a fragment`,
     );
   }
   return {

@@ -15,7 +15,7 @@ import {
 } from "../schemas";
 import { parseRfc3339Ns } from "../time";
 import { path, queryString } from "./path";
-import { callOptions, type RequestOptions, type Transport } from "./transport";
+import type { RequestOptions, Transport } from "./transport";
 
 /** Options of `client.query`. */
 export interface QueryOptions extends RequestOptions {
@@ -72,20 +72,22 @@ export async function queryApl(
       `query: options.includeCursor must be a boolean, got ${typeof options.includeCursor}`,
     );
   }
-  return transport.request<LegacyResult | TabularResult>({
-    method: "POST",
-    path: `/v1/datasets/_apl${queryString({ format })}`,
-    json: {
-      apl,
-      startTime: options.startTime,
-      endTime: options.endTime,
-      cursor: options.cursor,
-      includeCursor: options.includeCursor,
+  return transport.request<LegacyResult | TabularResult>(
+    {
+      method: "POST",
+      path: `/v1/datasets/_apl${queryString({ format })}`,
+      json: {
+        apl,
+        startTime: options.startTime,
+        endTime: options.endTime,
+        cursor: options.cursor,
+        includeCursor: options.includeCursor,
+      },
+      schema: format === "tabular" ? TabularResultSchema : LegacyResultSchema,
+      idempotent: true,
     },
-    schema: format === "tabular" ? TabularResultSchema : LegacyResultSchema,
-    idempotent: true,
-    ...callOptions(options),
-  });
+    options,
+  );
 }
 
 /** One page of the legacy query endpoint. @see POST /v1/datasets/{name}/query */
@@ -95,14 +97,16 @@ export async function queryLegacy(
   request: LegacyQueryRequest,
   options: RequestOptions = {},
 ): Promise<LegacyResult> {
-  return transport.request({
-    method: "POST",
-    path: path`/v1/datasets/${dataset}/query`,
-    json: request,
-    schema: LegacyResultSchema,
-    idempotent: true,
-    ...callOptions(options),
-  });
+  return transport.request(
+    {
+      method: "POST",
+      path: path`/v1/datasets/${dataset}/query`,
+      json: request,
+      schema: LegacyResultSchema,
+      idempotent: true,
+    },
+    options,
+  );
 }
 
 const SORT = /\|\s*(?:sort|order)\s+by\s+_time(?:\s+(asc|desc))?\s*(?=\||$)/i;
@@ -184,16 +188,18 @@ function walkPage(
   transport: Transport,
   apl: string,
   body: { startTime: string; endTime: string; cursor?: string },
-  request: RequestOptions,
+  options: RequestOptions,
 ): Promise<WalkPage> {
-  return transport.request({
-    method: "POST",
-    path: `/v1/datasets/_apl${queryString({ format: "legacy" })}`,
-    json: { apl, ...body },
-    schema: WalkPageSchema,
-    idempotent: true,
-    ...request,
-  });
+  return transport.request(
+    {
+      method: "POST",
+      path: `/v1/datasets/_apl${queryString({ format: "legacy" })}`,
+      json: { apl, ...body },
+      schema: WalkPageSchema,
+      idempotent: true,
+    },
+    options,
+  );
 }
 
 /** Thrown when timestamp paging cannot move on: more rows share one `_time` than fit in a page. */
@@ -243,9 +249,8 @@ async function* pagesOf(
     throw new TypeError(`paginate: options.order must be asc or desc, got ${String(options.order)}`);
   }
   const plan = paginationApl(apl, options.order, options.pageSize);
-  const request = callOptions(options);
-  if (options.mode === "cursor") yield* cursorPages(transport, plan, options, request);
-  else yield* timestampPages(transport, plan, options, request);
+  if (options.mode === "cursor") yield* cursorPages(transport, plan, options);
+  else yield* timestampPages(transport, plan, options);
 }
 
 /** Timestamp paging. Rows come sorted by `_time`, so only a page's leading rows can repeat an earlier page
@@ -254,7 +259,6 @@ async function* timestampPages(
   transport: Transport,
   plan: Plan,
   options: PaginateOptions,
-  request: RequestOptions,
 ): AsyncGenerator<readonly PageRow[]> {
   const desc = plan.order === "desc";
   let startTime = options.startTime;
@@ -271,7 +275,7 @@ async function* timestampPages(
     return t > boundaryNs === desc ? 1 : -1;
   };
   for (;;) {
-    const page = await walkPage(transport, plan.apl, { startTime, endTime }, request);
+    const page = await walkPage(transport, plan.apl, { startTime, endTime }, options);
     const rows = page.matches;
     if (rows.length === 0) return;
     let fresh: readonly PageRow[] = rows;
@@ -322,7 +326,6 @@ async function* cursorPages(
   transport: Transport,
   plan: Plan,
   options: PaginateOptions,
-  request: RequestOptions,
 ): AsyncGenerator<readonly PageRow[]> {
   let cursor: string | undefined;
   for (;;) {
@@ -330,7 +333,7 @@ async function* cursorPages(
       transport,
       plan.apl,
       { startTime: options.startTime, endTime: options.endTime, cursor },
-      request,
+      options,
     );
     const rows = page.matches;
     if (rows.length === 0) return;

@@ -20,9 +20,10 @@ export interface RequestOptions {
   timeoutMs?: number;
 }
 
-/** The per-call options a method passes on: only `signal` and `timeoutMs`, checked. Picking them keeps any
- * other key a JavaScript caller passes (a `path`, say) from reaching the call and bypassing the encoded path. */
-export function callOptions(options: RequestOptions | undefined): RequestOptions {
+/** A caller's per-call options as the transport uses them: only `signal` and `timeoutMs`, checked. Picking them
+ * keeps any other key a JavaScript caller passes (a `path`, say) from reaching the call. Callers that take more
+ * options (ingest, paginate) hand over the whole object; {@link Transport.request} picks these two itself. */
+export function requestOptions(options: RequestOptions | undefined): RequestOptions {
   if (options === undefined || options === null) return {};
   if (typeof options !== "object") throw new TypeError(`options must be an object, got ${typeof options}`);
   const { signal, timeoutMs } = options;
@@ -44,8 +45,8 @@ export function callOptions(options: RequestOptions | undefined): RequestOptions
 /** HTTP methods the API uses. */
 export type Method = "GET" | "POST" | "PUT" | "DELETE";
 
-/** One call through the transport. */
-export interface Call<T> extends RequestOptions {
+/** One call through the transport: what the method sends. The caller's {@link RequestOptions} go beside it. */
+export interface Call<T> {
   method: Method;
   /** Encoded path (built with `path```), with any query string. */
   path: string;
@@ -57,6 +58,16 @@ export interface Call<T> extends RequestOptions {
   schema?: z.ZodType<T>;
   /** True for a POST that only reads (queries): retried like a GET. */
   idempotent?: boolean;
+}
+
+/** This package's product token, first in every User-Agent. */
+const PRODUCT = `pulumi-observability/${VERSION}`;
+
+/** The User-Agent header: the product token, then the caller's `extra` tokens. A caller that names the product
+ * itself (the provider once passed it) does not send it twice. */
+export function userAgent(extra: string | undefined): string {
+  const tokens = (extra ?? "").split(/\s+/).filter((t) => t !== "" && t !== PRODUCT);
+  return [PRODUCT, ...tokens].join(" ");
 }
 
 /** The wait the service asked for (Retry-After / X-RateLimit-Reset) per failed attempt; kept off the error. */
@@ -80,17 +91,18 @@ export class Transport {
         keepAliveTimeout: 30_000,
         connect: { timeout: options.timeoutMs },
       });
-    const ua = `pulumi-observability/${VERSION}`;
     this.headers = {
       authorization: `Bearer ${options.token}`,
-      "user-agent": options.userAgent ? `${ua} ${options.userAgent}` : ua,
+      "user-agent": userAgent(options.userAgent),
       accept: "application/json",
       ...(options.orgId ? { "x-service-org-id": options.orgId } : {}),
     };
   }
 
-  /** Sends `call`, retrying what is safe to retry, and returns the parsed body. */
-  async request<T>(call: Call<T>): Promise<T> {
+  /** Sends `call`, retrying what is safe to retry, and returns the parsed body. `options` are the caller's, as
+   * given: only their `signal` and `timeoutMs` are taken, after a check (see {@link requestOptions}). */
+  async request<T>(call: Call<T>, options?: RequestOptions): Promise<T> {
+    const { signal, timeoutMs } = requestOptions(options);
     const idempotent = call.idempotent ?? call.method !== "POST";
     const headers = { ...this.headers };
     let body: Buffer | undefined;
@@ -106,8 +118,8 @@ export class Transport {
     const ticket = this.pacer.ticket();
     for (let attempt = 0; ; attempt++) {
       try {
-        await this.pacer.acquire(ticket, call.signal, { method: call.method, path: fullPath });
-        return await this.attempt(call, fullPath, headers, body, idempotent);
+        await this.pacer.acquire(ticket, signal, { method: call.method, path: fullPath });
+        return await this.attempt(call, { signal, timeoutMs }, fullPath, headers, body, idempotent);
       } catch (err) {
         const error = err as ApiError;
         if (
@@ -137,7 +149,7 @@ export class Transport {
           code: (error as { code?: string }).code,
           delayMs,
         });
-        if (!inQueue) await this.pause(delayMs, call, fullPath);
+        if (!inQueue) await this.pause(delayMs, call, fullPath, signal);
       }
     }
   }
@@ -148,9 +160,14 @@ export class Transport {
   }
 
   /** Waits `ms` between attempts; the call's signal ends the wait with an AbortError naming the request. */
-  private async pause(ms: number, call: Call<unknown>, fullPath: string): Promise<void> {
+  private async pause(
+    ms: number,
+    call: Call<unknown>,
+    fullPath: string,
+    signal: AbortSignal | undefined,
+  ): Promise<void> {
     try {
-      await sleep(ms, call.signal);
+      await sleep(ms, signal);
     } catch {
       throw new AbortError(`${call.method} ${fullPath} was aborted`, { method: call.method, path: fullPath });
     }
@@ -158,6 +175,7 @@ export class Transport {
 
   private async attempt<T>(
     call: Call<T>,
+    { signal, timeoutMs }: RequestOptions,
     fullPath: string,
     headers: Record<string, string>,
     body: Buffer | undefined,
@@ -166,7 +184,7 @@ export class Transport {
     const info = { method: call.method, path: fullPath };
     const notIdempotent = !idempotent;
     const secrets = [this.options.token];
-    const timeout = call.timeoutMs ?? this.options.timeoutMs;
+    const timeout = timeoutMs ?? this.options.timeoutMs;
     let status: number;
     let resHeaders: Record<string, string | string[] | undefined>;
     let text: string;
@@ -177,7 +195,7 @@ export class Transport {
         method: call.method,
         headers,
         body,
-        signal: call.signal,
+        signal,
         headersTimeout: timeout,
         bodyTimeout: timeout,
       });
@@ -193,7 +211,7 @@ export class Transport {
       text = within;
     } catch (err) {
       if (err instanceof InvalidResponseError) throw err;
-      throw errorFromTransport(err, { ...info, notIdempotent }, secrets, call.signal?.aborted === true);
+      throw errorFromTransport(err, { ...info, notIdempotent }, secrets, signal?.aborted === true);
     }
     this.pacer.note(resHeaders);
     const traceId = headerText(resHeaders["x-trace-id"]);

@@ -145,14 +145,25 @@ export type NotifierProperties = { [K in ChannelKey]?: z.input<(typeof ChannelSc
 export type NotifierCreate = { name: string; properties: NotifierProperties; disabledUntil?: string | null };
 export type NotifierUpdate = NotifierCreate;
 
-/** A channel as the service returns it: its known fields may be absent and are not typed (the provider diffs
- * them), null among them reads as absent (Go's nil `Headers`), unknown fields are kept. */
-const ChannelReadSchemas = Object.fromEntries(
-  Object.entries(ChannelSchemas).map(([k, s]) => [
-    k,
-    z.looseObject(Object.fromEntries(Object.keys(s.shape).map((f) => [f, z.unknown()]))).nullable(),
-  ]),
-);
+/** A channel as the service returns it: its fields are typed as declared but each may be absent, null reads as
+ * absent (Go's nil `Headers`), a value of an unexpected type is kept as sent (drift for the provider, not an
+ * error), and unknown fields are kept. */
+function channelRead<Shape extends z.ZodRawShape>(channel: z.ZodObject<Shape>) {
+  return absentWhenUnset(z.looseObject(channel.partial().shape), { keepMismatched: true }).nullable();
+}
+// Spelled out per channel so each keeps its own field types; `satisfies` makes a missing or unknown channel a
+// compile error.
+const ChannelReadSchemas = {
+  customWebhook: channelRead(ChannelSchemas.customWebhook),
+  discord: channelRead(ChannelSchemas.discord),
+  discordWebhook: channelRead(ChannelSchemas.discordWebhook),
+  email: channelRead(ChannelSchemas.email),
+  microsoftTeams: channelRead(ChannelSchemas.microsoftTeams),
+  opsgenie: channelRead(ChannelSchemas.opsgenie),
+  pagerduty: channelRead(ChannelSchemas.pagerduty),
+  slack: channelRead(ChannelSchemas.slack),
+  webhook: channelRead(ChannelSchemas.webhook),
+} satisfies Record<ChannelKey, z.ZodType>;
 
 /** A notifier as the service returns it; unknown fields (and channels) survive, a field of an unexpected type is
  * kept as sent (drift for the provider, not an error). */
@@ -169,13 +180,4 @@ export const NotifierSchema = absentWhenUnset(
     .extend({ id: z.string() }),
   { zeroIsAbsent: true, keepMismatched: true },
 );
-// Spelled out: Omit<> over a loose object's index signature would erase `id` and `name` to unknown.
-export type Notifier = {
-  id: string;
-  name?: string;
-  properties?: NotifierProperties;
-  createdAt?: string;
-  createdBy?: string;
-  disabledUntil?: string | null;
-  [extra: string]: unknown;
-};
+export type Notifier = z.output<typeof NotifierSchema>;

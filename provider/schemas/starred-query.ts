@@ -46,6 +46,20 @@ export const StarredQueryInputSchema = z.strictObject(starredFields(true));
 export type StarredQueryCreate = z.input<typeof StarredQueryInputSchema>;
 export type StarredQueryUpdate = StarredQueryCreate;
 
+/** The saved request as the service returns it: its fields typed as declared, each may be absent, a value of an
+ * unexpected type is kept as sent (drift for the provider, not an error), and unknown fields are kept, in the
+ * options and order entries too. */
+const StarredQueryRequestSchema = absentWhenUnset(
+  z
+    .looseObject(queryFields)
+    .partial()
+    .extend({
+      defaultOrder: z.array(z.looseObject(OrderEntrySchema.shape)).optional(),
+      queryOptions: z.looseObject(QueryOptionsSchema.shape).optional(),
+    }),
+  { keepMismatched: true },
+);
+
 /** A starred query as the service returns it; unknown fields survive. */
 export const StarredQuerySchema = absentWhenUnset(
   z
@@ -55,15 +69,13 @@ export const StarredQuerySchema = absentWhenUnset(
       who: z.string(),
       dataset: z.string(),
       metadata: z.record(z.string(), z.unknown()),
-      query: absentWhenUnset(z.looseObject({ apl: z.string() }).partial()),
+      query: StarredQueryRequestSchema,
     })
     .partial()
     .extend({ id: z.string() }),
   { keepMismatched: true },
 );
-export type StarredQuery = z.infer<typeof StarredQuerySchema> & {
-  query?: Partial<StarredQueryCreate["query"]>;
-};
+export type StarredQuery = z.output<typeof StarredQuerySchema>;
 
 /** Query string of `GET /v2/apl-starred-queries`. */
 export const StarredQueryListSchema = z.object({

@@ -263,6 +263,41 @@ describe("every family's read methods take recorded-style bodies", () => {
     expect(list[1].properties).toEqual({ carrierPigeon: { loft: "A" } });
   });
 
+  it("a notifier's channels are typed as declared but read as sent: a wrong type and an unknown field are kept", async () => {
+    ROUTES["GET /v2/notifiers/odd"] = {
+      id: "odd",
+      properties: {
+        slack: { slackUrl: 5, team: "ops" },
+        webhook: null,
+        customWebhook: { url: "u", headers: null },
+      },
+    };
+    const n = await client.notifiers.get("odd");
+    const slackUrl: string | undefined = n.properties?.slack?.slackUrl; // the type names the channel's fields
+    expect(slackUrl).toBe(5);
+    expect(n.properties).toEqual({ slack: { slackUrl: 5, team: "ops" }, customWebhook: { url: "u" } });
+  });
+
+  it("a starred query's request keeps unknown fields in its options and order entries; null is absent", async () => {
+    ROUTES["GET /v2/apl-starred-queries/sq_odd"] = {
+      id: "sq_odd",
+      query: {
+        apl: "['web']",
+        startTime: null,
+        defaultOrder: [{ field: "_time", desc: true, nulls: "last" }],
+        queryOptions: { disableCache: true, futureOption: 1 },
+      },
+    };
+    const sq = await client.starredQueries.get("sq_odd");
+    const disableCache: boolean | undefined = sq.query?.queryOptions?.disableCache;
+    expect(disableCache).toBe(true);
+    expect(sq.query).toEqual({
+      apl: "['web']",
+      defaultOrder: [{ field: "_time", desc: true, nulls: "last" }],
+      queryOptions: { disableCache: true, futureOption: 1 },
+    });
+  });
+
   it("Go client mock: annotation without time; a list entry with no datasets, nulls and a type outside the pattern", async () => {
     expect(await client.annotations.get("ann_test")).toEqual(ANNOTATION);
     const list = await client.annotations.list();

@@ -21,6 +21,7 @@ import {
   RateLimitError,
   ServerError,
   TimeoutError,
+  UnprocessableEntityError,
   errorFromResponse,
   type ClientOptions,
   type RetryEvent,
@@ -201,6 +202,7 @@ describe("error factory: one class per status", () => {
     [403, ForbiddenError],
     [404, NotFoundError],
     [409, ConflictError],
+    [422, UnprocessableEntityError],
     [429, RateLimitError],
     [430, QuotaExceededError],
     [500, ServerError],
@@ -217,6 +219,27 @@ describe("error factory: one class per status", () => {
     expect(e).toBeInstanceOf(ApiError);
     expect(e.name).toBe(cls.name);
     expect(e).toMatchObject({ status, method: "GET", path: "/v2/x", serviceMessage: "nope", traceId: "t" });
+  });
+
+  it("422 is a BadRequestError too, so code that handles a bad request handles it; a 400 is not a 422", () => {
+    const info = { method: "POST", path: "/v2/monitors" };
+    const e = errorFromResponse(422, JSON.stringify({ code: 422, message: "cannot apply" }), info);
+    expect(e).toBeInstanceOf(BadRequestError);
+    expect(e).toMatchObject({
+      name: "UnprocessableEntityError",
+      status: 422,
+      serviceMessage: "cannot apply",
+    });
+    expect(e.toJSON()).toMatchObject({ name: "UnprocessableEntityError", status: 422 });
+    expect(errorFromResponse(400, "", info)).not.toBeInstanceOf(UnprocessableEntityError);
+  });
+
+  it("a real 422 response is not retried and rejects with UnprocessableEntityError", async () => {
+    const s = await serve((_req, res) => send(res, 422, { code: 422, message: "cannot apply" }));
+    const c = client(s.url);
+    await expect(c.monitors.list()).rejects.toBeInstanceOf(UnprocessableEntityError);
+    expect(s.hits).toHaveLength(1);
+    await c.close();
   });
 
   it("from a real response: status, method, path, service message and trace id", async () => {

@@ -1,7 +1,7 @@
 /** What every resource family shares: the transport it sends through, and the four verbs on `{collection}/{id}`. */
 import { z } from "zod";
 import { path } from "../path";
-import { callOptions, type RequestOptions, type Transport } from "../transport";
+import type { RequestOptions, Transport } from "../transport";
 
 /** Base of the resource families: a thin class over the client's one transport. */
 export abstract class ApiResource {
@@ -42,12 +42,14 @@ export abstract class CrudResource<T, Create, Update>
 
   /** `GET {collection}` plus a query string already built (`?…` or ""): the request behind every `list`. */
   protected listWith(query: string, options: RequestOptions | undefined): Promise<T[]> {
-    return this.transport.request({
-      method: "GET",
-      path: this.collection + query,
-      schema: (this.listSchema ??= z.array(this.schema)),
-      ...callOptions(options),
-    });
+    return this.transport.request(
+      {
+        method: "GET",
+        path: this.collection + query,
+        schema: (this.listSchema ??= z.array(this.schema)),
+      },
+      options,
+    );
   }
 
   /** `{collection}/{id}`, the id encoded as one segment. */
@@ -58,45 +60,53 @@ export abstract class CrudResource<T, Create, Update>
   /** Reads one object; rejects with NotFoundError when it does not exist.
    * @see GET {collection}/{id} */
   async get(id: string, options?: RequestOptions): Promise<T> {
-    return this.transport.request({
-      method: "GET",
-      path: this.itemPath(id),
-      schema: this.schema,
-      ...callOptions(options),
-    });
+    return this.transport.request(
+      {
+        method: "GET",
+        path: this.itemPath(id),
+        schema: this.schema,
+      },
+      options,
+    );
   }
 
   /** Creates an object; never sent twice (see the transport's retry rules for POST).
    * @see POST {collection} */
   async create(body: Create, options?: RequestOptions): Promise<T> {
-    return this.transport.request({
-      method: "POST",
-      path: this.collection,
-      json: body,
-      schema: this.schema,
-      ...callOptions(options),
-    });
+    return this.transport.request(
+      {
+        method: "POST",
+        path: this.collection,
+        json: body,
+        schema: this.schema,
+      },
+      options,
+    );
   }
 
   /** Writes an object.
    * @see PUT {collection}/{id} */
   async update(id: string, body: Update, options?: RequestOptions): Promise<T> {
-    return this.transport.request({
-      method: "PUT",
-      path: this.itemPath(id),
-      json: body,
-      schema: this.schema,
-      ...callOptions(options),
-    });
+    return this.transport.request(
+      {
+        method: "PUT",
+        path: this.itemPath(id),
+        json: body,
+        schema: this.schema,
+      },
+      options,
+    );
   }
 
   /** Deletes an object.
    * @see DELETE {collection}/{id} */
   async delete(id: string, options?: RequestOptions): Promise<void> {
-    await this.transport.request({
-      method: "DELETE",
-      path: this.itemPath(id),
-      ...callOptions(options),
-    });
+    await this.transport.request(
+      {
+        method: "DELETE",
+        path: this.itemPath(id),
+      },
+      options,
+    );
   }
 }

@@ -9,7 +9,7 @@ import {
   type MonitorUpdate,
 } from "../../schemas";
 import { queryString } from "../path";
-import { callOptions, type RequestOptions } from "../transport";
+import type { RequestOptions } from "../transport";
 import { CrudResource } from "./base";
 
 /** Window of {@link Monitors.history}; both bounds are required by the service. */
@@ -44,11 +44,13 @@ export class Monitors extends CrudResource<Monitor, MonitorCreate, MonitorUpdate
     options?: RequestOptions,
   ): Promise<MonitorHistoryEntry[]> {
     const q = queryString({ startTime: params.startTime, endTime: params.endTime });
-    return this.transport.request({
-      method: "GET",
-      path: this.itemPath(id) + "/history" + q,
-      schema: z.array(MonitorHistoryEntrySchema),
-      ...callOptions(options),
-    });
+    return this.transport.request(
+      {
+        method: "GET",
+        path: this.itemPath(id) + "/history" + q,
+        schema: z.array(MonitorHistoryEntrySchema),
+      },
+      options,
+    );
   }
 }

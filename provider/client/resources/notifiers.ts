@@ -1,11 +1,7 @@
 /** Notifiers: `/v2/notifiers`. */
-import type { z } from "zod";
 import { NotifierSchema, type Notifier, type NotifierCreate, type NotifierUpdate } from "../../schemas";
 import type { RequestOptions } from "../transport";
 import { CrudResource } from "./base";
-
-// The loose schema types `properties` as a record; the public type names the channels.
-const One = NotifierSchema as unknown as z.ZodType<Notifier>;
 
 /**
  * Create, read, update, delete and list notifiers (`notify_…`); a notifier has exactly one channel in
@@ -16,7 +12,7 @@ const One = NotifierSchema as unknown as z.ZodType<Notifier>;
 export class Notifiers extends CrudResource<Notifier, NotifierCreate, NotifierUpdate> {
   protected readonly collection = "/v2/notifiers";
   /** @internal The response schema (zod stays out of the published typings). */
-  protected readonly schema = One;
+  protected readonly schema = NotifierSchema;
 
   /** Lists every notifier.
    * @see GET /v2/notifiers */

@@ -1,5 +1,4 @@
 /** Starred (saved APL) queries: `/v2/apl-starred-queries`. */
-import type { z } from "zod";
 import {
   StarredQuerySchema,
   type StarredQuery,
@@ -11,8 +10,6 @@ import { queryString } from "../path";
 import type { RequestOptions } from "../transport";
 import { CrudResource } from "./base";
 
-const One = StarredQuerySchema as unknown as z.ZodType<StarredQuery>;
-
 /**
  * Create, read, update, delete and list starred (saved APL) queries.
  * @see GET, POST /v2/apl-starred-queries
@@ -21,7 +18,7 @@ const One = StarredQuerySchema as unknown as z.ZodType<StarredQuery>;
 export class StarredQueries extends CrudResource<StarredQuery, StarredQueryCreate, StarredQueryUpdate> {
   protected readonly collection = "/v2/apl-starred-queries";
   /** @internal The response schema (zod stays out of the published typings). */
-  protected readonly schema = One;
+  protected readonly schema = StarredQuerySchema;
 
   /** Lists starred queries; `who` unset means the caller's own, `all` everyone's, `team` everyone else's.
    * @see GET /v2/apl-starred-queries */
