@@ -27,6 +27,7 @@ export {
   RateLimitError,
   ServerError,
   TimeoutError,
+  UnprocessableEntityError,
   PathParameterError,
   PaginationStalledError,
   MAX_BATCH_EVENTS,

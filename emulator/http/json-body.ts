@@ -38,11 +38,12 @@ export function jsonObjectBody(ctx: RequestContext): Record<string, unknown> {
 }
 
 /**
- * The status of a request whose body has a field missing or invalid. This is the one place it is chosen: every
- * body rule fails with it ({@link validateBody} and the query bodies, emulator/query), so answering 422
- * instead is a change to this line alone.
+ * The status of a request whose body has a field missing or invalid: 422, as the live service answers (API-FACTS,
+ * "invalid bodies answer 422, not 400", correcting the OpenAPI document). A body that is not JSON at all stays
+ * 400. This is the one place it is chosen: every body rule fails with it ({@link validateBody} and the query
+ * bodies, emulator/query).
  */
-export const INVALID_FIELD_STATUS = 400;
+export const INVALID_FIELD_STATUS = 422;
 
 /** Validates a request body with its schema; failures become one error naming every failing field. */
 export function validateBody<T>(schema: z.ZodType<T>, input: unknown): T {

@@ -158,7 +158,7 @@ export function runLegacyQuery(
       ops.push({ op: "project", columns: legacyProjection(req.value.project) });
     }
   } catch (err) {
-    if (err instanceof LegacyRequestError) return badRequest(err.message);
+    if (err instanceof LegacyRequestError) return invalidField(err.message);
     throw err;
   }
   const events = store.events(dataset);

@@ -1,7 +1,7 @@
 /** Queries: `POST /v1/datasets/_apl?format=legacy|tabular` and the legacy `POST /v1/datasets/{name}/query`.
  * The query engine (emulator/query) does the work; this file wires it to HTTP and the query quota. */
 import type { EmulatorContext } from "../context";
-import { HttpError, jsonBody, queryParam, type Reply, type Router } from "../http";
+import { HttpError, jsonObjectBody, queryParam, type Reply, type Router } from "../http";
 import { runAplQuery, runLegacyQuery } from "../query";
 import { QUOTA_EXCEEDED_STATUS, quotaHeaders } from "../quota";
 
@@ -16,10 +16,10 @@ export function registerQueries(router: Router, em: EmulatorContext): void {
     return { ...result, headers: { ...result.headers, ...quotaHeaders("query", quota) } };
   };
   router.add("POST", "/v1/datasets/_apl", (ctx) =>
-    metered(() => runAplQuery(em.store, jsonBody(ctx), queryParam(ctx.query, "format"))),
+    metered(() => runAplQuery(em.store, jsonObjectBody(ctx), queryParam(ctx.query, "format"))),
   );
   router.add("POST", "/v1/datasets/:name/query", (ctx) => {
     if (ctx.params.name === "") throw new HttpError(400, "dataset name must not be empty");
-    return metered(() => runLegacyQuery(em.store, ctx.params.name, jsonBody(ctx)));
+    return metered(() => runLegacyQuery(em.store, ctx.params.name, jsonObjectBody(ctx)));
   });
 }

@@ -412,14 +412,16 @@ describe("APL robustness (property)", () => {
     );
   });
 
-  it("token soups through the endpoint only ever give 200, 400 or 404", () => {
+  it("token soups through the endpoint only ever give 200, 400 (APL error), 404 or 422 (empty apl field)", () => {
     const s = store();
     fc.assert(
       fc.property(fc.array(fc.constantFrom(...WORDS), { maxLength: 25 }), (words) => {
         const apl = words.join(" ");
         const res = runAplQuery(s, { apl }, undefined, NOW);
-        expect([200, 400, 404]).toContain(res.status);
-        if (res.status === 400) expect(res.body).toMatchObject({ code: 400, message: expect.any(String) });
+        expect([200, 400, 404, 422]).toContain(res.status);
+        if (res.status === 422) expect(apl.trim()).toBe("");
+        if (res.status >= 400)
+          expect(res.body).toMatchObject({ code: res.status, message: expect.any(String) });
       }),
       { numRuns: 3000 },
     );

@@ -273,12 +273,12 @@ describe("notifiers", () => {
     expect(res.body.disabledUntil).toBeNull();
   });
 
-  it("400 messages do not echo secret values", async () => {
+  it("422 messages do not echo secret values", async () => {
     const res = await api(em.current, "POST", "/v2/notifiers", {
       name: "x",
       properties: { slack: { slackUrl: "not-a-url-secret-123" } },
     });
-    expect(res.status).toBe(400);
+    expect(res.status).toBe(422);
     expect(res.text).not.toContain("secret-123");
   });
 });

@@ -2,7 +2,7 @@
  * Request bodies as the service's official clients serialize them, sent to the emulator, which must take them as
  * the real service does: null means absent, Go's and Terraform's zero values mean unset, and ingest may be zstd.
  * Each row names the client behaviour it models and, in its comment, where that body shape comes from. The spec's
- * rules still hold for every value actually given: the last block shows those 400s, each naming the field.
+ * rules still hold for every value actually given: the last block shows those 422s, each naming the field.
  */
 import { gzipSync, zstdCompressSync } from "node:zlib";
 import { api, useEmulator } from "../helpers/emulator";
@@ -356,9 +356,9 @@ describe("legacy query projection and filters", () => {
       "a".repeat(1025),
       /filter\.children\[0\]\.value: must be a pattern of at most 1024/,
     ],
-  ])("regexp with %s is a 400 naming the filter's value", async (_what, value, message) => {
+  ])("regexp with %s is a 422 naming the filter's value", async (_what, value, message) => {
     const res = await query({ filter: { op: "and", children: [{ op: "regexp", field: "path", value }] } });
-    expect(res.status).toBe(400);
+    expect(res.status).toBe(422);
     expect(res.body.message).toMatch(message);
   });
 });
@@ -495,9 +495,9 @@ describe("still strict where the spec is", () => {
       { startTime: "now-1h", endTime: "now", project: [{ field: "a", alias: 5 }] },
       /project\[0\]\.alias: must be a string/,
     ],
-  ])("%s: 400 naming the field", async (_n, method, path, body, message) => {
+  ])("%s: 422 naming the field", async (_n, method, path, body, message) => {
     const res = await api(em.current, method, path, body);
-    expect(res.status).toBe(400);
+    expect(res.status).toBe(422);
     expect(res.body.message).toMatch(message);
   });
 });

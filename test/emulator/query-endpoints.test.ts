@@ -208,9 +208,9 @@ describe("page limits", () => {
     ).toBe(expected);
   });
 
-  it("the legacy limit is at most 50,000", async () => {
+  it("the legacy limit is at most 50,000 (a body field: 422)", async () => {
     const res = await legacy("big", { ...ALL_TIME, limit: 50_001 });
-    expect(res.status).toBe(400);
+    expect(res.status).toBe(422);
     expect(res.body.message).toMatch(/^limit: /);
   });
 });
@@ -361,10 +361,10 @@ describe("legacy filter, order and project", () => {
     ["missing field", { op: "==", value: 1 }, "filter.field"],
     ["children not a list", { op: "or", children: 3 }, "filter.children"],
     ["non-string value for contains", { op: "contains", field: "msg", value: 3 }, "filter.value"],
-  ])("bad filter (%s) is a 400 naming %s", async (_rule, filter, property) => {
+  ])("bad filter (%s) is a 422 naming %s", async (_rule, filter, property) => {
     const res = await legacy("web", { ...ALL_TIME, filter });
-    expect(res.status).toBe(400);
-    expect(res.body).toMatchObject({ code: 400 });
+    expect(res.status).toBe(422);
+    expect(res.body).toMatchObject({ code: 422 });
     expect(res.body.message.startsWith(`${property}:`)).toBe(true);
   });
 
@@ -403,28 +403,32 @@ describe("errors", () => {
     expect(res.body).toEqual({ code: 404, message: expect.stringContaining('"nope"') });
   });
 
+  // A body field missing or invalid answers 422 (API-FACTS: "invalid bodies answer 422, not 400"); a bad query
+  // string parameter stays 400.
   it.each([
-    ["unknown format", () => apl({ apl: "web" }, "csv"), /^format: /],
-    ["apl missing", () => apl({}), /^apl: /],
-    ["apl not a string", () => apl({ apl: 5 }), /^apl: /],
-    ["bad startTime", () => apl({ apl: "web", startTime: "yesterday" }), /^startTime: /],
+    ["unknown format (query string)", () => apl({ apl: "web" }, "csv"), /^format: /, 400],
+    ["apl missing", () => apl({}), /^apl: /, 422],
+    ["apl not a string", () => apl({ apl: 5 }), /^apl: /, 422],
+    ["bad startTime", () => apl({ apl: "web", startTime: "yesterday" }), /^startTime: /, 422],
     [
       "startTime after endTime",
       () => apl({ apl: "web", startTime: "now", endTime: "now-1h" }),
       /^startTime: /,
+      422,
     ],
-    ["includeCursor not a boolean", () => apl({ apl: "web", includeCursor: "yes" }), /^includeCursor: /],
-    ["legacy startTime missing", () => legacy("web", { endTime: "now" }), /startTime: /],
+    ["includeCursor not a boolean", () => apl({ apl: "web", includeCursor: "yes" }), /^includeCursor: /, 422],
+    ["legacy startTime missing", () => legacy("web", { endTime: "now" }), /startTime: /, 422],
     [
       "legacy order entry without desc",
       () => legacy("web", { ...ALL_TIME, order: [{ field: "id" }] }),
       /^order\[0\]\.desc: /,
+      422,
     ],
-    ["legacy bad project entry", () => legacy("web", { ...ALL_TIME, project: [5] }), /^project\[0\]: /],
-  ])("%s is a 400 naming the field", async (_rule, call, message) => {
+    ["legacy bad project entry", () => legacy("web", { ...ALL_TIME, project: [5] }), /^project\[0\]: /, 422],
+  ])("%s is a %s naming the field", async (_rule, call, message, status) => {
     const res = await call();
-    expect(res.status).toBe(400);
-    expect(res.body.code).toBe(400);
+    expect(res.status).toBe(status);
+    expect(res.body.code).toBe(status);
     expect(res.body.message).toMatch(message);
   });
 });

@@ -85,7 +85,7 @@ describe("headers on every response", () => {
     ["success", "GET", "/v2/monitors", 200],
     ["created", "POST", "/v2/annotations", 201],
     ["not found", "GET", "/v2/monitors/mon_none", 404],
-    ["bad request", "POST", "/v2/rbac/roles", 400],
+    ["invalid body", "POST", "/v2/rbac/roles", 422],
   ])("%s carries X-Trace-Id and X-RateLimit-*", async (_name, method, path, status) => {
     const body = method === "POST" ? (status === 201 ? { datasets: ["a"], type: "t" } : {}) : undefined;
     const res = await api(em.current, method, path, body);

@@ -154,12 +154,12 @@ describe("zero times and the other spellings", () => {
     });
   });
 
-  it("the Go spelling still goes through validation: a bad URL is a 400 naming the field", async () => {
+  it("the Go spelling still goes through validation: a bad URL is a 422 naming the field", async () => {
     const res = await api(em.current, "POST", "/v2/notifiers", {
       name: "hook",
       properties: { customWebhook: { URL: "not a url", Body: "{}" } },
     });
-    expect(res.status).toBe(400);
+    expect(res.status).toBe(422);
     expect(res.body.message).toMatch(/customWebhook\.(url|URL)/);
   });
 

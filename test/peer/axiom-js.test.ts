@@ -303,12 +303,12 @@ describe("management through the peer", () => {
     });
   });
 
-  it("annotations: a rule the spec states (type pattern) rejects with 400 naming the field", async () => {
+  it("annotations: a rule the spec states (type pattern) rejects with 422 naming the field", async () => {
     await expect(
       peer().client.annotations.create({ type: "Not Valid", datasets: ["peer-a"] }),
     ).rejects.toMatchObject({
       name: "AxiomRequestError",
-      status: 400,
+      status: 422,
       message: expect.stringMatching(/type/),
     });
   });

@@ -1,7 +1,7 @@
 /**
  * Check messages in the project's words: a field left out of an object "is required" (not "must be a string"),
  * and none of zod's default wordings ("Invalid key in record", "Invalid input: expected object, received
- * string") reach a user; each failure names its field. The emulator's 400s say the same.
+ * string") reach a user; each failure names its field. The emulator's 422s say the same.
  */
 import { api } from "../helpers/emulator";
 import type { ResourceKind } from "../../provider/resources/registry";
@@ -116,9 +116,9 @@ describe("check failures are worded in the project's style and name the field", 
       expect(f.reason).not.toMatch(/Invalid (input|key)|expected \w+, received/);
   });
 
-  it("the emulator's 400 says the same: `properties.slack.slackUrl: is required`", async () => {
+  it("the emulator's 422 says the same: `properties.slack.slackUrl: is required`", async () => {
     const res = await api(p.em.current, "POST", "/v2/notifiers", { name: "n", properties: { slack: {} } });
-    expect(res.status).toBe(400);
+    expect(res.status).toBe(422);
     expect(res.body.message).toContain("properties.slack.slackUrl: is required");
   });
 
@@ -129,9 +129,9 @@ describe("check failures are worded in the project's style and name the field", 
       { name: "s", who: "team", query: { apl: "x" }, metadata: {} },
       "kind: is required",
     ],
-  ])("the emulator's 400 for POST %s without an enum or literal says `%s`", async (path, body, expected) => {
+  ])("the emulator's 422 for POST %s without an enum or literal says `%s`", async (path, body, expected) => {
     const res = await api(p.em.current, "POST", path, body);
-    expect(res.status).toBe(400);
+    expect(res.status).toBe(422);
     expect(res.body.message).toContain(expected);
   });
 });

@@ -117,9 +117,9 @@ describe("Monitor lifecycle", () => {
 
   it("turns a service refusal into a readable error naming method, path and status", async () => {
     const { id, outs } = await created(impl(), threshold);
-    // Skipping check on purpose: the service's own 400 must come back readable.
+    // Skipping check on purpose: the service's own 422 must come back readable.
     const message = await messageOf(impl().update(id, outs, { ...threshold, intervalMinutes: 0 }));
-    expect(message).toMatch(/Monitor update failed: PUT \/v2\/monitors\/mon_\S+ failed with 400/);
+    expect(message).toMatch(/Monitor update failed: PUT \/v2\/monitors\/mon_\S+ failed with 422/);
     expect(message).toContain("intervalMinutes");
   });
 });

@@ -32,6 +32,7 @@ it("the root exports the six resources, the client, its errors and MAX_BATCH_EVE
       "RateLimitError",
       "ServerError",
       "TimeoutError",
+      "UnprocessableEntityError",
       "PathParameterError",
       "PaginationStalledError",
       "MAX_BATCH_EVENTS",
