@@ -50,6 +50,8 @@ export interface ServerSettings {
  * thousand events, the most one ingest takes, fit well inside it.
  */
 export const MAX_BODY_BYTES = 32 * 1024 * 1024;
+/** How long an idle keep-alive connection stays open: longer than any client of ours keeps one idle. */
+export const KEEP_ALIVE_MS = 65_000;
 /** Node's limit on the request line plus headers; past it the emulator answers 431 JSON. */
 export const MAX_HEADER_BYTES = 16 * 1024;
 
@@ -334,9 +336,20 @@ export function createEmulatorServer(
     }
   }
 
-  const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, (req, res) => {
-    handle(req, res).catch(() => res.destroy());
-  });
+  const server = createServer(
+    {
+      maxHeaderSize: MAX_HEADER_BYTES,
+      // An idle keep-alive connection stays open longer than a client keeps one (ours: 30 s), as services behind
+      // load balancers do (60 s and more). With Node's 5 s default, a client sending its next request on a
+      // connection at the moment the server closes it gets ECONNRESET, and a POST cannot be resent safely; a
+      // loaded machine makes that race likely (seen as a flaky ingest test).
+      keepAliveTimeout: KEEP_ALIVE_MS,
+      headersTimeout: KEEP_ALIVE_MS + 1_000,
+    },
+    (req, res) => {
+      handle(req, res).catch(() => res.destroy());
+    },
+  );
   // A request Node could not parse is not counted against the window, only reported in it.
   server.on("clientError", (err: NodeJS.ErrnoException, socket) => {
     const { count, resetMs } = window.peek(Date.now());

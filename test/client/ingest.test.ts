@@ -6,6 +6,7 @@ import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { createGunzip, gunzipSync } from "node:zlib";
 import { ObservabilityClient, type IngestProgress } from "../../provider/client";
+import { KEEP_ALIVE_MS } from "../../emulator/server";
 import { useEmulator } from "../helpers/emulator";
 
 setFlagsFromString("--expose-gc");
@@ -362,6 +363,9 @@ describe("bounded memory", () => {
           );
         });
     });
+    // Idle connections outlive the client's own keep-alive (30 s), as the emulator's do: with Node's 5 s default
+    // the sink may close a connection just as the client sends its next batch on it (ECONNRESET under load).
+    sink.keepAliveTimeout = KEEP_ALIVE_MS;
     await new Promise<void>((r) => sink.listen(0, "127.0.0.1", () => r()));
     const sinkClient = new ObservabilityClient({
       url: `http://127.0.0.1:${(sink.address() as AddressInfo).port}`,
