@@ -11,6 +11,29 @@ import "./guard";
 
 // The resources, their Args and output types: every kind registered in provider/resources/index.ts.
 export * from "./resources";
+// Lookups of objects the program does not manage: getX, getXOutput and the plural getXs, for every kind.
+export {
+  getAnnotation,
+  getAnnotationOutput,
+  getAnnotations,
+  getMonitor,
+  getMonitorOutput,
+  getMonitors,
+  getNotifier,
+  getNotifierOutput,
+  getNotifiers,
+  getOrganization,
+  getOrganizationOutput,
+  getOrganizations,
+  getRole,
+  getRoleOutput,
+  getRoles,
+  getStarredQueries,
+  getStarredQuery,
+  getStarredQueryOutput,
+  type LookupArgs,
+  type LookupInputs,
+} from "./lookups";
 
 export {
   ObservabilityClient,

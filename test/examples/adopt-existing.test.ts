@@ -1,6 +1,7 @@
 /**
  * examples/adopt-existing, run for real: a notifier and a monitor made outside Pulumi (through the client) are
- * taken over by `adopt`; afterwards the same ids carry the declared state and nothing new exists.
+ * found by name with the lookups and taken over by `adopt`; afterwards the same ids carry the declared state and
+ * nothing new exists.
  */
 import { useExampleRun } from "./harness";
 
@@ -12,20 +13,20 @@ const run = useExampleRun({
   // Made by hand, as the README shows with curl.
   async prepare(client) {
     const notifier = await client.notifiers.create({
-      name: "ops mail",
+      name: "Platform team email",
       properties: { email: { emails: ["ops@example.com"] } },
     });
     notifierId = notifier.id;
     monitorId = (
       await client.monitors.create({
-        name: "disk",
+        name: "Hosts: disk above 90%",
         type: "Threshold",
         operator: "Above",
         threshold: 1,
         aplQuery: "['host-metrics'] | where disk_used_pct > 95",
       })
     ).id;
-    return { plain: { existingNotifierId: notifierId, existingMonitorId: monitorId } };
+    return { plain: {} };
   },
 });
 

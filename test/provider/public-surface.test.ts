@@ -8,6 +8,15 @@ import * as path from "node:path";
 const ROOT = path.resolve(__dirname, "..", "..");
 const DIST = path.join(ROOT, "dist");
 
+/** Every kind's lookups: getX, getXOutput and the plural (OrganizationName's are the organization's). */
+const LOOKUPS = ["Annotation", "Monitor", "Notifier", "Role", "StarredQuery", "Organization"].flatMap(
+  (kind) => [
+    `get${kind}`,
+    `get${kind}Output`,
+    `get${kind.endsWith("y") ? kind.slice(0, -1) + "ies" : kind + "s"}`,
+  ],
+);
+
 it("the root exports the six resources, the client, its errors and MAX_BATCH_EVENTS, and nothing internal", () => {
   const root = require(path.join(DIST, "provider", "index.js")) as Record<string, unknown>;
   expect(Object.keys(root).sort()).toEqual(
@@ -36,6 +45,7 @@ it("the root exports the six resources, the client, its errors and MAX_BATCH_EVE
       "PathParameterError",
       "PaginationStalledError",
       "MAX_BATCH_EVENTS",
+      ...LOOKUPS,
     ].sort(),
   );
 });

@@ -36,6 +36,13 @@ describe.each(declaredInSources())("$kind ($file)", ({ file, kind }) => {
     expect((obs as Record<string, unknown>)[kind]).toBe(KIND_CLASSES.get(kind as never));
   });
 
+  it("has its lookups: getX, getXOutput and the plural (OrganizationName's are the organization's)", () => {
+    const name = kind === "OrganizationName" ? "Organization" : kind;
+    const plural = name.endsWith("y") ? `${name.slice(0, -1)}ies` : `${name}s`;
+    for (const fn of [`get${name}`, `get${name}Output`, `get${plural}`])
+      expect(typeof (obs as Record<string, unknown>)[fn]).toBe("function");
+  });
+
   it("lives in the file named after it", () => {
     expect(file).toBe(`${kebab(kind)}.ts`);
   });

@@ -1,0 +1,225 @@
+/**
+ * Lookups: objects a program uses but does not manage, read by id or by name, or listed. Pulumi's convention is a
+ * `getX` function with an `Output` twin; dynamic providers have no invokes, so these run in the program itself,
+ * with the same configuration as the resources: the stack's `observability:*` keys (the token from secret
+ * config), then the `OBSERVABILITY_*` environment variables.
+ *
+ * - `getMonitor({ id })` / `getMonitor({ name })`: a promise of the object; by name it must match exactly one.
+ * - `getMonitorOutput(args)`: takes Inputs, returns an Output; secret when the kind holds credentials, and unknown
+ *   during a preview that has no credentials (a fork's pull request), so the preview still completes.
+ * - `getMonitors(filters?)`: every object, with the filters the service offers.
+ *
+ * One listing per family serves every lookup by name in a program run.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { NotFoundError, ObservabilityClient } from "./client";
+import { scrub } from "./client/errors";
+import type { AnnotationListParams } from "./client/resources/annotations";
+import type * as api from "./client/objects";
+import { resolveSettings, type ProviderSettings } from "./config";
+
+/** How a lookup finds its object: by id, or by name (exactly one of them). */
+export type LookupArgs = { id: string; name?: undefined } | { name: string; id?: undefined };
+
+/** {@link LookupArgs} as Inputs, for the `Output` forms. */
+export type LookupInputs =
+  { id: pulumi.Input<string>; name?: undefined } | { name: pulumi.Input<string>; id?: undefined };
+
+/** How one family is looked up. */
+interface LookupSpec<T extends { id: string }, F> {
+  /** The kind, as errors name it. */
+  kind: string;
+  get(client: ObservabilityClient, id: string): Promise<T>;
+  list(client: ObservabilityClient, filters: F | undefined): Promise<T[]>;
+  /** The name a lookup by name compares. */
+  nameOf(obj: T): string | undefined;
+  /** Whether the object holds credentials: its `Output` form is then secret. */
+  secret?: boolean;
+}
+
+/** The three lookup functions of one kind. */
+export interface Lookup<T, F> {
+  one(args: LookupArgs): Promise<T>;
+  output(args: LookupInputs): pulumi.Output<pulumi.Unwrap<T>>;
+  many(filters?: F): Promise<T[]>;
+}
+
+let shared: { client: ObservabilityClient; secrets: string[] } | undefined;
+/** Listings of this program run, by kind: one per family serves any number of lookups by name. */
+const listings = new Map<string, Promise<unknown[]>>();
+
+/** The program's client, built once from the stack config and the environment (as the provider's is). */
+function programClient(): { client: ObservabilityClient; secrets: string[] } {
+  if (!shared) {
+    const settings: ProviderSettings = resolveSettings({ get: (key) => pulumi.runtime.getConfig(key) });
+    shared = { client: new ObservabilityClient({ ...settings }), secrets: [settings.token] };
+  }
+  return shared;
+}
+
+/** Whether the program can reach the service; false in a preview without a token. */
+function configured(): boolean {
+  try {
+    programClient();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Forgets the client and the cached listings; for tests that run several programs in one process. */
+export async function resetLookups(): Promise<void> {
+  const old = shared;
+  shared = undefined;
+  listings.clear();
+  await old?.client.close();
+}
+
+function lookupError(kind: string, what: string, e: unknown, secrets: readonly string[]): Error {
+  const message = e instanceof Error ? e.message : String(e);
+  return new Error(scrub(`observability: looking up the ${kind} ${what} failed: ${message}`, secrets));
+}
+
+function makeLookup<T extends { id: string }, F = undefined>(spec: LookupSpec<T, F>): Lookup<T, F> {
+  const byName = async (client: ObservabilityClient, name: string): Promise<T> => {
+    let listing = listings.get(spec.kind) as Promise<T[]> | undefined;
+    if (!listing) {
+      listing = spec.list(client, undefined);
+      listings.set(spec.kind, listing);
+      // A failed listing is not kept: a later lookup asks again.
+      listing.catch(() => listings.delete(spec.kind));
+    }
+    const matches = (await listing).filter((obj) => spec.nameOf(obj) === name);
+    if (matches.length === 1) return matches[0];
+    const ids = matches.map((obj) => obj.id);
+    throw new Error(
+      `no single ${spec.kind} is named ${JSON.stringify(name)}: it matched ` +
+        (ids.length === 0 ? "none" : `${ids.length} (${ids.join(", ")}); look it up by id instead`),
+    );
+  };
+
+  const one = async (args: LookupArgs): Promise<T> => {
+    const hasId = typeof args?.id === "string" && args.id !== "";
+    const hasName = typeof args?.name === "string" && args.name !== "";
+    if (hasId === hasName) {
+      throw new Error(`get${spec.kind}: give exactly one of \`id\` or \`name\`, as a non-empty string`);
+    }
+    const { client, secrets } = programClient();
+    const what = hasId ? `with id ${args.id}` : `named ${JSON.stringify(args.name)}`;
+    try {
+      if (!hasId) return await byName(client, args.name!);
+      try {
+        return await spec.get(client, args.id!);
+      } catch (e) {
+        if (e instanceof NotFoundError) throw new Error(`no ${spec.kind} with id ${args.id} exists`);
+        throw e;
+      }
+    } catch (e) {
+      throw lookupError(spec.kind, what, e, secrets);
+    }
+  };
+
+  return {
+    one,
+    output(args) {
+      // A preview with no credentials (a fork's pull request) cannot read the service; what the lookup returns is
+      // then not known until an update, as any value computed by the engine would be. `unknown` is the SDK's
+      // sentinel for that, typed as nothing in particular.
+      if (pulumi.runtime.isDryRun() && !configured()) return pulumi.output(pulumi.unknown as unknown as T);
+      const found = pulumi.output(args).apply((resolved) => one(resolved as LookupArgs));
+      return spec.secret ? pulumi.secret(found) : pulumi.output(found);
+    },
+    async many(filters) {
+      const { client, secrets } = programClient();
+      try {
+        return await spec.list(client, filters);
+      } catch (e) {
+        throw lookupError(spec.kind, "list", e, secrets);
+      }
+    },
+  };
+}
+
+const named = (obj: { name?: string }) => obj.name;
+
+const monitor = makeLookup<api.Monitor>({
+  kind: "Monitor",
+  get: (c, id) => c.monitors.get(id),
+  list: (c) => c.monitors.list(),
+  nameOf: named,
+});
+const notifier = makeLookup<api.Notifier>({
+  kind: "Notifier",
+  get: (c, id) => c.notifiers.get(id),
+  list: (c) => c.notifiers.list(),
+  nameOf: named,
+  secret: true,
+});
+const annotation = makeLookup<api.Annotation, AnnotationListParams>({
+  kind: "Annotation",
+  get: (c, id) => c.annotations.get(id),
+  list: (c, filters) => c.annotations.list(filters),
+  // An annotation has no name; its title is what people call it by.
+  nameOf: (obj) => obj.title,
+});
+const role = makeLookup<api.Role>({
+  kind: "Role",
+  get: (c, id) => c.roles.get(id),
+  list: (c) => c.roles.list(),
+  nameOf: named,
+});
+const starredQuery = makeLookup<api.StarredQuery, api.StarredQueryListParams>({
+  kind: "StarredQuery",
+  get: (c, id) => c.starredQueries.get(id),
+  // Everyone's, not only the caller's: a program looks up what the organization shares.
+  list: (c, filters) => c.starredQueries.list({ who: "all", limit: 1000, ...filters }),
+  nameOf: named,
+});
+const organization = makeLookup<api.Org>({
+  kind: "Organization",
+  get: (c, id) => c.orgs.get(id),
+  list: (c) => c.orgs.list(),
+  nameOf: named,
+});
+
+/** A monitor by id or by name. */
+export const getMonitor = monitor.one;
+/** {@link getMonitor} taking Inputs and returning an Output. */
+export const getMonitorOutput = monitor.output;
+/** Every monitor. */
+export const getMonitors = monitor.many;
+
+/** A notifier by id or by name. */
+export const getNotifier = notifier.one;
+/** {@link getNotifier} taking Inputs and returning an Output, secret since `properties` holds credentials. */
+export const getNotifierOutput = notifier.output;
+/** Every notifier. */
+export const getNotifiers = notifier.many;
+
+/** An annotation by id, or by its title as `name`. */
+export const getAnnotation = annotation.one;
+/** {@link getAnnotation} taking Inputs and returning an Output. */
+export const getAnnotationOutput = annotation.output;
+/** Annotations, filtered by datasets and time as the service offers. */
+export const getAnnotations = annotation.many;
+
+/** A role by id or by name. */
+export const getRole = role.one;
+/** {@link getRole} taking Inputs and returning an Output. */
+export const getRoleOutput = role.output;
+/** Every role. */
+export const getRoles = role.many;
+
+/** A starred query by id or by name. */
+export const getStarredQuery = starredQuery.one;
+/** {@link getStarredQuery} taking Inputs and returning an Output. */
+export const getStarredQueryOutput = starredQuery.output;
+/** Starred queries (everyone's by default), filtered as the service offers. */
+export const getStarredQueries = starredQuery.many;
+
+/** An organization (what `OrganizationName` renames) by id or by name. */
+export const getOrganization = organization.one;
+/** {@link getOrganization} taking Inputs and returning an Output. */
+export const getOrganizationOutput = organization.output;
+/** The organizations the token can see. */
+export const getOrganizations = organization.many;
