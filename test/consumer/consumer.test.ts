@@ -106,8 +106,8 @@ export const shim = obs.providerShim;
 export const unknown = obs.UNKNOWN;
 // @ts-expect-error the schemas are the pulumi-observability/schemas subpath
 export const schemas = obs.schemas;
-// @ts-expect-error descriptors are internal
-export const descriptor = obs.monitorDescriptor;
+// @ts-expect-error a kind's declaration is internal (stripped from the typings)
+export const declaration = obs.Monitor.declaration;
 `;
 
 /** Runs the program under mocks and prints what the engine would have been sent, and the exported outputs. */
