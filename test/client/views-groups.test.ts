@@ -21,7 +21,9 @@ beforeAll(() => {
 afterAll(() => client.close());
 
 /** The requests the emulator received while `fn` ran. */
-async function capture<T>(fn: () => Promise<T>): Promise<{ result: T; requests: typeof em.current.received }> {
+async function capture<T>(
+  fn: () => Promise<T>,
+): Promise<{ result: T; requests: typeof em.current.received }> {
   const before = em.current.received.length;
   const result = await fn();
   return { result, requests: em.current.received.slice(before) };
@@ -64,7 +66,9 @@ describe("views", () => {
     await expect(client.views.create({ name: "bad", aplQuery: "x", datasets: ["a", "a"] })).rejects.toThrow(
       /datasets: must not contain duplicates/,
     );
-    await expect(client.views.update("taken", { name: "other", aplQuery: "x" })).rejects.toThrow(/422.*name:/);
+    await expect(client.views.update("taken", { name: "other", aplQuery: "x" })).rejects.toThrow(
+      /422.*name:/,
+    );
   });
 });
 
