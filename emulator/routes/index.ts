@@ -14,6 +14,8 @@ import { orgs } from "./orgs";
 import { registerQueries } from "./query";
 import { roles } from "./roles";
 import { starredQueries } from "./starred";
+import { views } from "./views";
+import { groups } from "./groups";
 
 export type { CollectionFamily } from "./common";
 
@@ -25,6 +27,8 @@ export const COLLECTION_FAMILIES: readonly CollectionFamily[] = [
   roles,
   starredQueries,
   orgs,
+  views,
+  groups,
 ];
 
 /** The routes that are not a management family: events in and queries out. */

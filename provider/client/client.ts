@@ -9,6 +9,8 @@ import { Notifiers } from "./resources/notifiers";
 import { Orgs } from "./resources/orgs";
 import { Roles } from "./resources/roles";
 import { StarredQueries } from "./resources/starred-queries";
+import { Views } from "./resources/views";
+import { Groups } from "./resources/groups";
 import { Transport, type RequestOptions } from "./transport";
 
 /** Builds the one transport. {@link ObservabilityClient}'s fields are initialized after this constructor has run,
@@ -36,6 +38,10 @@ export class ObservabilityClient extends ClientBase {
   readonly orgs = new Orgs(this.transport);
   /** Saved APL queries. */
   readonly starredQueries = new StarredQueries(this.transport);
+  /** Views: saved APL queries, addressed by name. */
+  readonly views = new Views(this.transport);
+  /** RBAC groups. */
+  readonly groups = new Groups(this.transport);
 
   /** Retries made so far by this client (all calls); see also `retry.onRetry`. */
   get retryCount(): number {

@@ -30,4 +30,10 @@ export type {
   StarredQueryListParams,
   StarredQueryUpdate,
   TabularResult,
+  View,
+  ViewCreate,
+  ViewUpdate,
+  Group,
+  GroupCreate,
+  GroupUpdate,
 } from "../schemas";

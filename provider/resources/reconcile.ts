@@ -39,6 +39,9 @@
  *   matches the declared body. Inexact only when someone else makes a role of that name and body meanwhile.
  * - StarredQuery: no creation time and no unique field, so the baseline decides (listed by name with `qs`).
  *   Inexact only when someone else saves an identical query between the baseline and the list.
+ * - View: the name is unique and is the view's id; as for Role (baseline, then a 409 on a resend lists again and
+ *   takes the view of that name when it matches the declared body).
+ * - Group: names are unique; as for Role.
  * - OrganizationName: no POST (a GET and an idempotent PUT), so nothing to reconcile.
  * Everywhere: two resources of one program with identical bodies whose creates are both uncertain at once may
  * each see both objects, and then fail as ambiguous rather than guess.

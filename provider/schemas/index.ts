@@ -7,3 +7,5 @@ export * from "./role";
 export * from "./org";
 export * from "./starred-query";
 export * from "./query";
+export * from "./view";
+export * from "./group";

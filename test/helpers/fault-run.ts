@@ -72,6 +72,10 @@ function argsOf(kind: RunKind, n: number, v = 0): Props {
       return { name, description: `v${v}` };
     case "StarredQuery":
       return { kind: "apl", name, who: "team", query: { apl: "['logs']" }, metadata: { v: String(v) } };
+    case "View":
+      return { name, aplQuery: "['logs']", description: `v${v}` };
+    case "Group":
+      return { name, description: `v${v}` };
   }
 }
 
@@ -106,6 +110,8 @@ async function listAll(client: ObservabilityClient): Promise<Record<RunKind, Pro
     Annotation: (await client.annotations.list({ datasets: [DATASET] })) as Props[],
     Role: (await client.roles.list()) as Props[],
     StarredQuery: (await client.starredQueries.list({ who: "all", limit: 1000 })) as Props[],
+    View: (await client.views.list()) as Props[],
+    Group: (await client.groups.list()) as Props[],
   };
 }
 

@@ -49,6 +49,16 @@ export const SAMPLES: Record<ResourceKind, KindSample> = {
     args: { organizationId: "local-org", name: "Golden Org" },
     change: { organizationId: "local-org", name: "Golden Org 2" },
   },
+  View: {
+    minimal: { name: "v", aplQuery: "['logs']" },
+    args: { name: "golden-view", aplQuery: "['logs']", datasets: ["logs"] },
+    change: { name: "golden-view", aplQuery: "['logs']", datasets: ["logs"], description: "v2" },
+  },
+  Group: {
+    minimal: { name: "g" },
+    args: { name: "golden-group", members: ["u1"] },
+    change: { name: "golden-group", members: ["u1", "u2"] },
+  },
 };
 
 /** A Resource class as a test declares it: with sample inputs of its own kind. */
