@@ -14,6 +14,8 @@ import { orgs } from "./orgs";
 import { registerQueries } from "./query";
 import { roles } from "./roles";
 import { starredQueries } from "./starred";
+import { users } from "./users";
+import { virtualFields } from "./virtual-fields";
 
 export type { CollectionFamily } from "./common";
 
@@ -25,6 +27,8 @@ export const COLLECTION_FAMILIES: readonly CollectionFamily[] = [
   roles,
   starredQueries,
   orgs,
+  users,
+  virtualFields,
 ];
 
 /** The routes that are not a management family: events in and queries out. */

@@ -9,6 +9,8 @@ import { Notifiers } from "./resources/notifiers";
 import { Orgs } from "./resources/orgs";
 import { Roles } from "./resources/roles";
 import { StarredQueries } from "./resources/starred-queries";
+import { Users } from "./resources/users";
+import { VirtualFields } from "./resources/virtual-fields";
 import { Transport, type RequestOptions } from "./transport";
 
 /** Builds the one transport. {@link ObservabilityClient}'s fields are initialized after this constructor has run,
@@ -36,6 +38,10 @@ export class ObservabilityClient extends ClientBase {
   readonly orgs = new Orgs(this.transport);
   /** Saved APL queries. */
   readonly starredQueries = new StarredQueries(this.transport);
+  /** The organization's users and their roles, and the caller. */
+  readonly users = new Users(this.transport);
+  /** Datasets' virtual fields. */
+  readonly virtualFields = new VirtualFields(this.transport);
 
   /** Retries made so far by this client (all calls); see also `retry.onRetry`. */
   get retryCount(): number {

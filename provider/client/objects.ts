@@ -30,4 +30,12 @@ export type {
   StarredQueryListParams,
   StarredQueryUpdate,
   TabularResult,
+  User,
+  UserCreate,
+  UserNameUpdate,
+  UserRoleUpdate,
+  VirtualField,
+  VirtualFieldCreate,
+  VirtualFieldListParams,
+  VirtualFieldUpdate,
 } from "../schemas";

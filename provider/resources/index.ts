@@ -9,3 +9,5 @@ export * from "./notifier";
 export * from "./role";
 export * from "./starred-query";
 export * from "./organization-name";
+export * from "./user";
+export * from "./virtual-field";

@@ -6,4 +6,6 @@ export * from "./notifier";
 export * from "./role";
 export * from "./org";
 export * from "./starred-query";
+export * from "./user";
+export * from "./virtual-field";
 export * from "./query";
