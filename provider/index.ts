@@ -31,8 +31,21 @@ export {
   getStarredQueries,
   getStarredQuery,
   getStarredQueryOutput,
+  getView,
+  getViewOutput,
+  getViews,
+  getGroup,
+  getGroupOutput,
+  getGroups,
+  getUser,
+  getUserOutput,
+  getUsers,
+  getVirtualField,
+  getVirtualFieldOutput,
+  getVirtualFields,
   type LookupArgs,
   type LookupInputs,
+  type VirtualFieldLookupArgs,
 } from "./lookups";
 
 export {

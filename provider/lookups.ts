@@ -25,12 +25,21 @@ export type LookupArgs = { id: string; name?: undefined } | { name: string; id?:
 export type LookupInputs =
   { id: pulumi.Input<string>; name?: undefined } | { name: pulumi.Input<string>; id?: undefined };
 
+/** A virtual field is found by id, or by name within its dataset (names are unique only there). */
+export type VirtualFieldLookupArgs =
+  { id: string; name?: undefined; dataset?: string } | { name: string; dataset: string; id?: undefined };
+
 /** How one family is looked up. */
 interface LookupSpec<T extends { id: string }, F> {
   /** The kind, as errors name it. */
   kind: string;
   get(client: ObservabilityClient, id: string): Promise<T>;
   list(client: ObservabilityClient, filters: F | undefined): Promise<T[]>;
+  /**
+   * For a family listed only within a scope (virtual fields, by dataset): the filters a lookup by name lists with,
+   * and the key its listing is cached under; an error message when the args lack the scope.
+   */
+  scope?(args: LookupArgs & Record<string, unknown>): { key: string; filters: F } | string;
   /** The name a lookup by name compares. */
   nameOf(obj: T): string | undefined;
   /** Whether the object holds credentials: its `Output` form is then secret. */
@@ -38,9 +47,9 @@ interface LookupSpec<T extends { id: string }, F> {
 }
 
 /** The three lookup functions of one kind. */
-export interface Lookup<T, F> {
-  one(args: LookupArgs): Promise<T>;
-  output(args: LookupInputs): pulumi.Output<pulumi.Unwrap<T>>;
+export interface Lookup<T, F, A extends LookupArgs = LookupArgs> {
+  one(args: A): Promise<T>;
+  output(args: { [K in keyof A]: pulumi.Input<A[K]> }): pulumi.Output<pulumi.Unwrap<T>>;
   many(filters?: F): Promise<T[]>;
 }
 
@@ -80,14 +89,19 @@ function lookupError(kind: string, what: string, e: unknown, secrets: readonly s
   return new Error(scrub(`observability: looking up the ${kind} ${what} failed: ${message}`, secrets));
 }
 
-function makeLookup<T extends { id: string }, F = undefined>(spec: LookupSpec<T, F>): Lookup<T, F> {
-  const byName = async (client: ObservabilityClient, name: string): Promise<T> => {
-    let listing = listings.get(spec.kind) as Promise<T[]> | undefined;
+function makeLookup<T extends { id: string }, F = undefined, A extends LookupArgs = LookupArgs>(
+  spec: LookupSpec<T, F>,
+): Lookup<T, F, A> {
+  const byName = async (client: ObservabilityClient, name: string, args: A): Promise<T> => {
+    const scope = spec.scope?.(args);
+    if (typeof scope === "string") throw new Error(scope);
+    const key = scope ? `${spec.kind}\u0000${scope.key}` : spec.kind;
+    let listing = listings.get(key) as Promise<T[]> | undefined;
     if (!listing) {
-      listing = spec.list(client, undefined);
-      listings.set(spec.kind, listing);
+      listing = spec.list(client, scope?.filters);
+      listings.set(key, listing);
       // A failed listing is not kept: a later lookup asks again.
-      listing.catch(() => listings.delete(spec.kind));
+      listing.catch(() => listings.delete(key));
     }
     const matches = (await listing).filter((obj) => spec.nameOf(obj) === name);
     if (matches.length === 1) return matches[0];
@@ -98,7 +112,7 @@ function makeLookup<T extends { id: string }, F = undefined>(spec: LookupSpec<T,
     );
   };
 
-  const one = async (args: LookupArgs): Promise<T> => {
+  const one = async (args: A): Promise<T> => {
     const hasId = typeof args?.id === "string" && args.id !== "";
     const hasName = typeof args?.name === "string" && args.name !== "";
     if (hasId === hasName) {
@@ -107,7 +121,7 @@ function makeLookup<T extends { id: string }, F = undefined>(spec: LookupSpec<T,
     const { client, secrets } = programClient();
     const what = hasId ? `with id ${args.id}` : `named ${JSON.stringify(args.name)}`;
     try {
-      if (!hasId) return await byName(client, args.name!);
+      if (!hasId) return await byName(client, args.name!, args);
       try {
         return await spec.get(client, args.id!);
       } catch (e) {
@@ -126,7 +140,7 @@ function makeLookup<T extends { id: string }, F = undefined>(spec: LookupSpec<T,
       // then not known until an update, as any value computed by the engine would be. `unknown` is the SDK's
       // sentinel for that, typed as nothing in particular.
       if (pulumi.runtime.isDryRun() && !configured()) return pulumi.output(pulumi.unknown as unknown as T);
-      const found = pulumi.output(args).apply((resolved) => one(resolved as LookupArgs));
+      const found = pulumi.output(args).apply((resolved) => one(resolved as A));
       return spec.secret ? pulumi.secret(found) : pulumi.output(found);
     },
     async many(filters) {
@@ -182,6 +196,38 @@ const organization = makeLookup<api.Org>({
   nameOf: named,
 });
 
+const view = makeLookup<api.View>({
+  kind: "View",
+  // A view's id is its name (the service's views carry no other id).
+  get: (c, id) => c.views.get(id),
+  list: (c) => c.views.list(),
+  nameOf: named,
+});
+const group = makeLookup<api.Group>({
+  kind: "Group",
+  get: (c, id) => c.groups.get(id),
+  list: (c) => c.groups.list(),
+  nameOf: named,
+});
+
+const user = makeLookup<api.User>({
+  kind: "User",
+  get: (c, id) => c.users.get(id),
+  list: (c) => c.users.list(),
+  nameOf: named,
+});
+const virtualField = makeLookup<api.VirtualField, api.VirtualFieldListParams, VirtualFieldLookupArgs>({
+  kind: "VirtualField",
+  get: (c, id) => c.virtualFields.get(id),
+  list: (c, filters) =>
+    filters ? c.virtualFields.list(filters) : Promise.reject(new Error("getVirtualFields needs a `dataset`")),
+  nameOf: named,
+  scope: (args) =>
+    typeof args.dataset === "string" && args.dataset !== ""
+      ? { key: args.dataset, filters: { dataset: args.dataset } }
+      : "getVirtualField: a lookup by `name` needs the `dataset` it belongs to",
+});
+
 /** A monitor by id or by name. */
 export const getMonitor = monitor.one;
 /** {@link getMonitor} taking Inputs and returning an Output. */
@@ -223,3 +269,31 @@ export const getOrganization = organization.one;
 export const getOrganizationOutput = organization.output;
 /** The organizations the token can see. */
 export const getOrganizations = organization.many;
+
+/** A view by name (its id). */
+export const getView = view.one;
+/** {@link getView} taking Inputs and returning an Output. */
+export const getViewOutput = view.output;
+/** Every view. */
+export const getViews = view.many;
+
+/** An RBAC group by id or by name. */
+export const getGroup = group.one;
+/** {@link getGroup} taking Inputs and returning an Output. */
+export const getGroupOutput = group.output;
+/** Every group. */
+export const getGroups = group.many;
+
+/** A user by id or by name. */
+export const getUser = user.one;
+/** {@link getUser} taking Inputs and returning an Output. */
+export const getUserOutput = user.output;
+/** Every user of the organization. */
+export const getUsers = user.many;
+
+/** A virtual field by id, or by name within its `dataset`. */
+export const getVirtualField = virtualField.one;
+/** {@link getVirtualField} taking Inputs and returning an Output. */
+export const getVirtualFieldOutput = virtualField.output;
+/** A dataset's virtual fields (`dataset` is required, as the service requires it). */
+export const getVirtualFields = virtualField.many;

@@ -48,6 +48,8 @@ export interface CollectionFamily extends CollectionSpec {
   readonly stamp?: boolean;
   /** Status of a successful create; the service answers 200 except where API-FACTS says 201. */
   readonly createdStatus?: number;
+  /** A query string `GET <path>` needs (e.g. `?dataset=logs` for virtual fields), which lists refuse without. */
+  readonly listQuery?: string;
   /** Whether `DELETE <path>/:id` (204) is served; default true. */
   readonly deletable?: boolean;
   /** What a reply shows of a stored object; by default all of it (views keep their id, the name, out of bodies). */

@@ -16,6 +16,8 @@ import { roles } from "./roles";
 import { starredQueries } from "./starred";
 import { views } from "./views";
 import { groups } from "./groups";
+import { users } from "./users";
+import { virtualFields } from "./virtual-fields";
 
 export type { CollectionFamily } from "./common";
 
@@ -29,6 +31,8 @@ export const COLLECTION_FAMILIES: readonly CollectionFamily[] = [
   orgs,
   views,
   groups,
+  users,
+  virtualFields,
 ];
 
 /** The routes that are not a management family: events in and queries out. */

@@ -18,8 +18,8 @@ const monitorName = config.get("monitorName") ?? "Hosts: disk above 90%";
 // Looked up by name, not by a hard-coded id: the program finds the objects wherever they were made. The names
 // are kept when adopting, so the same lookups find the same objects on every later run. A notifier's lookup is
 // secret (its channel holds credentials); its id is not.
-const existingNotifierId = pulumi.unsecret(obs.getNotifierOutput({ name: notifierName }).id);
-const existingMonitorId = obs.getMonitorOutput({ name: monitorName }).id;
+const existingNotifierId = pulumi.unsecret(obs.getNotifierOutput({ name: notifierName }).apply((n) => n.id));
+const existingMonitorId = obs.getMonitorOutput({ name: monitorName }).apply((m) => m.id);
 
 const platformEmail = new obs.Notifier("platform-email", {
   adopt: existingNotifierId,

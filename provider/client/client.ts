@@ -11,6 +11,8 @@ import { Roles } from "./resources/roles";
 import { StarredQueries } from "./resources/starred-queries";
 import { Views } from "./resources/views";
 import { Groups } from "./resources/groups";
+import { Users } from "./resources/users";
+import { VirtualFields } from "./resources/virtual-fields";
 import { Transport, type RequestOptions } from "./transport";
 
 /** Builds the one transport. {@link ObservabilityClient}'s fields are initialized after this constructor has run,
@@ -42,6 +44,10 @@ export class ObservabilityClient extends ClientBase {
   readonly views = new Views(this.transport);
   /** RBAC groups. */
   readonly groups = new Groups(this.transport);
+  /** The organization's users and their roles, and the caller. */
+  readonly users = new Users(this.transport);
+  /** Datasets' virtual fields. */
+  readonly virtualFields = new VirtualFields(this.transport);
 
   /** Retries made so far by this client (all calls); see also `retry.onRetry`. */
   get retryCount(): number {

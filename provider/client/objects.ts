@@ -36,4 +36,12 @@ export type {
   Group,
   GroupCreate,
   GroupUpdate,
+  User,
+  UserCreate,
+  UserNameUpdate,
+  UserRoleUpdate,
+  VirtualField,
+  VirtualFieldCreate,
+  VirtualFieldListParams,
+  VirtualFieldUpdate,
 } from "../schemas";

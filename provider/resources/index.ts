@@ -11,3 +11,5 @@ export * from "./starred-query";
 export * from "./organization-name";
 export * from "./view";
 export * from "./group";
+export * from "./user";
+export * from "./virtual-field";

@@ -6,6 +6,8 @@ export * from "./notifier";
 export * from "./role";
 export * from "./org";
 export * from "./starred-query";
+export * from "./user";
+export * from "./virtual-field";
 export * from "./query";
 export * from "./view";
 export * from "./group";

@@ -55,7 +55,7 @@ describe.each(families)("the %s family", (name, family) => {
 describe("each family's routes are served", () => {
   const em = useEmulator();
   it.each(families)("GET the %s list", async (_name, family) => {
-    expect((await api(em.current, "GET", family.path)).status).toBe(200);
+    expect((await api(em.current, "GET", family.path + (family.listQuery ?? ""))).status).toBe(200);
   });
 });
 

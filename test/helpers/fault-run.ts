@@ -1,7 +1,7 @@
 /**
- * A fault run: mixed operations (create, update, read, delete) on five families, `concurrency` at a time,
- * through the real dynamic-provider host against an emulator injecting one fault mix, then every family listed
- * and compared with what the host reported. Shared by the jest fault runs (small, fixed seed) and
+ * A fault run: mixed operations (create, update, read, delete) on every family that creates with a POST,
+ * `concurrency` at a time, through the real dynamic-provider host against an emulator injecting one fault mix,
+ * then every family listed and compared with what the host reported. Shared by the jest fault runs (small, fixed seed) and
  * `bench/fault-runs.ts` (full size).
  */
 import { startEmulator } from "../../emulator";
@@ -76,6 +76,11 @@ function argsOf(kind: RunKind, n: number, v = 0): Props {
       return { name, aplQuery: "['logs']", description: `v${v}` };
     case "Group":
       return { name, description: `v${v}` };
+    case "User":
+      // Only the role changes in place (name and email replace).
+      return { name, email: `${name}@example.com`, role: ["user", "admin", "read-only"][v % 3] };
+    case "VirtualField":
+      return { dataset: DATASET, name, expression: `a + ${v}` };
   }
 }
 
@@ -112,6 +117,9 @@ async function listAll(client: ObservabilityClient): Promise<Record<RunKind, Pro
     StarredQuery: (await client.starredQueries.list({ who: "all", limit: 1000 })) as Props[],
     View: (await client.views.list()) as Props[],
     Group: (await client.groups.list()) as Props[],
+    // The organization's own users (the caller) are not the run's.
+    User: (await client.users.list()).filter((u) => String(u.name).startsWith("fr-")) as Props[],
+    VirtualField: (await client.virtualFields.list({ dataset: DATASET })) as Props[],
   };
 }
 

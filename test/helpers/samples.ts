@@ -59,6 +59,16 @@ export const SAMPLES: Record<ResourceKind, KindSample> = {
     args: { name: "golden-group", members: ["u1"] },
     change: { name: "golden-group", members: ["u1", "u2"] },
   },
+  User: {
+    minimal: { name: "u", email: "u@example.com", role: "user" },
+    args: { name: "Golden User", email: "golden@example.com", role: "read-only" },
+    change: { name: "Golden User", email: "golden@example.com", role: "admin" },
+  },
+  VirtualField: {
+    minimal: { dataset: "logs", name: "v", expression: "a + b" },
+    args: { dataset: "logs", name: "golden", expression: "a + b", type: "number" },
+    change: { dataset: "logs", name: "golden", expression: "a * b", type: "number" },
+  },
 };
 
 /** A Resource class as a test declares it: with sample inputs of its own kind. */

@@ -9,15 +9,22 @@ const ROOT = path.resolve(__dirname, "..", "..");
 const DIST = path.join(ROOT, "dist");
 
 /** Every kind's lookups: getX, getXOutput and the plural (OrganizationName's are the organization's). */
-const LOOKUPS = ["Annotation", "Monitor", "Notifier", "Role", "StarredQuery", "Organization"].flatMap(
-  (kind) => [
-    `get${kind}`,
-    `get${kind}Output`,
-    `get${kind.endsWith("y") ? kind.slice(0, -1) + "ies" : kind + "s"}`,
-  ],
-);
+const LOOKUPS = [
+  "Annotation",
+  "Monitor",
+  "Notifier",
+  "Role",
+  "StarredQuery",
+  "Organization",
+  "View",
+  "Group",
+].flatMap((kind) => [
+  `get${kind}`,
+  `get${kind}Output`,
+  `get${kind.endsWith("y") ? kind.slice(0, -1) + "ies" : kind + "s"}`,
+]);
 
-it("the root exports the six resources, the client, its errors and MAX_BATCH_EVENTS, and nothing internal", () => {
+it("the root exports the resources, their lookups, the client, its errors and MAX_BATCH_EVENTS, and nothing internal", () => {
   const root = require(path.join(DIST, "provider", "index.js")) as Record<string, unknown>;
   expect(Object.keys(root).sort()).toEqual(
     [

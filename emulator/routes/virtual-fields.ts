@@ -1,0 +1,61 @@
+/**
+ * Virtual fields: `GET /v2/vfields?dataset=` (the dataset is required), `POST /v2/vfields`, and
+ * `GET`/`PUT`/`DELETE /v2/vfields/{id}`. Responses are the document's flat `VirtualFieldWithId`:
+ * `{id, dataset, name, expression, type, description?, unit?}` (axiom-go axiom/vfields_test.go fixtures).
+ *
+ * The expression is required and non-empty, and otherwise taken as sent: the emulator's APL engine knows a subset
+ * of APL's scalar functions and operators (no `in`, `case`, `extract`, …), so parsing with it would refuse
+ * expressions the service takes.
+ */
+import { VirtualFieldCreateSchema } from "../../provider/schemas";
+import type { EmulatorContext } from "../context";
+import { HttpError, json, queryParam, validateBody } from "../http";
+import type { StoredObject } from "../state";
+import { compact, type CollectionFamily } from "./common";
+
+/** The collection datasets live in, once they are objects of their own (id = name). */
+const DATASETS = "datasets";
+
+/**
+ * Whether a dataset of this name exists. Until the emulator keeps datasets as a collection of their own, every
+ * dataset exists (ingest creates none and needs none); once a `datasets` collection is registered, only its
+ * objects do.
+ */
+export function datasetExists(em: EmulatorContext, name: string): boolean {
+  let datasets;
+  try {
+    datasets = em.state.collection(DATASETS);
+  } catch {
+    return true;
+  }
+  return datasets.get(name) !== undefined;
+}
+
+/** The virtual-field family. */
+export const virtualFields: CollectionFamily = {
+  name: "virtualFields",
+  idPrefix: "vfield_",
+  path: "/v2/vfields",
+  listQuery: "?dataset=logs",
+  routes: (col, em) => {
+    const vfield = (raw: Record<string, unknown>, id: string): StoredObject => {
+      const body = validateBody(VirtualFieldCreateSchema, raw);
+      if (!datasetExists(em, body.dataset)) {
+        throw new HttpError(422, `dataset: no dataset named "${body.dataset}" exists`);
+      }
+      // The response always carries `type` ("" when none was given), as the document's fixtures do.
+      return compact({ id, ...body, type: body.type ?? "" }) as StoredObject;
+    };
+    return {
+      list: ({ query }) => {
+        const dataset = queryParam(query, "dataset");
+        if (dataset === undefined || dataset === "") {
+          throw new HttpError(400, "dataset: is required (the dataset whose virtual fields are listed)");
+        }
+        return json(col.list().filter((f) => f.dataset === dataset));
+      },
+      create: (raw, id) => vfield(raw, id),
+      update: (raw, current) => vfield(raw, current.id),
+    };
+  },
+};

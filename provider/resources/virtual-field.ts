@@ -1,0 +1,92 @@
+/**
+ * VirtualField: a field of a dataset computed by an APL expression at query time. POST `/v2/vfields`, GET/PUT/DELETE
+ * `/v2/vfields/{id}`; PUT sends the whole field. A change of `dataset` replaces the field.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { VirtualFieldInputSchema, fieldNames, type VirtualField as ApiVirtualField } from "../schemas";
+import {
+  adoptableOptions,
+  RESOURCE_MODULE,
+  resourceProps,
+  shimFor,
+  type ArgsMatchSchema,
+  type Assert,
+} from "./common";
+import { declareKind, fromSchema, plainFamily } from "./lifecycle";
+
+/** Inputs of a {@link VirtualField}. */
+export interface VirtualFieldArgs {
+  /** Required: the dataset the field belongs to, non-empty; a change replaces the field. */
+  dataset: pulumi.Input<string>;
+  /** Required: the field's name, non-empty, as queries refer to it. */
+  name: pulumi.Input<string>;
+  /** Required: the APL expression computing the field, non-empty, e.g. `a + b`. */
+  expression: pulumi.Input<string>;
+  /** Free text. Defaults to "". */
+  description?: pulumi.Input<string>;
+  /** The value's type, e.g. `number` or `string`. Defaults to "". */
+  type?: pulumi.Input<string>;
+  /** The unit of the value, e.g. `ms`. Defaults to "". */
+  unit?: pulumi.Input<string>;
+  /** Id of an existing virtual field to take under management instead of creating one; changing it replaces. */
+  adopt?: pulumi.Input<string>;
+}
+
+const INPUT_KEYS = fieldNames(VirtualFieldInputSchema);
+type _ArgsMatchSchema = Assert<ArgsMatchSchema<VirtualFieldArgs, typeof VirtualFieldInputSchema>>;
+const OUTPUT_KEYS = [...INPUT_KEYS, "adopt"] as const;
+
+/** @internal How the lifecycle engine handles virtual fields. */
+const declaration = declareKind<ApiVirtualField, "VirtualField">({
+  kind: "VirtualField",
+  ...fromSchema(VirtualFieldInputSchema),
+  setPaths: [],
+  // Terraform's provider PUTs a new dataset in place (terraform-provider-axiom resource_virtual_field.go); a field
+  // belongs to its dataset, so here a new dataset means a new field. Names are not unique, so no delete first.
+  replaceKeys: ["dataset"],
+  adoptable: true,
+  ...plainFamily((client) => client.virtualFields, INPUT_KEYS),
+  // No creation time and no unique field: the baseline decides, listed by the declared dataset.
+  reconcile: {
+    list: (client, declared) => client.virtualFields.list({ dataset: String(declared.dataset) }),
+    timed: () => false,
+  },
+});
+
+/** A virtual field: a dataset field computed by an APL expression. */
+export class VirtualField extends pulumi.dynamic.Resource {
+  /** @internal The kind's declaration, which the dynamic provider's registry collects. */
+  static readonly declaration = declaration;
+
+  /** The dataset the field belongs to. */
+  declare readonly dataset: pulumi.Output<string>;
+  /** Name. */
+  declare readonly name: pulumi.Output<string>;
+  /** The APL expression. */
+  declare readonly expression: pulumi.Output<string>;
+  /** Free text, when set. */
+  declare readonly description: pulumi.Output<string | undefined>;
+  /** The value's type, when set. */
+  declare readonly type: pulumi.Output<string | undefined>;
+  /** The value's unit, when set. */
+  declare readonly unit: pulumi.Output<string | undefined>;
+  /** The adopted id, when the field was adopted. */
+  declare readonly adopt: pulumi.Output<string | undefined>;
+
+  /** Declares a virtual field. */
+  constructor(name: string, args: VirtualFieldArgs, opts?: pulumi.CustomResourceOptions) {
+    super(
+      shimFor(declaration),
+      name,
+      resourceProps(args, OUTPUT_KEYS),
+      adoptableOptions(declaration.kind, name, args, opts),
+      RESOURCE_MODULE,
+      declaration.kind,
+    );
+  }
+
+  /** Looks up an existing virtual field by id without managing it. */
+  static get(name: string, id: pulumi.Input<string>, opts?: pulumi.CustomResourceOptions): VirtualField {
+    return new VirtualField(name, undefined as unknown as VirtualFieldArgs, { ...opts, id });
+  }
+}

@@ -1,0 +1,168 @@
+/**
+ * The virtual-field operations of the OpenAPI v2 document (tag vfields): `GET /v2/vfields?dataset=` (required),
+ * `POST /v2/vfields`, `GET`/`PUT`/`DELETE /v2/vfields/{id}`, with the flat `VirtualFieldWithId` body of axiom-go's
+ * fixtures (axiom/vfields_test.go) and its live test's round trip (axiom/vfields_integration_test.go:36-87).
+ */
+import { COLLECTION_FAMILIES } from "../../emulator/routes";
+import { datasetExists } from "../../emulator/routes/virtual-fields";
+import type { EmulatorContext } from "../../emulator/context";
+import { State } from "../../emulator/state";
+import { api, useEmulator } from "../helpers/emulator";
+
+const em = useEmulator();
+const vfield = (o: object = {}) => ({
+  dataset: "vf-logs",
+  name: "TestField",
+  expression: "a + b",
+  type: "number",
+  ...o,
+});
+const without = (obj: Record<string, unknown>, key: string) => {
+  const copy = { ...obj };
+  delete copy[key];
+  return copy;
+};
+const names = (field: string) => new RegExp(`(^|; )${field}: `);
+
+// A virtual field's dataset must exist once datasets are objects of their own; creating them costs nothing before.
+beforeAll(async () => {
+  for (const name of ["vf-logs", "vf-only-a", "vf-only-b"])
+    await api(em.current, "POST", "/v2/datasets", { name });
+});
+
+describe("CRUD", () => {
+  it("POST answers the flat field with an id; GET and the dataset's list return it", async () => {
+    const res = await api(em.current, "POST", "/v2/vfields", vfield({ description: "sum", unit: "ms" }));
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      id: expect.any(String),
+      dataset: "vf-logs",
+      name: "TestField",
+      expression: "a + b",
+      type: "number",
+      description: "sum",
+      unit: "ms",
+    });
+    expect((await api(em.current, "GET", `/v2/vfields/${res.body.id}`)).body).toEqual(res.body);
+    expect((await api(em.current, "GET", "/v2/vfields?dataset=vf-logs")).body).toContainEqual(res.body);
+  });
+
+  it('the response always carries type, "" when none was given; description and unit only when set', async () => {
+    const res = await api(em.current, "POST", "/v2/vfields", without(vfield(), "type"));
+    expect(res.body).toEqual({
+      id: expect.any(String),
+      dataset: "vf-logs",
+      name: "TestField",
+      expression: "a + b",
+      type: "",
+    });
+  });
+
+  it("PUT replaces the whole field; GET equals the PUT response (axiom-go's live test)", async () => {
+    const created = (await api(em.current, "POST", "/v2/vfields", vfield({ description: "old" }))).body;
+    const put = await api(em.current, "PUT", `/v2/vfields/${created.id}`, {
+      dataset: "vf-logs",
+      name: "UpdatedTestField",
+      expression: "a * b",
+      type: "number",
+    });
+    expect(put.status).toBe(200);
+    expect(put.body).toEqual({
+      id: created.id,
+      dataset: "vf-logs",
+      name: "UpdatedTestField",
+      expression: "a * b",
+      type: "number",
+    });
+    expect((await api(em.current, "GET", `/v2/vfields/${created.id}`)).body).toEqual(put.body);
+  });
+
+  it("PUT of the object read back (id included, nulls for unset fields) succeeds unchanged", async () => {
+    const created = (await api(em.current, "POST", "/v2/vfields", vfield())).body;
+    const put = await api(em.current, "PUT", `/v2/vfields/${created.id}`, { ...created, unit: null });
+    expect([put.status, put.body]).toEqual([200, created]);
+  });
+
+  it("DELETE is 204 with an empty body; then GET, PUT and DELETE are 404", async () => {
+    const created = (await api(em.current, "POST", "/v2/vfields", vfield())).body;
+    const del = await api(em.current, "DELETE", `/v2/vfields/${created.id}`);
+    expect([del.status, del.text]).toEqual([204, ""]);
+    for (const [method, body] of [["GET"], ["PUT", vfield()], ["DELETE"]] as const) {
+      const res = await api(em.current, method, `/v2/vfields/${created.id}`, body);
+      expect([res.status, res.body]).toEqual([404, { code: 404, message: "Not found" }]);
+    }
+  });
+});
+
+describe("GET /v2/vfields", () => {
+  it.each([
+    ["without dataset", ""],
+    ["with an empty dataset", "?dataset="],
+  ])("%s is a 400 naming dataset", async (_case, qs) => {
+    const res = await api(em.current, "GET", `/v2/vfields${qs}`);
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ code: 400, message: expect.stringMatching(names("dataset")) });
+  });
+
+  it("lists only the named dataset's fields", async () => {
+    const a = (await api(em.current, "POST", "/v2/vfields", vfield({ dataset: "vf-only-a" }))).body;
+    const b = (await api(em.current, "POST", "/v2/vfields", vfield({ dataset: "vf-only-b" }))).body;
+    expect((await api(em.current, "GET", "/v2/vfields?dataset=vf-only-a")).body).toEqual([a]);
+    expect((await api(em.current, "GET", "/v2/vfields?dataset=vf-only-b")).body).toEqual([b]);
+    expect((await api(em.current, "GET", "/v2/vfields?dataset=vf-none")).body).toEqual([]);
+  });
+});
+
+/** [rule, body, the field the 422 names]. The document's VirtualField requires dataset, name and expression. */
+const rules: [string, unknown, string][] = [
+  ["vfield dataset is required", without(vfield(), "dataset"), "dataset"],
+  ["vfield dataset must not be empty", vfield({ dataset: "" }), "dataset"],
+  ["vfield name is required", without(vfield(), "name"), "name"],
+  ["vfield name must not be empty", vfield({ name: "" }), "name"],
+  ["vfield expression is required", without(vfield(), "expression"), "expression"],
+  ["vfield expression must not be empty", vfield({ expression: "" }), "expression"],
+  ["vfield expression must not be null", vfield({ expression: null }), "expression"],
+  ["vfield description is a string", vfield({ description: 1 }), "description"],
+  ["vfield type is a string", vfield({ type: ["number"] }), "type"],
+  ["vfield unit is a string", vfield({ unit: false }), "unit"],
+];
+
+describe("422 on a body field missing or invalid, on create and on update", () => {
+  it.each(rules)("%s", async (_rule, body, field) => {
+    const post = await api(em.current, "POST", "/v2/vfields", body);
+    expect(post.status).toBe(422);
+    expect(post.body).toEqual({ code: 422, message: expect.stringMatching(names(field)) });
+    const created = (await api(em.current, "POST", "/v2/vfields", vfield())).body;
+    const put = await api(em.current, "PUT", `/v2/vfields/${created.id}`, body);
+    expect(put.status).toBe(422);
+    expect(put.body.message).toMatch(names(field));
+    expect((await api(em.current, "GET", `/v2/vfields/${created.id}`)).body).toEqual(created);
+  });
+
+  it("null in an optional field means absent (axiom-py sends every unset field as null)", async () => {
+    const res = await api(em.current, "POST", "/v2/vfields", vfield({ description: null, unit: null }));
+    expect(res.status).toBe(200);
+    expect(res.body).not.toHaveProperty("description");
+  });
+
+  it("malformed JSON is a 400", async () => {
+    expect((await api(em.current, "POST", "/v2/vfields", "{")).status).toBe(400);
+  });
+});
+
+describe("datasetExists: the seam for datasets that are objects of their own", () => {
+  const ctx = (state: State) => ({ state }) as unknown as EmulatorContext;
+
+  const others = COLLECTION_FAMILIES.filter((f) => f.name !== "datasets");
+
+  it("every dataset exists while the emulator has no datasets collection", () => {
+    expect(datasetExists(ctx(new State(others, "o")), "anything")).toBe(true);
+  });
+
+  it("with a datasets collection (id = name), only its datasets exist", () => {
+    const state = new State([...others, { name: "datasets", idPrefix: "ds-seam-" }], "o");
+    expect(datasetExists(ctx(state), "logs")).toBe(false);
+    state.collection("datasets").set({ id: "logs", name: "logs" });
+    expect(datasetExists(ctx(state), "logs")).toBe(true);
+  });
+});
