@@ -14,6 +14,7 @@ import { orgs } from "./orgs";
 import { registerQueries } from "./query";
 import { roles } from "./roles";
 import { starredQueries } from "./starred";
+import { tokens } from "./tokens";
 
 export type { CollectionFamily } from "./common";
 
@@ -25,6 +26,7 @@ export const COLLECTION_FAMILIES: readonly CollectionFamily[] = [
   roles,
   starredQueries,
   orgs,
+  tokens,
 ];
 
 /** The routes that are not a management family: events in and queries out. */

@@ -6,7 +6,22 @@
 import { StarredQueryCreateSchema, StarredQueryListSchema } from "../../provider/schemas";
 import { json, queryParam, validateBody, validateQuery } from "../http";
 import { LOCAL_USER, type StoredObject } from "../state";
+import { datasetNeed } from "../auth";
+import type { RequestContext } from "../http";
 import { compact, type CollectionFamily } from "./common";
+
+/** The dataset a starred-query request names, in its body or its `dataset` filter; none when it names none. */
+function starredDataset(ctx: RequestContext): string[] {
+  let dataset: unknown = queryParam(ctx.query, "dataset");
+  if (ctx.body.length > 0) {
+    try {
+      dataset = (JSON.parse(ctx.body.toString("utf8")) as { dataset?: unknown } | null)?.dataset;
+    } catch {
+      // The handler answers a malformed body.
+    }
+  }
+  return typeof dataset === "string" && dataset !== "" ? [dataset] : [];
+}
 
 /** The validated starred query as stored. */
 function starred(raw: Record<string, unknown>, id: string): StoredObject {
@@ -19,6 +34,8 @@ export const starredQueries: CollectionFamily = {
   name: "starredQueries",
   idPrefix: "sq_",
   path: "/v2/apl-starred-queries",
+  // `starredQueries` is a dataset capability: on the body's dataset when it names one, else on any dataset.
+  capability: (action, ctx) => datasetNeed("starredQueries", action, starredDataset(ctx)),
   routes: (col) => ({
     list: ({ query }) => {
       const params = validateQuery(

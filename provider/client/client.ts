@@ -9,6 +9,7 @@ import { Notifiers } from "./resources/notifiers";
 import { Orgs } from "./resources/orgs";
 import { Roles } from "./resources/roles";
 import { StarredQueries } from "./resources/starred-queries";
+import { Tokens } from "./resources/tokens";
 import { Transport, type RequestOptions } from "./transport";
 
 /** Builds the one transport. {@link ObservabilityClient}'s fields are initialized after this constructor has run,
@@ -36,6 +37,8 @@ export class ObservabilityClient extends ClientBase {
   readonly orgs = new Orgs(this.transport);
   /** Saved APL queries. */
   readonly starredQueries = new StarredQueries(this.transport);
+  /** API tokens: create, regenerate, delete (no update). */
+  readonly tokens = new Tokens(this.transport);
 
   /** Retries made so far by this client (all calls); see also `retry.onRetry`. */
   get retryCount(): number {

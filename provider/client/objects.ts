@@ -30,4 +30,7 @@ export type {
   StarredQueryListParams,
   StarredQueryUpdate,
   TabularResult,
+  ApiToken,
+  TokenCreate,
+  TokenRegenerate,
 } from "../schemas";
