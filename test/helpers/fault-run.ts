@@ -72,6 +72,9 @@ function argsOf(kind: RunKind, n: number, v = 0): Props {
       return { name, description: `v${v}` };
     case "StarredQuery":
       return { kind: "apl", name, who: "team", query: { apl: "['logs']" }, metadata: { v: String(v) } };
+    case "ApiToken":
+      // No grace period: a rotation's old token stops working, and so leaves the listing below, at once.
+      return { name, description: `v${v}`, rotationGracePeriod: "0s" };
   }
 }
 
@@ -106,6 +109,10 @@ async function listAll(client: ObservabilityClient): Promise<Record<RunKind, Pro
     Annotation: (await client.annotations.list({ datasets: [DATASET] })) as Props[],
     Role: (await client.roles.list()) as Props[],
     StarredQuery: (await client.starredQueries.list({ who: "all", limit: 1000 })) as Props[],
+    // A token that no longer works is not one the run holds (a rotation leaves the old one listed, expired).
+    ApiToken: (await client.tokens.list()).filter(
+      (t) => typeof t.expiresAt !== "string" || Date.parse(t.expiresAt) > Date.now(),
+    ) as Props[],
   };
 }
 
@@ -195,7 +202,9 @@ export async function faultRun(
     let orphans = 0;
     let missing = 0;
     for (const kind of RUN_KINDS) {
-      const alive = new Map(idle.filter((l) => l.kind === kind).map((l) => [l.id, `fr-${l.n}`]));
+      // An ApiToken's object is its current token (`tokenId`), which a rotation changes (api-token.ts).
+      const idOf = (l: Live) => (typeof l.outs.tokenId === "string" ? l.outs.tokenId : l.id);
+      const alive = new Map(idle.filter((l) => l.kind === kind).map((l) => [idOf(l), `fr-${l.n}`]));
       for (const obj of listed[kind]) {
         const name = nameOf(obj);
         if (!alive.has(String(obj.id))) {

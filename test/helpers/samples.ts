@@ -49,6 +49,11 @@ export const SAMPLES: Record<ResourceKind, KindSample> = {
     args: { organizationId: "local-org", name: "Golden Org" },
     change: { organizationId: "local-org", name: "Golden Org 2" },
   },
+  ApiToken: {
+    minimal: { name: "t" },
+    args: { name: "golden-token", datasetCapabilities: { logs: { ingest: ["create"] } } },
+    change: { name: "golden-token", datasetCapabilities: { logs: { ingest: ["create"], query: ["read"] } } },
+  },
 };
 
 /** A Resource class as a test declares it: with sample inputs of its own kind. */
