@@ -125,14 +125,16 @@ const rules: Pick<KindRules, "kind" | "inputKeys" | "defaults" | "setPaths" | "t
 function family(client: ObservabilityClient, olds: Props) {
   const current = (id: string) =>
     typeof olds.tokenId === "string" && olds.tokenId !== "" ? olds.tokenId : id;
-  const held = (id: string, t: ApiApiToken, extra: Partial<HeldToken> = {}): HeldToken => ({
-    ...t,
-    id,
-    tokenId: t.id,
-    rotationGracePeriod: typeof olds[GRACE] === "string" ? (olds[GRACE] as string) : undefined,
-    retiredTokenIds: Array.isArray(olds.retiredTokenIds) ? stringList(olds.retiredTokenIds) : undefined,
-    ...extra,
-  });
+  // No key holds undefined: the host cannot send it to the engine.
+  const held = (id: string, t: ApiApiToken, extra: Partial<HeldToken> = {}): HeldToken =>
+    dropUndefined({
+      ...t,
+      id,
+      tokenId: t.id,
+      rotationGracePeriod: typeof olds[GRACE] === "string" ? (olds[GRACE] as string) : undefined,
+      retiredTokenIds: Array.isArray(olds.retiredTokenIds) ? stringList(olds.retiredTokenIds) : undefined,
+      ...extra,
+    }) as HeldToken;
 
   /** The retired ids whose grace period has not ended: the others no longer work. */
   async function stillRetiring(ids: string[]): Promise<string[]> {
@@ -189,7 +191,7 @@ function family(client: ObservabilityClient, olds: Props) {
     },
     async create(body: Props): Promise<HeldToken> {
       const t = await client.tokens.create(tokenBody(body));
-      return { ...t, tokenId: t.id, rotationGracePeriod: body[GRACE] as string | undefined };
+      return dropUndefined({ ...t, tokenId: t.id, rotationGracePeriod: body[GRACE] }) as HeldToken;
     },
     async update(id: string, body: Props): Promise<HeldToken> {
       const from = current(id);
