@@ -3,9 +3,10 @@
  * recording, then routing to the API families, whose handlers return a {@link Reply} that this file alone
  * writes. Built on node:http for raw socket access (dropped connections) and raw body streaming (ingest speed).
  */
-import { randomBytes, timingSafeEqual } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import type { Duplex } from "node:stream";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { TOKENS_COLLECTION, authenticate, authorize, needOf } from "./auth";
 import type { EmulatorContext } from "./context";
 import { FaultInjector, type FaultOptions } from "./faults";
 import { quotaHeaders, quotaKindOf } from "./quota";
@@ -54,35 +55,6 @@ export const MAX_BODY_BYTES = 32 * 1024 * 1024;
 export const KEEP_ALIVE_MS = 65_000;
 /** Node's limit on the request line plus headers; past it the emulator answers 431 JSON. */
 export const MAX_HEADER_BYTES = 16 * 1024;
-
-function sameSecret(given: string, expected: string): boolean {
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
-}
-
-/** Checks `Authorization` (and `x-service-org-id` for a personal token); returns the rate-limit scope. */
-function authenticate(req: IncomingMessage, s: ServerSettings): "organization" | "user" {
-  const header = req.headers.authorization;
-  if (!header) throw new HttpError(403, "missing Authorization header; expected: Bearer <token>");
-  const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
-  if (!m) throw new HttpError(403, "malformed Authorization header; expected: Bearer <token>");
-  const token = m[1];
-  if (sameSecret(token, s.token)) return "organization";
-  if (sameSecret(token, s.personalToken)) {
-    const org = req.headers["x-service-org-id"];
-    if (org === undefined || org === "") {
-      throw new HttpError(
-        403,
-        "a personal access token needs the x-service-org-id header naming the organization",
-      );
-    }
-    if (org !== s.orgId)
-      throw new HttpError(403, "x-service-org-id does not name an organization of this token");
-    return "user";
-  }
-  throw new HttpError(403, "invalid token");
-}
 
 /** A fixed window of request counts, aligned to multiples of its length (a minute by default). */
 class RateWindow {
@@ -179,6 +151,8 @@ export function createEmulatorServer(
 ): { server: Server; received: RecordedRequest[]; stats: EmulatorStats } {
   const router = new Router();
   registerRoutes(router, em);
+  // Minted API tokens (emulator/routes/tokens.ts), found by the hash of their value.
+  const tokens = em.state.collection(TOKENS_COLLECTION);
 
   const received: RecordedRequest[] = [];
   const stats: EmulatorStats = { requests: 0, faults: {}, rateLimited: 0 };
@@ -306,8 +280,9 @@ export function createEmulatorServer(
     const drewFailAfter = decision?.kind === "500after";
     let handled = false;
     try {
-      const scope = authenticate(req, settings);
-      res.setHeader("X-RateLimit-Scope", scope);
+      // Who is asking; what they may do is decided once the route (and its declared need) is known.
+      const principal = authenticate(req, settings, tokens);
+      res.setHeader("X-RateLimit-Scope", principal.kind === "development" ? principal.scope : "organization");
       if (limit !== undefined && count > limit) {
         stats.rateLimited++;
         const retryAfter = String(Math.max(1, Math.ceil((resetMs - Date.now()) / 1000)));
@@ -325,9 +300,11 @@ export function createEmulatorServer(
         });
       }
       const body = await readBody(req, rawBody, maxBody);
+      const ctx = { req, params: match.params, query, body };
+      authorize(principal, needOf(match.access, ctx));
       handled = true;
       return {
-        reply: await match.handler({ req, params: match.params, query, body }),
+        reply: await match.handler(ctx),
         failAfter: drewFailAfter,
       };
     } catch (err) {

@@ -228,6 +228,14 @@ const virtualField = makeLookup<api.VirtualField, api.VirtualFieldListParams, Vi
       : "getVirtualField: a lookup by `name` needs the `dataset` it belongs to",
 });
 
+const apiToken = makeLookup<api.ApiToken>({
+  kind: "ApiToken",
+  // The service never returns a token's value after its creation: a lookup gives its id and capabilities.
+  get: (c, id) => c.tokens.get(id),
+  list: (c) => c.tokens.list(),
+  nameOf: named,
+});
+
 /** A monitor by id or by name. */
 export const getMonitor = monitor.one;
 /** {@link getMonitor} taking Inputs and returning an Output. */
@@ -297,3 +305,10 @@ export const getVirtualField = virtualField.one;
 export const getVirtualFieldOutput = virtualField.output;
 /** A dataset's virtual fields (`dataset` is required, as the service requires it). */
 export const getVirtualFields = virtualField.many;
+
+/** An API token (its id, name and capabilities; never its value) by id or by name. */
+export const getApiToken = apiToken.one;
+/** {@link getApiToken} taking Inputs and returning an Output. */
+export const getApiTokenOutput = apiToken.output;
+/** Every API token. */
+export const getApiTokens = apiToken.many;

@@ -8,6 +8,7 @@
  *   dependency would be code to audit and update for no gain.
  */
 import type { IncomingMessage } from "node:http";
+import type { RouteAccess } from "../auth";
 import type { Reply } from "./reply";
 
 /** What a route handler receives: the request, read; the response is its return value. */
@@ -28,11 +29,12 @@ interface Route {
   method: string;
   segments: string[];
   handler: Handler;
+  access?: RouteAccess;
 }
 
 /** Outcome of {@link Router.match}. */
 export type RouteMatch =
-  | { kind: "found"; handler: Handler; params: Record<string, string> }
+  | { kind: "found"; handler: Handler; params: Record<string, string>; access?: RouteAccess }
   | { kind: "method-not-allowed"; allowed: string[] }
   | { kind: "not-found" };
 
@@ -40,10 +42,18 @@ export type RouteMatch =
 export class Router {
   private readonly routes: Route[] = [];
 
-  /** Registers a handler for a method and path pattern. */
-  add(method: string, pattern: string, handler: Handler): this {
-    this.routes.push({ method, segments: pattern.split("/").filter(Boolean), handler });
+  /**
+   * Registers a handler for a method and path pattern, with what a caller needs to be let through (see
+   * emulator/auth.ts; a route that declares nothing is closed to minted API tokens).
+   */
+  add(method: string, pattern: string, handler: Handler, access?: RouteAccess): this {
+    this.routes.push({ method, segments: pattern.split("/").filter(Boolean), handler, access });
     return this;
+  }
+
+  /** A view of this router whose `add` declares `access` on the routes it registers. */
+  withAccess(access: RouteAccess): { add(method: string, pattern: string, handler: Handler): Router } {
+    return { add: (method, pattern, handler) => this.add(method, pattern, handler, access) };
   }
 
   /** Finds the route for a method and path; distinguishes an unknown path from a wrong method. */
@@ -77,7 +87,8 @@ export class Router {
       }
       if (!best || literals > best.literals) best = { route, params, literals };
     }
-    if (best) return { kind: "found", handler: best.route.handler, params: best.params };
+    if (best)
+      return { kind: "found", handler: best.route.handler, params: best.params, access: best.route.access };
     if (allowed.length > 0) return { kind: "method-not-allowed", allowed: [...new Set(allowed)] };
     return { kind: "not-found" };
   }

@@ -18,6 +18,7 @@ export const annotations: CollectionFamily = {
   name: "annotations",
   idPrefix: "ann_",
   path: "/v2/annotations",
+  capability: "annotations",
   createdStatus: 201,
   routes: (col) => ({
     list: ({ query }) => {

@@ -3,6 +3,7 @@
  * route file exports one {@link CollectionFamily}; the registry (./index.ts) lists it, and from that one line come
  * its collection in the state, the snapshot, the journal and the routes {@link registerCollection} serves.
  */
+import { actionOf, orgNeed, type Action, type Need, type RouteAccess } from "../auth";
 import type { EmulatorContext } from "../context";
 import {
   HttpError,
@@ -50,10 +51,14 @@ export interface CollectionFamily extends CollectionSpec {
   readonly createdStatus?: number;
   /** A query string `GET <path>` needs (e.g. `?dataset=logs` for virtual fields), which lists refuse without. */
   readonly listQuery?: string;
+  /**
+   * What a minted API token needs for the family's routes (emulator/auth.ts): an `orgCapabilities` key, e.g.
+   * `"monitors"`, whose action follows the method (GET read, POST create, PUT update, DELETE delete), as the
+   * OpenAPI document's `security` names them; or, where that is not one key, the need per action and request.
+   */
+  readonly capability: string | ((action: Action, ctx: RequestContext) => Need);
   /** Whether `DELETE <path>/:id` (204) is served; default true. */
   readonly deletable?: boolean;
-  /** What a reply shows of a stored object; by default all of it (views keep their id, the name, out of bodies). */
-  readonly shown?: (obj: StoredObject) => Record<string, unknown>;
   /** What differs from one family to another, given the family's own collection. */
   routes(collection: Collection, em: EmulatorContext): CollectionRoutes;
 }
@@ -72,8 +77,13 @@ export interface CollectionRoutes {
   create?: (body: Record<string, unknown>, id: string) => StoredObject;
   /** Called with a created object as stored (stamped), to record what hangs off it. */
   onCreate?: (created: StoredObject) => void;
-  /** `PUT <path>/:id`: the object that replaces `current`, built from the body without read-only fields. */
-  update: (body: Record<string, unknown>, current: StoredObject) => StoredObject;
+  /**
+   * `PUT <path>/:id`: the object that replaces `current`, built from the body without read-only fields. Without
+   * it the family takes no PUT (a 405).
+   */
+  update?: (body: Record<string, unknown>, current: StoredObject) => StoredObject;
+  /** What a reply shows of a stored object; by default all of it. For fields the service keeps to itself. */
+  view?: (stored: StoredObject) => Record<string, unknown>;
   /** Called with a deleted object's id, to drop what hangs off it. */
   onDelete?: (id: string) => void;
   /** Routes of the family beyond its CRUD, e.g. `<path>/:id/history`. */
@@ -86,39 +96,50 @@ export function registerCollection(router: Router, em: EmulatorContext, family: 
   const col = em.state.collection(family.name);
   const routes = family.routes(col, em);
   const item = `${path}/:id`;
-  const show = family.shown ?? ((obj: StoredObject) => obj);
+  const view = routes.view ?? ((obj: StoredObject) => obj);
+  const { capability } = family;
+  /** The family's need for one action (see {@link CollectionFamily.capability}). */
+  const access = (action: Action): RouteAccess =>
+    typeof capability === "string" ? orgNeed(capability, action) : (ctx) => capability(action, ctx);
 
-  router.add("GET", path, routes.list ?? (() => json(col.list().map(show))));
+  /** Registers one CRUD route with the family's need for its action. */
+  const add = (method: string, pattern: string, handler: Handler) =>
+    router.add(method, pattern, handler, access(actionOf(method)));
+
+  add("GET", path, routes.list ?? (() => json(col.list().map(view))));
 
   const { create } = routes;
   if (create) {
-    router.add("POST", path, (ctx) => {
+    add("POST", path, (ctx) => {
       const built = create(bodyWithoutReadOnly(ctx), col.newId());
       const created = col.set(
         family.stamp ? { ...built, createdAt: isoSeconds(), createdBy: LOCAL_USER } : built,
       );
       routes.onCreate?.(created);
       em.changed();
-      return json(show(created), family.createdStatus);
+      return json(view(created), family.createdStatus);
     });
   }
 
-  router.add("GET", item, (ctx) => json(show(getOr404(col, ctx.params.id))));
+  add("GET", item, (ctx) => json(view(getOr404(col, ctx.params.id))));
 
-  router.add("PUT", item, (ctx) => {
-    const current = getOr404(col, ctx.params.id);
-    const replacement = { ...routes.update(bodyWithoutReadOnly(ctx), current), id: current.id };
-    // What the server stamped at creation is the server's: no body replaces it.
-    const stamped = family.stamp
-      ? { ...replacement, createdAt: current.createdAt, createdBy: current.createdBy }
-      : replacement;
-    const updated = col.set(stamped);
-    em.changed();
-    return json(show(updated));
-  });
+  const { update } = routes;
+  if (update) {
+    add("PUT", item, (ctx) => {
+      const current = getOr404(col, ctx.params.id);
+      const replacement = { ...update(bodyWithoutReadOnly(ctx), current), id: current.id };
+      // What the server stamped at creation is the server's: no body replaces it.
+      const stamped = family.stamp
+        ? { ...replacement, createdAt: current.createdAt, createdBy: current.createdBy }
+        : replacement;
+      const updated = col.set(stamped);
+      em.changed();
+      return json(view(updated));
+    });
+  }
 
   if (family.deletable ?? true) {
-    router.add("DELETE", item, (ctx) => {
+    add("DELETE", item, (ctx) => {
       getOr404(col, ctx.params.id);
       col.delete(ctx.params.id);
       routes.onDelete?.(ctx.params.id);

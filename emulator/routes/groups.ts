@@ -18,6 +18,7 @@ export const groups: CollectionFamily = {
   name: "groups",
   idPrefix: "group_",
   path: "/v2/rbac/groups",
+  capability: "rbac",
   routes: (col, em) => {
     const roles = em.state.collection("roles");
     /** The validated group; its name must be free but for the group being replaced. */

@@ -18,6 +18,7 @@ import { views } from "./views";
 import { groups } from "./groups";
 import { users } from "./users";
 import { virtualFields } from "./virtual-fields";
+import { tokens } from "./tokens";
 
 export type { CollectionFamily } from "./common";
 
@@ -33,6 +34,7 @@ export const COLLECTION_FAMILIES: readonly CollectionFamily[] = [
   groups,
   users,
   virtualFields,
+  tokens,
 ];
 
 /** The routes that are not a management family: events in and queries out. */

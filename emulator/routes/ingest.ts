@@ -1,4 +1,5 @@
 /** Ingest: `POST /v1/datasets/{name}/ingest` with JSON, NDJSON or CSV bodies, optionally gzip-encoded. */
+import { INGEST_ACCESS } from "../auth";
 import type { EmulatorContext } from "../context";
 import { HttpError, json, queryParam, type Router } from "../http";
 import { QUOTA_EXCEEDED_STATUS, quotaHeaders } from "../quota";
@@ -7,7 +8,8 @@ import { nowNs } from "../time";
 
 /** Registers the ingest route. */
 export function registerIngest(router: Router, em: EmulatorContext): void {
-  router.add("POST", "/v1/datasets/:name/ingest", ({ req, params, query, body }) => {
+  const needs = router.withAccess(INGEST_ACCESS);
+  needs.add("POST", "/v1/datasets/:name/ingest", ({ req, params, query, body }) => {
     const problem = datasetNameProblem(params.name);
     if (problem) throw new HttpError(400, problem);
     // Official clients send these as query parameters; the service also reads them as headers.

@@ -6,6 +6,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { MONITOR_DEFAULTS, MonitorCreateSchema } from "../../provider/schemas";
+import { orgNeed } from "../auth";
 import { HttpError, json, queryParam, validateBody } from "../http";
 import { parseQueryTimeNs, parseRfc3339Ns } from "../time";
 import { compact, getOr404, type CollectionFamily } from "./common";
@@ -20,6 +21,7 @@ export const monitors: CollectionFamily = {
   name: "monitors",
   idPrefix: "mon_",
   path: "/v2/monitors",
+  capability: "monitors",
   stamp: true,
   routes: (col, em) => ({
     create: (raw, id) => ({ ...monitor(raw), id }),
@@ -35,7 +37,7 @@ export const monitors: CollectionFamily = {
     update: (raw, current) => ({ ...monitor(raw), id: current.id }),
     onDelete: (id) => em.state.deleteHistory(id),
     more: (router) =>
-      router.add("GET", "/v2/monitors/:id/history", (ctx) => {
+      router.withAccess(orgNeed("monitors", "read")).add("GET", "/v2/monitors/:id/history", (ctx) => {
         getOr404(col, ctx.params.id);
         const missing = ["startTime", "endTime"].filter((n) => !queryParam(ctx.query, n));
         if (missing.length > 0) {

@@ -21,6 +21,7 @@ export const notifiers: CollectionFamily = {
   name: "notifiers",
   idPrefix: "notify_",
   path: "/v2/notifiers",
+  capability: "notifiers",
   stamp: true,
   routes: () => ({
     create: (raw, id) => ({ id, ...normalize(validateBody(NotifierCreateSchema, raw)) }),

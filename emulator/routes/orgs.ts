@@ -3,6 +3,7 @@ import { OrgUpdateSchema } from "../../provider/schemas";
 import { validateBody } from "../http";
 import type { StoredObject } from "../state";
 import { isoSeconds } from "../time";
+import { OPEN } from "../auth";
 import type { CollectionFamily } from "./common";
 
 /** The emulator organization: a realistic org object whose license carries every field the spec names. */
@@ -58,6 +59,9 @@ export const orgs: CollectionFamily = {
   idPrefix: "org_",
   path: "/v2/orgs",
   deletable: false,
+  // The OpenAPI document asks no capability (`security: [{Auth: []}]`); renaming is for the developer tokens.
+  capability: (action) =>
+    action === "read" ? OPEN : { kind: "developer", why: "renaming the organization needs a user's token" },
   seed: (orgId) => [defaultOrg(orgId)],
   routes: () => ({
     update: (raw, current) => {

@@ -1,5 +1,6 @@
 /** Queries: `POST /v1/datasets/_apl?format=legacy|tabular` and the legacy `POST /v1/datasets/{name}/query`.
  * The query engine (emulator/query) does the work; this file wires it to HTTP and the query quota. */
+import { APL_QUERY_ACCESS, LEGACY_QUERY_ACCESS } from "../auth";
 import type { EmulatorContext } from "../context";
 import { HttpError, jsonObjectBody, queryParam, type Reply, type Router } from "../http";
 import { runAplQuery, runLegacyQuery } from "../query";
@@ -15,10 +16,11 @@ export function registerQueries(router: Router, em: EmulatorContext): void {
     if (result.status === 200) quota.charge(1);
     return { ...result, headers: { ...result.headers, ...quotaHeaders("query", quota) } };
   };
-  router.add("POST", "/v1/datasets/_apl", (ctx) =>
+  const apl = router.withAccess(APL_QUERY_ACCESS);
+  apl.add("POST", "/v1/datasets/_apl", (ctx) =>
     metered(() => runAplQuery(em.store, jsonObjectBody(ctx), queryParam(ctx.query, "format"))),
   );
-  router.add("POST", "/v1/datasets/:name/query", (ctx) => {
+  router.withAccess(LEGACY_QUERY_ACCESS).add("POST", "/v1/datasets/:name/query", (ctx) => {
     if (ctx.params.name === "") throw new HttpError(400, "dataset name must not be empty");
     return metered(() => runLegacyQuery(em.store, ctx.params.name, jsonObjectBody(ctx)));
   });

@@ -9,6 +9,8 @@ export const roles: CollectionFamily = {
   name: "roles",
   idPrefix: "role_",
   path: "/v2/rbac/roles",
+  // The OpenAPI document says `rbac|create` for PUT and DELETE too, which reads as a slip; the method decides.
+  capability: "rbac",
   routes: (col) => {
     /** The validated role; its name must be free but for the role being replaced. */
     const role = (raw: Record<string, unknown>, id: string, replacing?: string): StoredObject => {

@@ -6,6 +6,7 @@
 import { StarredQueryCreateSchema, StarredQueryListSchema } from "../../provider/schemas";
 import { json, queryParam, validateBody, validateQuery } from "../http";
 import { LOCAL_USER, type StoredObject } from "../state";
+import { datasetNeed, datasetsNamedBy } from "../auth";
 import { compact, type CollectionFamily } from "./common";
 
 /** The validated starred query as stored. */
@@ -19,6 +20,8 @@ export const starredQueries: CollectionFamily = {
   name: "starredQueries",
   idPrefix: "sq_",
   path: "/v2/apl-starred-queries",
+  // `starredQueries` is a dataset capability: on the body's dataset when it names one, else on any dataset.
+  capability: (action, ctx) => datasetNeed("starredQueries", action, datasetsNamedBy(ctx)),
   routes: (col) => ({
     list: ({ query }) => {
       const params = validateQuery(

@@ -20,6 +20,7 @@ import {
   UserNameUpdateSchema,
   UserRoleUpdateSchema,
 } from "../../provider/schemas";
+import { OPEN, orgNeed } from "../auth";
 import type { EmulatorContext } from "../context";
 import { HttpError, json, jsonObjectBody, validateBody } from "../http";
 import { LOCAL_USER, type Collection, type StoredObject } from "../state";
@@ -63,6 +64,7 @@ export const users: CollectionFamily = {
   name: "users",
   idPrefix: "usr_",
   path: "/v2/users",
+  capability: "users",
   seed: () => [callerUser()],
   routes: (col, em) => ({
     create: (raw) => {
@@ -77,23 +79,34 @@ export const users: CollectionFamily = {
     // axiom-go's `PUT /v2/users/{id} {name}`: renames only.
     update: (raw, current) => ({ ...current, name: validateBody(UserNameUpdateSchema, raw).name }),
     more: (router) => {
-      router.add("PUT", "/v2/users/:id/role", (ctx) => {
-        const current = getOr404(col, ctx.params.id);
-        const { role } = validateBody(UserRoleUpdateSchema, jsonObjectBody(ctx));
-        const updated = col.set({ ...current, role: resolveRole(em, role) });
-        em.changed();
-        return json(updated);
-      });
+      router.add(
+        "PUT",
+        "/v2/users/:id/role",
+        (ctx) => {
+          const current = getOr404(col, ctx.params.id);
+          const { role } = validateBody(UserRoleUpdateSchema, jsonObjectBody(ctx));
+          const updated = col.set({ ...current, role: resolveRole(em, role) });
+          em.changed();
+          return json(updated);
+        },
+        orgNeed("users", "update"),
+      );
       // The caller: the stored user of the local id, or its defaults when it was removed from the organization.
-      router.add("GET", "/v2/user", () => json(col.get(LOCAL_USER) ?? callerUser()));
-      router.add("PUT", "/v2/user", (ctx) => {
-        const { name } = validateBody(UserNameUpdateSchema, jsonObjectBody(ctx));
-        const current = col.get(LOCAL_USER);
-        if (!current) return json({ ...callerUser(), name });
-        const updated = col.set({ ...current, name });
-        em.changed();
-        return json(updated);
-      });
+      // The caller's own profile needs no capability.
+      router.add("GET", "/v2/user", () => json(col.get(LOCAL_USER) ?? callerUser()), OPEN);
+      router.add(
+        "PUT",
+        "/v2/user",
+        (ctx) => {
+          const { name } = validateBody(UserNameUpdateSchema, jsonObjectBody(ctx));
+          const current = col.get(LOCAL_USER);
+          if (!current) return json({ ...callerUser(), name });
+          const updated = col.set({ ...current, name });
+          em.changed();
+          return json(updated);
+        },
+        OPEN,
+      );
     },
   }),
 };

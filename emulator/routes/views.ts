@@ -19,16 +19,15 @@ export const views: CollectionFamily = {
   name: "views",
   idPrefix: "view_",
   path: "/v2/views",
-  shown: (obj) => {
-    const { id: _id, ...view } = obj;
-    return view;
-  },
+  capability: "views",
   routes: (col) => {
     const view = (raw: Record<string, unknown>): StoredObject => {
       const body = validateBody(ViewCreateSchema, raw);
       return compact({ id: body.name, ...body, ...NOT_SHARED }) as StoredObject;
     };
     return {
+      // Replies carry no `id`: the document's View has none (the name is the id).
+      view: ({ id: _id, ...shown }) => shown,
       create: (raw) => {
         const created = view(raw);
         if (col.get(created.id)) {

@@ -8,6 +8,7 @@
  * expressions the service takes.
  */
 import { VirtualFieldCreateSchema } from "../../provider/schemas";
+import { datasetNeed, datasetsNamedBy } from "../auth";
 import type { EmulatorContext } from "../context";
 import { HttpError, json, queryParam, validateBody } from "../http";
 import type { StoredObject } from "../state";
@@ -36,6 +37,8 @@ export const virtualFields: CollectionFamily = {
   name: "virtualFields",
   idPrefix: "vfield_",
   path: "/v2/vfields",
+  // `virtualFields` is a dataset capability: on the dataset the request names.
+  capability: (action, ctx) => datasetNeed("virtualFields", action, datasetsNamedBy(ctx)),
   listQuery: "?dataset=logs",
   routes: (col, em) => {
     const vfield = (raw: Record<string, unknown>, id: string): StoredObject => {

@@ -13,6 +13,7 @@ import { Views } from "./resources/views";
 import { Groups } from "./resources/groups";
 import { Users } from "./resources/users";
 import { VirtualFields } from "./resources/virtual-fields";
+import { Tokens } from "./resources/tokens";
 import { Transport, type RequestOptions } from "./transport";
 
 /** Builds the one transport. {@link ObservabilityClient}'s fields are initialized after this constructor has run,
@@ -48,6 +49,8 @@ export class ObservabilityClient extends ClientBase {
   readonly users = new Users(this.transport);
   /** Datasets' virtual fields. */
   readonly virtualFields = new VirtualFields(this.transport);
+  /** API tokens: create, regenerate, delete (no update). */
+  readonly tokens = new Tokens(this.transport);
 
   /** Retries made so far by this client (all calls); see also `retry.onRetry`. */
   get retryCount(): number {

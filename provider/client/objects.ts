@@ -44,4 +44,7 @@ export type {
   VirtualFieldCreate,
   VirtualFieldListParams,
   VirtualFieldUpdate,
+  ApiToken,
+  TokenCreate,
+  TokenRegenerate,
 } from "../schemas";

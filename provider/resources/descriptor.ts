@@ -39,8 +39,10 @@ export interface KindRules<K extends string = string> {
   timePaths?: readonly string[];
   /** Fields whose change the API cannot apply in place. */
   replaceKeys?: readonly string[];
-  /** Whether `adopt` is accepted (every kind but OrganizationName). */
+  /** Whether `adopt` is accepted (every kind but OrganizationName and ApiToken). */
   adoptable: boolean;
+  /** For a kind that is not adoptable: why, as `check` reports it on `adopt` at preview. */
+  adoptRefusal?: string;
   /** A replacement must delete first (a unique name would otherwise clash). */
   deleteBeforeReplace?: boolean;
   /** Outputs kept from the prior state across update and read (e.g. OrganizationName's `previousName`). */
@@ -64,6 +66,11 @@ export interface ReconcileRule<T> {
   timed(declared: Props): boolean;
   /** When the service created `obj` (read only where {@link timed}). */
   createdAt?(obj: T): unknown;
+  /**
+   * The created object holds a secret that only the create's answer carries (an API token's value), so an
+   * object found after an uncertain create cannot be taken: it is deleted as an orphan, and the POST sent again.
+   */
+  valueLost?: boolean;
 }
 
 /** The reconcile rule of a kind whose create sends no POST (nothing can be left behind by an unknown outcome). */

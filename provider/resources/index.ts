@@ -13,3 +13,4 @@ export * from "./view";
 export * from "./group";
 export * from "./user";
 export * from "./virtual-field";
+export * from "./api-token";

@@ -165,6 +165,10 @@ export function lifecycle<T extends { id: string }>(d: Descriptor<T>, ctx: Lifec
           failures.push({ property: ADOPT_KEY, reason: `must be the id of an existing ${d.kind}` });
         }
       }
+      if (!d.adoptable && d.adoptRefusal !== undefined && ADOPT_KEY in declared) {
+        if (declared[ADOPT_KEY] !== undefined) failures.push({ property: ADOPT_KEY, reason: d.adoptRefusal });
+        delete declared[ADOPT_KEY];
+      }
       const unknowns = unknownPaths(declared);
       const result = validate(d.schema, declared);
       if (!result.ok) failures.push(...result.failures);

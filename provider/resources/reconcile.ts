@@ -43,6 +43,10 @@
  *   takes the view of that name when it matches the declared body).
  * - Group: names are unique; as for Role.
  * - OrganizationName: no POST (a GET and an idempotent PUT), so nothing to reconcile.
+ * - ApiToken: no creation time and no unique field, so the baseline decides, as for StarredQuery. But a token
+ *   found cannot be taken: its value is only in the lost answer ({@link ReconcileRule.valueLost}). Each one
+ *   found (no more than uncertain POSTs were sent) is deleted as an orphan, and the POST is sent again; after a
+ *   resend, late ones are deleted and the resend's token kept.
  * Everywhere: two resources of one program with identical bodies whose creates are both uncertain at once may
  * each see both objects, and then fail as ambiguous rather than guess.
  */
@@ -196,6 +200,16 @@ export async function createReconciled<T extends { id: string }>(
         await sleep(SETTLE_MS);
         found = await candidates();
       }
+      if (rule.valueLost) {
+        // None can be taken: each is an orphan whose value is lost. More than we sent are not all ours.
+        if (found.length > uncertainPosts)
+          throw ambiguousCreateError(
+            d.kind,
+            found.map((obj) => obj.id),
+          );
+        for (const orphan of found) await deleteOrphan(d.kind, family, orphan);
+        continue;
+      }
       if (found.length === 1) return take(found[0]);
       if (found.length > 1)
         throw ambiguousCreateError(
@@ -220,6 +234,11 @@ export async function createReconciled<T extends { id: string }>(
       return obj;
     }
     if (late.length === 0) return obj;
+    if (rule.valueLost) {
+      // Only `obj`'s value is known: it is kept, and the late ones (when they can all be ours) deleted.
+      if (late.length <= uncertainPosts) for (const orphan of late) await deleteOwn(family, orphan);
+      return obj;
+    }
     // More late objects than uncertain POSTs: some are someone else's, and which is which cannot be told.
     if (late.length > uncertainPosts) throw ambiguousCreateError(d.kind, [obj.id, ...late.map((o) => o.id)]);
     // Each is one of our earlier POSTs. The first is kept (as with a single one); the rest are deleted.
@@ -229,6 +248,19 @@ export async function createReconciled<T extends { id: string }>(
     for (const extra of surplus) await deleteOwn(family, extra);
     return take(kept);
   }
+}
+
+/** Deletes an object an uncertain create made and cannot use; fails, naming it, when it cannot. */
+async function deleteOrphan<T extends { id: string }>(
+  kind: string,
+  family: CrudFamily<T, Props>,
+  obj: T,
+): Promise<void> {
+  if (await deleteOwn(family, obj)) return;
+  throw new Error(
+    `its outcome was unknown, and the ${kind} ${obj.id} it made cannot be used (its value was only in the ` +
+      "lost answer) and could not be deleted: delete it, then run `pulumi up` again",
+  );
 }
 
 /** Deletes an object this create surely made; gone already is fine. Whether it is gone now. */

@@ -11,3 +11,4 @@ export * from "./virtual-field";
 export * from "./query";
 export * from "./view";
 export * from "./group";
+export * from "./token";

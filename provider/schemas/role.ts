@@ -47,7 +47,8 @@ function actionList(allowed: readonly Action[]) {
   return uniqueList(z.enum(allowed as [Action, ...Action[]], { error: message }));
 }
 
-function capabilityObject(table: Record<string, readonly Action[]>, strict: boolean) {
+/** An object of capabilities from `table`, each a list of its allowed actions (shared with API tokens). */
+export function capabilityObject(table: Record<string, readonly Action[]>, strict: boolean) {
   const shape = Object.fromEntries(
     Object.entries(table).map(([k, allowed]) => [k, actionList(allowed).optional()]),
   );

@@ -72,3 +72,14 @@ export async function awaitRoomInRateWindow(windowMs: number, burstMs = windowMs
   const intoWindow = Date.now() % windowMs;
   if (intoWindow > windowMs - burstMs) await new Promise((r) => setTimeout(r, windowMs - intoWindow + 20));
 }
+
+/**
+ * Makes `dataset` exist, with the development token: `POST /v2/datasets` where the emulator serves it (datasets
+ * are real objects there, and ingest into one never created is refused), else a first ingest, which creates it.
+ */
+export async function ensureDataset(em: RunningEmulator, dataset: string): Promise<void> {
+  const made = await api(em, "POST", "/v2/datasets", { name: dataset });
+  if (made.status === 200 || made.status === 409) return;
+  const seeded = await api(em, "POST", `/v1/datasets/${dataset}/ingest`, [{ msg: "seed" }]);
+  if (seeded.status !== 200) throw new Error(`ensureDataset ${dataset}: ${seeded.status} ${seeded.text}`);
+}

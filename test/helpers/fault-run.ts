@@ -81,6 +81,9 @@ function argsOf(kind: RunKind, n: number, v = 0): Props {
       return { name, email: `${name}@example.com`, role: ["user", "admin", "read-only"][v % 3] };
     case "VirtualField":
       return { dataset: DATASET, name, expression: `a + ${v}` };
+    case "ApiToken":
+      // No grace period: a rotation's old token stops working, and so leaves the listing below, at once.
+      return { name, description: `v${v}`, rotationGracePeriod: "0s" };
   }
 }
 
@@ -120,6 +123,10 @@ async function listAll(client: ObservabilityClient): Promise<Record<RunKind, Pro
     // The organization's own users (the caller) are not the run's.
     User: (await client.users.list()).filter((u) => String(u.name).startsWith("fr-")) as Props[],
     VirtualField: (await client.virtualFields.list({ dataset: DATASET })) as Props[],
+    // A token that no longer works is not one the run holds (a rotation leaves the old one listed, expired).
+    ApiToken: (await client.tokens.list()).filter(
+      (t) => typeof t.expiresAt !== "string" || Date.parse(t.expiresAt) > Date.now(),
+    ) as Props[],
   };
 }
 
@@ -209,7 +216,9 @@ export async function faultRun(
     let orphans = 0;
     let missing = 0;
     for (const kind of RUN_KINDS) {
-      const alive = new Map(idle.filter((l) => l.kind === kind).map((l) => [l.id, `fr-${l.n}`]));
+      // An ApiToken's object is its current token (`tokenId`), which a rotation changes (api-token.ts).
+      const idOf = (l: Live) => (typeof l.outs.tokenId === "string" ? l.outs.tokenId : l.id);
+      const alive = new Map(idle.filter((l) => l.kind === kind).map((l) => [idOf(l), `fr-${l.n}`]));
       for (const obj of listed[kind]) {
         const name = nameOf(obj);
         if (!alive.has(String(obj.id))) {

@@ -69,6 +69,11 @@ export const SAMPLES: Record<ResourceKind, KindSample> = {
     args: { dataset: "logs", name: "golden", expression: "a + b", type: "number" },
     change: { dataset: "logs", name: "golden", expression: "a * b", type: "number" },
   },
+  ApiToken: {
+    minimal: { name: "t" },
+    args: { name: "golden-token", datasetCapabilities: { logs: { ingest: ["create"] } } },
+    change: { name: "golden-token", datasetCapabilities: { logs: { ingest: ["create"], query: ["read"] } } },
+  },
 };
 
 /** A Resource class as a test declares it: with sample inputs of its own kind. */

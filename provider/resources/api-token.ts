@@ -1,0 +1,295 @@
+/**
+ * ApiToken: an API token and its capabilities. POST/GET/DELETE `/v2/tokens[/{id}]`, POST
+ * `/v2/tokens/{id}/regenerate`; the service has no PUT.
+ *
+ * Design (docs/resources/api-token.md says the same):
+ * - The value, the output `token`, is in the answers to create and regenerate only. It is set then and carried
+ *   over from the prior outputs by every other step (refresh, a change of nothing but the grace period), since
+ *   the service never returns it again. It is a secret output.
+ * - Any change of a declared token field rotates the token: `POST /v2/tokens/{current}/regenerate` with the
+ *   declared body as `newToken` and `existingTokenExpiresAt` = now + `rotationGracePeriod`, so the old value
+ *   keeps working for the grace period. Regenerate answers a new token with a new id, and a dynamic provider's
+ *   update cannot change the resource's id. So the resource's id stays the first token's id, and the output
+ *   `tokenId` holds the current token's id: read (refresh), update and delete follow `tokenId`, and a
+ *   `ApiToken.get(name, id)` reads the token of that id. The ids a rotation retired (each still working until
+ *   its grace period ends) are kept in `retiredTokenIds`, and destroy deletes them with the current one, so
+ *   that no value of the resource works after it is destroyed.
+ * - Adoption is refused at preview (check fails on `adopt`): the value of an existing token cannot be read.
+ * - Uncertain creates: the token found cannot be taken, its value being lost with the answer; it is deleted as
+ *   an orphan and the POST sent again (reconcile.ts, `valueLost`). It is recognised as the ones absent from
+ *   the listing taken before the first POST whose body matches the declared one (tokens have no creation time).
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { ApiError, NotFoundError, type ObservabilityClient } from "../client";
+import { sleep } from "../client/retry";
+import {
+  ApiTokenInputSchema,
+  DEFAULT_ROTATION_GRACE_PERIOD,
+  fieldNames,
+  parseDurationMs,
+  type ApiToken as ApiApiToken,
+  type TokenCreate,
+} from "../schemas";
+import {
+  RESOURCE_MODULE,
+  resourceProps,
+  shimFor,
+  withSecretOutputs,
+  type ArgsMatchSchema,
+  type Assert,
+} from "./common";
+import { inputChanges, type KindRules } from "./descriptor";
+import { declareKind, fromSchema, type Props } from "./lifecycle";
+import { MAX_CREATE_ATTEMPTS, SETTLE_MS, claim, isClaimed } from "./reconcile";
+import type { CapabilityArgs, RoleAction } from "./role";
+import { dropUndefined, pick } from "./values";
+
+/** Inputs of an {@link ApiToken}. */
+export interface ApiTokenArgs {
+  /** Required: the token's name (need not be unique). */
+  name: pulumi.Input<string>;
+  /** Free text. Defaults to "". */
+  description?: pulumi.Input<string>;
+  /** RFC 3339 date-time when the token stops working. Defaults to never. */
+  expiresAt?: pulumi.Input<string>;
+  /** Dataset name (or `*` for every dataset) to capabilities: ingest [create], query [read], data [delete], trim/vacuum [update], share [create, read, delete], starredQueries/virtualFields CRUD. Defaults to none. */
+  datasetCapabilities?: pulumi.Input<Record<string, pulumi.Input<CapabilityArgs>>>;
+  /** Org-wide permissions, as a Role's: annotations, apiTokens, dashboards, datasets, endpoints, flows, integrations, monitors, notifiers, rbac, users, views allow CRUD; auditLog only read; billing and sharedAccessKeys read and update. Defaults to none. */
+  orgCapabilities?: pulumi.Input<CapabilityArgs>;
+  /** View name to capabilities: query [read], share [create, read, delete]. Defaults to none. */
+  viewCapabilities?: pulumi.Input<Record<string, pulumi.Input<CapabilityArgs>>>;
+  /** How long the old value keeps working after a change rotates the token: a duration such as "48h" or "30m". Defaults to "48h". Changing it alone rotates nothing. */
+  rotationGracePeriod?: pulumi.Input<string>;
+}
+
+const INPUT_KEYS = fieldNames(ApiTokenInputSchema);
+type _ArgsMatchSchema = Assert<ArgsMatchSchema<ApiTokenArgs, typeof ApiTokenInputSchema>>;
+const OUTPUT_KEYS = [...INPUT_KEYS, "token", "tokenId", "retiredTokenIds", "samlAuthenticated"] as const;
+/** The value is secret wherever it is: in the create's answer, in state, after refresh. */
+const SECRET_OUTPUTS = ["token"] as const;
+/** The token's own fields: what the service stores; `rotationGracePeriod` is the provider's alone. */
+const TOKEN_KEYS = INPUT_KEYS.filter((k) => k !== "rotationGracePeriod");
+const GRACE = "rotationGracePeriod";
+const KIND = "ApiToken";
+
+/** A token as the lifecycle holds it: `id` the resource's (first) id, `tokenId` the current token's. */
+type HeldToken = ApiApiToken & {
+  tokenId?: string;
+  retiredTokenIds?: string[];
+  rotationGracePeriod?: string;
+};
+
+/** An empty action list grants nothing, so it equals an absent one (the service omits them). */
+function canonicalize(inputs: Props): Props {
+  const prune = (caps: unknown): unknown => {
+    if (!caps || typeof caps !== "object" || Array.isArray(caps)) return caps;
+    return Object.fromEntries(Object.entries(caps).filter(([, v]) => !Array.isArray(v) || v.length > 0));
+  };
+  const pruneNested = (byName: unknown): unknown => {
+    if (!byName || typeof byName !== "object" || Array.isArray(byName)) return byName;
+    return Object.fromEntries(Object.entries(byName).map(([name, caps]) => [name, prune(caps)]));
+  };
+  const out = { ...inputs };
+  out.orgCapabilities = prune(out.orgCapabilities);
+  out.datasetCapabilities = pruneNested(out.datasetCapabilities);
+  out.viewCapabilities = pruneNested(out.viewCapabilities);
+  return out;
+}
+
+/** The token fields of a body, as the service takes them (the grace period is not the service's). */
+const tokenBody = (body: Props): TokenCreate => dropUndefined(pick(body, TOKEN_KEYS)) as TokenCreate;
+
+/** The grace period of `props` in ms; the default when absent. */
+function graceMs(props: Props): number {
+  const text = typeof props[GRACE] === "string" ? (props[GRACE] as string) : DEFAULT_ROTATION_GRACE_PERIOD;
+  return parseDurationMs(text) ?? parseDurationMs(DEFAULT_ROTATION_GRACE_PERIOD)!;
+}
+
+const stringList = (v: unknown): string[] =>
+  Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : [];
+
+const rules: Pick<KindRules, "kind" | "inputKeys" | "defaults" | "setPaths" | "timePaths" | "canonicalize"> =
+  {
+    kind: "ApiToken",
+    inputKeys: INPUT_KEYS,
+    defaults: fromSchema(ApiTokenInputSchema).defaults,
+    setPaths: ["orgCapabilities.*", "datasetCapabilities.*.*", "viewCapabilities.*.*"],
+    timePaths: ["expiresAt"],
+    canonicalize,
+  };
+
+/**
+ * The verbs the lifecycle drives, following `olds.tokenId` (the current token) rather than the resource's id
+ * where the prior outputs have one (see the file comment).
+ */
+function family(client: ObservabilityClient, olds: Props) {
+  const current = (id: string) =>
+    typeof olds.tokenId === "string" && olds.tokenId !== "" ? olds.tokenId : id;
+  // No key holds undefined: the host cannot send it to the engine.
+  const held = (id: string, t: ApiApiToken, extra: Partial<HeldToken> = {}): HeldToken =>
+    dropUndefined({
+      ...t,
+      id,
+      tokenId: t.id,
+      rotationGracePeriod: typeof olds[GRACE] === "string" ? (olds[GRACE] as string) : undefined,
+      retiredTokenIds: Array.isArray(olds.retiredTokenIds) ? stringList(olds.retiredTokenIds) : undefined,
+      ...extra,
+    }) as HeldToken;
+
+  /** The retired ids whose grace period has not ended: the others no longer work. */
+  async function stillRetiring(ids: string[]): Promise<string[]> {
+    if (ids.length === 0) return [];
+    const now = Date.now();
+    const listed = new Map((await client.tokens.list()).map((t) => [t.id, t]));
+    return ids.filter((id) => {
+      const at = listed.get(id)?.expiresAt;
+      return listed.has(id) && (typeof at !== "string" || !(Date.parse(at) <= now));
+    });
+  }
+
+  /**
+   * Regenerates `from` into a token of `fields`. A regenerate is a POST: when its outcome is unknown, the token
+   * it may have made is an orphan whose value is lost, as after an uncertain create. It is recognised as a token
+   * absent from the listing taken before the first request whose body matches `fields`, deleted, and the
+   * regenerate sent again (at most {@link MAX_CREATE_ATTEMPTS} requests in all).
+   */
+  async function regenerateReconciled(
+    from: string,
+    fields: TokenCreate,
+    grace: number,
+  ): Promise<ApiApiToken> {
+    const baseline = new Set((await client.tokens.list()).map((t) => t.id));
+    const wanted = { ...fields, [GRACE]: undefined };
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const next = await client.tokens.regenerate(from, {
+          existingTokenExpiresAt: new Date(Date.now() + grace).toISOString(),
+          newTokenExpiresAt: fields.expiresAt,
+          newToken: fields,
+        });
+        claim(KIND, next.id);
+        return next;
+      } catch (e) {
+        if (!(e instanceof ApiError && e.outcomeUnknown) || attempt >= MAX_CREATE_ATTEMPTS) throw e;
+      }
+      await sleep(SETTLE_MS);
+      for (const t of await client.tokens.list()) {
+        if (baseline.has(t.id) || isClaimed(KIND, t.id)) continue;
+        if (inputChanges(rules as KindRules, t as Props, wanted).diffs.some((k) => k !== GRACE)) continue;
+        try {
+          await client.tokens.delete(t.id);
+        } catch (err) {
+          if (!(err instanceof NotFoundError)) throw err;
+        }
+      }
+    }
+  }
+
+  return {
+    async get(id: string): Promise<HeldToken> {
+      return held(id, await client.tokens.get(current(id)));
+    },
+    async create(body: Props): Promise<HeldToken> {
+      const t = await client.tokens.create(tokenBody(body));
+      return dropUndefined({ ...t, tokenId: t.id, rotationGracePeriod: body[GRACE] }) as HeldToken;
+    },
+    async update(id: string, body: Props): Promise<HeldToken> {
+      const from = current(id);
+      const grace = { rotationGracePeriod: body[GRACE] as string | undefined };
+      // A new grace period alone rotates nothing: it only tells the next rotation how long to wait.
+      const rotate = inputChanges(rules as KindRules, olds, body).diffs.some((k) => k !== GRACE);
+      if (!rotate) return held(id, await client.tokens.get(from), grace);
+      const fields = tokenBody(body);
+      const next = await regenerateReconciled(from, fields, graceMs(body));
+      const retired = await stillRetiring(stringList(olds.retiredTokenIds));
+      return held(id, next, { ...grace, retiredTokenIds: [...retired, from] });
+    },
+    async delete(id: string): Promise<void> {
+      // The current token, and those a rotation retired that may still work: none of its values outlives it.
+      for (const tokenId of new Set([current(id), ...stringList(olds.retiredTokenIds)])) {
+        try {
+          await client.tokens.delete(tokenId);
+        } catch (e) {
+          if (!(e instanceof NotFoundError)) throw e;
+        }
+      }
+    },
+  };
+}
+
+/** @internal How the lifecycle engine handles API tokens. */
+const declaration = declareKind<HeldToken, "ApiToken">({
+  ...rules,
+  kind: "ApiToken",
+  ...fromSchema(ApiTokenInputSchema),
+  adoptable: false,
+  adoptRefusal:
+    "an ApiToken cannot be adopted: the service never returns an existing token's value, so its `token` " +
+    "output could not be known. Declare a new ApiToken (its value is set when it is created), move its users " +
+    "to it, and delete the old token",
+  // The value is in the create's and the rotation's answers only; the ids retired by rotations are ours.
+  carryKeys: ["token", "retiredTokenIds"],
+  secretStrings: (inputs) => (typeof inputs.token === "string" ? [inputs.token] : []),
+  family,
+  reconcile: {
+    // Listed with the declared grace period, which the service does not hold, so that only the body decides.
+    list: async (client, declared) =>
+      (await client.tokens.list()).map((t) => ({ ...t, rotationGracePeriod: declared[GRACE] as string })),
+    timed: () => false,
+    valueLost: true,
+  },
+  toBody: (inputs) => dropUndefined(inputs),
+  toInputs: (t) =>
+    Object.fromEntries(Object.entries(pick(t, INPUT_KEYS)).filter(([, v]) => v !== null && v !== undefined)),
+  toOutputs: (t) => ({ ...t }),
+});
+
+/** An API token: a credential with exactly the capabilities declared, rotated on every change. */
+export class ApiToken extends pulumi.dynamic.Resource {
+  /** @internal The kind's declaration, which the dynamic provider's registry collects. */
+  static readonly declaration = declaration;
+  /** @internal Outputs always secret. */
+  static readonly secretKeys = { outputs: SECRET_OUTPUTS };
+
+  /** The token's name. */
+  declare readonly name: pulumi.Output<string>;
+  /** Free text. */
+  declare readonly description: pulumi.Output<string | undefined>;
+  /** When the token stops working; null or absent for never. */
+  declare readonly expiresAt: pulumi.Output<string | null | undefined>;
+  /** Per-dataset permissions. */
+  declare readonly datasetCapabilities: pulumi.Output<
+    Record<string, Record<string, RoleAction[]>> | undefined
+  >;
+  /** Org-wide permissions. */
+  declare readonly orgCapabilities: pulumi.Output<Record<string, RoleAction[]> | undefined>;
+  /** Per-view permissions. */
+  declare readonly viewCapabilities: pulumi.Output<Record<string, Record<string, RoleAction[]>> | undefined>;
+  /** How long a rotation lets the old value work. */
+  declare readonly rotationGracePeriod: pulumi.Output<string | undefined>;
+  /** The value (`xaat-…`), secret; set at create and at each rotation, undefined on a resource from `get`. */
+  declare readonly token: pulumi.Output<string | undefined>;
+  /** The current token's id: the resource's id until the first rotation, the newest token's after. */
+  declare readonly tokenId: pulumi.Output<string>;
+  /** Ids of the tokens rotations retired (each works until its grace period ends); deleted on destroy. */
+  declare readonly retiredTokenIds: pulumi.Output<string[] | undefined>;
+  /** Whether the token was issued through SAML (server-set). */
+  declare readonly samlAuthenticated: pulumi.Output<boolean | undefined>;
+
+  /** Declares an API token; `token` is always a secret output. */
+  constructor(name: string, args: ApiTokenArgs, opts?: pulumi.CustomResourceOptions) {
+    super(
+      shimFor(declaration),
+      name,
+      resourceProps(args, OUTPUT_KEYS),
+      withSecretOutputs(opts, SECRET_OUTPUTS),
+      RESOURCE_MODULE,
+      declaration.kind,
+    );
+  }
+
+  /** Looks up an existing token by id without managing it; its value is not known (`token` is undefined). */
+  static get(name: string, id: pulumi.Input<string>, opts?: pulumi.CustomResourceOptions): ApiToken {
+    return new ApiToken(name, undefined as unknown as ApiTokenArgs, { ...opts, id });
+  }
+}
