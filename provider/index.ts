@@ -23,6 +23,7 @@ export {
   ForbiddenError,
   InvalidResponseError,
   NotFoundError,
+  PreconditionFailedError,
   QuotaExceededError,
   RateLimitError,
   ServerError,

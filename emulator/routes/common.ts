@@ -50,6 +50,12 @@ export interface CollectionFamily extends CollectionSpec {
   readonly createdStatus?: number;
   /** Whether `DELETE <path>/:id` (204) is served; default true. */
   readonly deletable?: boolean;
+  /**
+   * Whether the common CRUD routes are served; default true. A family whose objects live elsewhere than
+   * `<path>/:id`, or whose replies are not the object itself (dashboards: `/v2/dashboards/uid/{uid}`, writes
+   * answering `{status, dashboard}`), sets it to false and serves every route through `more`.
+   */
+  readonly crud?: boolean;
   /** What differs from one family to another, given the family's own collection. */
   routes(collection: Collection, em: EmulatorContext): CollectionRoutes;
 }
@@ -68,8 +74,9 @@ export interface CollectionRoutes {
   create?: (body: Record<string, unknown>, id: string) => StoredObject;
   /** Called with a created object as stored (stamped), to record what hangs off it. */
   onCreate?: (created: StoredObject) => void;
-  /** `PUT <path>/:id`: the object that replaces `current`, built from the body without read-only fields. */
-  update: (body: Record<string, unknown>, current: StoredObject) => StoredObject;
+  /** `PUT <path>/:id`: the object that replaces `current`, built from the body without read-only fields.
+   * Required unless the family sets `crud: false`. */
+  update?: (body: Record<string, unknown>, current: StoredObject) => StoredObject;
   /** Called with a deleted object's id, to drop what hangs off it. */
   onDelete?: (id: string) => void;
   /** Routes of the family beyond its CRUD, e.g. `<path>/:id/history`. */
@@ -82,6 +89,10 @@ export function registerCollection(router: Router, em: EmulatorContext, family: 
   const col = em.state.collection(family.name);
   const routes = family.routes(col, em);
   const item = `${path}/:id`;
+  if (family.crud === false) {
+    routes.more?.(router);
+    return;
+  }
 
   router.add("GET", path, routes.list ?? (() => json(col.list())));
 
@@ -100,9 +111,11 @@ export function registerCollection(router: Router, em: EmulatorContext, family: 
 
   router.add("GET", item, (ctx) => json(getOr404(col, ctx.params.id)));
 
+  const { update } = routes;
+  if (!update) throw new Error(`family ${family.name}: update is required unless crud is false`);
   router.add("PUT", item, (ctx) => {
     const current = getOr404(col, ctx.params.id);
-    const replacement = { ...routes.update(bodyWithoutReadOnly(ctx), current), id: current.id };
+    const replacement = { ...update(bodyWithoutReadOnly(ctx), current), id: current.id };
     // What the server stamped at creation is the server's: no body replaces it.
     const stamped = family.stamp
       ? { ...replacement, createdAt: current.createdAt, createdBy: current.createdBy }

@@ -31,3 +31,4 @@ export type {
   StarredQueryUpdate,
   TabularResult,
 } from "../schemas";
+export type { Dashboard, DashboardChartPatchOptions, DashboardUpsert, DashboardWriteResponse } from "../schemas";
