@@ -193,24 +193,32 @@ const smartFilterBase = {
   name: str(200),
   active: bool().optional(),
 };
-const SmartFilterSchema = z.discriminatedUnion("type", [
-  z.strictObject({ ...smartFilterBase, type: z.literal("search") }),
-  z.discriminatedUnion("selectType", [
-    z.strictObject({
-      ...smartFilterBase,
-      type: z.literal("select"),
-      selectType: z.literal("list"),
-      options: SmartFilterOptionsSchema.optional(),
-    }),
-    z.strictObject({
-      ...smartFilterBase,
-      type: z.literal("select"),
-      selectType: z.literal("query"),
-      options: SmartFilterOptionsSchema.optional(),
-      query: chartQuery().optional(),
-    }),
-  ]),
-]);
+const SmartFilterSchema = z.discriminatedUnion(
+  "type",
+  [
+    z.strictObject({ ...smartFilterBase, type: z.literal("search") }),
+    z.discriminatedUnion(
+      "selectType",
+      [
+        z.strictObject({
+          ...smartFilterBase,
+          type: z.literal("select"),
+          selectType: z.literal("list"),
+          options: SmartFilterOptionsSchema.optional(),
+        }),
+        z.strictObject({
+          ...smartFilterBase,
+          type: z.literal("select"),
+          selectType: z.literal("query"),
+          options: SmartFilterOptionsSchema.optional(),
+          query: chartQuery().optional(),
+        }),
+      ],
+      { error: 'must be "list" or "query"' },
+    ),
+  ],
+  { error: 'must be "search" or "select"' },
+);
 
 /** The fields every chart kind with a query has: the live service also takes `datasetId` on them. */
 const queryChart = <T extends string, Q extends z.ZodType>(type: T, query: Q) => ({
