@@ -8,6 +8,10 @@ export type {
   Annotation,
   AnnotationCreate,
   AnnotationUpdate,
+  Dashboard,
+  DashboardChartPatchOptions,
+  DashboardUpsert,
+  DashboardWriteResponse,
   IngestResult,
   LegacyQueryRequest,
   LegacyResult,
@@ -31,4 +35,3 @@ export type {
   StarredQueryUpdate,
   TabularResult,
 } from "../schemas";
-export type { Dashboard, DashboardChartPatchOptions, DashboardUpsert, DashboardWriteResponse } from "../schemas";

@@ -11,7 +11,6 @@ import {
   DASHBOARD_SERVER_KEYS,
   DashboardInputSchema,
   dashboardCrossFieldIssues,
-  fieldNames,
   type CrossFieldIssue,
   type Dashboard as ApiDashboard,
 } from "../schemas";
@@ -304,7 +303,6 @@ export interface DashboardArgs {
   adopt?: In<string>;
 }
 
-const INPUT_KEYS = fieldNames(DashboardInputSchema);
 type _ArgsMatchSchema = Assert<ArgsMatchSchema<DashboardArgs, typeof DashboardInputSchema>>;
 const OUTPUT_KEYS = [
   "uid",

@@ -72,6 +72,18 @@ function argsOf(kind: RunKind, n: number, v = 0): Props {
       return { name, description: `v${v}` };
     case "StarredQuery":
       return { kind: "apl", name, who: "team", query: { apl: "['logs']" }, metadata: { v: String(v) } };
+    case "Dashboard":
+      return {
+        dashboard: {
+          name,
+          charts: [{ id: "n", type: "Note", text: `v${v}` }],
+          layout: [{ i: "n", x: 0, y: 0, w: 4, h: 4 }],
+          refreshTime: 60,
+          schemaVersion: 2,
+          timeWindowStart: "qr-now-1h",
+          timeWindowEnd: "qr-now",
+        },
+      };
   }
 }
 
@@ -106,6 +118,8 @@ async function listAll(client: ObservabilityClient): Promise<Record<RunKind, Pro
     Annotation: (await client.annotations.list({ datasets: [DATASET] })) as Props[],
     Role: (await client.roles.list()) as Props[],
     StarredQuery: (await client.starredQueries.list({ who: "all", limit: 1000 })) as Props[],
+    // A dashboard's resource id is its uid.
+    Dashboard: (await client.dashboards.listAll()).map((d) => ({ id: d.uid, name: d.dashboard.name })),
   };
 }
 
