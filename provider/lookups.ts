@@ -30,9 +30,11 @@ export type VirtualFieldLookupArgs =
   { id: string; name?: undefined; dataset?: string } | { name: string; dataset: string; id?: undefined };
 
 /** How one family is looked up. */
-interface LookupSpec<T extends { id: string }, F> {
+interface LookupSpec<T, F> {
   /** The kind, as errors name it. */
   kind: string;
+  /** What a lookup by id takes, and what an ambiguous name lists; `id` unless the kind is addressed otherwise. */
+  idOf?(obj: T): string;
   get(client: ObservabilityClient, id: string): Promise<T>;
   list(client: ObservabilityClient, filters: F | undefined): Promise<T[]>;
   /**
@@ -89,7 +91,7 @@ function lookupError(kind: string, what: string, e: unknown, secrets: readonly s
   return new Error(scrub(`observability: looking up the ${kind} ${what} failed: ${message}`, secrets));
 }
 
-function makeLookup<T extends { id: string }, F = undefined, A extends LookupArgs = LookupArgs>(
+function makeLookup<T, F = undefined, A extends LookupArgs = LookupArgs>(
   spec: LookupSpec<T, F>,
 ): Lookup<T, F, A> {
   const byName = async (client: ObservabilityClient, name: string, args: A): Promise<T> => {
@@ -105,7 +107,7 @@ function makeLookup<T extends { id: string }, F = undefined, A extends LookupArg
     }
     const matches = (await listing).filter((obj) => spec.nameOf(obj) === name);
     if (matches.length === 1) return matches[0];
-    const ids = matches.map((obj) => obj.id);
+    const ids = matches.map((obj) => (spec.idOf ? spec.idOf(obj) : String((obj as { id?: unknown }).id)));
     throw new Error(
       `no single ${spec.kind} is named ${JSON.stringify(name)}: it matched ` +
         (ids.length === 0 ? "none" : `${ids.length} (${ids.join(", ")}); look it up by id instead`),
@@ -236,6 +238,15 @@ const apiToken = makeLookup<api.ApiToken>({
   nameOf: named,
 });
 
+const dashboard = makeLookup<api.Dashboard, { limit?: number; offset?: number }>({
+  kind: "Dashboard",
+  // A dashboard is addressed by its uid; its name is the document's.
+  idOf: (obj) => obj.uid,
+  get: (c, uid) => c.dashboards.get(uid),
+  list: (c, page) => (page ? c.dashboards.list(page) : c.dashboards.listAll()),
+  nameOf: (obj) => (obj.dashboard as { name?: string } | undefined)?.name,
+});
+
 /** A monitor by id or by name. */
 export const getMonitor = monitor.one;
 /** {@link getMonitor} taking Inputs and returning an Output. */
@@ -312,3 +323,10 @@ export const getApiToken = apiToken.one;
 export const getApiTokenOutput = apiToken.output;
 /** Every API token. */
 export const getApiTokens = apiToken.many;
+
+/** A dashboard by uid (as `id`), or by the name in its document. */
+export const getDashboard = dashboard.one;
+/** {@link getDashboard} taking Inputs and returning an Output. */
+export const getDashboardOutput = dashboard.output;
+/** Dashboards: every one, or one page (`limit`, `offset`). */
+export const getDashboards = dashboard.many;

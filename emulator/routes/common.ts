@@ -41,6 +41,11 @@ export function compact<T extends Record<string, unknown>>(obj: T): T {
   return obj;
 }
 
+/** How a family registers its own routes: each gets the family's need for its method, unless it states its own. */
+export interface FamilyRouter {
+  add(method: string, pattern: string, handler: Handler, access?: RouteAccess): void;
+}
+
 /** One management family, as its route file declares it. */
 export interface CollectionFamily extends CollectionSpec {
   /** The collection's path, e.g. `/v2/notifiers`; one object lives at `<path>/:id`. */
@@ -59,6 +64,12 @@ export interface CollectionFamily extends CollectionSpec {
   readonly capability: string | ((action: Action, ctx: RequestContext) => Need);
   /** Whether `DELETE <path>/:id` (204) is served; default true. */
   readonly deletable?: boolean;
+  /**
+   * Whether the common CRUD routes are served; default true. A family whose objects live elsewhere than
+   * `<path>/:id`, or whose replies are not the object itself (dashboards: `/v2/dashboards/uid/{uid}`, writes
+   * answering `{status, dashboard}`), sets it to false and serves every route through `more`.
+   */
+  readonly crud?: boolean;
   /** What differs from one family to another, given the family's own collection. */
   routes(collection: Collection, em: EmulatorContext): CollectionRoutes;
 }
@@ -87,7 +98,7 @@ export interface CollectionRoutes {
   /** Called with a deleted object's id, to drop what hangs off it. */
   onDelete?: (id: string) => void;
   /** Routes of the family beyond its CRUD, e.g. `<path>/:id/history`. */
-  more?: (router: Router) => void;
+  more?: (router: FamilyRouter) => void;
 }
 
 /** Registers a family's CRUD routes; every mutation marks the state changed so that `--data` is written. */
@@ -96,15 +107,19 @@ export function registerCollection(router: Router, em: EmulatorContext, family: 
   const col = em.state.collection(family.name);
   const routes = family.routes(col, em);
   const item = `${path}/:id`;
-  const view = routes.view ?? ((obj: StoredObject) => obj);
   const { capability } = family;
   /** The family's need for one action (see {@link CollectionFamily.capability}). */
   const access = (action: Action): RouteAccess =>
     typeof capability === "string" ? orgNeed(capability, action) : (ctx) => capability(action, ctx);
 
-  /** Registers one CRUD route with the family's need for its action. */
-  const add = (method: string, pattern: string, handler: Handler) =>
-    router.add(method, pattern, handler, access(actionOf(method)));
+  /** Registers one route with the family's need for its method's action, unless it states its own. */
+  const add = (method: string, pattern: string, handler: Handler, own?: RouteAccess) =>
+    void router.add(method, pattern, handler, own ?? access(actionOf(method)));
+  if (family.crud === false) {
+    routes.more?.({ add });
+    return;
+  }
+  const view = routes.view ?? ((obj: StoredObject) => obj);
 
   add("GET", path, routes.list ?? (() => json(col.list().map(view))));
 
@@ -148,5 +163,5 @@ export function registerCollection(router: Router, em: EmulatorContext, family: 
     });
   }
 
-  routes.more?.(router);
+  routes.more?.({ add });
 }

@@ -6,6 +6,7 @@
 import type { EmulatorContext } from "../context";
 import type { Router } from "../http";
 import { annotations } from "./annotations";
+import { dashboards } from "./dashboards";
 import { registerCollection, type CollectionFamily } from "./common";
 import { registerIngest } from "./ingest";
 import { monitors } from "./monitors";
@@ -35,6 +36,7 @@ export const COLLECTION_FAMILIES: readonly CollectionFamily[] = [
   users,
   virtualFields,
   tokens,
+  dashboards,
 ];
 
 /** The routes that are not a management family: events in and queries out. */

@@ -81,25 +81,30 @@ export const tokens: CollectionFamily = {
       view,
       // POST is registered below (it answers the value); there is no PUT.
       more: (router) => {
-        router.withAccess(orgNeed("apiTokens", "create")).add("POST", "/v2/tokens", (ctx) => {
+        router.add("POST", "/v2/tokens", (ctx) => {
           const body = validateBody(TokenCreateSchema, jsonObjectBody(ctx));
           return mint(fields(body, body.expiresAt));
         });
-        const regenerate = router.withAccess(orgNeed("apiTokens", "update"));
-        regenerate.add("POST", "/v2/tokens/:id/regenerate", (ctx) => {
-          const old = getOr404(col, ctx.params.id);
-          const body = validateBody(TokenRegenerateSchema, jsonObjectBody(ctx));
-          const from: TokenCreate = body.newToken ?? {
-            name: old.name as string,
-            description: old.description as string,
-            datasetCapabilities: old.datasetCapabilities as TokenCreate["datasetCapabilities"],
-            orgCapabilities: old.orgCapabilities as TokenCreate["orgCapabilities"],
-            viewCapabilities: old.viewCapabilities as TokenCreate["viewCapabilities"],
-          };
-          const expiresAt = body.newTokenExpiresAt ?? body.newToken?.expiresAt;
-          col.set({ ...old, expiresAt: body.existingTokenExpiresAt });
-          return mint(fields(from, expiresAt));
-        });
+        router.add(
+          "POST",
+          "/v2/tokens/:id/regenerate",
+          (ctx) => {
+            const old = getOr404(col, ctx.params.id);
+            const body = validateBody(TokenRegenerateSchema, jsonObjectBody(ctx));
+            const from: TokenCreate = body.newToken ?? {
+              name: old.name as string,
+              description: old.description as string,
+              datasetCapabilities: old.datasetCapabilities as TokenCreate["datasetCapabilities"],
+              orgCapabilities: old.orgCapabilities as TokenCreate["orgCapabilities"],
+              viewCapabilities: old.viewCapabilities as TokenCreate["viewCapabilities"],
+            };
+            const expiresAt = body.newTokenExpiresAt ?? body.newToken?.expiresAt;
+            col.set({ ...old, expiresAt: body.existingTokenExpiresAt });
+            return mint(fields(from, expiresAt));
+            // Regenerating changes a token: `apiTokens` update, not the create a POST would otherwise need.
+          },
+          orgNeed("apiTokens", "update"),
+        );
       },
     };
   },

@@ -4,6 +4,7 @@ import { ingest, type IngestOptions, type IngestSource, type IngestSummary } fro
 import { resolveOptions, type ClientOptions } from "./options";
 import { paginate, queryApl, queryLegacy, type PaginateOptions, type QueryOptions } from "./query";
 import { Annotations } from "./resources/annotations";
+import { Dashboards } from "./resources/dashboards";
 import { Monitors } from "./resources/monitors";
 import { Notifiers } from "./resources/notifiers";
 import { Orgs } from "./resources/orgs";
@@ -51,6 +52,8 @@ export class ObservabilityClient extends ClientBase {
   readonly virtualFields = new VirtualFields(this.transport);
   /** API tokens: create, regenerate, delete (no update). */
   readonly tokens = new Tokens(this.transport);
+  /** Dashboards, addressed by uid. */
+  readonly dashboards = new Dashboards(this.transport);
 
   /** Retries made so far by this client (all calls); see also `retry.onRetry`. */
   get retryCount(): number {

@@ -94,6 +94,22 @@ export class NotFoundError extends ApiError {
 export class ConflictError extends ApiError {
   override readonly name = "ConflictError";
 }
+/** 412: the object changed since the version the request named (a dashboard written elsewhere). */
+export class PreconditionFailedError extends ApiError {
+  override readonly name = "PreconditionFailedError";
+  /** The version the service holds now, when its error body said (`currentVersion`), as sent. */
+  readonly currentVersion: number | string | undefined;
+  constructor(
+    message: string,
+    info: ConstructorParameters<typeof ApiError>[1] & { currentVersion?: number | string },
+  ) {
+    super(message, info);
+    this.currentVersion = info.currentVersion;
+  }
+  override toJSON(): Record<string, unknown> {
+    return { ...super.toJSON(), currentVersion: this.currentVersion };
+  }
+}
 /** 429 after every retry: rate limited. `retryAfterMs` is when the service said to come back. */
 export class RateLimitError extends ApiError {
   override readonly name = "RateLimitError";
@@ -182,6 +198,8 @@ export function errorFromResponse(
   if (status === 401 || status === 403) return new ForbiddenError(message, init);
   if (status === 404) return new NotFoundError(message, init);
   if (status === 409) return new ConflictError(message, init);
+  if (status === 412)
+    return new PreconditionFailedError(message, { ...init, currentVersion: parsed.currentVersion });
   if (status === 422) return new UnprocessableEntityError(message, init);
   if (status === 429) return new RateLimitError(message, { ...init, retryAfterMs: info.retryAfterMs });
   if (status === 430) return new QuotaExceededError(message, init);
@@ -191,16 +209,26 @@ export function errorFromResponse(
 
 /** The service's error text and `detail`: `message` of a JSON body, else a short prefix of the raw body. Both
  * are scrubbed of the secrets (a detail is scrubbed through its JSON text, so no nested string escapes it). */
-function errorBodyOf(body: string, secrets: readonly string[]): { message?: string; detail?: unknown } {
+function errorBodyOf(
+  body: string,
+  secrets: readonly string[],
+): { message?: string; detail?: unknown; currentVersion?: number | string } {
   if (!body) return {};
   try {
-    const parsed = JSON.parse(body) as { message?: unknown; detail?: unknown } | null;
+    const parsed = JSON.parse(body) as {
+      message?: unknown;
+      detail?: unknown;
+      currentVersion?: unknown;
+    } | null;
     if (parsed && typeof parsed === "object" && typeof parsed.message === "string") {
       const detail =
         parsed.detail === undefined || parsed.detail === null
           ? undefined
           : (JSON.parse(scrub(JSON.stringify(parsed.detail), secrets)) as unknown);
-      return { message: scrub(parsed.message, secrets), detail };
+      // A dashboard's 412 says which version the service holds (DashboardError.currentVersion).
+      const v = parsed.currentVersion;
+      const currentVersion = typeof v === "number" || typeof v === "string" ? v : undefined;
+      return { message: scrub(parsed.message, secrets), detail, currentVersion };
     }
   } catch {
     // not JSON: fall through to the raw text

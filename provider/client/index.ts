@@ -13,6 +13,7 @@ export {
   ForbiddenError,
   InvalidResponseError,
   NotFoundError,
+  PreconditionFailedError,
   QuotaExceededError,
   RateLimitError,
   ServerError,

@@ -43,7 +43,7 @@ export function requestOptions(options: RequestOptions | undefined): RequestOpti
 }
 
 /** HTTP methods the API uses. */
-export type Method = "GET" | "POST" | "PUT" | "DELETE";
+export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
 /** One call through the transport: what the method sends. The caller's {@link RequestOptions} go beside it. */
 export interface Call<T> {

@@ -14,3 +14,4 @@ export * from "./group";
 export * from "./user";
 export * from "./virtual-field";
 export * from "./api-token";
+export * from "./dashboard";

@@ -12,3 +12,4 @@ export * from "./query";
 export * from "./view";
 export * from "./group";
 export * from "./token";
+export * from "./dashboard";

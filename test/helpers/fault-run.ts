@@ -84,6 +84,18 @@ function argsOf(kind: RunKind, n: number, v = 0): Props {
     case "ApiToken":
       // No grace period: a rotation's old token stops working, and so leaves the listing below, at once.
       return { name, description: `v${v}`, rotationGracePeriod: "0s" };
+    case "Dashboard":
+      return {
+        dashboard: {
+          name,
+          charts: [{ id: "n", type: "Note", text: `v${v}` }],
+          layout: [{ i: "n", x: 0, y: 0, w: 4, h: 4 }],
+          refreshTime: 60,
+          schemaVersion: 2,
+          timeWindowStart: "qr-now-1h",
+          timeWindowEnd: "qr-now",
+        },
+      };
   }
 }
 
@@ -127,6 +139,8 @@ async function listAll(client: ObservabilityClient): Promise<Record<RunKind, Pro
     ApiToken: (await client.tokens.list()).filter(
       (t) => typeof t.expiresAt !== "string" || Date.parse(t.expiresAt) > Date.now(),
     ) as Props[],
+    // A dashboard's resource id is its uid.
+    Dashboard: (await client.dashboards.listAll()).map((d) => ({ id: d.uid, name: d.dashboard.name })),
   };
 }
 

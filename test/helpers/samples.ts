@@ -44,6 +44,43 @@ export const SAMPLES: Record<ResourceKind, KindSample> = {
     args: { kind: "apl", name: "golden", who: "team", query: { apl: "['logs']" }, metadata: {} },
     change: { kind: "apl", name: "golden-2", who: "team", query: { apl: "['logs']" }, metadata: {} },
   },
+  Dashboard: {
+    minimal: {
+      dashboard: {
+        name: "d",
+        charts: [{ id: "n", type: "Note", text: "hi" }],
+        layout: [{ i: "n", x: 0, y: 0, w: 4, h: 4 }],
+        refreshTime: 60,
+        schemaVersion: 2,
+        timeWindowStart: "qr-now-1h",
+        timeWindowEnd: "qr-now",
+      },
+    },
+    args: {
+      uid: "golden-dashboard",
+      dashboard: {
+        name: "golden",
+        charts: [{ id: "n", type: "Note", text: "v1" }],
+        layout: [{ i: "n", x: 0, y: 0, w: 4, h: 4 }],
+        refreshTime: 60,
+        schemaVersion: 2,
+        timeWindowStart: "qr-now-1h",
+        timeWindowEnd: "qr-now",
+      },
+    },
+    change: {
+      uid: "golden-dashboard",
+      dashboard: {
+        name: "golden",
+        charts: [{ id: "n", type: "Note", text: "v2" }],
+        layout: [{ i: "n", x: 0, y: 0, w: 6, h: 4 }],
+        refreshTime: 300,
+        schemaVersion: 2,
+        timeWindowStart: "qr-now-1h",
+        timeWindowEnd: "qr-now",
+      },
+    },
+  },
   OrganizationName: {
     minimal: { organizationId: "local-org", name: "Org" },
     args: { organizationId: "local-org", name: "Golden Org" },

@@ -8,32 +8,26 @@ import * as path from "node:path";
 const ROOT = path.resolve(__dirname, "..", "..");
 const DIST = path.join(ROOT, "dist");
 
+/** Every registered kind, as the built package registers them. */
+const KIND_NAMES: string[] = [
+  ...(
+    require(path.join(DIST, "provider", "resources", "registry.js")) as { KINDS: Map<string, unknown> }
+  ).KINDS.keys(),
+];
 /** Every kind's lookups: getX, getXOutput and the plural (OrganizationName's are the organization's). */
-const LOOKUPS = [
-  "Annotation",
-  "Monitor",
-  "Notifier",
-  "Role",
-  "StarredQuery",
-  "Organization",
-  "View",
-  "Group",
-].flatMap((kind) => [
-  `get${kind}`,
-  `get${kind}Output`,
-  `get${kind.endsWith("y") ? kind.slice(0, -1) + "ies" : kind + "s"}`,
-]);
+const LOOKUPS = KIND_NAMES.map((kind) => (kind === "OrganizationName" ? "Organization" : kind)).flatMap(
+  (name) => [
+    `get${name}`,
+    `get${name}Output`,
+    `get${name.endsWith("y") ? name.slice(0, -1) + "ies" : name + "s"}`,
+  ],
+);
 
 it("the root exports the resources, their lookups, the client, its errors and MAX_BATCH_EVENTS, and nothing internal", () => {
   const root = require(path.join(DIST, "provider", "index.js")) as Record<string, unknown>;
   expect(Object.keys(root).sort()).toEqual(
     [
-      "Annotation",
-      "Monitor",
-      "Notifier",
-      "OrganizationName",
-      "Role",
-      "StarredQuery",
+      ...KIND_NAMES,
       "ObservabilityClient",
       "ApiError",
       "AbortError",
@@ -49,6 +43,7 @@ it("the root exports the resources, their lookups, the client, its errors and MA
       "ServerError",
       "TimeoutError",
       "UnprocessableEntityError",
+      "PreconditionFailedError",
       "PathParameterError",
       "PaginationStalledError",
       "MAX_BATCH_EVENTS",

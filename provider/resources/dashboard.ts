@@ -1,0 +1,554 @@
+/**
+ * Dashboard: a typed dashboard document (charts, layout, time window, refresh time), addressed by its `uid`.
+ * POST `/v2/dashboards`, GET/PUT/DELETE `/v2/dashboards/uid/{uid}`.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { NotFoundError, PreconditionFailedError, type ObservabilityClient } from "../client";
+import type { CrudFamily } from "../client/resources/base";
+import {
+  DASHBOARD_DOCUMENT_KEYS,
+  DASHBOARD_OWNER_EVERYONE,
+  DASHBOARD_SERVER_KEYS,
+  DashboardInputSchema,
+  dashboardCrossFieldIssues,
+  type CrossFieldIssue,
+  type Dashboard as ApiDashboard,
+} from "../schemas";
+import {
+  adoptableOptions,
+  RESOURCE_MODULE,
+  resourceProps,
+  shimFor,
+  withDeleteBeforeReplace,
+  type ArgsMatchSchema,
+  type Assert,
+} from "./common";
+import { inputChanges } from "./descriptor";
+import { declareKind, fromSchema, type Props, UNKNOWN } from "./lifecycle";
+import { dropUndefined } from "./values";
+
+type In<T> = pulumi.Input<T>;
+
+/** An APL or an MPL query: exactly one of the two. */
+export type DashboardQuery = { apl: In<string>; mpl?: never } | { mpl: In<string>; apl?: never };
+/** How a time series renders. */
+export interface TimeSeriesQueryOptions {
+  /** Empty intervals: `auto` infers, `null` leaves gaps, `span` connects, `zero` fills with zero. */
+  displayNull?: "auto" | "null" | "span" | "zero" | "";
+  /** `"true"` overlays the series on one chart. */
+  overlayCharts?: "true" | "false" | "";
+  /** At most 10000 characters. */
+  shownColumns?: string;
+  timeSeriesVariant?: "area" | "bars" | "line" | "lines" | "";
+  timeSeriesView?: "charts" | "resultsTable" | "charts|resultsTable" | "";
+}
+/** A column of a table or log stream: its name, or `{name, width}` (width a positive integer). */
+export type DashboardColumnSetting = string | { name: string; width?: number };
+/** Columns and display settings of a table or log stream. */
+export interface DashboardTableSettings {
+  /** At most 500. */
+  columns?: DashboardColumnSetting[];
+  settings?: {
+    /** e.g. `12px`. */
+    fontSize?: string;
+    highlightSeverity?: boolean;
+    showRaw?: boolean;
+    showEvent?: boolean;
+    showTimestamp?: boolean;
+    wrapLines?: boolean;
+    hideNulls?: boolean;
+    fitColumns?: boolean;
+  };
+}
+type StatisticThreshold = "Above" | "AboveOrEqual" | "Below" | "BelowOrEqual" | "AboveOrBelow";
+/** Colors of a statistic in one state; CSS colors of at most 200 characters. */
+export interface StatisticColorProps {
+  background?: string;
+  chartFillColor?: string;
+  labelColor?: string;
+  textColor?: string;
+}
+/** What every chart has: an id (1–200 characters, unique in the dashboard; the layout's `i` names it). */
+interface ChartBase {
+  id: In<string>;
+}
+/** A chart over a query; `name` 1–500 characters. `datasetId` is what the UI's exports carry. */
+interface QueryChartBase<Q = DashboardQuery> extends ChartBase {
+  name?: In<string>;
+  query: In<Q>;
+  datasetId?: In<string>;
+}
+export interface TimeSeriesChart extends QueryChartBase<
+  DashboardQuery & { queryOptions?: TimeSeriesQueryOptions }
+> {
+  type: "TimeSeries";
+}
+export interface HeatmapChart extends QueryChartBase<
+  DashboardQuery & {
+    queryOptions?: { timeSeriesView?: "charts" | "resultsTable" | "charts|resultsTable" | "" };
+  }
+> {
+  type: "Heatmap";
+}
+export interface LogStreamChart extends QueryChartBase {
+  type: "LogStream";
+  tableSettings?: DashboardTableSettings;
+}
+export interface PieChart extends QueryChartBase {
+  type: "Pie";
+}
+export interface ScatterChart extends QueryChartBase {
+  type: "Scatter";
+}
+export interface TableChart extends QueryChartBase {
+  type: "Table";
+  tableSettings?: DashboardTableSettings;
+}
+export interface TopKChart extends QueryChartBase {
+  type: "TopK";
+}
+export interface StatisticChart extends QueryChartBase {
+  type: "Statistic";
+  colorScheme?:
+    "Blue" | "Orange" | "Red" | "Purple" | "Teal" | "Yellow" | "Green" | "Pink" | "Grey" | "Brown";
+  /** At most 200 characters. */
+  customUnits?: string;
+  showChart?: boolean | string;
+  hideValue?: boolean;
+  /** A string of at most 100 characters, or a number. */
+  chartHeight?: string | number;
+  errorThreshold?: StatisticThreshold;
+  /** At most 100 characters. */
+  errorThresholdValue?: string;
+  warningThreshold?: StatisticThreshold;
+  /** At most 100 characters. */
+  warningThresholdValue?: string;
+  invertTheme?: boolean;
+  background?: string;
+  textColor?: string;
+  labelColor?: string;
+  chartFillColor?: string;
+  okColorProps?: StatisticColorProps;
+  warningColorProps?: StatisticColorProps;
+  errorColorProps?: StatisticColorProps;
+}
+/** Markdown text, 1–100000 characters. */
+export interface NoteChart extends ChartBase {
+  type: "Note";
+  text: In<string>;
+  variant?: "default";
+}
+/** The state of chosen monitors. */
+export interface MonitorListChart extends ChartBase {
+  type: "MonitorList";
+  name?: In<string>;
+  /** 1–200 monitor ids (e.g. `monitor.id`); order does not matter. */
+  selectedMonitors: In<In<string>[]>;
+  /** Which columns show; all five are required. */
+  columns: { status: boolean; history: boolean; dataset: boolean; type: boolean; notifiers: boolean };
+}
+/** One option of a select filter. */
+export interface SmartFilterOption {
+  key: string;
+  value: string;
+  default?: boolean;
+  unset?: boolean;
+}
+/** One filter of a filter bar; ids and names at most 200 characters. */
+export type SmartFilter =
+  | { type: "search"; id: string; name: string; active?: boolean }
+  | {
+      type: "select";
+      selectType: "list";
+      id: string;
+      name: string;
+      active?: boolean;
+      options?: SmartFilterOption[] | null | "";
+    }
+  | {
+      type: "select";
+      selectType: "query";
+      id: string;
+      name: string;
+      active?: boolean;
+      options?: SmartFilterOption[] | null | "";
+      query?: DashboardQuery;
+    };
+/** A filter bar: 1–50 filters. */
+export interface SmartFilterChart extends ChartBase {
+  type: "SmartFilter";
+  name?: In<string>;
+  filters: SmartFilter[];
+  /** URLs of at most 2000 characters. */
+  logo?: string;
+  logoDark?: string;
+}
+/** Empty space. */
+export interface SpacerChart extends ChartBase {
+  type: "Spacer";
+  name?: In<string>;
+}
+/** A section title (accepted by the service beyond the OpenAPI document; found in UI exports). */
+export interface SectionHeaderChart extends ChartBase {
+  type: "SectionHeader";
+  name?: In<string>;
+  query?: In<DashboardQuery>;
+  datasetId?: In<string>;
+}
+/** An empty slot (accepted by the service beyond the OpenAPI document; found in UI exports). */
+export interface PlaceholderChart extends ChartBase {
+  type: "Placeholder";
+}
+/** One chart, discriminated by `type`. */
+export type DashboardChart =
+  | TimeSeriesChart
+  | HeatmapChart
+  | LogStreamChart
+  | PieChart
+  | ScatterChart
+  | TableChart
+  | TopKChart
+  | StatisticChart
+  | NoteChart
+  | MonitorListChart
+  | SmartFilterChart
+  | SpacerChart
+  | SectionHeaderChart
+  | PlaceholderChart;
+
+/** A chart's place on the 12-column grid; no other keys. */
+export interface DashboardLayoutItem {
+  /** The id of the chart placed here. */
+  i: In<string>;
+  /** Column, 0–11. */
+  x: number;
+  /** Row, 0 or more; null lets the grid place it. */
+  y: number | null;
+  /** Width in columns, 1–12. */
+  w: number;
+  /** Height in rows, 1–100. */
+  h: number;
+  minW?: number;
+  /** 0.5–100. */
+  minH?: number;
+  maxW?: number;
+  maxH?: number;
+  static?: boolean;
+}
+
+/** The dashboard document: what the UI's "export" gives, and what the service stores. */
+export interface DashboardDocumentArgs {
+  /** Required: 1–100 characters. */
+  name: In<string>;
+  /** A user id, or `X-AXIOM-EVERYONE` (any case) for everyone in the organization. Defaults to everyone. */
+  owner?: In<string>;
+  /** At most 1000 characters. Defaults to "". */
+  description?: In<string>;
+  /** Required: at most 200; each needs a place in the layout. Order does not matter. */
+  charts: In<In<DashboardChart>[]>;
+  /** Required: at most 200 items, one per chart. Order does not matter. */
+  layout: In<In<DashboardLayoutItem>[]>;
+  /** Required: seconds between refreshes, 15, 60 or 300. */
+  refreshTime: 15 | 60 | 300;
+  /** Required: 2. */
+  schemaVersion: 2;
+  /** Required: `qr-now-<n><s|m|h|d|w>` (e.g. `qr-now-1h`) or epoch milliseconds as a string. */
+  timeWindowStart: In<string>;
+  /** Required: `qr-now` or epoch milliseconds as a string. */
+  timeWindowEnd: In<string>;
+  /** Compare against a period this far back; "" disables. Not together with `againstTimestamp`. */
+  against?:
+    | "-1h"
+    | "-3h"
+    | "-6h"
+    | "-12h"
+    | "-1d"
+    | "-3d"
+    | "-7d"
+    | "-1w"
+    | "-2w"
+    | "-3w"
+    | "-30d"
+    | "-60d"
+    | "-90d"
+    | "";
+  /** Compare against this time (ISO 8601, `now-1h`, epoch ms); "" disables. Not together with `against`. */
+  againstTimestamp?: In<string>;
+  /** Ignored: the service's; the Dashboard's own `uid` input decides which dashboard this is. */
+  uid?: string;
+  /** Display overrides, as exports carry them (`{}` equals absent). */
+  overrides?: { rowHeight?: number; [key: string]: unknown };
+  /** Ignored (server-managed keys an export may carry). */
+  id?: unknown;
+  version?: unknown;
+  createdAt?: unknown;
+  updatedAt?: unknown;
+  createdBy?: unknown;
+  updatedBy?: unknown;
+}
+
+/** Inputs of a {@link Dashboard}. */
+export interface DashboardArgs {
+  /** The dashboard's uid, `^[A-Za-z0-9_-]{1,128}$`, unique in the organization; changing it replaces the
+   * dashboard. Left out, the service assigns one (see the output `uid`). */
+  uid?: In<string>;
+  /** Required: the document. A document exported from the UI, parsed, is accepted as it is. */
+  dashboard: In<DashboardDocumentArgs>;
+  /** Write over changes made elsewhere (in the UI) instead of failing. Defaults to false. Not compared: changing
+   * it alone updates nothing. */
+  overwrite?: In<boolean>;
+  /** A note recorded with each write. Not compared: changing it alone updates nothing. */
+  message?: In<string>;
+  /** The uid of an existing dashboard to take under management instead of creating one; changing it replaces. */
+  adopt?: In<string>;
+}
+
+type _ArgsMatchSchema = Assert<ArgsMatchSchema<DashboardArgs, typeof DashboardInputSchema>>;
+const OUTPUT_KEYS = [
+  "uid",
+  "dashboard",
+  "dashboardId",
+  "version",
+  "createdAt",
+  "updatedAt",
+  "createdBy",
+  "updatedBy",
+  "adopt",
+] as const;
+/** Inputs that are how to write, not what: never compared. */
+const PROVIDER_OPTIONS = ["overwrite", "message"] as const;
+
+/** A dashboard as the lifecycle holds it: its `id` is its uid, the resource's id. */
+type DashboardObject = Omit<ApiDashboard, "id"> & { id: string; dashboardId?: string };
+
+const toObject = (d: ApiDashboard): DashboardObject => {
+  const { id, ...rest } = d;
+  return { ...rest, id: d.uid, dashboardId: id };
+};
+
+const isPlain = (v: unknown): v is Props => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** The document as sent: without the keys the service manages. */
+function sendable(doc: unknown): Props {
+  if (!isPlain(doc)) return doc as Props;
+  const out = { ...doc };
+  for (const key of DASHBOARD_SERVER_KEYS) delete out[key];
+  return out;
+}
+
+/**
+ * The form a document compares in: the service's keys and unknown keys dropped, the default owner and the
+ * defaults of `description`, `against`, `againstTimestamp` and `overrides` spelled one way, charts and layout
+ * items in id order, a monitor list's monitors sorted.
+ */
+function canonicalDocument(doc: unknown): unknown {
+  if (!isPlain(doc)) return doc;
+  const out: Props = {};
+  for (const key of DASHBOARD_DOCUMENT_KEYS) if (doc[key] !== undefined) out[key] = doc[key];
+  for (const key of DASHBOARD_SERVER_KEYS) delete out[key];
+  if (
+    out.owner === undefined ||
+    (typeof out.owner === "string" && out.owner.toUpperCase() === DASHBOARD_OWNER_EVERYONE)
+  )
+    out.owner = DASHBOARD_OWNER_EVERYONE;
+  for (const key of ["description", "against", "againstTimestamp"]) if (out[key] === "") delete out[key];
+  if (isPlain(out.overrides) && Object.keys(out.overrides).length === 0) delete out.overrides;
+  const byKey = (key: string) => (a: unknown, b: unknown) => {
+    const ka = isPlain(a) ? String(a[key]) : "";
+    const kb = isPlain(b) ? String(b[key]) : "";
+    return ka < kb ? -1 : ka > kb ? 1 : 0;
+  };
+  if (Array.isArray(out.charts))
+    out.charts = out.charts
+      .map((c) =>
+        isPlain(c) && Array.isArray(c.selectedMonitors)
+          ? { ...c, selectedMonitors: [...c.selectedMonitors].sort() }
+          : c,
+      )
+      .sort(byKey("id"));
+  if (Array.isArray(out.layout)) out.layout = [...out.layout].sort(byKey("i"));
+  return out;
+}
+
+/** The kind's comparison: the document canonical, the provider options dropped. */
+function canonicalize(inputs: Props): Props {
+  const out = { ...inputs };
+  for (const key of PROVIDER_OPTIONS) delete out[key];
+  if (out.dashboard !== undefined) out.dashboard = canonicalDocument(out.dashboard);
+  return out;
+}
+
+/** The cross-references, with values not yet known (preview) treated as not judgeable. */
+function crossField(inputs: Props): CrossFieldIssue[] {
+  const unknownToUndefined = (v: unknown): unknown =>
+    v === UNKNOWN
+      ? undefined
+      : Array.isArray(v)
+        ? v.map(unknownToUndefined)
+        : isPlain(v)
+          ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, unknownToUndefined(x)]))
+          : v;
+  return dashboardCrossFieldIssues({ ...inputs, dashboard: unknownToUndefined(inputs.dashboard) });
+}
+
+/** The inputs of a dashboard the service holds: its uid and the document's known keys. */
+function toInputs(obj: DashboardObject): Props {
+  const doc: Props = {};
+  if (isPlain(obj.dashboard)) {
+    for (const key of DASHBOARD_DOCUMENT_KEYS)
+      if (obj.dashboard[key] !== undefined) doc[key] = obj.dashboard[key];
+    for (const key of DASHBOARD_SERVER_KEYS) delete doc[key];
+  }
+  return { uid: obj.uid, dashboard: doc };
+}
+
+function toOutputs(obj: DashboardObject): Props {
+  return dropUndefined({
+    uid: obj.uid,
+    dashboard: obj.dashboard,
+    dashboardId: obj.dashboardId,
+    version: obj.version,
+    createdAt: obj.createdAt,
+    updatedAt: obj.updatedAt,
+    createdBy: obj.createdBy,
+    updatedBy: obj.updatedBy,
+  });
+}
+
+/** The request body from normalized inputs: the document without the service's keys, `overwrite` only when
+ * set. */
+function toBody(inputs: Props): Props {
+  return dropUndefined({
+    uid: inputs.uid,
+    dashboard: sendable(inputs.dashboard),
+    overwrite: inputs.overwrite === true ? true : undefined,
+    message: inputs.message,
+  });
+}
+
+/** The error for a 412: the dashboard changed elsewhere since it was last read. */
+function changedElsewhereError(uid: string, sent: unknown, e: PreconditionFailedError): Error {
+  const now =
+    e.currentVersion !== undefined ? `; the service now holds version ${String(e.currentVersion)}` : "";
+  return new Error(
+    `dashboard ${uid} was changed outside Pulumi since it was last read (the update was based on version ` +
+      `${String(sent)}${now}), so the service refused it (412). Run \`pulumi refresh\` to see the change, then ` +
+      "`pulumi up` applies the declared dashboard over it; or set `overwrite: true` on this Dashboard to write " +
+      "the declared dashboard over any change made elsewhere",
+  );
+}
+
+/**
+ * The lifecycle's verbs on the dashboards family. An update sends the version of the prior outputs (the last
+ * create, update or refresh), or `overwrite: true` when declared; a 412 becomes {@link changedElsewhereError},
+ * unless the dashboard already holds exactly the declared document (a resent PUT whose first attempt was
+ * applied meets its own new version).
+ */
+function family(client: ObservabilityClient, olds: Props): CrudFamily<DashboardObject, Props> {
+  const api = client.dashboards;
+  return {
+    get: async (uid) => toObject(await api.get(uid)),
+    create: async (body) => toObject((await api.create(body as never)).dashboard),
+    update: async (uid, body) => {
+      const { uid: _uid, ...rest } = body;
+      const overwrite = rest.overwrite === true;
+      const sent = olds.version;
+      const request = overwrite ? rest : { ...rest, version: sent as number | string | undefined };
+      try {
+        return toObject((await api.update(uid, request as never)).dashboard);
+      } catch (e) {
+        if (!(e instanceof PreconditionFailedError)) throw e;
+        const now = toObject(await api.get(uid));
+        const same = inputChanges(declaration.rules, toInputs(now), { uid, dashboard: rest.dashboard });
+        if (same.diffs.length === 0) return now;
+        throw changedElsewhereError(uid, sent, e);
+      }
+    },
+    delete: (uid) => api.delete(uid),
+  };
+}
+
+/** The dashboard of `uid`, or none: what an uncertain create of a declared uid may have made. */
+async function byUid(client: ObservabilityClient, uid: string): Promise<DashboardObject[]> {
+  try {
+    return [toObject(await client.dashboards.get(uid))];
+  } catch (e) {
+    if (e instanceof NotFoundError) return [];
+    throw e;
+  }
+}
+
+/** How the lifecycle engine handles dashboards. */
+const declaration = declareKind<DashboardObject, "Dashboard">({
+  kind: "Dashboard",
+  ...fromSchema(DashboardInputSchema),
+  // Left out, the uid is the service's: not compared until declared.
+  serverSet: ["uid"],
+  setPaths: [],
+  replaceKeys: ["uid"],
+  adoptable: true,
+  crossField,
+  canonicalize,
+  family,
+  toBody,
+  toInputs,
+  toOutputs,
+  // A uid is unique: a declared one is looked up by uid (absent before the POST, there after it). Without one
+  // the service assigns it, and a listing of every dashboard is compared with the baseline and the body.
+  reconcile: {
+    list: (client, declared) =>
+      typeof declared.uid === "string"
+        ? byUid(client, declared.uid)
+        : client.dashboards.listAll().then((all) => all.map(toObject)),
+    timed: () => false,
+  },
+});
+
+/** A dashboard: charts of twelve kinds on a 12-column grid, with its time window and refresh time. */
+export class Dashboard extends pulumi.dynamic.Resource {
+  /** @internal The kind's declaration, which the dynamic provider's registry collects. */
+  static readonly declaration = declaration;
+
+  /** The uid (declared, or assigned by the service). */
+  declare readonly uid: pulumi.Output<string>;
+  /** The document as the service holds it (with the keys it adds, such as `uid` and `overrides`). */
+  declare readonly dashboard: pulumi.Output<Record<string, unknown>>;
+  /** The service's internal id of the dashboard (the resource's id is its uid). */
+  declare readonly dashboardId: pulumi.Output<string | undefined>;
+  /** The version last read: every write increments it. */
+  declare readonly version: pulumi.Output<number | string | undefined>;
+  /** When the dashboard was created (server-set). */
+  declare readonly createdAt: pulumi.Output<string | undefined>;
+  /** When the dashboard was last written (server-set). */
+  declare readonly updatedAt: pulumi.Output<string | undefined>;
+  /** Who created the dashboard (server-set). */
+  declare readonly createdBy: pulumi.Output<string | undefined>;
+  /** Who wrote the dashboard last (server-set). */
+  declare readonly updatedBy: pulumi.Output<string | undefined>;
+  /** The adopted uid, when the dashboard was adopted. */
+  declare readonly adopt: pulumi.Output<string | undefined>;
+
+  /**
+   * Declares a dashboard. With a declared `uid` (and no `adopt`), replacements delete first
+   * (`deleteBeforeReplace` defaults to true; yours wins): a forced replacement created first would take the
+   * same uid, and the old one's delete would then remove it.
+   */
+  constructor(name: string, args: DashboardArgs, opts?: pulumi.CustomResourceOptions) {
+    const adopted = adoptableOptions(declaration.kind, name, args, opts);
+    const options =
+      args?.adopt === undefined && args?.uid !== undefined ? withDeleteBeforeReplace(opts) : adopted;
+    super(
+      shimFor(declaration),
+      name,
+      resourceProps(args, OUTPUT_KEYS),
+      options,
+      RESOURCE_MODULE,
+      declaration.kind,
+    );
+  }
+
+  /** Looks up an existing dashboard by uid without managing it. */
+  static get(name: string, uid: pulumi.Input<string>, opts?: pulumi.CustomResourceOptions): Dashboard {
+    return new Dashboard(name, undefined as unknown as DashboardArgs, { ...opts, id: uid });
+  }
+}
