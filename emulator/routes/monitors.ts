@@ -6,7 +6,6 @@
  */
 import { randomBytes } from "node:crypto";
 import { MONITOR_DEFAULTS, MonitorCreateSchema } from "../../provider/schemas";
-import { orgNeed } from "../auth";
 import { HttpError, json, queryParam, validateBody } from "../http";
 import { parseQueryTimeNs, parseRfc3339Ns } from "../time";
 import { compact, getOr404, type CollectionFamily } from "./common";
