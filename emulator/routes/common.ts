@@ -50,6 +50,8 @@ export interface CollectionFamily extends CollectionSpec {
   readonly createdStatus?: number;
   /** Whether `DELETE <path>/:id` (204) is served; default true. */
   readonly deletable?: boolean;
+  /** An object as replies show it, where the stored one keeps more (e.g. a dataset's field settings). */
+  present?(obj: StoredObject): unknown;
   /** What differs from one family to another, given the family's own collection. */
   routes(collection: Collection, em: EmulatorContext): CollectionRoutes;
 }
@@ -82,8 +84,9 @@ export function registerCollection(router: Router, em: EmulatorContext, family: 
   const col = em.state.collection(family.name);
   const routes = family.routes(col, em);
   const item = `${path}/:id`;
+  const shown = family.present ?? ((obj: StoredObject) => obj);
 
-  router.add("GET", path, routes.list ?? (() => json(col.list())));
+  router.add("GET", path, routes.list ?? (() => json(col.list().map(shown))));
 
   const { create } = routes;
   if (create) {
@@ -94,11 +97,11 @@ export function registerCollection(router: Router, em: EmulatorContext, family: 
       );
       routes.onCreate?.(created);
       em.changed();
-      return json(created, family.createdStatus);
+      return json(shown(created), family.createdStatus);
     });
   }
 
-  router.add("GET", item, (ctx) => json(getOr404(col, ctx.params.id)));
+  router.add("GET", item, (ctx) => json(shown(getOr404(col, ctx.params.id))));
 
   router.add("PUT", item, (ctx) => {
     const current = getOr404(col, ctx.params.id);
@@ -109,7 +112,7 @@ export function registerCollection(router: Router, em: EmulatorContext, family: 
       : replacement;
     const updated = col.set(stamped);
     em.changed();
-    return json(updated);
+    return json(shown(updated));
   });
 
   if (family.deletable ?? true) {

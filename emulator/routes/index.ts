@@ -6,6 +6,7 @@
 import type { EmulatorContext } from "../context";
 import type { Router } from "../http";
 import { annotations } from "./annotations";
+import { datasets } from "./datasets";
 import { registerCollection, type CollectionFamily } from "./common";
 import { registerIngest } from "./ingest";
 import { monitors } from "./monitors";
@@ -25,6 +26,7 @@ export const COLLECTION_FAMILIES: readonly CollectionFamily[] = [
   roles,
   starredQueries,
   orgs,
+  datasets,
 ];
 
 /** The routes that are not a management family: events in and queries out. */

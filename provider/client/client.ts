@@ -4,6 +4,7 @@ import { ingest, type IngestOptions, type IngestSource, type IngestSummary } fro
 import { resolveOptions, type ClientOptions } from "./options";
 import { paginate, queryApl, queryLegacy, type PaginateOptions, type QueryOptions } from "./query";
 import { Annotations } from "./resources/annotations";
+import { Datasets } from "./resources/datasets";
 import { Monitors } from "./resources/monitors";
 import { Notifiers } from "./resources/notifiers";
 import { Orgs } from "./resources/orgs";
@@ -36,6 +37,8 @@ export class ObservabilityClient extends ClientBase {
   readonly orgs = new Orgs(this.transport);
   /** Saved APL queries. */
   readonly starredQueries = new StarredQueries(this.transport);
+  /** Datasets, their fields and map fields, trim and vacuum. */
+  readonly datasets = new Datasets(this.transport);
 
   /** Retries made so far by this client (all calls); see also `retry.onRetry`. */
   get retryCount(): number {

@@ -9,3 +9,4 @@ export * from "./notifier";
 export * from "./role";
 export * from "./starred-query";
 export * from "./organization-name";
+export * from "./dataset";

@@ -7,3 +7,4 @@ export * from "./role";
 export * from "./org";
 export * from "./starred-query";
 export * from "./query";
+export * from "./dataset";

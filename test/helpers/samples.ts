@@ -44,6 +44,11 @@ export const SAMPLES: Record<ResourceKind, KindSample> = {
     args: { kind: "apl", name: "golden", who: "team", query: { apl: "['logs']" }, metadata: {} },
     change: { kind: "apl", name: "golden-2", who: "team", query: { apl: "['logs']" }, metadata: {} },
   },
+  Dataset: {
+    minimal: { name: "d" },
+    args: { name: "golden-dataset" },
+    change: { name: "golden-dataset", description: "changed" },
+  },
   OrganizationName: {
     minimal: { organizationId: "local-org", name: "Org" },
     args: { organizationId: "local-org", name: "Golden Org" },
