@@ -72,3 +72,15 @@ export async function awaitRoomInRateWindow(windowMs: number, burstMs = windowMs
   const intoWindow = Date.now() % windowMs;
   if (intoWindow > windowMs - burstMs) await new Promise((r) => setTimeout(r, windowMs - intoWindow + 20));
 }
+
+/**
+ * Creates datasets with `POST /v2/datasets`: the service refuses ingest and queries into a dataset that was never
+ * created (404), and so does the emulator. One that exists already (409) is fine; any other answer throws.
+ */
+export async function createDatasets(em: RunningEmulator, ...names: string[]): Promise<void> {
+  for (const name of names) {
+    const res = await api(em, "POST", "/v2/datasets", { name });
+    if (res.status !== 200 && res.status !== 409)
+      throw new Error(`creating dataset ${name}: ${res.status} ${res.text}`);
+  }
+}
