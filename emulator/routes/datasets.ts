@@ -40,6 +40,14 @@ const FIELD_SETTINGS = "fieldSettings";
 /** Seconds a dataset must wait between two vacuums; sooner is the documented 429 with `Retry-After`. */
 export const VACUUM_INTERVAL_S = 5;
 
+/** Now, RFC 3339 with all nine fraction digits, as the service writes `created` (axiom-go datasets_test.go:380). */
+function stampNow(): string {
+  return formatNs(nowNs()).replace(
+    /(?:\.(\d+))?Z$/,
+    (_m, f: string | undefined) => `.${(f ?? "").padEnd(9, "0")}Z`,
+  );
+}
+
 /** The organization's license edge deployments and its default, read from the stored org. */
 function edgeDeployments(em: EmulatorContext): { list: EdgeDeployment[]; default?: string } {
   const org = em.state.collection("orgs").get(em.orgId);
@@ -50,15 +58,16 @@ function edgeDeployments(em: EmulatorContext): { list: EdgeDeployment[]; default
       )
     : [];
   const fallback = typeof org?.defaultEdgeDeployment === "string" ? org.defaultEdgeDeployment : undefined;
-  const dflt =
-    typeof license.defaultEdgeDeployment === "string" ? license.defaultEdgeDeployment : fallback;
+  const dflt = typeof license.defaultEdgeDeployment === "string" ? license.defaultEdgeDeployment : fallback;
   return { list, default: dflt };
 }
 
 /** A new dataset object, as `POST /v2/datasets` makes it (also the emulator's `--dataset` and `datasets` option). */
 export function newDataset(em: EmulatorContext, raw: unknown, trusted = false): StoredObject {
   // Trusted: a name an older data file holds events under, kept even where today's name rule refuses it.
-  const body = trusted ? (raw as { name: string } & Partial<DatasetCreate>) : validateBody(DatasetCreateSchema, raw);
+  const body = trusted
+    ? (raw as { name: string } & Partial<DatasetCreate>)
+    : validateBody(DatasetCreateSchema, raw);
   const col = em.state.collection(DATASETS);
   if (col.get(body.name)) throw new HttpError(409, `name: a dataset named "${body.name}" already exists`);
   const edges = edgeDeployments(em);
@@ -68,7 +77,7 @@ export function newDataset(em: EmulatorContext, raw: unknown, trusted = false): 
     const known = edges.list.map((e) => e.id).join(", ");
     throw new HttpError(422, `edgeDeployment: must be one of the license's edge deployments (${known})`);
   }
-  const now = formatNs(nowNs());
+  const now = stampNow();
   return compact({
     id: body.name,
     name: body.name,
@@ -168,7 +177,7 @@ export const datasets: CollectionFamily = {
 
     /** Stores `ds` with new map fields (the service's dataset lists them as `mapFields`). */
     const setMapFields = (ds: StoredObject, names: string[]) => {
-      col.set({ ...ds, mapFields: names, updatedAt: formatNs(nowNs()) });
+      col.set({ ...ds, mapFields: names, updatedAt: stampNow() });
       em.changed();
     };
 
@@ -177,7 +186,7 @@ export const datasets: CollectionFamily = {
       update: (raw, current) => {
         const body = validateBody(DatasetUpdateSchema, raw);
         // A field left out keeps its value: the document's own example sends only description and retention.
-        return compact({ ...current, ...body, updatedAt: formatNs(nowNs()) }) as StoredObject;
+        return compact({ ...current, ...body, updatedAt: stampNow() }) as StoredObject;
       },
       onDelete: (id) => {
         em.store.drop(id);
