@@ -6,7 +6,11 @@ import { api, awaitRoomInRateWindow, useEmulator } from "../helpers/emulator";
 
 const INGEST_QUOTA = 1000;
 const QUERY_QUOTA = 4;
-const em = useEmulator({ ingestQuotaBytes: INGEST_QUOTA, queryQuota: QUERY_QUOTA, datasets: ["quota-i", "logs"] });
+const em = useEmulator({
+  ingestQuotaBytes: INGEST_QUOTA,
+  queryQuota: QUERY_QUOTA,
+  datasets: ["quota-i", "logs"],
+});
 const plain = useEmulator({ datasets: ["d", "logs"] });
 
 /** Unix seconds of the first instant of next UTC month: when a monthly quota resets. */
