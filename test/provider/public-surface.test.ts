@@ -18,6 +18,7 @@ it("the root exports the six resources, the client, its errors and MAX_BATCH_EVE
       "OrganizationName",
       "Role",
       "StarredQuery",
+      "Dataset",
       "ObservabilityClient",
       "ApiError",
       "AbortError",
