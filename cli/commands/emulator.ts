@@ -139,7 +139,11 @@ export function registerEmulatorCommand(program: Command): void {
       "largest request body in bytes; larger gets 413 (see below)",
       integer("--max-body-bytes", 1, Number.MAX_SAFE_INTEGER),
     )
-    .option("--dataset <name>", "create this dataset at start unless it exists; repeatable (see below)", datasetFlag)
+    .option(
+      "--dataset <name>",
+      "create this dataset at start unless it exists; repeatable (see below)",
+      datasetFlag,
+    )
     .option("--quiet", "do not log one line per request")
     .addHelpText("after", FAULTS_HELP)
     .action(async (flags: EmulatorFlags) => {

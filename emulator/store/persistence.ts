@@ -145,7 +145,9 @@ export class Persistence {
       this.changes.push({ events: dataset, rows: rows.map(rowToJson) });
     this.store.onRemove = (dataset, beforeNs) =>
       this.changes.push(
-        beforeNs === undefined ? { dropEvents: dataset } : { dropEvents: dataset, before: beforeNs.toString() },
+        beforeNs === undefined
+          ? { dropEvents: dataset }
+          : { dropEvents: dataset, before: beforeNs.toString() },
       );
     return { snapshot: snapSeq !== undefined, replayed, skipped };
   }

@@ -74,7 +74,8 @@ const DECLARED_MAP_FIELDS = Symbol("declaredMapFields");
 type Listed = ApiDataset & { [DECLARED_MAP_FIELDS]?: unknown };
 
 const sameSet = (a: unknown, b: unknown) =>
-  stableStringify([...((a as string[]) ?? [])].sort()) === stableStringify([...((b as string[]) ?? [])].sort());
+  stableStringify([...((a as string[]) ?? [])].sort()) ===
+  stableStringify([...((b as string[]) ?? [])].sort());
 
 /** Whether a delete of `id` must be refused: the dataset holds data (its fields list is not empty). */
 async function refuseDataLoss(client: ObservabilityClient, id: string): Promise<void> {
@@ -163,13 +164,11 @@ const declaration = declareKind<ApiDataset, "Dataset">({
   // name was taken since, so the dataset of that name is taken when its body matches the declared one.
   reconcile: {
     list: async (client, declared) =>
-      (await client.datasets.list()).map(
-        (obj): Listed => ({
-          ...obj,
-          forceDestroy: declared.forceDestroy,
-          [DECLARED_MAP_FIELDS]: declared.mapFields,
-        }),
-      ),
+      (await client.datasets.list()).map((obj): Listed => ({
+        ...obj,
+        forceDestroy: declared.forceDestroy,
+        [DECLARED_MAP_FIELDS]: declared.mapFields,
+      })),
     timed: () => false,
   },
 });

@@ -7,7 +7,12 @@ import { z } from "zod";
 import { NonEmptyStringSchema, absentWhenUnset, serviceDefault, uniqueList } from "./common";
 
 /** The kinds a dataset may be (OpenAPI `CreateDataset.kind`); `axiom:events:v1` is the service's default. */
-export const DATASET_KINDS = ["axiom:events:v1", "otel:logs:v1", "otel:metrics:v1", "otel:traces:v1"] as const;
+export const DATASET_KINDS = [
+  "axiom:events:v1",
+  "otel:logs:v1",
+  "otel:metrics:v1",
+  "otel:traces:v1",
+] as const;
 export type DatasetKind = (typeof DATASET_KINDS)[number];
 export const DEFAULT_DATASET_KIND: DatasetKind = "axiom:events:v1";
 
@@ -150,7 +155,7 @@ export type MapField = z.input<typeof MapFieldSchema>;
 const GO_DURATION_UNITS: Record<string, number> = {
   ns: 1e-6,
   us: 1e-3,
-  "µs": 1e-3,
+  µs: 1e-3,
   ms: 1,
   s: 1000,
   m: 60_000,
@@ -175,11 +180,9 @@ export function parseGoDurationMs(text: string): number | undefined {
 
 /** Body of `POST /v2/datasets/{id}/trim` (OpenAPI `TrimOptions`): drop data older than `maxDuration`. */
 export const TrimSchema = z.object({
-  maxDuration: z
-    .string({ error: "must be a string" })
-    .refine((s) => parseGoDurationMs(s) !== undefined, {
-      error: "must be a Go duration such as 1h, 30m or 24h",
-    }),
+  maxDuration: z.string({ error: "must be a string" }).refine((s) => parseGoDurationMs(s) !== undefined, {
+    error: "must be a Go duration such as 1h, 30m or 24h",
+  }),
 });
 export type TrimOptions = z.input<typeof TrimSchema>;
 

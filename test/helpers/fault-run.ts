@@ -72,6 +72,8 @@ function argsOf(kind: RunKind, n: number, v = 0): Props {
       return { name, description: `v${v}` };
     case "StarredQuery":
       return { kind: "apl", name, who: "team", query: { apl: "['logs']" }, metadata: { v: String(v) } };
+    case "Dataset":
+      return { name, description: `v${v}` };
   }
 }
 
@@ -106,6 +108,7 @@ async function listAll(client: ObservabilityClient): Promise<Record<RunKind, Pro
     Annotation: (await client.annotations.list({ datasets: [DATASET] })) as Props[],
     Role: (await client.roles.list()) as Props[],
     StarredQuery: (await client.starredQueries.list({ who: "all", limit: 1000 })) as Props[],
+    Dataset: (await client.datasets.list()) as Props[],
   };
 }
 

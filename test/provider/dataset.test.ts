@@ -177,11 +177,15 @@ describe("Dataset through the real host", () => {
     expect((await client.datasets.get("host-adopt")).description).toBe("managed");
 
     await client.datasets.create({ name: "host-adopt-k", kind: "otel:traces:v1" });
-    const checked = await host.check(urn("host-adopt-k"), {}, {
-      __provider: provider,
-      name: "host-adopt-k",
-      adopt: "host-adopt-k",
-    });
+    const checked = await host.check(
+      urn("host-adopt-k"),
+      {},
+      {
+        __provider: provider,
+        name: "host-adopt-k",
+        adopt: "host-adopt-k",
+      },
+    );
     await expect(host.create(urn("host-adopt-k"), checked.inputs)).rejects.toThrow(
       /kind: the dataset has "otel:traces:v1", declared "axiom:events:v1"/,
     );
@@ -209,7 +213,11 @@ describe("Dataset through the real host", () => {
   });
 
   it("bad input fails at check, naming the field, with no request", async () => {
-    const checked = await host.check(urn("bad"), {}, { __provider: provider, name: "axiom-logs", retentionDays: -1 });
+    const checked = await host.check(
+      urn("bad"),
+      {},
+      { __provider: provider, name: "axiom-logs", retentionDays: -1 },
+    );
     expect(checked.failures.map((f) => f.property).sort()).toEqual(["name", "retentionDays"]);
   });
 });

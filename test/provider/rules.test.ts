@@ -444,7 +444,13 @@ const rules: [string, ResourceKind, Props, string, string][] = [
     "retentionDays",
     "integer",
   ],
-  ["dataset retentionDays is at least 0", "Dataset", { name: "d", retentionDays: -1 }, "retentionDays", "at least 0"],
+  [
+    "dataset retentionDays is at least 0",
+    "Dataset",
+    { name: "d", retentionDays: -1 },
+    "retentionDays",
+    "at least 0",
+  ],
   [
     "dataset useRetentionPeriod is a boolean",
     "Dataset",
@@ -452,7 +458,13 @@ const rules: [string, ResourceKind, Props, string, string][] = [
     "useRetentionPeriod",
     "boolean",
   ],
-  ["dataset mapFields do not repeat", "Dataset", { name: "d", mapFields: ["a", "a"] }, "mapFields", "duplicates"],
+  [
+    "dataset mapFields do not repeat",
+    "Dataset",
+    { name: "d", mapFields: ["a", "a"] },
+    "mapFields",
+    "duplicates",
+  ],
   [
     "dataset map-field names match terraform's pattern",
     "Dataset",
@@ -460,8 +472,20 @@ const rules: [string, ResourceKind, Props, string, string][] = [
     "mapFields[0]",
     "letters and digits",
   ],
-  ["dataset edgeDeployment is not empty", "Dataset", { name: "d", edgeDeployment: "" }, "edgeDeployment", "empty"],
-  ["dataset forceDestroy is a boolean", "Dataset", { name: "d", forceDestroy: "yes" }, "forceDestroy", "boolean"],
+  [
+    "dataset edgeDeployment is not empty",
+    "Dataset",
+    { name: "d", edgeDeployment: "" },
+    "edgeDeployment",
+    "empty",
+  ],
+  [
+    "dataset forceDestroy is a boolean",
+    "Dataset",
+    { name: "d", forceDestroy: "yes" },
+    "forceDestroy",
+    "boolean",
+  ],
   ["dataset takes no unknown input", "Dataset", { name: "d", retention: 3 }, "retention", ""],
   // Starred query
   ["starred query kind is apl", "StarredQuery", { ...base.StarredQuery, kind: "kql" }, "kind", "apl"],

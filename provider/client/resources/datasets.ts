@@ -113,10 +113,7 @@ export class Datasets extends CrudResource<Dataset, DatasetCreate, DatasetUpdate
   /** Deletes data older than `maxDuration` (a Go duration such as `24h`); the service queues it (204).
    * @see POST /v2/datasets/{id}/trim */
   async trim(id: string, body: TrimOptions, options?: RequestOptions): Promise<void> {
-    await this.transport.request(
-      { method: "POST", path: this.itemPath(id) + "/trim", json: body },
-      options,
-    );
+    await this.transport.request({ method: "POST", path: this.itemPath(id) + "/trim", json: body }, options);
   }
 
   /** Compacts the dataset's fields (drops those no longer seen); the service queues it (200). A second one too
