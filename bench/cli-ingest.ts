@@ -105,7 +105,7 @@
     args: (url: string, token: string) => string[],
     env: (url: string, token: string) => NodeJS.ProcessEnv,
   ): Promise<Run> {
-    const em = await spawnEmulator(root);
+    const em = await spawnEmulator(root, ["--dataset", DATASET]);
     try {
       const started = performance.now();
       const child = spawn(node, args(em.url, em.token), {

@@ -32,6 +32,7 @@
       i,
       msg: `event ${i}`,
     }));
+    await client.datasets.create({ name: "bench" });
     await client.ingest("bench", events);
     const pool = new Pool(url, { connections: 16, keepAliveTimeout: 30_000 });
 

@@ -33,7 +33,7 @@ function batch(offset: number): Buffer {
 }
 
 async function main(): Promise<void> {
-  const em = await startEmulator({ port: 0 });
+  const em = await startEmulator({ port: 0, datasets: ["bench"] });
   const pool = new Pool(em.url, { connections: CONCURRENCY, pipelining: 1 });
   const bodies = Array.from({ length: TOTAL / BATCH }, (_, i) => batch(i * BATCH));
   const bytes = bodies.reduce((a, b) => a + b.length, 0);

@@ -79,7 +79,7 @@ async function direct(): Promise<void> {
 }
 
 async function overHttp(): Promise<void> {
-  const em = await startEmulator({ port: 0, host: "127.0.0.1" });
+  const em = await startEmulator({ port: 0, host: "127.0.0.1", datasets: ["bench"] });
   const headers = { authorization: `Bearer ${em.token}` };
   try {
     const t = performance.now();

@@ -9,6 +9,8 @@ import type { EmulatorContext } from "./context";
 import { parseFaultSpec, type FaultOptions } from "./faults";
 import { DEFAULT_INGEST_QUOTA_BYTES, DEFAULT_QUERY_QUOTA, Quota } from "./quota";
 import { COLLECTION_FAMILIES } from "./routes";
+import { ensureDataset } from "./routes/datasets";
+import { datasetNameRuleProblem } from "../provider/schemas/dataset";
 import { createEmulatorServer, type EmulatorStats, type RecordedRequest } from "./server";
 import { State } from "./state";
 import { EventStore } from "./store/events";
@@ -72,6 +74,11 @@ export interface EmulatorOptions {
    * Defaults to {@link MAX_BODY_BYTES} (32 MiB).
    */
   maxBodyBytes?: number;
+  /**
+   * Datasets to create at start unless they exist (the service refuses ingest and queries into a dataset that
+   * was never created, and so does the emulator). Each name follows the dataset name rule.
+   */
+  datasets?: readonly string[];
   /** Keep every received request in `received`. */
   record?: boolean;
   /** Receives one line per request; silent when unset. Tokens are never logged. */
@@ -116,6 +123,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       throw new Error(`${key} must be a positive integer`);
   }
   const faults = typeof options.faults === "string" ? parseFaultSpec(options.faults) : options.faults;
+  for (const name of options.datasets ?? []) {
+    const problem = typeof name === "string" ? datasetNameRuleProblem(name) : "must be a string";
+    if (problem) throw new Error(`datasets: ${JSON.stringify(name)} ${problem}`);
+  }
 
   const state = new State(COLLECTION_FAMILIES, orgId);
   const store = new EventStore();
@@ -138,6 +149,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     changed: () => persistence?.seal(),
     durable: persistence ? () => persistence.durable() : undefined,
   };
+  // Datasets and events agree by name: events an older data file holds without a dataset get one.
+  for (const name of store.names()) ensureDataset(context, name, true);
+  for (const name of options.datasets ?? []) ensureDataset(context, name);
+  context.changed();
+  await context.durable?.();
   const { server, received, stats } = createEmulatorServer(context, {
     token,
     personalToken,

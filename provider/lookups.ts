@@ -247,6 +247,14 @@ const dashboard = makeLookup<api.Dashboard, { limit?: number; offset?: number }>
   nameOf: (obj) => (obj.dashboard as { name?: string } | undefined)?.name,
 });
 
+const dataset = makeLookup<api.Dataset>({
+  kind: "Dataset",
+  // A dataset's id is its name.
+  get: (c, id) => c.datasets.get(id),
+  list: (c) => c.datasets.list(),
+  nameOf: named,
+});
+
 /** A monitor by id or by name. */
 export const getMonitor = monitor.one;
 /** {@link getMonitor} taking Inputs and returning an Output. */
@@ -330,3 +338,10 @@ export const getDashboard = dashboard.one;
 export const getDashboardOutput = dashboard.output;
 /** Dashboards: every one, or one page (`limit`, `offset`). */
 export const getDashboards = dashboard.many;
+
+/** A dataset by name (its id). */
+export const getDataset = dataset.one;
+/** {@link getDataset} taking Inputs and returning an Output. */
+export const getDatasetOutput = dataset.output;
+/** Every dataset. */
+export const getDatasets = dataset.many;

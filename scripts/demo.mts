@@ -297,6 +297,8 @@ function printKept(emulator: EmulatorHandle): void {
       `    URL:   ${emulator.url}`,
       `    token: ${emulator.token}`,
       `    curl -H 'authorization: Bearer ${emulator.token}' ${emulator.url}/v2/monitors`,
+      // The flagship created the dataset its monitors query, so events can be sent to it.
+      `    curl -H 'authorization: Bearer ${emulator.token}' -d '[{"service":"checkout","status":502}]' ${emulator.url}/v1/datasets/http-logs/ingest`,
       ...(emulator.pid ? [`Stop it with: kill ${emulator.pid}`] : []),
     ].join("\n"),
   );

@@ -13,6 +13,7 @@ import {
   type RecoveryReport,
 } from "../../emulator";
 import { parseFaultSpec } from "../../emulator/faults";
+import { datasetNameRuleProblem } from "../../provider/schemas/dataset";
 import { integer } from "../flags";
 
 function faultSpec(value: string): string {
@@ -24,7 +25,18 @@ function faultSpec(value: string): string {
   return value;
 }
 
+/** One `--dataset` value added to those before it; a name the dataset name rule refuses is a usage error. */
+function datasetFlag(value: string, previous: string[] = []): string[] {
+  const problem = datasetNameRuleProblem(value);
+  if (problem) throw new InvalidArgumentError(`dataset name ${JSON.stringify(value)} ${problem}`);
+  return [...previous, value];
+}
+
 const FAULTS_HELP = `
+Datasets (--dataset NAME, repeatable): created at start unless they exist (with --data, they may). Ingest and
+  queries into a dataset that was never created answer 404, as the service does; create datasets with this flag,
+  POST /v2/datasets, or a Dataset resource.
+
 Fault spec (--faults): comma-separated kind=rate pairs, rates are per-request probabilities from a seeded PRNG:
   429=R 500=R 502=R 503=R drop=R   decided before processing: the request has no effect
                                    (429 carries Retry-After: 1; drop closes the connection without a response)
@@ -76,6 +88,7 @@ interface EmulatorFlags {
   queryQuota?: number;
   maxBodyBytes?: number;
   quiet?: boolean;
+  dataset?: string[];
 }
 
 /** Adds the `emulator` subcommand. */
@@ -126,6 +139,11 @@ export function registerEmulatorCommand(program: Command): void {
       "largest request body in bytes; larger gets 413 (see below)",
       integer("--max-body-bytes", 1, Number.MAX_SAFE_INTEGER),
     )
+    .option(
+      "--dataset <name>",
+      "create this dataset at start unless it exists; repeatable (see below)",
+      datasetFlag,
+    )
     .option("--quiet", "do not log one line per request")
     .addHelpText("after", FAULTS_HELP)
     .action(async (flags: EmulatorFlags) => {
@@ -143,12 +161,14 @@ export function registerEmulatorCommand(program: Command): void {
         ingestQuotaBytes: flags.ingestQuota,
         queryQuota: flags.queryQuota,
         maxBodyBytes: flags.maxBodyBytes,
+        datasets: flags.dataset,
         logger: flags.quiet ? undefined : log,
       });
       log(`Observability emulator listening on ${em.url}`);
       log(`  API token:       ${em.token}${flags.token ? "" : " (development default)"}`);
       log(`  personal token:  ${em.personalToken}  with header x-service-org-id: ${em.orgId}`);
       if (flags.data) log(`  data file:       ${flags.data} (${describeRecovery(em.recovery)})`);
+      if (flags.dataset) log(`  datasets:        ${flags.dataset.join(", ")}`);
       if (flags.faults) log(`  faults:          ${flags.faults}`);
       if (flags.rateLimit) log(`  rate limit:      ${flags.rateLimit} requests/minute`);
       if (flags.ingestQuota) log(`  ingest quota:    ${flags.ingestQuota} bytes/month`);

@@ -33,6 +33,12 @@ function invalidField(message: string): Reply {
   return errorReply(INVALID_FIELD_STATUS, message);
 }
 
+/**
+ * Whether a dataset exists. The server asks the datasets collection (a dataset created and still empty exists);
+ * without one, a dataset exists once it holds events.
+ */
+export type DatasetExists = (name: string) => boolean;
+
 function notFound(dataset: string): Reply {
   return errorReply(404, `dataset "${dataset}" not found`);
 }
@@ -80,6 +86,7 @@ export function runAplQuery(
   body: unknown,
   format: string | undefined,
   now: bigint = nowNs(),
+  exists: DatasetExists = (name) => store.events(name) !== undefined,
 ): Reply {
   const startedAt = process.hrtime.bigint();
   const fmt = validate(QueryFormatSchema, format ?? "legacy");
@@ -96,8 +103,8 @@ export function runAplQuery(
     const detail = { line: err.line, column: err.column, errorType: err.errorType, message: err.message };
     return badRequest(`apl: ${err.message} (line ${err.line}, column ${err.column})`, detail);
   }
-  const events = store.events(plan.dataset);
-  if (!events) return notFound(plan.dataset);
+  if (!exists(plan.dataset)) return notFound(plan.dataset);
+  const events = store.events(plan.dataset) ?? [];
   const res: ExecResult = execute(events, plan, {
     ...range,
     cursor: req.value.cursor,
@@ -121,6 +128,7 @@ export function runLegacyQuery(
   dataset: string,
   body: unknown,
   now: bigint = nowNs(),
+  exists: DatasetExists = (name) => store.events(name) !== undefined,
 ): Reply {
   const startedAt = process.hrtime.bigint();
   // The service computes these; ignoring them would answer raw matches as if they were aggregates.
@@ -161,8 +169,8 @@ export function runLegacyQuery(
     if (err instanceof LegacyRequestError) return invalidField(err.message);
     throw err;
   }
-  const events = store.events(dataset);
-  if (!events) return notFound(dataset);
+  if (!exists(dataset)) return notFound(dataset);
+  const events = store.events(dataset) ?? [];
   const res = execute(
     events,
     { dataset, ops },

@@ -7,6 +7,7 @@ import type { EmulatorContext } from "../context";
 import type { Router } from "../http";
 import { annotations } from "./annotations";
 import { dashboards } from "./dashboards";
+import { datasets } from "./datasets";
 import { registerCollection, type CollectionFamily } from "./common";
 import { registerIngest } from "./ingest";
 import { monitors } from "./monitors";
@@ -37,6 +38,7 @@ export const COLLECTION_FAMILIES: readonly CollectionFamily[] = [
   virtualFields,
   tokens,
   dashboards,
+  datasets,
 ];
 
 /** The routes that are not a management family: events in and queries out. */

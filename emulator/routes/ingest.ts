@@ -1,10 +1,12 @@
-/** Ingest: `POST /v1/datasets/{name}/ingest` with JSON, NDJSON or CSV bodies, optionally gzip-encoded. */
+/** Ingest: `POST /v1/datasets/{name}/ingest` with JSON, NDJSON or CSV bodies, optionally gzip-encoded, into a
+ * dataset that exists (404 otherwise). */
 import { INGEST_ACCESS } from "../auth";
 import type { EmulatorContext } from "../context";
 import { HttpError, json, queryParam, type Router } from "../http";
 import { QUOTA_EXCEEDED_STATUS, quotaHeaders } from "../quota";
 import { datasetNameProblem, parseIngest } from "../ingest";
 import { nowNs } from "../time";
+import { datasetExists } from "./datasets";
 
 /** Registers the ingest route. */
 export function registerIngest(router: Router, em: EmulatorContext): void {
@@ -12,6 +14,12 @@ export function registerIngest(router: Router, em: EmulatorContext): void {
   needs.add("POST", "/v1/datasets/:name/ingest", ({ req, params, query, body }) => {
     const problem = datasetNameProblem(params.name);
     if (problem) throw new HttpError(400, problem);
+    // The dataset must exist: the service answers 404 (a live probe in alchemy-run/distilled,
+    // packages/axiom/patches/v1-edge-ingest/001-add-error-responses.patch.json), and nothing creates it on first
+    // use (axiom-go examples/README.md: "Must exist prior to using it").
+    if (!datasetExists(em, params.name)) {
+      throw new HttpError(404, `dataset "${params.name}" not found; create it first (POST /v2/datasets)`);
+    }
     // Official clients send these as query parameters; the service also reads them as headers.
     const option = (name: string) => {
       const fromQuery = queryParam(query, name);

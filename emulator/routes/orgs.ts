@@ -6,6 +6,34 @@ import { isoSeconds } from "../time";
 import { OPEN } from "../auth";
 import type { CollectionFamily } from "./common";
 
+/**
+ * The license's edge deployments (API-FACTS "Organizations": a list of `{id, instanceName, deploymentType, cloud,
+ * domain, description, environmentDefault}`; the OpenAPI document's `License.edgeDeployments` is a list of ids
+ * instead, and clients read either). A dataset created without `edgeDeployment` gets the default.
+ */
+export const EDGE_DEPLOYMENTS = [
+  {
+    id: "cloud.us-east-1.aws",
+    instanceName: "US East 1 (AWS)",
+    deploymentType: "cloud",
+    cloud: "aws",
+    domain: "us-east-1.aws.edge.localhost",
+    description: "United States, AWS us-east-1 (emulated)",
+    environmentDefault: true,
+  },
+  {
+    id: "cloud.eu-central-1.aws",
+    instanceName: "EU Central 1 (AWS)",
+    deploymentType: "cloud",
+    cloud: "aws",
+    domain: "eu-central-1.aws.edge.localhost",
+    description: "Europe, AWS eu-central-1 (emulated)",
+    environmentDefault: false,
+  },
+] as const;
+/** The license's default edge deployment. */
+export const DEFAULT_EDGE_DEPLOYMENT = EDGE_DEPLOYMENTS[0].id;
+
 /** The emulator organization: a realistic org object whose license carries every field the spec names. */
 function defaultOrg(orgId: string, now = new Date()): StoredObject {
   const day = 86_400_000;
@@ -26,6 +54,7 @@ function defaultOrg(orgId: string, now = new Date()): StoredObject {
     metaCreated: isoSeconds(created),
     metaModified: isoSeconds(created),
     metaVersion: "1",
+    defaultEdgeDeployment: DEFAULT_EDGE_DEPLOYMENT,
     license: {
       id: `lic_${orgId}`,
       tier: "personal",
@@ -49,6 +78,8 @@ function defaultOrg(orgId: string, now = new Date()): StoredObject {
       storageAllowanceGB: 500,
       withAuths: ["api-token", "personal-token"],
       features: { rbac: true, apl: true, monitors: true, annotations: true },
+      defaultEdgeDeployment: DEFAULT_EDGE_DEPLOYMENT,
+      edgeDeployments: EDGE_DEPLOYMENTS.map((e) => ({ ...e })),
     },
   };
 }

@@ -38,6 +38,15 @@ export interface EventStoreApi {
   restore(dataset: string, rows: StoredEvent[]): void;
   /** Receives the rows of every {@link append}, for the `--data` journal; unset without one. */
   onAppend?: (dataset: string, rows: StoredEvent[]) => void;
+  /** Removes a dataset's events (its dataset was deleted). */
+  drop(dataset: string): void;
+  /** Removes a dataset's events older than `beforeNs` (a trim); returns how many went. */
+  trim(dataset: string, beforeNs: bigint): number;
+  /**
+   * Receives every {@link drop} (`beforeNs` undefined) and every {@link trim} that removed rows, for the `--data`
+   * journal; unset without one.
+   */
+  onRemove?: (dataset: string, beforeNs?: bigint) => void;
 }
 
 /** Shifts signed nanoseconds into the unsigned range so that fixed-width hex sorts like the number. */
@@ -81,6 +90,7 @@ export class EventStore implements EventStoreApi {
   private readonly datasets = new Map<string, Dataset>();
   private seq = 0;
   onAppend?: (dataset: string, rows: StoredEvent[]) => void;
+  onRemove?: (dataset: string, beforeNs?: bigint) => void;
 
   /** Appends events to a dataset, creating it on first use; assigns row ids and `_sysTime`. */
   append(dataset: string, events: IncomingEvent[], sysTimeNs: bigint): StoredEvent[] {
@@ -153,6 +163,24 @@ export class EventStore implements EventStoreApi {
   /** Removes a dataset and its events; true when it existed. */
   delete(dataset: string): boolean {
     return this.datasets.delete(dataset);
+  }
+
+  /** Removes a dataset's events, journalled through {@link onRemove}. */
+  drop(dataset: string): void {
+    if (this.datasets.delete(dataset)) this.onRemove?.(dataset);
+  }
+
+  /** Removes the events with `_time` before `beforeNs`, journalled through {@link onRemove} when any went. */
+  trim(dataset: string, beforeNs: bigint): number {
+    const ds = this.datasets.get(dataset);
+    if (!ds) return 0;
+    const kept = ds.rows.filter((r) => r.timeNs >= beforeNs);
+    const removed = ds.rows.length - kept.length;
+    if (removed === 0) return 0;
+    ds.rows = kept;
+    if (kept.length === 0) this.datasets.delete(dataset);
+    this.onRemove?.(dataset, beforeNs);
+    return removed;
   }
 
   /** Plain JSON for `--data` persistence. */

@@ -62,6 +62,12 @@ interface EventsChange {
   rows: RowJson[];
 }
 
+/** A journal change that removes a dataset's events: all of them, or (a trim) those before `before` ns. */
+interface RemoveEventsChange {
+  dropEvents: string;
+  before?: string;
+}
+
 interface Waiter {
   seq: number;
   resolve(): void;
@@ -78,7 +84,7 @@ export class Persistence {
   private snapshotSeq = 0;
   private snapshotBytes = 0;
   /** Changes of the transaction in progress. */
-  private changes: (StateChange | EventsChange)[] = [];
+  private changes: (StateChange | EventsChange | RemoveEventsChange)[] = [];
   /** Sealed transactions not yet written, as journal lines. */
   private lines: string[] = [];
   private waiters: Waiter[] = [];
@@ -137,6 +143,12 @@ export class Persistence {
     this.state.observe((change) => this.changes.push(change));
     this.store.onAppend = (dataset, rows) =>
       this.changes.push({ events: dataset, rows: rows.map(rowToJson) });
+    this.store.onRemove = (dataset, beforeNs) =>
+      this.changes.push(
+        beforeNs === undefined
+          ? { dropEvents: dataset }
+          : { dropEvents: dataset, before: beforeNs.toString() },
+      );
     return { snapshot: snapSeq !== undefined, replayed, skipped };
   }
 
@@ -327,8 +339,11 @@ export class Persistence {
 
   /** Applies one journalled change at start-up. */
   private apply(change: unknown): void {
-    const c = change as Partial<EventsChange> | null;
-    if (typeof c === "object" && c !== null && typeof c.events === "string") {
+    const c = change as (Partial<EventsChange> & Partial<RemoveEventsChange>) | null;
+    if (typeof c === "object" && c !== null && typeof c.dropEvents === "string") {
+      if (c.before === undefined) this.store.drop(c.dropEvents);
+      else this.store.trim(c.dropEvents, BigInt(c.before));
+    } else if (typeof c === "object" && c !== null && typeof c.events === "string") {
       if (!Array.isArray(c.rows)) throw new Error(`an events change for ${c.events} has no rows`);
       this.store.restore(c.events, c.rows.map(rowFromJson));
     } else {

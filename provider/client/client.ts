@@ -5,6 +5,7 @@ import { resolveOptions, type ClientOptions } from "./options";
 import { paginate, queryApl, queryLegacy, type PaginateOptions, type QueryOptions } from "./query";
 import { Annotations } from "./resources/annotations";
 import { Dashboards } from "./resources/dashboards";
+import { Datasets } from "./resources/datasets";
 import { Monitors } from "./resources/monitors";
 import { Notifiers } from "./resources/notifiers";
 import { Orgs } from "./resources/orgs";
@@ -54,6 +55,8 @@ export class ObservabilityClient extends ClientBase {
   readonly tokens = new Tokens(this.transport);
   /** Dashboards, addressed by uid. */
   readonly dashboards = new Dashboards(this.transport);
+  /** Datasets, their fields and map fields, trim and vacuum. */
+  readonly datasets = new Datasets(this.transport);
 
   /** Retries made so far by this client (all calls); see also `retry.onRetry`. */
   get retryCount(): number {

@@ -15,3 +15,4 @@ export * from "./user";
 export * from "./virtual-field";
 export * from "./api-token";
 export * from "./dashboard";
+export * from "./dataset";

@@ -13,3 +13,4 @@ export * from "./view";
 export * from "./group";
 export * from "./token";
 export * from "./dashboard";
+export * from "./dataset";

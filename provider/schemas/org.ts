@@ -1,6 +1,7 @@
 /** Organization: the spec's "Organization" table. Endpoints: `/v2/orgs`. */
 import { z } from "zod";
 import { NonEmptyStringSchema, absentWhenUnset } from "./common";
+import { EdgeDeploymentSchema } from "./dataset";
 
 export const PAYMENT_STATUSES = ["na", "failed", "success", "blocked"] as const;
 /** The spec's plans, plus `accelerator` (API-FACTS). */
@@ -48,6 +49,10 @@ export const LicenseSchema = absentWhenUnset(
       withAuths: z.array(z.string()),
       expiresAt: z.string(),
       storageAllowanceGB: z.number(),
+      /** The edge deployment a dataset gets when it names none. */
+      defaultEdgeDeployment: z.string(),
+      /** API-FACTS: a list of objects; the OpenAPI document: a list of ids. Either reads. */
+      edgeDeployments: z.array(z.union([z.string(), EdgeDeploymentSchema])),
     })
     .partial(),
   { keepMismatched: true },
@@ -71,6 +76,8 @@ export const OrgSchema = absentWhenUnset(
       metaModified: z.string(),
       metaVersion: z.string(),
       role: z.string(),
+      /** The organization's default edge deployment (optional in the OpenAPI document's `Org`). */
+      defaultEdgeDeployment: z.string(),
     })
     .partial()
     .extend({ id: z.string() }),

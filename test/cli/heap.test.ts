@@ -10,7 +10,7 @@ import { emulatorEnv } from "../helpers/cli";
 const root = join(__dirname, "..", "..");
 const node = join(root, "node_modules", ".bin", "node");
 const bin = join(root, "dist", "cli", "index.js");
-const em = useEmulator();
+const em = useEmulator({ datasets: ["heap-test"] });
 
 /** Every process a test started, killed afterwards whatever the test's outcome, so none holds the run open. */
 const started: number[] = [];

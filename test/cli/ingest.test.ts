@@ -2,10 +2,15 @@
 import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
-import { api, useEmulator } from "../helpers/emulator";
+import { api, createDatasets, useEmulator } from "../helpers/emulator";
 import { emulatorEnv, oneLine, runCli, useTempDir } from "../helpers/cli";
 
-const em = useEmulator();
+// The datasets this file ingests into exist first (the service answers 404 for one never created).
+const em = useEmulator({
+  datasets: ["gz", "stdin", "ts", "batches", "mixed", "tolerated", "cut", "d", "unreadable", "badcsv"].concat(
+    ["badjson", "big", "brokengz", "tokfile"],
+  ),
+});
 const tmp = useTempDir();
 const env = () => emulatorEnv(em.current);
 
@@ -26,7 +31,7 @@ async function events(dataset: string): Promise<Record<string, unknown>[]> {
   return (res.body.matches as { data: Record<string, unknown> }[]).map((m) => m.data);
 }
 
-/** Events in `dataset`; 0 when nothing was ever sent to it (the emulator answers 404 for an unknown dataset). */
+/** Events in `dataset`; 0 when it holds none (created and empty), or was never created (the emulator's 404). */
 async function count(dataset: string): Promise<number> {
   const res = await api(em.current, "POST", "/v1/datasets/_apl?format=tabular", {
     apl: `['${dataset}'] | summarize count()`,
@@ -35,7 +40,7 @@ async function count(dataset: string): Promise<number> {
   });
   if (res.status === 404) return 0;
   expect(res.status).toBe(200);
-  return res.body.tables[0].columns[0][0] as number;
+  return (res.body.tables[0].columns[0][0] as number | undefined) ?? 0;
 }
 
 const NDJSON = '{"n":1,"msg":"a"}\n{"n":2,"msg":"b"}\n{"n":3,"msg":"c"}\n';
@@ -73,6 +78,7 @@ describe("each format lands every event", () => {
     ],
   ])("%s", async (_name, fileName, content, flags) => {
     const dataset = `fmt-${fileName.replace(/\W/g, "-")}`;
+    await createDatasets(em.current, dataset);
     const r = await runCli(["ingest", dataset, file(fileName, content), ...flags], { env: env() });
     expect(r).toMatchObject({ code: 0, stderr: "" });
     expect(r.stdout).toMatch(new RegExp(`^ingested 3 events into ${dataset}, 0 failed; `));

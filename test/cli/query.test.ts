@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { api, useEmulator } from "../helpers/emulator";
 import { emulatorEnv, oneLine, runCli, useTempDir } from "../helpers/cli";
 
-const em = useEmulator();
+const em = useEmulator({ datasets: ["web", "many", "late", "same"] });
 const tmp = useTempDir();
 const env = () => emulatorEnv(em.current);
 const WINDOW = ["--start", "2024-01-01T00:00:00Z", "--end", "2024-01-02T00:00:00Z"];

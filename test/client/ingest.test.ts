@@ -12,7 +12,22 @@ import { useEmulator } from "../helpers/emulator";
 setFlagsFromString("--expose-gc");
 const gc = runInNewContext("gc") as () => void;
 
-const em = useEmulator({ record: true });
+// The datasets this file ingests into exist first (ingest into one never created is a 404); the ones named at
+// run time are created through the client's datasets family before their ingest.
+const em = useEmulator({
+  record: true,
+  datasets: [
+    "utf8",
+    "bad",
+    "bad-late",
+    "bad-tojson",
+    "bad-gen",
+    "batching",
+    "failures",
+    "csv",
+    "csv-detect",
+  ].concat(["csv-bad", "big"]),
+});
 let client: ObservabilityClient;
 beforeAll(() => {
   client = new ObservabilityClient({ url: em.current.url, token: em.current.token });
@@ -87,6 +102,7 @@ describe("sources", () => {
     ["an NDJSON string stream without a trailing newline", () => Readable.from([ndjson(5).trimEnd()])],
   ])("%s", async (_rule, make) => {
     const dataset = `src-${Math.random().toString(36).slice(2, 8)}`;
+    await client.datasets.create({ name: dataset });
     const before = em.current.received.length;
     const summary = await client.ingest(dataset, make() as never);
     expect(summary).toMatchObject({ ingested: 5, failed: 0, failures: [], batches: 1 });
@@ -219,6 +235,7 @@ describe("batching and results", () => {
     async (_k, make) => {
       // 20,000 euro signs: 20 k characters but 60 kB per event, so 300 events are 18 MB of UTF-8.
       const events = Array.from({ length: 300 }, (_, i) => ({ i, note: "€".repeat(20_000) }));
+      await client.datasets.create({ name: `utf8-bound-${_k.length}` });
       const before = em.current.received.length;
       const summary = await client.ingest(`utf8-bound-${_k.length}`, make(events) as never);
       const sizes = batchesSince(before).map((b) => Buffer.byteLength(b.text));

@@ -5,7 +5,7 @@ import { ObservabilityClient, PaginationStalledError, type Match } from "../../p
 import { paginationApl } from "../../provider/client/query";
 import { useEmulator } from "../helpers/emulator";
 
-const em = useEmulator({ record: true });
+const em = useEmulator({ record: true, datasets: ["pages"] });
 let client: ObservabilityClient;
 
 const TOTAL = 25_200;

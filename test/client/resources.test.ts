@@ -10,7 +10,7 @@ import {
 import { VERSION } from "../../provider/client/version";
 import { useEmulator } from "../helpers/emulator";
 
-const em = useEmulator({ record: true });
+const em = useEmulator({ record: true, datasets: ["shapes"] });
 let client: ObservabilityClient;
 
 beforeAll(() => {

@@ -99,6 +99,19 @@ export async function listMonitorsOnEmulator(): Promise<number> {
   }
 }
 
+// Datasets exist before anything is ingested: pre-created by the emulator, or through the client.
+export async function ingestOnEmulator(): Promise<number> {
+  const em = await startEmulator({ port: 0, datasets: ["logs"] });
+  const client = new obs.ObservabilityClient({ url: em.url, token: em.token });
+  try {
+    const dataset: obs.api.Dataset = await client.datasets.get("logs");
+    return (await client.ingest(dataset.name ?? "logs", [{ a: 1 }])).ingested;
+  } finally {
+    await client.close();
+    await em.close();
+  }
+}
+
 // Nothing internal at the root.
 // @ts-expect-error the shim is internal
 export const shim = obs.providerShim;
@@ -132,7 +145,8 @@ function valueOf(v) {
   }
   const version = require("@pulumi/pulumi/package.json").version;
   const monitorsOnEmulator = await program.listMonitorsOnEmulator();
-  console.log(JSON.stringify({ version, registrations, outputs, monitorsOnEmulator }));
+  const ingestedOnEmulator = await program.ingestOnEmulator();
+  console.log(JSON.stringify({ version, registrations, outputs, monitorsOnEmulator, ingestedOnEmulator }));
 })().catch((e) => { console.error(e); process.exit(1); });
 `;
 
@@ -235,6 +249,7 @@ interface MockRun {
   outputs: Record<string, unknown>;
   /** What the README's quick start from code returned: the installed emulator's monitors. */
   monitorsOnEmulator: number;
+  ingestedOnEmulator: number;
 }
 
 async function runUnderMocks(): Promise<MockRun> {
@@ -334,6 +349,7 @@ describe.each([
       plan: "personal",
     });
     expect(result.monitorsOnEmulator).toBe(0);
+    expect(result.ingestedOnEmulator).toBe(1);
   });
 
   it("works through this version's own dynamic-provider host: read hands the inputs back, delete removes", async () => {

@@ -89,6 +89,8 @@ it("--ingest-quota, --query-quota (430) and --max-body-bytes (413) are enforced"
     "1",
     "--max-body-bytes",
     "100",
+    "--dataset",
+    "d",
   ]);
   try {
     const url = await waitFor(() => /OBSERVABILITY_URL=(\S+)/.exec(p.out())?.[1]);
@@ -170,7 +172,7 @@ it("--data survives kill -9 in the middle of a stream of writes: every acknowled
   // ~1 MB per request, so that a journal append is likely under way at the kill.
   const batch = JSON.stringify(Array.from({ length: 5000 }, (_, i) => ({ i, pad: "x".repeat(180) })));
   try {
-    const first = run(["emulator", "--port", "0", "--data", file, "--quiet"]);
+    const first = run(["emulator", "--port", "0", "--data", file, "--quiet", "--dataset", "k"]);
     const url = await waitFor(() => /OBSERVABILITY_URL=(\S+)/.exec(first.out())?.[1]);
     const role = await request(`${url}/v2/rbac/roles`, {
       method: "POST",

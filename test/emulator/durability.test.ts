@@ -220,7 +220,9 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 it(`loses no acknowledged write across ${ROUNDS} kill -9s under load`, async () => {
   const dataFile = join(dir, "state.json");
   // A small compaction threshold, so that kills also land during compactions.
-  const args = ["--data", dataFile, "--compact-bytes", "65536"];
+  // Every round's dataset exists first (ingest into one never created is a 404).
+  const datasets = Array.from({ length: ROUNDS }, (_, round) => ["--dataset", `kill-${round}`]).flat();
+  const args = ["--data", dataFile, "--compact-bytes", "65536", ...datasets];
   const rand = prng(12);
   let em: ChildEmulator = await spawnEmulator(ROOT, args);
   try {

@@ -10,8 +10,8 @@ import { request } from "undici";
 import { MAX_BODY_BYTES, MAX_HEADER_BYTES } from "../../emulator";
 import { api, useEmulator, type ApiResponse } from "../helpers/emulator";
 
-const em = useEmulator();
-const small = useEmulator({ maxBodyBytes: 1024 });
+const em = useEmulator({ datasets: ["a", "big", "enc"] });
+const small = useEmulator({ maxBodyBytes: 1024, datasets: ["big", "edge"] });
 
 /** Sends raw bytes over TCP and parses the one HTTP response that comes back before the server closes. */
 function raw(payload: string | Buffer): Promise<ApiResponse> {

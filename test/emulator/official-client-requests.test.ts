@@ -7,7 +7,7 @@
 import { gzipSync, zstdCompressSync } from "node:zlib";
 import { api, useEmulator } from "../helpers/emulator";
 
-const em = useEmulator({ maxBodyBytes: 64 * 1024 });
+const em = useEmulator({ maxBodyBytes: 64 * 1024, datasets: ["legacy", "legacy2", "zstd"] });
 const ZERO = "0001-01-01T00:00:00Z";
 
 /** What axiom-go's `Monitor` struct puts on the wire for fields the caller left unset (axiom-go axiom/monitors.go:

@@ -4,7 +4,7 @@
  */
 import { api, useEmulator } from "../helpers/emulator";
 
-const em = useEmulator();
+const em = useEmulator({ datasets: ["paging"] });
 const TOTAL = 25_000;
 const PAGE = 1000;
 const T0_MS = Date.UTC(2024, 0, 1);

@@ -57,6 +57,7 @@ it("objects and events are back after a restart with the same data file", async 
     })
   ).body;
   await api(first, "PUT", `/v2/orgs/${first.orgId}`, { name: "Kept Name" });
+  const dataset = (await api(first, "POST", "/v2/datasets", { name: "persisted" })).body;
   const ing = await api(first, "POST", "/v1/datasets/persisted/ingest", [
     { _time: "2024-01-01T00:00:00.000000001Z", n: 1 },
     { _time: "2024-01-01T00:00:02Z", n: 2 },
@@ -75,6 +76,7 @@ it("objects and events are back after a restart with the same data file", async 
     expect((await api(second, "GET", `/v2/rbac/roles/${role.id}`)).body).toEqual(role);
     expect((await api(second, "GET", `/v2/apl-starred-queries/${sq.id}`)).body).toEqual(sq);
     expect((await api(second, "GET", `/v2/orgs/${second.orgId}`)).body.name).toBe("Kept Name");
+    expect((await api(second, "GET", "/v2/datasets/persisted")).body).toEqual(dataset);
     const hist = await api(second, "GET", `/v2/monitors/${mon.id}/history?startTime=now-1h&endTime=now%2B1h`);
     expect(hist.body).toHaveLength(1);
     const q = await api(second, "POST", "/v1/datasets/_apl", {
@@ -95,7 +97,7 @@ it("objects and events are back after a restart with the same data file", async 
 
 it("every change is on disk when its reply arrives: a restart right after it finds the change", async () => {
   const dataFile = join(dir, "live.json");
-  const em = await startEmulator({ port: 0, dataFile });
+  const em = await startEmulator({ port: 0, dataFile, datasets: ["live"] });
   try {
     const role = (await api(em, "POST", "/v2/rbac/roles", { name: "early" })).body;
     const mon = (await api(em, "POST", "/v2/monitors", { name: "m", aplQuery: "['p']", type: "MatchEvent" }))
@@ -106,7 +108,8 @@ it("every change is on disk when its reply arrives: a restart right after it fin
     // No wait and no close: the copy is what a kill -9 at this instant would leave.
     const after = await startEmulator({ port: 0, dataFile: copyAsIfKilled(dataFile) });
     try {
-      expect(after.recovery).toEqual({ snapshot: false, replayed: 5, skipped: 0 });
+      // Five requests, and the start that created the dataset `live`.
+      expect(after.recovery).toEqual({ snapshot: false, replayed: 6, skipped: 0 });
       expect((await api(after, "GET", `/v2/rbac/roles/${role.id}`)).body).toEqual({
         ...role,
         name: "renamed",
@@ -230,7 +233,7 @@ it("journal transactions the snapshot already holds are not applied again", asyn
 it("compacts the journal into the snapshot as it grows; nothing is lost across the compactions", async () => {
   const sub = mkdtempSync(join(dir, "compact-"));
   const dataFile = join(sub, "state.json");
-  const em = await startEmulator({ port: 0, dataFile, compactBytes: 2_000 });
+  const em = await startEmulator({ port: 0, dataFile, datasets: ["c"], compactBytes: 2_000 });
   try {
     const names: string[] = [];
     for (let i = 0; i < 60; i++) {
@@ -320,7 +323,7 @@ it("a missing file starts empty and is created on the first change", async () =>
 
 it("writes a large dataset a bounded line at a time, and loads it back whole", async () => {
   const dataFile = join(dir, "lines.json");
-  const em = await startEmulator({ port: 0, dataFile });
+  const em = await startEmulator({ port: 0, dataFile, datasets: ["many"] });
   const batch = (k: number) =>
     Array.from({ length: 10_000 }, (_, i) => ({ i: k * 10_000 + i, pad: "x".repeat(50) }));
   for (let k = 0; k < 3; k++) {

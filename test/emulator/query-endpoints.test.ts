@@ -3,7 +3,7 @@ import { aplPageLimit, DEFAULT_PAGE_LIMIT, SERVER_PAGE_LIMIT } from "../../emula
 import { LegacyResultSchema, TabularResultSchema } from "../../provider/schemas/query";
 import { api, useEmulator } from "../helpers/emulator";
 
-const em = useEmulator();
+const em = useEmulator({ datasets: ["web", "big"] });
 // Ends in .123 s: the service writes times without trailing zeros, so a millisecond ending in 0 would make
 // `toISOString()` (always three digits) differ from the response one run in ten.
 const NOW_MS = Math.floor(Date.now() / 1000) * 1000 - 877;

@@ -6,8 +6,12 @@ import { api, awaitRoomInRateWindow, useEmulator } from "../helpers/emulator";
 
 const INGEST_QUOTA = 1000;
 const QUERY_QUOTA = 4;
-const em = useEmulator({ ingestQuotaBytes: INGEST_QUOTA, queryQuota: QUERY_QUOTA });
-const plain = useEmulator();
+const em = useEmulator({
+  ingestQuotaBytes: INGEST_QUOTA,
+  queryQuota: QUERY_QUOTA,
+  datasets: ["quota-i", "logs"],
+});
+const plain = useEmulator({ datasets: ["d", "logs"] });
 
 /** Unix seconds of the first instant of next UTC month: when a monthly quota resets. */
 function nextMonthSeconds(): number {
@@ -64,6 +68,7 @@ describe("headers", () => {
       rateLimit: 1,
       rateLimitWindowMs: windowMs,
       ingestQuotaBytes: 5000,
+      datasets: ["r"],
     });
     try {
       await awaitRoomInRateWindow(windowMs);

@@ -6,7 +6,7 @@ import fc from "fast-check";
 import { request } from "undici";
 import { api, useEmulator } from "../helpers/emulator";
 
-const em = useEmulator();
+const em = useEmulator({ datasets: ["a", "fuzz"] });
 
 /** What every response must be: below 500, JSON when it has a body, `{code, message}` when an error. */
 interface Seen {

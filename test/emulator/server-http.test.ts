@@ -6,7 +6,7 @@ import { api, useEmulator, type ApiResponse } from "../helpers/emulator";
 const LIMIT = 1_000_000;
 const em = useEmulator({ record: true, rateLimit: LIMIT });
 /** Refuses bodies over 64 bytes (413) and fails every request that gets past that with an injected 503. */
-const strict = useEmulator({ maxBodyBytes: 64, faults: "503=1", rateLimit: LIMIT });
+const strict = useEmulator({ maxBodyBytes: 64, faults: "503=1", rateLimit: LIMIT, datasets: ["big"] });
 /** No rate limit configured. */
 const unlimited = useEmulator();
 

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startEmulator } from "../../emulator";
 import { OPEN, authorize, datasetNeed, orgNeed, type Need } from "../../emulator/auth";
-import { api, ensureDataset, useEmulator, type ApiResponse } from "../helpers/emulator";
+import { api, createDatasets, useEmulator, type ApiResponse } from "../helpers/emulator";
 
 const em = useEmulator();
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
@@ -208,7 +208,7 @@ describe("a minted token is allowed exactly what its capabilities grant", () => 
     );
 
   it("least privilege: an ingest-only token ingests into its dataset and is refused a query, a monitors list and another dataset", async () => {
-    await ensureDataset(em.current, "svc-logs");
+    await createDatasets(em.current, "svc-logs");
     const { token } = await mint({
       name: "svc ingest",
       datasetCapabilities: { "svc-logs": { ingest: ["create"] } },
@@ -238,7 +238,7 @@ describe("a minted token is allowed exactly what its capabilities grant", () => 
   });
 
   it('the "*" dataset key grants every dataset; query rights let an APL query through', async () => {
-    await ensureDataset(em.current, "svc-logs");
+    await createDatasets(em.current, "svc-logs");
     const { token } = await mint({ name: "reader", datasetCapabilities: { "*": { query: ["read"] } } });
     const res = await apl(token, "['svc-logs'] | count");
     expect(res.status).toBe(200);
@@ -357,7 +357,7 @@ describe("a minted token is allowed exactly what its capabilities grant", () => 
       200,
     );
     const pat = { authorization: `Bearer ${em.current.personalToken}`, "x-service-org-id": em.current.orgId };
-    await ensureDataset(em.current, "svc-logs");
+    await createDatasets(em.current, "svc-logs");
     expect((await api(em.current, "POST", "/v1/datasets/svc-logs/ingest", [{ a: 1 }], pat)).status).toBe(200);
   });
 });

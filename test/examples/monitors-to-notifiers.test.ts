@@ -21,12 +21,14 @@ const sorted = (xs: readonly string[]) => [...xs].sort();
 const datasetsOf = (apl: string) => [...apl.matchAll(/\['([^']+)'\]/g)].map((m) => m[1]);
 
 describe("examples/monitors-to-notifiers", () => {
-  it("creates three notifiers, three monitors, a deploy annotation and a starred query in the service", async () => {
+  it("creates two datasets, three notifiers, three monitors, a deploy annotation and a starred query in the service", async () => {
+    expect(ofKind(run.first, "Dataset")).toHaveLength(2);
     expect(ofKind(run.first, "Notifier")).toHaveLength(3);
     expect(ofKind(run.first, "Monitor")).toHaveLength(3);
     expect(ofKind(run.first, "Annotation")).toHaveLength(1);
     expect(ofKind(run.first, "StarredQuery")).toHaveLength(1);
-    expect(run.first.registrations).toHaveLength(8);
+    expect(run.first.registrations).toHaveLength(10);
+    expect(sorted((await run.client.datasets.list()).map((d) => d.name!))).toEqual(["app-logs", "http-logs"]);
 
     expect(sorted((await run.client.notifiers.list()).map((n) => String(n.id)))).toEqual(
       sorted(ofKind(run.first, "Notifier").map((r) => r.id)),
@@ -72,6 +74,17 @@ describe("examples/monitors-to-notifiers", () => {
       expect(sorted((await run.client.monitors.get(monitorId)).notifierIds ?? [])).toEqual(
         sorted(notifierIds),
       );
+    }
+  });
+
+  it("declares every dataset a monitor queries, and each monitor depends on the datasets it queries", async () => {
+    const declared = new Map(ofKind(run.first, "Dataset").map((r) => [r.outputs.name as string, r]));
+    for (const monitor of ofKind(run.first, "Monitor")) {
+      for (const name of datasetsOf(monitor.inputs.aplQuery as string)) {
+        const dataset = declared.get(name);
+        expect(dataset).toBeDefined();
+        expect(monitor.dependencies).toContain(`${dataset!.type}::${dataset!.name}`);
+      }
     }
   });
 

@@ -79,6 +79,7 @@ async function serviceContents() {
     notifiers: await client.notifiers.list(),
     annotations: await client.annotations.list(),
     starredQueries: await client.starredQueries.list({ who: "all" }),
+    datasets: await client.datasets.list(),
   };
 }
 
@@ -89,14 +90,15 @@ describe("npm run demo without a CLI (the driver, the real host, a state file)",
   const idsByName = (steps: { name: string; id?: string }[]) =>
     Object.fromEntries(steps.map((s) => [s.name, s.id]));
 
-  it("first run: creates all eight resources, each before what depends on it, and saves the state", async () => {
+  it("first run: creates all ten resources, each before what depends on it, and saves the state", async () => {
     const before = await serviceContents();
     expect(Object.values(before).flat()).toEqual([]);
 
     const first = await apply();
-    expect(first.steps.map((s) => s.action)).toEqual(Array(8).fill("create"));
+    expect(first.steps.map((s) => s.action)).toEqual(Array(10).fill("create"));
     const dependencies = (name: string) => first.state.resources.find((r) => r.name === name)!.dependencies;
     expect(dependencies("checkout-5xx").sort()).toEqual([
+      "pulumi-nodejs:dynamic/observability:Dataset::http-logs",
       "pulumi-nodejs:dynamic/observability:Notifier::oncall-pagerduty",
       "pulumi-nodejs:dynamic/observability:Notifier::oncall-slack",
     ]);
@@ -114,6 +116,12 @@ describe("npm run demo without a CLI (the driver, the real host, a state file)",
     expect(now.notifiers).toHaveLength(3);
     expect(now.annotations).toHaveLength(1);
     expect(now.starredQueries).toHaveLength(1);
+    expect(now.datasets.map((d) => d.name).sort()).toEqual(["app-logs", "http-logs"]);
+    // The datasets come first: every monitor queries one.
+    for (const dataset of ["http-logs", "app-logs"])
+      for (const monitor of ["checkout-5xx", "payment-panics", "checkout-latency-anomaly"])
+        if (dependencies(monitor).includes(`pulumi-nodejs:dynamic/observability:Dataset::${dataset}`))
+          expect(order.indexOf(dataset)).toBeLessThan(order.indexOf(monitor));
 
     // The state file holds provider outputs in plaintext, so only its owner may read it.
     expect(statSync(stateFile).mode & 0o077).toBe(0);
@@ -127,7 +135,7 @@ describe("npm run demo without a CLI (the driver, the real host, a state file)",
 
   it("second run: check and diff only, no changes, the same ids", async () => {
     const second = await apply();
-    expect(second.steps.map((s) => s.action)).toEqual(Array(8).fill("same"));
+    expect(second.steps.map((s) => s.action)).toEqual(Array(10).fill("same"));
     expect(idsByName(second.steps)).toEqual(firstIdsByName);
     expect((await client.monitors.list()).map((m) => m.id).sort()).toEqual(
       second.state.resources
@@ -158,15 +166,17 @@ describe("npm run demo without a CLI (the driver, the real host, a state file)",
       onStep: (step) => deleted.push(step),
     });
     expect(result.steps).toEqual(deleted);
-    expect(deleted.map((s) => s.action)).toEqual(Array(8).fill("delete"));
+    expect(deleted.map((s) => s.action)).toEqual(Array(10).fill("delete"));
     expect(deleted.map((s) => s.id).sort()).toEqual([...firstIds].sort());
     const lastMonitor = Math.max(...deleted.flatMap((s, i) => (kind(s.type) === "Monitor" ? [i] : [])));
     const firstNotifier = Math.min(...deleted.flatMap((s, i) => (kind(s.type) === "Notifier" ? [i] : [])));
     expect(lastMonitor).toBeLessThan(firstNotifier);
+    const firstDataset = Math.min(...deleted.flatMap((s, i) => (kind(s.type) === "Dataset" ? [i] : [])));
+    expect(lastMonitor).toBeLessThan(firstDataset);
 
     expect(loadState(stateFile)).toBeUndefined();
     const after = await serviceContents();
-    expect(after).toEqual({ monitors: [], notifiers: [], annotations: [], starredQueries: [] });
+    expect(after).toEqual({ monitors: [], notifiers: [], annotations: [], starredQueries: [], datasets: [] });
 
     // Nothing left to destroy the second time round.
     expect((await destroy({ host, project: PROJECT })).steps).toEqual([]);

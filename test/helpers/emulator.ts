@@ -74,12 +74,13 @@ export async function awaitRoomInRateWindow(windowMs: number, burstMs = windowMs
 }
 
 /**
- * Makes `dataset` exist, with the development token: `POST /v2/datasets` where the emulator serves it (datasets
- * are real objects there, and ingest into one never created is refused), else a first ingest, which creates it.
+ * Creates datasets with `POST /v2/datasets`: the service refuses ingest and queries into a dataset that was never
+ * created (404), and so does the emulator. One that exists already (409) is fine; any other answer throws.
  */
-export async function ensureDataset(em: RunningEmulator, dataset: string): Promise<void> {
-  const made = await api(em, "POST", "/v2/datasets", { name: dataset });
-  if (made.status === 200 || made.status === 409) return;
-  const seeded = await api(em, "POST", `/v1/datasets/${dataset}/ingest`, [{ msg: "seed" }]);
-  if (seeded.status !== 200) throw new Error(`ensureDataset ${dataset}: ${seeded.status} ${seeded.text}`);
+export async function createDatasets(em: RunningEmulator, ...names: string[]): Promise<void> {
+  for (const name of names) {
+    const res = await api(em, "POST", "/v2/datasets", { name });
+    if (res.status !== 200 && res.status !== 409)
+      throw new Error(`creating dataset ${name}: ${res.status} ${res.text}`);
+  }
 }

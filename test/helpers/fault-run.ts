@@ -96,6 +96,8 @@ function argsOf(kind: RunKind, n: number, v = 0): Props {
           timeWindowEnd: "qr-now",
         },
       };
+    case "Dataset":
+      return { name, description: `v${v}` };
   }
 }
 
@@ -141,6 +143,7 @@ async function listAll(client: ObservabilityClient): Promise<Record<RunKind, Pro
     ) as Props[],
     // A dashboard's resource id is its uid.
     Dashboard: (await client.dashboards.listAll()).map((d) => ({ id: d.uid, name: d.dashboard.name })),
+    Dataset: (await client.datasets.list()) as Props[],
   };
 }
 

@@ -81,6 +81,11 @@ export const SAMPLES: Record<ResourceKind, KindSample> = {
       },
     },
   },
+  Dataset: {
+    minimal: { name: "d" },
+    args: { name: "golden-dataset" },
+    change: { name: "golden-dataset", description: "changed" },
+  },
   OrganizationName: {
     minimal: { organizationId: "local-org", name: "Org" },
     args: { organizationId: "local-org", name: "Golden Org" },

@@ -25,7 +25,18 @@ import { Axiom, AxiomWithoutBatching, ContentEncoding, ContentType, FilterOp } f
 import type { RunningEmulator } from "../../emulator";
 import { api, useEmulator } from "../helpers/emulator";
 
-const em = useEmulator({ record: true });
+// Every dataset this file ingests into exists first: the service refuses ingest into a dataset never created
+// with 404 (settled.md §1), which axiom-js would swallow into onError and zero counts.
+const em = useEmulator({
+  record: true,
+  datasets: ["peer-a", "peer-b", "peer-basic", "peer-batch", "peer-c", "peer-csv", "peer-q"].concat([
+    "peer-raw",
+    "peer-single",
+    "peer-tsfield",
+    "peer-tsformat",
+    "peer-x",
+  ]),
+});
 
 const ALL_TIME = { startTime: "2000-01-01T00:00:00Z", endTime: "now+1h" };
 
@@ -267,6 +278,15 @@ describe("queries through the peer", () => {
       status: 404,
     });
   });
+
+  it("an ingest into a dataset never created is a 404 whose message axiom-js's own helper recognizes", async () => {
+    // axiom-js integration/src/testHelpers.ts:3-5 tests /not found/i on the error's message (settled.md §1).
+    const { client, errors } = peer();
+    await client.ingest("peer-never-created", [{ a: 1 }]);
+    expect(errors).toEqual([
+      expect.objectContaining({ status: 404, message: expect.stringMatching(/not found/i) }),
+    ]);
+  });
 });
 
 describe("management through the peer", () => {
@@ -393,7 +413,7 @@ describe("authentication and limits seen by the peer", () => {
   });
 
   describe("with an ingest quota of 200 bytes and a query quota of 1", () => {
-    const quota = useEmulator({ ingestQuotaBytes: 200, queryQuota: 1 });
+    const quota = useEmulator({ ingestQuotaBytes: 200, queryQuota: 1, datasets: ["q"] });
     it("430 past the ingest quota reaches onError as an AxiomRequestError with the service's message", async () => {
       const { client, errors } = peer(quota.current);
       expect(await client.ingest("q", [{ n: 1 }])).toMatchObject({ ingested: 1 });

@@ -13,7 +13,7 @@ import * as obs from "../../provider/resources";
 import { ApiToken } from "../../provider/resources/api-token";
 import { implementation } from "../../provider/resources/dynamic";
 import { UNKNOWN } from "../../provider/resources/lifecycle";
-import { api, ensureDataset, useEmulator } from "../helpers/emulator";
+import { api, createDatasets, useEmulator } from "../helpers/emulator";
 import {
   annotateSecrets,
   getRead,
@@ -255,7 +255,7 @@ describe("ApiToken through the real host", () => {
     });
     const value = state.outputs.token as string;
     expect(value).toMatch(/^xaat-/);
-    await ensureDataset(em.current, "svc-logs");
+    await createDatasets(em.current, "svc-logs");
     expect(state.outputs.tokenId).toBe(state.id);
     const ingest = await api(em.current, "POST", "/v1/datasets/svc-logs/ingest", [{ a: 1 }], {
       authorization: `Bearer ${value}`,

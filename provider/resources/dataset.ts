@@ -1,0 +1,233 @@
+/** Dataset: where events are ingested and queried. POST/GET/PUT/DELETE `/v2/datasets[/{id}]`, plus `/mapfields`. */
+import * as pulumi from "@pulumi/pulumi";
+import type { ObservabilityClient } from "../client";
+import type { CrudFamily } from "../client/resources/base";
+import { DatasetInputSchema, fieldNames, type Dataset as ApiDataset } from "../schemas";
+import {
+  adoptableOptions,
+  RESOURCE_MODULE,
+  resourceProps,
+  shimFor,
+  withDeleteBeforeReplace,
+  type ArgsMatchSchema,
+  type Assert,
+} from "./common";
+import { declareKind, fromSchema, type Props } from "./lifecycle";
+import { dropUndefined, pick, stableStringify } from "./values";
+
+/** The kind of a dataset. */
+export type DatasetKindArg = "axiom:events:v1" | "otel:logs:v1" | "otel:metrics:v1" | "otel:traces:v1";
+
+/** Inputs of a {@link Dataset}. */
+export interface DatasetArgs {
+  /**
+   * Required: unique in the organization, and the dataset's id. At most 80 characters of letters, digits, `.`,
+   * `_` and `-`, not starting or ending with `.`, `_` or `-`, not starting with `axiom-`. Changing it replaces.
+   */
+  name: pulumi.Input<string>;
+  /** `axiom:events:v1` (default), `otel:logs:v1`, `otel:metrics:v1` or `otel:traces:v1`. Changing it replaces. */
+  kind?: pulumi.Input<DatasetKindArg>;
+  /** Free text. Defaults to "". */
+  description?: pulumi.Input<string>;
+  /** Days of data kept when `useRetentionPeriod` is true; an integer ≥ 0. Defaults to 0. */
+  retentionDays?: pulumi.Input<number>;
+  /** Whether `retentionDays` applies. Defaults to false. */
+  useRetentionPeriod?: pulumi.Input<boolean>;
+  /** Map-field names, no duplicates; order does not matter. Defaults to none. */
+  mapFields?: pulumi.Input<pulumi.Input<string>[]>;
+  /** Edge deployment id; the organization license's default when left out. Changing it replaces. */
+  edgeDeployment?: pulumi.Input<string>;
+  /**
+   * Allow deleting the dataset (on destroy or replacement) while it holds data, and its data with it. Defaults
+   * to false: such a delete fails, naming this input. Never sent to the service.
+   */
+  forceDestroy?: pulumi.Input<boolean>;
+  /** Name (id) of an existing dataset to take under management instead of creating one; changing it replaces. */
+  adopt?: pulumi.Input<string>;
+}
+
+const INPUT_KEYS = fieldNames(DatasetInputSchema);
+type _ArgsMatchSchema = Assert<ArgsMatchSchema<DatasetArgs, typeof DatasetInputSchema>>;
+const OUTPUT_KEYS = [
+  ...INPUT_KEYS,
+  "edgeDeploymentUrl",
+  "created",
+  "updatedAt",
+  "who",
+  "canWrite",
+  "adopt",
+] as const;
+
+/** The fields the dataset's PUT takes (API-FACTS; axiom-go `DatasetUpdateRequest`): never `edgeDeployment`. */
+const UPDATE_KEYS = ["description", "retentionDays", "useRetentionPeriod"] as const;
+/** The fields its POST takes; map fields go through `/mapfields` after it. */
+const CREATE_KEYS = ["name", "kind", "edgeDeployment", ...UPDATE_KEYS] as const;
+/** Fields no PUT changes: a difference in them replaces the dataset (or, on adopt, is refused). */
+const FIXED_KEYS = ["name", "kind", "edgeDeployment"] as const;
+
+/**
+ * An object a reconciling listing found, with the map fields the declared body asks for: only the comparison
+ * reads them (map fields are set by a request after the POST, so an uncertain POST made a dataset without
+ * them), while outputs keep the map fields the dataset has, and the next `pulumi up` applies the declared ones.
+ */
+const DECLARED_MAP_FIELDS = Symbol("declaredMapFields");
+type Listed = ApiDataset & { [DECLARED_MAP_FIELDS]?: unknown };
+
+const sameSet = (a: unknown, b: unknown) =>
+  stableStringify([...((a as string[]) ?? [])].sort()) ===
+  stableStringify([...((b as string[]) ?? [])].sort());
+
+/** Whether a delete of `id` must be refused: the dataset holds data (its fields list is not empty). */
+async function refuseDataLoss(client: ObservabilityClient, id: string): Promise<void> {
+  // The fields list names what ingest has seen; it is empty until the first event. One request, whatever the
+  // dataset's size, and it needs no query capability or time range.
+  const fields = await client.datasets.listFields(id);
+  if (fields.length === 0) return;
+  throw new Error(
+    `dataset ${id} holds data (${fields.length} fields seen by ingest), and deleting it would delete that data. ` +
+      "Set `forceDestroy: true` on this Dataset (and run `pulumi up` so the state records it) to allow deleting " +
+      "it with its data",
+  );
+}
+
+/**
+ * The dataset family as the lifecycle drives it. `olds` are the prior outputs: `forceDestroy` is read from them
+ * on delete and carried through read, since the service does not know it.
+ */
+function datasetFamily(client: ObservabilityClient, olds: Props): CrudFamily<ApiDataset, Props> {
+  const api = client.datasets;
+  const withForce = (obj: ApiDataset, forceDestroy: unknown): ApiDataset =>
+    (forceDestroy === undefined ? obj : { ...obj, forceDestroy }) as ApiDataset;
+  const applyMapFields = async (id: string, obj: ApiDataset, declared: unknown): Promise<ApiDataset> => {
+    if (declared === undefined || sameSet(obj.mapFields, declared)) return obj;
+    await api.putMapFields(id, declared as string[]);
+    return api.get(id);
+  };
+  return {
+    get: async (id) => withForce(await api.get(id), olds.forceDestroy),
+    create: async (body) => {
+      const created = await api.create(dropUndefined(pick(body, CREATE_KEYS)) as never);
+      let obj: ApiDataset;
+      try {
+        obj = await applyMapFields(created.id, created, body.mapFields);
+      } catch (e) {
+        // Nothing half-created: the dataset is new and empty, so it goes again, and the error is the map fields'.
+        await api.delete(created.id).catch(() => undefined);
+        throw e;
+      }
+      return withForce(obj, body.forceDestroy);
+    },
+    update: async (id, body) => {
+      // On adopt, olds are the adopted dataset's: what no PUT can change must already be as declared.
+      for (const key of FIXED_KEYS) {
+        if (body[key] !== undefined && olds[key] !== undefined && body[key] !== olds[key]) {
+          throw new Error(
+            `${key}: the dataset has ${JSON.stringify(olds[key])}, declared ${JSON.stringify(body[key])}; ` +
+              `a dataset's ${key} never changes in place`,
+          );
+        }
+      }
+      const updated = await api.update(id, dropUndefined(pick(body, UPDATE_KEYS)) as never);
+      return withForce(await applyMapFields(id, updated, body.mapFields), body.forceDestroy);
+    },
+    delete: async (id) => {
+      if (olds.forceDestroy !== true) await refuseDataLoss(client, id);
+      await api.delete(id);
+    },
+  };
+}
+
+/** @internal How the lifecycle engine handles datasets. */
+const declaration = declareKind<ApiDataset, "Dataset">({
+  kind: "Dataset",
+  ...fromSchema(DatasetInputSchema),
+  setPaths: ["mapFields"],
+  // The license's default fills it in when undeclared; declared, it is compared (and read back) like the rest.
+  serverSet: ["edgeDeployment"],
+  replaceKeys: ["name", "kind", "edgeDeployment"],
+  adoptable: true,
+  // Names are unique: the replacement could not take the name while the old dataset holds it.
+  deleteBeforeReplace: true,
+  family: datasetFamily,
+  toBody: (inputs) => dropUndefined(inputs),
+  toInputs: (obj) => {
+    const inputs = pick(obj as Props, INPUT_KEYS);
+    const listed = obj as Listed;
+    if (listed[DECLARED_MAP_FIELDS] !== undefined) inputs.mapFields = listed[DECLARED_MAP_FIELDS];
+    return inputs;
+  },
+  toOutputs: (obj) => {
+    const { [DECLARED_MAP_FIELDS]: _declared, ...outputs } = obj as Listed;
+    return outputs;
+  },
+  // The name is the natural key, as for roles: the baseline listing decides, and a 409 on a resend means the
+  // name was taken since, so the dataset of that name is taken when its body matches the declared one.
+  reconcile: {
+    list: async (client, declared) =>
+      (await client.datasets.list()).map((obj): Listed => ({
+        ...obj,
+        forceDestroy: declared.forceDestroy,
+        [DECLARED_MAP_FIELDS]: declared.mapFields,
+      })),
+    timed: () => false,
+  },
+});
+
+/** A dataset: the place events are ingested into and queried from. Its id is its name. */
+export class Dataset extends pulumi.dynamic.Resource {
+  /** @internal The kind's declaration, which the dynamic provider's registry collects. */
+  static readonly declaration = declaration;
+
+  /** Unique name, and the id. */
+  declare readonly name: pulumi.Output<string>;
+  /** The dataset's kind. */
+  declare readonly kind: pulumi.Output<DatasetKindArg | undefined>;
+  /** Free text. */
+  declare readonly description: pulumi.Output<string | undefined>;
+  /** Days of data kept when `useRetentionPeriod` is true. */
+  declare readonly retentionDays: pulumi.Output<number | undefined>;
+  /** Whether the retention period applies. */
+  declare readonly useRetentionPeriod: pulumi.Output<boolean | undefined>;
+  /** Map-field names. */
+  declare readonly mapFields: pulumi.Output<string[] | undefined>;
+  /** The edge deployment (the license's default when undeclared). */
+  declare readonly edgeDeployment: pulumi.Output<string | undefined>;
+  /** URL of the edge deployment, as the service reports it. */
+  declare readonly edgeDeploymentUrl: pulumi.Output<string | undefined>;
+  /** Whether deleting a dataset that holds data is allowed. */
+  declare readonly forceDestroy: pulumi.Output<boolean | undefined>;
+  /** When the service created it (RFC 3339). */
+  declare readonly created: pulumi.Output<string | undefined>;
+  /** When it last changed (RFC 3339). */
+  declare readonly updatedAt: pulumi.Output<string | undefined>;
+  /** The creator's user id. */
+  declare readonly who: pulumi.Output<string | undefined>;
+  /** Whether the token may write to it. */
+  declare readonly canWrite: pulumi.Output<boolean | undefined>;
+  /** The adopted id, when the dataset was adopted. */
+  declare readonly adopt: pulumi.Output<string | undefined>;
+
+  /**
+   * Declares a dataset. Replacements (a change of `name`, `kind` or `edgeDeployment`) delete first
+   * (`deleteBeforeReplace` defaults to true; yours wins): the name is unique, so a replacement created first
+   * would fail with 409. A delete of a dataset that holds data fails unless `forceDestroy` is true. An adopted
+   * dataset keeps create-before-delete, as an adopted Role does.
+   */
+  constructor(name: string, args: DatasetArgs, opts?: pulumi.CustomResourceOptions) {
+    const adopted = adoptableOptions(declaration.kind, name, args, opts);
+    const options = args?.adopt === undefined ? withDeleteBeforeReplace(opts) : adopted;
+    super(
+      shimFor(declaration),
+      name,
+      resourceProps(args, OUTPUT_KEYS),
+      options,
+      RESOURCE_MODULE,
+      declaration.kind,
+    );
+  }
+
+  /** Looks up an existing dataset by name (its id) without managing it. */
+  static get(name: string, id: pulumi.Input<string>, opts?: pulumi.CustomResourceOptions): Dataset {
+    return new Dataset(name, undefined as unknown as DatasetArgs, { ...opts, id });
+  }
+}
