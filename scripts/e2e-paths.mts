@@ -171,7 +171,12 @@ const refreshAndSecrets = enginePath("refresh after out-of-band changes", "refre
       aplQuery: "['app-logs'] | where level == \"error\" | summarize count() by bin(_time, 1m)",
       notifierIds: [notifier.id],
     });
-    return { notifierId: notifier.id, monitorId: monitor.id };
+    const doomed = new Monitor("deleted-by-hand", {
+      name: "deleted by hand",
+      type: "MatchEvent",
+      aplQuery: "['logs']",
+    });
+    return { notifierId: notifier.id, monitorId: monitor.id, doomedId: doomed.id };
   });
   let ids: Record<string, unknown> = {};
   await steps.sequence([
@@ -183,8 +188,9 @@ const refreshAndSecrets = enginePath("refresh after out-of-band changes", "refre
       },
     ],
     [
-      "refresh after the notifier is switched to a webhook and the monitor's threshold changed, out of band",
+      "refresh after, out of band, the notifier is switched to a webhook, a monitor edited and another deleted",
       async () => {
+        await client.monitors.delete(String(ids.doomedId));
         await client.notifiers.update(String(ids.notifierId), {
           name: "alerts",
           properties: { webhook: { url: webhookUrl } },
@@ -192,9 +198,13 @@ const refreshAndSecrets = enginePath("refresh after out-of-band changes", "refre
         const monitor = await client.monitors.get(String(ids.monitorId));
         await client.monitors.update(monitor.id, { ...monitor, threshold: 99 });
         const refresh = await stack.stack.refresh(ctx.out);
+        const changes = refresh.summary.resourceChanges ?? {};
+        assert(changes.update === 2 && changes.delete === 1, `refresh: ${JSON.stringify(changes)}`);
+        // The deleted monitor's Read returned no id, and the engine dropped it from the state.
+        const { resources } = await exportState(stack);
         assert(
-          refresh.summary.resourceChanges?.update === 2,
-          `refresh: ${JSON.stringify(refresh.summary.resourceChanges)}`,
+          !resources.some((r) => r.urn.endsWith("::deleted-by-hand")),
+          "the deleted monitor is still in state",
         );
       },
     ],
@@ -248,10 +258,11 @@ const refreshAndSecrets = enginePath("refresh after out-of-band changes", "refre
       },
     ],
     [
-      "up puts the declared Slack channel and threshold back",
+      "up puts the declared Slack channel and threshold back, and creates the deleted monitor again",
       async () => {
         const up = await stack.stack.up(ctx.out);
-        assert(up.summary.resourceChanges?.update === 2, `up: ${JSON.stringify(up.summary.resourceChanges)}`);
+        const changes = up.summary.resourceChanges ?? {};
+        assert(changes.update === 2 && changes.create === 1, `up: ${JSON.stringify(changes)}`);
         const notifier = await client.notifiers.get(String(ids.notifierId));
         assert(
           JSON.stringify(notifier.properties) === JSON.stringify({ slack: { slackUrl } }),

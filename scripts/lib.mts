@@ -174,8 +174,8 @@ export function programFromFile(file: string): InlineProgram {
 
 /**
  * One stack run by the real engine: the Automation API's LocalWorkspace with an inline program, so the CLI talks
- * to the program in this process and needs no language host. `workDir` holds the project's Pulumi.yaml. Every
- * operation's output goes to ours as it comes, unless `quiet`.
+ * to the program in this process and needs no language host. `workDir` holds the project's Pulumi.yaml; `env` is
+ * the CLI's environment (pulumiEnv).
  */
 export class EngineStack {
   readonly cli: PulumiCli;
@@ -228,7 +228,7 @@ export class EngineStack {
     return run(this.cli.pulumi, [...args, "--stack", this.name, "--non-interactive"], {
       ...options,
       cwd: this.workDir,
-      env: { ...this.env, PATH: [this.cli.binDir, this.env.PATH ?? ""].join(path.delimiter) },
+      env: this.env,
     });
   }
 
@@ -253,9 +253,9 @@ export class EngineStack {
     return Object.fromEntries(Object.entries(out).map(([k, v]) => [k, v.value]));
   }
 
-  /** Options for an Automation API operation: its output streamed to ours unless `quiet`. */
-  streams(quiet = false): { onOutput?: (s: string) => void } {
-    return quiet ? {} : { onOutput: (s: string) => process.stdout.write(s) };
+  /** Options for an Automation API operation that stream its output to ours as it comes. */
+  streams(): { onOutput: (s: string) => void } {
+    return { onOutput: (s: string) => process.stdout.write(s) };
   }
 }
 
