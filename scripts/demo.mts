@@ -1,12 +1,15 @@
 /**
- * `npm run demo [-- up | destroy] [--keep] [--port N]`: the flagship stack (examples/monitors-to-notifiers) on
- * the local emulator.
+ * `npm run demo [-- up | destroy] [--keep] [--port N] [--build-cli]`: the flagship stack
+ * (examples/monitors-to-notifiers) on the local emulator.
  *
- * First it gets the Pulumi CLI (lib.mts: PATH, else the npm launcher, at most 60 s). Then it builds, and starts
- * the emulator with `--data .demo/emulator.json` on port 8787 (or reuses one already serving there).
- * - With the CLI: stack `local` in a file backend under `.pulumi-state/`, the emulator's URL and token and
- *   development placeholders for the example's secrets as config, `pulumi up --yes`, the outputs. A second run
- *   reports no changes; `destroy` deletes the resources and removes the stack.
+ * First it looks for the Pulumi CLI (lib.mts): a `pulumi` on PATH, else the one built here from Go modules, if
+ * cached. It builds one (minutes, once) only when asked with `--build-cli`, so it starts within seconds on a cold
+ * machine. Then it builds the package, and starts the emulator with `--data .demo/emulator.json` on port 8787 (or
+ * reuses one already serving there).
+ * - With the CLI, the real engine: stack `local` in a file backend under `.pulumi-state/`, the emulator's URL and
+ *   token and development placeholders for the example's secrets as config, `up`, the outputs. The program runs
+ *   as an Automation API inline program, so the CLI needs no Node.js language host. A second run reports no
+ *   changes; `destroy` deletes the resources and removes the stack.
  * - Without it: the same program through Pulumi's Node SDK and the real dynamic-provider host, driven in the
  *   engine's order by test/examples/engine.ts (the example tests' driver), with its state in `.demo/state.json`.
  * `--keep` leaves the emulator running and prints its URL and token; otherwise nothing is left running.
@@ -15,13 +18,13 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, openSync } from "node:fs";
 import * as path from "node:path";
 import {
-  CLI_TIMEOUT_MS,
+  EngineStack,
   INSTALL_HINT,
   LOCAL_PASSPHRASE,
-  PulumiStack,
   REPO_ROOT,
   build,
   findPulumiCli,
+  programFromFile,
   pulumiEnv,
   requireFromRepo,
   requireTypeScript,
@@ -30,7 +33,7 @@ import {
 import type * as Engine from "../test/examples/engine.ts";
 import type * as Host from "../test/helpers/host.ts";
 
-const USAGE = "usage: npm run demo [-- [up | destroy] [--keep] [--port N]]";
+const USAGE = "usage: npm run demo [-- [up | destroy] [--keep] [--port N] [--build-cli]]";
 const PROJECT = "monitors-to-notifiers";
 const FLAGSHIP_DIR = path.join(REPO_ROOT, "examples", PROJECT);
 const STATE_DIR = path.join(REPO_ROOT, ".pulumi-state");
@@ -51,6 +54,8 @@ interface Options {
   action: "up" | "destroy";
   keep: boolean;
   port?: number;
+  /** Build the CLI from Go modules when none is on PATH or cached (minutes on a cold machine). */
+  buildCli: boolean;
 }
 
 interface EmulatorHandle {
@@ -65,11 +70,12 @@ interface EmulatorHandle {
 
 /** The command line, or the reason it is not one this script understands. */
 function parseArgs(args: string[]): Options | string {
-  const options: Options = { action: "up", keep: false };
+  const options: Options = { action: "up", keep: false, buildCli: false };
   let action: string | undefined;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
     if (arg === "--keep") options.keep = true;
+    else if (arg === "--build-cli") options.buildCli = true;
     else if (arg === "--port" || arg.startsWith("--port=")) {
       const value = arg === "--port" ? args[++i] : arg.slice("--port=".length);
       const port = Number(value);
@@ -93,9 +99,15 @@ async function main(): Promise<number> {
   }
 
   // Before anything starts: which of the two ways this demo runs.
-  const found = await withPatienceNote(findPulumiCli());
-  if (!found.cli) explainWithoutCli(found.reason);
-  else console.log(`» Pulumi CLI ${found.cli.version} (${found.cli.source})`);
+  const found = await findPulumiCli({
+    build: options.buildCli,
+    onBuildStart: (version) =>
+      console.log(`» building the Pulumi CLI ${version} from Go modules (minutes, once)`),
+  });
+  if (!found.cli) {
+    if (found.fatal) throw new Error(`--build-cli: ${found.reason}`);
+    explainWithoutCli(found.reason);
+  } else console.log(`» Pulumi CLI ${found.cli.version} (${found.cli.source})`);
 
   // Where a build exists to read the emulator's defaults from, a port held by something else is reported now,
   // not after the build; ensureEmulator looks again in any case.
@@ -113,22 +125,6 @@ async function main(): Promise<number> {
   }
 }
 
-/** Says, once the CLI lookup has taken a few seconds, why nothing seems to happen (a download, most often). */
-async function withPatienceNote<T>(lookup: Promise<T>): Promise<T> {
-  const note = setTimeout(
-    () =>
-      console.log(
-        `» getting the Pulumi CLI through the npm launcher (it downloads the CLI once; at most ${CLI_TIMEOUT_MS / 1000} s)`,
-      ),
-    3000,
-  );
-  try {
-    return await lookup;
-  } finally {
-    clearTimeout(note);
-  }
-}
-
 /** The first lines without a CLI: why, what this mode runs and what it does not, and how to get the CLI. */
 function explainWithoutCli(reason: string): void {
   console.log(
@@ -139,8 +135,8 @@ function explainWithoutCli(reason: string): void {
       "package's real provider code, against the emulator, in the engine's order (check, create; check, diff,",
       "update; delete, dependents first). What does not: Pulumi's engine and state backend (a small driver and",
       "the plain file .demo/state.json stand in), refresh, replacement, previews and `pulumi stack` commands.",
+      "`npm run demo -- --build-cli` builds the CLI here from Go modules (minutes, once) and runs the real engine.",
       INSTALL_HINT,
-      "Or, online, run `npx pulumi version` once: the npm launcher (a devDependency) downloads and caches the CLI.",
       "",
     ].join("\n"),
   );
@@ -148,7 +144,6 @@ function explainWithoutCli(reason: string): void {
 
 async function withCli(pulumi: PulumiCli, options: Options, emulator: EmulatorHandle): Promise<number> {
   mkdirSync(STATE_DIR, { recursive: true });
-  const env = pulumiEnv(STATE_DIR);
   if (process.env.PULUMI_CONFIG_PASSPHRASE === undefined) {
     console.log(
       `» secrets of the local stack are encrypted with the documented passphrase "${LOCAL_PASSPHRASE}"`,
@@ -161,25 +156,33 @@ async function withCli(pulumi: PulumiCli, options: Options, emulator: EmulatorHa
         "does not manage them (remove them with `npm run demo -- destroy` where no CLI can be had, or delete .demo/)",
     );
   }
-  const stack = new PulumiStack(pulumi, FLAGSHIP_DIR, STACK, env);
   console.log(`» stack ${STACK} in ${STATE_DIR}`);
-  await stack.select();
+  const stack = await EngineStack.open({
+    cli: pulumi,
+    workDir: FLAGSHIP_DIR,
+    stackName: STACK,
+    program: programFromFile(path.join(FLAGSHIP_DIR, "index.ts")),
+    env: pulumiEnv(pulumi, STATE_DIR),
+  });
   await stack.setConfig({ "observability:url": emulator.url, "observability:orgId": emulator.orgId });
   await stack.setSecrets({ "observability:token": emulator.token, ...PLACEHOLDER_SECRETS });
 
   if (options.action === "destroy") {
-    await stack.cli(["destroy", "--yes"]);
-    await stack.cli(["stack", "rm", "--yes"]);
+    await stack.stack.destroy(stack.streams());
+    await stack.workspace.removeStack(STACK);
     console.log(
       "\nDestroyed: the flagship's resources are deleted from the emulator and stack `local` is removed.",
     );
     return 0;
   }
 
-  await stack.cli(["up", "--yes"]);
-  const outputs = await stack.outputs();
+  await stack.stack.up(stack.streams());
+  const outputs = await stack.stack.outputs();
   console.log("\nStack outputs:");
-  console.log(JSON.stringify(outputs, null, 2));
+  for (const [key, { value, secret }] of Object.entries(outputs)) {
+    const shown = secret ? '"[secret]"' : JSON.stringify(value, null, 4);
+    console.log(`    ${key}: ${shown.replace(/\n/g, "\n    ")}`);
+  }
   printNextSteps("Pulumi reports no changes");
   return 0;
 }

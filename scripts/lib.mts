@@ -1,13 +1,17 @@
 /**
- * Shared by `npm run demo` and `npm run test:e2e`: getting the Pulumi CLI (from PATH, else the npm launcher)
- * before anything starts, building, running commands asynchronously (an in-process emulator must keep
- * serving), the file-backend env, and loading the TypeScript driver that test/examples shares with the demo.
+ * Shared by `npm run demo`, `npm run test:e2e` and the benchmarks: getting the Pulumi CLI (from PATH, else built
+ * here from Go modules, pulumi-cli.mts) before anything starts, building the package, running commands
+ * asynchronously (an in-process emulator must keep serving), stacks run by the real engine (EngineStack), and
+ * loading the TypeScript driver that test/examples shares with the demo.
  */
 import { spawn } from "node:child_process";
 import { accessSync, constants, lstatSync, mkdirSync, readFileSync, symlinkSync } from "node:fs";
 import Module, { createRequire } from "node:module";
+import * as os from "node:os";
 import * as path from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import type * as Automation from "@pulumi/pulumi/automation/index.js";
+import type { BuiltCli } from "./pulumi-cli.mts";
 
 /** The repository root (this file lives in `<root>/scripts`). */
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -15,12 +19,11 @@ export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url
 /** `require` anchored at the repository, so `pulumi-observability/…` resolves to the built package. */
 export const requireFromRepo = createRequire(path.join(REPO_ROOT, "package.json"));
 
-/** How to get the CLI; printed whenever it is missing. */
+/** How to get a CLI; printed whenever none can be had. */
 export const INSTALL_HINT = [
-  "Install it with:",
-  "    curl -fsSL https://get.pulumi.com | sh",
-  "or see https://www.pulumi.com/docs/install/ (Homebrew, winget, Chocolatey, a zip), then open a new shell",
-  "so that `pulumi` is on PATH.",
+  "Get one with `npm run pulumi:path` where Go is installed (it builds the CLI from Go modules, minutes once,",
+  "then cached), or install it: `curl -fsSL https://get.pulumi.com | sh` or see https://www.pulumi.com/docs/install/,",
+  "then open a new shell so that `pulumi` is on PATH.",
 ].join("\n");
 
 /** The passphrase that encrypts the local stacks' secrets unless PULUMI_CONFIG_PASSPHRASE is already set. It
@@ -129,96 +132,184 @@ export function linkPackageIntoNodeModules(): void {
   symlinkSync("..", link, "dir");
 }
 
-/** Environment for the Pulumi CLI with a local file backend at `stateDir`. */
-export function pulumiEnv(stateDir: string, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+/**
+ * Environment for the Pulumi CLI with a local file backend at `stateDir`: no network (no update check, no plugin
+ * downloads), its own PULUMI_HOME (`home`, default `<stateDir>/.pulumi-home`), and `cli.binDir` first on PATH, so
+ * the dynamic-provider launcher beside the CLI is the one found, then the folder of this Node (Node 24 inside npm
+ * scripts), which the launcher and the programs run on.
+ */
+export function pulumiEnv(
+  cli: PulumiCli,
+  stateDir: string,
+  extra: NodeJS.ProcessEnv = {},
+  home = path.join(stateDir, ".pulumi-home"),
+): NodeJS.ProcessEnv {
+  mkdirSync(home, { recursive: true });
   return {
     ...process.env,
     PULUMI_BACKEND_URL: `file://${stateDir}`,
+    PULUMI_HOME: home,
     PULUMI_CONFIG_PASSPHRASE: process.env.PULUMI_CONFIG_PASSPHRASE ?? LOCAL_PASSPHRASE,
     PULUMI_SKIP_UPDATE_CHECK: "true",
-    // The programs run on the same Node as this script (Node 24 inside npm scripts).
-    PATH: [path.dirname(process.execPath), process.env.PATH ?? ""].join(path.delimiter),
+    PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+    PATH: [cli.binDir, path.dirname(process.execPath), process.env.PATH ?? ""].join(path.delimiter),
     ...extra,
   };
 }
 
-/** A thin wrapper over the `pulumi` CLI for one project folder and one stack. */
-export class PulumiStack {
-  readonly pulumi: PulumiCli;
-  readonly cwd: string;
-  readonly stack: string;
+/** The program of an inline stack: what it returns becomes the stack's outputs. */
+export type InlineProgram = () => Promise<Record<string, unknown> | void>;
+
+/**
+ * A program that imports `file` (a Pulumi program such as examples/<name>/index.ts, run by Node's type stripping)
+ * afresh on every run, as `pulumi up` runs it in a new process each time, and returns its exports as outputs.
+ */
+export function programFromFile(file: string): InlineProgram {
+  let runs = 0;
+  return async () => {
+    const url = `${pathToFileURL(file).href}?run=${++runs}`;
+    return { ...((await import(url)) as Record<string, unknown>) };
+  };
+}
+
+/**
+ * One stack run by the real engine: the Automation API's LocalWorkspace with an inline program, so the CLI talks
+ * to the program in this process and needs no language host. `workDir` holds the project's Pulumi.yaml; `env` is
+ * the CLI's environment (pulumiEnv).
+ */
+export class EngineStack {
+  readonly cli: PulumiCli;
+  readonly workDir: string;
+  readonly name: string;
   readonly env: NodeJS.ProcessEnv;
+  readonly stack: AutomationStack;
+  readonly workspace: Automation.LocalWorkspace;
 
-  /** `pulumi` is how to run the CLI, `cwd` the project folder (holding Pulumi.yaml). */
-  constructor(pulumi: PulumiCli, cwd: string, stack: string, env: NodeJS.ProcessEnv) {
-    this.pulumi = pulumi;
-    this.cwd = cwd;
-    this.stack = stack;
+  private constructor(
+    cli: PulumiCli,
+    workDir: string,
+    name: string,
+    env: NodeJS.ProcessEnv,
+    stack: AutomationStack,
+  ) {
+    this.cli = cli;
+    this.workDir = workDir;
+    this.name = name;
     this.env = env;
-  }
-
-  /** Runs `pulumi <args> --stack <stack> --non-interactive`. */
-  cli(args: string[], options: Omit<RunOptions, "cwd" | "env"> = {}): Promise<string> {
-    const [cmd, ...pre] = this.pulumi.argv;
-    return run(cmd, [...pre, ...args, "--stack", this.stack, "--non-interactive"], {
-      ...options,
-      cwd: this.cwd,
-      env: this.env,
-    });
+    this.stack = stack;
+    this.workspace = stack.workspace as Automation.LocalWorkspace;
   }
 
   /** Selects the stack, creating it (with the passphrase secrets provider) when it does not exist. */
-  async select(): Promise<void> {
-    const [cmd, ...pre] = this.pulumi.argv;
-    await run(cmd, [...pre, "stack", "select", "--create", this.stack, "--secrets-provider", "passphrase"], {
-      cwd: this.cwd,
+  static async open(options: {
+    cli: PulumiCli;
+    workDir: string;
+    stackName: string;
+    program: InlineProgram;
+    env: NodeJS.ProcessEnv;
+  }): Promise<EngineStack> {
+    const auto = (await import("@pulumi/pulumi/automation/index.js")) as typeof Automation;
+    const pulumiCommand = await auto.PulumiCommand.get({
+      root: cliRoot(options.cli),
+      skipVersionCheck: false,
+    });
+    const envVars = Object.fromEntries(
+      Object.entries(options.env).filter((e): e is [string, string] => e[1] !== undefined),
+    );
+    const stack = await auto.LocalWorkspace.createOrSelectStack(
+      { stackName: options.stackName, projectName: path.basename(options.workDir), program: options.program },
+      { workDir: options.workDir, pulumiCommand, envVars, secretsProvider: "passphrase" },
+    );
+    return new EngineStack(options.cli, options.workDir, options.stackName, options.env, stack);
+  }
+
+  /** Runs `pulumi <args> --stack <stack> --non-interactive` in the project folder, with this stack's env. */
+  run(args: string[], options: Omit<RunOptions, "cwd" | "env"> = {}): Promise<string> {
+    return run(this.cli.pulumi, [...args, "--stack", this.name, "--non-interactive"], {
+      ...options,
+      cwd: this.workDir,
       env: this.env,
     });
   }
 
   /** Sets plain config values. */
   async setConfig(values: Record<string, string>): Promise<void> {
-    for (const [key, value] of Object.entries(values)) await this.cli(["config", "set", key, value]);
+    for (const [key, value] of Object.entries(values)) await this.run(["config", "set", key, value]);
   }
 
-  /** Sets secret config values, passing each on stdin so it never shows in a process list. */
+  /**
+   * Sets secret config values, each on stdin so it never shows in a process list (the Automation API would put
+   * it in argv).
+   */
   async setSecrets(values: Record<string, string>): Promise<void> {
     for (const [key, value] of Object.entries(values)) {
-      await this.cli(["config", "set", "--secret", key], { input: value });
+      await this.run(["config", "set", "--secret", key], { input: value });
     }
   }
 
-  /** The stack outputs as JSON (secrets stay masked). */
+  /** The stack outputs' values (secrets included, as the program sees them). */
   async outputs(): Promise<Record<string, unknown>> {
-    return JSON.parse(await this.cli(["stack", "output", "--json"], { capture: true })) as Record<
-      string,
-      unknown
-    >;
+    const out = await this.stack.outputs();
+    return Object.fromEntries(Object.entries(out).map(([k, v]) => [k, v.value]));
+  }
+
+  /** Options for an Automation API operation that stream its output to ours as it comes. */
+  streams(): { onOutput: (s: string) => void } {
+    return { onOutput: (s: string) => process.stdout.write(s) };
   }
 }
 
-/** How to run the Pulumi CLI: the command line before the CLI's own arguments, and what it is. */
+type AutomationStack = Automation.Stack;
+
+/** The folder whose `bin/pulumi` is `cli.pulumi`, as the Automation API's PulumiCommand wants it. */
+function cliRoot(cli: PulumiCli): string {
+  if (path.basename(cli.binDir) === "bin") return path.dirname(cli.binDir);
+  // A `pulumi` in a folder not named bin: a link to it in one that is.
+  const root = path.join(os.tmpdir(), `pulumi-observability-cli-${process.pid}`);
+  mkdirSync(path.join(root, "bin"), { recursive: true });
+  try {
+    symlinkSync(cli.pulumi, path.join(root, "bin", "pulumi"));
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+  }
+  return root;
+}
+
+/** A Pulumi CLI to run: its path, the folder to put first on PATH, where it came from and its version. */
 export interface PulumiCli {
-  /** E.g. `["/usr/local/bin/pulumi"]`, or `[node, ".../node_modules/pulumi/run.js"]` for the launcher. */
-  argv: string[];
-  /** Where it came from, for the log: `PATH` or `npm launcher`. */
+  pulumi: string;
+  binDir: string;
+  /** For the log: `PATH`, or where the build from Go modules is cached. */
   source: string;
   /** What `pulumi version` printed. */
   version: string;
 }
 
-/** How long getting the CLI may take before the scripts go on without it. */
-export const CLI_TIMEOUT_MS = 60_000;
+/** How long a `pulumi` on PATH may take to answer `pulumi version`. */
+export const CLI_TIMEOUT_MS = 20_000;
+
+/** Why no CLI was had, in one line; `fatal` when a build was tried and failed (rather than impossible). */
+export interface NoCli {
+  cli?: undefined;
+  reason: string;
+  fatal: boolean;
+}
 
 /**
- * The Pulumi CLI: a `pulumi` already on PATH, else the npm package `pulumi` (a devDependency), a launcher that
- * downloads the CLI of its own version on first use (it runs get.pulumi.com's install script) and caches it
- * under `$PULUMI_HOME/versions` (default `~/.pulumi/versions`). Each candidate must answer `pulumi version`
- * within `timeoutMs`. Otherwise `reason` says in one line why there is no CLI (offline, most often).
+ * The Pulumi CLI: a `pulumi` on PATH that answers `pulumi version` within `timeoutMs`; else the build from Go
+ * modules in its cache (pulumi-cli.mts); else, when `build` is set, a new build of it (minutes on a cold
+ * machine). Otherwise `reason` says in one line why there is none: `fatal` when Go is there and the build failed
+ * (a module that could not be had, named), not fatal when there is nothing to build with, or building was not
+ * asked for.
  */
 export async function findPulumiCli(
-  options: { timeoutMs?: number; env?: NodeJS.ProcessEnv } = {},
-): Promise<{ cli: PulumiCli; reason?: undefined } | { cli?: undefined; reason: string }> {
+  options: {
+    build?: boolean;
+    timeoutMs?: number;
+    env?: NodeJS.ProcessEnv;
+    onBuildStart?: (version: string) => void;
+  } = {},
+): Promise<{ cli: PulumiCli; reason?: undefined } | NoCli> {
   const env = options.env ?? process.env;
   const timeoutMs = options.timeoutMs ?? CLI_TIMEOUT_MS;
   const reasons: string[] = [];
@@ -226,28 +317,46 @@ export async function findPulumiCli(
   const onPath = findOnPath("pulumi", env);
   if (onPath) {
     const probed = await probe([onPath, "version"], env, timeoutMs);
-    if (probed.ok) return { cli: { argv: [onPath], source: "PATH", version: probed.output } };
+    if (probed.ok) {
+      return {
+        cli: { pulumi: onPath, binDir: path.dirname(onPath), source: "PATH", version: probed.output },
+      };
+    }
     reasons.push(`\`${onPath} version\` ${probed.output}`);
   } else {
     reasons.push("no `pulumi` on PATH");
   }
 
-  let launcher: string | undefined;
-  try {
-    launcher = requireFromRepo.resolve("pulumi/run.js");
-  } catch {
-    reasons.push("the npm launcher `pulumi` is not installed (run npm ci)");
-  }
-  if (launcher) {
-    const version = (requireFromRepo("pulumi/package.json") as { version: string }).version;
-    const argv = [process.execPath, launcher];
-    const probed = await probe([...argv, "version"], env, timeoutMs);
-    if (probed.ok) return { cli: { argv, source: "npm launcher", version: probed.output } };
+  const goBuild = await import("./pulumi-cli.mts");
+  const fromGo = (built: BuiltCli, how: string): { cli: PulumiCli } => ({
+    cli: {
+      pulumi: built.pulumi,
+      binDir: built.binDir,
+      source: `${how}, in ${built.binDir}`,
+      version: built.version,
+    },
+  });
+  const cached = await goBuild.cachedCli(env);
+  if (cached) return fromGo(cached, "built here from Go modules");
+  const version = goBuild.pinnedVersion();
+
+  if (!options.build) {
     reasons.push(
-      `the npm launcher \`pulumi\` ${version} could not get the CLI v${version}: ${probed.output}`,
+      goBuild.findGo(env)
+        ? `the CLI ${version} is not built here yet (\`npm run pulumi:path\` builds it from Go modules, minutes once)`
+        : `no CLI ${version} built here, and no Go toolchain to build one`,
     );
+    return { reason: reasons.join("; "), fatal: false };
   }
-  return { reason: reasons.join("; ") };
+  try {
+    const built = await goBuild.ensureCli({ env, onBuildStart: options.onBuildStart });
+    return fromGo(built, `built here from Go modules in ${built.builtInSeconds} s`);
+  } catch (err) {
+    if (!(err instanceof goBuild.CliBuildError)) throw err;
+    const noGo = goBuild.findGo(env) === undefined;
+    reasons.push(noGo ? `no CLI ${version} built here, and ${err.message} to build one` : err.message);
+    return { reason: reasons.join("; "), fatal: !noGo };
+  }
 }
 
 /** Runs `argv` with stdio captured, killing it (and whatever it started) after `timeoutMs`. */
@@ -257,9 +366,9 @@ function probe(
   timeoutMs: number,
 ): Promise<{ ok: boolean; output: string }> {
   return new Promise((resolve) => {
-    // Its own process group, so a timeout also ends the shell and curl the launcher's install script starts.
+    // Its own process group, so a timeout also ends whatever it started.
     const child = spawn(argv[0], argv.slice(1), {
-      env,
+      env: { ...env, PULUMI_SKIP_UPDATE_CHECK: "true" },
       stdio: ["ignore", "pipe", "pipe"],
       detached: process.platform !== "win32",
     });
@@ -284,13 +393,7 @@ function probe(
       clearTimeout(timer);
       if (code === 0 && !timedOut) return resolve({ ok: true, output: stdout.trim() });
       if (timedOut) return resolve({ ok: false, output: `gave no answer within ${timeoutMs / 1000} s` });
-      // The launcher's own error is its last line, `pulumi: <message>`; keep only that.
-      const last = stderr
-        .trim()
-        .split("\n")
-        .at(-1)
-        ?.replace(/^pulumi: /, "")
-        .trim();
+      const last = stderr.trim().split("\n").at(-1)?.trim();
       resolve({ ok: false, output: last || `failed with exit code ${code}` });
     });
   });

@@ -1,19 +1,24 @@
 /**
- * `npm run demo` and `npm run test:e2e` around the Pulumi CLI: how the CLI is found (PATH, else the npm
- * launcher, in bounded time), what the scripts do when none can be had, and their answers to bad input. The
- * runs through the driver itself are in offline-demo.test.ts.
+ * `npm run demo`, `npm run test:e2e` and `npm run pulumi:path` around the Pulumi CLI: how the CLI is found (PATH,
+ * else the build from Go modules in its cache, else a new build), what the scripts say when none can be had, and
+ * their answers to bad input. The runs through the driver itself are in offline-demo.test.ts.
  *
- * "No CLI can be had" is made certain whatever the network: PATH holds only Node, PULUMI_HOME is empty (no
- * cached CLI), and the launcher's download goes through a proxy (NODE_USE_ENV_PROXY) that refuses or stalls.
+ * "No CLI can be had" is made certain whatever the machine: PATH holds only Node, the cache folder
+ * (XDG_CACHE_HOME) is empty, and GO names no executable. A stand-in `go` that fails as a build does when a module
+ * cannot be downloaded checks what a failed build reports, without the network.
  */
 import { spawn } from "node:child_process";
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import * as http from "node:http";
 import * as net from "node:net";
 import * as os from "node:os";
 import * as path from "node:path";
 
 const ROOT = path.resolve(__dirname, "../..");
+/** The version engine/pulumi-cli/go.mod pins, which the cache is keyed by. */
+const PINNED = /github\.com\/pulumi\/pulumi\/pkg\/v3 (v3\.\d+\.\d+)/.exec(
+  readFileSync(path.join(ROOT, "engine", "pulumi-cli", "go.mod"), "utf8"),
+)![1];
 
 interface Outcome {
   code: number | null;
@@ -27,28 +32,37 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(sandbox, { recursive: true, force: true }));
 
-/** An environment in which no Pulumi CLI can be had: `proxyPort` is where the launcher's download goes. */
-function offlineEnv(proxyPort: number): NodeJS.ProcessEnv {
-  const home = path.join(sandbox, "pulumi-home");
-  mkdirSync(home, { recursive: true });
+/** An environment in which no Pulumi CLI can be had: none on PATH, none cached, no Go. */
+function noCliEnv(): NodeJS.ProcessEnv {
+  const cache = mkdtempSync(path.join(sandbox, "cache-"));
   return {
     ...process.env,
     PATH: path.dirname(process.execPath),
-    PULUMI_HOME: home,
-    NODE_USE_ENV_PROXY: "1",
-    HTTPS_PROXY: `http://127.0.0.1:${proxyPort}`,
-    // The demo's own calls to the emulator stay direct, as they do for a user behind a proxy.
-    NO_PROXY: "127.0.0.1,localhost",
+    XDG_CACHE_HOME: cache,
+    GO: path.join(sandbox, "no-go-here"),
   };
 }
 
-/** A port on which nothing listens, so every connection is refused at once. */
-async function closedPort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
+/** Writes an executable shell script `dir/name` and returns its path. */
+function script(dir: string, name: string, body: string): string {
+  mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, name);
+  writeFileSync(file, `#!/bin/sh\n${body}\n`);
+  chmodSync(file, 0o755);
+  return file;
+}
+
+/** A `go` that fails as `go build` does when the module proxy refuses a module. */
+function failingGo(): string {
+  return script(
+    mkdtempSync(path.join(sandbox, "go-")),
+    "go",
+    [
+      "echo 'go: downloading github.com/example/gone v1.2.3' >&2",
+      "echo 'go: github.com/example/gone@v1.2.3: reading https://modules.test/github.com/example/gone/@v/v1.2.3.zip: 403 Forbidden' >&2",
+      "exit 1",
+    ].join("\n"),
+  );
 }
 
 function runNode(args: string[], env: NodeJS.ProcessEnv): Promise<Outcome> {
@@ -64,73 +78,88 @@ function runNode(args: string[], env: NodeJS.ProcessEnv): Promise<Outcome> {
 }
 
 /** Calls lib.mts's findPulumiCli in a Node process of its own (jest cannot load the .mts) and returns its answer. */
-async function findPulumiCli(env: NodeJS.ProcessEnv, timeoutMs: number) {
+async function findPulumiCli(env: NodeJS.ProcessEnv, build = false) {
   const lib = JSON.stringify(path.join(ROOT, "scripts", "lib.mts"));
   const code = `const { findPulumiCli } = await import(${lib});
-    const t0 = Date.now();
-    const found = await findPulumiCli({ timeoutMs: ${timeoutMs} });
-    console.log(JSON.stringify({ ...found, ms: Date.now() - t0 }));`;
+    console.log(JSON.stringify(await findPulumiCli({ build: ${build} })));`;
   const out = await runNode(["--input-type=module", "-e", code], env);
   expect(out.stderr).toBe("");
   return JSON.parse(out.stdout) as {
-    cli?: { argv: string[]; source: string; version: string };
+    cli?: { pulumi: string; binDir: string; source: string; version: string };
     reason?: string;
-    ms: number;
+    fatal?: boolean;
   };
 }
 
 describe("getting the Pulumi CLI", () => {
-  it("offline, the launcher's failure is reported in one line, at once", async () => {
-    const found = await findPulumiCli(offlineEnv(await closedPort()), 60_000);
+  it("with no CLI and no Go, the reason is one line, and not a failure", async () => {
+    const found = await findPulumiCli(noCliEnv(), true);
     expect(found.cli).toBeUndefined();
+    expect(found.fatal).toBe(false);
     expect(found.reason).toMatch(
-      /^no `pulumi` on PATH; the npm launcher `pulumi` [\d.]+ could not get the CLI/,
+      new RegExp(`^no \`pulumi\` on PATH; no CLI ${PINNED} built here, and no Go toolchain \\(`),
     );
-    expect(found.reason).toContain("fetch failed");
     expect(found.reason).not.toContain("\n");
   });
 
-  it("a download that never answers is given up after the time bound, with whatever it started", async () => {
-    const stalled: net.Socket[] = [];
-    let closed = 0;
-    const proxy = net.createServer((socket) => {
-      stalled.push(socket);
-      socket.on("close", () => closed++).resume();
-    });
-    await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
-    try {
-      const found = await findPulumiCli(offlineEnv((proxy.address() as net.AddressInfo).port), 1500);
-      expect(found.reason).toContain("gave no answer within 1.5 s");
-      expect(found.ms).toBeLessThan(10_000);
-      // The launcher did try (it reached the proxy) and was ended: its connection is closed.
-      expect(stalled.length).toBeGreaterThan(0);
-      await new Promise((resolve) => setTimeout(resolve, 500));
-      expect(closed).toBe(stalled.length);
-    } finally {
-      for (const s of stalled) s.destroy();
-      proxy.close();
-    }
-  });
-
-  it("a `pulumi` on PATH comes first, and npm's node_modules/.bin (the launcher) is not taken for one", async () => {
+  it("a `pulumi` on PATH comes first, and npm's node_modules/.bin is not taken for one", async () => {
     const bin = path.join(sandbox, "bin");
     const npmBin = path.join(sandbox, "node_modules", ".bin");
-    for (const [dir, version] of [
-      [npmBin, "v0.0.0-npm-bin"],
-      [bin, "v3.999.0-on-path"],
-    ]) {
-      mkdirSync(dir, { recursive: true });
-      writeFileSync(path.join(dir, "pulumi"), `#!/bin/sh\necho ${version}\n`);
-      chmodSync(path.join(dir, "pulumi"), 0o755);
-    }
-    const env = offlineEnv(await closedPort());
+    script(npmBin, "pulumi", "echo v0.0.0-npm-bin");
+    script(bin, "pulumi", "echo v3.999.0-on-path");
+    const env = noCliEnv();
     env.PATH = [npmBin, bin, env.PATH].join(path.delimiter);
-    const found = await findPulumiCli(env, 10_000);
+    const found = await findPulumiCli(env);
     expect(found.cli).toEqual({
-      argv: [path.join(bin, "pulumi")],
+      pulumi: path.join(bin, "pulumi"),
+      binDir: bin,
       source: "PATH",
       version: "v3.999.0-on-path",
     });
+  });
+
+  it("without one on PATH, the build in the cache is taken when it answers the pinned version, and only then", async () => {
+    const env = noCliEnv();
+    const binDir = path.join(env.XDG_CACHE_HOME!, "pulumi-observability", "pulumi-cli", PINNED, "bin");
+    script(binDir, "pulumi", "echo v3.0.0-some-other");
+    const stale = await findPulumiCli(env);
+    expect(stale.cli).toBeUndefined();
+    expect(stale.reason).toContain(`no CLI ${PINNED} built here`);
+
+    script(binDir, "pulumi", `echo ${PINNED}`);
+    const found = await findPulumiCli(env);
+    expect(found.cli).toMatchObject({ pulumi: path.join(binDir, "pulumi"), binDir, version: PINNED });
+    expect(found.cli!.source).toContain("built here from Go modules");
+  });
+
+  it("npm run pulumi:path prints the cached CLI's path", async () => {
+    const env = noCliEnv();
+    const binDir = path.join(env.XDG_CACHE_HOME!, "pulumi-observability", "pulumi-cli", PINNED, "bin");
+    script(binDir, "pulumi", `echo ${PINNED}`);
+    const out = await runNode([path.join(ROOT, "scripts", "pulumi-path.mts")], env);
+    expect(out).toEqual({ code: 0, stdout: `${path.join(binDir, "pulumi")}\n`, stderr: "" });
+  });
+
+  it("npm run pulumi:path with no CLI and no Go exits 1 with one line", async () => {
+    const out = await runNode([path.join(ROOT, "scripts", "pulumi-path.mts")], noCliEnv());
+    expect(out.code).toBe(1);
+    expect(out.stdout).toBe("");
+    expect(out.stderr).toMatch(/^pulumi:path: no `pulumi` on PATH; .*no Go toolchain.*\n$/);
+    expect(out.stderr.trim()).not.toContain("\n");
+  });
+
+  it("a build whose module cannot be had fails in one line naming the module, and is fatal", async () => {
+    const env = { ...noCliEnv(), GO: failingGo() };
+    const found = await findPulumiCli(env, true);
+    expect(found.fatal).toBe(true);
+    expect(found.reason).toContain(
+      `building the Pulumi CLI ${PINNED}: module github.com/example/gone@v1.2.3 could not be had: 403 Forbidden`,
+    );
+    expect(found.reason).not.toContain("modules.test");
+    const out = await runNode([path.join(ROOT, "scripts", "pulumi-path.mts")], env);
+    expect(out.code).toBe(1);
+    expect(out.stderr.trim().split("\n")).toHaveLength(1);
+    expect(out.stderr).toContain("module github.com/example/gone@v1.2.3 could not be had");
   });
 });
 
@@ -143,12 +172,11 @@ describe("npm run demo and npm run test:e2e without a CLI", () => {
   ])(
     "npm run demo rejects %s with its usage and exit 2, before anything else",
     async (_what, args, message) => {
-      const out = await runNode(
-        [path.join(ROOT, "scripts", "demo.mts"), ...args],
-        offlineEnv(await closedPort()),
-      );
+      const out = await runNode([path.join(ROOT, "scripts", "demo.mts"), ...args], noCliEnv());
       expect(out.code).toBe(2);
-      expect(out.stderr).toBe(`${message}\nusage: npm run demo [-- [up | destroy] [--keep] [--port N]]\n`);
+      expect(out.stderr).toBe(
+        `${message}\nusage: npm run demo [-- [up | destroy] [--keep] [--port N] [--build-cli]]\n`,
+      );
       expect(out.stdout).toBe("");
     },
   );
@@ -158,13 +186,12 @@ describe("npm run demo and npm run test:e2e without a CLI", () => {
     await new Promise<void>((resolve) => other.listen(0, "127.0.0.1", resolve));
     const port = (other.address() as net.AddressInfo).port;
     try {
-      const out = await runNode(
-        [path.join(ROOT, "scripts", "demo.mts"), "--port", String(port)],
-        offlineEnv(await closedPort()),
-      );
+      const out = await runNode([path.join(ROOT, "scripts", "demo.mts"), "--port", String(port)], noCliEnv());
       expect(out.code).toBe(1);
       const lines = out.stdout.split("\n");
-      expect(lines[0]).toMatch(/^The Pulumi CLI could not be had \(no `pulumi` on PATH; .*fetch failed\)\.$/);
+      expect(lines[0]).toMatch(
+        /^The Pulumi CLI could not be had \(no `pulumi` on PATH; .*no Go toolchain.*\)\.$/,
+      );
       const explanation = lines.slice(0, lines.indexOf("")).join(" ");
       for (const said of [
         "the flagship's program",
@@ -172,6 +199,7 @@ describe("npm run demo and npm run test:e2e without a CLI", () => {
         "real provider code",
         "Pulumi's engine and state backend",
         "refresh, replacement",
+        "--build-cli",
         "curl -fsSL https://get.pulumi.com | sh",
       ])
         expect(explanation).toContain(said);
@@ -187,14 +215,20 @@ describe("npm run demo and npm run test:e2e without a CLI", () => {
     }
   });
 
-  it("npm run test:e2e skips, saying why, and exits 0 having built nothing", async () => {
-    const out = await runNode([path.join(ROOT, "scripts", "e2e.mts")], offlineEnv(await closedPort()));
+  it("npm run test:e2e skips, saying why in its last line, and exits 0 having built nothing", async () => {
+    const out = await runNode([path.join(ROOT, "scripts", "e2e.mts")], noCliEnv());
     expect(out.code).toBe(0);
-    expect(out.stdout).toMatch(
-      /^test:e2e skipped: the Pulumi CLI could not be had \(no `pulumi` on PATH; .*\)/,
-    );
-    expect(out.stdout).toContain("fetch failed");
     expect(out.stdout).toContain("curl -fsSL https://get.pulumi.com | sh");
+    expect(out.stdout.trim().split("\n").at(-1)).toMatch(
+      /^test:e2e skipped: no Pulumi CLI can be had here, .*\(no `pulumi` on PATH; .*no Go toolchain.*\)\.$/,
+    );
     expect(out.stdout).not.toContain("building");
+  });
+
+  it("npm run test:e2e fails, naming the module, when Go cannot build the CLI", async () => {
+    const out = await runNode([path.join(ROOT, "scripts", "e2e.mts")], { ...noCliEnv(), GO: failingGo() });
+    expect(out.code).toBe(1);
+    expect(out.stderr).toContain("module github.com/example/gone@v1.2.3 could not be had");
+    expect(out.stdout).not.toContain("building the package");
   });
 });
