@@ -143,7 +143,8 @@ async function listAll(client: ObservabilityClient): Promise<Record<RunKind, Pro
     ) as Props[],
     // A dashboard's resource id is its uid.
     Dashboard: (await client.dashboards.listAll()).map((d) => ({ id: d.uid, name: d.dashboard.name })),
-    Dataset: (await client.datasets.list()) as Props[],
+    // The dataset the run's annotations and virtual fields live on is not one of its resources.
+    Dataset: (await client.datasets.list()).filter((d) => d.name !== DATASET) as Props[],
   };
 }
 
@@ -152,7 +153,8 @@ export async function faultRun(
   texts: Record<RunKind, string>,
   options: FaultRunOptions,
 ): Promise<FaultRunResult> {
-  const em = await startEmulator({ port: 0, host: "127.0.0.1", faults: options.faults });
+  // The run's annotations and virtual fields live on DATASET, which must exist.
+  const em = await startEmulator({ port: 0, host: "127.0.0.1", faults: options.faults, datasets: [DATASET] });
   let host: ProviderHost | undefined;
   try {
     host = await startProviderHost({
