@@ -116,3 +116,19 @@ export function adoptableOptions<T extends pulumi.CustomResourceOptions>(
   }
   return opts;
 }
+
+/**
+ * The options of a kind whose name (or other identity) is unique: replacements delete first, since a replacement
+ * created first would clash with the old object (409); the user's own `deleteBeforeReplace` wins. An adopted
+ * resource keeps create-before-delete (see {@link adoptableOptions}: deleting first would destroy the object its
+ * replacement adopts).
+ */
+export function uniqueIdentityOptions<T extends pulumi.CustomResourceOptions>(
+  kind: string,
+  name: string,
+  args: { adopt?: unknown } | undefined,
+  opts: T | undefined,
+): T | undefined {
+  const adopted = adoptableOptions(kind, name, args, opts);
+  return args?.adopt === undefined ? withDeleteBeforeReplace(opts) : adopted;
+}

@@ -4,13 +4,12 @@ import type { ObservabilityClient } from "../client";
 import type { CrudFamily } from "../client/resources/base";
 import { DatasetInputSchema, fieldNames, type Dataset as ApiDataset } from "../schemas";
 import {
-  adoptableOptions,
   RESOURCE_MODULE,
   resourceProps,
   shimFor,
-  withDeleteBeforeReplace,
   type ArgsMatchSchema,
   type Assert,
+  uniqueIdentityOptions,
 } from "./common";
 import { declareKind, fromSchema, type Props } from "./lifecycle";
 import { dropUndefined, pick, stableStringify } from "./values";
@@ -214,8 +213,7 @@ export class Dataset extends pulumi.dynamic.Resource {
    * dataset keeps create-before-delete, as an adopted Role does.
    */
   constructor(name: string, args: DatasetArgs, opts?: pulumi.CustomResourceOptions) {
-    const adopted = adoptableOptions(declaration.kind, name, args, opts);
-    const options = args?.adopt === undefined ? withDeleteBeforeReplace(opts) : adopted;
+    const options = uniqueIdentityOptions(declaration.kind, name, args, opts);
     super(
       shimFor(declaration),
       name,

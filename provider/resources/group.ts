@@ -2,13 +2,12 @@
 import * as pulumi from "@pulumi/pulumi";
 import { GroupInputSchema, fieldNames, type Group as ApiGroup } from "../schemas";
 import {
-  adoptableOptions,
   RESOURCE_MODULE,
   resourceProps,
   shimFor,
-  withDeleteBeforeReplace,
   type ArgsMatchSchema,
   type Assert,
+  uniqueIdentityOptions,
 } from "./common";
 import { declareKind, fromSchema, plainFamily } from "./lifecycle";
 
@@ -71,8 +70,7 @@ export class Group extends pulumi.dynamic.Resource {
    * `deleteBeforeReplace: true` is refused.
    */
   constructor(name: string, args: GroupArgs, opts?: pulumi.CustomResourceOptions) {
-    const adopted = adoptableOptions(declaration.kind, name, args, opts);
-    const options = args?.adopt === undefined ? withDeleteBeforeReplace(opts) : adopted;
+    const options = uniqueIdentityOptions(declaration.kind, name, args, opts);
     super(
       shimFor(declaration),
       name,

@@ -2,13 +2,12 @@
 import * as pulumi from "@pulumi/pulumi";
 import { RoleInputSchema, fieldNames, type Role as ApiRole } from "../schemas";
 import {
-  adoptableOptions,
   RESOURCE_MODULE,
   resourceProps,
   shimFor,
-  withDeleteBeforeReplace,
   type ArgsMatchSchema,
   type Assert,
+  uniqueIdentityOptions,
 } from "./common";
 import { declareKind, fromSchema, plainFamily, type Props } from "./lifecycle";
 
@@ -111,8 +110,7 @@ export class Role extends pulumi.dynamic.Resource {
    * yet), so leave the key out rather than pass an Output of undefined.
    */
   constructor(name: string, args: RoleArgs, opts?: pulumi.CustomResourceOptions) {
-    const adopted = adoptableOptions(declaration.kind, name, args, opts);
-    const options = args?.adopt === undefined ? withDeleteBeforeReplace(opts) : adopted;
+    const options = uniqueIdentityOptions(declaration.kind, name, args, opts);
     super(
       shimFor(declaration),
       name,

@@ -12,13 +12,12 @@ import * as pulumi from "@pulumi/pulumi";
 import type { ObservabilityClient } from "../client";
 import { UserInputSchema, fieldNames, type User as ApiUser } from "../schemas";
 import {
-  adoptableOptions,
   RESOURCE_MODULE,
   resourceProps,
   shimFor,
-  withDeleteBeforeReplace,
   type ArgsMatchSchema,
   type Assert,
+  uniqueIdentityOptions,
 } from "./common";
 import { declareKind, fromSchema, type Props } from "./lifecycle";
 import { dropUndefined, pick } from "./values";
@@ -134,8 +133,7 @@ export class User extends pulumi.dynamic.Resource {
    * its replacement adopts, and `adopt` with an explicit `deleteBeforeReplace: true` is refused.
    */
   constructor(name: string, args: UserArgs, opts?: pulumi.CustomResourceOptions) {
-    const adopted = adoptableOptions(declaration.kind, name, args, opts);
-    const options = args?.adopt === undefined ? withDeleteBeforeReplace(opts) : adopted;
+    const options = uniqueIdentityOptions(declaration.kind, name, args, opts);
     super(
       shimFor(declaration),
       name,

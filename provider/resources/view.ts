@@ -10,13 +10,12 @@
 import * as pulumi from "@pulumi/pulumi";
 import { ViewInputSchema, fieldNames, type View as ApiView } from "../schemas";
 import {
-  adoptableOptions,
   RESOURCE_MODULE,
   resourceProps,
   shimFor,
-  withDeleteBeforeReplace,
   type ArgsMatchSchema,
   type Assert,
+  uniqueIdentityOptions,
 } from "./common";
 import { declareKind, fromSchema, plainFamily } from "./lifecycle";
 
@@ -82,8 +81,7 @@ export class View extends pulumi.dynamic.Resource {
    * an explicit `deleteBeforeReplace: true` is refused.
    */
   constructor(name: string, args: ViewArgs, opts?: pulumi.CustomResourceOptions) {
-    const adopted = adoptableOptions(declaration.kind, name, args, opts);
-    const options = args?.adopt === undefined ? withDeleteBeforeReplace(opts) : adopted;
+    const options = uniqueIdentityOptions(declaration.kind, name, args, opts);
     super(
       shimFor(declaration),
       name,
