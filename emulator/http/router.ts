@@ -51,11 +51,6 @@ export class Router {
     return this;
   }
 
-  /** A view of this router whose `add` declares `access` on the routes it registers. */
-  withAccess(access: RouteAccess): { add(method: string, pattern: string, handler: Handler): Router } {
-    return { add: (method, pattern, handler) => this.add(method, pattern, handler, access) };
-  }
-
   /** Finds the route for a method and path; distinguishes an unknown path from a wrong method. */
   match(method: string, path: string): RouteMatch {
     let parts: string[];

@@ -20,14 +20,22 @@ export function registerQueries(router: Router, em: EmulatorContext): void {
     if (result.status === 200) quota.charge(1);
     return { ...result, headers: { ...result.headers, ...quotaHeaders("query", quota) } };
   };
-  const apl = router.withAccess(APL_QUERY_ACCESS);
-  apl.add("POST", "/v1/datasets/_apl", (ctx) =>
-    metered(() =>
-      runAplQuery(em.store, jsonObjectBody(ctx), queryParam(ctx.query, "format"), undefined, exists),
-    ),
+  router.add(
+    "POST",
+    "/v1/datasets/_apl",
+    (ctx) =>
+      metered(() =>
+        runAplQuery(em.store, jsonObjectBody(ctx), queryParam(ctx.query, "format"), undefined, exists),
+      ),
+    APL_QUERY_ACCESS,
   );
-  router.withAccess(LEGACY_QUERY_ACCESS).add("POST", "/v1/datasets/:name/query", (ctx) => {
-    if (ctx.params.name === "") throw new HttpError(400, "dataset name must not be empty");
-    return metered(() => runLegacyQuery(em.store, ctx.params.name, jsonObjectBody(ctx), undefined, exists));
-  });
+  router.add(
+    "POST",
+    "/v1/datasets/:name/query",
+    (ctx) => {
+      if (ctx.params.name === "") throw new HttpError(400, "dataset name must not be empty");
+      return metered(() => runLegacyQuery(em.store, ctx.params.name, jsonObjectBody(ctx), undefined, exists));
+    },
+    LEGACY_QUERY_ACCESS,
+  );
 }
