@@ -23,12 +23,15 @@ const pagerdutyRoutingKey = config.requireSecret("pagerdutyRoutingKey");
 const incidentWebhookUrl = config.requireSecret("incidentWebhookUrl");
 const incidentWebhookToken = config.requireSecret("incidentWebhookToken");
 const release = config.get("release") ?? "checkout-2024.06.1";
+/** Whether `pulumi destroy` may delete the datasets while they hold events (off: a destroy then refuses). */
+const datasetsForceDestroy = config.getBoolean("datasetsForceDestroy") ?? false;
 
 const httpLogs = new obs.Dataset("http-logs", {
   name: HTTP_LOGS,
   description: "Access logs of the checkout API.",
   retentionDays: 30,
   useRetentionPeriod: true,
+  forceDestroy: datasetsForceDestroy,
 });
 
 const appLogs = new obs.Dataset("app-logs", {
@@ -37,6 +40,7 @@ const appLogs = new obs.Dataset("app-logs", {
   retentionDays: 14,
   useRetentionPeriod: true,
   mapFields: ["attributes"],
+  forceDestroy: datasetsForceDestroy,
 });
 
 /** What queries a dataset is created after it and destroyed before it. */
