@@ -50,6 +50,12 @@ const PLACEHOLDER_SECRETS = {
   incidentWebhookToken: "local-demo-bot-token",
 };
 
+/**
+ * The flagship's plain config for the local stack: the emulator's data is disposable, so `destroy` may delete the
+ * datasets even after events were sent to them (the flagship README's ingest walkthrough).
+ */
+const LOCAL_CONFIG = { datasetsForceDestroy: "true" };
+
 interface Options {
   action: "up" | "destroy";
   keep: boolean;
@@ -164,7 +170,11 @@ async function withCli(pulumi: PulumiCli, options: Options, emulator: EmulatorHa
     program: programFromFile(path.join(FLAGSHIP_DIR, "index.ts")),
     env: pulumiEnv(pulumi, STATE_DIR),
   });
-  await stack.setConfig({ "observability:url": emulator.url, "observability:orgId": emulator.orgId });
+  await stack.setConfig({
+    "observability:url": emulator.url,
+    "observability:orgId": emulator.orgId,
+    ...LOCAL_CONFIG,
+  });
   await stack.setSecrets({ "observability:token": emulator.token, ...PLACEHOLDER_SECRETS });
 
   if (options.action === "destroy") {
@@ -224,7 +234,8 @@ async function withoutCli(options: Options, emulator: EmulatorHandle): Promise<n
     }
 
     const config: Record<string, string> = { ...providerConfig };
-    for (const [key, value] of Object.entries(PLACEHOLDER_SECRETS)) config[`${PROJECT}:${key}`] = value;
+    for (const [key, value] of Object.entries({ ...PLACEHOLDER_SECRETS, ...LOCAL_CONFIG }))
+      config[`${PROJECT}:${key}`] = value;
     const secretKeys = [
       "observability:token",
       ...Object.keys(PLACEHOLDER_SECRETS).map((k) => `${PROJECT}:${k}`),

@@ -10,7 +10,8 @@
  * - a create that fails;
  * - `protect`;
  * - `up --target`;
- * - a preview with no credentials, as for a fork's pull request.
+ * - a preview with no credentials, as for a fork's pull request;
+ * - lookups by name (getMonitorOutput) feeding a managed resource, and a preview of them with no credentials.
  */
 import { cpSync } from "node:fs";
 import * as path from "node:path";
@@ -31,11 +32,13 @@ import {
   failureOf,
   filesContaining,
   filesUnder,
+  freshLookups,
   freshService,
   openStack,
   packageResources,
   projectDir,
   redact,
+  serviceContents,
   type Client,
   type RunningEmulator,
   type StepResult,
@@ -79,7 +82,7 @@ function enginePath(group: string, slug: string, body: (ctx: PathContext) => Pro
     const steps = new Steps(group);
     const service = await freshService();
     const { em, client } = service;
-    const originalName = String((await client.orgs.get(em.orgId)).name);
+    const baseline = await serviceContents(client, em.orgId);
     const workDir = projectDir(
       path.join(workRoot, slug),
       "engine-paths",
@@ -108,7 +111,7 @@ function enginePath(group: string, slug: string, body: (ctx: PathContext) => Pro
           workDir: options.workDir ?? workDir,
           stateDir,
           stackName: name,
-          program,
+          program: freshLookups(program),
           em,
           credentials: options.credentials,
         });
@@ -128,7 +131,7 @@ function enginePath(group: string, slug: string, body: (ctx: PathContext) => Pro
           if (resources.length > 0) await stack.stack.destroy({ ...ctx.out });
           await stack.workspace.removeStack(stack.name);
         }
-        await assertServiceEmpty(client, em.orgId, originalName);
+        await assertServiceEmpty(client, em.orgId, baseline);
       });
       await service.close();
     }
@@ -366,6 +369,13 @@ const MISSING: [keyof typeof Obs & string, string][] = [
   ["Role", "role_missing"],
   ["StarredQuery", "sq_missing"],
   ["OrganizationName", "org_missing"],
+  ["Dataset", "missing-dataset"],
+  ["ApiToken", "tok_missing"],
+  ["User", "usr_missing"],
+  ["VirtualField", "vfield_missing"],
+  ["View", "missing-view"],
+  ["Group", "grp_missing"],
+  ["Dashboard", "missing-dashboard"],
 ];
 
 const getMissing = enginePath("Resource.get of a missing id", "get", async (ctx) => {
@@ -580,7 +590,10 @@ const forkPreview = enginePath(
         const stack = await ctx.stack("fork-new", program, { credentials: false, workDir });
         await stack.setSecrets(placeholders);
         const preview = await stack.stack.preview({ ...ctx.out, diff: true });
-        assert((preview.changeSummary.create ?? 0) >= 9, `preview: ${JSON.stringify(preview.changeSummary)}`);
+        assert(
+          (preview.changeSummary.create ?? 0) >= 14,
+          `preview: ${JSON.stringify(preview.changeSummary)}`,
+        );
       },
     );
     await steps.run("preview of a deployed stack whose token is removed plans the change", async () => {
@@ -597,6 +610,118 @@ const forkPreview = enginePath(
   },
 );
 
+const lookups = enginePath("lookups by name under the real engine", "lookups", async (ctx) => {
+  const { client, steps } = ctx;
+  const made = await client.monitors.create({
+    name: "Made by hand: 5xx",
+    type: "MatchEvent",
+    aplQuery: "['http-logs'] | where status >= 500",
+  });
+  // The program manages a dashboard that lists a monitor it does not manage, found by name.
+  const program = async () => {
+    const { Dashboard, getMonitorOutput } = await obs();
+    const found = getMonitorOutput({ name: "Made by hand: 5xx" });
+    const foundId = found.apply((m) => m.id);
+    const board = new Dashboard("board", {
+      uid: "lookup-board",
+      dashboard: {
+        name: "Found by name",
+        charts: [
+          {
+            id: "monitors",
+            type: "MonitorList",
+            name: "Made elsewhere",
+            selectedMonitors: [foundId],
+            columns: { status: true, history: true, dataset: true, type: true, notifiers: true },
+          },
+        ],
+        layout: [{ i: "monitors", x: 0, y: 0, w: 12, h: 4 }],
+        refreshTime: 60,
+        schemaVersion: 2,
+        timeWindowStart: "qr-now-1h",
+        timeWindowEnd: "qr-now",
+      },
+    });
+    return { monitorId: foundId, monitorQuery: found.apply((m) => m.aplQuery), dashboardUid: board.uid };
+  };
+  await steps.run(
+    "a preview with no credentials completes: the lookup is unknown, the dashboard a planned create",
+    async () => {
+      const stack = await ctx.stack("lookups-fork", program, { credentials: false });
+      const preview = await stack.stack.preview({ ...ctx.out, diff: true });
+      assert(preview.changeSummary.create === 2, `preview: ${JSON.stringify(preview.changeSummary)}`);
+    },
+  );
+  await steps.run(
+    "the promise form in a preview with no credentials fails, naming both places to set the token",
+    async () => {
+      const stack = await ctx.stack(
+        "lookups-promise",
+        async () => {
+          const { getMonitor } = await obs();
+          return { id: (await getMonitor({ name: "Made by hand: 5xx" })).id };
+        },
+        { credentials: false },
+      );
+      const err = await failureOf(stack.stack.preview(ctx.out), "preview of getMonitor without a token");
+      assert(
+        said(err).includes("observability:token") && said(err).includes("OBSERVABILITY_TOKEN"),
+        `the failure does not name both places:\n${said(err)}`,
+      );
+    },
+  );
+  const stack = await ctx.stack("lookups", program);
+  await steps.sequence([
+    [
+      "up: getMonitorOutput by name finds the monitor, and the dashboard lists its id",
+      async () => {
+        await stack.stack.up(ctx.out);
+        const outputs = await stack.outputs();
+        assert(
+          outputs.monitorId === made.id,
+          `the lookup found ${String(outputs.monitorId)}, not ${made.id}`,
+        );
+        assert(outputs.monitorQuery === made.aplQuery, "the lookup's aplQuery is not the monitor's");
+        const board = await client.dashboards.get("lookup-board");
+        const charts = board.dashboard.charts as { selectedMonitors?: string[] }[];
+        assert(
+          JSON.stringify(charts[0]?.selectedMonitors) === JSON.stringify([made.id]),
+          `the dashboard lists ${JSON.stringify(charts[0]?.selectedMonitors)}`,
+        );
+      },
+    ],
+    [
+      "preview and up expect no changes; the looked-up monitor is not in the state",
+      async () => {
+        await stack.stack.preview({ ...ctx.out, expectNoChanges: true });
+        await stack.stack.up({ ...ctx.out, expectNoChanges: true });
+        const kinds = packageResources((await exportState(stack)).resources).map((r) => r.type);
+        assert(
+          JSON.stringify(kinds) === JSON.stringify([`${TYPE}Dashboard`]),
+          `the state holds ${kinds.join(", ")}`,
+        );
+      },
+    ],
+    [
+      "a second monitor of that name: the lookup fails, naming both ids",
+      async () => {
+        const twin = await client.monitors.create({
+          name: "Made by hand: 5xx",
+          type: "MatchEvent",
+          aplQuery: "['logs']",
+        });
+        const err = await failureOf(stack.stack.preview(ctx.out), "preview with two monitors of the name");
+        await client.monitors.delete(twin.id);
+        assert(
+          said(err).includes(made.id) && said(err).includes(twin.id),
+          `the failure does not name both ids:\n${said(err)}`,
+        );
+      },
+    ],
+  ]);
+  await client.monitors.delete(made.id).catch(() => undefined);
+});
+
 /** Every engine path, in the order they run. */
 export const ENGINE_PATHS: EnginePath[] = [
   refreshAndSecrets,
@@ -607,4 +732,5 @@ export const ENGINE_PATHS: EnginePath[] = [
   protect,
   target,
   forkPreview,
+  lookups,
 ];

@@ -20,6 +20,17 @@ export interface Client {
   roles: CrudApi;
   annotations: CrudApi;
   starredQueries: CrudApi;
+  datasets: CrudApi;
+  views: CrudApi;
+  groups: CrudApi;
+  virtualFields: CrudApi;
+  users: Pick<CrudApi, "list" | "get" | "create" | "delete">;
+  tokens: Pick<CrudApi, "list" | "get" | "create" | "delete">;
+  dashboards: {
+    listAll(): Promise<(Record<string, unknown> & { uid: string })[]>;
+    get(uid: string): Promise<Record<string, unknown> & { uid: string; dashboard: Record<string, unknown> }>;
+    update(uid: string, body: Record<string, unknown>): Promise<unknown>;
+  };
   orgs: { get(id: string): Promise<Record<string, unknown>> };
   close(): Promise<void>;
 }
@@ -64,28 +75,68 @@ export async function freshService(): Promise<{
   };
 }
 
-/** Every object in the service a stack could have left behind, and the organization's name. */
-export async function serviceContents(client: Client, orgId: string) {
+/** Datasets whose virtual fields are listed even when the dataset itself is gone (the examples' and paths'). */
+const DATASET_NAMES = ["http-logs", "app-logs", "host-metrics", "logs"];
+
+/** What the service holds: each family's object ids, and the organization's name. */
+export interface ServiceContents {
+  families: Record<string, string[]>;
+  organizationName: string;
+}
+
+/**
+ * Every object in the service a stack could have left behind, family by family, and the organization's name. Virtual
+ * fields are listed per dataset: of every dataset there is, and of the ones the runs use, in case one outlived its
+ * dataset.
+ */
+export async function serviceContents(client: Client, orgId: string): Promise<ServiceContents> {
+  const ids = (objects: { id?: unknown; uid?: unknown }[], key: "id" | "uid" = "id") =>
+    objects.map((o) => String(o[key]));
+  const datasets = await client.datasets.list();
+  const fieldScopes = [...new Set([...ids(datasets), ...DATASET_NAMES])];
+  const virtualFields = (
+    await Promise.all(fieldScopes.map((dataset) => client.virtualFields.list({ dataset })))
+  ).flat();
   return {
-    monitors: await client.monitors.list(),
-    notifiers: await client.notifiers.list(),
-    annotations: await client.annotations.list(),
-    roles: await client.roles.list(),
-    starredQueries: await client.starredQueries.list({ who: "all" }),
+    families: {
+      monitors: ids(await client.monitors.list()),
+      notifiers: ids(await client.notifiers.list()),
+      annotations: ids(await client.annotations.list()),
+      roles: ids(await client.roles.list()),
+      starredQueries: ids(await client.starredQueries.list({ who: "all" })),
+      datasets: ids(datasets),
+      tokens: ids(await client.tokens.list()),
+      users: ids(await client.users.list()),
+      groups: ids(await client.groups.list()),
+      views: ids(await client.views.list()),
+      virtualFields: ids(virtualFields),
+      dashboards: ids(await client.dashboards.listAll(), "uid"),
+    },
     organizationName: String((await client.orgs.get(orgId)).name),
   };
 }
 
-/** Throws unless the service holds no object and the organization has its original name. */
-export async function assertServiceEmpty(client: Client, orgId: string, originalName: string): Promise<void> {
-  const { organizationName, ...families } = await serviceContents(client, orgId);
-  const left = Object.entries(families)
+/**
+ * Throws unless the service holds no object beyond those of `baseline` (what a fresh emulator has: its own user)
+ * and the organization has its original name.
+ */
+export async function assertServiceEmpty(
+  client: Client,
+  orgId: string,
+  baseline: ServiceContents,
+): Promise<void> {
+  const now = await serviceContents(client, orgId);
+  const left = Object.entries(now.families)
+    .map(
+      ([family, objects]) =>
+        [family, objects.filter((id) => !baseline.families[family]?.includes(id))] as const,
+    )
     .filter(([, objects]) => objects.length > 0)
-    .map(([family, objects]) => `${family}: ${objects.map((o) => o.id).join(", ")}`);
+    .map(([family, objects]) => `${family}: ${objects.join(", ")}`);
   assert(left.length === 0, `the service still holds ${left.join("; ")}`);
   assert(
-    organizationName === originalName,
-    `the organization is named ${JSON.stringify(organizationName)}, not ${JSON.stringify(originalName)}`,
+    now.organizationName === baseline.organizationName,
+    `the organization is named ${JSON.stringify(now.organizationName)}, not ${JSON.stringify(baseline.organizationName)}`,
   );
 }
 
@@ -149,6 +200,22 @@ export class Steps {
     for (const [name, fn] of steps) if (!(await this.run(name, fn))) return false;
     return true;
   }
+}
+
+/**
+ * `program`, each of whose runs starts with the lookups' cache empty. The lookups (getXOutput, …) keep one client,
+ * built from the first run's stack config, and one listing per family for the life of the process; these runs
+ * execute many programs, for many stacks and emulators, in this one process (Automation API inline programs), so
+ * without this a run would use the client and the listings of an earlier one.
+ */
+export function freshLookups(program: InlineProgram): InlineProgram {
+  return async () => {
+    const { resetLookups } = requireFromRepo("./dist/provider/lookups.js") as {
+      resetLookups(): Promise<void>;
+    };
+    await resetLookups();
+    return program();
+  };
 }
 
 /** A project folder `<root>/<name>` with a Pulumi.yaml, for stacks of inline programs. */

@@ -15,7 +15,16 @@
  */
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
-import { INSTALL_HINT, REPO_ROOT, build, findPulumiCli, programFromFile, type PulumiCli } from "./lib.mts";
+import { spawn } from "node:child_process";
+import {
+  INSTALL_HINT,
+  REPO_ROOT,
+  build,
+  findPulumiCli,
+  programFromFile,
+  type EngineStack,
+  type PulumiCli,
+} from "./lib.mts";
 import { ENGINE_PATHS } from "./e2e-paths.mts";
 import {
   Steps,
@@ -24,11 +33,23 @@ import {
   exportState,
   freshService,
   openStack,
+  freshLookups,
   packageResources,
+  redact,
+  serviceContents,
   type Client,
   type RunningEmulator,
   type StepResult,
 } from "./e2e-support.mts";
+
+/** What an example's own steps get: the service, the deployed stack, its outputs and its folder. */
+interface ScenarioContext {
+  client: Client;
+  em: RunningEmulator;
+  stack: EngineStack;
+  outputs: Record<string, unknown>;
+  workDir: string;
+}
 
 /** What one example needs beyond the common sequence. */
 interface ExampleScenario {
@@ -40,6 +61,10 @@ interface ExampleScenario {
   ): Promise<{ plain: Record<string, string>; secret: Record<string, string> }>;
   /** Changes one managed object behind Pulumi's back; returns the check that `up --refresh` undid it. */
   drift(client: Client, outputs: Record<string, unknown>): Promise<() => Promise<void>>;
+  /** How many resources that drift touches, each updated by `up --refresh` (default 1). */
+  driftUpdates?: number;
+  /** The example's own steps, run on the deployed stack after the no-change refresh. */
+  steps?(ctx: ScenarioContext): [string, () => Promise<void>][];
   /** An edit of the program (text replaced in index.ts) that updates exactly one resource, and its check. */
   edit: { from: string; to: string; check(client: Client, outputs: Record<string, unknown>): Promise<void> };
 }
@@ -50,8 +75,9 @@ const id = (outputs: Record<string, unknown>, key: string, sub?: string): string
 const EXAMPLES: ExampleScenario[] = [
   {
     example: "monitors-to-notifiers",
+    // The ingest step below fills http-logs; the emulator's data is disposable, so destroy may delete it.
     config: async () => ({
-      plain: {},
+      plain: { datasetsForceDestroy: "true" },
       secret: {
         slackWebhookUrl: "https://hooks.slack.com/services/T00000000/B00000000/e2e-placeholder",
         pagerdutyRoutingKey: "e2e-routing-key-000000000000000000",
@@ -59,11 +85,32 @@ const EXAMPLES: ExampleScenario[] = [
         incidentWebhookToken: "e2e-bot-token",
       },
     }),
+    // The 5xx monitor loses its threshold and notifiers, and the dashboard its runbook note, behind Pulumi's back.
+    driftUpdates: 2,
     drift: async (client, outputs) => {
       const monitorId = id(outputs, "monitorIds", "errorRate");
       const before = await client.monitors.get(monitorId);
       await client.monitors.update(monitorId, { ...before, threshold: 999, notifierIds: [] });
+      const uid = id(outputs, "dashboardUid");
+      const board = await client.dashboards.get(uid);
+      const note = (charts: unknown) =>
+        (charts as { id: string; text?: string }[]).find((c) => c.id === "runbook")?.text;
+      const declaredNote = note(board.dashboard.charts);
+      await client.dashboards.update(uid, {
+        dashboard: {
+          ...board.dashboard,
+          charts: (board.dashboard.charts as Record<string, unknown>[]).map((c) =>
+            c.id === "runbook" ? { ...c, text: "edited in the UI" } : c,
+          ),
+        },
+        overwrite: true,
+      });
       return async () => {
+        const restored = note((await client.dashboards.get(uid)).dashboard.charts);
+        assert(
+          restored === declaredNote,
+          `dashboard ${uid}: the note is ${JSON.stringify(restored)}, not restored`,
+        );
         const after = await client.monitors.get(monitorId);
         assert(
           after.threshold === before.threshold,
@@ -76,6 +123,54 @@ const EXAMPLES: ExampleScenario[] = [
         );
       };
     },
+    steps: (ctx) => [
+      [
+        "the ingest token is a secret output: `observability ingest` with it succeeds, `observability query` gets 403",
+        async () => {
+          const raw = await ctx.stack.stack.outputs();
+          assert(raw.ingestToken?.secret === true, "the stack output ingestToken is not secret");
+          const token = String(raw.ingestToken.value);
+          assert(token.startsWith("xaat-"), "the stack output ingestToken holds no token");
+          const events = path.join(ctx.workDir, "events.ndjson");
+          writeFileSync(
+            events,
+            [
+              { service: "checkout", route: "/pay", status: 503, duration: 812_000_000 },
+              { service: "checkout", route: "/cart", status: 200, duration: 95_000_000 },
+            ]
+              .map((e) => JSON.stringify(e))
+              .join("\n") + "\n",
+          );
+          const env = { OBSERVABILITY_URL: ctx.em.url, OBSERVABILITY_TOKEN: token };
+          const ingest = await observability(["ingest", "http-logs", events], env);
+          assert(
+            ingest.code === 0 && ingest.stdout.includes("ingested 2 events into http-logs, 0 failed"),
+            `observability ingest: exit ${ingest.code}: ${ingest.stdout}${ingest.stderr}`,
+          );
+          const query = await observability(["query", "['http-logs'] | where status >= 500 | count"], env);
+          assert(
+            query.code === 1 && query.stderr.includes("403") && query.stdout === "",
+            `observability query with the ingest token: exit ${query.code}: ${query.stdout}${query.stderr}`,
+          );
+          const elsewhere = await observability(["ingest", "app-logs", events], env);
+          assert(
+            elsewhere.code === 1 && elsewhere.stderr.includes("403"),
+            `observability ingest into app-logs: exit ${elsewhere.code}: ${elsewhere.stdout}${elsewhere.stderr}`,
+          );
+          for (const r of [ingest, query, elsewhere])
+            assert(!(r.stdout + r.stderr).includes(token), `the CLI printed ${redact(token)}`);
+          // The events did land: the emulator's own token counts them.
+          const counted = await observability(
+            ["query", "['http-logs'] | where status >= 500 | count", "--format", "json"],
+            { OBSERVABILITY_URL: ctx.em.url, OBSERVABILITY_TOKEN: ctx.em.token },
+          );
+          assert(
+            counted.code === 0 && /\b1\b/.test(counted.stdout),
+            `the count: ${counted.stdout}${counted.stderr}`,
+          );
+        },
+      ],
+    ],
     edit: {
       from: "threshold: 50,",
       to: "threshold: 75,",
@@ -91,13 +186,26 @@ const EXAMPLES: ExampleScenario[] = [
       plain: { "observability:orgId": em.orgId, orgName: "E2E Org" },
       secret: {},
     }),
+    // A role's description edited, and a member taken out of the on-call group, by hand.
+    driftUpdates: 2,
     drift: async (client, outputs) => {
       const roleId = id(outputs, "roleIds", "sre");
       const before = await client.roles.get(roleId);
       await client.roles.update(roleId, { ...before, description: "edited by hand" });
+      const groupId = id(outputs, "groupId");
+      const group = await client.groups.get(groupId);
+      const bob = id(outputs, "userIds", "bob");
+      await client.groups.update(groupId, {
+        name: group.name,
+        description: group.description,
+        roles: group.roles,
+        members: (group.members as string[]).filter((m) => m !== bob),
+      });
       return async () => {
         const after = await client.roles.get(roleId);
         assert(after.description === before.description, `role ${roleId}: description not restored`);
+        const members = (await client.groups.get(groupId)).members as string[];
+        assert(members.includes(bob), `group ${groupId}: ${bob} not put back among its members`);
       };
     },
     edit: {
@@ -114,32 +222,54 @@ const EXAMPLES: ExampleScenario[] = [
   },
   {
     example: "adopt-existing",
+    // Made by hand, under the names the program looks them up by (its defaults), as its README shows with curl.
     config: async (client) => {
-      const notifier = await client.notifiers.create({
-        name: "ops mail",
+      await client.notifiers.create({
+        name: "Platform team email",
         properties: { email: { emails: ["ops@example.com"] } },
       });
-      const monitor = await client.monitors.create({
-        name: "disk",
+      await client.monitors.create({
+        name: "Hosts: disk above 90%",
         type: "Threshold",
         operator: "Above",
         threshold: 1,
         aplQuery: "['host-metrics'] | where disk_used_pct > 95",
       });
-      return { plain: { existingNotifierId: notifier.id, existingMonitorId: monitor.id }, secret: {} };
+      return { plain: {}, secret: {} };
     },
+    // Not the name: the program finds the notifier by it, so a rename by hand fails the lookup (as it should).
     drift: async (client, outputs) => {
       const notifierId = id(outputs, "notifierId");
       const before = await client.notifiers.get(notifierId);
-      await client.notifiers.update(notifierId, { ...before, name: "renamed by hand" });
+      await client.notifiers.update(notifierId, {
+        ...before,
+        properties: { email: { emails: ["someone-else@example.com"] } },
+      });
       return async () => {
         const after = await client.notifiers.get(notifierId);
         assert(
-          after.name === before.name,
-          `notifier ${notifierId}: name ${String(after.name)}, not restored`,
+          JSON.stringify(after.properties) === JSON.stringify(before.properties),
+          `notifier ${notifierId}: emails ${JSON.stringify(after.properties)}, not restored`,
         );
       };
     },
+    steps: (ctx) => [
+      [
+        "the lookups found the objects made by hand: their ids are adopted, nothing new exists",
+        async () => {
+          const notifiers = await ctx.client.notifiers.list();
+          const monitors = await ctx.client.monitors.list();
+          assert(
+            notifiers.length === 1 && notifiers[0].id === ctx.outputs.notifierId,
+            `notifiers: ${notifiers.map((n) => n.id).join(", ")}; adopted ${String(ctx.outputs.notifierId)}`,
+          );
+          assert(
+            monitors.length === 1 && monitors[0].id === ctx.outputs.monitorId,
+            `monitors: ${monitors.map((m) => m.id).join(", ")}; adopted ${String(ctx.outputs.monitorId)}`,
+          );
+        },
+      ],
+    ],
     edit: {
       from: "threshold: 0,",
       to: "threshold: 5,",
@@ -150,6 +280,26 @@ const EXAMPLES: ExampleScenario[] = [
     },
   },
 ];
+
+/** Runs the `observability` command (the built cli/) with `env` added, as a user would. */
+function observability(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [path.join(REPO_ROOT, "dist", "cli", "index.js"), ...args], {
+      cwd: REPO_ROOT,
+      env: { ...process.env, ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (c: string) => (stdout += c));
+    child.stderr.setEncoding("utf8").on("data", (c: string) => (stderr += c));
+    child.once("error", reject);
+    child.once("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
 
 /** The changes an operation reported, e.g. `{ create: 8 }`, without the unchanged ones. */
 function changes(summary: { resourceChanges?: Record<string, number> } | undefined): Record<string, number> {
@@ -169,7 +319,7 @@ async function runExample(
   const steps = new Steps(scenario.example);
   const service = await freshService();
   const { em, client } = service;
-  const originalName = String((await client.orgs.get(em.orgId)).name);
+  const baseline = await serviceContents(client, em.orgId);
   const workDir = path.join(workRoot, scenario.example);
   cpSync(path.join(REPO_ROOT, "examples", scenario.example), workDir, {
     recursive: true,
@@ -181,7 +331,7 @@ async function runExample(
     workDir,
     stateDir: path.join(workRoot, `${scenario.example}-state`),
     stackName: "e2e",
-    program: programFromFile(indexFile),
+    program: freshLookups(programFromFile(indexFile)),
     em,
   });
   const out = stack.streams();
@@ -244,12 +394,24 @@ async function runExample(
         "refresh, expecting no changes",
         async () => void (await stack.stack.refresh({ ...out, expectNoChanges: true })),
       ],
+      ...(scenario.steps?.({
+        client,
+        em,
+        stack,
+        get outputs() {
+          return outputs;
+        },
+        workDir,
+      }) ?? []),
       [
         "an out-of-band edit, undone by up --refresh",
         async () => {
           const undone = await scenario.drift(client, outputs);
           const up = await stack.stack.up({ ...out, refresh: true });
-          assert(changes(up.summary).update === 1, `up --refresh: ${JSON.stringify(changes(up.summary))}`);
+          assert(
+            changes(up.summary).update === (scenario.driftUpdates ?? 1),
+            `up --refresh: ${JSON.stringify(changes(up.summary))}`,
+          );
           await undone();
         },
       ],
@@ -278,7 +440,7 @@ async function runExample(
         `destroy: ${JSON.stringify(changes(destroyed.summary))}`,
       );
       assert((await exportState(stack)).resources.length === 0, "the state still holds resources");
-      await assertServiceEmpty(client, em.orgId, originalName);
+      await assertServiceEmpty(client, em.orgId, baseline);
       await stack.workspace.removeStack("e2e");
     });
   } finally {

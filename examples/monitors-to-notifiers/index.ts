@@ -2,9 +2,11 @@
  * The flagship stack: the alerting of a checkout service.
  *
  * The two datasets the service sends its logs to and the monitors query (the service refuses ingest and queries
- * into a dataset that was never created), three notifiers (Slack, PagerDuty, an incident bot's custom webhook)
- * whose URLs and keys come from secret stack config, three monitors (one of each type) wired to them by id, a
- * deploy annotation on the datasets the monitors watch, and a starred query for the on-call dashboard.
+ * into a dataset that was never created), the ingest-only token the checkout service sends its logs with (a
+ * secret stack output), a virtual field that turns the logged duration into milliseconds, three notifiers (Slack,
+ * PagerDuty, an incident bot's custom webhook) whose URLs and keys come from secret stack config, three monitors
+ * (one of each type) wired to them by id, a deploy annotation on the datasets the monitors watch, a starred query
+ * for the on-call team, and a dashboard of what the monitors watch.
  */
 import * as pulumi from "@pulumi/pulumi";
 import * as obs from "pulumi-observability";
@@ -21,12 +23,15 @@ const pagerdutyRoutingKey = config.requireSecret("pagerdutyRoutingKey");
 const incidentWebhookUrl = config.requireSecret("incidentWebhookUrl");
 const incidentWebhookToken = config.requireSecret("incidentWebhookToken");
 const release = config.get("release") ?? "checkout-2024.06.1";
+/** Whether `pulumi destroy` may delete the datasets while they hold events (off: a destroy then refuses). */
+const datasetsForceDestroy = config.getBoolean("datasetsForceDestroy") ?? false;
 
 const httpLogs = new obs.Dataset("http-logs", {
   name: HTTP_LOGS,
   description: "Access logs of the checkout API.",
   retentionDays: 30,
   useRetentionPeriod: true,
+  forceDestroy: datasetsForceDestroy,
 });
 
 const appLogs = new obs.Dataset("app-logs", {
@@ -35,11 +40,36 @@ const appLogs = new obs.Dataset("app-logs", {
   retentionDays: 14,
   useRetentionPeriod: true,
   mapFields: ["attributes"],
+  forceDestroy: datasetsForceDestroy,
 });
 
 /** What queries a dataset is created after it and destroyed before it. */
 const onHttpLogs = { dependsOn: [httpLogs] };
 const onAppLogs = { dependsOn: [appLogs] };
+
+/**
+ * The token the checkout service sends its access logs with: it may ingest into `http-logs` and do nothing else
+ * (no query, no other dataset, no management call). Its value is a secret stack output.
+ */
+const checkoutIngest = new obs.ApiToken(
+  "checkout-ingest",
+  {
+    name: "checkout ingest",
+    description: "Used by the checkout service to send its access logs; ingest into http-logs only.",
+    datasetCapabilities: { [HTTP_LOGS]: { ingest: ["create"] } },
+  },
+  onHttpLogs,
+);
+
+/** The checkout API logs `duration` in nanoseconds; queries read it in milliseconds through this field. */
+const durationMs = new obs.VirtualField("duration-ms", {
+  dataset: httpLogs.name, // by the dataset's output: the field is created after the dataset
+  name: "duration_ms",
+  expression: "duration / 1000000",
+  type: "number",
+  unit: "ms",
+  description: "Request duration in milliseconds.",
+});
 
 const slack = new obs.Notifier("oncall-slack", {
   name: "On-call Slack (#checkout-alerts)",
@@ -100,7 +130,8 @@ const latencyAnomaly = new obs.Monitor(
     name: "Checkout: latency unlike the past week",
     description: "Average checkout latency outside 25% of the same time over the last 7 days.",
     type: "AnomalyDetection",
-    aplQuery: `['${HTTP_LOGS}'] | where service == "checkout" | summarize avg(duration_ms) by bin(_time, 5m)`,
+    // Reads the virtual field by its output, so the monitor is created after the field and deleted before it.
+    aplQuery: pulumi.interpolate`['${HTTP_LOGS}'] | where service == "checkout" | summarize avg(${durationMs.name}) by bin(_time, 5m)`,
     operator: "AboveOrBelow",
     compareDays: 7,
     tolerance: 25,
@@ -141,6 +172,44 @@ const onCallQuery = new obs.StarredQuery(
   onHttpLogs,
 );
 
+/** What the monitors watch, on one board: the 5xx rate they alert on, their states, and where alerts go. */
+const checkoutBoard = new obs.Dashboard("checkout-health", {
+  uid: "checkout-health",
+  dashboard: {
+    name: "Checkout health",
+    description: "What the checkout monitors watch",
+    charts: [
+      {
+        id: "errors",
+        type: "TimeSeries",
+        name: "Checkout 5xx per minute",
+        query: { apl: errorRate.aplQuery },
+      },
+      {
+        id: "monitors",
+        type: "MonitorList",
+        name: "Checkout monitors",
+        selectedMonitors: [errorRate.id, paymentPanics.id, latencyAnomaly.id],
+        columns: { status: true, history: true, dataset: true, type: false, notifiers: true },
+      },
+      {
+        id: "runbook",
+        type: "Note",
+        text: "Alerts go to on-call Slack and PagerDuty. Runbook: https://runbooks.example/checkout",
+      },
+    ],
+    layout: [
+      { i: "errors", x: 0, y: 0, w: 8, h: 6 },
+      { i: "monitors", x: 8, y: 0, w: 4, h: 6 },
+      { i: "runbook", x: 0, y: 6, w: 12, h: 2 },
+    ],
+    refreshTime: 60,
+    schemaVersion: 2,
+    timeWindowStart: "qr-now-1h",
+    timeWindowEnd: "qr-now",
+  },
+});
+
 /** The datasets' names (their ids). */
 export const datasets = { httpLogs: httpLogs.id, appLogs: appLogs.id };
 
@@ -161,3 +230,11 @@ export const notifierIds = {
 /** The deploy annotation and the on-call starred query. */
 export const annotationId = deploy.id;
 export const starredQueryId = onCallQuery.id;
+
+/** The checkout service's ingest-only token: a secret output (`pulumi stack output --show-secrets` reveals it). */
+export const ingestToken = pulumi.secret(checkoutIngest.token);
+export const ingestTokenId = checkoutIngest.id;
+
+/** The virtual field's id, and the dashboard's uid. */
+export const virtualFieldId = durationMs.id;
+export const dashboardUid = checkoutBoard.uid;

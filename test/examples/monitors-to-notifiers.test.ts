@@ -3,6 +3,7 @@
  * dynamic-provider host (gRPC) to a fresh emulator; then the emulator's state, read through the client, must
  * be what the example promises.
  */
+import { ForbiddenError, ObservabilityClient } from "../../provider/client";
 import { useExampleRun } from "./harness";
 import { ofKind } from "./program";
 
@@ -21,13 +22,16 @@ const sorted = (xs: readonly string[]) => [...xs].sort();
 const datasetsOf = (apl: string) => [...apl.matchAll(/\['([^']+)'\]/g)].map((m) => m[1]);
 
 describe("examples/monitors-to-notifiers", () => {
-  it("creates two datasets, three notifiers, three monitors, a deploy annotation and a starred query in the service", async () => {
+  it("creates two datasets, a token, a virtual field, three notifiers, three monitors, a deploy annotation, a starred query and a dashboard in the service", async () => {
     expect(ofKind(run.first, "Dataset")).toHaveLength(2);
+    expect(ofKind(run.first, "ApiToken")).toHaveLength(1);
+    expect(ofKind(run.first, "VirtualField")).toHaveLength(1);
+    expect(ofKind(run.first, "Dashboard")).toHaveLength(1);
     expect(ofKind(run.first, "Notifier")).toHaveLength(3);
     expect(ofKind(run.first, "Monitor")).toHaveLength(3);
     expect(ofKind(run.first, "Annotation")).toHaveLength(1);
     expect(ofKind(run.first, "StarredQuery")).toHaveLength(1);
-    expect(run.first.registrations).toHaveLength(10);
+    expect(run.first.registrations).toHaveLength(13);
     expect(sorted((await run.client.datasets.list()).map((d) => d.name!))).toEqual(["app-logs", "http-logs"]);
 
     expect(sorted((await run.client.notifiers.list()).map((n) => String(n.id)))).toEqual(
@@ -109,14 +113,14 @@ describe("examples/monitors-to-notifiers", () => {
         _time: new Date(now - 60_000).toISOString(),
         service: "checkout",
         status: 503,
-        duration_ms: 812,
+        duration: 812_000_000,
         route: "/pay",
       },
       {
         _time: new Date(now - 30_000).toISOString(),
         service: "checkout",
         status: 200,
-        duration_ms: 95,
+        duration: 95_000_000,
         route: "/cart",
       },
     ]);
@@ -135,6 +139,77 @@ describe("examples/monitors-to-notifiers", () => {
       const result = await run.client.query(apl!, { startTime: "now-1h", endTime: "now" });
       expect(result.status.rowsMatched).toBeGreaterThan(0);
     }
+  });
+
+  it("the ingest token is a secret stack output, and may ingest into http-logs and nothing else", async () => {
+    expect(run.first.secretExports).toContain("ingestToken");
+    const token = run.first.exports.ingestToken as string;
+    expect(token).toMatch(/^xaat-/);
+    const [declared] = ofKind(run.first, "ApiToken");
+    expect(declared.additionalSecretOutputs).toContain("token");
+    expect(declared.dependencies).toContain("pulumi-nodejs:dynamic/observability:Dataset::http-logs");
+    const stored = await run.client.tokens.get(run.first.exports.ingestTokenId as string);
+    expect(stored.datasetCapabilities).toEqual({ "http-logs": { ingest: ["create"] } });
+    expect(stored.orgCapabilities ?? {}).toEqual({});
+
+    const service = new ObservabilityClient({ url: run.em.url, token, orgId: run.em.orgId });
+    try {
+      const ingested = await service.ingest("http-logs", [{ service: "checkout", status: 200, duration: 1 }]);
+      expect(ingested.ingested).toBe(1);
+      await expect(
+        service.query("['http-logs'] | count", { startTime: "now-1h", endTime: "now" }),
+      ).rejects.toThrow(ForbiddenError);
+      await expect(service.ingest("app-logs", [{ level: "info" }])).rejects.toThrow(ForbiddenError);
+      await expect(service.monitors.list()).rejects.toThrow(ForbiddenError);
+    } finally {
+      await service.close();
+    }
+  });
+
+  it("a monitor reads the virtual field, which is created after its dataset and before the monitor", async () => {
+    const [field] = ofKind(run.first, "VirtualField");
+    const stored = await run.client.virtualFields.get(run.first.exports.virtualFieldId as string);
+    expect(stored).toMatchObject({
+      dataset: "http-logs",
+      name: "duration_ms",
+      expression: "duration / 1000000",
+    });
+    expect(field.dependencies).toContain("pulumi-nodejs:dynamic/observability:Dataset::http-logs");
+    const readers = ofKind(run.first, "Monitor").filter((m) =>
+      (m.inputs.aplQuery as string).includes("duration_ms"),
+    );
+    expect(readers.map((m) => m.name)).toEqual(["checkout-latency-anomaly"]);
+    expect(readers[0].dependencies).toContain(`${field.type}::${field.name}`);
+    // The emulator stores virtual fields but does not compute them in queries; the expression itself runs there.
+    const now = Date.now();
+    await run.client.ingest("http-logs", [
+      { _time: new Date(now - 5_000).toISOString(), service: "vf-check", duration: 250_000_000 },
+    ]);
+    const result = await run.client.query(
+      `['http-logs'] | where service == "vf-check" | extend duration_ms = ${stored.expression} | summarize max(duration_ms)`,
+      { startTime: "now-1h", endTime: "now" },
+    );
+    expect(JSON.stringify(result.buckets?.totals)).toContain('"value":250');
+  });
+
+  it("the dashboard charts the 5xx monitor's query, lists the three monitors and carries a note, in a full layout", async () => {
+    const board = await run.client.dashboards.get(run.first.exports.dashboardUid as string);
+    const m = run.first.exports.monitorIds as Record<string, string>;
+    const errorRate = await run.client.monitors.get(m.errorRate);
+    const doc = board.dashboard as unknown as {
+      charts: Record<string, unknown>[];
+      layout: { i: string; x: number; w: number }[];
+    };
+    const byId = Object.fromEntries(doc.charts.map((c) => [c.id as string, c]));
+    expect(byId.errors).toMatchObject({ type: "TimeSeries", query: { apl: errorRate.aplQuery } });
+    expect(byId.monitors).toMatchObject({ type: "MonitorList" });
+    expect(sorted(byId.monitors.selectedMonitors as string[])).toEqual(sorted(Object.values(m)));
+    expect(byId.runbook).toMatchObject({ type: "Note" });
+    expect(sorted(doc.layout.map((l) => l.i))).toEqual(["errors", "monitors", "runbook"]);
+    for (const item of doc.layout) expect(item.x + item.w).toBeLessThanOrEqual(12);
+    const [declared] = ofKind(run.first, "Dashboard");
+    for (const monitor of ofKind(run.first, "Monitor"))
+      expect(declared.dependencies).toContain(`${monitor.type}::${monitor.name}`);
   });
 
   it("notifier credentials appear only in outputs the resource declares secret", () => {
@@ -158,8 +233,11 @@ describe("examples/monitors-to-notifiers", () => {
       expect(typeof text).toBe("string");
       for (const s of secrets) expect(text as string).not.toContain(s);
     }
-    const exported = JSON.stringify(run.first.exports);
-    for (const s of secrets) expect(exported).not.toContain(s);
+    // The ingest token is the one secret the program exports on purpose, marked secret (checked above).
+    const { ingestToken, ...plainExports } = run.first.exports;
+    expect(ingestToken).toEqual(expect.any(String));
+    const exported = JSON.stringify(plainExports);
+    for (const s of [...secrets, ingestToken as string]) expect(exported).not.toContain(s);
   });
 
   it("a second pass of check and diff over the same program reports no changes", async () => {

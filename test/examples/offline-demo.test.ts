@@ -80,6 +80,9 @@ async function serviceContents() {
     annotations: await client.annotations.list(),
     starredQueries: await client.starredQueries.list({ who: "all" }),
     datasets: await client.datasets.list(),
+    tokens: await client.tokens.list(),
+    virtualFields: await client.virtualFields.list({ dataset: "http-logs" }),
+    dashboards: await client.dashboards.listAll(),
   };
 }
 
@@ -90,12 +93,12 @@ describe("npm run demo without a CLI (the driver, the real host, a state file)",
   const idsByName = (steps: { name: string; id?: string }[]) =>
     Object.fromEntries(steps.map((s) => [s.name, s.id]));
 
-  it("first run: creates all ten resources, each before what depends on it, and saves the state", async () => {
+  it("first run: creates all thirteen resources, each before what depends on it, and saves the state", async () => {
     const before = await serviceContents();
     expect(Object.values(before).flat()).toEqual([]);
 
     const first = await apply();
-    expect(first.steps.map((s) => s.action)).toEqual(Array(10).fill("create"));
+    expect(first.steps.map((s) => s.action)).toEqual(Array(13).fill("create"));
     const dependencies = (name: string) => first.state.resources.find((r) => r.name === name)!.dependencies;
     expect(dependencies("checkout-5xx").sort()).toEqual([
       "pulumi-nodejs:dynamic/observability:Dataset::http-logs",
@@ -117,6 +120,12 @@ describe("npm run demo without a CLI (the driver, the real host, a state file)",
     expect(now.annotations).toHaveLength(1);
     expect(now.starredQueries).toHaveLength(1);
     expect(now.datasets.map((d) => d.name).sort()).toEqual(["app-logs", "http-logs"]);
+    expect(now.tokens).toHaveLength(1);
+    expect(now.virtualFields).toHaveLength(1);
+    expect(now.dashboards.map((d) => d.uid)).toEqual(["checkout-health"]);
+    // The dashboard lists the monitors by id: it comes after all three.
+    for (const monitor of ["checkout-5xx", "payment-panics", "checkout-latency-anomaly"])
+      expect(order.indexOf(monitor)).toBeLessThan(order.indexOf("checkout-health"));
     // The datasets come first: every monitor queries one.
     for (const dataset of ["http-logs", "app-logs"])
       for (const monitor of ["checkout-5xx", "payment-panics", "checkout-latency-anomaly"])
@@ -135,7 +144,7 @@ describe("npm run demo without a CLI (the driver, the real host, a state file)",
 
   it("second run: check and diff only, no changes, the same ids", async () => {
     const second = await apply();
-    expect(second.steps.map((s) => s.action)).toEqual(Array(10).fill("same"));
+    expect(second.steps.map((s) => s.action)).toEqual(Array(13).fill("same"));
     expect(idsByName(second.steps)).toEqual(firstIdsByName);
     expect((await client.monitors.list()).map((m) => m.id).sort()).toEqual(
       second.state.resources
@@ -166,7 +175,7 @@ describe("npm run demo without a CLI (the driver, the real host, a state file)",
       onStep: (step) => deleted.push(step),
     });
     expect(result.steps).toEqual(deleted);
-    expect(deleted.map((s) => s.action)).toEqual(Array(10).fill("delete"));
+    expect(deleted.map((s) => s.action)).toEqual(Array(13).fill("delete"));
     expect(deleted.map((s) => s.id).sort()).toEqual([...firstIds].sort());
     const lastMonitor = Math.max(...deleted.flatMap((s, i) => (kind(s.type) === "Monitor" ? [i] : [])));
     const firstNotifier = Math.min(...deleted.flatMap((s, i) => (kind(s.type) === "Notifier" ? [i] : [])));
@@ -176,7 +185,16 @@ describe("npm run demo without a CLI (the driver, the real host, a state file)",
 
     expect(loadState(stateFile)).toBeUndefined();
     const after = await serviceContents();
-    expect(after).toEqual({ monitors: [], notifiers: [], annotations: [], starredQueries: [], datasets: [] });
+    expect(after).toEqual({
+      monitors: [],
+      notifiers: [],
+      annotations: [],
+      starredQueries: [],
+      datasets: [],
+      tokens: [],
+      virtualFields: [],
+      dashboards: [],
+    });
 
     // Nothing left to destroy the second time round.
     expect((await destroy({ host, project: PROJECT })).steps).toEqual([]);

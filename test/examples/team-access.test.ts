@@ -1,6 +1,7 @@
 /**
- * examples/team-access, run for real: its roles must exist in the emulator with the capabilities the program
- * declares, the organization must carry the new name, and an unchanged second pass must diff as no change.
+ * examples/team-access, run for real: its view, roles, users and group must exist in the emulator as the program
+ * declares them (the group wiring the users to the roles by id), the organization must carry the new name, and an
+ * unchanged second pass must diff as no change.
  */
 import { useExampleRun } from "./harness";
 import { ofKind } from "./program";
@@ -62,6 +63,34 @@ describe("examples/team-access", () => {
     expect((await run.client.roles.list()).map((r) => r.name).sort()).toEqual(["sre", "support-readonly"]);
   });
 
+  it("creates the view the roles name, before the roles", async () => {
+    const view = await run.client.views.get(run.first.exports.viewName as string);
+    expect(view).toMatchObject({ name: "checkout-errors", datasets: ["http-logs"] });
+    for (const role of ofKind(run.first, "Role"))
+      expect(role.dependencies).toContain("pulumi-nodejs:dynamic/observability:View::checkout-errors");
+  });
+
+  it("invites the two users with their base roles", async () => {
+    const ids = run.first.exports.userIds as Record<string, string>;
+    const alice = await run.client.users.get(ids.alice);
+    const bob = await run.client.users.get(ids.bob);
+    expect(alice).toMatchObject({ email: "alice@example.com", role: { id: "user" } });
+    expect(bob).toMatchObject({ email: "bob@example.com", role: { id: "read-only" } });
+    expect(ofKind(run.first, "User")).toHaveLength(2);
+  });
+
+  it("the on-call group holds exactly the two users and both roles, wired by id", async () => {
+    const users = run.first.exports.userIds as Record<string, string>;
+    const roles = run.first.exports.roleIds as Record<string, string>;
+    const group = await run.client.groups.get(run.first.exports.groupId as string);
+    expect(group.name).toBe("oncall");
+    expect([...(group.members ?? [])].sort()).toEqual([users.alice, users.bob].sort());
+    expect([...(group.roles ?? [])].sort()).toEqual([roles.sre, roles.support].sort());
+    const [declared] = ofKind(run.first, "Group");
+    for (const dep of ["User::alice", "User::bob", "Role::sre", "Role::support-readonly"])
+      expect(declared.dependencies).toContain(`pulumi-nodejs:dynamic/observability:${dep}`);
+  });
+
   it("renames the organization and outputs the new name", async () => {
     expect(originalOrgName).toEqual(expect.any(String));
     expect(originalOrgName).not.toBe(ORG_NAME);
@@ -71,8 +100,8 @@ describe("examples/team-access", () => {
   });
 
   it("a second pass of check and diff over the same program reports no changes", async () => {
-    expect(run.first.registrations).toHaveLength(3);
-    expect(run.diffs).toHaveLength(3);
+    expect(run.first.registrations).toHaveLength(7);
+    expect(run.diffs).toHaveLength(7);
     expect(run.diffs.filter((d) => d.changed || d.replaces.length > 0)).toEqual([]);
     expect(run.second.registrations.map((r) => r.id).sort()).toEqual(
       run.first.registrations.map((r) => r.id).sort(),
