@@ -55,23 +55,41 @@ export interface Lookup<T, F, A extends LookupArgs = LookupArgs> {
   many(filters?: F): Promise<T[]>;
 }
 
-let shared: { client: ObservabilityClient; secrets: string[] } | undefined;
-/** Listings of this program run, by kind: one per family serves any number of lookups by name. */
-const listings = new Map<string, Promise<unknown[]>>();
+/** A client for one configuration, and the listings made through it. */
+interface Connection {
+  client: ObservabilityClient;
+  secrets: string[];
+  /** Listings by kind (and scope): one per family serves any number of lookups by name. */
+  listings: Map<string, Promise<unknown[]>>;
+}
 
-/** The program's client, built once from the stack config and the environment (as the provider's is). */
-function programClient(): { client: ObservabilityClient; secrets: string[] } {
-  if (!shared) {
-    const settings: ProviderSettings = resolveSettings({ get: (key) => pulumi.runtime.getConfig(key) });
-    shared = { client: new ObservabilityClient({ ...settings }), secrets: [settings.token] };
+/**
+ * Connections by configuration. The configuration is read at every lookup, so a process that runs several
+ * programs (Automation API inline programs, tests) never answers one stack's lookup with another's service or
+ * listings; a program run, with one configuration, lists each family once.
+ */
+const connections = new Map<string, Connection>();
+
+/** The connection for the stack config and the environment in force (read as the provider reads them). */
+function programConnection(): Connection {
+  const settings: ProviderSettings = resolveSettings({ get: (key) => pulumi.runtime.getConfig(key) });
+  const key = JSON.stringify([settings.url, settings.region, settings.orgId, settings.token]);
+  let connection = connections.get(key);
+  if (!connection) {
+    connection = {
+      client: new ObservabilityClient({ ...settings }),
+      secrets: [settings.token],
+      listings: new Map(),
+    };
+    connections.set(key, connection);
   }
-  return shared;
+  return connection;
 }
 
 /** Whether the program can reach the service; false in a preview without a token. */
 function configured(): boolean {
   try {
-    programClient();
+    programConnection();
     return true;
   } catch {
     return false;
@@ -80,10 +98,9 @@ function configured(): boolean {
 
 /** Forgets the client and the cached listings; for tests that run several programs in one process. */
 export async function resetLookups(): Promise<void> {
-  const old = shared;
-  shared = undefined;
-  listings.clear();
-  await old?.client.close();
+  const old = [...connections.values()];
+  connections.clear();
+  await Promise.all(old.map((c) => c.client.close()));
 }
 
 function lookupError(kind: string, what: string, e: unknown, secrets: readonly string[]): Error {
@@ -94,7 +111,7 @@ function lookupError(kind: string, what: string, e: unknown, secrets: readonly s
 function makeLookup<T, F = undefined, A extends LookupArgs = LookupArgs>(
   spec: LookupSpec<T, F>,
 ): Lookup<T, F, A> {
-  const byName = async (client: ObservabilityClient, name: string, args: A): Promise<T> => {
+  const byName = async ({ client, listings }: Connection, name: string, args: A): Promise<T> => {
     const scope = spec.scope?.(args);
     if (typeof scope === "string") throw new Error(scope);
     const key = scope ? `${spec.kind}\u0000${scope.key}` : spec.kind;
@@ -120,10 +137,11 @@ function makeLookup<T, F = undefined, A extends LookupArgs = LookupArgs>(
     if (hasId === hasName) {
       throw new Error(`get${spec.kind}: give exactly one of \`id\` or \`name\`, as a non-empty string`);
     }
-    const { client, secrets } = programClient();
+    const connection = programConnection();
+    const { client, secrets } = connection;
     const what = hasId ? `with id ${args.id}` : `named ${JSON.stringify(args.name)}`;
     try {
-      if (!hasId) return await byName(client, args.name!, args);
+      if (!hasId) return await byName(connection, args.name!, args);
       try {
         return await spec.get(client, args.id!);
       } catch (e) {
@@ -146,7 +164,7 @@ function makeLookup<T, F = undefined, A extends LookupArgs = LookupArgs>(
       return spec.secret ? pulumi.secret(found) : pulumi.output(found);
     },
     async many(filters) {
-      const { client, secrets } = programClient();
+      const { client, secrets } = programConnection();
       try {
         return await spec.list(client, filters);
       } catch (e) {

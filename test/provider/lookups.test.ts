@@ -12,8 +12,8 @@ const em = useEmulator({ record: true });
 let client: ObservabilityClient;
 
 /** Installs mocks as `pulumi preview` (`dryRun`) or `pulumi up` would run the program, with `config` set. */
-async function program(config: Record<string, string>, dryRun = false): Promise<void> {
-  await resetLookups();
+async function program(config: Record<string, string>, dryRun = false, reset = true): Promise<void> {
+  if (reset) await resetLookups();
   await pulumi.runtime.setMocks(
     {
       newResource: (args) => ({ id: `${args.name}-id`, state: args.inputs }),
@@ -160,6 +160,21 @@ describe("Output forms", () => {
 });
 
 describe("configuration, as the resources have it", () => {
+  it("each lookup uses the configuration in force: a later program in the same process never gets an earlier one's service or listings", async () => {
+    await client.roles.create({ name: "seen-by-first" });
+    await program(configured());
+    await expect(obs.getRole({ name: "seen-by-first" })).resolves.toMatchObject({ name: "seen-by-first" });
+    // Another stack in the same process (Automation API inline programs), whose token the service refuses.
+    await program(
+      { "observability:url": em.current.url, "observability:token": "xaat-another-stack" },
+      false,
+      false,
+    );
+    await expect(obs.getRole({ name: "seen-by-first" })).rejects.toThrow(/403/);
+    await program(configured(), false, false);
+    await expect(obs.getRole({ name: "seen-by-first" })).resolves.toMatchObject({ name: "seen-by-first" });
+  });
+
   it("falls back to the OBSERVABILITY_* environment variables", async () => {
     process.env.OBSERVABILITY_URL = em.current.url;
     process.env.OBSERVABILITY_TOKEN = em.current.token;
