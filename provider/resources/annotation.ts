@@ -1,14 +1,8 @@
 /** Annotation: a marker on dataset charts. POST/GET/PUT (partial)/DELETE `/v2/annotations[/{id}]`. */
 import * as pulumi from "@pulumi/pulumi";
 import { AnnotationInputSchema, fieldNames, type Annotation as ApiAnnotation } from "../schemas";
-import {
-  adoptableOptions,
-  RESOURCE_MODULE,
-  resourceProps,
-  shimFor,
-  type ArgsMatchSchema,
-  type Assert,
-} from "./common";
+import { adoptableOptions, resourceProps, type ArgsMatchSchema, type Assert } from "./common";
+import { KindResource } from "./kind-resource";
 import { declareKind, fromSchema, plainFamily } from "./lifecycle";
 
 /** Inputs of an {@link Annotation}. */
@@ -58,7 +52,7 @@ const declaration = declareKind<ApiAnnotation, "Annotation">({
 });
 
 /** An annotation on dataset charts (a deploy, an incident). */
-export class Annotation extends pulumi.dynamic.Resource {
+export class Annotation extends KindResource {
   /** @internal The kind's declaration, which the dynamic provider's registry collects. */
   static readonly declaration = declaration;
 
@@ -82,14 +76,7 @@ export class Annotation extends pulumi.dynamic.Resource {
   /** Declares an annotation. */
   constructor(name: string, args: AnnotationArgs, opts?: pulumi.CustomResourceOptions) {
     const options = adoptableOptions(declaration.kind, name, args, opts);
-    super(
-      shimFor(declaration),
-      name,
-      resourceProps(args, OUTPUT_KEYS),
-      options,
-      RESOURCE_MODULE,
-      declaration.kind,
-    );
+    super(declaration, name, resourceProps(args, OUTPUT_KEYS), options);
   }
 
   /** Looks up an existing annotation by id (`ann_…`) without managing it. */

@@ -30,14 +30,8 @@ import {
   type ApiToken as ApiApiToken,
   type TokenCreate,
 } from "../schemas";
-import {
-  RESOURCE_MODULE,
-  resourceProps,
-  shimFor,
-  withSecretOutputs,
-  type ArgsMatchSchema,
-  type Assert,
-} from "./common";
+import { resourceProps, withSecretOutputs, type ArgsMatchSchema, type Assert } from "./common";
+import { KindResource } from "./kind-resource";
 import { inputChanges, type KindRules } from "./descriptor";
 import { declareKind, fromSchema, type Props } from "./lifecycle";
 import { MAX_CREATE_ATTEMPTS, SETTLE_MS, claim, isClaimed } from "./reconcile";
@@ -245,7 +239,7 @@ const declaration = declareKind<HeldToken, "ApiToken">({
 });
 
 /** An API token: a credential with exactly the capabilities declared, rotated on every change. */
-export class ApiToken extends pulumi.dynamic.Resource {
+export class ApiToken extends KindResource {
   /** @internal The kind's declaration, which the dynamic provider's registry collects. */
   static readonly declaration = declaration;
   /** @internal Outputs always secret. */
@@ -278,14 +272,7 @@ export class ApiToken extends pulumi.dynamic.Resource {
 
   /** Declares an API token; `token` is always a secret output. */
   constructor(name: string, args: ApiTokenArgs, opts?: pulumi.CustomResourceOptions) {
-    super(
-      shimFor(declaration),
-      name,
-      resourceProps(args, OUTPUT_KEYS),
-      withSecretOutputs(opts, SECRET_OUTPUTS),
-      RESOURCE_MODULE,
-      declaration.kind,
-    );
+    super(declaration, name, resourceProps(args, OUTPUT_KEYS), withSecretOutputs(opts, SECRET_OUTPUTS));
   }
 
   /** Looks up an existing token by id without managing it; its value is not known (`token` is undefined). */

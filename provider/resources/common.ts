@@ -1,19 +1,6 @@
 /** Helpers the Resource classes share; they run in the user's program, never in the serialized shim. */
 import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
-import { providerShim } from "./shim";
-
-/** The dynamic resources' module: types read `pulumi-nodejs:dynamic/observability:<Name>`. */
-export const RESOURCE_MODULE = "observability";
-
-const shims = new Map<string, pulumi.dynamic.ResourceProvider>();
-
-/** One shim per kind, so @pulumi/pulumi serializes it once per program rather than once per resource. */
-export function shimFor({ kind }: { kind: string }): pulumi.dynamic.ResourceProvider {
-  let shim = shims.get(kind);
-  if (!shim) shims.set(kind, (shim = providerShim(kind)));
-  return shim;
-}
 
 /**
  * The props handed to `dynamic.Resource`: the args, plus every output name set to undefined, which is how the

@@ -16,13 +16,12 @@ import {
 } from "../schemas";
 import {
   adoptableOptions,
-  RESOURCE_MODULE,
   resourceProps,
-  shimFor,
   withDeleteBeforeReplace,
   type ArgsMatchSchema,
   type Assert,
 } from "./common";
+import { KindResource } from "./kind-resource";
 import { inputChanges } from "./descriptor";
 import { declareKind, fromSchema, type Props, UNKNOWN } from "./lifecycle";
 import { dropUndefined } from "./values";
@@ -505,7 +504,7 @@ const declaration = declareKind<DashboardObject, "Dashboard">({
 });
 
 /** A dashboard: charts of twelve kinds on a 12-column grid, with its time window and refresh time. */
-export class Dashboard extends pulumi.dynamic.Resource {
+export class Dashboard extends KindResource {
   /** @internal The kind's declaration, which the dynamic provider's registry collects. */
   static readonly declaration = declaration;
 
@@ -537,14 +536,7 @@ export class Dashboard extends pulumi.dynamic.Resource {
     const adopted = adoptableOptions(declaration.kind, name, args, opts);
     const options =
       args?.adopt === undefined && args?.uid !== undefined ? withDeleteBeforeReplace(opts) : adopted;
-    super(
-      shimFor(declaration),
-      name,
-      resourceProps(args, OUTPUT_KEYS),
-      options,
-      RESOURCE_MODULE,
-      declaration.kind,
-    );
+    super(declaration, name, resourceProps(args, OUTPUT_KEYS), options);
   }
 
   /** Looks up an existing dashboard by uid without managing it. */

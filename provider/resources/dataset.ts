@@ -3,14 +3,8 @@ import * as pulumi from "@pulumi/pulumi";
 import type { ObservabilityClient } from "../client";
 import type { CrudFamily } from "../client/resources/base";
 import { DatasetInputSchema, fieldNames, type Dataset as ApiDataset } from "../schemas";
-import {
-  RESOURCE_MODULE,
-  resourceProps,
-  shimFor,
-  type ArgsMatchSchema,
-  type Assert,
-  uniqueIdentityOptions,
-} from "./common";
+import { resourceProps, uniqueIdentityOptions, type ArgsMatchSchema, type Assert } from "./common";
+import { KindResource } from "./kind-resource";
 import { declareKind, fromSchema, type Props } from "./lifecycle";
 import { dropUndefined, pick, stableStringify } from "./values";
 
@@ -173,7 +167,7 @@ const declaration = declareKind<ApiDataset, "Dataset">({
 });
 
 /** A dataset: the place events are ingested into and queried from. Its id is its name. */
-export class Dataset extends pulumi.dynamic.Resource {
+export class Dataset extends KindResource {
   /** @internal The kind's declaration, which the dynamic provider's registry collects. */
   static readonly declaration = declaration;
 
@@ -214,14 +208,7 @@ export class Dataset extends pulumi.dynamic.Resource {
    */
   constructor(name: string, args: DatasetArgs, opts?: pulumi.CustomResourceOptions) {
     const options = uniqueIdentityOptions(declaration.kind, name, args, opts);
-    super(
-      shimFor(declaration),
-      name,
-      resourceProps(args, OUTPUT_KEYS),
-      options,
-      RESOURCE_MODULE,
-      declaration.kind,
-    );
+    super(declaration, name, resourceProps(args, OUTPUT_KEYS), options);
   }
 
   /** Looks up an existing dataset by name (its id) without managing it. */

@@ -1,14 +1,8 @@
 /** Group (RBAC): a named set of users and the roles they hold. POST/GET/PUT/DELETE `/v2/rbac/groups[/{id}]`. */
 import * as pulumi from "@pulumi/pulumi";
 import { GroupInputSchema, fieldNames, type Group as ApiGroup } from "../schemas";
-import {
-  RESOURCE_MODULE,
-  resourceProps,
-  shimFor,
-  type ArgsMatchSchema,
-  type Assert,
-  uniqueIdentityOptions,
-} from "./common";
+import { resourceProps, uniqueIdentityOptions, type ArgsMatchSchema, type Assert } from "./common";
+import { KindResource } from "./kind-resource";
 import { declareKind, fromSchema, plainFamily } from "./lifecycle";
 
 /** Inputs of a {@link Group}. */
@@ -46,7 +40,7 @@ const declaration = declareKind<ApiGroup, "Group">({
 });
 
 /** A group: users who together hold a set of roles. */
-export class Group extends pulumi.dynamic.Resource {
+export class Group extends KindResource {
   /** @internal The kind's declaration, which the dynamic provider's registry collects. */
   static readonly declaration = declaration;
 
@@ -71,14 +65,7 @@ export class Group extends pulumi.dynamic.Resource {
    */
   constructor(name: string, args: GroupArgs, opts?: pulumi.CustomResourceOptions) {
     const options = uniqueIdentityOptions(declaration.kind, name, args, opts);
-    super(
-      shimFor(declaration),
-      name,
-      resourceProps(args, OUTPUT_KEYS),
-      options,
-      RESOURCE_MODULE,
-      declaration.kind,
-    );
+    super(declaration, name, resourceProps(args, OUTPUT_KEYS), options);
   }
 
   /** Looks up an existing group by id without managing it. */

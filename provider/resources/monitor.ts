@@ -7,14 +7,8 @@ import {
   type Monitor as ApiMonitor,
   fieldNames,
 } from "../schemas";
-import {
-  adoptableOptions,
-  RESOURCE_MODULE,
-  resourceProps,
-  shimFor,
-  type ArgsMatchSchema,
-  type Assert,
-} from "./common";
+import { adoptableOptions, resourceProps, type ArgsMatchSchema, type Assert } from "./common";
+import { KindResource } from "./kind-resource";
 import { declareKind, fromSchema, plainFamily, type Props, UNKNOWN } from "./lifecycle";
 
 /** A monitor's kind. */
@@ -100,7 +94,7 @@ const declaration = declareKind<ApiMonitor, "Monitor">({
 });
 
 /** An alert rule: runs an APL query on a schedule and notifies notifiers. */
-export class Monitor extends pulumi.dynamic.Resource {
+export class Monitor extends KindResource {
   /** @internal The kind's declaration, which the dynamic provider's registry collects. */
   static readonly declaration = declaration;
 
@@ -158,14 +152,7 @@ export class Monitor extends pulumi.dynamic.Resource {
   /** Declares a monitor. */
   constructor(name: string, args: MonitorArgs, opts?: pulumi.CustomResourceOptions) {
     const options = adoptableOptions("Monitor", name, args, opts);
-    super(
-      shimFor(declaration),
-      name,
-      resourceProps(args, OUTPUT_KEYS),
-      options,
-      RESOURCE_MODULE,
-      declaration.kind,
-    );
+    super(declaration, name, resourceProps(args, OUTPUT_KEYS), options);
   }
 
   /** Looks up an existing monitor by id (`mon_…`) without managing it. */

@@ -11,14 +11,13 @@ import {
 } from "../schemas";
 import {
   adoptableOptions,
-  RESOURCE_MODULE,
   resourceProps,
-  shimFor,
   withSecretInputs,
   withSecretOutputs,
   type ArgsMatchSchema,
   type Assert,
 } from "./common";
+import { KindResource } from "./kind-resource";
 import { declareKind, fromSchema, plainFamily, type Props } from "./lifecycle";
 
 /** A custom webhook: `url` and `body` required; every field is a credential. */
@@ -155,7 +154,7 @@ export interface NotifierPropertiesOutput {
 }
 
 /** A notification channel (Slack, email, PagerDuty, ...) that monitors alert through. */
-export class Notifier extends pulumi.dynamic.Resource {
+export class Notifier extends KindResource {
   /** @internal The kind's declaration, which the dynamic provider's registry collects. */
   static readonly declaration = declaration;
   /** @internal Outputs always secret, and inputs always registered secret (see SECRET_INPUTS). */
@@ -177,12 +176,10 @@ export class Notifier extends pulumi.dynamic.Resource {
   /** Declares a notifier; `properties` is always a secret input and a secret output. */
   constructor(name: string, args: NotifierArgs, opts?: pulumi.CustomResourceOptions) {
     super(
-      shimFor(declaration),
+      declaration,
       name,
       resourceProps(withSecretInputs(args, SECRET_INPUTS), OUTPUT_KEYS),
       withSecretOutputs(adoptableOptions(declaration.kind, name, args, opts), SECRET_OUTPUTS),
-      RESOURCE_MODULE,
-      declaration.kind,
     );
   }
 

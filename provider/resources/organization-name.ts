@@ -6,14 +6,8 @@ import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { ObservabilityClient } from "../client";
 import { fieldNames, NonEmptyStringSchema, OrgUpdateSchema, type Org } from "../schemas";
-import {
-  RESOURCE_MODULE,
-  resourceProps,
-  shimFor,
-  withDeleteBeforeReplace,
-  type ArgsMatchSchema,
-  type Assert,
-} from "./common";
+import { resourceProps, withDeleteBeforeReplace, type ArgsMatchSchema, type Assert } from "./common";
+import { KindResource } from "./kind-resource";
 import { CREATE_SENDS_NO_POST } from "./descriptor";
 import { declareKind, fromSchema } from "./lifecycle";
 
@@ -98,7 +92,7 @@ export type OrganizationPlan =
   | "accelerator";
 
 /** The organization's name, set while this resource exists and restored when it is deleted. */
-export class OrganizationName extends pulumi.dynamic.Resource {
+export class OrganizationName extends KindResource {
   /** @internal The kind's declaration, which the dynamic provider's registry collects. */
   static readonly declaration = declaration;
 
@@ -150,14 +144,7 @@ export class OrganizationName extends pulumi.dynamic.Resource {
         undefined,
       );
     }
-    super(
-      shimFor(declaration),
-      name,
-      resourceProps(args, OUTPUT_KEYS),
-      withDeleteBeforeReplace(opts),
-      RESOURCE_MODULE,
-      declaration.kind,
-    );
+    super(declaration, name, resourceProps(args, OUTPUT_KEYS), withDeleteBeforeReplace(opts));
   }
 
   /** Looks up an organization's name by organization id without managing it. */

@@ -1,14 +1,8 @@
 /** Role (RBAC): a named set of permissions and its members. POST/GET/PUT/DELETE `/v2/rbac/roles[/{id}]`. */
 import * as pulumi from "@pulumi/pulumi";
 import { RoleInputSchema, fieldNames, type Role as ApiRole } from "../schemas";
-import {
-  RESOURCE_MODULE,
-  resourceProps,
-  shimFor,
-  type ArgsMatchSchema,
-  type Assert,
-  uniqueIdentityOptions,
-} from "./common";
+import { resourceProps, uniqueIdentityOptions, type ArgsMatchSchema, type Assert } from "./common";
+import { KindResource } from "./kind-resource";
 import { declareKind, fromSchema, plainFamily, type Props } from "./lifecycle";
 
 /** An action a capability allows. */
@@ -80,7 +74,7 @@ const declaration = declareKind<ApiRole, "Role">({
 });
 
 /** A role: permissions on the organization, datasets and views, and the users who hold them. */
-export class Role extends pulumi.dynamic.Resource {
+export class Role extends KindResource {
   /** @internal The kind's declaration, which the dynamic provider's registry collects. */
   static readonly declaration = declaration;
 
@@ -111,14 +105,7 @@ export class Role extends pulumi.dynamic.Resource {
    */
   constructor(name: string, args: RoleArgs, opts?: pulumi.CustomResourceOptions) {
     const options = uniqueIdentityOptions(declaration.kind, name, args, opts);
-    super(
-      shimFor(declaration),
-      name,
-      resourceProps(args, OUTPUT_KEYS),
-      options,
-      RESOURCE_MODULE,
-      declaration.kind,
-    );
+    super(declaration, name, resourceProps(args, OUTPUT_KEYS), options);
   }
 
   /** Looks up an existing role by id without managing it. */

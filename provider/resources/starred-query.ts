@@ -1,14 +1,8 @@
 /** Starred query: a saved APL query. POST/GET/PUT/DELETE `/v2/apl-starred-queries[/{id}]`. */
 import * as pulumi from "@pulumi/pulumi";
 import { StarredQueryInputSchema, fieldNames, type StarredQuery as ApiStarredQuery } from "../schemas";
-import {
-  adoptableOptions,
-  RESOURCE_MODULE,
-  resourceProps,
-  shimFor,
-  type ArgsMatchSchema,
-  type Assert,
-} from "./common";
+import { adoptableOptions, resourceProps, type ArgsMatchSchema, type Assert } from "./common";
+import { KindResource } from "./kind-resource";
 import { declareKind, fromSchema, plainFamily } from "./lifecycle";
 
 /** Query options saved with a starred query. */
@@ -129,7 +123,7 @@ export interface StarredQueryRequestOutput {
 }
 
 /** A saved (starred) APL query. */
-export class StarredQuery extends pulumi.dynamic.Resource {
+export class StarredQuery extends KindResource {
   /** @internal The kind's declaration, which the dynamic provider's registry collects. */
   static readonly declaration = declaration;
 
@@ -151,12 +145,10 @@ export class StarredQuery extends pulumi.dynamic.Resource {
   /** Declares a starred query. */
   constructor(name: string, args: StarredQueryArgs, opts?: pulumi.CustomResourceOptions) {
     super(
-      shimFor(declaration),
+      declaration,
       name,
       resourceProps(args, OUTPUT_KEYS),
       adoptableOptions(declaration.kind, name, args, opts),
-      RESOURCE_MODULE,
-      declaration.kind,
     );
   }
 

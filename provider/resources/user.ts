@@ -11,14 +11,8 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { ObservabilityClient } from "../client";
 import { UserInputSchema, fieldNames, type User as ApiUser } from "../schemas";
-import {
-  RESOURCE_MODULE,
-  resourceProps,
-  shimFor,
-  type ArgsMatchSchema,
-  type Assert,
-  uniqueIdentityOptions,
-} from "./common";
+import { resourceProps, uniqueIdentityOptions, type ArgsMatchSchema, type Assert } from "./common";
+import { KindResource } from "./kind-resource";
 import { declareKind, fromSchema, type Props } from "./lifecycle";
 import { dropUndefined, pick } from "./values";
 
@@ -111,7 +105,7 @@ const declaration = declareKind<ApiUser, "User">({
 });
 
 /** A member of the organization, with a built-in or custom role. */
-export class User extends pulumi.dynamic.Resource {
+export class User extends KindResource {
   /** @internal The kind's declaration, which the dynamic provider's registry collects. */
   static readonly declaration = declaration;
 
@@ -134,14 +128,7 @@ export class User extends pulumi.dynamic.Resource {
    */
   constructor(name: string, args: UserArgs, opts?: pulumi.CustomResourceOptions) {
     const options = uniqueIdentityOptions(declaration.kind, name, args, opts);
-    super(
-      shimFor(declaration),
-      name,
-      resourceProps(args, OUTPUT_KEYS),
-      options,
-      RESOURCE_MODULE,
-      declaration.kind,
-    );
+    super(declaration, name, resourceProps(args, OUTPUT_KEYS), options);
   }
 
   /** Looks up an existing user by id without managing it. */

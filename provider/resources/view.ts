@@ -9,14 +9,8 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { ViewInputSchema, fieldNames, type View as ApiView } from "../schemas";
-import {
-  RESOURCE_MODULE,
-  resourceProps,
-  shimFor,
-  type ArgsMatchSchema,
-  type Assert,
-  uniqueIdentityOptions,
-} from "./common";
+import { resourceProps, uniqueIdentityOptions, type ArgsMatchSchema, type Assert } from "./common";
+import { KindResource } from "./kind-resource";
 import { declareKind, fromSchema, plainFamily } from "./lifecycle";
 
 /** Inputs of a {@link View}. */
@@ -55,7 +49,7 @@ const declaration = declareKind<ApiView, "View">({
 });
 
 /** A view: a saved APL query, shared with the organization under its name. */
-export class View extends pulumi.dynamic.Resource {
+export class View extends KindResource {
   /** @internal The kind's declaration, which the dynamic provider's registry collects. */
   static readonly declaration = declaration;
 
@@ -82,14 +76,7 @@ export class View extends pulumi.dynamic.Resource {
    */
   constructor(name: string, args: ViewArgs, opts?: pulumi.CustomResourceOptions) {
     const options = uniqueIdentityOptions(declaration.kind, name, args, opts);
-    super(
-      shimFor(declaration),
-      name,
-      resourceProps(args, OUTPUT_KEYS),
-      options,
-      RESOURCE_MODULE,
-      declaration.kind,
-    );
+    super(declaration, name, resourceProps(args, OUTPUT_KEYS), options);
   }
 
   /** Looks up an existing view by its name (its id) without managing it. */

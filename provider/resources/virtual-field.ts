@@ -4,14 +4,8 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { VirtualFieldInputSchema, fieldNames, type VirtualField as ApiVirtualField } from "../schemas";
-import {
-  adoptableOptions,
-  RESOURCE_MODULE,
-  resourceProps,
-  shimFor,
-  type ArgsMatchSchema,
-  type Assert,
-} from "./common";
+import { adoptableOptions, resourceProps, type ArgsMatchSchema, type Assert } from "./common";
+import { KindResource } from "./kind-resource";
 import { declareKind, fromSchema, plainFamily } from "./lifecycle";
 
 /** Inputs of a {@link VirtualField}. */
@@ -54,7 +48,7 @@ const declaration = declareKind<ApiVirtualField, "VirtualField">({
 });
 
 /** A virtual field: a dataset field computed by an APL expression. */
-export class VirtualField extends pulumi.dynamic.Resource {
+export class VirtualField extends KindResource {
   /** @internal The kind's declaration, which the dynamic provider's registry collects. */
   static readonly declaration = declaration;
 
@@ -76,12 +70,10 @@ export class VirtualField extends pulumi.dynamic.Resource {
   /** Declares a virtual field. */
   constructor(name: string, args: VirtualFieldArgs, opts?: pulumi.CustomResourceOptions) {
     super(
-      shimFor(declaration),
+      declaration,
       name,
       resourceProps(args, OUTPUT_KEYS),
       adoptableOptions(declaration.kind, name, args, opts),
-      RESOURCE_MODULE,
-      declaration.kind,
     );
   }
 
