@@ -54,6 +54,7 @@ describe.each(declaredInSources())("$kind ($file)", ({ file, kind }) => {
   it("has a reference page, linked from the README's table", () => {
     const page = `docs/resources/${kebab(kind)}.md`;
     expect(fs.existsSync(path.join(ROOT, page))).toBe(true);
+    expect(fs.readFileSync(path.join(ROOT, page), "utf8")).toContain("## Lookups");
     expect(fs.readFileSync(path.join(ROOT, "README.md"), "utf8")).toContain(`(${page})`);
   });
 
