@@ -67,6 +67,29 @@ export interface EngineState {
 }
 
 /**
+ * `pulumi up` of a new resource: Check and Create with secrets stripped; the state's inputs are Check's answer
+ * re-marked against the registered inputs, its outputs Create's answer re-marked the same way
+ * (provider_plugin.go, `provider.Check` and `provider.Create`, both via `annotateSecrets`).
+ */
+export async function up(host: ProviderHost, urn: string, registered: Props): Promise<EngineState> {
+  const checked = await host.check(urn, {}, stripSecrets(registered));
+  expect(checked.failures).toEqual([]);
+  const made = await host.create(urn, checked.inputs);
+  return {
+    id: made.id,
+    inputs: annotateSecrets(checked.inputs, registered),
+    outputs: annotateSecrets(made.properties, registered),
+  };
+}
+
+/** A later `pulumi up` with `news` declared: Check against the state's inputs, then Diff against its outputs. */
+export async function plan(host: ProviderHost, urn: string, state: EngineState, news: Props) {
+  const checked = await host.check(urn, state.inputs, stripSecrets(news));
+  expect(checked.failures).toEqual([]);
+  return { inputs: checked.inputs, diff: await host.diff(urn, state.id, state.outputs, checked.inputs) };
+}
+
+/**
  * `pulumi refresh` of one resource: pkg/resource/deploy/step.go, `RefreshStep.Apply`, calls the provider's
  * Read with the state's inputs and outputs (secrets stripped); `provider.Read` in provider_plugin.go re-marks
  * the returned inputs against the old inputs and the outputs against the old outputs (`annotateSecrets`), and

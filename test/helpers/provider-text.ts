@@ -60,3 +60,19 @@ export async function recordRegistrations(config: Record<string, string> = {}): 
 export function registered(resource: pulumi.Resource): Promise<void> {
   return new Promise((resolve) => resource.urn.apply(() => resolve()));
 }
+
+/**
+ * The options each resource's class finally handed to `dynamic.Resource`, by resource name, and the
+ * transformation that records them (pass `{ transformations }` when declaring).
+ */
+export function captureOptions(): {
+  opts: Record<string, pulumi.CustomResourceOptions>;
+  transformations: pulumi.ResourceTransformation[];
+} {
+  const opts: Record<string, pulumi.CustomResourceOptions> = {};
+  const capture: pulumi.ResourceTransformation = (args) => {
+    opts[args.name] = args.opts as pulumi.CustomResourceOptions;
+    return undefined;
+  };
+  return { opts, transformations: [capture] };
+}

@@ -6,7 +6,6 @@
  * Sources: API-FACTS "API tokens"; the OpenAPI v2 document's CreateAPIToken and RegenerateAPIToken; axiom-go
  * axiom/tokens.go and tokens_integration_test.go; terraform-provider-axiom resource_tokens.go (48h default grace).
  */
-import * as pulumi from "@pulumi/pulumi";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { ObservabilityClient } from "../../provider/client";
 import * as obs from "../../provider/resources";
@@ -14,18 +13,10 @@ import { ApiToken } from "../../provider/resources/api-token";
 import { implementation } from "../../provider/resources/dynamic";
 import { UNKNOWN } from "../../provider/resources/lifecycle";
 import { api, createDatasets, useEmulator } from "../helpers/emulator";
-import {
-  annotateSecrets,
-  getRead,
-  isSecret,
-  refresh,
-  secret,
-  stripSecrets,
-  type EngineState,
-} from "../helpers/engine-steps";
+import { getRead, isSecret, refresh, secret, stripSecrets, up as upStep } from "../helpers/engine-steps";
 import { startFaultProxy, type FaultProxy } from "../helpers/fault-proxy";
 import { startConfiguredHost, urnOf, type ProviderHost } from "../helpers/host";
-import { recordRegistrations, registered, type Registration } from "../helpers/provider-text";
+import { captureOptions, recordRegistrations, registered, type Registration } from "../helpers/provider-text";
 
 type Props = Record<string, unknown>;
 
@@ -204,11 +195,8 @@ describe("ApiToken through the real host", () => {
   let host: ProviderHost;
   let client: ObservabilityClient;
   let seen: Registration[];
-  const opts: Record<string, pulumi.CustomResourceOptions> = {};
-  const capture: pulumi.ResourceTransformation = (args) => {
-    opts[args.name] = args.opts as pulumi.CustomResourceOptions;
-    return undefined;
-  };
+  // The options each class finally handed to dynamic.Resource.
+  const { opts, transformations } = captureOptions();
   const registration = (name: string) => seen.find((r) => r.name === name)!;
   const textOf = () => registration("ingest-token").providerText;
   const monitorsWith = (token: string) =>
@@ -221,7 +209,7 @@ describe("ApiToken through the real host", () => {
         new obs.ApiToken(
           "ingest-token",
           { name: "svc", datasetCapabilities: { "svc-logs": { ingest: ["create"] } } },
-          { transformations: [capture] },
+          { transformations },
         ),
         obs.ApiToken.get("get-ApiToken", "tok_0"),
       ].map(registered),
@@ -233,13 +221,8 @@ describe("ApiToken through the real host", () => {
     await client?.close();
   });
 
-  /** `pulumi up` of a new resource, as engine-paths.test.ts's `up`; outputs re-marked against the registration. */
-  async function up(urn: string, registered: Props): Promise<EngineState> {
-    const checked = await host.check(urn, {}, stripSecrets(registered));
-    expect(checked.failures).toEqual([]);
-    const made = await host.create(urn, checked.inputs);
-    return { id: made.id, inputs: annotateSecrets(checked.inputs, registered), outputs: made.properties };
-  }
+  /** `pulumi up` of a new resource through this file's host (engine-steps.ts). */
+  const up = (urn: string, registered: Props) => upStep(host, urn, registered);
 
   it("the class marks `token` a secret output", () => {
     expect(opts["ingest-token"].additionalSecretOutputs).toEqual(["token"]);

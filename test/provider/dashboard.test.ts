@@ -4,13 +4,12 @@
  * 412 after a change made elsewhere and `overwrite: true` winning, refresh drift, replacement on a uid change,
  * adopt, Resource.get of a missing uid, delete.
  */
-import * as pulumi from "@pulumi/pulumi";
 import * as obs from "../../provider/resources";
 import type { ObservabilityClient } from "../../provider/client";
 import { useEmulator } from "../helpers/emulator";
 import { getRead, refresh, type EngineState } from "../helpers/engine-steps";
 import { startConfiguredHost, urnOf, type ProviderHost } from "../helpers/host";
-import { recordRegistrations, registered, type Registration } from "../helpers/provider-text";
+import { captureOptions, recordRegistrations, registered, type Registration } from "../helpers/provider-text";
 import { EXPORTED } from "../helpers/dashboard-export";
 
 type Props = Record<string, unknown>;
@@ -19,11 +18,8 @@ const em = useEmulator();
 let host: ProviderHost;
 let client: ObservabilityClient;
 let seen: Registration[];
-const opts: Record<string, pulumi.CustomResourceOptions> = {};
-const capture: pulumi.ResourceTransformation = (args) => {
-  opts[args.name] = args.opts as pulumi.CustomResourceOptions;
-  return undefined;
-};
+// The options each class finally handed to dynamic.Resource.
+const { opts, transformations } = captureOptions();
 
 const doc = (text = "v1", extra: Props = {}): Props => ({
   name: "service health",
@@ -49,7 +45,7 @@ const doc = (text = "v1", extra: Props = {}): Props => ({
 
 beforeAll(async () => {
   seen = await recordRegistrations();
-  const t = { transformations: [capture] };
+  const t = { transformations };
   await Promise.all(
     [
       new obs.Dashboard("with-uid", { uid: "u", dashboard: doc() as never }, t),

@@ -3,13 +3,12 @@
  * create, a second apply with no diff, update, refresh drift, replacement on a name change (delete first),
  * adopt, get of a missing id, and a delete refused while the dataset holds data unless `forceDestroy`.
  */
-import * as pulumi from "@pulumi/pulumi";
 import * as obs from "../../provider/resources";
 import { ObservabilityClient } from "../../provider/client";
 import { useEmulator } from "../helpers/emulator";
 import { getRead, refresh, stripSecrets, type EngineState } from "../helpers/engine-steps";
 import { startConfiguredHost, urnOf, type ProviderHost } from "../helpers/host";
-import { recordRegistrations, registered, type Registration } from "../helpers/provider-text";
+import { captureOptions, recordRegistrations, registered, type Registration } from "../helpers/provider-text";
 
 type Props = Record<string, unknown>;
 
@@ -17,18 +16,15 @@ const em = useEmulator();
 let host: ProviderHost;
 let client: ObservabilityClient;
 let seen: Registration[];
-const opts: Record<string, pulumi.CustomResourceOptions> = {};
-const capture: pulumi.ResourceTransformation = (args) => {
-  opts[args.name] = args.opts as pulumi.CustomResourceOptions;
-  return undefined;
-};
+// The options each class finally handed to dynamic.Resource.
+const { opts, transformations } = captureOptions();
 
 let provider: string;
 const urn = (name: string) => urnOf("Dataset", name);
 
 beforeAll(async () => {
   seen = await recordRegistrations();
-  const t = { transformations: [capture] };
+  const t = { transformations };
   await Promise.all(
     [
       new obs.Dataset("ds-default", { name: "d" }, t),

@@ -8,17 +8,16 @@ import * as obs from "../../provider/resources";
 import { ObservabilityClient } from "../../provider/client";
 import { useEmulator } from "../helpers/emulator";
 import {
-  annotateSecrets,
   forceReplace,
   getRead,
   isSecret,
   refresh,
   secret,
   stripSecrets,
-  type EngineState,
+  up as upStep,
 } from "../helpers/engine-steps";
 import { startConfiguredHost, startProviderHost, urnOf, type ProviderHost } from "../helpers/host";
-import { recordRegistrations, registered, type Registration } from "../helpers/provider-text";
+import { captureOptions, recordRegistrations, registered, type Registration } from "../helpers/provider-text";
 
 type Props = Record<string, unknown>;
 
@@ -26,12 +25,8 @@ const em = useEmulator();
 let host: ProviderHost;
 let client: ObservabilityClient;
 let seen: Registration[];
-const opts: Record<string, pulumi.CustomResourceOptions> = {};
-// A transformation sees the options the class finally handed to dynamic.Resource.
-const capture: pulumi.ResourceTransformation = (args) => {
-  opts[args.name] = args.opts as pulumi.CustomResourceOptions;
-  return undefined;
-};
+// The options each class finally handed to dynamic.Resource.
+const { opts, transformations } = captureOptions();
 const SLACK_URL = "https://hooks.slack.test/T000/SLACK-SECRET";
 const WEBHOOK_URL = "https://hooks.test/WEBHOOK-SECRET-0123";
 
@@ -41,7 +36,7 @@ const textOf = (kind: string) => seen.find((r) => r.type.endsWith(`:${kind}`))!.
 
 beforeAll(async () => {
   seen = await recordRegistrations();
-  const t = { transformations: [capture] };
+  const t = { transformations };
   await Promise.all(
     [
       // A credential passed as a plain string, as a user may.
@@ -72,21 +67,8 @@ afterAll(async () => {
   await client?.close();
 });
 
-/**
- * `pulumi up` of a new resource: Check and Create with secrets stripped; the state's inputs are Check's answer
- * re-marked against the registered inputs, its outputs Create's answer re-marked the same way
- * (provider_plugin.go, `provider.Check` and `provider.Create`, both via `annotateSecrets`).
- */
-async function up(urn: string, registered: Props): Promise<EngineState> {
-  const checked = await host.check(urn, {}, stripSecrets(registered));
-  expect(checked.failures).toEqual([]);
-  const made = await host.create(urn, checked.inputs);
-  return {
-    id: made.id,
-    inputs: annotateSecrets(checked.inputs, registered),
-    outputs: annotateSecrets(made.properties, registered),
-  };
-}
+/** `pulumi up` of a new resource through this file's host (engine-steps.ts). */
+const up = (urn: string, registered: Props) => upStep(host, urn, registered);
 
 /** Every string in `v` that is not under a secret marker: what state would hold in plaintext. */
 function plaintext(v: unknown): string[] {

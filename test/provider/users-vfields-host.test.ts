@@ -6,13 +6,20 @@
  * `PUT /v2/users/{id}` and its role change never happens (terraform-provider-axiom axiom/resource_user.go:151;
  * /tmp/research/settled.md §4).
  */
-import * as pulumi from "@pulumi/pulumi";
 import * as obs from "../../provider/resources";
 import type { ObservabilityClient } from "../../provider/client";
 import { api, useEmulator } from "../helpers/emulator";
-import { forceReplace, getRead, refresh, stripSecrets, type EngineState } from "../helpers/engine-steps";
+import {
+  forceReplace,
+  getRead,
+  refresh,
+  stripSecrets,
+  type EngineState,
+  up as upStep,
+  plan as planStep,
+} from "../helpers/engine-steps";
 import { startConfiguredHost, urnOf, type ProviderHost } from "../helpers/host";
-import { recordRegistrations, registered, type Registration } from "../helpers/provider-text";
+import { captureOptions, recordRegistrations, registered, type Registration } from "../helpers/provider-text";
 
 type Props = Record<string, unknown>;
 
@@ -20,17 +27,14 @@ const em = useEmulator({ record: true });
 let host: ProviderHost;
 let client: ObservabilityClient;
 let seen: Registration[];
-const opts: Record<string, pulumi.CustomResourceOptions> = {};
-const capture: pulumi.ResourceTransformation = (args) => {
-  opts[args.name] = args.opts as pulumi.CustomResourceOptions;
-  return undefined;
-};
+// The options each class finally handed to dynamic.Resource.
+const { opts, transformations } = captureOptions();
 const textOf = (kind: string) => seen.find((r) => r.type.endsWith(`:${kind}`))!.providerText;
 const registration = (name: string) => seen.find((r) => r.name === name)!;
 
 beforeAll(async () => {
   seen = await recordRegistrations();
-  const t = { transformations: [capture] };
+  const t = { transformations };
   await Promise.all(
     [
       new obs.User("user-default", { name: "u", email: "u@example.com", role: "user" }, t),
@@ -50,21 +54,11 @@ afterAll(async () => {
   await client?.close();
 });
 
-/** `pulumi up` of a new resource: Check, then Create with the checked inputs. */
-async function up(urn: string, registeredInputs: Props): Promise<EngineState> {
-  const checked = await host.check(urn, {}, registeredInputs);
-  expect(checked.failures).toEqual([]);
-  const made = await host.create(urn, checked.inputs);
-  return { id: made.id, inputs: checked.inputs, outputs: made.properties };
-}
+/** `pulumi up` of a new resource through this file's host (engine-steps.ts). */
+const up = (urn: string, registered: Props) => upStep(host, urn, registered);
 
-/** A later `pulumi up` with `news`: Check against the state, then Diff; the checked inputs. */
-async function plan(urn: string, state: EngineState, news: Props) {
-  const checked = await host.check(urn, state.inputs, news);
-  expect(checked.failures).toEqual([]);
-  const diff = await host.diff(urn, state.id, state.outputs, checked.inputs);
-  return { checked: checked.inputs, diff };
-}
+/** A later `pulumi up` through this file's host: Check, then Diff (engine-steps.ts). */
+const plan = (urn: string, state: EngineState, news: Props) => planStep(host, urn, state, news);
 
 /** The requests the emulator received while `fn` ran, as `METHOD path body`. */
 async function requestsDuring(fn: () => Promise<unknown>): Promise<string[]> {
@@ -103,7 +97,7 @@ describe("User through the host", () => {
   });
 
   it("a role change is an update that sends PUT /v2/users/{id}/role, and the service then holds the role", async () => {
-    const { checked, diff } = await plan(urn, state, { ...declared(), role: "admin" });
+    const { inputs: checked, diff } = await plan(urn, state, { ...declared(), role: "admin" });
     expect(diff).toMatchObject({ changes: "some", replaces: [] });
     let outputs: Props = {};
     const sent = await requestsDuring(async () => {
@@ -198,7 +192,7 @@ describe("VirtualField through the host", () => {
 
   it("an update sends the whole field with PUT /v2/vfields/{id}", async () => {
     const news = { ...declared(), unit: "ms", type: "number" };
-    const { checked, diff } = await plan(urn, state, news);
+    const { inputs: checked, diff } = await plan(urn, state, news);
     expect(diff).toMatchObject({ changes: "some", replaces: [] });
     let outputs: Props = {};
     const sent = await requestsDuring(async () => {

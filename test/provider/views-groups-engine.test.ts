@@ -4,13 +4,20 @@
  * drift on refresh; replacement (a view's new name is a new view; both kinds delete first); adopt; `get` of a
  * missing id; delete. Engine steps are reproduced in test/helpers/engine-steps.ts, citing pulumi/pulumi.
  */
-import * as pulumi from "@pulumi/pulumi";
 import * as obs from "../../provider/resources";
 import { ObservabilityClient } from "../../provider/client";
 import { useEmulator } from "../helpers/emulator";
-import { forceReplace, getRead, refresh, stripSecrets, type EngineState } from "../helpers/engine-steps";
+import {
+  forceReplace,
+  getRead,
+  refresh,
+  stripSecrets,
+  type EngineState,
+  up as upStep,
+  plan as planStep,
+} from "../helpers/engine-steps";
 import { startConfiguredHost, urnOf, type ProviderHost } from "../helpers/host";
-import { recordRegistrations, registered, type Registration } from "../helpers/provider-text";
+import { captureOptions, recordRegistrations, registered, type Registration } from "../helpers/provider-text";
 
 type Props = Record<string, unknown>;
 
@@ -18,18 +25,14 @@ const em = useEmulator();
 let host: ProviderHost;
 let client: ObservabilityClient;
 let seen: Registration[];
-const opts: Record<string, pulumi.CustomResourceOptions> = {};
-// A transformation sees the options the class finally handed to dynamic.Resource.
-const capture: pulumi.ResourceTransformation = (args) => {
-  opts[args.name] = args.opts as pulumi.CustomResourceOptions;
-  return undefined;
-};
+// The options each class finally handed to dynamic.Resource.
+const { opts, transformations } = captureOptions();
 const registration = (name: string) => seen.find((r) => r.name === name)!;
 const textOf = (kind: string) => seen.find((r) => r.type.endsWith(`:${kind}`))!.providerText;
 
 beforeAll(async () => {
   seen = await recordRegistrations();
-  const t = { transformations: [capture] };
+  const t = { transformations };
   await Promise.all(
     [
       new obs.View("view-default", { name: "v", aplQuery: "x" }, t),
@@ -51,20 +54,11 @@ afterAll(async () => {
   await client?.close();
 });
 
-/** `pulumi up` of a new resource: Check, then Create with Check's inputs. */
-async function up(urn: string, registered: Props): Promise<EngineState> {
-  const checked = await host.check(urn, {}, registered);
-  expect(checked.failures).toEqual([]);
-  const made = await host.create(urn, checked.inputs);
-  return { id: made.id, inputs: checked.inputs, outputs: made.properties };
-}
+/** `pulumi up` of a new resource through this file's host (engine-steps.ts). */
+const up = (urn: string, registered: Props) => upStep(host, urn, registered);
 
-/** A later `pulumi up` with `news` declared: Check against the state, then Diff. */
-async function plan(urn: string, state: EngineState, news: Props) {
-  const checked = await host.check(urn, state.inputs, news);
-  expect(checked.failures).toEqual([]);
-  return { inputs: checked.inputs, diff: await host.diff(urn, state.id, state.outputs, checked.inputs) };
-}
+/** A later `pulumi up` through this file's host: Check, then Diff (engine-steps.ts). */
+const plan = (urn: string, state: EngineState, news: Props) => planStep(host, urn, state, news);
 
 describe("View through the host", () => {
   const withProvider = (args: Props) => ({ __provider: textOf("View"), ...args });
