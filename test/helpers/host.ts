@@ -75,6 +75,11 @@ export interface ProviderHost {
   delete(urn: string, id: string, properties: Props, oldInputs?: Props): Promise<void>;
   /** Everything the host wrote to stderr so far (tests assert no secret leaks there). */
   stderr(): string;
+  /**
+   * Everything the host wrote to stderr, once it includes `text`. The host logs on its stderr pipe, which is not
+   * ordered with its gRPC replies: a line about a call may arrive after the call's answer.
+   */
+  stderrIncluding(text: string, timeoutMs?: number): Promise<string>;
   /** Stops the host and the engine stub. */
   close(): Promise<void>;
 }
@@ -242,6 +247,15 @@ export async function startProviderHost(options: ProviderHostOptions): Promise<P
       await call("delete", req);
     },
     stderr: () => stderr,
+    async stderrIncluding(text, timeoutMs = 10_000) {
+      const deadline = Date.now() + timeoutMs;
+      while (!stderr.includes(text)) {
+        if (Date.now() > deadline)
+          throw new Error(`the host's stderr did not include ${JSON.stringify(text)}: ${stderr}`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      return stderr;
+    },
     async close() {
       client.close();
       if (child.exitCode === null) {
