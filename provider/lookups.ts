@@ -21,9 +21,8 @@ import { resolveSettings, type ProviderSettings } from "./config";
 /** How a lookup finds its object: by id, or by name (exactly one of them). */
 export type LookupArgs = { id: string; name?: undefined } | { name: string; id?: undefined };
 
-/** {@link LookupArgs} as Inputs, for the `Output` forms. */
-export type LookupInputs =
-  { id: pulumi.Input<string>; name?: undefined } | { name: pulumi.Input<string>; id?: undefined };
+/** A lookup's args (by default {@link LookupArgs}) as Inputs, for the `Output` forms. */
+export type LookupInputs<A extends LookupArgs = LookupArgs> = { [K in keyof A]: pulumi.Input<A[K]> };
 
 /** A virtual field is found by id, or by name within its dataset (names are unique only there). */
 export type VirtualFieldLookupArgs =
@@ -51,7 +50,7 @@ interface LookupSpec<T, F> {
 /** The three lookup functions of one kind. */
 export interface Lookup<T, F, A extends LookupArgs = LookupArgs> {
   one(args: A): Promise<T>;
-  output(args: { [K in keyof A]: pulumi.Input<A[K]> }): pulumi.Output<pulumi.Unwrap<T>>;
+  output(args: LookupInputs<A>): pulumi.Output<pulumi.Unwrap<T>>;
   many(filters?: F): Promise<T[]>;
 }
 

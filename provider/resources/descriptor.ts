@@ -94,7 +94,7 @@ export interface Descriptor<T extends { id: string }, K extends string = string>
 }
 
 /** Only the declared fields of `props` (no `__provider`, no `adopt`, no outputs). */
-export function pickInputs(rules: KindRules, props: Props): Props {
+function pickInputs(rules: KindRules, props: Props): Props {
   return pick(props, rules.inputKeys);
 }
 
