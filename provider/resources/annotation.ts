@@ -45,6 +45,8 @@ const declaration = declareKind<ApiAnnotation, "Annotation">({
         datasets: declared.datasets as string[],
         start: declared.time === undefined ? since.toISOString() : undefined,
       }),
+    // With `time` declared the listing is not bounded by time, so it holds more than one bounded by it.
+    listedBy: (declared) => JSON.stringify([declared.datasets, declared.time === undefined]),
     // The service sets `time` to the request's time only when it is not declared.
     timed: (declared) => declared.time === undefined,
     createdAt: (obj) => obj.time,

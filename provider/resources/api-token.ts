@@ -229,6 +229,7 @@ const declaration = declareKind<HeldToken, "ApiToken">({
     // Listed with the declared grace period, which the service does not hold, so that only the body decides.
     list: async (client, declared) =>
       (await client.tokens.list()).map((t) => ({ ...t, rotationGracePeriod: declared[GRACE] as string })),
+    listedBy: () => "",
     timed: () => false,
     valueLost: true,
   },

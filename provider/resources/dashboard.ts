@@ -499,6 +499,7 @@ const declaration = declareKind<DashboardObject, "Dashboard">({
       typeof declared.uid === "string"
         ? byUid(client, declared.uid)
         : client.dashboards.listAll().then((all) => all.map(toObject)),
+    listedBy: (declared) => (typeof declared.uid === "string" ? `uid ${declared.uid}` : ""),
     timed: () => false,
   },
 });

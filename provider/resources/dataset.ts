@@ -162,6 +162,7 @@ const declaration = declareKind<ApiDataset, "Dataset">({
         forceDestroy: declared.forceDestroy,
         [DECLARED_MAP_FIELDS]: declared.mapFields,
       })),
+    listedBy: () => "",
     timed: () => false,
   },
 });

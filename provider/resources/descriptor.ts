@@ -62,6 +62,12 @@ export interface KindRules<K extends string = string> {
 export interface ReconcileRule<T> {
   /** The objects a create of `declared` may have made (a superset is fine: candidates are matched after). */
   list(client: ObservabilityClient, declared: Props, since: Date): Promise<T[]>;
+  /**
+   * The parameters `list` takes from `declared` (a filter such as a dataset or a name), as a string: creates
+   * whose values are equal share one baseline listing (reconcile.ts), so two values that may list different
+   * objects must differ. `""` for a family listed whole. Only the ids of the baseline are read.
+   */
+  listedBy(declared: Props): string;
   /** Whether the service records when an object of this body was created; without, the baseline decides. */
   timed(declared: Props): boolean;
   /** When the service created `obj` (read only where {@link timed}). */

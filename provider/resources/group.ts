@@ -36,7 +36,7 @@ const declaration = declareKind<ApiGroup, "Group">({
   // The name is the natural key, as for roles: no creation time, so the baseline listing decides (a group absent
   // from the listing taken before the POST and matching the declared body), and a 409 on a resend means the
   // name was taken since: the group of that name is taken when it matches.
-  reconcile: { list: (client) => client.groups.list(), timed: () => false },
+  reconcile: { list: (client) => client.groups.list(), listedBy: () => "", timed: () => false },
 });
 
 /** A group: users who together hold a set of roles. */

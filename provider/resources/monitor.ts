@@ -88,6 +88,7 @@ const declaration = declareKind<ApiMonitor, "Monitor">({
   // The service stamps `createdAt`, so a monitor created before the request started is never taken.
   reconcile: {
     list: (client) => client.monitors.list(),
+    listedBy: () => "",
     timed: () => true,
     createdAt: (obj) => obj.createdAt,
   },

@@ -127,6 +127,7 @@ const declaration = declareKind<ApiNotifier, "Notifier">({
   ...plainFamily((client) => client.notifiers, INPUT_KEYS),
   reconcile: {
     list: (client) => client.notifiers.list(),
+    listedBy: () => "",
     timed: () => true,
     createdAt: (obj) => obj.createdAt,
   },

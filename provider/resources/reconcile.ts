@@ -5,16 +5,25 @@
  *
  * A candidate is an object of the family that
  * - matches the declared body, compared as `diff` compares ({@link inputChanges});
- * - is new: absent from a listing taken just before the first POST (the baseline), and, where the family
- *   records a creation time, created no earlier than the first POST started, less {@link CLOCK_SKEW_MS};
+ * - is new: absent from a listing of the family completed before the first POST started (the baseline), and,
+ *   where the family records a creation time, created no earlier than the first POST started, less
+ *   {@link CLOCK_SKEW_MS};
  * - is not claimed by a resource in this process (every id a create, adoption, read, diff, update or delete
  *   here has seen).
  *
- * The baseline costs one listing of the family before every create, O(objects in the family), even when the
- * POST succeeds. No cheaper signal is exact: a creation time alone cannot tell our object from an identical one
- * another `pulumi up` (another host process, whose claims we cannot see) made seconds before, and the listing
- * must precede the POST, so it cannot be deferred until the outcome is known. A create is already a write and
- * a read; one more read of the family is the price of never taking another resource's object.
+ * The baseline is a listing of the family, O(objects in the family), and it must be complete before the POST
+ * starts, so it cannot be deferred until the outcome is known. No cheaper signal is exact: a creation time
+ * alone cannot tell our object from an identical one another `pulumi up` (another host process, whose claims
+ * we cannot see) made seconds before. It is shared: the creates of a family in this process that ask for their
+ * baseline within {@link BASELINE_MAX_AGE_MS} of a listing's start use that one listing (per client, and per
+ * listing parameters where the family's listing depends on the body: `ReconcileRule.listedBy`), awaiting it
+ * when it is still running. So a burst of N creates costs N POSTs and one listing, not N listings. That is
+ * exact for everything this process made: an object created after the shared listing is either one of ours,
+ * claimed when its answer arrives (a same-body sibling whose POST is in flight while we list is waited for,
+ * before and after the list, so its object is claimed before ours is chosen), or someone else's. What it
+ * changes is only that window for someone else's: an identical object another process makes after the
+ * listing began and before our POST's outcome is known could be taken, and the listing may now be up to
+ * {@link BASELINE_MAX_AGE_MS} older than the POST instead of just before it. A listing that fails is not kept.
  *
  * Exactly one candidate is taken as the created object; none means the POST is sent again (at most
  * {@link MAX_CREATE_ATTEMPTS} POSTs in all); more than one is an error that lists their ids and advises adopting.
@@ -31,14 +40,17 @@
  * The rule per family (and where it cannot be exact):
  * - Monitor, Notifier: absent from the baseline and `createdAt` (to the second) no earlier than the request's
  *   start less a minute. Inexact only when someone else makes an identical object between the baseline and the
- *   list (both within the create's own few seconds).
+ *   list (within the baseline's {@link BASELINE_MAX_AGE_MS} and the create's own few seconds).
  * - Annotation: absent from the baseline; with `time` undeclared the service sets `time` to the request's time,
- *   which also serves as the creation time (the lists are bounded by it). Inexact as for monitors.
+ *   which also serves as the creation time (the lists are bounded by it). Creates share a baseline per list
+ *   of datasets and per whether `time` is declared (a listing bounded by time cannot serve a create whose object
+ *   may be older). Inexact as for monitors.
  * - Role: names are unique, the natural key. The baseline is the roles listed before the POST; a 409 on a resend
  *   means the name was taken since, so the family is listed again and the role of that name is taken when it
  *   matches the declared body. Inexact only when someone else makes a role of that name and body meanwhile.
- * - StarredQuery: no creation time and no unique field, so the baseline decides (listed by name with `qs`).
- *   Inexact only when someone else saves an identical query between the baseline and the list.
+ * - StarredQuery: no creation time and no unique field, so the baseline decides (listed by name with `qs`,
+ *   so creates share a baseline per name). Inexact only when someone else saves an identical query between the
+ *   baseline and the list.
  * - View: the name is unique and is the view's id; as for Role (baseline, then a 409 on a resend lists again and
  *   takes the view of that name when it matches the declared body).
  * - Group: names are unique; as for Role.
@@ -63,6 +75,51 @@ export const MAX_CREATE_ATTEMPTS = 3;
 /** How long a request the client gave up on may still be in the service's hands before it shows in a list. */
 export const SETTLE_MS = 1_000;
 
+/**
+ * How long one baseline listing serves the creates of a family: a create that asks for its baseline at most this
+ * long after a listing of the same family (and listing parameters) began shares it, awaiting it first if it is
+ * still in flight. It bounds how long before a POST the baseline may be taken (see the file comment).
+ */
+export const BASELINE_MAX_AGE_MS = 10_000;
+
+/** A baseline listing shared by creates: when it began, and the ids it found. */
+interface SharedBaseline {
+  startedAt: number;
+  ids: Promise<ReadonlySet<string>>;
+}
+/** Baseline listings, by client (one service, one set of credentials) and by kind and listing parameters. */
+const baselines = new WeakMap<ObservabilityClient, Map<string, SharedBaseline>>();
+
+/**
+ * The ids of the family's objects before this create's POST: a listing begun at most {@link BASELINE_MAX_AGE_MS}
+ * ago with the same listing parameters (`rule.listedBy`), or a new one. Either way it completes before the POST
+ * starts, since the caller awaits it first. A listing that failed is not kept, so the next create lists again.
+ */
+function sharedBaseline<T extends { id: string }>(
+  kind: string,
+  rule: ReconcileRule<T>,
+  client: ObservabilityClient,
+  declared: Props,
+): Promise<ReadonlySet<string>> {
+  let byKey = baselines.get(client);
+  if (!byKey) baselines.set(client, (byKey = new Map()));
+  const key = `${kind}\u0000${rule.listedBy(declared)}`;
+  const now = Date.now();
+  const current = byKey.get(key);
+  if (current && now - current.startedAt <= BASELINE_MAX_AGE_MS) return current.ids;
+  // The listing's own window starts no later than that of any create that shares it (each takes its start
+  // after this one began), so a listing bounded by it (annotations) holds all that theirs would.
+  const ids = rule
+    .list(client, declared, new Date(now - CLOCK_SKEW_MS))
+    .then((objs): ReadonlySet<string> => new Set(objs.map((obj) => obj.id)));
+  const entry: SharedBaseline = { startedAt: now, ids };
+  byKey.set(key, entry);
+  ids.catch(() => {
+    if (byKey.get(key) === entry) byKey.delete(key);
+  });
+  return ids;
+}
+
 /** Ids a resource in this process holds or has seen, by kind: never taken as another create's object. */
 const claimed = new Set<string>();
 /** POSTs in flight, by kind and canonical body: a sibling with the same body waits for them to be claimed. */
@@ -84,6 +141,7 @@ export function isClaimed(kind: string, id: string): boolean {
 export function resetClaims(): void {
   claimed.clear();
 }
+
 
 /** Runs `post` as one of the in-flight POSTs for `key`, so same-body siblings can wait for its claim. */
 function tracked<R>(key: string, post: () => Promise<R>): Promise<R> {
@@ -135,21 +193,20 @@ export async function createReconciled<T extends { id: string }>(
   let uncertain: ApiError | undefined;
   /** POSTs whose outcome was unknown: how many late objects can be ours. */
   let uncertainPosts = 0;
+  // Only objects absent from this listing can be ours: an identical object another process (another
+  // `pulumi up`) made before it is in it, and its claims are not ours to see. It must be complete before the
+  // POST starts, since it cannot be taken after one; the creates of a burst share it (see the file comment).
+  const baseline = await sharedBaseline(d.kind, rule, client, declared);
+  // Taken after the baseline was asked for, so the shared listing's window holds this create's.
   const started = new Date();
   const since = new Date(started.getTime() - CLOCK_SKEW_MS);
   const timed = rule.timed(declared);
-  // Only objects absent from this listing can be ours: an identical object another process (another
-  // `pulumi up`) made moments before is in it, and its claims are not ours to see. Taken before every POST
-  // because it cannot be taken after one (see the file comment for the cost).
-  const baseline = await listIds();
 
-  async function listIds(): Promise<Set<string>> {
-    return new Set((await rule.list(client, declared, since)).map((obj) => obj.id));
-  }
+  /** A sibling whose POST with this very body is in flight is about to claim its object. */
+  const siblingsSettled = () => Promise.all([...(inFlight.get(bodyKey) ?? [])]);
 
   async function candidates(): Promise<T[]> {
-    // A sibling whose POST with this very body is in flight is about to claim its object.
-    await Promise.all([...(inFlight.get(bodyKey) ?? [])]);
+    await siblingsSettled();
     let found: T[];
     try {
       found = await rule.list(client, declared, since);
@@ -166,6 +223,9 @@ export async function createReconciled<T extends { id: string }>(
         outcomeUnknown: true,
       });
     }
+    // A sibling's POST of this body that started while the list ran may have made an object the list shows,
+    // and claims it only when its answer arrives: waited for, so its object is not taken for ours.
+    await siblingsSettled();
     return found.filter((obj) => {
       if (isClaimed(d.kind, obj.id) || baseline.has(obj.id)) return false;
       // An object without a readable creation time cannot be shown to be new.

@@ -70,7 +70,7 @@ const declaration = declareKind<ApiRole, "Role">({
   canonicalize,
   ...plainFamily((client) => client.roles, INPUT_KEYS),
   // The name is the natural key: no creation time, so the baseline listing decides (a 409 on a resend is ours).
-  reconcile: { list: (client) => client.roles.list(), timed: () => false },
+  reconcile: { list: (client) => client.roles.list(), listedBy: () => "", timed: () => false },
 });
 
 /** A role: permissions on the organization, datasets and views, and the users who hold them. */

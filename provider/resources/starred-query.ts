@@ -89,6 +89,7 @@ const declaration = declareKind<ApiStarredQuery, "StarredQuery">({
   reconcile: {
     list: (client, declared) =>
       client.starredQueries.list({ who: "all", qs: String(declared.name), limit: 1000 }),
+    listedBy: (declared) => String(declared.name),
     timed: () => false,
   },
 });

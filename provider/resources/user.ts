@@ -101,7 +101,7 @@ const declaration = declareKind<ApiUser, "User">({
     dropUndefined({ ...user, ...toInputs(user), role: user.role?.id, roleName: user.role?.name }),
   // The email is the natural key: no creation time, so the baseline listing decides, and a 409 on a resend means
   // the email was taken since (perhaps by us): the user of that email is taken when name and role match too.
-  reconcile: { list: (client) => client.users.list(), timed: () => false },
+  reconcile: { list: (client) => client.users.list(), listedBy: () => "", timed: () => false },
 });
 
 /** A member of the organization, with a built-in or custom role. */

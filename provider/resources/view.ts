@@ -45,7 +45,7 @@ const declaration = declareKind<ApiView, "View">({
   // Recognized by its name, which is unique: a view absent from the listing taken before the POST and matching
   // the declared body (no creation time, so the baseline decides; a 409 on a resend means the name was taken
   // since, and the view of that name is taken when it matches).
-  reconcile: { list: (client) => client.views.list(), timed: () => false },
+  reconcile: { list: (client) => client.views.list(), listedBy: () => "", timed: () => false },
 });
 
 /** A view: a saved APL query, shared with the organization under its name. */

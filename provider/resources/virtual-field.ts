@@ -43,6 +43,7 @@ const declaration = declareKind<ApiVirtualField, "VirtualField">({
   // No creation time and no unique field: the baseline decides, listed by the declared dataset.
   reconcile: {
     list: (client, declared) => client.virtualFields.list({ dataset: String(declared.dataset) }),
+    listedBy: (declared) => String(declared.dataset),
     timed: () => false,
   },
 });

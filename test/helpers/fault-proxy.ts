@@ -7,6 +7,7 @@
  * - `"500after"`: forwarded, then answered 500 (processed, reported failed);
  * - `"drop"`: the socket is destroyed without forwarding;
  * - `{ delayMs }`: forwarded after a delay (a client with a shorter timeout gives up first);
+ * - `{ answerAfter }`: forwarded at once (the service handles it), its answer held until the promise settles;
  * - undefined: forwarded as is.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
@@ -14,7 +15,15 @@ import type { AddressInfo } from "node:net";
 import { request } from "undici";
 
 /** The fate of one proxied request. */
-export type ProxyFault = "500" | "502" | "503" | "500after" | "drop" | { delayMs: number } | undefined;
+export type ProxyFault =
+  | "500"
+  | "502"
+  | "503"
+  | "500after"
+  | "drop"
+  | { delayMs: number }
+  | { answerAfter: Promise<unknown> }
+  | undefined;
 
 /** A running proxy. */
 export interface FaultProxy {
@@ -58,7 +67,8 @@ export async function startFaultProxy(
       res.writeHead(Number(fault), { "content-type": "application/json" });
       return void res.end(JSON.stringify({ code: Number(fault), message: "injected by the test's proxy" }));
     }
-    if (typeof fault === "object") await new Promise((r) => setTimeout(r, fault.delayMs));
+    if (typeof fault === "object" && "delayMs" in fault)
+      await new Promise((r) => setTimeout(r, fault.delayMs));
     const headers = { ...req.headers };
     delete headers.host;
     delete headers.connection;
@@ -68,6 +78,7 @@ export async function startFaultProxy(
       body: body.length > 0 ? body : undefined,
     });
     const text = await upstream.body.text();
+    if (typeof fault === "object" && "answerAfter" in fault) await fault.answerAfter.catch(() => undefined);
     if (fault === "500after") {
       res.writeHead(500, { "content-type": "application/json" });
       return void res.end(JSON.stringify({ code: 500, message: "injected after processing" }));
