@@ -6,24 +6,26 @@
  * A candidate is an object of the family that
  * - matches the declared body, compared as `diff` compares ({@link inputChanges});
  * - is new: absent from a listing of the family completed before the first POST started (the baseline), and,
- *   where the family records a creation time, created no earlier than the first POST started, less
- *   {@link CLOCK_SKEW_MS};
+ *   where the service stamps the object's creation time, stamped no earlier than the first POST started: by the
+ *   service's clock as learnt from its earlier answers (service-clock.ts), to the stamp's precision, or, before
+ *   anything is learnt, less {@link CLOCK_SKEW_MS};
  * - is not claimed by a resource in this process (every id a create, adoption, read, diff, update or delete
  *   here has seen).
  *
  * The baseline is a listing of the family, O(objects in the family), and it must be complete before the POST
- * starts, so it cannot be deferred until the outcome is known. No cheaper signal is exact: a creation time
- * alone cannot tell our object from an identical one another `pulumi up` (another host process, whose claims
- * we cannot see) made seconds before. It is shared: the creates of a family in this process that ask for their
- * baseline within {@link BASELINE_MAX_AGE_MS} of a listing's start use that one listing (per client, and per
- * listing parameters where the family's listing depends on the body: `ReconcileRule.listedBy`), awaiting it
- * when it is still running. So a burst of N creates costs N POSTs and one listing, not N listings. That is
- * exact for everything this process made: an object created after the shared listing is either one of ours,
- * claimed when its answer arrives (a same-body sibling whose POST is in flight while we list is waited for,
- * before and after the list, so its object is claimed before ours is chosen), or someone else's. What it
- * changes is only that window for someone else's: an identical object another process makes after the
- * listing began and before our POST's outcome is known could be taken, and the listing may now be up to
- * {@link BASELINE_MAX_AGE_MS} older than the POST instead of just before it. A listing that fails is not kept.
+ * starts, so it cannot be deferred until the outcome is known. It is shared (per client, and per listing
+ * parameters where the listing depends on the body: `ReconcileRule.listedBy`), so that a burst of creates does
+ * not list the family once each:
+ * - a create whose body the service stamps with a creation time shares a listing begun at most
+ *   {@link BASELINE_MAX_AGE_MS} before. An object someone else made after that listing is not in it, but its
+ *   stamp is older than our POST: once one answer has taught us the service's clock, the stamp rules it out
+ *   (to the second, for the kinds stamped to the second). So N such creates cost N POSTs and one listing;
+ * - any other create shares only a listing still in flight when it starts, which began at most one listing's
+ *   time before it: about when a listing of its own would have been taken. No signal but a listing tells its
+ *   object from an identical one someone else made moments before.
+ * Everything this process made after a shared listing is told apart by its claim: a same-body sibling whose
+ * POST is in flight while we list is waited for, before and after the list, so its object is claimed before
+ * ours is chosen. A listing that fails is not kept.
  *
  * Exactly one candidate is taken as the created object; none means the POST is sent again (at most
  * {@link MAX_CREATE_ATTEMPTS} POSTs in all); more than one is an error that lists their ids and advises adopting.
@@ -38,13 +40,14 @@
  * method.
  *
  * The rule per family (and where it cannot be exact):
- * - Monitor, Notifier: absent from the baseline and `createdAt` (to the second) no earlier than the request's
- *   start less a minute. Inexact only when someone else makes an identical object between the baseline and the
- *   list (within the baseline's {@link BASELINE_MAX_AGE_MS} and the create's own few seconds).
+ * - Monitor, Notifier: absent from the baseline and `createdAt` (to the second) no earlier than the POST's
+ *   start. Inexact only when someone else makes an identical object during the create or in the second before
+ *   its POST (and, for the creates answered before the run's first, since the shared listing).
  * - Annotation: absent from the baseline; with `time` undeclared the service sets `time` to the request's time,
  *   which also serves as the creation time (the lists are bounded by it). Creates share a baseline per list
  *   of datasets and per whether `time` is declared (a listing bounded by time cannot serve a create whose object
- *   may be older). Inexact as for monitors.
+ *   may be older). Inexact as for monitors, to `time`'s precision.
+ * - Dataset: the name is unique, as for Role, and `created` is stamped to the nanosecond, as for Monitor.
  * - Role: names are unique, the natural key. The baseline is the roles listed before the POST; a 409 on a resend
  *   means the name was taken since, so the family is listed again and the role of that name is taken when it
  *   matches the declared body. Inexact only when someone else makes a role of that name and body meanwhile.
@@ -66,6 +69,7 @@ import { ApiError, ConflictError, NotFoundError, type ObservabilityClient } from
 import type { CrudFamily } from "../client/resources/base";
 import { sleep } from "../client/retry";
 import { CREATE_SENDS_NO_POST, inputChanges, type Descriptor, type ReconcileRule } from "./descriptor";
+import { mayBeCreatedSince, observeCreation, readStamp } from "./service-clock";
 import { stableStringify, type Props } from "./values";
 
 /** How far the service's clock may be behind ours (plus its createdAt's truncation to the second). */
@@ -86,6 +90,8 @@ export const BASELINE_MAX_AGE_MS = 10_000;
 interface SharedBaseline {
   startedAt: number;
   ids: Promise<ReadonlySet<string>>;
+  /** Not answered yet. */
+  pending: boolean;
 }
 /** Baseline listings, by client (one service, one set of credentials) and by kind and listing parameters. */
 const baselines = new WeakMap<ObservabilityClient, Map<string, SharedBaseline>>();
@@ -106,17 +112,25 @@ function sharedBaseline<T extends { id: string }>(
   const key = `${kind}\u0000${rule.listedBy(declared)}`;
   const now = Date.now();
   const current = byKey.get(key);
-  if (current && now - current.startedAt <= BASELINE_MAX_AGE_MS) return current.ids;
+  // A body the service stamps with its creation time shares a listing for BASELINE_MAX_AGE_MS: once the
+  // service's clock is learnt, the stamp rules out what an older listing no longer does (service-clock.ts).
+  // Any other shares only a listing still in flight, so its baseline began at most one listing's time before
+  // the create, about when a listing of its own would have been taken.
+  const maxAge = rule.timed(declared) ? BASELINE_MAX_AGE_MS : 0;
+  if (current && (current.pending || now - current.startedAt <= maxAge)) return current.ids;
   // The listing's own window starts no later than that of any create that shares it (each takes its start
   // after this one began), so a listing bounded by it (annotations) holds all that theirs would.
   const ids = rule
     .list(client, declared, new Date(now - CLOCK_SKEW_MS))
     .then((objs): ReadonlySet<string> => new Set(objs.map((obj) => obj.id)));
-  const entry: SharedBaseline = { startedAt: now, ids };
+  const entry: SharedBaseline = { startedAt: now, ids, pending: true };
   byKey.set(key, entry);
-  ids.catch(() => {
-    if (byKey.get(key) === entry) byKey.delete(key);
-  });
+  ids.then(
+    () => (entry.pending = false),
+    () => {
+      if (byKey.get(key) === entry) byKey.delete(key);
+    },
+  );
   return ids;
 }
 
@@ -141,7 +155,6 @@ export function isClaimed(kind: string, id: string): boolean {
 export function resetClaims(): void {
   claimed.clear();
 }
-
 
 /** Runs `post` as one of the in-flight POSTs for `key`, so same-body siblings can wait for its claim. */
 function tracked<R>(key: string, post: () => Promise<R>): Promise<R> {
@@ -181,14 +194,19 @@ export async function createReconciled<T extends { id: string }>(
 ): Promise<T> {
   const body = d.toBody(declared);
   const bodyKey = `${d.kind}\u0000${stableStringify(body)}`;
+  const search = d.reconcile === CREATE_SENDS_NO_POST ? undefined : d.reconcile;
+  const timed = search?.timed(declared) === true;
   const post = () =>
     tracked(bodyKey, async () => {
+      const sentAt = Date.now();
       const obj = await family.create(body);
       claim(d.kind, obj.id);
+      // Every answered create of a timed kind teaches us the service's clock (service-clock.ts).
+      if (timed) observeCreation(client, d.kind, readStamp(search?.createdAt?.(obj)), sentAt, Date.now());
       return obj;
     });
-  if (d.reconcile === CREATE_SENDS_NO_POST) return post();
-  const rule: ReconcileRule<T> = d.reconcile;
+  if (!search) return post();
+  const rule: ReconcileRule<T> = search;
 
   let uncertain: ApiError | undefined;
   /** POSTs whose outcome was unknown: how many late objects can be ours. */
@@ -200,7 +218,6 @@ export async function createReconciled<T extends { id: string }>(
   // Taken after the baseline was asked for, so the shared listing's window holds this create's.
   const started = new Date();
   const since = new Date(started.getTime() - CLOCK_SKEW_MS);
-  const timed = rule.timed(declared);
 
   /** A sibling whose POST with this very body is in flight is about to claim its object. */
   const siblingsSettled = () => Promise.all([...(inFlight.get(bodyKey) ?? [])]);
@@ -228,10 +245,23 @@ export async function createReconciled<T extends { id: string }>(
     await siblingsSettled();
     return found.filter((obj) => {
       if (isClaimed(d.kind, obj.id) || baseline.has(obj.id)) return false;
-      // An object without a readable creation time cannot be shown to be new.
-      if (timed && !(Date.parse(String(rule.createdAt?.(obj))) >= since.getTime())) return false;
+      if (timed && !createdSinceStart(obj)) return false;
       return inputChanges(d, d.toInputs(obj), declared).diffs.length === 0;
     });
+  }
+
+  /**
+   * Whether `obj` may have been created by this create's first POST, by its creation time: with the service's
+   * clock learnt from earlier answers, made no earlier than the POST started; before that, no earlier than a
+   * minute before it (clock skew). An object without a readable creation time cannot be shown to be new.
+   */
+  function createdSinceStart(obj: T): boolean {
+    const stamp = readStamp(rule.createdAt?.(obj));
+    if (!stamp) return false;
+    return (
+      mayBeCreatedSince(client, d.kind, stamp, started.getTime()) ??
+      stamp.ms + stamp.precisionMs > since.getTime()
+    );
   }
 
   /** Takes a listed object as this resource's (lists return whole objects, as a read does). */

@@ -134,6 +134,55 @@ describe("creates share their baseline", () => {
   });
 });
 
+describe("a kind without a creation time (API tokens here) shares only a listing still in flight", () => {
+  it("creates at once share one listing; a later create lists again", async () => {
+    const { ApiToken } = await import("../../provider/resources");
+    const impl = await through(ApiToken.declaration, () => undefined);
+    const token = (name: string) => ({ name, datasetCapabilities: { "*": { query: ["read"] } } });
+    await Promise.all(["t-1", "t-2", "t-3"].map(async (n) => impl.create(await checked(impl, token(n)))));
+    expect(count("GET /v2/tokens")).toBe(1);
+    await impl.create(await checked(impl, token("t-4")));
+    expect(count("GET /v2/tokens")).toBe(2);
+  });
+});
+
+describe("a shared baseline keeps uncertain creates exact: the service's clock rules out what it no longer lists", () => {
+  // Without the learnt clock, the shared listing (taken before the earlier create) would not hold the other
+  // process's object, and the one-minute skew allowance would let it pass: the create would take it.
+  it("an identical monitor someone else made after the shared listing, before our create, is not taken", async () => {
+    const impl = await through(Monitor.declaration, (method, _path, nth) =>
+      // The second create's first POST is answered 500 before the service sees it: its outcome is unknown.
+      method === "POST" && nth === 1 ? "500" : undefined,
+    );
+    await impl.create(await checked(impl, monitor("earlier")));
+    // Past the second the earlier POST was stamped in, so the other process's stamp is a whole second later.
+    await sleep(1100);
+    const theirs = (await oob!.monitors.create(monitor("late-twin") as never)).id;
+    await sleep(1100);
+    const ours = await impl.create(await checked(impl, monitor("late-twin")));
+    expect(ours.id).not.toBe(theirs);
+    expect((await named("late-twin")).sort()).toEqual([ours.id, theirs].sort());
+    // Still one baseline listing (the later look for the lost object lists again).
+    expect(proxy!.seen.filter((r) => r === "GET /v2/monitors").length).toBeGreaterThanOrEqual(2);
+    expect(count("POST")).toBe(3);
+  });
+
+  it("a dataset of the same name someone else made after the shared listing is not taken (its `created` is exact)", async () => {
+    const { Dataset } = await import("../../provider/resources");
+    const impl = await through(Dataset.declaration, (method, _path, nth) =>
+      method === "POST" && nth === 1 ? "500" : undefined,
+    );
+    await impl.create(await checked(impl, { name: "sb-earlier" }));
+    await sleep(20);
+    await oob!.datasets.create({ name: "sb-taken" } as never);
+    await sleep(20);
+    // The resend meets the other process's dataset: a 409, and the dataset of that name is not ours to take.
+    await expect(impl.create(await checked(impl, { name: "sb-taken" }))).rejects.toThrow(/409|exists/);
+    // The shared baseline, the look for the lost dataset (twice, a second apart), and the look after the 409.
+    expect(count("GET /v2/datasets")).toBe(4);
+  });
+});
+
 describe("through the real dynamic-provider host", () => {
   it("40 monitor creates at once: one listing of the family, 40 POSTs", async () => {
     const texts = await providerTexts();
