@@ -8,6 +8,7 @@
  * - `"drop"`: the socket is destroyed without forwarding;
  * - `{ delayMs }`: forwarded after a delay (a client with a shorter timeout gives up first);
  * - `{ answerAfter }`: forwarded at once (the service handles it), its answer held until the promise settles;
+ * - `{ forwardAfter }`: forwarded only once the promise settles (the service handles it then);
  * - undefined: forwarded as is.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
@@ -23,6 +24,7 @@ export type ProxyFault =
   | "drop"
   | { delayMs: number }
   | { answerAfter: Promise<unknown> }
+  | { forwardAfter: Promise<unknown> }
   | undefined;
 
 /** A running proxy. */
@@ -69,6 +71,7 @@ export async function startFaultProxy(
     }
     if (typeof fault === "object" && "delayMs" in fault)
       await new Promise((r) => setTimeout(r, fault.delayMs));
+    if (typeof fault === "object" && "forwardAfter" in fault) await fault.forwardAfter.catch(() => undefined);
     const headers = { ...req.headers };
     delete headers.host;
     delete headers.connection;

@@ -259,10 +259,18 @@ describe("the race: the first request is still in the service when the list runs
     expect(posts()).toBe(1);
   });
 
-  it("it lands only after the resend (undici times out at a coarse tick): the resend's own object is deleted, the first one kept", async () => {
+  it("it lands only after the resend: the resend's own object is deleted, the first one kept", async () => {
+    // Held until the resend reaches the proxy, not for a fixed time: undici times out at a coarse tick, and on a
+    // busy machine a fixed delay let the first request land before the second look and be taken (a flake).
+    let resent: () => void = () => undefined;
+    const resend = new Promise<void>((r) => (resent = r));
     const impl = await through(
       Monitor.declaration,
-      (method, _path, nth) => (method === "POST" && nth === 0 ? { delayMs: 2200 } : undefined),
+      (method, _path, nth) => {
+        if (method === "POST" && nth === 0) return { forwardAfter: resend };
+        if (method === "POST" && nth === 1) resent();
+        return undefined;
+      },
       400,
     );
     const { id } = await impl.create(
