@@ -19,7 +19,7 @@ type RunKind = Exclude<ResourceKind, "OrganizationName">;
 export const RUN_KINDS = [...KINDS.keys()].filter((k): k is RunKind => k !== "OrganizationName");
 
 /** The dataset every run's annotations are on, so listing them is listing the run's. */
-const DATASET = "fault-run";
+export const DATASET = "fault-run";
 
 /** What one run measured. */
 export interface FaultRunResult {
@@ -59,7 +59,7 @@ export async function providerTexts(): Promise<Record<RunKind, string>> {
 }
 
 /** The args of resource `n` of `kind`, and a change to them (`v` > 0). */
-function argsOf(kind: RunKind, n: number, v = 0): Props {
+export function argsOf(kind: RunKind, n: number, v = 0): Props {
   const name = `fr-${n}`;
   switch (kind) {
     case "Monitor":
