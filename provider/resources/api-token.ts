@@ -20,8 +20,7 @@
  *   the listing taken before the first POST whose body matches the declared one (tokens have no creation time).
  */
 import * as pulumi from "@pulumi/pulumi";
-import { ApiError, NotFoundError, type ObservabilityClient } from "../client";
-import { sleep } from "../client/retry";
+import { NotFoundError, type ObservabilityClient } from "../client";
 import {
   ApiTokenInputSchema,
   DEFAULT_ROTATION_GRACE_PERIOD,
@@ -32,9 +31,9 @@ import {
 } from "../schemas";
 import { resourceProps, withSecretOutputs, type ArgsMatchSchema, type Assert } from "./common";
 import { KindResource } from "./kind-resource";
-import { inputChanges, type KindRules } from "./descriptor";
+import { inputChanges, type Descriptor, type KindRules } from "./descriptor";
 import { declareKind, fromSchema, type Props } from "./lifecycle";
-import { MAX_CREATE_ATTEMPTS, SETTLE_MS, claim, isClaimed } from "./reconcile";
+import { createReconciled } from "./reconcile";
 import type { CapabilityArgs, RoleAction } from "./role";
 import { dropUndefined, pick } from "./values";
 
@@ -64,7 +63,6 @@ const SECRET_OUTPUTS = ["token"] as const;
 /** The token's own fields: what the service stores; `rotationGracePeriod` is the provider's alone. */
 const TOKEN_KEYS = INPUT_KEYS.filter((k) => k !== "rotationGracePeriod");
 const GRACE = "rotationGracePeriod";
-const KIND = "ApiToken";
 
 /** A token as the lifecycle holds it: `id` the resource's (first) id, `tokenId` the current token's. */
 type HeldToken = ApiApiToken & {
@@ -141,44 +139,6 @@ function family(client: ObservabilityClient, olds: Props) {
     });
   }
 
-  /**
-   * Regenerates `from` into a token of `fields`. A regenerate is a POST: when its outcome is unknown, the token
-   * it may have made is an orphan whose value is lost, as after an uncertain create. It is recognised as a token
-   * absent from the listing taken before the first request whose body matches `fields`, deleted, and the
-   * regenerate sent again (at most {@link MAX_CREATE_ATTEMPTS} requests in all).
-   */
-  async function regenerateReconciled(
-    from: string,
-    fields: TokenCreate,
-    grace: number,
-  ): Promise<ApiApiToken> {
-    const baseline = new Set((await client.tokens.list()).map((t) => t.id));
-    const wanted = { ...fields, [GRACE]: undefined };
-    for (let attempt = 1; ; attempt++) {
-      try {
-        const next = await client.tokens.regenerate(from, {
-          existingTokenExpiresAt: new Date(Date.now() + grace).toISOString(),
-          newTokenExpiresAt: fields.expiresAt,
-          newToken: fields,
-        });
-        claim(KIND, next.id);
-        return next;
-      } catch (e) {
-        if (!(e instanceof ApiError && e.outcomeUnknown) || attempt >= MAX_CREATE_ATTEMPTS) throw e;
-      }
-      await sleep(SETTLE_MS);
-      for (const t of await client.tokens.list()) {
-        if (baseline.has(t.id) || isClaimed(KIND, t.id)) continue;
-        if (inputChanges(rules as KindRules, t as Props, wanted).diffs.some((k) => k !== GRACE)) continue;
-        try {
-          await client.tokens.delete(t.id);
-        } catch (err) {
-          if (!(err instanceof NotFoundError)) throw err;
-        }
-      }
-    }
-  }
-
   return {
     async get(id: string): Promise<HeldToken> {
       return held(id, await client.tokens.get(current(id)));
@@ -193,8 +153,15 @@ function family(client: ObservabilityClient, olds: Props) {
       // A new grace period alone rotates nothing: it only tells the next rotation how long to wait.
       const rotate = inputChanges(rules as KindRules, olds, body).diffs.some((k) => k !== GRACE);
       if (!rotate) return held(id, await client.tokens.get(from), grace);
-      const fields = tokenBody(body);
-      const next = await regenerateReconciled(from, fields, graceMs(body));
+      // A regenerate is a POST that makes a token: an unknown outcome is reconciled as a create's is (the token
+      // it may have made is found, deleted as an orphan whose value is lost, and the regenerate sent again).
+      const next = await createReconciled(descriptor, family(client, {}), client, body, (declared) =>
+        client.tokens.regenerate(from, {
+          existingTokenExpiresAt: new Date(Date.now() + graceMs(declared)).toISOString(),
+          newTokenExpiresAt: tokenBody(declared).expiresAt,
+          newToken: tokenBody(declared),
+        }),
+      );
       const retired = await stillRetiring(stringList(olds.retiredTokenIds));
       return held(id, next, { ...grace, retiredTokenIds: [...retired, from] });
     },
@@ -211,8 +178,8 @@ function family(client: ObservabilityClient, olds: Props) {
   };
 }
 
-/** @internal How the lifecycle engine handles API tokens. */
-const declaration = declareKind<HeldToken, "ApiToken">({
+/** How the lifecycle engine handles API tokens. */
+const descriptor: Descriptor<HeldToken, "ApiToken"> = {
   ...rules,
   kind: "ApiToken",
   ...fromSchema(ApiTokenInputSchema),
@@ -237,7 +204,9 @@ const declaration = declareKind<HeldToken, "ApiToken">({
   toInputs: (t) =>
     Object.fromEntries(Object.entries(pick(t, INPUT_KEYS)).filter(([, v]) => v !== null && v !== undefined)),
   toOutputs: (t) => ({ ...t }),
-});
+};
+/** @internal The kind as the registry holds it. */
+const declaration = declareKind(descriptor);
 
 /** An API token: a credential with exactly the capabilities declared, rotated on every change. */
 export class ApiToken extends KindResource {

@@ -196,6 +196,8 @@ export async function createReconciled<T extends { id: string }>(
   family: CrudFamily<T, Props>,
   client: ObservabilityClient,
   declared: Props,
+  /** The POST that makes the object: the family's create, or another (an API token's regenerate). */
+  send: (body: Props) => Promise<T> = (body) => family.create(body),
 ): Promise<T> {
   const body = d.toBody(declared);
   const bodyKey = `${d.kind}\u0000${stableStringify(body)}`;
@@ -204,7 +206,7 @@ export async function createReconciled<T extends { id: string }>(
   const post = () =>
     tracked(bodyKey, async () => {
       const sentAt = Date.now();
-      const obj = await family.create(body);
+      const obj = await send(body);
       claim(d.kind, obj.id);
       // Every answered create of a timed kind teaches us the service's clock (service-clock.ts).
       if (timed) observeCreation(client, d.kind, readStamp(search?.createdAt?.(obj)), sentAt, Date.now());

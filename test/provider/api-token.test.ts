@@ -398,4 +398,66 @@ describe("an uncertain create deletes the orphan it cannot use and makes a new t
       (await api(em, "GET", "/v2/monitors", undefined, { authorization: `Bearer ${value}` })).status,
     ).toBe(200);
   });
+
+  /** A token created through the proxy, then its rotation to `description: "rotated"` with `fault` planned. */
+  async function rotateWith(
+    fault: (nth: number) => "500" | "500after" | undefined,
+    before?: () => Promise<void>,
+  ) {
+    em = await startEmulator({ port: 0, host: "127.0.0.1" });
+    let regenerates = 0;
+    proxy = await startFaultProxy(em.url, async (method, path) => {
+      if (method !== "POST" || !path.endsWith("/regenerate")) return undefined;
+      if (regenerates === 0) await before?.();
+      return fault(regenerates++);
+    });
+    client = new ObservabilityClient({ url: proxy.url, token: em.token, maxRetries: 1 });
+    const lc = ApiToken.declaration.lifecycle({ client: () => client!, secrets: () => [em!.token] });
+    const args = { name: "rotating", orgCapabilities: { monitors: ["read"] }, rotationGracePeriod: "0s" };
+    const { inputs: olds } = await lc.check({}, args);
+    const made = await lc.create(olds);
+    const { inputs: news } = await lc.check({}, { ...args, description: "rotated" });
+    const update = lc.update(made.id, { ...made.outs, ...olds }, news);
+    return { made, update };
+  }
+  const listedNamed = async (name: string) =>
+    ((await api(em!, "GET", "/v2/tokens")).body as { id: string; name: string }[]).filter(
+      (t) => t.name === name,
+    );
+
+  it("a rotation processed but answered 500: the token it made is deleted and the regenerate sent again", async () => {
+    const { made, update } = await rotateWith((nth) => (nth === 0 ? "500after" : undefined));
+    const { outs } = await update;
+    expect(outs.tokenId).not.toBe(made.id);
+    expect(proxy!.seen.filter((r) => r.endsWith("/regenerate"))).toHaveLength(2);
+    // The first regenerate's token (its value lost) was deleted; only the resend's is listed as "rotated".
+    expect(proxy!.seen.filter((r) => r.startsWith("DELETE /v2/tokens/"))).toHaveLength(1);
+    const rotated = (await listedNamed("rotating")).map((t) => t.id);
+    expect(rotated).toContain(outs.tokenId);
+    expect(
+      (await api(em!, "GET", "/v2/monitors", undefined, { authorization: `Bearer ${outs.token}` })).status,
+    ).toBe(200);
+  });
+
+  it("a rotation whose outcome is unknown never deletes more matching tokens than it sent: it fails, naming them", async () => {
+    const foreign: string[] = [];
+    const { update } = await rotateWith(
+      (nth) => (nth === 0 ? "500" : undefined),
+      async () => {
+        // Two identical tokens someone else makes while our regenerate is on its way (not in our baseline).
+        for (let i = 0; i < 2; i++) {
+          const made = await api(em!, "POST", "/v2/tokens", {
+            name: "rotating",
+            description: "rotated",
+            orgCapabilities: { monitors: ["read"] },
+          });
+          foreign.push((made.body as { id: string }).id);
+        }
+      },
+    );
+    await expect(update).rejects.toThrow(/2 ApiTokens matching the declared body/);
+    expect(proxy!.seen.filter((r) => r.startsWith("DELETE"))).toHaveLength(0);
+    const ids = (await listedNamed("rotating")).map((t) => t.id);
+    for (const id of foreign) expect(ids).toContain(id);
+  });
 });
