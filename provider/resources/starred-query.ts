@@ -91,6 +91,8 @@ const declaration = declareKind<ApiStarredQuery, "StarredQuery">({
       client.starredQueries.list({ who: "all", qs: String(declared.name), limit: 1000 }),
     timed: () => false,
   },
+  // Everyone's queries (`who=all`, as a GET reads any of them), every page, each as its GET returns it.
+  readAll: { listedBy: () => "", list: (client) => client.starredQueries.listAll({ who: "all" }) },
 });
 
 /** Query options saved with a starred query, as outputs. */
