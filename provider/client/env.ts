@@ -19,3 +19,15 @@ export function fromEnv(setting: EnvSetting, env: NodeJS.ProcessEnv = process.en
   const value = env[ENV_NAMES[setting]]?.trim();
   return value ? value : undefined;
 }
+
+/**
+ * `OBSERVABILITY_SHARED_LISTINGS=0` turns off the listings the provider shares between calls of one host process
+ * (provider/resources/listings.ts): each refresh read is then one GET, as before reads were batched. It exists so
+ * that `bench/create-refresh.ts` can measure both sides in one run; any other value, or none, leaves sharing on.
+ */
+export const SHARED_LISTINGS_ENV = "OBSERVABILITY_SHARED_LISTINGS";
+
+/** Whether listings are shared (see {@link SHARED_LISTINGS_ENV}). */
+export function sharedListingsEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
+  return env[SHARED_LISTINGS_ENV]?.trim() !== "0";
+}

@@ -51,6 +51,14 @@ const declaration = declareKind<ApiAnnotation, "Annotation">({
     timed: (declared) => declared.time === undefined,
     createdAt: (obj) => obj.time,
   },
+  // Listed by the datasets the prior outputs name (any of them: every annotation of a busy dataset over all time
+  // would be far more than a stack holds); one moved to other datasets out of band is read by its GET, and so is
+  // a `Resource.get`, which names none.
+  readAll: {
+    listedBy: (props) =>
+      Array.isArray(props.datasets) ? JSON.stringify([...(props.datasets as string[])].sort()) : undefined,
+    list: (client, props) => client.annotations.list({ datasets: props.datasets as string[] }),
+  },
 });
 
 /** An annotation on dataset charts (a deploy, an incident). */

@@ -110,23 +110,32 @@ const rules: Pick<KindRules, "kind" | "inputKeys" | "defaults" | "setPaths" | "t
     canonicalize,
   };
 
+/** The id of the current token of the resource `id`: the prior outputs' `tokenId` when they have one. */
+const currentOf = (id: string, olds: Props): string =>
+  typeof olds.tokenId === "string" && olds.tokenId !== "" ? olds.tokenId : id;
+
+/**
+ * The token `t` as the resource `id` holds it, with what the prior outputs recorded and the service does not
+ * hold (the grace period, the retired ids). No key holds undefined: the host cannot send it to the engine.
+ */
+const heldOf = (id: string, t: ApiApiToken, olds: Props, extra: Partial<HeldToken> = {}): HeldToken =>
+  dropUndefined({
+    ...t,
+    id,
+    tokenId: t.id,
+    rotationGracePeriod: typeof olds[GRACE] === "string" ? (olds[GRACE] as string) : undefined,
+    retiredTokenIds: Array.isArray(olds.retiredTokenIds) ? stringList(olds.retiredTokenIds) : undefined,
+    ...extra,
+  }) as HeldToken;
+
 /**
  * The verbs the lifecycle drives, following `olds.tokenId` (the current token) rather than the resource's id
  * where the prior outputs have one (see the file comment).
  */
 function family(client: ObservabilityClient, olds: Props) {
-  const current = (id: string) =>
-    typeof olds.tokenId === "string" && olds.tokenId !== "" ? olds.tokenId : id;
-  // No key holds undefined: the host cannot send it to the engine.
+  const current = (id: string) => currentOf(id, olds);
   const held = (id: string, t: ApiApiToken, extra: Partial<HeldToken> = {}): HeldToken =>
-    dropUndefined({
-      ...t,
-      id,
-      tokenId: t.id,
-      rotationGracePeriod: typeof olds[GRACE] === "string" ? (olds[GRACE] as string) : undefined,
-      retiredTokenIds: Array.isArray(olds.retiredTokenIds) ? stringList(olds.retiredTokenIds) : undefined,
-      ...extra,
-    }) as HeldToken;
+    heldOf(id, t, olds, extra);
 
   /** The retired ids whose grace period has not ended: the others no longer work. */
   async function stillRetiring(ids: string[]): Promise<string[]> {
@@ -199,6 +208,14 @@ const descriptor: Descriptor<HeldToken, "ApiToken"> = {
     listedBy: () => "",
     timed: () => false,
     valueLost: true,
+  },
+  // The listing holds every token (without values, as a GET); a read looks for the current token (`tokenId`)
+  // and holds it as the family's get does, the value carried over from the prior outputs by `carryKeys`.
+  readAll: {
+    listedBy: () => "",
+    list: (client) => client.tokens.list(),
+    listedId: currentOf,
+    asRead: (t, id, props) => heldOf(id, t, props),
   },
   toBody: (inputs) => dropUndefined(inputs),
   toInputs: (t) =>

@@ -502,6 +502,12 @@ const declaration = declareKind<DashboardObject, "Dashboard">({
     listedBy: (declared) => (typeof declared.uid === "string" ? `uid ${declared.uid}` : ""),
     timed: () => false,
   },
+  // Every page of the dashboards the token sees, each mapped as a GET's (its uid as id). A private dashboard
+  // the listing leaves out is read by its GET.
+  readAll: {
+    listedBy: () => "",
+    list: (client) => client.dashboards.listAll().then((all) => all.map(toObject)),
+  },
 });
 
 /** A dashboard: charts of twelve kinds on a 12-column grid, with its time window and refresh time. */

@@ -83,14 +83,16 @@ async function refuseDataLoss(client: ObservabilityClient, id: string): Promise<
   );
 }
 
+/** The dataset with the `forceDestroy` given, which the service does not know: the declared or recorded one. */
+const withForce = (obj: ApiDataset, forceDestroy: unknown): ApiDataset =>
+  (forceDestroy === undefined ? obj : { ...obj, forceDestroy }) as ApiDataset;
+
 /**
  * The dataset family as the lifecycle drives it. `olds` are the prior outputs: `forceDestroy` is read from them
  * on delete and carried through read, since the service does not know it.
  */
 function datasetFamily(client: ObservabilityClient, olds: Props): CrudFamily<ApiDataset, Props> {
   const api = client.datasets;
-  const withForce = (obj: ApiDataset, forceDestroy: unknown): ApiDataset =>
-    (forceDestroy === undefined ? obj : { ...obj, forceDestroy }) as ApiDataset;
   const applyMapFields = async (id: string, obj: ApiDataset, declared: unknown): Promise<ApiDataset> => {
     if (declared === undefined || sameSet(obj.mapFields, declared)) return obj;
     await api.putMapFields(id, declared as string[]);
@@ -167,6 +169,13 @@ const declaration = declareKind<ApiDataset, "Dataset">({
     listedBy: () => "",
     timed: () => true,
     createdAt: (obj) => obj.created,
+  },
+  // The listing holds every dataset, each as its GET returns it; the read carries `forceDestroy` over from the
+  // prior outputs, as the family's get does.
+  readAll: {
+    listedBy: () => "",
+    list: (client) => client.datasets.list(),
+    asRead: (obj, _id, props) => withForce(obj, props.forceDestroy),
   },
 });
 

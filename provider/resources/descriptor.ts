@@ -82,6 +82,37 @@ export interface ReconcileRule<T> {
 /** The reconcile rule of a kind whose create sends no POST (nothing can be left behind by an unknown outcome). */
 export const CREATE_SENDS_NO_POST = "create sends no POST";
 
+/**
+ * How a read (a refresh, a `Resource.get`) finds its object in a listing of the family that it shares with the
+ * other reads of the burst (lifecycle.ts `read`, listings.ts), instead of sending a GET of its own. A listed
+ * object must be exactly what the family's `get` would have returned, since the read maps it the same way: a
+ * family whose listing returns less than a GET does reads one by one ({@link READS_ONE_BY_ONE}).
+ */
+export interface ReadAllRule<T> {
+  /**
+   * The parameters of the listing that can answer a read with these prior outputs (a filter such as a virtual
+   * field's dataset), as a string; `""` for a family listed whole. Reads whose strings are equal share one
+   * listing, so two values that may list different objects must differ. Undefined when the props do not say (a
+   * `Resource.get` has none): that read sends its GET.
+   */
+  listedBy(props: Props): string | undefined;
+  /** Every object of that listing, every page, each as the family's `get` returns it before {@link asRead}. */
+  list(client: ObservabilityClient, props: Props): Promise<T[]>;
+  /** The id the listing holds the object of a read of `id` under (an API token's current token); default `id`. */
+  listedId?(id: string, props: Props): string;
+  /**
+   * The listed object as `family(client, props).get(id)` returns it: what the family's get adds from the prior
+   * outputs (a dataset's `forceDestroy`) or the resource's id; by default the object as listed.
+   */
+  asRead?(listed: T, id: string, props: Props): T;
+}
+
+/**
+ * The read rule of a kind whose reads each send their GET: its listing returns less than a GET does, or there is
+ * nothing to share (each kind's declaration says why).
+ */
+export const READS_ONE_BY_ONE = "reads one by one";
+
 /** Everything that makes one resource kind different from another; `T` is its object as the service returns it. */
 export interface Descriptor<T extends { id: string }, K extends string = string> extends KindRules<K> {
   /**
@@ -91,6 +122,8 @@ export interface Descriptor<T extends { id: string }, K extends string = string>
   family(client: ObservabilityClient, olds: Props): CrudFamily<T, Props>;
   /** How an uncertain create finds its object; required, so that no kind creates without one by omission. */
   reconcile: ReconcileRule<T> | typeof CREATE_SENDS_NO_POST;
+  /** How reads share a listing of the family; required, so that a kind's reads are batched or not by decision. */
+  readAll: ReadAllRule<T> | typeof READS_ONE_BY_ONE;
   /** Request body from normalized inputs. */
   toBody(inputs: Props): Props;
   /** The object mapped back into the Args shape (before normalization). */

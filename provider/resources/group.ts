@@ -37,6 +37,8 @@ const declaration = declareKind<ApiGroup, "Group">({
   // from the listing taken before the POST and matching the declared body), and a 409 on a resend means the
   // name was taken since: the group of that name is taken when it matches.
   reconcile: { list: (client) => client.groups.list(), listedBy: () => "", timed: () => false },
+  // The listing holds every group, each as its GET returns it.
+  readAll: { listedBy: () => "", list: (client) => client.groups.list() },
 });
 
 /** A group: users who together hold a set of roles. */

@@ -10,16 +10,19 @@ import type * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import { ApiError, NotFoundError, type ObservabilityClient } from "../client";
 import type { CrudFamily } from "../client/resources/base";
+import { sharedListingsEnabled } from "../client/env";
 import { scrub } from "../client/errors";
 import { fieldNames, serviceDefaults, validate, type ValidationFailure } from "../schemas";
 import {
   ADOPT_KEY,
   PROVIDER_KEY,
+  READS_ONE_BY_ONE,
   inputChanges,
   normalize,
   type Descriptor,
   type KindRules,
 } from "./descriptor";
+import { sharedListing, trackWrites } from "./listings";
 import { claim, createReconciled } from "./reconcile";
 import { blamesUnknown, unknownPaths, UNKNOWN } from "./unknowns";
 import { dropUndefined, pick, type Props } from "./values";
@@ -118,8 +121,66 @@ export function engineError(
   return new Error(scrub(`observability ${kind} ${action} failed: ${message}${trace}${more}`, secrets));
 }
 
+/**
+ * How long after its answer a family's listing still answers reads. A refresh's reads reach the host as fast as
+ * the engine's parallelism lets them (each step sends its next read when an answer arrives), so the reads of a
+ * burst arrive milliseconds apart for as long as the refresh runs; a second covers those gaps with room to spare
+ * on a loaded machine, and a listing a second old is no staler than a refresh that sends a GET per resource,
+ * whose reads are themselves spread over seconds. Whatever its age, a listing never hides a write this process
+ * made to the family (listings.ts).
+ */
+export const READ_REUSE_MS = 1_000;
+
+/**
+ * The object a read of `id` reads, taken from a listing of the family shared with the reads around it; undefined
+ * when the read must send its own GET: the kind reads one by one, the props do not say which listing (a get),
+ * sharing is off, the listing failed or may miss a write of this process, the object is not in it (deleted, or
+ * not listed to this token: the GET tells which), or the listing already answered a read of it.
+ */
+async function listedForRead<T extends { id: string }>(
+  d: Descriptor<T>,
+  client: ObservabilityClient,
+  id: string,
+  props: Props,
+): Promise<T | undefined> {
+  const rule = d.readAll;
+  if (rule === READS_ONE_BY_ONE || !sharedListingsEnabled()) return undefined;
+  const key = rule.listedBy(props);
+  if (key === undefined) return undefined;
+  let byId: Map<string, T> | undefined;
+  try {
+    byId = await sharedListing(client, {
+      kind: d.kind,
+      key: `read\u0000${key}`,
+      list: async () => new Map((await rule.list(client, props)).map((obj) => [obj.id, obj])),
+      fresh: (listing, now) => listing.settledAt === undefined || now - listing.settledAt <= READ_REUSE_MS,
+      afterOwnWrites: true,
+    });
+  } catch {
+    // The listing failed even after the client's retries: each read tries its own GET instead.
+    return undefined;
+  }
+  const listedId = rule.listedId?.(id, props) ?? id;
+  const listed = byId?.get(listedId);
+  if (byId === undefined || listed === undefined) return undefined;
+  // A listing answers each object once. A refresh reads each resource once, so this costs it nothing; a second
+  // read of the same object in this process wants a newer look than the listing that answered the first (a read
+  // after a change made elsewhere), and sends its GET. The object taken is this read's alone, as a GET's would be.
+  byId.delete(listedId);
+  return rule.asRead ? rule.asRead(listed, id, props) : listed;
+}
+
 /** Builds the provider for one kind from its descriptor. */
-export function lifecycle<T extends { id: string }>(d: Descriptor<T>, ctx: LifecycleContext): Lifecycle {
+export function lifecycle<T extends { id: string }>(
+  declared: Descriptor<T>,
+  ctx: LifecycleContext,
+): Lifecycle {
+  // Every create, update and delete of the kind goes through these verbs (an uncertain create's orphan deletes
+  // too: reconcile.ts is handed them), counted so that no read takes a shared listing they may have outdated.
+  const d: Descriptor<T> = {
+    ...declared,
+    family: (client, olds) => trackWrites(client, declared.kind, declared.family(client, olds)),
+  };
   const secretsOf = (inputs: Props) => [...ctx.secrets(), ...(d.secretStrings?.(inputs) ?? [])];
   const guard = async <R>(action: string, inputs: Props, run: () => Promise<R>): Promise<R> => {
     try {
@@ -230,14 +291,17 @@ export function lifecycle<T extends { id: string }>(d: Descriptor<T>, ctx: Lifec
       // with the prior outputs (pulumi/pulumi pkg/resource/deploy/step.go, ReadStep.Apply and RefreshStep.Apply).
       const isGet = Object.keys(props).every((k) => k === PROVIDER_KEY || props[k] === undefined);
       return guard(isGet ? "get" : "read", props, async () => {
-        let obj: T;
-        try {
-          obj = await d.family(ctx.client(), props).get(id);
-        } catch (e) {
-          // An empty id tells a refresh the object is gone; a get would instead "succeed" with no outputs.
-          if (e instanceof NotFoundError && isGet) throw new Error(`no ${d.kind} with id ${id} exists`);
-          if (e instanceof NotFoundError) return { id: "" };
-          throw e;
+        // One listing of the family answers the reads of a burst (a refresh); the rest send their GET, as before.
+        let obj = await listedForRead(d, ctx.client(), id, props);
+        if (obj === undefined) {
+          try {
+            obj = await d.family(ctx.client(), props).get(id);
+          } catch (e) {
+            // An empty id tells a refresh the object is gone; a get would instead "succeed" with no outputs.
+            if (e instanceof NotFoundError && isGet) throw new Error(`no ${d.kind} with id ${id} exists`);
+            if (e instanceof NotFoundError) return { id: "" };
+            throw e;
+          }
         }
         claim(d.kind, id);
         const inputs: Props = normalize(d, d.toInputs(obj));

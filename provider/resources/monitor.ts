@@ -92,6 +92,8 @@ const declaration = declareKind<ApiMonitor, "Monitor">({
     timed: () => true,
     createdAt: (obj) => obj.createdAt,
   },
+  // The listing holds every monitor, each as its GET returns it.
+  readAll: { listedBy: () => "", list: (client) => client.monitors.list() },
 });
 
 /** An alert rule: runs an APL query on a schedule and notifies notifiers. */

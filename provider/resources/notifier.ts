@@ -131,6 +131,8 @@ const declaration = declareKind<ApiNotifier, "Notifier">({
     timed: () => true,
     createdAt: (obj) => obj.createdAt,
   },
+  // The listing holds every notifier, each as its GET returns it (credentials included, as there).
+  readAll: { listedBy: () => "", list: (client) => client.notifiers.list() },
 });
 
 /**

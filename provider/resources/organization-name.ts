@@ -8,7 +8,7 @@ import type { ObservabilityClient } from "../client";
 import { fieldNames, NonEmptyStringSchema, OrgUpdateSchema, type Org } from "../schemas";
 import { resourceProps, withDeleteBeforeReplace, type ArgsMatchSchema, type Assert } from "./common";
 import { KindResource } from "./kind-resource";
-import { CREATE_SENDS_NO_POST } from "./descriptor";
+import { CREATE_SENDS_NO_POST, READS_ONE_BY_ONE } from "./descriptor";
 import { declareKind, fromSchema } from "./lifecycle";
 
 /** Inputs of an {@link OrganizationName}. */
@@ -72,6 +72,9 @@ const declaration = declareKind<Renamed, "OrganizationName">({
   }),
   // Create is a GET and an idempotent PUT: no POST whose outcome could be unknown.
   reconcile: CREATE_SENDS_NO_POST,
+  // An organization has one name, so a refresh reads one OrganizationName per organization: a listing of the
+  // organizations would answer no other read, and costs more bytes than the one GET.
+  readAll: READS_ONE_BY_ONE,
   toBody: (inputs) => ({ organizationId: inputs.organizationId, name: inputs.name }),
   toInputs: (org) => ({ organizationId: org.id, name: org.name }),
   toOutputs: (org) => ({ ...org, organizationId: org.id }),

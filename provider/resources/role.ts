@@ -71,6 +71,8 @@ const declaration = declareKind<ApiRole, "Role">({
   ...plainFamily((client) => client.roles, INPUT_KEYS),
   // The name is the natural key: no creation time, so the baseline listing decides (a 409 on a resend is ours).
   reconcile: { list: (client) => client.roles.list(), listedBy: () => "", timed: () => false },
+  // The listing holds every role, each as its GET returns it.
+  readAll: { listedBy: () => "", list: (client) => client.roles.list() },
 });
 
 /** A role: permissions on the organization, datasets and views, and the users who hold them. */

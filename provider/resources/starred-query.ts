@@ -92,6 +92,8 @@ const declaration = declareKind<ApiStarredQuery, "StarredQuery">({
     listedBy: (declared) => String(declared.name),
     timed: () => false,
   },
+  // Everyone's queries (`who=all`, as a GET reads any of them), every page, each as its GET returns it.
+  readAll: { listedBy: () => "", list: (client) => client.starredQueries.listAll({ who: "all" }) },
 });
 
 /** Query options saved with a starred query, as outputs. */

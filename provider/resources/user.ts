@@ -102,6 +102,8 @@ const declaration = declareKind<ApiUser, "User">({
   // The email is the natural key: no creation time, so the baseline listing decides, and a 409 on a resend means
   // the email was taken since (perhaps by us): the user of that email is taken when name and role match too.
   reconcile: { list: (client) => client.users.list(), listedBy: () => "", timed: () => false },
+  // The listing holds every user of the organization, each as its GET returns it (the role as `{id, name}`).
+  readAll: { listedBy: () => "", list: (client) => client.users.list() },
 });
 
 /** A member of the organization, with a built-in or custom role. */

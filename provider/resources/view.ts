@@ -46,6 +46,8 @@ const declaration = declareKind<ApiView, "View">({
   // the declared body (no creation time, so the baseline decides; a 409 on a resend means the name was taken
   // since, and the view of that name is taken when it matches).
   reconcile: { list: (client) => client.views.list(), listedBy: () => "", timed: () => false },
+  // The listing holds every view, each as its GET returns it (the client gives each its name as id).
+  readAll: { listedBy: () => "", list: (client) => client.views.list() },
 });
 
 /** A view: a saved APL query, shared with the organization under its name. */

@@ -46,6 +46,14 @@ const declaration = declareKind<ApiVirtualField, "VirtualField">({
     listedBy: (declared) => String(declared.dataset),
     timed: () => false,
   },
+  // Listed only by dataset (the service refuses a listing without one): a read lists the dataset its prior
+  // outputs name, which a field keeps for life (a new dataset replaces it); one moved out of band is not in that
+  // listing, and is read by its GET. A `Resource.get` names no dataset, so it sends its GET.
+  readAll: {
+    listedBy: (props) =>
+      typeof props.dataset === "string" && props.dataset !== "" ? props.dataset : undefined,
+    list: (client, props) => client.virtualFields.list({ dataset: String(props.dataset) }),
+  },
 });
 
 /** A virtual field: a dataset field computed by an APL expression. */

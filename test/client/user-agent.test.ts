@@ -21,7 +21,10 @@ beforeAll(async () => {
   server = createServer((req, res) => {
     received.push(req.headers["user-agent"]);
     res.writeHead(200, { "content-type": "application/json" });
-    res.end(req.url === "/v2/monitors" ? "[]" : JSON.stringify({ id: "rol_1", name: "readers" }));
+    // A listing of roles answers the provider's read (reads share a listing of the family): the role in a list.
+    const role = { id: "rol_1", name: "readers" };
+    const listings: Record<string, unknown> = { "/v2/monitors": [], "/v2/rbac/roles": [role] };
+    res.end(JSON.stringify(listings[req.url ?? ""] ?? role));
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

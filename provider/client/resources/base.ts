@@ -3,6 +3,20 @@ import { z } from "zod";
 import { path } from "../path";
 import type { RequestOptions, Transport } from "../transport";
 
+/**
+ * Every object of a listing paged by `limit` and `offset` (dashboards, starred queries): pages of `pageSize`
+ * from offset 0 until one comes back shorter. Objects created or deleted meanwhile may shift the pages; a caller
+ * that must find one object falls back to reading it by id.
+ */
+export async function allPages<T>(pageSize: number, page: (offset: number) => Promise<T[]>): Promise<T[]> {
+  const all: T[] = [];
+  for (let offset = 0; ; offset += pageSize) {
+    const got = await page(offset);
+    all.push(...got);
+    if (got.length < pageSize) return all;
+  }
+}
+
 /** Base of the resource families: a thin class over the client's one transport. */
 export abstract class ApiResource {
   constructor(protected readonly transport: Transport) {}

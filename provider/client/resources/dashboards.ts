@@ -10,7 +10,7 @@ import {
 } from "../../schemas";
 import { path, queryString } from "../path";
 import type { RequestOptions } from "../transport";
-import { ApiResource } from "./base";
+import { ApiResource, allPages } from "./base";
 
 const DashboardListSchema = z.array(DashboardResourceSchema);
 /** The largest page `GET /v2/dashboards` serves (`limit` is 1–1000). */
@@ -56,12 +56,9 @@ export class Dashboards extends ApiResource {
   /** Every dashboard visible to the caller, page by page (1000 at a time).
    * @see GET /v2/dashboards */
   async listAll(options?: RequestOptions): Promise<Dashboard[]> {
-    const all: Dashboard[] = [];
-    for (let offset = 0; ; offset += DASHBOARD_PAGE_MAX) {
-      const page = await this.list({ limit: DASHBOARD_PAGE_MAX, offset }, options);
-      all.push(...page);
-      if (page.length < DASHBOARD_PAGE_MAX) return all;
-    }
+    return allPages(DASHBOARD_PAGE_MAX, (offset) =>
+      this.list({ limit: DASHBOARD_PAGE_MAX, offset }, options),
+    );
   }
 
   /** Reads one dashboard; rejects with NotFoundError when no dashboard has this uid.

@@ -8,7 +8,10 @@ import {
 } from "../../schemas";
 import { queryString } from "../path";
 import type { RequestOptions } from "../transport";
-import { CrudResource } from "./base";
+import { CrudResource, allPages } from "./base";
+
+/** The largest page `GET /v2/apl-starred-queries` serves (`limit` is 1–1000). */
+export const STARRED_QUERY_PAGE_MAX = 1000;
 
 /**
  * Create, read, update, delete and list starred (saved APL) queries.
@@ -31,5 +34,16 @@ export class StarredQueries extends CrudResource<StarredQuery, StarredQueryCreat
       qs: params.qs,
     });
     return this.listWith(q, options);
+  }
+
+  /** Every starred query that matches `params` (by default the caller's own), page by page (1000 at a time).
+   * @see GET /v2/apl-starred-queries */
+  async listAll(
+    params: Omit<StarredQueryListParams, "limit" | "offset"> = {},
+    options?: RequestOptions,
+  ): Promise<StarredQuery[]> {
+    return allPages(STARRED_QUERY_PAGE_MAX, (offset) =>
+      this.list({ ...params, limit: STARRED_QUERY_PAGE_MAX, offset }, options),
+    );
   }
 }

@@ -1,0 +1,159 @@
+/**
+ * Listings of a family shared by the calls of one host process, and the writes this process makes to each family.
+ *
+ * Why: `pulumi refresh` (and `pulumi up --refresh`) reads every resource, one Read call each, and the engine sends
+ * them to the one dynamic-provider host process at its parallelism. One GET per resource costs N requests; one
+ * listing of the family answers them all. The same holds wherever several calls of a burst each want the family's
+ * listing (the creates' baseline listing in reconcile.ts could share one the same way). So a listing here is
+ * - keyed by client (a WeakMap: a new configuration's client starts afresh, and an old one's listings go with it),
+ *   by kind and by the listing's parameters (`key`: the filters, or "" for a family listed whole), since only a
+ *   listing of the same service, credentials and filters can answer for another;
+ * - coalescing: the first caller starts it, and callers that arrive while it is in flight wait for it;
+ * - reused only while the caller's freshness predicate holds (each use decides how old a listing it can take);
+ * - never kept when it failed: the next caller lists again;
+ * - for a caller that asks for it, usable only if this process made no write to the family that could make it
+ *   stale: none in flight when the listing started, and none started or finished since. A listing is a snapshot
+ *   taken somewhere between its request and its answer, so a write that overlaps it may or may not be in it, and
+ *   a write after it surely is not; a caller that must see the process's own writes (a read after an update) then
+ *   goes without the shared listing.
+ *
+ * Writes are counted by {@link trackWrites}, which wraps the verbs the lifecycle engine drives for a kind: every
+ * create, update and delete of the provider (the orphan deletes of an uncertain create, an API token's regenerate,
+ * a dataset's map fields) runs inside one of those verbs, so none passes uncounted.
+ */
+import type { CrudFamily } from "../client/resources/base";
+
+/** When a shared listing started, and (once answered) when its answer arrived; `performance.now()` ms. */
+export interface ListingTimes {
+  readonly startedAt: number;
+  /** Undefined while the listing is in flight. */
+  readonly settledAt: number | undefined;
+}
+
+/** Whether a caller can take a listing of these times at `now`; an in-flight one has no `settledAt` yet. */
+export type Freshness = (listing: ListingTimes, now: number) => boolean;
+
+/** What one caller asks for: which listing, how to make it, and what it accepts. */
+export interface ListingRequest<L> {
+  /** The kind listed, which is also the family whose writes are counted. */
+  kind: string;
+  /**
+   * The listing's parameters, as a string. Callers whose keys are equal share the listing, so two parameter sets
+   * that may list different objects, or callers that keep different shapes of the answer, must use different keys.
+   */
+  key: string;
+  /** Makes the listing (all its pages), in whatever shape the callers of this key keep it. */
+  list(): Promise<L>;
+  /** Whether a listing of these times is fresh enough for this caller. */
+  fresh: Freshness;
+  /** Whether this caller must see every write this process made to the family (see the file comment). */
+  afterOwnWrites: boolean;
+}
+
+/** The writes this process makes to one family through one client. */
+interface FamilyWrites {
+  /** Writes started and not yet finished. */
+  inFlight: number;
+  /** Bumped when a write starts and when it finishes: a listing sees no change while it stays the same. */
+  generation: number;
+}
+
+interface Entry<L> extends ListingTimes {
+  settledAt: number | undefined;
+  /** The family's write generation when the listing started, and whether no write was in flight then. */
+  generation: number;
+  quiet: boolean;
+  answer: Promise<L>;
+}
+
+/** Per client: the listings by kind and key, and the writes by kind. */
+interface ClientState {
+  listings: Map<string, Entry<unknown>>;
+  writes: Map<string, FamilyWrites>;
+}
+
+const states = new WeakMap<object, ClientState>();
+
+function stateOf(client: object): ClientState {
+  let state = states.get(client);
+  if (!state) states.set(client, (state = { listings: new Map(), writes: new Map() }));
+  return state;
+}
+
+function writesOf(client: object, kind: string): FamilyWrites {
+  const { writes } = stateOf(client);
+  let w = writes.get(kind);
+  if (!w) writes.set(kind, (w = { inFlight: 0, generation: 0 }));
+  return w;
+}
+
+/** Whether no write of the family started or finished since `entry` started, and none was in flight then. */
+function unchangedSince(entry: Entry<unknown>, w: FamilyWrites): boolean {
+  return entry.quiet && w.generation === entry.generation;
+}
+
+/**
+ * The listing `request` describes, shared with the other callers of the same client, kind and key: one in flight
+ * or still fresh is awaited, otherwise a new one is started. Undefined when no usable listing can be had because
+ * of this process's own writes (only for `afterOwnWrites`): the caller then goes without. Rejects when the listing
+ * it would use failed; that listing is not kept.
+ */
+export async function sharedListing<L>(client: object, request: ListingRequest<L>): Promise<L | undefined> {
+  const { listings } = stateOf(client);
+  const w = writesOf(client, request.kind);
+  const key = `${request.kind}\u0000${request.key}`;
+  const current = listings.get(key) as Entry<L> | undefined;
+  const usable = (entry: Entry<L>) => !request.afterOwnWrites || unchangedSince(entry, w);
+  let entry: Entry<L>;
+  if (current && request.fresh(current, performance.now()) && usable(current)) entry = current;
+  else if (request.afterOwnWrites && w.inFlight > 0) {
+    // A listing started now would overlap that write, and so could not be used either.
+    return undefined;
+  } else {
+    const started: Entry<L> = {
+      startedAt: performance.now(),
+      settledAt: undefined,
+      generation: w.generation,
+      quiet: w.inFlight === 0,
+      answer: request.list(),
+    };
+    started.answer.then(
+      () => void (started.settledAt = performance.now()),
+      () => {
+        if (listings.get(key) === started) listings.delete(key);
+      },
+    );
+    listings.set(key, started);
+    entry = started;
+  }
+  const answer = await entry.answer;
+  // A write may have started while the listing was in flight.
+  return usable(entry) ? answer : undefined;
+}
+
+/** Runs one write of `kind` through `client`, counted so that no listing it may have overlapped is used. */
+export async function trackedWrite<R>(client: object, kind: string, write: () => Promise<R>): Promise<R> {
+  const w = writesOf(client, kind);
+  w.inFlight++;
+  w.generation++;
+  try {
+    return await write();
+  } finally {
+    w.inFlight--;
+    w.generation++;
+  }
+}
+
+/** `family` with its create, update and delete counted as writes of `kind` (its get passes through). */
+export function trackWrites<T, C, U>(
+  client: object,
+  kind: string,
+  family: CrudFamily<T, C, U>,
+): CrudFamily<T, C, U> {
+  return {
+    get: (id, options) => family.get(id, options),
+    create: (body, options) => trackedWrite(client, kind, () => family.create(body, options)),
+    update: (id, body, options) => trackedWrite(client, kind, () => family.update(id, body, options)),
+    delete: (id, options) => trackedWrite(client, kind, () => family.delete(id, options)),
+  };
+}

@@ -1,0 +1,191 @@
+/**
+ * The shared-listing machinery (provider/resources/listings.ts) on its own: coalescing, freshness, a failed listing
+ * not kept, one state per client, and the rule that a caller after its own writes never takes a listing one of
+ * them overlapped.
+ */
+import {
+  sharedListing,
+  trackWrites,
+  trackedWrite,
+  type ListingRequest,
+} from "../../provider/resources/listings";
+
+/** A listing whose answers the test releases by hand, counting how many were started. */
+function controlled() {
+  const pending: { resolve: (v: string[]) => void; reject: (e: Error) => void }[] = [];
+  return {
+    started: () => pending.length,
+    list: () => new Promise<string[]>((resolve, reject) => pending.push({ resolve, reject })),
+    answer: (i: number, v: string[]) => pending[i].resolve(v),
+    fail: (i: number) => pending[i].reject(new Error("listing failed")),
+  };
+}
+
+const always = () => true;
+const inFlightOnly = (l: { settledAt: number | undefined }) => l.settledAt === undefined;
+
+function request(
+  list: () => Promise<string[]>,
+  more: Partial<ListingRequest<string[]>> = {},
+): ListingRequest<string[]> {
+  return { kind: "Monitor", key: "", list, fresh: always, afterOwnWrites: true, ...more };
+}
+
+/** A write the test finishes by hand. */
+function gate() {
+  let open!: () => void;
+  const done = new Promise<void>((r) => (open = r));
+  return { done, open };
+}
+
+describe("sharedListing", () => {
+  it("coalesces: callers that arrive while a listing is in flight share it", async () => {
+    const client = {};
+    const l = controlled();
+    const a = sharedListing(client, request(l.list));
+    const b = sharedListing(client, request(l.list));
+    expect(l.started()).toBe(1);
+    l.answer(0, ["x"]);
+    expect(await a).toEqual(["x"]);
+    expect(await b).toBe(await a);
+  });
+
+  it("reuses a settled listing while the caller's freshness holds, and lists again when it does not", async () => {
+    const client = {};
+    const l = controlled();
+    const first = sharedListing(client, request(l.list));
+    l.answer(0, ["x"]);
+    await first;
+    expect(await sharedListing(client, request(l.list))).toEqual(["x"]);
+    expect(l.started()).toBe(1);
+    const stale = sharedListing(client, request(l.list, { fresh: inFlightOnly }));
+    expect(l.started()).toBe(2);
+    l.answer(1, ["y"]);
+    expect(await stale).toEqual(["y"]);
+  });
+
+  it("keeps no failed listing: its callers reject, and the next caller lists again", async () => {
+    const client = {};
+    const l = controlled();
+    const a = sharedListing(client, request(l.list));
+    const b = sharedListing(client, request(l.list));
+    l.fail(0);
+    await expect(a).rejects.toThrow("listing failed");
+    await expect(b).rejects.toThrow("listing failed");
+    const c = sharedListing(client, request(l.list));
+    expect(l.started()).toBe(2);
+    l.answer(1, ["x"]);
+    expect(await c).toEqual(["x"]);
+  });
+
+  it("shares nothing between clients, kinds or keys", async () => {
+    const [one, two] = [{}, {}];
+    const l = controlled();
+    const calls = [
+      sharedListing(one, request(l.list)),
+      sharedListing(two, request(l.list)),
+      sharedListing(one, request(l.list, { kind: "Notifier" })),
+      sharedListing(one, request(l.list, { key: "logs" })),
+    ];
+    expect(l.started()).toBe(4);
+    [0, 1, 2, 3].forEach((i) => l.answer(i, [String(i)]));
+    expect(await Promise.all(calls)).toEqual([["0"], ["1"], ["2"], ["3"]]);
+  });
+});
+
+describe("a caller after its own writes", () => {
+  it("starts no listing while a write of the family is in flight, and goes without", async () => {
+    const client = {};
+    const l = controlled();
+    const write = gate();
+    const writing = trackedWrite(client, "Monitor", () => write.done);
+    expect(await sharedListing(client, request(l.list))).toBeUndefined();
+    expect(l.started()).toBe(0);
+    // A write of another family, or through another client, does not count.
+    const other = sharedListing(client, request(l.list, { kind: "Notifier" }));
+    const elsewhere = sharedListing({}, request(l.list));
+    expect(l.started()).toBe(2);
+    write.open();
+    await writing;
+    l.answer(0, ["n"]);
+    l.answer(1, ["m"]);
+    expect(await other).toEqual(["n"]);
+    expect(await elsewhere).toEqual(["m"]);
+  });
+
+  it("does not take a listing that a write started during", async () => {
+    const client = {};
+    const l = controlled();
+    const reading = sharedListing(client, request(l.list));
+    const write = gate();
+    const writing = trackedWrite(client, "Monitor", () => write.done);
+    l.answer(0, ["stale"]);
+    expect(await reading).toBeUndefined();
+    write.open();
+    await writing;
+  });
+
+  it("does not take a listing older than a write that finished since, and lists anew after it", async () => {
+    const client = {};
+    const l = controlled();
+    const first = sharedListing(client, request(l.list));
+    l.answer(0, ["before"]);
+    expect(await first).toEqual(["before"]);
+    await trackedWrite(client, "Monitor", async () => undefined);
+    const after = sharedListing(client, request(l.list));
+    expect(l.started()).toBe(2);
+    l.answer(1, ["after"]);
+    expect(await after).toEqual(["after"]);
+  });
+
+  it("counts a failed write as a write", async () => {
+    const client = {};
+    const l = controlled();
+    const first = sharedListing(client, request(l.list));
+    l.answer(0, ["before"]);
+    await first;
+    await expect(
+      trackedWrite(client, "Monitor", async () => {
+        throw new Error("500");
+      }),
+    ).rejects.toThrow("500");
+    void sharedListing(client, request(l.list));
+    expect(l.started()).toBe(2);
+  });
+
+  it("a caller that need not see its writes (a creates' baseline) takes the listing all the same", async () => {
+    const client = {};
+    const l = controlled();
+    const first = sharedListing(client, request(l.list, { afterOwnWrites: false }));
+    await trackedWrite(client, "Monitor", async () => undefined);
+    l.answer(0, ["x"]);
+    expect(await first).toEqual(["x"]);
+    expect(await sharedListing(client, request(l.list, { afterOwnWrites: false }))).toEqual(["x"]);
+    expect(l.started()).toBe(1);
+  });
+});
+
+describe("trackWrites", () => {
+  it("counts create, update and delete as writes of the kind, and passes get through uncounted", async () => {
+    const client = {};
+    const calls: string[] = [];
+    const family = trackWrites(client, "Monitor", {
+      get: async (id: string) => (calls.push(`get ${id}`), { id }),
+      create: async (body: { id: string }) => (calls.push("create"), body),
+      update: async (id: string, body: { id: string }) => (calls.push(`update ${id}`), body),
+      delete: async (id: string) => void calls.push(`delete ${id}`),
+    });
+    const outdatedBy = async (step: () => Promise<unknown>) => {
+      const l = controlled();
+      const listing = sharedListing(client, request(l.list, { key: String(Math.random()) }));
+      await step();
+      l.answer(0, ["x"]);
+      return (await listing) === undefined;
+    };
+    expect(await outdatedBy(() => family.get("a"))).toBe(false);
+    expect(await outdatedBy(() => family.create({ id: "b" }))).toBe(true);
+    expect(await outdatedBy(() => family.update("b", { id: "b" }))).toBe(true);
+    expect(await outdatedBy(() => family.delete("b"))).toBe(true);
+    expect(calls).toEqual(["get a", "create", "update b", "delete b"]);
+  });
+});
