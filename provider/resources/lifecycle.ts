@@ -122,14 +122,17 @@ export function engineError(
 }
 
 /**
- * How long after its answer a family's listing still answers reads. A refresh's reads reach the host as fast as
- * the engine's parallelism lets them (each step sends its next read when an answer arrives), so the reads of a
- * burst arrive milliseconds apart for as long as the refresh runs; a second covers those gaps with room to spare
- * on a loaded machine, and a listing a second old is no staler than a refresh that sends a GET per resource,
- * whose reads are themselves spread over seconds. Whatever its age, a listing never hides a write this process
- * made to the family (listings.ts).
+ * How long a family's listing keeps answering reads: while they keep coming, at most this long apart, and for at
+ * most {@link READ_MAX_AGE_MS} after it started. A refresh's reads reach the host as fast as the engine's
+ * parallelism lets them (each step sends its next read when an answer arrives), milliseconds apart for as long as
+ * the refresh runs; a second covers those gaps with room to spare on a loaded machine, so one listing serves a
+ * refresh of a thousand resources, where a fixed second after the answer needed three. A listing that old is no
+ * staler than a refresh that sends a GET per resource, whose reads are themselves spread over seconds. Whatever
+ * its age, a listing never hides a write this process made to the family (listings.ts).
  */
 export const READ_REUSE_MS = 1_000;
+/** The oldest listing a read takes, however closely the reads follow one another. */
+export const READ_MAX_AGE_MS = 10_000;
 
 /**
  * The object a read of `id` reads, taken from a listing of the family shared with the reads around it; undefined
@@ -153,7 +156,10 @@ async function listedForRead<T extends { id: string }>(
       kind: d.kind,
       key: `read\u0000${key}`,
       list: async () => new Map((await rule.list(client, props)).map((obj) => [obj.id, obj])),
-      fresh: (listing, now) => listing.settledAt === undefined || now - listing.settledAt <= READ_REUSE_MS,
+      fresh: (listing, now) =>
+        listing.settledAt === undefined ||
+        (now - Math.max(listing.settledAt, listing.takenAt) <= READ_REUSE_MS &&
+          now - listing.startedAt <= READ_MAX_AGE_MS),
       afterOwnWrites: true,
     });
   } catch {

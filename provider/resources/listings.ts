@@ -4,7 +4,7 @@
  * Why: `pulumi refresh` (and `pulumi up --refresh`) reads every resource, one Read call each, and the engine sends
  * them to the one dynamic-provider host process at its parallelism. One GET per resource costs N requests; one
  * listing of the family answers them all. The same holds wherever several calls of a burst each want the family's
- * listing (the creates' baseline listing in reconcile.ts could share one the same way). So a listing here is
+ * listing (the creates' baseline listing in reconcile.ts shares one the same way). So a listing here is
  * - keyed by client (a WeakMap: a new configuration's client starts afresh, and an old one's listings go with it),
  *   by kind and by the listing's parameters (`key`: the filters, or "" for a family listed whole), since only a
  *   listing of the same service, credentials and filters can answer for another;
@@ -28,6 +28,8 @@ export interface ListingTimes {
   readonly startedAt: number;
   /** Undefined while the listing is in flight. */
   readonly settledAt: number | undefined;
+  /** When a caller last took it (its start, until one does). */
+  readonly takenAt: number;
 }
 
 /** Whether a caller can take a listing of these times at `now`; an in-flight one has no `settledAt` yet. */
@@ -60,6 +62,7 @@ interface FamilyWrites {
 
 interface Entry<L> extends ListingTimes {
   settledAt: number | undefined;
+  takenAt: number;
   /** The family's write generation when the listing started, and whether no write was in flight then. */
   generation: number;
   quiet: boolean;
@@ -105,14 +108,18 @@ export async function sharedListing<L>(client: object, request: ListingRequest<L
   const current = listings.get(key) as Entry<L> | undefined;
   const usable = (entry: Entry<L>) => !request.afterOwnWrites || unchangedSince(entry, w);
   let entry: Entry<L>;
-  if (current && request.fresh(current, performance.now()) && usable(current)) entry = current;
-  else if (request.afterOwnWrites && w.inFlight > 0) {
+  const now = performance.now();
+  if (current && request.fresh(current, now) && usable(current)) {
+    entry = current;
+    entry.takenAt = now;
+  } else if (request.afterOwnWrites && w.inFlight > 0) {
     // A listing started now would overlap that write, and so could not be used either.
     return undefined;
   } else {
     const started: Entry<L> = {
-      startedAt: performance.now(),
+      startedAt: now,
       settledAt: undefined,
+      takenAt: now,
       generation: w.generation,
       quiet: w.inFlight === 0,
       answer: request.list(),

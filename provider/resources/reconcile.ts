@@ -69,6 +69,8 @@ import { ApiError, ConflictError, NotFoundError, type ObservabilityClient } from
 import type { CrudFamily } from "../client/resources/base";
 import { sleep } from "../client/retry";
 import { CREATE_SENDS_NO_POST, inputChanges, type Descriptor, type ReconcileRule } from "./descriptor";
+import { sharedListingsEnabled } from "../client/env";
+import { sharedListing } from "./listings";
 import { mayBeCreatedSince, observeCreation, readStamp } from "./service-clock";
 import { stableStringify, type Props } from "./values";
 
@@ -91,52 +93,37 @@ export const SETTLE_MS = 1_000;
  */
 export const BASELINE_MAX_AGE_MS = 10_000;
 
-/** A baseline listing shared by creates: when it began, and the ids it found. */
-interface SharedBaseline {
-  startedAt: number;
-  ids: Promise<ReadonlySet<string>>;
-  /** Not answered yet. */
-  pending: boolean;
-}
-/** Baseline listings, by client (one service, one set of credentials) and by kind and listing parameters. */
-const baselines = new WeakMap<ObservabilityClient, Map<string, SharedBaseline>>();
-
 /**
- * The ids of the family's objects before this create's POST: a listing begun at most {@link BASELINE_MAX_AGE_MS}
- * ago with the same listing parameters (`rule.listedBy`), or a new one. Either way it completes before the POST
- * starts, since the caller awaits it first. A listing that failed is not kept, so the next create lists again.
+ * The ids of the family's objects before this create's POST, from a listing shared with the creates around it
+ * (listings.ts; per client, kind and listing parameters, `rule.listedBy`): for a body the service stamps with a
+ * creation time, one begun at most {@link BASELINE_MAX_AGE_MS} ago; otherwise only one still in flight. Either
+ * way it completes before the POST starts, since the caller awaits it first. A listing that failed is not kept,
+ * so the next create lists again. With sharing off (`OBSERVABILITY_SHARED_LISTINGS=0`), every create lists.
  */
-function sharedBaseline<T extends { id: string }>(
+async function sharedBaseline<T extends { id: string }>(
   kind: string,
   rule: ReconcileRule<T>,
   client: ObservabilityClient,
   declared: Props,
 ): Promise<ReadonlySet<string>> {
-  let byKey = baselines.get(client);
-  if (!byKey) baselines.set(client, (byKey = new Map()));
-  const key = `${kind}\u0000${rule.listedBy(declared)}`;
-  const now = Date.now();
-  const current = byKey.get(key);
   // A body the service stamps with its creation time shares a listing for BASELINE_MAX_AGE_MS: once the
   // service's clock is learnt, the stamp rules out what an older listing no longer does (service-clock.ts).
   // Any other shares only a listing still in flight, so its baseline began at most one listing's time before
   // the create, about when a listing of its own would have been taken.
   const maxAge = rule.timed(declared) ? BASELINE_MAX_AGE_MS : 0;
-  if (current && (current.pending || now - current.startedAt <= maxAge)) return current.ids;
-  // The listing's own window starts no later than that of any create that shares it (each takes its start
-  // after this one began), so a listing bounded by it (annotations) holds all that theirs would.
-  const ids = rule
-    .list(client, declared, new Date(now - CLOCK_SKEW_MS))
-    .then((objs): ReadonlySet<string> => new Set(objs.map((obj) => obj.id)));
-  const entry: SharedBaseline = { startedAt: now, ids, pending: true };
-  byKey.set(key, entry);
-  ids.then(
-    () => (entry.pending = false),
-    () => {
-      if (byKey.get(key) === entry) byKey.delete(key);
-    },
-  );
-  return ids;
+  const shared = sharedListingsEnabled();
+  const ids = await sharedListing(client, {
+    kind,
+    key: `baseline\u0000${rule.listedBy(declared)}`,
+    // The listing's own window starts no later than that of any create that shares it (each takes its start
+    // after this one began), so a listing bounded by it (annotations) holds all that theirs would.
+    list: async () =>
+      new Set((await rule.list(client, declared, new Date(Date.now() - CLOCK_SKEW_MS))).map((o) => o.id)),
+    fresh: (listing, now) => shared && (listing.settledAt === undefined || now - listing.startedAt <= maxAge),
+    // Objects this process makes after the listing are told apart by their claims, not by the listing.
+    afterOwnWrites: false,
+  });
+  return ids!;
 }
 
 /** Ids a resource in this process holds or has seen, by kind: never taken as another create's object. */

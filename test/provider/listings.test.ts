@@ -50,6 +50,24 @@ describe("sharedListing", () => {
     expect(await b).toBe(await a);
   });
 
+  it("records when a caller last took a listing (takenAt), so a freshness rule can follow a burst of calls", async () => {
+    const client = {};
+    const l = controlled();
+    const seen: number[] = [];
+    const fresh = (listing: { takenAt: number }) => (seen.push(listing.takenAt), true);
+    const first = sharedListing(client, request(l.list, { fresh }));
+    l.answer(0, ["x"]);
+    await first;
+    await new Promise((r) => setTimeout(r, 20));
+    await sharedListing(client, request(l.list, { fresh }));
+    await new Promise((r) => setTimeout(r, 20));
+    await sharedListing(client, request(l.list, { fresh }));
+    expect(l.started()).toBe(1);
+    // The second call saw the start; the third saw the second's take, at least 20 ms later.
+    expect(seen).toHaveLength(2);
+    expect(seen[1] - seen[0]).toBeGreaterThanOrEqual(15);
+  });
+
   it("reuses a settled listing while the caller's freshness holds, and lists again when it does not", async () => {
     const client = {};
     const l = controlled();
