@@ -1,7 +1,7 @@
 /**
  * Issue 21: requests and bytes of creating and then refreshing N monitors and N notifiers through the real
  * dynamic-provider host, into an organization that already holds N of each, with listings shared (the default)
- * and with `OBSERVABILITY_SHARED_LISTINGS=0` (each refresh read one GET, as before reads were batched), side by
+ * and with `OBSERVABILITY_SHARED_LISTINGS=0` (each refresh read one GET and each create its own baseline listing, as before), side by
  * side in one run. Each side gets a fresh emulator and host; requests are the emulator's own count, bytes are
  * request plus response bodies counted by a pass-through proxy in front of it. Steps run `concurrency` at a time
  * (the engine's parallelism), reads of both families interleaved as a refresh sends them. Prints one row per N,
@@ -9,8 +9,8 @@
  *
  *   npm run build && node_modules/.bin/node bench/create-refresh.ts [sizes=200,1000] [concurrency=32]
  *
- * The create step is measured on both sides too: its baseline listing per create is the creates' own matter
- * (reconcile.ts), and the same variable is meant to turn its sharing off.
+ * The create step is measured on both sides too: shared, the creates of a family share their baseline listing
+ * (reconcile.ts); with the variable at 0, each create lists its family first, as before.
  */
 // A block, not a module: `export {}` would make Node parse this file as ESM, where `require` is absent.
 {
