@@ -82,24 +82,31 @@
     );
   }
 
-  /** Each phase over `MONITORS` monitors, `CONCURRENCY` at a time; the whole run's operations/s. */
-  async function throughput(side: Side, round: number): Promise<number> {
-    const started = performance.now();
+  /** Each phase over `MONITORS` monitors, `CONCURRENCY` at a time; each phase's operations/s, and the whole run's. */
+  async function throughput(side: Side, round: number): Promise<Record<Op | "all", number>> {
     const made: { id: string; properties: Props; inputs: Props }[] = [];
-    await pool(MONITORS, CONCURRENCY, async (i) => {
+    const rate: Partial<Record<Op | "all", number>> = {};
+    const phase = async (op: Op, job: (i: number) => Promise<void>) => {
+      const started = performance.now();
+      await pool(MONITORS, CONCURRENCY, job);
+      rate[op] = (MONITORS * 1000) / (performance.now() - started);
+    };
+    const started = performance.now();
+    await phase("create", async (i) => {
       const inputs = { ...side.inputs, name: `tp-${side.label}-${round}-${i}`, __provider: side.text };
       const created = await side.host.create(URN, inputs);
       made[i] = { id: created.id, properties: created.properties, inputs };
     });
-    await pool(MONITORS, CONCURRENCY, async (i) => {
+    await phase("read", async (i) => {
       made[i].properties = (await side.host.read(URN, made[i].id, made[i].properties)).properties;
     });
-    await pool(MONITORS, CONCURRENCY, async (i) => {
+    await phase("update", async (i) => {
       const news = { ...made[i].inputs, threshold: 6 };
       made[i].properties = (await side.host.update(URN, made[i].id, made[i].properties, news)).properties;
     });
-    await pool(MONITORS, CONCURRENCY, (i) => side.host.delete(URN, made[i].id, made[i].properties));
-    return (4 * MONITORS * 1000) / (performance.now() - started);
+    await phase("delete", (i) => side.host.delete(URN, made[i].id, made[i].properties));
+    rate.all = (4 * MONITORS * 1000) / (performance.now() - started);
+    return rate as Record<Op | "all", number>;
   }
 
   /** The CPU time (ms) `side`'s host spends on `run`. */
@@ -185,7 +192,7 @@
       const rudRatio = row("r+u+d", latency.A.map(withoutCreate), latency.B.map(withoutCreate), "ms");
       row("host CPU", cpuPerOp.A, cpuPerOp.B, "ms/op");
 
-      const rates = { A: [] as number[], B: [] as number[] };
+      const rates = { A: [] as Record<Op | "all", number>[], B: [] as Record<Op | "all", number>[] };
       const tpCpu = { A: [] as number[], B: [] as number[] };
       for (let r = 0; r < ROUNDS; r++) {
         for (const side of [a, b]) {
@@ -195,16 +202,21 @@
         }
       }
       console.log(
-        `throughput: ${MONITORS} monitors created, read, updated, deleted, ${CONCURRENCY} at a time, ${ROUNDS} rounds`,
+        `throughput: ${MONITORS} monitors created, read, updated, deleted, ${CONCURRENCY} at a time, ${ROUNDS} rounds; ` +
+          "ops/s of each phase, then of the whole run; B/A is how many times lower ours is",
       );
-      const [ra, rb] = [stats(rates.A), stats(rates.B)];
-      console.log(
-        `  ops/s    A ours ${ra.median.toFixed(0)} (${ra.min.toFixed(0)}-${ra.max.toFixed(0)})  ` +
-          `B floor ${rb.median.toFixed(0)} (${rb.min.toFixed(0)}-${rb.max.toFixed(0)})  ` +
-          `B/A ${(rb.median / ra.median).toFixed(3)} times lower`,
-      );
+      const rateRow = (name: Op | "all") => {
+        const [ra, rb] = [stats(rates.A.map((x) => x[name])), stats(rates.B.map((x) => x[name]))];
+        console.log(
+          `  ${name.padEnd(8)} A ours ${ra.median.toFixed(0)} (${ra.min.toFixed(0)}-${ra.max.toFixed(0)})  ` +
+            `B floor ${rb.median.toFixed(0)} (${rb.min.toFixed(0)}-${rb.max.toFixed(0)})  ` +
+            `B/A ${(rb.median / ra.median).toFixed(3)}`,
+        );
+        return rb.median / ra.median;
+      };
+      for (const op of OPS) rateRow(op);
+      const tpRatio = rateRow("all");
       row("host CPU", tpCpu.A, tpCpu.B, "ms/op");
-      const tpRatio = rb.median / ra.median;
       const verdict = (x: number) => `${x.toFixed(3)} (goal <= 1.10: ${x <= 1.1 ? "met" : "NOT met"})`;
       console.log(
         `summary: latency cycle ${verdict(cycleRatio)}, read+update+delete ${verdict(rudRatio)}, ` +
