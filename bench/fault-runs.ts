@@ -12,24 +12,9 @@
  */
 // A block, not a module: `export {}` would make Node parse this file as ESM, where `require` is absent.
 {
-  const fs = require("node:fs") as typeof import("node:fs");
-  const ts = require("typescript") as typeof import("typescript");
-
-  // The driver and the host helper are TypeScript written for ts-jest (imports beside `require` and
-  // `__dirname`), which Node's type stripping would load as ES modules; compiled to CommonJS here they load as
-  // jest loads them.
-  require.extensions[".ts"] = (module, filename) => {
-    const source = fs.readFileSync(filename, "utf8");
-    const out = ts.transpileModule(source, {
-      fileName: filename,
-      compilerOptions: {
-        module: ts.ModuleKind.CommonJS,
-        target: ts.ScriptTarget.ES2022,
-        esModuleInterop: true,
-      },
-    });
-    (module as unknown as { _compile(code: string, file: string): void })._compile(out.outputText, filename);
-  };
+  // The driver and the host helper are TypeScript written for ts-jest; the harness compiles them as jest does.
+  const { requireTypeScriptAsCommonJs } = require("./host-harness.ts") as typeof import("./host-harness");
+  requireTypeScriptAsCommonJs();
 
   const { faultMixes, faultRun, providerTexts } =
     require("../test/helpers/fault-run.ts") as typeof import("../test/helpers/fault-run");

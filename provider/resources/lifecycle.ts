@@ -19,6 +19,7 @@ import {
   READS_ONE_BY_ONE,
   inputChanges,
   normalize,
+  withDefaults,
   type Descriptor,
   type KindRules,
 } from "./descriptor";
@@ -223,26 +224,31 @@ export function lifecycle<T extends { id: string }>(
   return {
     async check(_olds, news) {
       const failures: ValidationFailure[] = [];
-      const declared: Props = { ...news };
-      delete declared[PROVIDER_KEY];
-      if (d.adoptable && ADOPT_KEY in declared) {
-        const adopt = declared[ADOPT_KEY];
-        delete declared[ADOPT_KEY];
-        if (adopt !== undefined && adopt !== UNKNOWN && (typeof adopt !== "string" || adopt === "")) {
+      // A kind that takes `adopt`, or refuses it in words of its own, judges it here; any other reports it as
+      // an unknown field. The declared fields are copied rather than deleted from a copy: an object that lost
+      // a property is slower for everything that reads it after, the schema's parse included.
+      const judgesAdopt = d.adoptable || d.adoptRefusal !== undefined;
+      const declared: Props = {};
+      for (const key of Object.keys(news)) {
+        if (key !== PROVIDER_KEY && !(judgesAdopt && key === ADOPT_KEY)) declared[key] = news[key];
+      }
+      if (judgesAdopt && ADOPT_KEY in news) {
+        const adopt = news[ADOPT_KEY];
+        if (!d.adoptable) {
+          if (adopt !== undefined) failures.push({ property: ADOPT_KEY, reason: d.adoptRefusal! });
+        } else if (adopt !== undefined && adopt !== UNKNOWN && (typeof adopt !== "string" || adopt === "")) {
           failures.push({ property: ADOPT_KEY, reason: `must be the id of an existing ${d.kind}` });
         }
-      }
-      if (!d.adoptable && d.adoptRefusal !== undefined && ADOPT_KEY in declared) {
-        if (declared[ADOPT_KEY] !== undefined) failures.push({ property: ADOPT_KEY, reason: d.adoptRefusal });
-        delete declared[ADOPT_KEY];
       }
       const unknowns = unknownPaths(declared);
       const result = validate(d.schema, declared);
       if (!result.ok) failures.push(...result.failures);
       for (const issue of d.crossField?.(declared) ?? [])
         failures.push({ property: issue.path, reason: issue.message });
-      const kept = failures.filter((f) => !blamesUnknown(f.property, unknowns));
-      const inputs: Props = { ...declared, ...normalize(d, declared) };
+      const kept =
+        unknowns.length === 0 ? failures : failures.filter((f) => !blamesUnknown(f.property, unknowns));
+      // The host only serializes the answer, so it may share values with `news` (withDefaults).
+      const inputs: Props = { ...declared, ...withDefaults(d, declared) };
       if (d.adoptable && news[ADOPT_KEY] !== undefined) inputs[ADOPT_KEY] = news[ADOPT_KEY];
       if (news[PROVIDER_KEY] !== undefined) inputs[PROVIDER_KEY] = news[PROVIDER_KEY];
       return { inputs, failures: kept };

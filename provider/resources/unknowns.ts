@@ -7,12 +7,19 @@
 export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 
 /** Paths (in the `a.b[0]` form failures use) of every unknown value in `v`. */
-export function unknownPaths(v: unknown, at = ""): string[] {
-  if (v === UNKNOWN) return [at];
-  const out: string[] = [];
-  if (Array.isArray(v)) v.forEach((x, i) => out.push(...unknownPaths(x, `${at}[${i}]`)));
-  else if (v && typeof v === "object") {
-    for (const [k, x] of Object.entries(v)) out.push(...unknownPaths(x, at ? `${at}.${k}` : k));
+export function unknownPaths(v: unknown, at = "", out: string[] = []): string[] {
+  // One list filled in place, and a path built only where something is unknown: check walks every input.
+  if (v === UNKNOWN) out.push(at);
+  else if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) {
+      const x = v[i];
+      if (x === UNKNOWN || (x !== null && typeof x === "object")) unknownPaths(x, `${at}[${i}]`, out);
+    }
+  } else if (v !== null && typeof v === "object") {
+    for (const k of Object.keys(v)) {
+      const x = (v as Record<string, unknown>)[k];
+      if (x === UNKNOWN || (x !== null && typeof x === "object")) unknownPaths(x, at ? `${at}.${k}` : k, out);
+    }
   }
   return out;
 }

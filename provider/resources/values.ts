@@ -36,11 +36,45 @@ export function mapAtPath(target: unknown, path: string, f: (v: unknown) => unkn
   }
 }
 
+/**
+ * Whether `a` and `b` print alike with {@link stableStringify}, found without printing them: `diff` compares
+ * every input of every resource this way, and printing both sides cost more than the rest of `diff`.
+ */
+export function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  const aList = Array.isArray(a);
+  if (aList || Array.isArray(b)) {
+    if (!aList || !Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameJson(a[i], b[i])) return false;
+    return true;
+  }
+  const aObject = a !== null && typeof a === "object";
+  if (aObject || (b !== null && typeof b === "object")) {
+    if (!aObject || b === null || typeof b !== "object") return false;
+    // Keys holding undefined are not printed, so they do not count.
+    const x = a as Props;
+    const y = b as Props;
+    let defined = 0;
+    for (const key of Object.keys(x)) {
+      if (x[key] === undefined) continue;
+      defined++;
+      if (!Object.hasOwn(y, key) || !sameJson(x[key], y[key])) return false;
+    }
+    for (const key of Object.keys(y)) if (y[key] !== undefined) defined--;
+    return defined === 0;
+  }
+  // Different scalars may still print alike: NaN and null, undefined and null.
+  return JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+}
+
 /** Sorts, in place, every list found at `path` (dot-separated; `*` matches every key). */
 export function sortAtPath(target: unknown, path: string): void {
-  mapAtPath(target, path, (list) =>
-    Array.isArray(list) ? [...list].sort((a, b) => cmp(stableStringify(a), stableStringify(b))) : list,
-  );
+  mapAtPath(target, path, (list) => {
+    if (!Array.isArray(list)) return list;
+    // Each item printed once, not once per comparison.
+    const keyed = list.map((item) => ({ key: stableStringify(item), item }));
+    return keyed.sort((a, b) => cmp(a.key, b.key)).map(({ item }) => item);
+  });
 }
 
 function cmp(a: string, b: string): number {

@@ -59,6 +59,8 @@ export interface HostDiff {
 
 /** A running host and its RPCs. */
 export interface ProviderHost {
+  /** The host's process id (benchmarks read its CPU time). */
+  pid: number;
   /** Configure with the options' config (secret keys wrapped). */
   configure(): Promise<void>;
   check(urn: string, olds: Props, news: Props): Promise<HostCheck>;
@@ -172,6 +174,7 @@ export async function startProviderHost(options: ProviderHostOptions): Promise<P
     );
 
   return {
+    pid: child.pid!,
     async configure() {
       const args: Props = {};
       for (const [k, v] of Object.entries(options.config)) {
