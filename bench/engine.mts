@@ -16,9 +16,11 @@
  *     [rounds=3] [cases=flagship,monitors-100] [--parallel=<n>] [--ops=up,refresh,destroy] [--cpu]
  *
  * e.g. `bench/engine.mts 3 monitors-1000,mixed-1000 --ops=up,refresh --cpu` for the thousand-resource cases
- * (about 40 minutes on two cores; a `pulumi up` of 1,000 resources takes about 3 minutes on either side). `--cpu` also prints, per operation, the CPU seconds of each process (this one: the program, the
- * emulator and the Automation API; the engine; the dynamic-provider host), sampled from /proc (Linux), the
- * emulator's requests, and the state file's size after `up`.
+ * (about 35 minutes on two cores; a `pulumi up` of 1,000 resources takes 2 to 4 minutes on either side). `--cpu`
+ * also prints, per operation, the CPU seconds of each process (this one: the program, the emulator and the
+ * Automation API; the engine; the dynamic-provider host), sampled from /proc (Linux), the emulator's requests,
+ * and the state file's size after `up`. Most of a large `up` is the engine saving the whole state after each
+ * step, so its time follows the state's size (README, Benchmarks).
  *
  * The CLI is a `pulumi` on PATH, else the one built here from Go modules (scripts/pulumi-cli.mts).
  */
