@@ -1,17 +1,40 @@
 /**
  * Benchmark: `pulumi up`, `refresh` and `destroy` by the real engine, this package's resources against the same
- * number of no-op dynamic resources through the same engine, side by side in one run:
- * (a) the flagship (examples/monitors-to-notifiers: 3 notifiers, 3 monitors wired to them, an annotation and a
- *     starred query) against 8 no-op resources with the same dependencies;
- * (b) 100 monitors against 100 no-op resources.
+ * number of no-op dynamic resources through the same engine, side by side in one run. Cases (by name):
+ * - `flagship`: examples/monitors-to-notifiers (13 resources: 2 datasets, a token, a virtual field, 3 notifiers,
+ *   3 monitors wired to them, an annotation, a starred query, a dashboard) against 13 no-op resources with the
+ *   same dependencies and secrets;
+ * - `monitors-<n>`: n monitors against n no-op resources with the same inputs;
+ * - `mixed-<n>`: n resources, in turn a monitor, a notifier (its channel a secret input), an annotation, a
+ *   starred query and a dataset, against n no-op resources with the same inputs and the same secrets.
  * The no-op provider answers every call at once, so the ratio is what the provider and the service (the emulator,
- * in this process) add to the engine's own cost. Rounds alternate which side goes first.
+ * in this process) add to the engine's own cost. Rounds alternate which side goes first; each run is on a fresh
+ * stack against a fresh emulator. Both sides run with the same `--parallel`: by default what the CLI uses when
+ * it is not given (pkg/cmd/pulumi/operations/up.go, `defaultParallel`: 4 × GOMAXPROCS, i.e. 4 × the CPUs).
  *
- *   npm run build && node_modules/.bin/node --disable-warning=MODULE_TYPELESS_PACKAGE_JSON bench/engine.mts [rounds=3]
+ *   npm run build && node_modules/.bin/node --disable-warning=MODULE_TYPELESS_PACKAGE_JSON bench/engine.mts \
+ *     [rounds=3] [cases=flagship,monitors-100] [--parallel=<n>] [--ops=up,refresh,destroy] [--cpu]
+ *
+ * e.g. `bench/engine.mts 3 monitors-1000,mixed-1000 --ops=up,refresh --cpu` for the thousand-resource cases
+ * (about 35 minutes on two cores; a `pulumi up` of 1,000 resources takes 2 to 4 minutes on either side). `--cpu`
+ * also prints, per operation, the CPU seconds of each process (this one: the program, the emulator and the
+ * Automation API; the engine; the dynamic-provider host), sampled from /proc (Linux), the emulator's requests,
+ * and the state file's size after `up`. Most of a large `up` is the engine saving the whole state after each
+ * step, so its time follows the state's size (README, Benchmarks).
  *
  * The CLI is a `pulumi` on PATH, else the one built here from Go modules (scripts/pulumi-cli.mts).
  */
-import { cpSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+} from "node:fs";
+import * as os from "node:os";
 import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import type * as Obs from "pulumi-observability";
@@ -25,8 +48,21 @@ import {
 } from "../scripts/lib.mts";
 import { freshService, openStack, projectDir } from "../scripts/e2e-support.mts";
 
-const rounds = Number(process.argv[2] ?? 3);
-const MONITORS = 100;
+const positional = process.argv.slice(2).filter((a) => !a.startsWith("--"));
+const flags = process.argv.slice(2).filter((a) => a.startsWith("--"));
+const rounds = Number(positional[0] ?? 3);
+const caseNames = (positional[1] ?? "flagship,monitors-100").split(",").filter(Boolean);
+const parallelFlag = flags.find((f) => f.startsWith("--parallel="));
+/** What pulumi v3.259 uses when --parallel is not given: 4 × GOMAXPROCS (Go's default: the CPUs it may use). */
+const parallel = parallelFlag ? Number(parallelFlag.split("=")[1]) : 4 * os.availableParallelism();
+const sampleCpu = flags.includes("--cpu");
+const opsFlag = flags.find((f) => f.startsWith("--ops="));
+for (const f of flags) {
+  if (f !== "--cpu" && !/^--(parallel|ops)=/.test(f)) throw new Error(`unknown option ${f}`);
+}
+if (!(Number.isInteger(rounds) && rounds > 0))
+  throw new Error(`rounds must be a positive integer, not ${rounds}`);
+if (!(Number.isInteger(parallel) && parallel > 0)) throw new Error(`--parallel must be a positive integer`);
 
 /** A dynamic provider that does nothing: creates get a counter id, everything else answers at once. */
 const noop: pulumi.dynamic.ResourceProvider = {
@@ -43,90 +79,300 @@ const noop: pulumi.dynamic.ResourceProvider = {
 };
 
 class NoOp extends pulumi.dynamic.Resource {
-  constructor(name: string, props: Record<string, pulumi.Input<unknown>>) {
-    super(noop, name, props, undefined, "bench", "NoOp");
+  constructor(
+    name: string,
+    props: Record<string, pulumi.Input<unknown>>,
+    opts?: pulumi.CustomResourceOptions,
+  ) {
+    super(noop, name, props, opts, "bench", "NoOp");
   }
 }
 
-/** The flagship's shape in no-op resources: 3 notifiers, 3 monitors each wired to two of them, 2 more. */
+/**
+ * The flagship's shape in no-op resources, with its dependencies and secrets: 2 datasets, a token and a virtual
+ * field on the first, 3 notifiers (secret channels), 3 monitors each wired to two of them, an annotation, a
+ * starred query and a dashboard listing the monitors: 13 resources.
+ */
 const flagshipTwin: InlineProgram = async () => {
-  const notifiers = ["slack", "pagerduty", "incident-bot"].map(
-    (n) => new NoOp(n, { name: n, properties: { url: `https://example.com/${n}` } }),
+  const secretly = { additionalSecretOutputs: ["properties"] };
+  const [httpLogs, appLogs] = ["http-logs", "app-logs"].map(
+    (name) => new NoOp(name, { name, description: name, retentionDays: 30 }),
   );
-  for (const [i, name] of ["checkout-5xx", "payment-panics", "latency-anomaly"].entries()) {
-    new NoOp(name, {
-      name,
-      aplQuery: `['http-logs'] | where status >= 500 | summarize count() by bin(_time, 1m)`,
-      threshold: 50,
-      notifierIds: [notifiers[i].id, notifiers[(i + 1) % 3].id],
-    });
-  }
-  new NoOp("deploy", { datasets: ["http-logs", "app-logs"], type: "deploy", title: "Deploy" });
-  new NoOp("oncall-query", { kind: "apl", name: "On-call", query: { apl: "['http-logs']" } });
+  const onHttpLogs = { dependsOn: [httpLogs] };
+  const token = new NoOp(
+    "checkout-ingest",
+    { name: "ingest", capabilities: { ingest: ["create"] } },
+    onHttpLogs,
+  );
+  const field = new NoOp("duration-ms", {
+    dataset: httpLogs.id,
+    name: "duration_ms",
+    expression: "duration",
+  });
+  const notifiers = ["slack", "pagerduty", "incident-bot"].map(
+    (n) => new NoOp(n, { name: n, properties: pulumi.secret({ url: `https://example.com/${n}` }) }, secretly),
+  );
+  const monitors = ["checkout-5xx", "payment-panics", "latency-anomaly"].map(
+    (name, i) =>
+      new NoOp(
+        name,
+        {
+          name,
+          aplQuery: `['http-logs'] | where status >= 500 | summarize count() by bin(_time, 1m)`,
+          threshold: 50,
+          notifierIds: [notifiers[i].id, notifiers[(i + 1) % 3].id],
+          ...(i === 2 ? { field: field.id } : {}),
+        },
+        { dependsOn: [i === 1 ? appLogs : httpLogs] },
+      ),
+  );
+  new NoOp(
+    "deploy",
+    { datasets: ["http-logs", "app-logs"], type: "deploy" },
+    { dependsOn: [httpLogs, appLogs] },
+  );
+  new NoOp("oncall-query", { kind: "apl", name: "On-call", query: { apl: "['http-logs']" } }, onHttpLogs);
+  new NoOp("checkout-health", { uid: "checkout-health", monitors: monitors.map((m) => m.id) });
+  return { token: pulumi.secret(token.id) };
 };
 
-const monitors: InlineProgram = async () => {
-  const { Monitor } = (await import("pulumi-observability")) as typeof Obs;
-  for (let i = 0; i < MONITORS; i++) {
-    new Monitor(`m-${i}`, {
-      name: `monitor ${i}`,
-      type: "Threshold",
-      operator: "Above",
-      threshold: i,
-      aplQuery: `['http-logs'] | where status >= 500 | summarize count() by bin(_time, 1m)`,
-    });
-  }
-};
+type Kind = "Monitor" | "Notifier" | "Annotation" | "StarredQuery" | "Dataset";
 
-const noops: InlineProgram = async () => {
-  for (let i = 0; i < MONITORS; i++) {
-    new NoOp(`m-${i}`, {
-      name: `monitor ${i}`,
-      type: "Threshold",
-      operator: "Above",
-      threshold: i,
-      aplQuery: `['http-logs'] | where status >= 500 | summarize count() by bin(_time, 1m)`,
-    });
+/** The i-th resource of a case: its kind and inputs; both sides declare exactly these. */
+function declared(kind: Kind, i: number): Record<string, unknown> {
+  switch (kind) {
+    case "Monitor":
+      return {
+        name: `monitor ${i}`,
+        type: "Threshold",
+        operator: "Above",
+        threshold: i,
+        aplQuery: `['http-logs'] | where status >= 500 | summarize count() by bin(_time, 1m)`,
+      };
+    case "Notifier":
+      return {
+        name: `notifier ${i}`,
+        properties: { slack: { slackUrl: `https://hooks.slack.test/services/T000/B000/${i}` } },
+      };
+    case "Annotation":
+      return { datasets: ["http-logs"], type: "deploy", title: `deploy ${i}` };
+    case "StarredQuery":
+      return { kind: "apl", name: `query ${i}`, who: "team", query: { apl: "['http-logs']" }, metadata: {} };
+    case "Dataset":
+      return { name: `bench-${i}`, description: `dataset ${i}` };
   }
-};
+}
+
+const MIXED: Kind[] = ["Monitor", "Notifier", "Annotation", "StarredQuery", "Dataset"];
+
+/** This package's program and its no-op twin: `count` resources, the i-th of kind `kinds[i % kinds.length]`. */
+function programs(count: number, kinds: Kind[]): { real: InlineProgram; noop: InlineProgram } {
+  const each = (fn: (kind: Kind, name: string, props: Record<string, unknown>) => void) => {
+    for (let i = 0; i < count; i++) {
+      const kind = kinds[i % kinds.length];
+      fn(kind, `${kind.toLowerCase()}-${i}`, declared(kind, i));
+    }
+  };
+  return {
+    real: async () => {
+      const obs = (await import("pulumi-observability")) as typeof Obs;
+      each((kind, name, props) => {
+        const Resource = obs[kind] as unknown as new (name: string, args: unknown) => unknown;
+        new Resource(name, props);
+      });
+    },
+    // The same secrets as a Notifier: its properties a secret input and a secret output.
+    noop: async () =>
+      each((kind, name, props) =>
+        kind === "Notifier"
+          ? new NoOp(
+              name,
+              { ...props, properties: pulumi.secret(props.properties) },
+              { additionalSecretOutputs: ["properties"] },
+            )
+          : new NoOp(name, props),
+      ),
+  };
+}
 
 type Op = "up" | "refresh" | "destroy";
-const OPS: Op[] = ["up", "refresh", "destroy"];
+/** The operations timed, in this order; without destroy, the stack is removed with its resources in it. */
+const OPS = (opsFlag?.split("=")[1] ?? "up,refresh,destroy").split(",") as Op[];
+if (OPS[0] !== "up" || OPS.some((op) => !["up", "refresh", "destroy"].includes(op))) {
+  throw new Error(`--ops must start with up and name only up, refresh and destroy`);
+}
+
+/** CPU seconds by process over one operation; the descendants' are sampled from /proc while it runs. */
+interface Cpu {
+  self: number;
+  engine: number;
+  host: number;
+  other: number;
+}
+
+/** What one operation took. */
+interface Measure {
+  seconds: number;
+  requests: number;
+  cpu?: Cpu;
+}
+
+const CLOCK_TICKS = 100; // USER_HZ on Linux
+
+/** Samples the CPU time of this process's descendants every 100 ms until stopped. */
+function cpuSampler(): { stop(): Omit<Cpu, "self"> } {
+  const seen = new Map<number, { cls: keyof Omit<Cpu, "self">; ticks: number }>();
+  const sample = () => {
+    const parents = new Map<number, number>();
+    const stats = new Map<number, string>();
+    for (const entry of readdirSync("/proc")) {
+      if (!/^\d+$/.test(entry)) continue;
+      try {
+        const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+        const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+        parents.set(Number(entry), Number(fields[1]));
+        stats.set(Number(entry), stat);
+      } catch {
+        // gone meanwhile
+      }
+    }
+    const ours = (pid: number): boolean => {
+      for (let p = parents.get(pid); p !== undefined && p > 1; p = parents.get(p))
+        if (p === process.pid) return true;
+      return false;
+    };
+    for (const [pid, stat] of stats) {
+      if (!ours(pid)) continue;
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      const ticks = Number(fields[11]) + Number(fields[12]); // utime, stime
+      let cls = seen.get(pid)?.cls;
+      if (!cls) {
+        let cmdline = "";
+        try {
+          cmdline = readFileSync(`/proc/${pid}/cmdline`, "utf8");
+        } catch {
+          continue;
+        }
+        const argv0 = path.basename(cmdline.split("\0")[0]);
+        cls = cmdline.includes("dynamic-provider") ? "host" : argv0 === "pulumi" ? "engine" : "other";
+      }
+      seen.set(pid, { cls, ticks });
+    }
+  };
+  const timer = setInterval(sample, 100);
+  sample();
+  return {
+    stop() {
+      clearInterval(timer);
+      sample();
+      const cpu = { engine: 0, host: 0, other: 0 };
+      for (const { cls, ticks } of seen.values()) cpu[cls] += ticks / CLOCK_TICKS;
+      return cpu;
+    },
+  };
+}
+
+/** The state file's size in bytes (the file backend's `<stack>.json`), or 0. */
+function stateBytes(stateDir: string, stackName: string): number {
+  const stacks = path.join(stateDir, ".pulumi", "stacks");
+  if (!existsSync(stacks)) return 0;
+  for (const project of readdirSync(stacks)) {
+    const file = path.join(stacks, project, `${stackName}.json`);
+    if (existsSync(file)) return statSync(file).size;
+  }
+  return 0;
+}
 
 /** Times up, refresh and destroy of `program` on a fresh stack against a fresh emulator. */
-async function timeOnce(cli: PulumiCli, workDir: string, stackName: string, program: InlineProgram) {
+async function timeOnce(
+  cli: PulumiCli,
+  { dir: workDir, program }: Side,
+  stackName: string,
+  datasets: string[],
+) {
   const service = await freshService();
   try {
-    const stack = await openStack({
-      cli,
-      workDir,
-      stateDir: path.join(workDir, "..", `${stackName}-state`),
-      stackName,
-      program,
-      em: service.em,
-    });
+    const stateDir = path.join(workDir, "..", `${stackName}-state`);
+    const stack = await openStack({ cli, workDir, stateDir, stackName, program, em: service.em });
     await stack.setSecrets({
       slackWebhookUrl: "https://hooks.slack.com/services/T00000000/B00000000/bench",
       pagerdutyRoutingKey: "bench-routing-key-0000000000000000",
       incidentWebhookUrl: "https://incident-bot.example.com/hooks/bench",
       incidentWebhookToken: "bench-bot-token",
     });
-    const seconds: Record<Op, number> = { up: 0, refresh: 0, destroy: 0 };
+    for (const name of datasets) await service.client.datasets.create({ name });
+    const measures = {} as Record<Op, Measure>;
+    let state = 0;
     for (const op of OPS) {
+      const requests0 = service.em.stats.requests;
+      const sampler = sampleCpu ? cpuSampler() : undefined;
+      const self0 = process.cpuUsage();
       const t0 = performance.now();
-      if (op === "up") await stack.stack.up();
-      else if (op === "refresh") await stack.stack.refresh();
-      else await stack.stack.destroy();
-      seconds[op] = (performance.now() - t0) / 1000;
+      if (op === "up") await stack.stack.up({ parallel });
+      else if (op === "refresh") await stack.stack.refresh({ parallel });
+      else await stack.stack.destroy({ parallel });
+      const seconds = (performance.now() - t0) / 1000;
+      const self = process.cpuUsage(self0);
+      const others = sampler?.stop();
+      measures[op] = {
+        seconds,
+        requests: service.em.stats.requests - requests0,
+        cpu: others && { self: (self.user + self.system) / 1e6, ...others },
+      };
+      if (op === "up") state = stateBytes(stateDir, stackName);
     }
-    await stack.workspace.removeStack(stackName);
-    return seconds;
+    await stack.workspace.removeStack(stackName, { force: !OPS.includes("destroy") });
+    rmSync(stateDir, { recursive: true, force: true });
+    return { measures, state };
   } finally {
     await service.close();
   }
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+interface Side {
+  dir: string;
+  program: InlineProgram;
+}
+
+interface Case {
+  name: string;
+  real: Side;
+  noop: Side;
+  /** Datasets the service holds before the stack is applied. */
+  datasets: string[];
+}
+
+function makeCases(root: string): Case[] {
+  const benchDir = projectDir(root, "bench-engine", "Engine benchmark programs.");
+  return caseNames.map((name): Case => {
+    if (name === "flagship") {
+      const flagshipDir = path.join(root, "monitors-to-notifiers");
+      cpSync(path.join(REPO_ROOT, "examples", "monitors-to-notifiers"), flagshipDir, {
+        recursive: true,
+        filter: (src) => !/Pulumi\.[^/]+\.yaml$|node_modules/.test(src),
+      });
+      return {
+        name: "flagship (13)",
+        real: { dir: flagshipDir, program: programFromFile(path.join(flagshipDir, "index.ts")) },
+        noop: { dir: benchDir, program: flagshipTwin },
+        datasets: [],
+      };
+    }
+    const m = /^(monitors|mixed)-(\d+)$/.exec(name);
+    if (!m) throw new Error(`unknown case ${name}: flagship, monitors-<n> or mixed-<n>`);
+    const count = Number(m[2]);
+    const p = programs(count, m[1] === "monitors" ? ["Monitor"] : MIXED);
+    return {
+      name: `${m[1]} (${count})`,
+      real: { dir: benchDir, program: p.real },
+      noop: { dir: benchDir, program: p.noop },
+      // The annotations are on it.
+      datasets: m[1] === "mixed" ? ["http-logs"] : [],
+    };
+  });
+}
 
 async function main(): Promise<void> {
   const found = await findPulumiCli({
@@ -139,42 +385,55 @@ async function main(): Promise<void> {
   mkdirSync(path.join(REPO_ROOT, ".demo"), { recursive: true });
   const root = mkdtempSync(path.join(REPO_ROOT, ".demo", "bench-engine-"));
   try {
-    const flagshipDir = path.join(root, "monitors-to-notifiers");
-    cpSync(path.join(REPO_ROOT, "examples", "monitors-to-notifiers"), flagshipDir, {
-      recursive: true,
-      filter: (src) => !/Pulumi\.[^/]+\.yaml$|node_modules/.test(src),
-    });
-    const benchDir = projectDir(root, "bench-engine", "Engine benchmark programs.");
-    const cases = [
-      {
-        name: "(a) flagship, 8 resources",
-        real: { dir: flagshipDir, program: programFromFile(path.join(flagshipDir, "index.ts")) },
-        noop: { dir: benchDir, program: flagshipTwin },
-      },
-      {
-        name: `(b) ${MONITORS} monitors`,
-        real: { dir: benchDir, program: monitors },
-        noop: { dir: benchDir, program: noops },
-      },
-    ];
-    console.log(`Pulumi CLI ${cli.version} (${cli.source}); ${rounds} rounds, medians in seconds\n`);
-    console.log("case                      op        this package   no-op    ratio");
+    const cases = makeCases(root);
+    console.log(
+      `Pulumi CLI ${cli.version} (${cli.source}); --parallel ${parallel} on both sides; ${rounds} rounds, ` +
+        `medians in seconds\n`,
+    );
+    console.log("case                op        this package   no-op    ratio");
+    const profiles: string[] = [];
     for (const c of cases) {
-      const times = { real: [] as Record<Op, number>[], noop: [] as Record<Op, number>[] };
+      const runs = { real: [] as Record<Op, Measure>[], noop: [] as Record<Op, Measure>[] };
+      const states = { real: [] as number[], noop: [] as number[] };
       for (let r = 0; r < rounds; r++) {
         const order = r % 2 === 0 ? (["real", "noop"] as const) : (["noop", "real"] as const);
         for (const side of order) {
-          times[side].push(await timeOnce(cli, c[side].dir, `${side}-${r}`, c[side].program));
+          const { measures, state } = await timeOnce(cli, c[side], `${side}-${r}`, c.datasets);
+          runs[side].push(measures);
+          states[side].push(state);
         }
       }
       for (const op of OPS) {
-        const real = median(times.real.map((t) => t[op]));
-        const base = median(times.noop.map((t) => t[op]));
+        const real = median(runs.real.map((t) => t[op].seconds));
+        const base = median(runs.noop.map((t) => t[op].seconds));
         console.log(
-          `${c.name.padEnd(26)}${op.padEnd(10)}${real.toFixed(2).padStart(12)}${base.toFixed(2).padStart(9)}` +
+          `${c.name.padEnd(20)}${op.padEnd(10)}${real.toFixed(2).padStart(12)}${base.toFixed(2).padStart(9)}` +
             `${(real / base).toFixed(2).padStart(8)}×`,
         );
+        if (!sampleCpu) continue;
+        for (const side of ["real", "noop"] as const) {
+          const of = (k: keyof Cpu) =>
+            median(runs[side].map((t) => t[op].cpu![k]))
+              .toFixed(1)
+              .padStart(7);
+          profiles.push(
+            `${c.name.padEnd(20)}${op.padEnd(9)}${(side === "real" ? "package" : "no-op").padEnd(9)}` +
+              `${of("self")}${of("engine")}${of("host")}${of("other")}` +
+              `${String(median(runs[side].map((t) => t[op].requests))).padStart(10)}` +
+              (op === "up" ? `${(median(states[side]) / 1024).toFixed(0).padStart(10)} KB` : ""),
+          );
+        }
       }
+    }
+    if (sampleCpu) {
+      console.log(
+        "\nCPU seconds (medians): this process (program, emulator, Automation API), the engine, the",
+      );
+      console.log(
+        "dynamic-provider host, other descendants; the emulator's requests; the state file after up",
+      );
+      console.log("case                op       side        self engine   host  other  requests     state");
+      for (const line of profiles) console.log(line);
     }
   } finally {
     rmSync(root, { recursive: true, force: true });

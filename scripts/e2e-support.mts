@@ -46,6 +46,8 @@ export interface RunningEmulator {
   url: string;
   token: string;
   orgId: string;
+  /** Requests served so far. */
+  stats: { requests: number };
   close(): Promise<void>;
 }
 

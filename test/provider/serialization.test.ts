@@ -1,5 +1,6 @@
 /** The real `__provider` text of every resource: small, free of secrets, and the same whatever the config. */
 import * as pulumi from "@pulumi/pulumi";
+import * as closure from "@pulumi/pulumi/runtime/closure/serializeClosure";
 // The built package, as a user's program loads it: the shim's serialized size is measured on the shipped code,
 // never on sources that `--coverage` instruments (that would inflate it past the budget).
 import * as obs from "../../dist/provider";
@@ -102,5 +103,26 @@ describe("__provider text", () => {
       { additionalSecretOutputs: ["name"], transformations: [capture] },
     );
     expect(transformedOpts["notifier-2"]?.additionalSecretOutputs).toEqual(["name", "properties"]);
+  });
+
+  it("each kind's shim is serialized once per program, not once per resource", async () => {
+    // Every resource stores the text twice (inputs and outputs) and sends it with every call, so its size
+    // matters per resource; serializing it anew for each would add the serializer's cost too (bench/engine.mts).
+    const serialize = jest.spyOn(closure, "serializeFunction");
+    try {
+      const resources = Array.from({ length: 20 }, (_, i) => [
+        new obs.Monitor(`many-m-${i}`, { name: `m${i}`, aplQuery: "['logs'] | count", type: "MatchEvent" }),
+        new obs.Dataset(`many-d-${i}`, { name: `d${i}` }),
+      ]).flat();
+      await Promise.all(resources.map(registered));
+      // The monitors' shim was serialized before (beforeAll); the datasets' is serialized here, once.
+      expect(serialize).toHaveBeenCalledTimes(1);
+      const texts = (prefix: string) =>
+        new Set(seen.filter((r) => r.name.startsWith(prefix)).map((r) => r.providerText));
+      expect(texts("many-m-")).toEqual(new Set([seen.find((r) => r.name === "monitor")!.providerText]));
+      expect(texts("many-d-").size).toBe(1);
+    } finally {
+      serialize.mockRestore();
+    }
   });
 });
