@@ -15,6 +15,10 @@
  *
  * `v1` may never change its meaning or disappear; a different contract gets a new name (`v2`) beside it. The
  * golden copies in `test/fixtures/shims/<version>/` are run through the host against the current code.
+ *
+ * Since 0.4.0 each kind's shim is also the exports of `pulumi-observability/dist/provider/shims/<Kind>.js`
+ * (scripts/build-shims.mts), which a program that installed the package serializes as a `require` of that path
+ * (`<version>-installed/` golden copies): that path is permanent too, as is `v1`.
  */
 import type * as pulumi from "@pulumi/pulumi";
 

@@ -18,6 +18,7 @@ import { startProviderHost, urnOf, type ProviderHost } from "../helpers/host";
 jest.setTimeout(240_000);
 
 const ROOT = path.resolve(__dirname, "..", "..");
+const VERSION: string = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")).version;
 const PROJECT = "consumer";
 const SLACK_URL = "https://hooks.slack.test/services/T0/B0/consumer";
 
@@ -334,8 +335,14 @@ describe.each([
         (kind) => `pulumi-nodejs:dynamic/observability:${kind}`,
       ),
     );
-    for (const r of result.registrations)
-      expect(r.provider).toContain('require("pulumi-observability/dynamic")');
+    // Installed, each kind's shim is its module's exports, which @pulumi/pulumi serializes as a require of that
+    // module (scripts/build-shims.mts): exactly the golden copy of this version's installed form.
+    for (const r of result.registrations) {
+      const kind = r.type.split(":").pop()!;
+      const golden = path.join(ROOT, "test", "fixtures", "shims", `${VERSION}-installed`, `${kind}.js`);
+      expect(r.provider).toBe(fs.readFileSync(golden, "utf8"));
+      expect(r.provider).toContain(`require("pulumi-observability/dist/provider/shims/${kind}.js")`);
+    }
     expect(result.outputs).toMatchObject({
       monitorId: "checkout-5xx-id",
       slackUrl: SLACK_URL,

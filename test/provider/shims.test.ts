@@ -8,7 +8,9 @@
  *
  * The current version's golden copies must equal what the classes serialize today. After a deliberate change of
  * the shim, bump package.json's version and write that version's copies with
- * `UPDATE_SHIM_GOLDENS=1 npx jest test/provider/shims.test.ts`; never edit or delete a released version's.
+ * `UPDATE_SHIM_GOLDENS=1 npx jest test/provider/shims.test.ts`; never edit or delete a released version's. The
+ * form an installed package writes (a `require` of the kind's shim module) is kept in `<version>-installed/`,
+ * which test/consumer compares with what a packed install serializes; its copies run through the host here too.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
