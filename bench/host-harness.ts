@@ -3,8 +3,9 @@
  * host driver, the recorder of provider texts) from a bench script, the hand-written providers the host loads
  * as the other side of a comparison, and the CPU time a host process has used.
  */
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import Module from "node:module";
+import * as path from "node:path";
 import ts from "typescript";
 
 /**
@@ -79,4 +80,18 @@ export function processCpuMs(pid: number): number | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * `kind`'s `__provider` text as a program that installed the package writes it (a require of the kind's shim
+ * module: test/fixtures/shims/<version>-installed/, checked against a packed install by the consumer test), or
+ * `fallback` when this version has none. The recorder here loads the package from this repository, for which
+ * @pulumi/pulumi copies the shim's functions instead; users' states hold the installed form.
+ */
+export function installedShimText(kind: string, fallback: string): string {
+  const root = path.resolve(__dirname, "..");
+  const version = (JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as { version: string })
+    .version;
+  const file = path.join(root, "test", "fixtures", "shims", `${version}-installed`, `${kind}.js`);
+  return existsSync(file) ? readFileSync(file, "utf8") : fallback;
 }

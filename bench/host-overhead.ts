@@ -1,6 +1,6 @@
 /**
  * The host's own overhead (issue 21, part 3): create, read, update and delete of a monitor through the real
- * dynamic-provider host, with this package's provider (its real `__provider` shim, loading dist/) against the
+ * dynamic-provider host, with this package's provider (its real `__provider` shim in the installed form, loading dist/) against the
  * floor: a hand-written provider doing the same HTTP calls on raw undici with no validation, loaded by the same
  * host. Both hosts talk to one emulator in a child process. Two measures, each side by side in one run, rounds
  * interleaved A B A B:
@@ -123,7 +123,7 @@
     const config = { "observability:url": em.url, "observability:token": em.token };
     const seen = await recordRegistrations();
     await registered(new obs.Monitor("bench", monitorArgs("bench", 5) as never));
-    const ours = seen[0].providerText;
+    const ours = harness.installedShimText("Monitor", seen[0].providerText);
     const floor = harness.floorProviderText("/v2/monitors", require.resolve("undici"));
     const hosts: ProviderHost[] = [];
     try {

@@ -1,7 +1,7 @@
 /**
  * Preview through the real dynamic-provider host (issue 21, part 4): check then diff of 1,000 resources already
  * in the state, unchanged, as `pulumi preview` sends them, with this package's provider (its real `__provider`
- * shims, loading dist/) against a no-op provider (check returns the inputs, diff reports no changes) in a
+ * shims in the installed form, a require of each kind's shim module in dist/) against a no-op provider (check returns the inputs, diff reports no changes) in a
  * second host, side by side, rounds interleaved A B A B. The no-op is a dynamic provider as a program would
  * write one, serialized by @pulumi/pulumi as ours is, so both `__provider` texts have the serializer's form. Two cases: 1,000 monitors; and 1,000 of a mix in
  * which every tenth is a dashboard of fourteen charts, the rest monitors and notifiers.
@@ -134,10 +134,12 @@
       }
     }
     await registered(new NoOp());
-    const texts = Object.fromEntries(seen.map((r) => [r.type.split(":").pop(), r.providerText])) as Record<
-      Kind | "NoOp",
-      string
-    >;
+    const texts = Object.fromEntries(
+      seen.map((r) => {
+        const kind = r.type.split(":").pop()!;
+        return [kind, kind === "NoOp" ? r.providerText : harness.installedShimText(kind, r.providerText)];
+      }),
+    ) as Record<Kind | "NoOp", string>;
     const hosts: ProviderHost[] = [];
     try {
       for (let i = 0; i < 2; i++) {
