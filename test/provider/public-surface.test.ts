@@ -59,6 +59,8 @@ it("the emulator, the schemas and the dynamic entry point are subpath exports, w
   };
   expect(Object.keys(pkg.exports).sort()).toEqual([
     ".",
+    // The kinds' shim modules, which installed programs' states require by this path (scripts/build-shims.mts).
+    "./dist/provider/shims/*",
     "./dynamic",
     "./emulator",
     "./package.json",
