@@ -85,11 +85,10 @@ export function processCpuMs(pid: number): number | undefined {
 /**
  * `kind`'s `__provider` text as a program that installed the package writes it (a require of the kind's shim
  * module: test/fixtures/shims/<version>-installed/, checked against a packed install by the consumer test), or
- * `fallback` when this version has none. The recorder here loads the package from this repository, for which
+ * `fallback` when this version has none; `root` is the repository's. The recorder here loads the package from this repository, for which
  * @pulumi/pulumi copies the shim's functions instead; users' states hold the installed form.
  */
-export function installedShimText(kind: string, fallback: string): string {
-  const root = path.resolve(__dirname, "..");
+export function installedShimText(root: string, kind: string, fallback: string): string {
   const version = (JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as { version: string })
     .version;
   const file = path.join(root, "test", "fixtures", "shims", `${version}-installed`, `${kind}.js`);

@@ -123,7 +123,7 @@
     const config = { "observability:url": em.url, "observability:token": em.token };
     const seen = await recordRegistrations();
     await registered(new obs.Monitor("bench", monitorArgs("bench", 5) as never));
-    const ours = harness.installedShimText("Monitor", seen[0].providerText);
+    const ours = harness.installedShimText(path.resolve(__dirname, ".."), "Monitor", seen[0].providerText);
     const floor = harness.floorProviderText("/v2/monitors", require.resolve("undici"));
     const hosts: ProviderHost[] = [];
     try {

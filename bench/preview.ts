@@ -137,7 +137,12 @@
     const texts = Object.fromEntries(
       seen.map((r) => {
         const kind = r.type.split(":").pop()!;
-        return [kind, kind === "NoOp" ? r.providerText : harness.installedShimText(kind, r.providerText)];
+        return [
+          kind,
+          kind === "NoOp"
+            ? r.providerText
+            : harness.installedShimText(path.resolve(__dirname, ".."), kind, r.providerText),
+        ];
       }),
     ) as Record<Kind | "NoOp", string>;
     const hosts: ProviderHost[] = [];
