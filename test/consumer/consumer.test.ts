@@ -336,7 +336,9 @@ describe.each([
       ),
     );
     // Installed, each kind's shim is its module's exports, which @pulumi/pulumi serializes as a require of that
-    // module (scripts/build-shims.mts): exactly the golden copy of this version's installed form.
+    // module (scripts/build-shims.mts; pulumi/pulumi sdk/nodejs/runtime/closure/createClosure.ts,
+    // captureModuleAsync: a module under node_modules is captured by name): exactly the golden copy of this
+    // version's installed form.
     for (const r of result.registrations) {
       const kind = r.type.split(":").pop()!;
       const golden = path.join(ROOT, "test", "fixtures", "shims", `${VERSION}-installed`, `${kind}.js`);

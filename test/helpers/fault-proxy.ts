@@ -14,6 +14,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { request } from "undici";
+import { ObservabilityClient, type ClientOptions } from "../../provider/client";
 
 /** The fate of one proxied request. */
 export type ProxyFault =
@@ -104,5 +105,28 @@ export async function startFaultProxy(
         server.closeAllConnections();
         server.close(() => resolve());
       }),
+  };
+}
+
+/** A client whose requests go through a fault proxy, and one beside it that sees the service as it is. */
+export interface ProxiedClients {
+  proxy: FaultProxy;
+  /** Through the proxy: the client a lifecycle under test is given. */
+  client: ObservabilityClient;
+  /** Straight to the service ("out of band"): what a test looks with. */
+  oob: ObservabilityClient;
+}
+
+/** Starts a proxy to `service` faulting what `plan` picks, and the two clients of {@link ProxiedClients}. */
+export async function proxiedClients(
+  service: { url: string; token: string },
+  plan: (method: string, path: string, nth: number) => ProxyFault | Promise<ProxyFault>,
+  options: Omit<ClientOptions, "url" | "token"> = {},
+): Promise<ProxiedClients> {
+  const proxy = await startFaultProxy(service.url, plan);
+  return {
+    proxy,
+    client: new ObservabilityClient({ ...options, url: proxy.url, token: service.token }),
+    oob: new ObservabilityClient({ url: service.url, token: service.token }),
   };
 }

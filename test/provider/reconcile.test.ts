@@ -7,7 +7,7 @@ import { ObservabilityClient } from "../../provider/client";
 import { Annotation, Monitor, Notifier, Role, StarredQuery } from "../../provider/resources";
 import type { DeclaredKind, Lifecycle } from "../../provider/resources/lifecycle";
 import { MAX_CREATE_ATTEMPTS } from "../../provider/resources/reconcile";
-import { startFaultProxy, type FaultProxy, type ProxyFault } from "../helpers/fault-proxy";
+import { proxiedClients, type FaultProxy, type ProxyFault } from "../helpers/fault-proxy";
 import { useEmulator } from "../helpers/emulator";
 import { checked, messageOf } from "./support";
 
@@ -32,9 +32,7 @@ async function through(
   timeoutMs = 10_000,
   maxRetries?: number,
 ): Promise<Lifecycle> {
-  proxy = await startFaultProxy(em.current.url, plan);
-  client = new ObservabilityClient({ url: proxy.url, token: em.current.token, timeoutMs, maxRetries });
-  oob = new ObservabilityClient({ url: em.current.url, token: em.current.token });
+  ({ proxy, client, oob } = await proxiedClients(em.current, plan, { timeoutMs, maxRetries }));
   return kind.lifecycle({ client: () => client!, secrets: () => [] });
 }
 

@@ -8,7 +8,7 @@ import { ObservabilityClient } from "../../provider/client";
 import { Annotation, Monitor } from "../../provider/resources";
 import type { DeclaredKind, Lifecycle } from "../../provider/resources/lifecycle";
 import { BASELINE_MAX_AGE_MS } from "../../provider/resources/reconcile";
-import { startFaultProxy, type FaultProxy, type ProxyFault } from "../helpers/fault-proxy";
+import { proxiedClients, type FaultProxy, type ProxyFault } from "../helpers/fault-proxy";
 import { providerTexts } from "../helpers/fault-run";
 import { startConfiguredHost, urnOf } from "../helpers/host";
 import { useEmulator } from "../helpers/emulator";
@@ -31,9 +31,7 @@ async function through(
   kind: DeclaredKind,
   plan: (method: string, path: string, nth: number) => ProxyFault | Promise<ProxyFault>,
 ): Promise<Lifecycle> {
-  proxy = await startFaultProxy(em.current.url, plan);
-  client = new ObservabilityClient({ url: proxy.url, token: em.current.token });
-  oob = new ObservabilityClient({ url: em.current.url, token: em.current.token });
+  ({ proxy, client, oob } = await proxiedClients(em.current, plan));
   return kind.lifecycle({ client: () => client!, secrets: () => [] });
 }
 

@@ -9,7 +9,7 @@ import { Group, View } from "../../provider/resources";
 import { implementation } from "../../provider/resources/dynamic";
 import type { DeclaredKind, Lifecycle } from "../../provider/resources/lifecycle";
 import { ViewSchema } from "../../provider/schemas";
-import { startFaultProxy, type FaultProxy, type ProxyFault } from "../helpers/fault-proxy";
+import { proxiedClients, type FaultProxy, type ProxyFault } from "../helpers/fault-proxy";
 import { useEmulator } from "../helpers/emulator";
 import { SAMPLES } from "../helpers/samples";
 import { UNKNOWN, checked, messageOf } from "./support";
@@ -174,9 +174,7 @@ describe("an uncertain create is reconciled", () => {
     kind: DeclaredKind,
     plan: (method: string, path: string, nth: number) => ProxyFault | Promise<ProxyFault>,
   ): Promise<Lifecycle> {
-    proxy = await startFaultProxy(em.current.url, plan);
-    client = new ObservabilityClient({ url: proxy.url, token: em.current.token, timeoutMs: 10_000 });
-    oob = new ObservabilityClient({ url: em.current.url, token: em.current.token });
+    ({ proxy, client, oob } = await proxiedClients(em.current, plan, { timeoutMs: 10_000 }));
     return kind.lifecycle({ client: () => client!, secrets: () => [] });
   }
   const posts = () => proxy!.seen.filter((r) => r.startsWith("POST")).length;
