@@ -53,6 +53,9 @@ const declaration = declareKind<Renamed, "OrganizationName">({
   setPaths: [],
   replaceKeys: ["organizationId"],
   adoptable: false,
+  adoptRefusal:
+    "an OrganizationName needs no `adopt`: declaring one already takes the organization of its " +
+    "`organizationId` under management (its create renames it, and its delete restores the name it had)",
   carryKeys: ["previousName"],
   family: (client: ObservabilityClient, olds) => ({
     get: (id) => client.orgs.get(id),

@@ -569,11 +569,11 @@ const rules: [string, ResourceKind, Props, string, string][] = [
     "empty",
   ],
   [
-    "organization name cannot be adopted",
+    "organization name takes no adopt, saying why",
     "OrganizationName",
     { ...base.OrganizationName, adopt: "x" },
     "adopt",
-    "not a known field",
+    "needs no `adopt`: declaring one already takes the organization",
   ],
   // adopt
   [
