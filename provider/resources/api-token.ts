@@ -258,12 +258,15 @@ export class ApiToken extends KindResource {
   declare readonly samlAuthenticated: pulumi.Output<boolean | undefined>;
 
   /** Declares an API token; `token` is always a secret output. */
-  constructor(name: string, args: ApiTokenArgs, opts?: pulumi.CustomResourceOptions) {
+  constructor(name: string, args: ApiTokenArgs, opts?: pulumi.CustomResourceOptions);
+  /** @internal What {@link ApiToken.get} declares: no inputs, and the existing object's id in `opts`. */
+  constructor(name: string, args: undefined, opts: pulumi.CustomResourceOptions);
+  constructor(name: string, args: ApiTokenArgs | undefined, opts?: pulumi.CustomResourceOptions) {
     super(declaration, name, resourceProps(args, OUTPUT_KEYS), withSecretOutputs(opts, SECRET_OUTPUTS));
   }
 
   /** Looks up an existing token by id without managing it; its value is not known (`token` is undefined). */
   static get(name: string, id: pulumi.Input<string>, opts?: pulumi.CustomResourceOptions): ApiToken {
-    return new ApiToken(name, undefined as unknown as ApiTokenArgs, { ...opts, id });
+    return new ApiToken(name, undefined, { ...opts, id });
   }
 }

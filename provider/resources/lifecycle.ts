@@ -47,6 +47,17 @@ export function plainFamily<T extends { id: string }>(
   };
 }
 
+/**
+ * `body` as the request `schema` describes, typed by it: how a family whose client takes a typed body turns the
+ * lifecycle's props into one. `check` has held the inputs to the kind's input schema already, so this fails only
+ * where the two schemas disagree; the error then names each field at fault.
+ */
+export function requestBody<B>(schema: z.ZodType<B>, body: Props): B {
+  const result = validate(schema, body);
+  if (result.ok) return result.value;
+  throw new Error(result.failures.map((f) => `${f.property}: ${f.reason}`).join("; "));
+}
+
 /** The descriptor part an input schema decides: the schema, its fields as the input keys, its service defaults. */
 export function fromSchema(schema: z.ZodObject): Pick<KindRules, "schema" | "inputKeys" | "defaults"> {
   return { schema, inputKeys: fieldNames(schema), defaults: serviceDefaults(schema) };
