@@ -86,7 +86,7 @@ export class Annotation extends KindResource {
   /** Declares an annotation. */
   constructor(name: string, args: AnnotationArgs, opts?: pulumi.CustomResourceOptions);
   /** @internal What {@link Annotation.get} declares: no inputs, and the existing object's id in `opts`. */
-  constructor(name: string, args: undefined, opts: pulumi.CustomResourceOptions);
+  constructor(name: string, args: undefined, opts?: pulumi.CustomResourceOptions);
   constructor(name: string, args: AnnotationArgs | undefined, opts?: pulumi.CustomResourceOptions) {
     const options = adoptableOptions(declaration.kind, name, args, opts);
     super(declaration, name, resourceProps(args, OUTPUT_KEYS), options);

@@ -431,10 +431,10 @@ function changedElsewhereError(uid: string, sent: unknown, e: PreconditionFailed
   const now =
     e.currentVersion !== undefined ? `; the service now holds version ${String(e.currentVersion)}` : "";
   return new Error(
-    `dashboard ${uid} was changed outside Pulumi since it was last read (the update was based on version ` +
+    `${uid} was changed outside Pulumi since it was last read (the update was based on version ` +
       `${String(sent)}${now}), so the service refused it (412). Run \`pulumi refresh\` to see the change, then ` +
-      "`pulumi up` applies the declared dashboard over it; or set `overwrite: true` on this Dashboard to write " +
-      "the declared dashboard over any change made elsewhere",
+      "`pulumi up` applies the declared document over it; or set `overwrite: true` on this resource to write " +
+      "the declared document over any change made elsewhere",
   );
 }
 
@@ -546,7 +546,7 @@ export class Dashboard extends KindResource {
    */
   constructor(name: string, args: DashboardArgs, opts?: pulumi.CustomResourceOptions);
   /** @internal What {@link Dashboard.get} declares: no inputs, and the existing object's id in `opts`. */
-  constructor(name: string, args: undefined, opts: pulumi.CustomResourceOptions);
+  constructor(name: string, args: undefined, opts?: pulumi.CustomResourceOptions);
   constructor(name: string, args: DashboardArgs | undefined, opts?: pulumi.CustomResourceOptions) {
     const adopted = adoptableOptions(declaration.kind, name, args, opts);
     const options =

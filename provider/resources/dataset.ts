@@ -83,8 +83,8 @@ async function refuseDataLoss(client: ObservabilityClient, id: string): Promise<
   const fields = await client.datasets.listFields(id);
   if (fields.length === 0) return;
   throw new Error(
-    `dataset ${id} holds data (${fields.length} fields seen by ingest), and deleting it would delete that data. ` +
-      "Set `forceDestroy: true` on this Dataset (and run `pulumi up` so the state records it) to allow deleting " +
+    `${id} holds data (${fields.length} fields seen by ingest), and deleting it would delete that data. ` +
+      "Set `forceDestroy: true` on this resource (and run `pulumi up` so the state records it) to allow deleting " +
       "it with its data",
   );
 }
@@ -123,8 +123,8 @@ function datasetFamily(client: ObservabilityClient, olds: Props): CrudFamily<Api
       for (const key of FIXED_KEYS) {
         if (body[key] !== undefined && olds[key] !== undefined && body[key] !== olds[key]) {
           throw new Error(
-            `${key}: the dataset has ${JSON.stringify(olds[key])}, declared ${JSON.stringify(body[key])}; ` +
-              `a dataset's ${key} never changes in place`,
+            `${key}: the object has ${JSON.stringify(olds[key])}, declared ${JSON.stringify(body[key])}; ` +
+              `its ${key} never changes in place`,
           );
         }
       }
@@ -227,7 +227,7 @@ export class Dataset extends KindResource {
    */
   constructor(name: string, args: DatasetArgs, opts?: pulumi.CustomResourceOptions);
   /** @internal What {@link Dataset.get} declares: no inputs, and the existing object's id in `opts`. */
-  constructor(name: string, args: undefined, opts: pulumi.CustomResourceOptions);
+  constructor(name: string, args: undefined, opts?: pulumi.CustomResourceOptions);
   constructor(name: string, args: DatasetArgs | undefined, opts?: pulumi.CustomResourceOptions) {
     const options = uniqueIdentityOptions(declaration.kind, name, args, opts);
     super(declaration, name, resourceProps(args, OUTPUT_KEYS), options);

@@ -51,8 +51,7 @@ export function importRefusal(
     `${kind} ${JSON.stringify(name)}: the \`import\` option cannot work with a dynamic resource: the engine ` +
     "imports without the resource's provider.";
   if (!rules.adoptable) return `${cannot} Nor can \`adopt\` take its place: ${rules.adoptRefusal}.`;
-  const id = typeof opts.import === "string" ? JSON.stringify(opts.import) : '"<existing id>"';
-  return `${cannot} Use the \`adopt\` argument instead: adopt: ${id}.`;
+  return `${cannot} Use the \`adopt\` argument instead: adopt: ${JSON.stringify(opts.import)}.`;
 }
 
 /**

@@ -155,7 +155,7 @@ export class Monitor extends KindResource {
   /** Declares a monitor. */
   constructor(name: string, args: MonitorArgs, opts?: pulumi.CustomResourceOptions);
   /** @internal What {@link Monitor.get} declares: no inputs, and the existing object's id in `opts`. */
-  constructor(name: string, args: undefined, opts: pulumi.CustomResourceOptions);
+  constructor(name: string, args: undefined, opts?: pulumi.CustomResourceOptions);
   constructor(name: string, args: MonitorArgs | undefined, opts?: pulumi.CustomResourceOptions) {
     const options = adoptableOptions("Monitor", name, args, opts);
     super(declaration, name, resourceProps(args, OUTPUT_KEYS), options);

@@ -179,7 +179,7 @@ export class Notifier extends KindResource {
   /** Declares a notifier; `properties` is always a secret input and a secret output. */
   constructor(name: string, args: NotifierArgs, opts?: pulumi.CustomResourceOptions);
   /** @internal What {@link Notifier.get} declares: no inputs, and the existing object's id in `opts`. */
-  constructor(name: string, args: undefined, opts: pulumi.CustomResourceOptions);
+  constructor(name: string, args: undefined, opts?: pulumi.CustomResourceOptions);
   constructor(name: string, args: NotifierArgs | undefined, opts?: pulumi.CustomResourceOptions) {
     super(
       declaration,

@@ -54,7 +54,7 @@ const declaration = declareKind<Renamed, "OrganizationName">({
   replaceKeys: ["organizationId"],
   adoptable: false,
   adoptRefusal:
-    "an OrganizationName needs no `adopt`: declaring one already takes the organization of its " +
+    "it needs no `adopt`: declaring one already takes the organization of its " +
     "`organizationId` under management (its create renames it, and its delete restores the name it had)",
   carryKeys: ["previousName"],
   family: (client: ObservabilityClient, olds) => ({
@@ -143,7 +143,7 @@ export class OrganizationName extends KindResource {
    */
   constructor(name: string, args: OrganizationNameArgs, opts?: pulumi.CustomResourceOptions);
   /** @internal What {@link OrganizationName.get} declares: no inputs, and the existing object's id in `opts`. */
-  constructor(name: string, args: undefined, opts: pulumi.CustomResourceOptions);
+  constructor(name: string, args: undefined, opts?: pulumi.CustomResourceOptions);
   constructor(name: string, args: OrganizationNameArgs | undefined, opts?: pulumi.CustomResourceOptions) {
     if (opts?.deleteBeforeReplace === false) {
       throw new pulumi.ResourceError(

@@ -148,7 +148,7 @@ export class StarredQuery extends KindResource {
   /** Declares a starred query. */
   constructor(name: string, args: StarredQueryArgs, opts?: pulumi.CustomResourceOptions);
   /** @internal What {@link StarredQuery.get} declares: no inputs, and the existing object's id in `opts`. */
-  constructor(name: string, args: undefined, opts: pulumi.CustomResourceOptions);
+  constructor(name: string, args: undefined, opts?: pulumi.CustomResourceOptions);
   constructor(name: string, args: StarredQueryArgs | undefined, opts?: pulumi.CustomResourceOptions) {
     super(
       declaration,

@@ -71,9 +71,9 @@ function family(client: ObservabilityClient, olds: Props) {
         const had = olds[key];
         if (typeof had === "string" && !sameFixed(key, had, body[key])) {
           throw new Error(
-            `${key}: the user's ${key} is ${JSON.stringify(had)}, and the API cannot change another user's ${key} ` +
-              `in place (only the role changes, through PUT /v2/users/{id}/role); declare ${key} ` +
-              `${JSON.stringify(had)} to adopt this user`,
+            `${key}: the object's ${key} is ${JSON.stringify(had)}, and the API cannot change another account's ` +
+              `${key} in place (only the role changes, through PUT /v2/users/{id}/role); declare ${key} ` +
+              `${JSON.stringify(had)} to adopt it`,
           );
         }
       }
@@ -130,7 +130,7 @@ export class User extends KindResource {
    */
   constructor(name: string, args: UserArgs, opts?: pulumi.CustomResourceOptions);
   /** @internal What {@link User.get} declares: no inputs, and the existing object's id in `opts`. */
-  constructor(name: string, args: undefined, opts: pulumi.CustomResourceOptions);
+  constructor(name: string, args: undefined, opts?: pulumi.CustomResourceOptions);
   constructor(name: string, args: UserArgs | undefined, opts?: pulumi.CustomResourceOptions) {
     const options = uniqueIdentityOptions(declaration.kind, name, args, opts);
     super(declaration, name, resourceProps(args, OUTPUT_KEYS), options);

@@ -78,7 +78,7 @@ export class View extends KindResource {
    */
   constructor(name: string, args: ViewArgs, opts?: pulumi.CustomResourceOptions);
   /** @internal What {@link View.get} declares: no inputs, and the existing object's id in `opts`. */
-  constructor(name: string, args: undefined, opts: pulumi.CustomResourceOptions);
+  constructor(name: string, args: undefined, opts?: pulumi.CustomResourceOptions);
   constructor(name: string, args: ViewArgs | undefined, opts?: pulumi.CustomResourceOptions) {
     const options = uniqueIdentityOptions(declaration.kind, name, args, opts);
     super(declaration, name, resourceProps(args, OUTPUT_KEYS), options);

@@ -79,7 +79,7 @@ export class VirtualField extends KindResource {
   /** Declares a virtual field. */
   constructor(name: string, args: VirtualFieldArgs, opts?: pulumi.CustomResourceOptions);
   /** @internal What {@link VirtualField.get} declares: no inputs, and the existing object's id in `opts`. */
-  constructor(name: string, args: undefined, opts: pulumi.CustomResourceOptions);
+  constructor(name: string, args: undefined, opts?: pulumi.CustomResourceOptions);
   constructor(name: string, args: VirtualFieldArgs | undefined, opts?: pulumi.CustomResourceOptions) {
     super(
       declaration,

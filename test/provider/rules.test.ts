@@ -581,7 +581,7 @@ const rules: [string, ResourceKind, Props, string, string][] = [
     "Monitor",
     { ...base.Monitor, adopt: "" },
     "adopt",
-    "id of an existing Monitor",
+    "must be the id of an existing object",
   ],
 ];
 
