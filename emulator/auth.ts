@@ -105,7 +105,8 @@ export type Principal =
 /** The development tokens and organization the server was started with. */
 export interface AuthSettings {
   token: string;
-  personalToken: string;
+  /** Undefined when personal tokens are off (a host reachable from elsewhere, without one given). */
+  personalToken: string | undefined;
   orgId: string;
 }
 
@@ -140,7 +141,7 @@ export function authenticate(
   if (!m) throw new HttpError(403, "malformed Authorization header; expected: Bearer <token>");
   const value = m[1];
   if (sameSecret(value, s.token)) return { kind: "development", scope: "organization" };
-  if (sameSecret(value, s.personalToken)) {
+  if (s.personalToken !== undefined && sameSecret(value, s.personalToken)) {
     const org = req.headers["x-service-org-id"];
     if (org === undefined || org === "") {
       throw new HttpError(

@@ -1,10 +1,14 @@
 /**
  * The local emulator of the observability service: `startEmulator(options)` serves the whole API on
  * 127.0.0.1 with documented development tokens. Package export `pulumi-observability/emulator`.
+ *
+ * The development tokens are published, so they guard nothing: the emulator takes them only on a loopback
+ * interface, which no other machine can reach. On any other interface it needs tokens of its own
+ * ({@link exposedHostProblem}).
  */
 // First: an old Node gets one clear message, not a crash in whatever module needs a newer one.
 import "../provider/guard-node";
-import type { AddressInfo } from "node:net";
+import { BlockList, isIP, type AddressInfo } from "node:net";
 import type { EmulatorContext } from "./context";
 import { parseFaultSpec, type FaultOptions } from "./faults";
 import { DEFAULT_INGEST_QUOTA_BYTES, DEFAULT_QUERY_QUOTA, Quota } from "./quota";
@@ -31,15 +35,77 @@ export const DEFAULT_ORG_ID = "local-org";
 /** The port the CLI listens on by default. */
 export const DEFAULT_PORT = 8787;
 
+/**
+ * The loopback blocks: 127.0.0.0/8 and ::1 (RFC 6890, tables 4 and 17). A BlockList also matches an IPv4-mapped
+ * IPv6 address (`::ffff:127.0.0.1`) against the IPv4 block (Node.js docs, `net.BlockList`).
+ */
+const LOOPBACK = new BlockList();
+LOOPBACK.addSubnet("127.0.0.0", 8, "ipv4");
+LOOPBACK.addAddress("::1", "ipv6");
+
+/**
+ * Whether listening on `host` keeps the emulator on this machine: a loopback address, or the name `localhost`
+ * (which resolves to loopback, RFC 6761 section 6.3). Every other name or address is taken as reachable from
+ * elsewhere, `0.0.0.0` and `::` (every interface) included.
+ */
+export function isLoopbackHost(host: string): boolean {
+  const h = host
+    .trim()
+    .toLowerCase()
+    .replace(/^\[(.*)\]$/, "$1");
+  if (h === "localhost") return true;
+  const family = isIP(h);
+  return family !== 0 && LOOPBACK.check(h, family === 4 ? "ipv4" : "ipv6");
+}
+
+/** How a caller names the token settings in a refusal: the option names, or the CLI's flags. */
+export interface TokenSettingNames {
+  token: string;
+  personalToken: string;
+}
+
+/**
+ * Why the emulator must not start on `host` with these tokens, or undefined. On a host other machines can reach
+ * ({@link isLoopbackHost}), the published development tokens would let anyone in: the API token must be given,
+ * and not be {@link DEFAULT_TOKEN}; a personal token is accepted only when given, and not
+ * {@link DEFAULT_PERSONAL_TOKEN}. `names` words the message for the caller (options, or the CLI's flags).
+ */
+export function exposedHostProblem(
+  host: string,
+  tokens: { token?: string; personalToken?: string },
+  names: TokenSettingNames = { token: "`token`", personalToken: "`personalToken`" },
+): string | undefined {
+  if (isLoopbackHost(host)) return undefined;
+  const published =
+    tokens.token === undefined || tokens.token === DEFAULT_TOKEN
+      ? names.token
+      : tokens.personalToken === DEFAULT_PERSONAL_TOKEN
+        ? names.personalToken
+        : undefined;
+  if (published === undefined) return undefined;
+  return (
+    `refusing to listen on ${host} with the public development tokens: other machines can reach that ` +
+    "interface, and those tokens are published with this package, so anyone who reaches it could use them. " +
+    `Give a token of your own with ${names.token} (and with ${names.personalToken}, to accept a personal ` +
+    "token; without it, personal tokens are off), or listen on a loopback interface (127.0.0.1, ::1, localhost)"
+  );
+}
+
 /** Options of {@link startEmulator}. */
 export interface EmulatorOptions {
   /** Port to listen on; 0 picks a free one. Defaults to 8787. */
   port?: number;
-  /** Interface to listen on. Defaults to 127.0.0.1. */
+  /**
+   * Interface to listen on. Defaults to 127.0.0.1. Any interface but a loopback one needs `token` (see
+   * {@link exposedHostProblem}).
+   */
   host?: string;
-  /** API token. Defaults to {@link DEFAULT_TOKEN}. */
+  /** API token. Defaults to {@link DEFAULT_TOKEN}, on a loopback interface only. */
   token?: string;
-  /** Personal access token (needs `x-service-org-id`). Defaults to {@link DEFAULT_PERSONAL_TOKEN}. */
+  /**
+   * Personal access token (needs `x-service-org-id`). Defaults to {@link DEFAULT_PERSONAL_TOKEN} on a loopback
+   * interface; on any other, personal tokens are off unless one is given.
+   */
   personalToken?: string;
   /** Organization id. Defaults to {@link DEFAULT_ORG_ID}. */
   orgId?: string;
@@ -90,7 +156,8 @@ export interface RunningEmulator {
   /** Base URL, e.g. `http://127.0.0.1:8787`. */
   url: string;
   token: string;
-  personalToken: string;
+  /** Undefined when personal tokens are off (a non-loopback host, none given). */
+  personalToken: string | undefined;
   orgId: string;
   /** Every received request when `record` is on (authorization redacted). */
   received: RecordedRequest[];
@@ -103,8 +170,11 @@ export interface RunningEmulator {
 
 /** Starts an emulator; resolves once it is listening. */
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
+  const host = options.host ?? "127.0.0.1";
+  const exposed = exposedHostProblem(host, options);
+  if (exposed !== undefined) throw new Error(exposed);
   const token = options.token ?? DEFAULT_TOKEN;
-  const personalToken = options.personalToken ?? DEFAULT_PERSONAL_TOKEN;
+  const personalToken = options.personalToken ?? (isLoopbackHost(host) ? DEFAULT_PERSONAL_TOKEN : undefined);
   const orgId = options.orgId ?? DEFAULT_ORG_ID;
   if (token === "" || personalToken === "") throw new Error("emulator tokens must not be empty");
   if (token === personalToken) throw new Error("the API token and the personal token must differ");
@@ -166,7 +236,6 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     logger: options.logger,
   });
 
-  const host = options.host ?? "127.0.0.1";
   try {
     await new Promise<void>((resolve, reject) => {
       server.once("error", reject);

@@ -34,7 +34,8 @@ export interface EmulatorStats {
 /** Settings of {@link createEmulatorServer}. */
 export interface ServerSettings {
   token: string;
-  personalToken: string;
+  /** Undefined when personal tokens are off. */
+  personalToken: string | undefined;
   orgId: string;
   faults?: FaultOptions;
   rateLimit?: number;

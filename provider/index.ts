@@ -54,6 +54,8 @@ export {
   getDatasets,
   type LookupArgs,
   type LookupInputs,
+  type NotifierChannelsWithoutCredentials,
+  type NotifierWithoutCredentials,
   type VirtualFieldLookupArgs,
 } from "./lookups";
 

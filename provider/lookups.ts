@@ -9,7 +9,13 @@
  *   during a preview that has no credentials (a fork's pull request), so the preview still completes.
  * - `getMonitors(filters?)`: every object, with the filters the service offers.
  *
- * One listing per family serves every lookup by name in a program run.
+ * One listing per family serves every lookup by name in one program run, and only that run: a process that runs
+ * the program again (an Automation API `preview`, then `up`) lists afresh, so it sees what changed in between.
+ * The listings are the provider's shared listings (resources/listings.ts), scoped to the run.
+ *
+ * The promise forms of a kind that holds credentials (a notifier's channel) leave the credentials out: a plain
+ * value cannot be marked secret, and a value printed, logged or exported from the program would show them. The
+ * `Output` forms return them, secret.
  */
 import * as pulumi from "@pulumi/pulumi";
 import { NotFoundError, ObservabilityClient } from "./client";
@@ -17,6 +23,9 @@ import { scrub } from "./client/errors";
 import type { AnnotationListParams } from "./client/resources/annotations";
 import type * as api from "./client/objects";
 import { resolveSettings, type ProviderSettings } from "./config";
+import { pick } from "./resources/values";
+import { sharedListing } from "./resources/listings";
+import { CHANNEL_KEYS, ChannelSchemas, SECRET_CHANNEL_FIELDS, type ChannelKey } from "./schemas/notifier";
 
 /** How a lookup finds its object: by id, or by name (exactly one of them). */
 export type LookupArgs = { id: string; name?: undefined } | { name: string; id?: undefined };
@@ -43,31 +52,51 @@ interface LookupSpec<T, F> {
   scope?(args: LookupArgs & Record<string, unknown>): { key: string; filters: F } | string;
   /** The name a lookup by name compares. */
   nameOf(obj: T): string | undefined;
-  /** Whether the object holds credentials: its `Output` form is then secret. */
+  /** Whether the object holds credentials: its `Output` form is then secret (its promise forms leave them out). */
   secret?: boolean;
 }
 
-/** The three lookup functions of one kind. */
-export interface Lookup<T, F, A extends LookupArgs = LookupArgs> {
-  one(args: A): Promise<T>;
+/** The three lookup functions of one kind; `P` is what the promise forms return (`T` unless it holds credentials). */
+export interface Lookup<T, F, A extends LookupArgs = LookupArgs, P = T> {
+  one(args: A): Promise<P>;
   output(args: LookupInputs<A>): pulumi.Output<pulumi.Unwrap<T>>;
-  many(filters?: F): Promise<T[]>;
+  many(filters?: F): Promise<P[]>;
 }
 
-/** A client for one configuration, and the listings made through it. */
+/** A client for one configuration. */
 interface Connection {
   client: ObservabilityClient;
   secrets: string[];
-  /** Listings by kind (and scope): one per family serves any number of lookups by name. */
-  listings: Map<string, Promise<unknown[]>>;
 }
 
 /**
  * Connections by configuration. The configuration is read at every lookup, so a process that runs several
- * programs (Automation API inline programs, tests) never answers one stack's lookup with another's service or
- * listings; a program run, with one configuration, lists each family once.
+ * programs (Automation API inline programs, tests) never answers one stack's lookup with another's service.
  */
 const connections = new Map<string, Connection>();
+
+/**
+ * What the listings of one program run are shared under, per client: the run is known by its root stack
+ * resource, which the Node SDK makes anew for every run of the program (`runInPulumiStack`, and
+ * `getStackResource`, in pulumi/pulumi sdk/nodejs/runtime/stack.ts; an Automation API inline program is run
+ * once per operation, in a store of its own: sdk/nodejs/automation/server.ts, `run`). Held weakly: a run's
+ * listings go with it.
+ */
+const runScopes = new WeakMap<object, WeakMap<ObservabilityClient, object>>();
+
+/**
+ * The scope of the current program run's listings through `client`; undefined outside a program run (a script,
+ * a unit test under mocks), where no listing outlives its own answer.
+ */
+function runScope(client: ObservabilityClient): object | undefined {
+  const run = pulumi.runtime.getStackResource();
+  if (run === undefined) return undefined;
+  let scopes = runScopes.get(run);
+  if (!scopes) runScopes.set(run, (scopes = new WeakMap()));
+  let scope = scopes.get(client);
+  if (!scope) scopes.set(client, (scope = {}));
+  return scope;
+}
 
 /** The connection for the stack config and the environment in force (read as the provider reads them). */
 function programConnection(): Connection {
@@ -78,7 +107,6 @@ function programConnection(): Connection {
     connection = {
       client: new ObservabilityClient({ ...settings }),
       secrets: [settings.token],
-      listings: new Map(),
     };
     connections.set(key, connection);
   }
@@ -95,42 +123,57 @@ function configured(): boolean {
   }
 }
 
-/** Forgets the client and the cached listings; for tests that run several programs in one process. */
+/** Forgets the clients (and so every listing made through them); for tests that run programs in one process. */
 export async function resetLookups(): Promise<void> {
   const old = [...connections.values()];
   connections.clear();
   await Promise.all(old.map((c) => c.client.close()));
 }
 
-function lookupError(kind: string, what: string, e: unknown, secrets: readonly string[]): Error {
+/** The error of a lookup: what it did (naming the kind, which the cause does not repeat), and why it failed. */
+function lookupError(what: string, e: unknown, secrets: readonly string[]): Error {
   const message = e instanceof Error ? e.message : String(e);
-  return new Error(scrub(`observability: looking up the ${kind} ${what} failed: ${message}`, secrets));
+  return new Error(scrub(`observability: ${what} failed: ${message}`, secrets));
 }
 
+/** The lookups of a kind whose objects hold no credentials: every form returns the object as the service does. */
 function makeLookup<T, F = undefined, A extends LookupArgs = LookupArgs>(
   spec: LookupSpec<T, F>,
 ): Lookup<T, F, A> {
-  const byName = async ({ client, listings }: Connection, name: string, args: A): Promise<T> => {
+  return makeLookupWith<T, F, A, T>(spec, (obj) => obj);
+}
+
+/** The lookups of a kind; the promise forms return `plain` of each object (for a kind that holds credentials). */
+function makeLookupWith<T, F, A extends LookupArgs, P>(
+  spec: LookupSpec<T, F>,
+  plain: (obj: T) => P,
+): Lookup<T, F, A, P> {
+  const byName = async ({ client }: Connection, name: string, args: A): Promise<T> => {
     const scope = spec.scope?.(args);
     if (typeof scope === "string") throw new Error(scope);
-    const key = scope ? `${spec.kind}\u0000${scope.key}` : spec.kind;
-    let listing = listings.get(key) as Promise<T[]> | undefined;
-    if (!listing) {
-      listing = spec.list(client, scope?.filters);
-      listings.set(key, listing);
-      // A failed listing is not kept: a later lookup asks again.
-      listing.catch(() => listings.delete(key));
-    }
-    const matches = (await listing).filter((obj) => spec.nameOf(obj) === name);
+    const run = runScope(client);
+    // Shared with the other lookups of this run through this client (listings.ts: coalesced, never kept when it
+    // failed); outside a run, with those that arrive while it is in flight only.
+    const listing = await sharedListing(run ?? client, {
+      kind: spec.kind,
+      key: `lookup\u0000${scope?.key ?? ""}`,
+      list: () => spec.list(client, scope?.filters),
+      fresh: (times) => run !== undefined || times.settledAt === undefined,
+      // A program makes no writes through this client; the provider's own writes run in the host process.
+      afterOwnWrites: false,
+    });
+    const matches = listing!.filter((obj) => spec.nameOf(obj) === name);
     if (matches.length === 1) return matches[0];
     const ids = matches.map((obj) => (spec.idOf ? spec.idOf(obj) : String((obj as { id?: unknown }).id)));
+    // The caller's message names the kind and the name; this part says only what was found.
     throw new Error(
-      `no single ${spec.kind} is named ${JSON.stringify(name)}: it matched ` +
-        (ids.length === 0 ? "none" : `${ids.length} (${ids.join(", ")}); look it up by id instead`),
+      ids.length === 0
+        ? "nothing has that name"
+        : `${ids.length} have that name (${ids.join(", ")}); look it up by id instead`,
     );
   };
 
-  const one = async (args: A): Promise<T> => {
+  const find = async (args: A): Promise<T> => {
     const hasId = typeof args?.id === "string" && args.id !== "";
     const hasName = typeof args?.name === "string" && args.name !== "";
     if (hasId === hasName) {
@@ -138,36 +181,35 @@ function makeLookup<T, F = undefined, A extends LookupArgs = LookupArgs>(
     }
     const connection = programConnection();
     const { client, secrets } = connection;
-    const what = hasId ? `with id ${args.id}` : `named ${JSON.stringify(args.name)}`;
+    const what = `looking up the ${spec.kind} ${hasId ? `with id ${args.id}` : `named ${JSON.stringify(args.name)}`}`;
     try {
       if (!hasId) return await byName(connection, args.name!, args);
       try {
         return await spec.get(client, args.id!);
       } catch (e) {
-        if (e instanceof NotFoundError) throw new Error(`no ${spec.kind} with id ${args.id} exists`);
+        if (e instanceof NotFoundError) throw new Error("it does not exist");
         throw e;
       }
     } catch (e) {
-      throw lookupError(spec.kind, what, e, secrets);
+      throw lookupError(what, e, secrets);
     }
   };
-
   return {
-    one,
+    one: async (args) => plain(await find(args)),
     output(args) {
       // A preview with no credentials (a fork's pull request) cannot read the service; what the lookup returns is
       // then not known until an update, as any value computed by the engine would be. `unknown` is the SDK's
       // sentinel for that, typed as nothing in particular.
       if (pulumi.runtime.isDryRun() && !configured()) return pulumi.output(pulumi.unknown as unknown as T);
-      const found = pulumi.output(args).apply((resolved) => one(resolved as A));
+      const found = pulumi.output(args).apply((resolved) => find(resolved as A));
       return spec.secret ? pulumi.secret(found) : pulumi.output(found);
     },
     async many(filters) {
       const { client, secrets } = programConnection();
       try {
-        return await spec.list(client, filters);
+        return (await spec.list(client, filters)).map(plain);
       } catch (e) {
-        throw lookupError(spec.kind, "list", e, secrets);
+        throw lookupError(`listing every ${spec.kind}`, e, secrets);
       }
     },
   };
@@ -181,13 +223,64 @@ const monitor = makeLookup<api.Monitor>({
   list: (c) => c.monitors.list(),
   nameOf: named,
 });
-const notifier = makeLookup<api.Notifier>({
-  kind: "Notifier",
-  get: (c, id) => c.notifiers.get(id),
-  list: (c) => c.notifiers.list(),
-  nameOf: named,
-  secret: true,
-});
+/**
+ * A notifier's channels without their credentials: each channel keeps only its fields that are not credentials
+ * (a custom webhook's `body`, a Discord bot's `discordChannel`, the email addresses, Opsgenie's `isEU`), and a
+ * channel this version does not know keeps none.
+ */
+export interface NotifierChannelsWithoutCredentials {
+  customWebhook?: { body: string } | null;
+  discord?: { discordChannel: string } | null;
+  discordWebhook?: Record<string, never> | null;
+  email?: { emails: string[] } | null;
+  microsoftTeams?: Record<string, never> | null;
+  opsgenie?: { isEU?: boolean } | null;
+  pagerduty?: Record<string, never> | null;
+  slack?: Record<string, never> | null;
+  webhook?: Record<string, never> | null;
+  [channel: string]: Record<string, unknown> | null | undefined;
+}
+
+/**
+ * A notifier as {@link getNotifier} and {@link getNotifiers} return it: as the service holds it, but for the
+ * credentials of its channel, which are left out. {@link getNotifierOutput} returns them, as a secret.
+ */
+export type NotifierWithoutCredentials = Omit<api.Notifier, "properties"> & {
+  properties?: NotifierChannelsWithoutCredentials;
+};
+
+/** The fields of each channel that are not credentials. */
+const PLAIN_CHANNEL_FIELDS = new Map<string, readonly string[]>(
+  CHANNEL_KEYS.map((key: ChannelKey) => [
+    key,
+    Object.keys(ChannelSchemas[key].shape).filter((field) => !SECRET_CHANNEL_FIELDS[key].includes(field)),
+  ]),
+);
+
+/** `n` without the credentials of its channels (see {@link NotifierChannelsWithoutCredentials}). */
+function withoutCredentials(n: api.Notifier): NotifierWithoutCredentials {
+  const { properties, ...rest } = n;
+  if (properties === undefined) return rest;
+  const channels: NotifierChannelsWithoutCredentials = {};
+  for (const [key, channel] of Object.entries(properties)) {
+    channels[key] =
+      channel === null || channel === undefined || typeof channel !== "object"
+        ? null
+        : pick(channel, PLAIN_CHANNEL_FIELDS.get(key) ?? []);
+  }
+  return { ...rest, properties: channels };
+}
+
+const notifier = makeLookupWith<api.Notifier, undefined, LookupArgs, NotifierWithoutCredentials>(
+  {
+    kind: "Notifier",
+    get: (c, id) => c.notifiers.get(id),
+    list: (c) => c.notifiers.list(),
+    nameOf: named,
+    secret: true,
+  },
+  withoutCredentials,
+);
 const annotation = makeLookup<api.Annotation, AnnotationListParams>({
   kind: "Annotation",
   get: (c, id) => c.annotations.get(id),
@@ -239,12 +332,12 @@ const virtualField = makeLookup<api.VirtualField, api.VirtualFieldListParams, Vi
   kind: "VirtualField",
   get: (c, id) => c.virtualFields.get(id),
   list: (c, filters) =>
-    filters ? c.virtualFields.list(filters) : Promise.reject(new Error("getVirtualFields needs a `dataset`")),
+    filters ? c.virtualFields.list(filters) : Promise.reject(new Error("a `dataset` is required")),
   nameOf: named,
   scope: (args) =>
     typeof args.dataset === "string" && args.dataset !== ""
       ? { key: args.dataset, filters: { dataset: args.dataset } }
-      : "getVirtualField: a lookup by `name` needs the `dataset` it belongs to",
+      : "a lookup by `name` needs the `dataset` it belongs to",
 });
 
 const apiToken = makeLookup<api.ApiToken>({
@@ -279,11 +372,14 @@ export const getMonitorOutput = monitor.output;
 /** Every monitor. */
 export const getMonitors = monitor.many;
 
-/** A notifier by id or by name. */
+/** A notifier by id or by name, without the credentials of its channel ({@link NotifierWithoutCredentials}). */
 export const getNotifier = notifier.one;
-/** {@link getNotifier} taking Inputs and returning an Output, secret since `properties` holds credentials. */
+/**
+ * {@link getNotifier} taking Inputs and returning an Output: the whole notifier, credentials included, as a secret
+ * since `properties` holds them.
+ */
 export const getNotifierOutput = notifier.output;
-/** Every notifier. */
+/** Every notifier, each without the credentials of its channel ({@link NotifierWithoutCredentials}). */
 export const getNotifiers = notifier.many;
 
 /** An annotation by id, or by its title as `name`. */

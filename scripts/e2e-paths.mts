@@ -386,7 +386,7 @@ const getMissing = enginePath("Resource.get of a missing id", "get", async (ctx)
         cls.get(`missing-${kind}`, missingId);
       });
       const err = await failureOf(stack.stack.preview(ctx.out), `preview of ${kind}.get(${missingId})`);
-      const expected = `no ${kind} with id ${missingId} exists`;
+      const expected = `observability ${kind} get failed: no object with id ${missingId} exists`;
       assert(said(err).includes(expected), `the failure does not say "${expected}":\n${said(err)}`);
     });
   }

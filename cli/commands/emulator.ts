@@ -9,6 +9,7 @@ import {
   DEFAULT_TOKEN,
   MAX_BODY_BYTES,
   MAX_HEADER_BYTES,
+  exposedHostProblem,
   startEmulator,
   type RecoveryReport,
 } from "../../emulator";
@@ -62,9 +63,12 @@ Quotas (--ingest-quota, --query-quota): monthly, per UTC calendar month, in memo
 Size limits: a request body over --max-body-bytes (default ${MAX_BODY_BYTES}, 32 MiB), on the wire or once
   gunzipped, gets 413 JSON without being buffered; request headers over ${MAX_HEADER_BYTES} bytes get 431 JSON.
 
-Development defaults (not secrets; the emulator only serves what you give it):
+Development defaults (published here, so not secrets), taken on a loopback host only (127.0.0.1, ::1,
+localhost):
   API token            ${DEFAULT_TOKEN}
   personal token       ${DEFAULT_PERSONAL_TOKEN}  (also send x-service-org-id: ${DEFAULT_ORG_ID})
+On any other host (0.0.0.0 and :: included) other machines can reach the emulator: it starts only with
+  --token of your own, and takes personal tokens only with a --personal-token of your own.
 `;
 
 /** The banner's account of what a start found in the data file. */
@@ -102,11 +106,15 @@ export function registerEmulatorCommand(program: Command): void {
       integer("--port", 0, 65535),
       DEFAULT_PORT,
     )
-    .option("--host <host>", "interface to listen on", "127.0.0.1")
-    .option("--token <token>", `API token to accept (default: ${DEFAULT_TOKEN})`)
+    .option(
+      "--host <host>",
+      "interface to listen on; any but a loopback one needs --token (see below)",
+      "127.0.0.1",
+    )
+    .option("--token <token>", `API token to accept (default on a loopback host: ${DEFAULT_TOKEN})`)
     .option(
       "--personal-token <token>",
-      `personal access token to accept (default: ${DEFAULT_PERSONAL_TOKEN})`,
+      `personal access token to accept (default on a loopback host: ${DEFAULT_PERSONAL_TOKEN}; elsewhere none)`,
     )
     .option("--org-id <id>", `organization id (default: ${DEFAULT_ORG_ID})`)
     .option(
@@ -146,7 +154,13 @@ export function registerEmulatorCommand(program: Command): void {
     )
     .option("--quiet", "do not log one line per request")
     .addHelpText("after", FAULTS_HELP)
-    .action(async (flags: EmulatorFlags) => {
+    .action(async (flags: EmulatorFlags, command: Command) => {
+      const exposed = exposedHostProblem(flags.host, flags, {
+        token: "--token",
+        personalToken: "--personal-token",
+      });
+      if (exposed !== undefined)
+        command.error(`error: ${exposed}`, { exitCode: 2, code: "observability.host" });
       const log = (line: string) => process.stdout.write(`${line}\n`);
       const em = await startEmulator({
         port: flags.port,
@@ -165,8 +179,15 @@ export function registerEmulatorCommand(program: Command): void {
         logger: flags.quiet ? undefined : log,
       });
       log(`Observability emulator listening on ${em.url}`);
-      log(`  API token:       ${em.token}${flags.token ? "" : " (development default)"}`);
-      log(`  personal token:  ${em.personalToken}  with header x-service-org-id: ${em.orgId}`);
+      // A token given on the command line is the user's own, and may guard an emulator other machines reach: it
+      // is not printed again. The published defaults are.
+      const shown = flags.token ? "<the one given with --token>" : em.token;
+      log(`  API token:       ${flags.token ? shown : `${em.token} (development default)`}`);
+      if (em.personalToken === undefined) log("  personal token:  off (give --personal-token to accept one)");
+      else {
+        const personal = flags.personalToken ? "<the one given with --personal-token>" : em.personalToken;
+        log(`  personal token:  ${personal}  with header x-service-org-id: ${em.orgId}`);
+      }
       if (flags.data) log(`  data file:       ${flags.data} (${describeRecovery(em.recovery)})`);
       if (flags.dataset) log(`  datasets:        ${flags.dataset.join(", ")}`);
       if (flags.faults) log(`  faults:          ${flags.faults}`);
@@ -176,7 +197,7 @@ export function registerEmulatorCommand(program: Command): void {
       log("");
       log("Use it from another shell:");
       log(`  export OBSERVABILITY_URL=${em.url}`);
-      log(`  export OBSERVABILITY_TOKEN=${em.token}`);
+      log(`  export OBSERVABILITY_TOKEN=${shown}`);
       log("Press Ctrl-C to stop.");
       await new Promise<void>((resolve) => {
         const stop = (signal: string) => {

@@ -84,13 +84,16 @@ export class Annotation extends KindResource {
   declare readonly adopt: pulumi.Output<string | undefined>;
 
   /** Declares an annotation. */
-  constructor(name: string, args: AnnotationArgs, opts?: pulumi.CustomResourceOptions) {
+  constructor(name: string, args: AnnotationArgs, opts?: pulumi.CustomResourceOptions);
+  /** @internal What {@link Annotation.get} declares: no inputs, and the existing object's id in `opts`. */
+  constructor(name: string, args: undefined, opts?: pulumi.CustomResourceOptions);
+  constructor(name: string, args: AnnotationArgs | undefined, opts?: pulumi.CustomResourceOptions) {
     const options = adoptableOptions(declaration.kind, name, args, opts);
     super(declaration, name, resourceProps(args, OUTPUT_KEYS), options);
   }
 
   /** Looks up an existing annotation by id (`ann_…`) without managing it. */
   static get(name: string, id: pulumi.Input<string>, opts?: pulumi.CustomResourceOptions): Annotation {
-    return new Annotation(name, undefined as unknown as AnnotationArgs, { ...opts, id });
+    return new Annotation(name, undefined, { ...opts, id });
   }
 }

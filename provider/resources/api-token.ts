@@ -194,8 +194,8 @@ const descriptor: Descriptor<HeldToken, "ApiToken"> = {
   ...fromSchema(ApiTokenInputSchema),
   adoptable: false,
   adoptRefusal:
-    "an ApiToken cannot be adopted: the service never returns an existing token's value, so its `token` " +
-    "output could not be known. Declare a new ApiToken (its value is set when it is created), move its users " +
+    "a token cannot be adopted: the service never returns an existing token's value, so its `token` " +
+    "output could not be known. Declare a new one (its value is set when it is created), move its users " +
     "to it, and delete the old token",
   // The value is in the create's and the rotation's answers only; the ids retired by rotations are ours.
   carryKeys: ["token", "retiredTokenIds"],
@@ -258,12 +258,15 @@ export class ApiToken extends KindResource {
   declare readonly samlAuthenticated: pulumi.Output<boolean | undefined>;
 
   /** Declares an API token; `token` is always a secret output. */
-  constructor(name: string, args: ApiTokenArgs, opts?: pulumi.CustomResourceOptions) {
+  constructor(name: string, args: ApiTokenArgs, opts?: pulumi.CustomResourceOptions);
+  /** @internal What {@link ApiToken.get} declares: no inputs, and the existing object's id in `opts`. */
+  constructor(name: string, args: undefined, opts?: pulumi.CustomResourceOptions);
+  constructor(name: string, args: ApiTokenArgs | undefined, opts?: pulumi.CustomResourceOptions) {
     super(declaration, name, resourceProps(args, OUTPUT_KEYS), withSecretOutputs(opts, SECRET_OUTPUTS));
   }
 
   /** Looks up an existing token by id without managing it; its value is not known (`token` is undefined). */
   static get(name: string, id: pulumi.Input<string>, opts?: pulumi.CustomResourceOptions): ApiToken {
-    return new ApiToken(name, undefined as unknown as ApiTokenArgs, { ...opts, id });
+    return new ApiToken(name, undefined, { ...opts, id });
   }
 }

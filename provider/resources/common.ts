@@ -66,8 +66,8 @@ export function withDeleteBeforeReplace<T extends pulumi.CustomResourceOptions>(
 }
 
 /**
- * `opts`, after refusing the `import` option (it points to `adopt`), and `adopt` together with an explicit
- * `deleteBeforeReplace: true`. A forced replacement of an
+ * `opts`, after refusing `adopt` together with an explicit `deleteBeforeReplace: true` (the `import` option is
+ * refused for every kind by the base class, kind-resource.ts). A forced replacement of an
  * adopted resource adopts the same id again; deleting first (pulumi/pulumi pkg/resource/deploy/step_generator.go,
  * `continueStepsFromDiff`, `NewDeleteReplacementStep` before the create) would delete the very object about to
  * be adopted, and the create would then find nothing to adopt: the object lost. Create-before-delete keeps it,
@@ -81,17 +81,6 @@ export function adoptableOptions<T extends pulumi.CustomResourceOptions>(
   args: { adopt?: unknown } | undefined,
   opts: T | undefined,
 ): T | undefined {
-  if (opts?.import !== undefined) {
-    // The engine imports with a Read that carries no properties (pulumi/pulumi pkg/resource/deploy/step.go,
-    // `ImportStep.Apply`), so the dynamic-provider host never finds the serialized provider and fails with a
-    // message of its own. Said here instead, with what works.
-    throw new pulumi.ResourceError(
-      `${kind} ${JSON.stringify(name)}: the \`import\` option cannot work with a dynamic resource: the engine ` +
-        "imports without the resource's provider. Use the `adopt` argument instead: " +
-        `adopt: ${typeof opts.import === "string" ? JSON.stringify(opts.import) : '"<existing id>"'}.`,
-      undefined,
-    );
-  }
   if (args?.adopt !== undefined && opts?.deleteBeforeReplace === true) {
     throw new pulumi.ResourceError(
       `${kind} ${JSON.stringify(name)}: \`adopt\` cannot be combined with \`deleteBeforeReplace: true\`. A ` +

@@ -10,6 +10,7 @@ import {
   DASHBOARD_OWNER_EVERYONE,
   DASHBOARD_SERVER_KEYS,
   DashboardInputSchema,
+  DashboardUpsertShapeSchema,
   dashboardCrossFieldIssues,
   type CrossFieldIssue,
   type Dashboard as ApiDashboard,
@@ -23,7 +24,7 @@ import {
 } from "./common";
 import { KindResource } from "./kind-resource";
 import { inputChanges } from "./descriptor";
-import { declareKind, fromSchema, type Props, UNKNOWN } from "./lifecycle";
+import { declareKind, fromSchema, requestBody, type Props, UNKNOWN } from "./lifecycle";
 import { dropUndefined } from "./values";
 
 type In<T> = pulumi.Input<T>;
@@ -430,12 +431,15 @@ function changedElsewhereError(uid: string, sent: unknown, e: PreconditionFailed
   const now =
     e.currentVersion !== undefined ? `; the service now holds version ${String(e.currentVersion)}` : "";
   return new Error(
-    `dashboard ${uid} was changed outside Pulumi since it was last read (the update was based on version ` +
+    `${uid} was changed outside Pulumi since it was last read (the update was based on version ` +
       `${String(sent)}${now}), so the service refused it (412). Run \`pulumi refresh\` to see the change, then ` +
-      "`pulumi up` applies the declared dashboard over it; or set `overwrite: true` on this Dashboard to write " +
-      "the declared dashboard over any change made elsewhere",
+      "`pulumi up` applies the declared document over it; or set `overwrite: true` on this resource to write " +
+      "the declared document over any change made elsewhere",
   );
 }
+
+/** The body of a PUT: the upsert's without `uid`, which the path carries. */
+const UPDATE_SHAPE = DashboardUpsertShapeSchema.omit({ uid: true });
 
 /**
  * The lifecycle's verbs on the dashboards family. An update sends the version of the prior outputs (the last
@@ -447,14 +451,15 @@ function family(client: ObservabilityClient, olds: Props): CrudFamily<DashboardO
   const api = client.dashboards;
   return {
     get: async (uid) => toObject(await api.get(uid)),
-    create: async (body) => toObject((await api.create(body as never)).dashboard),
+    create: async (body) =>
+      toObject((await api.create(requestBody(DashboardUpsertShapeSchema, body))).dashboard),
     update: async (uid, body) => {
       const { uid: _uid, ...rest } = body;
       const overwrite = rest.overwrite === true;
       const sent = olds.version;
-      const request = overwrite ? rest : { ...rest, version: sent as number | string | undefined };
+      const request = requestBody(UPDATE_SHAPE, overwrite ? rest : { ...rest, version: sent });
       try {
-        return toObject((await api.update(uid, request as never)).dashboard);
+        return toObject((await api.update(uid, request)).dashboard);
       } catch (e) {
         if (!(e instanceof PreconditionFailedError)) throw e;
         const now = toObject(await api.get(uid));
@@ -539,7 +544,10 @@ export class Dashboard extends KindResource {
    * (`deleteBeforeReplace` defaults to true; yours wins): a forced replacement created first would take the
    * same uid, and the old one's delete would then remove it.
    */
-  constructor(name: string, args: DashboardArgs, opts?: pulumi.CustomResourceOptions) {
+  constructor(name: string, args: DashboardArgs, opts?: pulumi.CustomResourceOptions);
+  /** @internal What {@link Dashboard.get} declares: no inputs, and the existing object's id in `opts`. */
+  constructor(name: string, args: undefined, opts?: pulumi.CustomResourceOptions);
+  constructor(name: string, args: DashboardArgs | undefined, opts?: pulumi.CustomResourceOptions) {
     const adopted = adoptableOptions(declaration.kind, name, args, opts);
     const options =
       args?.adopt === undefined && args?.uid !== undefined ? withDeleteBeforeReplace(opts) : adopted;
@@ -548,6 +556,6 @@ export class Dashboard extends KindResource {
 
   /** Looks up an existing dashboard by uid without managing it. */
   static get(name: string, uid: pulumi.Input<string>, opts?: pulumi.CustomResourceOptions): Dashboard {
-    return new Dashboard(name, undefined as unknown as DashboardArgs, { ...opts, id: uid });
+    return new Dashboard(name, undefined, { ...opts, id: uid });
   }
 }

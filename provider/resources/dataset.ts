@@ -2,10 +2,16 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { ObservabilityClient } from "../client";
 import type { CrudFamily } from "../client/resources/base";
-import { DatasetInputSchema, fieldNames, type Dataset as ApiDataset } from "../schemas";
+import {
+  DatasetCreateSchema,
+  DatasetInputSchema,
+  DatasetUpdateSchema,
+  fieldNames,
+  type Dataset as ApiDataset,
+} from "../schemas";
 import { resourceProps, uniqueIdentityOptions, type ArgsMatchSchema, type Assert } from "./common";
 import { KindResource } from "./kind-resource";
-import { declareKind, fromSchema, type Props } from "./lifecycle";
+import { declareKind, fromSchema, requestBody, type Props } from "./lifecycle";
 import { dropUndefined, pick, stableStringify } from "./values";
 
 /** The kind of a dataset. */
@@ -77,8 +83,8 @@ async function refuseDataLoss(client: ObservabilityClient, id: string): Promise<
   const fields = await client.datasets.listFields(id);
   if (fields.length === 0) return;
   throw new Error(
-    `dataset ${id} holds data (${fields.length} fields seen by ingest), and deleting it would delete that data. ` +
-      "Set `forceDestroy: true` on this Dataset (and run `pulumi up` so the state records it) to allow deleting " +
+    `${id} holds data (${fields.length} fields seen by ingest), and deleting it would delete that data. ` +
+      "Set `forceDestroy: true` on this resource (and run `pulumi up` so the state records it) to allow deleting " +
       "it with its data",
   );
 }
@@ -101,7 +107,7 @@ function datasetFamily(client: ObservabilityClient, olds: Props): CrudFamily<Api
   return {
     get: async (id) => withForce(await api.get(id), olds.forceDestroy),
     create: async (body) => {
-      const created = await api.create(dropUndefined(pick(body, CREATE_KEYS)) as never);
+      const created = await api.create(requestBody(DatasetCreateSchema, pick(body, CREATE_KEYS)));
       let obj: ApiDataset;
       try {
         obj = await applyMapFields(created.id, created, body.mapFields);
@@ -117,12 +123,12 @@ function datasetFamily(client: ObservabilityClient, olds: Props): CrudFamily<Api
       for (const key of FIXED_KEYS) {
         if (body[key] !== undefined && olds[key] !== undefined && body[key] !== olds[key]) {
           throw new Error(
-            `${key}: the dataset has ${JSON.stringify(olds[key])}, declared ${JSON.stringify(body[key])}; ` +
-              `a dataset's ${key} never changes in place`,
+            `${key}: the object has ${JSON.stringify(olds[key])}, declared ${JSON.stringify(body[key])}; ` +
+              `its ${key} never changes in place`,
           );
         }
       }
-      const updated = await api.update(id, dropUndefined(pick(body, UPDATE_KEYS)) as never);
+      const updated = await api.update(id, requestBody(DatasetUpdateSchema, pick(body, UPDATE_KEYS)));
       return withForce(await applyMapFields(id, updated, body.mapFields), body.forceDestroy);
     },
     delete: async (id) => {
@@ -219,13 +225,16 @@ export class Dataset extends KindResource {
    * would fail with 409. A delete of a dataset that holds data fails unless `forceDestroy` is true. An adopted
    * dataset keeps create-before-delete, as an adopted Role does.
    */
-  constructor(name: string, args: DatasetArgs, opts?: pulumi.CustomResourceOptions) {
+  constructor(name: string, args: DatasetArgs, opts?: pulumi.CustomResourceOptions);
+  /** @internal What {@link Dataset.get} declares: no inputs, and the existing object's id in `opts`. */
+  constructor(name: string, args: undefined, opts?: pulumi.CustomResourceOptions);
+  constructor(name: string, args: DatasetArgs | undefined, opts?: pulumi.CustomResourceOptions) {
     const options = uniqueIdentityOptions(declaration.kind, name, args, opts);
     super(declaration, name, resourceProps(args, OUTPUT_KEYS), options);
   }
 
   /** Looks up an existing dataset by name (its id) without managing it. */
   static get(name: string, id: pulumi.Input<string>, opts?: pulumi.CustomResourceOptions): Dataset {
-    return new Dataset(name, undefined as unknown as DatasetArgs, { ...opts, id });
+    return new Dataset(name, undefined, { ...opts, id });
   }
 }

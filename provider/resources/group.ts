@@ -65,13 +65,16 @@ export class Group extends KindResource {
    * since deleting first would destroy the object its replacement adopts, and `adopt` with an explicit
    * `deleteBeforeReplace: true` is refused.
    */
-  constructor(name: string, args: GroupArgs, opts?: pulumi.CustomResourceOptions) {
+  constructor(name: string, args: GroupArgs, opts?: pulumi.CustomResourceOptions);
+  /** @internal What {@link Group.get} declares: no inputs, and the existing object's id in `opts`. */
+  constructor(name: string, args: undefined, opts?: pulumi.CustomResourceOptions);
+  constructor(name: string, args: GroupArgs | undefined, opts?: pulumi.CustomResourceOptions) {
     const options = uniqueIdentityOptions(declaration.kind, name, args, opts);
     super(declaration, name, resourceProps(args, OUTPUT_KEYS), options);
   }
 
   /** Looks up an existing group by id without managing it. */
   static get(name: string, id: pulumi.Input<string>, opts?: pulumi.CustomResourceOptions): Group {
-    return new Group(name, undefined as unknown as GroupArgs, { ...opts, id });
+    return new Group(name, undefined, { ...opts, id });
   }
 }

@@ -29,17 +29,45 @@ export function shimFor({ kind }: { kind: string }): pulumi.dynamic.ResourceProv
   return shim;
 }
 
+/** What a Resource class tells its base of its kind: the name, and whether (or why not) `adopt` takes an object. */
+export interface KindDeclaration {
+  readonly kind: string;
+  readonly rules: { readonly adoptable: boolean; readonly adoptRefusal?: string };
+}
+
+/**
+ * The refusal of the `import` resource option, for every kind. The engine imports with a Read that carries no
+ * properties (pulumi/pulumi pkg/resource/deploy/step.go, `ImportStep.Apply`), so the dynamic-provider host never
+ * finds the serialized provider and fails with a message of its own. Said here instead, with what works: the
+ * `adopt` to write, or, for a kind that cannot be adopted, why not.
+ */
+export function importRefusal(
+  { kind, rules }: KindDeclaration,
+  name: string,
+  opts: pulumi.CustomResourceOptions | undefined,
+): string | undefined {
+  if (opts?.import === undefined) return undefined;
+  const cannot =
+    `${kind} ${JSON.stringify(name)}: the \`import\` option cannot work with a dynamic resource: the engine ` +
+    "imports without the resource's provider.";
+  if (!rules.adoptable) return `${cannot} Nor can \`adopt\` take its place: ${rules.adoptRefusal}.`;
+  return `${cannot} Use the \`adopt\` argument instead: adopt: ${JSON.stringify(opts.import)}.`;
+}
+
 /**
  * What every Resource class of the package is: a dynamic resource whose provider is its kind's shim, typed
  * `pulumi-nodejs:dynamic/observability:<Kind>`. Each class passes its declaration, its props and its options.
+ * The `import` option is refused here, for every kind ({@link importRefusal}).
  */
 export abstract class KindResource extends pulumi.dynamic.Resource {
   protected constructor(
-    declaration: { kind: string },
+    declaration: KindDeclaration,
     name: string,
     props: pulumi.Inputs,
     opts: pulumi.CustomResourceOptions | undefined,
   ) {
+    const refusal = importRefusal(declaration, name, opts);
+    if (refusal !== undefined) throw new pulumi.ResourceError(refusal, undefined);
     super(shimFor(declaration), name, props, opts, RESOURCE_MODULE, declaration.kind);
   }
 }

@@ -47,6 +47,17 @@ export function plainFamily<T extends { id: string }>(
   };
 }
 
+/**
+ * `body` as the request `schema` describes, typed by it: how a family whose client takes a typed body turns the
+ * lifecycle's props into one. `check` has held the inputs to the kind's input schema already, so this fails only
+ * where the two schemas disagree; the error then names each field at fault.
+ */
+export function requestBody<B>(schema: z.ZodType<B>, body: Props): B {
+  const result = validate(schema, body);
+  if (result.ok) return result.value;
+  throw new Error(result.failures.map((f) => `${f.property}: ${f.reason}`).join("; "));
+}
+
 /** The descriptor part an input schema decides: the schema, its fields as the input keys, its service defaults. */
 export function fromSchema(schema: z.ZodObject): Pick<KindRules, "schema" | "inputKeys" | "defaults"> {
   return { schema, inputKeys: fieldNames(schema), defaults: serviceDefaults(schema) };
@@ -97,18 +108,21 @@ export interface LifecycleContext {
  * What a Pulumi user does after a create whose outcome is unknown: the object may exist without being in the
  * stack's state, and `pulumi up` would create a second one.
  */
-export function uncertainCreateAdvice(kind: string, adoptable: boolean): string {
+export function uncertainCreateAdvice(adoptable: boolean): string {
   const takeOver = adoptable
-    ? `set \`adopt: "<its id>"\` on this ${kind} to take it under management, or delete it,`
+    ? 'set `adopt: "<its id>"` on this resource to take it under management, or delete it,'
     : "delete it";
   return (
-    `The ${kind} may have been created even so, and it is not in the stack's state. ` +
+    "The object may have been created even so, and it is not in the stack's state. " +
     `Before running \`pulumi up\` again, look for it in the service; if it is there, ${takeOver} ` +
     "so that it is not created twice."
   );
 }
 
-/** A plain Error the host can show: the action, the client's message (method, path, status), no secret. */
+/**
+ * A plain Error the host can show: the kind and the action, then the cause (the client's message: method, path,
+ * status), no secret. The kind is named here only: a cause says "the object", so the message names it once.
+ */
 export function engineError(
   kind: string,
   action: string,
@@ -195,7 +209,7 @@ export function lifecycle<T extends { id: string }>(
     } catch (e) {
       // Only a POST can leave its outcome unknown (the client never resends one); updates are idempotent.
       const uncertain = action === "create" && e instanceof ApiError && e.outcomeUnknown;
-      const advice = uncertain ? uncertainCreateAdvice(d.kind, d.adoptable) : undefined;
+      const advice = uncertain ? uncertainCreateAdvice(d.adoptable) : undefined;
       throw engineError(d.kind, action, e, secretsOf(inputs), advice);
     }
   };
@@ -237,7 +251,7 @@ export function lifecycle<T extends { id: string }>(
         if (!d.adoptable) {
           if (adopt !== undefined) failures.push({ property: ADOPT_KEY, reason: d.adoptRefusal! });
         } else if (adopt !== undefined && adopt !== UNKNOWN && (typeof adopt !== "string" || adopt === "")) {
-          failures.push({ property: ADOPT_KEY, reason: `must be the id of an existing ${d.kind}` });
+          failures.push({ property: ADOPT_KEY, reason: "must be the id of an existing object" });
         }
       }
       const unknowns = unknownPaths(declared);
@@ -285,7 +299,8 @@ export function lifecycle<T extends { id: string }>(
           try {
             existing = await family.get(adopt);
           } catch (e) {
-            if (e instanceof NotFoundError) throw new Error(`adopt: no ${d.kind} with id ${adopt} exists`);
+            if (e instanceof NotFoundError)
+              throw new Error(`no object with id ${adopt} exists (the id in \`adopt\`)`);
             throw e;
           }
           obj = await d.family(ctx.client(), d.toOutputs(existing)).update(adopt, d.toBody(declared));
@@ -310,7 +325,7 @@ export function lifecycle<T extends { id: string }>(
             obj = await d.family(ctx.client(), props).get(id);
           } catch (e) {
             // An empty id tells a refresh the object is gone; a get would instead "succeed" with no outputs.
-            if (e instanceof NotFoundError && isGet) throw new Error(`no ${d.kind} with id ${id} exists`);
+            if (e instanceof NotFoundError && isGet) throw new Error(`no object with id ${id} exists`);
             if (e instanceof NotFoundError) return { id: "" };
             throw e;
           }

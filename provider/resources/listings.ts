@@ -5,7 +5,8 @@
  * them to the one dynamic-provider host process at its parallelism. One GET per resource costs N requests; one
  * listing of the family answers them all. The same holds wherever several calls of a burst each want the family's
  * listing (the creates' baseline listing in reconcile.ts shares one the same way). So a listing here is
- * - keyed by client (a WeakMap: a new configuration's client starts afresh, and an old one's listings go with it),
+ * - keyed by client (a WeakMap: a new configuration's client starts afresh, and an old one's listings go with it;
+ *   the program's lookups pass one key per program run and client instead, provider/lookups.ts),
  *   by kind and by the listing's parameters (`key`: the filters, or "" for a family listed whole), since only a
  *   listing of the same service, credentials and filters can answer for another;
  * - coalescing: the first caller starts it, and callers that arrive while it is in flight wait for it;

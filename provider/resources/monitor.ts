@@ -153,13 +153,16 @@ export class Monitor extends KindResource {
   declare readonly adopt: pulumi.Output<string | undefined>;
 
   /** Declares a monitor. */
-  constructor(name: string, args: MonitorArgs, opts?: pulumi.CustomResourceOptions) {
+  constructor(name: string, args: MonitorArgs, opts?: pulumi.CustomResourceOptions);
+  /** @internal What {@link Monitor.get} declares: no inputs, and the existing object's id in `opts`. */
+  constructor(name: string, args: undefined, opts?: pulumi.CustomResourceOptions);
+  constructor(name: string, args: MonitorArgs | undefined, opts?: pulumi.CustomResourceOptions) {
     const options = adoptableOptions("Monitor", name, args, opts);
     super(declaration, name, resourceProps(args, OUTPUT_KEYS), options);
   }
 
   /** Looks up an existing monitor by id (`mon_…`) without managing it. */
   static get(name: string, id: pulumi.Input<string>, opts?: pulumi.CustomResourceOptions): Monitor {
-    return new Monitor(name, undefined as unknown as MonitorArgs, { ...opts, id });
+    return new Monitor(name, undefined, { ...opts, id });
   }
 }

@@ -177,7 +177,10 @@ export class Notifier extends KindResource {
   declare readonly adopt: pulumi.Output<string | undefined>;
 
   /** Declares a notifier; `properties` is always a secret input and a secret output. */
-  constructor(name: string, args: NotifierArgs, opts?: pulumi.CustomResourceOptions) {
+  constructor(name: string, args: NotifierArgs, opts?: pulumi.CustomResourceOptions);
+  /** @internal What {@link Notifier.get} declares: no inputs, and the existing object's id in `opts`. */
+  constructor(name: string, args: undefined, opts?: pulumi.CustomResourceOptions);
+  constructor(name: string, args: NotifierArgs | undefined, opts?: pulumi.CustomResourceOptions) {
     super(
       declaration,
       name,
@@ -188,6 +191,6 @@ export class Notifier extends KindResource {
 
   /** Looks up an existing notifier by id (`notify_…`) without managing it. */
   static get(name: string, id: pulumi.Input<string>, opts?: pulumi.CustomResourceOptions): Notifier {
-    return new Notifier(name, undefined as unknown as NotifierArgs, { ...opts, id });
+    return new Notifier(name, undefined, { ...opts, id });
   }
 }

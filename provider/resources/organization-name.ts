@@ -53,6 +53,9 @@ const declaration = declareKind<Renamed, "OrganizationName">({
   setPaths: [],
   replaceKeys: ["organizationId"],
   adoptable: false,
+  adoptRefusal:
+    "it needs no `adopt`: declaring one already takes the organization of its " +
+    "`organizationId` under management (its create renames it, and its delete restores the name it had)",
   carryKeys: ["previousName"],
   family: (client: ObservabilityClient, olds) => ({
     get: (id) => client.orgs.get(id),
@@ -138,7 +141,10 @@ export class OrganizationName extends KindResource {
    * CreateStep.Apply with a replacing old state passes only the new inputs), so its create cannot learn the
    * original name, and the old resource's Delete cannot write to the new resource's state.
    */
-  constructor(name: string, args: OrganizationNameArgs, opts?: pulumi.CustomResourceOptions) {
+  constructor(name: string, args: OrganizationNameArgs, opts?: pulumi.CustomResourceOptions);
+  /** @internal What {@link OrganizationName.get} declares: no inputs, and the existing object's id in `opts`. */
+  constructor(name: string, args: undefined, opts?: pulumi.CustomResourceOptions);
+  constructor(name: string, args: OrganizationNameArgs | undefined, opts?: pulumi.CustomResourceOptions) {
     if (opts?.deleteBeforeReplace === false) {
       throw new pulumi.ResourceError(
         `OrganizationName ${JSON.stringify(name)}: \`deleteBeforeReplace: false\` is not supported. A ` +
@@ -152,6 +158,6 @@ export class OrganizationName extends KindResource {
 
   /** Looks up an organization's name by organization id without managing it. */
   static get(name: string, id: pulumi.Input<string>, opts?: pulumi.CustomResourceOptions): OrganizationName {
-    return new OrganizationName(name, undefined as unknown as OrganizationNameArgs, { ...opts, id });
+    return new OrganizationName(name, undefined, { ...opts, id });
   }
 }

@@ -168,8 +168,8 @@ function tracked<R>(key: string, post: () => Promise<R>): Promise<R> {
 /** The error when more than one object could be the one created. */
 export function ambiguousCreateError(kind: string, ids: readonly string[]): Error {
   return new Error(
-    `its outcome was unknown, and ${ids.length} ${kind}s matching the declared body were created since ` +
-      `the request started: ${ids.join(", ")}. Set \`adopt: "<one of these ids>"\` on this ${kind} to take ` +
+    `its outcome was unknown, and ${ids.length} objects matching the declared body were created since ` +
+      `the request started: ${ids.join(", ")}. Set \`adopt: "<one of these ids>"\` on this resource to take ` +
       "that one under management, and delete the others",
   );
 }
@@ -342,7 +342,7 @@ async function deleteOrphan<T extends { id: string }>(
 ): Promise<void> {
   if (await deleteOwn(family, obj)) return;
   throw new Error(
-    `its outcome was unknown, and the ${kind} ${obj.id} it made cannot be used (its value was only in the ` +
+    `its outcome was unknown, and the object ${obj.id} it made cannot be used (its value was only in the ` +
       "lost answer) and could not be deleted: delete it, then run `pulumi up` again",
   );
 }

@@ -105,13 +105,16 @@ export class Role extends KindResource {
    * an `adopt` key holding an Output counts as adopted even if it resolves to undefined (its value is not known
    * yet), so leave the key out rather than pass an Output of undefined.
    */
-  constructor(name: string, args: RoleArgs, opts?: pulumi.CustomResourceOptions) {
+  constructor(name: string, args: RoleArgs, opts?: pulumi.CustomResourceOptions);
+  /** @internal What {@link Role.get} declares: no inputs, and the existing object's id in `opts`. */
+  constructor(name: string, args: undefined, opts?: pulumi.CustomResourceOptions);
+  constructor(name: string, args: RoleArgs | undefined, opts?: pulumi.CustomResourceOptions) {
     const options = uniqueIdentityOptions(declaration.kind, name, args, opts);
     super(declaration, name, resourceProps(args, OUTPUT_KEYS), options);
   }
 
   /** Looks up an existing role by id without managing it. */
   static get(name: string, id: pulumi.Input<string>, opts?: pulumi.CustomResourceOptions): Role {
-    return new Role(name, undefined as unknown as RoleArgs, { ...opts, id });
+    return new Role(name, undefined, { ...opts, id });
   }
 }

@@ -146,7 +146,10 @@ export class StarredQuery extends KindResource {
   declare readonly adopt: pulumi.Output<string | undefined>;
 
   /** Declares a starred query. */
-  constructor(name: string, args: StarredQueryArgs, opts?: pulumi.CustomResourceOptions) {
+  constructor(name: string, args: StarredQueryArgs, opts?: pulumi.CustomResourceOptions);
+  /** @internal What {@link StarredQuery.get} declares: no inputs, and the existing object's id in `opts`. */
+  constructor(name: string, args: undefined, opts?: pulumi.CustomResourceOptions);
+  constructor(name: string, args: StarredQueryArgs | undefined, opts?: pulumi.CustomResourceOptions) {
     super(
       declaration,
       name,
@@ -157,6 +160,6 @@ export class StarredQuery extends KindResource {
 
   /** Looks up an existing starred query by id without managing it. */
   static get(name: string, id: pulumi.Input<string>, opts?: pulumi.CustomResourceOptions): StarredQuery {
-    return new StarredQuery(name, undefined as unknown as StarredQueryArgs, { ...opts, id });
+    return new StarredQuery(name, undefined, { ...opts, id });
   }
 }

@@ -10,10 +10,10 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { ObservabilityClient } from "../client";
-import { UserInputSchema, fieldNames, type User as ApiUser } from "../schemas";
+import { UserCreateSchema, UserInputSchema, fieldNames, type User as ApiUser } from "../schemas";
 import { resourceProps, uniqueIdentityOptions, type ArgsMatchSchema, type Assert } from "./common";
 import { KindResource } from "./kind-resource";
-import { declareKind, fromSchema, type Props } from "./lifecycle";
+import { declareKind, fromSchema, requestBody, type Props } from "./lifecycle";
 import { dropUndefined, pick } from "./values";
 
 /** A built-in role's id. */
@@ -65,15 +65,15 @@ function toInputs(user: ApiUser): Props {
 function family(client: ObservabilityClient, olds: Props) {
   return {
     get: (id: string) => client.users.get(id),
-    create: (body: Props) => client.users.create(body as never),
+    create: (body: Props) => client.users.create(requestBody(UserCreateSchema, body)),
     async update(id: string, body: Props) {
       for (const key of FIXED) {
         const had = olds[key];
         if (typeof had === "string" && !sameFixed(key, had, body[key])) {
           throw new Error(
-            `${key}: the user's ${key} is ${JSON.stringify(had)}, and the API cannot change another user's ${key} ` +
-              `in place (only the role changes, through PUT /v2/users/{id}/role); declare ${key} ` +
-              `${JSON.stringify(had)} to adopt this user`,
+            `${key}: the object's ${key} is ${JSON.stringify(had)}, and the API cannot change another account's ` +
+              `${key} in place (only the role changes, through PUT /v2/users/{id}/role); declare ${key} ` +
+              `${JSON.stringify(had)} to adopt it`,
           );
         }
       }
@@ -128,13 +128,16 @@ export class User extends KindResource {
    * would fail with 409. An adopted user keeps create-before-delete, since deleting first would remove the user
    * its replacement adopts, and `adopt` with an explicit `deleteBeforeReplace: true` is refused.
    */
-  constructor(name: string, args: UserArgs, opts?: pulumi.CustomResourceOptions) {
+  constructor(name: string, args: UserArgs, opts?: pulumi.CustomResourceOptions);
+  /** @internal What {@link User.get} declares: no inputs, and the existing object's id in `opts`. */
+  constructor(name: string, args: undefined, opts?: pulumi.CustomResourceOptions);
+  constructor(name: string, args: UserArgs | undefined, opts?: pulumi.CustomResourceOptions) {
     const options = uniqueIdentityOptions(declaration.kind, name, args, opts);
     super(declaration, name, resourceProps(args, OUTPUT_KEYS), options);
   }
 
   /** Looks up an existing user by id without managing it. */
   static get(name: string, id: pulumi.Input<string>, opts?: pulumi.CustomResourceOptions): User {
-    return new User(name, undefined as unknown as UserArgs, { ...opts, id });
+    return new User(name, undefined, { ...opts, id });
   }
 }

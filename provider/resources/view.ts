@@ -76,13 +76,16 @@ export class View extends KindResource {
    * create-before-delete, since deleting first would destroy the object its replacement adopts, and `adopt` with
    * an explicit `deleteBeforeReplace: true` is refused.
    */
-  constructor(name: string, args: ViewArgs, opts?: pulumi.CustomResourceOptions) {
+  constructor(name: string, args: ViewArgs, opts?: pulumi.CustomResourceOptions);
+  /** @internal What {@link View.get} declares: no inputs, and the existing object's id in `opts`. */
+  constructor(name: string, args: undefined, opts?: pulumi.CustomResourceOptions);
+  constructor(name: string, args: ViewArgs | undefined, opts?: pulumi.CustomResourceOptions) {
     const options = uniqueIdentityOptions(declaration.kind, name, args, opts);
     super(declaration, name, resourceProps(args, OUTPUT_KEYS), options);
   }
 
   /** Looks up an existing view by its name (its id) without managing it. */
   static get(name: string, id: pulumi.Input<string>, opts?: pulumi.CustomResourceOptions): View {
-    return new View(name, undefined as unknown as ViewArgs, { ...opts, id });
+    return new View(name, undefined, { ...opts, id });
   }
 }

@@ -77,7 +77,10 @@ export class VirtualField extends KindResource {
   declare readonly adopt: pulumi.Output<string | undefined>;
 
   /** Declares a virtual field. */
-  constructor(name: string, args: VirtualFieldArgs, opts?: pulumi.CustomResourceOptions) {
+  constructor(name: string, args: VirtualFieldArgs, opts?: pulumi.CustomResourceOptions);
+  /** @internal What {@link VirtualField.get} declares: no inputs, and the existing object's id in `opts`. */
+  constructor(name: string, args: undefined, opts?: pulumi.CustomResourceOptions);
+  constructor(name: string, args: VirtualFieldArgs | undefined, opts?: pulumi.CustomResourceOptions) {
     super(
       declaration,
       name,
@@ -88,6 +91,6 @@ export class VirtualField extends KindResource {
 
   /** Looks up an existing virtual field by id without managing it. */
   static get(name: string, id: pulumi.Input<string>, opts?: pulumi.CustomResourceOptions): VirtualField {
-    return new VirtualField(name, undefined as unknown as VirtualFieldArgs, { ...opts, id });
+    return new VirtualField(name, undefined, { ...opts, id });
   }
 }

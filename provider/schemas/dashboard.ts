@@ -511,6 +511,18 @@ export const DashboardUpsertSchema = absentWhenUnset(
   }),
 );
 
+/**
+ * `DashboardUpsertRequest` by shape only, the document as given: the body the provider sends, whose document
+ * `check` has already held to {@link DashboardInputSchema} (the service holds it to its rules again).
+ */
+export const DashboardUpsertShapeSchema = z.object({
+  dashboard: z.record(z.string(), z.unknown(), { error: "must be an object" }),
+  uid: z.string({ error: "must be a string" }).optional(),
+  version: DashboardVersionSchema.optional(),
+  overwrite: z.boolean({ error: "must be a boolean" }).optional(),
+  message: z.string({ error: "must be a string" }).optional(),
+});
+
 /** Body of `PATCH /v2/dashboards/uid/{uid}/charts/{chartId}` (`DashboardChartPatchRequest`): `chart` is a JSON
  * merge patch of the chart; the patched dashboard is then held to every rule. */
 export const DashboardChartPatchSchema = absentWhenUnset(

@@ -222,3 +222,66 @@ it("--data survives kill -9 in the middle of a stream of writes: every acknowled
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+describe("--host: the published development tokens only on a loopback interface", () => {
+  it.each(["0.0.0.0", "::"])(
+    "--host %s without a token of one's own refuses to start, saying why and naming the flags (exit 2)",
+    async (host) => {
+      for (const extra of [[], ["--token", "xaat-local-development-token"]]) {
+        const p = run(["emulator", "--port", "0", "--host", host, ...extra]);
+        expect(await p.exited).toBe(2);
+        expect(p.err()).toContain(`refusing to listen on ${host} with the public development tokens`);
+        expect(p.err()).toContain("--token");
+        expect(p.err()).toContain("--personal-token");
+        expect(p.out()).not.toContain("listening on");
+      }
+    },
+  );
+
+  it("--host 0.0.0.0 --token <own>: serves with that token only, personal tokens off, and never prints the token", async () => {
+    const p = run([
+      "emulator",
+      "--port",
+      "0",
+      "--host",
+      "0.0.0.0",
+      "--token",
+      "xaat-cli-own-secret",
+      "--quiet",
+    ]);
+    try {
+      const url = await waitFor(() => /OBSERVABILITY_URL=(\S+)/.exec(p.out())?.[1]);
+      expect(p.out()).toContain("personal token:  off");
+      expect(p.out()).not.toContain("xaat-cli-own-secret");
+      const status = async (token: string) => {
+        const res = await request(`${url}/v2/orgs`, { headers: { authorization: `Bearer ${token}` } });
+        await res.body.dump();
+        return res.statusCode;
+      };
+      expect(await status("xaat-cli-own-secret")).toBe(200);
+      expect(await status("xaat-local-development-token")).toBe(403);
+    } finally {
+      p.child.kill("SIGTERM");
+    }
+    expect(await p.exited).toBe(0);
+  });
+
+  it.each(["127.0.0.2", "localhost"])(
+    "--host %s takes the development tokens, as 127.0.0.1 does",
+    async (host) => {
+      const p = run(["emulator", "--port", "0", "--host", host, "--quiet"]);
+      try {
+        const url = await waitFor(() => /OBSERVABILITY_URL=(\S+)/.exec(p.out())?.[1]);
+        expect(p.out()).toContain("xaat-local-development-token (development default)");
+        const res = await request(`${url}/v2/orgs`, {
+          headers: { authorization: "Bearer xaat-local-development-token" },
+        });
+        await res.body.dump();
+        expect(res.statusCode).toBe(200);
+      } finally {
+        p.child.kill("SIGTERM");
+      }
+      expect(await p.exited).toBe(0);
+    },
+  );
+});

@@ -354,7 +354,7 @@ describe("ApiToken through the real host", () => {
     expect(got.properties.token).toBeUndefined();
     await expect(
       getRead(host, urnOf("ApiToken", "get-ApiToken"), "tok_missing", registration("get-ApiToken").inputs),
-    ).rejects.toThrow("observability ApiToken get failed: no ApiToken with id tok_missing exists");
+    ).rejects.toThrow("observability ApiToken get failed: no object with id tok_missing exists");
   });
 
   it("adopt is refused at preview with the reason", async () => {
@@ -455,7 +455,7 @@ describe("an uncertain create deletes the orphan it cannot use and makes a new t
         }
       },
     );
-    await expect(update).rejects.toThrow(/2 ApiTokens matching the declared body/);
+    await expect(update).rejects.toThrow(/2 objects matching the declared body/);
     expect(proxy!.seen.filter((r) => r.startsWith("DELETE"))).toHaveLength(0);
     const ids = (await listedNamed("rotating")).map((t) => t.id);
     for (const id of foreign) expect(ids).toContain(id);

@@ -156,7 +156,7 @@ describe("through the real host", () => {
     expect(sent).toEqual(["GET /v2/monitors", `GET /v2/monitors/${held[1].id}`]);
     // A `Resource.get` of it fails with the same words as before reads were batched.
     const get = host.read(urnOf("Monitor", "get"), held[1].id, {}, { __provider: texts.Monitor });
-    expect(await messageOf(get)).toContain(`no Monitor with id ${held[1].id} exists`);
+    expect(await messageOf(get)).toContain(`no object with id ${held[1].id} exists`);
   });
 
   it("reads a `Resource.get` of an existing object from the listing, as its GET would", async () => {
@@ -273,7 +273,7 @@ describe("every kind, in process", () => {
       const missing =
         kind === "User" ? "00000000-0000-4000-8000-00000000beef" : `missing-${kind.toLowerCase()}`;
       const batched = await messageOf(impl.read(missing, {}));
-      expect(batched).toContain(`no ${kind} with id ${missing} exists`);
+      expect(batched).toContain(`no object with id ${missing} exists`);
       expect(await withoutSharing(() => messageOf(impl.read(missing, {})))).toBe(batched);
     });
   });

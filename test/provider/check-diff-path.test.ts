@@ -140,17 +140,22 @@ describe("check and diff leave the host's values alone", () => {
     expect(unknownName.inputs.adopt).toBe(UNKNOWN);
     const badAdopt = await lifecycle.check({}, { ...SAMPLES.Monitor.args, adopt: "" });
     expect(badAdopt.failures).toEqual([
-      { property: "adopt", reason: "must be the id of an existing Monitor" },
+      { property: "adopt", reason: "must be the id of an existing object" },
     ]);
     expect(badAdopt.inputs).not.toHaveProperty("__provider");
-    // ApiToken refuses adopt in words of its own; OrganizationName knows no such field.
+    // ApiToken and OrganizationName refuse adopt in words of their own.
     const refused = await implementation("ApiToken").check({}, { ...SAMPLES.ApiToken.args, adopt: "x" });
-    expect(refused.failures).toEqual([{ property: "adopt", reason: expect.stringContaining("ApiToken") }]);
+    expect(refused.failures).toEqual([
+      { property: "adopt", reason: expect.stringContaining("cannot be adopted") },
+    ]);
     expect(refused.inputs).not.toHaveProperty("adopt");
-    const unknownField = await implementation("OrganizationName").check(
+    const renamed = await implementation("OrganizationName").check(
       {},
       { ...SAMPLES.OrganizationName.args, adopt: "x" },
     );
-    expect(unknownField.failures).toEqual([{ property: "adopt", reason: "is not a known field" }]);
+    expect(renamed.failures).toEqual([
+      { property: "adopt", reason: expect.stringContaining("needs no `adopt`") },
+    ]);
+    expect(renamed.inputs).not.toHaveProperty("adopt");
   });
 });

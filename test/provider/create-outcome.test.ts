@@ -57,7 +57,7 @@ describe("a create whose outcome is unknown", () => {
       expect(message).toMatch(/^observability Monitor create failed: POST \/v2\/monitors /);
       expect(message).toContain("may or may not have been processed");
       expect(message).toContain("looking for it failed too: GET /v2/monitors");
-      expect(message).toContain(uncertainCreateAdvice("Monitor", true));
+      expect(message).toContain(uncertainCreateAdvice(true));
       expect(message).toContain('adopt: "<its id>"');
       expect(message).not.toContain(em!.token);
       expect(proxiedPosts()).toBe(1);

@@ -144,9 +144,7 @@ describe("changes made elsewhere", () => {
     const failed = await host.update(state.urn, state.id, state.outputs, news).catch((e: Error) => e);
     expect(failed).toBeInstanceOf(Error);
     const message = (failed as Error).message;
-    expect(message).toContain(
-      "observability Dashboard update failed: dashboard conflict was changed outside Pulumi",
-    );
+    expect(message).toContain("observability Dashboard update failed: conflict was changed outside Pulumi");
     expect(message).toContain("based on version 1; the service now holds version 2");
     expect(message).toContain("`overwrite: true`");
     expect(message).toContain("`pulumi refresh`");
@@ -201,13 +199,13 @@ describe("identity", () => {
     const missing = await up("adopt-missing", { adopt: "no-such-uid", dashboard: doc() }).catch(
       (e: Error) => e,
     );
-    expect((missing as Error).message).toContain("adopt: no Dashboard with id no-such-uid exists");
+    expect((missing as Error).message).toContain("no object with id no-such-uid exists (the id in `adopt`)");
   });
 
   it("Dashboard.get of a missing uid fails naming the kind and the uid; of an existing one reads it", async () => {
     const getInputs = seen.find((r) => r.name === "get-Dashboard")!.inputs;
     await expect(getRead(host, urnOf("Dashboard", "get-Dashboard"), "missing", getInputs)).rejects.toThrow(
-      "observability Dashboard get failed: no Dashboard with id missing exists",
+      "observability Dashboard get failed: no object with id missing exists",
     );
     await client.dashboards.create({ uid: "to-get", dashboard: doc("got") });
     const got = await getRead(host, urnOf("Dashboard", "get-Dashboard"), "to-get", getInputs);

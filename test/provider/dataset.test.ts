@@ -136,7 +136,7 @@ describe("Dataset through the real host", () => {
     const state = await up("host-data", { name: "host-data" });
     await client.ingest("host-data", [{ msg: "kept" }]);
     await expect(host.delete(urn("host-data"), state.id, state.outputs)).rejects.toThrow(
-      /Dataset delete failed: dataset host-data holds data .*`forceDestroy: true`/,
+      /Dataset delete failed: host-data holds data .*`forceDestroy: true` on this resource/,
     );
     expect((await client.datasets.get("host-data")).name).toBe("host-data");
 
@@ -183,14 +183,14 @@ describe("Dataset through the real host", () => {
       },
     );
     await expect(host.create(urn("host-adopt-k"), checked.inputs)).rejects.toThrow(
-      /kind: the dataset has "otel:traces:v1", declared "axiom:events:v1"/,
+      /Dataset adopt failed: kind: the object has "otel:traces:v1", declared "axiom:events:v1"; its kind never changes/,
     );
   });
 
   it("Resource.get of a dataset never created fails naming the kind and the id", async () => {
     const get = seen.find((r) => r.name === "get-Dataset")!;
     await expect(getRead(host, urn("get-Dataset"), "never-created", get.inputs)).rejects.toThrow(
-      /no Dataset with id never-created exists/,
+      /no object with id never-created exists/,
     );
   });
 

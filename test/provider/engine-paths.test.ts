@@ -258,7 +258,7 @@ describe("3. Resource.get of a missing id fails; a refresh of a deleted object r
   ])("%s.get(%s) fails naming the kind and the id", async (kind, id) => {
     const getInputs = registration(`get-${kind}`).inputs;
     await expect(getRead(host, urnOf(kind, `get-${kind}`), id, getInputs)).rejects.toThrow(
-      `observability ${kind} get failed: no ${kind} with id ${id} exists`,
+      `observability ${kind} get failed: no object with id ${id} exists`,
     );
   });
 

@@ -33,6 +33,21 @@ async function program(config: Record<string, string>, dryRun = false, reset = t
     pulumi.runtime.setConfig(key, config[key] as string);
 }
 
+/**
+ * Runs `body` as one run of a program: inside the root stack resource that the Node SDK makes for every run
+ * (pulumi/pulumi sdk/nodejs/runtime/stack.ts, `runInPulumiStack`), as `pulumi preview` (`dryRun`) or `pulumi up`.
+ * The process stays the same from run to run, as an Automation API process's does.
+ */
+async function run<T>(config: Record<string, string>, dryRun: boolean, body: () => Promise<T>): Promise<T> {
+  await program(config, dryRun, false);
+  let result: T | undefined;
+  await pulumi.runtime.runInPulumiStack(async () => {
+    result = await body();
+    return {};
+  });
+  return result as T;
+}
+
 const configured = () => ({ "observability:url": em.current.url, "observability:token": em.current.token });
 /** The value, secretness and knownness of an Output, read as the engine would. */
 async function settle<T>(out: pulumi.Output<T>): Promise<{ value: T; secret: boolean; known: boolean }> {
@@ -70,23 +85,42 @@ describe("by id and by name", () => {
     await expect(obs.getMonitor({ name: "lookup-by" })).resolves.toMatchObject({ id: made.id });
   });
 
-  it("a name that matches several fails naming the kind, the name and every id", async () => {
+  it("a name that matches several fails naming the kind once, the name and every id", async () => {
     const a = await client.roles.create({ name: "twin-a" });
     const m1 = await client.monitors.create({ name: "dup", aplQuery: "x", type: "MatchEvent" });
     const m2 = await client.monitors.create({ name: "dup", aplQuery: "x", type: "MatchEvent" });
     await program(configured());
     const err = await obs.getMonitor({ name: "dup" }).catch((e: Error) => e);
-    expect(String(err)).toMatch(/Monitor/);
-    expect(String(err)).toContain('"dup"');
-    expect(String(err)).toContain(m1.id);
-    expect(String(err)).toContain(m2.id);
+    expect(String(err)).toContain(
+      `observability: looking up the Monitor named "dup" failed: 2 have that name (${m1.id}, ${m2.id}); ` +
+        "look it up by id instead",
+    );
+    expect(String(err).match(/Monitor/g)).toHaveLength(1);
     await expect(obs.getRole({ name: "twin-a" })).resolves.toMatchObject({ id: a.id });
   });
 
-  it("a name that matches none fails saying so; an id that does not exist fails naming kind and id", async () => {
+  it("a name that matches none fails saying so; an id that does not exist fails naming kind and id, the kind once", async () => {
     await program(configured());
-    await expect(obs.getNotifier({ name: "nobody" })).rejects.toThrow(/Notifier.*"nobody".*matched none/);
-    await expect(obs.getRole({ id: "role_missing" })).rejects.toThrow(/no Role with id role_missing exists/);
+    const none = await obs.getNotifier({ name: "nobody" }).catch((e: Error) => e);
+    expect(String(none)).toContain('looking up the Notifier named "nobody" failed: nothing has that name');
+    expect(String(none).match(/Notifier/g)).toHaveLength(1);
+    const missing = await obs.getRole({ id: "role_missing" }).catch((e: Error) => e);
+    expect(String(missing)).toContain("looking up the Role with id role_missing failed: it does not exist");
+    expect(String(missing).match(/Role/g)).toHaveLength(1);
+  });
+
+  it("a virtual field by name without its dataset, and a listing without one, fail naming the kind once", async () => {
+    await program(configured());
+    const byName = await obs
+      .getVirtualField({ name: "v" } as obs.VirtualFieldLookupArgs)
+      .catch((e: Error) => e);
+    expect(String(byName)).toContain(
+      'looking up the VirtualField named "v" failed: a lookup by `name` needs the `dataset` it belongs to',
+    );
+    expect(String(byName).match(/VirtualField/g)).toHaveLength(1);
+    const listing = await obs.getVirtualFields().catch((e: Error) => e);
+    expect(String(listing)).toContain("listing every VirtualField failed: a `dataset` is required");
+    expect(String(listing).match(/VirtualField/g)).toHaveLength(1);
   });
 
   it.each([
@@ -98,12 +132,15 @@ describe("by id and by name", () => {
     await expect(obs.getMonitor(args as obs.LookupArgs)).rejects.toThrow(/exactly one of `id` or `name`/);
   });
 
-  it("one listing of a family serves every lookup by name in a program run", async () => {
+  it("one listing of a family serves every lookup by name in a program run, at once or one after another", async () => {
     for (const n of ["l1", "l2", "l3"])
       await client.notifiers.create({ name: n, properties: { email: { emails: ["a@b.test"] } } });
-    await program(configured());
     const before = listingsOf("/v2/notifiers");
-    const found = await Promise.all(["l1", "l2", "l3", "l1"].map((name) => obs.getNotifier({ name })));
+    const found = await run(configured(), false, async () => {
+      const together = await Promise.all(["l1", "l2", "l3"].map((name) => obs.getNotifier({ name })));
+      const after = await obs.getNotifier({ name: "l1" });
+      return [...together, after];
+    });
     expect(found.map((n) => n.name)).toEqual(["l1", "l2", "l3", "l1"]);
     expect(listingsOf("/v2/notifiers") - before).toBe(1);
   });
@@ -126,6 +163,56 @@ describe("by id and by name", () => {
   });
 });
 
+describe("freshness: a listing lives no longer than one program run", () => {
+  it("a preview, then a change made elsewhere, then an update in the same process: the update sees the change", async () => {
+    const made = await client.monitors.create({
+      name: "fresh-by-name",
+      aplQuery: "['v1']",
+      type: "MatchEvent",
+    });
+    const before = listingsOf("/v2/monitors");
+    const lookup = () => obs.getMonitor({ name: "fresh-by-name" });
+    const previewed = await run(configured(), true, lookup);
+    expect(previewed.aplQuery).toBe("['v1']");
+    await client.monitors.update(made.id, { name: "fresh-by-name", aplQuery: "['v2']", type: "MatchEvent" });
+    const updated = await run(configured(), false, lookup);
+    expect(updated.aplQuery).toBe("['v2']");
+    // And a third run after another change: each run lists once, whatever the runs before it listed.
+    await client.monitors.update(made.id, { name: "fresh-by-name", aplQuery: "['v3']", type: "MatchEvent" });
+    const third = await run(configured(), false, async () => [await lookup(), await lookup()]);
+    expect(third.map((m) => m.aplQuery)).toEqual(["['v3']", "['v3']"]);
+    expect(listingsOf("/v2/monitors") - before).toBe(3);
+  });
+
+  it("the Output form follows the same rule: a renamed object is found by its new name in the next run", async () => {
+    const made = await client.roles.create({ name: "before-rename" });
+    const first = await run(configured(), true, () =>
+      settle(obs.getRoleOutput({ name: "before-rename" })).then((r) => r.value.id),
+    );
+    expect(first).toBe(made.id);
+    await client.roles.update(made.id, { name: "after-rename" });
+    const second = await run(configured(), false, async () => {
+      const gone = await obs.getRole({ name: "before-rename" }).catch((e: Error) => e);
+      return {
+        gone: String(gone),
+        found: (await settle(obs.getRoleOutput({ name: "after-rename" }))).value.id,
+      };
+    });
+    expect(second.gone).toContain("nothing has that name");
+    expect(second.found).toBe(made.id);
+  });
+
+  it("outside a program run (a script, a test under mocks), a listing serves only the lookups that arrive while it is in flight", async () => {
+    await client.groups.create({ name: "no-run-group" });
+    await program(configured());
+    const before = listingsOf("/v2/rbac/groups");
+    await Promise.all([obs.getGroup({ name: "no-run-group" }), obs.getGroup({ name: "no-run-group" })]);
+    expect(listingsOf("/v2/rbac/groups") - before).toBe(1);
+    await obs.getGroup({ name: "no-run-group" });
+    expect(listingsOf("/v2/rbac/groups") - before).toBe(2);
+  });
+});
+
 describe("plural lookups take the filters the service offers", () => {
   it("getAnnotations filters by dataset; getMonitors lists every monitor", async () => {
     await client.annotations.create({ datasets: ["only-here"], type: "deploy", title: "here" });
@@ -135,6 +222,78 @@ describe("plural lookups take the filters the service offers", () => {
     expect(here.map((a) => a.title)).toEqual(["here"]);
     const monitors = await obs.getMonitors();
     expect(monitors.map((m) => m.id).sort()).toEqual((await client.monitors.list()).map((m) => m.id).sort());
+  });
+});
+
+describe("credentials: the promise forms leave a notifier's credentials out, the Output form keeps them secret", () => {
+  /** One notifier per channel, each credential a string that shows wherever it lands. */
+  const CHANNELS = {
+    customWebhook: {
+      url: "https://hooks.test/CRED-custom-url",
+      body: "{}",
+      headers: { "X-Key": "CRED-custom-header" },
+      secretHeaders: { Authorization: "Bearer CRED-custom-secret-header" },
+    },
+    discord: { discordChannel: "alerts-channel", discordToken: "CRED-discord-token" },
+    discordWebhook: { discordWebhookUrl: "https://discord.test/CRED-discord-webhook" },
+    email: { emails: ["oncall@example.com"] },
+    microsoftTeams: { microsoftTeamsUrl: "https://teams.test/CRED-teams" },
+    opsgenie: { apiKey: "CRED-opsgenie-key", isEU: true },
+    pagerduty: { routingKey: "CRED-pagerduty-routing", token: "CRED-pagerduty-token" },
+    slack: { slackUrl: "https://hooks.slack.test/CRED-slack" },
+    webhook: { url: "https://hooks.test/CRED-webhook" },
+  };
+  /** What each channel keeps in the promise forms: its fields that are not credentials. */
+  const KEPT = {
+    customWebhook: { body: "{}" },
+    discord: { discordChannel: "alerts-channel" },
+    discordWebhook: {},
+    email: { emails: ["oncall@example.com"] },
+    microsoftTeams: {},
+    opsgenie: { isEU: true },
+    pagerduty: {},
+    slack: {},
+    webhook: {},
+  };
+  const ids = new Map<string, string>();
+
+  beforeAll(async () => {
+    for (const [channel, config] of Object.entries(CHANNELS)) {
+      const made = await client.notifiers.create({
+        name: `cred-${channel}`,
+        properties: { [channel]: config },
+      });
+      ids.set(channel, made.id);
+    }
+  });
+
+  it.each(Object.keys(CHANNELS))(
+    "getNotifier of a %s notifier, by id and by name, holds no credential and keeps the rest",
+    async (channel) => {
+      await program(configured());
+      for (const found of [
+        await obs.getNotifier({ id: ids.get(channel)! }),
+        await obs.getNotifier({ name: `cred-${channel}` }),
+      ]) {
+        expect(JSON.stringify(found)).not.toContain("CRED-");
+        expect(found).toMatchObject({ id: ids.get(channel), name: `cred-${channel}` });
+        expect(found.properties?.[channel]).toEqual(KEPT[channel as keyof typeof KEPT]);
+      }
+    },
+  );
+
+  it("getNotifiers lists every notifier, none with a credential", async () => {
+    await program(configured());
+    const all = await obs.getNotifiers();
+    expect(all.filter((n) => String(n.name).startsWith("cred-"))).toHaveLength(Object.keys(CHANNELS).length);
+    expect(JSON.stringify(all)).not.toContain("CRED-");
+  });
+
+  it("getNotifierOutput holds the credentials, as a secret", async () => {
+    await program(configured());
+    const out = await settle(obs.getNotifierOutput({ name: "cred-pagerduty" }));
+    expect(out.secret).toBe(true);
+    expect(out.value.properties?.pagerduty).toEqual(CHANNELS.pagerduty);
   });
 });
 

@@ -105,7 +105,9 @@ describe("Monitor lifecycle", () => {
 
   it("fails adoption of a missing id with a clear message", async () => {
     const inputs = await checked(impl(), { ...threshold, adopt: "mon_missing" });
-    expect(await messageOf(impl().create(inputs))).toContain("adopt: no Monitor with id mon_missing exists");
+    expect(await messageOf(impl().create(inputs))).toContain(
+      "observability Monitor adopt failed: no object with id mon_missing exists (the id in `adopt`)",
+    );
   });
 
   it("replaces when adopt names another object, but not when it is dropped", async () => {

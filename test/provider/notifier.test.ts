@@ -64,7 +64,7 @@ describe("Notifier lifecycle", () => {
     expect(outs.properties).toEqual(slack.properties);
     const inputs = await checked(impl(), { ...slack, adopt: "notify_missing" });
     expect(await messageOf(impl().create(inputs))).toBe(
-      "observability Notifier adopt failed: adopt: no Notifier with id notify_missing exists",
+      "observability Notifier adopt failed: no object with id notify_missing exists (the id in `adopt`)",
     );
   });
 });

@@ -49,7 +49,7 @@ describe("OrganizationName lifecycle", () => {
       id: "",
     });
     expect(await messageOf(impl().read("org_missing", {}))).toBe(
-      "observability OrganizationName get failed: no OrganizationName with id org_missing exists",
+      "observability OrganizationName get failed: no object with id org_missing exists",
     );
     const inputs = await checked(impl(), { organizationId: "org_missing", name: "x" });
     expect(await messageOf(impl().create(inputs))).toMatch(

@@ -569,11 +569,11 @@ const rules: [string, ResourceKind, Props, string, string][] = [
     "empty",
   ],
   [
-    "organization name cannot be adopted",
+    "organization name takes no adopt, saying why",
     "OrganizationName",
     { ...base.OrganizationName, adopt: "x" },
     "adopt",
-    "not a known field",
+    "needs no `adopt`: declaring one already takes the organization",
   ],
   // adopt
   [
@@ -581,7 +581,7 @@ const rules: [string, ResourceKind, Props, string, string][] = [
     "Monitor",
     { ...base.Monitor, adopt: "" },
     "adopt",
-    "id of an existing Monitor",
+    "must be the id of an existing object",
   ],
 ];
 

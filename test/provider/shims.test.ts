@@ -122,7 +122,7 @@ describe("5. golden copies of every released shim", () => {
       await host.delete(urn, made.id, read.properties, next);
       if (kind !== "OrganizationName") expect((await host.read(urn, made.id, read.properties)).id).toBe("");
       await expect(host.read(urn, `${made.id}-missing`, {}, { __provider: text })).rejects.toThrow(
-        `no ${kind} with id ${made.id}-missing exists`,
+        `no object with id ${made.id}-missing exists`,
       );
     },
   );

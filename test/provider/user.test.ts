@@ -33,7 +33,7 @@ const rules: [string, Props, string, string][] = [
   ["user role read_only is written read-only", ann({ role: "read_only" }), "role", '"read-only"'],
   ["user role READONLY is written read-only", ann({ role: "READONLY" }), "role", '"read-only"'],
   ["user unknown fields are refused", ann({ team: "sre" }), "team", "is not a known field"],
-  ["user adopt must be an id", ann({ adopt: "" }), "adopt", "existing User"],
+  ["user adopt must be an id", ann({ adopt: "" }), "adopt", "id of an existing object"],
 ];
 
 describe("User check", () => {
@@ -142,7 +142,7 @@ describe("User lifecycle", () => {
     });
     const message = await messageOf(impl().create(inputs));
     expect(message).toContain(
-      `User adopt failed: ${key}: the user's ${key} is ${JSON.stringify((existing as Props)[key])}`,
+      `User adopt failed: ${key}: the object's ${key} is ${JSON.stringify((existing as Props)[key])}`,
     );
     expect(await p.client().users.get(existing.id)).toEqual(existing);
   });

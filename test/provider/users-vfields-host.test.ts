@@ -166,7 +166,7 @@ describe("User through the host", () => {
     const id = "00000000-0000-4000-8000-000000000000";
     await expect(
       getRead(host, urnOf("User", "get-User"), id, registration("get-User").inputs),
-    ).rejects.toThrow(`observability User get failed: no User with id ${id} exists`);
+    ).rejects.toThrow(`observability User get failed: no object with id ${id} exists`);
   });
 });
 
@@ -270,6 +270,6 @@ describe("VirtualField through the host", () => {
         "vfield_missing",
         registration("get-VirtualField").inputs,
       ),
-    ).rejects.toThrow("observability VirtualField get failed: no VirtualField with id vfield_missing exists");
+    ).rejects.toThrow("observability VirtualField get failed: no object with id vfield_missing exists");
   });
 });

@@ -158,13 +158,13 @@ describe("View through the host", () => {
     );
     await expect(
       host.create(urnOf("View", "adopt-none"), { ...wrong.inputs, adopt: "no such view" }),
-    ).rejects.toThrow("adopt: no View with id no such view exists");
+    ).rejects.toThrow("no object with id no such view exists (the id in `adopt`)");
   });
 
   it("View.get of a missing name fails naming the kind and the id; of an existing one reads every output", async () => {
     const getInputs = registration("get-View").inputs;
     await expect(getRead(host, urnOf("View", "get-View"), "no-such-view", getInputs)).rejects.toThrow(
-      "observability View get failed: no View with id no-such-view exists",
+      "observability View get failed: no object with id no-such-view exists",
     );
     await client.views.create({ name: "to get", aplQuery: "x", datasets: ["d"] });
     const got = await getRead(host, urnOf("View", "get-View"), "to get", getInputs);
@@ -282,6 +282,6 @@ describe("Group through the host", () => {
   it("Group.get of a missing id fails naming the kind and the id", async () => {
     await expect(
       getRead(host, urnOf("Group", "get-Group"), "group_missing", registration("get-Group").inputs),
-    ).rejects.toThrow("observability Group get failed: no Group with id group_missing exists");
+    ).rejects.toThrow("observability Group get failed: no object with id group_missing exists");
   });
 });

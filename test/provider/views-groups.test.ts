@@ -63,7 +63,7 @@ const rules: [string, "View" | "Group", Props, string, string][] = [
     "sharedByOrg",
     "not a known field",
   ],
-  ["view adopt is a non-empty name", "View", { ...view, adopt: "" }, "adopt", "id of an existing View"],
+  ["view adopt is a non-empty name", "View", { ...view, adopt: "" }, "adopt", "id of an existing object"],
   // Group (OpenAPI `Group`: name required; members user ids; roles role ids; isManaged readOnly)
   ["group name is required", "Group", { description: "x" }, "name", "is required"],
   ["group name is not empty", "Group", { name: "" }, "name", "must not be empty"],
@@ -86,7 +86,7 @@ const rules: [string, "View" | "Group", Props, string, string][] = [
     "isManaged",
     "not a known field",
   ],
-  ["group adopt is a non-empty id", "Group", { ...group, adopt: "" }, "adopt", "id of an existing Group"],
+  ["group adopt is a non-empty id", "Group", { ...group, adopt: "" }, "adopt", "id of an existing object"],
 ];
 
 describe("check enforces every View and Group rule", () => {

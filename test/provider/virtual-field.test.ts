@@ -111,6 +111,6 @@ describe("VirtualField lifecycle", () => {
 
   it("adopting a missing id fails naming the kind and the id", async () => {
     const inputs = await checked(impl(), vf({ adopt: "vfield_missing" }));
-    expect(await messageOf(impl().create(inputs))).toContain("no VirtualField with id vfield_missing exists");
+    expect(await messageOf(impl().create(inputs))).toContain("no object with id vfield_missing exists");
   });
 });
