@@ -15,6 +15,14 @@ import * as os from "node:os";
 import * as path from "node:path";
 
 const ROOT = path.resolve(__dirname, "../..");
+/** `npm run test:e2e` as package.json runs it (jest with the real-engine config), without npm: Node's arguments. */
+const E2E = (() => {
+  const [node, ...args] = (
+    JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as { scripts: Record<string, string> }
+  ).scripts["test:e2e"].split(" ");
+  if (node !== "node") throw new Error(`npm run test:e2e starts with ${node}, not node`);
+  return args;
+})();
 /** The version engine/pulumi-cli/go.mod pins, which the cache is keyed by. */
 const PINNED = /github\.com\/pulumi\/pulumi\/pkg\/v3 (v3\.\d+\.\d+)/.exec(
   readFileSync(path.join(ROOT, "engine", "pulumi-cli", "go.mod"), "utf8"),
@@ -215,18 +223,20 @@ describe("npm run demo and npm run test:e2e without a CLI", () => {
     }
   });
 
-  it("npm run test:e2e skips, saying why in its last line, and exits 0 having built nothing", async () => {
-    const out = await runNode([path.join(ROOT, "scripts", "e2e.mts")], noCliEnv());
+  it("npm run test:e2e skips every test, saying why in its last line, and exits 0 having built nothing", async () => {
+    const out = await runNode(E2E, noCliEnv());
     expect(out.code).toBe(0);
     expect(out.stdout).toContain("curl -fsSL https://get.pulumi.com | sh");
     expect(out.stdout.trim().split("\n").at(-1)).toMatch(
       /^test:e2e skipped: no Pulumi CLI can be had here, .*\(no `pulumi` on PATH; .*no Go toolchain.*\)\.$/,
     );
     expect(out.stdout).not.toContain("building");
+    // jest's summary: every test of every file collected, none run.
+    expect(out.stderr).toMatch(/Tests: +(\d+) skipped, \1 total/);
   });
 
   it("npm run test:e2e fails, naming the module, when Go cannot build the CLI", async () => {
-    const out = await runNode([path.join(ROOT, "scripts", "e2e.mts")], { ...noCliEnv(), GO: failingGo() });
+    const out = await runNode(E2E, { ...noCliEnv(), GO: failingGo() });
     expect(out.code).toBe(1);
     expect(out.stderr).toContain("module github.com/example/gone@v1.2.3 could not be had");
     expect(out.stdout).not.toContain("building the package");
