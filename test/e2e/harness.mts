@@ -91,13 +91,15 @@ export function deployedInThisRun(): { types: Set<string>; slugs: string[] } {
  * there, so a stack opens it with freshLookups around it (PathContext.stack and the examples' lifecycle do).
  */
 export function programFromCopies(file: string): InlineProgram {
-  let runs = 0;
   return async () => {
-    const copy = path.join(path.dirname(file), `.run-${++runs}.${path.basename(file)}`);
+    // Numbered across every program of the file: two stacks of one program must not import the same copy.
+    const copy = path.join(path.dirname(file), `.run-${++copies}.${path.basename(file)}`);
     copyFileSync(file, copy);
     return { ...((await import(pathToFileURL(copy).href)) as Record<string, unknown>) };
   };
 }
+
+let copies = 0;
 
 /** What an engine path's steps get: the service, the folders, and a way to open stacks cleaned up afterwards. */
 export interface PathContext {
