@@ -5,13 +5,14 @@
  *
  * The files are ES modules run through Node's type stripping (test/e2e/strip-types.js), as `node` runs the
  * scripts they share with the demo; jest needs Node's --experimental-vm-modules for them, which the npm script
- * passes. They run one at a time, in this process: each drives a CLI that is itself busy, and coverage.test.mts,
+ * passes. Their environment (test/e2e/environment.js) lets a Pulumi program's own error handling work as under
+ * Node. They run one at a time, in this process: each drives a CLI that is itself busy, and coverage.test.mts,
  * last, reads what the others deployed.
  *
  * @type {import('jest').Config}
  */
 module.exports = {
-  testEnvironment: "node",
+  testEnvironment: "<rootDir>/test/e2e/environment.js",
   roots: ["<rootDir>/test/e2e"],
   testMatch: ["**/*.test.mts"],
   moduleFileExtensions: ["mts", "ts", "js", "cjs", "mjs", "json", "node"],
