@@ -142,18 +142,8 @@ export async function assertServiceEmpty(
   );
 }
 
-export function assert(condition: unknown, message: string): asserts condition {
+function assert(condition: unknown, message: string): asserts condition {
   if (!condition) throw new Error(message);
-}
-
-/** Resolves when `p` rejects, with the error; throws when it succeeds. */
-export async function failureOf(p: Promise<unknown>, what: string): Promise<Error> {
-  try {
-    await p;
-  } catch (err) {
-    return err as Error;
-  }
-  throw new Error(`${what} succeeded; it should have failed`);
 }
 
 /**
