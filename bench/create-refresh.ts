@@ -1,5 +1,5 @@
 /**
- * Issue 21: requests and bytes of creating and then refreshing N monitors and N notifiers through the real
+ * Requests and bytes of creating and then refreshing N monitors and N notifiers through the real
  * dynamic-provider host, into an organization that already holds N of each, with listings shared (the default)
  * and with `OBSERVABILITY_SHARED_LISTINGS=0` (each refresh read one GET and each create its own baseline listing, as before), side by
  * side in one run. Each side gets a fresh emulator and host; requests are the emulator's own count, bytes are

@@ -47,7 +47,7 @@ import {
   type InlineProgram,
   type PulumiCli,
 } from "../scripts/lib.mts";
-import { freshService, openStack, projectDir } from "../scripts/e2e-support.mts";
+import { freshService, openStack, projectDir } from "../test/e2e/support.mts";
 
 const positional = process.argv.slice(2).filter((a) => !a.startsWith("--"));
 const flags = process.argv.slice(2).filter((a) => a.startsWith("--"));

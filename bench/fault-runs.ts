@@ -1,5 +1,5 @@
 /**
- * Issue 12's full-size fault runs: 500 mixed operations (create, update, read, delete on monitors, notifiers,
+ * The full-size fault runs: 500 mixed operations (create, update, read, delete on monitors, notifiers,
  * annotations, roles and starred queries) through the real dynamic-provider host, 16 at a time, against an
  * emulator injecting one fault kind at 5% (429, 500, 502, 503, drop, 500after, latency). After each run every
  * family is listed and compared with what the host reported. Prints, per fault kind: operations, failures,

@@ -1,5 +1,5 @@
 /**
- * The host's own overhead (issue 21, part 3): create, read, update and delete of a monitor through the real
+ * The host's own overhead: create, read, update and delete of a monitor through the real
  * dynamic-provider host, with this package's provider (its real `__provider` shim in the installed form, loading dist/) against the
  * floor: a hand-written provider doing the same HTTP calls on raw undici with no validation, loaded by the same
  * host. Both hosts talk to one emulator in a child process. Two measures, each side by side in one run, rounds

@@ -1,5 +1,5 @@
 /**
- * Preview through the real dynamic-provider host (issue 21, part 4): check then diff of 1,000 resources already
+ * Preview through the real dynamic-provider host: check then diff of 1,000 resources already
  * in the state, unchanged, as `pulumi preview` sends them, with this package's provider (its real `__provider`
  * shims in the installed form, a require of each kind's shim module in dist/) against a no-op provider (check returns the inputs, diff reports no changes) in a
  * second host, side by side, rounds interleaved A B A B. The no-op is a dynamic provider as a program would

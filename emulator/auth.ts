@@ -4,8 +4,8 @@
  * - The development tokens (the emulator's API token, and its personal token with `x-service-org-id`) may do
  *   everything, as before.
  * - An API token minted by `POST /v2/tokens` or `POST /v2/tokens/{id}/regenerate` may do exactly what its
- *   capabilities grant (API-FACTS, API tokens: "A request made with a token is allowed only what its
- *   capabilities grant; otherwise 403"). An expired one, and an old one past its regenerate's
+ *   capabilities grant, as the capabilities of `CreateAPIToken` in the service's OpenAPI v2 document
+ *   describe them; anything else is a 403. An expired one, and an old one past its regenerate's
  *   `existingTokenExpiresAt`, is refused.
  *
  * Each route declares what it needs (a {@link RouteAccess}, given to `router.add`; a management family declares

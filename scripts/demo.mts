@@ -1,17 +1,15 @@
 /**
- * `npm run demo [-- up | destroy] [--keep] [--port N] [--build-cli]`: the flagship stack
- * (examples/monitors-to-notifiers) on the local emulator.
+ * `npm run demo [-- up | destroy] [--keep] [--port N]`: the flagship stack (examples/monitors-to-notifiers) on
+ * the local emulator, deployed by the real Pulumi engine.
  *
- * First it looks for the Pulumi CLI (lib.mts): a `pulumi` on PATH, else the one built here from Go modules, if
- * cached. It builds one (minutes, once) only when asked with `--build-cli`, so it starts within seconds on a cold
- * machine. Then it builds the package, and starts the emulator with `--data .demo/emulator.json` on port 8787 (or
- * reuses one already serving there).
- * - With the CLI, the real engine: stack `local` in a file backend under `.pulumi-state/`, the emulator's URL and
- *   token and development placeholders for the example's secrets as config, `up`, the outputs. The program runs
- *   as an Automation API inline program, so the CLI needs no Node.js language host. A second run reports no
- *   changes; `destroy` deletes the resources and removes the stack.
- * - Without it: the same program through Pulumi's Node SDK and the real dynamic-provider host, driven in the
- *   engine's order by test/examples/engine.ts (the example tests' driver), with its state in `.demo/state.json`.
+ * First it gets the Pulumi CLI (lib.mts): a `pulumi` on PATH, else the one built here from Go modules, from its
+ * cache or built now (minutes, once; said before it starts). Without a CLI and without Go it stops there, saying
+ * how to get one. Then it builds the package, and starts the emulator with `--data .demo/emulator.json` on port
+ * 8787 (or reuses one already serving there). The stack `local` lives in a file backend under `.pulumi-state/`,
+ * with the emulator's URL and token and development placeholders for the example's secrets as config; `up` prints
+ * the outputs. The program runs as an Automation API inline program, so the CLI needs no Node.js language host. A
+ * second run reports no changes; `destroy` deletes the resources and removes the stack.
+ *
  * `--keep` leaves the emulator running and prints its URL and token; otherwise nothing is left running.
  */
 import { spawn, type ChildProcess } from "node:child_process";
@@ -27,19 +25,14 @@ import {
   programFromFile,
   pulumiEnv,
   requireFromRepo,
-  requireTypeScript,
   type PulumiCli,
 } from "./lib.mts";
-import type * as Engine from "../test/examples/engine.ts";
-import type * as Host from "../test/helpers/host.ts";
 
-const USAGE = "usage: npm run demo [-- [up | destroy] [--keep] [--port N] [--build-cli]]";
+const USAGE = "usage: npm run demo [-- [up | destroy] [--keep] [--port N]]";
 const PROJECT = "monitors-to-notifiers";
 const FLAGSHIP_DIR = path.join(REPO_ROOT, "examples", PROJECT);
 const STATE_DIR = path.join(REPO_ROOT, ".pulumi-state");
 const DATA_DIR = path.join(REPO_ROOT, ".demo");
-/** Where the demo keeps the stack's state when it runs without the CLI. */
-const DRIVER_STATE = path.join(DATA_DIR, "state.json");
 const STACK = "local";
 
 /** Development placeholders for the flagship's secret config: shaped like the real thing, valid nowhere. */
@@ -60,8 +53,6 @@ interface Options {
   action: "up" | "destroy";
   keep: boolean;
   port?: number;
-  /** Build the CLI from Go modules when none is on PATH or cached (minutes on a cold machine). */
-  buildCli: boolean;
 }
 
 interface EmulatorHandle {
@@ -76,12 +67,11 @@ interface EmulatorHandle {
 
 /** The command line, or the reason it is not one this script understands. */
 function parseArgs(args: string[]): Options | string {
-  const options: Options = { action: "up", keep: false, buildCli: false };
+  const options: Options = { action: "up", keep: false };
   let action: string | undefined;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
     if (arg === "--keep") options.keep = true;
-    else if (arg === "--build-cli") options.buildCli = true;
     else if (arg === "--port" || arg.startsWith("--port=")) {
       const value = arg === "--port" ? args[++i] : arg.slice("--port=".length);
       const port = Number(value);
@@ -104,62 +94,46 @@ async function main(): Promise<number> {
     return 2;
   }
 
-  // Before anything starts: which of the two ways this demo runs.
+  // Where a build exists to read the emulator's defaults from, a port held by something else is reported now,
+  // before the CLI and the package are built; ensureEmulator looks again in any case.
+  if (existsSync(path.join(REPO_ROOT, "dist", "emulator", "index.js"))) await emulatorAddress(options);
+
   const found = await findPulumiCli({
-    build: options.buildCli,
+    build: true,
     onBuildStart: (version) =>
-      console.log(`» building the Pulumi CLI ${version} from Go modules (minutes, once)`),
+      console.log(
+        [
+          `» no \`pulumi\` on PATH: building the Pulumi CLI ${version} from Go modules (minutes, once; then cached).`,
+          "  To skip this, install the CLI instead and run the demo again:",
+          "  `curl -fsSL https://get.pulumi.com | sh` or https://www.pulumi.com/docs/install/",
+        ].join("\n"),
+      ),
   });
   if (!found.cli) {
-    if (found.fatal) throw new Error(`--build-cli: ${found.reason}`);
-    explainWithoutCli(found.reason);
-  } else console.log(`» Pulumi CLI ${found.cli.version} (${found.cli.source})`);
-
-  // Where a build exists to read the emulator's defaults from, a port held by something else is reported now,
-  // not after the build; ensureEmulator looks again in any case.
-  if (existsSync(path.join(REPO_ROOT, "dist", "emulator", "index.js"))) await emulatorAddress(options);
+    console.error(
+      `npm run demo needs the Pulumi CLI, and none could be had: ${found.reason}.\n${INSTALL_HINT}`,
+    );
+    return 1;
+  }
+  console.log(`» Pulumi CLI ${found.cli.version} (${found.cli.source})`);
 
   console.log("» building the package (tsc)");
   await build();
 
   const emulator = await ensureEmulator(options);
   try {
-    return found.cli ? await withCli(found.cli, options, emulator) : await withoutCli(options, emulator);
+    return await runStack(found.cli, options, emulator);
   } finally {
     if (options.keep) printKept(emulator);
     else await emulator.stop();
   }
 }
 
-/** The first lines without a CLI: why, what this mode runs and what it does not, and how to get the CLI. */
-function explainWithoutCli(reason: string): void {
-  console.log(
-    [
-      `The Pulumi CLI could not be had (${reason}).`,
-      "So this demo runs without it. What runs is real: the flagship's program (examples/monitors-to-notifiers/",
-      "index.ts) on Pulumi's Node.js SDK, each resource through Pulumi's real dynamic-provider host and this",
-      "package's real provider code, against the emulator, in the engine's order (check, create; check, diff,",
-      "update; delete, dependents first). What does not: Pulumi's engine and state backend (a small driver and",
-      "the plain file .demo/state.json stand in), refresh, replacement, previews and `pulumi stack` commands.",
-      "`npm run demo -- --build-cli` builds the CLI here from Go modules (minutes, once) and runs the real engine.",
-      INSTALL_HINT,
-      "",
-    ].join("\n"),
-  );
-}
-
-async function withCli(pulumi: PulumiCli, options: Options, emulator: EmulatorHandle): Promise<number> {
+async function runStack(pulumi: PulumiCli, options: Options, emulator: EmulatorHandle): Promise<number> {
   mkdirSync(STATE_DIR, { recursive: true });
   if (process.env.PULUMI_CONFIG_PASSPHRASE === undefined) {
     console.log(
       `» secrets of the local stack are encrypted with the documented passphrase "${LOCAL_PASSPHRASE}"`,
-    );
-  }
-  if (existsSync(DRIVER_STATE)) {
-    // The CLI's stack knows nothing of what the driver created: both sets would live side by side.
-    console.log(
-      `» note: ${path.relative(REPO_ROOT, DRIVER_STATE)} holds resources applied earlier without the CLI; the CLI ` +
-        "does not manage them (remove them with `npm run demo -- destroy` where no CLI can be had, or delete .demo/)",
     );
   }
   console.log(`» stack ${STACK} in ${STATE_DIR}`);
@@ -193,109 +167,15 @@ async function withCli(pulumi: PulumiCli, options: Options, emulator: EmulatorHa
     const shown = secret ? '"[secret]"' : JSON.stringify(value, null, 4);
     console.log(`    ${key}: ${shown.replace(/\n/g, "\n    ")}`);
   }
-  printNextSteps("Pulumi reports no changes");
+  printNextSteps();
   return 0;
 }
 
-/** The flagship through the shared driver and the real dynamic-provider host, with the state in a file. */
-async function withoutCli(options: Options, emulator: EmulatorHandle): Promise<number> {
-  const engine = requireTypeScript<typeof Engine>("./test/examples/engine.ts");
-  const { startProviderHost } = requireTypeScript<typeof Host>("./test/helpers/host.ts");
-  const providerConfig = {
-    "observability:url": emulator.url,
-    "observability:token": emulator.token,
-    "observability:orgId": emulator.orgId,
-  };
-  const host = await startProviderHost({
-    config: providerConfig,
-    secretKeys: ["observability:token"],
-    project: PROJECT,
-  });
-  try {
-    await host.configure();
-    const driver = {
-      host,
-      project: PROJECT,
-      state: engine.loadState(DRIVER_STATE),
-      save: (state: Engine.StackState) => engine.saveState(DRIVER_STATE, state),
-      onStep: printStep,
-    };
-    const where = path.relative(REPO_ROOT, DRIVER_STATE);
-
-    if (options.action === "destroy") {
-      if (!driver.state) {
-        console.log(`Nothing to destroy: there is no ${where}.`);
-        return 0;
-      }
-      console.log(`Destroying (${STACK}, state in ${where}):\n`);
-      const { steps } = await engine.destroy(driver);
-      console.log(`\nDestroyed: ${steps.length} resources deleted from the emulator; ${where} removed.`);
-      return 0;
-    }
-
-    const config: Record<string, string> = { ...providerConfig };
-    for (const [key, value] of Object.entries({ ...PLACEHOLDER_SECRETS, ...LOCAL_CONFIG }))
-      config[`${PROJECT}:${key}`] = value;
-    const secretKeys = [
-      "observability:token",
-      ...Object.keys(PLACEHOLDER_SECRETS).map((k) => `${PROJECT}:${k}`),
-    ];
-    console.log(`Updating (${STACK}, state in ${where}):\n`);
-    const { run, steps } = await engine.up({
-      ...driver,
-      // One run per process, so a plain require loads the program once, as `pulumi up` does.
-      program: {
-        example: PROJECT,
-        stack: STACK,
-        config,
-        secretKeys,
-        load: (file) => requireTypeScript(file),
-      },
-    });
-    console.log(`\n${summary(steps)}`);
-    console.log("\nOutputs:");
-    for (const [key, value] of Object.entries(run.exports)) {
-      const shown = run.secretExports.includes(key) ? '"[secret]"' : JSON.stringify(value, null, 4);
-      console.log(`    ${key}: ${shown.replace(/\n/g, "\n    ")}`);
-    }
-    printNextSteps("it reports no changes");
-    return 0;
-  } finally {
-    await host.close();
-  }
-}
-
-const SYMBOLS: Record<Engine.Action, string> = { create: "+", update: "~", delete: "-", same: " " };
-const DONE: Record<Engine.Action, string> = {
-  create: "created",
-  update: "updated",
-  delete: "deleted",
-  same: "unchanged",
-};
-
-/** One line per resource, as `pulumi up` shows it: what was done, the type, the name and the id. */
-function printStep(step: Engine.Step): void {
-  const kind = `observability:${step.type.slice(step.type.lastIndexOf(":") + 1)}`;
-  console.log(
-    ` ${SYMBOLS[step.action]} ${DONE[step.action].padEnd(10)} ${kind.padEnd(28)} ${step.name.padEnd(26)} ${step.id}`,
-  );
-}
-
-function summary(steps: Engine.Step[]): string {
-  const counts = new Map<Engine.Action, number>();
-  for (const step of steps) counts.set(step.action, (counts.get(step.action) ?? 0) + 1);
-  if (steps.every((s) => s.action === "same")) return `No changes: ${steps.length} resources unchanged.`;
-  const parts = (["create", "update", "delete", "same"] as const)
-    .filter((a) => counts.has(a))
-    .map((a) => `${counts.get(a)} ${DONE[a]}`);
-  return `Resources: ${parts.join(", ")}.`;
-}
-
-function printNextSteps(secondRun: string): void {
+function printNextSteps(): void {
   console.log(
     [
       "",
-      `Emulator data: ${path.relative(REPO_ROOT, path.join(DATA_DIR, "emulator.json"))}. Run \`npm run demo\` again: ${secondRun}.`,
+      `Emulator data: ${path.relative(REPO_ROOT, path.join(DATA_DIR, "emulator.json"))}. Run \`npm run demo\` again: Pulumi reports no changes.`,
       "`npm run demo -- --keep` leaves the emulator running to look around; `npm run demo -- destroy` tears it all down.",
     ].join("\n"),
   );

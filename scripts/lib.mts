@@ -1,12 +1,11 @@
 /**
  * Shared by `npm run demo`, `npm run test:e2e` and the benchmarks: getting the Pulumi CLI (from PATH, else built
  * here from Go modules, pulumi-cli.mts) before anything starts, building the package, running commands
- * asynchronously (an in-process emulator must keep serving), stacks run by the real engine (EngineStack), and
- * loading the TypeScript driver that test/examples shares with the demo.
+ * asynchronously (an in-process emulator must keep serving), and stacks run by the real engine (EngineStack).
  */
 import { spawn } from "node:child_process";
-import { accessSync, constants, lstatSync, mkdirSync, readFileSync, symlinkSync } from "node:fs";
-import Module, { createRequire } from "node:module";
+import { accessSync, constants, lstatSync, mkdirSync, symlinkSync } from "node:fs";
+import { createRequire } from "node:module";
 import * as os from "node:os";
 import * as path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -398,31 +397,3 @@ function probe(
     });
   });
 }
-
-/**
- * Loads a TypeScript module of this repository written for ts-jest (CommonJS: `require`, `__dirname`,
- * extensionless imports), which Node's type stripping cannot run as it is. It is transpiled to CommonJS with the
- * TypeScript compiler, as ts-jest does, so the demo runs the very code the tests run (test/examples/engine.ts).
- */
-export function requireTypeScript<T>(file: string): T {
-  const extensions = (Module as unknown as { _extensions: Record<string, unknown> })._extensions;
-  if (!transpilerInstalled) {
-    const ts = requireFromRepo("typescript") as typeof import("typescript");
-    // Registering `.ts` here also lets `require("./x")` find `x.ts`, as ts-jest's resolver does.
-    extensions[".ts"] = (module: { _compile(code: string, file: string): void }, filename: string) => {
-      const { outputText } = ts.transpileModule(readFileSync(filename, "utf8"), {
-        fileName: filename,
-        compilerOptions: {
-          module: ts.ModuleKind.CommonJS,
-          target: ts.ScriptTarget.ES2022,
-          esModuleInterop: true,
-          inlineSourceMap: true,
-        },
-      });
-      module._compile(outputText, filename);
-    };
-    transpilerInstalled = true;
-  }
-  return requireFromRepo(file) as T;
-}
-let transpilerInstalled = false;

@@ -38,8 +38,8 @@ export function jsonObjectBody(ctx: RequestContext): Record<string, unknown> {
 }
 
 /**
- * The status of a request whose body has a field missing or invalid: 422, as the live service answers (API-FACTS,
- * "invalid bodies answer 422, not 400", correcting the OpenAPI document). A body that is not JSON at all stays
+ * The status of a request whose body has a field missing or invalid: 422, as the live service answers (recorded in
+ * alchemy-run/distilled `packages/axiom/patches/v2/001-add-error-responses.patch.json`, from live probes; the OpenAPI document omits it). A body that is not JSON at all stays
  * 400. This is the one place it is chosen: every body rule fails with it ({@link validateBody} and the query
  * bodies, emulator/query).
  */

@@ -3,8 +3,8 @@
  * `POST /v1/datasets/{name}/query`. Both validate with the shared zod schemas, lower the request to one
  * plan, run it over the event store and shape the result as the service does.
  *
- * Time bounds are inclusive at both ends (`startTime <= _time <= endTime`), which is what the spec's
- * "not adjusting risks overlap" paging advice implies.
+ * Time bounds are inclusive at both ends (`startTime <= _time <= endTime`), which is what the
+ * paging advice of the service's API reference (axiom.co/docs/restapi) implies: not adjusting the bound risks overlap.
  */
 import { AplError, compileQuery, fieldGetter, parseApl, type Plan, type PlanOp } from "../apl";
 import { formatFailures, validate } from "../../provider/schemas/common";
@@ -19,7 +19,7 @@ import { compileLegacyFilter, isZeroFilter, legacyProjection, LegacyRequestError
 export { cursorDescending, execute, type ExecOptions, type ExecResult } from "./engine";
 export { compileLegacyFilter, LEGACY_FILTER_OPS, legacyProjection, LegacyRequestError } from "./legacy";
 
-/** Page size when neither the query nor the request sets a limit (the spec's default). */
+/** Page size when neither the query nor the request sets a limit (the API reference's default). */
 export const DEFAULT_PAGE_LIMIT = 1000;
 /** The server's own cap on a page, applied on top of the query's and the request's limits. */
 export const SERVER_PAGE_LIMIT = 50_000;

@@ -41,7 +41,7 @@ const MAX_DEPTH = 100;
 /** Longest pattern a `regexp` filter may hold: the emulator runs patterns in-process, so it keeps them short. */
 export const MAX_PATTERN_LENGTH = 1024;
 
-/** A `regexp` filter's pattern as a RegExp; an empty or invalid pattern is a 400 naming the filter's value. */
+/** A `regexp` filter's pattern as a RegExp; an empty or invalid pattern is a 422 naming the filter's value. */
 function compilePattern(pattern: string, caseSensitive: boolean, at: string): RegExp {
   if (pattern === "") throw new LegacyRequestError(`${at}.value`, "must be a non-empty pattern for regexp");
   if (pattern.length > MAX_PATTERN_LENGTH) {

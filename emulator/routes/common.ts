@@ -52,7 +52,7 @@ export interface CollectionFamily extends CollectionSpec {
   readonly path: string;
   /** Whether the server stamps `createdAt`/`createdBy` on create and keeps them through every update. */
   readonly stamp?: boolean;
-  /** Status of a successful create; the service answers 200 except where API-FACTS says 201. */
+  /** Status of a successful create; the service answers 200 except where its OpenAPI v2 document says 201 (annotations). */
   readonly createdStatus?: number;
   /** A query string `GET <path>` needs (e.g. `?dataset=logs` for virtual fields), which lists refuse without. */
   readonly listQuery?: string;

@@ -13,8 +13,8 @@
  *   document gets `uid` and `overrides: {}` injected, `owner` defaults to everyone and the everyone owner is
  *   echoed lower-case (`x-axiom-everyone`); server-managed keys sent inside a document are dropped.
  * - Errors are the document's `DashboardError {code, message, reason?, uid?, currentVersion?}` with a string
- *   `code`. An invalid body answers 422: the document says 400 for dashboards, but API-FACTS' correction
- *   ("invalid bodies answer 422, not 400", as the live service does) applies to every family; a body that is not
+ *   `code`. An invalid body answers 422: the document says 400 for dashboards, but the live service answers
+ *   422 for every family (json-body.ts cites the probes); a body that is not
  *   JSON stays 400.
  */
 import { randomBytes } from "node:crypto";

@@ -1,6 +1,6 @@
 /**
  * Datasets: `/v2/datasets[/{id}]`, with `/fields[/{field}]`, `/mapfields[/{name}]`, `/trim` and `/vacuum`
- * (OpenAPI v2 operations getDatasets … vacuumDataset; API-FACTS "Datasets"). The id is the name, and the event
+ * (OpenAPI v2 operations getDatasets … vacuumDataset). The id is the name, and the event
  * store keeps each dataset's events under that same name: ingest and queries need the dataset to exist (404
  * otherwise), and deleting it deletes its events.
  */

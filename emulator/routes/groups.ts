@@ -1,7 +1,7 @@
 /**
  * RBAC groups: `/v2/rbac/groups` and `/v2/rbac/groups/{id}` (create answers 200, as the OpenAPI document says).
  * Names are unique (the document: "Unique name identifier for the group"): a clash is a 409. Every role id must
- * be a role of the organization (the `roles` collection) or a built-in role (API-FACTS "Users": `none`,
+ * be a role of the organization (the `roles` collection) or a built-in role (axiom-go `axiom/users.go` `UserRole`: `none`,
  * `read-only`, `user`, `admin`, `owner`); another is a 422 naming `roles[i]`. Member ids are not checked. The
  * read-only `isManaged` in a body is ignored; groups made here are never managed (`false`).
  */

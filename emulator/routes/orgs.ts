@@ -7,7 +7,7 @@ import { OPEN } from "../auth";
 import type { CollectionFamily } from "./common";
 
 /**
- * The license's edge deployments (API-FACTS "Organizations": a list of `{id, instanceName, deploymentType, cloud,
+ * The license's edge deployments (as the service returns it: a list of `{id, instanceName, deploymentType, cloud,
  * domain, description, environmentDefault}`; the OpenAPI document's `License.edgeDeployments` is a list of ids
  * instead, and clients read either). A dataset created without `edgeDeployment` gets the default.
  */
@@ -34,7 +34,7 @@ export const EDGE_DEPLOYMENTS = [
 /** The license's default edge deployment. */
 export const DEFAULT_EDGE_DEPLOYMENT = EDGE_DEPLOYMENTS[0].id;
 
-/** The emulator organization: a realistic org object whose license carries every field the spec names. */
+/** The emulator organization: a realistic org object whose license carries every field the API reference names. */
 function defaultOrg(orgId: string, now = new Date()): StoredObject {
   const day = 86_400_000;
   const start = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));

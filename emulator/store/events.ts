@@ -1,7 +1,7 @@
 /**
  * Event storage for the emulator's datasets. Ingest appends here; the query engine reads here.
  *
- * Times are kept as bigint nanoseconds so that the spec's ±1 ns paging step is exact.
+ * Times are kept as bigint nanoseconds so that the ±1 ns paging step of the service's API reference (axiom.co/docs/restapi) is exact.
  * Row ids sort lexicographically in (_time, arrival) order, which is what makes cursors work.
  */
 

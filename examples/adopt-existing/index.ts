@@ -14,6 +14,8 @@ const config = new pulumi.Config();
 const notifierName = config.get("notifierName") ?? "Platform team email";
 /** Name of the monitor made by hand; it keeps this name once adopted. */
 const monitorName = config.get("monitorName") ?? "Hosts: disk above 90%";
+/** How many such events within five minutes the monitor lets pass before it fires; by default it fires on the first. */
+const diskEventsAllowed = config.getNumber("diskEventsAllowed") ?? 0;
 
 // Looked up by name, not by a hard-coded id: the program finds the objects wherever they were made. The names
 // are kept when adopting, so the same lookups find the same objects on every later run. A notifier's lookup is
@@ -34,7 +36,7 @@ const diskFull = new obs.Monitor("disk-full", {
   type: "Threshold",
   aplQuery: "['host-metrics'] | where disk_used_pct > 90 | summarize count() by bin(_time, 5m)",
   operator: "Above",
-  threshold: 0,
+  threshold: diskEventsAllowed,
   intervalMinutes: 5,
   rangeMinutes: 5,
   notifierIds: [platformEmail.id],

@@ -217,7 +217,7 @@ export function timeNs(text: string): bigint {
 type Plan = { apl: string; order: "asc" | "desc"; pageSize: number };
 
 /**
- * Every row over all pages. Timestamp mode (the spec's recommended method) moves `endTime` (desc) or
+ * Every row over all pages. Timestamp mode (the method the API reference recommends) moves `endTime` (desc) or
  * `startTime` (asc) to the last row's `_time` without a ±1 ns step, so boundary rows are fetched again and
  * dropped by `_rowId`; only ids at the current boundary time are remembered, so memory stays bounded.
  * It stops on an empty page, a short page, or a page that brings nothing new.

@@ -57,7 +57,7 @@ const OUTPUT_KEYS = [
   "adopt",
 ] as const;
 
-/** The fields the dataset's PUT takes (API-FACTS; axiom-go `DatasetUpdateRequest`): never `edgeDeployment`. */
+/** The fields the dataset's PUT takes (axiom-go `DatasetUpdateRequest`): never `edgeDeployment`. */
 const UPDATE_KEYS = ["description", "retentionDays", "useRetentionPeriod"] as const;
 /** The fields its POST takes; map fields go through `/mapfields` after it. */
 const CREATE_KEYS = ["name", "kind", "edgeDeployment", ...UPDATE_KEYS] as const;

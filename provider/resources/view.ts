@@ -1,8 +1,8 @@
 /**
  * View: a named, saved APL query over datasets. POST/GET/PUT/DELETE `/v2/views[/{id}]`.
  *
- * A view's id is its name. The OpenAPI document's View has no id field, API-FACTS says third-party providers use
- * the name as the id, and Alchemy does exactly that (alchemy-run/alchemy `packages/alchemy/src/Axiom/View.ts`:
+ * A view's id is its name. The OpenAPI document's View has no id field while its paths take an id, and
+ * Alchemy uses the name as that id (alchemy-run/alchemy `packages/alchemy/src/Axiom/View.ts`:
  * the name is the path identifier, and a rename replaces the view); provider/schemas/view.ts cites the rest.
  * Followed throughout: the resource's id is the name, `name` is a replace key (a rename is a new view, the old
  * one deleted first), `adopt` and `View.get` take a name, and a name already taken is the service's 409.

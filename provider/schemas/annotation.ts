@@ -1,4 +1,4 @@
-/** Annotation: the spec's "Annotation" table. Endpoints: `/v2/annotations`. */
+/** Annotation: the API reference's Annotation object (axiom.co/docs/restapi). Endpoints: `/v2/annotations`. */
 import { z } from "zod";
 import { DateTimeSchema, NonEmptyStringSchema, absentWhenUnset, serviceDefault } from "./common";
 

@@ -1,13 +1,13 @@
 /**
  * Shared building blocks for the resource schemas, and the one place that turns zod issues into
- * messages that name the field. Every rule message is phrased as the spec phrases the rule.
+ * messages that name the field. Every rule message is phrased as the service's API reference phrases the rule.
  */
 import { z } from "zod";
 import { isRfc3339, ZERO_TIME } from "../time";
 
 export { ZERO_TIME };
 
-/** An RFC 3339 date-time with an offset or `Z`, as the spec's `date-time` type (the time module's `rfc3339`). */
+/** An RFC 3339 date-time with an offset or `Z`, as the API reference's `date-time` type (the time module's `rfc3339`). */
 export const DateTimeSchema = z
   .string({ error: "must be an RFC 3339 date-time" })
   .refine(isRfc3339, { error: "must be an RFC 3339 date-time" });

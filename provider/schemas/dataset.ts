@@ -1,5 +1,5 @@
 /**
- * Dataset: API-FACTS "Beyond the spec's six families" (Datasets) and the OpenAPI v2 document's `Dataset`,
+ * Dataset: the OpenAPI v2 document's (axiomhq/docs `content/docs/(api-reference)/restapi/versions/v2.json`) `Dataset`,
  * `CreateDataset`, `UpdateDataset`, `DatasetField`, `MapFields`, `MapField` and `TrimOptions`.
  * Endpoints: `/v2/datasets[/{id}]`, `/fields`, `/mapfields`, `/trim`, `/vacuum`. The id is the name.
  */
@@ -42,7 +42,7 @@ export function datasetNameRuleProblem(name: string): string | undefined {
   return r.success ? undefined : r.error.issues[0].message;
 }
 
-/** A map field's name: terraform-provider-axiom's `^[a-zA-Z0-9]+([a-zA-Z0-9_.-]*[a-zA-Z0-9]+)?$` (API-FACTS). */
+/** A map field's name: terraform-provider-axiom's `^[a-zA-Z0-9]+([a-zA-Z0-9_.-]*[a-zA-Z0-9]+)?$`. */
 export const MapFieldNameSchema = z
   .string({ error: "must be a string" })
   .regex(/^[a-zA-Z0-9]+([a-zA-Z0-9_.-]*[a-zA-Z0-9]+)?$/, {
@@ -186,7 +186,7 @@ export const TrimSchema = z.object({
 });
 export type TrimOptions = z.input<typeof TrimSchema>;
 
-/** An edge deployment as the organization's license lists it (API-FACTS, "Organizations"). */
+/** An edge deployment as the organization's license lists it (the service's `GET /v2/orgs`). */
 export const EdgeDeploymentSchema = z
   .looseObject({
     id: z.string(),

@@ -1,4 +1,4 @@
-/** Monitor: the spec's "Monitor" table, plus the cross-field rules from API-FACTS. Endpoints: `/v2/monitors`. */
+/** Monitor: the API reference's Monitor object (axiom.co/docs/restapi), plus its cross-field rules. Endpoints: `/v2/monitors`. */
 import { z } from "zod";
 import {
   DateTimeSchema,
@@ -72,7 +72,7 @@ type MonitorShape = {
   tolerance?: unknown;
 };
 
-/** The cross-field rules from API-FACTS, each reported on the field that is missing or wrong. */
+/** The cross-field rules (which fields each monitor type needs), each reported on the field that is missing or wrong. */
 export function monitorCrossFieldIssues(m: MonitorShape): CrossFieldIssue[] {
   const issues: CrossFieldIssue[] = [];
   const need = (field: keyof MonitorShape, why: string) => {
@@ -114,7 +114,7 @@ function tolerateClientSpellings(body: unknown): unknown {
 const MonitorObjectSchema = z.object(monitorFields);
 
 /** Body of `POST /v2/monitors` and `PUT /v2/monitors/{id}` (PUT sends the whole monitor). Null and the zero time
- * mean absent; every rule of the spec still applies to what is given. */
+ * mean absent; every rule of the API reference still applies to what is given. */
 export const MonitorCreateSchema = z.preprocess(
   tolerateClientSpellings,
   absentWhenUnset(refinedBy(MonitorObjectSchema, monitorCrossFieldIssues), { zeroIsAbsent: true }),

@@ -1,4 +1,4 @@
-/** Notifier: the spec's "Notifier" table and its channels. Endpoints: `/v2/notifiers`. */
+/** Notifier: the API reference's Notifier object and its channels (axiom.co/docs/restapi). Endpoints: `/v2/notifiers`. */
 import { z } from "zod";
 import {
   DateTimeSchema,
@@ -17,7 +17,7 @@ const httpUrl = () =>
     .refine((s) => /^https?:\/\//i.test(s) && URL.canParse(s), { error: "must be an http(s) URL" });
 const secretString = () => NonEmptyStringSchema;
 
-/** The channels, keyed as the service keys them; the spec's row "the service" is `discord`. */
+/** The channels, keyed as the service keys them (axiom-go `axiom/notifiers.go`, `NotifierProperties`). */
 export const ChannelSchemas = {
   customWebhook: z.object({
     /** Required; the URL called. */

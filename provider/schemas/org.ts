@@ -1,10 +1,10 @@
-/** Organization: the spec's "Organization" table. Endpoints: `/v2/orgs`. */
+/** Organization: the API reference's Organization object (axiom.co/docs/restapi). Endpoints: `/v2/orgs`. */
 import { z } from "zod";
 import { NonEmptyStringSchema, absentWhenUnset } from "./common";
 import { EdgeDeploymentSchema } from "./dataset";
 
 export const PAYMENT_STATUSES = ["na", "failed", "success", "blocked"] as const;
-/** The spec's plans, plus `accelerator` (API-FACTS). */
+/** The API reference's plans, plus `accelerator`, which the service also returns. */
 export const PLANS = [
   "personal",
   "basicDirect",
@@ -51,7 +51,7 @@ export const LicenseSchema = absentWhenUnset(
       storageAllowanceGB: z.number(),
       /** The edge deployment a dataset gets when it names none. */
       defaultEdgeDeployment: z.string(),
-      /** API-FACTS: a list of objects; the OpenAPI document: a list of ids. Either reads. */
+      /** The service returns a list of objects; the OpenAPI document says a list of ids. Either reads. */
       edgeDeployments: z.array(z.union([z.string(), EdgeDeploymentSchema])),
     })
     .partial(),

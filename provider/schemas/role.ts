@@ -1,4 +1,4 @@
-/** Role (RBAC): the spec's "Role" table with API-FACTS' capability action lists. Endpoints: `/v2/rbac/roles`. */
+/** Role (RBAC): the API reference's Role object (axiom.co/docs/restapi) and the OpenAPI v2 document's capability action lists. Endpoints: `/v2/rbac/roles`. */
 import { z } from "zod";
 import { NonEmptyStringSchema, absentWhenUnset, serviceDefault, uniqueList } from "./common";
 

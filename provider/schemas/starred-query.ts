@@ -1,4 +1,4 @@
-/** Starred (saved APL) query: the spec's table with API-FACTS' required fields. Endpoints: `/v2/apl-starred-queries`. */
+/** Starred (saved APL) query: the API reference's object (axiom.co/docs/restapi) and the OpenAPI v2 document's required fields. Endpoints: `/v2/apl-starred-queries`. */
 import { z } from "zod";
 import { NonEmptyStringSchema, OrderEntrySchema, StringMapSchema, absentWhenUnset } from "./common";
 import { QueryOptionsSchema, QueryTimeSchema } from "./query";

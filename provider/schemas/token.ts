@@ -1,5 +1,5 @@
 /**
- * API token: API-FACTS "Beyond the spec's six families", API tokens, and the OpenAPI v2 document's
+ * API token: the OpenAPI v2 document's (axiomhq/docs `content/docs/(api-reference)/restapi/versions/v2.json`)
  * `CreateAPIToken`, `APIToken`, `CreateAPITokenResponse` and `RegenerateAPIToken`. Endpoints: `/v2/tokens`,
  * `/v2/tokens/{id}`, `POST /v2/tokens/{id}/regenerate`; there is no PUT.
  */

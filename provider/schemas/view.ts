@@ -5,7 +5,7 @@
  * - the OpenAPI document's `View` schema has no `id` field (`name`, `aplQuery`, `datasets`, `description`,
  *   `sharedByOrg`, `sharedByOrgName`), yet its paths are `/views/{id}` (axiomhq/docs
  *   `content/docs/(api-reference)/restapi/versions/v2.json`, getView/updateView/deleteView);
- * - API-FACTS ("Views"): "The document gives no id field; third-party providers use the name as the id";
+ * - the document gives no id field, so a client must address a view by something else, and the name is unique;
  * - Alchemy (alchemy-run/alchemy `packages/alchemy/src/Axiom/View.ts`) addresses `getView`/`updateView`/
  *   `deleteView` with the name ("Axiom's view list/get responses don't expose a separate id field") and turns a
  *   rename into a replacement;

@@ -88,7 +88,7 @@ export async function firstMonitorName(options: obs.ClientOptions): Promise<stri
   await client.close();
   return monitors[0]?.name;
 }
-// The README's quick start from code.
+// The emulator from code, as docs/emulator.md shows it.
 export async function listMonitorsOnEmulator(): Promise<number> {
   const em = await startEmulator({ port: 0 }); // a free port: em.url, em.token, em.orgId
   const client = new obs.ObservabilityClient({ url: em.url, token: em.token });
@@ -248,7 +248,7 @@ interface MockRun {
   version: string;
   registrations: { type: string; provider: string }[];
   outputs: Record<string, unknown>;
-  /** What the README's quick start from code returned: the installed emulator's monitors. */
+  /** What docs/emulator.md's example from code returned: the installed emulator's monitors. */
   monitorsOnEmulator: number;
   ingestedOnEmulator: number;
 }

@@ -1,6 +1,6 @@
 /**
  * The datasets family against a real emulator: every operation of the OpenAPI v2 document's datasets family
- * (getDatasets … vacuumDataset, /tmp/research/openapi-19.md), with its statuses and bodies; and datasets as real
+ * (getDatasets … vacuumDataset, axiomhq/docs `content/docs/(api-reference)/restapi/versions/v2.json`), with its statuses and bodies; and datasets as real
  * objects: ingest and queries need the dataset to exist, and deleting it deletes its events.
  */
 import { z } from "zod";
@@ -34,7 +34,7 @@ const OpenApiField = z.object({
   type: z.string(),
   unit: z.string().optional(),
 });
-/** The service's error body (API-FACTS "Errors"). */
+/** The service's error body, `{code, message}`; clients read `message` (axiom-go `axiom/error.go`, `HTTPError`). */
 const ErrorBody = z.object({ code: z.number().int(), message: z.string() });
 
 const ALL_TIME = { startTime: "2000-01-01T00:00:00Z", endTime: "now+1h" };
@@ -55,7 +55,7 @@ describe("datasets: create, read, list, update, delete", () => {
       retentionDays: 0,
       useRetentionPeriod: false,
       mapFields: [],
-      // The license's default edge deployment (API-FACTS "Organizations").
+      // The license's default edge deployment.
       edgeDeployment: "cloud.us-east-1.aws",
       who: "local-user",
     });
@@ -118,14 +118,14 @@ describe("datasets: create, read, list, update, delete", () => {
     expect(ErrorBody.parse(res.body)).toEqual({ code: 404, message: "Not found" });
   });
 
-  it("a name that exists is a 409 (API-FACTS)", async () => {
+  it("a name that exists is a 409", async () => {
     await create({ name: "clash" });
     const res = await create({ name: "clash" });
     expect(res.status).toBe(409);
     expect(ErrorBody.parse(res.body).message).toMatch(/clash/);
   });
 
-  // Each rule of API-FACTS / axiom-go datasets.go:109-111 and of the OpenAPI `CreateDataset`, answered 422
+  // Each rule of axiom-go datasets.go:109-111 and of the OpenAPI `CreateDataset`, answered 422
   // naming the field, as the live service does for invalid bodies.
   it.each([
     ["name missing", {}, /^name: /],
@@ -168,7 +168,7 @@ describe("datasets: create, read, list, update, delete", () => {
   });
 });
 
-describe("datasets are real objects (settled: /tmp/research/settled.md §1, §2)", () => {
+describe("datasets are real objects", () => {
   it("ingest into a dataset never created is a 404 whose message says not found", async () => {
     // alchemy-run/distilled packages/axiom/patches/v1-edge-ingest/001-add-error-responses.patch.json: "404 when
     // the dataset does not exist"; axiom-go examples/README.md: "Must exist prior to using it". axiom-js
@@ -348,7 +348,7 @@ describe("trim and vacuum", () => {
   });
 });
 
-describe("the organization's license (API-FACTS 'Organizations')", () => {
+describe("the organization's license", () => {
   it("carries defaultEdgeDeployment and edgeDeployments, objects with every documented field", async () => {
     const org = (await api(em.current, "GET", `/v2/orgs/${em.current.orgId}`)).body;
     expect(org.license.defaultEdgeDeployment).toBe("cloud.us-east-1.aws");

@@ -1,4 +1,4 @@
-/** Every management endpoint of API-FACTS' table: status codes, shapes, id prefixes, filters, tolerated bodies. */
+/** Every management endpoint of the service's OpenAPI v2 document (axiomhq/docs `content/docs/(api-reference)/restapi/versions/v2.json`): status codes, shapes, id prefixes, filters, tolerated bodies. */
 import { api, useEmulator } from "../helpers/emulator";
 
 const em = useEmulator();

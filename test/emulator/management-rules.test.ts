@@ -1,4 +1,4 @@
-/** Every field rule of the spec's tables and API-FACTS, one row per rule, against a real emulator. */
+/** Every field rule of the service's API reference (axiom.co/docs/restapi) and its OpenAPI v2 document, one row per rule, against a real emulator. */
 import { api, useEmulator } from "../helpers/emulator";
 
 const em = useEmulator();
@@ -44,7 +44,7 @@ const s = (n: number, c = "a") => c.repeat(n);
 const names = (field: string) => new RegExp(`(^|; )${field.replace(/[.[\]]/g, "\\$&")}(\\[\\d+\\])?: `);
 
 /** [rule, family, body, the field the 422 message must name, or null when the body is valid]. A body field
- * missing or invalid answers 422, as the live service does (API-FACTS: "invalid bodies answer 422, not 400"). */
+ * missing or invalid answers 422, as the live service does (alchemy-run/distilled `packages/axiom/patches/v2/001-add-error-responses.patch.json`, live probes). */
 type Row = [string, Family, unknown, string | null];
 
 const rows: Row[] = [

@@ -1,7 +1,7 @@
 /**
  * Request bodies as the service's official clients serialize them, sent to the emulator, which must take them as
  * the real service does: null means absent, Go's and Terraform's zero values mean unset, and ingest may be zstd.
- * Each row names the client behaviour it models and, in its comment, where that body shape comes from. The spec's
+ * Each row names the client behaviour it models and, in its comment, where that body shape comes from. The API reference's
  * rules still hold for every value actually given: the last block shows those 422s, each naming the field.
  */
 import { gzipSync, zstdCompressSync } from "node:zlib";
@@ -86,7 +86,7 @@ describe("monitors", () => {
     expect(res.body.notifierIds).toEqual([n.body.id]);
   });
 
-  it("both spellings: notifierIds null beside axiom-go's notifierIDs list keeps the list (a Go-shaped body re-sent with the spec's field added)", async () => {
+  it("both spellings: notifierIds null beside axiom-go's notifierIDs list keeps the list (a Go-shaped body re-sent with the documented field added)", async () => {
     const n = await api(em.current, "POST", "/v2/notifiers", {
       name: "slack-2",
       properties: { slack: { slackUrl: "https://hooks.slack.com/services/T/B/Y" } },
@@ -399,7 +399,7 @@ describe("ingest compressions", () => {
   });
 });
 
-describe("still strict where the spec is", () => {
+describe("still strict where the API reference is", () => {
   const monitor = { name: "m", type: "Threshold", aplQuery: "['logs']", operator: "Above", threshold: 1 };
   it.each<[string, string, string, Record<string, unknown>, RegExp]>([
     [
@@ -410,14 +410,14 @@ describe("still strict where the spec is", () => {
       /operator: is required when type is Threshold/,
     ],
     [
-      "intervalMinutes 0 is below the spec's minimum of 1",
+      "intervalMinutes 0 is below the documented minimum of 1",
       "POST",
       "/v2/monitors",
       { ...monitor, intervalMinutes: 0 },
       /intervalMinutes: must be at least 1/,
     ],
     [
-      "compareDays 8 is above the spec's maximum of 7",
+      "compareDays 8 is above the documented maximum of 7",
       "POST",
       "/v2/monitors",
       { ...monitor, compareDays: 8 },
@@ -474,7 +474,7 @@ describe("still strict where the spec is", () => {
     ],
     [
       // axiom-go axiom/monitors_integration_test.go TestCreateMonitorWithMPLQuery: the live service takes it, but
-      // the spec requires aplQuery, and the emulator has no MPL to run in its place.
+      // the API reference requires aplQuery, and the emulator has no MPL to run in its place.
       'Go client: an MPL monitor with aplQuery ""',
       "POST",
       "/v2/monitors",

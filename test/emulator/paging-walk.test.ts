@@ -136,7 +136,7 @@ describe.each([
   ])("timestamp paging %s returns every row exactly once after dedup", async (_dir, desc) => {
     const { rows, repeats } = await timestampWalk(fetch, desc);
     expectComplete(rows);
-    // The inclusive bound re-reads the boundary run: the overlap the spec tells clients to deduplicate.
+    // The inclusive bound re-reads the boundary run: the overlap the API reference tells clients to deduplicate.
     expect(repeats).toBeGreaterThan(0);
   });
 

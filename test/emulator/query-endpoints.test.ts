@@ -403,7 +403,7 @@ describe("errors", () => {
     expect(res.body).toEqual({ code: 404, message: expect.stringContaining('"nope"') });
   });
 
-  // A body field missing or invalid answers 422 (API-FACTS: "invalid bodies answer 422, not 400"); a bad query
+  // A body field missing or invalid answers 422 (alchemy-run/distilled `packages/axiom/patches/v2/001-add-error-responses.patch.json`, live probes); a bad query
   // string parameter stays 400.
   it.each([
     ["unknown format (query string)", () => apl({ apl: "web" }, "csv"), /^format: /, 400],

@@ -1,7 +1,7 @@
 /**
  * API tokens in the emulator: every operation of the OpenAPI v2 document's `tokens` tag (getAPITokens,
  * createAPIToken, getAPIToken, deleteAPIToken, regenerateAPIToken), the bodies official clients send, and the
- * enforcement of a minted token's capabilities (issue 19, emulator item 4; API-FACTS "API tokens").
+ * enforcement of a minted token's capabilities (each may do only what its capabilities grant).
  */
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";

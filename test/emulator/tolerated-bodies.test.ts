@@ -1,5 +1,5 @@
 /**
- * API-FACTS "Bodies the service tolerates", as the official Go client sends them: whole objects read from
+ * Bodies the service tolerates, as the official Go client (axiom-go) sends them: whole objects read from
  * GET sent back (id, createdAt, createdBy, updatedAt, zero times), `notifierIDs`, a custom webhook's
  * `URL`/`Headers`/`Body`, and the zero time as "no bound" on the annotation list.
  */

@@ -1,16 +1,12 @@
 /**
- * The engine's side of `pulumi up` and `pulumi destroy`, as far as a demo and the example tests need it: each
- * registration of a real program goes through the real dynamic-provider host over gRPC (test/helpers/host.ts)
- * in the order the engine uses. New: check, then create. Known: check (the old checked inputs as olds), then
- * diff against the old state, then update when the diff says so. Gone from the program, or on destroy: delete,
- * dependents first.
+ * The engine's side of `pulumi up`, as far as the example tests need it: each registration of a real program goes
+ * through the real dynamic-provider host over gRPC (test/helpers/host.ts) in the order the engine uses. New:
+ * check, then create. Known: check (the old checked inputs as olds), then diff against the old state, then update
+ * when the diff says so. Gone from the program: delete, dependents first.
  *
- * A demo and test driver, not an engine: no refresh, no replacement, no parallelism, no plugins, and the state
- * is a plain object (the demo keeps it as JSON in `.demo/`). It is shared, unchanged, by test/examples and by
- * `npm run demo` when no Pulumi CLI can be had.
+ * A test driver, not an engine: no refresh, no replacement, no parallelism, no plugins, and the state is a plain
+ * object. The real engine runs the same examples in test/e2e/.
  */
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import * as path from "node:path";
 import { formatFailures } from "../../provider/schemas";
 import { urnOf, type HostCheck, type ProviderHost } from "../helpers/host";
 import { runProgram, type ProgramRun, type RegisterRequest, type RunOptions } from "./program";
@@ -40,37 +36,6 @@ export interface StackState {
   resources: ResourceState[];
 }
 
-/** The state kept in `file`, or undefined when there is none (never applied, or destroyed). */
-export function loadState(file: string): StackState | undefined {
-  let text: string;
-  try {
-    text = readFileSync(file, "utf8");
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-    throw err;
-  }
-  const state = JSON.parse(text) as StackState;
-  if (state.version !== 1 || !Array.isArray(state.resources)) {
-    throw new Error(`${file} is not a state file this driver wrote; move it away to start afresh`);
-  }
-  return state;
-}
-
-/**
- * Writes the state to `file` atomically, readable by its owner only (it holds the provider's outputs, secrets
- * included); an empty state removes the file.
- */
-export function saveState(file: string, state: StackState): void {
-  if (state.resources.length === 0) {
-    rmSync(file, { force: true });
-    return;
-  }
-  mkdirSync(path.dirname(file), { recursive: true });
-  const temp = `${file}.${process.pid}.tmp`;
-  writeFileSync(temp, JSON.stringify(state, null, 2) + "\n", { mode: 0o600 });
-  renameSync(temp, file);
-}
-
 /** What a step did to a resource; `same` when Diff reported no change. */
 export type Action = "create" | "update" | "same" | "delete";
 
@@ -84,15 +49,13 @@ export interface Step {
   diff?: { changes: "unknown" | "none" | "some"; replaces: string[] };
 }
 
-/** Options shared by {@link up} and {@link destroy}. */
+/** Options of the driver. */
 export interface DriverOptions {
   host: HostCalls;
   /** The project name, as in Pulumi.yaml: part of every URN. */
   project: string;
-  /** The state to start from; not modified (the new one is handed to `save` and returned). */
+  /** The state to start from; not modified (the new one is returned). */
   state?: StackState;
-  /** Called after every step with the state as it now is, so a failure halfway loses nothing created. */
-  save?(state: StackState): void;
   /** Called after every step. */
   onStep?(step: Step): void;
 }
@@ -124,7 +87,7 @@ function checked(req: RegisterRequest, result: HostCheck): Record<string, unknow
   return result.inputs ?? req.inputs;
 }
 
-/** Keeps the state, in step order, and tells `save` and `onStep` of every change. */
+/** Keeps the state, in step order, and tells `onStep` of every change. */
 class Ledger {
   readonly steps: Step[] = [];
   private readonly byKey: Map<string, ResourceState>;
@@ -147,7 +110,6 @@ class Ledger {
     if (resource) this.byKey.set(keyOf(step), resource);
     else this.byKey.delete(keyOf(step));
     this.steps.push(step);
-    this.options.save?.(this.state());
     this.options.onStep?.(step);
   }
 
@@ -209,13 +171,6 @@ export async function up(options: UpOptions): Promise<UpResult> {
   const run = await runProgram({ ...options.program, project, register });
   await deleteInOrder(options, ledger, (r) => !registered.has(keyOf(r)));
   return { run, steps: ledger.steps, state: ledger.state() };
-}
-
-/** `pulumi destroy`, small: deletes every resource of the state, dependents first. */
-export async function destroy(options: DriverOptions): Promise<{ steps: Step[]; state: StackState }> {
-  const ledger = new Ledger(options, options.state?.resources ?? []);
-  await deleteInOrder(options, ledger, () => true);
-  return { steps: ledger.steps, state: ledger.state() };
 }
 
 /** Deletes the chosen resources, each only once nothing left in the state depends on it. */

@@ -5,8 +5,7 @@
  * dynamic host answers `acceptSecrets=false`), and outputs are re-marked secret where the input was secret or
  * the resource named them in `additionalSecretOutputs`.
  *
- * Shared by the example tests and by `npm run demo` without a CLI (scripts/lib.mts loads it), so it depends on
- * no test runner: the caller says how to load the program afresh.
+ * It depends on no test runner: the caller says how to load the program afresh.
  */
 import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";

@@ -1,7 +1,7 @@
 /**
  * `npm run demo`, `npm run test:e2e` and `npm run pulumi:path` around the Pulumi CLI: how the CLI is found (PATH,
  * else the build from Go modules in its cache, else a new build), what the scripts say when none can be had, and
- * their answers to bad input. The runs through the driver itself are in offline-demo.test.ts.
+ * their answers to bad input. The runs themselves are test/e2e/ (`npm run test:e2e`).
  *
  * "No CLI can be had" is made certain whatever the machine: PATH holds only Node, the cache folder
  * (XDG_CACHE_HOME) is empty, and GO names no executable. A stand-in `go` that fails as a build does when a module
@@ -15,6 +15,14 @@ import * as os from "node:os";
 import * as path from "node:path";
 
 const ROOT = path.resolve(__dirname, "../..");
+/** `npm run test:e2e` as package.json runs it (jest with the real-engine config), without npm: Node's arguments. */
+const E2E = (() => {
+  const [node, ...args] = (
+    JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as { scripts: Record<string, string> }
+  ).scripts["test:e2e"].split(" ");
+  if (node !== "node") throw new Error(`npm run test:e2e starts with ${node}, not node`);
+  return args;
+})();
 /** The version engine/pulumi-cli/go.mod pins, which the cache is keyed by. */
 const PINNED = /github\.com\/pulumi\/pulumi\/pkg\/v3 (v3\.\d+\.\d+)/.exec(
   readFileSync(path.join(ROOT, "engine", "pulumi-cli", "go.mod"), "utf8"),
@@ -174,59 +182,65 @@ describe("npm run demo and npm run test:e2e without a CLI", () => {
     async (_what, args, message) => {
       const out = await runNode([path.join(ROOT, "scripts", "demo.mts"), ...args], noCliEnv());
       expect(out.code).toBe(2);
-      expect(out.stderr).toBe(
-        `${message}\nusage: npm run demo [-- [up | destroy] [--keep] [--port N] [--build-cli]]\n`,
-      );
+      expect(out.stderr).toBe(`${message}\nusage: npm run demo [-- [up | destroy] [--keep] [--port N]]\n`);
       expect(out.stdout).toBe("");
     },
   );
 
-  it("npm run demo explains the mode first, and names a port held by something else", async () => {
+  it("npm run demo names a port held by something else before it gets the CLI or builds anything", async () => {
     const other = http.createServer((_req, res) => res.writeHead(404).end());
     await new Promise<void>((resolve) => other.listen(0, "127.0.0.1", resolve));
     const port = (other.address() as net.AddressInfo).port;
     try {
-      const out = await runNode([path.join(ROOT, "scripts", "demo.mts"), "--port", String(port)], noCliEnv());
+      // A `go` that would fail loudly: the port is reported before any build is tried.
+      const env = { ...noCliEnv(), GO: failingGo() };
+      const out = await runNode([path.join(ROOT, "scripts", "demo.mts"), "--port", String(port)], env);
       expect(out.code).toBe(1);
-      const lines = out.stdout.split("\n");
-      expect(lines[0]).toMatch(
-        /^The Pulumi CLI could not be had \(no `pulumi` on PATH; .*no Go toolchain.*\)\.$/,
-      );
-      const explanation = lines.slice(0, lines.indexOf("")).join(" ");
-      for (const said of [
-        "the flagship's program",
-        "real dynamic-provider host",
-        "real provider code",
-        "Pulumi's engine and state backend",
-        "refresh, replacement",
-        "--build-cli",
-        "curl -fsSL https://get.pulumi.com | sh",
-      ])
-        expect(explanation).toContain(said);
-      expect(out.stderr).toContain(
+      expect(out.stderr).toBe(
         `npm run demo: port ${port} is in use by something that is not the emulator (HTTP 404 on GET /v2/orgs); ` +
-          "free it, or choose another port with --port N",
+          "free it, or choose another port with --port N\n",
       );
-      // Reported before the build (npm test has built already), and nothing was started.
-      expect(out.stdout).not.toContain("building");
-      expect(out.stdout).not.toContain("starting the emulator");
+      expect(out.stdout).toBe("");
     } finally {
       other.close();
     }
   });
 
-  it("npm run test:e2e skips, saying why in its last line, and exits 0 having built nothing", async () => {
-    const out = await runNode([path.join(ROOT, "scripts", "e2e.mts")], noCliEnv());
+  it("npm run demo without a CLI and without Go stops, saying why and how to get one, having started nothing", async () => {
+    const out = await runNode([path.join(ROOT, "scripts", "demo.mts")], noCliEnv());
+    expect(out.code).toBe(1);
+    const [first, ...hint] = out.stderr.trim().split("\n");
+    expect(first).toMatch(
+      /^npm run demo needs the Pulumi CLI, and none could be had: no `pulumi` on PATH; .*no Go toolchain.*\.$/,
+    );
+    expect(hint.join(" ")).toContain("curl -fsSL https://get.pulumi.com | sh");
+    expect(out.stdout).not.toContain("building");
+    expect(out.stdout).not.toContain("starting the emulator");
+  });
+
+  it("npm run demo fails, naming the module, when Go cannot build the CLI, having said it would build", async () => {
+    const out = await runNode([path.join(ROOT, "scripts", "demo.mts")], { ...noCliEnv(), GO: failingGo() });
+    expect(out.code).toBe(1);
+    expect(out.stdout).toContain(`building the Pulumi CLI ${PINNED} from Go modules`);
+    expect(out.stdout).toContain("curl -fsSL https://get.pulumi.com | sh");
+    expect(out.stderr).toContain("module github.com/example/gone@v1.2.3 could not be had");
+    expect(out.stdout).not.toContain("building the package");
+  });
+
+  it("npm run test:e2e skips every test, saying why in its last line, and exits 0 having built nothing", async () => {
+    const out = await runNode(E2E, noCliEnv());
     expect(out.code).toBe(0);
     expect(out.stdout).toContain("curl -fsSL https://get.pulumi.com | sh");
     expect(out.stdout.trim().split("\n").at(-1)).toMatch(
       /^test:e2e skipped: no Pulumi CLI can be had here, .*\(no `pulumi` on PATH; .*no Go toolchain.*\)\.$/,
     );
     expect(out.stdout).not.toContain("building");
+    // jest's summary: every test of every file collected, none run.
+    expect(out.stderr).toMatch(/Tests: +(\d+) skipped, \1 total/);
   });
 
   it("npm run test:e2e fails, naming the module, when Go cannot build the CLI", async () => {
-    const out = await runNode([path.join(ROOT, "scripts", "e2e.mts")], { ...noCliEnv(), GO: failingGo() });
+    const out = await runNode(E2E, { ...noCliEnv(), GO: failingGo() });
     expect(out.code).toBe(1);
     expect(out.stderr).toContain("module github.com/example/gone@v1.2.3 could not be had");
     expect(out.stdout).not.toContain("building the package");

@@ -264,7 +264,7 @@ export async function faultRun(
   }
 }
 
-/** The fault mixes of issue 12: each kind alone at `rate`, with a fixed seed. */
+/** The fault mixes: each kind alone at `rate`, with a fixed seed. */
 export function faultMixes(rate: number, seed: number): string[] {
   return ["429", "500", "502", "503", "drop", "500after", "latency"].map((kind) =>
     kind === "latency" ? `latency=${rate}:200,seed=${seed}` : `${kind}=${rate},seed=${seed}`,

@@ -11,9 +11,9 @@
  *   `timestamp-field`, `timestamp-format` and `csv-delimiter` as query parameters, to
  *   `{url}/v1/datasets/{dataset}/ingest`. It swallows ingest errors into `onError` and resolves zero counts.
  * - APL: `POST {url}/v1/datasets/_apl?format=tabular|legacy` (tabular by default) with `{apl, startTime?,
- *   endTime?}`; it puts `cursor` in the query string, where API-FACTS does not place it, so cursor paging is
+ *   endTime?}`; it puts `cursor` in the query string, where the OpenAPI v2 document does not place it, so cursor paging is
  *   left to our own client. Its `edge`/`edgeUrl` options route to `/v1/ingest/{dataset}` and `/v1/query/_apl`,
- *   endpoints outside the spec and API-FACTS; they are not used here.
+ *   endpoints outside the OpenAPI v2 document; they are not used here.
  * - Errors: 401 becomes `Error('forbidden')`, 429 an `AxiomTooManyRequestsError` built from the
  *   `X-RateLimit-*` headers (`X-IngestLimit-*` for `/ingest`, `X-QueryLimit-*` for `/_apl` and `/query`), any
  *   other status >= 400 an `AxiomRequestError` carrying `status` and the body's `message`.
@@ -323,7 +323,7 @@ describe("management through the peer", () => {
     });
   });
 
-  it("annotations: a rule the spec states (type pattern) rejects with 422 naming the field", async () => {
+  it("annotations: a documented rule (type pattern) rejects with 422 naming the field", async () => {
     await expect(
       peer().client.annotations.create({ type: "Not Valid", datasets: ["peer-a"] }),
     ).rejects.toMatchObject({
@@ -385,7 +385,7 @@ describe("management through the peer", () => {
 });
 
 describe("authentication and limits seen by the peer", () => {
-  it("a wrong token rejects with an AxiomRequestError 403 (the spec's status), not a bare 'forbidden'", async () => {
+  it("a wrong token rejects with an AxiomRequestError 403 (the documented status), not a bare 'forbidden'", async () => {
     await expect(peer(em.current, "xaat-wrong").client.annotations.list()).rejects.toMatchObject({
       name: "AxiomRequestError",
       status: 403,

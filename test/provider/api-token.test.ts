@@ -3,7 +3,7 @@
  * host (test/helpers/host.ts): create (the value a secret output), refresh keeping the value, rotation on a
  * change (the old value working until the grace period ends, the new one at once), delete, `get` of a missing id,
  * adoption refused at preview, and an uncertain create that deletes the orphan it cannot use.
- * Sources: API-FACTS "API tokens"; the OpenAPI v2 document's CreateAPIToken and RegenerateAPIToken; axiom-go
+ * Sources: the OpenAPI v2 document's CreateAPIToken and RegenerateAPIToken; axiom-go
  * axiom/tokens.go and tokens_integration_test.go; terraform-provider-axiom resource_tokens.go (48h default grace).
  */
 import { startEmulator, type RunningEmulator } from "../../emulator";

@@ -1,5 +1,5 @@
 /**
- * What check and diff may and may not do now that they copy less (issue 21): they compare as before, never change
+ * What check and diff may and may not do now that they copy less: they compare as before, never change
  * what the host handed them, never hand out the kind's shared defaults, and sort a set's items printing each once.
  * Pure: no service involved.
  */

@@ -1,7 +1,7 @@
 /**
  * Every rule of the OpenAPI v2 document's `Dashboard` schema (axiomhq/docs content/docs/(api-reference)/restapi/
  * versions/v2.json: Dashboard, the twelve chart kinds, LayoutItem, TimeWindowStart/End, DashboardUID, …) and of
- * API-FACTS "Dashboards", one named row each, through the provider's check: the failure names the property by
+ * the OpenAPI v2 document's dashboards, one named row each, through the provider's check: the failure names the property by
  * its path under `dashboard` and states the rule. The same rows go to the emulator, which answers 422 naming
  * the same path. Then: the cross-references, values unknown at preview, and a document exported from the UI.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 12's fault runs, small and seeded: mixed operations, 16 at a time, through the real dynamic-provider
+ * Fault runs, small and seeded: mixed operations, 16 at a time, through the real dynamic-provider
  * host, under each fault kind alone at 5%. Every operation succeeds, nothing is made twice, nothing is left
  * behind, and listing every family shows exactly the objects the host reported. `bench/fault-runs.ts` runs the
  * same at full size (500 operations).

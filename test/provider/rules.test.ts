@@ -1,6 +1,6 @@
 /**
- * Every rule of the spec's tables (and API-FACTS' cross-field rules), one named row each, through each resource's
- * check: the failure names the property and states the rule. Written from the spec, not from the schemas.
+ * Every rule of the service's API reference (axiom.co/docs/restapi) and its cross-field rules, one named row each, through each resource's
+ * check: the failure names the property and states the rule. Written from the API reference, not from the schemas.
  * Also: unknown values at preview never fail a check, and check makes no network call (no provider configured).
  */
 import { implementation } from "../../provider/resources/dynamic";
@@ -398,7 +398,7 @@ const rules: [string, ResourceKind, Props, string, string][] = [
     "create, read, update, delete",
   ],
   [
-    "role orgCapabilities keys are the spec's",
+    "role orgCapabilities keys are the documented ones",
     "Role",
     { name: "r", orgCapabilities: { everything: ["read"] } },
     "orgCapabilities.everything",
@@ -425,8 +425,8 @@ const rules: [string, ResourceKind, Props, string, string][] = [
     "viewCapabilities.v.share[0]",
     "create, read, delete",
   ],
-  // Dataset: API-FACTS "Datasets" and axiom-go datasets.go:109-111 (names); the OpenAPI `CreateDataset` (kind);
-  // terraform-provider-axiom's map-field pattern (API-FACTS).
+  // Dataset: axiom-go datasets.go:109-111 (names); the OpenAPI `CreateDataset` (kind);
+  // terraform-provider-axiom's map-field pattern.
   ["dataset name is required", "Dataset", {}, "name", "is required"],
   ["dataset name is at most 80 characters", "Dataset", { name: long(81) }, "name", "at most 80"],
   ["dataset name is letters, digits, '.', '_', '-'", "Dataset", { name: "a b" }, "name", "only letters"],

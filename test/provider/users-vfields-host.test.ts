@@ -3,8 +3,7 @@
  * engine drives them: create, a second apply with no diff, an update, refresh drift, a replacement, adopt,
  * `Resource.get` of a missing id, and delete. The emulator records every request, so the User's role change is
  * asserted as the request the service received: `PUT /v2/users/{id}/role`, where Terraform's provider sends
- * `PUT /v2/users/{id}` and its role change never happens (terraform-provider-axiom axiom/resource_user.go:151;
- * /tmp/research/settled.md §4).
+ * `PUT /v2/users/{id}` and its role change never happens (terraform-provider-axiom axiom/resource_user.go:151).
  */
 import * as obs from "../../provider/resources";
 import type { ObservabilityClient } from "../../provider/client";

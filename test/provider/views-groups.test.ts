@@ -18,7 +18,7 @@ type Props = Record<string, unknown>;
 const view = SAMPLES.View.minimal;
 const group = SAMPLES.Group.minimal;
 
-/** [rule, kind, inputs, property, words the reason must contain] — from the OpenAPI document and API-FACTS. */
+/** [rule, kind, inputs, property, words the reason must contain] — from the OpenAPI v2 document. */
 const rules: [string, "View" | "Group", Props, string, string][] = [
   // View (OpenAPI `View`: name and aplQuery required; datasets a list of names; description a string)
   ["view name is required", "View", { aplQuery: "x" }, "name", "is required"],

@@ -1,6 +1,6 @@
 /**
- * What the end-to-end runs share (e2e.mts, e2e-paths.mts, bench/engine.mts): a fresh emulator and a client per
- * run, stacks in a project folder under `.demo/`, the service's contents, named steps and their results.
+ * What the real-engine runs share with bench/engine.mts, with no test runner in it: a fresh emulator and a client
+ * per run, stacks in a project folder, the service's contents and the state's, and scans for leaked secrets.
  */
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
@@ -11,7 +11,7 @@ import {
   requireFromRepo,
   type InlineProgram,
   type PulumiCli,
-} from "./lib.mts";
+} from "../../scripts/lib.mts";
 
 /** The slice of the built client these runs use. */
 export interface Client {
@@ -142,66 +142,8 @@ export async function assertServiceEmpty(
   );
 }
 
-export function assert(condition: unknown, message: string): asserts condition {
+function assert(condition: unknown, message: string): asserts condition {
   if (!condition) throw new Error(message);
-}
-
-/** Resolves when `p` rejects, with the error; throws when it succeeds. */
-export async function failureOf(p: Promise<unknown>, what: string): Promise<Error> {
-  try {
-    await p;
-  } catch (err) {
-    return err as Error;
-  }
-  throw new Error(`${what} succeeded; it should have failed`);
-}
-
-/** One named step's outcome. */
-export interface StepResult {
-  group: string;
-  step: string;
-  ok: boolean;
-  ms: number;
-  detail?: string;
-  /** Not run, for the reason in `detail`. */
-  skipped?: boolean;
-}
-
-/** Runs named steps of one group, recording each; a failed step's error is kept, not thrown. */
-export class Steps {
-  readonly results: StepResult[] = [];
-  readonly group: string;
-  constructor(group: string) {
-    this.group = group;
-  }
-
-  /** Runs `fn` as the step `name`; resolves to whether it passed. */
-  async run(name: string, fn: () => Promise<void>): Promise<boolean> {
-    console.log(`\n━━ ${this.group}: ${name}`);
-    const t0 = Date.now();
-    try {
-      await fn();
-      this.results.push({ group: this.group, step: name, ok: true, ms: Date.now() - t0 });
-      return true;
-    } catch (err) {
-      const detail = (err as Error).message.trim().split("\n").slice(0, 12).join("\n      ");
-      console.log(`✘ ${name}: ${detail}`);
-      this.results.push({ group: this.group, step: name, ok: false, ms: Date.now() - t0, detail });
-      return false;
-    }
-  }
-
-  /** Records the step `name` as not run, saying why. */
-  skip(name: string, reason: string): void {
-    console.log(`\n━━ ${this.group}: ${name}\n- skipped: ${reason}`);
-    this.results.push({ group: this.group, step: name, ok: true, ms: 0, detail: reason, skipped: true });
-  }
-
-  /** Runs steps in order, stopping at the first that fails; resolves to whether all passed. */
-  async sequence(steps: [string, () => Promise<void>][]): Promise<boolean> {
-    for (const [name, fn] of steps) if (!(await this.run(name, fn))) return false;
-    return true;
-  }
 }
 
 /**

@@ -1,0 +1,14 @@
+/** After the real-engine tests: this run's folder goes; a skipped run says why in the last line of the output. */
+import { rmSync } from "node:fs";
+import { SKIP_ENV, WORK_ROOT_ENV } from "./run-env.mts";
+
+export default async function globalTeardown(): Promise<void> {
+  const workRoot = process.env[WORK_ROOT_ENV];
+  if (workRoot) rmSync(workRoot, { recursive: true, force: true });
+  const skipped = process.env[SKIP_ENV];
+  if (skipped !== undefined) {
+    console.log(
+      `test:e2e skipped: no Pulumi CLI can be had here, so the examples cannot be deployed for real (${skipped}).`,
+    );
+  }
+}
