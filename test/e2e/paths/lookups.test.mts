@@ -76,6 +76,49 @@ enginePath("lookups by name under the real engine", "lookups", (ctx) => {
     STEP_TIMEOUT_MS,
   );
 
+  it(
+    "one process runs preview, the looked-up monitor changes elsewhere, then up: the update's lookups see the change",
+    async () => {
+      // An inline program runs in this process (pulumi/pulumi sdk/nodejs/automation/server.ts), so the lookups
+      // module and any listing it kept live from the preview to the update: the case where a listing kept for
+      // the process would answer the update with what the preview saw.
+      const fresh = await ctx.client.monitors.create({
+        name: "e2e-fresh",
+        aplQuery: "['v1']",
+        type: "MatchEvent",
+      });
+      const seen: { promise: string; output?: string }[] = [];
+      const stack = await ctx.stack("lookups-fresh", async () => {
+        const { getMonitor, getMonitorOutput } = await obs();
+        const byName = await getMonitor({ name: "e2e-fresh" });
+        const entry: { promise: string; output?: string } = { promise: String(byName.aplQuery) };
+        seen.push(entry);
+        const viaOutput = getMonitorOutput({ name: "e2e-fresh" }).apply((m) => {
+          entry.output = String(m.aplQuery);
+          return m.aplQuery;
+        });
+        return { aplQuery: byName.aplQuery, viaOutput };
+      });
+      try {
+        await stack.stack.preview(ctx.out);
+        expect(seen).toEqual([{ promise: "['v1']", output: "['v1']" }]);
+        await ctx.client.monitors.update(fresh.id, {
+          name: "e2e-fresh",
+          aplQuery: "['v2']",
+          type: "MatchEvent",
+        });
+        const result = await stack.stack.up(ctx.out);
+        expect(seen).toHaveLength(2);
+        expect(seen[1]).toEqual({ promise: "['v2']", output: "['v2']" });
+        expect(result.outputs.aplQuery.value).toBe("['v2']");
+        expect(result.outputs.viaOutput.value).toBe("['v2']");
+      } finally {
+        await ctx.client.monitors.delete(fresh.id);
+      }
+    },
+    STEP_TIMEOUT_MS,
+  );
+
   const step = steps();
 
   step("up: getMonitorOutput by name finds the monitor, and the dashboard lists its id", async () => {
