@@ -7,7 +7,9 @@
  * - `"500after"`: forwarded, then answered 500 (processed, reported failed);
  * - `"drop"`: the socket is destroyed without forwarding;
  * - `{ delayMs }`: forwarded after a delay (a client with a shorter timeout gives up first);
- * - `{ answerAfter }`: forwarded at once (the service handles it), its answer held until the promise settles;
+ * - `{ answerAfter, answered? }`: forwarded at once (the service handles it), its answer held until the promise
+ *   settles; `answered` is called as soon as the service has answered (the test then knows the service's
+ *   snapshot was taken, and can act while the client still waits);
  * - `{ forwardAfter }`: forwarded only once the promise settles (the service handles it then);
  * - undefined: forwarded as is.
  */
@@ -24,7 +26,7 @@ export type ProxyFault =
   | "500after"
   | "drop"
   | { delayMs: number }
-  | { answerAfter: Promise<unknown> }
+  | { answerAfter: Promise<unknown>; answered?: () => void }
   | { forwardAfter: Promise<unknown> }
   | undefined;
 
@@ -82,7 +84,10 @@ export async function startFaultProxy(
       body: body.length > 0 ? body : undefined,
     });
     const text = await upstream.body.text();
-    if (typeof fault === "object" && "answerAfter" in fault) await fault.answerAfter.catch(() => undefined);
+    if (typeof fault === "object" && "answerAfter" in fault) {
+      fault.answered?.();
+      await fault.answerAfter.catch(() => undefined);
+    }
     if (fault === "500after") {
       res.writeHead(500, { "content-type": "application/json" });
       return void res.end(JSON.stringify({ code: 500, message: "injected after processing" }));
