@@ -67,7 +67,9 @@ describe("creates share their baseline", () => {
     const first = impl.create(await checked(impl, monitor("begun-1")));
     await snapshot.done;
     // The first listing has been taken by the service and its answer is held: these two begin meanwhile.
-    const later = [monitor("begun-2"), monitor("begun-3")].map(async (m) => impl.create(await checked(impl, m)));
+    const later = [monitor("begun-2"), monitor("begun-3")].map(async (m) =>
+      impl.create(await checked(impl, m)),
+    );
     held.open();
     await Promise.all([first, ...later]);
     expect(count("GET /v2/monitors")).toBe(2);
@@ -125,7 +127,8 @@ describe("creates share their baseline", () => {
       // Ours: processed, then answered 500.
       if (method === "POST" && nth === 0) return "500after";
       // The sibling's: processed at once, its answer held until our listing has been answered.
-      if (method === "POST" && nth === 1) return { answerAfter: siblingAnswer.done, answered: siblingStored.open };
+      if (method === "POST" && nth === 1)
+        return { answerAfter: siblingAnswer.done, answered: siblingStored.open };
       if (method === "GET" && nth === 1) {
         // Our look for the object: the sibling begins now (listing its own baseline, after ours), and its
         // object is stored before our look goes to the service.
