@@ -56,17 +56,23 @@ describe("sharedListing", () => {
     const l = controlled();
     const seen: number[] = [];
     const fresh = (listing: { takenAt: number }) => (seen.push(listing.takenAt), true);
-    const first = sharedListing(client, request(l.list, { fresh }));
-    l.answer(0, ["x"]);
-    await first;
-    await new Promise((r) => setTimeout(r, 20));
-    await sharedListing(client, request(l.list, { fresh }));
-    await new Promise((r) => setTimeout(r, 20));
-    await sharedListing(client, request(l.list, { fresh }));
-    expect(l.started()).toBe(1);
-    // The second call saw the start; the third saw the second's take, at least 20 ms later.
-    expect(seen).toHaveLength(2);
-    expect(seen[1] - seen[0]).toBeGreaterThanOrEqual(15);
+    // The listings' clock (performance.now) moved by hand.
+    let now = 1_000;
+    const clock = jest.spyOn(performance, "now").mockImplementation(() => now);
+    try {
+      const first = sharedListing(client, request(l.list, { fresh }));
+      l.answer(0, ["x"]);
+      await first;
+      now += 20;
+      await sharedListing(client, request(l.list, { fresh }));
+      now += 20;
+      await sharedListing(client, request(l.list, { fresh }));
+      expect(l.started()).toBe(1);
+      // The second call saw the start; the third saw the second's take, 20 ms later.
+      expect(seen).toEqual([1_000, 1_020]);
+    } finally {
+      clock.mockRestore();
+    }
   });
 
   it("reuses a settled listing while the caller's freshness holds, and lists again when it does not", async () => {
