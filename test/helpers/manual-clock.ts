@@ -16,6 +16,7 @@ interface Timer {
 export class ManualClock implements Clock {
   private timers: Timer[] = [];
   private seq = 0;
+  private waiters: (() => void)[] = [];
 
   constructor(private current: number) {}
 
@@ -26,12 +27,28 @@ export class ManualClock implements Clock {
   setTimer(fn: () => void, ms: number): () => void {
     const timer: Timer = { at: this.current + Math.max(0, ms), seq: this.seq++, fn };
     this.timers.push(timer);
+    for (const wake of this.waiters.splice(0)) wake();
     return () => void (this.timers = this.timers.filter((t) => t !== timer));
   }
 
   /** Timers not yet fired. */
   get pending(): number {
     return this.timers.length;
+  }
+
+  /** How far ahead the earliest pending timer is; undefined when none is. */
+  nextDueIn(): number | undefined {
+    if (this.timers.length === 0) return undefined;
+    return Math.min(...this.timers.map((t) => t.at)) - this.current;
+  }
+
+  /**
+   * Resolves once a timer is pending: at once if one is, else when the next is set. What a test awaits instead
+   * of guessing how long the work before a wait takes.
+   */
+  timerSet(): Promise<void> {
+    if (this.timers.length > 0) return Promise.resolve();
+    return new Promise((resolve) => this.waiters.push(resolve));
   }
 
   /**

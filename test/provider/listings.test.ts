@@ -10,6 +10,7 @@ import {
   trackedWrite,
   type ListingRequest,
 } from "../../provider/resources/listings";
+import { gate } from "../helpers/fault-proxy";
 
 /** A listing whose answers the test releases by hand, counting how many were started. */
 function controlled() {
@@ -30,13 +31,6 @@ function request(
   more: Partial<ListingRequest<string[]>> = {},
 ): ListingRequest<string[]> {
   return { kind: "Monitor", key: "", list, fresh: always, afterOwnWrites: true, ...more };
-}
-
-/** A write the test finishes by hand. */
-function gate() {
-  let open!: () => void;
-  const done = new Promise<void>((r) => (open = r));
-  return { done, open };
 }
 
 describe("sharedListing", () => {

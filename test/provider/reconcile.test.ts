@@ -7,7 +7,7 @@ import { ObservabilityClient } from "../../provider/client";
 import { Annotation, Monitor, Notifier, Role, StarredQuery } from "../../provider/resources";
 import type { DeclaredKind, Lifecycle } from "../../provider/resources/lifecycle";
 import { MAX_CREATE_ATTEMPTS } from "../../provider/resources/reconcile";
-import { proxiedClients, type FaultProxy, type ProxyFault } from "../helpers/fault-proxy";
+import { gate, proxiedClients, type FaultProxy, type ProxyFault } from "../helpers/fault-proxy";
 import { useEmulator } from "../helpers/emulator";
 import { checked, messageOf } from "./support";
 
@@ -39,6 +39,7 @@ async function through(
 const posts = () => proxy!.seen.filter((r) => r.startsWith("POST")).length;
 const named = async (list: Promise<{ id?: unknown; name?: unknown }[]>, name: string) =>
   (await list).filter((x) => x.name === name).map((x) => x.id);
+
 /** Fault the first POST only. */
 const firstPost =
   (fault: ProxyFault) =>
@@ -245,9 +246,20 @@ describe("the race: the first request is still in the service when the list runs
   }, 20_000);
 
   it("a request the client gave up on (timeout) lands before the second list: taken, not resent", async () => {
+    // Ordered by the proxy, not by delays: the POST reaches the service only after the first look was answered
+    // (so the client has given up on it), and the second look only after the service stored its object.
+    const firstLook = gate();
+    const stored = gate();
     const impl = await through(
       Monitor.declaration,
-      (method, _path, nth) => (method === "POST" && nth === 0 ? { delayMs: 900 } : undefined),
+      (method, _path, nth) => {
+        if (method === "POST" && nth === 0) return { forwardAfter: firstLook.done, answered: stored.open };
+        // GET 0 is the baseline, GET 1 the first look, GET 2 the look a settle later.
+        if (method === "GET" && nth === 1)
+          return { answerAfter: Promise.resolve(), answered: firstLook.open };
+        if (method === "GET" && nth === 2) return { forwardAfter: stored.done };
+        return undefined;
+      },
       400,
     );
     const { id } = await impl.create(

@@ -9,7 +9,7 @@
 import { ObservabilityClient } from "../../provider/client";
 import { Annotation, Monitor } from "../../provider/resources";
 import type { DeclaredKind, Lifecycle } from "../../provider/resources/lifecycle";
-import { proxiedClients, type FaultProxy, type ProxyFault } from "../helpers/fault-proxy";
+import { gate, proxiedClients, type FaultProxy, type ProxyFault } from "../helpers/fault-proxy";
 import { providerTexts } from "../helpers/fault-run";
 import { startConfiguredHost, urnOf } from "../helpers/host";
 import { useEmulator } from "../helpers/emulator";
@@ -40,12 +40,6 @@ const count = (prefix: string) => proxy!.seen.filter((r) => r.startsWith(prefix)
 const monitor = (name: string) => ({ name, aplQuery: "x", type: "MatchEvent" });
 const named = async (name: string) =>
   (await oob!.monitors.list()).filter((m) => m.name === name).map((m) => m.id);
-/** A promise and the function that settles it. */
-function gate(): { done: Promise<void>; open: () => void } {
-  let open!: () => void;
-  const done = new Promise<void>((r) => (open = r));
-  return { done, open };
-}
 
 describe("creates share their baseline", () => {
   it("a burst of creates of one family lists it once", async () => {
