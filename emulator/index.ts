@@ -126,6 +126,11 @@ export interface EmulatorOptions {
    */
   rateLimitWindowMs?: number;
   /**
+   * The clock the rate-limit windows, their `Retry-After` and API tokens' expiry read, in ms since the epoch;
+   * defaults to `Date.now`. A test seam: a test moves it by hand to cross a window or an expiry without waiting.
+   */
+  clock?: () => number;
+  /**
    * Monthly ingest quota in bytes (gzip-decoded bodies); a request that would pass it gets 430. Reported in
    * `X-IngestLimit-*`. Defaults to {@link DEFAULT_INGEST_QUOTA_BYTES} (the license's 500 GB).
    */
@@ -231,6 +236,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     faults,
     rateLimit: options.rateLimit,
     rateLimitWindowMs: options.rateLimitWindowMs,
+    clock: options.clock ?? Date.now,
     record: options.record ?? false,
     maxBodyBytes: options.maxBodyBytes,
     logger: options.logger,

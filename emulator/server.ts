@@ -41,6 +41,8 @@ export interface ServerSettings {
   rateLimit?: number;
   /** Length of the rate-limit window; default a minute, as the service counts. */
   rateLimitWindowMs?: number;
+  /** What the rate-limit windows and token expiry read as now (ms since the epoch). */
+  clock: () => number;
   record: boolean;
   /** Largest request body, on the wire and once gunzipped; default {@link MAX_BODY_BYTES}. */
   maxBodyBytes?: number;
@@ -229,7 +231,7 @@ export function createEmulatorServer(
     });
 
     // Counted and reported before anything can refuse the request, so that every answer carries the headers.
-    const { count, resetMs } = window.hit(Date.now());
+    const { count, resetMs } = window.hit(settings.clock());
     for (const [k, v] of rateHeaders(count, resetMs)) res.setHeader(k, v);
 
     const rawBody = await readRawBody(req, maxBody);
@@ -282,11 +284,11 @@ export function createEmulatorServer(
     let handled = false;
     try {
       // Who is asking; what they may do is decided once the route (and its declared need) is known.
-      const principal = authenticate(req, settings, tokens);
+      const principal = authenticate(req, settings, tokens, settings.clock());
       res.setHeader("X-RateLimit-Scope", principal.kind === "development" ? principal.scope : "organization");
       if (limit !== undefined && count > limit) {
         stats.rateLimited++;
-        const retryAfter = String(Math.max(1, Math.ceil((resetMs - Date.now()) / 1000)));
+        const retryAfter = String(Math.max(1, Math.ceil((resetMs - settings.clock()) / 1000)));
         return refuse(429, "rate limit exceeded", { "Retry-After": retryAfter });
       }
       if ((method === "GET" || method === "HEAD") && rawBody.length > 0) {
@@ -330,7 +332,7 @@ export function createEmulatorServer(
   );
   // A request Node could not parse is not counted against the window, only reported in it.
   server.on("clientError", (err: NodeJS.ErrnoException, socket) => {
-    const { count, resetMs } = window.peek(Date.now());
+    const { count, resetMs } = window.peek(settings.clock());
     answerClientError(err, socket, rateHeaders(count, resetMs));
   });
   return { server, received, stats };

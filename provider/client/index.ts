@@ -1,6 +1,7 @@
 /** The typed API client: everything public about it. */
 export { ObservabilityClient } from "./client";
 export type { ClientOptions, RetryOptions, RetryEvent } from "./options";
+export type { Clock } from "./clock";
 export { REGION_URLS, isLoopback } from "./options";
 export type { RequestOptions } from "./transport";
 export {

@@ -5,6 +5,7 @@ import { isIP } from "node:net";
 import type { Dispatcher } from "undici";
 import { z } from "zod";
 import { formatFailures, validationFailures } from "../schemas/common";
+import { systemClock, type Clock } from "./clock";
 import { ENV_NAMES, fromEnv, type EnvSetting } from "./env";
 import { ConfigError } from "./errors";
 
@@ -62,6 +63,9 @@ export interface ClientOptions {
   maxResponseBytes?: number;
   /** An undici Dispatcher to send through (the test seam); not closed by `close()`. */
   dispatcher?: Dispatcher;
+  /** The clock the rate-limit pacing and the waits between retries run on (the test seam). Defaults to the
+   * machine's (`Date.now()` and `setTimeout`). */
+  clock?: Clock;
   /** Backoff tuning and the retry hook. */
   retry?: RetryOptions;
 }
@@ -77,6 +81,7 @@ export interface ResolvedOptions {
   userAgent: string | undefined;
   maxResponseBytes: number;
   dispatcher: Dispatcher | undefined;
+  clock: Clock;
   baseDelayMs: number;
   maxDelayMs: number;
   onRetry: ((event: RetryEvent) => void) | undefined;
@@ -110,6 +115,16 @@ const OptionsSchema = z.strictObject({
       {
         error: "must be an undici Dispatcher",
       },
+    )
+    .optional(),
+  clock: z
+    .custom<Clock>(
+      (c) =>
+        typeof c === "object" &&
+        c !== null &&
+        typeof (c as Clock).now === "function" &&
+        typeof (c as Clock).setTimer === "function",
+      { error: "must be a clock: an object with now() and setTimer(fn, ms)" },
     )
     .optional(),
   retry: z
@@ -187,6 +202,7 @@ export function resolveOptions(
     userAgent: o.userAgent,
     maxResponseBytes: o.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
     dispatcher: o.dispatcher,
+    clock: o.clock ?? systemClock,
     baseDelayMs: o.retry?.baseDelayMs ?? 250,
     maxDelayMs: o.retry?.maxDelayMs ?? 30_000,
     onRetry: o.retry?.onRetry,

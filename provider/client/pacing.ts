@@ -8,6 +8,7 @@
  *
  * Without rate-limit headers nothing is paced.
  */
+import { systemClock, type Clock } from "./clock";
 import { AbortError } from "./errors";
 import { headerText, parseRateLimitReset } from "./retry";
 
@@ -41,7 +42,10 @@ export class RatePacer {
   /** The limit per window, once the service has said it. */
   private limit?: number;
   private queue: Waiter[] = [];
-  private timer?: NodeJS.Timeout;
+  /** Cancels the pending wake-up, when one is set. */
+  private cancelTimer?: () => void;
+
+  constructor(private readonly clock: Clock = systemClock) {}
 
   /** A place in line for a new request; its retries reuse it. */
   ticket(): number {
@@ -49,13 +53,13 @@ export class RatePacer {
   }
 
   /** Whether the current window is known to be used up (so a 429's retry waits here, for the reset). */
-  exhausted(now = Date.now()): boolean {
+  exhausted(now = this.clock.now()): boolean {
     this.roll(now);
     return this.window !== undefined && this.window.remaining <= 0;
   }
 
   /** How long until the current window ends, as far as known (0 when it has room or is unknown). */
-  waitMs(now = Date.now()): number {
+  waitMs(now = this.clock.now()): number {
     const resetAt = this.window?.resetAt;
     return this.exhausted(now) && resetAt !== undefined ? Math.max(0, resetAt - now) : 0;
   }
@@ -66,7 +70,7 @@ export class RatePacer {
     signal: AbortSignal | undefined,
     what: { method: string; path: string },
   ): Promise<void> {
-    if (this.queue.length === 0 && this.take(Date.now())) return Promise.resolve();
+    if (this.queue.length === 0 && this.take(this.clock.now())) return Promise.resolve();
     return new Promise<void>((resolve, reject) => {
       const abort = () => {
         this.queue = this.queue.filter((w) => w !== waiter);
@@ -91,7 +95,7 @@ export class RatePacer {
   }
 
   /** Reads the window from an answer's headers (any status), then lets waiting requests go if it has room. */
-  note(headers: Record<string, HeaderValue>, now = Date.now()): void {
+  note(headers: Record<string, HeaderValue>, now = this.clock.now()): void {
     const remaining = Number(headerText(headers["x-ratelimit-remaining"]));
     const reset = parseRateLimitReset(headers["x-ratelimit-reset"]);
     if (!Number.isFinite(remaining) || reset === undefined) return;
@@ -132,17 +136,15 @@ export class RatePacer {
 
   /** Lets waiting requests go, oldest ticket first, while the window has room; else waits for its end. */
   private drain(): void {
-    const now = Date.now();
+    const now = this.clock.now();
     while (this.queue.length > 0 && this.take(now)) this.queue.shift()!.resolve();
-    if (this.timer) {
-      clearTimeout(this.timer);
-      this.timer = undefined;
-    }
+    this.cancelTimer?.();
+    this.cancelTimer = undefined;
     if (this.queue.length === 0) return;
     const resetAt = this.window?.resetAt;
-    this.timer = setTimeout(
+    this.cancelTimer = this.clock.setTimer(
       () => {
-        this.timer = undefined;
+        this.cancelTimer = undefined;
         // No answer said when the next window ends: let one request go to find out.
         if (this.window && this.window.resetAt === undefined && this.window.remaining <= 0)
           this.window.remaining = 1;

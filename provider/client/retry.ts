@@ -2,6 +2,7 @@
  * When to retry and how long to wait. Pure functions, so the rules are tested without a server.
  */
 import { parseDateTextMs } from "../time";
+import { systemClock, type Clock } from "./clock";
 import { AbortError, ApiError, ConnectionError, NOT_SENT_CODES } from "./errors";
 
 /** Whether a failed attempt may be sent again.
@@ -71,17 +72,17 @@ export function serverDelayMs(
   return reset === undefined ? undefined : Math.max(0, reset - now);
 }
 
-/** Sleeps `ms`, waking early (rejecting) when `signal` aborts. */
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+/** Sleeps `ms` on `clock`, waking early (rejecting) when `signal` aborts. */
+export function sleep(ms: number, signal?: AbortSignal, clock: Clock = systemClock): Promise<void> {
   if (ms <= 0 && !signal?.aborted) return Promise.resolve();
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => {
+    const cancel = clock.setTimer(() => {
       signal?.removeEventListener("abort", onAbort);
       resolve();
     }, ms);
     const onAbort = () => {
-      clearTimeout(timer);
+      cancel();
       reject(signal?.reason);
     };
     signal?.addEventListener("abort", onAbort, { once: true });

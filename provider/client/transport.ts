@@ -9,7 +9,7 @@ import { formatFailures, validate } from "../schemas/common";
 import { AbortError, ApiError, errorFromResponse, errorFromTransport, InvalidResponseError } from "./errors";
 import type { ResolvedOptions } from "./options";
 import { RatePacer } from "./pacing";
-import { backoffMs, headerText, serverDelayMs, shouldRetry, sleep } from "./retry";
+import { backoffMs, headerText, parseRateLimitReset, serverDelayMs, shouldRetry, sleep } from "./retry";
 import { VERSION } from "./version";
 
 /** Per-call options every client method takes last. */
@@ -72,6 +72,23 @@ export function userAgent(extra: string | undefined): string {
 
 /** The wait the service asked for (Retry-After / X-RateLimit-Reset) per failed attempt; kept off the error. */
 const serverDelays = new WeakMap<ApiError, number>();
+/**
+ * 429s whose own answer reported the rate-limit window used up (`X-RateLimit-Remaining: 0` with a reset): their
+ * retries wait in the pacer's queue. Decided by the answer, not by the time the retry is decided: on a stalled
+ * event loop the answer may be read after that window ended, and a retry that then slept out `Retry-After`
+ * instead (whole seconds, rounded up) lost its place to the requests made after it, a window or more.
+ */
+const windowUsedUp = new WeakSet<ApiError>();
+
+/** Whether an answer's headers report the rate-limit window used up, with the time it ends. */
+function usedUp(headers: Record<string, string | string[] | undefined>): boolean {
+  const remaining = Number(headerText(headers["x-ratelimit-remaining"]));
+  return (
+    Number.isFinite(remaining) &&
+    remaining <= 0 &&
+    parseRateLimitReset(headers["x-ratelimit-reset"]) !== undefined
+  );
+}
 
 /** The shared HTTP transport; one per client. */
 export class Transport {
@@ -80,9 +97,10 @@ export class Transport {
   private readonly dispatcher: Dispatcher;
   private readonly ownsDispatcher: boolean;
   private readonly headers: Record<string, string>;
-  private readonly pacer = new RatePacer();
+  private readonly pacer: RatePacer;
 
   constructor(private readonly options: ResolvedOptions) {
+    this.pacer = new RatePacer(options.clock);
     this.ownsDispatcher = options.dispatcher === undefined;
     this.dispatcher =
       options.dispatcher ??
@@ -132,8 +150,9 @@ export class Transport {
         const asked = serverDelays.get(error);
         const jitter = backoffMs(attempt + 1, this.options.baseDelayMs, this.options.maxDelayMs);
         // Refused because the window is used up: the retry waits in the pacer's queue, holding its ticket, so it
-        // goes first at the reset. Sleeping out Retry-After instead would let newer requests take the window.
-        const inQueue = error.status === 429 && this.pacer.exhausted();
+        // goes first at the reset (at once, if that window has ended meanwhile). Sleeping out Retry-After
+        // instead would let newer requests take the window.
+        const inQueue = windowUsedUp.has(error);
         // The service's own delay wins; a little jitter on top keeps concurrent callers from waking together.
         const delayMs = inQueue
           ? this.pacer.waitMs()
@@ -167,7 +186,7 @@ export class Transport {
     signal: AbortSignal | undefined,
   ): Promise<void> {
     try {
-      await sleep(ms, signal);
+      await sleep(ms, signal, this.options.clock);
     } catch {
       throw new AbortError(`${call.method} ${fullPath} was aborted`, { method: call.method, path: fullPath });
     }
@@ -213,10 +232,11 @@ export class Transport {
       if (err instanceof InvalidResponseError) throw err;
       throw errorFromTransport(err, { ...info, notIdempotent }, secrets, signal?.aborted === true);
     }
-    this.pacer.note(resHeaders);
+    const now = this.options.clock.now();
+    this.pacer.note(resHeaders, now);
     const traceId = headerText(resHeaders["x-trace-id"]);
     if (status < 200 || status >= 300) {
-      const retryDelayMs = serverDelayMs(status, resHeaders);
+      const retryDelayMs = serverDelayMs(status, resHeaders, now);
       const error = errorFromResponse(
         status,
         text,
@@ -224,6 +244,7 @@ export class Transport {
         secrets,
       );
       if (retryDelayMs !== undefined) serverDelays.set(error, retryDelayMs);
+      if (status === 429 && usedUp(resHeaders)) windowUsedUp.add(error);
       throw error;
     }
     if (!call.schema) return undefined as T;

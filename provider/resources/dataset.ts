@@ -163,8 +163,7 @@ const declaration = declareKind<ApiDataset, "Dataset">({
   },
   // The name is the natural key, as for roles: the baseline listing decides, and a 409 on a resend means the
   // name was taken since, so the dataset of that name is taken when its body matches the declared one. The
-  // service stamps `created` (to the nanosecond, axiom-go datasets_test.go), so a dataset made before the POST
-  // is also told by its time once the service's clock is learnt (service-clock.ts).
+  // service stamps `created` (to the nanosecond, axiom-go datasets_test.go), which guards as for monitors.
   reconcile: {
     list: async (client, declared) =>
       (await client.datasets.list()).map((obj): Listed => ({

@@ -4,7 +4,8 @@
  * Why: `pulumi refresh` (and `pulumi up --refresh`) reads every resource, one Read call each, and the engine sends
  * them to the one dynamic-provider host process at its parallelism. One GET per resource costs N requests; one
  * listing of the family answers them all. The same holds wherever several calls of a burst each want the family's
- * listing (the creates' baseline listing in reconcile.ts shares one the same way). So a listing here is
+ * listing (the creates' baselines in reconcile.ts share theirs by {@link listingBegunAfter}, at the end of this file,
+ * which never hands out a listing already sent). So a listing here is
  * - keyed by client (a WeakMap: a new configuration's client starts afresh, and an old one's listings go with it;
  *   the program's lookups pass one key per program run and client instead, provider/lookups.ts),
  *   by kind and by the listing's parameters (`key`: the filters, or "" for a family listed whole), since only a
@@ -70,9 +71,23 @@ interface Entry<L> extends ListingTimes {
   answer: Promise<L>;
 }
 
-/** Per client: the listings by kind and key, and the writes by kind. */
+/** A listing begun after its callers asked ({@link listingBegunAfter}): waiting to start, or running. */
+interface Begun<L> {
+  /** Whether its request has been sent; callers join it only before. */
+  started: boolean;
+  answer: Promise<L>;
+}
+
+/** The begun-after listings of one kind and key: the one running, and the one its late callers wait for. */
+interface BegunSlot {
+  running?: Begun<unknown>;
+  next?: Begun<unknown>;
+}
+
+/** Per client: the listings by kind and key, the begun-after ones, and the writes by kind. */
 interface ClientState {
   listings: Map<string, Entry<unknown>>;
+  begun: Map<string, BegunSlot>;
   writes: Map<string, FamilyWrites>;
 }
 
@@ -80,7 +95,7 @@ const states = new WeakMap<object, ClientState>();
 
 function stateOf(client: object): ClientState {
   let state = states.get(client);
-  if (!state) states.set(client, (state = { listings: new Map(), writes: new Map() }));
+  if (!state) states.set(client, (state = { listings: new Map(), begun: new Map(), writes: new Map() }));
   return state;
 }
 
@@ -137,6 +152,58 @@ export async function sharedListing<L>(client: object, request: ListingRequest<L
   const answer = await entry.answer;
   // A write may have started while the listing was in flight.
   return usable(entry) ? answer : undefined;
+}
+
+/**
+ * A listing of `kind` and `key` whose request is sent after this call: never one already sent, so everything the
+ * service held when the call was made is in it, whatever the time between. Callers share it while it waits to
+ * start. It starts on the next turn of the event loop when no listing of the same client, kind and key is
+ * running (callers of the same turn share it), or else when the running one settles (callers that came meanwhile
+ * share it). So a burst of callers costs a listing or two, and a steady stream of callers at most one listing
+ * running at a time. A failed listing rejects its callers and is not kept.
+ *
+ * Why not a listing already sent: an object made after its snapshot and before this call is absent from it, and
+ * a caller that must know what existed when it asked (an uncertain create's baseline, reconcile.ts) could then
+ * take that object for one of its own making. Telling the two apart by creation time would trust a clock bracket
+ * whose width grows with the machine's load.
+ */
+export function listingBegunAfter<L>(
+  client: object,
+  request: Pick<ListingRequest<L>, "kind" | "key" | "list">,
+): Promise<L> {
+  const { begun } = stateOf(client);
+  const key = `${request.kind}\u0000${request.key}`;
+  let slot = begun.get(key);
+  if (!slot) begun.set(key, (slot = {}));
+  const waiting = slot.next as Begun<L> | undefined;
+  if (waiting && !waiting.started) return waiting.answer;
+  const here = slot;
+  let start!: () => void;
+  const next: Begun<L> = {
+    started: false,
+    answer: new Promise<void>((r) => (start = r)).then(() => {
+      next.started = true;
+      if (here.next === next) here.next = undefined;
+      here.running = next;
+      return request.list();
+    }),
+  };
+  const settled = next.answer.then(
+    () => undefined,
+    () => undefined,
+  );
+  void settled.then(() => {
+    if (here.running === next) here.running = undefined;
+    if (!here.running && !here.next && begun.get(key) === here) begun.delete(key);
+  });
+  here.next = next;
+  const running = here.running;
+  if (running) {
+    void running.answer.then(start, start);
+  } else {
+    setImmediate(start);
+  }
+  return next.answer;
 }
 
 /** Runs one write of `kind` through `client`, counted so that no listing it may have overlapped is used. */

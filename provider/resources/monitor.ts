@@ -85,7 +85,7 @@ const declaration = declareKind<ApiMonitor, "Monitor">({
   adoptable: true,
   crossField,
   ...plainFamily((client) => client.monitors, INPUT_KEYS),
-  // The service stamps `createdAt`, so a monitor created before the request started is never taken.
+  // The service stamps `createdAt` (to the second): a guard beside the baseline listing (reconcile.ts).
   reconcile: {
     list: (client) => client.monitors.list(),
     listedBy: () => "",

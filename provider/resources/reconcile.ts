@@ -5,25 +5,27 @@
  *
  * A candidate is an object of the family that
  * - matches the declared body, compared as `diff` compares ({@link inputChanges});
- * - is new: absent from a listing of the family completed before the first POST started (the baseline), and,
- *   where the service stamps the object's creation time, stamped no earlier than the first POST started: by the
- *   service's clock as learnt from its earlier answers (service-clock.ts), to the stamp's precision, or, before
- *   anything is learnt, less {@link CLOCK_SKEW_MS};
+ * - is new: absent from a listing of the family whose request was sent after this create began and which was
+ *   answered before its first POST started (the baseline), and, where the service stamps the object's creation
+ *   time, stamped no earlier than {@link CLOCK_SKEW_MS} before that POST started;
  * - is not claimed by a resource in this process (every id a create, adoption, read, diff, update or delete
  *   here has seen).
  *
+ * Exactness without a clock: everything the service held when this create began is in its baseline, since that
+ * listing was asked for after the create began (listings.ts, `listingBegunAfter`), however long the machine took
+ * between. So an identical object someone else made before this create began is never taken, on a busy machine
+ * as on an idle one. An identical object someone else makes after this create began (while its baseline runs, or
+ * while its POST is in flight) cannot be told from ours by anything the service returns (it takes no idempotency
+ * key, and monitors and notifiers are stamped only to the second): the limit of this method. Telling objects
+ * apart by creation time instead would need the service's clock known to better than the stamp's precision and
+ * the request's round trip, which a loaded machine does not give.
+ *
  * The baseline is a listing of the family, O(objects in the family), and it must be complete before the POST
- * starts, so it cannot be deferred until the outcome is known. It is shared (per client, and per listing
- * parameters where the listing depends on the body: `ReconcileRule.listedBy`), so that a burst of creates does
- * not list the family once each:
- * - a create whose body the service stamps with a creation time shares a listing begun at most
- *   {@link BASELINE_MAX_AGE_MS} before. An object someone else made after that listing is not in it, but its
- *   stamp is older than our POST: once one answer has taught us the service's clock, the stamp rules it out
- *   (to the second, for the kinds stamped to the second). So N such creates cost N POSTs and one listing;
- * - any other create shares only a listing still in flight when it starts, which began at most one listing's
- *   time before it: about when a listing of its own would have been taken. No signal but a listing tells its
- *   object from an identical one someone else made moments before.
- * Everything this process made after a shared listing is told apart by its claim: a same-body sibling whose
+ * starts, so it cannot be deferred until the outcome is known. Creates that begin together share one (per
+ * client, and per listing parameters where the listing depends on the body: `ReconcileRule.listedBy`): a
+ * listing waits one turn of the event loop before its request goes out, and the creates that begin while one is
+ * running share the next, so a burst of creates lists the family once or twice, not once each.
+ * Everything this process made after the baseline is told apart by its claim: a same-body sibling whose
  * POST is in flight while we list is waited for, before and after the list, so its object is claimed before
  * ours is chosen. A listing that fails is not kept.
  *
@@ -40,14 +42,13 @@
  * method.
  *
  * The rule per family (and where it cannot be exact):
- * - Monitor, Notifier: absent from the baseline and `createdAt` (to the second) no earlier than the POST's
- *   start. Inexact only when someone else makes an identical object during the create or in the second before
- *   its POST (and, for the creates answered before the run's first, since the shared listing).
+ * - Monitor, Notifier: absent from the baseline and `createdAt` (to the second) no earlier than a minute before
+ *   the POST's start. Inexact only when someone else makes an identical object during the create.
  * - Annotation: absent from the baseline; with `time` undeclared the service sets `time` to the request's time,
  *   which also serves as the creation time (the lists are bounded by it). Creates share a baseline per list
  *   of datasets and per whether `time` is declared (a listing bounded by time cannot serve a create whose object
- *   may be older). Inexact as for monitors, to `time`'s precision.
- * - Dataset: the name is unique, as for Role, and `created` is stamped to the nanosecond, as for Monitor.
+ *   may be older). Inexact as for monitors.
+ * - Dataset: the name is unique, as for Role, and `created` is stamped, as for Monitor.
  * - Role: names are unique, the natural key. The baseline is the roles listed before the POST; a 409 on a resend
  *   means the name was taken since, so the family is listed again and the role of that name is taken when it
  *   matches the declared body. Inexact only when someone else makes a role of that name and body meanwhile.
@@ -70,8 +71,8 @@ import type { CrudFamily } from "../client/resources/base";
 import { sleep } from "../client/retry";
 import { CREATE_SENDS_NO_POST, inputChanges, type Descriptor, type ReconcileRule } from "./descriptor";
 import { sharedListingsEnabled } from "../client/env";
-import { sharedListing } from "./listings";
-import { mayBeCreatedSince, observeCreation, readStamp } from "./service-clock";
+import { listingBegunAfter } from "./listings";
+import { readStamp } from "./service-clock";
 import { stableStringify, type Props } from "./values";
 
 /** How far the service's clock may be behind ours (plus its createdAt's truncation to the second). */
@@ -87,43 +88,24 @@ export const MAX_CREATE_ATTEMPTS = 5;
 export const SETTLE_MS = 1_000;
 
 /**
- * How long one baseline listing serves the creates of a family: a create that asks for its baseline at most this
- * long after a listing of the same family (and listing parameters) began shares it, awaiting it first if it is
- * still in flight. It bounds how long before a POST the baseline may be taken (see the file comment).
+ * The ids of the family's objects when this create began: from a listing whose request goes out after this call
+ * (listings.ts, `listingBegunAfter`), shared with the creates that begin with it (per client, kind and listing
+ * parameters, `rule.listedBy`). It completes before the POST starts, since the caller awaits it first. A listing
+ * that failed is not kept, so the next create lists again. With sharing off (`OBSERVABILITY_SHARED_LISTINGS=0`),
+ * every create lists alone.
  */
-export const BASELINE_MAX_AGE_MS = 10_000;
-
-/**
- * The ids of the family's objects before this create's POST, from a listing shared with the creates around it
- * (listings.ts; per client, kind and listing parameters, `rule.listedBy`): for a body the service stamps with a
- * creation time, one begun at most {@link BASELINE_MAX_AGE_MS} ago; otherwise only one still in flight. Either
- * way it completes before the POST starts, since the caller awaits it first. A listing that failed is not kept,
- * so the next create lists again. With sharing off (`OBSERVABILITY_SHARED_LISTINGS=0`), every create lists.
- */
-async function sharedBaseline<T extends { id: string }>(
+async function baselineOf<T extends { id: string }>(
   kind: string,
   rule: ReconcileRule<T>,
   client: ObservabilityClient,
   declared: Props,
 ): Promise<ReadonlySet<string>> {
-  // A body the service stamps with its creation time shares a listing for BASELINE_MAX_AGE_MS: once the
-  // service's clock is learnt, the stamp rules out what an older listing no longer does (service-clock.ts).
-  // Any other shares only a listing still in flight, so its baseline began at most one listing's time before
-  // the create, about when a listing of its own would have been taken.
-  const maxAge = rule.timed(declared) ? BASELINE_MAX_AGE_MS : 0;
-  const shared = sharedListingsEnabled();
-  const ids = await sharedListing(client, {
-    kind,
-    key: `baseline\u0000${rule.listedBy(declared)}`,
-    // The listing's own window starts no later than that of any create that shares it (each takes its start
-    // after this one began), so a listing bounded by it (annotations) holds all that theirs would.
-    list: async () =>
-      new Set((await rule.list(client, declared, new Date(Date.now() - CLOCK_SKEW_MS))).map((o) => o.id)),
-    fresh: (listing, now) => shared && (listing.settledAt === undefined || now - listing.startedAt <= maxAge),
-    // Objects this process makes after the listing are told apart by their claims, not by the listing.
-    afterOwnWrites: false,
-  });
-  return ids!;
+  // The listing's own window starts no later than that of any create that shares it (each takes its start
+  // after the listing answered), so a listing bounded by it (annotations) holds all that theirs would.
+  const list = async () =>
+    new Set((await rule.list(client, declared, new Date(Date.now() - CLOCK_SKEW_MS))).map((o) => o.id));
+  if (!sharedListingsEnabled()) return list();
+  return listingBegunAfter(client, { kind, key: `baseline\u0000${rule.listedBy(declared)}`, list });
 }
 
 /** Ids a resource in this process holds or has seen, by kind: never taken as another create's object. */
@@ -168,8 +150,8 @@ function tracked<R>(key: string, post: () => Promise<R>): Promise<R> {
 /** The error when more than one object could be the one created. */
 export function ambiguousCreateError(kind: string, ids: readonly string[]): Error {
   return new Error(
-    `its outcome was unknown, and ${ids.length} objects matching the declared body were created since ` +
-      `the request started: ${ids.join(", ")}. Set \`adopt: "<one of these ids>"\` on this resource to take ` +
+    `its outcome was unknown, and ${ids.length} objects matching the declared body were made since ` +
+      `this create began: ${ids.join(", ")}. Set \`adopt: "<one of these ids>"\` on this resource to take ` +
       "that one under management, and delete the others",
   );
 }
@@ -192,11 +174,8 @@ export async function createReconciled<T extends { id: string }>(
   const timed = search?.timed(declared) === true;
   const post = () =>
     tracked(bodyKey, async () => {
-      const sentAt = Date.now();
       const obj = await send(body);
       claim(d.kind, obj.id);
-      // Every answered create of a timed kind teaches us the service's clock (service-clock.ts).
-      if (timed) observeCreation(client, d.kind, readStamp(search?.createdAt?.(obj)), sentAt, Date.now());
       return obj;
     });
   if (!search) return post();
@@ -206,12 +185,12 @@ export async function createReconciled<T extends { id: string }>(
   /** POSTs whose outcome was unknown: how many late objects can be ours. */
   let uncertainPosts = 0;
   // Only objects absent from this listing can be ours: an identical object another process (another
-  // `pulumi up`) made before it is in it, and its claims are not ours to see. It must be complete before the
-  // POST starts, since it cannot be taken after one; the creates of a burst share it (see the file comment).
-  const baseline = await sharedBaseline(d.kind, rule, client, declared);
-  // Taken after the baseline was asked for, so the shared listing's window holds this create's.
-  const started = new Date();
-  const since = new Date(started.getTime() - CLOCK_SKEW_MS);
+  // `pulumi up`) made before this create began is in it, and its claims are not ours to see. It must be complete
+  // before the POST starts, since it cannot be taken after one; the creates of a burst share it (see the file
+  // comment).
+  const baseline = await baselineOf(d.kind, rule, client, declared);
+  // Taken after the baseline answered, so the shared listing's window holds this create's.
+  const since = new Date(Date.now() - CLOCK_SKEW_MS);
 
   /** A sibling whose POST with this very body is in flight is about to claim its object. */
   const siblingsSettled = () => Promise.all([...(inFlight.get(bodyKey) ?? [])]);
@@ -245,17 +224,14 @@ export async function createReconciled<T extends { id: string }>(
   }
 
   /**
-   * Whether `obj` may have been created by this create's first POST, by its creation time: with the service's
-   * clock learnt from earlier answers, made no earlier than the POST started; before that, no earlier than a
-   * minute before it (clock skew). An object without a readable creation time cannot be shown to be new.
+   * Whether `obj` may have been created by this create's first POST, by its creation time: no earlier than a
+   * minute before the POST started (the allowance for the service's clock being behind ours). A guard beside
+   * the baseline, never the judge of what happened in the moments before the POST. An object without a
+   * readable creation time cannot be shown to be new.
    */
   function createdSinceStart(obj: T): boolean {
     const stamp = readStamp(rule.createdAt?.(obj));
-    if (!stamp) return false;
-    return (
-      mayBeCreatedSince(client, d.kind, stamp, started.getTime()) ??
-      stamp.ms + stamp.precisionMs > since.getTime()
-    );
+    return stamp !== undefined && stamp.ms + stamp.precisionMs > since.getTime();
   }
 
   /** Takes a listed object as this resource's (lists return whole objects, as a read does). */

@@ -1,83 +1,162 @@
 /**
- * Fair pacing: against a server that enforces a fixed window (4 requests a window of 2 s) and reports it in
+ * Fair pacing: against a service that enforces a fixed window (4 requests a window of 2 s) and reports it in
  * `X-RateLimit-*`, requests arriving faster than the limit are served in arrival order, window by window, and a
  * request refused with 429 keeps its place rather than racing the requests made after it.
+ *
+ * The client runs on a hand-driven clock (its `clock` option) and its requests are answered in process (an undici
+ * MockAgent as its dispatcher), the service's windows counted on the same clock. So every window, wait and retry
+ * is exact, whatever the machine's load; and a stalled event loop is a step of that clock the test takes where it
+ * wants one. (The test this replaces ran on the machine's clock, and under load a window passed, or an answer was
+ * read after its window ended, beyond the bounds it allowed.)
  */
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import { MockAgent } from "undici";
 import { ObservabilityClient } from "../../provider/client";
+import { ManualClock, runUntil, settle } from "../helpers/manual-clock";
 
-// Two seconds, not one: the assertions count windows, and on a loaded machine a stalled event loop of a few
-// hundred milliseconds moved a request into the next 1 s window (a flake seen at load 12).
 const WINDOW_MS = 2_000;
-/** Arrivals after the burst: ten a window against a limit of four. */
-const SPACING_MS = WINDOW_MS / 10;
 const LIMIT = 4;
+/** A window's start, so window n of a run is [T0 + n·WINDOW_MS, T0 + (n+1)·WINDOW_MS). */
+const T0 = Date.UTC(2030, 0, 1);
+const ORIGIN = "https://rate.test";
 
-let server: Server;
-let url: string;
-/** Windows (by index since the epoch) in which the server answered 200, per request id. */
-const servedIn = new Map<string, number>();
-let requests = 0;
-let refused = 0;
-const counts = new Map<number, number>();
+/** The service: a fixed window on `clock`; refusals may be held until the test releases them. */
+function service(clock: ManualClock, options: { holdRefusals?: boolean } = {}) {
+  const agent = new MockAgent();
+  agent.disableNetConnect();
+  const counts = new Map<number, number>();
+  const servedIn = new Map<string, number>();
+  const held: (() => void)[] = [];
+  let refused = 0;
+  let requests = 0;
+  agent
+    .get(ORIGIN)
+    .intercept({ path: () => true, method: "GET" })
+    .reply<object>((opts) => {
+      const now = clock.now();
+      const window = Math.floor((now - T0) / WINDOW_MS);
+      const count = (counts.get(window) ?? 0) + 1;
+      counts.set(window, count);
+      requests++;
+      const resetMs = T0 + (window + 1) * WINDOW_MS;
+      const headers = {
+        "x-ratelimit-limit": String(LIMIT),
+        "x-ratelimit-remaining": String(Math.max(0, LIMIT - count)),
+        "x-ratelimit-reset": String(resetMs / 1000),
+        "content-type": "application/json",
+      };
+      if (count > LIMIT) {
+        refused++;
+        const answer: {
+          statusCode: number;
+          data: object;
+          responseOptions: { headers: Record<string, string> };
+        } = {
+          statusCode: 429,
+          data: { code: 429, message: "rate limit exceeded" },
+          responseOptions: {
+            headers: { ...headers, "retry-after": String(Math.ceil((resetMs - now) / 1000)) },
+          },
+        };
+        if (!options.holdRefusals) return answer;
+        return new Promise<typeof answer>((resolve) => held.push(() => resolve(answer)));
+      }
+      const id = opts.path.split("/").pop()!;
+      servedIn.set(id, window);
+      return { statusCode: 200, data: { id, name: id }, responseOptions: { headers } };
+    })
+    .persist();
+  return {
+    agent,
+    servedIn,
+    held,
+    refused: () => refused,
+    requests: () => requests,
+  };
+}
 
-beforeAll(async () => {
-  server = createServer((req, res) => {
-    const now = Date.now();
-    const window = Math.floor(now / WINDOW_MS);
-    const count = (counts.get(window) ?? 0) + 1;
-    counts.set(window, count);
-    requests++;
-    const resetMs = (window + 1) * WINDOW_MS;
-    res.setHeader("x-ratelimit-limit", String(LIMIT));
-    res.setHeader("x-ratelimit-remaining", String(Math.max(0, LIMIT - count)));
-    res.setHeader("x-ratelimit-reset", String(resetMs / 1000));
-    res.setHeader("content-type", "application/json");
-    if (count > LIMIT) {
-      refused++;
-      res.setHeader("retry-after", String(Math.ceil((resetMs - now) / 1000)));
-      res.statusCode = 429;
-      return res.end(JSON.stringify({ code: 429, message: "rate limit exceeded" }));
-    }
-    const id = new URL(req.url!, "http://x").pathname.split("/").pop()!;
-    servedIn.set(id, window);
-    res.end(JSON.stringify({ id, name: id }));
+/** A client of `svc` on `clock`. */
+const clientOf = (clock: ManualClock, svc: ReturnType<typeof service>) =>
+  new ObservabilityClient({
+    url: ORIGIN,
+    token: "t",
+    maxRetries: 10,
+    retry: { baseDelayMs: 50 },
+    dispatcher: svc.agent,
+    clock,
   });
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-});
-afterAll(() => new Promise<void>((r) => server.close(() => r())));
+
+const idOf = (k: number) => `role_${String(k).padStart(2, "0")}`;
 
 it("serves requests waiting for a window in arrival order; a refused one keeps its place", async () => {
-  const client = new ObservabilityClient({ url, token: "t", maxRetries: 10, retry: { baseDelayMs: 50 } });
-  // Start as a window starts. 8 requests at once (the client knows no window yet, so 4 of them are refused),
-  // then 12 more, one every SPACING_MS: 10 a window against a limit of 4.
-  await new Promise((r) => setTimeout(r, WINDOW_MS - (Date.now() % WINDOW_MS) + 10));
+  const clock = new ManualClock(T0);
+  const svc = service(clock);
+  const client = clientOf(clock, svc);
+  // 8 requests at once (the client knows no window yet, so 4 of them are refused), then 12 more, one every
+  // 200 ms: 10 a window against a limit of 4.
   const BURST = 8;
-  const ids = Array.from({ length: 20 }, (_, i) => `role_${String(i).padStart(2, "0")}`);
-  const waits = new Map<string, number>();
-  await Promise.all(
-    ids.map(async (id, i) => {
-      await new Promise((r) => setTimeout(r, Math.max(0, i - BURST + 1) * SPACING_MS));
-      const started = Date.now();
-      await client.roles.get(id);
-      waits.set(id, Date.now() - started);
-    }),
-  );
+  const arrival = (k: number) => Math.max(0, k - BURST + 1) * (WINDOW_MS / 10);
+  const waits = new Map<number, number>();
+  const get = (k: number) => {
+    const started = clock.now();
+    void client.roles.get(idOf(k)).then(() => waits.set(k, clock.now() - started));
+  };
+  for (let k = 0; k < BURST; k++) get(k);
+  for (let k = BURST; k < 20; k++) clock.setTimer(() => get(k), arrival(k));
+  await runUntil(clock, () => waits.size === 20);
   await client.close();
-  const windows = ids.map((id) => servedIn.get(id)! - servedIn.get(ids[0])!);
-  // The burst's refused requests kept their places: all of the burst is served before anything made after it.
-  expect(refused).toBeGreaterThan(0);
-  const later = windows.slice(BURST);
-  expect(Math.max(...windows.slice(0, BURST))).toBeLessThanOrEqual(Math.min(...later));
-  // Arrival order holds window by window: nobody made later is served in an earlier window.
-  expect(later).toEqual([...later].sort((a, b) => a - b));
-  // Each window serves at most the limit, so request k is served at the latest in window floor(k / 4), its place
-  // in line, give or take one window: on a loaded machine (the full suite beside a benchmark) a stalled event
-  // loop let a window pass with fewer than four served, which shifted everyone after it by one (a flake); a
-  // request that lost its place would be later still.
-  windows.forEach((w, k) => expect(w).toBeLessThanOrEqual(Math.floor(k / LIMIT) + 1));
-  expect(Math.max(...waits.values())).toBeLessThanOrEqual(4 * WINDOW_MS);
-  expect(requests).toBe(20 + refused);
+  await svc.agent.close();
+  expect(svc.refused()).toBe(LIMIT);
+  expect(svc.requests()).toBe(20 + LIMIT);
+  for (let k = 0; k < 20; k++) {
+    // Each window serves the limit, oldest first: request k in window floor(k / 4), its place in line, at the
+    // window's start; the burst's refused ones (4 to 7) first in the next window, before anything made later.
+    const window = Math.floor(k / LIMIT);
+    expect([k, svc.servedIn.get(idOf(k))]).toEqual([k, window]);
+    expect([k, waits.get(k)]).toEqual([k, window * WINDOW_MS - arrival(k)]);
+  }
+});
+
+it("a refusal read after its window ended (a stalled event loop) keeps its place: it goes at once, before later requests", async () => {
+  const clock = new ManualClock(T0);
+  const svc = service(clock, { holdRefusals: true });
+  const client = clientOf(clock, svc);
+  const done = new Set<number>();
+  const get = (k: number) => void client.roles.get(idOf(k)).then(() => done.add(k));
+  for (let k = 0; k < 8; k++) get(k);
+  // Four more, made 50 ms into the next window.
+  for (let k = 8; k < 12; k++) clock.setTimer(() => get(k), WINDOW_MS + 50);
+  await settle();
+  // The service served four in window 0 and refused four; their answers are read only after the loop stalled
+  // past the reset, by when the four later requests are due too.
+  expect(svc.held).toHaveLength(4);
+  clock.stall(WINDOW_MS + 100);
+  for (const release of svc.held) release();
+  await runUntil(clock, () => done.size === 12);
+  await client.close();
+  await svc.agent.close();
+  const windows = Array.from({ length: 12 }, (_, k) => svc.servedIn.get(idOf(k)));
+  // Slept out Retry-After (two whole seconds), the refused ones would have come back after the later four had
+  // taken window 1: served in window 2, behind requests made after them.
+  expect(windows).toEqual([0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2]);
+});
+
+it("a refused request goes ahead of requests made after it that already wait: its retry keeps its ticket", async () => {
+  const clock = new ManualClock(T0);
+  const svc = service(clock, { holdRefusals: true });
+  const client = clientOf(clock, svc);
+  const done = new Set<number>();
+  const get = (k: number) => void client.roles.get(idOf(k)).then(() => done.add(k));
+  for (let k = 0; k < 8; k++) get(k);
+  await settle();
+  expect(svc.held).toHaveLength(4);
+  // Four more are made while the refusals are still on their way back; they wait for the window's end.
+  clock.stall(500);
+  for (let k = 8; k < 12; k++) get(k);
+  await settle();
+  for (const release of svc.held) release();
+  await runUntil(clock, () => done.size === 12);
+  await client.close();
+  await svc.agent.close();
+  const windows = Array.from({ length: 12 }, (_, k) => svc.servedIn.get(idOf(k)));
+  expect(windows).toEqual([0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2]);
 });

@@ -29,6 +29,7 @@ import {
 import { resolveOptions } from "../../provider/client/options";
 import { backoffMs, parseRetryAfter, serverDelayMs, shouldRetry } from "../../provider/client/retry";
 import { VERSION } from "../../provider/client/version";
+import { ManualClock } from "../helpers/manual-clock";
 
 const TOKEN = "xaat-super-secret-token-4711";
 
@@ -85,14 +86,17 @@ function send(res: ServerResponse, status: number, body: unknown, headers: Recor
   res.end(body === undefined ? "" : JSON.stringify(body));
 }
 
-/** Rate-limit window headers with the reset `inSeconds` ahead. */
-function rateHeaders(inSeconds: number, remaining: string): Record<string, string> {
+/** Rate-limit window headers with the reset `inSeconds` ahead of `now`. */
+function rateHeaders(inSeconds: number, remaining: string, now = Date.now()): Record<string, string> {
   return {
     "x-ratelimit-limit": "600",
     "x-ratelimit-remaining": remaining,
-    "x-ratelimit-reset": String(Math.ceil(Date.now() / 1000) + inSeconds),
+    "x-ratelimit-reset": String(Math.ceil(now / 1000) + inSeconds),
   };
 }
+
+/** A whole second, as the epoch reset headers count: the clock-driven tests start 300 ms after it. */
+const T0 = Date.UTC(2030, 0, 1);
 
 const retryEvents: RetryEvent[] = [];
 function client(url: string, extra: ClientOptions = {}): ObservabilityClient {
@@ -434,36 +438,46 @@ describe("retries", () => {
     expect(s.hits[1].at - s.hits[0].at).toBeGreaterThanOrEqual(950);
   });
 
+  // The next tests run the client on a clock held still (its `clock` option): a wait is exactly what the
+  // answer asked for, whatever the time the answer took to be read, and the retry goes when the test moves it.
   it("honours Retry-After as an HTTP date", async () => {
-    let at = "";
-    const s = await serve((_req, res, _body, hit) => {
-      // Two seconds ahead, truncated to whole seconds by the date format: between 1 and 2 s from now.
-      if (hit === 1) {
-        at = new Date(Date.now() + 2000).toUTCString();
-        status(429, { "retry-after": at })(res);
-      } else send(res, 200, [annotation]);
-    });
-    const c = client(s.url, { retry: { baseDelayMs: 5, maxDelayMs: 10_000 } });
-    await c.annotations.list();
+    const clock = new ManualClock(T0 + 300);
+    // Two seconds after T0, in the date format's whole seconds: 1.7 s from the client's now.
+    const at = new Date(T0 + 2000).toUTCString();
+    const s = await serve((_req, res, _body, hit) =>
+      hit === 1 ? status(429, { "retry-after": at })(res) : send(res, 200, [annotation]),
+    );
+    const c = client(s.url, { clock, retry: { baseDelayMs: 5, maxDelayMs: 10_000 } });
+    const listed = c.annotations.list();
+    await clock.timerSet();
+    // The date's wait, and at most the base delay of jitter on top.
+    expect(retryEvents[0].delayMs).toBeGreaterThanOrEqual(1700);
+    expect(retryEvents[0].delayMs).toBeLessThan(1705);
+    expect(clock.nextDueIn()).toBe(retryEvents[0].delayMs);
+    expect(s.hits).toHaveLength(1);
+    clock.advance();
+    await listed;
     await c.close();
-    expect(retryEvents[0].delayMs).toBeGreaterThanOrEqual(900);
-    expect(s.hits[1].at).toBeGreaterThanOrEqual(Date.parse(at) - 5);
+    expect(s.hits).toHaveLength(2);
   });
 
-  it("honours X-RateLimit-Reset on a 429 without Retry-After", async () => {
+  it("honours X-RateLimit-Reset on a 429 without Retry-After: the retry waits in line for the reset", async () => {
+    const clock = new ManualClock(T0 + 300);
     const s = await serve((req, res, body, hit) =>
       hit === 1
-        ? status(429, {
-            "x-ratelimit-reset": String(Math.ceil(Date.now() / 1000) + 1),
-            "x-ratelimit-remaining": "0",
-          })(res)
+        ? status(429, { "x-ratelimit-reset": String(T0 / 1000 + 1), "x-ratelimit-remaining": "0" })(res)
         : send(res, 200, [annotation]),
     );
-    const c = client(s.url);
-    await c.annotations.list();
+    const c = client(s.url, { clock });
+    const listed = c.annotations.list();
+    await clock.timerSet();
+    expect(retryEvents[0].delayMs).toBe(700);
+    expect(clock.nextDueIn()).toBe(700);
+    expect(s.hits).toHaveLength(1);
+    clock.advance();
+    await listed;
     await c.close();
-    expect(retryEvents[0].delayMs).toBeGreaterThan(0);
-    expect(s.hits[1].at).toBeGreaterThanOrEqual(Math.floor(s.hits[0].at / 1000) * 1000 + 1000 - 5);
+    expect(s.hits).toHaveLength(2);
   });
 
   it.each([
@@ -473,36 +487,49 @@ describe("retries", () => {
   ])(
     "after %s the retry backs off with jitter, not until an X-RateLimit-Reset 60 s ahead",
     async (_rule, fault) => {
+      const clock = new ManualClock(T0 + 300);
       // The first response of every kind carries the window headers, as the emulator and the service send them.
       const s = await serve((_req, res, _body, hit) => {
         if (hit === 1) {
-          send(res, 200, [monitor], rateHeaders(60, "5"));
+          send(res, 200, [monitor], rateHeaders(60, "5", clock.now()));
         } else if (hit === 2) fault(res);
-        else send(res, 200, monitor, rateHeaders(60, "4"));
+        else send(res, 200, monitor, rateHeaders(60, "4", clock.now()));
       });
-      const c = client(s.url, { retry: { baseDelayMs: 20, maxDelayMs: 120_000 } });
+      const c = client(s.url, { clock, retry: { baseDelayMs: 20, maxDelayMs: 120_000 } });
       await c.monitors.list();
-      await c.monitors.get("mon_1");
-      await c.close();
-      expect(s.hits).toHaveLength(3);
-      // The first retry's full-jitter ceiling is baseDelayMs.
+      const got = c.monitors.get("mon_1");
+      // Remaining was above 0, so the reset gated neither the next request (sent with no timer run) nor the
+      // retry, whose one wait is the first retry's full jitter, below baseDelayMs.
+      await Promise.race([got, clock.timerSet()]);
+      expect(s.hits).toHaveLength(2);
       expect(retryEvents).toHaveLength(1);
       expect(retryEvents[0].delayMs).toBeLessThan(20);
-      // Remaining was above 0, so the reset gated neither the next request nor the retry.
-      expect(s.hits[1].at - s.hits[0].at).toBeLessThan(1000);
-      expect(s.hits[2].at - s.hits[1].at).toBeLessThan(1000);
+      if (clock.pending > 0) {
+        expect(clock.nextDueIn()).toBeLessThan(20);
+        clock.advance();
+      }
+      await got;
+      await c.close();
+      expect(s.hits).toHaveLength(3);
     },
   );
 
   it("a 429 with X-RateLimit-Remaining above 0 still honours its Retry-After (and only that)", async () => {
+    const clock = new ManualClock(T0 + 300);
     const s = await serve(
-      faultThenOk(status(429, { "retry-after": "0", ...rateHeaders(60, "3") }), [annotation]),
+      faultThenOk(status(429, { "retry-after": "0", ...rateHeaders(60, "3", clock.now()) }), [annotation]),
     );
-    const c = client(s.url, { retry: { baseDelayMs: 20, maxDelayMs: 120_000 } });
-    await c.annotations.list();
-    await c.close();
+    const c = client(s.url, { clock, retry: { baseDelayMs: 20, maxDelayMs: 120_000 } });
+    const listed = c.annotations.list();
+    await Promise.race([listed, clock.timerSet()]);
     expect(retryEvents[0].delayMs).toBeLessThan(20);
-    expect(s.hits[1].at - s.hits[0].at).toBeLessThan(1000);
+    if (clock.pending > 0) {
+      expect(clock.nextDueIn()).toBeLessThan(20);
+      clock.advance();
+    }
+    await listed;
+    await c.close();
+    expect(s.hits).toHaveLength(2);
   });
 
   it("waits for X-RateLimit-Reset before sending when X-RateLimit-Remaining reached 0", async () => {
@@ -527,12 +554,15 @@ describe("retries", () => {
     const s = await serve((_req, res) =>
       send(res, 503, { code: 503, message: "busy" }, { "retry-after": "5" }),
     );
-    const c = client(s.url, { retry: { maxDelayMs: 10_000 } });
+    // On a clock held still the five seconds never pass: only the abort can end the wait.
+    const clock = new ManualClock(T0);
+    const c = client(s.url, { clock, retry: { maxDelayMs: 10_000 } });
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 100);
-    const started = Date.now();
-    await expect(c.monitors.list({ signal: controller.signal })).rejects.toBeInstanceOf(AbortError);
-    expect(Date.now() - started).toBeLessThan(2000);
+    const listed = c.monitors.list({ signal: controller.signal });
+    await clock.timerSet();
+    controller.abort();
+    await expect(listed).rejects.toBeInstanceOf(AbortError);
+    expect(s.hits).toHaveLength(1);
     await c.close();
   });
 
@@ -544,7 +574,8 @@ describe("retries", () => {
       name: "TimeoutError",
       code: "UND_ERR_HEADERS_TIMEOUT",
     });
-    expect(Date.now() - started).toBeLessThan(2000);
+    // Well before the client's 10 s: the call's 100 ms applied (undici's own timer, on the machine's clock).
+    expect(Date.now() - started).toBeLessThan(9_000);
     await c.close();
   });
 });

@@ -1,6 +1,6 @@
 /** Fault injection and rate limiting: seeded, deterministic, and faulted requests have no effect. */
 import { FaultInjector, parseFaultSpec } from "../../emulator/faults";
-import { api, awaitRoomInRateWindow, useEmulator, type ApiResponse } from "../helpers/emulator";
+import { api, useEmulator, type ApiResponse } from "../helpers/emulator";
 import type { RunningEmulator } from "../../emulator";
 
 /** One request; a dropped connection is reported as status 0. */
@@ -155,12 +155,14 @@ describe("latency", () => {
   });
 });
 
+/** A window's start: the rate-limit tests run the emulator on a clock they hold or move by hand. */
+const T0 = Date.UTC(2030, 0, 1);
+
 describe("rate limit", () => {
-  // A window of seconds rather than the service's minute, so that no test waits for a minute's turn.
   const WINDOW_MS = 4_000;
-  const em = useEmulator({ rateLimit: 5, rateLimitWindowMs: WINDOW_MS });
+  // Held 1.5 s into a window: every request falls in it, however long the machine takes.
+  const em = useEmulator({ rateLimit: 5, rateLimitWindowMs: WINDOW_MS, clock: () => T0 + 1_500 });
   it("answers 429 with Retry-After after N requests in a window", async () => {
-    await awaitRoomInRateWindow(WINDOW_MS);
     const statuses: number[] = [];
     let limited: ApiResponse | undefined;
     for (let i = 0; i < 7; i++) {
@@ -171,25 +173,28 @@ describe("rate limit", () => {
     }
     expect(statuses).toEqual([200, 200, 200, 200, 200, 429, 429]);
     expect(limited!.body).toEqual({ code: 429, message: "rate limit exceeded" });
-    const retry = Number(limited!.headers["retry-after"]);
-    expect(retry).toBeGreaterThanOrEqual(1);
-    expect(retry).toBeLessThanOrEqual(60);
+    // 2.5 s to the window's end, in whole seconds rounded up.
+    expect(limited!.headers["retry-after"]).toBe("3");
+    expect(limited!.headers["x-ratelimit-reset"]).toBe(String((T0 + WINDOW_MS) / 1000));
     expect(limited!.headers["x-ratelimit-remaining"]).toBe("0");
     expect(em.current.stats.rateLimited).toBe(2);
   });
 });
 
 describe("a shorter rate-limit window (rateLimitWindowMs)", () => {
-  const em = useEmulator({ rateLimit: 3, rateLimitWindowMs: 1_000 });
+  let now = T0 + 20;
+  const em = useEmulator({ rateLimit: 3, rateLimitWindowMs: 1_000, clock: () => now });
 
   it("refuses past the limit, then serves again once the window resets", async () => {
-    // Start just after a window boundary so the burst stays inside one window.
-    await new Promise((r) => setTimeout(r, 1_000 - (Date.now() % 1_000) + 20));
     const burst: number[] = [];
     for (let i = 0; i < 4; i++) burst.push((await api(em.current, "GET", "/v2/notifiers")).status);
     expect(burst).toEqual([200, 200, 200, 429]);
     const reset = Number((await api(em.current, "GET", "/v2/notifiers")).headers["x-ratelimit-reset"]);
-    await new Promise((r) => setTimeout(r, reset * 1000 - Date.now() + 20));
+    expect(reset * 1000).toBe(T0 + 1_000);
+    // A millisecond before the reset the window is still used up; at the reset a new one begins.
+    now = reset * 1000 - 1;
+    expect((await api(em.current, "GET", "/v2/notifiers")).status).toBe(429);
+    now = reset * 1000;
     expect((await api(em.current, "GET", "/v2/notifiers")).status).toBe(200);
   });
 });

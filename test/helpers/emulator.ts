@@ -64,16 +64,6 @@ export async function api(
 }
 
 /**
- * Waits, when needed, so that a burst of requests lasting up to `burstMs` falls inside one rate-limit window of
- * `windowMs` (the emulator aligns its windows to multiples of their length). The emulator under test gets a short
- * `rateLimitWindowMs`, so the wait is at most that: no test waits on the wall clock's minute.
- */
-export async function awaitRoomInRateWindow(windowMs: number, burstMs = windowMs / 2): Promise<void> {
-  const intoWindow = Date.now() % windowMs;
-  if (intoWindow > windowMs - burstMs) await new Promise((r) => setTimeout(r, windowMs - intoWindow + 20));
-}
-
-/**
  * Creates datasets with `POST /v2/datasets`: the service refuses ingest and queries into a dataset that was never
  * created (404), and so does the emulator. One that exists already (409) is fine; any other answer throws.
  */

@@ -9,6 +9,9 @@
  * - `{ delayMs }`: forwarded after a delay (a client with a shorter timeout gives up first);
  * - `{ answerAfter }`: forwarded at once (the service handles it), its answer held until the promise settles;
  * - `{ forwardAfter }`: forwarded only once the promise settles (the service handles it then);
+ * - any of the three objects may carry `answered`, called as soon as the service has answered: the test then
+ *   knows the request was handled (a listing's snapshot taken, an object stored), and can act on it while the
+ *   client still waits;
  * - undefined: forwarded as is.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
@@ -23,10 +26,17 @@ export type ProxyFault =
   | "503"
   | "500after"
   | "drop"
-  | { delayMs: number }
-  | { answerAfter: Promise<unknown> }
-  | { forwardAfter: Promise<unknown> }
+  | { delayMs: number; answered?: () => void }
+  | { answerAfter: Promise<unknown>; answered?: () => void }
+  | { forwardAfter: Promise<unknown>; answered?: () => void }
   | undefined;
+
+/** A promise and the function that settles it: what a test hands `answerAfter` or `forwardAfter`, and opens. */
+export function gate(): { done: Promise<void>; open: () => void } {
+  let open!: () => void;
+  const done = new Promise<void>((r) => (open = r));
+  return { done, open };
+}
 
 /** A running proxy. */
 export interface FaultProxy {
@@ -82,6 +92,7 @@ export async function startFaultProxy(
       body: body.length > 0 ? body : undefined,
     });
     const text = await upstream.body.text();
+    if (typeof fault === "object") fault.answered?.();
     if (typeof fault === "object" && "answerAfter" in fault) await fault.answerAfter.catch(() => undefined);
     if (fault === "500after") {
       res.writeHead(500, { "content-type": "application/json" });

@@ -1,14 +1,16 @@
 /**
  * The shared-listing machinery (provider/resources/listings.ts) on its own: coalescing, freshness, a failed listing
- * not kept, one state per client, and the rule that a caller after its own writes never takes a listing one of
- * them overlapped.
+ * not kept, one state per client, the rule that a caller after its own writes never takes a listing one of
+ * them overlapped, and the rule that a caller of `listingBegunAfter` never takes a listing already sent.
  */
 import {
+  listingBegunAfter,
   sharedListing,
   trackWrites,
   trackedWrite,
   type ListingRequest,
 } from "../../provider/resources/listings";
+import { gate } from "../helpers/fault-proxy";
 
 /** A listing whose answers the test releases by hand, counting how many were started. */
 function controlled() {
@@ -31,13 +33,6 @@ function request(
   return { kind: "Monitor", key: "", list, fresh: always, afterOwnWrites: true, ...more };
 }
 
-/** A write the test finishes by hand. */
-function gate() {
-  let open!: () => void;
-  const done = new Promise<void>((r) => (open = r));
-  return { done, open };
-}
-
 describe("sharedListing", () => {
   it("coalesces: callers that arrive while a listing is in flight share it", async () => {
     const client = {};
@@ -55,17 +50,23 @@ describe("sharedListing", () => {
     const l = controlled();
     const seen: number[] = [];
     const fresh = (listing: { takenAt: number }) => (seen.push(listing.takenAt), true);
-    const first = sharedListing(client, request(l.list, { fresh }));
-    l.answer(0, ["x"]);
-    await first;
-    await new Promise((r) => setTimeout(r, 20));
-    await sharedListing(client, request(l.list, { fresh }));
-    await new Promise((r) => setTimeout(r, 20));
-    await sharedListing(client, request(l.list, { fresh }));
-    expect(l.started()).toBe(1);
-    // The second call saw the start; the third saw the second's take, at least 20 ms later.
-    expect(seen).toHaveLength(2);
-    expect(seen[1] - seen[0]).toBeGreaterThanOrEqual(15);
+    // The listings' clock (performance.now) moved by hand.
+    let now = 1_000;
+    const clock = jest.spyOn(performance, "now").mockImplementation(() => now);
+    try {
+      const first = sharedListing(client, request(l.list, { fresh }));
+      l.answer(0, ["x"]);
+      await first;
+      now += 20;
+      await sharedListing(client, request(l.list, { fresh }));
+      now += 20;
+      await sharedListing(client, request(l.list, { fresh }));
+      expect(l.started()).toBe(1);
+      // The second call saw the start; the third saw the second's take, 20 ms later.
+      expect(seen).toEqual([1_000, 1_020]);
+    } finally {
+      clock.mockRestore();
+    }
   });
 
   it("reuses a settled listing while the caller's freshness holds, and lists again when it does not", async () => {
@@ -171,7 +172,7 @@ describe("a caller after its own writes", () => {
     expect(l.started()).toBe(2);
   });
 
-  it("a caller that need not see its writes (a creates' baseline) takes the listing all the same", async () => {
+  it("a caller that need not see its writes (afterOwnWrites false) takes the listing all the same", async () => {
     const client = {};
     const l = controlled();
     const first = sharedListing(client, request(l.list, { afterOwnWrites: false }));
@@ -205,5 +206,86 @@ describe("trackWrites", () => {
     expect(await outdatedBy(() => family.update("b", { id: "b" }))).toBe(true);
     expect(await outdatedBy(() => family.delete("b"))).toBe(true);
     expect(calls).toEqual(["get a", "create", "update b", "delete b"]);
+  });
+});
+
+/** One turn of the event loop: a begun-after listing waits one before it starts. */
+const turn = () => new Promise((r) => setImmediate(r));
+
+describe("listingBegunAfter: never a listing whose request was sent before the call", () => {
+  const begun = (client: object, list: () => Promise<string[]>, key = "") =>
+    listingBegunAfter(client, { kind: "Monitor", key, list });
+
+  it("callers of the same turn share one listing, started on the next turn", async () => {
+    const client = {};
+    const l = controlled();
+    const a = begun(client, l.list);
+    const b = begun(client, l.list);
+    expect(l.started()).toBe(0);
+    await turn();
+    expect(l.started()).toBe(1);
+    l.answer(0, ["x"]);
+    expect(await a).toEqual(["x"]);
+    expect(await b).toBe(await a);
+  });
+
+  it("a caller that comes while one runs waits for the next, which starts when it settles, shared by all who came", async () => {
+    const client = {};
+    const l = controlled();
+    const first = begun(client, l.list);
+    await turn();
+    expect(l.started()).toBe(1);
+    const second = begun(client, l.list);
+    const third = begun(client, l.list);
+    await turn();
+    // Not joined to the running one, and not started beside it either.
+    expect(l.started()).toBe(1);
+    l.answer(0, ["old"]);
+    expect(await first).toEqual(["old"]);
+    await turn();
+    expect(l.started()).toBe(2);
+    l.answer(1, ["old", "new"]);
+    expect(await second).toEqual(["old", "new"]);
+    expect(await third).toBe(await second);
+  });
+
+  it("an answered listing is never reused: a later caller lists again", async () => {
+    const client = {};
+    const l = controlled();
+    const first = begun(client, l.list);
+    await turn();
+    l.answer(0, ["x"]);
+    await first;
+    const later = begun(client, l.list);
+    await turn();
+    expect(l.started()).toBe(2);
+    l.answer(1, ["x", "y"]);
+    expect(await later).toEqual(["x", "y"]);
+  });
+
+  it("a failed listing rejects its callers, and the next caller lists again; the one waiting still starts", async () => {
+    const client = {};
+    const l = controlled();
+    const first = begun(client, l.list);
+    await turn();
+    const waiting = begun(client, l.list);
+    l.fail(0);
+    await expect(first).rejects.toThrow("listing failed");
+    await turn();
+    expect(l.started()).toBe(2);
+    l.answer(1, ["x"]);
+    expect(await waiting).toEqual(["x"]);
+  });
+
+  it("is kept per client, kind and key", async () => {
+    const l = controlled();
+    const one = {};
+    void begun(one, l.list);
+    void begun({}, l.list);
+    void begun(one, l.list, "logs");
+    void listingBegunAfter(one, { kind: "Notifier", key: "", list: l.list });
+    await turn();
+    expect(l.started()).toBe(4);
+    for (let i = 0; i < 4; i++) l.answer(i, []);
   });
 });

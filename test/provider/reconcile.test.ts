@@ -7,7 +7,7 @@ import { ObservabilityClient } from "../../provider/client";
 import { Annotation, Monitor, Notifier, Role, StarredQuery } from "../../provider/resources";
 import type { DeclaredKind, Lifecycle } from "../../provider/resources/lifecycle";
 import { MAX_CREATE_ATTEMPTS } from "../../provider/resources/reconcile";
-import { proxiedClients, type FaultProxy, type ProxyFault } from "../helpers/fault-proxy";
+import { gate, proxiedClients, type FaultProxy, type ProxyFault } from "../helpers/fault-proxy";
 import { useEmulator } from "../helpers/emulator";
 import { checked, messageOf } from "./support";
 
@@ -39,6 +39,7 @@ async function through(
 const posts = () => proxy!.seen.filter((r) => r.startsWith("POST")).length;
 const named = async (list: Promise<{ id?: unknown; name?: unknown }[]>, name: string) =>
   (await list).filter((x) => x.name === name).map((x) => x.id);
+
 /** Fault the first POST only. */
 const firstPost =
   (fault: ProxyFault) =>
@@ -193,7 +194,7 @@ describe("an uncertain create is reconciled, family by family", () => {
     expect(message).toContain('adopt: "<its id>"');
     expect(posts()).toBe(MAX_CREATE_ATTEMPTS);
     expect(await named(oob!.monitors.list(), "never")).toEqual([]);
-  }, 20_000);
+  }, 60_000);
 });
 
 describe("the race: the first request is still in the service when the list runs", () => {
@@ -224,7 +225,7 @@ describe("the race: the first request is still in the service when the list runs
     // Two uncertain POSTs and the resend that succeeded.
     expect(posts()).toBe(3);
     expect(proxy!.seen.filter((r) => r.startsWith("DELETE"))).toHaveLength(2);
-  }, 20_000);
+  }, 60_000);
 
   it("when the resend's own object cannot be deleted, it stays the resource rather than leaving two", async () => {
     const args = { name: "undeletable", aplQuery: "x", type: "MatchEvent" };
@@ -242,12 +243,23 @@ describe("the race: the first request is still in the service when the list runs
     expect(ids).toContain(id);
     expect(late).not.toContain(id);
     expect(proxy!.seen.filter((r) => r.startsWith("DELETE"))).toHaveLength(1);
-  }, 20_000);
+  }, 60_000);
 
   it("a request the client gave up on (timeout) lands before the second list: taken, not resent", async () => {
+    // Ordered by the proxy, not by delays: the POST reaches the service only after the first look was answered
+    // (so the client has given up on it), and the second look only after the service stored its object.
+    const firstLook = gate();
+    const stored = gate();
     const impl = await through(
       Monitor.declaration,
-      (method, _path, nth) => (method === "POST" && nth === 0 ? { delayMs: 900 } : undefined),
+      (method, _path, nth) => {
+        if (method === "POST" && nth === 0) return { forwardAfter: firstLook.done, answered: stored.open };
+        // GET 0 is the baseline, GET 1 the first look, GET 2 the look a settle later.
+        if (method === "GET" && nth === 1)
+          return { answerAfter: Promise.resolve(), answered: firstLook.open };
+        if (method === "GET" && nth === 2) return { forwardAfter: stored.done };
+        return undefined;
+      },
       400,
     );
     const { id } = await impl.create(
@@ -259,15 +271,18 @@ describe("the race: the first request is still in the service when the list runs
   });
 
   it("it lands only after the resend: the resend's own object is deleted, the first one kept", async () => {
-    // Held until the resend reaches the proxy, not for a fixed time: undici times out at a coarse tick, and on a
-    // busy machine a fixed delay let the first request land before the second look and be taken (a flake).
-    let resent: () => void = () => undefined;
-    const resend = new Promise<void>((r) => (resent = r));
+    // Ordered by the proxy, not by delays: the first request reaches the service only when the resend reaches
+    // the proxy, and the look after the resend only once the service has stored the first one's object. (A
+    // fixed delay let the first request land before the second look, or after the last, on a busy machine.)
+    const resend = gate();
+    const firstStored = gate();
     const impl = await through(
       Monitor.declaration,
       (method, _path, nth) => {
-        if (method === "POST" && nth === 0) return { forwardAfter: resend };
-        if (method === "POST" && nth === 1) resent();
+        if (method === "POST" && nth === 0) return { forwardAfter: resend.done, answered: firstStored.open };
+        if (method === "POST" && nth === 1) resend.open();
+        // GET 0 is the baseline, 1 and 2 the looks before the resend, 3 the look after it.
+        if (method === "GET" && nth === 3) return { forwardAfter: firstStored.done };
         return undefined;
       },
       400,

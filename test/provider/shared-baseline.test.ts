@@ -1,14 +1,15 @@
 /**
  * Creates share their baseline (reconcile.ts): the creates of a burst list their family once, not once each,
- * and an uncertain create stays exact. A shared listing serves a create only when it completed before that
- * create's POST started; a sibling's object is told from ours by its claim, even when the sibling's POST lands
- * while our listing runs. In process behind a fault proxy, then through the real dynamic-provider host.
+ * and an uncertain create stays exact. A create's baseline is a listing whose request went out after the create
+ * began, so everything made before it began is in it: no clock decides, and a busy machine changes nothing. A
+ * sibling's object is told from ours by its claim, even when the sibling's POST lands while our listing runs.
+ * Time is never waited out here: the proxy holds answers until the test releases them. In process behind a fault
+ * proxy, then through the real dynamic-provider host.
  */
 import { ObservabilityClient } from "../../provider/client";
 import { Annotation, Monitor } from "../../provider/resources";
 import type { DeclaredKind, Lifecycle } from "../../provider/resources/lifecycle";
-import { BASELINE_MAX_AGE_MS } from "../../provider/resources/reconcile";
-import { proxiedClients, type FaultProxy, type ProxyFault } from "../helpers/fault-proxy";
+import { gate, proxiedClients, type FaultProxy, type ProxyFault } from "../helpers/fault-proxy";
 import { providerTexts } from "../helpers/fault-run";
 import { startConfiguredHost, urnOf } from "../helpers/host";
 import { useEmulator } from "../helpers/emulator";
@@ -39,7 +40,6 @@ const count = (prefix: string) => proxy!.seen.filter((r) => r.startsWith(prefix)
 const monitor = (name: string) => ({ name, aplQuery: "x", type: "MatchEvent" });
 const named = async (name: string) =>
   (await oob!.monitors.list()).filter((m) => m.name === name).map((m) => m.id);
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe("creates share their baseline", () => {
   it("a burst of creates of one family lists it once", async () => {
@@ -52,16 +52,25 @@ describe("creates share their baseline", () => {
     expect(count("POST")).toBe(8);
   });
 
-  it(`a listing serves creates for ${BASELINE_MAX_AGE_MS / 1000} s after it began; a later create lists again`, async () => {
-    const impl = await through(Monitor.declaration, () => undefined);
-    await impl.create(await checked(impl, monitor("age-1")));
-    await impl.create(await checked(impl, monitor("age-2")));
-    expect(count("GET /v2/monitors")).toBe(1);
-    // Shared listings are timed by performance.now() (listings.ts), which no clock step moves.
-    const now = performance.now();
-    jest.spyOn(performance, "now").mockImplementation(() => now + BASELINE_MAX_AGE_MS + 1);
-    await impl.create(await checked(impl, monitor("age-3")));
+  it("a create never takes a listing asked for before it began: creates that begin while one runs share the next", async () => {
+    const held = gate();
+    const snapshot = gate();
+    const impl = await through(Monitor.declaration, (method, _path, nth) =>
+      method === "GET" && nth === 0 ? { answerAfter: held.done, answered: snapshot.open } : undefined,
+    );
+    const first = impl.create(await checked(impl, monitor("begun-1")));
+    await snapshot.done;
+    // The first listing has been taken by the service and its answer is held: these two begin meanwhile.
+    const later = [monitor("begun-2"), monitor("begun-3")].map(async (m) =>
+      impl.create(await checked(impl, m)),
+    );
+    held.open();
+    await Promise.all([first, ...later]);
     expect(count("GET /v2/monitors")).toBe(2);
+    // A create that begins once nothing runs lists again.
+    await impl.create(await checked(impl, monitor("begun-4")));
+    expect(count("GET /v2/monitors")).toBe(3);
+    expect(count("POST")).toBe(4);
   });
 
   it("annotations share per listing parameters: the datasets, and whether `time` is declared", async () => {
@@ -76,51 +85,52 @@ describe("creates share their baseline", () => {
     expect(count("GET /v2/annotations")).toBe(3);
   });
 
-  it("a create that arrives while the shared listing runs awaits it: an identical object listed by it is not taken", async () => {
-    let listed = 0;
-    const postsAt: number[] = [];
-    let prior = "";
-    const impl = await through(Monitor.declaration, async (method, _path, nth) => {
-      if (method === "GET" && nth === 0) {
-        await sleep(300);
-        // Another process's identical object, made just before the listing's snapshot.
-        prior = (await oob!.monitors.create(monitor("during") as never)).id;
-        listed = Date.now();
-        return undefined;
-      }
-      if (method === "POST") {
-        postsAt.push(Date.now());
-        // The second create's first POST is answered 500 before the service sees it.
-        if (nth === 1) return "500";
-      }
+  it("an identical object made after a running listing's snapshot, before our create began, is not taken", async () => {
+    const held = gate();
+    const snapshot = gate();
+    let firstDone: Promise<unknown> = Promise.resolve();
+    const impl = await through(Monitor.declaration, (method, _path, nth) => {
+      if (method === "GET" && nth === 0) return { answerAfter: held.done, answered: snapshot.open };
+      // Our baseline is answered once the first create is done, so the POSTs arrive in a known order.
+      if (method === "GET" && nth === 1) return { answerAfter: firstDone };
+      // Our create's first POST is answered 500 before the service sees it: its outcome is unknown.
+      if (method === "POST" && nth === 1) return "500";
       return undefined;
     });
     const first = impl.create(await checked(impl, monitor("first")));
-    await sleep(100);
-    const second = impl.create(await checked(impl, monitor("during")));
-    const [, { id }] = await Promise.all([first, second]);
-    expect(id).not.toBe(prior);
-    expect((await named("during")).sort()).toEqual([prior, id].sort());
-    // One baseline listing; every POST went out after it had been answered.
-    expect(proxy!.seen.filter((r) => r === "GET /v2/monitors")[0]).toBeDefined();
-    expect(Math.min(...postsAt)).toBeGreaterThanOrEqual(listed);
+    firstDone = first;
+    await snapshot.done;
+    // Another process makes an identical monitor after the running listing's snapshot; then our create begins.
+    const theirs = (await oob!.monitors.create(monitor("during") as never)).id;
+    const ours = impl.create(await checked(impl, monitor("during")));
+    held.open();
+    const { id } = await ours;
+    await first;
+    expect(id).not.toBe(theirs);
+    expect((await named("during")).sort()).toEqual([theirs, id].sort());
+    // The first create's POST, our uncertain one and its resend.
+    expect(count("POST")).toBe(3);
   });
 
   it("identical bodies in a burst, one uncertain: the sibling's POST landing during our listing is not taken for ours", async () => {
     const args = monitor("twins");
-    let releaseSibling: () => void = () => undefined;
-    const siblingAnswer = new Promise<void>((r) => (releaseSibling = r));
+    const siblingAnswer = gate();
+    const siblingStored = gate();
     let sibling: Promise<{ id: string }> | undefined;
     const impl: Lifecycle = await through(Monitor.declaration, async (method, _path, nth) => {
       // Ours: processed, then answered 500.
       if (method === "POST" && nth === 0) return "500after";
       // The sibling's: processed at once, its answer held until our listing has been answered.
-      if (method === "POST" && nth === 1) return { answerAfter: siblingAnswer };
+      if (method === "POST" && nth === 1)
+        return { answerAfter: siblingAnswer.done, answered: siblingStored.open };
       if (method === "GET" && nth === 1) {
-        // Our look for the object: the sibling starts now, and its object is stored before the listing.
+        // Our look for the object: the sibling begins now (listing its own baseline, after ours), and its
+        // object is stored before our look goes to the service.
         sibling = impl.create(await checked(impl, args));
-        while ((await named("twins")).length < 2) await sleep(10);
-        setTimeout(releaseSibling, 300);
+        await siblingStored.done;
+        // Its answer comes a moment after our look's, which our create must wait for before it chooses; the
+        // delay only gives a create that did not wait the chance to show it (a correct one passes either way).
+        return { answerAfter: Promise.resolve(), answered: () => void setTimeout(siblingAnswer.open, 300) };
       }
       return undefined;
     });
@@ -129,11 +139,12 @@ describe("creates share their baseline", () => {
     expect(ours.id).not.toBe(theirs.id);
     expect((await named("twins")).sort()).toEqual([ours.id, theirs.id].sort());
     expect(count("POST")).toBe(2);
-    expect(count("GET /v2/monitors")).toBe(2);
+    // Our baseline, our look, and the sibling's own baseline.
+    expect(count("GET /v2/monitors")).toBe(3);
   });
 });
 
-describe("a kind without a creation time (API tokens here) shares only a listing still in flight", () => {
+describe("a kind without a creation time (API tokens here) shares the same way", () => {
   it("creates at once share one listing; a later create lists again", async () => {
     const { ApiToken } = await import("../../provider/resources");
     const impl = await through(ApiToken.declaration, () => undefined);
@@ -145,61 +156,64 @@ describe("a kind without a creation time (API tokens here) shares only a listing
   });
 });
 
-describe("a shared baseline keeps uncertain creates exact: the service's clock rules out what it no longer lists", () => {
-  // Without the learnt clock, the shared listing (taken before the earlier create) would not hold the other
-  // process's object, and the one-minute skew allowance would let it pass: the create would take it.
-  it("an identical monitor someone else made after the shared listing, before our create, is not taken", async () => {
+describe("an uncertain create is exact whatever the time between listings: the baseline is listed after it began", () => {
+  // A create that took the earlier create's answered listing would not see the other process's monitor in it,
+  // and only a clock could then tell that monitor from ours: with monitors stamped to the second, and the clock
+  // learnt to within a round trip that a busy machine stretches, it was taken (a flake of the full suite).
+  it("an identical monitor someone else made after the earlier create's listing, before our create, is not taken", async () => {
     const impl = await through(Monitor.declaration, (method, _path, nth) =>
       // The second create's first POST is answered 500 before the service sees it: its outcome is unknown.
       method === "POST" && nth === 1 ? "500" : undefined,
     );
     await impl.create(await checked(impl, monitor("earlier")));
-    // Past the second the earlier POST was stamped in, so the other process's stamp is a whole second later.
-    await sleep(1100);
     const theirs = (await oob!.monitors.create(monitor("late-twin") as never)).id;
-    await sleep(1100);
     const ours = await impl.create(await checked(impl, monitor("late-twin")));
     expect(ours.id).not.toBe(theirs);
     expect((await named("late-twin")).sort()).toEqual([ours.id, theirs].sort());
-    // Still one baseline listing (the later look for the lost object lists again).
-    expect(proxy!.seen.filter((r) => r === "GET /v2/monitors").length).toBeGreaterThanOrEqual(2);
+    // Each create listed its own baseline; then the looks for the lost object (twice, a settle apart) and the
+    // look after the resend.
+    expect(count("GET /v2/monitors")).toBe(5);
     expect(count("POST")).toBe(3);
   });
 
-  it("a dataset of the same name someone else made after the shared listing is not taken (its `created` is exact)", async () => {
+  it("a dataset of the same name someone else made after the earlier create's listing is not taken", async () => {
     const { Dataset } = await import("../../provider/resources");
     const impl = await through(Dataset.declaration, (method, _path, nth) =>
       method === "POST" && nth === 1 ? "500" : undefined,
     );
     await impl.create(await checked(impl, { name: "sb-earlier" }));
-    await sleep(20);
     await oob!.datasets.create({ name: "sb-taken" } as never);
-    await sleep(20);
     // The resend meets the other process's dataset: a 409, and the dataset of that name is not ours to take.
     await expect(impl.create(await checked(impl, { name: "sb-taken" }))).rejects.toThrow(/409|exists/);
-    // The shared baseline, the look for the lost dataset (twice, a second apart), and the look after the 409.
-    expect(count("GET /v2/datasets")).toBe(4);
+    // Two baselines (each create's), the look for the lost dataset (twice, a second apart), and the look after
+    // the 409.
+    expect(count("GET /v2/datasets")).toBe(5);
   });
 });
 
 describe("through the real dynamic-provider host", () => {
-  it("40 monitor creates at once: one listing of the family, 40 POSTs", async () => {
+  it("40 monitor creates at once: a few listings of the family and 40 POSTs", async () => {
     const texts = await providerTexts();
     const { host, client: direct } = await startConfiguredHost(em.current);
     try {
-      const before = em.current.received.length;
-      const made = await Promise.all(
-        Array.from({ length: 40 }, async (_, i) => {
-          const urn = urnOf("Monitor", `host-${i}`);
+      const urns = Array.from({ length: 40 }, (_, i) => urnOf("Monitor", `host-${i}`));
+      const inputs = await Promise.all(
+        urns.map(async (urn, i) => {
           const news = { ...monitor(`host-${i}`), __provider: texts.Monitor };
-          const { inputs } = await host.check(urn, {}, news);
-          return host.create(urn, inputs);
+          return (await host.check(urn, {}, news)).inputs;
         }),
       );
+      const before = em.current.received.length;
+      const made = await Promise.all(urns.map((urn, i) => host.create(urn, inputs[i])));
       const requests = em.current.received.slice(before);
       expect(new Set(made.map((m) => m.id)).size).toBe(40);
-      expect(requests.filter((r) => r.method === "GET" && r.path === "/v2/monitors")).toHaveLength(1);
       expect(requests.filter((r) => r.method === "POST")).toHaveLength(40);
+      // The creates reach the host over some milliseconds; those that arrive while a listing runs share the
+      // next one, so the count depends on how the arrivals spread, but stays a small fraction of the creates
+      // (it was 1 to 3 here, idle and with both cores busy). One listing per create would be 40.
+      const listings = requests.filter((r) => r.method === "GET" && r.path === "/v2/monitors").length;
+      expect(listings).toBeGreaterThanOrEqual(1);
+      expect(listings).toBeLessThanOrEqual(8);
     } finally {
       await host.close();
       await direct.close();
