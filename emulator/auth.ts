@@ -124,7 +124,22 @@ function expiryMs(token: StoredObject): number | undefined {
 }
 
 /**
- * Checks `Authorization` (and `x-service-org-id` for the personal token): the development tokens, else a minted
+ * The organization a request names: `X-Axiom-Org-Id`, the live service's header (axiomhq/axiom-go axiom/client.go,
+ * axiomhq/axiom-js packages/js/src/httpClient.ts, axiomhq/axiom-py src/axiom_py/client.py), or `x-service-org-id`,
+ * the API document's. Both may come; when they disagree the request is refused (403) rather than one picked.
+ */
+export function organizationHeader(req: IncomingMessage): string | undefined {
+  const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) || undefined;
+  const live = first(req.headers["x-axiom-org-id"]);
+  const spec = first(req.headers["x-service-org-id"]);
+  if (live !== undefined && spec !== undefined && live !== spec) {
+    throw new HttpError(403, "X-Axiom-Org-Id and x-service-org-id name different organizations");
+  }
+  return live ?? spec;
+}
+
+/**
+ * Checks `Authorization` (and the organization header for the personal token): the development tokens, else a minted
  * token found by the hash of its value and not expired. Every refusal is a 403 whose message never holds the
  * token.
  */
@@ -141,15 +156,15 @@ export function authenticate(
   const value = m[1];
   if (sameSecret(value, s.token)) return { kind: "development", scope: "organization" };
   if (sameSecret(value, s.personalToken)) {
-    const org = req.headers["x-service-org-id"];
-    if (org === undefined || org === "") {
+    const org = organizationHeader(req);
+    if (org === undefined) {
       throw new HttpError(
         403,
-        "a personal access token needs the x-service-org-id header naming the organization",
+        "a personal access token needs the X-Axiom-Org-Id (or x-service-org-id) header naming the organization",
       );
     }
     if (org !== s.orgId)
-      throw new HttpError(403, "x-service-org-id does not name an organization of this token");
+      throw new HttpError(403, "the organization header does not name an organization of this token");
     return { kind: "development", scope: "user" };
   }
   const hash = tokenHash(value);

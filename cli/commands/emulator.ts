@@ -64,7 +64,7 @@ Size limits: a request body over --max-body-bytes (default ${MAX_BODY_BYTES}, 32
 
 Development defaults (not secrets; the emulator only serves what you give it):
   API token            ${DEFAULT_TOKEN}
-  personal token       ${DEFAULT_PERSONAL_TOKEN}  (also send x-service-org-id: ${DEFAULT_ORG_ID})
+  personal token       ${DEFAULT_PERSONAL_TOKEN}  (also send X-Axiom-Org-Id or x-service-org-id: ${DEFAULT_ORG_ID})
 `;
 
 /** The banner's account of what a start found in the data file. */
@@ -166,7 +166,7 @@ export function registerEmulatorCommand(program: Command): void {
       });
       log(`Observability emulator listening on ${em.url}`);
       log(`  API token:       ${em.token}${flags.token ? "" : " (development default)"}`);
-      log(`  personal token:  ${em.personalToken}  with header x-service-org-id: ${em.orgId}`);
+      log(`  personal token:  ${em.personalToken}  with header X-Axiom-Org-Id or x-service-org-id: ${em.orgId}`);
       if (flags.data) log(`  data file:       ${flags.data} (${describeRecovery(em.recovery)})`);
       if (flags.dataset) log(`  datasets:        ${flags.dataset.join(", ")}`);
       if (flags.faults) log(`  faults:          ${flags.faults}`);

@@ -31,6 +31,12 @@ export interface IngestOptions {
   timestampFormat?: string;
   /** The CSV field separator (`csv-delimiter`), one character; default `,`. */
   csvDelimiter?: string;
+  /** Field names of CSV without a header row (`X-Axiom-CSV-Fields`); every line is then an event. */
+  csvFields?: readonly string[];
+  /** Labels added to every event (`X-Axiom-Event-Labels`); an event's own field of the same name is kept. */
+  labels?: Record<string, unknown>;
+  /** The dataset's map fields: objects under these names stay whole; every other object is flattened. */
+  mapFields?: ReadonlySet<string>;
   /** Receive time: `_time` of events without one, and the failure entries' timestamp. */
   nowNs: bigint;
 }
@@ -78,7 +84,12 @@ class LineError {
 }
 
 /** Raw values of the body: parsed values, or a {@link LineError} for a line that is not JSON. */
-function rawEvents(format: Format, text: string, csvDelimiter = ","): unknown[] {
+function rawEvents(
+  format: Format,
+  text: string,
+  csvDelimiter = ",",
+  csvFields?: readonly string[],
+): unknown[] {
   if (format === "json") {
     let value: unknown;
     try {
@@ -120,7 +131,8 @@ function rawEvents(format: Format, text: string, csvDelimiter = ","): unknown[] 
   let rows: Record<string, unknown>[];
   try {
     rows = parseCsv(text, {
-      columns: true,
+      // Given field names replace the header row: the first line is then an event (OpenAPI `X-Axiom-CSV-Fields`).
+      columns: csvFields && csvFields.length > 0 ? [...csvFields] : true,
       delimiter: csvDelimiter,
       skip_empty_lines: true,
       bom: true,
@@ -200,7 +212,14 @@ export function parseIngest(
 ): ParsedIngest {
   const text = body.toString("utf8");
   const format = detectFormat(contentType, text);
-  const raw = rawEvents(format, text, format === "csv" ? csvDelimiterOr400(options.csvDelimiter) : ",");
+  const raw = rawEvents(
+    format,
+    text,
+    format === "csv" ? csvDelimiterOr400(options.csvDelimiter) : ",",
+    options.csvFields,
+  );
+  const labels = options.labels && Object.keys(options.labels).length > 0 ? options.labels : undefined;
+  const mapFields = options.mapFields ?? NO_MAP_FIELDS;
   const field = options.timestampField || "_time";
   const layout = options.timestampFormat ? compileGoLayout(options.timestampFormat) : undefined;
   const failureTime = formatNs(options.nowNs);
@@ -219,12 +238,16 @@ export function parseIngest(
       );
       continue;
     }
-    const data = value as Record<string, unknown>;
-    const problem = limitProblem(data, 1);
+    // The limits hold for the event as sent (its own names and depth), before flattening joins names.
+    const problem = limitProblem(value, 1);
     if (problem) {
       fail(`event ${i}: ${problem}`);
       continue;
     }
+    const data = flatten(
+      labels ? withLabels(value as Record<string, unknown>, labels) : (value as Record<string, unknown>),
+      mapFields,
+    );
     let timeNs = options.nowNs;
     // Own keys only: a timestamp-field such as "toString" must not find Object.prototype's method.
     const ts = Object.hasOwn(data, field) ? data[field] : undefined;
@@ -249,6 +272,52 @@ export function parseIngest(
     events.push({ timeNs, data: withoutTimeAndReserved(data, field) });
   }
   return { events, failures, total: raw.length };
+}
+
+const NO_MAP_FIELDS: ReadonlySet<string> = new Set();
+
+/** The event with the labels added; a field the event has itself keeps its value (labels only add). */
+function withLabels(
+  event: Record<string, unknown>,
+  labels: Record<string, unknown>,
+): Record<string, unknown> {
+  return { ...labels, ...event };
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/**
+ * The event as the service stores it: nested objects flattened into dotted names (`{"bar":{"baz":1}}` becomes
+ * `bar.baz`), except an object under a map field, which stays whole (axiomhq/axiom-go
+ * axiom/datasets_integration_test.go, TestIngestWithMapFields: `foo` ingested as a map field is one field, `bar`
+ * ingested after is two). Arrays stay as they are; an empty object leaves no field. An event without nested
+ * objects is returned as it is, uncopied.
+ */
+export function flatten(
+  event: Record<string, unknown>,
+  mapFields: ReadonlySet<string>,
+): Record<string, unknown> {
+  let nested = false;
+  for (const key in event) {
+    if (isObject(event[key])) {
+      nested = true;
+      break;
+    }
+  }
+  if (!nested) return event;
+  const out: Record<string, unknown> = {};
+  const walk = (prefix: string, obj: Record<string, unknown>, depth: number) => {
+    for (const key in obj) {
+      const name = prefix === "" ? key : `${prefix}.${key}`;
+      const v = obj[key];
+      if (isObject(v) && !mapFields.has(name) && depth < MAX_NESTING) walk(name, v, depth + 1);
+      else out[name] = v;
+    }
+  };
+  walk("", event, 1);
+  return out;
 }
 
 /** A dataset name as the service allows it: letters, digits, `-`, `_` and `.`, not starting with `_`. */

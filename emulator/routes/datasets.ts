@@ -111,6 +111,12 @@ export function datasetExists(em: EmulatorContext, name: string): boolean {
   return em.state.collection(DATASETS).get(name) !== undefined;
 }
 
+/** The map fields of a dataset (none when it does not exist). */
+export function datasetMapFields(em: EmulatorContext, name: string): string[] {
+  const mapFields = em.state.collection(DATASETS).get(name)?.mapFields;
+  return Array.isArray(mapFields) ? (mapFields as string[]) : [];
+}
+
 /** The type of one value as the fields list names it. */
 function typeOf(v: unknown): string | undefined {
   if (v === null || v === undefined) return undefined;
@@ -122,29 +128,25 @@ function typeOf(v: unknown): string | undefined {
 }
 
 /**
- * The fields ingest has seen in `events`: nested objects flattened with dots (`req.status`), except under a map
- * field, which is one field of type `map`; a field seen with more than one type lists them joined by `|`.
+ * The fields ingest has stored in `events`. Ingest flattened nested objects into dotted names (`req.status`)
+ * except under a map field, so a stored object is a map field's value and lists as one field of type `map`,
+ * also after the map field was removed (axiomhq/axiom-go axiom/datasets_integration_test.go,
+ * TestIngestWithMapFields). A field seen with more than one type lists them joined by `|`.
  */
-function seenFields(events: readonly StoredEvent[], mapFields: readonly string[]): Map<string, Set<string>> {
+function seenFields(events: readonly StoredEvent[]): Map<string, Set<string>> {
   const fields = new Map<string, Set<string>>();
   if (events.length === 0) return fields;
   fields.set("_time", new Set(["datetime"]));
   fields.set("_sysTime", new Set(["datetime"]));
-  const add = (name: string, type: string) => {
-    let types = fields.get(name);
-    if (!types) fields.set(name, (types = new Set()));
-    types.add(type);
-  };
-  const walk = (prefix: string, obj: Record<string, unknown>) => {
-    for (const [k, v] of Object.entries(obj)) {
-      const name = prefix === "" ? k : `${prefix}.${k}`;
-      const type = typeOf(v);
+  for (const e of events) {
+    for (const name in e.data) {
+      const type = typeOf(e.data[name]);
       if (type === undefined) continue;
-      if (type === "map" && !mapFields.includes(name)) walk(name, v as Record<string, unknown>);
-      else add(name, type);
+      let types = fields.get(name);
+      if (!types) fields.set(name, (types = new Set()));
+      types.add(type);
     }
-  };
-  for (const e of events) walk("", e.data);
+  }
   return fields;
 }
 
@@ -159,7 +161,7 @@ export const datasets: CollectionFamily = {
 
     const fieldsOf = (ds: StoredObject) => {
       const settings = (ds[FIELD_SETTINGS] ?? {}) as Record<string, Record<string, unknown>>;
-      const seen = seenFields(em.store.events(ds.id) ?? [], (ds.mapFields as string[]) ?? []);
+      const seen = seenFields(em.store.events(ds.id) ?? []);
       return [...seen].map(([name, types]) =>
         compact({
           name,

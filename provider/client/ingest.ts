@@ -259,7 +259,9 @@ function ingestHeaders(options: IngestOptions): Record<string, string> | undefin
     for (const [key, value] of Object.entries(labels)) {
       if (key === "") throw new TypeError("options.labels: a label name must not be empty");
       if (value !== null && !["string", "number", "boolean"].includes(typeof value)) {
-        throw new TypeError(`options.labels.${key} must be a string, number, boolean or null, got ${typeof value}`);
+        throw new TypeError(
+          `options.labels.${key} must be a string, number, boolean or null, got ${typeof value}`,
+        );
       }
       if (typeof value === "number" && !Number.isFinite(value)) {
         throw new TypeError(`options.labels.${key} must be a finite number, got ${value}`);
@@ -269,7 +271,8 @@ function ingestHeaders(options: IngestOptions): Record<string, string> | undefin
     if (Object.keys(labels).length > 0) headers[EVENT_LABELS_HEADER] = JSON.stringify(labels);
   }
   if (csvFields !== undefined) {
-    if (options.format === "ndjson") throw new TypeError("options.csvFields is only for CSV input (format csv)");
+    if (options.format === "ndjson")
+      throw new TypeError("options.csvFields is only for CSV input (format csv)");
     if (!Array.isArray(csvFields) || csvFields.length === 0) {
       throw new TypeError("options.csvFields must be a non-empty list of field names");
     }
@@ -278,7 +281,8 @@ function ingestHeaders(options: IngestOptions): Record<string, string> | undefin
         throw new TypeError(`options.csvFields[${i}] must be a non-empty string`);
       }
       // The header joins the names with commas (axiom-go strings.Join), so a name cannot hold one.
-      if (/[,\r\n]/.test(name)) throw new TypeError(`options.csvFields[${i}] must not contain a comma or a line break`);
+      if (/[,\r\n]/.test(name))
+        throw new TypeError(`options.csvFields[${i}] must not contain a comma or a line break`);
     });
     headers[CSV_FIELDS_HEADER] = csvFields.join(",");
   }
