@@ -102,14 +102,36 @@ function columnType(values: unknown[]): string {
   return "dynamic";
 }
 
+/** A summarize column's `agg`: the operation's name, the fields it reads and its other arguments, as
+ * axiomhq/axiom-go axiom/query/result.go (Aggregation) and axiomhq/axiom-js packages/js/src/client.ts
+ * (TabularAggregation) read it: `topk(remote_ip, 1)` is `{name: "topk", fields: ["remote_ip"], args: [1]}`. */
+interface TabularAggregation {
+  name: string;
+  fields: string[];
+  args: unknown[];
+}
+
+/** APL functions whose operation goes by another name (axiom-go axiom/query/aggregation.go: OpDistinct). */
+const AGG_OP: Record<string, string> = { dcount: "distinct" };
+
 /** The tabular body: one table, column-major, aligned with `fields`. */
 export function tabularBody(res: ExecResult, status: QueryStatus, dataset: string): TabularResult {
   const names = outputColumns(res);
-  const fields: { name: string; type: string }[] = [];
+  const fields: { name: string; type: string; agg?: TabularAggregation }[] = [];
   const columns: unknown[][] = [];
+  const aggs = new Map(res.summary?.aggs.map((a) => [a.name, a]));
   for (const name of names) {
     const values = columnValues(res.rows, name);
-    fields.push({ name, type: columnType(values) });
+    const agg = aggs.get(name);
+    fields.push(
+      agg
+        ? {
+            name,
+            type: columnType(values),
+            agg: { name: AGG_OP[agg.fn] ?? agg.fn, fields: agg.fields, args: agg.args },
+          }
+        : { name, type: columnType(values) },
+    );
     columns.push(values.map(toOutput));
   }
   return {

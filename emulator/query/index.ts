@@ -97,7 +97,7 @@ export function runAplQuery(
   if ("status" in range) return range;
   let plan: Plan;
   try {
-    plan = compileQuery(parseApl(req.value.apl), { now });
+    plan = compileQuery(parseApl(req.value.apl), { now, ...range });
   } catch (err) {
     if (!(err instanceof AplError)) throw err;
     const detail = { line: err.line, column: err.column, errorType: err.errorType, message: err.message };

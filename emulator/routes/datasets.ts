@@ -31,6 +31,7 @@ import { LOCAL_USER, type Collection, type StoredObject } from "../state";
 import type { StoredEvent } from "../store/events";
 import { formatNs, nowNs } from "../time";
 import { compact, getOr404, type CollectionFamily } from "./common";
+import { EDGE_DEPLOYMENTS } from "./orgs";
 
 /** The collection's name in the state and the data file. */
 export const DATASETS = "datasets";
@@ -55,7 +56,10 @@ function edgeDeployments(em: EmulatorContext): { list: EdgeDeployment[]; default
   const license = (org?.license ?? {}) as { edgeDeployments?: unknown; defaultEdgeDeployment?: unknown };
   const list = Array.isArray(license.edgeDeployments)
     ? (license.edgeDeployments as unknown[]).map((e) =>
-        typeof e === "string" ? { id: e } : (e as EdgeDeployment),
+        // The license lists ids (OpenAPI `License`); an older data file may hold the objects themselves.
+        typeof e === "string"
+          ? (EDGE_DEPLOYMENTS.find((d) => d.id === e) ?? { id: e })
+          : (e as EdgeDeployment),
       )
     : [];
   const fallback = typeof org?.defaultEdgeDeployment === "string" ? org.defaultEdgeDeployment : undefined;
