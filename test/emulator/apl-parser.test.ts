@@ -239,7 +239,8 @@ describe("APL tabular operators", () => {
     const body = query("t | summarize c = count() by service | sort by c desc | limit 2", "tabular");
     expect(body.tables[0].fields).toEqual([
       { name: "service", type: "string" },
-      { name: "c", type: "integer" },
+      // An aggregation's column says which (axiomhq/axiom-go axiom/query/result.go Field.Aggregation, `agg`).
+      { name: "c", type: "integer", agg: { name: "count", fields: [], args: [] } },
     ]);
     expect(body.tables[0].columns).toEqual([
       ["api", "web"],
