@@ -181,29 +181,6 @@ function limitProblem(value: unknown, depth: number): string | undefined {
 
 const RESERVED = new Set<string>(RESERVED_FIELDS);
 
-/**
- * The event's fields without the time field and with reserved names renamed. Copies instead of `delete`,
- * which would turn every stored event into a slow dictionary-mode object; events needing neither are kept.
- */
-function withoutTimeAndReserved(data: Record<string, unknown>, field: string): Record<string, unknown> {
-  let copy = field in data || "_time" in data;
-  if (!copy) {
-    for (const key in data) {
-      if (key.charCodeAt(0) === 95 && RESERVED.has(key)) {
-        copy = true;
-        break;
-      }
-    }
-    if (!copy) return data;
-  }
-  const out: Record<string, unknown> = {};
-  for (const key in data) {
-    if (key === field || key === "_time") continue;
-    out[key.charCodeAt(0) === 95 && RESERVED.has(key) ? `_user_${key}` : key] = data[key];
-  }
-  return out;
-}
-
 /** Parses a body into events; request-level problems throw an {@link HttpError}, per-event ones are failures. */
 export function parseIngest(
   body: Buffer,
@@ -244,13 +221,10 @@ export function parseIngest(
       fail(`event ${i}: ${problem}`);
       continue;
     }
-    const data = flatten(
-      labels ? withLabels(value as Record<string, unknown>, labels) : (value as Record<string, unknown>),
-      mapFields,
-    );
+    const event = value as Record<string, unknown>;
     let timeNs = options.nowNs;
     // Own keys only: a timestamp-field such as "toString" must not find Object.prototype's method.
-    const ts = Object.hasOwn(data, field) ? data[field] : undefined;
+    const ts = timestampOf(event, field);
     if (ts !== undefined && ts !== null && ts !== "") {
       let parsed: bigint | undefined;
       let why = "not an RFC 3339 time or a Unix time number";
@@ -269,53 +243,65 @@ export function parseIngest(
       }
       timeNs = parsed;
     }
-    events.push({ timeNs, data: withoutTimeAndReserved(data, field) });
+    events.push({ timeNs, data: storedFields(event, labels, field, mapFields) });
   }
   return { events, failures, total: raw.length };
 }
 
 const NO_MAP_FIELDS: ReadonlySet<string> = new Set();
 
-/** The event with the labels added; a field the event has itself keeps its value (labels only add). */
-function withLabels(
-  event: Record<string, unknown>,
-  labels: Record<string, unknown>,
-): Record<string, unknown> {
-  return { ...labels, ...event };
-}
-
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
+/** The time field's value: the event's own key (so "toString" never finds Object.prototype's method), else, for a
+ * dotted name, the value at that path, the name it has once flattened. */
+function timestampOf(event: Record<string, unknown>, field: string): unknown {
+  if (Object.hasOwn(event, field)) return event[field];
+  if (!field.includes(".")) return undefined;
+  const stored = storedFields(event, undefined, "", NO_MAP_FIELDS);
+  return Object.hasOwn(stored, field) ? stored[field] : undefined;
+}
+
+/** True when the event is stored as it came: no time field to drop, no reserved name, no nested object. */
+function storedAsIs(event: Record<string, unknown>, field: string): boolean {
+  for (const key in event) {
+    if (key === field || key === "_time" || isObject(event[key])) return false;
+    if (key.charCodeAt(0) === 95 && RESERVED.has(key)) return false;
+  }
+  return true;
+}
+
 /**
- * The event as the service stores it: nested objects flattened into dotted names (`{"bar":{"baz":1}}` becomes
- * `bar.baz`), except an object under a map field, which stays whole (axiomhq/axiom-go
- * axiom/datasets_integration_test.go, TestIngestWithMapFields: `foo` ingested as a map field is one field, `bar`
- * ingested after is two). Arrays stay as they are; an empty object leaves no field. An event without nested
- * objects is returned as it is, uncopied.
+ * The event's fields as the service stores them, built in one pass (one copy, or none when nothing changes):
+ * - nested objects flattened into dotted names (`{"bar":{"baz":1}}` becomes `bar.baz`), except an object under
+ *   a map field, which stays whole (axiomhq/axiom-go axiom/datasets_integration_test.go, TestIngestWithMapFields:
+ *   `foo` ingested as a map field is one field, `bar` ingested after is two); arrays stay as they are, and an
+ *   empty object leaves no field;
+ * - the labels added where the event has no field of that name (labels only add);
+ * - the time field (and `_time`) left out, as it became the event's time;
+ * - a reserved name renamed to `_user_<name>`.
  */
-export function flatten(
+export function storedFields(
   event: Record<string, unknown>,
+  labels: Record<string, unknown> | undefined,
+  field: string,
   mapFields: ReadonlySet<string>,
 ): Record<string, unknown> {
-  let nested = false;
-  for (const key in event) {
-    if (isObject(event[key])) {
-      nested = true;
-      break;
-    }
-  }
-  if (!nested) return event;
+  if (labels === undefined && storedAsIs(event, field)) return event;
   const out: Record<string, unknown> = {};
   const walk = (prefix: string, obj: Record<string, unknown>, depth: number) => {
     for (const key in obj) {
       const name = prefix === "" ? key : `${prefix}.${key}`;
       const v = obj[key];
       if (isObject(v) && !mapFields.has(name) && depth < MAX_NESTING) walk(name, v, depth + 1);
-      else out[name] = v;
+      else if (name !== field && name !== "_time") {
+        out[name.charCodeAt(0) === 95 && RESERVED.has(name) ? `_user_${name}` : name] = v;
+      }
     }
   };
+  // Labels first, so that the event's own fields overwrite them.
+  if (labels !== undefined) walk("", labels, 1);
   walk("", event, 1);
   return out;
 }

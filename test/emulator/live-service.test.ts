@@ -209,6 +209,25 @@ describe("nested objects: flattened, except under map fields (axiomhq/axiom-go T
     expect(inMap.body.tables[0].columns).toEqual([[1]]);
   });
 
+  it("a timestamp-field inside a nested object is found by its flattened name, and becomes _time", async () => {
+    await createDatasets(em.current, "nested-time");
+    const res = await api(
+      em.current,
+      "POST",
+      "/v1/datasets/nested-time/ingest?timestamp-field=meta.ts",
+      '{"meta":{"ts":"2026-01-01T00:00:00Z","host":"h"}}\n',
+      { "content-type": "application/x-ndjson" },
+    );
+    expect(res.body).toMatchObject({ ingested: 1, failed: 0 });
+    const q = await apl("['nested-time']", "legacy", {
+      startTime: "2025-12-31T00:00:00Z",
+      endTime: "2026-01-02T00:00:00Z",
+    });
+    expect(q.body.matches).toHaveLength(1);
+    expect(q.body.matches[0]._time).toBe("2026-01-01T00:00:00Z");
+    expect(q.body.matches[0].data).toEqual({ "meta.host": "h" });
+  });
+
   it("deeper nesting flattens all the way; arrays stay as they are; legacy matches carry the dotted names", async () => {
     await ingest("flat", '{"a":{"b":{"c":1},"d":[{"e":1}]},"top":true}\n', "application/x-ndjson");
     const q = await apl("['flat']", "legacy");
