@@ -326,6 +326,93 @@ describe("topk and the aggregations the official clients use", () => {
   });
 });
 
+describe("legacy aggregations (axiomhq/axiom-go axiom/datasets_integration_test.go, axiomhq/axiom-py tests/test_client.py)", () => {
+  const legacy = (dataset: string, body: Record<string, unknown>) =>
+    api(em.current, "POST", `/v1/datasets/${dataset}/query`, {
+      startTime: "2000-01-01T00:00:00Z",
+      endTime: "now+1h",
+      ...body,
+    });
+
+  it("axiom-go's complex legacy query: count by a virtual field and remote_ip, filtered, ordered; two totals of 7", async () => {
+    // The 14 events of the topk dataset above: seven from each of two addresses, every response 304.
+    const res = await legacy("topk", {
+      aggregations: [{ alias: "event_count", op: "count", field: "*" }],
+      groupBy: ["success", "remote_ip"],
+      filter: {
+        op: "exists",
+        field: "response",
+        children: [{ op: "contains", field: "request", value: "GET" }],
+      },
+      order: [
+        { field: "success", desc: true },
+        { field: "remote_ip", desc: false },
+      ],
+      virtualFields: [{ alias: "success", expr: "toint(response) < 400" }],
+      project: [{ field: "remote_ip", alias: "ip" }],
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.status).toMatchObject({ rowsExamined: 14, rowsMatched: 14 });
+    expect(res.body.buckets.totals).toEqual([
+      { group: { success: true, remote_ip: "93.180.71.1" }, aggregations: [{ op: "event_count", value: 7 }] },
+      { group: { success: true, remote_ip: "93.180.71.2" }, aggregations: [{ op: "event_count", value: 7 }] },
+    ]);
+  });
+
+  it("axiom-py's: one count of every event, named by its alias", async () => {
+    const res = await legacy("topk", { aggregations: [{ alias: "event_count", op: "count", field: "*" }] });
+    expect(res.body.status.rowsMatched).toBe(14);
+    expect(res.body.buckets.totals).toEqual([
+      { group: {}, aggregations: [{ op: "event_count", value: 14 }] },
+    ]);
+  });
+
+  it("without an alias the result is named by its operation in upper case; distinct and topk run too", async () => {
+    const res = await legacy("topk", {
+      aggregations: [
+        { op: "distinct", field: "remote_ip" },
+        { op: "topk", field: "remote_ip", argument: 1 },
+      ],
+    });
+    expect(res.body.buckets.totals[0].aggregations).toEqual([
+      { op: "DISTINCT", value: 2 },
+      { op: "TOPK", value: [{ key: "93.180.71.1", count: 7, error: 0 }] },
+    ]);
+  });
+
+  it.each([
+    [{ aggregations: [{ op: "median", field: "a" }] }, "aggregations[0].op: must be one of"],
+    [{ aggregations: [{ op: "sum", field: "*" }] }, "aggregations[0].field: * is only for count"],
+    [{ aggregations: [{ op: "topk", field: "a" }] }, "aggregations[0].argument: must be a positive integer"],
+    [{ groupBy: ["a"] }, "groupBy: needs at least one aggregation"],
+    [
+      { virtualFields: [{ alias: "v", expr: "1 | where a == 1" }] },
+      "virtualFields[0].expr: must be one expression",
+    ],
+    [
+      { virtualFields: [{ alias: "v", expression: "1" }] },
+      "virtualFields[0].expr: must be a non-empty APL expression",
+    ],
+    [{ virtualFields: [{ alias: "", expr: "1" }] }, "virtualFields[0].alias: must be a non-empty string"],
+  ])("a bad legacy aggregation is refused naming the field: %j", async (body, message) => {
+    const res = await legacy("topk", body);
+    expect(res.status).toBeGreaterThanOrEqual(400);
+    expect(res.status).toBeLessThan(500);
+    expect(res.body.message).toContain(message);
+  });
+
+  it("a virtual field alone can be filtered on, and comes back in the matches", async () => {
+    const res = await legacy("topk", {
+      virtualFields: [{ alias: "ok", expr: "toint(response) < 400" }],
+      filter: { op: "==", field: "ok", value: true },
+      limit: 1,
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.matches).toHaveLength(1);
+    expect(res.body.matches[0].data.ok).toBe(true);
+  });
+});
+
 describe("dashboards: a SmartFilter filter without a name (axiomhq/axiom-go axiom/dashboards_integration_test.go at 105ab62)", () => {
   it("is accepted and stored as sent", async () => {
     const chart = {
