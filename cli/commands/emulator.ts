@@ -166,7 +166,9 @@ export function registerEmulatorCommand(program: Command): void {
       });
       log(`Observability emulator listening on ${em.url}`);
       log(`  API token:       ${em.token}${flags.token ? "" : " (development default)"}`);
-      log(`  personal token:  ${em.personalToken}  with header X-Axiom-Org-Id or x-service-org-id: ${em.orgId}`);
+      log(
+        `  personal token:  ${em.personalToken}  with header X-Axiom-Org-Id or x-service-org-id: ${em.orgId}`,
+      );
       if (flags.data) log(`  data file:       ${flags.data} (${describeRecovery(em.recovery)})`);
       if (flags.dataset) log(`  datasets:        ${flags.dataset.join(", ")}`);
       if (flags.faults) log(`  faults:          ${flags.faults}`);
