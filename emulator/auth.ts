@@ -1,8 +1,8 @@
 /**
  * Who a request comes from, and whether it may do what it asks: the one place the emulator decides both.
  *
- * - The development tokens (the emulator's API token, and its personal token with `x-service-org-id`) may do
- *   everything, as before.
+ * - The development tokens (the emulator's API token, and its personal token with `X-Axiom-Org-Id` or
+ *   `x-service-org-id`) may do everything, as before.
  * - An API token minted by `POST /v2/tokens` or `POST /v2/tokens/{id}/regenerate` may do exactly what its
  *   capabilities grant (API-FACTS, API tokens: "A request made with a token is allowed only what its
  *   capabilities grant; otherwise 403"). An expired one, and an old one past its regenerate's
@@ -139,15 +139,27 @@ export function organizationHeader(req: IncomingMessage): string | undefined {
 }
 
 /**
- * Checks `Authorization` (and the organization header for the personal token): the development tokens, else a minted
- * token found by the hash of its value and not expired. Every refusal is a 403 whose message never holds the
- * token.
+ * The calls a personal token makes without naming an organization: who am I (`GET /v2/user`) and which
+ * organizations may I use (`GET /v2/orgs`). axiomhq/axiom-go removes its organization header from exactly these two
+ * (axiom/users.go `Current`, axiom/orgs.go `List`: "This call is org-less"), and `ValidateCredentials` checks a
+ * personal token with the first, so the live service answers them without one.
+ */
+export function isOrgless(method: string, path: string): boolean {
+  return method === "GET" && (path === "/v2/user" || path === "/v2/orgs");
+}
+
+/**
+ * Checks `Authorization` (and the organization header for the personal token, except on the {@link isOrgless}
+ * calls, where an organization header, when sent, must still name the token's): the development tokens, else a
+ * minted token found by the hash of its value and not expired. Every refusal is a 403 whose message never holds
+ * the token.
  */
 export function authenticate(
   req: IncomingMessage,
   s: AuthSettings,
   tokens: Collection | undefined,
   now = Date.now(),
+  orgless = false,
 ): Principal {
   const header = req.headers.authorization;
   if (!header) throw new HttpError(403, "missing Authorization header; expected: Bearer <token>");
@@ -157,6 +169,7 @@ export function authenticate(
   if (sameSecret(value, s.token)) return { kind: "development", scope: "organization" };
   if (sameSecret(value, s.personalToken)) {
     const org = organizationHeader(req);
+    if (org === undefined && orgless) return { kind: "development", scope: "user" };
     if (org === undefined) {
       throw new HttpError(
         403,

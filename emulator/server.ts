@@ -6,7 +6,7 @@
 import { randomBytes } from "node:crypto";
 import type { Duplex } from "node:stream";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import { TOKENS_COLLECTION, authenticate, authorize, needOf } from "./auth";
+import { TOKENS_COLLECTION, authenticate, authorize, isOrgless, needOf } from "./auth";
 import type { EmulatorContext } from "./context";
 import { FaultInjector, type FaultOptions } from "./faults";
 import { quotaHeaders, quotaKindOf } from "./quota";
@@ -293,7 +293,7 @@ export function createEmulatorServer(
     let handled = false;
     try {
       // Who is asking; what they may do is decided once the route (and its declared need) is known.
-      const principal = authenticate(req, settings, tokens);
+      const principal = authenticate(req, settings, tokens, Date.now(), isOrgless(method, path));
       res.setHeader("X-RateLimit-Scope", principal.kind === "development" ? principal.scope : "organization");
       if (limit !== undefined && count > limit) {
         stats.rateLimited++;

@@ -37,8 +37,19 @@ function labelsOf(text: string | undefined): Record<string, unknown> | undefined
         (Array.isArray(value) ? "an array" : JSON.stringify(value)),
     );
   }
-  if (Object.keys(value).some((k) => k === ""))
-    throw new HttpError(400, "X-Axiom-Event-Labels: a label name must not be empty");
+  for (const [name, label] of Object.entries(value)) {
+    if (name === "") throw new HttpError(400, "X-Axiom-Event-Labels: a label name must not be empty");
+    // Labels are key-value pairs (axiomhq/axiom-go axiom/ingest/options.go); every official client's labels are
+    // strings or numbers. A nested object or list is refused rather than guessed at.
+    if (typeof label === "object" && label !== null) {
+      throw new HttpError(
+        400,
+        `X-Axiom-Event-Labels: label "${name}" must be a string, number, boolean or null, not ${
+          Array.isArray(label) ? "a list" : "an object"
+        }`,
+      );
+    }
+  }
   return value as Record<string, unknown>;
 }
 

@@ -68,6 +68,40 @@ describe("organization header (axiomhq/axiom-go axiom/client.go, axiomhq/axiom-j
   });
 });
 
+describe("org-less calls of a personal token (axiomhq/axiom-go axiom/users.go Current, axiom/orgs.go List)", () => {
+  // axiom-go deletes its X-Axiom-Org-Id header from these two calls ("This call is org-less"), and its
+  // ValidateCredentials checks a personal token with GET /v2/user: the live service answers them without one.
+  const pat = () => ({ authorization: `Bearer ${em.current.personalToken}` });
+
+  it.each([["/v2/user"], ["/v2/orgs"]])(
+    "GET %s with a personal token and no organization header is 200",
+    async (path) => {
+      const res = await api(em.current, "GET", path, undefined, pat());
+      expect(res.status).toBe(200);
+      expect(res.headers["x-ratelimit-scope"]).toBe("user");
+    },
+  );
+
+  it("an organization header sent to an org-less call must still name the token's organization", async () => {
+    const res = await api(em.current, "GET", "/v2/user", undefined, {
+      ...pat(),
+      "X-Axiom-Org-Id": "other-org",
+    });
+    expect(res.status).toBe(403);
+    expect(res.body.message).toMatch(/organization/);
+  });
+
+  it.each([
+    ["GET", "/v2/datasets"],
+    ["GET", "/v2/orgs/local-org"],
+    ["PUT", "/v2/user"],
+  ])("every other call still needs the organization header: %s %s is 403", async (method, path) => {
+    const res = await api(em.current, method, path, method === "PUT" ? { name: "x" } : undefined, pat());
+    expect(res.status).toBe(403);
+    expect(res.body.message).toContain("X-Axiom-Org-Id");
+  });
+});
+
 describe("trace header (axiomhq/axiom-go axiom/client.go headerTraceID)", () => {
   it("every answer carries X-Axiom-Trace-Id and, with the same id, X-Trace-Id", async () => {
     for (const res of [
@@ -120,6 +154,8 @@ describe("event labels and processedBytes (axiomhq/axiom-go axiom/datasets_integ
     ["not JSON", "region=eu"],
     ["a JSON array", '["eu"]'],
     ["a JSON string", '"eu"'],
+    ["an object with a nested object", '{"region":{"name":"eu"}}'],
+    ["an object with a list", '{"zones":["a","b"]}'],
   ])("a labels header that is %s is a 400 naming the header", async (_name, value) => {
     const res = await ingest("labels", '{"a":1}\n', "application/x-ndjson", {
       "X-Axiom-Event-Labels": value,
