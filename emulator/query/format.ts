@@ -59,7 +59,10 @@ export function legacyBody(res: ExecResult, status: QueryStatus, extra?: { datas
   const body: LegacyResult = { status, matches: [], buckets };
   if (res.summary) {
     const { by, aggs } = res.summary;
-    buckets.totals = res.rows.map((r) => ({
+    // Each group carries an `id`, unique in the answer: axiomhq/axiom-go axiom/querylegacy/result.go (EntryGroup)
+    // and axiomhq/axiom-py src/axiom_py/query/result.py (EntryGroup, where it is required) read one.
+    buckets.totals = res.rows.map((r, id) => ({
+      id,
       group: Object.fromEntries(by.map((b) => [b, toOutput(r.data[b])])),
       aggregations: aggs.map((a) => ({ op: a.name, value: toOutput(r.data[a.name]) })),
     }));

@@ -26,6 +26,7 @@ import {
   jsonObjectBody,
   noContent,
   validateBody,
+  type RequestContext,
 } from "../http";
 import { LOCAL_USER, type Collection, type StoredObject } from "../state";
 import type { StoredEvent } from "../store/events";
@@ -154,6 +155,15 @@ function seenFields(events: readonly StoredEvent[]): Map<string, Set<string>> {
   return fields;
 }
 
+/** `POST <path>/:id/trim`: drops the events older than `maxDuration`, at once. */
+function trimDataset(em: EmulatorContext, col: Collection, ctx: RequestContext): void {
+  const ds = getOr404(col, ctx.params.id);
+  const { maxDuration } = validateBody(TrimSchema, jsonObjectBody(ctx));
+  const ms = parseGoDurationMs(maxDuration)!;
+  em.store.trim(ds.id, nowNs() - BigInt(Math.round(ms * 1e6)));
+  em.changed();
+}
+
 /** The dataset family. */
 export const datasets: CollectionFamily = {
   name: DATASETS,
@@ -262,11 +272,7 @@ export const datasets: CollectionFamily = {
           "POST",
           `${item}/trim`,
           (ctx) => {
-            const ds = getOr404(col, ctx.params.id);
-            const { maxDuration } = validateBody(TrimSchema, jsonObjectBody(ctx));
-            const ms = parseGoDurationMs(maxDuration)!;
-            em.store.trim(ds.id, nowNs() - BigInt(Math.round(ms * 1e6)));
-            em.changed();
+            trimDataset(em, col, ctx);
             return noContent();
           },
           (ctx) => datasetNeed("trim", "update", [ctx.params.id]),
@@ -296,4 +302,30 @@ export const datasets: CollectionFamily = {
       },
     };
   },
+};
+
+/**
+ * The v1 dataset routes (the OpenAPI document axiomhq/docs content/docs/(api-reference)/restapi/versions/v1.json:
+ * `GET|POST /v1/datasets`, `GET|PUT|DELETE /v1/datasets/{dataset_name}`, `POST /v1/datasets/{dataset_name}/trim`),
+ * which axiomhq/axiom-py src/axiom_py/datasets.py uses for all its dataset calls. They serve the same datasets as
+ * `/v2/datasets`; only trim differs, answering 200 with a `TrimResult` (`numDeleted`, deprecated and always 0 on
+ * the service) where v2 answers 204. Registered beside the family, not as one: the datasets are v2's collection.
+ */
+export const datasetsV1: CollectionFamily = {
+  ...datasets,
+  path: "/v1/datasets",
+  routes: (col: Collection, em: EmulatorContext) => ({
+    ...datasets.routes(col, em),
+    more: (router) => {
+      router.add(
+        "POST",
+        "/v1/datasets/:id/trim",
+        (ctx) => {
+          trimDataset(em, col, ctx);
+          return json({ numDeleted: 0 });
+        },
+        (ctx) => datasetNeed("trim", "update", [ctx.params.id]),
+      );
+    },
+  }),
 };

@@ -390,16 +390,24 @@ describe("legacy aggregations (axiomhq/axiom-go axiom/datasets_integration_test.
     expect(res.status).toBe(200);
     expect(res.body.status).toMatchObject({ rowsExamined: 14, rowsMatched: 14 });
     expect(res.body.buckets.totals).toEqual([
-      { group: { success: true, remote_ip: "93.180.71.1" }, aggregations: [{ op: "event_count", value: 7 }] },
-      { group: { success: true, remote_ip: "93.180.71.2" }, aggregations: [{ op: "event_count", value: 7 }] },
+      {
+        id: 0,
+        group: { success: true, remote_ip: "93.180.71.1" },
+        aggregations: [{ op: "event_count", value: 7 }],
+      },
+      {
+        id: 1,
+        group: { success: true, remote_ip: "93.180.71.2" },
+        aggregations: [{ op: "event_count", value: 7 }],
+      },
     ]);
   });
 
-  it("axiom-py's: one count of every event, named by its alias", async () => {
+  it("axiom-py's: one count of every event, named by its alias; each total carries an integer id (axiom-py src/axiom_py/query/result.py EntryGroup requires it)", async () => {
     const res = await legacy("topk", { aggregations: [{ alias: "event_count", op: "count", field: "*" }] });
     expect(res.body.status.rowsMatched).toBe(14);
     expect(res.body.buckets.totals).toEqual([
-      { group: {}, aggregations: [{ op: "event_count", value: 14 }] },
+      { id: 0, group: {}, aggregations: [{ op: "event_count", value: 14 }] },
     ]);
   });
 
@@ -446,6 +454,47 @@ describe("legacy aggregations (axiomhq/axiom-go axiom/datasets_integration_test.
     expect(res.status).toBe(200);
     expect(res.body.matches).toHaveLength(1);
     expect(res.body.matches[0].data.ok).toBe(true);
+  });
+});
+
+describe("v1 dataset routes (axiomhq/axiom-py src/axiom_py/datasets.py; OpenAPI v1.json in axiomhq/docs)", () => {
+  it("create, list, read, update, trim and delete under /v1/datasets serve the same datasets as /v2", async () => {
+    const created = await api(em.current, "POST", "/v1/datasets", { name: "v1-ds", description: "first" });
+    expect(created.status).toBe(200);
+    expect(created.body).toMatchObject({ id: "v1-ds", name: "v1-ds", description: "first" });
+    expect(typeof created.body.created).toBe("string");
+
+    const list = await api(em.current, "GET", "/v1/datasets");
+    expect(list.body.map((d: { name: string }) => d.name)).toContain("v1-ds");
+    const updated = await api(em.current, "PUT", "/v1/datasets/v1-ds", { description: "second" });
+    expect(updated.status).toBe(200);
+    expect((await api(em.current, "GET", "/v2/datasets/v1-ds")).body.description).toBe("second");
+
+    await ingest(
+      "v1-ds",
+      '{"_time":"2001-01-01T00:00:00Z","old":true}\n{"recent":true}\n',
+      "application/x-ndjson",
+    );
+    // v1 trim answers 200 with a TrimResult (v2: 204); numDeleted is deprecated on the service.
+    const trimmed = await api(em.current, "POST", "/v1/datasets/v1-ds/trim", { maxDuration: "24h" });
+    expect(trimmed.status).toBe(200);
+    expect(trimmed.body).toEqual({ numDeleted: 0 });
+    const q = await apl("['v1-ds'] | count", "tabular", {
+      startTime: "2000-01-01T00:00:00Z",
+      endTime: "now",
+    });
+    expect(q.body.tables[0].columns).toEqual([[1]]);
+
+    expect((await api(em.current, "DELETE", "/v1/datasets/v1-ds")).status).toBe(204);
+    expect((await api(em.current, "GET", "/v1/datasets/v1-ds")).status).toBe(404);
+    expect((await api(em.current, "GET", "/v2/datasets/v1-ds")).status).toBe(404);
+  });
+
+  it("a v1 create is validated as v2's: a bad name is refused naming the field", async () => {
+    const res = await api(em.current, "POST", "/v1/datasets", { name: "_bad" });
+    expect(res.status).toBeGreaterThanOrEqual(400);
+    expect(res.status).toBeLessThan(500);
+    expect(res.body.message).toMatch(/name/);
   });
 });
 
