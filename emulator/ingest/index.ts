@@ -150,7 +150,15 @@ function rawEvents(
       },
     }) as Record<string, unknown>[];
   } catch (err) {
-    throw new HttpError(400, `request body is not valid CSV: ${(err as Error).message}`);
+    // A line whose field count differs from the names given in the header is the header's mismatch as much as the
+    // body's: say so, so the caller knows which of the two to look at.
+    const named =
+      csvFields &&
+      csvFields.length > 0 &&
+      (err as { code?: string }).code === "CSV_RECORD_INCONSISTENT_COLUMNS"
+        ? ` (X-Axiom-CSV-Fields names ${csvFields.length} fields)`
+        : "";
+    throw new HttpError(400, `request body is not valid CSV${named}: ${(err as Error).message}`);
   }
   if (rows.length > MAX_EVENTS_PER_REQUEST) throw tooMany(rows.length);
   for (const row of rows) for (const k of Object.keys(row)) if (row[k] === undefined) delete row[k];

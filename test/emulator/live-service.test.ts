@@ -189,7 +189,21 @@ describe("CSV field names (axiomhq/axiom-go axiom/datasets_integration_test.go; 
   });
 
   it.each([
+    ["fewer", "1,2\n"],
+    ["more", "1,2,3\n4,5,6,7\n"],
+  ])(
+    "a line with %s fields than X-Axiom-CSV-Fields names is a 400 naming the header and the line",
+    async (_n, body) => {
+      const res = await ingest("csv-live", body, "text/csv", { "X-Axiom-CSV-Fields": "a,b,c" });
+      expect(res.status).toBe(400);
+      expect(res.body.message).toContain("X-Axiom-CSV-Fields names 3 fields");
+      expect(res.body.message).toMatch(/on line \d/);
+    },
+  );
+
+  it.each([
     ["an empty name", "a,,b", "field 2 has no name"],
+    ["a blank name", "a, ,b", "field 2 has no name"],
     ["a name twice", "a,b,a", 'field "a" appears twice'],
   ])("X-Axiom-CSV-Fields with %s is a 400 naming the header", async (_name, value, message) => {
     const res = await ingest("csv-live", "1,2,3\n", "text/csv", { "X-Axiom-CSV-Fields": value });
