@@ -3,6 +3,7 @@
  * test names its source. The inputs and expected figures of the ingest and topk tests are those of axiomhq/axiom-go
  * axiom/datasets_integration_test.go (run there against the live service), rebuilt here byte for byte.
  */
+import { elapsedUs } from "../../emulator/query";
 import { api, createDatasets, useEmulator } from "../helpers/emulator";
 
 const em = useEmulator();
@@ -373,6 +374,21 @@ describe("topk and the aggregations the official clients use", () => {
       agg: { name: "sum", fields: ["value"] },
     });
     expect(q.body.tables[0].columns).toEqual([["a"], [5]]);
+  });
+});
+
+describe("query status elapsedTime (axiomhq/axiom-go axiom/datasets_integration_test.go: NotZero(Status.ElapsedTime))", () => {
+  it("is in microseconds and never 0, also for a query quicker than a microsecond", () => {
+    expect(elapsedUs(1_000n, 1_500n)).toBe(1);
+    expect(elapsedUs(1_000n, 1_000n)).toBe(1);
+    expect(elapsedUs(0n, 2_500_000n)).toBe(2_500);
+  });
+
+  it("every answered query carries a positive elapsedTime, tabular and legacy", async () => {
+    for (const format of ["tabular", "legacy"] as const) {
+      const q = await apl("['topk'] | count", format);
+      expect(q.body.status.elapsedTime).toBeGreaterThanOrEqual(1);
+    }
   });
 });
 
