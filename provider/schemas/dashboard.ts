@@ -188,12 +188,12 @@ const SmartFilterOptionsSchema = z.union([
   z.null(),
   z.literal(""),
 ]);
-/** A filter's `name` is optional: the OpenAPI document requires it, but the live service took a search filter
- * without one (axiomhq/axiom-go axiom/dashboards_integration_test.go as of commit 105ab62, `{"type": "search",
- * "id": "sf-search"}`, which its live test created). */
+/** A filter's `name` is required, as the OpenAPI document (`SmartFilterSearch`, `SmartFilterSelectList`) has it and
+ * the live service enforces: axiomhq/axiom-go commit c0cd523 added a name to its live test's search filter because
+ * the service refused the create without one ("dashboard validation failed at [charts 11 filters 0]"). */
 const smartFilterBase = {
   id: str(200),
-  name: str(200).optional(),
+  name: str(200),
   active: bool().optional(),
 };
 const SmartFilterSchema = z.discriminatedUnion(

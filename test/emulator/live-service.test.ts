@@ -528,17 +528,39 @@ describe("v1 dataset routes (axiomhq/axiom-py src/axiom_py/datasets.py; OpenAPI 
   });
 });
 
-describe("dashboards: a SmartFilter filter without a name (axiomhq/axiom-go axiom/dashboards_integration_test.go at 105ab62)", () => {
-  it("is accepted and stored as sent", async () => {
+describe("dashboards: a SmartFilter filter needs its name (axiomhq/axiom-go commit c0cd523, axiom/dashboards_integration_test.go)", () => {
+  // axiom-go's live test once sent {"type": "search", "id": "sf-search"} (commit 105ab62); c0cd523 added
+  // "name": "Search" because the live service refused it: "dashboard validation failed at [charts 11 filters 0]".
+  const create = (filters: unknown[]) =>
+    api(em.current, "POST", "/v2/dashboards", {
+      dashboard: {
+        name: "smart filter",
+        owner: "X-AXIOM-EVERYONE",
+        charts: [{ id: "smartfilter-1", type: "SmartFilter", name: "Filter Bar", filters }],
+        layout: [{ i: "smartfilter-1", x: 0, y: 0, w: 4, h: 4 }],
+        refreshTime: 60,
+        schemaVersion: 2,
+        timeWindowStart: "qr-now-1h",
+        timeWindowEnd: "qr-now",
+      },
+    });
+
+  it("without a name it is a 422 naming the filter's name", async () => {
+    const res = await create([{ type: "search", id: "sf-search" }]);
+    expect(res.status).toBe(422);
+    expect(res.body.message).toContain("charts[0].filters[0].name");
+  });
+
+  it("with the name axiom-go's live test now sends it is accepted and stored as sent", async () => {
     const chart = {
       id: "smartfilter-1",
       type: "SmartFilter",
       name: "Filter Bar",
-      filters: [{ type: "search", id: "sf-search" }],
+      filters: [{ type: "search", id: "sf-search", name: "Search" }],
     };
     const res = await api(em.current, "POST", "/v2/dashboards", {
       dashboard: {
-        name: "smart filter without a name",
+        name: "smart filter with a name",
         owner: "X-AXIOM-EVERYONE",
         charts: [chart],
         layout: [{ i: "smartfilter-1", x: 0, y: 0, w: 4, h: 4 }],
