@@ -139,6 +139,7 @@ describe("event labels and processedBytes (axiomhq/axiom-go axiom/datasets_integ
     expect(res.body.processedBytes).toBe(Buffer.byteLength(ingestData));
   });
 
+  // axiom-go axiom/ingest/options.go: labels are "added to all events", "without altering the original event data".
   it("a label does not overwrite a field the event has itself", async () => {
     await ingest("labels-own", '{"region":"us-east-1","n":1}\n{"n":2}\n', "application/x-ndjson", {
       "X-Axiom-Event-Labels": '{"region":"eu-west-1","instance":1}',
