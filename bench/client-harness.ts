@@ -13,6 +13,8 @@ export interface ChildEmulator {
   token: string;
   /** Everything it printed up to and including its "Press Ctrl-C" line. */
   banner: string;
+  /** The child's process id (to read its CPU time from /proc on Linux). */
+  pid: number | undefined;
   /** Stops the child (SIGTERM) and waits for it to exit. */
   close(): Promise<void>;
   /** Kills the child with SIGKILL, giving it no chance to save anything, and waits for it to exit. */
@@ -79,6 +81,7 @@ export function spawnEmulator(root: string, args: string[] = []): Promise<ChildE
         url,
         token,
         banner: out,
+        pid: child.pid,
         close: async () => {
           process.off("exit", killChild);
           killChild();

@@ -1,8 +1,8 @@
 /**
  * Who a request comes from, and whether it may do what it asks: the one place the emulator decides both.
  *
- * - The development tokens (the emulator's API token, and its personal token with `x-service-org-id`) may do
- *   everything, as before.
+ * - The development tokens (the emulator's API token, and its personal token with `X-Axiom-Org-Id` or
+ *   `x-service-org-id`) may do everything, as before.
  * - An API token minted by `POST /v2/tokens` or `POST /v2/tokens/{id}/regenerate` may do exactly what its
  *   capabilities grant, as the capabilities of `CreateAPIToken` in the service's OpenAPI v2 document
  *   describe them; anything else is a 403. An expired one, and an old one past its regenerate's
@@ -125,15 +125,42 @@ function expiryMs(token: StoredObject): number | undefined {
 }
 
 /**
- * Checks `Authorization` (and `x-service-org-id` for the personal token): the development tokens, else a minted
- * token found by the hash of its value and not expired. Every refusal is a 403 whose message never holds the
- * token.
+ * The organization a request names: `X-Axiom-Org-Id`, the live service's header (axiomhq/axiom-go axiom/client.go,
+ * axiomhq/axiom-js packages/js/src/httpClient.ts, axiomhq/axiom-py src/axiom_py/client.py), or `x-service-org-id`,
+ * the API document's. Both may come; when they disagree the request is refused (403) rather than one picked.
+ */
+export function organizationHeader(req: IncomingMessage): string | undefined {
+  const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) || undefined;
+  const live = first(req.headers["x-axiom-org-id"]);
+  const spec = first(req.headers["x-service-org-id"]);
+  if (live !== undefined && spec !== undefined && live !== spec) {
+    throw new HttpError(403, "X-Axiom-Org-Id and x-service-org-id name different organizations");
+  }
+  return live ?? spec;
+}
+
+/**
+ * The calls a personal token makes without naming an organization: who am I (`GET /v2/user`) and which
+ * organizations may I use (`GET /v2/orgs`). axiomhq/axiom-go removes its organization header from exactly these two
+ * (axiom/users.go `Current`, axiom/orgs.go `List`: "This call is org-less"), and `ValidateCredentials` checks a
+ * personal token with the first, so the live service answers them without one.
+ */
+export function isOrgless(method: string, path: string): boolean {
+  return method === "GET" && (path === "/v2/user" || path === "/v2/orgs");
+}
+
+/**
+ * Checks `Authorization` (and the organization header for the personal token, except on the {@link isOrgless}
+ * calls, where an organization header, when sent, must still name the token's): the development tokens, else a
+ * minted token found by the hash of its value and not expired. Every refusal is a 403 whose message never holds
+ * the token.
  */
 export function authenticate(
   req: IncomingMessage,
   s: AuthSettings,
   tokens: Collection | undefined,
   now = Date.now(),
+  orgless = false,
 ): Principal {
   const header = req.headers.authorization;
   if (!header) throw new HttpError(403, "missing Authorization header; expected: Bearer <token>");
@@ -142,15 +169,16 @@ export function authenticate(
   const value = m[1];
   if (sameSecret(value, s.token)) return { kind: "development", scope: "organization" };
   if (s.personalToken !== undefined && sameSecret(value, s.personalToken)) {
-    const org = req.headers["x-service-org-id"];
-    if (org === undefined || org === "") {
+    const org = organizationHeader(req);
+    if (org === undefined && orgless) return { kind: "development", scope: "user" };
+    if (org === undefined) {
       throw new HttpError(
         403,
-        "a personal access token needs the x-service-org-id header naming the organization",
+        "a personal access token needs the X-Axiom-Org-Id (or x-service-org-id) header naming the organization",
       );
     }
     if (org !== s.orgId)
-      throw new HttpError(403, "x-service-org-id does not name an organization of this token");
+      throw new HttpError(403, "the organization header does not name an organization of this token");
     return { kind: "development", scope: "user" };
   }
   const hash = tokenHash(value);

@@ -28,7 +28,7 @@ export { DEFAULT_INGEST_QUOTA_BYTES, DEFAULT_QUERY_QUOTA, QUOTA_EXCEEDED_STATUS 
 
 /** Development API token accepted when none is configured. Not a secret: the emulator is local. */
 export const DEFAULT_TOKEN = "xaat-local-development-token";
-/** Development personal access token; it also needs `x-service-org-id: local-org`. */
+/** Development personal access token; it also needs `X-Axiom-Org-Id: local-org` (or `x-service-org-id`). */
 export const DEFAULT_PERSONAL_TOKEN = "xapt-local-development-token";
 /** The emulator organization's id. */
 export const DEFAULT_ORG_ID = "local-org";
@@ -103,7 +103,7 @@ export interface EmulatorOptions {
   /** API token. Defaults to {@link DEFAULT_TOKEN}, on a loopback interface only. */
   token?: string;
   /**
-   * Personal access token (needs `x-service-org-id`). Defaults to {@link DEFAULT_PERSONAL_TOKEN} on a loopback
+   * Personal access token (needs `X-Axiom-Org-Id` or `x-service-org-id`). Defaults to {@link DEFAULT_PERSONAL_TOKEN} on a loopback
    * interface; on any other, personal tokens are off unless one is given.
    */
   personalToken?: string;

@@ -6,7 +6,7 @@
 import { randomBytes } from "node:crypto";
 import type { Duplex } from "node:stream";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import { TOKENS_COLLECTION, authenticate, authorize, needOf } from "./auth";
+import { TOKENS_COLLECTION, authenticate, authorize, isOrgless, needOf } from "./auth";
 import type { EmulatorContext } from "./context";
 import { FaultInjector, type FaultOptions } from "./faults";
 import { quotaHeaders, quotaKindOf } from "./quota";
@@ -118,9 +118,19 @@ function answerClientError(err: NodeJS.ErrnoException, socket: Duplex, headers: 
     status === 431 ? "Request Header Fields Too Large" : status === 408 ? "Request Timeout" : "Bad Request";
   socket.end(
     `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(text)}\r\n` +
-      `X-Trace-Id: ${randomBytes(16).toString("hex")}\r\n${headers.map(([k, v]) => `${k}: ${v}\r\n`).join("")}` +
+      `${traceHeaderLines()}${headers.map(([k, v]) => `${k}: ${v}\r\n`).join("")}` +
       `Connection: close\r\n\r\n${text}`,
   );
+}
+
+/** The live service answers its trace id in X-Axiom-Trace-Id (axiomhq/axiom-go axiom/client.go reads it into its
+ * errors); the API document names it X-Trace-Id. Both carry the same id. */
+export const TRACE_HEADER = "X-Axiom-Trace-Id";
+export const SPEC_TRACE_HEADER = "X-Trace-Id";
+
+function traceHeaderLines(): string {
+  const id = randomBytes(16).toString("hex");
+  return `${TRACE_HEADER}: ${id}\r\n${SPEC_TRACE_HEADER}: ${id}\r\n`;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -189,7 +199,9 @@ export function createEmulatorServer(
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const started = Date.now();
     stats.requests++;
-    res.setHeader("X-Trace-Id", randomBytes(16).toString("hex"));
+    const traceId = randomBytes(16).toString("hex");
+    res.setHeader(TRACE_HEADER, traceId);
+    res.setHeader(SPEC_TRACE_HEADER, traceId);
     const url = new URL(req.url ?? "/", "http://emulator");
     const method = req.method ?? "GET";
     // Keep inner empty segments (an empty dataset name is a 400, not a 404), drop one trailing slash.
@@ -284,7 +296,7 @@ export function createEmulatorServer(
     let handled = false;
     try {
       // Who is asking; what they may do is decided once the route (and its declared need) is known.
-      const principal = authenticate(req, settings, tokens, settings.clock());
+      const principal = authenticate(req, settings, tokens, settings.clock(), isOrgless(method, path));
       res.setHeader("X-RateLimit-Scope", principal.kind === "development" ? principal.scope : "organization");
       if (limit !== undefined && count > limit) {
         stats.rateLimited++;

@@ -16,7 +16,7 @@ export const CONFIG_KEYS = {
 export interface ProviderSettings {
   /** API token or personal access token; secret. */
   token: string;
-  /** Organization id, sent as `x-service-org-id` (needed with a personal access token). */
+  /** Organization id, sent as `X-Axiom-Org-Id` and `x-service-org-id` (needed with a personal access token). */
   orgId?: string;
   /** Base URL of the service (or the emulator); overrides `region`. */
   url?: string;

@@ -66,7 +66,7 @@ Size limits: a request body over --max-body-bytes (default ${MAX_BODY_BYTES}, 32
 Development defaults (published here, so not secrets), taken on a loopback host only (127.0.0.1, ::1,
 localhost):
   API token            ${DEFAULT_TOKEN}
-  personal token       ${DEFAULT_PERSONAL_TOKEN}  (also send x-service-org-id: ${DEFAULT_ORG_ID})
+  personal token       ${DEFAULT_PERSONAL_TOKEN}  (also send X-Axiom-Org-Id or x-service-org-id: ${DEFAULT_ORG_ID})
 On any other host (0.0.0.0 and :: included) other machines can reach the emulator: it starts only with
   --token of your own, and takes personal tokens only with a --personal-token of your own.
 `;
@@ -186,7 +186,7 @@ export function registerEmulatorCommand(program: Command): void {
       if (em.personalToken === undefined) log("  personal token:  off (give --personal-token to accept one)");
       else {
         const personal = flags.personalToken ? "<the one given with --personal-token>" : em.personalToken;
-        log(`  personal token:  ${personal}  with header x-service-org-id: ${em.orgId}`);
+        log(`  personal token:  ${personal}  with header X-Axiom-Org-Id or x-service-org-id: ${em.orgId}`);
       }
       if (flags.data) log(`  data file:       ${flags.data} (${describeRecovery(em.recovery)})`);
       if (flags.dataset) log(`  datasets:        ${flags.dataset.join(", ")}`);

@@ -24,6 +24,10 @@ interface IngestFlags extends ConnectionFlags {
   csvDelimiter?: string;
   batchSize?: number;
   maxFailures?: number;
+  /** `--label k=v`, repeatable: labels added to every event. */
+  label?: Record<string, string>;
+  /** `--csv-fields a,b,c`: the field names of CSV input without a header row. */
+  csvFields?: string[];
 }
 
 /** Failure entries printed in the summary; the counts are always exact. */
@@ -39,6 +43,24 @@ function delimiter(value: string): string {
   return value;
 }
 
+/** Collects `--label k=v` flags into one object; a later label of the same name wins, as with axiom-go's
+ * ingest.SetEventLabel. */
+function label(value: string, previous: Record<string, string> | undefined): Record<string, string> {
+  const eq = value.indexOf("=");
+  if (eq <= 0) throw new InvalidArgumentError("--label must be name=value, with a name before the =.");
+  return { ...previous, [value.slice(0, eq)]: value.slice(eq + 1) };
+}
+
+/** Splits `--csv-fields a,b,c` into names; each must be non-empty and appear once. */
+function csvFields(value: string): string[] {
+  const names = value.split(",").map((n) => n.trim());
+  const empty = names.findIndex((n) => n === "");
+  if (empty !== -1) throw new InvalidArgumentError(`--csv-fields: field ${empty + 1} has no name.`);
+  const twice = names.find((n, i) => names.indexOf(n) !== i);
+  if (twice !== undefined) throw new InvalidArgumentError(`--csv-fields: "${twice}" appears twice.`);
+  return names;
+}
+
 const EXAMPLE = `
 Formats: ndjson (one object a line), json (an array of objects) or csv (a header line, then records);
 guessed from the extension (.ndjson .jsonl .json .csv), else from the first character. Gzipped files
@@ -50,6 +72,7 @@ service failed; 2 a usage error (a flag, a missing token, a file that cannot be 
 Examples:
   $ observability ingest http-logs access.ndjson.gz
   $ gunzip -c big.csv.gz | observability ingest http-logs --format csv --timestamp-field ts -
+  $ observability ingest http-logs --csv-fields time,ip,status --label region=eu-west-1 rows.csv
 ${TOKEN_HELP}`;
 
 /** True when standard input is a pipe, a file or a socket: a terminal, or /dev/null as in many CI runners,
@@ -81,13 +104,15 @@ async function sourceOf(
   input: Input,
   given: InputFormat | undefined,
   csvDelimiter: string,
+  headerless: boolean,
   onRead: (bytes: number) => void,
   stopped: () => boolean,
   onCut: () => void,
 ): Promise<{ format: InputFormat; source: AsyncIterable<Buffer | Record<string, unknown>> }> {
   const detected = await detectFormat(await decoded(input.read(onRead), input.name), input.name, given);
   let data = detected.data;
-  if (detected.format === "csv") data = await checkCsvHeader(data, input.name, csvDelimiter);
+  // Header-less CSV (--csv-fields) has no first line to check: its names were checked as the flag was read.
+  if (detected.format === "csv" && !headerless) data = await checkCsvHeader(data, input.name, csvDelimiter);
   const items = detected.format === "json" ? jsonArrayEvents(data, input.name) : data;
   // Ending the source early (past --max-failures) lets the client send what it holds and return its summary.
   async function* untilStopped() {
@@ -112,7 +137,8 @@ async function ingestAll(
 ): Promise<Totals> {
   const totals: Totals = { ingested: 0, failed: 0, failures: [], bytesSent: 0, bytesRead: 0, cut: false };
   const stopped = () => flags.maxFailures !== undefined && totals.failed > flags.maxFailures;
-  const given = flags.format === undefined ? undefined : inputFormat(flags.format);
+  const given =
+    flags.format === undefined ? (flags.csvFields ? "csv" : undefined) : inputFormat(flags.format);
   for (const input of inputs) {
     if (stopped()) {
       totals.cut = true;
@@ -123,6 +149,7 @@ async function ingestAll(
       input,
       given,
       flags.csvDelimiter ?? ",",
+      flags.csvFields !== undefined,
       (bytes) => {
         totals.bytesRead += bytes;
         progress.update({ bytesRead: totals.bytesRead });
@@ -137,6 +164,8 @@ async function ingestAll(
         timestampField: flags.timestampField,
         timestampFormat: flags.timestampFormat,
         csvDelimiter: format === "csv" ? flags.csvDelimiter : undefined,
+        csvFields: flags.csvFields,
+        labels: flags.label,
         batchSize: flags.batchSize,
         maxFailures: SHOWN_FAILURES,
         onProgress: (p) => {
@@ -207,6 +236,16 @@ export function registerIngestCommand(program: Command): void {
       delimiter,
     )
     .option(
+      "--csv-fields <names>",
+      "comma-separated field names of CSV input without a header row (implies --format csv; every line is an event)",
+      csvFields,
+    )
+    .option(
+      "--label <name=value>",
+      "a label added to every event as a field (repeatable); sent in the X-Axiom-Event-Labels header",
+      label,
+    )
+    .option(
       "--batch-size <n>",
       `events per request (default: ${MAX_BATCH_EVENTS})`,
       integer("--batch-size", 1, MAX_BATCH_EVENTS),
@@ -221,6 +260,9 @@ export function registerIngestCommand(program: Command): void {
     .action(
       action("ingest", async (dataset: string, files: string[], flags: IngestFlags): Promise<ExitCode> => {
         if (flags.format !== undefined) inputFormat(flags.format);
+        if (flags.csvFields && flags.format !== undefined && inputFormat(flags.format) !== "csv") {
+          throw new UsageError(`--csv-fields is for CSV input, but --format is ${flags.format}`);
+        }
         if (files.length === 0) {
           if (!stdinIsPiped()) {
             throw new UsageError('no input: name one or more files, or "-" to read standard input');

@@ -53,11 +53,13 @@ export interface NamedExpr {
   expr: Expr;
 }
 
-/** One aggregation of `summarize`, e.g. `n = count()` or `avg(duration)`. */
+/** One aggregation of `summarize`, e.g. `n = count()`, `avg(duration)` or `topk(status, 5)`. */
 export interface Aggregation {
   name: string;
-  fn: "count" | "sum" | "min" | "max" | "avg" | "dcount";
+  fn: "count" | "sum" | "min" | "max" | "avg" | "dcount" | "topk";
   arg?: Expr;
+  /** `topk`'s k: how many values it keeps. */
+  k?: number;
 }
 
 /** A tabular operator after a `|`. */

@@ -32,7 +32,20 @@ export type PlanOp =
   | { op: "limit"; n: number }
   | { op: "project"; columns: Column[] }
   | { op: "extend"; columns: Column[] }
-  | { op: "summarize"; aggs: { name: string; fn: Aggregation["fn"]; get?: Getter }[]; by: Column[] };
+  | { op: "summarize"; aggs: PlanAggregation[]; by: Column[] };
+
+/** One compiled aggregation, with what the tabular format reports of it (its `agg` object). */
+export interface PlanAggregation {
+  name: string;
+  fn: Aggregation["fn"];
+  get?: Getter;
+  /** topk's k. */
+  k?: number;
+  /** The field it reads, when its argument is a field. */
+  fields: string[];
+  /** Its non-field arguments (topk's k). */
+  args: unknown[];
+}
 
 /** A dataset and the steps to run over it. */
 export interface Plan {
@@ -44,6 +57,41 @@ export interface Plan {
 export interface CompileContext {
   /** `now()` and `ago()`, in nanoseconds. */
   now: bigint;
+  /** The query's time range, for `bin_auto`; a day ending at `now` when it is not given whole. */
+  startNs?: bigint;
+  endNs?: bigint;
+}
+
+const SECOND = 1_000_000_000n;
+/** Bin sizes `bin_auto` picks from: the smallest that splits the range into at most {@link AUTO_BINS} bins. */
+const AUTO_STEPS = [
+  1n,
+  5n,
+  10n,
+  15n,
+  30n,
+  60n,
+  300n,
+  600n,
+  900n,
+  1800n,
+  3600n,
+  10_800n,
+  21_600n,
+  43_200n,
+  86_400n,
+  604_800n,
+  2_592_000n,
+].map((s) => s * SECOND);
+const AUTO_BINS = 100n;
+
+/** The bin size of `bin_auto` for the query's range (the service sizes it from the range; see docs/emulator-live-service.md). */
+export function autoBinNs(ctx: CompileContext): bigint {
+  const end = ctx.endNs ?? ctx.now;
+  const start = ctx.startNs !== undefined && ctx.endNs !== undefined ? ctx.startNs : end - 86_400n * SECOND;
+  const range = end - start;
+  for (const step of AUTO_STEPS) if (range <= step * AUTO_BINS) return step;
+  return AUTO_STEPS[AUTO_STEPS.length - 1];
 }
 
 const hasOwn = Object.prototype.hasOwnProperty;
@@ -257,6 +305,10 @@ function call(name: string, args: Getter[], ctx: CompileContext): Getter {
     case "bin":
     case "floor":
       return (r) => bin(a(r), b(r));
+    case "bin_auto": {
+      const size = new Timespan(autoBinNs(ctx));
+      return (r) => bin(a(r), size);
+    }
     case "iff":
       return (r) => (a(r) === true ? b(r) : c(r));
     default:
@@ -441,6 +493,9 @@ export function compileQuery(q: Query, ctx: CompileContext): Plan {
             name: a.name,
             fn: a.fn,
             get: a.arg ? compileExpr(a.arg, ctx) : undefined,
+            k: a.k,
+            fields: a.arg?.kind === "field" ? [a.arg.name] : [],
+            args: a.k !== undefined ? [a.k] : [],
           })),
           by: o.by.map((c) => ({ name: c.name, get: compileExpr(c.expr, ctx) })),
         };

@@ -24,6 +24,7 @@ export const SCALAR_FUNCTIONS: Record<string, [min: number, max: number]> = {
   now: [0, 0],
   ago: [1, 1],
   bin: [2, 2],
+  bin_auto: [1, 1],
   floor: [2, 2],
   datetime: [1, 1],
   iff: [3, 3],
@@ -35,6 +36,7 @@ const AGGREGATIONS: Record<Aggregation["fn"], number> = {
   max: 1,
   avg: 1,
   dcount: 1,
+  topk: 2,
 };
 
 const COMPARISON = new Set(["==", "!=", "=~", "!~", "<", "<=", ">", ">="]);
@@ -276,8 +278,20 @@ class Parser {
         );
       }
       const arg = args[0];
+      let k: number | undefined;
+      if (fn === "topk") {
+        const n = args[1];
+        if (n.kind !== "literal" || n.value.type !== "int" || n.value.value < 1) {
+          this.fail(
+            "topk() takes a field and k, a positive integer: topk(field, 10)",
+            open.start,
+            "semantic",
+          );
+        }
+        k = n.value.value;
+      }
       const argName = arg?.kind === "field" ? arg.name.replace(/\./g, "_") : undefined;
-      aggs.push({ name: name ?? (argName ? `${fn}_${argName}` : `${fn}_`), fn, arg });
+      aggs.push({ name: name ?? (argName ? `${fn}_${argName}` : `${fn}_`), fn, arg, k });
     } while (this.isPunct(",") && this.next());
     const by: NamedExpr[] = [];
     if (this.isWord("by")) {
@@ -294,7 +308,7 @@ class Parser {
         if (expr.kind === "field") by.push({ name: expr.name, expr });
         else if (
           expr.kind === "call" &&
-          (expr.name === "bin" || expr.name === "floor") &&
+          (expr.name === "bin" || expr.name === "floor" || expr.name === "bin_auto") &&
           expr.args[0].kind === "field"
         ) {
           by.push({ name: expr.args[0].name, expr });

@@ -31,6 +31,12 @@ export interface IngestOptions {
   timestampFormat?: string;
   /** The CSV field separator (`csv-delimiter`), one character; default `,`. */
   csvDelimiter?: string;
+  /** Field names of CSV without a header row (`X-Axiom-CSV-Fields`); every line is then an event. */
+  csvFields?: readonly string[];
+  /** Labels added to every event (`X-Axiom-Event-Labels`); an event's own field of the same name is kept. */
+  labels?: Record<string, unknown>;
+  /** The dataset's map fields: objects under these names stay whole; every other object is flattened. */
+  mapFields?: ReadonlySet<string>;
   /** Receive time: `_time` of events without one, and the failure entries' timestamp. */
   nowNs: bigint;
 }
@@ -78,7 +84,12 @@ class LineError {
 }
 
 /** Raw values of the body: parsed values, or a {@link LineError} for a line that is not JSON. */
-function rawEvents(format: Format, text: string, csvDelimiter = ","): unknown[] {
+function rawEvents(
+  format: Format,
+  text: string,
+  csvDelimiter = ",",
+  csvFields?: readonly string[],
+): unknown[] {
   if (format === "json") {
     let value: unknown;
     try {
@@ -120,7 +131,8 @@ function rawEvents(format: Format, text: string, csvDelimiter = ","): unknown[] 
   let rows: Record<string, unknown>[];
   try {
     rows = parseCsv(text, {
-      columns: true,
+      // Given field names replace the header row: the first line is then an event (OpenAPI `X-Axiom-CSV-Fields`).
+      columns: csvFields && csvFields.length > 0 ? [...csvFields] : true,
       delimiter: csvDelimiter,
       skip_empty_lines: true,
       bom: true,
@@ -138,7 +150,15 @@ function rawEvents(format: Format, text: string, csvDelimiter = ","): unknown[] 
       },
     }) as Record<string, unknown>[];
   } catch (err) {
-    throw new HttpError(400, `request body is not valid CSV: ${(err as Error).message}`);
+    // A line whose field count differs from the names given in the header is the header's mismatch as much as the
+    // body's: say so, so the caller knows which of the two to look at.
+    const named =
+      csvFields &&
+      csvFields.length > 0 &&
+      (err as { code?: string }).code === "CSV_RECORD_INCONSISTENT_COLUMNS"
+        ? ` (X-Axiom-CSV-Fields names ${csvFields.length} fields)`
+        : "";
+    throw new HttpError(400, `request body is not valid CSV${named}: ${(err as Error).message}`);
   }
   if (rows.length > MAX_EVENTS_PER_REQUEST) throw tooMany(rows.length);
   for (const row of rows) for (const k of Object.keys(row)) if (row[k] === undefined) delete row[k];
@@ -169,29 +189,6 @@ function limitProblem(value: unknown, depth: number): string | undefined {
 
 const RESERVED = new Set<string>(RESERVED_FIELDS);
 
-/**
- * The event's fields without the time field and with reserved names renamed. Copies instead of `delete`,
- * which would turn every stored event into a slow dictionary-mode object; events needing neither are kept.
- */
-function withoutTimeAndReserved(data: Record<string, unknown>, field: string): Record<string, unknown> {
-  let copy = field in data || "_time" in data;
-  if (!copy) {
-    for (const key in data) {
-      if (key.charCodeAt(0) === 95 && RESERVED.has(key)) {
-        copy = true;
-        break;
-      }
-    }
-    if (!copy) return data;
-  }
-  const out: Record<string, unknown> = {};
-  for (const key in data) {
-    if (key === field || key === "_time") continue;
-    out[key.charCodeAt(0) === 95 && RESERVED.has(key) ? `_user_${key}` : key] = data[key];
-  }
-  return out;
-}
-
 /** Parses a body into events; request-level problems throw an {@link HttpError}, per-event ones are failures. */
 export function parseIngest(
   body: Buffer,
@@ -200,7 +197,14 @@ export function parseIngest(
 ): ParsedIngest {
   const text = body.toString("utf8");
   const format = detectFormat(contentType, text);
-  const raw = rawEvents(format, text, format === "csv" ? csvDelimiterOr400(options.csvDelimiter) : ",");
+  const raw = rawEvents(
+    format,
+    text,
+    format === "csv" ? csvDelimiterOr400(options.csvDelimiter) : ",",
+    options.csvFields,
+  );
+  const labels = options.labels && Object.keys(options.labels).length > 0 ? options.labels : undefined;
+  const mapFields = options.mapFields ?? NO_MAP_FIELDS;
   const field = options.timestampField || "_time";
   const layout = options.timestampFormat ? compileGoLayout(options.timestampFormat) : undefined;
   const failureTime = formatNs(options.nowNs);
@@ -219,15 +223,16 @@ export function parseIngest(
       );
       continue;
     }
-    const data = value as Record<string, unknown>;
-    const problem = limitProblem(data, 1);
+    // The limits hold for the event as sent (its own names and depth), before flattening joins names.
+    const problem = limitProblem(value, 1);
     if (problem) {
       fail(`event ${i}: ${problem}`);
       continue;
     }
+    const event = value as Record<string, unknown>;
     let timeNs = options.nowNs;
     // Own keys only: a timestamp-field such as "toString" must not find Object.prototype's method.
-    const ts = Object.hasOwn(data, field) ? data[field] : undefined;
+    const ts = timestampOf(event, field);
     if (ts !== undefined && ts !== null && ts !== "") {
       let parsed: bigint | undefined;
       let why = "not an RFC 3339 time or a Unix time number";
@@ -246,9 +251,67 @@ export function parseIngest(
       }
       timeNs = parsed;
     }
-    events.push({ timeNs, data: withoutTimeAndReserved(data, field) });
+    events.push({ timeNs, data: storedFields(event, labels, field, mapFields) });
   }
   return { events, failures, total: raw.length };
+}
+
+const NO_MAP_FIELDS: ReadonlySet<string> = new Set();
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** The time field's value: the event's own key (so "toString" never finds Object.prototype's method), else, for a
+ * dotted name, the value at that path, the name it has once flattened. */
+function timestampOf(event: Record<string, unknown>, field: string): unknown {
+  if (Object.hasOwn(event, field)) return event[field];
+  if (!field.includes(".")) return undefined;
+  const stored = storedFields(event, undefined, "", NO_MAP_FIELDS);
+  return Object.hasOwn(stored, field) ? stored[field] : undefined;
+}
+
+/** True when the event is stored as it came: no time field to drop, no reserved name, no nested object. */
+function storedAsIs(event: Record<string, unknown>, field: string): boolean {
+  for (const key in event) {
+    if (key === field || key === "_time" || isObject(event[key])) return false;
+    if (key.charCodeAt(0) === 95 && RESERVED.has(key)) return false;
+  }
+  return true;
+}
+
+/**
+ * The event's fields as the service stores them, built in one pass (one copy, or none when nothing changes):
+ * - nested objects flattened into dotted names (`{"bar":{"baz":1}}` becomes `bar.baz`), except an object under
+ *   a map field, which stays whole (axiomhq/axiom-go axiom/datasets_integration_test.go, TestIngestWithMapFields:
+ *   `foo` ingested as a map field is one field, `bar` ingested after is two); arrays stay as they are, and an
+ *   empty object leaves no field;
+ * - the labels added where the event has no field of that name (labels only add);
+ * - the time field (and `_time`) left out, as it became the event's time;
+ * - a reserved name renamed to `_user_<name>`.
+ */
+export function storedFields(
+  event: Record<string, unknown>,
+  labels: Record<string, unknown> | undefined,
+  field: string,
+  mapFields: ReadonlySet<string>,
+): Record<string, unknown> {
+  if (labels === undefined && storedAsIs(event, field)) return event;
+  const out: Record<string, unknown> = {};
+  const walk = (prefix: string, obj: Record<string, unknown>, depth: number) => {
+    for (const key in obj) {
+      const name = prefix === "" ? key : `${prefix}.${key}`;
+      const v = obj[key];
+      if (isObject(v) && !mapFields.has(name) && depth < MAX_NESTING) walk(name, v, depth + 1);
+      else if (name !== field && name !== "_time") {
+        out[name.charCodeAt(0) === 95 && RESERVED.has(name) ? `_user_${name}` : name] = v;
+      }
+    }
+  };
+  // Labels first, so that the event's own fields overwrite them.
+  if (labels !== undefined) walk("", labels, 1);
+  walk("", event, 1);
+  return out;
 }
 
 /** A dataset name as the service allows it: letters, digits, `-`, `_` and `.`, not starting with `_`. */

@@ -4,7 +4,7 @@
  * one end that stops collecting at the limit; anything else materializes and falls back to real work.
  */
 import type { Column, Plan, PlanOp, Predicate, Row } from "../apl/compile";
-import { sortCompare } from "../apl/values";
+import { sortCompare, toOutput } from "../apl/values";
 import type { StoredEvent } from "../store/events";
 
 /** Time range, cursor and page limit of one query. Both time bounds are inclusive. */
@@ -21,7 +21,7 @@ export interface ExecOptions {
 /** The aggregations of a summarize, kept for the legacy format's buckets. */
 export interface Summary {
   by: string[];
-  aggs: { name: string; fn: string }[];
+  aggs: { name: string; fn: string; fields: string[]; args: unknown[] }[];
 }
 
 /** Rows of the page plus what the status object and the formatters need. */
@@ -184,11 +184,34 @@ function groupKey(values: unknown[]): string {
   return JSON.stringify(values.map((v) => (v === undefined ? null : v)));
 }
 
+/** A value topk counted. */
+interface TopkEntry {
+  key: unknown;
+  count: number;
+}
+
+/**
+ * topk's cell: the k most frequent values as `{key, count, error}`, most frequent first (ties by value, so the
+ * answer does not depend on arrival order). The shape is what axiomhq/axiom-go axiom/datasets_integration_test.go
+ * reads from the live service for `topk(remote_ip, 1)`; the service estimates, the emulator counts exactly, so
+ * `error` is always 0.
+ */
+function topk(
+  counts: Map<string, TopkEntry> | undefined,
+  k: number,
+): { key: unknown; count: number; error: number }[] {
+  if (!counts) return [];
+  return [...counts.values()]
+    .sort((a, b) => b.count - a.count || sortCompare(a.key, b.key))
+    .slice(0, k)
+    .map((e) => ({ key: toOutput(e.key), count: e.count, error: 0 }));
+}
+
 function summarize(rows: Row[], op: Extract<PlanOp, { op: "summarize" }>): Row[] {
   interface Acc {
     keys: unknown[];
     count: number;
-    state: { sum: number; n: number; best: unknown; seen?: Set<string> }[];
+    state: { sum: number; n: number; best: unknown; seen?: Set<string>; counts?: Map<string, TopkEntry> }[];
   }
   const groups = new Map<string, Acc>();
   for (const row of rows) {
@@ -218,6 +241,12 @@ function summarize(rows: Row[], op: Extract<PlanOp, { op: "summarize" }>): Row[]
         }
       } else if (agg.fn === "dcount") {
         (s.seen ??= new Set()).add(groupKey([v]));
+      } else if (agg.fn === "topk") {
+        const key = groupKey([v]);
+        const counts = (s.counts ??= new Map());
+        const entry = counts.get(key);
+        if (entry) entry.count++;
+        else counts.set(key, { key: v, count: 1 });
       }
     });
   }
@@ -243,6 +272,9 @@ function summarize(rows: Row[], op: Extract<PlanOp, { op: "summarize" }>): Row[]
           break;
         case "dcount":
           data[agg.name] = s.seen?.size ?? 0;
+          break;
+        case "topk":
+          data[agg.name] = topk(s.counts, agg.k ?? 1);
           break;
       }
     });
@@ -344,7 +376,7 @@ export function execute(events: readonly StoredEvent[], plan: Plan, opts: ExecOp
         result.columns = [...op.by.map((b) => b.name), ...op.aggs.map((a) => a.name)];
         result.summary = {
           by: op.by.map((b) => b.name),
-          aggs: op.aggs.map((a) => ({ name: a.name, fn: a.fn })),
+          aggs: op.aggs.map((a) => ({ name: a.name, fn: a.fn, fields: a.fields, args: a.args })),
         };
         order = op.by.map((b) => ({ field: b.name, desc: false }));
         result.derived = true;

@@ -59,7 +59,10 @@ export function legacyBody(res: ExecResult, status: QueryStatus, extra?: { datas
   const body: LegacyResult = { status, matches: [], buckets };
   if (res.summary) {
     const { by, aggs } = res.summary;
-    buckets.totals = res.rows.map((r) => ({
+    // Each group carries an `id`, unique in the answer: axiomhq/axiom-go axiom/querylegacy/result.go (EntryGroup)
+    // and axiomhq/axiom-py src/axiom_py/query/result.py (EntryGroup, where it is required) read one.
+    buckets.totals = res.rows.map((r, id) => ({
+      id,
       group: Object.fromEntries(by.map((b) => [b, toOutput(r.data[b])])),
       aggregations: aggs.map((a) => ({ op: a.name, value: toOutput(r.data[a.name]) })),
     }));
@@ -102,14 +105,36 @@ function columnType(values: unknown[]): string {
   return "dynamic";
 }
 
+/** A summarize column's `agg`: the operation's name, the fields it reads and its other arguments, as
+ * axiomhq/axiom-go axiom/query/result.go (Aggregation) and axiomhq/axiom-js packages/js/src/client.ts
+ * (TabularAggregation) read it: `topk(remote_ip, 1)` is `{name: "topk", fields: ["remote_ip"], args: [1]}`. */
+interface TabularAggregation {
+  name: string;
+  fields: string[];
+  args: unknown[];
+}
+
+/** APL functions whose operation goes by another name (axiom-go axiom/query/aggregation.go: OpDistinct). */
+const AGG_OP: Record<string, string> = { dcount: "distinct" };
+
 /** The tabular body: one table, column-major, aligned with `fields`. */
 export function tabularBody(res: ExecResult, status: QueryStatus, dataset: string): TabularResult {
   const names = outputColumns(res);
-  const fields: { name: string; type: string }[] = [];
+  const fields: { name: string; type: string; agg?: TabularAggregation }[] = [];
   const columns: unknown[][] = [];
+  const aggs = new Map(res.summary?.aggs.map((a) => [a.name, a]));
   for (const name of names) {
     const values = columnValues(res.rows, name);
-    fields.push({ name, type: columnType(values) });
+    const agg = aggs.get(name);
+    fields.push(
+      agg
+        ? {
+            name,
+            type: columnType(values),
+            agg: { name: AGG_OP[agg.fn] ?? agg.fn, fields: agg.fields, args: agg.args },
+          }
+        : { name, type: columnType(values) },
+    );
     columns.push(values.map(toOutput));
   }
   return {

@@ -14,7 +14,14 @@ import type { EventStoreApi } from "../store/events";
 import { nowNs, parseQueryTimeNs } from "../time";
 import { execute, type ExecResult } from "./engine";
 import { buildStatus, legacyBody, tabularBody } from "./format";
-import { compileLegacyFilter, isZeroFilter, legacyProjection, LegacyRequestError } from "./legacy";
+import {
+  compileLegacyFilter,
+  isZeroFilter,
+  legacyProjection,
+  LegacyRequestError,
+  legacySummarize,
+  legacyVirtualFields,
+} from "./legacy";
 
 export { cursorDescending, execute, type ExecOptions, type ExecResult } from "./engine";
 export { compileLegacyFilter, LEGACY_FILTER_OPS, legacyProjection, LegacyRequestError } from "./legacy";
@@ -63,8 +70,10 @@ function timeRange(
   return out;
 }
 
-function elapsedUs(startedAt: bigint): number {
-  return Number((process.hrtime.bigint() - startedAt) / 1000n);
+/** The status's `elapsedTime`, in microseconds, at least 1: a query that ran took some time, and axiomhq/axiom-go
+ * axiom/datasets_integration_test.go asserts the live service's is not zero; a fast emulator would round to 0. */
+export function elapsedUs(startedAt: bigint, now: bigint = process.hrtime.bigint()): number {
+  return Math.max(1, Number((now - startedAt) / 1000n));
 }
 
 /**
@@ -97,7 +106,7 @@ export function runAplQuery(
   if ("status" in range) return range;
   let plan: Plan;
   try {
-    plan = compileQuery(parseApl(req.value.apl), { now });
+    plan = compileQuery(parseApl(req.value.apl), { now, ...range });
   } catch (err) {
     if (!(err instanceof AplError)) throw err;
     const detail = { line: err.line, column: err.column, errorType: err.errorType, message: err.message };
@@ -131,39 +140,42 @@ export function runLegacyQuery(
   exists: DatasetExists = (name) => store.events(name) !== undefined,
 ): Reply {
   const startedAt = process.hrtime.bigint();
-  // The service computes these; ignoring them would answer raw matches as if they were aggregates.
-  for (const key of ["aggregations", "groupBy", "virtualFields"]) {
-    const v = (body as Record<string, unknown> | null)?.[key];
-    if (Array.isArray(v) && v.length > 0) {
-      return badRequest(
-        `${key}: not supported by the emulator; use APL (summarize, extend) on /v1/datasets/_apl`,
-      );
-    }
-  }
   const req = validate(LegacyQueryRequestSchema, body);
   if (!req.ok) return invalidField(formatFailures(req.failures));
   const range = timeRange(req.value, now);
   if ("status" in range) return range;
   const pageLimit = Math.min(req.value.limit ?? DEFAULT_PAGE_LIMIT, SERVER_PAGE_LIMIT);
   const ops: PlanOp[] = [];
+  const raw = body as Record<string, unknown>;
   try {
+    // Virtual fields first: the filter, the groups and the aggregations may all name them.
+    const virtual = legacyVirtualFields(raw, now);
+    if (virtual.length > 0) ops.push({ op: "extend", columns: virtual });
     if (req.value.filter !== undefined && !isZeroFilter(req.value.filter)) {
       ops.push({ op: "where", pred: compileLegacyFilter(req.value.filter) });
     }
+    const summarize = legacySummarize(raw);
     const order =
       req.value.order && req.value.order.length > 0 ? req.value.order : [{ field: "_time", desc: true }];
-    ops.push({
+    const sort: PlanOp = {
       op: "sort",
       keys: order.map((o) => ({
         name: o.field,
         get: fieldGetter(o.field, o.field.split(".")),
         desc: o.desc,
       })),
-    });
-    // Limiting before projecting keeps the projection to one page of rows.
-    ops.push({ op: "limit", n: pageLimit });
-    if (req.value.project && req.value.project.length > 0) {
-      ops.push({ op: "project", columns: legacyProjection(req.value.project) });
+    };
+    if (summarize) {
+      // Aggregates land in buckets.totals, one per group, in the order asked for (by the group fields).
+      ops.push(summarize);
+      if (req.value.order && req.value.order.length > 0) ops.push(sort);
+    } else {
+      ops.push(sort);
+      // Limiting before projecting keeps the projection to one page of rows.
+      ops.push({ op: "limit", n: pageLimit });
+      if (req.value.project && req.value.project.length > 0) {
+        ops.push({ op: "project", columns: legacyProjection(req.value.project) });
+      }
     }
   } catch (err) {
     if (err instanceof LegacyRequestError) return invalidField(err.message);

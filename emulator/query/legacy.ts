@@ -1,5 +1,14 @@
 /** The legacy query's JSON filter tree and projection, lowered onto the same plan as APL. */
-import { type Column, fieldGetter, type Predicate } from "../apl/compile";
+import {
+  type Column,
+  compileExpr,
+  fieldGetter,
+  type PlanAggregation,
+  type PlanOp,
+  type Predicate,
+} from "../apl/compile";
+import { AplError } from "../apl/errors";
+import { parseApl } from "../apl/parser";
 import { DateTime, compareValues, equalValues, toText } from "../apl/values";
 import { parseRfc3339Ns } from "../time";
 
@@ -170,4 +179,102 @@ export function legacyProjection(project: readonly unknown[]): Column[] {
     }
     throw new LegacyRequestError(`project[${i}]`, "must be a field name or {field, alias}");
   });
+}
+
+/** Aggregation operations the legacy query accepts (a subset of axiomhq/axiom-go axiom/querylegacy/aggregation.go),
+ * and the APL function each runs as. */
+const LEGACY_AGGREGATIONS: Record<string, PlanAggregation["fn"]> = {
+  count: "count",
+  distinct: "dcount",
+  sum: "sum",
+  avg: "avg",
+  min: "min",
+  max: "max",
+  topk: "topk",
+};
+
+/** `name` when it is a list, else a {@link LegacyRequestError}; absent and null read as none. */
+function listAt(body: Record<string, unknown>, name: string): unknown[] {
+  const v = body[name];
+  if (v === undefined || v === null) return [];
+  if (!Array.isArray(v)) throw new LegacyRequestError(name, "must be a list");
+  return v;
+}
+
+/**
+ * `virtualFields: [{alias, expr}]` (the wire names of axiomhq/axiom-go axiom/querylegacy/query.go VirtualField and
+ * axiomhq/axiom-js VirtualColumn): each `expr` is APL (axiom-go's live test sends `toint(response) < 400`),
+ * compiled as an `extend`; anything but one expression is refused, so an expression cannot smuggle in another
+ * operator.
+ */
+export function legacyVirtualFields(body: Record<string, unknown>, now: bigint): Column[] {
+  return listAt(body, "virtualFields").map((v, i) => {
+    const at = `virtualFields[${i}]`;
+    const { alias, expr: expression } = (v ?? {}) as { alias?: unknown; expr?: unknown };
+    if (typeof alias !== "string" || alias === "")
+      throw new LegacyRequestError(`${at}.alias`, "must be a non-empty string");
+    if (typeof expression !== "string" || expression.trim() === "") {
+      throw new LegacyRequestError(`${at}.expr`, "must be a non-empty APL expression");
+    }
+    let query;
+    try {
+      query = parseApl(`['_'] | extend __virtual = ${expression}`);
+    } catch (err) {
+      if (err instanceof AplError) throw new LegacyRequestError(`${at}.expr`, err.message);
+      throw err;
+    }
+    const [op] = query.ops;
+    if (query.ops.length !== 1 || op.op !== "extend" || op.columns.length !== 1) {
+      throw new LegacyRequestError(`${at}.expr`, "must be one expression");
+    }
+    return { name: alias, get: compileExpr(op.columns[0].expr, { now }) };
+  });
+}
+
+/**
+ * `aggregations: [{op, field, alias?, argument?}]` and `groupBy: [field]` as one summarize, or undefined when
+ * there are no aggregations. An aggregation's result is named by its alias, else by its operation in upper case
+ * (axiomhq/axiom-py src/axiom_py/query/result.py, EntryGroupAgg); `count` may take `*` (axiom-py
+ * tests/test_client.py, axiom-go axiom/datasets_integration_test.go).
+ */
+export function legacySummarize(
+  body: Record<string, unknown>,
+): Extract<PlanOp, { op: "summarize" }> | undefined {
+  const groupBy = listAt(body, "groupBy").map((g, i) => {
+    if (typeof g !== "string" || g === "")
+      throw new LegacyRequestError(`groupBy[${i}]`, "must be a field name");
+    return g;
+  });
+  const aggs = listAt(body, "aggregations").map((a, i): PlanAggregation => {
+    const at = `aggregations[${i}]`;
+    const { op, field, alias, argument } = (a ?? {}) as Record<string, unknown>;
+    const fn = typeof op === "string" ? LEGACY_AGGREGATIONS[op] : undefined;
+    if (fn === undefined) {
+      throw new LegacyRequestError(
+        `${at}.op`,
+        `must be one of ${Object.keys(LEGACY_AGGREGATIONS).join(", ")}`,
+      );
+    }
+    if (typeof field !== "string" || field === "")
+      throw new LegacyRequestError(`${at}.field`, "must be a field name");
+    if (field === "*" && fn !== "count") throw new LegacyRequestError(`${at}.field`, `* is only for count`);
+    if (alias !== undefined && alias !== null && typeof alias !== "string") {
+      throw new LegacyRequestError(`${at}.alias`, "must be a string");
+    }
+    let k: number | undefined;
+    if (fn === "topk") {
+      if (typeof argument !== "number" || !Number.isInteger(argument) || argument < 1) {
+        throw new LegacyRequestError(`${at}.argument`, "must be a positive integer (topk's k)");
+      }
+      k = argument;
+    }
+    const name = typeof alias === "string" && alias !== "" ? alias : (op as string).toUpperCase();
+    const get = field === "*" ? undefined : fieldGetter(field, field.split("."));
+    return { name, fn, get, k, fields: field === "*" ? [] : [field], args: k !== undefined ? [k] : [] };
+  });
+  if (aggs.length === 0) {
+    if (groupBy.length > 0) throw new LegacyRequestError("groupBy", "needs at least one aggregation");
+    return undefined;
+  }
+  return { op: "summarize", aggs, by: groupBy.map((g) => ({ name: g, get: fieldGetter(g, g.split(".")) })) };
 }

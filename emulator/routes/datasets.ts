@@ -26,11 +26,13 @@ import {
   jsonObjectBody,
   noContent,
   validateBody,
+  type RequestContext,
 } from "../http";
 import { LOCAL_USER, type Collection, type StoredObject } from "../state";
 import type { StoredEvent } from "../store/events";
 import { formatNs, nowNs } from "../time";
 import { compact, getOr404, type CollectionFamily } from "./common";
+import { EDGE_DEPLOYMENTS } from "./orgs";
 
 /** The collection's name in the state and the data file. */
 export const DATASETS = "datasets";
@@ -55,7 +57,10 @@ function edgeDeployments(em: EmulatorContext): { list: EdgeDeployment[]; default
   const license = (org?.license ?? {}) as { edgeDeployments?: unknown; defaultEdgeDeployment?: unknown };
   const list = Array.isArray(license.edgeDeployments)
     ? (license.edgeDeployments as unknown[]).map((e) =>
-        typeof e === "string" ? { id: e } : (e as EdgeDeployment),
+        // The license lists ids (OpenAPI `License`); an older data file may hold the objects themselves.
+        typeof e === "string"
+          ? (EDGE_DEPLOYMENTS.find((d) => d.id === e) ?? { id: e })
+          : (e as EdgeDeployment),
       )
     : [];
   const fallback = typeof org?.defaultEdgeDeployment === "string" ? org.defaultEdgeDeployment : undefined;
@@ -111,6 +116,12 @@ export function datasetExists(em: EmulatorContext, name: string): boolean {
   return em.state.collection(DATASETS).get(name) !== undefined;
 }
 
+/** The map fields of a dataset (none when it does not exist). */
+export function datasetMapFields(em: EmulatorContext, name: string): string[] {
+  const mapFields = em.state.collection(DATASETS).get(name)?.mapFields;
+  return Array.isArray(mapFields) ? (mapFields as string[]) : [];
+}
+
 /** The type of one value as the fields list names it. */
 function typeOf(v: unknown): string | undefined {
   if (v === null || v === undefined) return undefined;
@@ -122,30 +133,35 @@ function typeOf(v: unknown): string | undefined {
 }
 
 /**
- * The fields ingest has seen in `events`: nested objects flattened with dots (`req.status`), except under a map
- * field, which is one field of type `map`; a field seen with more than one type lists them joined by `|`.
+ * The fields ingest has stored in `events`. Ingest flattened nested objects into dotted names (`req.status`)
+ * except under a map field, so a stored object is a map field's value and lists as one field of type `map`,
+ * also after the map field was removed (axiomhq/axiom-go axiom/datasets_integration_test.go,
+ * TestIngestWithMapFields). A field seen with more than one type lists them joined by `|`.
  */
-function seenFields(events: readonly StoredEvent[], mapFields: readonly string[]): Map<string, Set<string>> {
+function seenFields(events: readonly StoredEvent[]): Map<string, Set<string>> {
   const fields = new Map<string, Set<string>>();
   if (events.length === 0) return fields;
   fields.set("_time", new Set(["datetime"]));
   fields.set("_sysTime", new Set(["datetime"]));
-  const add = (name: string, type: string) => {
-    let types = fields.get(name);
-    if (!types) fields.set(name, (types = new Set()));
-    types.add(type);
-  };
-  const walk = (prefix: string, obj: Record<string, unknown>) => {
-    for (const [k, v] of Object.entries(obj)) {
-      const name = prefix === "" ? k : `${prefix}.${k}`;
-      const type = typeOf(v);
+  for (const e of events) {
+    for (const name in e.data) {
+      const type = typeOf(e.data[name]);
       if (type === undefined) continue;
-      if (type === "map" && !mapFields.includes(name)) walk(name, v as Record<string, unknown>);
-      else add(name, type);
+      let types = fields.get(name);
+      if (!types) fields.set(name, (types = new Set()));
+      types.add(type);
     }
-  };
-  for (const e of events) walk("", e.data);
+  }
   return fields;
+}
+
+/** `POST <path>/:id/trim`: drops the events older than `maxDuration`, at once. */
+function trimDataset(em: EmulatorContext, col: Collection, ctx: RequestContext): void {
+  const ds = getOr404(col, ctx.params.id);
+  const { maxDuration } = validateBody(TrimSchema, jsonObjectBody(ctx));
+  const ms = parseGoDurationMs(maxDuration)!;
+  em.store.trim(ds.id, nowNs() - BigInt(Math.round(ms * 1e6)));
+  em.changed();
 }
 
 /** The dataset family. */
@@ -159,7 +175,7 @@ export const datasets: CollectionFamily = {
 
     const fieldsOf = (ds: StoredObject) => {
       const settings = (ds[FIELD_SETTINGS] ?? {}) as Record<string, Record<string, unknown>>;
-      const seen = seenFields(em.store.events(ds.id) ?? [], (ds.mapFields as string[]) ?? []);
+      const seen = seenFields(em.store.events(ds.id) ?? []);
       return [...seen].map(([name, types]) =>
         compact({
           name,
@@ -256,11 +272,7 @@ export const datasets: CollectionFamily = {
           "POST",
           `${item}/trim`,
           (ctx) => {
-            const ds = getOr404(col, ctx.params.id);
-            const { maxDuration } = validateBody(TrimSchema, jsonObjectBody(ctx));
-            const ms = parseGoDurationMs(maxDuration)!;
-            em.store.trim(ds.id, nowNs() - BigInt(Math.round(ms * 1e6)));
-            em.changed();
+            trimDataset(em, col, ctx);
             return noContent();
           },
           (ctx) => datasetNeed("trim", "update", [ctx.params.id]),
@@ -290,4 +302,30 @@ export const datasets: CollectionFamily = {
       },
     };
   },
+};
+
+/**
+ * The v1 dataset routes (the OpenAPI document axiomhq/docs content/docs/(api-reference)/restapi/versions/v1.json:
+ * `GET|POST /v1/datasets`, `GET|PUT|DELETE /v1/datasets/{dataset_name}`, `POST /v1/datasets/{dataset_name}/trim`),
+ * which axiomhq/axiom-py src/axiom_py/datasets.py uses for all its dataset calls. They serve the same datasets as
+ * `/v2/datasets`; only trim differs, answering 200 with a `TrimResult` (`numDeleted`, deprecated and always 0 on
+ * the service) where v2 answers 204. Registered beside the family, not as one: the datasets are v2's collection.
+ */
+export const datasetsV1: CollectionFamily = {
+  ...datasets,
+  path: "/v1/datasets",
+  routes: (col: Collection, em: EmulatorContext) => ({
+    ...datasets.routes(col, em),
+    more: (router) => {
+      router.add(
+        "POST",
+        "/v1/datasets/:id/trim",
+        (ctx) => {
+          trimDataset(em, col, ctx);
+          return json({ numDeleted: 0 });
+        },
+        (ctx) => datasetNeed("trim", "update", [ctx.params.id]),
+      );
+    },
+  }),
 };

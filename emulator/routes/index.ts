@@ -7,7 +7,7 @@ import type { EmulatorContext } from "../context";
 import type { Router } from "../http";
 import { annotations } from "./annotations";
 import { dashboards } from "./dashboards";
-import { datasets } from "./datasets";
+import { datasets, datasetsV1 } from "./datasets";
 import { registerCollection, type CollectionFamily } from "./common";
 import { registerIngest } from "./ingest";
 import { monitors } from "./monitors";
@@ -50,5 +50,7 @@ export const EVENT_ROUTES: readonly ((router: Router, em: EmulatorContext) => vo
 /** Registers every route of the API. */
 export function registerRoutes(router: Router, em: EmulatorContext): void {
   for (const family of COLLECTION_FAMILIES) registerCollection(router, em, family);
+  // The same datasets under their v1 paths (axiom-py's); not a family of its own, so not in the data file twice.
+  registerCollection(router, em, datasetsV1);
   for (const register of EVENT_ROUTES) register(router, em);
 }

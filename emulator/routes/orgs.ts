@@ -7,9 +7,10 @@ import { OPEN } from "../auth";
 import type { CollectionFamily } from "./common";
 
 /**
- * The license's edge deployments (as the service returns it: a list of `{id, instanceName, deploymentType, cloud,
- * domain, description, environmentDefault}`; the OpenAPI document's `License.edgeDeployments` is a list of ids
- * instead, and clients read either). A dataset created without `edgeDeployment` gets the default.
+ * The edge deployments the emulated organization may use, each `{id, instanceName, deploymentType, cloud, domain,
+ * description, environmentDefault}` (the OpenAPI document's `EdgeDeployment`). The license lists only their ids:
+ * `License.edgeDeployments` is an array of strings (axiomhq/docs content/docs/(api-reference)/restapi/versions/v2.json).
+ * A dataset created without `edgeDeployment` gets the default; its `edgeDeploymentUrl` comes from the domain here.
  */
 export const EDGE_DEPLOYMENTS = [
   {
@@ -79,7 +80,7 @@ function defaultOrg(orgId: string, now = new Date()): StoredObject {
       withAuths: ["api-token", "personal-token"],
       features: { rbac: true, apl: true, monitors: true, annotations: true },
       defaultEdgeDeployment: DEFAULT_EDGE_DEPLOYMENT,
-      edgeDeployments: EDGE_DEPLOYMENTS.map((e) => ({ ...e })),
+      edgeDeployments: EDGE_DEPLOYMENTS.map((e) => e.id),
     },
   };
 }

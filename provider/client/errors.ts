@@ -30,7 +30,7 @@ export class ApiError extends Error {
   /** The service's `detail` from the error body, when there was one: for an APL error
    * `{line, column, errorType, message}`. Kept as sent (token scrubbed), so callers can point at the query. */
   readonly detail: unknown;
-  /** The `X-Trace-Id` response header, for support requests. */
+  /** The response's trace id (`X-Axiom-Trace-Id`, else `X-Trace-Id`), for support requests. */
   readonly traceId: string | undefined;
   /** True when a non-idempotent request (a create) failed after it may have reached the service: it may or
    * may not have taken effect, and it was not sent again. Check whether it did before creating again. */

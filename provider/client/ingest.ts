@@ -51,6 +51,12 @@ export interface IngestOptions extends RequestOptions {
   timestampFormat?: string;
   /** Field separator of CSV input, one character (sent as `csv-delimiter`). Defaults to `,` on the service. */
   csvDelimiter?: string;
+  /** Labels added to every event, sent as the JSON object of the `X-Axiom-Event-Labels` header (axiomhq/axiom-go
+   * ingest.SetEventLabel). Values are JSON scalars; the service stores each label as a field of the event. */
+  labels?: Record<string, string | number | boolean | null>;
+  /** The field names of CSV input that has no header row, sent comma-separated in `X-Axiom-CSV-Fields`
+   * (axiomhq/axiom-go ingest.SetCSVFields). With them every line of the input is an event. */
+  csvFields?: readonly string[];
   /** Events per request, 1 to 10,000. Defaults to 10,000. */
   batchSize?: number;
   /** Called after each batch the service answered, with running totals. When `ingest` rejects, the last
@@ -99,6 +105,10 @@ export async function ingest(
   }
   // Checked here as well as by the transport, so a bad signal or timeout fails before any event is read.
   requestOptions(options);
+  const headers = ingestHeaders(options);
+  const headerless = options.csvFields !== undefined;
+  // CSV field names make raw text CSV without looking at it: a header-less first line may start with anything.
+  const textFormat = options.format ?? (headerless ? "csv" : undefined);
   const endpoint =
     path`/v1/datasets/${dataset}/ingest` +
     queryString({
@@ -111,6 +121,9 @@ export async function ingest(
   let sentEvents = 0;
 
   const send = async (body: Buffer, format: Format, rawBytes: number, count: number): Promise<void> => {
+    if (headerless && format !== "csv") {
+      throw new TypeError("options.csvFields is only for CSV text input, not for event objects or NDJSON");
+    }
     const result = await transport.request(
       {
         method: "POST",
@@ -121,6 +134,7 @@ export async function ingest(
           contentEncoding: "gzip",
         },
         schema: IngestResultSchema,
+        headers,
       },
       options,
     );
@@ -161,13 +175,13 @@ export async function ingest(
   // async function, and async generators per event, cost a large fraction of the serialization itself.
   if (typeof source === "string" || isBytes(source)) {
     const text = typeof source === "string" ? source : Buffer.from(source).toString("utf8");
-    if (options.format === undefined && text.trimStart().startsWith("[")) {
+    if (textFormat === undefined && text.trimStart().startsWith("[")) {
       // A whole JSON array given as text is already in memory: parse it and send it as objects.
       const parsed = JSON.parse(text) as unknown;
       if (!Array.isArray(parsed)) throw new TypeError("events: JSON text starting with [ must be an array");
       await sendArray(parsed);
     } else {
-      const splitter = new RecordSplitter(options.format);
+      const splitter = new RecordSplitter(textFormat, headerless);
       splitter.push(text);
       splitter.end();
       for (let b = splitter.fill(batcher); b; b = splitter.fill(batcher)) await emit(b);
@@ -179,7 +193,7 @@ export async function ingest(
     let splitter: RecordSplitter | undefined;
     for await (const item of source as AsyncIterable<unknown>) {
       if (index === 0 && (typeof item === "string" || isBytes(item)))
-        splitter = new RecordSplitter(options.format);
+        splitter = new RecordSplitter(textFormat, headerless);
       if (splitter) {
         if (typeof item !== "string" && !isBytes(item)) {
           throw new TypeError(`events: chunk ${index} is not text or bytes, but earlier chunks were`);
@@ -228,6 +242,52 @@ export async function ingest(
 }
 
 type Format = "ndjson" | "csv";
+
+/** Header names of the ingest options, as the live service reads them (axiomhq/axiom-go axiom/client.go and
+ * axiom/datasets.go; the service's OpenAPI document, axiomhq/docs content/docs/(api-reference)/restapi/versions/v1.json). */
+export const EVENT_LABELS_HEADER = "X-Axiom-Event-Labels";
+export const CSV_FIELDS_HEADER = "X-Axiom-CSV-Fields";
+
+/** The headers of `labels` and `csvFields`, checked; undefined when neither is given. */
+function ingestHeaders(options: IngestOptions): Record<string, string> | undefined {
+  const headers: Record<string, string> = {};
+  const { labels, csvFields } = options;
+  if (labels !== undefined) {
+    if (typeof labels !== "object" || labels === null || Array.isArray(labels)) {
+      throw new TypeError("options.labels must be an object of label names to values");
+    }
+    for (const [key, value] of Object.entries(labels)) {
+      if (key === "") throw new TypeError("options.labels: a label name must not be empty");
+      if (value !== null && !["string", "number", "boolean"].includes(typeof value)) {
+        throw new TypeError(
+          `options.labels.${key} must be a string, number, boolean or null, got ${typeof value}`,
+        );
+      }
+      if (typeof value === "number" && !Number.isFinite(value)) {
+        throw new TypeError(`options.labels.${key} must be a finite number, got ${value}`);
+      }
+    }
+    // Like encoding/json, which axiom-go uses for this header: compact, no spaces.
+    if (Object.keys(labels).length > 0) headers[EVENT_LABELS_HEADER] = JSON.stringify(labels);
+  }
+  if (csvFields !== undefined) {
+    if (options.format === "ndjson")
+      throw new TypeError("options.csvFields is only for CSV input (format csv)");
+    if (!Array.isArray(csvFields) || csvFields.length === 0) {
+      throw new TypeError("options.csvFields must be a non-empty list of field names");
+    }
+    csvFields.forEach((name: unknown, i) => {
+      if (typeof name !== "string" || name.trim() === "") {
+        throw new TypeError(`options.csvFields[${i}] must be a non-empty string`);
+      }
+      // The header joins the names with commas (axiom-go strings.Join), so a name cannot hold one.
+      if (/[,\r\n]/.test(name))
+        throw new TypeError(`options.csvFields[${i}] must not contain a comma or a line break`);
+    });
+    headers[CSV_FIELDS_HEADER] = csvFields.join(",");
+  }
+  return Object.keys(headers).length > 0 ? headers : undefined;
+}
 
 /** A request body: NDJSON lines, or CSV records under their header. */
 interface Batch {
@@ -400,7 +460,11 @@ export class RecordSplitter {
   private ended = false;
   private header: string | undefined;
 
-  constructor(private format: Format | undefined) {}
+  /** `headerless`: CSV without a header row (its field names travel in a header), so every record is an event. */
+  constructor(
+    private format: Format | undefined,
+    private readonly headerless = false,
+  ) {}
 
   /** Appends a chunk; call `fill` until it returns undefined before the next push. */
   push(chunk: string | Uint8Array): void {
@@ -465,7 +529,7 @@ export class RecordSplitter {
     const line = record.endsWith("\r") ? record.slice(0, -1) : record;
     if (isBlank(line)) return undefined;
     if (this.format === "csv") {
-      if (this.header === undefined) {
+      if (this.header === undefined && !this.headerless) {
         this.header = line;
         return undefined;
       }

@@ -50,7 +50,7 @@ export interface ClientOptions {
   region?: "us" | "eu";
   /** API token or personal access token. Falls back to `OBSERVABILITY_TOKEN`. Required. */
   token?: string;
-  /** Organization id, sent as `x-service-org-id` (needed with a personal token). Falls back to `OBSERVABILITY_ORG_ID`. */
+  /** Organization id, sent as `X-Axiom-Org-Id` and `x-service-org-id` (needed with a personal token). Falls back to `OBSERVABILITY_ORG_ID`. */
   orgId?: string;
   /** Per-attempt timeout for connect, headers and body, in ms. Defaults to 30,000. */
   timeoutMs?: number;

@@ -54,10 +54,23 @@ export interface Call<T> {
   json?: unknown;
   /** A prepared body (ingest batches), with its headers. */
   raw?: { body: Buffer; contentType: string; contentEncoding?: string };
+  /** Extra request headers of this call (ingest's labels and CSV field names), sent with their names as given. */
+  headers?: Record<string, string>;
   /** @internal Schema of a successful response; omitted for empty responses (DELETE). */
   schema?: z.ZodType<T>;
   /** True for a POST that only reads (queries): retried like a GET. */
   idempotent?: boolean;
+}
+
+/** The organization header the live service reads, as the official clients spell it. */
+export const ORG_HEADER = "X-Axiom-Org-Id";
+/** The organization header of the API document. */
+export const SPEC_ORG_HEADER = "x-service-org-id";
+
+/** The trace id of a response: the live service's `X-Axiom-Trace-Id` (read by axiomhq/axiom-go axiom/client.go
+ * into its errors), else the API document's `X-Trace-Id`. */
+export function traceIdOf(headers: Record<string, string | string[] | undefined>): string | undefined {
+  return headerText(headers["x-axiom-trace-id"]) || headerText(headers["x-trace-id"]) || undefined;
 }
 
 /** This package's product token, first in every User-Agent. */
@@ -113,7 +126,9 @@ export class Transport {
       authorization: `Bearer ${options.token}`,
       "user-agent": userAgent(options.userAgent),
       accept: "application/json",
-      ...(options.orgId ? { "x-service-org-id": options.orgId } : {}),
+      // The live service reads the organization from X-Axiom-Org-Id (axiomhq/axiom-go axiom/client.go,
+      // axiomhq/axiom-js packages/js/src/httpClient.ts); the API document's own name goes beside it.
+      ...(options.orgId ? { [ORG_HEADER]: options.orgId, [SPEC_ORG_HEADER]: options.orgId } : {}),
     };
   }
 
@@ -122,7 +137,7 @@ export class Transport {
   async request<T>(call: Call<T>, options?: RequestOptions): Promise<T> {
     const { signal, timeoutMs } = requestOptions(options);
     const idempotent = call.idempotent ?? call.method !== "POST";
-    const headers = { ...this.headers };
+    const headers = call.headers ? { ...this.headers, ...call.headers } : { ...this.headers };
     let body: Buffer | undefined;
     if (call.raw) {
       body = call.raw.body;
@@ -224,7 +239,7 @@ export class Transport {
       if (within === undefined) {
         throw new InvalidResponseError(
           `${call.method} ${fullPath} returned ${status} with a body larger than ${this.options.maxResponseBytes} bytes (maxResponseBytes), which was not read: narrow the request (a smaller limit or time range) or raise maxResponseBytes`,
-          { ...info, status, traceId: headerText(resHeaders["x-trace-id"]) },
+          { ...info, status, traceId: traceIdOf(resHeaders) },
         );
       }
       text = within;
@@ -234,7 +249,7 @@ export class Transport {
     }
     const now = this.options.clock.now();
     this.pacer.note(resHeaders, now);
-    const traceId = headerText(resHeaders["x-trace-id"]);
+    const traceId = traceIdOf(resHeaders);
     if (status < 200 || status >= 300) {
       const retryDelayMs = serverDelayMs(status, resHeaders, now);
       const error = errorFromResponse(

@@ -188,6 +188,9 @@ const SmartFilterOptionsSchema = z.union([
   z.null(),
   z.literal(""),
 ]);
+/** A filter's `name` is required, as the OpenAPI document (`SmartFilterSearch`, `SmartFilterSelectList`) has it and
+ * the live service enforces: axiomhq/axiom-go commit c0cd523 added a name to its live test's search filter because
+ * the service refused the create without one ("dashboard validation failed at [charts 11 filters 0]"). */
 const smartFilterBase = {
   id: str(200),
   name: str(200),

@@ -51,7 +51,7 @@ export const LicenseSchema = absentWhenUnset(
       storageAllowanceGB: z.number(),
       /** The edge deployment a dataset gets when it names none. */
       defaultEdgeDeployment: z.string(),
-      /** The service returns a list of objects; the OpenAPI document says a list of ids. Either reads. */
+      /** A list of deployment ids (OpenAPI `License`); objects, which an older page described, read too. */
       edgeDeployments: z.array(z.union([z.string(), EdgeDeploymentSchema])),
     })
     .partial(),

@@ -8,7 +8,7 @@ import { emulatorEnv, oneLine, runCli, useTempDir } from "../helpers/cli";
 // The datasets this file ingests into exist first (the service answers 404 for one never created).
 const em = useEmulator({
   datasets: ["gz", "stdin", "ts", "batches", "mixed", "tolerated", "cut", "d", "unreadable", "badcsv"].concat(
-    ["badjson", "big", "brokengz", "tokfile"],
+    ["badjson", "big", "brokengz", "tokfile", "labelled", "headerless"],
   ),
 });
 const tmp = useTempDir();
@@ -182,6 +182,15 @@ describe("exit codes", () => {
       /--csv-delimiter must be one/,
     ],
     ["two standard inputs", ["ingest", "d", "-", "-"], /can be read only once/],
+    ["--label without a name", ["ingest", "d", "--label", "=eu", "-"], /--label must be name=value/],
+    ["--label without =", ["ingest", "d", "--label", "region", "-"], /--label must be name=value/],
+    ["--csv-fields with an empty name", ["ingest", "d", "--csv-fields", "a,,b", "-"], /field 2 has no name/],
+    ["--csv-fields with a name twice", ["ingest", "d", "--csv-fields", "a,b,a", "-"], /"a" appears twice/],
+    [
+      "--csv-fields with --format ndjson",
+      ["ingest", "d", "--csv-fields", "a", "--format", "ndjson", "-"],
+      /--csv-fields is for CSV input/,
+    ],
   ])("2 for a usage error: %s", async (_name, args, message) => {
     const r = await runCli(args, { env: env() });
     expect(r.code).toBe(2);
@@ -339,6 +348,45 @@ it("ingests 200,000 events, and the emulator holds every one", async () => {
   });
   expect(res.status).toBe(200);
   expect(res.body.tables[0].columns.map((c: unknown[]) => c[0])).toEqual([200_000, 0, 199_999, 200_000]);
+});
+
+describe("the live service's ingest options (axiomhq/axiom-go axiom/ingest/options.go SetEventLabel, SetCSVFields)", () => {
+  it("--label k=v, repeatable, adds each label to every event; a later one of the same name wins", async () => {
+    const r = await runCli(
+      [
+        "ingest",
+        "labelled",
+        "--label",
+        "region=eu-west-1",
+        "--label",
+        "team=a=b",
+        "--label",
+        "region=us-east-1",
+      ].concat(file("l.ndjson", NDJSON)),
+      { env: env() },
+    );
+    expect(r.code).toBe(0);
+    const got = await events("labelled");
+    expect(got).toHaveLength(3);
+    for (const e of got) expect(e).toMatchObject({ region: "us-east-1", team: "a=b" });
+  });
+
+  it("--csv-fields names the columns of CSV without a header row: its first line is an event", async () => {
+    const r = await runCli(
+      ["ingest", "headerless", "--csv-fields", "n,msg", file("rows.txt", "1,a\n2,b\n3,c\n")],
+      {
+        env: env(),
+      },
+    );
+    expect(r.code).toBe(0);
+    expect(r.stdout + r.stderr).toContain("ingested 3 events");
+    const got = await events("headerless");
+    expect(got.map((e) => [e.n, e.msg]).sort()).toEqual([
+      [1, "a"],
+      [2, "b"],
+      [3, "c"],
+    ]);
+  });
 });
 
 it("--help shows an example", async () => {

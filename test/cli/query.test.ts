@@ -10,7 +10,9 @@ const env = () => emulatorEnv(em.current);
 const WINDOW = ["--start", "2024-01-01T00:00:00Z", "--end", "2024-01-02T00:00:00Z"];
 
 beforeAll(async () => {
-  // Three small events with a nested field and a comma, and 2,500 more at distinct times for paging.
+  // Three small events with an object field and a comma, and 2,500 more at distinct times for paging. `user` is a
+  // map field, so its object is stored whole (any other nested object is flattened into dotted names).
+  expect((await api(em.current, "POST", "/v2/datasets/web/mapfields", { name: "user" })).status).toBe(200);
   const small = [
     { _time: "2024-01-01T00:00:03Z", status: 500, path: "/a,b", user: { id: 7 } },
     { _time: "2024-01-01T00:00:02Z", status: 200, path: "/c" },

@@ -123,6 +123,8 @@ describe("requests", () => {
     expect(s.hits[0].headers).toMatchObject({
       authorization: `Bearer ${TOKEN}`,
       "x-service-org-id": "org-1",
+      // The live service's name (axiomhq/axiom-go axiom/client.go); test/client/live-header-names.test.ts checks its spelling.
+      "x-axiom-org-id": "org-1",
       "user-agent": `pulumi-observability/${VERSION} my-script/2`,
       accept: "application/json",
       "content-type": "application/json",

@@ -348,21 +348,21 @@ describe("trim and vacuum", () => {
   });
 });
 
-describe("the organization's license", () => {
-  it("carries defaultEdgeDeployment and edgeDeployments, objects with every documented field", async () => {
+describe("the organization's license (OpenAPI `License`, axiomhq/docs content/docs/(api-reference)/restapi/versions/v2.json)", () => {
+  it("carries defaultEdgeDeployment and edgeDeployments, a list of deployment ids (strings)", async () => {
     const org = (await api(em.current, "GET", `/v2/orgs/${em.current.orgId}`)).body;
     expect(org.license.defaultEdgeDeployment).toBe("cloud.us-east-1.aws");
-    const EdgeDeployment = z.object({
-      id: z.string(),
-      instanceName: z.string(),
-      deploymentType: z.string(),
-      cloud: z.string(),
-      domain: z.string(),
-      description: z.string(),
-      environmentDefault: z.boolean(),
-    });
-    const list = z.array(EdgeDeployment).parse(org.license.edgeDeployments);
-    expect(list.map((e) => e.id)).toContain(org.license.defaultEdgeDeployment);
+    const list = z.array(z.string()).parse(org.license.edgeDeployments);
+    expect(list).toContain(org.license.defaultEdgeDeployment);
     expect(org.defaultEdgeDeployment).toBe(org.license.defaultEdgeDeployment);
+  });
+
+  it("a dataset on a listed deployment still gets that deployment's URL", async () => {
+    const created = await api(em.current, "POST", "/v2/datasets", {
+      name: "on-eu-edge-2",
+      edgeDeployment: "cloud.eu-central-1.aws",
+    });
+    expect(created.status).toBe(200);
+    expect(created.body.edgeDeploymentUrl).toBe("https://eu-central-1.aws.edge.localhost");
   });
 });

@@ -5,8 +5,8 @@
  * What the peer sends (read from node_modules/@axiomhq/js/dist/cjs):
  * - `Authorization: Bearer <token>`, `Accept` and `Content-Type: application/json` on every request (GET and
  *   DELETE included, with no body), `X-Axiom-Client`.
- * - Its org header is `X-Axiom-Org-Id`, not the spec's `x-service-org-id`, so with a personal token it cannot
- *   authenticate here (the spec wins). These tests use an API token, which needs no org header.
+ * - Its org header is `X-Axiom-Org-Id`, the live service's name (the spec's is `x-service-org-id`); the emulator
+ *   reads either, so a personal token with `orgId` authenticates. The other tests use an API token.
  * - Ingest: NDJSON (`application/x-ndjson`), gzip-compressed through `CompressionStream`, with
  *   `timestamp-field`, `timestamp-format` and `csv-delimiter` as query parameters, to
  *   `{url}/v1/datasets/{dataset}/ingest`. It swallows ingest errors into `onError` and resolves zero counts.
@@ -21,7 +21,14 @@
  *   refuses with a TypeError, so it cannot report a 429 on those paths whatever the server sends. The
  *   `X-IngestLimit-*`/`X-QueryLimit-*` headers on such a 429 are checked in test/emulator/quota.test.ts instead.
  */
-import { Axiom, AxiomWithoutBatching, ContentEncoding, ContentType, FilterOp } from "@axiomhq/js";
+import {
+  AggregationOp,
+  Axiom,
+  AxiomWithoutBatching,
+  ContentEncoding,
+  ContentType,
+  FilterOp,
+} from "@axiomhq/js";
 import type { RunningEmulator } from "../../emulator";
 import { api, useEmulator } from "../helpers/emulator";
 
@@ -35,15 +42,17 @@ const em = useEmulator({
     "peer-tsfield",
     "peer-tsformat",
     "peer-x",
+    "peer-pat",
+    "peer-topk",
   ]),
 });
 
 const ALL_TIME = { startTime: "2000-01-01T00:00:00Z", endTime: "now+1h" };
 
 /** A peer client against an emulator; errors the peer would swallow land in `errors`. */
-function peer(target: RunningEmulator = em.current, token = target.token) {
+function peer(target: RunningEmulator = em.current, token = target.token, orgId?: string) {
   const errors: unknown[] = [];
-  const client = new AxiomWithoutBatching({ token, url: target.url, onError: (e) => errors.push(e) });
+  const client = new AxiomWithoutBatching({ token, url: target.url, orgId, onError: (e) => errors.push(e) });
   return { client, errors };
 }
 
@@ -174,6 +183,55 @@ describe("ingest through the peer", () => {
     expect(errors).toHaveLength(1);
     expect(errors[0]).toMatchObject({ name: "AxiomRequestError", status: 400 });
     expect((errors[0] as Error).message).toMatch(/dataset name/);
+  });
+});
+
+describe("the live service's names, through the peer", () => {
+  it("a personal token with orgId: the peer's X-Axiom-Org-Id authenticates, and ingest lands", async () => {
+    const from = em.current.received.length;
+    const { client, errors } = peer(em.current, em.current.personalToken, em.current.orgId);
+    const res = await client.ingest("peer-pat", [{ a: 1 }]);
+    expect(errors).toEqual([]);
+    expect(res).toMatchObject({ ingested: 1, failed: 0 });
+    const [req] = receivedOn("/v1/datasets/peer-pat/ingest", from);
+    expect(req.headers["x-axiom-org-id"]).toBe(em.current.orgId);
+    expect(await countOf("peer-pat")).toBe(1);
+  });
+
+  it("a personal token with another orgId is refused (403) into the peer's onError", async () => {
+    const { client, errors } = peer(em.current, em.current.personalToken, "someone-else");
+    await client.ingest("peer-pat", [{ a: 1 }]);
+    expect(errors).toHaveLength(1);
+    expect((errors[0] as { status?: number }).status).toBe(403);
+  });
+
+  it("summarize topk(field, k): the peer reads the agg object and the [{key, count, error}] cell", async () => {
+    const { client } = peer();
+    await client.ingest("peer-topk", [
+      { ip: "a" },
+      { ip: "b" },
+      { ip: "b" },
+      { ip: "c" },
+      { ip: "b" },
+      { ip: "c" },
+    ]);
+    const res = await client.query("['peer-topk'] | summarize topk(ip, 2)", ALL_TIME);
+    const table = res.tables[0];
+    expect(table.fields[0].agg).toEqual({ name: AggregationOp.Topk, fields: ["ip"], args: [2] });
+    expect([...table.events()]).toEqual([
+      {
+        topk_ip: [
+          { key: "b", count: 3, error: 0 },
+          { key: "c", count: 2, error: 0 },
+        ],
+      },
+    ]);
+  });
+
+  it("a nested object comes back flattened into dotted field names", async () => {
+    const { client } = peer();
+    const res = await client.query("['peer-basic'] | where a == 2 | project ['nested.b']", ALL_TIME);
+    expect([...res.tables[0].events()]).toEqual([{ "nested.b": [1, 2] }]);
   });
 });
 

@@ -481,10 +481,16 @@ const rows: [string, Props, string, string][] = [
     "at most 200",
   ],
   [
-    "SmartFilter filter name is required",
+    "SmartFilter filter name is required (OpenAPI SmartFilterSearch; the live service refuses a search filter without one, axiomhq/axiom-go commit c0cd523 axiom/dashboards_integration_test.go)",
     doc(smart([without(search, "name")])),
     "charts[1].filters[0].name",
     "is required",
+  ],
+  [
+    "SmartFilter filter name has at most 200 characters",
+    doc(smart([{ ...search, name: long(201) }])),
+    "charts[1].filters[0].name",
+    "at most 200",
   ],
   [
     "SmartFilter active is a boolean",
