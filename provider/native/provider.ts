@@ -12,12 +12,16 @@ import { scrub } from "../client/errors";
 import { connectionFor, type Connection } from "../lookups";
 import type { Lifecycle, LifecycleContext, LifecycleDiff } from "../resources/lifecycle";
 import { KINDS, type ResourceKind } from "../resources/registry";
+import { UNKNOWN } from "../resources/unknowns";
 import type { ValidationFailure } from "../schemas";
 import { validate } from "../schemas";
 import { LOOKUP_FUNCTIONS, type LookupFunction } from "./functions";
 import { PACKAGE, secretKeysOf, typeToken } from "./schema";
 
 type Props = Record<string, unknown>;
+
+/** The value the engine sends for a configuration value not known yet (resources/unknowns.ts). */
+const UNKNOWN_CONFIG = UNKNOWN;
 
 /** The configuration keys, as the schema's `config.variables` and the provider's inputs name them. */
 export const CONFIG_NAMES = Object.keys(CONFIG_KEYS) as (keyof typeof CONFIG_KEYS)[];
@@ -33,7 +37,9 @@ export function configFromRequest(args: Props, variables: Record<string, string>
     const fromArgs = args[name];
     const fromVariables = variables[`${PACKAGE}:config:${name}`] ?? variables[`${PACKAGE}:${name}`];
     const value = typeof fromArgs === "string" ? fromArgs : fromVariables;
-    if (typeof value === "string" && value !== "") out[CONFIG_KEYS[name]] = value;
+    // A value not known yet (a provider input computed from another resource, at preview) configures nothing:
+    // the Configure at `pulumi up` carries it.
+    if (typeof value === "string" && value !== "" && value !== UNKNOWN_CONFIG) out[CONFIG_KEYS[name]] = value;
   }
   return out;
 }
@@ -60,8 +66,6 @@ export function configFailures(news: Props): ValidationFailure[] {
     failures.push({ property: "url", reason: "must be a URL" });
   return failures;
 }
-
-const UNKNOWN_CONFIG = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 
 /** The kind a type token names, or undefined for a token this provider does not serve. */
 export function kindOfType(type: string): ResourceKind | undefined {

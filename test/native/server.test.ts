@@ -57,6 +57,13 @@ describe("configuration reaches the plugin through Configure", () => {
     expect((await client.monitors.get(id)).id).toBe(id);
   });
 
+  test("a value not known yet (a provider input computed at preview) configures nothing", async () => {
+    process.env.OBSERVABILITY_URL = em.current.url;
+    await native.configure({ url: UNKNOWN, token: secret(em.current.token) });
+    const { id } = await native.create("Monitor", MONITOR);
+    expect((await client.monitors.get(id)).id).toBe(id);
+  });
+
   test("the environment variables stay the fallback", async () => {
     process.env.OBSERVABILITY_URL = em.current.url;
     process.env.OBSERVABILITY_TOKEN = em.current.token;
