@@ -239,6 +239,24 @@ suite("the native provider under the real engine", () => {
     expect(summary(preview.changeSummary)).toEqual({ create: KINDS + 1 });
   });
 
+  test("a preview of a bad input fails, the engine showing the property path the provider names", async () => {
+    const bad = await openStack({
+      cli: cli!,
+      workDir: tempDir("native-e2e-bad-"),
+      stackName: "bad",
+      env,
+      program: async () => {
+        declare("Notifier", "bad", { name: "bad", properties: { slack: { slackUrl: "ftp://nope" } } });
+      },
+    });
+    const failure = await bad.preview().then(
+      () => "previewed",
+      (e: Error) => e.message,
+    );
+    expect(failure).toContain("properties.slack.slackUrl");
+    expect(failure).toContain("must be an http(s) URL");
+  });
+
   test("no state holds a credential in plaintext or a serialized function", async () => {
     expect(states.length).toBeGreaterThanOrEqual(3);
     for (const text of states) {
