@@ -226,6 +226,48 @@ suite("the native provider under the real engine", () => {
     expect(await secondClient.monitors.list()).toEqual([]);
   });
 
+  test("the lookups are functions the engine invokes, through an explicit provider, secrets kept", async () => {
+    const monitor = await secondClient.monitors.create({ ...monitorArgs(4), name: "looked up" } as never);
+    const notifier = await secondClient.notifiers.create({
+      name: "hook",
+      properties: { webhook: { url: "https://example.com/NATIVE-LOOKUP-SECRET" } },
+    });
+    const lookups = await openStack({
+      cli: cli!,
+      workDir: tempDir("native-e2e-lookups-"),
+      stackName: "lookups",
+      env,
+      program: async () => {
+        const b = new ObservabilityProvider("org-b", { url: second.url, token: pulumi.secret(second.token) });
+        const byName = await pulumi.runtime.invoke(
+          "observability:index:getMonitor",
+          { name: "looked up" },
+          { provider: b },
+        );
+        const all = await pulumi.runtime.invoke("observability:index:getMonitors", {}, { provider: b });
+        const hook = pulumi.runtime.invokeOutput<{ properties: unknown }>(
+          "observability:index:getNotifier",
+          { id: notifier.id },
+          { provider: b },
+        );
+        return {
+          byName: byName.id,
+          count: (all.items as unknown[]).length,
+          channel: hook.apply((n) => n.properties),
+        };
+      },
+    });
+    const up = await lookups.up();
+    expect(up.outputs.byName.value).toBe(monitor.id);
+    expect(up.outputs.count.value).toBe(1);
+    expect(up.outputs.channel.secret).toBe(true);
+    const state = await exportState(lookups);
+    expect(state).not.toContain("NATIVE-LOOKUP-SECRET");
+    await lookups.destroy();
+    await secondClient.monitors.delete(monitor.id);
+    await secondClient.notifiers.delete(notifier.id);
+  });
+
   test("a preview with no credentials at all completes", async () => {
     variant.importMonitor = undefined;
     const noCreds = await openStack({
