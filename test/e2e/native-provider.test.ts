@@ -11,7 +11,7 @@
  *
  * Skips, saying why, when there is no CLI or the plugin is not built.
  */
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import type * as Automation from "@pulumi/pulumi/automation";
@@ -19,7 +19,7 @@ import { startEmulator, type RunningEmulator } from "../../emulator";
 import { ObservabilityClient } from "../../provider/client";
 import {
   ObservabilityProvider,
-  findOnPath,
+  findLanguageHost,
   SLACK_URL,
   declare,
   engineEnv,
@@ -166,35 +166,61 @@ suite("the native provider under the real engine", () => {
     await exportState(stack);
   });
 
-  // `pulumi import` loads the project's language host even with --generate-code=false (pulumi/pulumi
-  // pkg/cmd/pulumi/operations/import.go), and the Node.js one, pulumi-language-nodejs, is not built here: where it
-  // is on PATH this runs; elsewhere the `import` option above is the path that works.
-  const languageHost = findOnPath("pulumi-language-nodejs", cli ? [cli.binDir] : []);
-  (languageHost ? test : test.skip)(
-    "`pulumi import observability:index:Monitor <name> <id>` adopts an object into the state",
-    async () => {
-      const made = await client.monitors.create({ ...monitorArgs(3), name: "cli import" } as never);
-      const args = ["import", "observability:index:Monitor", "cli-imported", made.id, "--yes"];
-      const out = await runCli(
-        cli!,
-        [...args, "--generate-code=false", "--protect=false", "--stack", "main", "--non-interactive"],
-        stack.workspace.workDir,
-        env,
-      );
-      expect(out).toMatch(/1 imported/);
-      const state = JSON.parse(await exportState(stack)) as { resources: { urn: string; id?: string }[] };
-      expect(state.resources.find((r) => r.urn.endsWith("::cli-imported"))?.id).toBe(made.id);
-      // The program does not declare it: the next up deletes it, as Pulumi does with any resource left out.
-      const up = await stack.up();
-      expect(summary(up.summary.resourceChanges)).toEqual({ delete: 1, same: KINDS + 2 });
-    },
-  );
-
   test("destroy leaves the service as it was before", async () => {
     await exportState(stack);
     await stack.destroy();
     expect(await serviceContents(client)).toEqual(before);
   });
+
+  // `pulumi import` loads the project's language host, even with --generate-code=false (pulumi/pulumi
+  // pkg/cmd/pulumi/operations/import.go). The Node.js one is not built here; the YAML one, pulumi-language-yaml,
+  // builds from the Go modules (pulumi/pulumi-yaml cmd/pulumi-language-yaml). Where it is on PATH or in the
+  // project's cache, a YAML project imports, and the CLI writes the program from the package schema.
+  const languageHost = findLanguageHost("pulumi-language-yaml", cli);
+  (languageHost ? test : test.skip)(
+    `\`pulumi import observability:index:Monitor <name> <id>\` imports and writes the program (${languageHost ?? "no pulumi-language-yaml here"})`,
+    async () => {
+      const made = await client.monitors.create({ ...monitorArgs(3), name: "cli import" } as never);
+      const project = tempDir("native-e2e-yaml-");
+      writeFileSync(path.join(project, "Pulumi.yaml"), "name: native-yaml\nruntime: yaml\n");
+      const yamlEnv = { ...env, PATH: [path.dirname(languageHost!), env.PATH].join(path.delimiter) };
+      const pulumiIn = (args: string[], input?: string) => runCli(cli!, args, project, yamlEnv, input);
+      try {
+        await pulumiIn(["stack", "init", "yaml", "--non-interactive"]);
+        await pulumiIn(["config", "set", "observability:url", em.url, "--stack", "yaml"]);
+        await pulumiIn(["config", "set", "--secret", "observability:token", "--stack", "yaml"], em.token);
+        const program = path.join(project, "imported.yaml");
+        const out = await pulumiIn([
+          "import",
+          "observability:index:Monitor",
+          "cli-imported",
+          made.id,
+          "--yes",
+          "--protect=false",
+          "--out",
+          program,
+          "--stack",
+          "yaml",
+          "--non-interactive",
+        ]);
+        expect(out).toMatch(/1 imported/);
+        const code = readFileSync(program, "utf8");
+        expect(code).toContain("type: observability:Monitor");
+        expect(code).toContain("name: cli import");
+        const file = path.join(stateDir, ".pulumi", "stacks", "native-yaml", "yaml.json");
+        const state = readFileSync(file, "utf8");
+        states.push(state);
+        const resources = (
+          JSON.parse(state) as { checkpoint: { latest: { resources: { urn: string; id?: string }[] } } }
+        ).checkpoint.latest.resources;
+        const imported = resources.find((r) => r.urn.endsWith("observability:index:Monitor::cli-imported"));
+        expect(imported?.id).toBe(made.id);
+        await pulumiIn(["stack", "rm", "yaml", "--force", "--yes", "--non-interactive"]);
+      } finally {
+        await client.monitors.delete(made.id);
+      }
+    },
+  );
 
   test("two explicit providers, pointed at two organizations, each create in their own", async () => {
     const stack2 = await openStack({

@@ -62,6 +62,27 @@ export function findOnPath(name: string, dirs: string[] = []): string | undefine
   return undefined;
 }
 
+/**
+ * A language host: on PATH, beside the CLI, or where this project caches the ones it builds
+ * (`${XDG_CACHE_HOME:-~/.cache}/pulumi-observability/<name>/<version>/bin`).
+ */
+export function findLanguageHost(name: string, cli?: Cli): string | undefined {
+  const onPath = findOnPath(name, cli ? [cli.binDir] : []);
+  if (onPath) return onPath;
+  const cache = path.join(
+    process.env.XDG_CACHE_HOME || path.join(os.homedir(), ".cache"),
+    "pulumi-observability",
+    name,
+  );
+  const { readdirSync } = require("node:fs") as typeof import("node:fs");
+  const versions = existsSync(cache) ? readdirSync(cache).sort().reverse() : [];
+  for (const version of versions) {
+    const file = findOnPath(name, [path.join(cache, version, "bin")]);
+    if (file?.startsWith(cache)) return file;
+  }
+  return undefined;
+}
+
 /** The environment of the CLI: a file backend, its own PULUMI_HOME, no network, the plugin's folder first. */
 export function engineEnv(cli: Cli, stateDir: string): Record<string, string> {
   const home = path.join(stateDir, ".pulumi-home");
@@ -126,15 +147,27 @@ function linkedCliRoot(cli: Cli): string {
 }
 
 /** Runs the CLI in `cwd` with `env`; resolves to stdout and stderr, rejects with both. */
-export function runCli(cli: Cli, args: string[], cwd: string, env: Record<string, string>): Promise<string> {
+export function runCli(
+  cli: Cli,
+  args: string[],
+  cwd: string,
+  env: Record<string, string>,
+  input?: string,
+): Promise<string> {
   const { execFile } = require("node:child_process") as typeof import("node:child_process");
-  return new Promise((resolve, reject) =>
-    execFile(cli.pulumi, args, { cwd, env, maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) =>
-      err
-        ? reject(new Error(`pulumi ${args.join(" ")} failed: ${stderr || err.message}\n${stdout}`))
-        : resolve(`${stdout}\n${stderr}`),
-    ),
-  );
+  return new Promise((resolve, reject) => {
+    const child = execFile(
+      cli.pulumi,
+      args,
+      { cwd, env, maxBuffer: 64 * 1024 * 1024 },
+      (err, stdout, stderr) =>
+        err
+          ? reject(new Error(`pulumi ${args.join(" ")} failed: ${stderr || err.message}\n${stdout}`))
+          : resolve(`${stdout}\n${stderr}`),
+    );
+    // A secret goes in on stdin, never in argv.
+    child.stdin?.end(input ?? "");
+  });
 }
 
 /** A resource of this package by its type token (CustomResource is abstract in its typings only). */
