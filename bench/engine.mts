@@ -6,14 +6,17 @@
  *   same dependencies and secrets;
  * - `monitors-<n>`: n monitors against n no-op resources with the same inputs;
  * - `mixed-<n>`: n resources, in turn a monitor, a notifier (its channel a secret input), an annotation, a
- *   starred query and a dataset, against n no-op resources with the same inputs and the same secrets.
+ *   starred query and a dataset, against n no-op resources with the same inputs and the same secrets;
+ * - `native-monitors-<n>`: n monitors through the native provider (`observability:index:Monitor`, the plugin
+ *   `npm run build` writes, first on PATH), through the dynamic resources, and through a no-op native provider
+ *   (bench/native-noop.mts) with the same inputs: three sides, the ratios taken against the no-op.
  * The no-op provider answers every call at once, so the ratio is what the provider and the service (the emulator,
  * in this process) add to the engine's own cost. Rounds alternate which side goes first; each run is on a fresh
  * stack against a fresh emulator. Both sides run with the same `--parallel`: by default what the CLI uses when
  * it is not given (pkg/cmd/pulumi/operations/up.go, `defaultParallel`: 4 × GOMAXPROCS, i.e. 4 × the CPUs).
  *
  *   npm run build && node_modules/.bin/node --disable-warning=MODULE_TYPELESS_PACKAGE_JSON bench/engine.mts \
- *     [rounds=3] [cases=flagship,monitors-100] [--parallel=<n>] [--ops=up,refresh,destroy] [--cpu]
+ *     [rounds=3] [cases=flagship,monitors-100] [--parallel=<n>] [--ops=up,preview,refresh,destroy] [--cpu]
  *
  * e.g. `bench/engine.mts 3 monitors-1000,mixed-1000 --ops=up,refresh --cpu` for the thousand-resource cases
  * (about 35 minutes on two cores; a `pulumi up` of 1,000 resources takes 2 to 4 minutes on either side). `--cpu`
@@ -27,6 +30,7 @@
 import {
   cpSync,
   existsSync,
+  writeFileSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
@@ -216,11 +220,48 @@ function programs(count: number, kinds: Kind[]): { real: InlineProgram; noop: In
   };
 }
 
-type Op = "up" | "refresh" | "destroy";
-/** The operations timed, in this order; without destroy, the stack is removed with its resources in it. */
+type Op = "up" | "preview" | "refresh" | "destroy";
+/**
+ * The operations timed, in this order; without destroy, the stack is removed with its resources in it. A preview
+ * after the up is the no-change preview of a deployed stack.
+ */
 const OPS = (opsFlag?.split("=")[1] ?? "up,refresh,destroy").split(",") as Op[];
-if (OPS[0] !== "up" || OPS.some((op) => !["up", "refresh", "destroy"].includes(op))) {
-  throw new Error(`--ops must start with up and name only up, refresh and destroy`);
+if (OPS[0] !== "up" || OPS.some((op) => !["up", "preview", "refresh", "destroy"].includes(op))) {
+  throw new Error(`--ops must start with up and name only up, preview, refresh and destroy`);
+}
+
+/** A resource of a native provider, by its type token. */
+class NativeResource extends pulumi.CustomResource {
+  constructor(type: string, name: string, props: pulumi.Inputs) {
+    super(type, name, props);
+  }
+}
+
+/** n monitors through the native provider, and the same inputs through the no-op native provider. */
+function nativePrograms(count: number): { native: InlineProgram; noop: InlineProgram } {
+  const each = (type: string) => async () => {
+    for (let i = 0; i < count; i++) new NativeResource(type, `monitor-${i}`, declared("Monitor", i));
+  };
+  return { native: each("observability:index:Monitor"), noop: each("benchnoop:index:Monitor") };
+}
+
+/**
+ * Puts the native provider's launcher (dist/plugin) and a launcher of the no-op native provider first on PATH,
+ * which the CLI's environment keeps (lib.mts pulumiEnv), so the engine finds both as plugins on PATH.
+ */
+function nativePluginsOnPath(root: string): void {
+  const plugin = path.join(REPO_ROOT, "dist", "plugin");
+  if (!existsSync(path.join(plugin, "pulumi-resource-observability")))
+    throw new Error(`${plugin}/pulumi-resource-observability is missing: run npm run build`);
+  const noopDir = path.join(root, "benchnoop-plugin");
+  mkdirSync(noopDir, { recursive: true });
+  writeFileSync(
+    path.join(noopDir, "pulumi-resource-benchnoop"),
+    `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} --disable-warning=ExperimentalWarning ` +
+      `${JSON.stringify(path.join(REPO_ROOT, "bench", "native-noop.mts"))} "$@"\n`,
+    { mode: 0o755 },
+  );
+  process.env.PATH = [plugin, noopDir, process.env.PATH ?? ""].join(path.delimiter);
 }
 
 /** CPU seconds by process over one operation; the descendants' are sampled from /proc while it runs. */
@@ -330,6 +371,7 @@ async function timeOnce(
       const self0 = process.cpuUsage();
       const t0 = performance.now();
       if (op === "up") await stack.stack.up({ parallel });
+      else if (op === "preview") await stack.stack.preview({ parallel });
       else if (op === "refresh") await stack.stack.refresh({ parallel });
       else await stack.stack.destroy({ parallel });
       const seconds = (performance.now() - t0) / 1000;
@@ -359,8 +401,10 @@ interface Side {
 
 interface Case {
   name: string;
-  real: Side;
-  noop: Side;
+  /** How many resources the stack holds (for the state's bytes per resource). */
+  count: number;
+  /** The sides measured, by label; the last one is the baseline every ratio is taken against. */
+  sides: [string, Side][];
   /** Datasets the service holds before the stack is applied. */
   datasets: string[];
 }
@@ -376,19 +420,41 @@ function makeCases(root: string): Case[] {
       });
       return {
         name: "flagship (13)",
-        real: { dir: flagshipDir, program: programFromFile(path.join(flagshipDir, "index.ts")) },
-        noop: { dir: benchDir, program: flagshipTwin },
+        count: 13,
+        sides: [
+          ["package", { dir: flagshipDir, program: programFromFile(path.join(flagshipDir, "index.ts")) }],
+          ["no-op", { dir: benchDir, program: flagshipTwin }],
+        ],
+        datasets: [],
+      };
+    }
+    const native = /^native-monitors-(\d+)$/.exec(name);
+    if (native) {
+      const count = Number(native[1]);
+      nativePluginsOnPath(root);
+      const n = nativePrograms(count);
+      return {
+        name: `native monitors (${count})`,
+        count,
+        sides: [
+          ["native", { dir: benchDir, program: n.native }],
+          ["dynamic", { dir: benchDir, program: programs(count, ["Monitor"]).real }],
+          ["native no-op", { dir: benchDir, program: n.noop }],
+        ],
         datasets: [],
       };
     }
     const m = /^(monitors|mixed)-(\d+)$/.exec(name);
-    if (!m) throw new Error(`unknown case ${name}: flagship, monitors-<n> or mixed-<n>`);
+    if (!m) throw new Error(`unknown case ${name}: flagship, monitors-<n>, mixed-<n> or native-monitors-<n>`);
     const count = Number(m[2]);
     const p = programs(count, m[1] === "monitors" ? ["Monitor"] : MIXED);
     return {
       name: `${m[1]} (${count})`,
-      real: { dir: benchDir, program: p.real },
-      noop: { dir: benchDir, program: p.noop },
+      count,
+      sides: [
+        ["package", { dir: benchDir, program: p.real }],
+        ["no-op", { dir: benchDir, program: p.noop }],
+      ],
       // The annotations are on it.
       datasets: m[1] === "mixed" ? ["http-logs"] : [],
     };
@@ -412,49 +478,74 @@ async function main(): Promise<void> {
       `Pulumi CLI ${cli.version} (${cli.source}); --parallel ${parallel} on both sides; ${rounds} rounds, ` +
         `medians in seconds\n`,
     );
-    console.log("case                op        this package   no-op    ratio");
+    console.log("case                      op        side            seconds   ratio to the last side");
     const profiles: string[] = [];
+    const stateLines: string[] = [];
     for (const c of cases) {
-      const runs = { real: [] as Record<Op, Measure>[], noop: [] as Record<Op, Measure>[] };
-      const states = { real: [] as number[], noop: [] as number[] };
+      const runs = new Map(c.sides.map(([label]) => [label, [] as Record<Op, Measure>[]]));
+      const states = new Map(c.sides.map(([label]) => [label, [] as number[]]));
       for (let r = 0; r < rounds; r++) {
-        const order = r % 2 === 0 ? (["real", "noop"] as const) : (["noop", "real"] as const);
-        for (const side of order) {
-          const { measures, state } = await timeOnce(cli, c[side], `${side}-${r}`, c.datasets);
-          runs[side].push(measures);
-          states[side].push(state);
+        // Each round starts with a different side, so no side always runs on a cold or a warm machine.
+        const order = c.sides.map((_, i) => c.sides[(i + r) % c.sides.length]);
+        for (const [label, side] of order) {
+          const stackName = `${label.replace(/\W+/g, "-")}-${r}`;
+          const { measures, state } = await timeOnce(cli, side, stackName, c.datasets);
+          runs.get(label)!.push(measures);
+          states.get(label)!.push(state);
         }
       }
+      const baseline = c.sides[c.sides.length - 1][0];
       for (const op of OPS) {
-        const real = median(runs.real.map((t) => t[op].seconds));
-        const base = median(runs.noop.map((t) => t[op].seconds));
-        console.log(
-          `${c.name.padEnd(20)}${op.padEnd(10)}${real.toFixed(2).padStart(12)}${base.toFixed(2).padStart(9)}` +
-            `${(real / base).toFixed(2).padStart(8)}×`,
-        );
+        const base = median(runs.get(baseline)!.map((t) => t[op].seconds));
+        for (const [label] of c.sides) {
+          const secs = median(runs.get(label)!.map((t) => t[op].seconds));
+          const ratio = label === baseline ? "" : `${(secs / base).toFixed(2)}×`;
+          console.log(
+            `${c.name.padEnd(26)}${op.padEnd(10)}${label.padEnd(14)}${secs.toFixed(2).padStart(9)}${ratio.padStart(9)}`,
+          );
+        }
+        if (c.sides.length > 2) {
+          // The subject against every other side, not only the baseline.
+          const subject = c.sides[0][0];
+          const mine = median(runs.get(subject)!.map((t) => t[op].seconds));
+          for (const [label] of c.sides.slice(1, -1)) {
+            const theirs = median(runs.get(label)!.map((t) => t[op].seconds));
+            console.log(
+              `${c.name.padEnd(26)}${op.padEnd(10)}${`${subject} / ${label}`.padEnd(23)}${`${(mine / theirs).toFixed(2)}×`.padStart(9)}`,
+            );
+          }
+        }
         if (!sampleCpu) continue;
-        for (const side of ["real", "noop"] as const) {
+        for (const [label] of c.sides) {
           const of = (k: keyof Cpu) =>
-            median(runs[side].map((t) => t[op].cpu![k]))
+            median(runs.get(label)!.map((t) => t[op].cpu![k]))
               .toFixed(1)
               .padStart(7);
           profiles.push(
-            `${c.name.padEnd(20)}${op.padEnd(9)}${(side === "real" ? "package" : "no-op").padEnd(9)}` +
+            `${c.name.padEnd(26)}${op.padEnd(9)}${label.padEnd(14)}` +
               `${of("self")}${of("engine")}${of("host")}${of("other")}` +
-              `${String(median(runs[side].map((t) => t[op].requests))).padStart(10)}` +
-              (op === "up" ? `${(median(states[side]) / 1024).toFixed(0).padStart(10)} KB` : ""),
+              `${String(median(runs.get(label)!.map((t) => t[op].requests))).padStart(10)}`,
           );
         }
       }
+      for (const [label] of c.sides) {
+        const bytes = median(states.get(label)!);
+        stateLines.push(
+          `${c.name.padEnd(26)}${label.padEnd(14)}${(bytes / 1024).toFixed(0).padStart(9)} KB` +
+            `${(bytes / c.count).toFixed(0).padStart(9)} bytes per resource`,
+        );
+      }
     }
+    console.log("\nThe state file after up (medians)");
+    for (const line of stateLines) console.log(line);
     if (sampleCpu) {
       console.log(
         "\nCPU seconds (medians): this process (program, emulator, Automation API), the engine, the",
       );
       console.log(
-        "dynamic-provider host, other descendants; the emulator's requests; the state file after up",
+        "dynamic-provider host, other descendants (a native plugin among them); the emulator's requests",
       );
-      console.log("case                op       side        self engine   host  other  requests     state");
+      console.log("case                      op       side             self engine   host  other  requests");
       for (const line of profiles) console.log(line);
     }
   } finally {

@@ -61,10 +61,19 @@ export interface Lookup<T, F, A extends LookupArgs = LookupArgs, P = T> {
   one(args: A): Promise<P>;
   output(args: LookupInputs<A>): pulumi.Output<pulumi.Unwrap<T>>;
   many(filters?: F): Promise<P[]>;
+  /**
+   * {@link one} through a given connection, returning the whole object: the native provider's, configured by its
+   * Configure, which marks a credential secret itself.
+   */
+  oneWith(connection: Connection, args: A): Promise<T>;
+  /** {@link many} through a given connection, returning whole objects. */
+  manyWith(connection: Connection, filters?: F): Promise<T[]>;
+  /** The id a lookup by id takes for `obj`. */
+  idOf(obj: T): string;
 }
 
 /** A client for one configuration. */
-interface Connection {
+export interface Connection {
   client: ObservabilityClient;
   secrets: string[];
 }
@@ -173,13 +182,17 @@ function makeLookupWith<T, F, A extends LookupArgs, P>(
     );
   };
 
-  const find = async (args: A): Promise<T> => {
+  /** Whether `args` looks up by id; throws unless exactly one of `id` and `name` is given. */
+  const byId = (args: A): boolean => {
     const hasId = typeof args?.id === "string" && args.id !== "";
     const hasName = typeof args?.name === "string" && args.name !== "";
     if (hasId === hasName) {
       throw new Error(`get${spec.kind}: give exactly one of \`id\` or \`name\`, as a non-empty string`);
     }
-    const connection = programConnection();
+    return hasId;
+  };
+  const oneWith = async (connection: Connection, args: A): Promise<T> => {
+    const hasId = byId(args);
     const { client, secrets } = connection;
     const what = `looking up the ${spec.kind} ${hasId ? `with id ${args.id}` : `named ${JSON.stringify(args.name)}`}`;
     try {
@@ -194,8 +207,25 @@ function makeLookupWith<T, F, A extends LookupArgs, P>(
       throw lookupError(what, e, secrets);
     }
   };
+
+  const find = async (args: A): Promise<T> => {
+    // Checked before the configuration is read, so a call without `id` or `name` says so first.
+    byId(args);
+    return oneWith(programConnection(), args);
+  };
+  const manyWith = async ({ client, secrets }: Connection, filters?: F): Promise<T[]> => {
+    try {
+      return await spec.list(client, filters);
+    } catch (e) {
+      throw lookupError(`listing every ${spec.kind}`, e, secrets);
+    }
+  };
+
   return {
     one: async (args) => plain(await find(args)),
+    oneWith,
+    manyWith,
+    idOf: (obj) => (spec.idOf ? spec.idOf(obj) : String((obj as { id?: unknown }).id)),
     output(args) {
       // A preview with no credentials (a fork's pull request) cannot read the service; what the lookup returns is
       // then not known until an update, as any value computed by the engine would be. `unknown` is the SDK's
@@ -204,14 +234,7 @@ function makeLookupWith<T, F, A extends LookupArgs, P>(
       const found = pulumi.output(args).apply((resolved) => find(resolved as A));
       return spec.secret ? pulumi.secret(found) : pulumi.output(found);
     },
-    async many(filters) {
-      const { client, secrets } = programConnection();
-      try {
-        return (await spec.list(client, filters)).map(plain);
-      } catch (e) {
-        throw lookupError(`listing every ${spec.kind}`, e, secrets);
-      }
-    },
+    many: async (filters) => (await manyWith(programConnection(), filters)).map(plain),
   };
 }
 
@@ -458,3 +481,28 @@ export const getDataset = dataset.one;
 export const getDatasetOutput = dataset.output;
 /** Every dataset. */
 export const getDatasets = dataset.many;
+
+/**
+ * Every kind's lookup by kind name, with the forms that take a connection: what the native provider's functions
+ * (provider/native/functions.ts) call with the client its Configure set up.
+ */
+export const LOOKUPS = {
+  Monitor: monitor,
+  Notifier: notifier,
+  Annotation: annotation,
+  Role: role,
+  StarredQuery: starredQuery,
+  Organization: organization,
+  View: view,
+  Group: group,
+  User: user,
+  VirtualField: virtualField,
+  ApiToken: apiToken,
+  Dashboard: dashboard,
+  Dataset: dataset,
+} as const;
+
+/** A connection for a configured client, as the native provider makes one per configuration. */
+export function connectionFor(client: ObservabilityClient, secrets: string[]): Connection {
+  return { client, secrets };
+}
