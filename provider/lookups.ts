@@ -52,10 +52,16 @@ export interface Lookup<T, F, A extends LookupArgs = LookupArgs> {
   one(args: A): Promise<T>;
   output(args: LookupInputs<A>): pulumi.Output<pulumi.Unwrap<T>>;
   many(filters?: F): Promise<T[]>;
+  /** {@link one} through a given connection: the native provider's, configured by its Configure. */
+  oneWith(connection: Connection, args: A): Promise<T>;
+  /** {@link many} through a given connection. */
+  manyWith(connection: Connection, filters?: F): Promise<T[]>;
+  /** The id a lookup by id takes for `obj`. */
+  idOf(obj: T): string;
 }
 
 /** A client for one configuration, and the listings made through it. */
-interface Connection {
+export interface Connection {
   client: ObservabilityClient;
   secrets: string[];
   /** Listings by kind (and scope): one per family serves any number of lookups by name. */
@@ -130,13 +136,17 @@ function makeLookup<T, F = undefined, A extends LookupArgs = LookupArgs>(
     );
   };
 
-  const one = async (args: A): Promise<T> => {
+  /** Whether `args` looks up by id; throws unless exactly one of `id` and `name` is given. */
+  const byId = (args: A): boolean => {
     const hasId = typeof args?.id === "string" && args.id !== "";
     const hasName = typeof args?.name === "string" && args.name !== "";
     if (hasId === hasName) {
       throw new Error(`get${spec.kind}: give exactly one of \`id\` or \`name\`, as a non-empty string`);
     }
-    const connection = programConnection();
+    return hasId;
+  };
+  const oneWith = async (connection: Connection, args: A): Promise<T> => {
+    const hasId = byId(args);
     const { client, secrets } = connection;
     const what = hasId ? `with id ${args.id}` : `named ${JSON.stringify(args.name)}`;
     try {
@@ -152,8 +162,24 @@ function makeLookup<T, F = undefined, A extends LookupArgs = LookupArgs>(
     }
   };
 
+  const one = async (args: A): Promise<T> => {
+    // Checked before the configuration is read, so a call without `id` or `name` says so first.
+    byId(args);
+    return oneWith(programConnection(), args);
+  };
+  const manyWith = async ({ client, secrets }: Connection, filters?: F): Promise<T[]> => {
+    try {
+      return await spec.list(client, filters);
+    } catch (e) {
+      throw lookupError(spec.kind, "list", e, secrets);
+    }
+  };
+
   return {
     one,
+    oneWith,
+    manyWith,
+    idOf: (obj) => (spec.idOf ? spec.idOf(obj) : String((obj as { id?: unknown }).id)),
     output(args) {
       // A preview with no credentials (a fork's pull request) cannot read the service; what the lookup returns is
       // then not known until an update, as any value computed by the engine would be. `unknown` is the SDK's
@@ -162,14 +188,7 @@ function makeLookup<T, F = undefined, A extends LookupArgs = LookupArgs>(
       const found = pulumi.output(args).apply((resolved) => one(resolved as A));
       return spec.secret ? pulumi.secret(found) : pulumi.output(found);
     },
-    async many(filters) {
-      const { client, secrets } = programConnection();
-      try {
-        return await spec.list(client, filters);
-      } catch (e) {
-        throw lookupError(spec.kind, "list", e, secrets);
-      }
-    },
+    many: (filters) => manyWith(programConnection(), filters),
   };
 }
 
@@ -362,3 +381,28 @@ export const getDataset = dataset.one;
 export const getDatasetOutput = dataset.output;
 /** Every dataset. */
 export const getDatasets = dataset.many;
+
+/**
+ * Every kind's lookup by kind name, with the forms that take a connection: what the native provider's functions
+ * (provider/native/functions.ts) call with the client its Configure set up.
+ */
+export const LOOKUPS = {
+  Monitor: monitor,
+  Notifier: notifier,
+  Annotation: annotation,
+  Role: role,
+  StarredQuery: starredQuery,
+  Organization: organization,
+  View: view,
+  Group: group,
+  User: user,
+  VirtualField: virtualField,
+  ApiToken: apiToken,
+  Dashboard: dashboard,
+  Dataset: dataset,
+} as const;
+
+/** A connection for a configured client, as the native provider makes one per configuration. */
+export function connectionFor(client: ObservabilityClient, secrets: string[]): Connection {
+  return { client, secrets, listings: new Map() };
+}

@@ -60,13 +60,20 @@ export interface DeclaredKind<K extends string = string> {
   readonly kind: K;
   readonly rules: KindRules<K>;
   lifecycle(ctx: LifecycleContext): Lifecycle;
+  /** An object of the kind, as the service returns it, as the kind's outputs (what a lookup function returns). */
+  outputs(obj: { id: string }): Props;
 }
 
 /** Declares a kind: what its Resource class holds as `declaration`, and what the registry collects. */
 export function declareKind<T extends { id: string }, K extends string>(
   d: Descriptor<T, K>,
 ): DeclaredKind<K> {
-  return { kind: d.kind, rules: d, lifecycle: (ctx) => lifecycle(d, ctx) };
+  return {
+    kind: d.kind,
+    rules: d,
+    lifecycle: (ctx) => lifecycle(d, ctx),
+    outputs: (obj) => d.toOutputs(obj as T),
+  };
 }
 
 /** Diff result with the changed property names (the host only forwards changes/replaces). */

@@ -1,0 +1,70 @@
+/** What the native provider's build, its `provider:*` scripts and the schema script share. */
+import { execFileSync } from "node:child_process";
+import * as fs from "node:fs";
+import { createRequire } from "node:module";
+import * as path from "node:path";
+
+export const ROOT = path.resolve(import.meta.dirname, "..");
+/** The compiled plugin: main.js, server.js, schema.js and the generated schema.json. */
+export const NATIVE_DIST = path.join(ROOT, "dist", "provider", "native");
+/** The folder holding the launcher: what `npm run provider:path` prints, and what goes first on PATH. */
+export const PLUGIN_DIR = path.join(ROOT, "dist", "plugin");
+/** The plugin's executable name, as the engine looks for it. */
+export const PLUGIN_NAME = "pulumi-resource-observability";
+/** The oldest Node the package runs on (package.json `engines`). */
+export const MIN_NODE = [22, 19] as const;
+
+const require = createRequire(import.meta.url);
+
+export function packageVersion(): string {
+  return (JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { version: string })
+    .version;
+}
+
+/** The schema, generated afresh from the built kinds and the TypeScript sources. */
+export function generateSchema(version = packageVersion()): unknown {
+  const { packageSchema } = require(
+    path.join(NATIVE_DIST, "schema.js"),
+  ) as typeof import("../provider/native/schema.ts");
+  const { sourceDocs } = require(
+    path.join(NATIVE_DIST, "docs.js"),
+  ) as typeof import("../provider/native/docs.ts");
+  const { KINDS } = require(path.join(ROOT, "dist", "provider", "resources", "registry.js")) as {
+    KINDS: Map<string, unknown>;
+  };
+  return packageSchema(sourceDocs(ROOT, [...KINDS.keys()]), version);
+}
+
+export function writeSchemaFile(file: string): void {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, JSON.stringify(generateSchema(), null, 2) + "\n");
+}
+
+/** Whether `node` answers with a version of at least {@link MIN_NODE}; the reason when it does not. */
+export function nodeProblem(node: string): string | undefined {
+  if (!fs.existsSync(node)) return `${node} does not exist`;
+  let version: string;
+  try {
+    version = execFileSync(node, ["--version"], { encoding: "utf8" }).trim();
+  } catch (e) {
+    return `${node} --version failed: ${(e as Error).message.split("\n")[0]}`;
+  }
+  const [major, minor] = version.replace(/^v/, "").split(".").map(Number);
+  if (major > MIN_NODE[0] || (major === MIN_NODE[0] && minor >= MIN_NODE[1])) return undefined;
+  return `${node} is Node ${version}; the plugin needs ${MIN_NODE.join(".")} or newer`;
+}
+
+/**
+ * The Node the launcher runs: the package's own (the `node` devDependency, node_modules/node/bin/node), resolved to
+ * an absolute path; the Node running the build when that is missing. Throws when neither is new enough.
+ */
+export function nodeForPlugin(): string {
+  const candidates = [path.join(ROOT, "node_modules", "node", "bin", "node"), process.execPath];
+  const reasons: string[] = [];
+  for (const candidate of candidates) {
+    const problem = nodeProblem(candidate);
+    if (!problem) return fs.realpathSync(candidate);
+    reasons.push(problem);
+  }
+  throw new Error(`no Node for the plugin: ${reasons.join("; ")}`);
+}
