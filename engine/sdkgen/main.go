@@ -26,6 +26,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/hashicorp/hcl/v2"
 	gogen "github.com/pulumi/pulumi/pkg/v3/codegen/go"
 	"github.com/pulumi/pulumi/pkg/v3/codegen/nodejs"
 	"github.com/pulumi/pulumi/pkg/v3/codegen/python"
@@ -43,7 +44,7 @@ func main() {
 	languages := flag.String("languages", strings.Join(allLanguages, ","), "comma-separated languages")
 	flag.Parse()
 	if err := run(*schemaPath, *out, *languages); err != nil {
-		fmt.Fprintf(os.Stderr, "sdkgen: %v\n", err)
+		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
 }
@@ -128,7 +129,13 @@ func bind(spec schema.PackageSpec) (*schema.Package, error) {
 		return nil, fmt.Errorf("binding the schema: %w", err)
 	}
 	if diags.HasErrors() {
-		return nil, fmt.Errorf("the schema is not valid: %s", diags.Error())
+		var problems []string
+		for _, d := range diags {
+			if d.Severity == hcl.DiagError {
+				problems = append(problems, strings.TrimSpace(strings.TrimSuffix(d.Summary, ";")+" "+d.Detail))
+			}
+		}
+		return nil, fmt.Errorf("the schema is not valid: %s", strings.Join(problems, "; "))
 	}
 	return pkg, nil
 }
