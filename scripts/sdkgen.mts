@@ -115,7 +115,7 @@ export function compareSdks(committed: string, fresh: string): string[] {
   const problems: string[] = [];
   for (const lang of LANGUAGES) {
     const ignored = (f: string) =>
-      /^(node_modules|bin)\//.test(f) || /(^|\/)(__pycache__|.*\.egg-info)\//.test(f);
+      /^(node_modules|bin|build|dist)\//.test(f) || /(^|\/)(__pycache__|[^/]*\.egg-info)\//.test(f);
     const a = listFiles(path.join(committed, lang)).filter((f) => !ignored(f));
     const b = listFiles(path.join(fresh, lang));
     const inA = new Set(a);

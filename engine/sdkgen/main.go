@@ -69,7 +69,11 @@ func run(schemaPath, out, languages string) error {
 		return err
 	}
 	for _, lang := range langs {
-		pkg, err := bind(spec)
+		langSpec := spec
+		if lang == "go" {
+			langSpec = withoutEnumEnvDefaults(spec)
+		}
+		pkg, err := bind(langSpec)
 		if err != nil {
 			return err
 		}
@@ -197,4 +201,29 @@ func completeSpec(raw []byte) (schema.PackageSpec, error) {
 		return schema.PackageSpec{}, fmt.Errorf("the schema does not decode as a Pulumi package schema: %w", err)
 	}
 	return spec, nil
+}
+
+// withoutEnumEnvDefaults returns spec with no `defaultInfo` on the provider's enum-typed inputs. For such a
+// property, pkg/codegen/go (v3.274.1, genResource's defaults) assigns the environment variable's string to the
+// enum input (`args.Region = d.(string)`), which does not compile. The plugin reads the same variables itself when
+// an input is unset, so the Go SDK's explicit provider behaves alike without them.
+func withoutEnumEnvDefaults(spec schema.PackageSpec) schema.PackageSpec {
+	isEnum := func(p schema.PropertySpec) bool {
+		const local = "#/types/"
+		if !strings.HasPrefix(p.Ref, local) {
+			return false
+		}
+		t, ok := spec.Types[strings.TrimPrefix(p.Ref, local)]
+		return ok && len(t.Enum) > 0
+	}
+	inputs := make(map[string]schema.PropertySpec, len(spec.Provider.InputProperties))
+	for name, p := range spec.Provider.InputProperties {
+		if p.DefaultInfo != nil && isEnum(p) {
+			p.DefaultInfo = nil
+		}
+		inputs[name] = p
+	}
+	out := spec
+	out.Provider.InputProperties = inputs
+	return out
 }

@@ -37,11 +37,6 @@ func NewProvider(ctx *pulumi.Context,
 			args.OrgId = pulumi.StringPtr(d.(string))
 		}
 	}
-	if args.Region == nil {
-		if d := internal.GetEnvOrDefault(nil, nil, "OBSERVABILITY_REGION"); d != nil {
-			args.Region = d.(string)
-		}
-	}
 	if args.Token == nil {
 		if d := internal.GetEnvOrDefault(nil, nil, "OBSERVABILITY_TOKEN"); d != nil {
 			args.Token = pulumi.StringPtr(d.(string))
