@@ -3,6 +3,8 @@ module.exports = {
   testEnvironment: "node",
   roots: ["<rootDir>/test"],
   testMatch: ["**/*.test.ts"],
+  // The suites under the real engine have their own config (jest.e2e.config.js).
+  testPathIgnorePatterns: ["/node_modules/", "<rootDir>/test/e2e/"],
   transform: { "^.+\\.ts$": ["ts-jest", { tsconfig: "tsconfig.test.json" }] },
   testTimeout: 60000,
   // Coverage of the sources only: tests, dist/ (the build that some tests load as users would) and dependencies
