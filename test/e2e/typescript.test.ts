@@ -1,0 +1,32 @@
+/**
+ * TypeScript: examples/typescript-flagship, an Automation API inline program (LocalWorkspace.createOrSelectStack
+ * with `program`) on the generated Node.js SDK, installed by npm from sdk/nodejs as a package (install-links: its
+ * postinstall compiles it, and it shares the program's @pulumi/pulumi), and run by Node's type stripping.
+ */
+import { describeFlagship, driverOperation, mustExec, NODE, ROOT } from "./flagship";
+import * as path from "node:path";
+
+/** npm as this test was started with it (npm_execpath inside npm scripts), else the one on PATH. */
+const npm = (args: string[]): [string, string[]] =>
+  process.env.npm_execpath ? [NODE, [process.env.npm_execpath, ...args]] : ["npm", args];
+
+describeFlagship("TypeScript", {
+  example: "typescript-flagship",
+  install: async (h) => {
+    // The copy lives elsewhere than the example: its dependency on the SDK names this checkout's sdk/nodejs.
+    const [setCmd, setArgs] = npm([
+      "pkg",
+      "set",
+      `dependencies.@pulumi-observability/sdk=file:${path.join(ROOT, "sdk", "nodejs")}`,
+    ]);
+    await mustExec(setCmd, setArgs, { cwd: h.work, env: h.env });
+    const [cmd, args] = npm(["install", "--no-audit", "--no-fund", "--loglevel=error"]);
+    await mustExec(cmd, args, { cwd: h.work, env: h.env });
+  },
+  operation: (h, op, env) => driverOperation(h, NODE, ["main.ts"], op, env),
+  edit: { file: "flagship.ts", from: "threshold: 25,", to: "threshold: 40," },
+  importDataset: async (h, id) => {
+    const env = { IMPORT_DATASET_ID: id };
+    return { changes: await driverOperation(h, NODE, ["main.ts"], "up", env), env };
+  },
+});
