@@ -230,6 +230,11 @@ export interface LanguageSpec {
    * the environment the later operations need (the program then declares it).
    */
   importDataset(h: Harness, id: string): Promise<{ changes: Changes; env: NodeJS.ProcessEnv }>;
+  /**
+   * Checks the declarations docs/resources/<kind>.md shows in this language (scripts/docs-languages.mts writes
+   * them, all thirteen kinds, as one program into `programs`); throws what is wrong.
+   */
+  docs(h: Harness, programs: string): Promise<void>;
 }
 
 /** The flagship's resources: a dataset, a token, a notifier, two monitors, a role, and the stack itself. */
@@ -320,6 +325,12 @@ export function describeFlagship(language: string, spec: LanguageSpec, missing?:
       expect(hits).toEqual([]);
     });
 
+    test("the declarations docs/resources shows in this language are accepted by the SDK", async () => {
+      const programs = path.join(path.dirname(h.work), "docs-programs");
+      await mustExec(NODE, [path.join(ROOT, "scripts", "docs-languages.mts"), "--programs", programs]);
+      await spec.docs(h, programs);
+    });
+
     test("destroy deletes everything, leaving the emulator as it was", async () => {
       const changes = await op("destroy");
       expect(changes.delete).toBe(FLAGSHIP_CREATES + 1);
@@ -341,4 +352,30 @@ export async function driverOperation(
   const result = JSON.parse(last) as { operation: string; changes: Changes };
   if (result.operation !== operation) throw new Error(`the driver answered ${last} to ${operation}`);
   return result.changes;
+}
+
+/** Pulumi's marker of a secret value on the wire (pulumi/pulumi sdk/go/common/resource/sig). */
+const SECRET_SIG = "4dabf18193072939515e22adb298388d";
+
+function unwrapSecrets(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(unwrapSecrets);
+  if (v !== null && typeof v === "object") {
+    const o = v as Record<string, unknown>;
+    if (SECRET_SIG in o) return unwrapSecrets(o.value);
+    return Object.fromEntries(Object.entries(o).map(([k, x]) => [k, unwrapSecrets(x)]));
+  }
+  return v;
+}
+
+/**
+ * Each resource the docs' program declared reached the engine with the docs' inputs under the schema's names
+ * (the SDK may add the schema's defaults beside them, and marks secrets): `seenFile` holds what the mocks saw.
+ */
+export function expectDocsInputs(seenFile: string, programs: string): void {
+  const seen = JSON.parse(readFileSync(seenFile, "utf8")) as Record<string, unknown>;
+  const want = JSON.parse(readFileSync(path.join(programs, "inputs.json"), "utf8")) as Record<string, object>;
+  expect(Object.keys(seen).sort()).toEqual(Object.keys(want).sort());
+  for (const [name, inputs] of Object.entries(want)) {
+    expect({ name, inputs: unwrapSecrets(seen[name]) }).toMatchObject({ name, inputs });
+  }
 }

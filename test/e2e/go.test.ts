@@ -3,6 +3,7 @@
  * sdk/go/auto/stack.go) on the generated Go SDK, its module required as `go get` would and replaced by this
  * checkout's sdk/go, built once and run per operation.
  */
+import { copyFileSync } from "node:fs";
 import * as path from "node:path";
 import { describeFlagship, driverOperation, mustExec, ROOT } from "./flagship";
 import { spawnSync } from "node:child_process";
@@ -44,6 +45,12 @@ describeFlagship(
       await build(h.work, h.env);
       const env = { IMPORT_DATASET_ID: id };
       return { changes: await driverOperation(h, binary(h.work), [], "up", env), env };
+    },
+    docs: async (h, programs) => {
+      // Compiled with the program: every field, type and enum the docs name must exist in the Go SDK.
+      copyFileSync(path.join(programs, "go", "docs.go"), path.join(h.work, "docs.go"));
+      await build(h.work, h.env);
+      await mustExec(GO, ["vet", "."], { cwd: h.work, env: { ...h.env, GOTOOLCHAIN: "local" } });
     },
   },
   missing,

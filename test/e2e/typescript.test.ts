@@ -3,7 +3,8 @@
  * with `program`) on the generated Node.js SDK, installed by npm from sdk/nodejs as a package (install-links: its
  * postinstall compiles it, and it shares the program's @pulumi/pulumi), and run by Node's type stripping.
  */
-import { describeFlagship, driverOperation, mustExec, NODE, ROOT } from "./flagship";
+import { copyFileSync } from "node:fs";
+import { describeFlagship, driverOperation, expectDocsInputs, mustExec, NODE, ROOT } from "./flagship";
 import * as path from "node:path";
 
 /** npm as this test was started with it (npm_execpath inside npm scripts), else the one on PATH. */
@@ -28,5 +29,13 @@ describeFlagship("TypeScript", {
   importDataset: async (h, id) => {
     const env = { IMPORT_DATASET_ID: id };
     return { changes: await driverOperation(h, NODE, ["main.ts"], "up", env), env };
+  },
+  docs: async (h, programs) => {
+    // Under Pulumi's mocks (pulumi.runtime.setMocks), which record what the SDK sends for each resource.
+    copyFileSync(path.join(programs, "typescript", "docs.ts"), path.join(h.work, "docs.ts"));
+    copyFileSync(path.join(__dirname, "programs", "docs-check.ts"), path.join(h.work, "docs-check.ts"));
+    const seen = path.join(h.work, "docs-seen.json");
+    await mustExec(NODE, ["docs-check.ts", seen], { cwd: h.work, env: h.env });
+    expectDocsInputs(seen, programs);
   },
 });

@@ -4,7 +4,7 @@
  * type's schema from the plugin (GetSchema). The out-of-band dataset is taken over with the real `pulumi import`,
  * whose generated YAML is added to the program, as a user would.
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { describeFlagship, mustExec, toolPath, type Changes, type Harness } from "./flagship";
 
@@ -84,6 +84,24 @@ describeFlagship(
         readFileSync(program, "utf8").replace("resources:\n", `resources:\n${declared.trimEnd()}\n\n`),
       );
       return { changes, env: {} };
+    },
+    docs: async (h, programs) => {
+      // Previewed by the engine: the YAML host types each property by the plugin's schema, and the provider
+      // checks the inputs.
+      const dir = path.join(path.dirname(h.work), "yaml-docs");
+      mkdirSync(dir, { recursive: true });
+      const resources = readFileSync(path.join(programs, "yaml", "resources.yaml"), "utf8");
+      writeFileSync(
+        path.join(dir, "Pulumi.yaml"),
+        `name: yaml-docs\nruntime: yaml\nresources:\n${resources}`,
+      );
+      const run = (args: string[], input?: string) =>
+        mustExec(h.pulumi, [...args, "--non-interactive"], { cwd: dir, env: h.env, input });
+      await run(["stack", "init", "docs", "--secrets-provider", "passphrase"]);
+      await run(["config", "set", "observability:url", h.em.url, "--stack", "docs"]);
+      await run(["config", "set", "--secret", "observability:token", "--stack", "docs"], h.em.token);
+      const preview = changesOf(await run(["preview", "--json", "--stack", "docs"]));
+      expect(preview).toEqual({ create: 14 });
     },
   },
   host.path ? undefined : `no YAML language host: ${host.reason}`,
