@@ -277,7 +277,7 @@ export function describeFlagship(language: string, spec: LanguageSpec, missing?:
       expect(monitors.map((m) => m.name).sort()).toEqual(["Checkout 5xx rate", "Checkout panics"]);
       for (const m of monitors) expect(m.notifierIds).toEqual(added("notifiers"));
       const notifier = await h.client.notifiers.get(added("notifiers")[0]);
-      expect(notifier.properties.slack?.slackUrl).toBe(h.slackUrl);
+      expect(notifier.properties?.slack?.slackUrl).toBe(h.slackUrl);
     });
 
     test("preview after up proposes no changes", async () => {

@@ -37,5 +37,30 @@ describeFlagship("TypeScript", {
     const seen = path.join(h.work, "docs-seen.json");
     await mustExec(NODE, ["docs-check.ts", seen], { cwd: h.work, env: h.env });
     expectDocsInputs(seen, programs);
+    // Node runs the programs without checking their types: the repository's TypeScript checks them, the
+    // flagship and the docs' declarations, against the installed SDK's typings.
+    const tsc = path.join(ROOT, "node_modules", "typescript", "bin", "tsc");
+    await mustExec(
+      NODE,
+      [
+        tsc,
+        "--noEmit",
+        "--strict",
+        "--skipLibCheck",
+        "--target",
+        "es2022",
+        "--module",
+        "nodenext",
+        "--moduleResolution",
+        "nodenext",
+        "--allowImportingTsExtensions",
+        "--types",
+        "node",
+        "main.ts",
+        "flagship.ts",
+        "docs.ts",
+      ],
+      { cwd: h.work, env: h.env },
+    );
   },
 });
