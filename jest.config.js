@@ -3,8 +3,11 @@ module.exports = {
   testEnvironment: "node",
   roots: ["<rootDir>/test"],
   testMatch: ["**/*.test.ts"],
-  // The suites under the real engine have their own config (jest.e2e.config.js).
-  testPathIgnorePatterns: ["/node_modules/", "<rootDir>/test/e2e/"],
+  // The language suites under the real engine run by their own config (jest.e2e.config.js, npm run test:languages).
+  testPathIgnorePatterns: [
+    "/node_modules/",
+    "<rootDir>/test/e2e/(python|go|typescript|yaml|languages-page)\\.test\\.ts$",
+  ],
   transform: { "^.+\\.ts$": ["ts-jest", { tsconfig: "tsconfig.test.json" }] },
   testTimeout: 60000,
   // Coverage of the sources only: tests, dist/ (the build that some tests load as users would) and dependencies
