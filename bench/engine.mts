@@ -54,7 +54,7 @@ const flags = process.argv.slice(2).filter((a) => a.startsWith("--"));
 const rounds = Number(positional[0] ?? 3);
 const caseNames = (positional[1] ?? "flagship,monitors-100").split(",").filter(Boolean);
 const parallelFlag = flags.find((f) => f.startsWith("--parallel="));
-/** What pulumi v3.259 uses when --parallel is not given: 4 × GOMAXPROCS (Go's default: the CPUs it may use). */
+/** What the pulumi CLI uses when --parallel is not given: 4 × GOMAXPROCS (Go's default: the CPUs it may use). */
 const parallel = parallelFlag ? Number(parallelFlag.split("=")[1]) : 4 * os.availableParallelism();
 const sampleCpu = flags.includes("--cpu");
 const opsFlag = flags.find((f) => f.startsWith("--ops="));
