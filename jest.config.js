@@ -3,6 +3,9 @@ module.exports = {
   testEnvironment: "node",
   roots: ["<rootDir>/test"],
   testMatch: ["**/*.test.ts"],
+  // The real engine's suites run by their own configs (npm run test:e2e): test/e2e's files are *.test.mts, and
+  // test/e2e-native's are left out here.
+  testPathIgnorePatterns: ["/node_modules/", "<rootDir>/test/e2e-native/"],
   transform: { "^.+\\.ts$": ["ts-jest", { tsconfig: "tsconfig.test.json" }] },
   testTimeout: 60000,
   // Coverage of the sources only: tests, dist/ (the build that some tests load as users would) and dependencies

@@ -8,7 +8,7 @@ import { REPO_ROOT } from "../../scripts/lib.mts";
 import { deployedInThisRun, describeEngine } from "./harness.mts";
 
 describeEngine("what the real-engine run covered", () => {
-  it("every folder in examples/ has its test in test/e2e/examples/", () => {
+  it("every folder in examples/ has its test: test/e2e/examples/, or a language's flagship in test/e2e-native/", () => {
     const folders = (dir: string) =>
       readdirSync(dir, { withFileTypes: true })
         .filter((e) => e.isDirectory())
@@ -16,7 +16,13 @@ describeEngine("what the real-engine run covered", () => {
     const tested = readdirSync(path.join(REPO_ROOT, "test", "e2e", "examples"))
       .filter((f) => f.endsWith(".test.mts"))
       .map((f) => f.slice(0, -".test.mts".length));
-    expect(folders(path.join(REPO_ROOT, "examples")).filter((e) => !tested.includes(e))).toEqual([]);
+    // `<language>-flagship` is the native provider's flagship in that language: test/e2e-native/<language>.test.ts.
+    const native = readdirSync(path.join(REPO_ROOT, "test", "e2e-native"))
+      .filter((f) => f.endsWith(".test.ts"))
+      .map((f) => `${f.slice(0, -".test.ts".length)}-flagship`);
+    expect(
+      folders(path.join(REPO_ROOT, "examples")).filter((e) => !tested.includes(e) && !native.includes(e)),
+    ).toEqual([]);
   });
 
   it("every resource class of the package was deployed by the real engine in this run", async () => {

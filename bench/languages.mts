@@ -1,0 +1,229 @@
+/**
+ * Benchmark: `pulumi up` and `destroy` of the flagship's shape (examples/<language>-flagship: a dataset, an
+ * ingest token, a notifier with a secret URL, two monitors wired to it, a role) in Python, Go and YAML against the
+ * TypeScript program, side by side in one run, each through the native provider plugin against a fresh emulator.
+ * The Automation API programs (TypeScript, Python, Go) are timed as a user runs them (`node main.ts up`,
+ * `python main.py up`, the built Go program), so the time includes starting the language's runtime and the
+ * program; YAML is `pulumi up --yes --skip-preview` through pulumi-language-yaml. Installing each language's
+ * dependencies (the virtual environment, `npm install`, `go build`) happens before and is not timed. Rounds rotate
+ * which language goes first.
+ *
+ *   npm run build && node_modules/.bin/node --disable-warning=MODULE_TYPELESS_PACKAGE_JSON bench/languages.mts [rounds=1]
+ *
+ * The CLI is a `pulumi` on PATH, else the one built here from Go modules (scripts/pulumi-cli.mts); the YAML host
+ * is built the same way (scripts/pulumi-yaml.mts).
+ */
+import { spawn } from "node:child_process";
+import { cpSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import * as path from "node:path";
+import { REPO_ROOT, findPulumiCli, type PulumiCli } from "../scripts/lib.mts";
+import { freshService } from "../scripts/e2e-support.mts";
+import { ensureYamlHost } from "../scripts/pulumi-yaml.mts";
+import { findGo } from "../scripts/go-build.mts";
+
+const rounds = Number(process.argv[2] ?? 1);
+const VERSION = "0.4.0";
+const NODE = process.execPath;
+
+function exec(
+  cmd: string,
+  args: string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+  input?: string,
+): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, {
+      cwd,
+      env,
+      stdio: [input === undefined ? "ignore" : "pipe", "pipe", "pipe"],
+    });
+    let out = "";
+    let err = "";
+    child.stdout!.setEncoding("utf8").on("data", (c: string) => (out += c));
+    child.stderr!.setEncoding("utf8").on("data", (c: string) => (err += c));
+    if (input !== undefined) child.stdin?.end(input);
+    child.once("error", reject);
+    child.once("close", (code) =>
+      code === 0
+        ? resolve(out)
+        : reject(
+            new Error(`${path.basename(cmd)} ${args.join(" ")}: exit ${code}\n${(out + err).slice(-2000)}`),
+          ),
+    );
+  });
+}
+
+interface Language {
+  name: string;
+  example: string;
+  prepare(work: string, env: NodeJS.ProcessEnv): Promise<void>;
+  run(work: string, env: NodeJS.ProcessEnv, op: "up" | "destroy"): Promise<unknown>;
+}
+
+const go = findGo() ?? "go";
+const LANGUAGES: Language[] = [
+  {
+    name: "TypeScript",
+    example: "typescript-flagship",
+    prepare: async (work, env) => {
+      const npm = process.env.npm_execpath ? [NODE, process.env.npm_execpath] : ["npm"];
+      const sdk = `dependencies.@pulumi-observability/sdk=file:${path.join(REPO_ROOT, "sdk", "nodejs")}`;
+      await exec(npm[0], [...npm.slice(1), "pkg", "set", sdk], work, env);
+      await exec(
+        npm[0],
+        [...npm.slice(1), "install", "--no-audit", "--no-fund", "--loglevel=error"],
+        work,
+        env,
+      );
+    },
+    run: (work, env, op) => exec(NODE, ["main.ts", op], work, env),
+  },
+  {
+    name: "Python",
+    example: "python-flagship",
+    prepare: async (work, env) => {
+      await exec(process.env.PYTHON ?? "python3", ["-m", "venv", ".venv"], work, env);
+      const sdk = path.join(REPO_ROOT, "sdk", "python");
+      await exec(
+        ".venv/bin/python",
+        ["-m", "pip", "install", "--quiet", "-r", "requirements.txt", sdk],
+        work,
+        env,
+      );
+    },
+    run: (work, env, op) => exec(path.join(work, ".venv", "bin", "python"), ["main.py", op], work, env),
+  },
+  {
+    name: "Go",
+    example: "go-flagship",
+    prepare: async (work, env) => {
+      const module = "github.com/pulumi-observability/pulumi-observability/sdk/go";
+      const goEnv = { ...env, GOTOOLCHAIN: "local" };
+      await exec(
+        go,
+        ["mod", "edit", "-replace", `${module}=${path.join(REPO_ROOT, "sdk", "go")}`],
+        work,
+        goEnv,
+      );
+      await exec(go, ["build", "-mod=readonly", "-o", "go-flagship", "."], work, goEnv);
+    },
+    run: (work, env, op) => exec(path.join(work, "go-flagship"), [op], work, env),
+  },
+  {
+    name: "YAML",
+    example: "yaml-flagship",
+    prepare: async (work, env) => {
+      const cli = env.PULUMI_CLI!;
+      const run = (args: string[], input?: string) =>
+        exec(cli, [...args, "--stack", "dev", "--non-interactive"], work, env, input);
+      await exec(
+        cli,
+        ["stack", "init", "dev", "--secrets-provider", "passphrase", "--non-interactive"],
+        work,
+        env,
+      );
+      await run(["config", "set", "observability:url", env.OBSERVABILITY_URL!]);
+      await run(["config", "set", "--secret", "observability:token"], env.OBSERVABILITY_TOKEN);
+      await run(["config", "set", "--secret", "slackWebhookUrl"], env.SLACK_WEBHOOK_URL);
+    },
+    run: (work, env, op) =>
+      exec(
+        env.PULUMI_CLI!,
+        [op, "--yes", "--skip-preview", "--stack", "dev", "--non-interactive"],
+        work,
+        env,
+      ),
+  },
+];
+
+async function measure(
+  cli: PulumiCli,
+  yamlBin: string,
+  lang: Language,
+  root: string,
+): Promise<Record<string, number>> {
+  const service = await freshService();
+  try {
+    const work = path.join(root, `${lang.example}-${Math.random().toString(36).slice(2, 8)}`);
+    cpSync(path.join(REPO_ROOT, "examples", lang.example), work, {
+      recursive: true,
+      filter: (src) => !/(node_modules|\.pulumi-state|__pycache__|\.venv|package-lock\.json)$/.test(src),
+    });
+    mkdirSync(path.join(work, ".pulumi-state"), { recursive: true });
+    const home = path.join(work, ".pulumi-home");
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      PULUMI_CLI: cli.pulumi,
+      PULUMI_HOME: home,
+      PULUMI_BACKEND_URL: `file://${path.join(work, ".pulumi-state")}`,
+      PULUMI_CONFIG_PASSPHRASE: "pulumi-observability-local",
+      PULUMI_SKIP_UPDATE_CHECK: "true",
+      PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+      PATH: [cli.binDir, yamlBin, path.dirname(NODE), process.env.PATH ?? ""].join(path.delimiter),
+      OBSERVABILITY_URL: service.em.url,
+      OBSERVABILITY_TOKEN: service.em.token,
+      OBSERVABILITY_ORG_ID: service.em.orgId,
+      SLACK_WEBHOOK_URL: "https://hooks.slack.com/services/T0000/B0000/bench",
+    };
+    const plugin = path.join(REPO_ROOT, "dist", "plugin", "pulumi-resource-observability");
+    await exec(
+      cli.pulumi,
+      ["plugin", "install", "resource", "observability", VERSION, "--file", plugin],
+      work,
+      env,
+    );
+    await lang.prepare(work, env);
+    const times: Record<string, number> = {};
+    for (const op of ["up", "destroy"] as const) {
+      const t0 = performance.now();
+      await lang.run(work, env, op);
+      times[op] = (performance.now() - t0) / 1000;
+    }
+    return times;
+  } finally {
+    await service.close();
+  }
+}
+
+async function main(): Promise<void> {
+  const found = await findPulumiCli({ build: true });
+  if (!found.cli) throw new Error(`no Pulumi CLI: ${found.reason}`);
+  const yaml = await ensureYamlHost();
+  mkdirSync(path.join(REPO_ROOT, ".demo"), { recursive: true });
+  const root = mkdtempSync(path.join(REPO_ROOT, ".demo", "bench-languages-"));
+  const results = new Map<string, Record<string, number>[]>();
+  try {
+    for (let round = 0; round < rounds; round++) {
+      const order = LANGUAGES.map((_, i) => LANGUAGES[(i + round) % LANGUAGES.length]);
+      for (const lang of order) {
+        const times = await measure(found.cli, yaml.binDir, lang, root);
+        results.set(lang.name, [...(results.get(lang.name) ?? []), times]);
+        console.error(
+          `round ${round + 1}: ${lang.name} up ${times.up.toFixed(1)} s, destroy ${times.destroy.toFixed(1)} s`,
+        );
+      }
+    }
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  const stat = (name: string, op: string) => median(results.get(name)!.map((t) => t[op]));
+  console.log(
+    `pulumi CLI ${found.cli.version}; ${rounds} round(s); median seconds; ratio against TypeScript`,
+  );
+  console.log("language     up (s)  ×TS    destroy (s)  ×TS");
+  for (const lang of LANGUAGES) {
+    const up = stat(lang.name, "up");
+    const down = stat(lang.name, "destroy");
+    console.log(
+      `${lang.name.padEnd(12)} ${up.toFixed(1).padStart(6)}  ${(up / stat("TypeScript", "up")).toFixed(2)}  ` +
+        `${down.toFixed(1).padStart(11)}  ${(down / stat("TypeScript", "destroy")).toFixed(2)}`,
+    );
+  }
+}
+
+main().catch((err: Error) => {
+  console.error(`bench/languages: ${err.message}`);
+  process.exit(1);
+});

@@ -1,0 +1,118 @@
+package main
+
+import (
+	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
+
+	obs "github.com/pulumi-observability/pulumi-observability/sdk/go/observability"
+)
+
+const httpLogsName = "http-logs"
+
+// flagship declares the flagship's shape on the generated Go SDK: the dataset a checkout service logs to, the
+// ingest-only token it sends them with, an on-call Slack notifier whose webhook URL is a secret, two monitors
+// wired to that notifier, and a role for the on-call team.
+func flagship(ctx *pulumi.Context) error {
+	cfg := config.New(ctx, "")
+	// Read as a secret: encrypted in state, masked in the engine's output.
+	slackURL := cfg.RequireSecret("slackWebhookUrl")
+
+	httpLogs, err := obs.NewDataset(ctx, "http-logs", &obs.DatasetArgs{
+		Name:               pulumi.String(httpLogsName),
+		Description:        pulumi.String("Access logs of the checkout API."),
+		RetentionDays:      pulumi.Int(30),
+		UseRetentionPeriod: pulumi.Bool(true),
+		ForceDestroy:       pulumi.Bool(true),
+	})
+	if err != nil {
+		return err
+	}
+	onHTTPLogs := pulumi.DependsOn([]pulumi.Resource{httpLogs})
+
+	ingest, err := obs.NewApiToken(ctx, "checkout-ingest", &obs.ApiTokenArgs{
+		Name:        pulumi.String("checkout ingest"),
+		Description: pulumi.String("Used by the checkout service to send its access logs; ingest into http-logs only."),
+		DatasetCapabilities: obs.ApiTokenDatasetCapabilitiesItemMap{
+			httpLogsName: obs.ApiTokenDatasetCapabilitiesItemArgs{
+				Ingest: obs.RoleDatasetCapabilitiesItemIngestItemArray{obs.RoleDatasetCapabilitiesItemIngestItemCreate},
+			},
+		},
+	}, onHTTPLogs)
+	if err != nil {
+		return err
+	}
+
+	slack, err := obs.NewNotifier(ctx, "oncall-slack", &obs.NotifierArgs{
+		Name: pulumi.String("On-call Slack (#checkout-alerts)"),
+		Properties: obs.NotifierPropertiesArgs{
+			Slack: obs.NotifierPropertiesSlackArgs{SlackUrl: slackURL},
+		},
+	})
+	if err != nil {
+		return err
+	}
+
+	errorRate, err := obs.NewMonitor(ctx, "error-rate", &obs.MonitorArgs{
+		Name:            pulumi.String("Checkout 5xx rate"),
+		Description:     pulumi.String("More than 25 server errors in five minutes."),
+		Type:            obs.MonitorTypeThreshold,
+		AplQuery:        pulumi.String("['" + httpLogsName + "'] | where status >= 500 | summarize count() by bin_auto(_time)"),
+		Operator:        obs.MonitorOperatorAbove,
+		Threshold:       pulumi.Float64(25),
+		IntervalMinutes: pulumi.Int(5),
+		RangeMinutes:    pulumi.Int(5),
+		NotifierIds:     pulumi.StringArray{slack.ID()},
+	}, onHTTPLogs)
+	if err != nil {
+		return err
+	}
+
+	panics, err := obs.NewMonitor(ctx, "panics", &obs.MonitorArgs{
+		Name:            pulumi.String("Checkout panics"),
+		Type:            obs.MonitorTypeMatchEvent,
+		AplQuery:        pulumi.String("['" + httpLogsName + "'] | where message contains 'panic'"),
+		IntervalMinutes: pulumi.Int(1),
+		RangeMinutes:    pulumi.Int(1),
+		NotifierIds:     pulumi.StringArray{slack.ID()},
+	}, onHTTPLogs)
+	if err != nil {
+		return err
+	}
+
+	oncall, err := obs.NewRole(ctx, "oncall", &obs.RoleArgs{
+		Name:        pulumi.String("checkout on-call"),
+		Description: pulumi.String("Reads the checkout logs, silences and edits its monitors."),
+		OrgCapabilities: obs.RoleOrgCapabilitiesArgs{
+			Monitors: obs.RoleOrgCapabilitiesAnnotationsItemArray{
+				obs.RoleOrgCapabilitiesAnnotationsItemRead, obs.RoleOrgCapabilitiesAnnotationsItemUpdate,
+			},
+			Notifiers: obs.RoleOrgCapabilitiesAnnotationsItemArray{obs.RoleOrgCapabilitiesAnnotationsItemRead},
+		},
+		DatasetCapabilities: obs.RoleDatasetCapabilitiesItemMap{
+			httpLogsName: obs.RoleDatasetCapabilitiesItemArgs{
+				Query: obs.RoleOrgCapabilitiesAuditLogItemArray{obs.RoleOrgCapabilitiesAuditLogItemRead},
+			},
+		},
+	}, onHTTPLogs)
+	if err != nil {
+		return err
+	}
+
+	// A dataset made outside Pulumi, taken under management by id when `importDatasetId` is set.
+	if importID := cfg.Get("importDatasetId"); importID != "" {
+		if _, err := obs.NewDataset(ctx, "legacy-logs", &obs.DatasetArgs{
+			Name:          pulumi.String(importID),
+			Description:   pulumi.String("Logs of the retired checkout service."),
+			RetentionDays: pulumi.Int(7),
+		}, pulumi.Import(pulumi.ID(importID))); err != nil {
+			return err
+		}
+	}
+
+	ctx.Export("datasetName", httpLogs.Name)
+	ctx.Export("ingestToken", ingest.Token)
+	ctx.Export("notifierId", slack.ID())
+	ctx.Export("monitorIds", pulumi.StringArray{errorRate.ID(), panics.ID()})
+	ctx.Export("roleId", oncall.ID())
+	return nil
+}

@@ -1,0 +1,187 @@
+/**
+ * `npm run sdk:gen`: writes sdk/nodejs, sdk/python and sdk/go from the native provider's package schema (what
+ * `npm run --silent schema` prints), through Pulumi's own code generators called by engine/sdkgen (a Go program).
+ * `npm run sdk:check` regenerates into a temporary folder and fails, naming the files, when the committed SDKs
+ * differ from what the schema gives.
+ *
+ * Options: `--schema <file>` generates from that schema instead of the plugin's; `--sdk <dir>` names the folder
+ * holding the SDKs (default sdk/); `--check` compares instead of writing.
+ *
+ * engine/sdkgen is built like the CLI (go-build.mts) into `${XDG_CACHE_HOME:-~/.cache}/pulumi-observability/
+ * sdkgen/<hash>/bin`, keyed by a hash of its go.mod, go.sum and sources, so an edit of the generator rebuilds it.
+ */
+import { createHash } from "node:crypto";
+import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { fileURLToPath } from "node:url";
+import { buildGoPackage, capture, isExecutable, toolCacheDir } from "./go-build.mts";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+export const SDKGEN_DIR = path.join(ROOT, "engine", "sdkgen");
+/** The folder of the committed SDKs. */
+export const SDK_DIR = path.join(ROOT, "sdk");
+export const LANGUAGES = ["nodejs", "python", "go"] as const;
+
+/** The cache key of the generator: its module files and sources, hashed. */
+export function sdkgenKey(): string {
+  const hash = createHash("sha256");
+  for (const name of readdirSync(SDKGEN_DIR).sort()) {
+    if (!/^(go\.mod|go\.sum|.*\.go)$/.test(name) || name.endsWith("_test.go")) continue;
+    hash
+      .update(name)
+      .update("\0")
+      .update(readFileSync(path.join(SDKGEN_DIR, name)))
+      .update("\0");
+  }
+  return hash.digest("hex").slice(0, 16);
+}
+
+/** The generator's binary: cached, else built now (minutes with cold Go caches), with the seconds it took. */
+export async function ensureSdkgen(
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<{ binary: string; builtInSeconds?: number }> {
+  const cacheDir = toolCacheDir("sdkgen", sdkgenKey(), env);
+  const binary = path.join(cacheDir, "bin", "sdkgen");
+  if (isExecutable(binary)) return { binary };
+  const { seconds } = await buildGoPackage(
+    {
+      what: "the SDK generator (engine/sdkgen)",
+      moduleDir: SDKGEN_DIR,
+      pkg: ".",
+      cacheDir,
+      binary: "sdkgen",
+    },
+    env,
+  );
+  return { binary, builtInSeconds: seconds };
+}
+
+/** The native provider's schema, as `npm run --silent schema` prints it. */
+export async function pluginSchema(env: NodeJS.ProcessEnv = process.env): Promise<string> {
+  const pkg = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as {
+    scripts?: Record<string, string>;
+  };
+  if (!pkg.scripts?.schema) {
+    throw new Error("package.json has no `schema` script (it prints the native provider's package schema)");
+  }
+  const npmCli = env.npm_execpath;
+  const [cmd, args] = npmCli
+    ? [process.execPath, [npmCli, "run", "--silent", "schema"]]
+    : ["npm", ["run", "--silent", "schema"]];
+  const result = await capture(cmd, args, env, ROOT);
+  if (result.code !== 0) {
+    const last = result.stderr.trim().split("\n").at(-1) ?? `exit code ${result.code}`;
+    throw new Error(`\`npm run schema\` failed: ${last}`);
+  }
+  try {
+    JSON.parse(result.stdout);
+  } catch (err) {
+    throw new Error(`\`npm run schema\` did not print JSON: ${(err as Error).message}`);
+  }
+  return result.stdout;
+}
+
+/** Runs the generator on `schemaText`, writing `<out>/<language>` for each language. */
+export async function generateSdks(
+  schemaText: string,
+  out: string,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<{ builtInSeconds?: number }> {
+  const { binary, builtInSeconds } = await ensureSdkgen(env);
+  const result = await capture(binary, ["-schema", "-", "-out", out], env, ROOT, schemaText);
+  if (result.code !== 0)
+    throw new Error(result.stderr.trim() || `sdkgen failed with exit code ${result.code}`);
+  return { builtInSeconds };
+}
+
+/** Every file under `dir`, relative, sorted. */
+function listFiles(dir: string): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(dir, { recursive: true, encoding: "utf8" });
+  } catch {
+    return [];
+  }
+  return names.filter((f) => statSync(path.join(dir, f)).isFile()).sort();
+}
+
+/**
+ * The differences between the SDKs in `committed` and those in `fresh`, one line each: a file missing, extra, or
+ * with other contents. Files the SDKs' own .gitignore files leave out (an installed SDK's node_modules and bin)
+ * are not compared.
+ */
+export function compareSdks(committed: string, fresh: string): string[] {
+  const problems: string[] = [];
+  for (const lang of LANGUAGES) {
+    const ignored = (f: string) =>
+      /^(node_modules|bin|build|dist)\//.test(f) || /(^|\/)(__pycache__|[^/]*\.egg-info)\//.test(f);
+    const a = listFiles(path.join(committed, lang)).filter((f) => !ignored(f));
+    const b = listFiles(path.join(fresh, lang));
+    const inA = new Set(a);
+    for (const f of b) {
+      if (!inA.has(f)) problems.push(`sdk/${lang}/${f} is missing`);
+      else if (!readFileSync(path.join(committed, lang, f)).equals(readFileSync(path.join(fresh, lang, f))))
+        problems.push(`sdk/${lang}/${f} differs from what the schema gives`);
+    }
+    const inB = new Set(b);
+    for (const f of a) if (!inB.has(f)) problems.push(`sdk/${lang}/${f} is not generated from the schema`);
+  }
+  return problems;
+}
+
+function option(args: string[], name: string): string | undefined {
+  const i = args.indexOf(name);
+  if (i < 0) return undefined;
+  const value = args[i + 1];
+  if (value === undefined || value.startsWith("--")) throw new Error(`${name} needs a value`);
+  return value;
+}
+
+async function main(args: string[]): Promise<number> {
+  const known = new Set(["--schema", "--sdk", "--check"]);
+  for (const a of args) {
+    if (a.startsWith("--") && !known.has(a))
+      throw new Error(`unknown option ${a} (known: ${[...known].join(", ")})`);
+  }
+  const schemaFile = option(args, "--schema");
+  const sdkDir = path.resolve(option(args, "--sdk") ?? SDK_DIR);
+  const t0 = Date.now();
+  const schemaText = schemaFile ? readFileSync(schemaFile, "utf8") : await pluginSchema();
+  const tSchema = Date.now();
+  if (!args.includes("--check")) {
+    const { builtInSeconds } = await generateSdks(schemaText, sdkDir);
+    const built =
+      builtInSeconds === undefined ? "cached generator" : `generator built in ${builtInSeconds} s`;
+    console.error(
+      `sdk:gen: wrote ${LANGUAGES.map((l) => path.relative(ROOT, path.join(sdkDir, l))).join(", ")} ` +
+        `(schema ${((tSchema - t0) / 1000).toFixed(1)} s, ${built}, total ${((Date.now() - t0) / 1000).toFixed(1)} s)`,
+    );
+    return 0;
+  }
+  const fresh = mkdtempSync(path.join(os.tmpdir(), "obs-sdk-"));
+  try {
+    await generateSdks(schemaText, fresh);
+    const problems = compareSdks(sdkDir, fresh);
+    if (problems.length === 0) {
+      console.error(`sdk:check: ${path.relative(ROOT, sdkDir) || "."} is what the schema gives`);
+      return 0;
+    }
+    console.error(`sdk:check: the committed SDKs are stale; run \`npm run sdk:gen\` and commit sdk/:`);
+    for (const p of problems.slice(0, 20)) console.error(`  ${p}`);
+    if (problems.length > 20) console.error(`  … and ${problems.length - 20} more`);
+    return 1;
+  } finally {
+    rmSync(fresh, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  main(process.argv.slice(2)).then(
+    (code) => process.exit(code),
+    (err: Error) => {
+      console.error(`sdk:gen: ${err.message.split("\n")[0]}`);
+      process.exit(1);
+    },
+  );
+}

@@ -1,0 +1,48 @@
+/**
+ * `npm run test:e2e`: the suites under the real Pulumi engine, one config after the other, with the same arguments
+ * (`npm run test:e2e -- <path pattern>` filters both):
+ * 1. test/e2e (jest.e2e.config.js): the examples and the engine's paths on the dynamic resources. Its global setup
+ *    gets the CLI, building it from Go modules when needed; without one, every test is skipped and the last line
+ *    says why.
+ * 2. test/e2e-native (jest.native.config.js): the native provider plugin and the SDKs of every language. Run only
+ *    when a CLI could be had, so a skipped run still ends with the line saying why.
+ * The exit code is the first failure's.
+ */
+import { spawn } from "node:child_process";
+import * as path from "node:path";
+import { fileURLToPath } from "node:url";
+import { findPulumiCli } from "./lib.mts";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const JEST = path.join(ROOT, "node_modules", "jest", "bin", "jest.js");
+
+function jest(config: string, nodeFlags: string[], args: string[]): Promise<number> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [...nodeFlags, JEST, "-c", config, "--passWithNoTests", ...args], {
+      cwd: ROOT,
+      stdio: "inherit",
+    });
+    child.once("error", () => resolve(1));
+    child.once("close", (code) => resolve(code ?? 1));
+  });
+}
+
+async function main(): Promise<number> {
+  const args = process.argv.slice(2);
+  const dynamic = await jest(
+    "jest.e2e.config.js",
+    ["--experimental-vm-modules", "--disable-warning=ExperimentalWarning"],
+    args,
+  );
+  if (!(await findPulumiCli({ build: false })).cli) return dynamic;
+  const native = await jest("jest.native.config.js", [], args);
+  return dynamic !== 0 ? dynamic : native;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err: Error) => {
+    console.error(`test:e2e: ${err.message.split("\n")[0]}`);
+    process.exit(1);
+  },
+);

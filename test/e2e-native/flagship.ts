@@ -1,0 +1,381 @@
+/**
+ * The flagship's shape in each Pulumi language (examples/<language>-flagship), run by the real engine — the
+ * `pulumi` CLI this repository builds (scripts/pulumi-path.mts), a file backend, and the native provider plugin
+ * installed as a user installs it (`pulumi plugin install resource observability <version> --file …`) — against
+ * a fresh emulator per language.
+ *
+ * Each language goes through Pulumi's integration-test sequence (pulumi/pulumi pkg/testing/integration/
+ * program.go: preview, up, then preview and refresh expecting no changes, an edit of the program that updates,
+ * destroy), with two steps of this project's: a dataset made out of band is imported, and the state files
+ * (every checkpoint, backup and history entry) are scanned for each credential in plaintext.
+ *
+ * The example is copied into a work folder under .demo/, so an edit or an install never touches the repository.
+ */
+import { spawn, spawnSync } from "node:child_process";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import * as path from "node:path";
+import { startEmulator, type RunningEmulator } from "../../emulator";
+import { ObservabilityClient } from "../../provider/client";
+
+export const ROOT = path.resolve(__dirname, "../..");
+/** The Node this test runs on (Node 24 from the `node` devDependency inside npm scripts). */
+export const NODE = process.execPath;
+/** The package's version: the plugin's and the SDKs'. */
+export const VERSION = (
+  JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as { version: string }
+).version;
+export const PLUGIN = path.join(ROOT, "dist", "plugin", "pulumi-resource-observability");
+
+/** A command's outcome; `output` is stdout and stderr interleaved as they came, for failure messages. */
+export interface Outcome {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs a command without blocking the event loop (the emulator serves from this process). */
+export function exec(
+  cmd: string,
+  args: string[],
+  options: { cwd?: string; env?: NodeJS.ProcessEnv; input?: string } = {},
+): Promise<Outcome> {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, {
+      cwd: options.cwd ?? ROOT,
+      env: options.env ?? process.env,
+      stdio: [options.input === undefined ? "ignore" : "pipe", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout!.setEncoding("utf8").on("data", (c: string) => (stdout += c));
+    child.stderr!.setEncoding("utf8").on("data", (c: string) => (stderr += c));
+    if (options.input !== undefined) child.stdin!.end(options.input);
+    child.once("error", (err) => resolve({ code: null, stdout, stderr: `${stderr}${err.message}\n` }));
+    child.once("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** Like {@link exec}, but throws with the command and the tail of its output when it fails. */
+export async function mustExec(
+  cmd: string,
+  args: string[],
+  options: { cwd?: string; env?: NodeJS.ProcessEnv; input?: string } = {},
+): Promise<string> {
+  const r = await exec(cmd, args, options);
+  if (r.code !== 0) {
+    const tail = `${r.stdout}\n${r.stderr}`.trim().split("\n").slice(-25).join("\n");
+    throw new Error(`\`${path.basename(cmd)} ${args.join(" ")}\` failed with exit code ${r.code}:\n${tail}`);
+  }
+  return r.stdout;
+}
+
+/**
+ * A Go program's answer, run while the test file loads (whether its tests run depends on it): `npm run
+ * pulumi:path` (a `pulumi` on PATH, else the one built here from Go modules, built now when needed; minutes
+ * cold) or `npm run yaml:path`. `reason` says why there is none (no Go to build it).
+ */
+export function toolPath(script: "pulumi-path.mts" | "pulumi-yaml.mts"): { path?: string; reason?: string } {
+  const r = spawnSync(NODE, [path.join(ROOT, "scripts", script)], { cwd: ROOT, encoding: "utf8" });
+  if (r.status === 0) return { path: r.stdout.trim().split("\n").at(-1) };
+  return { reason: (r.stderr || r.error?.message || "").trim().split("\n").at(-1) };
+}
+
+/** The change counts of an operation, by kind of change (`create`, `same`, `update`, `import`, `delete`). */
+export type Changes = Record<string, number>;
+
+/** Only `same` entries: nothing would change. */
+export function noChanges(changes: Changes): boolean {
+  return Object.entries(changes).every(([op, n]) => op === "same" || n === 0);
+}
+
+/** What every language's run shares: the engine's environment, a fresh emulator, a client on it, secrets. */
+export interface Harness {
+  pulumi: string;
+  em: RunningEmulator;
+  client: ObservabilityClient;
+  /** The example's copy, where the program runs. */
+  work: string;
+  /** PULUMI_HOME, PATH, backend, passphrase and the service's coordinates (OBSERVABILITY_URL, _TOKEN). */
+  env: NodeJS.ProcessEnv;
+  /** The notifier's webhook URL, secret and unique to this run. */
+  slackUrl: string;
+  close(): Promise<void>;
+}
+
+/**
+ * A work copy of examples/<example>, a fresh emulator with a token of its own, and a PULUMI_HOME into which the
+ * plugin is installed from dist/plugin (the package is built before these tests run).
+ */
+export async function openHarness(
+  pulumi: string,
+  example: string,
+  extraPath: string[] = [],
+): Promise<Harness> {
+  mkdirSync(path.join(ROOT, ".demo"), { recursive: true });
+  const root = mkdtempSync(path.join(ROOT, ".demo", `lang-${example}-`));
+  const work = path.join(root, example);
+  cpSync(path.join(ROOT, "examples", example), work, {
+    recursive: true,
+    filter: (src) => !/(node_modules|\.pulumi-state|__pycache__|\.venv|package-lock\.json)$/.test(src),
+  });
+  const home = path.join(root, "pulumi-home");
+  mkdirSync(home, { recursive: true });
+  const token = `xaat-lang-${Math.random().toString(36).slice(2, 12)}`;
+  const em = await startEmulator({ port: 0, host: "127.0.0.1", token });
+  const client = new ObservabilityClient({ url: em.url, token: em.token, orgId: em.orgId });
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PULUMI_HOME: home,
+    PULUMI_BACKEND_URL: `file://${path.join(work, ".pulumi-state")}`,
+    PULUMI_CONFIG_PASSPHRASE: "pulumi-observability-local",
+    PULUMI_SKIP_UPDATE_CHECK: "true",
+    PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+    PATH: [path.dirname(pulumi), ...extraPath, path.dirname(NODE), process.env.PATH ?? ""].join(
+      path.delimiter,
+    ),
+    OBSERVABILITY_URL: em.url,
+    OBSERVABILITY_TOKEN: em.token,
+    OBSERVABILITY_ORG_ID: em.orgId,
+  };
+  mkdirSync(path.join(work, ".pulumi-state"), { recursive: true });
+  // As the README has users do it: the plugin into the plugin cache, offline, at the SDKs' version.
+  await mustExec(pulumi, ["plugin", "install", "resource", "observability", VERSION, "--file", PLUGIN], {
+    env,
+  });
+  const slackUrl = `https://hooks.slack.com/services/T0000/B0000/${Math.random().toString(36).slice(2, 14)}`;
+  env.SLACK_WEBHOOK_URL = slackUrl;
+  return {
+    pulumi,
+    em,
+    client,
+    work,
+    env,
+    slackUrl,
+    close: async () => {
+      await client.close();
+      await em.close();
+    },
+  };
+}
+
+/** Replaces `from` by `to` in the work copy's `file`; throws when `from` is not there exactly once. */
+export function editProgram(work: string, file: string, from: string, to: string): void {
+  const target = path.join(work, file);
+  const text = readFileSync(target, "utf8");
+  const count = text.split(from).length - 1;
+  if (count !== 1) throw new Error(`${file}: expected ${JSON.stringify(from)} once, found it ${count} times`);
+  writeFileSync(target, text.replace(from, to));
+}
+
+/** What the service holds of the families the flagship touches. */
+export async function flagshipObjects(client: ObservabilityClient): Promise<Record<string, string[]>> {
+  const ids = (objects: { id: string }[]) => objects.map((o) => o.id).sort();
+  return {
+    datasets: ids(await client.datasets.list()),
+    tokens: ids(await client.tokens.list()),
+    notifiers: ids(await client.notifiers.list()),
+    monitors: ids(await client.monitors.list()),
+    roles: ids(await client.roles.list()),
+  };
+}
+
+/** Every file under `dir`. */
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, encoding: "utf8" })
+    .map((f) => path.join(dir, f))
+    .filter((f) => statSync(f).isFile());
+}
+
+/** The state files (checkpoints, backups, history) that hold any of `secrets` in plaintext, with which. */
+export function plaintextSecrets(stateDir: string, secrets: Record<string, string>): string[] {
+  const hits: string[] = [];
+  const files = filesUnder(stateDir);
+  if (files.length === 0) throw new Error(`no state files under ${stateDir}`);
+  for (const file of files) {
+    const text = readFileSync(file, "utf8");
+    for (const [name, value] of Object.entries(secrets))
+      if (text.includes(value)) hits.push(`${path.relative(stateDir, file)} holds the ${name}`);
+  }
+  return hits;
+}
+
+/** The stack's outputs, secrets decrypted, as `pulumi stack output --json --show-secrets` gives them. */
+export async function stackOutputs(h: Harness): Promise<Record<string, unknown>> {
+  const out = await mustExec(
+    h.pulumi,
+    ["stack", "output", "--json", "--show-secrets", "--stack", "dev", "--non-interactive"],
+    { cwd: h.work, env: h.env },
+  );
+  return JSON.parse(out) as Record<string, unknown>;
+}
+
+/** How one language runs the flagship. */
+export interface LanguageSpec {
+  /** examples/<example>. */
+  example: string;
+  /** Extra folders for PATH (the YAML language host). */
+  extraPath?(): string[];
+  /** Installs what the program needs in the work copy (the SDK, Pulumi's SDK), once. */
+  install(h: Harness): Promise<void>;
+  /** Runs one operation; resolves to its change counts. `env` adds to the harness's. */
+  operation(
+    h: Harness,
+    op: "preview" | "up" | "refresh" | "destroy",
+    env?: NodeJS.ProcessEnv,
+  ): Promise<Changes>;
+  /** The edit of the program that raises the error-rate monitor's threshold from 25 to 40. */
+  edit: { file: string; from: string; to: string };
+  /**
+   * Takes the dataset `id`, made out of band, under management; resolves to the change counts of that step and
+   * the environment the later operations need (the program then declares it).
+   */
+  importDataset(h: Harness, id: string): Promise<{ changes: Changes; env: NodeJS.ProcessEnv }>;
+  /**
+   * Checks the declarations docs/resources/<kind>.md shows in this language (scripts/docs-languages.mts writes
+   * them, all thirteen kinds, as one program into `programs`); throws what is wrong.
+   */
+  docs(h: Harness, programs: string): Promise<void>;
+}
+
+/** The flagship's resources: a dataset, a token, a notifier, two monitors, a role, and the stack itself. */
+const FLAGSHIP_CREATES = 7;
+
+/** Registers the sequence's tests for one language. */
+export function describeFlagship(language: string, spec: LanguageSpec, missing?: string): void {
+  const cli = missing ? {} : toolPath("pulumi-path.mts");
+  const reason = missing ?? cli.reason;
+  const maybe = cli.path ? describe : describe.skip;
+  if (!cli.path) console.warn(`${language} flagship: skipped: ${reason}`);
+  maybe(`${language}: the flagship on the generated SDK under the real engine`, () => {
+    let h: Harness;
+    let baseline: Record<string, string[]>;
+    let extraEnv: NodeJS.ProcessEnv = {};
+    const op = (name: "preview" | "up" | "refresh" | "destroy") => spec.operation(h, name, extraEnv);
+
+    beforeAll(async () => {
+      h = await openHarness(cli.path!, spec.example, spec.extraPath?.() ?? []);
+      baseline = await flagshipObjects(h.client);
+      await spec.install(h);
+    }, 20 * 60_000);
+    afterAll(async () => h?.close());
+
+    test("preview proposes the flagship's creates and changes nothing", async () => {
+      const changes = await op("preview");
+      expect(changes).toEqual({ create: FLAGSHIP_CREATES });
+      expect(await flagshipObjects(h.client)).toEqual(baseline);
+    });
+
+    test("up creates them: the service holds the dataset, token, notifier, two monitors wired to it, a role", async () => {
+      expect(await op("up")).toEqual({ create: FLAGSHIP_CREATES });
+      const now = await flagshipObjects(h.client);
+      const added = (family: string) => now[family].filter((id) => !baseline[family].includes(id));
+      expect(added("datasets")).toEqual(["http-logs"]);
+      expect(added("tokens")).toHaveLength(1);
+      expect(added("notifiers")).toHaveLength(1);
+      expect(added("roles")).toHaveLength(1);
+      const monitors = await Promise.all(added("monitors").map((id) => h.client.monitors.get(id)));
+      expect(monitors.map((m) => m.name).sort()).toEqual(["Checkout 5xx rate", "Checkout panics"]);
+      for (const m of monitors) expect(m.notifierIds).toEqual(added("notifiers"));
+      const notifier = await h.client.notifiers.get(added("notifiers")[0]);
+      expect(notifier.properties?.slack?.slackUrl).toBe(h.slackUrl);
+    });
+
+    test("preview after up proposes no changes", async () => {
+      const changes = await op("preview");
+      expect(noChanges(changes)).toBe(true);
+      expect(changes.same).toBe(FLAGSHIP_CREATES);
+    });
+
+    test("refresh finds no changes", async () => {
+      const changes = await op("refresh");
+      expect(noChanges(changes)).toBe(true);
+    });
+
+    test("an edit of the program updates exactly the monitor it touches", async () => {
+      editProgram(h.work, spec.edit.file, spec.edit.from, spec.edit.to);
+      const changes = await op("up");
+      expect(changes).toEqual({ update: 1, same: FLAGSHIP_CREATES - 1 });
+      const monitors = await h.client.monitors.list();
+      expect(monitors.find((m) => m.name === "Checkout 5xx rate")?.threshold).toBe(40);
+    });
+
+    test("a dataset made out of band is imported, then nothing changes", async () => {
+      await h.client.datasets.create({
+        name: "legacy-logs",
+        description: "Logs of the retired checkout service.",
+        retentionDays: 7,
+      });
+      const imported = await spec.importDataset(h, "legacy-logs");
+      extraEnv = imported.env;
+      expect(imported.changes.import).toBe(1);
+      const after = await op("preview");
+      expect(noChanges(after)).toBe(true);
+      expect(after.same).toBe(FLAGSHIP_CREATES + 1);
+    });
+
+    test("no credential is in plaintext in any state file: the provider's token, the webhook URL, the ingest token", async () => {
+      const outputs = await stackOutputs(h);
+      const ingestToken = String(outputs.ingestToken);
+      expect(ingestToken.length).toBeGreaterThan(8);
+      const hits = plaintextSecrets(path.join(h.work, ".pulumi-state"), {
+        "provider's token": h.em.token,
+        "notifier's webhook URL": h.slackUrl,
+        "ingest token": ingestToken,
+      });
+      expect(hits).toEqual([]);
+    });
+
+    test("the declarations docs/resources shows in this language are accepted by the SDK", async () => {
+      const programs = path.join(path.dirname(h.work), "docs-programs");
+      await mustExec(NODE, [path.join(ROOT, "scripts", "docs-languages.mts"), "--programs", programs]);
+      await spec.docs(h, programs);
+    });
+
+    test("destroy deletes everything, leaving the emulator as it was", async () => {
+      const changes = await op("destroy");
+      expect(changes.delete).toBe(FLAGSHIP_CREATES + 1);
+      expect(await flagshipObjects(h.client)).toEqual(baseline);
+    });
+  });
+}
+
+/** Runs an Automation API driver (`<cmd> <args> <operation>`); its last stdout line is JSON with the changes. */
+export async function driverOperation(
+  h: Harness,
+  cmd: string,
+  args: string[],
+  operation: string,
+  env: NodeJS.ProcessEnv = {},
+): Promise<Changes> {
+  const out = await mustExec(cmd, [...args, operation], { cwd: h.work, env: { ...h.env, ...env } });
+  const last = out.trim().split("\n").at(-1) ?? "";
+  const result = JSON.parse(last) as { operation: string; changes: Changes };
+  if (result.operation !== operation) throw new Error(`the driver answered ${last} to ${operation}`);
+  return result.changes;
+}
+
+/** Pulumi's marker of a secret value on the wire (pulumi/pulumi sdk/go/common/resource/sig). */
+const SECRET_SIG = "4dabf18193072939515e22adb298388d";
+
+function unwrapSecrets(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(unwrapSecrets);
+  if (v !== null && typeof v === "object") {
+    const o = v as Record<string, unknown>;
+    if (SECRET_SIG in o) return unwrapSecrets(o.value);
+    return Object.fromEntries(Object.entries(o).map(([k, x]) => [k, unwrapSecrets(x)]));
+  }
+  return v;
+}
+
+/**
+ * Each resource the docs' program declared reached the engine with the docs' inputs under the schema's names
+ * (the SDK may add the schema's defaults beside them, and marks secrets): `seenFile` holds what the mocks saw.
+ */
+export function expectDocsInputs(seenFile: string, programs: string): void {
+  const seen = JSON.parse(readFileSync(seenFile, "utf8")) as Record<string, unknown>;
+  const want = JSON.parse(readFileSync(path.join(programs, "inputs.json"), "utf8")) as Record<string, object>;
+  expect(Object.keys(seen).sort()).toEqual(Object.keys(want).sort());
+  for (const [name, inputs] of Object.entries(want)) {
+    expect({ name, inputs: unwrapSecrets(seen[name]) }).toMatchObject({ name, inputs });
+  }
+}

@@ -1,0 +1,57 @@
+/**
+ * Python: examples/python-flagship, an Automation API inline program (pulumi.automation create_or_select_stack
+ * with `program=`, pulumi/pulumi sdk/python/lib/pulumi/automation/_stack.py) on the generated SDK, in a virtual
+ * environment into which pip installs `pulumi` from PyPI and the SDK from sdk/python, as docs/languages.md says.
+ */
+import { copyFileSync } from "node:fs";
+import * as path from "node:path";
+import { spawnSync } from "node:child_process";
+import { describeFlagship, driverOperation, expectDocsInputs, mustExec, ROOT } from "./flagship";
+
+/** The Python to make the virtual environment with: $PYTHON, else python3 (3.9 or newer: the SDK's requires-python). */
+const PYTHON = process.env.PYTHON ?? "python3";
+const probe = spawnSync(PYTHON, ["-c", "import sys, venv; assert sys.version_info >= (3, 9)"], {
+  stdio: "ignore",
+});
+const missing = probe.status === 0 ? undefined : `no Python 3.9+ with venv (${PYTHON})`;
+
+const venvPython = (work: string) => path.join(work, ".venv", "bin", "python");
+
+describeFlagship(
+  "Python",
+  {
+    example: "python-flagship",
+    install: async (h) => {
+      await mustExec(PYTHON, ["-m", "venv", ".venv"], { cwd: h.work, env: h.env });
+      await mustExec(
+        venvPython(h.work),
+        [
+          "-m",
+          "pip",
+          "install",
+          "--quiet",
+          "--disable-pip-version-check",
+          "-r",
+          "requirements.txt",
+          path.join(ROOT, "sdk", "python"),
+        ],
+        { cwd: h.work, env: h.env },
+      );
+    },
+    operation: (h, op, env) => driverOperation(h, venvPython(h.work), ["main.py"], op, env),
+    edit: { file: "flagship.py", from: "threshold=25,", to: "threshold=40," },
+    importDataset: async (h, id) => {
+      const env = { IMPORT_DATASET_ID: id };
+      return { changes: await driverOperation(h, venvPython(h.work), ["main.py"], "up", env), env };
+    },
+    docs: async (h, programs) => {
+      // Under Pulumi's mocks (pulumi.runtime.set_mocks), which record what the SDK sends for each resource.
+      copyFileSync(path.join(programs, "python", "docs_program.py"), path.join(h.work, "docs_program.py"));
+      copyFileSync(path.join(__dirname, "programs", "docs_check.py"), path.join(h.work, "docs_check.py"));
+      const seen = path.join(h.work, "docs-seen.json");
+      await mustExec(venvPython(h.work), ["docs_check.py", seen], { cwd: h.work, env: h.env });
+      expectDocsInputs(seen, programs);
+    },
+  },
+  missing,
+);
