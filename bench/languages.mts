@@ -17,7 +17,7 @@ import { spawn } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import * as path from "node:path";
 import { REPO_ROOT, findPulumiCli, type PulumiCli } from "../scripts/lib.mts";
-import { freshService } from "../scripts/e2e-support.mts";
+import { freshService } from "../test/e2e/support.mts";
 import { ensureYamlHost } from "../scripts/pulumi-yaml.mts";
 import { findGo } from "../scripts/go-build.mts";
 

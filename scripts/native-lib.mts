@@ -25,10 +25,10 @@ export function packageVersion(): string {
 export function generateSchema(version = packageVersion()): unknown {
   const { packageSchema } = require(
     path.join(NATIVE_DIST, "schema.js"),
-  ) as typeof import("../provider/native/schema.ts");
+  ) as typeof import("../dist/provider/native/schema.js");
   const { sourceDocs } = require(
     path.join(NATIVE_DIST, "docs.js"),
-  ) as typeof import("../provider/native/docs.ts");
+  ) as typeof import("../dist/provider/native/docs.js");
   const { KINDS } = require(path.join(ROOT, "dist", "provider", "resources", "registry.js")) as {
     KINDS: Map<string, unknown>;
   };

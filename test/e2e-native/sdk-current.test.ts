@@ -104,12 +104,16 @@ describe("the committed SDKs", () => {
       const schema = JSON.parse(readFileSync(schemaFile, "utf8")) as {
         resources: Record<string, { properties: Record<string, unknown> }>;
       };
-      schema.resources["observability:index:Dataset"].properties.name = { $ref: "#/types/observability:index:Nope" };
+      schema.resources["observability:index:Dataset"].properties.name = {
+        $ref: "#/types/observability:index:Nope",
+      };
       const bad = path.join(sandbox, "bad-ref.json");
       writeFileSync(bad, JSON.stringify(schema));
       const r = sdkgen(["--schema", bad, "--sdk", path.join(sandbox, "never-written")]);
       expect(r.code).toBe(1);
-      expect(r.stderr).toMatch(/sdk:gen: the schema is not valid: [^\n]*type observability:index:Nope not found in package observability/);
+      expect(r.stderr).toMatch(
+        /sdk:gen: the schema is not valid: [^\n]*type observability:index:Nope not found in package observability/,
+      );
     },
     15 * 60_000,
   );
