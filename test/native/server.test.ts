@@ -227,7 +227,7 @@ describe("import: a Read with nothing but the id", () => {
   test("of an id that does not exist fails, naming the kind and the id", async () => {
     await configured();
     await expect(native.read("Monitor", "mon_missing")).rejects.toThrow(
-      "no Monitor with id mon_missing exists",
+      "observability Monitor get failed: no object with id mon_missing exists",
     );
   });
 });
