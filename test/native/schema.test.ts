@@ -154,7 +154,10 @@ describe("the schema agrees with the declarations and zod schemas", () => {
   });
 });
 
-/** pulumi.json from the pkg/v3 module the CLI is built from (engine/pulumi-cli/go.mod), in the Go module cache. */
+/**
+ * pulumi.json from the pkg/v3 module the CLI is built from (engine/pulumi-cli/go.mod): from the Go module cache,
+ * or downloaded into it now (the module alone, a few seconds) when Go is at hand; the test skips only without Go.
+ */
 function metaschemaFile(): { file?: string; reason?: string } {
   let cache = path.join(os.homedir(), "go", "pkg", "mod");
   try {
@@ -164,6 +167,18 @@ function metaschemaFile(): { file?: string; reason?: string } {
   }
   const mod = readFileSync(path.join(REPO_ROOT, "engine", "pulumi-cli", "go.mod"), "utf8");
   const version = /github\.com\/pulumi\/pulumi\/pkg\/v3 (v[\w.-]+)/.exec(mod)?.[1];
+  const pinned = path.join(cache, "github.com", "pulumi", "pulumi", "pkg", `v3@${version}`);
+  if (version && !existsSync(pinned)) {
+    try {
+      execFileSync("go", ["mod", "download", `github.com/pulumi/pulumi/pkg/v3@${version}`], {
+        cwd: path.join(REPO_ROOT, "engine", "pulumi-cli"),
+        stdio: "ignore",
+        timeout: 300_000,
+      });
+    } catch {
+      // No Go, or no module proxy: the cache's other versions, else the reason below.
+    }
+  }
   const dir = path.join(cache, "github.com", "pulumi", "pulumi", "pkg");
   const candidates = existsSync(dir) ? readdirSync(dir).filter((d) => d.startsWith("v3@")) : [];
   const pick = candidates.find((d) => d === `v3@${version}`) ?? candidates.sort().at(-1);
