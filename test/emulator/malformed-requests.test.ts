@@ -203,9 +203,8 @@ describe("bodies", () => {
 });
 
 describe("size limits", () => {
-  it("a 50 MB body (over the default 32 MiB) is refused with 413 JSON, quickly, by its Content-Length", async () => {
+  it("a 50 MB body (over the default 32 MiB) is refused with 413 JSON", async () => {
     expect(MAX_BODY_BYTES).toBe(32 * 1024 * 1024);
-    const started = Date.now();
     const res = await api(
       em.current,
       "POST",
@@ -214,7 +213,25 @@ describe("size limits", () => {
     );
     expectError(res, 413, /larger than the emulator's limit of 33554432 bytes/);
     expect(res.headers.connection).toBe("close");
-    expect(Date.now() - started).toBeLessThan(5000);
+  });
+
+  it("the 413 is decided by the Content-Length alone: answered before a byte of the body is sent", async () => {
+    // The request's head declares 50 MB and the socket stays open with no body: an emulator that read the body
+    // before deciding would never answer, and the test would time out. No clock is consulted.
+    const { hostname, port } = new URL(em.current.url);
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(port), hostname);
+      const chunks: Buffer[] = [];
+      socket.on("data", (c) => chunks.push(c));
+      socket.on("error", reject);
+      socket.on("close", () => resolve(Buffer.concat(chunks).toString("utf8")));
+      socket.write(
+        `POST /v1/datasets/big/ingest HTTP/1.1\r\nHost: x\r\n${auth()}Content-Type: application/json\r\n` +
+          `Content-Length: ${50 * 1024 * 1024}\r\n\r\n`,
+      );
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 413 /);
+    expect(answer).toContain("larger than the emulator's limit of 33554432 bytes");
   });
 
   it("a chunked body with no Content-Length is cut off at the limit with 413", async () => {
