@@ -15,7 +15,7 @@ import (
 type Provider struct {
 	pulumi.ProviderResourceState
 
-	// Organization id, sent as `x-service-org-id` (needed with a personal access token). Falls back to the OBSERVABILITY_ORG_ID environment variable.
+	// Organization id, sent as `X-Axiom-Org-Id` and `x-service-org-id` (needed with a personal access token). Falls back to the OBSERVABILITY_ORG_ID environment variable.
 	OrgId pulumi.StringPtrOutput `pulumi:"orgId"`
 	// `us` or `eu`; selects the region's base URL when `url` is unset. Falls back to the OBSERVABILITY_REGION environment variable.
 	Region RegionPtrOutput `pulumi:"region"`
@@ -64,7 +64,7 @@ func NewProvider(ctx *pulumi.Context,
 }
 
 type providerArgs struct {
-	// Organization id, sent as `x-service-org-id` (needed with a personal access token). Falls back to the OBSERVABILITY_ORG_ID environment variable.
+	// Organization id, sent as `X-Axiom-Org-Id` and `x-service-org-id` (needed with a personal access token). Falls back to the OBSERVABILITY_ORG_ID environment variable.
 	OrgId *string `pulumi:"orgId"`
 	// `us` or `eu`; selects the region's base URL when `url` is unset. Falls back to the OBSERVABILITY_REGION environment variable.
 	Region *Region `pulumi:"region"`
@@ -76,7 +76,7 @@ type providerArgs struct {
 
 // The set of arguments for constructing a Provider resource.
 type ProviderArgs struct {
-	// Organization id, sent as `x-service-org-id` (needed with a personal access token). Falls back to the OBSERVABILITY_ORG_ID environment variable.
+	// Organization id, sent as `X-Axiom-Org-Id` and `x-service-org-id` (needed with a personal access token). Falls back to the OBSERVABILITY_ORG_ID environment variable.
 	OrgId pulumi.StringPtrInput
 	// `us` or `eu`; selects the region's base URL when `url` is unset. Falls back to the OBSERVABILITY_REGION environment variable.
 	Region RegionPtrInput
@@ -123,7 +123,7 @@ func (o ProviderOutput) ToProviderOutputWithContext(ctx context.Context) Provide
 	return o
 }
 
-// Organization id, sent as `x-service-org-id` (needed with a personal access token). Falls back to the OBSERVABILITY_ORG_ID environment variable.
+// Organization id, sent as `X-Axiom-Org-Id` and `x-service-org-id` (needed with a personal access token). Falls back to the OBSERVABILITY_ORG_ID environment variable.
 func (o ProviderOutput) OrgId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Provider) pulumi.StringPtrOutput { return v.OrgId }).(pulumi.StringPtrOutput)
 }

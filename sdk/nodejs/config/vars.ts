@@ -11,7 +11,7 @@ declare var exports: any;
 const __config = new pulumi.Config("observability");
 
 /**
- * Organization id, sent as `x-service-org-id` (needed with a personal access token). Falls back to the OBSERVABILITY_ORG_ID environment variable.
+ * Organization id, sent as `X-Axiom-Org-Id` and `x-service-org-id` (needed with a personal access token). Falls back to the OBSERVABILITY_ORG_ID environment variable.
  */
 export declare const orgId: string | undefined;
 Object.defineProperty(exports, "orgId", {

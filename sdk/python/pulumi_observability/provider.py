@@ -27,7 +27,7 @@ class ProviderArgs:
         """
         The set of arguments for constructing a Provider resource.
 
-        :param pulumi.Input[_builtins.str] org_id: Organization id, sent as `x-service-org-id` (needed with a personal access token). Falls back to the OBSERVABILITY_ORG_ID environment variable.
+        :param pulumi.Input[_builtins.str] org_id: Organization id, sent as `X-Axiom-Org-Id` and `x-service-org-id` (needed with a personal access token). Falls back to the OBSERVABILITY_ORG_ID environment variable.
         :param pulumi.Input['Region'] region: `us` or `eu`; selects the region's base URL when `url` is unset. Falls back to the OBSERVABILITY_REGION environment variable.
         :param pulumi.Input[_builtins.str] token: API token or personal access token; secret. Falls back to the OBSERVABILITY_TOKEN environment variable.
         :param pulumi.Input[_builtins.str] url: Base URL of the service (or the emulator); overrides `region`. Falls back to the OBSERVABILITY_URL environment variable.
@@ -53,7 +53,7 @@ class ProviderArgs:
     @pulumi.getter(name="orgId")
     def org_id(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Organization id, sent as `x-service-org-id` (needed with a personal access token). Falls back to the OBSERVABILITY_ORG_ID environment variable.
+        Organization id, sent as `X-Axiom-Org-Id` and `x-service-org-id` (needed with a personal access token). Falls back to the OBSERVABILITY_ORG_ID environment variable.
         """
         return pulumi.get(self, "org_id")
 
@@ -114,7 +114,7 @@ class Provider(pulumi.ProviderResource):
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
-        :param pulumi.Input[_builtins.str] org_id: Organization id, sent as `x-service-org-id` (needed with a personal access token). Falls back to the OBSERVABILITY_ORG_ID environment variable.
+        :param pulumi.Input[_builtins.str] org_id: Organization id, sent as `X-Axiom-Org-Id` and `x-service-org-id` (needed with a personal access token). Falls back to the OBSERVABILITY_ORG_ID environment variable.
         :param pulumi.Input['Region'] region: `us` or `eu`; selects the region's base URL when `url` is unset. Falls back to the OBSERVABILITY_REGION environment variable.
         :param pulumi.Input[_builtins.str] token: API token or personal access token; secret. Falls back to the OBSERVABILITY_TOKEN environment variable.
         :param pulumi.Input[_builtins.str] url: Base URL of the service (or the emulator); overrides `region`. Falls back to the OBSERVABILITY_URL environment variable.
@@ -180,7 +180,7 @@ class Provider(pulumi.ProviderResource):
     @pulumi.getter(name="orgId")
     def org_id(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        Organization id, sent as `x-service-org-id` (needed with a personal access token). Falls back to the OBSERVABILITY_ORG_ID environment variable.
+        Organization id, sent as `X-Axiom-Org-Id` and `x-service-org-id` (needed with a personal access token). Falls back to the OBSERVABILITY_ORG_ID environment variable.
         """
         return pulumi.get(self, "org_id")
 

@@ -17,7 +17,7 @@ from .. import _enums as _root_enums
 
 orgId: Optional[str]
 """
-Organization id, sent as `x-service-org-id` (needed with a personal access token). Falls back to the OBSERVABILITY_ORG_ID environment variable.
+Organization id, sent as `X-Axiom-Org-Id` and `x-service-org-id` (needed with a personal access token). Falls back to the OBSERVABILITY_ORG_ID environment variable.
 """
 
 region: Optional[str]

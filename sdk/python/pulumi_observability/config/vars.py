@@ -24,7 +24,7 @@ class _ExportableConfig(types.ModuleType):
     @_builtins.property
     def org_id(self) -> Optional[str]:
         """
-        Organization id, sent as `x-service-org-id` (needed with a personal access token). Falls back to the OBSERVABILITY_ORG_ID environment variable.
+        Organization id, sent as `X-Axiom-Org-Id` and `x-service-org-id` (needed with a personal access token). Falls back to the OBSERVABILITY_ORG_ID environment variable.
         """
         return __config__.get('orgId') or _utilities.get_env('OBSERVABILITY_ORG_ID')
 
