@@ -72,6 +72,16 @@ const pascal = (s: string): string =>
 const WRAPPERS = new Set(["optional", "nullable", "default", "prefault", "catch", "readonly", "nonoptional"]);
 
 /** `schema` without its wrappers and preprocessing: the type its values have. */
+/**
+ * Where a function of the plugin answers otherwise than the program's function of the same name, whose comment the
+ * description is read from: the program's promise forms of a notifier leave its channel's credentials out (a plain
+ * value cannot be marked secret), while the plugin returns them marked secret, as an Output form does.
+ */
+const NATIVE_FUNCTION_DOCS: Readonly<Record<string, string>> = {
+  getNotifier: "A notifier by id or by name, its channel's credentials included and marked secret.",
+  getNotifiers: "Every notifier, their channels' credentials included and marked secret.",
+};
+
 export function unwrap(schema: z.core.$ZodType): z.core.$ZodType {
   let s = schema;
   for (let i = 0; i < 32; i++) {
@@ -337,12 +347,18 @@ export function packageSchema(docs: SourceDocs, version?: string): PackageSpec {
     const argsOf = (schema: z.ZodObject) =>
       walker.object(`${lookup.noun}Lookup`, "", schema.shape as Record<string, z.core.$ZodType>);
     functions[functionToken(`get${lookup.noun}`)] = {
-      description: docs.functions[`get${lookup.noun}`] ?? `A ${lookup.noun} by id or by name.`,
+      description:
+        NATIVE_FUNCTION_DOCS[`get${lookup.noun}`] ??
+        docs.functions[`get${lookup.noun}`] ??
+        `A ${lookup.noun} by id or by name.`,
       inputs: argsOf(lookup.oneArgs),
       outputs: { properties: result, required: ["id"] },
     };
     functions[functionToken(`get${lookup.plural}`)] = {
-      description: docs.functions[`get${lookup.plural}`] ?? `Every ${lookup.noun}.`,
+      description:
+        NATIVE_FUNCTION_DOCS[`get${lookup.plural}`] ??
+        docs.functions[`get${lookup.plural}`] ??
+        `Every ${lookup.noun}.`,
       inputs: argsOf(lookup.manyArgs),
       outputs: {
         properties: {

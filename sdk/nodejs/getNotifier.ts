@@ -8,7 +8,7 @@ import * as enums from "./types/enums";
 import * as utilities from "./utilities";
 
 /**
- * A notifier by id or by name, without the credentials of its channel (`NotifierWithoutCredentials`).
+ * A notifier by id or by name, its channel's credentials included and marked secret.
  */
 export function getNotifier(args?: GetNotifierArgs, opts?: pulumi.InvokeOptions): Promise<GetNotifierResult> {
     args = args || {};
@@ -61,7 +61,7 @@ export interface GetNotifierResult {
     readonly properties?: outputs.NotifierProperties;
 }
 /**
- * A notifier by id or by name, without the credentials of its channel (`NotifierWithoutCredentials`).
+ * A notifier by id or by name, its channel's credentials included and marked secret.
  */
 export function getNotifierOutput(args?: GetNotifierOutputArgs, opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetNotifierResult> {
     args = args || {};

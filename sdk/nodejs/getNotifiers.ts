@@ -8,7 +8,7 @@ import * as enums from "./types/enums";
 import * as utilities from "./utilities";
 
 /**
- * Every notifier, each without the credentials of its channel (`NotifierWithoutCredentials`).
+ * Every notifier, their channels' credentials included and marked secret.
  */
 export function getNotifiers(opts?: pulumi.InvokeOptions): Promise<GetNotifiersResult> {
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});
@@ -23,7 +23,7 @@ export interface GetNotifiersResult {
     readonly items: outputs.NotifierResult[];
 }
 /**
- * Every notifier, each without the credentials of its channel (`NotifierWithoutCredentials`).
+ * Every notifier, their channels' credentials included and marked secret.
  */
 export function getNotifiersOutput(opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetNotifiersResult> {
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});

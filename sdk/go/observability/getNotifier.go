@@ -11,7 +11,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// A notifier by id or by name, without the credentials of its channel (`NotifierWithoutCredentials`).
+// A notifier by id or by name, its channel's credentials included and marked secret.
 func LookupNotifier(ctx *pulumi.Context, args *LookupNotifierArgs, opts ...pulumi.InvokeOption) (*LookupNotifierResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv LookupNotifierResult

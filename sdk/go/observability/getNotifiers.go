@@ -11,7 +11,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// Every notifier, each without the credentials of its channel (`NotifierWithoutCredentials`).
+// Every notifier, their channels' credentials included and marked secret.
 func GetNotifiers(ctx *pulumi.Context, opts ...pulumi.InvokeOption) (*GetNotifiersResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetNotifiersResult

@@ -123,7 +123,7 @@ def get_notifier(id: Optional[_builtins.str] = None,
                  name: Optional[_builtins.str] = None,
                  opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetNotifierResult:
     """
-    A notifier by id or by name, without the credentials of its channel (`NotifierWithoutCredentials`).
+    A notifier by id or by name, its channel's credentials included and marked secret.
 
     :param _builtins.str id: The id to look up; give this or `name`.
     :param _builtins.str name: The name to look up (exactly one must match); give this or `id`.
@@ -146,7 +146,7 @@ def get_notifier_output(id: pulumi.Input[Optional[Optional[_builtins.str]]] = No
                         name: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
                         opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetNotifierResult]:
     """
-    A notifier by id or by name, without the credentials of its channel (`NotifierWithoutCredentials`).
+    A notifier by id or by name, its channel's credentials included and marked secret.
 
     :param _builtins.str id: The id to look up; give this or `name`.
     :param _builtins.str name: The name to look up (exactly one must match); give this or `id`.

@@ -49,7 +49,7 @@ class AwaitableGetNotifiersResult(GetNotifiersResult):
 
 def get_notifiers(opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetNotifiersResult:
     """
-    Every notifier, each without the credentials of its channel (`NotifierWithoutCredentials`).
+    Every notifier, their channels' credentials included and marked secret.
     """
     __args__ = dict()
     opts = pulumi.InvokeOptions.merge(_utilities.get_invoke_opts_defaults(), opts)
@@ -59,7 +59,7 @@ def get_notifiers(opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetNo
         items=pulumi.get(__ret__, 'items'))
 def get_notifiers_output(opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetNotifiersResult]:
     """
-    Every notifier, each without the credentials of its channel (`NotifierWithoutCredentials`).
+    Every notifier, their channels' credentials included and marked secret.
     """
     __args__ = dict()
     opts = pulumi.InvokeOutputOptions.merge(_utilities.get_invoke_opts_defaults(), opts)
