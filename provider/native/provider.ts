@@ -1,7 +1,9 @@
 /**
  * The native provider's behaviour, apart from gRPC: its configuration (Configure, CheckConfig, DiffConfig), the
  * kinds' lifecycles and the lookup functions, all from the same declarations and lifecycle engine as the dynamic
- * resources (resources/lifecycle.ts, registry.ts). server.ts puts it on the wire.
+ * resources (resources/lifecycle.ts, kinds.ts). server.ts puts it on the wire. Nothing here loads
+ * @pulumi/pulumi's index: the kinds come without their Resource classes (kinds.ts), and the lookups module is
+ * loaded at the first function called (functions.ts).
  *
  * One instance serves one provider: the engine starts a plugin process per provider resource (default or
  * explicit), so two providers pointed at two organizations never share a client.
@@ -9,14 +11,15 @@
 import { ObservabilityClient } from "../client";
 import { CONFIG_KEYS, ProviderConfigError, resolveSettings, type ProviderSettings } from "../config";
 import { scrub } from "../client/errors";
-import { connectionFor, type Connection } from "../lookups";
+import type { Connection, connectionFor as ConnectionFor } from "../lookups";
+import { DECLARATIONS as KINDS } from "../resources/kinds";
 import type { Lifecycle, LifecycleContext, LifecycleDiff } from "../resources/lifecycle";
-import { KINDS, type ResourceKind } from "../resources/registry";
+import type { ResourceKind } from "../resources/registry";
 import { UNKNOWN } from "../resources/unknowns";
 import type { ValidationFailure } from "../schemas";
 import { validate } from "../schemas";
 import { LOOKUP_FUNCTIONS, type LookupFunction } from "./functions";
-import { PACKAGE, secretKeysOf, typeToken } from "./schema";
+import { PACKAGE, secretKeysOf, typeToken } from "./tokens";
 
 type Props = Record<string, unknown>;
 
@@ -183,8 +186,11 @@ export class NativeProvider {
 
   private lookupConnection(): Connection {
     const client = this.configuredClient();
-    if (!this.connection || this.connection.client !== client)
+    if (!this.connection || this.connection.client !== client) {
+      // Loaded here, with the lookups, rather than at start (functions.ts says why).
+      const { connectionFor } = require("../lookups") as { connectionFor: typeof ConnectionFor };
       this.connection = connectionFor(client, this.secrets());
+    }
     return this.connection;
   }
 
