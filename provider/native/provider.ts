@@ -8,7 +8,7 @@
  * One instance serves one provider: the engine starts a plugin process per provider resource (default or
  * explicit), so two providers pointed at two organizations never share a client.
  */
-import { ObservabilityClient } from "../client";
+import type { ObservabilityClient } from "../client";
 import { CONFIG_KEYS, ProviderConfigError, resolveSettings, type ProviderSettings } from "../config";
 import { scrub } from "../client/errors";
 import type { Connection, connectionFor as ConnectionFor } from "../lookups";
@@ -117,7 +117,10 @@ export class NativeProvider {
   configuredClient(): ObservabilityClient {
     if (!this.client) {
       this.settings = resolveSettings({ get: (key) => this.config[key] });
-      this.client = new ObservabilityClient({
+      // Loaded at the first call that needs the service, not at start: the HTTP client (undici) takes a tenth of
+      // a second to load, and a preview (Check and Diff only) never needs it.
+      const { ObservabilityClient: Client } = require("../client") as typeof import("../client");
+      this.client = new Client({
         url: this.settings.url,
         region: this.settings.region,
         token: this.settings.token,

@@ -2,7 +2,8 @@
  * How the lifecycle engine handles ApiToken (its declaration), apart from the Resource class in api-token.ts, which
  * imports @pulumi/pulumi: the native provider plugin loads this file and not that one (kinds.ts).
  */
-import { NotFoundError, type ObservabilityClient } from "../client";
+import type { ObservabilityClient } from "../client";
+import { NotFoundError } from "../client/errors";
 import {
   ApiTokenInputSchema,
   DEFAULT_ROTATION_GRACE_PERIOD,

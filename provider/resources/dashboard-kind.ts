@@ -2,7 +2,8 @@
  * How the lifecycle engine handles Dashboard (its declaration), apart from the Resource class in dashboard.ts, which
  * imports @pulumi/pulumi: the native provider plugin loads this file and not that one (kinds.ts).
  */
-import { NotFoundError, PreconditionFailedError, type ObservabilityClient } from "../client";
+import type { ObservabilityClient } from "../client";
+import { NotFoundError, PreconditionFailedError } from "../client/errors";
 import type { CrudFamily } from "../client/resources/base";
 import {
   DASHBOARD_DOCUMENT_KEYS,

@@ -1,7 +1,9 @@
 /**
  * What the plugin loads to start: the engine starts it once per `pulumi up`, `preview` and `refresh`, and waits
  * for its port. The rule: serving the kinds loads neither @pulumi/pulumi's index (most of a second) nor the
- * lookups module (which imports that index); the lookups are loaded at the first function called. Checked on the
+ * lookups module (which imports that index), nor the HTTP client (undici, a tenth of a second, which a preview
+ * never needs); the lookups are loaded at the first function called, the client at the first call that needs
+ * the service. Checked on the
  * build the launcher runs (dist/, which `npm test` builds first), in a fresh Node, by what lands in its module
  * cache.
  */
@@ -25,6 +27,8 @@ const LOADED = `
     lookups: loaded("dist/provider/lookups.js"),
     resourceClasses: loaded("dist/provider/resources/monitor.js"),
     declarations: loaded("dist/provider/resources/monitor-kind.js"),
+    client: loaded("dist/provider/client/client.js"),
+    undici: loaded("node_modules/undici/index.js"),
   });
 `;
 
@@ -33,12 +37,32 @@ beforeAll(() => {
     throw new Error(`${NATIVE}/main.js is missing: run npm run build`);
 });
 
-test("the plugin's server and provider load without @pulumi/pulumi's index, the lookups or the Resource classes", () => {
+test("the plugin's server and provider load without @pulumi/pulumi's index, the lookups, the Resource classes or the HTTP client", () => {
   const seen = inFreshNode(`${LOADED}
     require(${JSON.stringify(path.join(NATIVE, "server.js"))});
     require(${JSON.stringify(path.join(NATIVE, "provider.js"))});
     process.stdout.write(JSON.stringify(report()));`);
-  expect(seen).toEqual({ pulumiIndex: false, lookups: false, resourceClasses: false, declarations: true });
+  expect(seen).toEqual({
+    pulumiIndex: false,
+    lookups: false,
+    resourceClasses: false,
+    declarations: true,
+    client: false,
+    undici: false,
+  });
+});
+
+test("the provider loads the HTTP client at the first call that needs the service", () => {
+  const seen = inFreshNode(`${LOADED}
+    const { NativeProvider } = require(${JSON.stringify(path.join(NATIVE, "provider.js"))});
+    const provider = new NativeProvider();
+    provider.configure({ "observability:token": "xaat-test", "observability:url": "http://127.0.0.1:9" }).then(() => {
+      const before = report().client;
+      const client = provider.configuredClient();
+      const after = report().client;
+      client.close().then(() => process.stdout.write(JSON.stringify({ before, after, built: typeof client.monitors })));
+    });`);
+  expect(seen).toEqual({ before: false, after: true, built: "object" });
 });
 
 test("a lookup function loads the lookups module at its first use", () => {
