@@ -1,22 +1,25 @@
 /**
  * The native provider's behaviour, apart from gRPC: its configuration (Configure, CheckConfig, DiffConfig), the
  * kinds' lifecycles and the lookup functions, all from the same declarations and lifecycle engine as the dynamic
- * resources (resources/lifecycle.ts, registry.ts). server.ts puts it on the wire.
+ * resources (resources/lifecycle.ts, kinds.ts). server.ts puts it on the wire. Nothing here loads
+ * @pulumi/pulumi's index: the kinds come without their Resource classes (kinds.ts), and the lookups module is
+ * loaded at the first function called (functions.ts).
  *
  * One instance serves one provider: the engine starts a plugin process per provider resource (default or
  * explicit), so two providers pointed at two organizations never share a client.
  */
-import { ObservabilityClient } from "../client";
+import type { ObservabilityClient } from "../client";
 import { CONFIG_KEYS, ProviderConfigError, resolveSettings, type ProviderSettings } from "../config";
 import { scrub } from "../client/errors";
-import { connectionFor, type Connection } from "../lookups";
+import type { Connection, connectionFor as ConnectionFor } from "../lookups";
+import { DECLARATIONS as KINDS } from "../resources/kinds";
 import type { Lifecycle, LifecycleContext, LifecycleDiff } from "../resources/lifecycle";
-import { KINDS, type ResourceKind } from "../resources/registry";
+import type { ResourceKind } from "../resources/registry";
 import { UNKNOWN } from "../resources/unknowns";
 import type { ValidationFailure } from "../schemas";
 import { validate } from "../schemas";
 import { LOOKUP_FUNCTIONS, type LookupFunction } from "./functions";
-import { PACKAGE, secretKeysOf, typeToken } from "./schema";
+import { PACKAGE, secretKeysOf, typeToken } from "./tokens";
 
 type Props = Record<string, unknown>;
 
@@ -114,7 +117,10 @@ export class NativeProvider {
   configuredClient(): ObservabilityClient {
     if (!this.client) {
       this.settings = resolveSettings({ get: (key) => this.config[key] });
-      this.client = new ObservabilityClient({
+      // Loaded at the first call that needs the service, not at start: the HTTP client (undici) takes a tenth of
+      // a second to load, and a preview (Check and Diff only) never needs it.
+      const { ObservabilityClient: Client } = require("../client") as typeof import("../client");
+      this.client = new Client({
         url: this.settings.url,
         region: this.settings.region,
         token: this.settings.token,
@@ -183,8 +189,11 @@ export class NativeProvider {
 
   private lookupConnection(): Connection {
     const client = this.configuredClient();
-    if (!this.connection || this.connection.client !== client)
+    if (!this.connection || this.connection.client !== client) {
+      // Loaded here, with the lookups, rather than at start (functions.ts says why).
+      const { connectionFor } = require("../lookups") as { connectionFor: typeof ConnectionFor };
       this.connection = connectionFor(client, this.secrets());
+    }
     return this.connection;
   }
 

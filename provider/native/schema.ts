@@ -12,17 +12,10 @@ import { CONFIG_KEYS } from "../config";
 import { ENV_NAMES } from "../client/env";
 import { LOOKUP_FUNCTIONS } from "./functions";
 import { ADOPT_KEY } from "../resources/descriptor";
-import { KIND_CLASSES, KINDS, type ResourceKind } from "../resources/registry";
+import { KINDS } from "../resources/registry";
+import { PACKAGE, functionToken, secretKeysOf, typeToken } from "./tokens";
 
-/** The package's name: the plugin is `pulumi-resource-observability`, the types `observability:index:<Kind>`. */
-export const PACKAGE = "observability";
-/** The module every token lives in. */
-export const MODULE = "index";
-
-/** A kind's type token. */
-export const typeToken = (kind: string): string => `${PACKAGE}:${MODULE}:${kind}`;
-/** A lookup function's token: `observability:index:getMonitor`. */
-export const functionToken = (name: string): string => `${PACKAGE}:${MODULE}:${name}`;
+export { MODULE, PACKAGE, functionToken, secretKeysOf, typeToken } from "./tokens";
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 /** A property or type reference of the metaschema (`propertySpec`, `typeSpec`). */
@@ -245,14 +238,6 @@ function outputTypeSpec(t: OutputType): PropertySpec {
     default:
       return { type: t.type };
   }
-}
-
-/** The keys a kind's Resource class always makes secret: outputs, and inputs registered secret. */
-export function secretKeysOf(kind: ResourceKind): { outputs: readonly string[]; inputs: readonly string[] } {
-  const cls = KIND_CLASSES.get(kind) as {
-    secretKeys?: { outputs?: readonly string[]; inputs?: readonly string[] };
-  };
-  return { outputs: cls.secretKeys?.outputs ?? [], inputs: cls.secretKeys?.inputs ?? [] };
 }
 
 /** The description of the provider's configuration keys, with the environment variable each falls back to. */

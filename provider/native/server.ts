@@ -30,7 +30,8 @@ const pluginPb = require("@pulumi/pulumi/proto/plugin_pb");
 
 type Props = Record<string, unknown>;
 
-const toStruct = (v: Props): any => Struct.fromJavaScript(JSON.parse(JSON.stringify(v)));
+/** A Struct of an answer; every answer comes through wrapProps, whose copy is plain JSON already (no undefined). */
+const toStruct = (v: Props): any => Struct.fromJavaScript(v as Parameters<typeof Struct.fromJavaScript>[0]);
 const fromStruct = (s: any): Props => (s ? (s.toJavaScript() as Props) : {});
 
 /** What the server needs besides the provider: its version and its schema's text. */

@@ -22,26 +22,6 @@ export function secret(v: unknown): unknown {
   return isSecret(v) ? v : { [SIG_KEY]: SECRET_SIG, value: v };
 }
 
-/** `v` with every secret replaced by its value, at any depth. */
-export function reveal(v: unknown): unknown {
-  if (isSecret(v)) return reveal(v.value);
-  if (Array.isArray(v)) return v.map(reveal);
-  if (typeof v === "object" && v !== null) {
-    const out: Props = {};
-    for (const [k, x] of Object.entries(v)) out[k] = reveal(x);
-    return out;
-  }
-  return v;
-}
-
-/** Whether a secret lies anywhere in `v`. */
-export function holdsSecret(v: unknown): boolean {
-  if (isSecret(v)) return true;
-  if (Array.isArray(v)) return v.some(holdsSecret);
-  if (typeof v === "object" && v !== null) return Object.values(v).some(holdsSecret);
-  return false;
-}
-
 /**
  * A property bag without its secret markers, and the top-level keys that held a secret anywhere inside: what
  * comes back from the provider under those keys is marked secret as a whole.
@@ -50,10 +30,27 @@ export function unwrapProps(props: Props): { plain: Props; secretKeys: Set<strin
   const secretKeys = new Set<string>();
   const plain: Props = {};
   for (const [k, v] of Object.entries(props)) {
-    if (holdsSecret(v)) secretKeys.add(k);
-    plain[k] = reveal(v);
+    const found = { secret: false };
+    plain[k] = revealNoting(v, found);
+    if (found.secret) secretKeys.add(k);
   }
   return { plain, secretKeys };
+}
+
+/** `v` with every secret replaced by its value, at any depth, in one walk (every request's properties go through
+ * it); `found.secret` is set when a secret was met. */
+function revealNoting(v: unknown, found: { secret: boolean }): unknown {
+  if (isSecret(v)) {
+    found.secret = true;
+    return revealNoting(v.value, found);
+  }
+  if (Array.isArray(v)) return v.map((x) => revealNoting(x, found));
+  if (typeof v === "object" && v !== null) {
+    const out: Props = {};
+    for (const [k, x] of Object.entries(v)) out[k] = revealNoting(x, found);
+    return out;
+  }
+  return v;
 }
 
 /** `props` with each of `keys` that it holds marked secret, and no undefined values (a Struct holds none). */

@@ -1,9 +1,9 @@
 /** Annotation: a marker on dataset charts. POST/GET/PUT (partial)/DELETE `/v2/annotations[/{id}]`. */
 import * as pulumi from "@pulumi/pulumi";
-import { AnnotationInputSchema, fieldNames, type Annotation as ApiAnnotation } from "../schemas";
+import { AnnotationInputSchema } from "../schemas";
 import { adoptableOptions, resourceProps, type ArgsMatchSchema, type Assert } from "./common";
 import { KindResource } from "./kind-resource";
-import { declareKind, fromSchema, plainFamily } from "./lifecycle";
+import { OUTPUT_KEYS, declaration } from "./annotation-kind";
 
 /** Inputs of an {@link Annotation}. */
 export interface AnnotationArgs {
@@ -25,41 +25,7 @@ export interface AnnotationArgs {
   adopt?: pulumi.Input<string>;
 }
 
-const INPUT_KEYS = fieldNames(AnnotationInputSchema);
 type _ArgsMatchSchema = Assert<ArgsMatchSchema<AnnotationArgs, typeof AnnotationInputSchema>>;
-const OUTPUT_KEYS = [...INPUT_KEYS, "adopt"] as const;
-
-/** How the lifecycle engine handles annotations. */
-const declaration = declareKind<ApiAnnotation, "Annotation">({
-  kind: "Annotation",
-  ...fromSchema(AnnotationInputSchema),
-  serverSet: ["time"],
-  setPaths: ["datasets"],
-  timePaths: ["time", "endTime"],
-  adoptable: true,
-  // PUT is partial: the body carries every declared field, and "" / null to clear the optional ones.
-  ...plainFamily((client) => client.annotations, INPUT_KEYS),
-  reconcile: {
-    list: (client, declared, since) =>
-      client.annotations.list({
-        datasets: declared.datasets as string[],
-        start: declared.time === undefined ? since.toISOString() : undefined,
-      }),
-    // With `time` declared the listing is not bounded by time, so it holds more than one bounded by it.
-    listedBy: (declared) => JSON.stringify([declared.datasets, declared.time === undefined]),
-    // The service sets `time` to the request's time only when it is not declared.
-    timed: (declared) => declared.time === undefined,
-    createdAt: (obj) => obj.time,
-  },
-  // Listed by the datasets the prior outputs name (any of them: every annotation of a busy dataset over all time
-  // would be far more than a stack holds); one moved to other datasets out of band is read by its GET, and so is
-  // a `Resource.get`, which names none.
-  readAll: {
-    listedBy: (props) =>
-      Array.isArray(props.datasets) ? JSON.stringify([...(props.datasets as string[])].sort()) : undefined,
-    list: (client, props) => client.annotations.list({ datasets: props.datasets as string[] }),
-  },
-});
 
 /** An annotation on dataset charts (a deploy, an incident). */
 export class Annotation extends KindResource {

@@ -1,9 +1,9 @@
 /** Group (RBAC): a named set of users and the roles they hold. POST/GET/PUT/DELETE `/v2/rbac/groups[/{id}]`. */
 import * as pulumi from "@pulumi/pulumi";
-import { GroupInputSchema, fieldNames, type Group as ApiGroup } from "../schemas";
+import { GroupInputSchema } from "../schemas";
 import { resourceProps, uniqueIdentityOptions, type ArgsMatchSchema, type Assert } from "./common";
 import { KindResource } from "./kind-resource";
-import { declareKind, fromSchema, plainFamily } from "./lifecycle";
+import { OUTPUT_KEYS, declaration } from "./group-kind";
 
 /** Inputs of a {@link Group}. */
 export interface GroupArgs {
@@ -19,27 +19,7 @@ export interface GroupArgs {
   adopt?: pulumi.Input<string>;
 }
 
-const INPUT_KEYS = fieldNames(GroupInputSchema);
 type _ArgsMatchSchema = Assert<ArgsMatchSchema<GroupArgs, typeof GroupInputSchema>>;
-const OUTPUT_KEYS = [...INPUT_KEYS, "isManaged", "adopt"] as const;
-
-/** @internal How the lifecycle engine handles groups. */
-const declaration = declareKind<ApiGroup, "Group">({
-  kind: "Group",
-  ...fromSchema(GroupInputSchema),
-  setPaths: ["members", "roles"],
-  adoptable: true,
-  // Names are unique (the OpenAPI document: "Unique name identifier for the group"): the replacement could not
-  // take the name while the old group holds it.
-  deleteBeforeReplace: true,
-  ...plainFamily((client) => client.groups, INPUT_KEYS),
-  // The name is the natural key, as for roles: no creation time, so the baseline listing decides (a group absent
-  // from the listing taken before the POST and matching the declared body), and a 409 on a resend means the
-  // name was taken since: the group of that name is taken when it matches.
-  reconcile: { list: (client) => client.groups.list(), listedBy: () => "", timed: () => false },
-  // The listing holds every group, each as its GET returns it.
-  readAll: { listedBy: () => "", list: (client) => client.groups.list() },
-});
 
 /** A group: users who together hold a set of roles. */
 export class Group extends KindResource {

@@ -8,7 +8,8 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
-import { ApiError, NotFoundError, type ObservabilityClient } from "../client";
+import type { ObservabilityClient } from "../client";
+import { ApiError, NotFoundError } from "../client/errors";
 import type { CrudFamily } from "../client/resources/base";
 import { sharedListingsEnabled } from "../client/env";
 import { scrub } from "../client/errors";

@@ -1,15 +1,9 @@
 /** Monitor: an alert rule over an APL query. POST/GET/PUT (whole monitor)/DELETE `/v2/monitors[/{id}]`. */
 import * as pulumi from "@pulumi/pulumi";
-import {
-  MonitorFieldsSchema,
-  monitorCrossFieldIssues,
-  type CrossFieldIssue,
-  type Monitor as ApiMonitor,
-  fieldNames,
-} from "../schemas";
+import { MonitorFieldsSchema } from "../schemas";
 import { adoptableOptions, resourceProps, type ArgsMatchSchema, type Assert } from "./common";
 import { KindResource } from "./kind-resource";
-import { declareKind, fromSchema, plainFamily, type Props, UNKNOWN } from "./lifecycle";
+import { OUTPUT_KEYS, declaration } from "./monitor-kind";
 
 /** A monitor's kind. */
 export type MonitorType = "Threshold" | "MatchEvent" | "AnomalyDetection";
@@ -66,35 +60,7 @@ export interface MonitorArgs {
   adopt?: pulumi.Input<string>;
 }
 
-const INPUT_KEYS = fieldNames(MonitorFieldsSchema);
 type _ArgsMatchSchema = Assert<ArgsMatchSchema<MonitorArgs, typeof MonitorFieldsSchema>>;
-const OUTPUT_KEYS = [...INPUT_KEYS, "createdAt", "createdBy", "adopt"] as const;
-
-/** The schema's cross-field rules, with a type not yet known counting as "any type" (unknown fields count as
- * present already). */
-function crossField(inputs: Props): CrossFieldIssue[] {
-  return monitorCrossFieldIssues({ ...inputs, type: inputs.type === UNKNOWN ? undefined : inputs.type });
-}
-
-/** How the lifecycle engine handles monitors. */
-const declaration = declareKind<ApiMonitor, "Monitor">({
-  kind: "Monitor",
-  ...fromSchema(MonitorFieldsSchema),
-  setPaths: ["notifierIds"],
-  timePaths: ["disabledUntil"],
-  adoptable: true,
-  crossField,
-  ...plainFamily((client) => client.monitors, INPUT_KEYS),
-  // The service stamps `createdAt` (to the second): a guard beside the baseline listing (reconcile.ts).
-  reconcile: {
-    list: (client) => client.monitors.list(),
-    listedBy: () => "",
-    timed: () => true,
-    createdAt: (obj) => obj.createdAt,
-  },
-  // The listing holds every monitor, each as its GET returns it.
-  readAll: { listedBy: () => "", list: (client) => client.monitors.list() },
-});
 
 /** An alert rule: runs an APL query on a schedule and notifies notifiers. */
 export class Monitor extends KindResource {

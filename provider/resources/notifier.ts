@@ -1,14 +1,6 @@
 /** Notifier: where monitors send alerts (one channel each). POST/GET/PUT/DELETE `/v2/notifiers[/{id}]`. */
 import * as pulumi from "@pulumi/pulumi";
-import {
-  CHANNEL_KEYS,
-  NotifierFieldsSchema,
-  SECRET_CHANNEL_FIELDS,
-  notifierCrossFieldIssues,
-  type ChannelKey,
-  type Notifier as ApiNotifier,
-  fieldNames,
-} from "../schemas";
+import { NotifierFieldsSchema } from "../schemas";
 import {
   adoptableOptions,
   resourceProps,
@@ -18,7 +10,7 @@ import {
   type Assert,
 } from "./common";
 import { KindResource } from "./kind-resource";
-import { declareKind, fromSchema, plainFamily, type Props } from "./lifecycle";
+import { OUTPUT_KEYS, SECRET_INPUTS, SECRET_OUTPUTS, declaration } from "./notifier-kind";
 
 /** A custom webhook: `url` and `body` required; every field is a credential. */
 export interface CustomWebhookChannel {
@@ -66,74 +58,7 @@ export interface NotifierArgs {
   adopt?: pulumi.Input<string>;
 }
 
-const INPUT_KEYS = fieldNames(NotifierFieldsSchema);
 type _ArgsMatchSchema = Assert<ArgsMatchSchema<NotifierArgs, typeof NotifierFieldsSchema>>;
-const OUTPUT_KEYS = [...INPUT_KEYS, "createdAt", "createdBy", "adopt"] as const;
-/**
- * `additionalSecretOutputs` only marks top-level outputs, so all of `properties` is secret: every credential of
- * every channel lives under it, including values read when adopting or refreshing.
- */
-const SECRET_OUTPUTS = ["properties"] as const;
-
-/**
- * Registered secret as a whole, whatever the user passed: a refresh after the channel was changed out of band
- * returns its credential at a path the old inputs never had, and only a secret parent keeps it secret.
- */
-const SECRET_INPUTS = ["properties"] as const;
-
-/** Every credential string in a notifier's properties: scrubbed from errors. */
-function secretStrings(inputs: Props): string[] {
-  const props = inputs.properties as Record<string, Props | null | undefined> | undefined;
-  const out: string[] = [];
-  const collect = (v: unknown) => {
-    if (typeof v === "string") out.push(v);
-    else if (v && typeof v === "object") Object.values(v).forEach(collect);
-  };
-  for (const key of CHANNEL_KEYS) {
-    const channel = props?.[key];
-    if (channel && typeof channel === "object") {
-      for (const field of SECRET_CHANNEL_FIELDS[key as ChannelKey]) collect(channel[field]);
-    }
-  }
-  return out;
-}
-
-/** Drops empty header maps and gives Opsgenie's `isEU` its default: the service may echo or omit them alike. */
-function canonicalize(inputs: Props): Props {
-  const props = inputs.properties as Record<string, Props> | undefined;
-  const opsgenie = props?.opsgenie;
-  if (opsgenie && typeof opsgenie === "object" && opsgenie.isEU === undefined) opsgenie.isEU = false;
-  const hook = props?.customWebhook;
-  if (hook && typeof hook === "object") {
-    for (const field of ["headers", "secretHeaders"]) {
-      const map = hook[field];
-      if (map && typeof map === "object" && Object.keys(map).length === 0) delete hook[field];
-    }
-  }
-  return inputs;
-}
-
-/** How the lifecycle engine handles notifiers. */
-const declaration = declareKind<ApiNotifier, "Notifier">({
-  kind: "Notifier",
-  ...fromSchema(NotifierFieldsSchema),
-  setPaths: ["properties.email.emails"],
-  timePaths: ["disabledUntil"],
-  adoptable: true,
-  // The channel rule runs on `properties` even when a channel fails its own rules (a zod refinement would not).
-  crossField: notifierCrossFieldIssues,
-  canonicalize,
-  secretStrings,
-  ...plainFamily((client) => client.notifiers, INPUT_KEYS),
-  reconcile: {
-    list: (client) => client.notifiers.list(),
-    listedBy: () => "",
-    timed: () => true,
-    createdAt: (obj) => obj.createdAt,
-  },
-  // The listing holds every notifier, each as its GET returns it (credentials included, as there).
-  readAll: { listedBy: () => "", list: (client) => client.notifiers.list() },
-});
 
 /**
  * A notifier's channel configuration, as outputs: one channel is set. A channel the service reports as not set

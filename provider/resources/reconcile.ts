@@ -66,7 +66,8 @@
  * Everywhere: two resources of one program with identical bodies whose creates are both uncertain at once may
  * each see both objects, and then fail as ambiguous rather than guess.
  */
-import { ApiError, ConflictError, NotFoundError, type ObservabilityClient } from "../client";
+import type { ObservabilityClient } from "../client";
+import { ApiError, ConflictError, NotFoundError } from "../client/errors";
 import type { CrudFamily } from "../client/resources/base";
 import { sleep } from "../client/retry";
 import { CREATE_SENDS_NO_POST, inputChanges, type Descriptor, type ReconcileRule } from "./descriptor";

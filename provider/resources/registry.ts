@@ -1,7 +1,8 @@
 /**
  * Every resource kind the dynamic provider serves, collected from the public exports (index.ts): each Resource
  * class carries its kind's declaration, so a kind is registered by exporting its file, and `ResourceKind` is
- * derived from the same list.
+ * derived from the same list. The native provider plugin reads the same declarations from kinds.ts instead, which
+ * does not load the Resource classes (nor so @pulumi/pulumi).
  */
 import * as resources from "./index";
 import type { DeclaredKind } from "./lifecycle";

@@ -1,9 +1,9 @@
 /** Starred query: a saved APL query. POST/GET/PUT/DELETE `/v2/apl-starred-queries[/{id}]`. */
 import * as pulumi from "@pulumi/pulumi";
-import { StarredQueryInputSchema, fieldNames, type StarredQuery as ApiStarredQuery } from "../schemas";
+import { StarredQueryInputSchema } from "../schemas";
 import { adoptableOptions, resourceProps, type ArgsMatchSchema, type Assert } from "./common";
 import { KindResource } from "./kind-resource";
-import { declareKind, fromSchema, plainFamily } from "./lifecycle";
+import { OUTPUT_KEYS, declaration } from "./starred-query-kind";
 
 /** Query options saved with a starred query. */
 export interface StarredQueryOptionsArgs {
@@ -73,28 +73,7 @@ export interface StarredQueryArgs {
   adopt?: pulumi.Input<string>;
 }
 
-const INPUT_KEYS = fieldNames(StarredQueryInputSchema);
 type _ArgsMatchSchema = Assert<ArgsMatchSchema<StarredQueryArgs, typeof StarredQueryInputSchema>>;
-const OUTPUT_KEYS = [...INPUT_KEYS, "adopt"] as const;
-
-/** How the lifecycle engine handles starred queries. */
-const declaration = declareKind<ApiStarredQuery, "StarredQuery">({
-  kind: "StarredQuery",
-  ...fromSchema(StarredQueryInputSchema),
-  setPaths: [],
-  timePaths: ["query.startTime", "query.endTime"],
-  adoptable: true,
-  ...plainFamily((client) => client.starredQueries, INPUT_KEYS),
-  // No creation time and no unique field: the baseline decides, listed by name with `qs`.
-  reconcile: {
-    list: (client, declared) =>
-      client.starredQueries.list({ who: "all", qs: String(declared.name), limit: 1000 }),
-    listedBy: (declared) => String(declared.name),
-    timed: () => false,
-  },
-  // Everyone's queries (`who=all`, as a GET reads any of them), every page, each as its GET returns it.
-  readAll: { listedBy: () => "", list: (client) => client.starredQueries.listAll({ who: "all" }) },
-});
 
 /** Query options saved with a starred query, as outputs. */
 export interface StarredQueryOptionsOutput {

@@ -8,10 +8,10 @@
  * one deleted first), `adopt` and `View.get` take a name, and a name already taken is the service's 409.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { ViewInputSchema, fieldNames, type View as ApiView } from "../schemas";
+import { ViewInputSchema } from "../schemas";
 import { resourceProps, uniqueIdentityOptions, type ArgsMatchSchema, type Assert } from "./common";
 import { KindResource } from "./kind-resource";
-import { declareKind, fromSchema, plainFamily } from "./lifecycle";
+import { OUTPUT_KEYS, declaration } from "./view-kind";
 
 /** Inputs of a {@link View}. */
 export interface ViewArgs {
@@ -27,28 +27,7 @@ export interface ViewArgs {
   adopt?: pulumi.Input<string>;
 }
 
-const INPUT_KEYS = fieldNames(ViewInputSchema);
 type _ArgsMatchSchema = Assert<ArgsMatchSchema<ViewArgs, typeof ViewInputSchema>>;
-const OUTPUT_KEYS = [...INPUT_KEYS, "sharedByOrg", "sharedByOrgName", "adopt"] as const;
-
-/** @internal How the lifecycle engine handles views. */
-const declaration = declareKind<ApiView, "View">({
-  kind: "View",
-  ...fromSchema(ViewInputSchema),
-  setPaths: ["datasets"],
-  adoptable: true,
-  // The name is the id: a view cannot be renamed at its own URL, so a new name is a new view.
-  replaceKeys: ["name"],
-  // And the name is unique: a replacement of the same name created first would fail with 409.
-  deleteBeforeReplace: true,
-  ...plainFamily((client) => client.views, INPUT_KEYS),
-  // Recognized by its name, which is unique: a view absent from the listing taken before the POST and matching
-  // the declared body (no creation time, so the baseline decides; a 409 on a resend means the name was taken
-  // since, and the view of that name is taken when it matches).
-  reconcile: { list: (client) => client.views.list(), listedBy: () => "", timed: () => false },
-  // The listing holds every view, each as its GET returns it (the client gives each its name as id).
-  readAll: { listedBy: () => "", list: (client) => client.views.list() },
-});
 
 /** A view: a saved APL query, shared with the organization under its name. */
 export class View extends KindResource {

@@ -6,6 +6,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import * as obs from "../../provider";
 import { v1 } from "../../provider/resources/dynamic";
+import { DECLARATIONS, SECRET_KEYS } from "../../provider/resources/kinds";
 import { KIND_CLASSES, KINDS } from "../../provider/resources/registry";
 import { SAMPLES } from "../helpers/samples";
 
@@ -43,8 +44,13 @@ describe.each(declaredInSources())("$kind ($file)", ({ file, kind }) => {
       expect(typeof (obs as Record<string, unknown>)[fn]).toBe("function");
   });
 
-  it("lives in the file named after it", () => {
-    expect(file).toBe(`${kebab(kind)}.ts`);
+  it("is declared in the file named after it, <kind>-kind.ts, beside its Resource class in <kind>.ts", () => {
+    expect(file).toBe(`${kebab(kind)}-kind.ts`);
+    expect(fs.existsSync(path.join(RESOURCES, `${kebab(kind)}.ts`))).toBe(true);
+  });
+
+  it("is served by the native provider: kinds.ts holds its declaration", () => {
+    expect([...DECLARATIONS.keys()]).toContain(kind);
   });
 
   it("has a sample for the tests that walk every kind", () => {
@@ -75,4 +81,20 @@ it("no kind is registered twice, and the Resource type token is the kind's name"
     expect(cls.name).toBe(kind);
   }
   expect(new Set(KINDS.keys()).size).toBe(KINDS.size);
+});
+
+it("the native provider's declarations (kinds.ts) are the Resource classes' own, kind for kind", () => {
+  expect([...DECLARATIONS.keys()].sort()).toEqual([...KINDS.keys()].sort());
+  for (const [kind, declared] of KINDS) expect(DECLARATIONS.get(kind)).toBe(declared);
+});
+
+it("the native provider's secret keys (kinds.ts) are those the Resource classes make secret", () => {
+  for (const [kind, cls] of KIND_CLASSES) {
+    const own = (cls as { secretKeys?: { outputs?: readonly string[]; inputs?: readonly string[] } })
+      .secretKeys;
+    expect(SECRET_KEYS.get(kind)).toEqual({ outputs: own?.outputs ?? [], inputs: own?.inputs ?? [] });
+  }
+  // Notifier and ApiToken hold credentials, so the comparison above compares something.
+  expect(SECRET_KEYS.get("ApiToken")?.outputs).toEqual(["token"]);
+  expect(SECRET_KEYS.get("Notifier")?.inputs).toEqual(["properties"]);
 });
