@@ -183,6 +183,29 @@ function resolve(schema: Spec, prop: Spec): Spec {
   return prop;
 }
 
+/**
+ * The member of a `oneOf` that `v` is: by the discriminator's mapping (a chart by its `type`), else the first
+ * member of `v`'s JSON type (a list, an object, a string…). Any other property is itself.
+ */
+function member(schema: Spec, prop: Spec, v: Json): Spec {
+  if (!Array.isArray(prop.oneOf)) return prop;
+  const d = prop.discriminator;
+  if (d && v !== null && typeof v === "object" && !Array.isArray(v)) {
+    const ref = d.mapping?.[String((v as Record<string, Json>)[d.propertyName])];
+    if (ref) return { $ref: ref };
+  }
+  const jsonType = (m: Spec): string => {
+    const t = resolve(schema, m);
+    if (t.type === "array") return "array";
+    if (t.properties || t.type === "object") return "object";
+    return t.type === "integer" ? "number" : t.type;
+  };
+  const want = Array.isArray(v) ? "array" : v === null ? "null" : typeof v;
+  const found = (prop.oneOf as Spec[]).find((m) => jsonType(m) === want);
+  if (!found) throw new Error(`no member of a oneOf takes ${JSON.stringify(v)}`);
+  return found;
+}
+
 function inputsOf(schema: Spec, kind: string): Spec {
   const r = schema.resources[`observability:index:${kind}`];
   if (!r) throw new Error(`the schema has no resource observability:index:${kind}`);
@@ -225,7 +248,7 @@ function typescript(ex: KindExample): string {
 
 // ── Python ────────────────────────────────────────────────────────────────────────────────────────────────
 function py(schema: Spec, prop: Spec, v: Json, indent: string, where: string): string {
-  const t = resolve(schema, prop);
+  const t = resolve(schema, member(schema, prop, v));
   if (Array.isArray(v)) return `[${v.map((x) => py(schema, t.items ?? {}, x, indent, where)).join(", ")}]`;
   if (v !== null && typeof v === "object") {
     const inner = indent + "    ";
@@ -271,7 +294,8 @@ function goAny(v: Json, indent: string): string {
 }
 
 /** The Go input expression of `v` for a property of spec `prop`. */
-function go(schema: Spec, prop: Spec, v: Json, indent: string, where: string): string {
+function go(schema: Spec, union: Spec, v: Json, indent: string, where: string): string {
+  const prop = member(schema, union, v);
   if (prop.$ref === "pulumi.json#/Any") return `pulumi.Any(${goAny(v, indent)})`;
   const t = resolve(schema, prop);
   if (t.enum) return `obs.${t.typeName}(${JSON.stringify(v)})`;
@@ -285,9 +309,10 @@ function go(schema: Spec, prop: Spec, v: Json, indent: string, where: string): s
   }
   if (t.type === "array") {
     const items = resolve(schema, t.items);
+    // A list of a union's members is a plain `pulumi.Array` in Go (pkg/codegen/go renders a union as `pulumi.Input`).
     const arrayType = items.typeName
       ? `obs.${items.typeName}Array`
-      : t.items.$ref === "pulumi.json#/Any"
+      : t.items.$ref === "pulumi.json#/Any" || t.items.oneOf
         ? "pulumi.Array"
         : GO_SCALARS[items.type][1];
     const inner = indent + "\t";
@@ -355,6 +380,19 @@ function yaml(v: Json, indent: string): string {
 
 function yamlResource(ex: KindExample): string {
   return `${ex.name}:\n  type: observability:${ex.kind}\n  properties:${yaml(ex.inputs, "    ")}`;
+}
+
+/** One kind's declaration in each language, as the section shows it (also the schema's examples: native-lib.mts). */
+export function snippets(
+  schema: Spec,
+  ex: KindExample,
+): { typescript: string; python: string; go: string; yaml: string } {
+  return {
+    typescript: typescript(ex),
+    python: python(schema, ex),
+    go: golang(schema, ex),
+    yaml: yamlResource(ex),
+  };
 }
 
 /** The section of one kind's doc. */

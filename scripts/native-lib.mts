@@ -3,6 +3,7 @@ import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import { createRequire } from "node:module";
 import * as path from "node:path";
+import { EXAMPLES, snippets } from "./docs-languages.mts";
 
 export const ROOT = path.resolve(import.meta.dirname, "..");
 /** The compiled plugin: main.js, server.js, schema.js and the generated schema.json. */
@@ -23,7 +24,7 @@ export function packageVersion(): string {
 
 /** The schema, generated afresh from the built kinds and the TypeScript sources. */
 export function generateSchema(version = packageVersion()): unknown {
-  const { packageSchema } = require(
+  const { packageSchema, withExamples } = require(
     path.join(NATIVE_DIST, "schema.js"),
   ) as typeof import("../dist/provider/native/schema.js");
   const { sourceDocs } = require(
@@ -32,7 +33,10 @@ export function generateSchema(version = packageVersion()): unknown {
   const { KINDS } = require(path.join(ROOT, "dist", "provider", "resources", "registry.js")) as {
     KINDS: Map<string, unknown>;
   };
-  return packageSchema(sourceDocs(ROOT, [...KINDS.keys()]), version);
+  const schema = packageSchema(sourceDocs(ROOT, [...KINDS.keys()]), version);
+  // Each resource's example, rendered into each language from the schema as docs/resources shows it.
+  const examples = Object.fromEntries(EXAMPLES.map((ex) => [ex.kind, snippets(schema, ex)]));
+  return withExamples(schema, examples);
 }
 
 export function writeSchemaFile(file: string): void {

@@ -32,9 +32,9 @@ func flagship(ctx *pulumi.Context) error {
 	ingest, err := obs.NewApiToken(ctx, "checkout-ingest", &obs.ApiTokenArgs{
 		Name:        pulumi.String("checkout ingest"),
 		Description: pulumi.String("Used by the checkout service to send its access logs; ingest into http-logs only."),
-		DatasetCapabilities: obs.ApiTokenDatasetCapabilitiesItemMap{
-			httpLogsName: obs.ApiTokenDatasetCapabilitiesItemArgs{
-				Ingest: obs.RoleDatasetCapabilitiesItemIngestItemArray{obs.RoleDatasetCapabilitiesItemIngestItemCreate},
+		DatasetCapabilities: obs.DatasetCapabilitiesMap{
+			httpLogsName: obs.DatasetCapabilitiesArgs{
+				Ingest: obs.CapabilityActionArray{obs.CapabilityActionCreate},
 			},
 		},
 	}, onHTTPLogs)
@@ -82,15 +82,15 @@ func flagship(ctx *pulumi.Context) error {
 	oncall, err := obs.NewRole(ctx, "oncall", &obs.RoleArgs{
 		Name:        pulumi.String("checkout on-call"),
 		Description: pulumi.String("Reads the checkout logs, silences and edits its monitors."),
-		OrgCapabilities: obs.RoleOrgCapabilitiesArgs{
-			Monitors: obs.RoleOrgCapabilitiesAnnotationsItemArray{
-				obs.RoleOrgCapabilitiesAnnotationsItemRead, obs.RoleOrgCapabilitiesAnnotationsItemUpdate,
+		OrgCapabilities: obs.OrgCapabilitiesArgs{
+			Monitors: obs.CapabilityActionArray{
+				obs.CapabilityActionRead, obs.CapabilityActionUpdate,
 			},
-			Notifiers: obs.RoleOrgCapabilitiesAnnotationsItemArray{obs.RoleOrgCapabilitiesAnnotationsItemRead},
+			Notifiers: obs.CapabilityActionArray{obs.CapabilityActionRead},
 		},
-		DatasetCapabilities: obs.RoleDatasetCapabilitiesItemMap{
-			httpLogsName: obs.RoleDatasetCapabilitiesItemArgs{
-				Query: obs.RoleOrgCapabilitiesAuditLogItemArray{obs.RoleOrgCapabilitiesAuditLogItemRead},
+		DatasetCapabilities: obs.DatasetCapabilitiesMap{
+			httpLogsName: obs.DatasetCapabilitiesArgs{
+				Query: obs.CapabilityActionArray{obs.CapabilityActionRead},
 			},
 		},
 	}, onHTTPLogs)

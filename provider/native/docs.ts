@@ -76,6 +76,12 @@ function collect(
   }
 }
 
+const PRIMITIVE_FLAGS = {
+  string: ts.TypeFlags.StringLike,
+  number: ts.TypeFlags.NumberLike,
+  boolean: ts.TypeFlags.BooleanLike,
+} as const;
+
 /** A declared output's type, as the schema can say it. */
 function outputType(checker: ts.TypeChecker, type: ts.Type, depth = 0): OutputType {
   const parts = plainTypes(checker, type);
@@ -85,6 +91,15 @@ function outputType(checker: ts.TypeChecker, type: ts.Type, depth = 0): OutputTy
   if (parts.every((t) => t.flags & ts.TypeFlags.StringLike)) return { type: "string" };
   if (parts.every((t) => t.flags & ts.TypeFlags.NumberLike)) return { type: "number" };
   if (parts.every((t) => t.flags & ts.TypeFlags.BooleanLike)) return { type: "boolean" };
+  // A value of several primitive types (a dashboard's version: a number, or a string of digits above 2^53).
+  const primitives = (["string", "number", "boolean"] as const).filter((p) =>
+    parts.some((t) => t.flags & PRIMITIVE_FLAGS[p]),
+  );
+  if (
+    primitives.length > 1 &&
+    parts.every((t) => t.flags & (PRIMITIVE_FLAGS.string | PRIMITIVE_FLAGS.number | PRIMITIVE_FLAGS.boolean))
+  )
+    return { type: "oneOf", of: primitives };
   if (parts.length === 1 && checker.isArrayType(parts[0]))
     return {
       type: "array",

@@ -34,7 +34,8 @@ export type OutputType =
   | { type: "string" | "number" | "boolean" | "any" }
   | { type: "array"; items: OutputType }
   | { type: "map"; values: OutputType }
-  | { type: "enum"; values: string[] };
+  | { type: "enum"; values: string[] }
+  | { type: "oneOf"; of: ("string" | "number" | "boolean")[] };
 
 /** What the TypeScript sources say about one kind: descriptions, and the declared outputs with their types. */
 export interface KindDocs {
@@ -117,17 +118,79 @@ const isInteger = (s: z.core.$ZodType): boolean => {
   return typeof format === "string" && /int/.test(format);
 };
 
+/**
+ * The names of the schema's object and enum types, by where the walk meets them: `<Kind>.<path>`, the path's
+ * fields joined by `.`, a list's item marked `[]`, a map's value `{}`, and a discriminated union's member
+ * `<value>` (its discriminator's value). The first rule whose pattern matches names the type (`$1` is the
+ * pattern's first group); a place no rule matches is named `<Kind><Path>` (its words in PascalCase, the marks
+ * left out).
+ *
+ * A type met in several places, or by several kinds, takes one neutral name here, as aws-native points every
+ * `tags` property at its one `Tag` type: a Role's and an API token's capabilities are one `OrgCapabilities`, one
+ * `DatasetCapabilities`, one `ViewCapabilities`, whose lists all hold a `CapabilityAction` (an enum named by
+ * several places holds every value of those places; `check` refuses, naming the field, an action that a
+ * capability does not allow, such as `create` on `auditLog`). Objects given one name must have one shape: the
+ * walk throws, naming both places, when they differ. test/native/schema-names.test.ts reads every name reachable
+ * from each resource and function and fails on a name that another resource owns or that repeats a word.
+ */
+export const TYPE_NAMES: readonly (readonly [RegExp, string])[] = [
+  [/^(Role|ApiToken)\.orgCapabilities$/, "OrgCapabilities"],
+  [/^(Role|ApiToken)\.datasetCapabilities\{\}$/, "DatasetCapabilities"],
+  [/^(Role|ApiToken)\.viewCapabilities\{\}$/, "ViewCapabilities"],
+  [/^(Role|ApiToken)\.\w+Capabilities(\{\})?\.\w+\[\]$/, "CapabilityAction"],
+  [/^StarredQuery\.query$/, "AplRequest"],
+  [/^StarredQuery\.query\.defaultOrder\[\]$/, "QueryOrder"],
+  [/^StarredQuery\.query\.queryOptions$/, "QueryOptions"],
+  [/^Dashboard\.dashboard$/, "DashboardDocument"],
+  [/^Dashboard\.dashboard\.layout\[\]$/, "DashboardLayoutItem"],
+  [/^Dashboard\.dashboard\.overrides$/, "DashboardOverrides"],
+  [/^Dashboard\.dashboard\.refreshTime$/, "DashboardRefreshTime"],
+  [/^Dashboard\.dashboard\.against$/, "DashboardAgainst"],
+  [/^Dashboard\.dashboard\.charts\[\]<(\w+)>$/, "$1Chart"],
+  [/<(TimeSeries|Heatmap)>\.query$/, "$1ChartQuery"],
+  [/<(TimeSeries|Heatmap)>\.query\.queryOptions$/, "$1QueryOptions"],
+  [/\.queryOptions\.timeSeriesView$/, "TimeSeriesView"],
+  [/<TimeSeries>\.query\.queryOptions\.displayNull$/, "TimeSeriesDisplayNull"],
+  [/<TimeSeries>\.query\.queryOptions\.overlayCharts$/, "TimeSeriesOverlayCharts"],
+  [/<TimeSeries>\.query\.queryOptions\.timeSeriesVariant$/, "TimeSeriesVariant"],
+  [/^Dashboard\.dashboard\.charts\[\].*\.query$/, "ChartQuery"],
+  [/\.tableSettings$/, "TableSettings"],
+  [/\.tableSettings\.settings$/, "TableDisplaySettings"],
+  [/\.tableSettings\.columns\[\]$/, "TableColumn"],
+  [/<Statistic>\.(ok|warning|error)ColorProps$/, "StatisticColorProps"],
+  [/<Statistic>\.(error|warning)Threshold$/, "StatisticThreshold"],
+  [/<Statistic>\.colorScheme$/, "StatisticColorScheme"],
+  [/<Note>\.variant$/, "NoteVariant"],
+  [/<MonitorList>\.columns$/, "MonitorListColumns"],
+  [/<SmartFilter>\.filters\[\]<search>$/, "SmartFilterSearch"],
+  [/<SmartFilter>\.filters\[\]<select><(list|query)>$/, "SmartFilterSelect $1"],
+  [/<SmartFilter>\.filters\[\].*\.options\[\]$/, "SmartFilterOption"],
+];
+
+/** The name of the type met at `kind`'s `path` (the marks of {@link TYPE_NAMES}). */
+export function typeNameAt(kind: string, path: string): string {
+  const at = `${kind}.${path}`;
+  for (const [pattern, name] of TYPE_NAMES) {
+    const m = pattern.exec(at);
+    if (m) return pascal(name.replace(/\$(\d)/g, (_, i: string) => m[Number(i)] ?? ""));
+  }
+  return kind + pascal(path.replace(/\[\]|\{\}|<\w+>/g, " "));
+}
+
+/** A zod path's docs key, as docs.ts records it: list items and map values `[]`, union members unmarked. */
+const docsPath = (path: string): string => path.replace(/\{\}/g, "[]").replace(/<\w+>/g, "");
+
 /** Builds the schema's types while it walks the kinds' zod schemas. */
 class Walker {
   readonly types: Record<string, any> = {};
-  /** Enum tokens by their values: a set of values declared in several places is one type. */
-  private readonly enums = new Map<string, string>();
+  /** Where each object or enum type was first met (`Kind.path`), to name both places when two disagree. */
+  private readonly firstMet = new Map<string, string>();
 
   constructor(private readonly docs: SourceDocs) {}
 
   /** The description the sources give the input at `path` of `kind`. */
   private doc(kind: string, path: string): string | undefined {
-    return this.docs.kinds[kind]?.inputs[path];
+    return this.docs.kinds[kind]?.inputs[docsPath(path)];
   }
 
   /** The spec of one field: its type, description and default. */
@@ -150,7 +213,6 @@ class Walker {
   type(kind: string, path: string, schema: z.core.$ZodType): PropertySpec {
     const s = unwrap(schema);
     const def = s._zod.def as any;
-    const name = kind + pascal(path.replace(/\[\]/g, "Item"));
     switch (def.type) {
       case "string":
         return { type: "string" };
@@ -161,30 +223,93 @@ class Walker {
       case "array":
         return { type: "array", items: this.type(kind, `${path}[]`, def.element) };
       case "record":
-        return { type: "object", additionalProperties: this.type(kind, `${path}[]`, def.valueType) };
+        return { type: "object", additionalProperties: this.type(kind, `${path}{}`, def.valueType) };
       case "enum":
-        return this.enumType(name, kind, path, Object.values(def.entries));
+        return this.enumType(kind, path, Object.values(def.entries));
       case "literal": {
         const values = def.values as unknown[];
         if (values.length === 1)
           return { type: typeof values[0] === "number" ? "number" : typeof values[0], const: values[0] };
-        return this.enumType(name, kind, path, values);
+        return this.enumType(kind, path, values);
       }
-      case "object": {
-        const token = typeToken(name);
-        if (!this.types[token]) {
-          // Registered before its fields are walked, so a type that refers to itself ends.
-          this.types[token] = { type: "object", properties: {} };
-          const spec = this.object(kind, path, def.shape);
-          const description = this.doc(kind, path);
-          this.types[token] = { ...(description ? { description } : {}), type: "object", ...spec };
-        }
-        return { $ref: `#/types/${token}` };
-      }
+      case "object":
+        return this.objectType(kind, path, def.shape);
+      case "union":
+        return this.union(kind, path, def);
       default:
-        // A union (a dashboard's charts), `unknown`, and anything else: any JSON value, checked by `check`.
+        // `unknown` and anything else: any JSON value, checked by `check` (docs/native-provider.md lists each).
         return { $ref: "pulumi.json#/Any" };
     }
+  }
+
+  /**
+   * A union: `oneOf` its members. A union discriminated by a field whose every value names one member (a
+   * dashboard's chart by its `type`) says so with a `discriminator`, so each SDK can tell its members apart; a
+   * member that is itself a union (a smart filter's `select`, by `selectType`) is spread into its members.
+   * `null` among the members adds nothing (every field may be left out), a literal is its primitive type.
+   */
+  private union(kind: string, path: string, def: any): PropertySpec {
+    const members: PropertySpec[] = [];
+    const values: string[] = [];
+    let nested = false;
+    const spread = (options: z.core.$ZodType[], at: string, discriminator?: string) => {
+      for (const option of options) {
+        const o = unwrap(option);
+        const odef = o._zod.def as any;
+        if (odef.type === "null") continue;
+        if (odef.type === "literal" && odef.values.length === 1) {
+          members.push({ type: typeof odef.values[0] });
+          continue;
+        }
+        const value = discriminator ? discriminatorValue(o, discriminator) : undefined;
+        const here = value === undefined ? at : `${at}<${value}>`;
+        if (odef.type === "union" && odef.discriminator) {
+          // Its members share the outer value (`select`): the outer field no longer tells them apart.
+          nested = true;
+          spread(odef.options, here, odef.discriminator);
+          continue;
+        }
+        if (value !== undefined) values.push(value);
+        members.push(this.type(kind, here, o));
+      }
+    };
+    spread(def.options, path, def.discriminator);
+    const unique = [...new Map(members.map((m) => [JSON.stringify(m), m])).values()];
+    if (unique.length === 1) return unique[0];
+    const spec: PropertySpec = { oneOf: unique };
+    if (
+      def.discriminator &&
+      !nested &&
+      values.length === unique.length &&
+      new Set(values).size === values.length
+    )
+      spec.discriminator = {
+        propertyName: def.discriminator,
+        mapping: Object.fromEntries(values.map((v, i) => [v, unique[i].$ref])),
+      };
+    return spec;
+  }
+
+  /** An object type's reference, registered under its name; a second place of another shape is an error. */
+  private objectType(kind: string, path: string, shape: Record<string, z.core.$ZodType>): PropertySpec {
+    const token = typeToken(typeNameAt(kind, path));
+    const at = `${kind}.${path}`;
+    const existing = this.types[token];
+    if (existing && existing.enum) throw new Error(`${at}: the type name ${token} is an enum's too`);
+    if (existing?.pending) return { $ref: `#/types/${token}` };
+    // Registered before its fields are walked, so a type that refers to itself ends.
+    this.types[token] = { type: "object", properties: {}, pending: true };
+    const spec = this.object(kind, path, shape);
+    const description = this.doc(kind, path);
+    const made = { ...(description ? { description } : {}), type: "object", ...spec };
+    if (existing && !sameShape(existing, made))
+      throw new Error(
+        `${at} and ${this.firstMet.get(token)} are both named ${token} but differ: ` +
+          "give one of them another name in TYPE_NAMES (provider/native/schema.ts)",
+      );
+    this.types[token] = existing ?? made;
+    if (!existing) this.firstMet.set(token, at);
+    return { $ref: `#/types/${token}` };
   }
 
   /** The properties and required fields of an object's shape. */
@@ -203,20 +328,38 @@ class Walker {
     return required.length > 0 ? { properties, required } : { properties };
   }
 
-  private enumType(name: string, kind: string, path: string, values: unknown[]): PropertySpec {
-    const key = JSON.stringify(values);
-    const known = this.enums.get(key);
-    if (known) return { $ref: `#/types/${known}` };
-    const token = typeToken(name);
-    this.enums.set(key, token);
+  /** An enum's reference; the places that share its name share one enum holding all their values. */
+  private enumType(kind: string, path: string, values: unknown[]): PropertySpec {
+    const token = typeToken(typeNameAt(kind, path));
     const numeric = values.every((v) => typeof v === "number");
+    const existing = this.types[token];
+    if (existing && !existing.enum)
+      throw new Error(`${kind}.${path}: the type name ${token} is an object's too`);
+    const known: unknown[] = existing ? existing.enum.map((e: { value: unknown }) => e.value) : [];
+    const all = [...known, ...values.filter((v) => !known.includes(v))];
+    const description = existing?.description ?? this.doc(kind, path);
     this.types[token] = {
-      ...(this.doc(kind, path) ? { description: this.doc(kind, path) } : {}),
-      type: numeric ? (values.every((v) => Number.isInteger(v)) ? "integer" : "number") : "string",
-      enum: values.map((value) => ({ value, name: enumName(value) })),
+      ...(description ? { description } : {}),
+      type: numeric ? (all.every((v) => Number.isInteger(v)) ? "integer" : "number") : "string",
+      enum: all.map((value) => ({ value, name: enumName(value) })),
     };
     return { $ref: `#/types/${token}` };
   }
+}
+
+/** The value of `field` that a union's member takes (`z.literal`), if it takes exactly one. */
+function discriminatorValue(member: z.core.$ZodType, field: string): string | undefined {
+  const values = (member._zod as any).propValues?.[field] as Set<unknown> | undefined;
+  if (!values || values.size !== 1) return undefined;
+  const [value] = values;
+  return typeof value === "string" ? value : undefined;
+}
+
+/** Whether two object types have the same fields, types and required list (descriptions aside). */
+function sameShape(a: any, b: any): boolean {
+  const strip = (t: any): any =>
+    JSON.parse(JSON.stringify(t, (k, v) => (k === "description" || k === "pending" ? undefined : v)));
+  return JSON.stringify(strip(a)) === JSON.stringify(strip(b));
 }
 
 /** A name every SDK can use for an enum value: `Threshold`, `Apl`, `Value15`. */
@@ -235,6 +378,8 @@ function outputTypeSpec(t: OutputType): PropertySpec {
       return { type: "object", additionalProperties: outputTypeSpec(t.values) };
     case "enum":
       return { type: "string" };
+    case "oneOf":
+      return { oneOf: t.of.map((type) => ({ type })) };
     default:
       return { type: t.type };
   }
@@ -380,4 +525,59 @@ export function packageSchema(docs: SourceDocs, version?: string): PackageSpec {
     resources,
     functions,
   };
+}
+
+/** One resource's example in each language: the declaration alone, as docs/resources/<kind>.md shows it. */
+export interface KindSnippets {
+  typescript: string;
+  python: string;
+  go: string;
+  yaml: string;
+}
+
+const indent = (text: string, by: string) => text.replace(/^(?=.)/gm, by);
+
+/** A snippet as a whole program of its language: the SDK's import, and Go's `pulumi.Run`. */
+function programs(s: KindSnippets): [string, string][] {
+  return [
+    ["typescript", `import * as obs from "@pulumi-observability/sdk";\n\n${s.typescript}`],
+    ["python", `import pulumi_observability as obs\n\n${s.python}`],
+    [
+      "go",
+      "package main\n\nimport (\n" +
+        '\tobs "github.com/pulumi-observability/pulumi-observability/sdk/go/observability"\n' +
+        '\t"github.com/pulumi/pulumi/sdk/v3/go/pulumi"\n)\n\n' +
+        "func main() {\n\tpulumi.Run(func(ctx *pulumi.Context) error {\n" +
+        indent(s.go.replace(/^_, err = /, "_, err := "), "\t\t") +
+        "\n\t\treturn nil\n\t})\n}",
+    ],
+    ["yaml", `resources:\n${indent(s.yaml, "  ")}`],
+  ];
+}
+
+/**
+ * `schema` with an example per language at the end of each resource's description, in the `{{% examples %}}` and
+ * `{{% example %}}` blocks Pulumi's providers write: each SDK's generator keeps its own language's code block
+ * (pkg/codegen FilterExamples: `typescript`, `python`, `go`), so every SDK's docstring shows one, and the
+ * Registry shows all four.
+ */
+export function withExamples(schema: PackageSpec, examples: Record<string, KindSnippets>): PackageSpec {
+  const resources: Record<string, ObjectSpec> = {};
+  for (const [token, resource] of Object.entries(schema.resources as Record<string, ObjectSpec>)) {
+    const kind = token.split(":").at(-1)!;
+    const snippets = examples[kind];
+    if (!snippets)
+      throw new Error(`no example for ${kind}: add one to EXAMPLES (scripts/docs-languages.mts)`);
+    const blocks = programs(snippets)
+      .map(([lang, code]) => "```" + lang + "\n" + code + "\n```")
+      .join("\n");
+    const example =
+      "{{% examples %}}\n## Example Usage\n{{% example %}}\n" +
+      `### A ${kind}\n\n${blocks}\n{{% /example %}}\n{{% /examples %}}`;
+    resources[token] = {
+      ...resource,
+      description: resource.description ? `${resource.description}\n\n${example}` : example,
+    };
+  }
+  return { ...schema, resources };
 }

@@ -6,6 +6,20 @@ import * as utilities from "./utilities";
 
 /**
  * An annotation on dataset charts (a deploy, an incident).
+ *
+ * ## Example Usage
+ * ### A Annotation
+ *
+ * ```typescript
+ * import * as obs from "@pulumi-observability/sdk";
+ *
+ * new obs.Annotation("deploy", {
+ *   type: "deploy",
+ *   datasets: ["http-logs"],
+ *   title: "checkout 2024.06.1",
+ *   time: "2024-06-01T12:00:00Z",
+ * });
+ * ```
  */
 export class Annotation extends pulumi.CustomResource {
     /**

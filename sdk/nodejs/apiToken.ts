@@ -9,6 +9,23 @@ import * as utilities from "./utilities";
 
 /**
  * An API token: a credential with exactly the capabilities declared, rotated on every change.
+ *
+ * ## Example Usage
+ * ### A ApiToken
+ *
+ * ```typescript
+ * import * as obs from "@pulumi-observability/sdk";
+ *
+ * new obs.ApiToken("checkout-ingest", {
+ *   name: "checkout ingest",
+ *   description: "Ingest into http-logs only.",
+ *   datasetCapabilities: {
+ *     "http-logs": {
+ *       ingest: ["create"],
+ *     },
+ *   },
+ * });
+ * ```
  */
 export class ApiToken extends pulumi.CustomResource {
     /**
@@ -50,7 +67,7 @@ export class ApiToken extends pulumi.CustomResource {
     /**
      * Dataset name (or `*` for every dataset) to capabilities: ingest [create], query [read], data [delete], trim/vacuum [update], share [create, read, delete], starredQueries/virtualFields CRUD. Defaults to none.
      */
-    declare public readonly datasetCapabilities: pulumi.Output<{[key: string]: outputs.ApiTokenDatasetCapabilitiesItem} | undefined>;
+    declare public readonly datasetCapabilities: pulumi.Output<{[key: string]: outputs.DatasetCapabilities} | undefined>;
     /**
      * Free text. Defaults to "".
      */
@@ -66,7 +83,7 @@ export class ApiToken extends pulumi.CustomResource {
     /**
      * Org-wide permissions, as a Role's: annotations, apiTokens, dashboards, datasets, endpoints, flows, integrations, monitors, notifiers, rbac, users, views allow CRUD; auditLog only read; billing and sharedAccessKeys read and update. Defaults to none.
      */
-    declare public readonly orgCapabilities: pulumi.Output<outputs.ApiTokenOrgCapabilities | undefined>;
+    declare public readonly orgCapabilities: pulumi.Output<outputs.OrgCapabilities | undefined>;
     /**
      * Ids of the tokens rotations retired (each works until its grace period ends); deleted on destroy.
      */
@@ -90,7 +107,7 @@ export class ApiToken extends pulumi.CustomResource {
     /**
      * View name to capabilities: query [read], share [create, read, delete]. Defaults to none.
      */
-    declare public readonly viewCapabilities: pulumi.Output<{[key: string]: outputs.ApiTokenViewCapabilitiesItem} | undefined>;
+    declare public readonly viewCapabilities: pulumi.Output<{[key: string]: outputs.ViewCapabilities} | undefined>;
 
     /**
      * Create a ApiToken resource with the given unique name, arguments, and options.
@@ -144,7 +161,7 @@ export interface ApiTokenArgs {
     /**
      * Dataset name (or `*` for every dataset) to capabilities: ingest [create], query [read], data [delete], trim/vacuum [update], share [create, read, delete], starredQueries/virtualFields CRUD. Defaults to none.
      */
-    datasetCapabilities?: pulumi.Input<{[key: string]: pulumi.Input<inputs.ApiTokenDatasetCapabilitiesItemArgs>} | undefined>;
+    datasetCapabilities?: pulumi.Input<{[key: string]: pulumi.Input<inputs.DatasetCapabilitiesArgs>} | undefined>;
     /**
      * Free text. Defaults to "".
      */
@@ -160,7 +177,7 @@ export interface ApiTokenArgs {
     /**
      * Org-wide permissions, as a Role's: annotations, apiTokens, dashboards, datasets, endpoints, flows, integrations, monitors, notifiers, rbac, users, views allow CRUD; auditLog only read; billing and sharedAccessKeys read and update. Defaults to none.
      */
-    orgCapabilities?: pulumi.Input<inputs.ApiTokenOrgCapabilitiesArgs | undefined>;
+    orgCapabilities?: pulumi.Input<inputs.OrgCapabilitiesArgs | undefined>;
     /**
      * How long the old value keeps working after a change rotates the token: a duration such as "48h" or "30m". Defaults to "48h". Changing it alone rotates nothing.
      */
@@ -168,5 +185,5 @@ export interface ApiTokenArgs {
     /**
      * View name to capabilities: query [read], share [create, read, delete]. Defaults to none.
      */
-    viewCapabilities?: pulumi.Input<{[key: string]: pulumi.Input<inputs.ApiTokenViewCapabilitiesItemArgs>} | undefined>;
+    viewCapabilities?: pulumi.Input<{[key: string]: pulumi.Input<inputs.ViewCapabilitiesArgs>} | undefined>;
 }

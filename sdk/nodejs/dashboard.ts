@@ -9,6 +9,36 @@ import * as utilities from "./utilities";
 
 /**
  * A dashboard: charts of twelve kinds on a 12-column grid, with its time window and refresh time.
+ *
+ * ## Example Usage
+ * ### A Dashboard
+ *
+ * ```typescript
+ * import * as obs from "@pulumi-observability/sdk";
+ *
+ * new obs.Dashboard("service-health", {
+ *   uid: "service-health",
+ *   dashboard: {
+ *     name: "Service health",
+ *     charts: [{
+ *       id: "runbook",
+ *       type: "Note",
+ *       text: "Runbook: https://runbooks.example/5xx",
+ *     }],
+ *     layout: [{
+ *       i: "runbook",
+ *       x: 0,
+ *       y: 0,
+ *       w: 12,
+ *       h: 2,
+ *     }],
+ *     refreshTime: 60,
+ *     schemaVersion: 2,
+ *     timeWindowStart: "qr-now-1h",
+ *     timeWindowEnd: "qr-now",
+ *   },
+ * });
+ * ```
  */
 export class Dashboard extends pulumi.CustomResource {
     /**
@@ -62,7 +92,7 @@ export class Dashboard extends pulumi.CustomResource {
     /**
      * Required: the document. A document exported from the UI, parsed, is accepted as it is.
      */
-    declare public readonly dashboard: pulumi.Output<outputs.DashboardDashboard>;
+    declare public readonly dashboard: pulumi.Output<outputs.DashboardDocument>;
     /**
      * The service's internal id of the dashboard (the resource's id is its uid).
      */
@@ -90,7 +120,7 @@ export class Dashboard extends pulumi.CustomResource {
     /**
      * The version last read: every write increments it.
      */
-    declare public /*out*/ readonly version: pulumi.Output<any | undefined>;
+    declare public /*out*/ readonly version: pulumi.Output<string | number | undefined>;
 
     /**
      * Create a Dashboard resource with the given unique name, arguments, and options.
@@ -107,7 +137,7 @@ export class Dashboard extends pulumi.CustomResource {
                 throw new Error("Missing required property 'dashboard'");
             }
             resourceInputs["adopt"] = args?.adopt;
-            resourceInputs["dashboard"] = args ? pulumi.output(args.dashboard).apply(inputs.dashboardDashboardArgsProvideDefaults) : undefined;
+            resourceInputs["dashboard"] = args ? pulumi.output(args.dashboard).apply(inputs.dashboardDocumentArgsProvideDefaults) : undefined;
             resourceInputs["message"] = args?.message;
             resourceInputs["overwrite"] = (args?.overwrite) ?? false;
             resourceInputs["uid"] = args?.uid;
@@ -146,7 +176,7 @@ export interface DashboardArgs {
     /**
      * Required: the document. A document exported from the UI, parsed, is accepted as it is.
      */
-    dashboard: pulumi.Input<inputs.DashboardDashboardArgs>;
+    dashboard: pulumi.Input<inputs.DashboardDocumentArgs>;
     /**
      * A note recorded with each write. Not compared: changing it alone updates nothing.
      */

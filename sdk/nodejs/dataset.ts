@@ -9,6 +9,20 @@ import * as utilities from "./utilities";
 
 /**
  * A dataset: the place events are ingested into and queried from. Its id is its name.
+ *
+ * ## Example Usage
+ * ### A Dataset
+ *
+ * ```typescript
+ * import * as obs from "@pulumi-observability/sdk";
+ *
+ * new obs.Dataset("http-logs", {
+ *   name: "http-logs",
+ *   description: "Access logs of the checkout API.",
+ *   retentionDays: 30,
+ *   useRetentionPeriod: true,
+ * });
+ * ```
  */
 export class Dataset extends pulumi.CustomResource {
     /**

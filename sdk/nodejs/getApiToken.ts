@@ -34,7 +34,7 @@ export interface GetApiTokenResult {
     /**
      * Dataset name (or `*` for every dataset) to capabilities: ingest [create], query [read], data [delete], trim/vacuum [update], share [create, read, delete], starredQueries/virtualFields CRUD. Defaults to none.
      */
-    readonly datasetCapabilities?: {[key: string]: outputs.ApiTokenDatasetCapabilitiesItem};
+    readonly datasetCapabilities?: {[key: string]: outputs.DatasetCapabilities};
     /**
      * Free text. Defaults to "".
      */
@@ -54,7 +54,7 @@ export interface GetApiTokenResult {
     /**
      * Org-wide permissions, as a Role's: annotations, apiTokens, dashboards, datasets, endpoints, flows, integrations, monitors, notifiers, rbac, users, views allow CRUD; auditLog only read; billing and sharedAccessKeys read and update. Defaults to none.
      */
-    readonly orgCapabilities?: outputs.ApiTokenOrgCapabilities;
+    readonly orgCapabilities?: outputs.OrgCapabilities;
     /**
      * Ids of the tokens rotations retired (each works until its grace period ends); deleted on destroy.
      */
@@ -78,7 +78,7 @@ export interface GetApiTokenResult {
     /**
      * View name to capabilities: query [read], share [create, read, delete]. Defaults to none.
      */
-    readonly viewCapabilities?: {[key: string]: outputs.ApiTokenViewCapabilitiesItem};
+    readonly viewCapabilities?: {[key: string]: outputs.ViewCapabilities};
 }
 /**
  * An API token (its id, name and capabilities; never its value) by id or by name.

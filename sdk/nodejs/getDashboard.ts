@@ -46,7 +46,7 @@ export interface GetDashboardResult {
     /**
      * Required: the document. A document exported from the UI, parsed, is accepted as it is.
      */
-    readonly dashboard?: outputs.DashboardDashboard;
+    readonly dashboard?: outputs.DashboardDocument;
     /**
      * The service's internal id of the dashboard (the resource's id is its uid).
      */
@@ -78,7 +78,7 @@ export interface GetDashboardResult {
     /**
      * The version last read: every write increments it.
      */
-    readonly version?: any;
+    readonly version?: string | number;
 }
 /**
  * A dashboard by uid (as `id`), or by the name in its document.

@@ -38,7 +38,7 @@ export interface GetRoleResult {
     /**
      * Dataset name to capabilities: ingest [create], query [read], data [delete], trim/vacuum [update], share [create, read, delete], starredQueries/virtualFields CRUD. Defaults to none.
      */
-    readonly datasetCapabilities?: {[key: string]: outputs.RoleDatasetCapabilitiesItem};
+    readonly datasetCapabilities?: {[key: string]: outputs.DatasetCapabilities};
     /**
      * Free text. Defaults to "".
      */
@@ -58,11 +58,11 @@ export interface GetRoleResult {
     /**
      * Org-wide permissions: annotations, apiTokens, dashboards, datasets, endpoints, flows, integrations, monitors, notifiers, rbac, users, views allow CRUD; auditLog only read; billing and sharedAccessKeys read and update. Defaults to none.
      */
-    readonly orgCapabilities?: outputs.RoleOrgCapabilities;
+    readonly orgCapabilities?: outputs.OrgCapabilities;
     /**
      * View name to capabilities: query [read], share [create, read, delete]. Defaults to none.
      */
-    readonly viewCapabilities?: {[key: string]: outputs.RoleViewCapabilitiesItem};
+    readonly viewCapabilities?: {[key: string]: outputs.ViewCapabilities};
 }
 /**
  * A role by id or by name.

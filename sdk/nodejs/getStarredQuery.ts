@@ -58,7 +58,7 @@ export interface GetStarredQueryResult {
     /**
      * Required: the APL request saved.
      */
-    readonly query?: outputs.StarredQueryQuery;
+    readonly query?: outputs.AplRequest;
     /**
      * Required: the owner, a user id, or `team` for a query shared with everyone.
      */

@@ -6,6 +6,18 @@ import * as utilities from "./utilities";
 
 /**
  * A group: users who together hold a set of roles.
+ *
+ * ## Example Usage
+ * ### A Group
+ *
+ * ```typescript
+ * import * as obs from "@pulumi-observability/sdk";
+ *
+ * new obs.Group("sre", {
+ *   name: "SRE",
+ *   description: "Site reliability engineers.",
+ * });
+ * ```
  */
 export class Group extends pulumi.CustomResource {
     /**

@@ -9,6 +9,23 @@ import * as utilities from "./utilities";
 
 /**
  * An alert rule: runs an APL query on a schedule and notifies notifiers.
+ *
+ * ## Example Usage
+ * ### A Monitor
+ *
+ * ```typescript
+ * import * as obs from "@pulumi-observability/sdk";
+ *
+ * new obs.Monitor("checkout-5xx", {
+ *   name: "Checkout: 5xx above 50 a minute",
+ *   type: "Threshold",
+ *   aplQuery: "['http-logs'] | where status >= 500 | summarize count() by bin(_time, 1m)",
+ *   operator: "Above",
+ *   threshold: 50,
+ *   intervalMinutes: 1,
+ *   rangeMinutes: 5,
+ * });
+ * ```
  */
 export class Monitor extends pulumi.CustomResource {
     /**

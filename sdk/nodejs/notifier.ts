@@ -9,6 +9,22 @@ import * as utilities from "./utilities";
 
 /**
  * A notification channel (Slack, email, PagerDuty, ...) that monitors alert through.
+ *
+ * ## Example Usage
+ * ### A Notifier
+ *
+ * ```typescript
+ * import * as obs from "@pulumi-observability/sdk";
+ *
+ * new obs.Notifier("oncall-email", {
+ *   name: "On-call email",
+ *   properties: {
+ *     email: {
+ *       emails: ["oncall@example.com"],
+ *     },
+ *   },
+ * });
+ * ```
  */
 export class Notifier extends pulumi.CustomResource {
     /**

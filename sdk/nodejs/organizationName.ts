@@ -6,6 +6,18 @@ import * as utilities from "./utilities";
 
 /**
  * The organization's name, set while this resource exists and restored when it is deleted.
+ *
+ * ## Example Usage
+ * ### A OrganizationName
+ *
+ * ```typescript
+ * import * as obs from "@pulumi-observability/sdk";
+ *
+ * new obs.OrganizationName("org-name", {
+ *   organizationId: "my-org",
+ *   name: "Example Corp",
+ * });
+ * ```
  */
 export class OrganizationName extends pulumi.CustomResource {
     /**

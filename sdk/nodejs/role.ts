@@ -9,6 +9,26 @@ import * as utilities from "./utilities";
 
 /**
  * A role: permissions on the organization, datasets and views, and the users who hold them.
+ *
+ * ## Example Usage
+ * ### A Role
+ *
+ * ```typescript
+ * import * as obs from "@pulumi-observability/sdk";
+ *
+ * new obs.Role("oncall", {
+ *   name: "checkout on-call",
+ *   orgCapabilities: {
+ *     monitors: ["read", "update"],
+ *     notifiers: ["read"],
+ *   },
+ *   datasetCapabilities: {
+ *     "http-logs": {
+ *       query: ["read"],
+ *     },
+ *   },
+ * });
+ * ```
  */
 export class Role extends pulumi.CustomResource {
     /**
@@ -54,7 +74,7 @@ export class Role extends pulumi.CustomResource {
     /**
      * Dataset name to capabilities: ingest [create], query [read], data [delete], trim/vacuum [update], share [create, read, delete], starredQueries/virtualFields CRUD. Defaults to none.
      */
-    declare public readonly datasetCapabilities: pulumi.Output<{[key: string]: outputs.RoleDatasetCapabilitiesItem} | undefined>;
+    declare public readonly datasetCapabilities: pulumi.Output<{[key: string]: outputs.DatasetCapabilities} | undefined>;
     /**
      * Free text. Defaults to "".
      */
@@ -70,11 +90,11 @@ export class Role extends pulumi.CustomResource {
     /**
      * Org-wide permissions: annotations, apiTokens, dashboards, datasets, endpoints, flows, integrations, monitors, notifiers, rbac, users, views allow CRUD; auditLog only read; billing and sharedAccessKeys read and update. Defaults to none.
      */
-    declare public readonly orgCapabilities: pulumi.Output<outputs.RoleOrgCapabilities | undefined>;
+    declare public readonly orgCapabilities: pulumi.Output<outputs.OrgCapabilities | undefined>;
     /**
      * View name to capabilities: query [read], share [create, read, delete]. Defaults to none.
      */
-    declare public readonly viewCapabilities: pulumi.Output<{[key: string]: outputs.RoleViewCapabilitiesItem} | undefined>;
+    declare public readonly viewCapabilities: pulumi.Output<{[key: string]: outputs.ViewCapabilities} | undefined>;
 
     /**
      * Create a Role resource with the given unique name, arguments, and options.
@@ -122,7 +142,7 @@ export interface RoleArgs {
     /**
      * Dataset name to capabilities: ingest [create], query [read], data [delete], trim/vacuum [update], share [create, read, delete], starredQueries/virtualFields CRUD. Defaults to none.
      */
-    datasetCapabilities?: pulumi.Input<{[key: string]: pulumi.Input<inputs.RoleDatasetCapabilitiesItemArgs>} | undefined>;
+    datasetCapabilities?: pulumi.Input<{[key: string]: pulumi.Input<inputs.DatasetCapabilitiesArgs>} | undefined>;
     /**
      * Free text. Defaults to "".
      */
@@ -138,9 +158,9 @@ export interface RoleArgs {
     /**
      * Org-wide permissions: annotations, apiTokens, dashboards, datasets, endpoints, flows, integrations, monitors, notifiers, rbac, users, views allow CRUD; auditLog only read; billing and sharedAccessKeys read and update. Defaults to none.
      */
-    orgCapabilities?: pulumi.Input<inputs.RoleOrgCapabilitiesArgs | undefined>;
+    orgCapabilities?: pulumi.Input<inputs.OrgCapabilitiesArgs | undefined>;
     /**
      * View name to capabilities: query [read], share [create, read, delete]. Defaults to none.
      */
-    viewCapabilities?: pulumi.Input<{[key: string]: pulumi.Input<inputs.RoleViewCapabilitiesItemArgs>} | undefined>;
+    viewCapabilities?: pulumi.Input<{[key: string]: pulumi.Input<inputs.ViewCapabilitiesArgs>} | undefined>;
 }

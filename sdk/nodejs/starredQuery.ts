@@ -9,6 +9,31 @@ import * as utilities from "./utilities";
 
 /**
  * A saved (starred) APL query.
+ *
+ * ## Example Usage
+ * ### A StarredQuery
+ *
+ * ```typescript
+ * import * as obs from "@pulumi-observability/sdk";
+ *
+ * new obs.StarredQuery("oncall-5xx-by-route", {
+ *   kind: "apl",
+ *   name: "On-call: 5xx by route",
+ *   who: "team",
+ *   dataset: "http-logs",
+ *   query: {
+ *     apl: "['http-logs'] | where status >= 500 | summarize count() by route",
+ *     defaultLimit: 100,
+ *     defaultOrder: [{
+ *       field: "_time",
+ *       desc: true,
+ *     }],
+ *   },
+ *   metadata: {
+ *     owner: "sre",
+ *   },
+ * });
+ * ```
  */
 export class StarredQuery extends pulumi.CustomResource {
     /**
@@ -70,7 +95,7 @@ export class StarredQuery extends pulumi.CustomResource {
     /**
      * Required: the APL request saved.
      */
-    declare public readonly query: pulumi.Output<outputs.StarredQueryQuery>;
+    declare public readonly query: pulumi.Output<outputs.AplRequest>;
     /**
      * Required: the owner, a user id, or `team` for a query shared with everyone.
      */
@@ -150,7 +175,7 @@ export interface StarredQueryArgs {
     /**
      * Required: the APL request saved.
      */
-    query: pulumi.Input<inputs.StarredQueryQueryArgs>;
+    query: pulumi.Input<inputs.AplRequestArgs>;
     /**
      * Required: the owner, a user id, or `team` for a query shared with everyone.
      */

@@ -6,6 +6,19 @@ import * as utilities from "./utilities";
 
 /**
  * A member of the organization, with a built-in or custom role.
+ *
+ * ## Example Usage
+ * ### A User
+ *
+ * ```typescript
+ * import * as obs from "@pulumi-observability/sdk";
+ *
+ * new obs.User("alice", {
+ *   name: "Alice Example",
+ *   email: "alice@example.com",
+ *   role: "user",
+ * });
+ * ```
  */
 export class User extends pulumi.CustomResource {
     /**

@@ -6,6 +6,20 @@ import * as utilities from "./utilities";
 
 /**
  * A view: a saved APL query, shared with the organization under its name.
+ *
+ * ## Example Usage
+ * ### A View
+ *
+ * ```typescript
+ * import * as obs from "@pulumi-observability/sdk";
+ *
+ * new obs.View("checkout-errors", {
+ *   name: "checkout-errors",
+ *   aplQuery: "['http-logs'] | where status >= 500",
+ *   datasets: ["http-logs"],
+ *   description: "Server errors of the checkout API.",
+ * });
+ * ```
  */
 export class View extends pulumi.CustomResource {
     /**

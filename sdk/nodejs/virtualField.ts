@@ -6,6 +6,21 @@ import * as utilities from "./utilities";
 
 /**
  * A virtual field: a dataset field computed by an APL expression.
+ *
+ * ## Example Usage
+ * ### A VirtualField
+ *
+ * ```typescript
+ * import * as obs from "@pulumi-observability/sdk";
+ *
+ * new obs.VirtualField("duration-ms", {
+ *   dataset: "http-logs",
+ *   name: "duration_ms",
+ *   expression: "duration / 1000000",
+ *   type: "number",
+ *   unit: "ms",
+ * });
+ * ```
  */
 export class VirtualField extends pulumi.CustomResource {
     /**

@@ -150,6 +150,15 @@ describe("the schema agrees with the declarations and zod schemas", () => {
     const generated = schema();
     delete fromBuild.version;
     delete generated.version;
+    // The build adds each resource's example per language (withExamples, rendered by scripts/native-lib.mts).
+    for (const [t, resource] of Object.entries(fromBuild.resources as Record<string, any>)) {
+      const [description, example] = resource.description.split("\n\n{{% examples %}}");
+      expect({ t, example: example !== undefined }).toEqual({ t, example: true });
+      for (const lang of ["typescript", "python", "go", "yaml"])
+        expect({ t, lang, shown: example.includes("```" + lang + "\n") }).toEqual({ t, lang, shown: true });
+      expect(example).toMatch(/\{\{% example %\}\}[\s\S]*\{\{% \/example %\}\}\n\{\{% \/examples %\}\}$/);
+      resource.description = description;
+    }
     expect(fromBuild).toEqual(generated);
   });
 });

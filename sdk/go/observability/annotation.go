@@ -13,6 +13,35 @@ import (
 )
 
 // An annotation on dataset charts (a deploy, an incident).
+//
+// ## Example Usage
+// ### A Annotation
+// ```go
+// package main
+//
+// import (
+//
+//	obs "github.com/pulumi-observability/pulumi-observability/sdk/go/observability"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			_, err := obs.NewAnnotation(ctx, "deploy", &obs.AnnotationArgs{
+//				Type: pulumi.String("deploy"),
+//				Datasets: pulumi.StringArray{pulumi.String("http-logs")},
+//				Title: pulumi.String("checkout 2024.06.1"),
+//				Time: pulumi.String("2024-06-01T12:00:00Z"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			return nil
+//		})
+//	}
+//
+// ```
 type Annotation struct {
 	pulumi.CustomResourceState
 

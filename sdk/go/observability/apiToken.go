@@ -13,11 +13,43 @@ import (
 )
 
 // An API token: a credential with exactly the capabilities declared, rotated on every change.
+//
+// ## Example Usage
+// ### A ApiToken
+// ```go
+// package main
+//
+// import (
+//
+//	obs "github.com/pulumi-observability/pulumi-observability/sdk/go/observability"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			_, err := obs.NewApiToken(ctx, "checkout-ingest", &obs.ApiTokenArgs{
+//				Name: pulumi.String("checkout ingest"),
+//				Description: pulumi.String("Ingest into http-logs only."),
+//				DatasetCapabilities: obs.DatasetCapabilitiesMap{
+//					"http-logs": obs.DatasetCapabilitiesArgs{
+//						Ingest: obs.CapabilityActionArray{obs.CapabilityAction("create")},
+//					},
+//				},
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			return nil
+//		})
+//	}
+//
+// ```
 type ApiToken struct {
 	pulumi.CustomResourceState
 
 	// Dataset name (or `*` for every dataset) to capabilities: ingest [create], query [read], data [delete], trim/vacuum [update], share [create, read, delete], starredQueries/virtualFields CRUD. Defaults to none.
-	DatasetCapabilities ApiTokenDatasetCapabilitiesItemMapOutput `pulumi:"datasetCapabilities"`
+	DatasetCapabilities DatasetCapabilitiesMapOutput `pulumi:"datasetCapabilities"`
 	// Free text. Defaults to "".
 	Description pulumi.StringPtrOutput `pulumi:"description"`
 	// RFC 3339 date-time when the token stops working. Defaults to never.
@@ -25,7 +57,7 @@ type ApiToken struct {
 	// Required: the token's name (need not be unique).
 	Name pulumi.StringOutput `pulumi:"name"`
 	// Org-wide permissions, as a Role's: annotations, apiTokens, dashboards, datasets, endpoints, flows, integrations, monitors, notifiers, rbac, users, views allow CRUD; auditLog only read; billing and sharedAccessKeys read and update. Defaults to none.
-	OrgCapabilities ApiTokenOrgCapabilitiesPtrOutput `pulumi:"orgCapabilities"`
+	OrgCapabilities OrgCapabilitiesPtrOutput `pulumi:"orgCapabilities"`
 	// Ids of the tokens rotations retired (each works until its grace period ends); deleted on destroy.
 	RetiredTokenIds pulumi.StringArrayOutput `pulumi:"retiredTokenIds"`
 	// How long the old value keeps working after a change rotates the token: a duration such as "48h" or "30m". Defaults to "48h". Changing it alone rotates nothing.
@@ -37,7 +69,7 @@ type ApiToken struct {
 	// The current token's id: the resource's id until the first rotation, the newest token's after.
 	TokenId pulumi.StringPtrOutput `pulumi:"tokenId"`
 	// View name to capabilities: query [read], share [create, read, delete]. Defaults to none.
-	ViewCapabilities ApiTokenViewCapabilitiesItemMapOutput `pulumi:"viewCapabilities"`
+	ViewCapabilities ViewCapabilitiesMapOutput `pulumi:"viewCapabilities"`
 }
 
 // NewApiToken registers a new resource with the given unique name, arguments, and options.
@@ -100,7 +132,7 @@ func ApiTokenExists(ctx *pulumi.Context,
 
 type apiTokenArgs struct {
 	// Dataset name (or `*` for every dataset) to capabilities: ingest [create], query [read], data [delete], trim/vacuum [update], share [create, read, delete], starredQueries/virtualFields CRUD. Defaults to none.
-	DatasetCapabilities map[string]ApiTokenDatasetCapabilitiesItem `pulumi:"datasetCapabilities"`
+	DatasetCapabilities map[string]DatasetCapabilities `pulumi:"datasetCapabilities"`
 	// Free text. Defaults to "".
 	Description *string `pulumi:"description"`
 	// RFC 3339 date-time when the token stops working. Defaults to never.
@@ -108,17 +140,17 @@ type apiTokenArgs struct {
 	// Required: the token's name (need not be unique).
 	Name string `pulumi:"name"`
 	// Org-wide permissions, as a Role's: annotations, apiTokens, dashboards, datasets, endpoints, flows, integrations, monitors, notifiers, rbac, users, views allow CRUD; auditLog only read; billing and sharedAccessKeys read and update. Defaults to none.
-	OrgCapabilities *ApiTokenOrgCapabilities `pulumi:"orgCapabilities"`
+	OrgCapabilities *OrgCapabilities `pulumi:"orgCapabilities"`
 	// How long the old value keeps working after a change rotates the token: a duration such as "48h" or "30m". Defaults to "48h". Changing it alone rotates nothing.
 	RotationGracePeriod *string `pulumi:"rotationGracePeriod"`
 	// View name to capabilities: query [read], share [create, read, delete]. Defaults to none.
-	ViewCapabilities map[string]ApiTokenViewCapabilitiesItem `pulumi:"viewCapabilities"`
+	ViewCapabilities map[string]ViewCapabilities `pulumi:"viewCapabilities"`
 }
 
 // The set of arguments for constructing a ApiToken resource.
 type ApiTokenArgs struct {
 	// Dataset name (or `*` for every dataset) to capabilities: ingest [create], query [read], data [delete], trim/vacuum [update], share [create, read, delete], starredQueries/virtualFields CRUD. Defaults to none.
-	DatasetCapabilities ApiTokenDatasetCapabilitiesItemMapInput
+	DatasetCapabilities DatasetCapabilitiesMapInput
 	// Free text. Defaults to "".
 	Description pulumi.StringPtrInput
 	// RFC 3339 date-time when the token stops working. Defaults to never.
@@ -126,11 +158,11 @@ type ApiTokenArgs struct {
 	// Required: the token's name (need not be unique).
 	Name pulumi.StringInput
 	// Org-wide permissions, as a Role's: annotations, apiTokens, dashboards, datasets, endpoints, flows, integrations, monitors, notifiers, rbac, users, views allow CRUD; auditLog only read; billing and sharedAccessKeys read and update. Defaults to none.
-	OrgCapabilities ApiTokenOrgCapabilitiesPtrInput
+	OrgCapabilities OrgCapabilitiesPtrInput
 	// How long the old value keeps working after a change rotates the token: a duration such as "48h" or "30m". Defaults to "48h". Changing it alone rotates nothing.
 	RotationGracePeriod pulumi.StringPtrInput
 	// View name to capabilities: query [read], share [create, read, delete]. Defaults to none.
-	ViewCapabilities ApiTokenViewCapabilitiesItemMapInput
+	ViewCapabilities ViewCapabilitiesMapInput
 }
 
 func (ApiTokenArgs) ElementType() reflect.Type {
@@ -171,8 +203,8 @@ func (o ApiTokenOutput) ToApiTokenOutputWithContext(ctx context.Context) ApiToke
 }
 
 // Dataset name (or `*` for every dataset) to capabilities: ingest [create], query [read], data [delete], trim/vacuum [update], share [create, read, delete], starredQueries/virtualFields CRUD. Defaults to none.
-func (o ApiTokenOutput) DatasetCapabilities() ApiTokenDatasetCapabilitiesItemMapOutput {
-	return o.ApplyT(func(v *ApiToken) ApiTokenDatasetCapabilitiesItemMapOutput { return v.DatasetCapabilities }).(ApiTokenDatasetCapabilitiesItemMapOutput)
+func (o ApiTokenOutput) DatasetCapabilities() DatasetCapabilitiesMapOutput {
+	return o.ApplyT(func(v *ApiToken) DatasetCapabilitiesMapOutput { return v.DatasetCapabilities }).(DatasetCapabilitiesMapOutput)
 }
 
 // Free text. Defaults to "".
@@ -191,8 +223,8 @@ func (o ApiTokenOutput) Name() pulumi.StringOutput {
 }
 
 // Org-wide permissions, as a Role's: annotations, apiTokens, dashboards, datasets, endpoints, flows, integrations, monitors, notifiers, rbac, users, views allow CRUD; auditLog only read; billing and sharedAccessKeys read and update. Defaults to none.
-func (o ApiTokenOutput) OrgCapabilities() ApiTokenOrgCapabilitiesPtrOutput {
-	return o.ApplyT(func(v *ApiToken) ApiTokenOrgCapabilitiesPtrOutput { return v.OrgCapabilities }).(ApiTokenOrgCapabilitiesPtrOutput)
+func (o ApiTokenOutput) OrgCapabilities() OrgCapabilitiesPtrOutput {
+	return o.ApplyT(func(v *ApiToken) OrgCapabilitiesPtrOutput { return v.OrgCapabilities }).(OrgCapabilitiesPtrOutput)
 }
 
 // Ids of the tokens rotations retired (each works until its grace period ends); deleted on destroy.
@@ -221,8 +253,8 @@ func (o ApiTokenOutput) TokenId() pulumi.StringPtrOutput {
 }
 
 // View name to capabilities: query [read], share [create, read, delete]. Defaults to none.
-func (o ApiTokenOutput) ViewCapabilities() ApiTokenViewCapabilitiesItemMapOutput {
-	return o.ApplyT(func(v *ApiToken) ApiTokenViewCapabilitiesItemMapOutput { return v.ViewCapabilities }).(ApiTokenViewCapabilitiesItemMapOutput)
+func (o ApiTokenOutput) ViewCapabilities() ViewCapabilitiesMapOutput {
+	return o.ApplyT(func(v *ApiToken) ViewCapabilitiesMapOutput { return v.ViewCapabilities }).(ViewCapabilitiesMapOutput)
 }
 
 func init() {

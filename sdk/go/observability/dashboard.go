@@ -13,6 +13,55 @@ import (
 )
 
 // A dashboard: charts of twelve kinds on a 12-column grid, with its time window and refresh time.
+//
+// ## Example Usage
+// ### A Dashboard
+// ```go
+// package main
+//
+// import (
+//
+//	obs "github.com/pulumi-observability/pulumi-observability/sdk/go/observability"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			_, err := obs.NewDashboard(ctx, "service-health", &obs.DashboardArgs{
+//				Uid: pulumi.String("service-health"),
+//				Dashboard: obs.DashboardDocumentArgs{
+//					Name: pulumi.String("Service health"),
+//					Charts: pulumi.Array{
+//						obs.NoteChartArgs{
+//							Id: pulumi.String("runbook"),
+//							Type: pulumi.String("Note"),
+//							Text: pulumi.String("Runbook: https://runbooks.example/5xx"),
+//						},
+//					},
+//					Layout: obs.DashboardLayoutItemArray{
+//						obs.DashboardLayoutItemArgs{
+//							I: pulumi.String("runbook"),
+//							X: pulumi.Int(0),
+//							Y: pulumi.Int(0),
+//							W: pulumi.Int(12),
+//							H: pulumi.Int(2),
+//						},
+//					},
+//					RefreshTime: obs.DashboardRefreshTime(60),
+//					SchemaVersion: pulumi.Float64(2),
+//					TimeWindowStart: pulumi.String("qr-now-1h"),
+//					TimeWindowEnd: pulumi.String("qr-now"),
+//				},
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			return nil
+//		})
+//	}
+//
+// ```
 type Dashboard struct {
 	pulumi.CustomResourceState
 
@@ -23,7 +72,7 @@ type Dashboard struct {
 	// Who created the dashboard (server-set).
 	CreatedBy pulumi.StringPtrOutput `pulumi:"createdBy"`
 	// Required: the document. A document exported from the UI, parsed, is accepted as it is.
-	Dashboard DashboardDashboardOutput `pulumi:"dashboard"`
+	Dashboard DashboardDocumentOutput `pulumi:"dashboard"`
 	// The service's internal id of the dashboard (the resource's id is its uid).
 	DashboardId pulumi.StringPtrOutput `pulumi:"dashboardId"`
 	// A note recorded with each write. Not compared: changing it alone updates nothing.
@@ -50,7 +99,7 @@ func NewDashboard(ctx *pulumi.Context,
 	if args.Dashboard == nil {
 		return nil, errors.New("invalid value for required argument 'Dashboard'")
 	}
-	args.Dashboard = args.Dashboard.ToDashboardDashboardOutput().ApplyT(func(v DashboardDashboard) DashboardDashboard { return *v.Defaults() }).(DashboardDashboardOutput)
+	args.Dashboard = args.Dashboard.ToDashboardDocumentOutput().ApplyT(func(v DashboardDocument) DashboardDocument { return *v.Defaults() }).(DashboardDocumentOutput)
 	if args.Overwrite == nil {
 		args.Overwrite = pulumi.BoolPtr(false)
 	}
@@ -96,7 +145,7 @@ type dashboardArgs struct {
 	// The uid of an existing dashboard to take under management instead of creating one; changing it replaces.
 	Adopt *string `pulumi:"adopt"`
 	// Required: the document. A document exported from the UI, parsed, is accepted as it is.
-	Dashboard DashboardDashboard `pulumi:"dashboard"`
+	Dashboard DashboardDocument `pulumi:"dashboard"`
 	// A note recorded with each write. Not compared: changing it alone updates nothing.
 	Message *string `pulumi:"message"`
 	// Write over changes made elsewhere (in the UI) instead of failing. Defaults to false. Not compared: changing it alone updates nothing.
@@ -110,7 +159,7 @@ type DashboardArgs struct {
 	// The uid of an existing dashboard to take under management instead of creating one; changing it replaces.
 	Adopt pulumi.StringPtrInput
 	// Required: the document. A document exported from the UI, parsed, is accepted as it is.
-	Dashboard DashboardDashboardInput
+	Dashboard DashboardDocumentInput
 	// A note recorded with each write. Not compared: changing it alone updates nothing.
 	Message pulumi.StringPtrInput
 	// Write over changes made elsewhere (in the UI) instead of failing. Defaults to false. Not compared: changing it alone updates nothing.
@@ -172,8 +221,8 @@ func (o DashboardOutput) CreatedBy() pulumi.StringPtrOutput {
 }
 
 // Required: the document. A document exported from the UI, parsed, is accepted as it is.
-func (o DashboardOutput) Dashboard() DashboardDashboardOutput {
-	return o.ApplyT(func(v *Dashboard) DashboardDashboardOutput { return v.Dashboard }).(DashboardDashboardOutput)
+func (o DashboardOutput) Dashboard() DashboardDocumentOutput {
+	return o.ApplyT(func(v *Dashboard) DashboardDocumentOutput { return v.Dashboard }).(DashboardDocumentOutput)
 }
 
 // The service's internal id of the dashboard (the resource's id is its uid).

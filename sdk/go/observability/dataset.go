@@ -13,6 +13,35 @@ import (
 )
 
 // A dataset: the place events are ingested into and queried from. Its id is its name.
+//
+// ## Example Usage
+// ### A Dataset
+// ```go
+// package main
+//
+// import (
+//
+//	obs "github.com/pulumi-observability/pulumi-observability/sdk/go/observability"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			_, err := obs.NewDataset(ctx, "http-logs", &obs.DatasetArgs{
+//				Name: pulumi.String("http-logs"),
+//				Description: pulumi.String("Access logs of the checkout API."),
+//				RetentionDays: pulumi.Int(30),
+//				UseRetentionPeriod: pulumi.Bool(true),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			return nil
+//		})
+//	}
+//
+// ```
 type Dataset struct {
 	pulumi.CustomResourceState
 

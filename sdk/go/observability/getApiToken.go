@@ -31,7 +31,7 @@ type LookupApiTokenArgs struct {
 
 type LookupApiTokenResult struct {
 	// Dataset name (or `*` for every dataset) to capabilities: ingest [create], query [read], data [delete], trim/vacuum [update], share [create, read, delete], starredQueries/virtualFields CRUD. Defaults to none.
-	DatasetCapabilities map[string]ApiTokenDatasetCapabilitiesItem `pulumi:"datasetCapabilities"`
+	DatasetCapabilities map[string]DatasetCapabilities `pulumi:"datasetCapabilities"`
 	// Free text. Defaults to "".
 	Description *string `pulumi:"description"`
 	// RFC 3339 date-time when the token stops working. Defaults to never.
@@ -41,7 +41,7 @@ type LookupApiTokenResult struct {
 	// Required: the token's name (need not be unique).
 	Name *string `pulumi:"name"`
 	// Org-wide permissions, as a Role's: annotations, apiTokens, dashboards, datasets, endpoints, flows, integrations, monitors, notifiers, rbac, users, views allow CRUD; auditLog only read; billing and sharedAccessKeys read and update. Defaults to none.
-	OrgCapabilities *ApiTokenOrgCapabilities `pulumi:"orgCapabilities"`
+	OrgCapabilities *OrgCapabilities `pulumi:"orgCapabilities"`
 	// Ids of the tokens rotations retired (each works until its grace period ends); deleted on destroy.
 	RetiredTokenIds []string `pulumi:"retiredTokenIds"`
 	// How long the old value keeps working after a change rotates the token: a duration such as "48h" or "30m". Defaults to "48h". Changing it alone rotates nothing.
@@ -53,7 +53,7 @@ type LookupApiTokenResult struct {
 	// The current token's id: the resource's id until the first rotation, the newest token's after.
 	TokenId *string `pulumi:"tokenId"`
 	// View name to capabilities: query [read], share [create, read, delete]. Defaults to none.
-	ViewCapabilities map[string]ApiTokenViewCapabilitiesItem `pulumi:"viewCapabilities"`
+	ViewCapabilities map[string]ViewCapabilities `pulumi:"viewCapabilities"`
 }
 
 func LookupApiTokenOutput(ctx *pulumi.Context, args LookupApiTokenOutputArgs, opts ...pulumi.InvokeOption) LookupApiTokenResultOutput {
@@ -87,8 +87,8 @@ func (o LookupApiTokenResultOutput) ToLookupApiTokenResultOutputWithContext(ctx 
 }
 
 // Dataset name (or `*` for every dataset) to capabilities: ingest [create], query [read], data [delete], trim/vacuum [update], share [create, read, delete], starredQueries/virtualFields CRUD. Defaults to none.
-func (o LookupApiTokenResultOutput) DatasetCapabilities() ApiTokenDatasetCapabilitiesItemMapOutput {
-	return o.ApplyT(func(v LookupApiTokenResult) map[string]ApiTokenDatasetCapabilitiesItem { return v.DatasetCapabilities }).(ApiTokenDatasetCapabilitiesItemMapOutput)
+func (o LookupApiTokenResultOutput) DatasetCapabilities() DatasetCapabilitiesMapOutput {
+	return o.ApplyT(func(v LookupApiTokenResult) map[string]DatasetCapabilities { return v.DatasetCapabilities }).(DatasetCapabilitiesMapOutput)
 }
 
 // Free text. Defaults to "".
@@ -112,8 +112,8 @@ func (o LookupApiTokenResultOutput) Name() pulumi.StringPtrOutput {
 }
 
 // Org-wide permissions, as a Role's: annotations, apiTokens, dashboards, datasets, endpoints, flows, integrations, monitors, notifiers, rbac, users, views allow CRUD; auditLog only read; billing and sharedAccessKeys read and update. Defaults to none.
-func (o LookupApiTokenResultOutput) OrgCapabilities() ApiTokenOrgCapabilitiesPtrOutput {
-	return o.ApplyT(func(v LookupApiTokenResult) *ApiTokenOrgCapabilities { return v.OrgCapabilities }).(ApiTokenOrgCapabilitiesPtrOutput)
+func (o LookupApiTokenResultOutput) OrgCapabilities() OrgCapabilitiesPtrOutput {
+	return o.ApplyT(func(v LookupApiTokenResult) *OrgCapabilities { return v.OrgCapabilities }).(OrgCapabilitiesPtrOutput)
 }
 
 // Ids of the tokens rotations retired (each works until its grace period ends); deleted on destroy.
@@ -142,8 +142,8 @@ func (o LookupApiTokenResultOutput) TokenId() pulumi.StringPtrOutput {
 }
 
 // View name to capabilities: query [read], share [create, read, delete]. Defaults to none.
-func (o LookupApiTokenResultOutput) ViewCapabilities() ApiTokenViewCapabilitiesItemMapOutput {
-	return o.ApplyT(func(v LookupApiTokenResult) map[string]ApiTokenViewCapabilitiesItem { return v.ViewCapabilities }).(ApiTokenViewCapabilitiesItemMapOutput)
+func (o LookupApiTokenResultOutput) ViewCapabilities() ViewCapabilitiesMapOutput {
+	return o.ApplyT(func(v LookupApiTokenResult) map[string]ViewCapabilities { return v.ViewCapabilities }).(ViewCapabilitiesMapOutput)
 }
 
 func init() {

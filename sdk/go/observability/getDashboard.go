@@ -37,7 +37,7 @@ type LookupDashboardResult struct {
 	// Who created the dashboard (server-set).
 	CreatedBy *string `pulumi:"createdBy"`
 	// Required: the document. A document exported from the UI, parsed, is accepted as it is.
-	Dashboard *DashboardDashboard `pulumi:"dashboard"`
+	Dashboard *DashboardDocument `pulumi:"dashboard"`
 	// The service's internal id of the dashboard (the resource's id is its uid).
 	DashboardId *string `pulumi:"dashboardId"`
 	// The Dashboard's id.
@@ -112,8 +112,8 @@ func (o LookupDashboardResultOutput) CreatedBy() pulumi.StringPtrOutput {
 }
 
 // Required: the document. A document exported from the UI, parsed, is accepted as it is.
-func (o LookupDashboardResultOutput) Dashboard() DashboardDashboardPtrOutput {
-	return o.ApplyT(func(v LookupDashboardResult) *DashboardDashboard { return v.Dashboard }).(DashboardDashboardPtrOutput)
+func (o LookupDashboardResultOutput) Dashboard() DashboardDocumentPtrOutput {
+	return o.ApplyT(func(v LookupDashboardResult) *DashboardDocument { return v.Dashboard }).(DashboardDocumentPtrOutput)
 }
 
 // The service's internal id of the dashboard (the resource's id is its uid).

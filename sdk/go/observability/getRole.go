@@ -33,7 +33,7 @@ type LookupRoleResult struct {
 	// Id of an existing role to take under management instead of creating one; changing it replaces.
 	Adopt *string `pulumi:"adopt"`
 	// Dataset name to capabilities: ingest [create], query [read], data [delete], trim/vacuum [update], share [create, read, delete], starredQueries/virtualFields CRUD. Defaults to none.
-	DatasetCapabilities map[string]RoleDatasetCapabilitiesItem `pulumi:"datasetCapabilities"`
+	DatasetCapabilities map[string]DatasetCapabilities `pulumi:"datasetCapabilities"`
 	// Free text. Defaults to "".
 	Description *string `pulumi:"description"`
 	// The Role's id.
@@ -43,9 +43,9 @@ type LookupRoleResult struct {
 	// Required: unique name in the organization (a clash is a 409).
 	Name *string `pulumi:"name"`
 	// Org-wide permissions: annotations, apiTokens, dashboards, datasets, endpoints, flows, integrations, monitors, notifiers, rbac, users, views allow CRUD; auditLog only read; billing and sharedAccessKeys read and update. Defaults to none.
-	OrgCapabilities *RoleOrgCapabilities `pulumi:"orgCapabilities"`
+	OrgCapabilities *OrgCapabilities `pulumi:"orgCapabilities"`
 	// View name to capabilities: query [read], share [create, read, delete]. Defaults to none.
-	ViewCapabilities map[string]RoleViewCapabilitiesItem `pulumi:"viewCapabilities"`
+	ViewCapabilities map[string]ViewCapabilities `pulumi:"viewCapabilities"`
 }
 
 func LookupRoleOutput(ctx *pulumi.Context, args LookupRoleOutputArgs, opts ...pulumi.InvokeOption) LookupRoleResultOutput {
@@ -84,8 +84,8 @@ func (o LookupRoleResultOutput) Adopt() pulumi.StringPtrOutput {
 }
 
 // Dataset name to capabilities: ingest [create], query [read], data [delete], trim/vacuum [update], share [create, read, delete], starredQueries/virtualFields CRUD. Defaults to none.
-func (o LookupRoleResultOutput) DatasetCapabilities() RoleDatasetCapabilitiesItemMapOutput {
-	return o.ApplyT(func(v LookupRoleResult) map[string]RoleDatasetCapabilitiesItem { return v.DatasetCapabilities }).(RoleDatasetCapabilitiesItemMapOutput)
+func (o LookupRoleResultOutput) DatasetCapabilities() DatasetCapabilitiesMapOutput {
+	return o.ApplyT(func(v LookupRoleResult) map[string]DatasetCapabilities { return v.DatasetCapabilities }).(DatasetCapabilitiesMapOutput)
 }
 
 // Free text. Defaults to "".
@@ -109,13 +109,13 @@ func (o LookupRoleResultOutput) Name() pulumi.StringPtrOutput {
 }
 
 // Org-wide permissions: annotations, apiTokens, dashboards, datasets, endpoints, flows, integrations, monitors, notifiers, rbac, users, views allow CRUD; auditLog only read; billing and sharedAccessKeys read and update. Defaults to none.
-func (o LookupRoleResultOutput) OrgCapabilities() RoleOrgCapabilitiesPtrOutput {
-	return o.ApplyT(func(v LookupRoleResult) *RoleOrgCapabilities { return v.OrgCapabilities }).(RoleOrgCapabilitiesPtrOutput)
+func (o LookupRoleResultOutput) OrgCapabilities() OrgCapabilitiesPtrOutput {
+	return o.ApplyT(func(v LookupRoleResult) *OrgCapabilities { return v.OrgCapabilities }).(OrgCapabilitiesPtrOutput)
 }
 
 // View name to capabilities: query [read], share [create, read, delete]. Defaults to none.
-func (o LookupRoleResultOutput) ViewCapabilities() RoleViewCapabilitiesItemMapOutput {
-	return o.ApplyT(func(v LookupRoleResult) map[string]RoleViewCapabilitiesItem { return v.ViewCapabilities }).(RoleViewCapabilitiesItemMapOutput)
+func (o LookupRoleResultOutput) ViewCapabilities() ViewCapabilitiesMapOutput {
+	return o.ApplyT(func(v LookupRoleResult) map[string]ViewCapabilities { return v.ViewCapabilities }).(ViewCapabilitiesMapOutput)
 }
 
 func init() {

@@ -43,7 +43,7 @@ type LookupStarredQueryResult struct {
 	// Required: non-empty name.
 	Name *string `pulumi:"name"`
 	// Required: the APL request saved.
-	Query *StarredQueryQuery `pulumi:"query"`
+	Query *AplRequest `pulumi:"query"`
 	// Required: the owner, a user id, or `team` for a query shared with everyone.
 	Who *string `pulumi:"who"`
 }
@@ -109,8 +109,8 @@ func (o LookupStarredQueryResultOutput) Name() pulumi.StringPtrOutput {
 }
 
 // Required: the APL request saved.
-func (o LookupStarredQueryResultOutput) Query() StarredQueryQueryPtrOutput {
-	return o.ApplyT(func(v LookupStarredQueryResult) *StarredQueryQuery { return v.Query }).(StarredQueryQueryPtrOutput)
+func (o LookupStarredQueryResultOutput) Query() AplRequestPtrOutput {
+	return o.ApplyT(func(v LookupStarredQueryResult) *AplRequest { return v.Query }).(AplRequestPtrOutput)
 }
 
 // Required: the owner, a user id, or `team` for a query shared with everyone.

@@ -13,6 +13,33 @@ import (
 )
 
 // A group: users who together hold a set of roles.
+//
+// ## Example Usage
+// ### A Group
+// ```go
+// package main
+//
+// import (
+//
+//	obs "github.com/pulumi-observability/pulumi-observability/sdk/go/observability"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			_, err := obs.NewGroup(ctx, "sre", &obs.GroupArgs{
+//				Name: pulumi.String("SRE"),
+//				Description: pulumi.String("Site reliability engineers."),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			return nil
+//		})
+//	}
+//
+// ```
 type Group struct {
 	pulumi.CustomResourceState
 

@@ -13,6 +13,38 @@ import (
 )
 
 // An alert rule: runs an APL query on a schedule and notifies notifiers.
+//
+// ## Example Usage
+// ### A Monitor
+// ```go
+// package main
+//
+// import (
+//
+//	obs "github.com/pulumi-observability/pulumi-observability/sdk/go/observability"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			_, err := obs.NewMonitor(ctx, "checkout-5xx", &obs.MonitorArgs{
+//				Name: pulumi.String("Checkout: 5xx above 50 a minute"),
+//				Type: obs.MonitorType("Threshold"),
+//				AplQuery: pulumi.String("['http-logs'] | where status >= 500 | summarize count() by bin(_time, 1m)"),
+//				Operator: obs.MonitorOperator("Above"),
+//				Threshold: pulumi.Float64(50),
+//				IntervalMinutes: pulumi.Int(1),
+//				RangeMinutes: pulumi.Int(5),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			return nil
+//		})
+//	}
+//
+// ```
 type Monitor struct {
 	pulumi.CustomResourceState
 

@@ -13,6 +13,37 @@ import (
 )
 
 // A notification channel (Slack, email, PagerDuty, ...) that monitors alert through.
+//
+// ## Example Usage
+// ### A Notifier
+// ```go
+// package main
+//
+// import (
+//
+//	obs "github.com/pulumi-observability/pulumi-observability/sdk/go/observability"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			_, err := obs.NewNotifier(ctx, "oncall-email", &obs.NotifierArgs{
+//				Name: pulumi.String("On-call email"),
+//				Properties: obs.NotifierPropertiesArgs{
+//					Email: obs.NotifierPropertiesEmailArgs{
+//						Emails: pulumi.StringArray{pulumi.String("oncall@example.com")},
+//					},
+//				},
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			return nil
+//		})
+//	}
+//
+// ```
 type Notifier struct {
 	pulumi.CustomResourceState
 

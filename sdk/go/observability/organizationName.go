@@ -13,6 +13,33 @@ import (
 )
 
 // The organization's name, set while this resource exists and restored when it is deleted.
+//
+// ## Example Usage
+// ### A OrganizationName
+// ```go
+// package main
+//
+// import (
+//
+//	obs "github.com/pulumi-observability/pulumi-observability/sdk/go/observability"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			_, err := obs.NewOrganizationName(ctx, "org-name", &obs.OrganizationNameArgs{
+//				OrganizationId: pulumi.String("my-org"),
+//				Name: pulumi.String("Example Corp"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			return nil
+//		})
+//	}
+//
+// ```
 type OrganizationName struct {
 	pulumi.CustomResourceState
 

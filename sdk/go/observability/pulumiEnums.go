@@ -10,137 +10,126 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// Compare against a period this far back; "" disables. Not together with `againstTimestamp`.
-type DashboardDashboardAgainst string
+type CapabilityAction string
 
 const (
-	DashboardDashboardAgainstValue1h    = DashboardDashboardAgainst("-1h")
-	DashboardDashboardAgainstValue3h    = DashboardDashboardAgainst("-3h")
-	DashboardDashboardAgainstValue6h    = DashboardDashboardAgainst("-6h")
-	DashboardDashboardAgainstValue12h   = DashboardDashboardAgainst("-12h")
-	DashboardDashboardAgainstValue1d    = DashboardDashboardAgainst("-1d")
-	DashboardDashboardAgainstValue3d    = DashboardDashboardAgainst("-3d")
-	DashboardDashboardAgainstValue7d    = DashboardDashboardAgainst("-7d")
-	DashboardDashboardAgainstValue1w    = DashboardDashboardAgainst("-1w")
-	DashboardDashboardAgainstValue2w    = DashboardDashboardAgainst("-2w")
-	DashboardDashboardAgainstValue3w    = DashboardDashboardAgainst("-3w")
-	DashboardDashboardAgainstValue30d   = DashboardDashboardAgainst("-30d")
-	DashboardDashboardAgainstValue60d   = DashboardDashboardAgainst("-60d")
-	DashboardDashboardAgainstValue90d   = DashboardDashboardAgainst("-90d")
-	DashboardDashboardAgainstValueEmpty = DashboardDashboardAgainst("")
+	CapabilityActionCreate = CapabilityAction("create")
+	CapabilityActionRead   = CapabilityAction("read")
+	CapabilityActionUpdate = CapabilityAction("update")
+	CapabilityActionDelete = CapabilityAction("delete")
 )
 
-func (DashboardDashboardAgainst) ElementType() reflect.Type {
-	return reflect.TypeOf((*DashboardDashboardAgainst)(nil)).Elem()
+func (CapabilityAction) ElementType() reflect.Type {
+	return reflect.TypeOf((*CapabilityAction)(nil)).Elem()
 }
 
-func (e DashboardDashboardAgainst) ToDashboardDashboardAgainstOutput() DashboardDashboardAgainstOutput {
-	return pulumi.ToOutput(e).(DashboardDashboardAgainstOutput)
+func (e CapabilityAction) ToCapabilityActionOutput() CapabilityActionOutput {
+	return pulumi.ToOutput(e).(CapabilityActionOutput)
 }
 
-func (e DashboardDashboardAgainst) ToDashboardDashboardAgainstOutputWithContext(ctx context.Context) DashboardDashboardAgainstOutput {
-	return pulumi.ToOutputWithContext(ctx, e).(DashboardDashboardAgainstOutput)
+func (e CapabilityAction) ToCapabilityActionOutputWithContext(ctx context.Context) CapabilityActionOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(CapabilityActionOutput)
 }
 
-func (e DashboardDashboardAgainst) ToDashboardDashboardAgainstPtrOutput() DashboardDashboardAgainstPtrOutput {
-	return e.ToDashboardDashboardAgainstPtrOutputWithContext(context.Background())
+func (e CapabilityAction) ToCapabilityActionPtrOutput() CapabilityActionPtrOutput {
+	return e.ToCapabilityActionPtrOutputWithContext(context.Background())
 }
 
-func (e DashboardDashboardAgainst) ToDashboardDashboardAgainstPtrOutputWithContext(ctx context.Context) DashboardDashboardAgainstPtrOutput {
-	return DashboardDashboardAgainst(e).ToDashboardDashboardAgainstOutputWithContext(ctx).ToDashboardDashboardAgainstPtrOutputWithContext(ctx)
+func (e CapabilityAction) ToCapabilityActionPtrOutputWithContext(ctx context.Context) CapabilityActionPtrOutput {
+	return CapabilityAction(e).ToCapabilityActionOutputWithContext(ctx).ToCapabilityActionPtrOutputWithContext(ctx)
 }
 
-func (e DashboardDashboardAgainst) ToStringOutput() pulumi.StringOutput {
+func (e CapabilityAction) ToStringOutput() pulumi.StringOutput {
 	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
 }
 
-func (e DashboardDashboardAgainst) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+func (e CapabilityAction) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
 	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
 }
 
-func (e DashboardDashboardAgainst) ToStringPtrOutput() pulumi.StringPtrOutput {
+func (e CapabilityAction) ToStringPtrOutput() pulumi.StringPtrOutput {
 	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
 }
 
-func (e DashboardDashboardAgainst) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+func (e CapabilityAction) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
 	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
 }
 
-type DashboardDashboardAgainstOutput struct{ *pulumi.OutputState }
+type CapabilityActionOutput struct{ *pulumi.OutputState }
 
-func (DashboardDashboardAgainstOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*DashboardDashboardAgainst)(nil)).Elem()
+func (CapabilityActionOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*CapabilityAction)(nil)).Elem()
 }
 
-func (o DashboardDashboardAgainstOutput) ToDashboardDashboardAgainstOutput() DashboardDashboardAgainstOutput {
+func (o CapabilityActionOutput) ToCapabilityActionOutput() CapabilityActionOutput {
 	return o
 }
 
-func (o DashboardDashboardAgainstOutput) ToDashboardDashboardAgainstOutputWithContext(ctx context.Context) DashboardDashboardAgainstOutput {
+func (o CapabilityActionOutput) ToCapabilityActionOutputWithContext(ctx context.Context) CapabilityActionOutput {
 	return o
 }
 
-func (o DashboardDashboardAgainstOutput) ToDashboardDashboardAgainstPtrOutput() DashboardDashboardAgainstPtrOutput {
-	return o.ToDashboardDashboardAgainstPtrOutputWithContext(context.Background())
+func (o CapabilityActionOutput) ToCapabilityActionPtrOutput() CapabilityActionPtrOutput {
+	return o.ToCapabilityActionPtrOutputWithContext(context.Background())
 }
 
-func (o DashboardDashboardAgainstOutput) ToDashboardDashboardAgainstPtrOutputWithContext(ctx context.Context) DashboardDashboardAgainstPtrOutput {
-	return o.ApplyTWithContext(ctx, func(_ context.Context, v DashboardDashboardAgainst) *DashboardDashboardAgainst {
+func (o CapabilityActionOutput) ToCapabilityActionPtrOutputWithContext(ctx context.Context) CapabilityActionPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v CapabilityAction) *CapabilityAction {
 		return &v
-	}).(DashboardDashboardAgainstPtrOutput)
+	}).(CapabilityActionPtrOutput)
 }
 
-func (o DashboardDashboardAgainstOutput) ToStringOutput() pulumi.StringOutput {
+func (o CapabilityActionOutput) ToStringOutput() pulumi.StringOutput {
 	return o.ToStringOutputWithContext(context.Background())
 }
 
-func (o DashboardDashboardAgainstOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
-	return o.ApplyTWithContext(ctx, func(_ context.Context, e DashboardDashboardAgainst) string {
+func (o CapabilityActionOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e CapabilityAction) string {
 		return string(e)
 	}).(pulumi.StringOutput)
 }
 
-func (o DashboardDashboardAgainstOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+func (o CapabilityActionOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
 	return o.ToStringPtrOutputWithContext(context.Background())
 }
 
-func (o DashboardDashboardAgainstOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
-	return o.ApplyTWithContext(ctx, func(_ context.Context, e DashboardDashboardAgainst) *string {
+func (o CapabilityActionOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e CapabilityAction) *string {
 		v := string(e)
 		return &v
 	}).(pulumi.StringPtrOutput)
 }
 
-type DashboardDashboardAgainstPtrOutput struct{ *pulumi.OutputState }
+type CapabilityActionPtrOutput struct{ *pulumi.OutputState }
 
-func (DashboardDashboardAgainstPtrOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((**DashboardDashboardAgainst)(nil)).Elem()
+func (CapabilityActionPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**CapabilityAction)(nil)).Elem()
 }
 
-func (o DashboardDashboardAgainstPtrOutput) ToDashboardDashboardAgainstPtrOutput() DashboardDashboardAgainstPtrOutput {
+func (o CapabilityActionPtrOutput) ToCapabilityActionPtrOutput() CapabilityActionPtrOutput {
 	return o
 }
 
-func (o DashboardDashboardAgainstPtrOutput) ToDashboardDashboardAgainstPtrOutputWithContext(ctx context.Context) DashboardDashboardAgainstPtrOutput {
+func (o CapabilityActionPtrOutput) ToCapabilityActionPtrOutputWithContext(ctx context.Context) CapabilityActionPtrOutput {
 	return o
 }
 
-func (o DashboardDashboardAgainstPtrOutput) Elem() DashboardDashboardAgainstOutput {
-	return o.ApplyT(func(v *DashboardDashboardAgainst) DashboardDashboardAgainst {
+func (o CapabilityActionPtrOutput) Elem() CapabilityActionOutput {
+	return o.ApplyT(func(v *CapabilityAction) CapabilityAction {
 		if v != nil {
 			return *v
 		}
-		var ret DashboardDashboardAgainst
+		var ret CapabilityAction
 		return ret
-	}).(DashboardDashboardAgainstOutput)
+	}).(CapabilityActionOutput)
 }
 
-func (o DashboardDashboardAgainstPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+func (o CapabilityActionPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
 	return o.ToStringPtrOutputWithContext(context.Background())
 }
 
-func (o DashboardDashboardAgainstPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
-	return o.ApplyTWithContext(ctx, func(_ context.Context, e *DashboardDashboardAgainst) *string {
+func (o CapabilityActionPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *CapabilityAction) *string {
 		if e == nil {
 			return nil
 		}
@@ -149,177 +138,402 @@ func (o DashboardDashboardAgainstPtrOutput) ToStringPtrOutputWithContext(ctx con
 	}).(pulumi.StringPtrOutput)
 }
 
-// DashboardDashboardAgainstInput is an input type that accepts values of the DashboardDashboardAgainst enum
-// A concrete instance of `DashboardDashboardAgainstInput` can be one of the following:
+// CapabilityActionInput is an input type that accepts values of the CapabilityAction enum
+// A concrete instance of `CapabilityActionInput` can be one of the following:
 //
-//	DashboardDashboardAgainstValue1h
-//	DashboardDashboardAgainstValue3h
-//	DashboardDashboardAgainstValue6h
-//	DashboardDashboardAgainstValue12h
-//	DashboardDashboardAgainstValue1d
-//	DashboardDashboardAgainstValue3d
-//	DashboardDashboardAgainstValue7d
-//	DashboardDashboardAgainstValue1w
-//	DashboardDashboardAgainstValue2w
-//	DashboardDashboardAgainstValue3w
-//	DashboardDashboardAgainstValue30d
-//	DashboardDashboardAgainstValue60d
-//	DashboardDashboardAgainstValue90d
-//	DashboardDashboardAgainstValueEmpty
-type DashboardDashboardAgainstInput interface {
+//	CapabilityActionCreate
+//	CapabilityActionRead
+//	CapabilityActionUpdate
+//	CapabilityActionDelete
+type CapabilityActionInput interface {
 	pulumi.Input
 
-	ToDashboardDashboardAgainstOutput() DashboardDashboardAgainstOutput
-	ToDashboardDashboardAgainstOutputWithContext(context.Context) DashboardDashboardAgainstOutput
+	ToCapabilityActionOutput() CapabilityActionOutput
+	ToCapabilityActionOutputWithContext(context.Context) CapabilityActionOutput
 }
 
-var dashboardDashboardAgainstPtrType = reflect.TypeOf((**DashboardDashboardAgainst)(nil)).Elem()
+var capabilityActionPtrType = reflect.TypeOf((**CapabilityAction)(nil)).Elem()
 
-type DashboardDashboardAgainstPtrInput interface {
+type CapabilityActionPtrInput interface {
 	pulumi.Input
 
-	ToDashboardDashboardAgainstPtrOutput() DashboardDashboardAgainstPtrOutput
-	ToDashboardDashboardAgainstPtrOutputWithContext(context.Context) DashboardDashboardAgainstPtrOutput
+	ToCapabilityActionPtrOutput() CapabilityActionPtrOutput
+	ToCapabilityActionPtrOutputWithContext(context.Context) CapabilityActionPtrOutput
 }
 
-type dashboardDashboardAgainstPtr string
+type capabilityActionPtr string
 
-func DashboardDashboardAgainstPtr(v string) DashboardDashboardAgainstPtrInput {
-	return (*dashboardDashboardAgainstPtr)(&v)
+func CapabilityActionPtr(v string) CapabilityActionPtrInput {
+	return (*capabilityActionPtr)(&v)
 }
 
-func (*dashboardDashboardAgainstPtr) ElementType() reflect.Type {
-	return dashboardDashboardAgainstPtrType
+func (*capabilityActionPtr) ElementType() reflect.Type {
+	return capabilityActionPtrType
 }
 
-func (in *dashboardDashboardAgainstPtr) ToDashboardDashboardAgainstPtrOutput() DashboardDashboardAgainstPtrOutput {
-	return pulumi.ToOutput(in).(DashboardDashboardAgainstPtrOutput)
+func (in *capabilityActionPtr) ToCapabilityActionPtrOutput() CapabilityActionPtrOutput {
+	return pulumi.ToOutput(in).(CapabilityActionPtrOutput)
 }
 
-func (in *dashboardDashboardAgainstPtr) ToDashboardDashboardAgainstPtrOutputWithContext(ctx context.Context) DashboardDashboardAgainstPtrOutput {
-	return pulumi.ToOutputWithContext(ctx, in).(DashboardDashboardAgainstPtrOutput)
+func (in *capabilityActionPtr) ToCapabilityActionPtrOutputWithContext(ctx context.Context) CapabilityActionPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(CapabilityActionPtrOutput)
+}
+
+// CapabilityActionArrayInput is an input type that accepts CapabilityActionArray and CapabilityActionArrayOutput values.
+// You can construct a concrete instance of `CapabilityActionArrayInput` via:
+//
+//	CapabilityActionArray{ CapabilityActionArgs{...} }
+type CapabilityActionArrayInput interface {
+	pulumi.Input
+
+	ToCapabilityActionArrayOutput() CapabilityActionArrayOutput
+	ToCapabilityActionArrayOutputWithContext(context.Context) CapabilityActionArrayOutput
+}
+
+type CapabilityActionArray []CapabilityAction
+
+func (CapabilityActionArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]CapabilityAction)(nil)).Elem()
+}
+
+func (i CapabilityActionArray) ToCapabilityActionArrayOutput() CapabilityActionArrayOutput {
+	return i.ToCapabilityActionArrayOutputWithContext(context.Background())
+}
+
+func (i CapabilityActionArray) ToCapabilityActionArrayOutputWithContext(ctx context.Context) CapabilityActionArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(CapabilityActionArrayOutput)
+}
+
+type CapabilityActionArrayOutput struct{ *pulumi.OutputState }
+
+func (CapabilityActionArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]CapabilityAction)(nil)).Elem()
+}
+
+func (o CapabilityActionArrayOutput) ToCapabilityActionArrayOutput() CapabilityActionArrayOutput {
+	return o
+}
+
+func (o CapabilityActionArrayOutput) ToCapabilityActionArrayOutputWithContext(ctx context.Context) CapabilityActionArrayOutput {
+	return o
+}
+
+func (o CapabilityActionArrayOutput) Index(i pulumi.IntInput) CapabilityActionOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) CapabilityAction {
+		return vs[0].([]CapabilityAction)[vs[1].(int)]
+	}).(CapabilityActionOutput)
+}
+
+// Compare against a period this far back; "" disables. Not together with `againstTimestamp`.
+type DashboardAgainst string
+
+const (
+	DashboardAgainstValue1h    = DashboardAgainst("-1h")
+	DashboardAgainstValue3h    = DashboardAgainst("-3h")
+	DashboardAgainstValue6h    = DashboardAgainst("-6h")
+	DashboardAgainstValue12h   = DashboardAgainst("-12h")
+	DashboardAgainstValue1d    = DashboardAgainst("-1d")
+	DashboardAgainstValue3d    = DashboardAgainst("-3d")
+	DashboardAgainstValue7d    = DashboardAgainst("-7d")
+	DashboardAgainstValue1w    = DashboardAgainst("-1w")
+	DashboardAgainstValue2w    = DashboardAgainst("-2w")
+	DashboardAgainstValue3w    = DashboardAgainst("-3w")
+	DashboardAgainstValue30d   = DashboardAgainst("-30d")
+	DashboardAgainstValue60d   = DashboardAgainst("-60d")
+	DashboardAgainstValue90d   = DashboardAgainst("-90d")
+	DashboardAgainstValueEmpty = DashboardAgainst("")
+)
+
+func (DashboardAgainst) ElementType() reflect.Type {
+	return reflect.TypeOf((*DashboardAgainst)(nil)).Elem()
+}
+
+func (e DashboardAgainst) ToDashboardAgainstOutput() DashboardAgainstOutput {
+	return pulumi.ToOutput(e).(DashboardAgainstOutput)
+}
+
+func (e DashboardAgainst) ToDashboardAgainstOutputWithContext(ctx context.Context) DashboardAgainstOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(DashboardAgainstOutput)
+}
+
+func (e DashboardAgainst) ToDashboardAgainstPtrOutput() DashboardAgainstPtrOutput {
+	return e.ToDashboardAgainstPtrOutputWithContext(context.Background())
+}
+
+func (e DashboardAgainst) ToDashboardAgainstPtrOutputWithContext(ctx context.Context) DashboardAgainstPtrOutput {
+	return DashboardAgainst(e).ToDashboardAgainstOutputWithContext(ctx).ToDashboardAgainstPtrOutputWithContext(ctx)
+}
+
+func (e DashboardAgainst) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e DashboardAgainst) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e DashboardAgainst) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e DashboardAgainst) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type DashboardAgainstOutput struct{ *pulumi.OutputState }
+
+func (DashboardAgainstOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*DashboardAgainst)(nil)).Elem()
+}
+
+func (o DashboardAgainstOutput) ToDashboardAgainstOutput() DashboardAgainstOutput {
+	return o
+}
+
+func (o DashboardAgainstOutput) ToDashboardAgainstOutputWithContext(ctx context.Context) DashboardAgainstOutput {
+	return o
+}
+
+func (o DashboardAgainstOutput) ToDashboardAgainstPtrOutput() DashboardAgainstPtrOutput {
+	return o.ToDashboardAgainstPtrOutputWithContext(context.Background())
+}
+
+func (o DashboardAgainstOutput) ToDashboardAgainstPtrOutputWithContext(ctx context.Context) DashboardAgainstPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v DashboardAgainst) *DashboardAgainst {
+		return &v
+	}).(DashboardAgainstPtrOutput)
+}
+
+func (o DashboardAgainstOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o DashboardAgainstOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e DashboardAgainst) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o DashboardAgainstOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o DashboardAgainstOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e DashboardAgainst) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type DashboardAgainstPtrOutput struct{ *pulumi.OutputState }
+
+func (DashboardAgainstPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**DashboardAgainst)(nil)).Elem()
+}
+
+func (o DashboardAgainstPtrOutput) ToDashboardAgainstPtrOutput() DashboardAgainstPtrOutput {
+	return o
+}
+
+func (o DashboardAgainstPtrOutput) ToDashboardAgainstPtrOutputWithContext(ctx context.Context) DashboardAgainstPtrOutput {
+	return o
+}
+
+func (o DashboardAgainstPtrOutput) Elem() DashboardAgainstOutput {
+	return o.ApplyT(func(v *DashboardAgainst) DashboardAgainst {
+		if v != nil {
+			return *v
+		}
+		var ret DashboardAgainst
+		return ret
+	}).(DashboardAgainstOutput)
+}
+
+func (o DashboardAgainstPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o DashboardAgainstPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *DashboardAgainst) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// DashboardAgainstInput is an input type that accepts values of the DashboardAgainst enum
+// A concrete instance of `DashboardAgainstInput` can be one of the following:
+//
+//	DashboardAgainstValue1h
+//	DashboardAgainstValue3h
+//	DashboardAgainstValue6h
+//	DashboardAgainstValue12h
+//	DashboardAgainstValue1d
+//	DashboardAgainstValue3d
+//	DashboardAgainstValue7d
+//	DashboardAgainstValue1w
+//	DashboardAgainstValue2w
+//	DashboardAgainstValue3w
+//	DashboardAgainstValue30d
+//	DashboardAgainstValue60d
+//	DashboardAgainstValue90d
+//	DashboardAgainstValueEmpty
+type DashboardAgainstInput interface {
+	pulumi.Input
+
+	ToDashboardAgainstOutput() DashboardAgainstOutput
+	ToDashboardAgainstOutputWithContext(context.Context) DashboardAgainstOutput
+}
+
+var dashboardAgainstPtrType = reflect.TypeOf((**DashboardAgainst)(nil)).Elem()
+
+type DashboardAgainstPtrInput interface {
+	pulumi.Input
+
+	ToDashboardAgainstPtrOutput() DashboardAgainstPtrOutput
+	ToDashboardAgainstPtrOutputWithContext(context.Context) DashboardAgainstPtrOutput
+}
+
+type dashboardAgainstPtr string
+
+func DashboardAgainstPtr(v string) DashboardAgainstPtrInput {
+	return (*dashboardAgainstPtr)(&v)
+}
+
+func (*dashboardAgainstPtr) ElementType() reflect.Type {
+	return dashboardAgainstPtrType
+}
+
+func (in *dashboardAgainstPtr) ToDashboardAgainstPtrOutput() DashboardAgainstPtrOutput {
+	return pulumi.ToOutput(in).(DashboardAgainstPtrOutput)
+}
+
+func (in *dashboardAgainstPtr) ToDashboardAgainstPtrOutputWithContext(ctx context.Context) DashboardAgainstPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(DashboardAgainstPtrOutput)
 }
 
 // Required: seconds between refreshes, 15, 60 or 300.
-type DashboardDashboardRefreshTime int
+type DashboardRefreshTime int
 
 const (
-	DashboardDashboardRefreshTimeValue15  = DashboardDashboardRefreshTime(15)
-	DashboardDashboardRefreshTimeValue60  = DashboardDashboardRefreshTime(60)
-	DashboardDashboardRefreshTimeValue300 = DashboardDashboardRefreshTime(300)
+	DashboardRefreshTimeValue15  = DashboardRefreshTime(15)
+	DashboardRefreshTimeValue60  = DashboardRefreshTime(60)
+	DashboardRefreshTimeValue300 = DashboardRefreshTime(300)
 )
 
-func (DashboardDashboardRefreshTime) ElementType() reflect.Type {
-	return reflect.TypeOf((*DashboardDashboardRefreshTime)(nil)).Elem()
+func (DashboardRefreshTime) ElementType() reflect.Type {
+	return reflect.TypeOf((*DashboardRefreshTime)(nil)).Elem()
 }
 
-func (e DashboardDashboardRefreshTime) ToDashboardDashboardRefreshTimeOutput() DashboardDashboardRefreshTimeOutput {
-	return pulumi.ToOutput(e).(DashboardDashboardRefreshTimeOutput)
+func (e DashboardRefreshTime) ToDashboardRefreshTimeOutput() DashboardRefreshTimeOutput {
+	return pulumi.ToOutput(e).(DashboardRefreshTimeOutput)
 }
 
-func (e DashboardDashboardRefreshTime) ToDashboardDashboardRefreshTimeOutputWithContext(ctx context.Context) DashboardDashboardRefreshTimeOutput {
-	return pulumi.ToOutputWithContext(ctx, e).(DashboardDashboardRefreshTimeOutput)
+func (e DashboardRefreshTime) ToDashboardRefreshTimeOutputWithContext(ctx context.Context) DashboardRefreshTimeOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(DashboardRefreshTimeOutput)
 }
 
-func (e DashboardDashboardRefreshTime) ToDashboardDashboardRefreshTimePtrOutput() DashboardDashboardRefreshTimePtrOutput {
-	return e.ToDashboardDashboardRefreshTimePtrOutputWithContext(context.Background())
+func (e DashboardRefreshTime) ToDashboardRefreshTimePtrOutput() DashboardRefreshTimePtrOutput {
+	return e.ToDashboardRefreshTimePtrOutputWithContext(context.Background())
 }
 
-func (e DashboardDashboardRefreshTime) ToDashboardDashboardRefreshTimePtrOutputWithContext(ctx context.Context) DashboardDashboardRefreshTimePtrOutput {
-	return DashboardDashboardRefreshTime(e).ToDashboardDashboardRefreshTimeOutputWithContext(ctx).ToDashboardDashboardRefreshTimePtrOutputWithContext(ctx)
+func (e DashboardRefreshTime) ToDashboardRefreshTimePtrOutputWithContext(ctx context.Context) DashboardRefreshTimePtrOutput {
+	return DashboardRefreshTime(e).ToDashboardRefreshTimeOutputWithContext(ctx).ToDashboardRefreshTimePtrOutputWithContext(ctx)
 }
 
-func (e DashboardDashboardRefreshTime) ToIntOutput() pulumi.IntOutput {
+func (e DashboardRefreshTime) ToIntOutput() pulumi.IntOutput {
 	return pulumi.ToOutput(pulumi.Int(e)).(pulumi.IntOutput)
 }
 
-func (e DashboardDashboardRefreshTime) ToIntOutputWithContext(ctx context.Context) pulumi.IntOutput {
+func (e DashboardRefreshTime) ToIntOutputWithContext(ctx context.Context) pulumi.IntOutput {
 	return pulumi.ToOutputWithContext(ctx, pulumi.Int(e)).(pulumi.IntOutput)
 }
 
-func (e DashboardDashboardRefreshTime) ToIntPtrOutput() pulumi.IntPtrOutput {
+func (e DashboardRefreshTime) ToIntPtrOutput() pulumi.IntPtrOutput {
 	return pulumi.Int(e).ToIntPtrOutputWithContext(context.Background())
 }
 
-func (e DashboardDashboardRefreshTime) ToIntPtrOutputWithContext(ctx context.Context) pulumi.IntPtrOutput {
+func (e DashboardRefreshTime) ToIntPtrOutputWithContext(ctx context.Context) pulumi.IntPtrOutput {
 	return pulumi.Int(e).ToIntOutputWithContext(ctx).ToIntPtrOutputWithContext(ctx)
 }
 
-type DashboardDashboardRefreshTimeOutput struct{ *pulumi.OutputState }
+type DashboardRefreshTimeOutput struct{ *pulumi.OutputState }
 
-func (DashboardDashboardRefreshTimeOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*DashboardDashboardRefreshTime)(nil)).Elem()
+func (DashboardRefreshTimeOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*DashboardRefreshTime)(nil)).Elem()
 }
 
-func (o DashboardDashboardRefreshTimeOutput) ToDashboardDashboardRefreshTimeOutput() DashboardDashboardRefreshTimeOutput {
+func (o DashboardRefreshTimeOutput) ToDashboardRefreshTimeOutput() DashboardRefreshTimeOutput {
 	return o
 }
 
-func (o DashboardDashboardRefreshTimeOutput) ToDashboardDashboardRefreshTimeOutputWithContext(ctx context.Context) DashboardDashboardRefreshTimeOutput {
+func (o DashboardRefreshTimeOutput) ToDashboardRefreshTimeOutputWithContext(ctx context.Context) DashboardRefreshTimeOutput {
 	return o
 }
 
-func (o DashboardDashboardRefreshTimeOutput) ToDashboardDashboardRefreshTimePtrOutput() DashboardDashboardRefreshTimePtrOutput {
-	return o.ToDashboardDashboardRefreshTimePtrOutputWithContext(context.Background())
+func (o DashboardRefreshTimeOutput) ToDashboardRefreshTimePtrOutput() DashboardRefreshTimePtrOutput {
+	return o.ToDashboardRefreshTimePtrOutputWithContext(context.Background())
 }
 
-func (o DashboardDashboardRefreshTimeOutput) ToDashboardDashboardRefreshTimePtrOutputWithContext(ctx context.Context) DashboardDashboardRefreshTimePtrOutput {
-	return o.ApplyTWithContext(ctx, func(_ context.Context, v DashboardDashboardRefreshTime) *DashboardDashboardRefreshTime {
+func (o DashboardRefreshTimeOutput) ToDashboardRefreshTimePtrOutputWithContext(ctx context.Context) DashboardRefreshTimePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v DashboardRefreshTime) *DashboardRefreshTime {
 		return &v
-	}).(DashboardDashboardRefreshTimePtrOutput)
+	}).(DashboardRefreshTimePtrOutput)
 }
 
-func (o DashboardDashboardRefreshTimeOutput) ToIntOutput() pulumi.IntOutput {
+func (o DashboardRefreshTimeOutput) ToIntOutput() pulumi.IntOutput {
 	return o.ToIntOutputWithContext(context.Background())
 }
 
-func (o DashboardDashboardRefreshTimeOutput) ToIntOutputWithContext(ctx context.Context) pulumi.IntOutput {
-	return o.ApplyTWithContext(ctx, func(_ context.Context, e DashboardDashboardRefreshTime) int {
+func (o DashboardRefreshTimeOutput) ToIntOutputWithContext(ctx context.Context) pulumi.IntOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e DashboardRefreshTime) int {
 		return int(e)
 	}).(pulumi.IntOutput)
 }
 
-func (o DashboardDashboardRefreshTimeOutput) ToIntPtrOutput() pulumi.IntPtrOutput {
+func (o DashboardRefreshTimeOutput) ToIntPtrOutput() pulumi.IntPtrOutput {
 	return o.ToIntPtrOutputWithContext(context.Background())
 }
 
-func (o DashboardDashboardRefreshTimeOutput) ToIntPtrOutputWithContext(ctx context.Context) pulumi.IntPtrOutput {
-	return o.ApplyTWithContext(ctx, func(_ context.Context, e DashboardDashboardRefreshTime) *int {
+func (o DashboardRefreshTimeOutput) ToIntPtrOutputWithContext(ctx context.Context) pulumi.IntPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e DashboardRefreshTime) *int {
 		v := int(e)
 		return &v
 	}).(pulumi.IntPtrOutput)
 }
 
-type DashboardDashboardRefreshTimePtrOutput struct{ *pulumi.OutputState }
+type DashboardRefreshTimePtrOutput struct{ *pulumi.OutputState }
 
-func (DashboardDashboardRefreshTimePtrOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((**DashboardDashboardRefreshTime)(nil)).Elem()
+func (DashboardRefreshTimePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**DashboardRefreshTime)(nil)).Elem()
 }
 
-func (o DashboardDashboardRefreshTimePtrOutput) ToDashboardDashboardRefreshTimePtrOutput() DashboardDashboardRefreshTimePtrOutput {
+func (o DashboardRefreshTimePtrOutput) ToDashboardRefreshTimePtrOutput() DashboardRefreshTimePtrOutput {
 	return o
 }
 
-func (o DashboardDashboardRefreshTimePtrOutput) ToDashboardDashboardRefreshTimePtrOutputWithContext(ctx context.Context) DashboardDashboardRefreshTimePtrOutput {
+func (o DashboardRefreshTimePtrOutput) ToDashboardRefreshTimePtrOutputWithContext(ctx context.Context) DashboardRefreshTimePtrOutput {
 	return o
 }
 
-func (o DashboardDashboardRefreshTimePtrOutput) Elem() DashboardDashboardRefreshTimeOutput {
-	return o.ApplyT(func(v *DashboardDashboardRefreshTime) DashboardDashboardRefreshTime {
+func (o DashboardRefreshTimePtrOutput) Elem() DashboardRefreshTimeOutput {
+	return o.ApplyT(func(v *DashboardRefreshTime) DashboardRefreshTime {
 		if v != nil {
 			return *v
 		}
-		var ret DashboardDashboardRefreshTime
+		var ret DashboardRefreshTime
 		return ret
-	}).(DashboardDashboardRefreshTimeOutput)
+	}).(DashboardRefreshTimeOutput)
 }
 
-func (o DashboardDashboardRefreshTimePtrOutput) ToIntPtrOutput() pulumi.IntPtrOutput {
+func (o DashboardRefreshTimePtrOutput) ToIntPtrOutput() pulumi.IntPtrOutput {
 	return o.ToIntPtrOutputWithContext(context.Background())
 }
 
-func (o DashboardDashboardRefreshTimePtrOutput) ToIntPtrOutputWithContext(ctx context.Context) pulumi.IntPtrOutput {
-	return o.ApplyTWithContext(ctx, func(_ context.Context, e *DashboardDashboardRefreshTime) *int {
+func (o DashboardRefreshTimePtrOutput) ToIntPtrOutputWithContext(ctx context.Context) pulumi.IntPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *DashboardRefreshTime) *int {
 		if e == nil {
 			return nil
 		}
@@ -328,44 +542,44 @@ func (o DashboardDashboardRefreshTimePtrOutput) ToIntPtrOutputWithContext(ctx co
 	}).(pulumi.IntPtrOutput)
 }
 
-// DashboardDashboardRefreshTimeInput is an input type that accepts values of the DashboardDashboardRefreshTime enum
-// A concrete instance of `DashboardDashboardRefreshTimeInput` can be one of the following:
+// DashboardRefreshTimeInput is an input type that accepts values of the DashboardRefreshTime enum
+// A concrete instance of `DashboardRefreshTimeInput` can be one of the following:
 //
-//	DashboardDashboardRefreshTimeValue15
-//	DashboardDashboardRefreshTimeValue60
-//	DashboardDashboardRefreshTimeValue300
-type DashboardDashboardRefreshTimeInput interface {
+//	DashboardRefreshTimeValue15
+//	DashboardRefreshTimeValue60
+//	DashboardRefreshTimeValue300
+type DashboardRefreshTimeInput interface {
 	pulumi.Input
 
-	ToDashboardDashboardRefreshTimeOutput() DashboardDashboardRefreshTimeOutput
-	ToDashboardDashboardRefreshTimeOutputWithContext(context.Context) DashboardDashboardRefreshTimeOutput
+	ToDashboardRefreshTimeOutput() DashboardRefreshTimeOutput
+	ToDashboardRefreshTimeOutputWithContext(context.Context) DashboardRefreshTimeOutput
 }
 
-var dashboardDashboardRefreshTimePtrType = reflect.TypeOf((**DashboardDashboardRefreshTime)(nil)).Elem()
+var dashboardRefreshTimePtrType = reflect.TypeOf((**DashboardRefreshTime)(nil)).Elem()
 
-type DashboardDashboardRefreshTimePtrInput interface {
+type DashboardRefreshTimePtrInput interface {
 	pulumi.Input
 
-	ToDashboardDashboardRefreshTimePtrOutput() DashboardDashboardRefreshTimePtrOutput
-	ToDashboardDashboardRefreshTimePtrOutputWithContext(context.Context) DashboardDashboardRefreshTimePtrOutput
+	ToDashboardRefreshTimePtrOutput() DashboardRefreshTimePtrOutput
+	ToDashboardRefreshTimePtrOutputWithContext(context.Context) DashboardRefreshTimePtrOutput
 }
 
-type dashboardDashboardRefreshTimePtr int
+type dashboardRefreshTimePtr int
 
-func DashboardDashboardRefreshTimePtr(v int) DashboardDashboardRefreshTimePtrInput {
-	return (*dashboardDashboardRefreshTimePtr)(&v)
+func DashboardRefreshTimePtr(v int) DashboardRefreshTimePtrInput {
+	return (*dashboardRefreshTimePtr)(&v)
 }
 
-func (*dashboardDashboardRefreshTimePtr) ElementType() reflect.Type {
-	return dashboardDashboardRefreshTimePtrType
+func (*dashboardRefreshTimePtr) ElementType() reflect.Type {
+	return dashboardRefreshTimePtrType
 }
 
-func (in *dashboardDashboardRefreshTimePtr) ToDashboardDashboardRefreshTimePtrOutput() DashboardDashboardRefreshTimePtrOutput {
-	return pulumi.ToOutput(in).(DashboardDashboardRefreshTimePtrOutput)
+func (in *dashboardRefreshTimePtr) ToDashboardRefreshTimePtrOutput() DashboardRefreshTimePtrOutput {
+	return pulumi.ToOutput(in).(DashboardRefreshTimePtrOutput)
 }
 
-func (in *dashboardDashboardRefreshTimePtr) ToDashboardDashboardRefreshTimePtrOutputWithContext(ctx context.Context) DashboardDashboardRefreshTimePtrOutput {
-	return pulumi.ToOutputWithContext(ctx, in).(DashboardDashboardRefreshTimePtrOutput)
+func (in *dashboardRefreshTimePtr) ToDashboardRefreshTimePtrOutputWithContext(ctx context.Context) DashboardRefreshTimePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(DashboardRefreshTimePtrOutput)
 }
 
 // `axiom:events:v1` (default), `otel:logs:v1`, `otel:metrics:v1` or `otel:traces:v1`. Changing it replaces.
@@ -878,6 +1092,169 @@ func (in *monitorTypePtr) ToMonitorTypePtrOutputWithContext(ctx context.Context)
 	return pulumi.ToOutputWithContext(ctx, in).(MonitorTypePtrOutput)
 }
 
+type NoteVariant string
+
+const (
+	NoteVariantDefault = NoteVariant("default")
+)
+
+func (NoteVariant) ElementType() reflect.Type {
+	return reflect.TypeOf((*NoteVariant)(nil)).Elem()
+}
+
+func (e NoteVariant) ToNoteVariantOutput() NoteVariantOutput {
+	return pulumi.ToOutput(e).(NoteVariantOutput)
+}
+
+func (e NoteVariant) ToNoteVariantOutputWithContext(ctx context.Context) NoteVariantOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(NoteVariantOutput)
+}
+
+func (e NoteVariant) ToNoteVariantPtrOutput() NoteVariantPtrOutput {
+	return e.ToNoteVariantPtrOutputWithContext(context.Background())
+}
+
+func (e NoteVariant) ToNoteVariantPtrOutputWithContext(ctx context.Context) NoteVariantPtrOutput {
+	return NoteVariant(e).ToNoteVariantOutputWithContext(ctx).ToNoteVariantPtrOutputWithContext(ctx)
+}
+
+func (e NoteVariant) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e NoteVariant) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e NoteVariant) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e NoteVariant) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type NoteVariantOutput struct{ *pulumi.OutputState }
+
+func (NoteVariantOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*NoteVariant)(nil)).Elem()
+}
+
+func (o NoteVariantOutput) ToNoteVariantOutput() NoteVariantOutput {
+	return o
+}
+
+func (o NoteVariantOutput) ToNoteVariantOutputWithContext(ctx context.Context) NoteVariantOutput {
+	return o
+}
+
+func (o NoteVariantOutput) ToNoteVariantPtrOutput() NoteVariantPtrOutput {
+	return o.ToNoteVariantPtrOutputWithContext(context.Background())
+}
+
+func (o NoteVariantOutput) ToNoteVariantPtrOutputWithContext(ctx context.Context) NoteVariantPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v NoteVariant) *NoteVariant {
+		return &v
+	}).(NoteVariantPtrOutput)
+}
+
+func (o NoteVariantOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o NoteVariantOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e NoteVariant) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o NoteVariantOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o NoteVariantOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e NoteVariant) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type NoteVariantPtrOutput struct{ *pulumi.OutputState }
+
+func (NoteVariantPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**NoteVariant)(nil)).Elem()
+}
+
+func (o NoteVariantPtrOutput) ToNoteVariantPtrOutput() NoteVariantPtrOutput {
+	return o
+}
+
+func (o NoteVariantPtrOutput) ToNoteVariantPtrOutputWithContext(ctx context.Context) NoteVariantPtrOutput {
+	return o
+}
+
+func (o NoteVariantPtrOutput) Elem() NoteVariantOutput {
+	return o.ApplyT(func(v *NoteVariant) NoteVariant {
+		if v != nil {
+			return *v
+		}
+		var ret NoteVariant
+		return ret
+	}).(NoteVariantOutput)
+}
+
+func (o NoteVariantPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o NoteVariantPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *NoteVariant) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// NoteVariantInput is an input type that accepts values of the NoteVariant enum
+// A concrete instance of `NoteVariantInput` can be one of the following:
+//
+//	NoteVariantDefault
+type NoteVariantInput interface {
+	pulumi.Input
+
+	ToNoteVariantOutput() NoteVariantOutput
+	ToNoteVariantOutputWithContext(context.Context) NoteVariantOutput
+}
+
+var noteVariantPtrType = reflect.TypeOf((**NoteVariant)(nil)).Elem()
+
+type NoteVariantPtrInput interface {
+	pulumi.Input
+
+	ToNoteVariantPtrOutput() NoteVariantPtrOutput
+	ToNoteVariantPtrOutputWithContext(context.Context) NoteVariantPtrOutput
+}
+
+type noteVariantPtr string
+
+func NoteVariantPtr(v string) NoteVariantPtrInput {
+	return (*noteVariantPtr)(&v)
+}
+
+func (*noteVariantPtr) ElementType() reflect.Type {
+	return noteVariantPtrType
+}
+
+func (in *noteVariantPtr) ToNoteVariantPtrOutput() NoteVariantPtrOutput {
+	return pulumi.ToOutput(in).(NoteVariantPtrOutput)
+}
+
+func (in *noteVariantPtr) ToNoteVariantPtrOutputWithContext(ctx context.Context) NoteVariantPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(NoteVariantPtrOutput)
+}
+
 // A region of the service, which selects its base URL.
 type Region string
 
@@ -1044,123 +1421,132 @@ func (in *regionPtr) ToRegionPtrOutputWithContext(ctx context.Context) RegionPtr
 	return pulumi.ToOutputWithContext(ctx, in).(RegionPtrOutput)
 }
 
-type RoleDatasetCapabilitiesItemDataItem string
+type StatisticColorScheme string
 
 const (
-	RoleDatasetCapabilitiesItemDataItemDelete = RoleDatasetCapabilitiesItemDataItem("delete")
+	StatisticColorSchemeBlue   = StatisticColorScheme("Blue")
+	StatisticColorSchemeOrange = StatisticColorScheme("Orange")
+	StatisticColorSchemeRed    = StatisticColorScheme("Red")
+	StatisticColorSchemePurple = StatisticColorScheme("Purple")
+	StatisticColorSchemeTeal   = StatisticColorScheme("Teal")
+	StatisticColorSchemeYellow = StatisticColorScheme("Yellow")
+	StatisticColorSchemeGreen  = StatisticColorScheme("Green")
+	StatisticColorSchemePink   = StatisticColorScheme("Pink")
+	StatisticColorSchemeGrey   = StatisticColorScheme("Grey")
+	StatisticColorSchemeBrown  = StatisticColorScheme("Brown")
 )
 
-func (RoleDatasetCapabilitiesItemDataItem) ElementType() reflect.Type {
-	return reflect.TypeOf((*RoleDatasetCapabilitiesItemDataItem)(nil)).Elem()
+func (StatisticColorScheme) ElementType() reflect.Type {
+	return reflect.TypeOf((*StatisticColorScheme)(nil)).Elem()
 }
 
-func (e RoleDatasetCapabilitiesItemDataItem) ToRoleDatasetCapabilitiesItemDataItemOutput() RoleDatasetCapabilitiesItemDataItemOutput {
-	return pulumi.ToOutput(e).(RoleDatasetCapabilitiesItemDataItemOutput)
+func (e StatisticColorScheme) ToStatisticColorSchemeOutput() StatisticColorSchemeOutput {
+	return pulumi.ToOutput(e).(StatisticColorSchemeOutput)
 }
 
-func (e RoleDatasetCapabilitiesItemDataItem) ToRoleDatasetCapabilitiesItemDataItemOutputWithContext(ctx context.Context) RoleDatasetCapabilitiesItemDataItemOutput {
-	return pulumi.ToOutputWithContext(ctx, e).(RoleDatasetCapabilitiesItemDataItemOutput)
+func (e StatisticColorScheme) ToStatisticColorSchemeOutputWithContext(ctx context.Context) StatisticColorSchemeOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(StatisticColorSchemeOutput)
 }
 
-func (e RoleDatasetCapabilitiesItemDataItem) ToRoleDatasetCapabilitiesItemDataItemPtrOutput() RoleDatasetCapabilitiesItemDataItemPtrOutput {
-	return e.ToRoleDatasetCapabilitiesItemDataItemPtrOutputWithContext(context.Background())
+func (e StatisticColorScheme) ToStatisticColorSchemePtrOutput() StatisticColorSchemePtrOutput {
+	return e.ToStatisticColorSchemePtrOutputWithContext(context.Background())
 }
 
-func (e RoleDatasetCapabilitiesItemDataItem) ToRoleDatasetCapabilitiesItemDataItemPtrOutputWithContext(ctx context.Context) RoleDatasetCapabilitiesItemDataItemPtrOutput {
-	return RoleDatasetCapabilitiesItemDataItem(e).ToRoleDatasetCapabilitiesItemDataItemOutputWithContext(ctx).ToRoleDatasetCapabilitiesItemDataItemPtrOutputWithContext(ctx)
+func (e StatisticColorScheme) ToStatisticColorSchemePtrOutputWithContext(ctx context.Context) StatisticColorSchemePtrOutput {
+	return StatisticColorScheme(e).ToStatisticColorSchemeOutputWithContext(ctx).ToStatisticColorSchemePtrOutputWithContext(ctx)
 }
 
-func (e RoleDatasetCapabilitiesItemDataItem) ToStringOutput() pulumi.StringOutput {
+func (e StatisticColorScheme) ToStringOutput() pulumi.StringOutput {
 	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
 }
 
-func (e RoleDatasetCapabilitiesItemDataItem) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+func (e StatisticColorScheme) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
 	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
 }
 
-func (e RoleDatasetCapabilitiesItemDataItem) ToStringPtrOutput() pulumi.StringPtrOutput {
+func (e StatisticColorScheme) ToStringPtrOutput() pulumi.StringPtrOutput {
 	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
 }
 
-func (e RoleDatasetCapabilitiesItemDataItem) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+func (e StatisticColorScheme) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
 	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
 }
 
-type RoleDatasetCapabilitiesItemDataItemOutput struct{ *pulumi.OutputState }
+type StatisticColorSchemeOutput struct{ *pulumi.OutputState }
 
-func (RoleDatasetCapabilitiesItemDataItemOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*RoleDatasetCapabilitiesItemDataItem)(nil)).Elem()
+func (StatisticColorSchemeOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*StatisticColorScheme)(nil)).Elem()
 }
 
-func (o RoleDatasetCapabilitiesItemDataItemOutput) ToRoleDatasetCapabilitiesItemDataItemOutput() RoleDatasetCapabilitiesItemDataItemOutput {
+func (o StatisticColorSchemeOutput) ToStatisticColorSchemeOutput() StatisticColorSchemeOutput {
 	return o
 }
 
-func (o RoleDatasetCapabilitiesItemDataItemOutput) ToRoleDatasetCapabilitiesItemDataItemOutputWithContext(ctx context.Context) RoleDatasetCapabilitiesItemDataItemOutput {
+func (o StatisticColorSchemeOutput) ToStatisticColorSchemeOutputWithContext(ctx context.Context) StatisticColorSchemeOutput {
 	return o
 }
 
-func (o RoleDatasetCapabilitiesItemDataItemOutput) ToRoleDatasetCapabilitiesItemDataItemPtrOutput() RoleDatasetCapabilitiesItemDataItemPtrOutput {
-	return o.ToRoleDatasetCapabilitiesItemDataItemPtrOutputWithContext(context.Background())
+func (o StatisticColorSchemeOutput) ToStatisticColorSchemePtrOutput() StatisticColorSchemePtrOutput {
+	return o.ToStatisticColorSchemePtrOutputWithContext(context.Background())
 }
 
-func (o RoleDatasetCapabilitiesItemDataItemOutput) ToRoleDatasetCapabilitiesItemDataItemPtrOutputWithContext(ctx context.Context) RoleDatasetCapabilitiesItemDataItemPtrOutput {
-	return o.ApplyTWithContext(ctx, func(_ context.Context, v RoleDatasetCapabilitiesItemDataItem) *RoleDatasetCapabilitiesItemDataItem {
+func (o StatisticColorSchemeOutput) ToStatisticColorSchemePtrOutputWithContext(ctx context.Context) StatisticColorSchemePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v StatisticColorScheme) *StatisticColorScheme {
 		return &v
-	}).(RoleDatasetCapabilitiesItemDataItemPtrOutput)
+	}).(StatisticColorSchemePtrOutput)
 }
 
-func (o RoleDatasetCapabilitiesItemDataItemOutput) ToStringOutput() pulumi.StringOutput {
+func (o StatisticColorSchemeOutput) ToStringOutput() pulumi.StringOutput {
 	return o.ToStringOutputWithContext(context.Background())
 }
 
-func (o RoleDatasetCapabilitiesItemDataItemOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
-	return o.ApplyTWithContext(ctx, func(_ context.Context, e RoleDatasetCapabilitiesItemDataItem) string {
+func (o StatisticColorSchemeOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e StatisticColorScheme) string {
 		return string(e)
 	}).(pulumi.StringOutput)
 }
 
-func (o RoleDatasetCapabilitiesItemDataItemOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+func (o StatisticColorSchemeOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
 	return o.ToStringPtrOutputWithContext(context.Background())
 }
 
-func (o RoleDatasetCapabilitiesItemDataItemOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
-	return o.ApplyTWithContext(ctx, func(_ context.Context, e RoleDatasetCapabilitiesItemDataItem) *string {
+func (o StatisticColorSchemeOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e StatisticColorScheme) *string {
 		v := string(e)
 		return &v
 	}).(pulumi.StringPtrOutput)
 }
 
-type RoleDatasetCapabilitiesItemDataItemPtrOutput struct{ *pulumi.OutputState }
+type StatisticColorSchemePtrOutput struct{ *pulumi.OutputState }
 
-func (RoleDatasetCapabilitiesItemDataItemPtrOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((**RoleDatasetCapabilitiesItemDataItem)(nil)).Elem()
+func (StatisticColorSchemePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**StatisticColorScheme)(nil)).Elem()
 }
 
-func (o RoleDatasetCapabilitiesItemDataItemPtrOutput) ToRoleDatasetCapabilitiesItemDataItemPtrOutput() RoleDatasetCapabilitiesItemDataItemPtrOutput {
+func (o StatisticColorSchemePtrOutput) ToStatisticColorSchemePtrOutput() StatisticColorSchemePtrOutput {
 	return o
 }
 
-func (o RoleDatasetCapabilitiesItemDataItemPtrOutput) ToRoleDatasetCapabilitiesItemDataItemPtrOutputWithContext(ctx context.Context) RoleDatasetCapabilitiesItemDataItemPtrOutput {
+func (o StatisticColorSchemePtrOutput) ToStatisticColorSchemePtrOutputWithContext(ctx context.Context) StatisticColorSchemePtrOutput {
 	return o
 }
 
-func (o RoleDatasetCapabilitiesItemDataItemPtrOutput) Elem() RoleDatasetCapabilitiesItemDataItemOutput {
-	return o.ApplyT(func(v *RoleDatasetCapabilitiesItemDataItem) RoleDatasetCapabilitiesItemDataItem {
+func (o StatisticColorSchemePtrOutput) Elem() StatisticColorSchemeOutput {
+	return o.ApplyT(func(v *StatisticColorScheme) StatisticColorScheme {
 		if v != nil {
 			return *v
 		}
-		var ret RoleDatasetCapabilitiesItemDataItem
+		var ret StatisticColorScheme
 		return ret
-	}).(RoleDatasetCapabilitiesItemDataItemOutput)
+	}).(StatisticColorSchemeOutput)
 }
 
-func (o RoleDatasetCapabilitiesItemDataItemPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+func (o StatisticColorSchemePtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
 	return o.ToStringPtrOutputWithContext(context.Background())
 }
 
-func (o RoleDatasetCapabilitiesItemDataItemPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
-	return o.ApplyTWithContext(ctx, func(_ context.Context, e *RoleDatasetCapabilitiesItemDataItem) *string {
+func (o StatisticColorSchemePtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *StatisticColorScheme) *string {
 		if e == nil {
 			return nil
 		}
@@ -1169,206 +1555,174 @@ func (o RoleDatasetCapabilitiesItemDataItemPtrOutput) ToStringPtrOutputWithConte
 	}).(pulumi.StringPtrOutput)
 }
 
-// RoleDatasetCapabilitiesItemDataItemInput is an input type that accepts values of the RoleDatasetCapabilitiesItemDataItem enum
-// A concrete instance of `RoleDatasetCapabilitiesItemDataItemInput` can be one of the following:
+// StatisticColorSchemeInput is an input type that accepts values of the StatisticColorScheme enum
+// A concrete instance of `StatisticColorSchemeInput` can be one of the following:
 //
-//	RoleDatasetCapabilitiesItemDataItemDelete
-type RoleDatasetCapabilitiesItemDataItemInput interface {
+//	StatisticColorSchemeBlue
+//	StatisticColorSchemeOrange
+//	StatisticColorSchemeRed
+//	StatisticColorSchemePurple
+//	StatisticColorSchemeTeal
+//	StatisticColorSchemeYellow
+//	StatisticColorSchemeGreen
+//	StatisticColorSchemePink
+//	StatisticColorSchemeGrey
+//	StatisticColorSchemeBrown
+type StatisticColorSchemeInput interface {
 	pulumi.Input
 
-	ToRoleDatasetCapabilitiesItemDataItemOutput() RoleDatasetCapabilitiesItemDataItemOutput
-	ToRoleDatasetCapabilitiesItemDataItemOutputWithContext(context.Context) RoleDatasetCapabilitiesItemDataItemOutput
+	ToStatisticColorSchemeOutput() StatisticColorSchemeOutput
+	ToStatisticColorSchemeOutputWithContext(context.Context) StatisticColorSchemeOutput
 }
 
-var roleDatasetCapabilitiesItemDataItemPtrType = reflect.TypeOf((**RoleDatasetCapabilitiesItemDataItem)(nil)).Elem()
+var statisticColorSchemePtrType = reflect.TypeOf((**StatisticColorScheme)(nil)).Elem()
 
-type RoleDatasetCapabilitiesItemDataItemPtrInput interface {
+type StatisticColorSchemePtrInput interface {
 	pulumi.Input
 
-	ToRoleDatasetCapabilitiesItemDataItemPtrOutput() RoleDatasetCapabilitiesItemDataItemPtrOutput
-	ToRoleDatasetCapabilitiesItemDataItemPtrOutputWithContext(context.Context) RoleDatasetCapabilitiesItemDataItemPtrOutput
+	ToStatisticColorSchemePtrOutput() StatisticColorSchemePtrOutput
+	ToStatisticColorSchemePtrOutputWithContext(context.Context) StatisticColorSchemePtrOutput
 }
 
-type roleDatasetCapabilitiesItemDataItemPtr string
+type statisticColorSchemePtr string
 
-func RoleDatasetCapabilitiesItemDataItemPtr(v string) RoleDatasetCapabilitiesItemDataItemPtrInput {
-	return (*roleDatasetCapabilitiesItemDataItemPtr)(&v)
+func StatisticColorSchemePtr(v string) StatisticColorSchemePtrInput {
+	return (*statisticColorSchemePtr)(&v)
 }
 
-func (*roleDatasetCapabilitiesItemDataItemPtr) ElementType() reflect.Type {
-	return roleDatasetCapabilitiesItemDataItemPtrType
+func (*statisticColorSchemePtr) ElementType() reflect.Type {
+	return statisticColorSchemePtrType
 }
 
-func (in *roleDatasetCapabilitiesItemDataItemPtr) ToRoleDatasetCapabilitiesItemDataItemPtrOutput() RoleDatasetCapabilitiesItemDataItemPtrOutput {
-	return pulumi.ToOutput(in).(RoleDatasetCapabilitiesItemDataItemPtrOutput)
+func (in *statisticColorSchemePtr) ToStatisticColorSchemePtrOutput() StatisticColorSchemePtrOutput {
+	return pulumi.ToOutput(in).(StatisticColorSchemePtrOutput)
 }
 
-func (in *roleDatasetCapabilitiesItemDataItemPtr) ToRoleDatasetCapabilitiesItemDataItemPtrOutputWithContext(ctx context.Context) RoleDatasetCapabilitiesItemDataItemPtrOutput {
-	return pulumi.ToOutputWithContext(ctx, in).(RoleDatasetCapabilitiesItemDataItemPtrOutput)
+func (in *statisticColorSchemePtr) ToStatisticColorSchemePtrOutputWithContext(ctx context.Context) StatisticColorSchemePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(StatisticColorSchemePtrOutput)
 }
 
-// RoleDatasetCapabilitiesItemDataItemArrayInput is an input type that accepts RoleDatasetCapabilitiesItemDataItemArray and RoleDatasetCapabilitiesItemDataItemArrayOutput values.
-// You can construct a concrete instance of `RoleDatasetCapabilitiesItemDataItemArrayInput` via:
-//
-//	RoleDatasetCapabilitiesItemDataItemArray{ RoleDatasetCapabilitiesItemDataItemArgs{...} }
-type RoleDatasetCapabilitiesItemDataItemArrayInput interface {
-	pulumi.Input
-
-	ToRoleDatasetCapabilitiesItemDataItemArrayOutput() RoleDatasetCapabilitiesItemDataItemArrayOutput
-	ToRoleDatasetCapabilitiesItemDataItemArrayOutputWithContext(context.Context) RoleDatasetCapabilitiesItemDataItemArrayOutput
-}
-
-type RoleDatasetCapabilitiesItemDataItemArray []RoleDatasetCapabilitiesItemDataItem
-
-func (RoleDatasetCapabilitiesItemDataItemArray) ElementType() reflect.Type {
-	return reflect.TypeOf((*[]RoleDatasetCapabilitiesItemDataItem)(nil)).Elem()
-}
-
-func (i RoleDatasetCapabilitiesItemDataItemArray) ToRoleDatasetCapabilitiesItemDataItemArrayOutput() RoleDatasetCapabilitiesItemDataItemArrayOutput {
-	return i.ToRoleDatasetCapabilitiesItemDataItemArrayOutputWithContext(context.Background())
-}
-
-func (i RoleDatasetCapabilitiesItemDataItemArray) ToRoleDatasetCapabilitiesItemDataItemArrayOutputWithContext(ctx context.Context) RoleDatasetCapabilitiesItemDataItemArrayOutput {
-	return pulumi.ToOutputWithContext(ctx, i).(RoleDatasetCapabilitiesItemDataItemArrayOutput)
-}
-
-type RoleDatasetCapabilitiesItemDataItemArrayOutput struct{ *pulumi.OutputState }
-
-func (RoleDatasetCapabilitiesItemDataItemArrayOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*[]RoleDatasetCapabilitiesItemDataItem)(nil)).Elem()
-}
-
-func (o RoleDatasetCapabilitiesItemDataItemArrayOutput) ToRoleDatasetCapabilitiesItemDataItemArrayOutput() RoleDatasetCapabilitiesItemDataItemArrayOutput {
-	return o
-}
-
-func (o RoleDatasetCapabilitiesItemDataItemArrayOutput) ToRoleDatasetCapabilitiesItemDataItemArrayOutputWithContext(ctx context.Context) RoleDatasetCapabilitiesItemDataItemArrayOutput {
-	return o
-}
-
-func (o RoleDatasetCapabilitiesItemDataItemArrayOutput) Index(i pulumi.IntInput) RoleDatasetCapabilitiesItemDataItemOutput {
-	return pulumi.All(o, i).ApplyT(func(vs []interface{}) RoleDatasetCapabilitiesItemDataItem {
-		return vs[0].([]RoleDatasetCapabilitiesItemDataItem)[vs[1].(int)]
-	}).(RoleDatasetCapabilitiesItemDataItemOutput)
-}
-
-type RoleDatasetCapabilitiesItemIngestItem string
+type StatisticThreshold string
 
 const (
-	RoleDatasetCapabilitiesItemIngestItemCreate = RoleDatasetCapabilitiesItemIngestItem("create")
+	StatisticThresholdAbove        = StatisticThreshold("Above")
+	StatisticThresholdAboveOrEqual = StatisticThreshold("AboveOrEqual")
+	StatisticThresholdBelow        = StatisticThreshold("Below")
+	StatisticThresholdBelowOrEqual = StatisticThreshold("BelowOrEqual")
+	StatisticThresholdAboveOrBelow = StatisticThreshold("AboveOrBelow")
 )
 
-func (RoleDatasetCapabilitiesItemIngestItem) ElementType() reflect.Type {
-	return reflect.TypeOf((*RoleDatasetCapabilitiesItemIngestItem)(nil)).Elem()
+func (StatisticThreshold) ElementType() reflect.Type {
+	return reflect.TypeOf((*StatisticThreshold)(nil)).Elem()
 }
 
-func (e RoleDatasetCapabilitiesItemIngestItem) ToRoleDatasetCapabilitiesItemIngestItemOutput() RoleDatasetCapabilitiesItemIngestItemOutput {
-	return pulumi.ToOutput(e).(RoleDatasetCapabilitiesItemIngestItemOutput)
+func (e StatisticThreshold) ToStatisticThresholdOutput() StatisticThresholdOutput {
+	return pulumi.ToOutput(e).(StatisticThresholdOutput)
 }
 
-func (e RoleDatasetCapabilitiesItemIngestItem) ToRoleDatasetCapabilitiesItemIngestItemOutputWithContext(ctx context.Context) RoleDatasetCapabilitiesItemIngestItemOutput {
-	return pulumi.ToOutputWithContext(ctx, e).(RoleDatasetCapabilitiesItemIngestItemOutput)
+func (e StatisticThreshold) ToStatisticThresholdOutputWithContext(ctx context.Context) StatisticThresholdOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(StatisticThresholdOutput)
 }
 
-func (e RoleDatasetCapabilitiesItemIngestItem) ToRoleDatasetCapabilitiesItemIngestItemPtrOutput() RoleDatasetCapabilitiesItemIngestItemPtrOutput {
-	return e.ToRoleDatasetCapabilitiesItemIngestItemPtrOutputWithContext(context.Background())
+func (e StatisticThreshold) ToStatisticThresholdPtrOutput() StatisticThresholdPtrOutput {
+	return e.ToStatisticThresholdPtrOutputWithContext(context.Background())
 }
 
-func (e RoleDatasetCapabilitiesItemIngestItem) ToRoleDatasetCapabilitiesItemIngestItemPtrOutputWithContext(ctx context.Context) RoleDatasetCapabilitiesItemIngestItemPtrOutput {
-	return RoleDatasetCapabilitiesItemIngestItem(e).ToRoleDatasetCapabilitiesItemIngestItemOutputWithContext(ctx).ToRoleDatasetCapabilitiesItemIngestItemPtrOutputWithContext(ctx)
+func (e StatisticThreshold) ToStatisticThresholdPtrOutputWithContext(ctx context.Context) StatisticThresholdPtrOutput {
+	return StatisticThreshold(e).ToStatisticThresholdOutputWithContext(ctx).ToStatisticThresholdPtrOutputWithContext(ctx)
 }
 
-func (e RoleDatasetCapabilitiesItemIngestItem) ToStringOutput() pulumi.StringOutput {
+func (e StatisticThreshold) ToStringOutput() pulumi.StringOutput {
 	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
 }
 
-func (e RoleDatasetCapabilitiesItemIngestItem) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+func (e StatisticThreshold) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
 	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
 }
 
-func (e RoleDatasetCapabilitiesItemIngestItem) ToStringPtrOutput() pulumi.StringPtrOutput {
+func (e StatisticThreshold) ToStringPtrOutput() pulumi.StringPtrOutput {
 	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
 }
 
-func (e RoleDatasetCapabilitiesItemIngestItem) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+func (e StatisticThreshold) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
 	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
 }
 
-type RoleDatasetCapabilitiesItemIngestItemOutput struct{ *pulumi.OutputState }
+type StatisticThresholdOutput struct{ *pulumi.OutputState }
 
-func (RoleDatasetCapabilitiesItemIngestItemOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*RoleDatasetCapabilitiesItemIngestItem)(nil)).Elem()
+func (StatisticThresholdOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*StatisticThreshold)(nil)).Elem()
 }
 
-func (o RoleDatasetCapabilitiesItemIngestItemOutput) ToRoleDatasetCapabilitiesItemIngestItemOutput() RoleDatasetCapabilitiesItemIngestItemOutput {
+func (o StatisticThresholdOutput) ToStatisticThresholdOutput() StatisticThresholdOutput {
 	return o
 }
 
-func (o RoleDatasetCapabilitiesItemIngestItemOutput) ToRoleDatasetCapabilitiesItemIngestItemOutputWithContext(ctx context.Context) RoleDatasetCapabilitiesItemIngestItemOutput {
+func (o StatisticThresholdOutput) ToStatisticThresholdOutputWithContext(ctx context.Context) StatisticThresholdOutput {
 	return o
 }
 
-func (o RoleDatasetCapabilitiesItemIngestItemOutput) ToRoleDatasetCapabilitiesItemIngestItemPtrOutput() RoleDatasetCapabilitiesItemIngestItemPtrOutput {
-	return o.ToRoleDatasetCapabilitiesItemIngestItemPtrOutputWithContext(context.Background())
+func (o StatisticThresholdOutput) ToStatisticThresholdPtrOutput() StatisticThresholdPtrOutput {
+	return o.ToStatisticThresholdPtrOutputWithContext(context.Background())
 }
 
-func (o RoleDatasetCapabilitiesItemIngestItemOutput) ToRoleDatasetCapabilitiesItemIngestItemPtrOutputWithContext(ctx context.Context) RoleDatasetCapabilitiesItemIngestItemPtrOutput {
-	return o.ApplyTWithContext(ctx, func(_ context.Context, v RoleDatasetCapabilitiesItemIngestItem) *RoleDatasetCapabilitiesItemIngestItem {
+func (o StatisticThresholdOutput) ToStatisticThresholdPtrOutputWithContext(ctx context.Context) StatisticThresholdPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v StatisticThreshold) *StatisticThreshold {
 		return &v
-	}).(RoleDatasetCapabilitiesItemIngestItemPtrOutput)
+	}).(StatisticThresholdPtrOutput)
 }
 
-func (o RoleDatasetCapabilitiesItemIngestItemOutput) ToStringOutput() pulumi.StringOutput {
+func (o StatisticThresholdOutput) ToStringOutput() pulumi.StringOutput {
 	return o.ToStringOutputWithContext(context.Background())
 }
 
-func (o RoleDatasetCapabilitiesItemIngestItemOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
-	return o.ApplyTWithContext(ctx, func(_ context.Context, e RoleDatasetCapabilitiesItemIngestItem) string {
+func (o StatisticThresholdOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e StatisticThreshold) string {
 		return string(e)
 	}).(pulumi.StringOutput)
 }
 
-func (o RoleDatasetCapabilitiesItemIngestItemOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+func (o StatisticThresholdOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
 	return o.ToStringPtrOutputWithContext(context.Background())
 }
 
-func (o RoleDatasetCapabilitiesItemIngestItemOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
-	return o.ApplyTWithContext(ctx, func(_ context.Context, e RoleDatasetCapabilitiesItemIngestItem) *string {
+func (o StatisticThresholdOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e StatisticThreshold) *string {
 		v := string(e)
 		return &v
 	}).(pulumi.StringPtrOutput)
 }
 
-type RoleDatasetCapabilitiesItemIngestItemPtrOutput struct{ *pulumi.OutputState }
+type StatisticThresholdPtrOutput struct{ *pulumi.OutputState }
 
-func (RoleDatasetCapabilitiesItemIngestItemPtrOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((**RoleDatasetCapabilitiesItemIngestItem)(nil)).Elem()
+func (StatisticThresholdPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**StatisticThreshold)(nil)).Elem()
 }
 
-func (o RoleDatasetCapabilitiesItemIngestItemPtrOutput) ToRoleDatasetCapabilitiesItemIngestItemPtrOutput() RoleDatasetCapabilitiesItemIngestItemPtrOutput {
+func (o StatisticThresholdPtrOutput) ToStatisticThresholdPtrOutput() StatisticThresholdPtrOutput {
 	return o
 }
 
-func (o RoleDatasetCapabilitiesItemIngestItemPtrOutput) ToRoleDatasetCapabilitiesItemIngestItemPtrOutputWithContext(ctx context.Context) RoleDatasetCapabilitiesItemIngestItemPtrOutput {
+func (o StatisticThresholdPtrOutput) ToStatisticThresholdPtrOutputWithContext(ctx context.Context) StatisticThresholdPtrOutput {
 	return o
 }
 
-func (o RoleDatasetCapabilitiesItemIngestItemPtrOutput) Elem() RoleDatasetCapabilitiesItemIngestItemOutput {
-	return o.ApplyT(func(v *RoleDatasetCapabilitiesItemIngestItem) RoleDatasetCapabilitiesItemIngestItem {
+func (o StatisticThresholdPtrOutput) Elem() StatisticThresholdOutput {
+	return o.ApplyT(func(v *StatisticThreshold) StatisticThreshold {
 		if v != nil {
 			return *v
 		}
-		var ret RoleDatasetCapabilitiesItemIngestItem
+		var ret StatisticThreshold
 		return ret
-	}).(RoleDatasetCapabilitiesItemIngestItemOutput)
+	}).(StatisticThresholdOutput)
 }
 
-func (o RoleDatasetCapabilitiesItemIngestItemPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+func (o StatisticThresholdPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
 	return o.ToStringPtrOutputWithContext(context.Background())
 }
 
-func (o RoleDatasetCapabilitiesItemIngestItemPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
-	return o.ApplyTWithContext(ctx, func(_ context.Context, e *RoleDatasetCapabilitiesItemIngestItem) *string {
+func (o StatisticThresholdPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *StatisticThreshold) *string {
 		if e == nil {
 			return nil
 		}
@@ -1377,208 +1731,170 @@ func (o RoleDatasetCapabilitiesItemIngestItemPtrOutput) ToStringPtrOutputWithCon
 	}).(pulumi.StringPtrOutput)
 }
 
-// RoleDatasetCapabilitiesItemIngestItemInput is an input type that accepts values of the RoleDatasetCapabilitiesItemIngestItem enum
-// A concrete instance of `RoleDatasetCapabilitiesItemIngestItemInput` can be one of the following:
+// StatisticThresholdInput is an input type that accepts values of the StatisticThreshold enum
+// A concrete instance of `StatisticThresholdInput` can be one of the following:
 //
-//	RoleDatasetCapabilitiesItemIngestItemCreate
-type RoleDatasetCapabilitiesItemIngestItemInput interface {
+//	StatisticThresholdAbove
+//	StatisticThresholdAboveOrEqual
+//	StatisticThresholdBelow
+//	StatisticThresholdBelowOrEqual
+//	StatisticThresholdAboveOrBelow
+type StatisticThresholdInput interface {
 	pulumi.Input
 
-	ToRoleDatasetCapabilitiesItemIngestItemOutput() RoleDatasetCapabilitiesItemIngestItemOutput
-	ToRoleDatasetCapabilitiesItemIngestItemOutputWithContext(context.Context) RoleDatasetCapabilitiesItemIngestItemOutput
+	ToStatisticThresholdOutput() StatisticThresholdOutput
+	ToStatisticThresholdOutputWithContext(context.Context) StatisticThresholdOutput
 }
 
-var roleDatasetCapabilitiesItemIngestItemPtrType = reflect.TypeOf((**RoleDatasetCapabilitiesItemIngestItem)(nil)).Elem()
+var statisticThresholdPtrType = reflect.TypeOf((**StatisticThreshold)(nil)).Elem()
 
-type RoleDatasetCapabilitiesItemIngestItemPtrInput interface {
+type StatisticThresholdPtrInput interface {
 	pulumi.Input
 
-	ToRoleDatasetCapabilitiesItemIngestItemPtrOutput() RoleDatasetCapabilitiesItemIngestItemPtrOutput
-	ToRoleDatasetCapabilitiesItemIngestItemPtrOutputWithContext(context.Context) RoleDatasetCapabilitiesItemIngestItemPtrOutput
+	ToStatisticThresholdPtrOutput() StatisticThresholdPtrOutput
+	ToStatisticThresholdPtrOutputWithContext(context.Context) StatisticThresholdPtrOutput
 }
 
-type roleDatasetCapabilitiesItemIngestItemPtr string
+type statisticThresholdPtr string
 
-func RoleDatasetCapabilitiesItemIngestItemPtr(v string) RoleDatasetCapabilitiesItemIngestItemPtrInput {
-	return (*roleDatasetCapabilitiesItemIngestItemPtr)(&v)
+func StatisticThresholdPtr(v string) StatisticThresholdPtrInput {
+	return (*statisticThresholdPtr)(&v)
 }
 
-func (*roleDatasetCapabilitiesItemIngestItemPtr) ElementType() reflect.Type {
-	return roleDatasetCapabilitiesItemIngestItemPtrType
+func (*statisticThresholdPtr) ElementType() reflect.Type {
+	return statisticThresholdPtrType
 }
 
-func (in *roleDatasetCapabilitiesItemIngestItemPtr) ToRoleDatasetCapabilitiesItemIngestItemPtrOutput() RoleDatasetCapabilitiesItemIngestItemPtrOutput {
-	return pulumi.ToOutput(in).(RoleDatasetCapabilitiesItemIngestItemPtrOutput)
+func (in *statisticThresholdPtr) ToStatisticThresholdPtrOutput() StatisticThresholdPtrOutput {
+	return pulumi.ToOutput(in).(StatisticThresholdPtrOutput)
 }
 
-func (in *roleDatasetCapabilitiesItemIngestItemPtr) ToRoleDatasetCapabilitiesItemIngestItemPtrOutputWithContext(ctx context.Context) RoleDatasetCapabilitiesItemIngestItemPtrOutput {
-	return pulumi.ToOutputWithContext(ctx, in).(RoleDatasetCapabilitiesItemIngestItemPtrOutput)
+func (in *statisticThresholdPtr) ToStatisticThresholdPtrOutputWithContext(ctx context.Context) StatisticThresholdPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(StatisticThresholdPtrOutput)
 }
 
-// RoleDatasetCapabilitiesItemIngestItemArrayInput is an input type that accepts RoleDatasetCapabilitiesItemIngestItemArray and RoleDatasetCapabilitiesItemIngestItemArrayOutput values.
-// You can construct a concrete instance of `RoleDatasetCapabilitiesItemIngestItemArrayInput` via:
-//
-//	RoleDatasetCapabilitiesItemIngestItemArray{ RoleDatasetCapabilitiesItemIngestItemArgs{...} }
-type RoleDatasetCapabilitiesItemIngestItemArrayInput interface {
-	pulumi.Input
-
-	ToRoleDatasetCapabilitiesItemIngestItemArrayOutput() RoleDatasetCapabilitiesItemIngestItemArrayOutput
-	ToRoleDatasetCapabilitiesItemIngestItemArrayOutputWithContext(context.Context) RoleDatasetCapabilitiesItemIngestItemArrayOutput
-}
-
-type RoleDatasetCapabilitiesItemIngestItemArray []RoleDatasetCapabilitiesItemIngestItem
-
-func (RoleDatasetCapabilitiesItemIngestItemArray) ElementType() reflect.Type {
-	return reflect.TypeOf((*[]RoleDatasetCapabilitiesItemIngestItem)(nil)).Elem()
-}
-
-func (i RoleDatasetCapabilitiesItemIngestItemArray) ToRoleDatasetCapabilitiesItemIngestItemArrayOutput() RoleDatasetCapabilitiesItemIngestItemArrayOutput {
-	return i.ToRoleDatasetCapabilitiesItemIngestItemArrayOutputWithContext(context.Background())
-}
-
-func (i RoleDatasetCapabilitiesItemIngestItemArray) ToRoleDatasetCapabilitiesItemIngestItemArrayOutputWithContext(ctx context.Context) RoleDatasetCapabilitiesItemIngestItemArrayOutput {
-	return pulumi.ToOutputWithContext(ctx, i).(RoleDatasetCapabilitiesItemIngestItemArrayOutput)
-}
-
-type RoleDatasetCapabilitiesItemIngestItemArrayOutput struct{ *pulumi.OutputState }
-
-func (RoleDatasetCapabilitiesItemIngestItemArrayOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*[]RoleDatasetCapabilitiesItemIngestItem)(nil)).Elem()
-}
-
-func (o RoleDatasetCapabilitiesItemIngestItemArrayOutput) ToRoleDatasetCapabilitiesItemIngestItemArrayOutput() RoleDatasetCapabilitiesItemIngestItemArrayOutput {
-	return o
-}
-
-func (o RoleDatasetCapabilitiesItemIngestItemArrayOutput) ToRoleDatasetCapabilitiesItemIngestItemArrayOutputWithContext(ctx context.Context) RoleDatasetCapabilitiesItemIngestItemArrayOutput {
-	return o
-}
-
-func (o RoleDatasetCapabilitiesItemIngestItemArrayOutput) Index(i pulumi.IntInput) RoleDatasetCapabilitiesItemIngestItemOutput {
-	return pulumi.All(o, i).ApplyT(func(vs []interface{}) RoleDatasetCapabilitiesItemIngestItem {
-		return vs[0].([]RoleDatasetCapabilitiesItemIngestItem)[vs[1].(int)]
-	}).(RoleDatasetCapabilitiesItemIngestItemOutput)
-}
-
-type RoleDatasetCapabilitiesItemShareItem string
+// Empty intervals: `auto` infers, `null` leaves gaps, `span` connects, `zero` fills with zero.
+type TimeSeriesDisplayNull string
 
 const (
-	RoleDatasetCapabilitiesItemShareItemCreate = RoleDatasetCapabilitiesItemShareItem("create")
-	RoleDatasetCapabilitiesItemShareItemRead   = RoleDatasetCapabilitiesItemShareItem("read")
-	RoleDatasetCapabilitiesItemShareItemDelete = RoleDatasetCapabilitiesItemShareItem("delete")
+	TimeSeriesDisplayNullAuto       = TimeSeriesDisplayNull("auto")
+	TimeSeriesDisplayNullNull       = TimeSeriesDisplayNull("null")
+	TimeSeriesDisplayNullSpan       = TimeSeriesDisplayNull("span")
+	TimeSeriesDisplayNullZero       = TimeSeriesDisplayNull("zero")
+	TimeSeriesDisplayNullValueEmpty = TimeSeriesDisplayNull("")
 )
 
-func (RoleDatasetCapabilitiesItemShareItem) ElementType() reflect.Type {
-	return reflect.TypeOf((*RoleDatasetCapabilitiesItemShareItem)(nil)).Elem()
+func (TimeSeriesDisplayNull) ElementType() reflect.Type {
+	return reflect.TypeOf((*TimeSeriesDisplayNull)(nil)).Elem()
 }
 
-func (e RoleDatasetCapabilitiesItemShareItem) ToRoleDatasetCapabilitiesItemShareItemOutput() RoleDatasetCapabilitiesItemShareItemOutput {
-	return pulumi.ToOutput(e).(RoleDatasetCapabilitiesItemShareItemOutput)
+func (e TimeSeriesDisplayNull) ToTimeSeriesDisplayNullOutput() TimeSeriesDisplayNullOutput {
+	return pulumi.ToOutput(e).(TimeSeriesDisplayNullOutput)
 }
 
-func (e RoleDatasetCapabilitiesItemShareItem) ToRoleDatasetCapabilitiesItemShareItemOutputWithContext(ctx context.Context) RoleDatasetCapabilitiesItemShareItemOutput {
-	return pulumi.ToOutputWithContext(ctx, e).(RoleDatasetCapabilitiesItemShareItemOutput)
+func (e TimeSeriesDisplayNull) ToTimeSeriesDisplayNullOutputWithContext(ctx context.Context) TimeSeriesDisplayNullOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(TimeSeriesDisplayNullOutput)
 }
 
-func (e RoleDatasetCapabilitiesItemShareItem) ToRoleDatasetCapabilitiesItemShareItemPtrOutput() RoleDatasetCapabilitiesItemShareItemPtrOutput {
-	return e.ToRoleDatasetCapabilitiesItemShareItemPtrOutputWithContext(context.Background())
+func (e TimeSeriesDisplayNull) ToTimeSeriesDisplayNullPtrOutput() TimeSeriesDisplayNullPtrOutput {
+	return e.ToTimeSeriesDisplayNullPtrOutputWithContext(context.Background())
 }
 
-func (e RoleDatasetCapabilitiesItemShareItem) ToRoleDatasetCapabilitiesItemShareItemPtrOutputWithContext(ctx context.Context) RoleDatasetCapabilitiesItemShareItemPtrOutput {
-	return RoleDatasetCapabilitiesItemShareItem(e).ToRoleDatasetCapabilitiesItemShareItemOutputWithContext(ctx).ToRoleDatasetCapabilitiesItemShareItemPtrOutputWithContext(ctx)
+func (e TimeSeriesDisplayNull) ToTimeSeriesDisplayNullPtrOutputWithContext(ctx context.Context) TimeSeriesDisplayNullPtrOutput {
+	return TimeSeriesDisplayNull(e).ToTimeSeriesDisplayNullOutputWithContext(ctx).ToTimeSeriesDisplayNullPtrOutputWithContext(ctx)
 }
 
-func (e RoleDatasetCapabilitiesItemShareItem) ToStringOutput() pulumi.StringOutput {
+func (e TimeSeriesDisplayNull) ToStringOutput() pulumi.StringOutput {
 	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
 }
 
-func (e RoleDatasetCapabilitiesItemShareItem) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+func (e TimeSeriesDisplayNull) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
 	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
 }
 
-func (e RoleDatasetCapabilitiesItemShareItem) ToStringPtrOutput() pulumi.StringPtrOutput {
+func (e TimeSeriesDisplayNull) ToStringPtrOutput() pulumi.StringPtrOutput {
 	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
 }
 
-func (e RoleDatasetCapabilitiesItemShareItem) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+func (e TimeSeriesDisplayNull) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
 	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
 }
 
-type RoleDatasetCapabilitiesItemShareItemOutput struct{ *pulumi.OutputState }
+type TimeSeriesDisplayNullOutput struct{ *pulumi.OutputState }
 
-func (RoleDatasetCapabilitiesItemShareItemOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*RoleDatasetCapabilitiesItemShareItem)(nil)).Elem()
+func (TimeSeriesDisplayNullOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*TimeSeriesDisplayNull)(nil)).Elem()
 }
 
-func (o RoleDatasetCapabilitiesItemShareItemOutput) ToRoleDatasetCapabilitiesItemShareItemOutput() RoleDatasetCapabilitiesItemShareItemOutput {
+func (o TimeSeriesDisplayNullOutput) ToTimeSeriesDisplayNullOutput() TimeSeriesDisplayNullOutput {
 	return o
 }
 
-func (o RoleDatasetCapabilitiesItemShareItemOutput) ToRoleDatasetCapabilitiesItemShareItemOutputWithContext(ctx context.Context) RoleDatasetCapabilitiesItemShareItemOutput {
+func (o TimeSeriesDisplayNullOutput) ToTimeSeriesDisplayNullOutputWithContext(ctx context.Context) TimeSeriesDisplayNullOutput {
 	return o
 }
 
-func (o RoleDatasetCapabilitiesItemShareItemOutput) ToRoleDatasetCapabilitiesItemShareItemPtrOutput() RoleDatasetCapabilitiesItemShareItemPtrOutput {
-	return o.ToRoleDatasetCapabilitiesItemShareItemPtrOutputWithContext(context.Background())
+func (o TimeSeriesDisplayNullOutput) ToTimeSeriesDisplayNullPtrOutput() TimeSeriesDisplayNullPtrOutput {
+	return o.ToTimeSeriesDisplayNullPtrOutputWithContext(context.Background())
 }
 
-func (o RoleDatasetCapabilitiesItemShareItemOutput) ToRoleDatasetCapabilitiesItemShareItemPtrOutputWithContext(ctx context.Context) RoleDatasetCapabilitiesItemShareItemPtrOutput {
-	return o.ApplyTWithContext(ctx, func(_ context.Context, v RoleDatasetCapabilitiesItemShareItem) *RoleDatasetCapabilitiesItemShareItem {
+func (o TimeSeriesDisplayNullOutput) ToTimeSeriesDisplayNullPtrOutputWithContext(ctx context.Context) TimeSeriesDisplayNullPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v TimeSeriesDisplayNull) *TimeSeriesDisplayNull {
 		return &v
-	}).(RoleDatasetCapabilitiesItemShareItemPtrOutput)
+	}).(TimeSeriesDisplayNullPtrOutput)
 }
 
-func (o RoleDatasetCapabilitiesItemShareItemOutput) ToStringOutput() pulumi.StringOutput {
+func (o TimeSeriesDisplayNullOutput) ToStringOutput() pulumi.StringOutput {
 	return o.ToStringOutputWithContext(context.Background())
 }
 
-func (o RoleDatasetCapabilitiesItemShareItemOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
-	return o.ApplyTWithContext(ctx, func(_ context.Context, e RoleDatasetCapabilitiesItemShareItem) string {
+func (o TimeSeriesDisplayNullOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e TimeSeriesDisplayNull) string {
 		return string(e)
 	}).(pulumi.StringOutput)
 }
 
-func (o RoleDatasetCapabilitiesItemShareItemOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+func (o TimeSeriesDisplayNullOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
 	return o.ToStringPtrOutputWithContext(context.Background())
 }
 
-func (o RoleDatasetCapabilitiesItemShareItemOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
-	return o.ApplyTWithContext(ctx, func(_ context.Context, e RoleDatasetCapabilitiesItemShareItem) *string {
+func (o TimeSeriesDisplayNullOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e TimeSeriesDisplayNull) *string {
 		v := string(e)
 		return &v
 	}).(pulumi.StringPtrOutput)
 }
 
-type RoleDatasetCapabilitiesItemShareItemPtrOutput struct{ *pulumi.OutputState }
+type TimeSeriesDisplayNullPtrOutput struct{ *pulumi.OutputState }
 
-func (RoleDatasetCapabilitiesItemShareItemPtrOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((**RoleDatasetCapabilitiesItemShareItem)(nil)).Elem()
+func (TimeSeriesDisplayNullPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**TimeSeriesDisplayNull)(nil)).Elem()
 }
 
-func (o RoleDatasetCapabilitiesItemShareItemPtrOutput) ToRoleDatasetCapabilitiesItemShareItemPtrOutput() RoleDatasetCapabilitiesItemShareItemPtrOutput {
+func (o TimeSeriesDisplayNullPtrOutput) ToTimeSeriesDisplayNullPtrOutput() TimeSeriesDisplayNullPtrOutput {
 	return o
 }
 
-func (o RoleDatasetCapabilitiesItemShareItemPtrOutput) ToRoleDatasetCapabilitiesItemShareItemPtrOutputWithContext(ctx context.Context) RoleDatasetCapabilitiesItemShareItemPtrOutput {
+func (o TimeSeriesDisplayNullPtrOutput) ToTimeSeriesDisplayNullPtrOutputWithContext(ctx context.Context) TimeSeriesDisplayNullPtrOutput {
 	return o
 }
 
-func (o RoleDatasetCapabilitiesItemShareItemPtrOutput) Elem() RoleDatasetCapabilitiesItemShareItemOutput {
-	return o.ApplyT(func(v *RoleDatasetCapabilitiesItemShareItem) RoleDatasetCapabilitiesItemShareItem {
+func (o TimeSeriesDisplayNullPtrOutput) Elem() TimeSeriesDisplayNullOutput {
+	return o.ApplyT(func(v *TimeSeriesDisplayNull) TimeSeriesDisplayNull {
 		if v != nil {
 			return *v
 		}
-		var ret RoleDatasetCapabilitiesItemShareItem
+		var ret TimeSeriesDisplayNull
 		return ret
-	}).(RoleDatasetCapabilitiesItemShareItemOutput)
+	}).(TimeSeriesDisplayNullOutput)
 }
 
-func (o RoleDatasetCapabilitiesItemShareItemPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+func (o TimeSeriesDisplayNullPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
 	return o.ToStringPtrOutputWithContext(context.Background())
 }
 
-func (o RoleDatasetCapabilitiesItemShareItemPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
-	return o.ApplyTWithContext(ctx, func(_ context.Context, e *RoleDatasetCapabilitiesItemShareItem) *string {
+func (o TimeSeriesDisplayNullPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *TimeSeriesDisplayNull) *string {
 		if e == nil {
 			return nil
 		}
@@ -1587,208 +1903,168 @@ func (o RoleDatasetCapabilitiesItemShareItemPtrOutput) ToStringPtrOutputWithCont
 	}).(pulumi.StringPtrOutput)
 }
 
-// RoleDatasetCapabilitiesItemShareItemInput is an input type that accepts values of the RoleDatasetCapabilitiesItemShareItem enum
-// A concrete instance of `RoleDatasetCapabilitiesItemShareItemInput` can be one of the following:
+// TimeSeriesDisplayNullInput is an input type that accepts values of the TimeSeriesDisplayNull enum
+// A concrete instance of `TimeSeriesDisplayNullInput` can be one of the following:
 //
-//	RoleDatasetCapabilitiesItemShareItemCreate
-//	RoleDatasetCapabilitiesItemShareItemRead
-//	RoleDatasetCapabilitiesItemShareItemDelete
-type RoleDatasetCapabilitiesItemShareItemInput interface {
+//	TimeSeriesDisplayNullAuto
+//	TimeSeriesDisplayNullNull
+//	TimeSeriesDisplayNullSpan
+//	TimeSeriesDisplayNullZero
+//	TimeSeriesDisplayNullValueEmpty
+type TimeSeriesDisplayNullInput interface {
 	pulumi.Input
 
-	ToRoleDatasetCapabilitiesItemShareItemOutput() RoleDatasetCapabilitiesItemShareItemOutput
-	ToRoleDatasetCapabilitiesItemShareItemOutputWithContext(context.Context) RoleDatasetCapabilitiesItemShareItemOutput
+	ToTimeSeriesDisplayNullOutput() TimeSeriesDisplayNullOutput
+	ToTimeSeriesDisplayNullOutputWithContext(context.Context) TimeSeriesDisplayNullOutput
 }
 
-var roleDatasetCapabilitiesItemShareItemPtrType = reflect.TypeOf((**RoleDatasetCapabilitiesItemShareItem)(nil)).Elem()
+var timeSeriesDisplayNullPtrType = reflect.TypeOf((**TimeSeriesDisplayNull)(nil)).Elem()
 
-type RoleDatasetCapabilitiesItemShareItemPtrInput interface {
+type TimeSeriesDisplayNullPtrInput interface {
 	pulumi.Input
 
-	ToRoleDatasetCapabilitiesItemShareItemPtrOutput() RoleDatasetCapabilitiesItemShareItemPtrOutput
-	ToRoleDatasetCapabilitiesItemShareItemPtrOutputWithContext(context.Context) RoleDatasetCapabilitiesItemShareItemPtrOutput
+	ToTimeSeriesDisplayNullPtrOutput() TimeSeriesDisplayNullPtrOutput
+	ToTimeSeriesDisplayNullPtrOutputWithContext(context.Context) TimeSeriesDisplayNullPtrOutput
 }
 
-type roleDatasetCapabilitiesItemShareItemPtr string
+type timeSeriesDisplayNullPtr string
 
-func RoleDatasetCapabilitiesItemShareItemPtr(v string) RoleDatasetCapabilitiesItemShareItemPtrInput {
-	return (*roleDatasetCapabilitiesItemShareItemPtr)(&v)
+func TimeSeriesDisplayNullPtr(v string) TimeSeriesDisplayNullPtrInput {
+	return (*timeSeriesDisplayNullPtr)(&v)
 }
 
-func (*roleDatasetCapabilitiesItemShareItemPtr) ElementType() reflect.Type {
-	return roleDatasetCapabilitiesItemShareItemPtrType
+func (*timeSeriesDisplayNullPtr) ElementType() reflect.Type {
+	return timeSeriesDisplayNullPtrType
 }
 
-func (in *roleDatasetCapabilitiesItemShareItemPtr) ToRoleDatasetCapabilitiesItemShareItemPtrOutput() RoleDatasetCapabilitiesItemShareItemPtrOutput {
-	return pulumi.ToOutput(in).(RoleDatasetCapabilitiesItemShareItemPtrOutput)
+func (in *timeSeriesDisplayNullPtr) ToTimeSeriesDisplayNullPtrOutput() TimeSeriesDisplayNullPtrOutput {
+	return pulumi.ToOutput(in).(TimeSeriesDisplayNullPtrOutput)
 }
 
-func (in *roleDatasetCapabilitiesItemShareItemPtr) ToRoleDatasetCapabilitiesItemShareItemPtrOutputWithContext(ctx context.Context) RoleDatasetCapabilitiesItemShareItemPtrOutput {
-	return pulumi.ToOutputWithContext(ctx, in).(RoleDatasetCapabilitiesItemShareItemPtrOutput)
+func (in *timeSeriesDisplayNullPtr) ToTimeSeriesDisplayNullPtrOutputWithContext(ctx context.Context) TimeSeriesDisplayNullPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(TimeSeriesDisplayNullPtrOutput)
 }
 
-// RoleDatasetCapabilitiesItemShareItemArrayInput is an input type that accepts RoleDatasetCapabilitiesItemShareItemArray and RoleDatasetCapabilitiesItemShareItemArrayOutput values.
-// You can construct a concrete instance of `RoleDatasetCapabilitiesItemShareItemArrayInput` via:
-//
-//	RoleDatasetCapabilitiesItemShareItemArray{ RoleDatasetCapabilitiesItemShareItemArgs{...} }
-type RoleDatasetCapabilitiesItemShareItemArrayInput interface {
-	pulumi.Input
-
-	ToRoleDatasetCapabilitiesItemShareItemArrayOutput() RoleDatasetCapabilitiesItemShareItemArrayOutput
-	ToRoleDatasetCapabilitiesItemShareItemArrayOutputWithContext(context.Context) RoleDatasetCapabilitiesItemShareItemArrayOutput
-}
-
-type RoleDatasetCapabilitiesItemShareItemArray []RoleDatasetCapabilitiesItemShareItem
-
-func (RoleDatasetCapabilitiesItemShareItemArray) ElementType() reflect.Type {
-	return reflect.TypeOf((*[]RoleDatasetCapabilitiesItemShareItem)(nil)).Elem()
-}
-
-func (i RoleDatasetCapabilitiesItemShareItemArray) ToRoleDatasetCapabilitiesItemShareItemArrayOutput() RoleDatasetCapabilitiesItemShareItemArrayOutput {
-	return i.ToRoleDatasetCapabilitiesItemShareItemArrayOutputWithContext(context.Background())
-}
-
-func (i RoleDatasetCapabilitiesItemShareItemArray) ToRoleDatasetCapabilitiesItemShareItemArrayOutputWithContext(ctx context.Context) RoleDatasetCapabilitiesItemShareItemArrayOutput {
-	return pulumi.ToOutputWithContext(ctx, i).(RoleDatasetCapabilitiesItemShareItemArrayOutput)
-}
-
-type RoleDatasetCapabilitiesItemShareItemArrayOutput struct{ *pulumi.OutputState }
-
-func (RoleDatasetCapabilitiesItemShareItemArrayOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*[]RoleDatasetCapabilitiesItemShareItem)(nil)).Elem()
-}
-
-func (o RoleDatasetCapabilitiesItemShareItemArrayOutput) ToRoleDatasetCapabilitiesItemShareItemArrayOutput() RoleDatasetCapabilitiesItemShareItemArrayOutput {
-	return o
-}
-
-func (o RoleDatasetCapabilitiesItemShareItemArrayOutput) ToRoleDatasetCapabilitiesItemShareItemArrayOutputWithContext(ctx context.Context) RoleDatasetCapabilitiesItemShareItemArrayOutput {
-	return o
-}
-
-func (o RoleDatasetCapabilitiesItemShareItemArrayOutput) Index(i pulumi.IntInput) RoleDatasetCapabilitiesItemShareItemOutput {
-	return pulumi.All(o, i).ApplyT(func(vs []interface{}) RoleDatasetCapabilitiesItemShareItem {
-		return vs[0].([]RoleDatasetCapabilitiesItemShareItem)[vs[1].(int)]
-	}).(RoleDatasetCapabilitiesItemShareItemOutput)
-}
-
-type RoleDatasetCapabilitiesItemTrimItem string
+// `"true"` overlays the series on one chart.
+type TimeSeriesOverlayCharts string
 
 const (
-	RoleDatasetCapabilitiesItemTrimItemUpdate = RoleDatasetCapabilitiesItemTrimItem("update")
+	TimeSeriesOverlayChartsTrue       = TimeSeriesOverlayCharts("true")
+	TimeSeriesOverlayChartsFalse      = TimeSeriesOverlayCharts("false")
+	TimeSeriesOverlayChartsValueEmpty = TimeSeriesOverlayCharts("")
 )
 
-func (RoleDatasetCapabilitiesItemTrimItem) ElementType() reflect.Type {
-	return reflect.TypeOf((*RoleDatasetCapabilitiesItemTrimItem)(nil)).Elem()
+func (TimeSeriesOverlayCharts) ElementType() reflect.Type {
+	return reflect.TypeOf((*TimeSeriesOverlayCharts)(nil)).Elem()
 }
 
-func (e RoleDatasetCapabilitiesItemTrimItem) ToRoleDatasetCapabilitiesItemTrimItemOutput() RoleDatasetCapabilitiesItemTrimItemOutput {
-	return pulumi.ToOutput(e).(RoleDatasetCapabilitiesItemTrimItemOutput)
+func (e TimeSeriesOverlayCharts) ToTimeSeriesOverlayChartsOutput() TimeSeriesOverlayChartsOutput {
+	return pulumi.ToOutput(e).(TimeSeriesOverlayChartsOutput)
 }
 
-func (e RoleDatasetCapabilitiesItemTrimItem) ToRoleDatasetCapabilitiesItemTrimItemOutputWithContext(ctx context.Context) RoleDatasetCapabilitiesItemTrimItemOutput {
-	return pulumi.ToOutputWithContext(ctx, e).(RoleDatasetCapabilitiesItemTrimItemOutput)
+func (e TimeSeriesOverlayCharts) ToTimeSeriesOverlayChartsOutputWithContext(ctx context.Context) TimeSeriesOverlayChartsOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(TimeSeriesOverlayChartsOutput)
 }
 
-func (e RoleDatasetCapabilitiesItemTrimItem) ToRoleDatasetCapabilitiesItemTrimItemPtrOutput() RoleDatasetCapabilitiesItemTrimItemPtrOutput {
-	return e.ToRoleDatasetCapabilitiesItemTrimItemPtrOutputWithContext(context.Background())
+func (e TimeSeriesOverlayCharts) ToTimeSeriesOverlayChartsPtrOutput() TimeSeriesOverlayChartsPtrOutput {
+	return e.ToTimeSeriesOverlayChartsPtrOutputWithContext(context.Background())
 }
 
-func (e RoleDatasetCapabilitiesItemTrimItem) ToRoleDatasetCapabilitiesItemTrimItemPtrOutputWithContext(ctx context.Context) RoleDatasetCapabilitiesItemTrimItemPtrOutput {
-	return RoleDatasetCapabilitiesItemTrimItem(e).ToRoleDatasetCapabilitiesItemTrimItemOutputWithContext(ctx).ToRoleDatasetCapabilitiesItemTrimItemPtrOutputWithContext(ctx)
+func (e TimeSeriesOverlayCharts) ToTimeSeriesOverlayChartsPtrOutputWithContext(ctx context.Context) TimeSeriesOverlayChartsPtrOutput {
+	return TimeSeriesOverlayCharts(e).ToTimeSeriesOverlayChartsOutputWithContext(ctx).ToTimeSeriesOverlayChartsPtrOutputWithContext(ctx)
 }
 
-func (e RoleDatasetCapabilitiesItemTrimItem) ToStringOutput() pulumi.StringOutput {
+func (e TimeSeriesOverlayCharts) ToStringOutput() pulumi.StringOutput {
 	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
 }
 
-func (e RoleDatasetCapabilitiesItemTrimItem) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+func (e TimeSeriesOverlayCharts) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
 	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
 }
 
-func (e RoleDatasetCapabilitiesItemTrimItem) ToStringPtrOutput() pulumi.StringPtrOutput {
+func (e TimeSeriesOverlayCharts) ToStringPtrOutput() pulumi.StringPtrOutput {
 	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
 }
 
-func (e RoleDatasetCapabilitiesItemTrimItem) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+func (e TimeSeriesOverlayCharts) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
 	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
 }
 
-type RoleDatasetCapabilitiesItemTrimItemOutput struct{ *pulumi.OutputState }
+type TimeSeriesOverlayChartsOutput struct{ *pulumi.OutputState }
 
-func (RoleDatasetCapabilitiesItemTrimItemOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*RoleDatasetCapabilitiesItemTrimItem)(nil)).Elem()
+func (TimeSeriesOverlayChartsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*TimeSeriesOverlayCharts)(nil)).Elem()
 }
 
-func (o RoleDatasetCapabilitiesItemTrimItemOutput) ToRoleDatasetCapabilitiesItemTrimItemOutput() RoleDatasetCapabilitiesItemTrimItemOutput {
+func (o TimeSeriesOverlayChartsOutput) ToTimeSeriesOverlayChartsOutput() TimeSeriesOverlayChartsOutput {
 	return o
 }
 
-func (o RoleDatasetCapabilitiesItemTrimItemOutput) ToRoleDatasetCapabilitiesItemTrimItemOutputWithContext(ctx context.Context) RoleDatasetCapabilitiesItemTrimItemOutput {
+func (o TimeSeriesOverlayChartsOutput) ToTimeSeriesOverlayChartsOutputWithContext(ctx context.Context) TimeSeriesOverlayChartsOutput {
 	return o
 }
 
-func (o RoleDatasetCapabilitiesItemTrimItemOutput) ToRoleDatasetCapabilitiesItemTrimItemPtrOutput() RoleDatasetCapabilitiesItemTrimItemPtrOutput {
-	return o.ToRoleDatasetCapabilitiesItemTrimItemPtrOutputWithContext(context.Background())
+func (o TimeSeriesOverlayChartsOutput) ToTimeSeriesOverlayChartsPtrOutput() TimeSeriesOverlayChartsPtrOutput {
+	return o.ToTimeSeriesOverlayChartsPtrOutputWithContext(context.Background())
 }
 
-func (o RoleDatasetCapabilitiesItemTrimItemOutput) ToRoleDatasetCapabilitiesItemTrimItemPtrOutputWithContext(ctx context.Context) RoleDatasetCapabilitiesItemTrimItemPtrOutput {
-	return o.ApplyTWithContext(ctx, func(_ context.Context, v RoleDatasetCapabilitiesItemTrimItem) *RoleDatasetCapabilitiesItemTrimItem {
+func (o TimeSeriesOverlayChartsOutput) ToTimeSeriesOverlayChartsPtrOutputWithContext(ctx context.Context) TimeSeriesOverlayChartsPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v TimeSeriesOverlayCharts) *TimeSeriesOverlayCharts {
 		return &v
-	}).(RoleDatasetCapabilitiesItemTrimItemPtrOutput)
+	}).(TimeSeriesOverlayChartsPtrOutput)
 }
 
-func (o RoleDatasetCapabilitiesItemTrimItemOutput) ToStringOutput() pulumi.StringOutput {
+func (o TimeSeriesOverlayChartsOutput) ToStringOutput() pulumi.StringOutput {
 	return o.ToStringOutputWithContext(context.Background())
 }
 
-func (o RoleDatasetCapabilitiesItemTrimItemOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
-	return o.ApplyTWithContext(ctx, func(_ context.Context, e RoleDatasetCapabilitiesItemTrimItem) string {
+func (o TimeSeriesOverlayChartsOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e TimeSeriesOverlayCharts) string {
 		return string(e)
 	}).(pulumi.StringOutput)
 }
 
-func (o RoleDatasetCapabilitiesItemTrimItemOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+func (o TimeSeriesOverlayChartsOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
 	return o.ToStringPtrOutputWithContext(context.Background())
 }
 
-func (o RoleDatasetCapabilitiesItemTrimItemOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
-	return o.ApplyTWithContext(ctx, func(_ context.Context, e RoleDatasetCapabilitiesItemTrimItem) *string {
+func (o TimeSeriesOverlayChartsOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e TimeSeriesOverlayCharts) *string {
 		v := string(e)
 		return &v
 	}).(pulumi.StringPtrOutput)
 }
 
-type RoleDatasetCapabilitiesItemTrimItemPtrOutput struct{ *pulumi.OutputState }
+type TimeSeriesOverlayChartsPtrOutput struct{ *pulumi.OutputState }
 
-func (RoleDatasetCapabilitiesItemTrimItemPtrOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((**RoleDatasetCapabilitiesItemTrimItem)(nil)).Elem()
+func (TimeSeriesOverlayChartsPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**TimeSeriesOverlayCharts)(nil)).Elem()
 }
 
-func (o RoleDatasetCapabilitiesItemTrimItemPtrOutput) ToRoleDatasetCapabilitiesItemTrimItemPtrOutput() RoleDatasetCapabilitiesItemTrimItemPtrOutput {
+func (o TimeSeriesOverlayChartsPtrOutput) ToTimeSeriesOverlayChartsPtrOutput() TimeSeriesOverlayChartsPtrOutput {
 	return o
 }
 
-func (o RoleDatasetCapabilitiesItemTrimItemPtrOutput) ToRoleDatasetCapabilitiesItemTrimItemPtrOutputWithContext(ctx context.Context) RoleDatasetCapabilitiesItemTrimItemPtrOutput {
+func (o TimeSeriesOverlayChartsPtrOutput) ToTimeSeriesOverlayChartsPtrOutputWithContext(ctx context.Context) TimeSeriesOverlayChartsPtrOutput {
 	return o
 }
 
-func (o RoleDatasetCapabilitiesItemTrimItemPtrOutput) Elem() RoleDatasetCapabilitiesItemTrimItemOutput {
-	return o.ApplyT(func(v *RoleDatasetCapabilitiesItemTrimItem) RoleDatasetCapabilitiesItemTrimItem {
+func (o TimeSeriesOverlayChartsPtrOutput) Elem() TimeSeriesOverlayChartsOutput {
+	return o.ApplyT(func(v *TimeSeriesOverlayCharts) TimeSeriesOverlayCharts {
 		if v != nil {
 			return *v
 		}
-		var ret RoleDatasetCapabilitiesItemTrimItem
+		var ret TimeSeriesOverlayCharts
 		return ret
-	}).(RoleDatasetCapabilitiesItemTrimItemOutput)
+	}).(TimeSeriesOverlayChartsOutput)
 }
 
-func (o RoleDatasetCapabilitiesItemTrimItemPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+func (o TimeSeriesOverlayChartsPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
 	return o.ToStringPtrOutputWithContext(context.Background())
 }
 
-func (o RoleDatasetCapabilitiesItemTrimItemPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
-	return o.ApplyTWithContext(ctx, func(_ context.Context, e *RoleDatasetCapabilitiesItemTrimItem) *string {
+func (o TimeSeriesOverlayChartsPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *TimeSeriesOverlayCharts) *string {
 		if e == nil {
 			return nil
 		}
@@ -1797,209 +2073,167 @@ func (o RoleDatasetCapabilitiesItemTrimItemPtrOutput) ToStringPtrOutputWithConte
 	}).(pulumi.StringPtrOutput)
 }
 
-// RoleDatasetCapabilitiesItemTrimItemInput is an input type that accepts values of the RoleDatasetCapabilitiesItemTrimItem enum
-// A concrete instance of `RoleDatasetCapabilitiesItemTrimItemInput` can be one of the following:
+// TimeSeriesOverlayChartsInput is an input type that accepts values of the TimeSeriesOverlayCharts enum
+// A concrete instance of `TimeSeriesOverlayChartsInput` can be one of the following:
 //
-//	RoleDatasetCapabilitiesItemTrimItemUpdate
-type RoleDatasetCapabilitiesItemTrimItemInput interface {
+//	TimeSeriesOverlayChartsTrue
+//	TimeSeriesOverlayChartsFalse
+//	TimeSeriesOverlayChartsValueEmpty
+type TimeSeriesOverlayChartsInput interface {
 	pulumi.Input
 
-	ToRoleDatasetCapabilitiesItemTrimItemOutput() RoleDatasetCapabilitiesItemTrimItemOutput
-	ToRoleDatasetCapabilitiesItemTrimItemOutputWithContext(context.Context) RoleDatasetCapabilitiesItemTrimItemOutput
+	ToTimeSeriesOverlayChartsOutput() TimeSeriesOverlayChartsOutput
+	ToTimeSeriesOverlayChartsOutputWithContext(context.Context) TimeSeriesOverlayChartsOutput
 }
 
-var roleDatasetCapabilitiesItemTrimItemPtrType = reflect.TypeOf((**RoleDatasetCapabilitiesItemTrimItem)(nil)).Elem()
+var timeSeriesOverlayChartsPtrType = reflect.TypeOf((**TimeSeriesOverlayCharts)(nil)).Elem()
 
-type RoleDatasetCapabilitiesItemTrimItemPtrInput interface {
+type TimeSeriesOverlayChartsPtrInput interface {
 	pulumi.Input
 
-	ToRoleDatasetCapabilitiesItemTrimItemPtrOutput() RoleDatasetCapabilitiesItemTrimItemPtrOutput
-	ToRoleDatasetCapabilitiesItemTrimItemPtrOutputWithContext(context.Context) RoleDatasetCapabilitiesItemTrimItemPtrOutput
+	ToTimeSeriesOverlayChartsPtrOutput() TimeSeriesOverlayChartsPtrOutput
+	ToTimeSeriesOverlayChartsPtrOutputWithContext(context.Context) TimeSeriesOverlayChartsPtrOutput
 }
 
-type roleDatasetCapabilitiesItemTrimItemPtr string
+type timeSeriesOverlayChartsPtr string
 
-func RoleDatasetCapabilitiesItemTrimItemPtr(v string) RoleDatasetCapabilitiesItemTrimItemPtrInput {
-	return (*roleDatasetCapabilitiesItemTrimItemPtr)(&v)
+func TimeSeriesOverlayChartsPtr(v string) TimeSeriesOverlayChartsPtrInput {
+	return (*timeSeriesOverlayChartsPtr)(&v)
 }
 
-func (*roleDatasetCapabilitiesItemTrimItemPtr) ElementType() reflect.Type {
-	return roleDatasetCapabilitiesItemTrimItemPtrType
+func (*timeSeriesOverlayChartsPtr) ElementType() reflect.Type {
+	return timeSeriesOverlayChartsPtrType
 }
 
-func (in *roleDatasetCapabilitiesItemTrimItemPtr) ToRoleDatasetCapabilitiesItemTrimItemPtrOutput() RoleDatasetCapabilitiesItemTrimItemPtrOutput {
-	return pulumi.ToOutput(in).(RoleDatasetCapabilitiesItemTrimItemPtrOutput)
+func (in *timeSeriesOverlayChartsPtr) ToTimeSeriesOverlayChartsPtrOutput() TimeSeriesOverlayChartsPtrOutput {
+	return pulumi.ToOutput(in).(TimeSeriesOverlayChartsPtrOutput)
 }
 
-func (in *roleDatasetCapabilitiesItemTrimItemPtr) ToRoleDatasetCapabilitiesItemTrimItemPtrOutputWithContext(ctx context.Context) RoleDatasetCapabilitiesItemTrimItemPtrOutput {
-	return pulumi.ToOutputWithContext(ctx, in).(RoleDatasetCapabilitiesItemTrimItemPtrOutput)
+func (in *timeSeriesOverlayChartsPtr) ToTimeSeriesOverlayChartsPtrOutputWithContext(ctx context.Context) TimeSeriesOverlayChartsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(TimeSeriesOverlayChartsPtrOutput)
 }
 
-// RoleDatasetCapabilitiesItemTrimItemArrayInput is an input type that accepts RoleDatasetCapabilitiesItemTrimItemArray and RoleDatasetCapabilitiesItemTrimItemArrayOutput values.
-// You can construct a concrete instance of `RoleDatasetCapabilitiesItemTrimItemArrayInput` via:
-//
-//	RoleDatasetCapabilitiesItemTrimItemArray{ RoleDatasetCapabilitiesItemTrimItemArgs{...} }
-type RoleDatasetCapabilitiesItemTrimItemArrayInput interface {
-	pulumi.Input
-
-	ToRoleDatasetCapabilitiesItemTrimItemArrayOutput() RoleDatasetCapabilitiesItemTrimItemArrayOutput
-	ToRoleDatasetCapabilitiesItemTrimItemArrayOutputWithContext(context.Context) RoleDatasetCapabilitiesItemTrimItemArrayOutput
-}
-
-type RoleDatasetCapabilitiesItemTrimItemArray []RoleDatasetCapabilitiesItemTrimItem
-
-func (RoleDatasetCapabilitiesItemTrimItemArray) ElementType() reflect.Type {
-	return reflect.TypeOf((*[]RoleDatasetCapabilitiesItemTrimItem)(nil)).Elem()
-}
-
-func (i RoleDatasetCapabilitiesItemTrimItemArray) ToRoleDatasetCapabilitiesItemTrimItemArrayOutput() RoleDatasetCapabilitiesItemTrimItemArrayOutput {
-	return i.ToRoleDatasetCapabilitiesItemTrimItemArrayOutputWithContext(context.Background())
-}
-
-func (i RoleDatasetCapabilitiesItemTrimItemArray) ToRoleDatasetCapabilitiesItemTrimItemArrayOutputWithContext(ctx context.Context) RoleDatasetCapabilitiesItemTrimItemArrayOutput {
-	return pulumi.ToOutputWithContext(ctx, i).(RoleDatasetCapabilitiesItemTrimItemArrayOutput)
-}
-
-type RoleDatasetCapabilitiesItemTrimItemArrayOutput struct{ *pulumi.OutputState }
-
-func (RoleDatasetCapabilitiesItemTrimItemArrayOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*[]RoleDatasetCapabilitiesItemTrimItem)(nil)).Elem()
-}
-
-func (o RoleDatasetCapabilitiesItemTrimItemArrayOutput) ToRoleDatasetCapabilitiesItemTrimItemArrayOutput() RoleDatasetCapabilitiesItemTrimItemArrayOutput {
-	return o
-}
-
-func (o RoleDatasetCapabilitiesItemTrimItemArrayOutput) ToRoleDatasetCapabilitiesItemTrimItemArrayOutputWithContext(ctx context.Context) RoleDatasetCapabilitiesItemTrimItemArrayOutput {
-	return o
-}
-
-func (o RoleDatasetCapabilitiesItemTrimItemArrayOutput) Index(i pulumi.IntInput) RoleDatasetCapabilitiesItemTrimItemOutput {
-	return pulumi.All(o, i).ApplyT(func(vs []interface{}) RoleDatasetCapabilitiesItemTrimItem {
-		return vs[0].([]RoleDatasetCapabilitiesItemTrimItem)[vs[1].(int)]
-	}).(RoleDatasetCapabilitiesItemTrimItemOutput)
-}
-
-type RoleOrgCapabilitiesAnnotationsItem string
+type TimeSeriesVariant string
 
 const (
-	RoleOrgCapabilitiesAnnotationsItemCreate = RoleOrgCapabilitiesAnnotationsItem("create")
-	RoleOrgCapabilitiesAnnotationsItemRead   = RoleOrgCapabilitiesAnnotationsItem("read")
-	RoleOrgCapabilitiesAnnotationsItemUpdate = RoleOrgCapabilitiesAnnotationsItem("update")
-	RoleOrgCapabilitiesAnnotationsItemDelete = RoleOrgCapabilitiesAnnotationsItem("delete")
+	TimeSeriesVariantArea       = TimeSeriesVariant("area")
+	TimeSeriesVariantBars       = TimeSeriesVariant("bars")
+	TimeSeriesVariantLine       = TimeSeriesVariant("line")
+	TimeSeriesVariantLines      = TimeSeriesVariant("lines")
+	TimeSeriesVariantValueEmpty = TimeSeriesVariant("")
 )
 
-func (RoleOrgCapabilitiesAnnotationsItem) ElementType() reflect.Type {
-	return reflect.TypeOf((*RoleOrgCapabilitiesAnnotationsItem)(nil)).Elem()
+func (TimeSeriesVariant) ElementType() reflect.Type {
+	return reflect.TypeOf((*TimeSeriesVariant)(nil)).Elem()
 }
 
-func (e RoleOrgCapabilitiesAnnotationsItem) ToRoleOrgCapabilitiesAnnotationsItemOutput() RoleOrgCapabilitiesAnnotationsItemOutput {
-	return pulumi.ToOutput(e).(RoleOrgCapabilitiesAnnotationsItemOutput)
+func (e TimeSeriesVariant) ToTimeSeriesVariantOutput() TimeSeriesVariantOutput {
+	return pulumi.ToOutput(e).(TimeSeriesVariantOutput)
 }
 
-func (e RoleOrgCapabilitiesAnnotationsItem) ToRoleOrgCapabilitiesAnnotationsItemOutputWithContext(ctx context.Context) RoleOrgCapabilitiesAnnotationsItemOutput {
-	return pulumi.ToOutputWithContext(ctx, e).(RoleOrgCapabilitiesAnnotationsItemOutput)
+func (e TimeSeriesVariant) ToTimeSeriesVariantOutputWithContext(ctx context.Context) TimeSeriesVariantOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(TimeSeriesVariantOutput)
 }
 
-func (e RoleOrgCapabilitiesAnnotationsItem) ToRoleOrgCapabilitiesAnnotationsItemPtrOutput() RoleOrgCapabilitiesAnnotationsItemPtrOutput {
-	return e.ToRoleOrgCapabilitiesAnnotationsItemPtrOutputWithContext(context.Background())
+func (e TimeSeriesVariant) ToTimeSeriesVariantPtrOutput() TimeSeriesVariantPtrOutput {
+	return e.ToTimeSeriesVariantPtrOutputWithContext(context.Background())
 }
 
-func (e RoleOrgCapabilitiesAnnotationsItem) ToRoleOrgCapabilitiesAnnotationsItemPtrOutputWithContext(ctx context.Context) RoleOrgCapabilitiesAnnotationsItemPtrOutput {
-	return RoleOrgCapabilitiesAnnotationsItem(e).ToRoleOrgCapabilitiesAnnotationsItemOutputWithContext(ctx).ToRoleOrgCapabilitiesAnnotationsItemPtrOutputWithContext(ctx)
+func (e TimeSeriesVariant) ToTimeSeriesVariantPtrOutputWithContext(ctx context.Context) TimeSeriesVariantPtrOutput {
+	return TimeSeriesVariant(e).ToTimeSeriesVariantOutputWithContext(ctx).ToTimeSeriesVariantPtrOutputWithContext(ctx)
 }
 
-func (e RoleOrgCapabilitiesAnnotationsItem) ToStringOutput() pulumi.StringOutput {
+func (e TimeSeriesVariant) ToStringOutput() pulumi.StringOutput {
 	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
 }
 
-func (e RoleOrgCapabilitiesAnnotationsItem) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+func (e TimeSeriesVariant) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
 	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
 }
 
-func (e RoleOrgCapabilitiesAnnotationsItem) ToStringPtrOutput() pulumi.StringPtrOutput {
+func (e TimeSeriesVariant) ToStringPtrOutput() pulumi.StringPtrOutput {
 	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
 }
 
-func (e RoleOrgCapabilitiesAnnotationsItem) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+func (e TimeSeriesVariant) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
 	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
 }
 
-type RoleOrgCapabilitiesAnnotationsItemOutput struct{ *pulumi.OutputState }
+type TimeSeriesVariantOutput struct{ *pulumi.OutputState }
 
-func (RoleOrgCapabilitiesAnnotationsItemOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*RoleOrgCapabilitiesAnnotationsItem)(nil)).Elem()
+func (TimeSeriesVariantOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*TimeSeriesVariant)(nil)).Elem()
 }
 
-func (o RoleOrgCapabilitiesAnnotationsItemOutput) ToRoleOrgCapabilitiesAnnotationsItemOutput() RoleOrgCapabilitiesAnnotationsItemOutput {
+func (o TimeSeriesVariantOutput) ToTimeSeriesVariantOutput() TimeSeriesVariantOutput {
 	return o
 }
 
-func (o RoleOrgCapabilitiesAnnotationsItemOutput) ToRoleOrgCapabilitiesAnnotationsItemOutputWithContext(ctx context.Context) RoleOrgCapabilitiesAnnotationsItemOutput {
+func (o TimeSeriesVariantOutput) ToTimeSeriesVariantOutputWithContext(ctx context.Context) TimeSeriesVariantOutput {
 	return o
 }
 
-func (o RoleOrgCapabilitiesAnnotationsItemOutput) ToRoleOrgCapabilitiesAnnotationsItemPtrOutput() RoleOrgCapabilitiesAnnotationsItemPtrOutput {
-	return o.ToRoleOrgCapabilitiesAnnotationsItemPtrOutputWithContext(context.Background())
+func (o TimeSeriesVariantOutput) ToTimeSeriesVariantPtrOutput() TimeSeriesVariantPtrOutput {
+	return o.ToTimeSeriesVariantPtrOutputWithContext(context.Background())
 }
 
-func (o RoleOrgCapabilitiesAnnotationsItemOutput) ToRoleOrgCapabilitiesAnnotationsItemPtrOutputWithContext(ctx context.Context) RoleOrgCapabilitiesAnnotationsItemPtrOutput {
-	return o.ApplyTWithContext(ctx, func(_ context.Context, v RoleOrgCapabilitiesAnnotationsItem) *RoleOrgCapabilitiesAnnotationsItem {
+func (o TimeSeriesVariantOutput) ToTimeSeriesVariantPtrOutputWithContext(ctx context.Context) TimeSeriesVariantPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v TimeSeriesVariant) *TimeSeriesVariant {
 		return &v
-	}).(RoleOrgCapabilitiesAnnotationsItemPtrOutput)
+	}).(TimeSeriesVariantPtrOutput)
 }
 
-func (o RoleOrgCapabilitiesAnnotationsItemOutput) ToStringOutput() pulumi.StringOutput {
+func (o TimeSeriesVariantOutput) ToStringOutput() pulumi.StringOutput {
 	return o.ToStringOutputWithContext(context.Background())
 }
 
-func (o RoleOrgCapabilitiesAnnotationsItemOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
-	return o.ApplyTWithContext(ctx, func(_ context.Context, e RoleOrgCapabilitiesAnnotationsItem) string {
+func (o TimeSeriesVariantOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e TimeSeriesVariant) string {
 		return string(e)
 	}).(pulumi.StringOutput)
 }
 
-func (o RoleOrgCapabilitiesAnnotationsItemOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+func (o TimeSeriesVariantOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
 	return o.ToStringPtrOutputWithContext(context.Background())
 }
 
-func (o RoleOrgCapabilitiesAnnotationsItemOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
-	return o.ApplyTWithContext(ctx, func(_ context.Context, e RoleOrgCapabilitiesAnnotationsItem) *string {
+func (o TimeSeriesVariantOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e TimeSeriesVariant) *string {
 		v := string(e)
 		return &v
 	}).(pulumi.StringPtrOutput)
 }
 
-type RoleOrgCapabilitiesAnnotationsItemPtrOutput struct{ *pulumi.OutputState }
+type TimeSeriesVariantPtrOutput struct{ *pulumi.OutputState }
 
-func (RoleOrgCapabilitiesAnnotationsItemPtrOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((**RoleOrgCapabilitiesAnnotationsItem)(nil)).Elem()
+func (TimeSeriesVariantPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**TimeSeriesVariant)(nil)).Elem()
 }
 
-func (o RoleOrgCapabilitiesAnnotationsItemPtrOutput) ToRoleOrgCapabilitiesAnnotationsItemPtrOutput() RoleOrgCapabilitiesAnnotationsItemPtrOutput {
+func (o TimeSeriesVariantPtrOutput) ToTimeSeriesVariantPtrOutput() TimeSeriesVariantPtrOutput {
 	return o
 }
 
-func (o RoleOrgCapabilitiesAnnotationsItemPtrOutput) ToRoleOrgCapabilitiesAnnotationsItemPtrOutputWithContext(ctx context.Context) RoleOrgCapabilitiesAnnotationsItemPtrOutput {
+func (o TimeSeriesVariantPtrOutput) ToTimeSeriesVariantPtrOutputWithContext(ctx context.Context) TimeSeriesVariantPtrOutput {
 	return o
 }
 
-func (o RoleOrgCapabilitiesAnnotationsItemPtrOutput) Elem() RoleOrgCapabilitiesAnnotationsItemOutput {
-	return o.ApplyT(func(v *RoleOrgCapabilitiesAnnotationsItem) RoleOrgCapabilitiesAnnotationsItem {
+func (o TimeSeriesVariantPtrOutput) Elem() TimeSeriesVariantOutput {
+	return o.ApplyT(func(v *TimeSeriesVariant) TimeSeriesVariant {
 		if v != nil {
 			return *v
 		}
-		var ret RoleOrgCapabilitiesAnnotationsItem
+		var ret TimeSeriesVariant
 		return ret
-	}).(RoleOrgCapabilitiesAnnotationsItemOutput)
+	}).(TimeSeriesVariantOutput)
 }
 
-func (o RoleOrgCapabilitiesAnnotationsItemPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+func (o TimeSeriesVariantPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
 	return o.ToStringPtrOutputWithContext(context.Background())
 }
 
-func (o RoleOrgCapabilitiesAnnotationsItemPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
-	return o.ApplyTWithContext(ctx, func(_ context.Context, e *RoleOrgCapabilitiesAnnotationsItem) *string {
+func (o TimeSeriesVariantPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *TimeSeriesVariant) *string {
 		if e == nil {
 			return nil
 		}
@@ -2008,209 +2242,168 @@ func (o RoleOrgCapabilitiesAnnotationsItemPtrOutput) ToStringPtrOutputWithContex
 	}).(pulumi.StringPtrOutput)
 }
 
-// RoleOrgCapabilitiesAnnotationsItemInput is an input type that accepts values of the RoleOrgCapabilitiesAnnotationsItem enum
-// A concrete instance of `RoleOrgCapabilitiesAnnotationsItemInput` can be one of the following:
+// TimeSeriesVariantInput is an input type that accepts values of the TimeSeriesVariant enum
+// A concrete instance of `TimeSeriesVariantInput` can be one of the following:
 //
-//	RoleOrgCapabilitiesAnnotationsItemCreate
-//	RoleOrgCapabilitiesAnnotationsItemRead
-//	RoleOrgCapabilitiesAnnotationsItemUpdate
-//	RoleOrgCapabilitiesAnnotationsItemDelete
-type RoleOrgCapabilitiesAnnotationsItemInput interface {
+//	TimeSeriesVariantArea
+//	TimeSeriesVariantBars
+//	TimeSeriesVariantLine
+//	TimeSeriesVariantLines
+//	TimeSeriesVariantValueEmpty
+type TimeSeriesVariantInput interface {
 	pulumi.Input
 
-	ToRoleOrgCapabilitiesAnnotationsItemOutput() RoleOrgCapabilitiesAnnotationsItemOutput
-	ToRoleOrgCapabilitiesAnnotationsItemOutputWithContext(context.Context) RoleOrgCapabilitiesAnnotationsItemOutput
+	ToTimeSeriesVariantOutput() TimeSeriesVariantOutput
+	ToTimeSeriesVariantOutputWithContext(context.Context) TimeSeriesVariantOutput
 }
 
-var roleOrgCapabilitiesAnnotationsItemPtrType = reflect.TypeOf((**RoleOrgCapabilitiesAnnotationsItem)(nil)).Elem()
+var timeSeriesVariantPtrType = reflect.TypeOf((**TimeSeriesVariant)(nil)).Elem()
 
-type RoleOrgCapabilitiesAnnotationsItemPtrInput interface {
+type TimeSeriesVariantPtrInput interface {
 	pulumi.Input
 
-	ToRoleOrgCapabilitiesAnnotationsItemPtrOutput() RoleOrgCapabilitiesAnnotationsItemPtrOutput
-	ToRoleOrgCapabilitiesAnnotationsItemPtrOutputWithContext(context.Context) RoleOrgCapabilitiesAnnotationsItemPtrOutput
+	ToTimeSeriesVariantPtrOutput() TimeSeriesVariantPtrOutput
+	ToTimeSeriesVariantPtrOutputWithContext(context.Context) TimeSeriesVariantPtrOutput
 }
 
-type roleOrgCapabilitiesAnnotationsItemPtr string
+type timeSeriesVariantPtr string
 
-func RoleOrgCapabilitiesAnnotationsItemPtr(v string) RoleOrgCapabilitiesAnnotationsItemPtrInput {
-	return (*roleOrgCapabilitiesAnnotationsItemPtr)(&v)
+func TimeSeriesVariantPtr(v string) TimeSeriesVariantPtrInput {
+	return (*timeSeriesVariantPtr)(&v)
 }
 
-func (*roleOrgCapabilitiesAnnotationsItemPtr) ElementType() reflect.Type {
-	return roleOrgCapabilitiesAnnotationsItemPtrType
+func (*timeSeriesVariantPtr) ElementType() reflect.Type {
+	return timeSeriesVariantPtrType
 }
 
-func (in *roleOrgCapabilitiesAnnotationsItemPtr) ToRoleOrgCapabilitiesAnnotationsItemPtrOutput() RoleOrgCapabilitiesAnnotationsItemPtrOutput {
-	return pulumi.ToOutput(in).(RoleOrgCapabilitiesAnnotationsItemPtrOutput)
+func (in *timeSeriesVariantPtr) ToTimeSeriesVariantPtrOutput() TimeSeriesVariantPtrOutput {
+	return pulumi.ToOutput(in).(TimeSeriesVariantPtrOutput)
 }
 
-func (in *roleOrgCapabilitiesAnnotationsItemPtr) ToRoleOrgCapabilitiesAnnotationsItemPtrOutputWithContext(ctx context.Context) RoleOrgCapabilitiesAnnotationsItemPtrOutput {
-	return pulumi.ToOutputWithContext(ctx, in).(RoleOrgCapabilitiesAnnotationsItemPtrOutput)
+func (in *timeSeriesVariantPtr) ToTimeSeriesVariantPtrOutputWithContext(ctx context.Context) TimeSeriesVariantPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(TimeSeriesVariantPtrOutput)
 }
 
-// RoleOrgCapabilitiesAnnotationsItemArrayInput is an input type that accepts RoleOrgCapabilitiesAnnotationsItemArray and RoleOrgCapabilitiesAnnotationsItemArrayOutput values.
-// You can construct a concrete instance of `RoleOrgCapabilitiesAnnotationsItemArrayInput` via:
-//
-//	RoleOrgCapabilitiesAnnotationsItemArray{ RoleOrgCapabilitiesAnnotationsItemArgs{...} }
-type RoleOrgCapabilitiesAnnotationsItemArrayInput interface {
-	pulumi.Input
-
-	ToRoleOrgCapabilitiesAnnotationsItemArrayOutput() RoleOrgCapabilitiesAnnotationsItemArrayOutput
-	ToRoleOrgCapabilitiesAnnotationsItemArrayOutputWithContext(context.Context) RoleOrgCapabilitiesAnnotationsItemArrayOutput
-}
-
-type RoleOrgCapabilitiesAnnotationsItemArray []RoleOrgCapabilitiesAnnotationsItem
-
-func (RoleOrgCapabilitiesAnnotationsItemArray) ElementType() reflect.Type {
-	return reflect.TypeOf((*[]RoleOrgCapabilitiesAnnotationsItem)(nil)).Elem()
-}
-
-func (i RoleOrgCapabilitiesAnnotationsItemArray) ToRoleOrgCapabilitiesAnnotationsItemArrayOutput() RoleOrgCapabilitiesAnnotationsItemArrayOutput {
-	return i.ToRoleOrgCapabilitiesAnnotationsItemArrayOutputWithContext(context.Background())
-}
-
-func (i RoleOrgCapabilitiesAnnotationsItemArray) ToRoleOrgCapabilitiesAnnotationsItemArrayOutputWithContext(ctx context.Context) RoleOrgCapabilitiesAnnotationsItemArrayOutput {
-	return pulumi.ToOutputWithContext(ctx, i).(RoleOrgCapabilitiesAnnotationsItemArrayOutput)
-}
-
-type RoleOrgCapabilitiesAnnotationsItemArrayOutput struct{ *pulumi.OutputState }
-
-func (RoleOrgCapabilitiesAnnotationsItemArrayOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*[]RoleOrgCapabilitiesAnnotationsItem)(nil)).Elem()
-}
-
-func (o RoleOrgCapabilitiesAnnotationsItemArrayOutput) ToRoleOrgCapabilitiesAnnotationsItemArrayOutput() RoleOrgCapabilitiesAnnotationsItemArrayOutput {
-	return o
-}
-
-func (o RoleOrgCapabilitiesAnnotationsItemArrayOutput) ToRoleOrgCapabilitiesAnnotationsItemArrayOutputWithContext(ctx context.Context) RoleOrgCapabilitiesAnnotationsItemArrayOutput {
-	return o
-}
-
-func (o RoleOrgCapabilitiesAnnotationsItemArrayOutput) Index(i pulumi.IntInput) RoleOrgCapabilitiesAnnotationsItemOutput {
-	return pulumi.All(o, i).ApplyT(func(vs []interface{}) RoleOrgCapabilitiesAnnotationsItem {
-		return vs[0].([]RoleOrgCapabilitiesAnnotationsItem)[vs[1].(int)]
-	}).(RoleOrgCapabilitiesAnnotationsItemOutput)
-}
-
-type RoleOrgCapabilitiesAuditLogItem string
+type TimeSeriesView string
 
 const (
-	RoleOrgCapabilitiesAuditLogItemRead = RoleOrgCapabilitiesAuditLogItem("read")
+	TimeSeriesViewCharts             = TimeSeriesView("charts")
+	TimeSeriesViewResultsTable       = TimeSeriesView("resultsTable")
+	TimeSeriesViewChartsResultsTable = TimeSeriesView("charts|resultsTable")
+	TimeSeriesViewValueEmpty         = TimeSeriesView("")
 )
 
-func (RoleOrgCapabilitiesAuditLogItem) ElementType() reflect.Type {
-	return reflect.TypeOf((*RoleOrgCapabilitiesAuditLogItem)(nil)).Elem()
+func (TimeSeriesView) ElementType() reflect.Type {
+	return reflect.TypeOf((*TimeSeriesView)(nil)).Elem()
 }
 
-func (e RoleOrgCapabilitiesAuditLogItem) ToRoleOrgCapabilitiesAuditLogItemOutput() RoleOrgCapabilitiesAuditLogItemOutput {
-	return pulumi.ToOutput(e).(RoleOrgCapabilitiesAuditLogItemOutput)
+func (e TimeSeriesView) ToTimeSeriesViewOutput() TimeSeriesViewOutput {
+	return pulumi.ToOutput(e).(TimeSeriesViewOutput)
 }
 
-func (e RoleOrgCapabilitiesAuditLogItem) ToRoleOrgCapabilitiesAuditLogItemOutputWithContext(ctx context.Context) RoleOrgCapabilitiesAuditLogItemOutput {
-	return pulumi.ToOutputWithContext(ctx, e).(RoleOrgCapabilitiesAuditLogItemOutput)
+func (e TimeSeriesView) ToTimeSeriesViewOutputWithContext(ctx context.Context) TimeSeriesViewOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(TimeSeriesViewOutput)
 }
 
-func (e RoleOrgCapabilitiesAuditLogItem) ToRoleOrgCapabilitiesAuditLogItemPtrOutput() RoleOrgCapabilitiesAuditLogItemPtrOutput {
-	return e.ToRoleOrgCapabilitiesAuditLogItemPtrOutputWithContext(context.Background())
+func (e TimeSeriesView) ToTimeSeriesViewPtrOutput() TimeSeriesViewPtrOutput {
+	return e.ToTimeSeriesViewPtrOutputWithContext(context.Background())
 }
 
-func (e RoleOrgCapabilitiesAuditLogItem) ToRoleOrgCapabilitiesAuditLogItemPtrOutputWithContext(ctx context.Context) RoleOrgCapabilitiesAuditLogItemPtrOutput {
-	return RoleOrgCapabilitiesAuditLogItem(e).ToRoleOrgCapabilitiesAuditLogItemOutputWithContext(ctx).ToRoleOrgCapabilitiesAuditLogItemPtrOutputWithContext(ctx)
+func (e TimeSeriesView) ToTimeSeriesViewPtrOutputWithContext(ctx context.Context) TimeSeriesViewPtrOutput {
+	return TimeSeriesView(e).ToTimeSeriesViewOutputWithContext(ctx).ToTimeSeriesViewPtrOutputWithContext(ctx)
 }
 
-func (e RoleOrgCapabilitiesAuditLogItem) ToStringOutput() pulumi.StringOutput {
+func (e TimeSeriesView) ToStringOutput() pulumi.StringOutput {
 	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
 }
 
-func (e RoleOrgCapabilitiesAuditLogItem) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+func (e TimeSeriesView) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
 	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
 }
 
-func (e RoleOrgCapabilitiesAuditLogItem) ToStringPtrOutput() pulumi.StringPtrOutput {
+func (e TimeSeriesView) ToStringPtrOutput() pulumi.StringPtrOutput {
 	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
 }
 
-func (e RoleOrgCapabilitiesAuditLogItem) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+func (e TimeSeriesView) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
 	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
 }
 
-type RoleOrgCapabilitiesAuditLogItemOutput struct{ *pulumi.OutputState }
+type TimeSeriesViewOutput struct{ *pulumi.OutputState }
 
-func (RoleOrgCapabilitiesAuditLogItemOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*RoleOrgCapabilitiesAuditLogItem)(nil)).Elem()
+func (TimeSeriesViewOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*TimeSeriesView)(nil)).Elem()
 }
 
-func (o RoleOrgCapabilitiesAuditLogItemOutput) ToRoleOrgCapabilitiesAuditLogItemOutput() RoleOrgCapabilitiesAuditLogItemOutput {
+func (o TimeSeriesViewOutput) ToTimeSeriesViewOutput() TimeSeriesViewOutput {
 	return o
 }
 
-func (o RoleOrgCapabilitiesAuditLogItemOutput) ToRoleOrgCapabilitiesAuditLogItemOutputWithContext(ctx context.Context) RoleOrgCapabilitiesAuditLogItemOutput {
+func (o TimeSeriesViewOutput) ToTimeSeriesViewOutputWithContext(ctx context.Context) TimeSeriesViewOutput {
 	return o
 }
 
-func (o RoleOrgCapabilitiesAuditLogItemOutput) ToRoleOrgCapabilitiesAuditLogItemPtrOutput() RoleOrgCapabilitiesAuditLogItemPtrOutput {
-	return o.ToRoleOrgCapabilitiesAuditLogItemPtrOutputWithContext(context.Background())
+func (o TimeSeriesViewOutput) ToTimeSeriesViewPtrOutput() TimeSeriesViewPtrOutput {
+	return o.ToTimeSeriesViewPtrOutputWithContext(context.Background())
 }
 
-func (o RoleOrgCapabilitiesAuditLogItemOutput) ToRoleOrgCapabilitiesAuditLogItemPtrOutputWithContext(ctx context.Context) RoleOrgCapabilitiesAuditLogItemPtrOutput {
-	return o.ApplyTWithContext(ctx, func(_ context.Context, v RoleOrgCapabilitiesAuditLogItem) *RoleOrgCapabilitiesAuditLogItem {
+func (o TimeSeriesViewOutput) ToTimeSeriesViewPtrOutputWithContext(ctx context.Context) TimeSeriesViewPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v TimeSeriesView) *TimeSeriesView {
 		return &v
-	}).(RoleOrgCapabilitiesAuditLogItemPtrOutput)
+	}).(TimeSeriesViewPtrOutput)
 }
 
-func (o RoleOrgCapabilitiesAuditLogItemOutput) ToStringOutput() pulumi.StringOutput {
+func (o TimeSeriesViewOutput) ToStringOutput() pulumi.StringOutput {
 	return o.ToStringOutputWithContext(context.Background())
 }
 
-func (o RoleOrgCapabilitiesAuditLogItemOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
-	return o.ApplyTWithContext(ctx, func(_ context.Context, e RoleOrgCapabilitiesAuditLogItem) string {
+func (o TimeSeriesViewOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e TimeSeriesView) string {
 		return string(e)
 	}).(pulumi.StringOutput)
 }
 
-func (o RoleOrgCapabilitiesAuditLogItemOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+func (o TimeSeriesViewOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
 	return o.ToStringPtrOutputWithContext(context.Background())
 }
 
-func (o RoleOrgCapabilitiesAuditLogItemOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
-	return o.ApplyTWithContext(ctx, func(_ context.Context, e RoleOrgCapabilitiesAuditLogItem) *string {
+func (o TimeSeriesViewOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e TimeSeriesView) *string {
 		v := string(e)
 		return &v
 	}).(pulumi.StringPtrOutput)
 }
 
-type RoleOrgCapabilitiesAuditLogItemPtrOutput struct{ *pulumi.OutputState }
+type TimeSeriesViewPtrOutput struct{ *pulumi.OutputState }
 
-func (RoleOrgCapabilitiesAuditLogItemPtrOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((**RoleOrgCapabilitiesAuditLogItem)(nil)).Elem()
+func (TimeSeriesViewPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**TimeSeriesView)(nil)).Elem()
 }
 
-func (o RoleOrgCapabilitiesAuditLogItemPtrOutput) ToRoleOrgCapabilitiesAuditLogItemPtrOutput() RoleOrgCapabilitiesAuditLogItemPtrOutput {
+func (o TimeSeriesViewPtrOutput) ToTimeSeriesViewPtrOutput() TimeSeriesViewPtrOutput {
 	return o
 }
 
-func (o RoleOrgCapabilitiesAuditLogItemPtrOutput) ToRoleOrgCapabilitiesAuditLogItemPtrOutputWithContext(ctx context.Context) RoleOrgCapabilitiesAuditLogItemPtrOutput {
+func (o TimeSeriesViewPtrOutput) ToTimeSeriesViewPtrOutputWithContext(ctx context.Context) TimeSeriesViewPtrOutput {
 	return o
 }
 
-func (o RoleOrgCapabilitiesAuditLogItemPtrOutput) Elem() RoleOrgCapabilitiesAuditLogItemOutput {
-	return o.ApplyT(func(v *RoleOrgCapabilitiesAuditLogItem) RoleOrgCapabilitiesAuditLogItem {
+func (o TimeSeriesViewPtrOutput) Elem() TimeSeriesViewOutput {
+	return o.ApplyT(func(v *TimeSeriesView) TimeSeriesView {
 		if v != nil {
 			return *v
 		}
-		var ret RoleOrgCapabilitiesAuditLogItem
+		var ret TimeSeriesView
 		return ret
-	}).(RoleOrgCapabilitiesAuditLogItemOutput)
+	}).(TimeSeriesViewOutput)
 }
 
-func (o RoleOrgCapabilitiesAuditLogItemPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+func (o TimeSeriesViewPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
 	return o.ToStringPtrOutputWithContext(context.Background())
 }
 
-func (o RoleOrgCapabilitiesAuditLogItemPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
-	return o.ApplyTWithContext(ctx, func(_ context.Context, e *RoleOrgCapabilitiesAuditLogItem) *string {
+func (o TimeSeriesViewPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *TimeSeriesView) *string {
 		if e == nil {
 			return nil
 		}
@@ -2219,364 +2412,104 @@ func (o RoleOrgCapabilitiesAuditLogItemPtrOutput) ToStringPtrOutputWithContext(c
 	}).(pulumi.StringPtrOutput)
 }
 
-// RoleOrgCapabilitiesAuditLogItemInput is an input type that accepts values of the RoleOrgCapabilitiesAuditLogItem enum
-// A concrete instance of `RoleOrgCapabilitiesAuditLogItemInput` can be one of the following:
+// TimeSeriesViewInput is an input type that accepts values of the TimeSeriesView enum
+// A concrete instance of `TimeSeriesViewInput` can be one of the following:
 //
-//	RoleOrgCapabilitiesAuditLogItemRead
-type RoleOrgCapabilitiesAuditLogItemInput interface {
+//	TimeSeriesViewCharts
+//	TimeSeriesViewResultsTable
+//	TimeSeriesViewChartsResultsTable
+//	TimeSeriesViewValueEmpty
+type TimeSeriesViewInput interface {
 	pulumi.Input
 
-	ToRoleOrgCapabilitiesAuditLogItemOutput() RoleOrgCapabilitiesAuditLogItemOutput
-	ToRoleOrgCapabilitiesAuditLogItemOutputWithContext(context.Context) RoleOrgCapabilitiesAuditLogItemOutput
+	ToTimeSeriesViewOutput() TimeSeriesViewOutput
+	ToTimeSeriesViewOutputWithContext(context.Context) TimeSeriesViewOutput
 }
 
-var roleOrgCapabilitiesAuditLogItemPtrType = reflect.TypeOf((**RoleOrgCapabilitiesAuditLogItem)(nil)).Elem()
+var timeSeriesViewPtrType = reflect.TypeOf((**TimeSeriesView)(nil)).Elem()
 
-type RoleOrgCapabilitiesAuditLogItemPtrInput interface {
+type TimeSeriesViewPtrInput interface {
 	pulumi.Input
 
-	ToRoleOrgCapabilitiesAuditLogItemPtrOutput() RoleOrgCapabilitiesAuditLogItemPtrOutput
-	ToRoleOrgCapabilitiesAuditLogItemPtrOutputWithContext(context.Context) RoleOrgCapabilitiesAuditLogItemPtrOutput
+	ToTimeSeriesViewPtrOutput() TimeSeriesViewPtrOutput
+	ToTimeSeriesViewPtrOutputWithContext(context.Context) TimeSeriesViewPtrOutput
 }
 
-type roleOrgCapabilitiesAuditLogItemPtr string
+type timeSeriesViewPtr string
 
-func RoleOrgCapabilitiesAuditLogItemPtr(v string) RoleOrgCapabilitiesAuditLogItemPtrInput {
-	return (*roleOrgCapabilitiesAuditLogItemPtr)(&v)
+func TimeSeriesViewPtr(v string) TimeSeriesViewPtrInput {
+	return (*timeSeriesViewPtr)(&v)
 }
 
-func (*roleOrgCapabilitiesAuditLogItemPtr) ElementType() reflect.Type {
-	return roleOrgCapabilitiesAuditLogItemPtrType
+func (*timeSeriesViewPtr) ElementType() reflect.Type {
+	return timeSeriesViewPtrType
 }
 
-func (in *roleOrgCapabilitiesAuditLogItemPtr) ToRoleOrgCapabilitiesAuditLogItemPtrOutput() RoleOrgCapabilitiesAuditLogItemPtrOutput {
-	return pulumi.ToOutput(in).(RoleOrgCapabilitiesAuditLogItemPtrOutput)
+func (in *timeSeriesViewPtr) ToTimeSeriesViewPtrOutput() TimeSeriesViewPtrOutput {
+	return pulumi.ToOutput(in).(TimeSeriesViewPtrOutput)
 }
 
-func (in *roleOrgCapabilitiesAuditLogItemPtr) ToRoleOrgCapabilitiesAuditLogItemPtrOutputWithContext(ctx context.Context) RoleOrgCapabilitiesAuditLogItemPtrOutput {
-	return pulumi.ToOutputWithContext(ctx, in).(RoleOrgCapabilitiesAuditLogItemPtrOutput)
-}
-
-// RoleOrgCapabilitiesAuditLogItemArrayInput is an input type that accepts RoleOrgCapabilitiesAuditLogItemArray and RoleOrgCapabilitiesAuditLogItemArrayOutput values.
-// You can construct a concrete instance of `RoleOrgCapabilitiesAuditLogItemArrayInput` via:
-//
-//	RoleOrgCapabilitiesAuditLogItemArray{ RoleOrgCapabilitiesAuditLogItemArgs{...} }
-type RoleOrgCapabilitiesAuditLogItemArrayInput interface {
-	pulumi.Input
-
-	ToRoleOrgCapabilitiesAuditLogItemArrayOutput() RoleOrgCapabilitiesAuditLogItemArrayOutput
-	ToRoleOrgCapabilitiesAuditLogItemArrayOutputWithContext(context.Context) RoleOrgCapabilitiesAuditLogItemArrayOutput
-}
-
-type RoleOrgCapabilitiesAuditLogItemArray []RoleOrgCapabilitiesAuditLogItem
-
-func (RoleOrgCapabilitiesAuditLogItemArray) ElementType() reflect.Type {
-	return reflect.TypeOf((*[]RoleOrgCapabilitiesAuditLogItem)(nil)).Elem()
-}
-
-func (i RoleOrgCapabilitiesAuditLogItemArray) ToRoleOrgCapabilitiesAuditLogItemArrayOutput() RoleOrgCapabilitiesAuditLogItemArrayOutput {
-	return i.ToRoleOrgCapabilitiesAuditLogItemArrayOutputWithContext(context.Background())
-}
-
-func (i RoleOrgCapabilitiesAuditLogItemArray) ToRoleOrgCapabilitiesAuditLogItemArrayOutputWithContext(ctx context.Context) RoleOrgCapabilitiesAuditLogItemArrayOutput {
-	return pulumi.ToOutputWithContext(ctx, i).(RoleOrgCapabilitiesAuditLogItemArrayOutput)
-}
-
-type RoleOrgCapabilitiesAuditLogItemArrayOutput struct{ *pulumi.OutputState }
-
-func (RoleOrgCapabilitiesAuditLogItemArrayOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*[]RoleOrgCapabilitiesAuditLogItem)(nil)).Elem()
-}
-
-func (o RoleOrgCapabilitiesAuditLogItemArrayOutput) ToRoleOrgCapabilitiesAuditLogItemArrayOutput() RoleOrgCapabilitiesAuditLogItemArrayOutput {
-	return o
-}
-
-func (o RoleOrgCapabilitiesAuditLogItemArrayOutput) ToRoleOrgCapabilitiesAuditLogItemArrayOutputWithContext(ctx context.Context) RoleOrgCapabilitiesAuditLogItemArrayOutput {
-	return o
-}
-
-func (o RoleOrgCapabilitiesAuditLogItemArrayOutput) Index(i pulumi.IntInput) RoleOrgCapabilitiesAuditLogItemOutput {
-	return pulumi.All(o, i).ApplyT(func(vs []interface{}) RoleOrgCapabilitiesAuditLogItem {
-		return vs[0].([]RoleOrgCapabilitiesAuditLogItem)[vs[1].(int)]
-	}).(RoleOrgCapabilitiesAuditLogItemOutput)
-}
-
-type RoleOrgCapabilitiesBillingItem string
-
-const (
-	RoleOrgCapabilitiesBillingItemRead   = RoleOrgCapabilitiesBillingItem("read")
-	RoleOrgCapabilitiesBillingItemUpdate = RoleOrgCapabilitiesBillingItem("update")
-)
-
-func (RoleOrgCapabilitiesBillingItem) ElementType() reflect.Type {
-	return reflect.TypeOf((*RoleOrgCapabilitiesBillingItem)(nil)).Elem()
-}
-
-func (e RoleOrgCapabilitiesBillingItem) ToRoleOrgCapabilitiesBillingItemOutput() RoleOrgCapabilitiesBillingItemOutput {
-	return pulumi.ToOutput(e).(RoleOrgCapabilitiesBillingItemOutput)
-}
-
-func (e RoleOrgCapabilitiesBillingItem) ToRoleOrgCapabilitiesBillingItemOutputWithContext(ctx context.Context) RoleOrgCapabilitiesBillingItemOutput {
-	return pulumi.ToOutputWithContext(ctx, e).(RoleOrgCapabilitiesBillingItemOutput)
-}
-
-func (e RoleOrgCapabilitiesBillingItem) ToRoleOrgCapabilitiesBillingItemPtrOutput() RoleOrgCapabilitiesBillingItemPtrOutput {
-	return e.ToRoleOrgCapabilitiesBillingItemPtrOutputWithContext(context.Background())
-}
-
-func (e RoleOrgCapabilitiesBillingItem) ToRoleOrgCapabilitiesBillingItemPtrOutputWithContext(ctx context.Context) RoleOrgCapabilitiesBillingItemPtrOutput {
-	return RoleOrgCapabilitiesBillingItem(e).ToRoleOrgCapabilitiesBillingItemOutputWithContext(ctx).ToRoleOrgCapabilitiesBillingItemPtrOutputWithContext(ctx)
-}
-
-func (e RoleOrgCapabilitiesBillingItem) ToStringOutput() pulumi.StringOutput {
-	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
-}
-
-func (e RoleOrgCapabilitiesBillingItem) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
-	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
-}
-
-func (e RoleOrgCapabilitiesBillingItem) ToStringPtrOutput() pulumi.StringPtrOutput {
-	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
-}
-
-func (e RoleOrgCapabilitiesBillingItem) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
-	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
-}
-
-type RoleOrgCapabilitiesBillingItemOutput struct{ *pulumi.OutputState }
-
-func (RoleOrgCapabilitiesBillingItemOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*RoleOrgCapabilitiesBillingItem)(nil)).Elem()
-}
-
-func (o RoleOrgCapabilitiesBillingItemOutput) ToRoleOrgCapabilitiesBillingItemOutput() RoleOrgCapabilitiesBillingItemOutput {
-	return o
-}
-
-func (o RoleOrgCapabilitiesBillingItemOutput) ToRoleOrgCapabilitiesBillingItemOutputWithContext(ctx context.Context) RoleOrgCapabilitiesBillingItemOutput {
-	return o
-}
-
-func (o RoleOrgCapabilitiesBillingItemOutput) ToRoleOrgCapabilitiesBillingItemPtrOutput() RoleOrgCapabilitiesBillingItemPtrOutput {
-	return o.ToRoleOrgCapabilitiesBillingItemPtrOutputWithContext(context.Background())
-}
-
-func (o RoleOrgCapabilitiesBillingItemOutput) ToRoleOrgCapabilitiesBillingItemPtrOutputWithContext(ctx context.Context) RoleOrgCapabilitiesBillingItemPtrOutput {
-	return o.ApplyTWithContext(ctx, func(_ context.Context, v RoleOrgCapabilitiesBillingItem) *RoleOrgCapabilitiesBillingItem {
-		return &v
-	}).(RoleOrgCapabilitiesBillingItemPtrOutput)
-}
-
-func (o RoleOrgCapabilitiesBillingItemOutput) ToStringOutput() pulumi.StringOutput {
-	return o.ToStringOutputWithContext(context.Background())
-}
-
-func (o RoleOrgCapabilitiesBillingItemOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
-	return o.ApplyTWithContext(ctx, func(_ context.Context, e RoleOrgCapabilitiesBillingItem) string {
-		return string(e)
-	}).(pulumi.StringOutput)
-}
-
-func (o RoleOrgCapabilitiesBillingItemOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
-	return o.ToStringPtrOutputWithContext(context.Background())
-}
-
-func (o RoleOrgCapabilitiesBillingItemOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
-	return o.ApplyTWithContext(ctx, func(_ context.Context, e RoleOrgCapabilitiesBillingItem) *string {
-		v := string(e)
-		return &v
-	}).(pulumi.StringPtrOutput)
-}
-
-type RoleOrgCapabilitiesBillingItemPtrOutput struct{ *pulumi.OutputState }
-
-func (RoleOrgCapabilitiesBillingItemPtrOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((**RoleOrgCapabilitiesBillingItem)(nil)).Elem()
-}
-
-func (o RoleOrgCapabilitiesBillingItemPtrOutput) ToRoleOrgCapabilitiesBillingItemPtrOutput() RoleOrgCapabilitiesBillingItemPtrOutput {
-	return o
-}
-
-func (o RoleOrgCapabilitiesBillingItemPtrOutput) ToRoleOrgCapabilitiesBillingItemPtrOutputWithContext(ctx context.Context) RoleOrgCapabilitiesBillingItemPtrOutput {
-	return o
-}
-
-func (o RoleOrgCapabilitiesBillingItemPtrOutput) Elem() RoleOrgCapabilitiesBillingItemOutput {
-	return o.ApplyT(func(v *RoleOrgCapabilitiesBillingItem) RoleOrgCapabilitiesBillingItem {
-		if v != nil {
-			return *v
-		}
-		var ret RoleOrgCapabilitiesBillingItem
-		return ret
-	}).(RoleOrgCapabilitiesBillingItemOutput)
-}
-
-func (o RoleOrgCapabilitiesBillingItemPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
-	return o.ToStringPtrOutputWithContext(context.Background())
-}
-
-func (o RoleOrgCapabilitiesBillingItemPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
-	return o.ApplyTWithContext(ctx, func(_ context.Context, e *RoleOrgCapabilitiesBillingItem) *string {
-		if e == nil {
-			return nil
-		}
-		v := string(*e)
-		return &v
-	}).(pulumi.StringPtrOutput)
-}
-
-// RoleOrgCapabilitiesBillingItemInput is an input type that accepts values of the RoleOrgCapabilitiesBillingItem enum
-// A concrete instance of `RoleOrgCapabilitiesBillingItemInput` can be one of the following:
-//
-//	RoleOrgCapabilitiesBillingItemRead
-//	RoleOrgCapabilitiesBillingItemUpdate
-type RoleOrgCapabilitiesBillingItemInput interface {
-	pulumi.Input
-
-	ToRoleOrgCapabilitiesBillingItemOutput() RoleOrgCapabilitiesBillingItemOutput
-	ToRoleOrgCapabilitiesBillingItemOutputWithContext(context.Context) RoleOrgCapabilitiesBillingItemOutput
-}
-
-var roleOrgCapabilitiesBillingItemPtrType = reflect.TypeOf((**RoleOrgCapabilitiesBillingItem)(nil)).Elem()
-
-type RoleOrgCapabilitiesBillingItemPtrInput interface {
-	pulumi.Input
-
-	ToRoleOrgCapabilitiesBillingItemPtrOutput() RoleOrgCapabilitiesBillingItemPtrOutput
-	ToRoleOrgCapabilitiesBillingItemPtrOutputWithContext(context.Context) RoleOrgCapabilitiesBillingItemPtrOutput
-}
-
-type roleOrgCapabilitiesBillingItemPtr string
-
-func RoleOrgCapabilitiesBillingItemPtr(v string) RoleOrgCapabilitiesBillingItemPtrInput {
-	return (*roleOrgCapabilitiesBillingItemPtr)(&v)
-}
-
-func (*roleOrgCapabilitiesBillingItemPtr) ElementType() reflect.Type {
-	return roleOrgCapabilitiesBillingItemPtrType
-}
-
-func (in *roleOrgCapabilitiesBillingItemPtr) ToRoleOrgCapabilitiesBillingItemPtrOutput() RoleOrgCapabilitiesBillingItemPtrOutput {
-	return pulumi.ToOutput(in).(RoleOrgCapabilitiesBillingItemPtrOutput)
-}
-
-func (in *roleOrgCapabilitiesBillingItemPtr) ToRoleOrgCapabilitiesBillingItemPtrOutputWithContext(ctx context.Context) RoleOrgCapabilitiesBillingItemPtrOutput {
-	return pulumi.ToOutputWithContext(ctx, in).(RoleOrgCapabilitiesBillingItemPtrOutput)
-}
-
-// RoleOrgCapabilitiesBillingItemArrayInput is an input type that accepts RoleOrgCapabilitiesBillingItemArray and RoleOrgCapabilitiesBillingItemArrayOutput values.
-// You can construct a concrete instance of `RoleOrgCapabilitiesBillingItemArrayInput` via:
-//
-//	RoleOrgCapabilitiesBillingItemArray{ RoleOrgCapabilitiesBillingItemArgs{...} }
-type RoleOrgCapabilitiesBillingItemArrayInput interface {
-	pulumi.Input
-
-	ToRoleOrgCapabilitiesBillingItemArrayOutput() RoleOrgCapabilitiesBillingItemArrayOutput
-	ToRoleOrgCapabilitiesBillingItemArrayOutputWithContext(context.Context) RoleOrgCapabilitiesBillingItemArrayOutput
-}
-
-type RoleOrgCapabilitiesBillingItemArray []RoleOrgCapabilitiesBillingItem
-
-func (RoleOrgCapabilitiesBillingItemArray) ElementType() reflect.Type {
-	return reflect.TypeOf((*[]RoleOrgCapabilitiesBillingItem)(nil)).Elem()
-}
-
-func (i RoleOrgCapabilitiesBillingItemArray) ToRoleOrgCapabilitiesBillingItemArrayOutput() RoleOrgCapabilitiesBillingItemArrayOutput {
-	return i.ToRoleOrgCapabilitiesBillingItemArrayOutputWithContext(context.Background())
-}
-
-func (i RoleOrgCapabilitiesBillingItemArray) ToRoleOrgCapabilitiesBillingItemArrayOutputWithContext(ctx context.Context) RoleOrgCapabilitiesBillingItemArrayOutput {
-	return pulumi.ToOutputWithContext(ctx, i).(RoleOrgCapabilitiesBillingItemArrayOutput)
-}
-
-type RoleOrgCapabilitiesBillingItemArrayOutput struct{ *pulumi.OutputState }
-
-func (RoleOrgCapabilitiesBillingItemArrayOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*[]RoleOrgCapabilitiesBillingItem)(nil)).Elem()
-}
-
-func (o RoleOrgCapabilitiesBillingItemArrayOutput) ToRoleOrgCapabilitiesBillingItemArrayOutput() RoleOrgCapabilitiesBillingItemArrayOutput {
-	return o
-}
-
-func (o RoleOrgCapabilitiesBillingItemArrayOutput) ToRoleOrgCapabilitiesBillingItemArrayOutputWithContext(ctx context.Context) RoleOrgCapabilitiesBillingItemArrayOutput {
-	return o
-}
-
-func (o RoleOrgCapabilitiesBillingItemArrayOutput) Index(i pulumi.IntInput) RoleOrgCapabilitiesBillingItemOutput {
-	return pulumi.All(o, i).ApplyT(func(vs []interface{}) RoleOrgCapabilitiesBillingItem {
-		return vs[0].([]RoleOrgCapabilitiesBillingItem)[vs[1].(int)]
-	}).(RoleOrgCapabilitiesBillingItemOutput)
+func (in *timeSeriesViewPtr) ToTimeSeriesViewPtrOutputWithContext(ctx context.Context) TimeSeriesViewPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(TimeSeriesViewPtrOutput)
 }
 
 func init() {
-	pulumi.RegisterInputType(reflect.TypeOf((*DashboardDashboardAgainstInput)(nil)).Elem(), DashboardDashboardAgainst("-1h"))
-	pulumi.RegisterInputType(reflect.TypeOf((*DashboardDashboardAgainstPtrInput)(nil)).Elem(), DashboardDashboardAgainst("-1h"))
-	pulumi.RegisterInputType(reflect.TypeOf((*DashboardDashboardRefreshTimeInput)(nil)).Elem(), DashboardDashboardRefreshTime(15))
-	pulumi.RegisterInputType(reflect.TypeOf((*DashboardDashboardRefreshTimePtrInput)(nil)).Elem(), DashboardDashboardRefreshTime(15))
+	pulumi.RegisterInputType(reflect.TypeOf((*CapabilityActionInput)(nil)).Elem(), CapabilityAction("create"))
+	pulumi.RegisterInputType(reflect.TypeOf((*CapabilityActionPtrInput)(nil)).Elem(), CapabilityAction("create"))
+	pulumi.RegisterInputType(reflect.TypeOf((*CapabilityActionArrayInput)(nil)).Elem(), CapabilityActionArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*DashboardAgainstInput)(nil)).Elem(), DashboardAgainst("-1h"))
+	pulumi.RegisterInputType(reflect.TypeOf((*DashboardAgainstPtrInput)(nil)).Elem(), DashboardAgainst("-1h"))
+	pulumi.RegisterInputType(reflect.TypeOf((*DashboardRefreshTimeInput)(nil)).Elem(), DashboardRefreshTime(15))
+	pulumi.RegisterInputType(reflect.TypeOf((*DashboardRefreshTimePtrInput)(nil)).Elem(), DashboardRefreshTime(15))
 	pulumi.RegisterInputType(reflect.TypeOf((*DatasetKindInput)(nil)).Elem(), DatasetKind("axiom:events:v1"))
 	pulumi.RegisterInputType(reflect.TypeOf((*DatasetKindPtrInput)(nil)).Elem(), DatasetKind("axiom:events:v1"))
 	pulumi.RegisterInputType(reflect.TypeOf((*MonitorOperatorInput)(nil)).Elem(), MonitorOperator("Below"))
 	pulumi.RegisterInputType(reflect.TypeOf((*MonitorOperatorPtrInput)(nil)).Elem(), MonitorOperator("Below"))
 	pulumi.RegisterInputType(reflect.TypeOf((*MonitorTypeInput)(nil)).Elem(), MonitorType("Threshold"))
 	pulumi.RegisterInputType(reflect.TypeOf((*MonitorTypePtrInput)(nil)).Elem(), MonitorType("Threshold"))
+	pulumi.RegisterInputType(reflect.TypeOf((*NoteVariantInput)(nil)).Elem(), NoteVariant("default"))
+	pulumi.RegisterInputType(reflect.TypeOf((*NoteVariantPtrInput)(nil)).Elem(), NoteVariant("default"))
 	pulumi.RegisterInputType(reflect.TypeOf((*RegionInput)(nil)).Elem(), Region("us"))
 	pulumi.RegisterInputType(reflect.TypeOf((*RegionPtrInput)(nil)).Elem(), Region("us"))
-	pulumi.RegisterInputType(reflect.TypeOf((*RoleDatasetCapabilitiesItemDataItemInput)(nil)).Elem(), RoleDatasetCapabilitiesItemDataItem("delete"))
-	pulumi.RegisterInputType(reflect.TypeOf((*RoleDatasetCapabilitiesItemDataItemPtrInput)(nil)).Elem(), RoleDatasetCapabilitiesItemDataItem("delete"))
-	pulumi.RegisterInputType(reflect.TypeOf((*RoleDatasetCapabilitiesItemDataItemArrayInput)(nil)).Elem(), RoleDatasetCapabilitiesItemDataItemArray{})
-	pulumi.RegisterInputType(reflect.TypeOf((*RoleDatasetCapabilitiesItemIngestItemInput)(nil)).Elem(), RoleDatasetCapabilitiesItemIngestItem("create"))
-	pulumi.RegisterInputType(reflect.TypeOf((*RoleDatasetCapabilitiesItemIngestItemPtrInput)(nil)).Elem(), RoleDatasetCapabilitiesItemIngestItem("create"))
-	pulumi.RegisterInputType(reflect.TypeOf((*RoleDatasetCapabilitiesItemIngestItemArrayInput)(nil)).Elem(), RoleDatasetCapabilitiesItemIngestItemArray{})
-	pulumi.RegisterInputType(reflect.TypeOf((*RoleDatasetCapabilitiesItemShareItemInput)(nil)).Elem(), RoleDatasetCapabilitiesItemShareItem("create"))
-	pulumi.RegisterInputType(reflect.TypeOf((*RoleDatasetCapabilitiesItemShareItemPtrInput)(nil)).Elem(), RoleDatasetCapabilitiesItemShareItem("create"))
-	pulumi.RegisterInputType(reflect.TypeOf((*RoleDatasetCapabilitiesItemShareItemArrayInput)(nil)).Elem(), RoleDatasetCapabilitiesItemShareItemArray{})
-	pulumi.RegisterInputType(reflect.TypeOf((*RoleDatasetCapabilitiesItemTrimItemInput)(nil)).Elem(), RoleDatasetCapabilitiesItemTrimItem("update"))
-	pulumi.RegisterInputType(reflect.TypeOf((*RoleDatasetCapabilitiesItemTrimItemPtrInput)(nil)).Elem(), RoleDatasetCapabilitiesItemTrimItem("update"))
-	pulumi.RegisterInputType(reflect.TypeOf((*RoleDatasetCapabilitiesItemTrimItemArrayInput)(nil)).Elem(), RoleDatasetCapabilitiesItemTrimItemArray{})
-	pulumi.RegisterInputType(reflect.TypeOf((*RoleOrgCapabilitiesAnnotationsItemInput)(nil)).Elem(), RoleOrgCapabilitiesAnnotationsItem("create"))
-	pulumi.RegisterInputType(reflect.TypeOf((*RoleOrgCapabilitiesAnnotationsItemPtrInput)(nil)).Elem(), RoleOrgCapabilitiesAnnotationsItem("create"))
-	pulumi.RegisterInputType(reflect.TypeOf((*RoleOrgCapabilitiesAnnotationsItemArrayInput)(nil)).Elem(), RoleOrgCapabilitiesAnnotationsItemArray{})
-	pulumi.RegisterInputType(reflect.TypeOf((*RoleOrgCapabilitiesAuditLogItemInput)(nil)).Elem(), RoleOrgCapabilitiesAuditLogItem("read"))
-	pulumi.RegisterInputType(reflect.TypeOf((*RoleOrgCapabilitiesAuditLogItemPtrInput)(nil)).Elem(), RoleOrgCapabilitiesAuditLogItem("read"))
-	pulumi.RegisterInputType(reflect.TypeOf((*RoleOrgCapabilitiesAuditLogItemArrayInput)(nil)).Elem(), RoleOrgCapabilitiesAuditLogItemArray{})
-	pulumi.RegisterInputType(reflect.TypeOf((*RoleOrgCapabilitiesBillingItemInput)(nil)).Elem(), RoleOrgCapabilitiesBillingItem("read"))
-	pulumi.RegisterInputType(reflect.TypeOf((*RoleOrgCapabilitiesBillingItemPtrInput)(nil)).Elem(), RoleOrgCapabilitiesBillingItem("read"))
-	pulumi.RegisterInputType(reflect.TypeOf((*RoleOrgCapabilitiesBillingItemArrayInput)(nil)).Elem(), RoleOrgCapabilitiesBillingItemArray{})
-	pulumi.RegisterOutputType(DashboardDashboardAgainstOutput{})
-	pulumi.RegisterOutputType(DashboardDashboardAgainstPtrOutput{})
-	pulumi.RegisterOutputType(DashboardDashboardRefreshTimeOutput{})
-	pulumi.RegisterOutputType(DashboardDashboardRefreshTimePtrOutput{})
+	pulumi.RegisterInputType(reflect.TypeOf((*StatisticColorSchemeInput)(nil)).Elem(), StatisticColorScheme("Blue"))
+	pulumi.RegisterInputType(reflect.TypeOf((*StatisticColorSchemePtrInput)(nil)).Elem(), StatisticColorScheme("Blue"))
+	pulumi.RegisterInputType(reflect.TypeOf((*StatisticThresholdInput)(nil)).Elem(), StatisticThreshold("Above"))
+	pulumi.RegisterInputType(reflect.TypeOf((*StatisticThresholdPtrInput)(nil)).Elem(), StatisticThreshold("Above"))
+	pulumi.RegisterInputType(reflect.TypeOf((*TimeSeriesDisplayNullInput)(nil)).Elem(), TimeSeriesDisplayNull("auto"))
+	pulumi.RegisterInputType(reflect.TypeOf((*TimeSeriesDisplayNullPtrInput)(nil)).Elem(), TimeSeriesDisplayNull("auto"))
+	pulumi.RegisterInputType(reflect.TypeOf((*TimeSeriesOverlayChartsInput)(nil)).Elem(), TimeSeriesOverlayCharts("true"))
+	pulumi.RegisterInputType(reflect.TypeOf((*TimeSeriesOverlayChartsPtrInput)(nil)).Elem(), TimeSeriesOverlayCharts("true"))
+	pulumi.RegisterInputType(reflect.TypeOf((*TimeSeriesVariantInput)(nil)).Elem(), TimeSeriesVariant("area"))
+	pulumi.RegisterInputType(reflect.TypeOf((*TimeSeriesVariantPtrInput)(nil)).Elem(), TimeSeriesVariant("area"))
+	pulumi.RegisterInputType(reflect.TypeOf((*TimeSeriesViewInput)(nil)).Elem(), TimeSeriesView("charts"))
+	pulumi.RegisterInputType(reflect.TypeOf((*TimeSeriesViewPtrInput)(nil)).Elem(), TimeSeriesView("charts"))
+	pulumi.RegisterOutputType(CapabilityActionOutput{})
+	pulumi.RegisterOutputType(CapabilityActionPtrOutput{})
+	pulumi.RegisterOutputType(CapabilityActionArrayOutput{})
+	pulumi.RegisterOutputType(DashboardAgainstOutput{})
+	pulumi.RegisterOutputType(DashboardAgainstPtrOutput{})
+	pulumi.RegisterOutputType(DashboardRefreshTimeOutput{})
+	pulumi.RegisterOutputType(DashboardRefreshTimePtrOutput{})
 	pulumi.RegisterOutputType(DatasetKindOutput{})
 	pulumi.RegisterOutputType(DatasetKindPtrOutput{})
 	pulumi.RegisterOutputType(MonitorOperatorOutput{})
 	pulumi.RegisterOutputType(MonitorOperatorPtrOutput{})
 	pulumi.RegisterOutputType(MonitorTypeOutput{})
 	pulumi.RegisterOutputType(MonitorTypePtrOutput{})
+	pulumi.RegisterOutputType(NoteVariantOutput{})
+	pulumi.RegisterOutputType(NoteVariantPtrOutput{})
 	pulumi.RegisterOutputType(RegionOutput{})
 	pulumi.RegisterOutputType(RegionPtrOutput{})
-	pulumi.RegisterOutputType(RoleDatasetCapabilitiesItemDataItemOutput{})
-	pulumi.RegisterOutputType(RoleDatasetCapabilitiesItemDataItemPtrOutput{})
-	pulumi.RegisterOutputType(RoleDatasetCapabilitiesItemDataItemArrayOutput{})
-	pulumi.RegisterOutputType(RoleDatasetCapabilitiesItemIngestItemOutput{})
-	pulumi.RegisterOutputType(RoleDatasetCapabilitiesItemIngestItemPtrOutput{})
-	pulumi.RegisterOutputType(RoleDatasetCapabilitiesItemIngestItemArrayOutput{})
-	pulumi.RegisterOutputType(RoleDatasetCapabilitiesItemShareItemOutput{})
-	pulumi.RegisterOutputType(RoleDatasetCapabilitiesItemShareItemPtrOutput{})
-	pulumi.RegisterOutputType(RoleDatasetCapabilitiesItemShareItemArrayOutput{})
-	pulumi.RegisterOutputType(RoleDatasetCapabilitiesItemTrimItemOutput{})
-	pulumi.RegisterOutputType(RoleDatasetCapabilitiesItemTrimItemPtrOutput{})
-	pulumi.RegisterOutputType(RoleDatasetCapabilitiesItemTrimItemArrayOutput{})
-	pulumi.RegisterOutputType(RoleOrgCapabilitiesAnnotationsItemOutput{})
-	pulumi.RegisterOutputType(RoleOrgCapabilitiesAnnotationsItemPtrOutput{})
-	pulumi.RegisterOutputType(RoleOrgCapabilitiesAnnotationsItemArrayOutput{})
-	pulumi.RegisterOutputType(RoleOrgCapabilitiesAuditLogItemOutput{})
-	pulumi.RegisterOutputType(RoleOrgCapabilitiesAuditLogItemPtrOutput{})
-	pulumi.RegisterOutputType(RoleOrgCapabilitiesAuditLogItemArrayOutput{})
-	pulumi.RegisterOutputType(RoleOrgCapabilitiesBillingItemOutput{})
-	pulumi.RegisterOutputType(RoleOrgCapabilitiesBillingItemPtrOutput{})
-	pulumi.RegisterOutputType(RoleOrgCapabilitiesBillingItemArrayOutput{})
+	pulumi.RegisterOutputType(StatisticColorSchemeOutput{})
+	pulumi.RegisterOutputType(StatisticColorSchemePtrOutput{})
+	pulumi.RegisterOutputType(StatisticThresholdOutput{})
+	pulumi.RegisterOutputType(StatisticThresholdPtrOutput{})
+	pulumi.RegisterOutputType(TimeSeriesDisplayNullOutput{})
+	pulumi.RegisterOutputType(TimeSeriesDisplayNullPtrOutput{})
+	pulumi.RegisterOutputType(TimeSeriesOverlayChartsOutput{})
+	pulumi.RegisterOutputType(TimeSeriesOverlayChartsPtrOutput{})
+	pulumi.RegisterOutputType(TimeSeriesVariantOutput{})
+	pulumi.RegisterOutputType(TimeSeriesVariantPtrOutput{})
+	pulumi.RegisterOutputType(TimeSeriesViewOutput{})
+	pulumi.RegisterOutputType(TimeSeriesViewPtrOutput{})
 }

@@ -115,492 +115,10 @@ func (o AnnotationResultArrayOutput) Index(i pulumi.IntInput) AnnotationResultOu
 	}).(AnnotationResultOutput)
 }
 
-type ApiTokenDatasetCapabilitiesItem struct {
-	Data           []RoleDatasetCapabilitiesItemDataItem   `pulumi:"data"`
-	Ingest         []RoleDatasetCapabilitiesItemIngestItem `pulumi:"ingest"`
-	Query          []RoleOrgCapabilitiesAuditLogItem       `pulumi:"query"`
-	Share          []RoleDatasetCapabilitiesItemShareItem  `pulumi:"share"`
-	StarredQueries []RoleOrgCapabilitiesAnnotationsItem    `pulumi:"starredQueries"`
-	Trim           []RoleDatasetCapabilitiesItemTrimItem   `pulumi:"trim"`
-	Vacuum         []RoleDatasetCapabilitiesItemTrimItem   `pulumi:"vacuum"`
-	VirtualFields  []RoleOrgCapabilitiesAnnotationsItem    `pulumi:"virtualFields"`
-}
-
-// ApiTokenDatasetCapabilitiesItemInput is an input type that accepts ApiTokenDatasetCapabilitiesItemArgs and ApiTokenDatasetCapabilitiesItemOutput values.
-// You can construct a concrete instance of `ApiTokenDatasetCapabilitiesItemInput` via:
-//
-//	ApiTokenDatasetCapabilitiesItemArgs{...}
-type ApiTokenDatasetCapabilitiesItemInput interface {
-	pulumi.Input
-
-	ToApiTokenDatasetCapabilitiesItemOutput() ApiTokenDatasetCapabilitiesItemOutput
-	ToApiTokenDatasetCapabilitiesItemOutputWithContext(context.Context) ApiTokenDatasetCapabilitiesItemOutput
-}
-
-type ApiTokenDatasetCapabilitiesItemArgs struct {
-	Data           RoleDatasetCapabilitiesItemDataItemArrayInput   `pulumi:"data"`
-	Ingest         RoleDatasetCapabilitiesItemIngestItemArrayInput `pulumi:"ingest"`
-	Query          RoleOrgCapabilitiesAuditLogItemArrayInput       `pulumi:"query"`
-	Share          RoleDatasetCapabilitiesItemShareItemArrayInput  `pulumi:"share"`
-	StarredQueries RoleOrgCapabilitiesAnnotationsItemArrayInput    `pulumi:"starredQueries"`
-	Trim           RoleDatasetCapabilitiesItemTrimItemArrayInput   `pulumi:"trim"`
-	Vacuum         RoleDatasetCapabilitiesItemTrimItemArrayInput   `pulumi:"vacuum"`
-	VirtualFields  RoleOrgCapabilitiesAnnotationsItemArrayInput    `pulumi:"virtualFields"`
-}
-
-func (ApiTokenDatasetCapabilitiesItemArgs) ElementType() reflect.Type {
-	return reflect.TypeOf((*ApiTokenDatasetCapabilitiesItem)(nil)).Elem()
-}
-
-func (i ApiTokenDatasetCapabilitiesItemArgs) ToApiTokenDatasetCapabilitiesItemOutput() ApiTokenDatasetCapabilitiesItemOutput {
-	return i.ToApiTokenDatasetCapabilitiesItemOutputWithContext(context.Background())
-}
-
-func (i ApiTokenDatasetCapabilitiesItemArgs) ToApiTokenDatasetCapabilitiesItemOutputWithContext(ctx context.Context) ApiTokenDatasetCapabilitiesItemOutput {
-	return pulumi.ToOutputWithContext(ctx, i).(ApiTokenDatasetCapabilitiesItemOutput)
-}
-
-// ApiTokenDatasetCapabilitiesItemMapInput is an input type that accepts ApiTokenDatasetCapabilitiesItemMap and ApiTokenDatasetCapabilitiesItemMapOutput values.
-// You can construct a concrete instance of `ApiTokenDatasetCapabilitiesItemMapInput` via:
-//
-//	ApiTokenDatasetCapabilitiesItemMap{ "key": ApiTokenDatasetCapabilitiesItemArgs{...} }
-type ApiTokenDatasetCapabilitiesItemMapInput interface {
-	pulumi.Input
-
-	ToApiTokenDatasetCapabilitiesItemMapOutput() ApiTokenDatasetCapabilitiesItemMapOutput
-	ToApiTokenDatasetCapabilitiesItemMapOutputWithContext(context.Context) ApiTokenDatasetCapabilitiesItemMapOutput
-}
-
-type ApiTokenDatasetCapabilitiesItemMap map[string]ApiTokenDatasetCapabilitiesItemInput
-
-func (ApiTokenDatasetCapabilitiesItemMap) ElementType() reflect.Type {
-	return reflect.TypeOf((*map[string]ApiTokenDatasetCapabilitiesItem)(nil)).Elem()
-}
-
-func (i ApiTokenDatasetCapabilitiesItemMap) ToApiTokenDatasetCapabilitiesItemMapOutput() ApiTokenDatasetCapabilitiesItemMapOutput {
-	return i.ToApiTokenDatasetCapabilitiesItemMapOutputWithContext(context.Background())
-}
-
-func (i ApiTokenDatasetCapabilitiesItemMap) ToApiTokenDatasetCapabilitiesItemMapOutputWithContext(ctx context.Context) ApiTokenDatasetCapabilitiesItemMapOutput {
-	return pulumi.ToOutputWithContext(ctx, i).(ApiTokenDatasetCapabilitiesItemMapOutput)
-}
-
-type ApiTokenDatasetCapabilitiesItemOutput struct{ *pulumi.OutputState }
-
-func (ApiTokenDatasetCapabilitiesItemOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*ApiTokenDatasetCapabilitiesItem)(nil)).Elem()
-}
-
-func (o ApiTokenDatasetCapabilitiesItemOutput) ToApiTokenDatasetCapabilitiesItemOutput() ApiTokenDatasetCapabilitiesItemOutput {
-	return o
-}
-
-func (o ApiTokenDatasetCapabilitiesItemOutput) ToApiTokenDatasetCapabilitiesItemOutputWithContext(ctx context.Context) ApiTokenDatasetCapabilitiesItemOutput {
-	return o
-}
-
-func (o ApiTokenDatasetCapabilitiesItemOutput) Data() RoleDatasetCapabilitiesItemDataItemArrayOutput {
-	return o.ApplyT(func(v ApiTokenDatasetCapabilitiesItem) []RoleDatasetCapabilitiesItemDataItem { return v.Data }).(RoleDatasetCapabilitiesItemDataItemArrayOutput)
-}
-
-func (o ApiTokenDatasetCapabilitiesItemOutput) Ingest() RoleDatasetCapabilitiesItemIngestItemArrayOutput {
-	return o.ApplyT(func(v ApiTokenDatasetCapabilitiesItem) []RoleDatasetCapabilitiesItemIngestItem { return v.Ingest }).(RoleDatasetCapabilitiesItemIngestItemArrayOutput)
-}
-
-func (o ApiTokenDatasetCapabilitiesItemOutput) Query() RoleOrgCapabilitiesAuditLogItemArrayOutput {
-	return o.ApplyT(func(v ApiTokenDatasetCapabilitiesItem) []RoleOrgCapabilitiesAuditLogItem { return v.Query }).(RoleOrgCapabilitiesAuditLogItemArrayOutput)
-}
-
-func (o ApiTokenDatasetCapabilitiesItemOutput) Share() RoleDatasetCapabilitiesItemShareItemArrayOutput {
-	return o.ApplyT(func(v ApiTokenDatasetCapabilitiesItem) []RoleDatasetCapabilitiesItemShareItem { return v.Share }).(RoleDatasetCapabilitiesItemShareItemArrayOutput)
-}
-
-func (o ApiTokenDatasetCapabilitiesItemOutput) StarredQueries() RoleOrgCapabilitiesAnnotationsItemArrayOutput {
-	return o.ApplyT(func(v ApiTokenDatasetCapabilitiesItem) []RoleOrgCapabilitiesAnnotationsItem { return v.StarredQueries }).(RoleOrgCapabilitiesAnnotationsItemArrayOutput)
-}
-
-func (o ApiTokenDatasetCapabilitiesItemOutput) Trim() RoleDatasetCapabilitiesItemTrimItemArrayOutput {
-	return o.ApplyT(func(v ApiTokenDatasetCapabilitiesItem) []RoleDatasetCapabilitiesItemTrimItem { return v.Trim }).(RoleDatasetCapabilitiesItemTrimItemArrayOutput)
-}
-
-func (o ApiTokenDatasetCapabilitiesItemOutput) Vacuum() RoleDatasetCapabilitiesItemTrimItemArrayOutput {
-	return o.ApplyT(func(v ApiTokenDatasetCapabilitiesItem) []RoleDatasetCapabilitiesItemTrimItem { return v.Vacuum }).(RoleDatasetCapabilitiesItemTrimItemArrayOutput)
-}
-
-func (o ApiTokenDatasetCapabilitiesItemOutput) VirtualFields() RoleOrgCapabilitiesAnnotationsItemArrayOutput {
-	return o.ApplyT(func(v ApiTokenDatasetCapabilitiesItem) []RoleOrgCapabilitiesAnnotationsItem { return v.VirtualFields }).(RoleOrgCapabilitiesAnnotationsItemArrayOutput)
-}
-
-type ApiTokenDatasetCapabilitiesItemMapOutput struct{ *pulumi.OutputState }
-
-func (ApiTokenDatasetCapabilitiesItemMapOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*map[string]ApiTokenDatasetCapabilitiesItem)(nil)).Elem()
-}
-
-func (o ApiTokenDatasetCapabilitiesItemMapOutput) ToApiTokenDatasetCapabilitiesItemMapOutput() ApiTokenDatasetCapabilitiesItemMapOutput {
-	return o
-}
-
-func (o ApiTokenDatasetCapabilitiesItemMapOutput) ToApiTokenDatasetCapabilitiesItemMapOutputWithContext(ctx context.Context) ApiTokenDatasetCapabilitiesItemMapOutput {
-	return o
-}
-
-func (o ApiTokenDatasetCapabilitiesItemMapOutput) MapIndex(k pulumi.StringInput) ApiTokenDatasetCapabilitiesItemOutput {
-	return pulumi.All(o, k).ApplyT(func(vs []interface{}) ApiTokenDatasetCapabilitiesItem {
-		return vs[0].(map[string]ApiTokenDatasetCapabilitiesItem)[vs[1].(string)]
-	}).(ApiTokenDatasetCapabilitiesItemOutput)
-}
-
-// Org-wide permissions, as a Role's: annotations, apiTokens, dashboards, datasets, endpoints, flows, integrations, monitors, notifiers, rbac, users, views allow CRUD; auditLog only read; billing and sharedAccessKeys read and update. Defaults to none.
-type ApiTokenOrgCapabilities struct {
-	Annotations      []RoleOrgCapabilitiesAnnotationsItem `pulumi:"annotations"`
-	ApiTokens        []RoleOrgCapabilitiesAnnotationsItem `pulumi:"apiTokens"`
-	AuditLog         []RoleOrgCapabilitiesAuditLogItem    `pulumi:"auditLog"`
-	Billing          []RoleOrgCapabilitiesBillingItem     `pulumi:"billing"`
-	Dashboards       []RoleOrgCapabilitiesAnnotationsItem `pulumi:"dashboards"`
-	Datasets         []RoleOrgCapabilitiesAnnotationsItem `pulumi:"datasets"`
-	Endpoints        []RoleOrgCapabilitiesAnnotationsItem `pulumi:"endpoints"`
-	Flows            []RoleOrgCapabilitiesAnnotationsItem `pulumi:"flows"`
-	Integrations     []RoleOrgCapabilitiesAnnotationsItem `pulumi:"integrations"`
-	Monitors         []RoleOrgCapabilitiesAnnotationsItem `pulumi:"monitors"`
-	Notifiers        []RoleOrgCapabilitiesAnnotationsItem `pulumi:"notifiers"`
-	Rbac             []RoleOrgCapabilitiesAnnotationsItem `pulumi:"rbac"`
-	SharedAccessKeys []RoleOrgCapabilitiesBillingItem     `pulumi:"sharedAccessKeys"`
-	Users            []RoleOrgCapabilitiesAnnotationsItem `pulumi:"users"`
-	Views            []RoleOrgCapabilitiesAnnotationsItem `pulumi:"views"`
-}
-
-// ApiTokenOrgCapabilitiesInput is an input type that accepts ApiTokenOrgCapabilitiesArgs and ApiTokenOrgCapabilitiesOutput values.
-// You can construct a concrete instance of `ApiTokenOrgCapabilitiesInput` via:
-//
-//	ApiTokenOrgCapabilitiesArgs{...}
-type ApiTokenOrgCapabilitiesInput interface {
-	pulumi.Input
-
-	ToApiTokenOrgCapabilitiesOutput() ApiTokenOrgCapabilitiesOutput
-	ToApiTokenOrgCapabilitiesOutputWithContext(context.Context) ApiTokenOrgCapabilitiesOutput
-}
-
-// Org-wide permissions, as a Role's: annotations, apiTokens, dashboards, datasets, endpoints, flows, integrations, monitors, notifiers, rbac, users, views allow CRUD; auditLog only read; billing and sharedAccessKeys read and update. Defaults to none.
-type ApiTokenOrgCapabilitiesArgs struct {
-	Annotations      RoleOrgCapabilitiesAnnotationsItemArrayInput `pulumi:"annotations"`
-	ApiTokens        RoleOrgCapabilitiesAnnotationsItemArrayInput `pulumi:"apiTokens"`
-	AuditLog         RoleOrgCapabilitiesAuditLogItemArrayInput    `pulumi:"auditLog"`
-	Billing          RoleOrgCapabilitiesBillingItemArrayInput     `pulumi:"billing"`
-	Dashboards       RoleOrgCapabilitiesAnnotationsItemArrayInput `pulumi:"dashboards"`
-	Datasets         RoleOrgCapabilitiesAnnotationsItemArrayInput `pulumi:"datasets"`
-	Endpoints        RoleOrgCapabilitiesAnnotationsItemArrayInput `pulumi:"endpoints"`
-	Flows            RoleOrgCapabilitiesAnnotationsItemArrayInput `pulumi:"flows"`
-	Integrations     RoleOrgCapabilitiesAnnotationsItemArrayInput `pulumi:"integrations"`
-	Monitors         RoleOrgCapabilitiesAnnotationsItemArrayInput `pulumi:"monitors"`
-	Notifiers        RoleOrgCapabilitiesAnnotationsItemArrayInput `pulumi:"notifiers"`
-	Rbac             RoleOrgCapabilitiesAnnotationsItemArrayInput `pulumi:"rbac"`
-	SharedAccessKeys RoleOrgCapabilitiesBillingItemArrayInput     `pulumi:"sharedAccessKeys"`
-	Users            RoleOrgCapabilitiesAnnotationsItemArrayInput `pulumi:"users"`
-	Views            RoleOrgCapabilitiesAnnotationsItemArrayInput `pulumi:"views"`
-}
-
-func (ApiTokenOrgCapabilitiesArgs) ElementType() reflect.Type {
-	return reflect.TypeOf((*ApiTokenOrgCapabilities)(nil)).Elem()
-}
-
-func (i ApiTokenOrgCapabilitiesArgs) ToApiTokenOrgCapabilitiesOutput() ApiTokenOrgCapabilitiesOutput {
-	return i.ToApiTokenOrgCapabilitiesOutputWithContext(context.Background())
-}
-
-func (i ApiTokenOrgCapabilitiesArgs) ToApiTokenOrgCapabilitiesOutputWithContext(ctx context.Context) ApiTokenOrgCapabilitiesOutput {
-	return pulumi.ToOutputWithContext(ctx, i).(ApiTokenOrgCapabilitiesOutput)
-}
-
-func (i ApiTokenOrgCapabilitiesArgs) ToApiTokenOrgCapabilitiesPtrOutput() ApiTokenOrgCapabilitiesPtrOutput {
-	return i.ToApiTokenOrgCapabilitiesPtrOutputWithContext(context.Background())
-}
-
-func (i ApiTokenOrgCapabilitiesArgs) ToApiTokenOrgCapabilitiesPtrOutputWithContext(ctx context.Context) ApiTokenOrgCapabilitiesPtrOutput {
-	return pulumi.ToOutputWithContext(ctx, i).(ApiTokenOrgCapabilitiesOutput).ToApiTokenOrgCapabilitiesPtrOutputWithContext(ctx)
-}
-
-// ApiTokenOrgCapabilitiesPtrInput is an input type that accepts ApiTokenOrgCapabilitiesArgs, ApiTokenOrgCapabilitiesPtr and ApiTokenOrgCapabilitiesPtrOutput values.
-// You can construct a concrete instance of `ApiTokenOrgCapabilitiesPtrInput` via:
-//
-//	        ApiTokenOrgCapabilitiesArgs{...}
-//
-//	or:
-//
-//	        nil
-type ApiTokenOrgCapabilitiesPtrInput interface {
-	pulumi.Input
-
-	ToApiTokenOrgCapabilitiesPtrOutput() ApiTokenOrgCapabilitiesPtrOutput
-	ToApiTokenOrgCapabilitiesPtrOutputWithContext(context.Context) ApiTokenOrgCapabilitiesPtrOutput
-}
-
-type apiTokenOrgCapabilitiesPtrType ApiTokenOrgCapabilitiesArgs
-
-func ApiTokenOrgCapabilitiesPtr(v *ApiTokenOrgCapabilitiesArgs) ApiTokenOrgCapabilitiesPtrInput {
-	return (*apiTokenOrgCapabilitiesPtrType)(v)
-}
-
-func (*apiTokenOrgCapabilitiesPtrType) ElementType() reflect.Type {
-	return reflect.TypeOf((**ApiTokenOrgCapabilities)(nil)).Elem()
-}
-
-func (i *apiTokenOrgCapabilitiesPtrType) ToApiTokenOrgCapabilitiesPtrOutput() ApiTokenOrgCapabilitiesPtrOutput {
-	return i.ToApiTokenOrgCapabilitiesPtrOutputWithContext(context.Background())
-}
-
-func (i *apiTokenOrgCapabilitiesPtrType) ToApiTokenOrgCapabilitiesPtrOutputWithContext(ctx context.Context) ApiTokenOrgCapabilitiesPtrOutput {
-	return pulumi.ToOutputWithContext(ctx, i).(ApiTokenOrgCapabilitiesPtrOutput)
-}
-
-// Org-wide permissions, as a Role's: annotations, apiTokens, dashboards, datasets, endpoints, flows, integrations, monitors, notifiers, rbac, users, views allow CRUD; auditLog only read; billing and sharedAccessKeys read and update. Defaults to none.
-type ApiTokenOrgCapabilitiesOutput struct{ *pulumi.OutputState }
-
-func (ApiTokenOrgCapabilitiesOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*ApiTokenOrgCapabilities)(nil)).Elem()
-}
-
-func (o ApiTokenOrgCapabilitiesOutput) ToApiTokenOrgCapabilitiesOutput() ApiTokenOrgCapabilitiesOutput {
-	return o
-}
-
-func (o ApiTokenOrgCapabilitiesOutput) ToApiTokenOrgCapabilitiesOutputWithContext(ctx context.Context) ApiTokenOrgCapabilitiesOutput {
-	return o
-}
-
-func (o ApiTokenOrgCapabilitiesOutput) ToApiTokenOrgCapabilitiesPtrOutput() ApiTokenOrgCapabilitiesPtrOutput {
-	return o.ToApiTokenOrgCapabilitiesPtrOutputWithContext(context.Background())
-}
-
-func (o ApiTokenOrgCapabilitiesOutput) ToApiTokenOrgCapabilitiesPtrOutputWithContext(ctx context.Context) ApiTokenOrgCapabilitiesPtrOutput {
-	return o.ApplyTWithContext(ctx, func(_ context.Context, v ApiTokenOrgCapabilities) *ApiTokenOrgCapabilities {
-		return &v
-	}).(ApiTokenOrgCapabilitiesPtrOutput)
-}
-
-func (o ApiTokenOrgCapabilitiesOutput) Annotations() RoleOrgCapabilitiesAnnotationsItemArrayOutput {
-	return o.ApplyT(func(v ApiTokenOrgCapabilities) []RoleOrgCapabilitiesAnnotationsItem { return v.Annotations }).(RoleOrgCapabilitiesAnnotationsItemArrayOutput)
-}
-
-func (o ApiTokenOrgCapabilitiesOutput) ApiTokens() RoleOrgCapabilitiesAnnotationsItemArrayOutput {
-	return o.ApplyT(func(v ApiTokenOrgCapabilities) []RoleOrgCapabilitiesAnnotationsItem { return v.ApiTokens }).(RoleOrgCapabilitiesAnnotationsItemArrayOutput)
-}
-
-func (o ApiTokenOrgCapabilitiesOutput) AuditLog() RoleOrgCapabilitiesAuditLogItemArrayOutput {
-	return o.ApplyT(func(v ApiTokenOrgCapabilities) []RoleOrgCapabilitiesAuditLogItem { return v.AuditLog }).(RoleOrgCapabilitiesAuditLogItemArrayOutput)
-}
-
-func (o ApiTokenOrgCapabilitiesOutput) Billing() RoleOrgCapabilitiesBillingItemArrayOutput {
-	return o.ApplyT(func(v ApiTokenOrgCapabilities) []RoleOrgCapabilitiesBillingItem { return v.Billing }).(RoleOrgCapabilitiesBillingItemArrayOutput)
-}
-
-func (o ApiTokenOrgCapabilitiesOutput) Dashboards() RoleOrgCapabilitiesAnnotationsItemArrayOutput {
-	return o.ApplyT(func(v ApiTokenOrgCapabilities) []RoleOrgCapabilitiesAnnotationsItem { return v.Dashboards }).(RoleOrgCapabilitiesAnnotationsItemArrayOutput)
-}
-
-func (o ApiTokenOrgCapabilitiesOutput) Datasets() RoleOrgCapabilitiesAnnotationsItemArrayOutput {
-	return o.ApplyT(func(v ApiTokenOrgCapabilities) []RoleOrgCapabilitiesAnnotationsItem { return v.Datasets }).(RoleOrgCapabilitiesAnnotationsItemArrayOutput)
-}
-
-func (o ApiTokenOrgCapabilitiesOutput) Endpoints() RoleOrgCapabilitiesAnnotationsItemArrayOutput {
-	return o.ApplyT(func(v ApiTokenOrgCapabilities) []RoleOrgCapabilitiesAnnotationsItem { return v.Endpoints }).(RoleOrgCapabilitiesAnnotationsItemArrayOutput)
-}
-
-func (o ApiTokenOrgCapabilitiesOutput) Flows() RoleOrgCapabilitiesAnnotationsItemArrayOutput {
-	return o.ApplyT(func(v ApiTokenOrgCapabilities) []RoleOrgCapabilitiesAnnotationsItem { return v.Flows }).(RoleOrgCapabilitiesAnnotationsItemArrayOutput)
-}
-
-func (o ApiTokenOrgCapabilitiesOutput) Integrations() RoleOrgCapabilitiesAnnotationsItemArrayOutput {
-	return o.ApplyT(func(v ApiTokenOrgCapabilities) []RoleOrgCapabilitiesAnnotationsItem { return v.Integrations }).(RoleOrgCapabilitiesAnnotationsItemArrayOutput)
-}
-
-func (o ApiTokenOrgCapabilitiesOutput) Monitors() RoleOrgCapabilitiesAnnotationsItemArrayOutput {
-	return o.ApplyT(func(v ApiTokenOrgCapabilities) []RoleOrgCapabilitiesAnnotationsItem { return v.Monitors }).(RoleOrgCapabilitiesAnnotationsItemArrayOutput)
-}
-
-func (o ApiTokenOrgCapabilitiesOutput) Notifiers() RoleOrgCapabilitiesAnnotationsItemArrayOutput {
-	return o.ApplyT(func(v ApiTokenOrgCapabilities) []RoleOrgCapabilitiesAnnotationsItem { return v.Notifiers }).(RoleOrgCapabilitiesAnnotationsItemArrayOutput)
-}
-
-func (o ApiTokenOrgCapabilitiesOutput) Rbac() RoleOrgCapabilitiesAnnotationsItemArrayOutput {
-	return o.ApplyT(func(v ApiTokenOrgCapabilities) []RoleOrgCapabilitiesAnnotationsItem { return v.Rbac }).(RoleOrgCapabilitiesAnnotationsItemArrayOutput)
-}
-
-func (o ApiTokenOrgCapabilitiesOutput) SharedAccessKeys() RoleOrgCapabilitiesBillingItemArrayOutput {
-	return o.ApplyT(func(v ApiTokenOrgCapabilities) []RoleOrgCapabilitiesBillingItem { return v.SharedAccessKeys }).(RoleOrgCapabilitiesBillingItemArrayOutput)
-}
-
-func (o ApiTokenOrgCapabilitiesOutput) Users() RoleOrgCapabilitiesAnnotationsItemArrayOutput {
-	return o.ApplyT(func(v ApiTokenOrgCapabilities) []RoleOrgCapabilitiesAnnotationsItem { return v.Users }).(RoleOrgCapabilitiesAnnotationsItemArrayOutput)
-}
-
-func (o ApiTokenOrgCapabilitiesOutput) Views() RoleOrgCapabilitiesAnnotationsItemArrayOutput {
-	return o.ApplyT(func(v ApiTokenOrgCapabilities) []RoleOrgCapabilitiesAnnotationsItem { return v.Views }).(RoleOrgCapabilitiesAnnotationsItemArrayOutput)
-}
-
-type ApiTokenOrgCapabilitiesPtrOutput struct{ *pulumi.OutputState }
-
-func (ApiTokenOrgCapabilitiesPtrOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((**ApiTokenOrgCapabilities)(nil)).Elem()
-}
-
-func (o ApiTokenOrgCapabilitiesPtrOutput) ToApiTokenOrgCapabilitiesPtrOutput() ApiTokenOrgCapabilitiesPtrOutput {
-	return o
-}
-
-func (o ApiTokenOrgCapabilitiesPtrOutput) ToApiTokenOrgCapabilitiesPtrOutputWithContext(ctx context.Context) ApiTokenOrgCapabilitiesPtrOutput {
-	return o
-}
-
-func (o ApiTokenOrgCapabilitiesPtrOutput) Elem() ApiTokenOrgCapabilitiesOutput {
-	return o.ApplyT(func(v *ApiTokenOrgCapabilities) ApiTokenOrgCapabilities {
-		if v != nil {
-			return *v
-		}
-		var ret ApiTokenOrgCapabilities
-		return ret
-	}).(ApiTokenOrgCapabilitiesOutput)
-}
-
-func (o ApiTokenOrgCapabilitiesPtrOutput) Annotations() RoleOrgCapabilitiesAnnotationsItemArrayOutput {
-	return o.ApplyT(func(v *ApiTokenOrgCapabilities) []RoleOrgCapabilitiesAnnotationsItem {
-		if v == nil {
-			return nil
-		}
-		return v.Annotations
-	}).(RoleOrgCapabilitiesAnnotationsItemArrayOutput)
-}
-
-func (o ApiTokenOrgCapabilitiesPtrOutput) ApiTokens() RoleOrgCapabilitiesAnnotationsItemArrayOutput {
-	return o.ApplyT(func(v *ApiTokenOrgCapabilities) []RoleOrgCapabilitiesAnnotationsItem {
-		if v == nil {
-			return nil
-		}
-		return v.ApiTokens
-	}).(RoleOrgCapabilitiesAnnotationsItemArrayOutput)
-}
-
-func (o ApiTokenOrgCapabilitiesPtrOutput) AuditLog() RoleOrgCapabilitiesAuditLogItemArrayOutput {
-	return o.ApplyT(func(v *ApiTokenOrgCapabilities) []RoleOrgCapabilitiesAuditLogItem {
-		if v == nil {
-			return nil
-		}
-		return v.AuditLog
-	}).(RoleOrgCapabilitiesAuditLogItemArrayOutput)
-}
-
-func (o ApiTokenOrgCapabilitiesPtrOutput) Billing() RoleOrgCapabilitiesBillingItemArrayOutput {
-	return o.ApplyT(func(v *ApiTokenOrgCapabilities) []RoleOrgCapabilitiesBillingItem {
-		if v == nil {
-			return nil
-		}
-		return v.Billing
-	}).(RoleOrgCapabilitiesBillingItemArrayOutput)
-}
-
-func (o ApiTokenOrgCapabilitiesPtrOutput) Dashboards() RoleOrgCapabilitiesAnnotationsItemArrayOutput {
-	return o.ApplyT(func(v *ApiTokenOrgCapabilities) []RoleOrgCapabilitiesAnnotationsItem {
-		if v == nil {
-			return nil
-		}
-		return v.Dashboards
-	}).(RoleOrgCapabilitiesAnnotationsItemArrayOutput)
-}
-
-func (o ApiTokenOrgCapabilitiesPtrOutput) Datasets() RoleOrgCapabilitiesAnnotationsItemArrayOutput {
-	return o.ApplyT(func(v *ApiTokenOrgCapabilities) []RoleOrgCapabilitiesAnnotationsItem {
-		if v == nil {
-			return nil
-		}
-		return v.Datasets
-	}).(RoleOrgCapabilitiesAnnotationsItemArrayOutput)
-}
-
-func (o ApiTokenOrgCapabilitiesPtrOutput) Endpoints() RoleOrgCapabilitiesAnnotationsItemArrayOutput {
-	return o.ApplyT(func(v *ApiTokenOrgCapabilities) []RoleOrgCapabilitiesAnnotationsItem {
-		if v == nil {
-			return nil
-		}
-		return v.Endpoints
-	}).(RoleOrgCapabilitiesAnnotationsItemArrayOutput)
-}
-
-func (o ApiTokenOrgCapabilitiesPtrOutput) Flows() RoleOrgCapabilitiesAnnotationsItemArrayOutput {
-	return o.ApplyT(func(v *ApiTokenOrgCapabilities) []RoleOrgCapabilitiesAnnotationsItem {
-		if v == nil {
-			return nil
-		}
-		return v.Flows
-	}).(RoleOrgCapabilitiesAnnotationsItemArrayOutput)
-}
-
-func (o ApiTokenOrgCapabilitiesPtrOutput) Integrations() RoleOrgCapabilitiesAnnotationsItemArrayOutput {
-	return o.ApplyT(func(v *ApiTokenOrgCapabilities) []RoleOrgCapabilitiesAnnotationsItem {
-		if v == nil {
-			return nil
-		}
-		return v.Integrations
-	}).(RoleOrgCapabilitiesAnnotationsItemArrayOutput)
-}
-
-func (o ApiTokenOrgCapabilitiesPtrOutput) Monitors() RoleOrgCapabilitiesAnnotationsItemArrayOutput {
-	return o.ApplyT(func(v *ApiTokenOrgCapabilities) []RoleOrgCapabilitiesAnnotationsItem {
-		if v == nil {
-			return nil
-		}
-		return v.Monitors
-	}).(RoleOrgCapabilitiesAnnotationsItemArrayOutput)
-}
-
-func (o ApiTokenOrgCapabilitiesPtrOutput) Notifiers() RoleOrgCapabilitiesAnnotationsItemArrayOutput {
-	return o.ApplyT(func(v *ApiTokenOrgCapabilities) []RoleOrgCapabilitiesAnnotationsItem {
-		if v == nil {
-			return nil
-		}
-		return v.Notifiers
-	}).(RoleOrgCapabilitiesAnnotationsItemArrayOutput)
-}
-
-func (o ApiTokenOrgCapabilitiesPtrOutput) Rbac() RoleOrgCapabilitiesAnnotationsItemArrayOutput {
-	return o.ApplyT(func(v *ApiTokenOrgCapabilities) []RoleOrgCapabilitiesAnnotationsItem {
-		if v == nil {
-			return nil
-		}
-		return v.Rbac
-	}).(RoleOrgCapabilitiesAnnotationsItemArrayOutput)
-}
-
-func (o ApiTokenOrgCapabilitiesPtrOutput) SharedAccessKeys() RoleOrgCapabilitiesBillingItemArrayOutput {
-	return o.ApplyT(func(v *ApiTokenOrgCapabilities) []RoleOrgCapabilitiesBillingItem {
-		if v == nil {
-			return nil
-		}
-		return v.SharedAccessKeys
-	}).(RoleOrgCapabilitiesBillingItemArrayOutput)
-}
-
-func (o ApiTokenOrgCapabilitiesPtrOutput) Users() RoleOrgCapabilitiesAnnotationsItemArrayOutput {
-	return o.ApplyT(func(v *ApiTokenOrgCapabilities) []RoleOrgCapabilitiesAnnotationsItem {
-		if v == nil {
-			return nil
-		}
-		return v.Users
-	}).(RoleOrgCapabilitiesAnnotationsItemArrayOutput)
-}
-
-func (o ApiTokenOrgCapabilitiesPtrOutput) Views() RoleOrgCapabilitiesAnnotationsItemArrayOutput {
-	return o.ApplyT(func(v *ApiTokenOrgCapabilities) []RoleOrgCapabilitiesAnnotationsItem {
-		if v == nil {
-			return nil
-		}
-		return v.Views
-	}).(RoleOrgCapabilitiesAnnotationsItemArrayOutput)
-}
-
 // A ApiToken as a lookup returns it.
 type ApiTokenResult struct {
 	// Dataset name (or `*` for every dataset) to capabilities: ingest [create], query [read], data [delete], trim/vacuum [update], share [create, read, delete], starredQueries/virtualFields CRUD. Defaults to none.
-	DatasetCapabilities map[string]ApiTokenDatasetCapabilitiesItem `pulumi:"datasetCapabilities"`
+	DatasetCapabilities map[string]DatasetCapabilities `pulumi:"datasetCapabilities"`
 	// Free text. Defaults to "".
 	Description *string `pulumi:"description"`
 	// RFC 3339 date-time when the token stops working. Defaults to never.
@@ -610,7 +128,7 @@ type ApiTokenResult struct {
 	// Required: the token's name (need not be unique).
 	Name *string `pulumi:"name"`
 	// Org-wide permissions, as a Role's: annotations, apiTokens, dashboards, datasets, endpoints, flows, integrations, monitors, notifiers, rbac, users, views allow CRUD; auditLog only read; billing and sharedAccessKeys read and update. Defaults to none.
-	OrgCapabilities *ApiTokenOrgCapabilities `pulumi:"orgCapabilities"`
+	OrgCapabilities *OrgCapabilities `pulumi:"orgCapabilities"`
 	// Ids of the tokens rotations retired (each works until its grace period ends); deleted on destroy.
 	RetiredTokenIds []string `pulumi:"retiredTokenIds"`
 	// How long the old value keeps working after a change rotates the token: a duration such as "48h" or "30m". Defaults to "48h". Changing it alone rotates nothing.
@@ -622,7 +140,7 @@ type ApiTokenResult struct {
 	// The current token's id: the resource's id until the first rotation, the newest token's after.
 	TokenId *string `pulumi:"tokenId"`
 	// View name to capabilities: query [read], share [create, read, delete]. Defaults to none.
-	ViewCapabilities map[string]ApiTokenViewCapabilitiesItem `pulumi:"viewCapabilities"`
+	ViewCapabilities map[string]ViewCapabilities `pulumi:"viewCapabilities"`
 }
 
 // A ApiToken as a lookup returns it.
@@ -641,8 +159,8 @@ func (o ApiTokenResultOutput) ToApiTokenResultOutputWithContext(ctx context.Cont
 }
 
 // Dataset name (or `*` for every dataset) to capabilities: ingest [create], query [read], data [delete], trim/vacuum [update], share [create, read, delete], starredQueries/virtualFields CRUD. Defaults to none.
-func (o ApiTokenResultOutput) DatasetCapabilities() ApiTokenDatasetCapabilitiesItemMapOutput {
-	return o.ApplyT(func(v ApiTokenResult) map[string]ApiTokenDatasetCapabilitiesItem { return v.DatasetCapabilities }).(ApiTokenDatasetCapabilitiesItemMapOutput)
+func (o ApiTokenResultOutput) DatasetCapabilities() DatasetCapabilitiesMapOutput {
+	return o.ApplyT(func(v ApiTokenResult) map[string]DatasetCapabilities { return v.DatasetCapabilities }).(DatasetCapabilitiesMapOutput)
 }
 
 // Free text. Defaults to "".
@@ -666,8 +184,8 @@ func (o ApiTokenResultOutput) Name() pulumi.StringPtrOutput {
 }
 
 // Org-wide permissions, as a Role's: annotations, apiTokens, dashboards, datasets, endpoints, flows, integrations, monitors, notifiers, rbac, users, views allow CRUD; auditLog only read; billing and sharedAccessKeys read and update. Defaults to none.
-func (o ApiTokenResultOutput) OrgCapabilities() ApiTokenOrgCapabilitiesPtrOutput {
-	return o.ApplyT(func(v ApiTokenResult) *ApiTokenOrgCapabilities { return v.OrgCapabilities }).(ApiTokenOrgCapabilitiesPtrOutput)
+func (o ApiTokenResultOutput) OrgCapabilities() OrgCapabilitiesPtrOutput {
+	return o.ApplyT(func(v ApiTokenResult) *OrgCapabilities { return v.OrgCapabilities }).(OrgCapabilitiesPtrOutput)
 }
 
 // Ids of the tokens rotations retired (each works until its grace period ends); deleted on destroy.
@@ -696,8 +214,8 @@ func (o ApiTokenResultOutput) TokenId() pulumi.StringPtrOutput {
 }
 
 // View name to capabilities: query [read], share [create, read, delete]. Defaults to none.
-func (o ApiTokenResultOutput) ViewCapabilities() ApiTokenViewCapabilitiesItemMapOutput {
-	return o.ApplyT(func(v ApiTokenResult) map[string]ApiTokenViewCapabilitiesItem { return v.ViewCapabilities }).(ApiTokenViewCapabilitiesItemMapOutput)
+func (o ApiTokenResultOutput) ViewCapabilities() ViewCapabilitiesMapOutput {
+	return o.ApplyT(func(v ApiTokenResult) map[string]ViewCapabilities { return v.ViewCapabilities }).(ViewCapabilitiesMapOutput)
 }
 
 type ApiTokenResultArrayOutput struct{ *pulumi.OutputState }
@@ -720,110 +238,437 @@ func (o ApiTokenResultArrayOutput) Index(i pulumi.IntInput) ApiTokenResultOutput
 	}).(ApiTokenResultOutput)
 }
 
-type ApiTokenViewCapabilitiesItem struct {
-	Query []RoleOrgCapabilitiesAuditLogItem      `pulumi:"query"`
-	Share []RoleDatasetCapabilitiesItemShareItem `pulumi:"share"`
+// Required: the APL request saved.
+type AplRequest struct {
+	// Required: the APL text, non-empty.
+	Apl string `pulumi:"apl"`
+	// Cursor to start from.
+	Cursor *string `pulumi:"cursor"`
+	// Integer, at least 1: default page size.
+	DefaultLimit *int `pulumi:"defaultLimit"`
+	// Default order: `{field, desc}` entries, field non-empty.
+	DefaultOrder []QueryOrder `pulumi:"defaultOrder"`
+	// RFC 3339 or relative (`now`) end time.
+	EndTime *string `pulumi:"endTime"`
+	// Include the row the cursor names.
+	IncludeCursor *bool `pulumi:"includeCursor"`
+	// Include the cursor field in results.
+	IncludeCursorField *bool `pulumi:"includeCursorField"`
+	// APL libraries to load.
+	Libraries []string `pulumi:"libraries"`
+	// Query options.
+	QueryOptions *QueryOptions `pulumi:"queryOptions"`
+	// RFC 3339 or relative (`now-1h`) start time.
+	StartTime *string `pulumi:"startTime"`
+	// Query variables.
+	Variables map[string]interface{} `pulumi:"variables"`
 }
 
-// ApiTokenViewCapabilitiesItemInput is an input type that accepts ApiTokenViewCapabilitiesItemArgs and ApiTokenViewCapabilitiesItemOutput values.
-// You can construct a concrete instance of `ApiTokenViewCapabilitiesItemInput` via:
+// AplRequestInput is an input type that accepts AplRequestArgs and AplRequestOutput values.
+// You can construct a concrete instance of `AplRequestInput` via:
 //
-//	ApiTokenViewCapabilitiesItemArgs{...}
-type ApiTokenViewCapabilitiesItemInput interface {
+//	AplRequestArgs{...}
+type AplRequestInput interface {
 	pulumi.Input
 
-	ToApiTokenViewCapabilitiesItemOutput() ApiTokenViewCapabilitiesItemOutput
-	ToApiTokenViewCapabilitiesItemOutputWithContext(context.Context) ApiTokenViewCapabilitiesItemOutput
+	ToAplRequestOutput() AplRequestOutput
+	ToAplRequestOutputWithContext(context.Context) AplRequestOutput
 }
 
-type ApiTokenViewCapabilitiesItemArgs struct {
-	Query RoleOrgCapabilitiesAuditLogItemArrayInput      `pulumi:"query"`
-	Share RoleDatasetCapabilitiesItemShareItemArrayInput `pulumi:"share"`
+// Required: the APL request saved.
+type AplRequestArgs struct {
+	// Required: the APL text, non-empty.
+	Apl pulumi.StringInput `pulumi:"apl"`
+	// Cursor to start from.
+	Cursor pulumi.StringPtrInput `pulumi:"cursor"`
+	// Integer, at least 1: default page size.
+	DefaultLimit pulumi.IntPtrInput `pulumi:"defaultLimit"`
+	// Default order: `{field, desc}` entries, field non-empty.
+	DefaultOrder QueryOrderArrayInput `pulumi:"defaultOrder"`
+	// RFC 3339 or relative (`now`) end time.
+	EndTime pulumi.StringPtrInput `pulumi:"endTime"`
+	// Include the row the cursor names.
+	IncludeCursor pulumi.BoolPtrInput `pulumi:"includeCursor"`
+	// Include the cursor field in results.
+	IncludeCursorField pulumi.BoolPtrInput `pulumi:"includeCursorField"`
+	// APL libraries to load.
+	Libraries pulumi.StringArrayInput `pulumi:"libraries"`
+	// Query options.
+	QueryOptions QueryOptionsPtrInput `pulumi:"queryOptions"`
+	// RFC 3339 or relative (`now-1h`) start time.
+	StartTime pulumi.StringPtrInput `pulumi:"startTime"`
+	// Query variables.
+	Variables pulumi.MapInput `pulumi:"variables"`
 }
 
-func (ApiTokenViewCapabilitiesItemArgs) ElementType() reflect.Type {
-	return reflect.TypeOf((*ApiTokenViewCapabilitiesItem)(nil)).Elem()
+func (AplRequestArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*AplRequest)(nil)).Elem()
 }
 
-func (i ApiTokenViewCapabilitiesItemArgs) ToApiTokenViewCapabilitiesItemOutput() ApiTokenViewCapabilitiesItemOutput {
-	return i.ToApiTokenViewCapabilitiesItemOutputWithContext(context.Background())
+func (i AplRequestArgs) ToAplRequestOutput() AplRequestOutput {
+	return i.ToAplRequestOutputWithContext(context.Background())
 }
 
-func (i ApiTokenViewCapabilitiesItemArgs) ToApiTokenViewCapabilitiesItemOutputWithContext(ctx context.Context) ApiTokenViewCapabilitiesItemOutput {
-	return pulumi.ToOutputWithContext(ctx, i).(ApiTokenViewCapabilitiesItemOutput)
+func (i AplRequestArgs) ToAplRequestOutputWithContext(ctx context.Context) AplRequestOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(AplRequestOutput)
 }
 
-// ApiTokenViewCapabilitiesItemMapInput is an input type that accepts ApiTokenViewCapabilitiesItemMap and ApiTokenViewCapabilitiesItemMapOutput values.
-// You can construct a concrete instance of `ApiTokenViewCapabilitiesItemMapInput` via:
+// Required: the APL request saved.
+type AplRequestOutput struct{ *pulumi.OutputState }
+
+func (AplRequestOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*AplRequest)(nil)).Elem()
+}
+
+func (o AplRequestOutput) ToAplRequestOutput() AplRequestOutput {
+	return o
+}
+
+func (o AplRequestOutput) ToAplRequestOutputWithContext(ctx context.Context) AplRequestOutput {
+	return o
+}
+
+// Required: the APL text, non-empty.
+func (o AplRequestOutput) Apl() pulumi.StringOutput {
+	return o.ApplyT(func(v AplRequest) string { return v.Apl }).(pulumi.StringOutput)
+}
+
+// Cursor to start from.
+func (o AplRequestOutput) Cursor() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v AplRequest) *string { return v.Cursor }).(pulumi.StringPtrOutput)
+}
+
+// Integer, at least 1: default page size.
+func (o AplRequestOutput) DefaultLimit() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v AplRequest) *int { return v.DefaultLimit }).(pulumi.IntPtrOutput)
+}
+
+// Default order: `{field, desc}` entries, field non-empty.
+func (o AplRequestOutput) DefaultOrder() QueryOrderArrayOutput {
+	return o.ApplyT(func(v AplRequest) []QueryOrder { return v.DefaultOrder }).(QueryOrderArrayOutput)
+}
+
+// RFC 3339 or relative (`now`) end time.
+func (o AplRequestOutput) EndTime() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v AplRequest) *string { return v.EndTime }).(pulumi.StringPtrOutput)
+}
+
+// Include the row the cursor names.
+func (o AplRequestOutput) IncludeCursor() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v AplRequest) *bool { return v.IncludeCursor }).(pulumi.BoolPtrOutput)
+}
+
+// Include the cursor field in results.
+func (o AplRequestOutput) IncludeCursorField() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v AplRequest) *bool { return v.IncludeCursorField }).(pulumi.BoolPtrOutput)
+}
+
+// APL libraries to load.
+func (o AplRequestOutput) Libraries() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v AplRequest) []string { return v.Libraries }).(pulumi.StringArrayOutput)
+}
+
+// Query options.
+func (o AplRequestOutput) QueryOptions() QueryOptionsPtrOutput {
+	return o.ApplyT(func(v AplRequest) *QueryOptions { return v.QueryOptions }).(QueryOptionsPtrOutput)
+}
+
+// RFC 3339 or relative (`now-1h`) start time.
+func (o AplRequestOutput) StartTime() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v AplRequest) *string { return v.StartTime }).(pulumi.StringPtrOutput)
+}
+
+// Query variables.
+func (o AplRequestOutput) Variables() pulumi.MapOutput {
+	return o.ApplyT(func(v AplRequest) map[string]interface{} { return v.Variables }).(pulumi.MapOutput)
+}
+
+type AplRequestPtrOutput struct{ *pulumi.OutputState }
+
+func (AplRequestPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**AplRequest)(nil)).Elem()
+}
+
+func (o AplRequestPtrOutput) ToAplRequestPtrOutput() AplRequestPtrOutput {
+	return o
+}
+
+func (o AplRequestPtrOutput) ToAplRequestPtrOutputWithContext(ctx context.Context) AplRequestPtrOutput {
+	return o
+}
+
+func (o AplRequestPtrOutput) Elem() AplRequestOutput {
+	return o.ApplyT(func(v *AplRequest) AplRequest {
+		if v != nil {
+			return *v
+		}
+		var ret AplRequest
+		return ret
+	}).(AplRequestOutput)
+}
+
+// Required: the APL text, non-empty.
+func (o AplRequestPtrOutput) Apl() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *AplRequest) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Apl
+	}).(pulumi.StringPtrOutput)
+}
+
+// Cursor to start from.
+func (o AplRequestPtrOutput) Cursor() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *AplRequest) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Cursor
+	}).(pulumi.StringPtrOutput)
+}
+
+// Integer, at least 1: default page size.
+func (o AplRequestPtrOutput) DefaultLimit() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *AplRequest) *int {
+		if v == nil {
+			return nil
+		}
+		return v.DefaultLimit
+	}).(pulumi.IntPtrOutput)
+}
+
+// Default order: `{field, desc}` entries, field non-empty.
+func (o AplRequestPtrOutput) DefaultOrder() QueryOrderArrayOutput {
+	return o.ApplyT(func(v *AplRequest) []QueryOrder {
+		if v == nil {
+			return nil
+		}
+		return v.DefaultOrder
+	}).(QueryOrderArrayOutput)
+}
+
+// RFC 3339 or relative (`now`) end time.
+func (o AplRequestPtrOutput) EndTime() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *AplRequest) *string {
+		if v == nil {
+			return nil
+		}
+		return v.EndTime
+	}).(pulumi.StringPtrOutput)
+}
+
+// Include the row the cursor names.
+func (o AplRequestPtrOutput) IncludeCursor() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *AplRequest) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.IncludeCursor
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Include the cursor field in results.
+func (o AplRequestPtrOutput) IncludeCursorField() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *AplRequest) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.IncludeCursorField
+	}).(pulumi.BoolPtrOutput)
+}
+
+// APL libraries to load.
+func (o AplRequestPtrOutput) Libraries() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *AplRequest) []string {
+		if v == nil {
+			return nil
+		}
+		return v.Libraries
+	}).(pulumi.StringArrayOutput)
+}
+
+// Query options.
+func (o AplRequestPtrOutput) QueryOptions() QueryOptionsPtrOutput {
+	return o.ApplyT(func(v *AplRequest) *QueryOptions {
+		if v == nil {
+			return nil
+		}
+		return v.QueryOptions
+	}).(QueryOptionsPtrOutput)
+}
+
+// RFC 3339 or relative (`now-1h`) start time.
+func (o AplRequestPtrOutput) StartTime() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *AplRequest) *string {
+		if v == nil {
+			return nil
+		}
+		return v.StartTime
+	}).(pulumi.StringPtrOutput)
+}
+
+// Query variables.
+func (o AplRequestPtrOutput) Variables() pulumi.MapOutput {
+	return o.ApplyT(func(v *AplRequest) map[string]interface{} {
+		if v == nil {
+			return nil
+		}
+		return v.Variables
+	}).(pulumi.MapOutput)
+}
+
+type ChartQuery struct {
+	Apl *string `pulumi:"apl"`
+	Mpl *string `pulumi:"mpl"`
+}
+
+// ChartQueryInput is an input type that accepts ChartQueryArgs and ChartQueryOutput values.
+// You can construct a concrete instance of `ChartQueryInput` via:
 //
-//	ApiTokenViewCapabilitiesItemMap{ "key": ApiTokenViewCapabilitiesItemArgs{...} }
-type ApiTokenViewCapabilitiesItemMapInput interface {
+//	ChartQueryArgs{...}
+type ChartQueryInput interface {
 	pulumi.Input
 
-	ToApiTokenViewCapabilitiesItemMapOutput() ApiTokenViewCapabilitiesItemMapOutput
-	ToApiTokenViewCapabilitiesItemMapOutputWithContext(context.Context) ApiTokenViewCapabilitiesItemMapOutput
+	ToChartQueryOutput() ChartQueryOutput
+	ToChartQueryOutputWithContext(context.Context) ChartQueryOutput
 }
 
-type ApiTokenViewCapabilitiesItemMap map[string]ApiTokenViewCapabilitiesItemInput
-
-func (ApiTokenViewCapabilitiesItemMap) ElementType() reflect.Type {
-	return reflect.TypeOf((*map[string]ApiTokenViewCapabilitiesItem)(nil)).Elem()
+type ChartQueryArgs struct {
+	Apl pulumi.StringPtrInput `pulumi:"apl"`
+	Mpl pulumi.StringPtrInput `pulumi:"mpl"`
 }
 
-func (i ApiTokenViewCapabilitiesItemMap) ToApiTokenViewCapabilitiesItemMapOutput() ApiTokenViewCapabilitiesItemMapOutput {
-	return i.ToApiTokenViewCapabilitiesItemMapOutputWithContext(context.Background())
+func (ChartQueryArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*ChartQuery)(nil)).Elem()
 }
 
-func (i ApiTokenViewCapabilitiesItemMap) ToApiTokenViewCapabilitiesItemMapOutputWithContext(ctx context.Context) ApiTokenViewCapabilitiesItemMapOutput {
-	return pulumi.ToOutputWithContext(ctx, i).(ApiTokenViewCapabilitiesItemMapOutput)
+func (i ChartQueryArgs) ToChartQueryOutput() ChartQueryOutput {
+	return i.ToChartQueryOutputWithContext(context.Background())
 }
 
-type ApiTokenViewCapabilitiesItemOutput struct{ *pulumi.OutputState }
-
-func (ApiTokenViewCapabilitiesItemOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*ApiTokenViewCapabilitiesItem)(nil)).Elem()
+func (i ChartQueryArgs) ToChartQueryOutputWithContext(ctx context.Context) ChartQueryOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ChartQueryOutput)
 }
 
-func (o ApiTokenViewCapabilitiesItemOutput) ToApiTokenViewCapabilitiesItemOutput() ApiTokenViewCapabilitiesItemOutput {
+func (i ChartQueryArgs) ToChartQueryPtrOutput() ChartQueryPtrOutput {
+	return i.ToChartQueryPtrOutputWithContext(context.Background())
+}
+
+func (i ChartQueryArgs) ToChartQueryPtrOutputWithContext(ctx context.Context) ChartQueryPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ChartQueryOutput).ToChartQueryPtrOutputWithContext(ctx)
+}
+
+// ChartQueryPtrInput is an input type that accepts ChartQueryArgs, ChartQueryPtr and ChartQueryPtrOutput values.
+// You can construct a concrete instance of `ChartQueryPtrInput` via:
+//
+//	        ChartQueryArgs{...}
+//
+//	or:
+//
+//	        nil
+type ChartQueryPtrInput interface {
+	pulumi.Input
+
+	ToChartQueryPtrOutput() ChartQueryPtrOutput
+	ToChartQueryPtrOutputWithContext(context.Context) ChartQueryPtrOutput
+}
+
+type chartQueryPtrType ChartQueryArgs
+
+func ChartQueryPtr(v *ChartQueryArgs) ChartQueryPtrInput {
+	return (*chartQueryPtrType)(v)
+}
+
+func (*chartQueryPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**ChartQuery)(nil)).Elem()
+}
+
+func (i *chartQueryPtrType) ToChartQueryPtrOutput() ChartQueryPtrOutput {
+	return i.ToChartQueryPtrOutputWithContext(context.Background())
+}
+
+func (i *chartQueryPtrType) ToChartQueryPtrOutputWithContext(ctx context.Context) ChartQueryPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ChartQueryPtrOutput)
+}
+
+type ChartQueryOutput struct{ *pulumi.OutputState }
+
+func (ChartQueryOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ChartQuery)(nil)).Elem()
+}
+
+func (o ChartQueryOutput) ToChartQueryOutput() ChartQueryOutput {
 	return o
 }
 
-func (o ApiTokenViewCapabilitiesItemOutput) ToApiTokenViewCapabilitiesItemOutputWithContext(ctx context.Context) ApiTokenViewCapabilitiesItemOutput {
+func (o ChartQueryOutput) ToChartQueryOutputWithContext(ctx context.Context) ChartQueryOutput {
 	return o
 }
 
-func (o ApiTokenViewCapabilitiesItemOutput) Query() RoleOrgCapabilitiesAuditLogItemArrayOutput {
-	return o.ApplyT(func(v ApiTokenViewCapabilitiesItem) []RoleOrgCapabilitiesAuditLogItem { return v.Query }).(RoleOrgCapabilitiesAuditLogItemArrayOutput)
+func (o ChartQueryOutput) ToChartQueryPtrOutput() ChartQueryPtrOutput {
+	return o.ToChartQueryPtrOutputWithContext(context.Background())
 }
 
-func (o ApiTokenViewCapabilitiesItemOutput) Share() RoleDatasetCapabilitiesItemShareItemArrayOutput {
-	return o.ApplyT(func(v ApiTokenViewCapabilitiesItem) []RoleDatasetCapabilitiesItemShareItem { return v.Share }).(RoleDatasetCapabilitiesItemShareItemArrayOutput)
+func (o ChartQueryOutput) ToChartQueryPtrOutputWithContext(ctx context.Context) ChartQueryPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v ChartQuery) *ChartQuery {
+		return &v
+	}).(ChartQueryPtrOutput)
 }
 
-type ApiTokenViewCapabilitiesItemMapOutput struct{ *pulumi.OutputState }
-
-func (ApiTokenViewCapabilitiesItemMapOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*map[string]ApiTokenViewCapabilitiesItem)(nil)).Elem()
+func (o ChartQueryOutput) Apl() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ChartQuery) *string { return v.Apl }).(pulumi.StringPtrOutput)
 }
 
-func (o ApiTokenViewCapabilitiesItemMapOutput) ToApiTokenViewCapabilitiesItemMapOutput() ApiTokenViewCapabilitiesItemMapOutput {
+func (o ChartQueryOutput) Mpl() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ChartQuery) *string { return v.Mpl }).(pulumi.StringPtrOutput)
+}
+
+type ChartQueryPtrOutput struct{ *pulumi.OutputState }
+
+func (ChartQueryPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ChartQuery)(nil)).Elem()
+}
+
+func (o ChartQueryPtrOutput) ToChartQueryPtrOutput() ChartQueryPtrOutput {
 	return o
 }
 
-func (o ApiTokenViewCapabilitiesItemMapOutput) ToApiTokenViewCapabilitiesItemMapOutputWithContext(ctx context.Context) ApiTokenViewCapabilitiesItemMapOutput {
+func (o ChartQueryPtrOutput) ToChartQueryPtrOutputWithContext(ctx context.Context) ChartQueryPtrOutput {
 	return o
 }
 
-func (o ApiTokenViewCapabilitiesItemMapOutput) MapIndex(k pulumi.StringInput) ApiTokenViewCapabilitiesItemOutput {
-	return pulumi.All(o, k).ApplyT(func(vs []interface{}) ApiTokenViewCapabilitiesItem {
-		return vs[0].(map[string]ApiTokenViewCapabilitiesItem)[vs[1].(string)]
-	}).(ApiTokenViewCapabilitiesItemOutput)
+func (o ChartQueryPtrOutput) Elem() ChartQueryOutput {
+	return o.ApplyT(func(v *ChartQuery) ChartQuery {
+		if v != nil {
+			return *v
+		}
+		var ret ChartQuery
+		return ret
+	}).(ChartQueryOutput)
+}
+
+func (o ChartQueryPtrOutput) Apl() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ChartQuery) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Apl
+	}).(pulumi.StringPtrOutput)
+}
+
+func (o ChartQueryPtrOutput) Mpl() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ChartQuery) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Mpl
+	}).(pulumi.StringPtrOutput)
 }
 
 // Required: the document. A document exported from the UI, parsed, is accepted as it is.
-type DashboardDashboard struct {
+type DashboardDocument struct {
 	// Compare against a period this far back; "" disables. Not together with `againstTimestamp`.
-	Against *DashboardDashboardAgainst `pulumi:"against"`
+	Against *DashboardAgainst `pulumi:"against"`
 	// Compare against this time (ISO 8601, `now-1h`, epoch ms); "" disables. Not together with `against`.
 	AgainstTimestamp *string `pulumi:"againstTimestamp"`
 	// Required: at most 200; each needs a place in the layout. Order does not matter.
@@ -835,15 +680,15 @@ type DashboardDashboard struct {
 	// Ignored (server-managed keys an export may carry).
 	Id interface{} `pulumi:"id"`
 	// Required: at most 200 items, one per chart. Order does not matter.
-	Layout []DashboardDashboardLayoutItem `pulumi:"layout"`
+	Layout []DashboardLayoutItem `pulumi:"layout"`
 	// Required: 1–100 characters.
 	Name string `pulumi:"name"`
 	// Display overrides, as exports carry them (`{}` equals absent).
-	Overrides *DashboardDashboardOverrides `pulumi:"overrides"`
+	Overrides *DashboardOverrides `pulumi:"overrides"`
 	// A user id, or `X-AXIOM-EVERYONE` (any case) for everyone in the organization. Defaults to everyone.
 	Owner *string `pulumi:"owner"`
 	// Required: seconds between refreshes, 15, 60 or 300.
-	RefreshTime DashboardDashboardRefreshTime `pulumi:"refreshTime"`
+	RefreshTime DashboardRefreshTime `pulumi:"refreshTime"`
 	// Required: 2.
 	SchemaVersion float64 `pulumi:"schemaVersion"`
 	// Required: `qr-now` or epoch milliseconds as a string.
@@ -857,14 +702,14 @@ type DashboardDashboard struct {
 	Version   interface{} `pulumi:"version"`
 }
 
-// Defaults sets the appropriate defaults for DashboardDashboard
-func (val *DashboardDashboard) Defaults() *DashboardDashboard {
+// Defaults sets the appropriate defaults for DashboardDocument
+func (val *DashboardDocument) Defaults() *DashboardDocument {
 	if val == nil {
 		return nil
 	}
 	tmp := *val
 	if tmp.Against == nil {
-		against_ := DashboardDashboardAgainst("")
+		against_ := DashboardAgainst("")
 		tmp.Against = &against_
 	}
 	if tmp.AgainstTimestamp == nil {
@@ -882,21 +727,21 @@ func (val *DashboardDashboard) Defaults() *DashboardDashboard {
 	return &tmp
 }
 
-// DashboardDashboardInput is an input type that accepts DashboardDashboardArgs and DashboardDashboardOutput values.
-// You can construct a concrete instance of `DashboardDashboardInput` via:
+// DashboardDocumentInput is an input type that accepts DashboardDocumentArgs and DashboardDocumentOutput values.
+// You can construct a concrete instance of `DashboardDocumentInput` via:
 //
-//	DashboardDashboardArgs{...}
-type DashboardDashboardInput interface {
+//	DashboardDocumentArgs{...}
+type DashboardDocumentInput interface {
 	pulumi.Input
 
-	ToDashboardDashboardOutput() DashboardDashboardOutput
-	ToDashboardDashboardOutputWithContext(context.Context) DashboardDashboardOutput
+	ToDashboardDocumentOutput() DashboardDocumentOutput
+	ToDashboardDocumentOutputWithContext(context.Context) DashboardDocumentOutput
 }
 
 // Required: the document. A document exported from the UI, parsed, is accepted as it is.
-type DashboardDashboardArgs struct {
+type DashboardDocumentArgs struct {
 	// Compare against a period this far back; "" disables. Not together with `againstTimestamp`.
-	Against DashboardDashboardAgainstPtrInput `pulumi:"against"`
+	Against DashboardAgainstPtrInput `pulumi:"against"`
 	// Compare against this time (ISO 8601, `now-1h`, epoch ms); "" disables. Not together with `against`.
 	AgainstTimestamp pulumi.StringPtrInput `pulumi:"againstTimestamp"`
 	// Required: at most 200; each needs a place in the layout. Order does not matter.
@@ -908,15 +753,15 @@ type DashboardDashboardArgs struct {
 	// Ignored (server-managed keys an export may carry).
 	Id pulumi.Input `pulumi:"id"`
 	// Required: at most 200 items, one per chart. Order does not matter.
-	Layout DashboardDashboardLayoutItemArrayInput `pulumi:"layout"`
+	Layout DashboardLayoutItemArrayInput `pulumi:"layout"`
 	// Required: 1–100 characters.
 	Name pulumi.StringInput `pulumi:"name"`
 	// Display overrides, as exports carry them (`{}` equals absent).
-	Overrides DashboardDashboardOverridesPtrInput `pulumi:"overrides"`
+	Overrides DashboardOverridesPtrInput `pulumi:"overrides"`
 	// A user id, or `X-AXIOM-EVERYONE` (any case) for everyone in the organization. Defaults to everyone.
 	Owner pulumi.StringPtrInput `pulumi:"owner"`
 	// Required: seconds between refreshes, 15, 60 or 300.
-	RefreshTime DashboardDashboardRefreshTimeInput `pulumi:"refreshTime"`
+	RefreshTime DashboardRefreshTimeInput `pulumi:"refreshTime"`
 	// Required: 2.
 	SchemaVersion pulumi.Float64Input `pulumi:"schemaVersion"`
 	// Required: `qr-now` or epoch milliseconds as a string.
@@ -930,14 +775,14 @@ type DashboardDashboardArgs struct {
 	Version   pulumi.Input          `pulumi:"version"`
 }
 
-// Defaults sets the appropriate defaults for DashboardDashboardArgs
-func (val *DashboardDashboardArgs) Defaults() *DashboardDashboardArgs {
+// Defaults sets the appropriate defaults for DashboardDocumentArgs
+func (val *DashboardDocumentArgs) Defaults() *DashboardDocumentArgs {
 	if val == nil {
 		return nil
 	}
 	tmp := *val
 	if tmp.Against == nil {
-		tmp.Against = DashboardDashboardAgainst("")
+		tmp.Against = DashboardAgainst("")
 	}
 	if tmp.AgainstTimestamp == nil {
 		tmp.AgainstTimestamp = pulumi.StringPtr("")
@@ -950,160 +795,160 @@ func (val *DashboardDashboardArgs) Defaults() *DashboardDashboardArgs {
 	}
 	return &tmp
 }
-func (DashboardDashboardArgs) ElementType() reflect.Type {
-	return reflect.TypeOf((*DashboardDashboard)(nil)).Elem()
+func (DashboardDocumentArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*DashboardDocument)(nil)).Elem()
 }
 
-func (i DashboardDashboardArgs) ToDashboardDashboardOutput() DashboardDashboardOutput {
-	return i.ToDashboardDashboardOutputWithContext(context.Background())
+func (i DashboardDocumentArgs) ToDashboardDocumentOutput() DashboardDocumentOutput {
+	return i.ToDashboardDocumentOutputWithContext(context.Background())
 }
 
-func (i DashboardDashboardArgs) ToDashboardDashboardOutputWithContext(ctx context.Context) DashboardDashboardOutput {
-	return pulumi.ToOutputWithContext(ctx, i).(DashboardDashboardOutput)
+func (i DashboardDocumentArgs) ToDashboardDocumentOutputWithContext(ctx context.Context) DashboardDocumentOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(DashboardDocumentOutput)
 }
 
 // Required: the document. A document exported from the UI, parsed, is accepted as it is.
-type DashboardDashboardOutput struct{ *pulumi.OutputState }
+type DashboardDocumentOutput struct{ *pulumi.OutputState }
 
-func (DashboardDashboardOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*DashboardDashboard)(nil)).Elem()
+func (DashboardDocumentOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*DashboardDocument)(nil)).Elem()
 }
 
-func (o DashboardDashboardOutput) ToDashboardDashboardOutput() DashboardDashboardOutput {
+func (o DashboardDocumentOutput) ToDashboardDocumentOutput() DashboardDocumentOutput {
 	return o
 }
 
-func (o DashboardDashboardOutput) ToDashboardDashboardOutputWithContext(ctx context.Context) DashboardDashboardOutput {
+func (o DashboardDocumentOutput) ToDashboardDocumentOutputWithContext(ctx context.Context) DashboardDocumentOutput {
 	return o
 }
 
 // Compare against a period this far back; "" disables. Not together with `againstTimestamp`.
-func (o DashboardDashboardOutput) Against() DashboardDashboardAgainstPtrOutput {
-	return o.ApplyT(func(v DashboardDashboard) *DashboardDashboardAgainst { return v.Against }).(DashboardDashboardAgainstPtrOutput)
+func (o DashboardDocumentOutput) Against() DashboardAgainstPtrOutput {
+	return o.ApplyT(func(v DashboardDocument) *DashboardAgainst { return v.Against }).(DashboardAgainstPtrOutput)
 }
 
 // Compare against this time (ISO 8601, `now-1h`, epoch ms); "" disables. Not together with `against`.
-func (o DashboardDashboardOutput) AgainstTimestamp() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v DashboardDashboard) *string { return v.AgainstTimestamp }).(pulumi.StringPtrOutput)
+func (o DashboardDocumentOutput) AgainstTimestamp() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v DashboardDocument) *string { return v.AgainstTimestamp }).(pulumi.StringPtrOutput)
 }
 
 // Required: at most 200; each needs a place in the layout. Order does not matter.
-func (o DashboardDashboardOutput) Charts() pulumi.ArrayOutput {
-	return o.ApplyT(func(v DashboardDashboard) []interface{} { return v.Charts }).(pulumi.ArrayOutput)
+func (o DashboardDocumentOutput) Charts() pulumi.ArrayOutput {
+	return o.ApplyT(func(v DashboardDocument) []interface{} { return v.Charts }).(pulumi.ArrayOutput)
 }
 
-func (o DashboardDashboardOutput) CreatedAt() pulumi.AnyOutput {
-	return o.ApplyT(func(v DashboardDashboard) interface{} { return v.CreatedAt }).(pulumi.AnyOutput)
+func (o DashboardDocumentOutput) CreatedAt() pulumi.AnyOutput {
+	return o.ApplyT(func(v DashboardDocument) interface{} { return v.CreatedAt }).(pulumi.AnyOutput)
 }
 
-func (o DashboardDashboardOutput) CreatedBy() pulumi.AnyOutput {
-	return o.ApplyT(func(v DashboardDashboard) interface{} { return v.CreatedBy }).(pulumi.AnyOutput)
+func (o DashboardDocumentOutput) CreatedBy() pulumi.AnyOutput {
+	return o.ApplyT(func(v DashboardDocument) interface{} { return v.CreatedBy }).(pulumi.AnyOutput)
 }
 
 // At most 1000 characters. Defaults to "".
-func (o DashboardDashboardOutput) Description() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v DashboardDashboard) *string { return v.Description }).(pulumi.StringPtrOutput)
+func (o DashboardDocumentOutput) Description() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v DashboardDocument) *string { return v.Description }).(pulumi.StringPtrOutput)
 }
 
 // Ignored (server-managed keys an export may carry).
-func (o DashboardDashboardOutput) Id() pulumi.AnyOutput {
-	return o.ApplyT(func(v DashboardDashboard) interface{} { return v.Id }).(pulumi.AnyOutput)
+func (o DashboardDocumentOutput) Id() pulumi.AnyOutput {
+	return o.ApplyT(func(v DashboardDocument) interface{} { return v.Id }).(pulumi.AnyOutput)
 }
 
 // Required: at most 200 items, one per chart. Order does not matter.
-func (o DashboardDashboardOutput) Layout() DashboardDashboardLayoutItemArrayOutput {
-	return o.ApplyT(func(v DashboardDashboard) []DashboardDashboardLayoutItem { return v.Layout }).(DashboardDashboardLayoutItemArrayOutput)
+func (o DashboardDocumentOutput) Layout() DashboardLayoutItemArrayOutput {
+	return o.ApplyT(func(v DashboardDocument) []DashboardLayoutItem { return v.Layout }).(DashboardLayoutItemArrayOutput)
 }
 
 // Required: 1–100 characters.
-func (o DashboardDashboardOutput) Name() pulumi.StringOutput {
-	return o.ApplyT(func(v DashboardDashboard) string { return v.Name }).(pulumi.StringOutput)
+func (o DashboardDocumentOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v DashboardDocument) string { return v.Name }).(pulumi.StringOutput)
 }
 
 // Display overrides, as exports carry them (`{}` equals absent).
-func (o DashboardDashboardOutput) Overrides() DashboardDashboardOverridesPtrOutput {
-	return o.ApplyT(func(v DashboardDashboard) *DashboardDashboardOverrides { return v.Overrides }).(DashboardDashboardOverridesPtrOutput)
+func (o DashboardDocumentOutput) Overrides() DashboardOverridesPtrOutput {
+	return o.ApplyT(func(v DashboardDocument) *DashboardOverrides { return v.Overrides }).(DashboardOverridesPtrOutput)
 }
 
 // A user id, or `X-AXIOM-EVERYONE` (any case) for everyone in the organization. Defaults to everyone.
-func (o DashboardDashboardOutput) Owner() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v DashboardDashboard) *string { return v.Owner }).(pulumi.StringPtrOutput)
+func (o DashboardDocumentOutput) Owner() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v DashboardDocument) *string { return v.Owner }).(pulumi.StringPtrOutput)
 }
 
 // Required: seconds between refreshes, 15, 60 or 300.
-func (o DashboardDashboardOutput) RefreshTime() DashboardDashboardRefreshTimeOutput {
-	return o.ApplyT(func(v DashboardDashboard) DashboardDashboardRefreshTime { return v.RefreshTime }).(DashboardDashboardRefreshTimeOutput)
+func (o DashboardDocumentOutput) RefreshTime() DashboardRefreshTimeOutput {
+	return o.ApplyT(func(v DashboardDocument) DashboardRefreshTime { return v.RefreshTime }).(DashboardRefreshTimeOutput)
 }
 
 // Required: 2.
-func (o DashboardDashboardOutput) SchemaVersion() pulumi.Float64Output {
-	return o.ApplyT(func(v DashboardDashboard) float64 { return v.SchemaVersion }).(pulumi.Float64Output)
+func (o DashboardDocumentOutput) SchemaVersion() pulumi.Float64Output {
+	return o.ApplyT(func(v DashboardDocument) float64 { return v.SchemaVersion }).(pulumi.Float64Output)
 }
 
 // Required: `qr-now` or epoch milliseconds as a string.
-func (o DashboardDashboardOutput) TimeWindowEnd() pulumi.StringOutput {
-	return o.ApplyT(func(v DashboardDashboard) string { return v.TimeWindowEnd }).(pulumi.StringOutput)
+func (o DashboardDocumentOutput) TimeWindowEnd() pulumi.StringOutput {
+	return o.ApplyT(func(v DashboardDocument) string { return v.TimeWindowEnd }).(pulumi.StringOutput)
 }
 
 // Required: `qr-now-<n><s|m|h|d|w>` (e.g. `qr-now-1h`) or epoch milliseconds as a string.
-func (o DashboardDashboardOutput) TimeWindowStart() pulumi.StringOutput {
-	return o.ApplyT(func(v DashboardDashboard) string { return v.TimeWindowStart }).(pulumi.StringOutput)
+func (o DashboardDocumentOutput) TimeWindowStart() pulumi.StringOutput {
+	return o.ApplyT(func(v DashboardDocument) string { return v.TimeWindowStart }).(pulumi.StringOutput)
 }
 
 // Ignored: the service's; the Dashboard's own `uid` input decides which dashboard this is.
-func (o DashboardDashboardOutput) Uid() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v DashboardDashboard) *string { return v.Uid }).(pulumi.StringPtrOutput)
+func (o DashboardDocumentOutput) Uid() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v DashboardDocument) *string { return v.Uid }).(pulumi.StringPtrOutput)
 }
 
-func (o DashboardDashboardOutput) UpdatedAt() pulumi.AnyOutput {
-	return o.ApplyT(func(v DashboardDashboard) interface{} { return v.UpdatedAt }).(pulumi.AnyOutput)
+func (o DashboardDocumentOutput) UpdatedAt() pulumi.AnyOutput {
+	return o.ApplyT(func(v DashboardDocument) interface{} { return v.UpdatedAt }).(pulumi.AnyOutput)
 }
 
-func (o DashboardDashboardOutput) UpdatedBy() pulumi.AnyOutput {
-	return o.ApplyT(func(v DashboardDashboard) interface{} { return v.UpdatedBy }).(pulumi.AnyOutput)
+func (o DashboardDocumentOutput) UpdatedBy() pulumi.AnyOutput {
+	return o.ApplyT(func(v DashboardDocument) interface{} { return v.UpdatedBy }).(pulumi.AnyOutput)
 }
 
-func (o DashboardDashboardOutput) Version() pulumi.AnyOutput {
-	return o.ApplyT(func(v DashboardDashboard) interface{} { return v.Version }).(pulumi.AnyOutput)
+func (o DashboardDocumentOutput) Version() pulumi.AnyOutput {
+	return o.ApplyT(func(v DashboardDocument) interface{} { return v.Version }).(pulumi.AnyOutput)
 }
 
-type DashboardDashboardPtrOutput struct{ *pulumi.OutputState }
+type DashboardDocumentPtrOutput struct{ *pulumi.OutputState }
 
-func (DashboardDashboardPtrOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((**DashboardDashboard)(nil)).Elem()
+func (DashboardDocumentPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**DashboardDocument)(nil)).Elem()
 }
 
-func (o DashboardDashboardPtrOutput) ToDashboardDashboardPtrOutput() DashboardDashboardPtrOutput {
+func (o DashboardDocumentPtrOutput) ToDashboardDocumentPtrOutput() DashboardDocumentPtrOutput {
 	return o
 }
 
-func (o DashboardDashboardPtrOutput) ToDashboardDashboardPtrOutputWithContext(ctx context.Context) DashboardDashboardPtrOutput {
+func (o DashboardDocumentPtrOutput) ToDashboardDocumentPtrOutputWithContext(ctx context.Context) DashboardDocumentPtrOutput {
 	return o
 }
 
-func (o DashboardDashboardPtrOutput) Elem() DashboardDashboardOutput {
-	return o.ApplyT(func(v *DashboardDashboard) DashboardDashboard {
+func (o DashboardDocumentPtrOutput) Elem() DashboardDocumentOutput {
+	return o.ApplyT(func(v *DashboardDocument) DashboardDocument {
 		if v != nil {
 			return *v
 		}
-		var ret DashboardDashboard
+		var ret DashboardDocument
 		return ret
-	}).(DashboardDashboardOutput)
+	}).(DashboardDocumentOutput)
 }
 
 // Compare against a period this far back; "" disables. Not together with `againstTimestamp`.
-func (o DashboardDashboardPtrOutput) Against() DashboardDashboardAgainstPtrOutput {
-	return o.ApplyT(func(v *DashboardDashboard) *DashboardDashboardAgainst {
+func (o DashboardDocumentPtrOutput) Against() DashboardAgainstPtrOutput {
+	return o.ApplyT(func(v *DashboardDocument) *DashboardAgainst {
 		if v == nil {
 			return nil
 		}
 		return v.Against
-	}).(DashboardDashboardAgainstPtrOutput)
+	}).(DashboardAgainstPtrOutput)
 }
 
 // Compare against this time (ISO 8601, `now-1h`, epoch ms); "" disables. Not together with `against`.
-func (o DashboardDashboardPtrOutput) AgainstTimestamp() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v *DashboardDashboard) *string {
+func (o DashboardDocumentPtrOutput) AgainstTimestamp() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *DashboardDocument) *string {
 		if v == nil {
 			return nil
 		}
@@ -1112,8 +957,8 @@ func (o DashboardDashboardPtrOutput) AgainstTimestamp() pulumi.StringPtrOutput {
 }
 
 // Required: at most 200; each needs a place in the layout. Order does not matter.
-func (o DashboardDashboardPtrOutput) Charts() pulumi.ArrayOutput {
-	return o.ApplyT(func(v *DashboardDashboard) []interface{} {
+func (o DashboardDocumentPtrOutput) Charts() pulumi.ArrayOutput {
+	return o.ApplyT(func(v *DashboardDocument) []interface{} {
 		if v == nil {
 			return nil
 		}
@@ -1121,8 +966,8 @@ func (o DashboardDashboardPtrOutput) Charts() pulumi.ArrayOutput {
 	}).(pulumi.ArrayOutput)
 }
 
-func (o DashboardDashboardPtrOutput) CreatedAt() pulumi.AnyOutput {
-	return o.ApplyT(func(v *DashboardDashboard) interface{} {
+func (o DashboardDocumentPtrOutput) CreatedAt() pulumi.AnyOutput {
+	return o.ApplyT(func(v *DashboardDocument) interface{} {
 		if v == nil {
 			return nil
 		}
@@ -1130,8 +975,8 @@ func (o DashboardDashboardPtrOutput) CreatedAt() pulumi.AnyOutput {
 	}).(pulumi.AnyOutput)
 }
 
-func (o DashboardDashboardPtrOutput) CreatedBy() pulumi.AnyOutput {
-	return o.ApplyT(func(v *DashboardDashboard) interface{} {
+func (o DashboardDocumentPtrOutput) CreatedBy() pulumi.AnyOutput {
+	return o.ApplyT(func(v *DashboardDocument) interface{} {
 		if v == nil {
 			return nil
 		}
@@ -1140,8 +985,8 @@ func (o DashboardDashboardPtrOutput) CreatedBy() pulumi.AnyOutput {
 }
 
 // At most 1000 characters. Defaults to "".
-func (o DashboardDashboardPtrOutput) Description() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v *DashboardDashboard) *string {
+func (o DashboardDocumentPtrOutput) Description() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *DashboardDocument) *string {
 		if v == nil {
 			return nil
 		}
@@ -1150,8 +995,8 @@ func (o DashboardDashboardPtrOutput) Description() pulumi.StringPtrOutput {
 }
 
 // Ignored (server-managed keys an export may carry).
-func (o DashboardDashboardPtrOutput) Id() pulumi.AnyOutput {
-	return o.ApplyT(func(v *DashboardDashboard) interface{} {
+func (o DashboardDocumentPtrOutput) Id() pulumi.AnyOutput {
+	return o.ApplyT(func(v *DashboardDocument) interface{} {
 		if v == nil {
 			return nil
 		}
@@ -1160,18 +1005,18 @@ func (o DashboardDashboardPtrOutput) Id() pulumi.AnyOutput {
 }
 
 // Required: at most 200 items, one per chart. Order does not matter.
-func (o DashboardDashboardPtrOutput) Layout() DashboardDashboardLayoutItemArrayOutput {
-	return o.ApplyT(func(v *DashboardDashboard) []DashboardDashboardLayoutItem {
+func (o DashboardDocumentPtrOutput) Layout() DashboardLayoutItemArrayOutput {
+	return o.ApplyT(func(v *DashboardDocument) []DashboardLayoutItem {
 		if v == nil {
 			return nil
 		}
 		return v.Layout
-	}).(DashboardDashboardLayoutItemArrayOutput)
+	}).(DashboardLayoutItemArrayOutput)
 }
 
 // Required: 1–100 characters.
-func (o DashboardDashboardPtrOutput) Name() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v *DashboardDashboard) *string {
+func (o DashboardDocumentPtrOutput) Name() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *DashboardDocument) *string {
 		if v == nil {
 			return nil
 		}
@@ -1180,18 +1025,18 @@ func (o DashboardDashboardPtrOutput) Name() pulumi.StringPtrOutput {
 }
 
 // Display overrides, as exports carry them (`{}` equals absent).
-func (o DashboardDashboardPtrOutput) Overrides() DashboardDashboardOverridesPtrOutput {
-	return o.ApplyT(func(v *DashboardDashboard) *DashboardDashboardOverrides {
+func (o DashboardDocumentPtrOutput) Overrides() DashboardOverridesPtrOutput {
+	return o.ApplyT(func(v *DashboardDocument) *DashboardOverrides {
 		if v == nil {
 			return nil
 		}
 		return v.Overrides
-	}).(DashboardDashboardOverridesPtrOutput)
+	}).(DashboardOverridesPtrOutput)
 }
 
 // A user id, or `X-AXIOM-EVERYONE` (any case) for everyone in the organization. Defaults to everyone.
-func (o DashboardDashboardPtrOutput) Owner() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v *DashboardDashboard) *string {
+func (o DashboardDocumentPtrOutput) Owner() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *DashboardDocument) *string {
 		if v == nil {
 			return nil
 		}
@@ -1200,18 +1045,18 @@ func (o DashboardDashboardPtrOutput) Owner() pulumi.StringPtrOutput {
 }
 
 // Required: seconds between refreshes, 15, 60 or 300.
-func (o DashboardDashboardPtrOutput) RefreshTime() DashboardDashboardRefreshTimePtrOutput {
-	return o.ApplyT(func(v *DashboardDashboard) *DashboardDashboardRefreshTime {
+func (o DashboardDocumentPtrOutput) RefreshTime() DashboardRefreshTimePtrOutput {
+	return o.ApplyT(func(v *DashboardDocument) *DashboardRefreshTime {
 		if v == nil {
 			return nil
 		}
 		return &v.RefreshTime
-	}).(DashboardDashboardRefreshTimePtrOutput)
+	}).(DashboardRefreshTimePtrOutput)
 }
 
 // Required: 2.
-func (o DashboardDashboardPtrOutput) SchemaVersion() pulumi.Float64PtrOutput {
-	return o.ApplyT(func(v *DashboardDashboard) *float64 {
+func (o DashboardDocumentPtrOutput) SchemaVersion() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v *DashboardDocument) *float64 {
 		if v == nil {
 			return nil
 		}
@@ -1220,8 +1065,8 @@ func (o DashboardDashboardPtrOutput) SchemaVersion() pulumi.Float64PtrOutput {
 }
 
 // Required: `qr-now` or epoch milliseconds as a string.
-func (o DashboardDashboardPtrOutput) TimeWindowEnd() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v *DashboardDashboard) *string {
+func (o DashboardDocumentPtrOutput) TimeWindowEnd() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *DashboardDocument) *string {
 		if v == nil {
 			return nil
 		}
@@ -1230,8 +1075,8 @@ func (o DashboardDashboardPtrOutput) TimeWindowEnd() pulumi.StringPtrOutput {
 }
 
 // Required: `qr-now-<n><s|m|h|d|w>` (e.g. `qr-now-1h`) or epoch milliseconds as a string.
-func (o DashboardDashboardPtrOutput) TimeWindowStart() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v *DashboardDashboard) *string {
+func (o DashboardDocumentPtrOutput) TimeWindowStart() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *DashboardDocument) *string {
 		if v == nil {
 			return nil
 		}
@@ -1240,8 +1085,8 @@ func (o DashboardDashboardPtrOutput) TimeWindowStart() pulumi.StringPtrOutput {
 }
 
 // Ignored: the service's; the Dashboard's own `uid` input decides which dashboard this is.
-func (o DashboardDashboardPtrOutput) Uid() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v *DashboardDashboard) *string {
+func (o DashboardDocumentPtrOutput) Uid() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *DashboardDocument) *string {
 		if v == nil {
 			return nil
 		}
@@ -1249,8 +1094,8 @@ func (o DashboardDashboardPtrOutput) Uid() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
-func (o DashboardDashboardPtrOutput) UpdatedAt() pulumi.AnyOutput {
-	return o.ApplyT(func(v *DashboardDashboard) interface{} {
+func (o DashboardDocumentPtrOutput) UpdatedAt() pulumi.AnyOutput {
+	return o.ApplyT(func(v *DashboardDocument) interface{} {
 		if v == nil {
 			return nil
 		}
@@ -1258,8 +1103,8 @@ func (o DashboardDashboardPtrOutput) UpdatedAt() pulumi.AnyOutput {
 	}).(pulumi.AnyOutput)
 }
 
-func (o DashboardDashboardPtrOutput) UpdatedBy() pulumi.AnyOutput {
-	return o.ApplyT(func(v *DashboardDashboard) interface{} {
+func (o DashboardDocumentPtrOutput) UpdatedBy() pulumi.AnyOutput {
+	return o.ApplyT(func(v *DashboardDocument) interface{} {
 		if v == nil {
 			return nil
 		}
@@ -1267,8 +1112,8 @@ func (o DashboardDashboardPtrOutput) UpdatedBy() pulumi.AnyOutput {
 	}).(pulumi.AnyOutput)
 }
 
-func (o DashboardDashboardPtrOutput) Version() pulumi.AnyOutput {
-	return o.ApplyT(func(v *DashboardDashboard) interface{} {
+func (o DashboardDocumentPtrOutput) Version() pulumi.AnyOutput {
+	return o.ApplyT(func(v *DashboardDocument) interface{} {
 		if v == nil {
 			return nil
 		}
@@ -1276,7 +1121,7 @@ func (o DashboardDashboardPtrOutput) Version() pulumi.AnyOutput {
 	}).(pulumi.AnyOutput)
 }
 
-type DashboardDashboardLayoutItem struct {
+type DashboardLayoutItem struct {
 	// Height in rows, 1–100.
 	H int `pulumi:"h"`
 	// The id of the chart placed here.
@@ -1295,18 +1140,18 @@ type DashboardDashboardLayoutItem struct {
 	Y int `pulumi:"y"`
 }
 
-// DashboardDashboardLayoutItemInput is an input type that accepts DashboardDashboardLayoutItemArgs and DashboardDashboardLayoutItemOutput values.
-// You can construct a concrete instance of `DashboardDashboardLayoutItemInput` via:
+// DashboardLayoutItemInput is an input type that accepts DashboardLayoutItemArgs and DashboardLayoutItemOutput values.
+// You can construct a concrete instance of `DashboardLayoutItemInput` via:
 //
-//	DashboardDashboardLayoutItemArgs{...}
-type DashboardDashboardLayoutItemInput interface {
+//	DashboardLayoutItemArgs{...}
+type DashboardLayoutItemInput interface {
 	pulumi.Input
 
-	ToDashboardDashboardLayoutItemOutput() DashboardDashboardLayoutItemOutput
-	ToDashboardDashboardLayoutItemOutputWithContext(context.Context) DashboardDashboardLayoutItemOutput
+	ToDashboardLayoutItemOutput() DashboardLayoutItemOutput
+	ToDashboardLayoutItemOutputWithContext(context.Context) DashboardLayoutItemOutput
 }
 
-type DashboardDashboardLayoutItemArgs struct {
+type DashboardLayoutItemArgs struct {
 	// Height in rows, 1–100.
 	H pulumi.IntInput `pulumi:"h"`
 	// The id of the chart placed here.
@@ -1325,252 +1170,252 @@ type DashboardDashboardLayoutItemArgs struct {
 	Y pulumi.IntInput `pulumi:"y"`
 }
 
-func (DashboardDashboardLayoutItemArgs) ElementType() reflect.Type {
-	return reflect.TypeOf((*DashboardDashboardLayoutItem)(nil)).Elem()
+func (DashboardLayoutItemArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*DashboardLayoutItem)(nil)).Elem()
 }
 
-func (i DashboardDashboardLayoutItemArgs) ToDashboardDashboardLayoutItemOutput() DashboardDashboardLayoutItemOutput {
-	return i.ToDashboardDashboardLayoutItemOutputWithContext(context.Background())
+func (i DashboardLayoutItemArgs) ToDashboardLayoutItemOutput() DashboardLayoutItemOutput {
+	return i.ToDashboardLayoutItemOutputWithContext(context.Background())
 }
 
-func (i DashboardDashboardLayoutItemArgs) ToDashboardDashboardLayoutItemOutputWithContext(ctx context.Context) DashboardDashboardLayoutItemOutput {
-	return pulumi.ToOutputWithContext(ctx, i).(DashboardDashboardLayoutItemOutput)
+func (i DashboardLayoutItemArgs) ToDashboardLayoutItemOutputWithContext(ctx context.Context) DashboardLayoutItemOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(DashboardLayoutItemOutput)
 }
 
-// DashboardDashboardLayoutItemArrayInput is an input type that accepts DashboardDashboardLayoutItemArray and DashboardDashboardLayoutItemArrayOutput values.
-// You can construct a concrete instance of `DashboardDashboardLayoutItemArrayInput` via:
+// DashboardLayoutItemArrayInput is an input type that accepts DashboardLayoutItemArray and DashboardLayoutItemArrayOutput values.
+// You can construct a concrete instance of `DashboardLayoutItemArrayInput` via:
 //
-//	DashboardDashboardLayoutItemArray{ DashboardDashboardLayoutItemArgs{...} }
-type DashboardDashboardLayoutItemArrayInput interface {
+//	DashboardLayoutItemArray{ DashboardLayoutItemArgs{...} }
+type DashboardLayoutItemArrayInput interface {
 	pulumi.Input
 
-	ToDashboardDashboardLayoutItemArrayOutput() DashboardDashboardLayoutItemArrayOutput
-	ToDashboardDashboardLayoutItemArrayOutputWithContext(context.Context) DashboardDashboardLayoutItemArrayOutput
+	ToDashboardLayoutItemArrayOutput() DashboardLayoutItemArrayOutput
+	ToDashboardLayoutItemArrayOutputWithContext(context.Context) DashboardLayoutItemArrayOutput
 }
 
-type DashboardDashboardLayoutItemArray []DashboardDashboardLayoutItemInput
+type DashboardLayoutItemArray []DashboardLayoutItemInput
 
-func (DashboardDashboardLayoutItemArray) ElementType() reflect.Type {
-	return reflect.TypeOf((*[]DashboardDashboardLayoutItem)(nil)).Elem()
+func (DashboardLayoutItemArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]DashboardLayoutItem)(nil)).Elem()
 }
 
-func (i DashboardDashboardLayoutItemArray) ToDashboardDashboardLayoutItemArrayOutput() DashboardDashboardLayoutItemArrayOutput {
-	return i.ToDashboardDashboardLayoutItemArrayOutputWithContext(context.Background())
+func (i DashboardLayoutItemArray) ToDashboardLayoutItemArrayOutput() DashboardLayoutItemArrayOutput {
+	return i.ToDashboardLayoutItemArrayOutputWithContext(context.Background())
 }
 
-func (i DashboardDashboardLayoutItemArray) ToDashboardDashboardLayoutItemArrayOutputWithContext(ctx context.Context) DashboardDashboardLayoutItemArrayOutput {
-	return pulumi.ToOutputWithContext(ctx, i).(DashboardDashboardLayoutItemArrayOutput)
+func (i DashboardLayoutItemArray) ToDashboardLayoutItemArrayOutputWithContext(ctx context.Context) DashboardLayoutItemArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(DashboardLayoutItemArrayOutput)
 }
 
-type DashboardDashboardLayoutItemOutput struct{ *pulumi.OutputState }
+type DashboardLayoutItemOutput struct{ *pulumi.OutputState }
 
-func (DashboardDashboardLayoutItemOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*DashboardDashboardLayoutItem)(nil)).Elem()
+func (DashboardLayoutItemOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*DashboardLayoutItem)(nil)).Elem()
 }
 
-func (o DashboardDashboardLayoutItemOutput) ToDashboardDashboardLayoutItemOutput() DashboardDashboardLayoutItemOutput {
+func (o DashboardLayoutItemOutput) ToDashboardLayoutItemOutput() DashboardLayoutItemOutput {
 	return o
 }
 
-func (o DashboardDashboardLayoutItemOutput) ToDashboardDashboardLayoutItemOutputWithContext(ctx context.Context) DashboardDashboardLayoutItemOutput {
+func (o DashboardLayoutItemOutput) ToDashboardLayoutItemOutputWithContext(ctx context.Context) DashboardLayoutItemOutput {
 	return o
 }
 
 // Height in rows, 1–100.
-func (o DashboardDashboardLayoutItemOutput) H() pulumi.IntOutput {
-	return o.ApplyT(func(v DashboardDashboardLayoutItem) int { return v.H }).(pulumi.IntOutput)
+func (o DashboardLayoutItemOutput) H() pulumi.IntOutput {
+	return o.ApplyT(func(v DashboardLayoutItem) int { return v.H }).(pulumi.IntOutput)
 }
 
 // The id of the chart placed here.
-func (o DashboardDashboardLayoutItemOutput) I() pulumi.StringOutput {
-	return o.ApplyT(func(v DashboardDashboardLayoutItem) string { return v.I }).(pulumi.StringOutput)
+func (o DashboardLayoutItemOutput) I() pulumi.StringOutput {
+	return o.ApplyT(func(v DashboardLayoutItem) string { return v.I }).(pulumi.StringOutput)
 }
 
-func (o DashboardDashboardLayoutItemOutput) MaxH() pulumi.IntPtrOutput {
-	return o.ApplyT(func(v DashboardDashboardLayoutItem) *int { return v.MaxH }).(pulumi.IntPtrOutput)
+func (o DashboardLayoutItemOutput) MaxH() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v DashboardLayoutItem) *int { return v.MaxH }).(pulumi.IntPtrOutput)
 }
 
-func (o DashboardDashboardLayoutItemOutput) MaxW() pulumi.IntPtrOutput {
-	return o.ApplyT(func(v DashboardDashboardLayoutItem) *int { return v.MaxW }).(pulumi.IntPtrOutput)
+func (o DashboardLayoutItemOutput) MaxW() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v DashboardLayoutItem) *int { return v.MaxW }).(pulumi.IntPtrOutput)
 }
 
 // 0.5–100.
-func (o DashboardDashboardLayoutItemOutput) MinH() pulumi.Float64PtrOutput {
-	return o.ApplyT(func(v DashboardDashboardLayoutItem) *float64 { return v.MinH }).(pulumi.Float64PtrOutput)
+func (o DashboardLayoutItemOutput) MinH() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v DashboardLayoutItem) *float64 { return v.MinH }).(pulumi.Float64PtrOutput)
 }
 
-func (o DashboardDashboardLayoutItemOutput) MinW() pulumi.IntPtrOutput {
-	return o.ApplyT(func(v DashboardDashboardLayoutItem) *int { return v.MinW }).(pulumi.IntPtrOutput)
+func (o DashboardLayoutItemOutput) MinW() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v DashboardLayoutItem) *int { return v.MinW }).(pulumi.IntPtrOutput)
 }
 
-func (o DashboardDashboardLayoutItemOutput) Static() pulumi.BoolPtrOutput {
-	return o.ApplyT(func(v DashboardDashboardLayoutItem) *bool { return v.Static }).(pulumi.BoolPtrOutput)
+func (o DashboardLayoutItemOutput) Static() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v DashboardLayoutItem) *bool { return v.Static }).(pulumi.BoolPtrOutput)
 }
 
 // Width in columns, 1–12.
-func (o DashboardDashboardLayoutItemOutput) W() pulumi.IntOutput {
-	return o.ApplyT(func(v DashboardDashboardLayoutItem) int { return v.W }).(pulumi.IntOutput)
+func (o DashboardLayoutItemOutput) W() pulumi.IntOutput {
+	return o.ApplyT(func(v DashboardLayoutItem) int { return v.W }).(pulumi.IntOutput)
 }
 
 // Column, 0–11.
-func (o DashboardDashboardLayoutItemOutput) X() pulumi.IntOutput {
-	return o.ApplyT(func(v DashboardDashboardLayoutItem) int { return v.X }).(pulumi.IntOutput)
+func (o DashboardLayoutItemOutput) X() pulumi.IntOutput {
+	return o.ApplyT(func(v DashboardLayoutItem) int { return v.X }).(pulumi.IntOutput)
 }
 
 // Row, 0 or more; null lets the grid place it.
-func (o DashboardDashboardLayoutItemOutput) Y() pulumi.IntOutput {
-	return o.ApplyT(func(v DashboardDashboardLayoutItem) int { return v.Y }).(pulumi.IntOutput)
+func (o DashboardLayoutItemOutput) Y() pulumi.IntOutput {
+	return o.ApplyT(func(v DashboardLayoutItem) int { return v.Y }).(pulumi.IntOutput)
 }
 
-type DashboardDashboardLayoutItemArrayOutput struct{ *pulumi.OutputState }
+type DashboardLayoutItemArrayOutput struct{ *pulumi.OutputState }
 
-func (DashboardDashboardLayoutItemArrayOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*[]DashboardDashboardLayoutItem)(nil)).Elem()
+func (DashboardLayoutItemArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]DashboardLayoutItem)(nil)).Elem()
 }
 
-func (o DashboardDashboardLayoutItemArrayOutput) ToDashboardDashboardLayoutItemArrayOutput() DashboardDashboardLayoutItemArrayOutput {
+func (o DashboardLayoutItemArrayOutput) ToDashboardLayoutItemArrayOutput() DashboardLayoutItemArrayOutput {
 	return o
 }
 
-func (o DashboardDashboardLayoutItemArrayOutput) ToDashboardDashboardLayoutItemArrayOutputWithContext(ctx context.Context) DashboardDashboardLayoutItemArrayOutput {
+func (o DashboardLayoutItemArrayOutput) ToDashboardLayoutItemArrayOutputWithContext(ctx context.Context) DashboardLayoutItemArrayOutput {
 	return o
 }
 
-func (o DashboardDashboardLayoutItemArrayOutput) Index(i pulumi.IntInput) DashboardDashboardLayoutItemOutput {
-	return pulumi.All(o, i).ApplyT(func(vs []interface{}) DashboardDashboardLayoutItem {
-		return vs[0].([]DashboardDashboardLayoutItem)[vs[1].(int)]
-	}).(DashboardDashboardLayoutItemOutput)
+func (o DashboardLayoutItemArrayOutput) Index(i pulumi.IntInput) DashboardLayoutItemOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) DashboardLayoutItem {
+		return vs[0].([]DashboardLayoutItem)[vs[1].(int)]
+	}).(DashboardLayoutItemOutput)
 }
 
 // Display overrides, as exports carry them (`{}` equals absent).
-type DashboardDashboardOverrides struct {
+type DashboardOverrides struct {
 	RowHeight *int `pulumi:"rowHeight"`
 }
 
-// DashboardDashboardOverridesInput is an input type that accepts DashboardDashboardOverridesArgs and DashboardDashboardOverridesOutput values.
-// You can construct a concrete instance of `DashboardDashboardOverridesInput` via:
+// DashboardOverridesInput is an input type that accepts DashboardOverridesArgs and DashboardOverridesOutput values.
+// You can construct a concrete instance of `DashboardOverridesInput` via:
 //
-//	DashboardDashboardOverridesArgs{...}
-type DashboardDashboardOverridesInput interface {
+//	DashboardOverridesArgs{...}
+type DashboardOverridesInput interface {
 	pulumi.Input
 
-	ToDashboardDashboardOverridesOutput() DashboardDashboardOverridesOutput
-	ToDashboardDashboardOverridesOutputWithContext(context.Context) DashboardDashboardOverridesOutput
+	ToDashboardOverridesOutput() DashboardOverridesOutput
+	ToDashboardOverridesOutputWithContext(context.Context) DashboardOverridesOutput
 }
 
 // Display overrides, as exports carry them (`{}` equals absent).
-type DashboardDashboardOverridesArgs struct {
+type DashboardOverridesArgs struct {
 	RowHeight pulumi.IntPtrInput `pulumi:"rowHeight"`
 }
 
-func (DashboardDashboardOverridesArgs) ElementType() reflect.Type {
-	return reflect.TypeOf((*DashboardDashboardOverrides)(nil)).Elem()
+func (DashboardOverridesArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*DashboardOverrides)(nil)).Elem()
 }
 
-func (i DashboardDashboardOverridesArgs) ToDashboardDashboardOverridesOutput() DashboardDashboardOverridesOutput {
-	return i.ToDashboardDashboardOverridesOutputWithContext(context.Background())
+func (i DashboardOverridesArgs) ToDashboardOverridesOutput() DashboardOverridesOutput {
+	return i.ToDashboardOverridesOutputWithContext(context.Background())
 }
 
-func (i DashboardDashboardOverridesArgs) ToDashboardDashboardOverridesOutputWithContext(ctx context.Context) DashboardDashboardOverridesOutput {
-	return pulumi.ToOutputWithContext(ctx, i).(DashboardDashboardOverridesOutput)
+func (i DashboardOverridesArgs) ToDashboardOverridesOutputWithContext(ctx context.Context) DashboardOverridesOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(DashboardOverridesOutput)
 }
 
-func (i DashboardDashboardOverridesArgs) ToDashboardDashboardOverridesPtrOutput() DashboardDashboardOverridesPtrOutput {
-	return i.ToDashboardDashboardOverridesPtrOutputWithContext(context.Background())
+func (i DashboardOverridesArgs) ToDashboardOverridesPtrOutput() DashboardOverridesPtrOutput {
+	return i.ToDashboardOverridesPtrOutputWithContext(context.Background())
 }
 
-func (i DashboardDashboardOverridesArgs) ToDashboardDashboardOverridesPtrOutputWithContext(ctx context.Context) DashboardDashboardOverridesPtrOutput {
-	return pulumi.ToOutputWithContext(ctx, i).(DashboardDashboardOverridesOutput).ToDashboardDashboardOverridesPtrOutputWithContext(ctx)
+func (i DashboardOverridesArgs) ToDashboardOverridesPtrOutputWithContext(ctx context.Context) DashboardOverridesPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(DashboardOverridesOutput).ToDashboardOverridesPtrOutputWithContext(ctx)
 }
 
-// DashboardDashboardOverridesPtrInput is an input type that accepts DashboardDashboardOverridesArgs, DashboardDashboardOverridesPtr and DashboardDashboardOverridesPtrOutput values.
-// You can construct a concrete instance of `DashboardDashboardOverridesPtrInput` via:
+// DashboardOverridesPtrInput is an input type that accepts DashboardOverridesArgs, DashboardOverridesPtr and DashboardOverridesPtrOutput values.
+// You can construct a concrete instance of `DashboardOverridesPtrInput` via:
 //
-//	        DashboardDashboardOverridesArgs{...}
+//	        DashboardOverridesArgs{...}
 //
 //	or:
 //
 //	        nil
-type DashboardDashboardOverridesPtrInput interface {
+type DashboardOverridesPtrInput interface {
 	pulumi.Input
 
-	ToDashboardDashboardOverridesPtrOutput() DashboardDashboardOverridesPtrOutput
-	ToDashboardDashboardOverridesPtrOutputWithContext(context.Context) DashboardDashboardOverridesPtrOutput
+	ToDashboardOverridesPtrOutput() DashboardOverridesPtrOutput
+	ToDashboardOverridesPtrOutputWithContext(context.Context) DashboardOverridesPtrOutput
 }
 
-type dashboardDashboardOverridesPtrType DashboardDashboardOverridesArgs
+type dashboardOverridesPtrType DashboardOverridesArgs
 
-func DashboardDashboardOverridesPtr(v *DashboardDashboardOverridesArgs) DashboardDashboardOverridesPtrInput {
-	return (*dashboardDashboardOverridesPtrType)(v)
+func DashboardOverridesPtr(v *DashboardOverridesArgs) DashboardOverridesPtrInput {
+	return (*dashboardOverridesPtrType)(v)
 }
 
-func (*dashboardDashboardOverridesPtrType) ElementType() reflect.Type {
-	return reflect.TypeOf((**DashboardDashboardOverrides)(nil)).Elem()
+func (*dashboardOverridesPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**DashboardOverrides)(nil)).Elem()
 }
 
-func (i *dashboardDashboardOverridesPtrType) ToDashboardDashboardOverridesPtrOutput() DashboardDashboardOverridesPtrOutput {
-	return i.ToDashboardDashboardOverridesPtrOutputWithContext(context.Background())
+func (i *dashboardOverridesPtrType) ToDashboardOverridesPtrOutput() DashboardOverridesPtrOutput {
+	return i.ToDashboardOverridesPtrOutputWithContext(context.Background())
 }
 
-func (i *dashboardDashboardOverridesPtrType) ToDashboardDashboardOverridesPtrOutputWithContext(ctx context.Context) DashboardDashboardOverridesPtrOutput {
-	return pulumi.ToOutputWithContext(ctx, i).(DashboardDashboardOverridesPtrOutput)
+func (i *dashboardOverridesPtrType) ToDashboardOverridesPtrOutputWithContext(ctx context.Context) DashboardOverridesPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(DashboardOverridesPtrOutput)
 }
 
 // Display overrides, as exports carry them (`{}` equals absent).
-type DashboardDashboardOverridesOutput struct{ *pulumi.OutputState }
+type DashboardOverridesOutput struct{ *pulumi.OutputState }
 
-func (DashboardDashboardOverridesOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*DashboardDashboardOverrides)(nil)).Elem()
+func (DashboardOverridesOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*DashboardOverrides)(nil)).Elem()
 }
 
-func (o DashboardDashboardOverridesOutput) ToDashboardDashboardOverridesOutput() DashboardDashboardOverridesOutput {
+func (o DashboardOverridesOutput) ToDashboardOverridesOutput() DashboardOverridesOutput {
 	return o
 }
 
-func (o DashboardDashboardOverridesOutput) ToDashboardDashboardOverridesOutputWithContext(ctx context.Context) DashboardDashboardOverridesOutput {
+func (o DashboardOverridesOutput) ToDashboardOverridesOutputWithContext(ctx context.Context) DashboardOverridesOutput {
 	return o
 }
 
-func (o DashboardDashboardOverridesOutput) ToDashboardDashboardOverridesPtrOutput() DashboardDashboardOverridesPtrOutput {
-	return o.ToDashboardDashboardOverridesPtrOutputWithContext(context.Background())
+func (o DashboardOverridesOutput) ToDashboardOverridesPtrOutput() DashboardOverridesPtrOutput {
+	return o.ToDashboardOverridesPtrOutputWithContext(context.Background())
 }
 
-func (o DashboardDashboardOverridesOutput) ToDashboardDashboardOverridesPtrOutputWithContext(ctx context.Context) DashboardDashboardOverridesPtrOutput {
-	return o.ApplyTWithContext(ctx, func(_ context.Context, v DashboardDashboardOverrides) *DashboardDashboardOverrides {
+func (o DashboardOverridesOutput) ToDashboardOverridesPtrOutputWithContext(ctx context.Context) DashboardOverridesPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v DashboardOverrides) *DashboardOverrides {
 		return &v
-	}).(DashboardDashboardOverridesPtrOutput)
+	}).(DashboardOverridesPtrOutput)
 }
 
-func (o DashboardDashboardOverridesOutput) RowHeight() pulumi.IntPtrOutput {
-	return o.ApplyT(func(v DashboardDashboardOverrides) *int { return v.RowHeight }).(pulumi.IntPtrOutput)
+func (o DashboardOverridesOutput) RowHeight() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v DashboardOverrides) *int { return v.RowHeight }).(pulumi.IntPtrOutput)
 }
 
-type DashboardDashboardOverridesPtrOutput struct{ *pulumi.OutputState }
+type DashboardOverridesPtrOutput struct{ *pulumi.OutputState }
 
-func (DashboardDashboardOverridesPtrOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((**DashboardDashboardOverrides)(nil)).Elem()
+func (DashboardOverridesPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**DashboardOverrides)(nil)).Elem()
 }
 
-func (o DashboardDashboardOverridesPtrOutput) ToDashboardDashboardOverridesPtrOutput() DashboardDashboardOverridesPtrOutput {
+func (o DashboardOverridesPtrOutput) ToDashboardOverridesPtrOutput() DashboardOverridesPtrOutput {
 	return o
 }
 
-func (o DashboardDashboardOverridesPtrOutput) ToDashboardDashboardOverridesPtrOutputWithContext(ctx context.Context) DashboardDashboardOverridesPtrOutput {
+func (o DashboardOverridesPtrOutput) ToDashboardOverridesPtrOutputWithContext(ctx context.Context) DashboardOverridesPtrOutput {
 	return o
 }
 
-func (o DashboardDashboardOverridesPtrOutput) Elem() DashboardDashboardOverridesOutput {
-	return o.ApplyT(func(v *DashboardDashboardOverrides) DashboardDashboardOverrides {
+func (o DashboardOverridesPtrOutput) Elem() DashboardOverridesOutput {
+	return o.ApplyT(func(v *DashboardOverrides) DashboardOverrides {
 		if v != nil {
 			return *v
 		}
-		var ret DashboardDashboardOverrides
+		var ret DashboardOverrides
 		return ret
-	}).(DashboardDashboardOverridesOutput)
+	}).(DashboardOverridesOutput)
 }
 
-func (o DashboardDashboardOverridesPtrOutput) RowHeight() pulumi.IntPtrOutput {
-	return o.ApplyT(func(v *DashboardDashboardOverrides) *int {
+func (o DashboardOverridesPtrOutput) RowHeight() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *DashboardOverrides) *int {
 		if v == nil {
 			return nil
 		}
@@ -1587,7 +1432,7 @@ type DashboardResult struct {
 	// Who created the dashboard (server-set).
 	CreatedBy *string `pulumi:"createdBy"`
 	// Required: the document. A document exported from the UI, parsed, is accepted as it is.
-	Dashboard *DashboardDashboard `pulumi:"dashboard"`
+	Dashboard *DashboardDocument `pulumi:"dashboard"`
 	// The service's internal id of the dashboard (the resource's id is its uid).
 	DashboardId *string `pulumi:"dashboardId"`
 	// The Dashboard's id.
@@ -1648,8 +1493,8 @@ func (o DashboardResultOutput) CreatedBy() pulumi.StringPtrOutput {
 }
 
 // Required: the document. A document exported from the UI, parsed, is accepted as it is.
-func (o DashboardResultOutput) Dashboard() DashboardDashboardPtrOutput {
-	return o.ApplyT(func(v DashboardResult) *DashboardDashboard { return v.Dashboard }).(DashboardDashboardPtrOutput)
+func (o DashboardResultOutput) Dashboard() DashboardDocumentPtrOutput {
+	return o.ApplyT(func(v DashboardResult) *DashboardDocument { return v.Dashboard }).(DashboardDocumentPtrOutput)
 }
 
 // The service's internal id of the dashboard (the resource's id is its uid).
@@ -1710,6 +1555,142 @@ func (o DashboardResultArrayOutput) Index(i pulumi.IntInput) DashboardResultOutp
 	return pulumi.All(o, i).ApplyT(func(vs []interface{}) DashboardResult {
 		return vs[0].([]DashboardResult)[vs[1].(int)]
 	}).(DashboardResultOutput)
+}
+
+type DatasetCapabilities struct {
+	Data           []CapabilityAction `pulumi:"data"`
+	Ingest         []CapabilityAction `pulumi:"ingest"`
+	Query          []CapabilityAction `pulumi:"query"`
+	Share          []CapabilityAction `pulumi:"share"`
+	StarredQueries []CapabilityAction `pulumi:"starredQueries"`
+	Trim           []CapabilityAction `pulumi:"trim"`
+	Vacuum         []CapabilityAction `pulumi:"vacuum"`
+	VirtualFields  []CapabilityAction `pulumi:"virtualFields"`
+}
+
+// DatasetCapabilitiesInput is an input type that accepts DatasetCapabilitiesArgs and DatasetCapabilitiesOutput values.
+// You can construct a concrete instance of `DatasetCapabilitiesInput` via:
+//
+//	DatasetCapabilitiesArgs{...}
+type DatasetCapabilitiesInput interface {
+	pulumi.Input
+
+	ToDatasetCapabilitiesOutput() DatasetCapabilitiesOutput
+	ToDatasetCapabilitiesOutputWithContext(context.Context) DatasetCapabilitiesOutput
+}
+
+type DatasetCapabilitiesArgs struct {
+	Data           CapabilityActionArrayInput `pulumi:"data"`
+	Ingest         CapabilityActionArrayInput `pulumi:"ingest"`
+	Query          CapabilityActionArrayInput `pulumi:"query"`
+	Share          CapabilityActionArrayInput `pulumi:"share"`
+	StarredQueries CapabilityActionArrayInput `pulumi:"starredQueries"`
+	Trim           CapabilityActionArrayInput `pulumi:"trim"`
+	Vacuum         CapabilityActionArrayInput `pulumi:"vacuum"`
+	VirtualFields  CapabilityActionArrayInput `pulumi:"virtualFields"`
+}
+
+func (DatasetCapabilitiesArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*DatasetCapabilities)(nil)).Elem()
+}
+
+func (i DatasetCapabilitiesArgs) ToDatasetCapabilitiesOutput() DatasetCapabilitiesOutput {
+	return i.ToDatasetCapabilitiesOutputWithContext(context.Background())
+}
+
+func (i DatasetCapabilitiesArgs) ToDatasetCapabilitiesOutputWithContext(ctx context.Context) DatasetCapabilitiesOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(DatasetCapabilitiesOutput)
+}
+
+// DatasetCapabilitiesMapInput is an input type that accepts DatasetCapabilitiesMap and DatasetCapabilitiesMapOutput values.
+// You can construct a concrete instance of `DatasetCapabilitiesMapInput` via:
+//
+//	DatasetCapabilitiesMap{ "key": DatasetCapabilitiesArgs{...} }
+type DatasetCapabilitiesMapInput interface {
+	pulumi.Input
+
+	ToDatasetCapabilitiesMapOutput() DatasetCapabilitiesMapOutput
+	ToDatasetCapabilitiesMapOutputWithContext(context.Context) DatasetCapabilitiesMapOutput
+}
+
+type DatasetCapabilitiesMap map[string]DatasetCapabilitiesInput
+
+func (DatasetCapabilitiesMap) ElementType() reflect.Type {
+	return reflect.TypeOf((*map[string]DatasetCapabilities)(nil)).Elem()
+}
+
+func (i DatasetCapabilitiesMap) ToDatasetCapabilitiesMapOutput() DatasetCapabilitiesMapOutput {
+	return i.ToDatasetCapabilitiesMapOutputWithContext(context.Background())
+}
+
+func (i DatasetCapabilitiesMap) ToDatasetCapabilitiesMapOutputWithContext(ctx context.Context) DatasetCapabilitiesMapOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(DatasetCapabilitiesMapOutput)
+}
+
+type DatasetCapabilitiesOutput struct{ *pulumi.OutputState }
+
+func (DatasetCapabilitiesOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*DatasetCapabilities)(nil)).Elem()
+}
+
+func (o DatasetCapabilitiesOutput) ToDatasetCapabilitiesOutput() DatasetCapabilitiesOutput {
+	return o
+}
+
+func (o DatasetCapabilitiesOutput) ToDatasetCapabilitiesOutputWithContext(ctx context.Context) DatasetCapabilitiesOutput {
+	return o
+}
+
+func (o DatasetCapabilitiesOutput) Data() CapabilityActionArrayOutput {
+	return o.ApplyT(func(v DatasetCapabilities) []CapabilityAction { return v.Data }).(CapabilityActionArrayOutput)
+}
+
+func (o DatasetCapabilitiesOutput) Ingest() CapabilityActionArrayOutput {
+	return o.ApplyT(func(v DatasetCapabilities) []CapabilityAction { return v.Ingest }).(CapabilityActionArrayOutput)
+}
+
+func (o DatasetCapabilitiesOutput) Query() CapabilityActionArrayOutput {
+	return o.ApplyT(func(v DatasetCapabilities) []CapabilityAction { return v.Query }).(CapabilityActionArrayOutput)
+}
+
+func (o DatasetCapabilitiesOutput) Share() CapabilityActionArrayOutput {
+	return o.ApplyT(func(v DatasetCapabilities) []CapabilityAction { return v.Share }).(CapabilityActionArrayOutput)
+}
+
+func (o DatasetCapabilitiesOutput) StarredQueries() CapabilityActionArrayOutput {
+	return o.ApplyT(func(v DatasetCapabilities) []CapabilityAction { return v.StarredQueries }).(CapabilityActionArrayOutput)
+}
+
+func (o DatasetCapabilitiesOutput) Trim() CapabilityActionArrayOutput {
+	return o.ApplyT(func(v DatasetCapabilities) []CapabilityAction { return v.Trim }).(CapabilityActionArrayOutput)
+}
+
+func (o DatasetCapabilitiesOutput) Vacuum() CapabilityActionArrayOutput {
+	return o.ApplyT(func(v DatasetCapabilities) []CapabilityAction { return v.Vacuum }).(CapabilityActionArrayOutput)
+}
+
+func (o DatasetCapabilitiesOutput) VirtualFields() CapabilityActionArrayOutput {
+	return o.ApplyT(func(v DatasetCapabilities) []CapabilityAction { return v.VirtualFields }).(CapabilityActionArrayOutput)
+}
+
+type DatasetCapabilitiesMapOutput struct{ *pulumi.OutputState }
+
+func (DatasetCapabilitiesMapOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*map[string]DatasetCapabilities)(nil)).Elem()
+}
+
+func (o DatasetCapabilitiesMapOutput) ToDatasetCapabilitiesMapOutput() DatasetCapabilitiesMapOutput {
+	return o
+}
+
+func (o DatasetCapabilitiesMapOutput) ToDatasetCapabilitiesMapOutputWithContext(ctx context.Context) DatasetCapabilitiesMapOutput {
+	return o
+}
+
+func (o DatasetCapabilitiesMapOutput) MapIndex(k pulumi.StringInput) DatasetCapabilitiesOutput {
+	return pulumi.All(o, k).ApplyT(func(vs []interface{}) DatasetCapabilities {
+		return vs[0].(map[string]DatasetCapabilities)[vs[1].(string)]
+	}).(DatasetCapabilitiesOutput)
 }
 
 // A Dataset as a lookup returns it.
@@ -1944,6 +1925,498 @@ func (o GroupResultArrayOutput) Index(i pulumi.IntInput) GroupResultOutput {
 	}).(GroupResultOutput)
 }
 
+type HeatmapChart struct {
+	DatasetId *string           `pulumi:"datasetId"`
+	Id        string            `pulumi:"id"`
+	Name      *string           `pulumi:"name"`
+	Query     HeatmapChartQuery `pulumi:"query"`
+	Type      string            `pulumi:"type"`
+}
+
+// HeatmapChartInput is an input type that accepts HeatmapChartArgs and HeatmapChartOutput values.
+// You can construct a concrete instance of `HeatmapChartInput` via:
+//
+//	HeatmapChartArgs{...}
+type HeatmapChartInput interface {
+	pulumi.Input
+
+	ToHeatmapChartOutput() HeatmapChartOutput
+	ToHeatmapChartOutputWithContext(context.Context) HeatmapChartOutput
+}
+
+type HeatmapChartArgs struct {
+	DatasetId pulumi.StringPtrInput  `pulumi:"datasetId"`
+	Id        pulumi.StringInput     `pulumi:"id"`
+	Name      pulumi.StringPtrInput  `pulumi:"name"`
+	Query     HeatmapChartQueryInput `pulumi:"query"`
+	Type      pulumi.StringInput     `pulumi:"type"`
+}
+
+func (HeatmapChartArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*HeatmapChart)(nil)).Elem()
+}
+
+func (i HeatmapChartArgs) ToHeatmapChartOutput() HeatmapChartOutput {
+	return i.ToHeatmapChartOutputWithContext(context.Background())
+}
+
+func (i HeatmapChartArgs) ToHeatmapChartOutputWithContext(ctx context.Context) HeatmapChartOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(HeatmapChartOutput)
+}
+
+type HeatmapChartOutput struct{ *pulumi.OutputState }
+
+func (HeatmapChartOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*HeatmapChart)(nil)).Elem()
+}
+
+func (o HeatmapChartOutput) ToHeatmapChartOutput() HeatmapChartOutput {
+	return o
+}
+
+func (o HeatmapChartOutput) ToHeatmapChartOutputWithContext(ctx context.Context) HeatmapChartOutput {
+	return o
+}
+
+func (o HeatmapChartOutput) DatasetId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v HeatmapChart) *string { return v.DatasetId }).(pulumi.StringPtrOutput)
+}
+
+func (o HeatmapChartOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v HeatmapChart) string { return v.Id }).(pulumi.StringOutput)
+}
+
+func (o HeatmapChartOutput) Name() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v HeatmapChart) *string { return v.Name }).(pulumi.StringPtrOutput)
+}
+
+func (o HeatmapChartOutput) Query() HeatmapChartQueryOutput {
+	return o.ApplyT(func(v HeatmapChart) HeatmapChartQuery { return v.Query }).(HeatmapChartQueryOutput)
+}
+
+func (o HeatmapChartOutput) Type() pulumi.StringOutput {
+	return o.ApplyT(func(v HeatmapChart) string { return v.Type }).(pulumi.StringOutput)
+}
+
+type HeatmapChartQuery struct {
+	Apl          *string              `pulumi:"apl"`
+	Mpl          *string              `pulumi:"mpl"`
+	QueryOptions *HeatmapQueryOptions `pulumi:"queryOptions"`
+}
+
+// HeatmapChartQueryInput is an input type that accepts HeatmapChartQueryArgs and HeatmapChartQueryOutput values.
+// You can construct a concrete instance of `HeatmapChartQueryInput` via:
+//
+//	HeatmapChartQueryArgs{...}
+type HeatmapChartQueryInput interface {
+	pulumi.Input
+
+	ToHeatmapChartQueryOutput() HeatmapChartQueryOutput
+	ToHeatmapChartQueryOutputWithContext(context.Context) HeatmapChartQueryOutput
+}
+
+type HeatmapChartQueryArgs struct {
+	Apl          pulumi.StringPtrInput       `pulumi:"apl"`
+	Mpl          pulumi.StringPtrInput       `pulumi:"mpl"`
+	QueryOptions HeatmapQueryOptionsPtrInput `pulumi:"queryOptions"`
+}
+
+func (HeatmapChartQueryArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*HeatmapChartQuery)(nil)).Elem()
+}
+
+func (i HeatmapChartQueryArgs) ToHeatmapChartQueryOutput() HeatmapChartQueryOutput {
+	return i.ToHeatmapChartQueryOutputWithContext(context.Background())
+}
+
+func (i HeatmapChartQueryArgs) ToHeatmapChartQueryOutputWithContext(ctx context.Context) HeatmapChartQueryOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(HeatmapChartQueryOutput)
+}
+
+type HeatmapChartQueryOutput struct{ *pulumi.OutputState }
+
+func (HeatmapChartQueryOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*HeatmapChartQuery)(nil)).Elem()
+}
+
+func (o HeatmapChartQueryOutput) ToHeatmapChartQueryOutput() HeatmapChartQueryOutput {
+	return o
+}
+
+func (o HeatmapChartQueryOutput) ToHeatmapChartQueryOutputWithContext(ctx context.Context) HeatmapChartQueryOutput {
+	return o
+}
+
+func (o HeatmapChartQueryOutput) Apl() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v HeatmapChartQuery) *string { return v.Apl }).(pulumi.StringPtrOutput)
+}
+
+func (o HeatmapChartQueryOutput) Mpl() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v HeatmapChartQuery) *string { return v.Mpl }).(pulumi.StringPtrOutput)
+}
+
+func (o HeatmapChartQueryOutput) QueryOptions() HeatmapQueryOptionsPtrOutput {
+	return o.ApplyT(func(v HeatmapChartQuery) *HeatmapQueryOptions { return v.QueryOptions }).(HeatmapQueryOptionsPtrOutput)
+}
+
+type HeatmapQueryOptions struct {
+	TimeSeriesView *TimeSeriesView `pulumi:"timeSeriesView"`
+}
+
+// HeatmapQueryOptionsInput is an input type that accepts HeatmapQueryOptionsArgs and HeatmapQueryOptionsOutput values.
+// You can construct a concrete instance of `HeatmapQueryOptionsInput` via:
+//
+//	HeatmapQueryOptionsArgs{...}
+type HeatmapQueryOptionsInput interface {
+	pulumi.Input
+
+	ToHeatmapQueryOptionsOutput() HeatmapQueryOptionsOutput
+	ToHeatmapQueryOptionsOutputWithContext(context.Context) HeatmapQueryOptionsOutput
+}
+
+type HeatmapQueryOptionsArgs struct {
+	TimeSeriesView TimeSeriesViewPtrInput `pulumi:"timeSeriesView"`
+}
+
+func (HeatmapQueryOptionsArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*HeatmapQueryOptions)(nil)).Elem()
+}
+
+func (i HeatmapQueryOptionsArgs) ToHeatmapQueryOptionsOutput() HeatmapQueryOptionsOutput {
+	return i.ToHeatmapQueryOptionsOutputWithContext(context.Background())
+}
+
+func (i HeatmapQueryOptionsArgs) ToHeatmapQueryOptionsOutputWithContext(ctx context.Context) HeatmapQueryOptionsOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(HeatmapQueryOptionsOutput)
+}
+
+func (i HeatmapQueryOptionsArgs) ToHeatmapQueryOptionsPtrOutput() HeatmapQueryOptionsPtrOutput {
+	return i.ToHeatmapQueryOptionsPtrOutputWithContext(context.Background())
+}
+
+func (i HeatmapQueryOptionsArgs) ToHeatmapQueryOptionsPtrOutputWithContext(ctx context.Context) HeatmapQueryOptionsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(HeatmapQueryOptionsOutput).ToHeatmapQueryOptionsPtrOutputWithContext(ctx)
+}
+
+// HeatmapQueryOptionsPtrInput is an input type that accepts HeatmapQueryOptionsArgs, HeatmapQueryOptionsPtr and HeatmapQueryOptionsPtrOutput values.
+// You can construct a concrete instance of `HeatmapQueryOptionsPtrInput` via:
+//
+//	        HeatmapQueryOptionsArgs{...}
+//
+//	or:
+//
+//	        nil
+type HeatmapQueryOptionsPtrInput interface {
+	pulumi.Input
+
+	ToHeatmapQueryOptionsPtrOutput() HeatmapQueryOptionsPtrOutput
+	ToHeatmapQueryOptionsPtrOutputWithContext(context.Context) HeatmapQueryOptionsPtrOutput
+}
+
+type heatmapQueryOptionsPtrType HeatmapQueryOptionsArgs
+
+func HeatmapQueryOptionsPtr(v *HeatmapQueryOptionsArgs) HeatmapQueryOptionsPtrInput {
+	return (*heatmapQueryOptionsPtrType)(v)
+}
+
+func (*heatmapQueryOptionsPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**HeatmapQueryOptions)(nil)).Elem()
+}
+
+func (i *heatmapQueryOptionsPtrType) ToHeatmapQueryOptionsPtrOutput() HeatmapQueryOptionsPtrOutput {
+	return i.ToHeatmapQueryOptionsPtrOutputWithContext(context.Background())
+}
+
+func (i *heatmapQueryOptionsPtrType) ToHeatmapQueryOptionsPtrOutputWithContext(ctx context.Context) HeatmapQueryOptionsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(HeatmapQueryOptionsPtrOutput)
+}
+
+type HeatmapQueryOptionsOutput struct{ *pulumi.OutputState }
+
+func (HeatmapQueryOptionsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*HeatmapQueryOptions)(nil)).Elem()
+}
+
+func (o HeatmapQueryOptionsOutput) ToHeatmapQueryOptionsOutput() HeatmapQueryOptionsOutput {
+	return o
+}
+
+func (o HeatmapQueryOptionsOutput) ToHeatmapQueryOptionsOutputWithContext(ctx context.Context) HeatmapQueryOptionsOutput {
+	return o
+}
+
+func (o HeatmapQueryOptionsOutput) ToHeatmapQueryOptionsPtrOutput() HeatmapQueryOptionsPtrOutput {
+	return o.ToHeatmapQueryOptionsPtrOutputWithContext(context.Background())
+}
+
+func (o HeatmapQueryOptionsOutput) ToHeatmapQueryOptionsPtrOutputWithContext(ctx context.Context) HeatmapQueryOptionsPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v HeatmapQueryOptions) *HeatmapQueryOptions {
+		return &v
+	}).(HeatmapQueryOptionsPtrOutput)
+}
+
+func (o HeatmapQueryOptionsOutput) TimeSeriesView() TimeSeriesViewPtrOutput {
+	return o.ApplyT(func(v HeatmapQueryOptions) *TimeSeriesView { return v.TimeSeriesView }).(TimeSeriesViewPtrOutput)
+}
+
+type HeatmapQueryOptionsPtrOutput struct{ *pulumi.OutputState }
+
+func (HeatmapQueryOptionsPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**HeatmapQueryOptions)(nil)).Elem()
+}
+
+func (o HeatmapQueryOptionsPtrOutput) ToHeatmapQueryOptionsPtrOutput() HeatmapQueryOptionsPtrOutput {
+	return o
+}
+
+func (o HeatmapQueryOptionsPtrOutput) ToHeatmapQueryOptionsPtrOutputWithContext(ctx context.Context) HeatmapQueryOptionsPtrOutput {
+	return o
+}
+
+func (o HeatmapQueryOptionsPtrOutput) Elem() HeatmapQueryOptionsOutput {
+	return o.ApplyT(func(v *HeatmapQueryOptions) HeatmapQueryOptions {
+		if v != nil {
+			return *v
+		}
+		var ret HeatmapQueryOptions
+		return ret
+	}).(HeatmapQueryOptionsOutput)
+}
+
+func (o HeatmapQueryOptionsPtrOutput) TimeSeriesView() TimeSeriesViewPtrOutput {
+	return o.ApplyT(func(v *HeatmapQueryOptions) *TimeSeriesView {
+		if v == nil {
+			return nil
+		}
+		return v.TimeSeriesView
+	}).(TimeSeriesViewPtrOutput)
+}
+
+type LogStreamChart struct {
+	DatasetId     *string        `pulumi:"datasetId"`
+	Id            string         `pulumi:"id"`
+	Name          *string        `pulumi:"name"`
+	Query         ChartQuery     `pulumi:"query"`
+	TableSettings *TableSettings `pulumi:"tableSettings"`
+	Type          string         `pulumi:"type"`
+}
+
+// LogStreamChartInput is an input type that accepts LogStreamChartArgs and LogStreamChartOutput values.
+// You can construct a concrete instance of `LogStreamChartInput` via:
+//
+//	LogStreamChartArgs{...}
+type LogStreamChartInput interface {
+	pulumi.Input
+
+	ToLogStreamChartOutput() LogStreamChartOutput
+	ToLogStreamChartOutputWithContext(context.Context) LogStreamChartOutput
+}
+
+type LogStreamChartArgs struct {
+	DatasetId     pulumi.StringPtrInput `pulumi:"datasetId"`
+	Id            pulumi.StringInput    `pulumi:"id"`
+	Name          pulumi.StringPtrInput `pulumi:"name"`
+	Query         ChartQueryInput       `pulumi:"query"`
+	TableSettings TableSettingsPtrInput `pulumi:"tableSettings"`
+	Type          pulumi.StringInput    `pulumi:"type"`
+}
+
+func (LogStreamChartArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*LogStreamChart)(nil)).Elem()
+}
+
+func (i LogStreamChartArgs) ToLogStreamChartOutput() LogStreamChartOutput {
+	return i.ToLogStreamChartOutputWithContext(context.Background())
+}
+
+func (i LogStreamChartArgs) ToLogStreamChartOutputWithContext(ctx context.Context) LogStreamChartOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(LogStreamChartOutput)
+}
+
+type LogStreamChartOutput struct{ *pulumi.OutputState }
+
+func (LogStreamChartOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*LogStreamChart)(nil)).Elem()
+}
+
+func (o LogStreamChartOutput) ToLogStreamChartOutput() LogStreamChartOutput {
+	return o
+}
+
+func (o LogStreamChartOutput) ToLogStreamChartOutputWithContext(ctx context.Context) LogStreamChartOutput {
+	return o
+}
+
+func (o LogStreamChartOutput) DatasetId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v LogStreamChart) *string { return v.DatasetId }).(pulumi.StringPtrOutput)
+}
+
+func (o LogStreamChartOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v LogStreamChart) string { return v.Id }).(pulumi.StringOutput)
+}
+
+func (o LogStreamChartOutput) Name() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v LogStreamChart) *string { return v.Name }).(pulumi.StringPtrOutput)
+}
+
+func (o LogStreamChartOutput) Query() ChartQueryOutput {
+	return o.ApplyT(func(v LogStreamChart) ChartQuery { return v.Query }).(ChartQueryOutput)
+}
+
+func (o LogStreamChartOutput) TableSettings() TableSettingsPtrOutput {
+	return o.ApplyT(func(v LogStreamChart) *TableSettings { return v.TableSettings }).(TableSettingsPtrOutput)
+}
+
+func (o LogStreamChartOutput) Type() pulumi.StringOutput {
+	return o.ApplyT(func(v LogStreamChart) string { return v.Type }).(pulumi.StringOutput)
+}
+
+type MonitorListChart struct {
+	Columns          MonitorListColumns `pulumi:"columns"`
+	Id               string             `pulumi:"id"`
+	Name             *string            `pulumi:"name"`
+	SelectedMonitors []string           `pulumi:"selectedMonitors"`
+	Type             string             `pulumi:"type"`
+}
+
+// MonitorListChartInput is an input type that accepts MonitorListChartArgs and MonitorListChartOutput values.
+// You can construct a concrete instance of `MonitorListChartInput` via:
+//
+//	MonitorListChartArgs{...}
+type MonitorListChartInput interface {
+	pulumi.Input
+
+	ToMonitorListChartOutput() MonitorListChartOutput
+	ToMonitorListChartOutputWithContext(context.Context) MonitorListChartOutput
+}
+
+type MonitorListChartArgs struct {
+	Columns          MonitorListColumnsInput `pulumi:"columns"`
+	Id               pulumi.StringInput      `pulumi:"id"`
+	Name             pulumi.StringPtrInput   `pulumi:"name"`
+	SelectedMonitors pulumi.StringArrayInput `pulumi:"selectedMonitors"`
+	Type             pulumi.StringInput      `pulumi:"type"`
+}
+
+func (MonitorListChartArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*MonitorListChart)(nil)).Elem()
+}
+
+func (i MonitorListChartArgs) ToMonitorListChartOutput() MonitorListChartOutput {
+	return i.ToMonitorListChartOutputWithContext(context.Background())
+}
+
+func (i MonitorListChartArgs) ToMonitorListChartOutputWithContext(ctx context.Context) MonitorListChartOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(MonitorListChartOutput)
+}
+
+type MonitorListChartOutput struct{ *pulumi.OutputState }
+
+func (MonitorListChartOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*MonitorListChart)(nil)).Elem()
+}
+
+func (o MonitorListChartOutput) ToMonitorListChartOutput() MonitorListChartOutput {
+	return o
+}
+
+func (o MonitorListChartOutput) ToMonitorListChartOutputWithContext(ctx context.Context) MonitorListChartOutput {
+	return o
+}
+
+func (o MonitorListChartOutput) Columns() MonitorListColumnsOutput {
+	return o.ApplyT(func(v MonitorListChart) MonitorListColumns { return v.Columns }).(MonitorListColumnsOutput)
+}
+
+func (o MonitorListChartOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v MonitorListChart) string { return v.Id }).(pulumi.StringOutput)
+}
+
+func (o MonitorListChartOutput) Name() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v MonitorListChart) *string { return v.Name }).(pulumi.StringPtrOutput)
+}
+
+func (o MonitorListChartOutput) SelectedMonitors() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v MonitorListChart) []string { return v.SelectedMonitors }).(pulumi.StringArrayOutput)
+}
+
+func (o MonitorListChartOutput) Type() pulumi.StringOutput {
+	return o.ApplyT(func(v MonitorListChart) string { return v.Type }).(pulumi.StringOutput)
+}
+
+type MonitorListColumns struct {
+	Dataset   bool `pulumi:"dataset"`
+	History   bool `pulumi:"history"`
+	Notifiers bool `pulumi:"notifiers"`
+	Status    bool `pulumi:"status"`
+	Type      bool `pulumi:"type"`
+}
+
+// MonitorListColumnsInput is an input type that accepts MonitorListColumnsArgs and MonitorListColumnsOutput values.
+// You can construct a concrete instance of `MonitorListColumnsInput` via:
+//
+//	MonitorListColumnsArgs{...}
+type MonitorListColumnsInput interface {
+	pulumi.Input
+
+	ToMonitorListColumnsOutput() MonitorListColumnsOutput
+	ToMonitorListColumnsOutputWithContext(context.Context) MonitorListColumnsOutput
+}
+
+type MonitorListColumnsArgs struct {
+	Dataset   pulumi.BoolInput `pulumi:"dataset"`
+	History   pulumi.BoolInput `pulumi:"history"`
+	Notifiers pulumi.BoolInput `pulumi:"notifiers"`
+	Status    pulumi.BoolInput `pulumi:"status"`
+	Type      pulumi.BoolInput `pulumi:"type"`
+}
+
+func (MonitorListColumnsArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*MonitorListColumns)(nil)).Elem()
+}
+
+func (i MonitorListColumnsArgs) ToMonitorListColumnsOutput() MonitorListColumnsOutput {
+	return i.ToMonitorListColumnsOutputWithContext(context.Background())
+}
+
+func (i MonitorListColumnsArgs) ToMonitorListColumnsOutputWithContext(ctx context.Context) MonitorListColumnsOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(MonitorListColumnsOutput)
+}
+
+type MonitorListColumnsOutput struct{ *pulumi.OutputState }
+
+func (MonitorListColumnsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*MonitorListColumns)(nil)).Elem()
+}
+
+func (o MonitorListColumnsOutput) ToMonitorListColumnsOutput() MonitorListColumnsOutput {
+	return o
+}
+
+func (o MonitorListColumnsOutput) ToMonitorListColumnsOutputWithContext(ctx context.Context) MonitorListColumnsOutput {
+	return o
+}
+
+func (o MonitorListColumnsOutput) Dataset() pulumi.BoolOutput {
+	return o.ApplyT(func(v MonitorListColumns) bool { return v.Dataset }).(pulumi.BoolOutput)
+}
+
+func (o MonitorListColumnsOutput) History() pulumi.BoolOutput {
+	return o.ApplyT(func(v MonitorListColumns) bool { return v.History }).(pulumi.BoolOutput)
+}
+
+func (o MonitorListColumnsOutput) Notifiers() pulumi.BoolOutput {
+	return o.ApplyT(func(v MonitorListColumns) bool { return v.Notifiers }).(pulumi.BoolOutput)
+}
+
+func (o MonitorListColumnsOutput) Status() pulumi.BoolOutput {
+	return o.ApplyT(func(v MonitorListColumns) bool { return v.Status }).(pulumi.BoolOutput)
+}
+
+func (o MonitorListColumnsOutput) Type() pulumi.BoolOutput {
+	return o.ApplyT(func(v MonitorListColumns) bool { return v.Type }).(pulumi.BoolOutput)
+}
+
 // A Monitor as a lookup returns it.
 type MonitorResult struct {
 	// Id (`mon_…`) of an existing monitor to take under management instead of creating one; changing it replaces.
@@ -2163,6 +2636,73 @@ func (o MonitorResultArrayOutput) Index(i pulumi.IntInput) MonitorResultOutput {
 	return pulumi.All(o, i).ApplyT(func(vs []interface{}) MonitorResult {
 		return vs[0].([]MonitorResult)[vs[1].(int)]
 	}).(MonitorResultOutput)
+}
+
+type NoteChart struct {
+	Id      string       `pulumi:"id"`
+	Text    string       `pulumi:"text"`
+	Type    string       `pulumi:"type"`
+	Variant *NoteVariant `pulumi:"variant"`
+}
+
+// NoteChartInput is an input type that accepts NoteChartArgs and NoteChartOutput values.
+// You can construct a concrete instance of `NoteChartInput` via:
+//
+//	NoteChartArgs{...}
+type NoteChartInput interface {
+	pulumi.Input
+
+	ToNoteChartOutput() NoteChartOutput
+	ToNoteChartOutputWithContext(context.Context) NoteChartOutput
+}
+
+type NoteChartArgs struct {
+	Id      pulumi.StringInput  `pulumi:"id"`
+	Text    pulumi.StringInput  `pulumi:"text"`
+	Type    pulumi.StringInput  `pulumi:"type"`
+	Variant NoteVariantPtrInput `pulumi:"variant"`
+}
+
+func (NoteChartArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*NoteChart)(nil)).Elem()
+}
+
+func (i NoteChartArgs) ToNoteChartOutput() NoteChartOutput {
+	return i.ToNoteChartOutputWithContext(context.Background())
+}
+
+func (i NoteChartArgs) ToNoteChartOutputWithContext(ctx context.Context) NoteChartOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(NoteChartOutput)
+}
+
+type NoteChartOutput struct{ *pulumi.OutputState }
+
+func (NoteChartOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*NoteChart)(nil)).Elem()
+}
+
+func (o NoteChartOutput) ToNoteChartOutput() NoteChartOutput {
+	return o
+}
+
+func (o NoteChartOutput) ToNoteChartOutputWithContext(ctx context.Context) NoteChartOutput {
+	return o
+}
+
+func (o NoteChartOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v NoteChart) string { return v.Id }).(pulumi.StringOutput)
+}
+
+func (o NoteChartOutput) Text() pulumi.StringOutput {
+	return o.ApplyT(func(v NoteChart) string { return v.Text }).(pulumi.StringOutput)
+}
+
+func (o NoteChartOutput) Type() pulumi.StringOutput {
+	return o.ApplyT(func(v NoteChart) string { return v.Type }).(pulumi.StringOutput)
+}
+
+func (o NoteChartOutput) Variant() NoteVariantPtrOutput {
+	return o.ApplyT(func(v NoteChart) *NoteVariant { return v.Variant }).(NoteVariantPtrOutput)
 }
 
 // Required: exactly one channel. Secret as a whole, input and output, since every channel but email holds credentials.
@@ -3824,6 +4364,352 @@ func (o NotifierResultArrayOutput) Index(i pulumi.IntInput) NotifierResultOutput
 	}).(NotifierResultOutput)
 }
 
+// Org-wide permissions: annotations, apiTokens, dashboards, datasets, endpoints, flows, integrations, monitors, notifiers, rbac, users, views allow CRUD; auditLog only read; billing and sharedAccessKeys read and update. Defaults to none.
+type OrgCapabilities struct {
+	Annotations      []CapabilityAction `pulumi:"annotations"`
+	ApiTokens        []CapabilityAction `pulumi:"apiTokens"`
+	AuditLog         []CapabilityAction `pulumi:"auditLog"`
+	Billing          []CapabilityAction `pulumi:"billing"`
+	Dashboards       []CapabilityAction `pulumi:"dashboards"`
+	Datasets         []CapabilityAction `pulumi:"datasets"`
+	Endpoints        []CapabilityAction `pulumi:"endpoints"`
+	Flows            []CapabilityAction `pulumi:"flows"`
+	Integrations     []CapabilityAction `pulumi:"integrations"`
+	Monitors         []CapabilityAction `pulumi:"monitors"`
+	Notifiers        []CapabilityAction `pulumi:"notifiers"`
+	Rbac             []CapabilityAction `pulumi:"rbac"`
+	SharedAccessKeys []CapabilityAction `pulumi:"sharedAccessKeys"`
+	Users            []CapabilityAction `pulumi:"users"`
+	Views            []CapabilityAction `pulumi:"views"`
+}
+
+// OrgCapabilitiesInput is an input type that accepts OrgCapabilitiesArgs and OrgCapabilitiesOutput values.
+// You can construct a concrete instance of `OrgCapabilitiesInput` via:
+//
+//	OrgCapabilitiesArgs{...}
+type OrgCapabilitiesInput interface {
+	pulumi.Input
+
+	ToOrgCapabilitiesOutput() OrgCapabilitiesOutput
+	ToOrgCapabilitiesOutputWithContext(context.Context) OrgCapabilitiesOutput
+}
+
+// Org-wide permissions: annotations, apiTokens, dashboards, datasets, endpoints, flows, integrations, monitors, notifiers, rbac, users, views allow CRUD; auditLog only read; billing and sharedAccessKeys read and update. Defaults to none.
+type OrgCapabilitiesArgs struct {
+	Annotations      CapabilityActionArrayInput `pulumi:"annotations"`
+	ApiTokens        CapabilityActionArrayInput `pulumi:"apiTokens"`
+	AuditLog         CapabilityActionArrayInput `pulumi:"auditLog"`
+	Billing          CapabilityActionArrayInput `pulumi:"billing"`
+	Dashboards       CapabilityActionArrayInput `pulumi:"dashboards"`
+	Datasets         CapabilityActionArrayInput `pulumi:"datasets"`
+	Endpoints        CapabilityActionArrayInput `pulumi:"endpoints"`
+	Flows            CapabilityActionArrayInput `pulumi:"flows"`
+	Integrations     CapabilityActionArrayInput `pulumi:"integrations"`
+	Monitors         CapabilityActionArrayInput `pulumi:"monitors"`
+	Notifiers        CapabilityActionArrayInput `pulumi:"notifiers"`
+	Rbac             CapabilityActionArrayInput `pulumi:"rbac"`
+	SharedAccessKeys CapabilityActionArrayInput `pulumi:"sharedAccessKeys"`
+	Users            CapabilityActionArrayInput `pulumi:"users"`
+	Views            CapabilityActionArrayInput `pulumi:"views"`
+}
+
+func (OrgCapabilitiesArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*OrgCapabilities)(nil)).Elem()
+}
+
+func (i OrgCapabilitiesArgs) ToOrgCapabilitiesOutput() OrgCapabilitiesOutput {
+	return i.ToOrgCapabilitiesOutputWithContext(context.Background())
+}
+
+func (i OrgCapabilitiesArgs) ToOrgCapabilitiesOutputWithContext(ctx context.Context) OrgCapabilitiesOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(OrgCapabilitiesOutput)
+}
+
+func (i OrgCapabilitiesArgs) ToOrgCapabilitiesPtrOutput() OrgCapabilitiesPtrOutput {
+	return i.ToOrgCapabilitiesPtrOutputWithContext(context.Background())
+}
+
+func (i OrgCapabilitiesArgs) ToOrgCapabilitiesPtrOutputWithContext(ctx context.Context) OrgCapabilitiesPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(OrgCapabilitiesOutput).ToOrgCapabilitiesPtrOutputWithContext(ctx)
+}
+
+// OrgCapabilitiesPtrInput is an input type that accepts OrgCapabilitiesArgs, OrgCapabilitiesPtr and OrgCapabilitiesPtrOutput values.
+// You can construct a concrete instance of `OrgCapabilitiesPtrInput` via:
+//
+//	        OrgCapabilitiesArgs{...}
+//
+//	or:
+//
+//	        nil
+type OrgCapabilitiesPtrInput interface {
+	pulumi.Input
+
+	ToOrgCapabilitiesPtrOutput() OrgCapabilitiesPtrOutput
+	ToOrgCapabilitiesPtrOutputWithContext(context.Context) OrgCapabilitiesPtrOutput
+}
+
+type orgCapabilitiesPtrType OrgCapabilitiesArgs
+
+func OrgCapabilitiesPtr(v *OrgCapabilitiesArgs) OrgCapabilitiesPtrInput {
+	return (*orgCapabilitiesPtrType)(v)
+}
+
+func (*orgCapabilitiesPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**OrgCapabilities)(nil)).Elem()
+}
+
+func (i *orgCapabilitiesPtrType) ToOrgCapabilitiesPtrOutput() OrgCapabilitiesPtrOutput {
+	return i.ToOrgCapabilitiesPtrOutputWithContext(context.Background())
+}
+
+func (i *orgCapabilitiesPtrType) ToOrgCapabilitiesPtrOutputWithContext(ctx context.Context) OrgCapabilitiesPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(OrgCapabilitiesPtrOutput)
+}
+
+// Org-wide permissions: annotations, apiTokens, dashboards, datasets, endpoints, flows, integrations, monitors, notifiers, rbac, users, views allow CRUD; auditLog only read; billing and sharedAccessKeys read and update. Defaults to none.
+type OrgCapabilitiesOutput struct{ *pulumi.OutputState }
+
+func (OrgCapabilitiesOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*OrgCapabilities)(nil)).Elem()
+}
+
+func (o OrgCapabilitiesOutput) ToOrgCapabilitiesOutput() OrgCapabilitiesOutput {
+	return o
+}
+
+func (o OrgCapabilitiesOutput) ToOrgCapabilitiesOutputWithContext(ctx context.Context) OrgCapabilitiesOutput {
+	return o
+}
+
+func (o OrgCapabilitiesOutput) ToOrgCapabilitiesPtrOutput() OrgCapabilitiesPtrOutput {
+	return o.ToOrgCapabilitiesPtrOutputWithContext(context.Background())
+}
+
+func (o OrgCapabilitiesOutput) ToOrgCapabilitiesPtrOutputWithContext(ctx context.Context) OrgCapabilitiesPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v OrgCapabilities) *OrgCapabilities {
+		return &v
+	}).(OrgCapabilitiesPtrOutput)
+}
+
+func (o OrgCapabilitiesOutput) Annotations() CapabilityActionArrayOutput {
+	return o.ApplyT(func(v OrgCapabilities) []CapabilityAction { return v.Annotations }).(CapabilityActionArrayOutput)
+}
+
+func (o OrgCapabilitiesOutput) ApiTokens() CapabilityActionArrayOutput {
+	return o.ApplyT(func(v OrgCapabilities) []CapabilityAction { return v.ApiTokens }).(CapabilityActionArrayOutput)
+}
+
+func (o OrgCapabilitiesOutput) AuditLog() CapabilityActionArrayOutput {
+	return o.ApplyT(func(v OrgCapabilities) []CapabilityAction { return v.AuditLog }).(CapabilityActionArrayOutput)
+}
+
+func (o OrgCapabilitiesOutput) Billing() CapabilityActionArrayOutput {
+	return o.ApplyT(func(v OrgCapabilities) []CapabilityAction { return v.Billing }).(CapabilityActionArrayOutput)
+}
+
+func (o OrgCapabilitiesOutput) Dashboards() CapabilityActionArrayOutput {
+	return o.ApplyT(func(v OrgCapabilities) []CapabilityAction { return v.Dashboards }).(CapabilityActionArrayOutput)
+}
+
+func (o OrgCapabilitiesOutput) Datasets() CapabilityActionArrayOutput {
+	return o.ApplyT(func(v OrgCapabilities) []CapabilityAction { return v.Datasets }).(CapabilityActionArrayOutput)
+}
+
+func (o OrgCapabilitiesOutput) Endpoints() CapabilityActionArrayOutput {
+	return o.ApplyT(func(v OrgCapabilities) []CapabilityAction { return v.Endpoints }).(CapabilityActionArrayOutput)
+}
+
+func (o OrgCapabilitiesOutput) Flows() CapabilityActionArrayOutput {
+	return o.ApplyT(func(v OrgCapabilities) []CapabilityAction { return v.Flows }).(CapabilityActionArrayOutput)
+}
+
+func (o OrgCapabilitiesOutput) Integrations() CapabilityActionArrayOutput {
+	return o.ApplyT(func(v OrgCapabilities) []CapabilityAction { return v.Integrations }).(CapabilityActionArrayOutput)
+}
+
+func (o OrgCapabilitiesOutput) Monitors() CapabilityActionArrayOutput {
+	return o.ApplyT(func(v OrgCapabilities) []CapabilityAction { return v.Monitors }).(CapabilityActionArrayOutput)
+}
+
+func (o OrgCapabilitiesOutput) Notifiers() CapabilityActionArrayOutput {
+	return o.ApplyT(func(v OrgCapabilities) []CapabilityAction { return v.Notifiers }).(CapabilityActionArrayOutput)
+}
+
+func (o OrgCapabilitiesOutput) Rbac() CapabilityActionArrayOutput {
+	return o.ApplyT(func(v OrgCapabilities) []CapabilityAction { return v.Rbac }).(CapabilityActionArrayOutput)
+}
+
+func (o OrgCapabilitiesOutput) SharedAccessKeys() CapabilityActionArrayOutput {
+	return o.ApplyT(func(v OrgCapabilities) []CapabilityAction { return v.SharedAccessKeys }).(CapabilityActionArrayOutput)
+}
+
+func (o OrgCapabilitiesOutput) Users() CapabilityActionArrayOutput {
+	return o.ApplyT(func(v OrgCapabilities) []CapabilityAction { return v.Users }).(CapabilityActionArrayOutput)
+}
+
+func (o OrgCapabilitiesOutput) Views() CapabilityActionArrayOutput {
+	return o.ApplyT(func(v OrgCapabilities) []CapabilityAction { return v.Views }).(CapabilityActionArrayOutput)
+}
+
+type OrgCapabilitiesPtrOutput struct{ *pulumi.OutputState }
+
+func (OrgCapabilitiesPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**OrgCapabilities)(nil)).Elem()
+}
+
+func (o OrgCapabilitiesPtrOutput) ToOrgCapabilitiesPtrOutput() OrgCapabilitiesPtrOutput {
+	return o
+}
+
+func (o OrgCapabilitiesPtrOutput) ToOrgCapabilitiesPtrOutputWithContext(ctx context.Context) OrgCapabilitiesPtrOutput {
+	return o
+}
+
+func (o OrgCapabilitiesPtrOutput) Elem() OrgCapabilitiesOutput {
+	return o.ApplyT(func(v *OrgCapabilities) OrgCapabilities {
+		if v != nil {
+			return *v
+		}
+		var ret OrgCapabilities
+		return ret
+	}).(OrgCapabilitiesOutput)
+}
+
+func (o OrgCapabilitiesPtrOutput) Annotations() CapabilityActionArrayOutput {
+	return o.ApplyT(func(v *OrgCapabilities) []CapabilityAction {
+		if v == nil {
+			return nil
+		}
+		return v.Annotations
+	}).(CapabilityActionArrayOutput)
+}
+
+func (o OrgCapabilitiesPtrOutput) ApiTokens() CapabilityActionArrayOutput {
+	return o.ApplyT(func(v *OrgCapabilities) []CapabilityAction {
+		if v == nil {
+			return nil
+		}
+		return v.ApiTokens
+	}).(CapabilityActionArrayOutput)
+}
+
+func (o OrgCapabilitiesPtrOutput) AuditLog() CapabilityActionArrayOutput {
+	return o.ApplyT(func(v *OrgCapabilities) []CapabilityAction {
+		if v == nil {
+			return nil
+		}
+		return v.AuditLog
+	}).(CapabilityActionArrayOutput)
+}
+
+func (o OrgCapabilitiesPtrOutput) Billing() CapabilityActionArrayOutput {
+	return o.ApplyT(func(v *OrgCapabilities) []CapabilityAction {
+		if v == nil {
+			return nil
+		}
+		return v.Billing
+	}).(CapabilityActionArrayOutput)
+}
+
+func (o OrgCapabilitiesPtrOutput) Dashboards() CapabilityActionArrayOutput {
+	return o.ApplyT(func(v *OrgCapabilities) []CapabilityAction {
+		if v == nil {
+			return nil
+		}
+		return v.Dashboards
+	}).(CapabilityActionArrayOutput)
+}
+
+func (o OrgCapabilitiesPtrOutput) Datasets() CapabilityActionArrayOutput {
+	return o.ApplyT(func(v *OrgCapabilities) []CapabilityAction {
+		if v == nil {
+			return nil
+		}
+		return v.Datasets
+	}).(CapabilityActionArrayOutput)
+}
+
+func (o OrgCapabilitiesPtrOutput) Endpoints() CapabilityActionArrayOutput {
+	return o.ApplyT(func(v *OrgCapabilities) []CapabilityAction {
+		if v == nil {
+			return nil
+		}
+		return v.Endpoints
+	}).(CapabilityActionArrayOutput)
+}
+
+func (o OrgCapabilitiesPtrOutput) Flows() CapabilityActionArrayOutput {
+	return o.ApplyT(func(v *OrgCapabilities) []CapabilityAction {
+		if v == nil {
+			return nil
+		}
+		return v.Flows
+	}).(CapabilityActionArrayOutput)
+}
+
+func (o OrgCapabilitiesPtrOutput) Integrations() CapabilityActionArrayOutput {
+	return o.ApplyT(func(v *OrgCapabilities) []CapabilityAction {
+		if v == nil {
+			return nil
+		}
+		return v.Integrations
+	}).(CapabilityActionArrayOutput)
+}
+
+func (o OrgCapabilitiesPtrOutput) Monitors() CapabilityActionArrayOutput {
+	return o.ApplyT(func(v *OrgCapabilities) []CapabilityAction {
+		if v == nil {
+			return nil
+		}
+		return v.Monitors
+	}).(CapabilityActionArrayOutput)
+}
+
+func (o OrgCapabilitiesPtrOutput) Notifiers() CapabilityActionArrayOutput {
+	return o.ApplyT(func(v *OrgCapabilities) []CapabilityAction {
+		if v == nil {
+			return nil
+		}
+		return v.Notifiers
+	}).(CapabilityActionArrayOutput)
+}
+
+func (o OrgCapabilitiesPtrOutput) Rbac() CapabilityActionArrayOutput {
+	return o.ApplyT(func(v *OrgCapabilities) []CapabilityAction {
+		if v == nil {
+			return nil
+		}
+		return v.Rbac
+	}).(CapabilityActionArrayOutput)
+}
+
+func (o OrgCapabilitiesPtrOutput) SharedAccessKeys() CapabilityActionArrayOutput {
+	return o.ApplyT(func(v *OrgCapabilities) []CapabilityAction {
+		if v == nil {
+			return nil
+		}
+		return v.SharedAccessKeys
+	}).(CapabilityActionArrayOutput)
+}
+
+func (o OrgCapabilitiesPtrOutput) Users() CapabilityActionArrayOutput {
+	return o.ApplyT(func(v *OrgCapabilities) []CapabilityAction {
+		if v == nil {
+			return nil
+		}
+		return v.Users
+	}).(CapabilityActionArrayOutput)
+}
+
+func (o OrgCapabilitiesPtrOutput) Views() CapabilityActionArrayOutput {
+	return o.ApplyT(func(v *OrgCapabilities) []CapabilityAction {
+		if v == nil {
+			return nil
+		}
+		return v.Views
+	}).(CapabilityActionArrayOutput)
+}
+
 // A Organization as a lookup returns it.
 type OrganizationResult struct {
 	// First failed payment, when any (server-set).
@@ -3968,486 +4854,543 @@ func (o OrganizationResultArrayOutput) Index(i pulumi.IntInput) OrganizationResu
 	}).(OrganizationResultOutput)
 }
 
-type RoleDatasetCapabilitiesItem struct {
-	Data           []RoleDatasetCapabilitiesItemDataItem   `pulumi:"data"`
-	Ingest         []RoleDatasetCapabilitiesItemIngestItem `pulumi:"ingest"`
-	Query          []RoleOrgCapabilitiesAuditLogItem       `pulumi:"query"`
-	Share          []RoleDatasetCapabilitiesItemShareItem  `pulumi:"share"`
-	StarredQueries []RoleOrgCapabilitiesAnnotationsItem    `pulumi:"starredQueries"`
-	Trim           []RoleDatasetCapabilitiesItemTrimItem   `pulumi:"trim"`
-	Vacuum         []RoleDatasetCapabilitiesItemTrimItem   `pulumi:"vacuum"`
-	VirtualFields  []RoleOrgCapabilitiesAnnotationsItem    `pulumi:"virtualFields"`
+type PieChart struct {
+	DatasetId *string    `pulumi:"datasetId"`
+	Id        string     `pulumi:"id"`
+	Name      *string    `pulumi:"name"`
+	Query     ChartQuery `pulumi:"query"`
+	Type      string     `pulumi:"type"`
 }
 
-// RoleDatasetCapabilitiesItemInput is an input type that accepts RoleDatasetCapabilitiesItemArgs and RoleDatasetCapabilitiesItemOutput values.
-// You can construct a concrete instance of `RoleDatasetCapabilitiesItemInput` via:
+// PieChartInput is an input type that accepts PieChartArgs and PieChartOutput values.
+// You can construct a concrete instance of `PieChartInput` via:
 //
-//	RoleDatasetCapabilitiesItemArgs{...}
-type RoleDatasetCapabilitiesItemInput interface {
+//	PieChartArgs{...}
+type PieChartInput interface {
 	pulumi.Input
 
-	ToRoleDatasetCapabilitiesItemOutput() RoleDatasetCapabilitiesItemOutput
-	ToRoleDatasetCapabilitiesItemOutputWithContext(context.Context) RoleDatasetCapabilitiesItemOutput
+	ToPieChartOutput() PieChartOutput
+	ToPieChartOutputWithContext(context.Context) PieChartOutput
 }
 
-type RoleDatasetCapabilitiesItemArgs struct {
-	Data           RoleDatasetCapabilitiesItemDataItemArrayInput   `pulumi:"data"`
-	Ingest         RoleDatasetCapabilitiesItemIngestItemArrayInput `pulumi:"ingest"`
-	Query          RoleOrgCapabilitiesAuditLogItemArrayInput       `pulumi:"query"`
-	Share          RoleDatasetCapabilitiesItemShareItemArrayInput  `pulumi:"share"`
-	StarredQueries RoleOrgCapabilitiesAnnotationsItemArrayInput    `pulumi:"starredQueries"`
-	Trim           RoleDatasetCapabilitiesItemTrimItemArrayInput   `pulumi:"trim"`
-	Vacuum         RoleDatasetCapabilitiesItemTrimItemArrayInput   `pulumi:"vacuum"`
-	VirtualFields  RoleOrgCapabilitiesAnnotationsItemArrayInput    `pulumi:"virtualFields"`
+type PieChartArgs struct {
+	DatasetId pulumi.StringPtrInput `pulumi:"datasetId"`
+	Id        pulumi.StringInput    `pulumi:"id"`
+	Name      pulumi.StringPtrInput `pulumi:"name"`
+	Query     ChartQueryInput       `pulumi:"query"`
+	Type      pulumi.StringInput    `pulumi:"type"`
 }
 
-func (RoleDatasetCapabilitiesItemArgs) ElementType() reflect.Type {
-	return reflect.TypeOf((*RoleDatasetCapabilitiesItem)(nil)).Elem()
+func (PieChartArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*PieChart)(nil)).Elem()
 }
 
-func (i RoleDatasetCapabilitiesItemArgs) ToRoleDatasetCapabilitiesItemOutput() RoleDatasetCapabilitiesItemOutput {
-	return i.ToRoleDatasetCapabilitiesItemOutputWithContext(context.Background())
+func (i PieChartArgs) ToPieChartOutput() PieChartOutput {
+	return i.ToPieChartOutputWithContext(context.Background())
 }
 
-func (i RoleDatasetCapabilitiesItemArgs) ToRoleDatasetCapabilitiesItemOutputWithContext(ctx context.Context) RoleDatasetCapabilitiesItemOutput {
-	return pulumi.ToOutputWithContext(ctx, i).(RoleDatasetCapabilitiesItemOutput)
+func (i PieChartArgs) ToPieChartOutputWithContext(ctx context.Context) PieChartOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(PieChartOutput)
 }
 
-// RoleDatasetCapabilitiesItemMapInput is an input type that accepts RoleDatasetCapabilitiesItemMap and RoleDatasetCapabilitiesItemMapOutput values.
-// You can construct a concrete instance of `RoleDatasetCapabilitiesItemMapInput` via:
+type PieChartOutput struct{ *pulumi.OutputState }
+
+func (PieChartOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*PieChart)(nil)).Elem()
+}
+
+func (o PieChartOutput) ToPieChartOutput() PieChartOutput {
+	return o
+}
+
+func (o PieChartOutput) ToPieChartOutputWithContext(ctx context.Context) PieChartOutput {
+	return o
+}
+
+func (o PieChartOutput) DatasetId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v PieChart) *string { return v.DatasetId }).(pulumi.StringPtrOutput)
+}
+
+func (o PieChartOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v PieChart) string { return v.Id }).(pulumi.StringOutput)
+}
+
+func (o PieChartOutput) Name() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v PieChart) *string { return v.Name }).(pulumi.StringPtrOutput)
+}
+
+func (o PieChartOutput) Query() ChartQueryOutput {
+	return o.ApplyT(func(v PieChart) ChartQuery { return v.Query }).(ChartQueryOutput)
+}
+
+func (o PieChartOutput) Type() pulumi.StringOutput {
+	return o.ApplyT(func(v PieChart) string { return v.Type }).(pulumi.StringOutput)
+}
+
+type PlaceholderChart struct {
+	Id   string `pulumi:"id"`
+	Type string `pulumi:"type"`
+}
+
+// PlaceholderChartInput is an input type that accepts PlaceholderChartArgs and PlaceholderChartOutput values.
+// You can construct a concrete instance of `PlaceholderChartInput` via:
 //
-//	RoleDatasetCapabilitiesItemMap{ "key": RoleDatasetCapabilitiesItemArgs{...} }
-type RoleDatasetCapabilitiesItemMapInput interface {
+//	PlaceholderChartArgs{...}
+type PlaceholderChartInput interface {
 	pulumi.Input
 
-	ToRoleDatasetCapabilitiesItemMapOutput() RoleDatasetCapabilitiesItemMapOutput
-	ToRoleDatasetCapabilitiesItemMapOutputWithContext(context.Context) RoleDatasetCapabilitiesItemMapOutput
+	ToPlaceholderChartOutput() PlaceholderChartOutput
+	ToPlaceholderChartOutputWithContext(context.Context) PlaceholderChartOutput
 }
 
-type RoleDatasetCapabilitiesItemMap map[string]RoleDatasetCapabilitiesItemInput
-
-func (RoleDatasetCapabilitiesItemMap) ElementType() reflect.Type {
-	return reflect.TypeOf((*map[string]RoleDatasetCapabilitiesItem)(nil)).Elem()
+type PlaceholderChartArgs struct {
+	Id   pulumi.StringInput `pulumi:"id"`
+	Type pulumi.StringInput `pulumi:"type"`
 }
 
-func (i RoleDatasetCapabilitiesItemMap) ToRoleDatasetCapabilitiesItemMapOutput() RoleDatasetCapabilitiesItemMapOutput {
-	return i.ToRoleDatasetCapabilitiesItemMapOutputWithContext(context.Background())
+func (PlaceholderChartArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*PlaceholderChart)(nil)).Elem()
 }
 
-func (i RoleDatasetCapabilitiesItemMap) ToRoleDatasetCapabilitiesItemMapOutputWithContext(ctx context.Context) RoleDatasetCapabilitiesItemMapOutput {
-	return pulumi.ToOutputWithContext(ctx, i).(RoleDatasetCapabilitiesItemMapOutput)
+func (i PlaceholderChartArgs) ToPlaceholderChartOutput() PlaceholderChartOutput {
+	return i.ToPlaceholderChartOutputWithContext(context.Background())
 }
 
-type RoleDatasetCapabilitiesItemOutput struct{ *pulumi.OutputState }
-
-func (RoleDatasetCapabilitiesItemOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*RoleDatasetCapabilitiesItem)(nil)).Elem()
+func (i PlaceholderChartArgs) ToPlaceholderChartOutputWithContext(ctx context.Context) PlaceholderChartOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(PlaceholderChartOutput)
 }
 
-func (o RoleDatasetCapabilitiesItemOutput) ToRoleDatasetCapabilitiesItemOutput() RoleDatasetCapabilitiesItemOutput {
+type PlaceholderChartOutput struct{ *pulumi.OutputState }
+
+func (PlaceholderChartOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*PlaceholderChart)(nil)).Elem()
+}
+
+func (o PlaceholderChartOutput) ToPlaceholderChartOutput() PlaceholderChartOutput {
 	return o
 }
 
-func (o RoleDatasetCapabilitiesItemOutput) ToRoleDatasetCapabilitiesItemOutputWithContext(ctx context.Context) RoleDatasetCapabilitiesItemOutput {
+func (o PlaceholderChartOutput) ToPlaceholderChartOutputWithContext(ctx context.Context) PlaceholderChartOutput {
 	return o
 }
 
-func (o RoleDatasetCapabilitiesItemOutput) Data() RoleDatasetCapabilitiesItemDataItemArrayOutput {
-	return o.ApplyT(func(v RoleDatasetCapabilitiesItem) []RoleDatasetCapabilitiesItemDataItem { return v.Data }).(RoleDatasetCapabilitiesItemDataItemArrayOutput)
+func (o PlaceholderChartOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v PlaceholderChart) string { return v.Id }).(pulumi.StringOutput)
 }
 
-func (o RoleDatasetCapabilitiesItemOutput) Ingest() RoleDatasetCapabilitiesItemIngestItemArrayOutput {
-	return o.ApplyT(func(v RoleDatasetCapabilitiesItem) []RoleDatasetCapabilitiesItemIngestItem { return v.Ingest }).(RoleDatasetCapabilitiesItemIngestItemArrayOutput)
+func (o PlaceholderChartOutput) Type() pulumi.StringOutput {
+	return o.ApplyT(func(v PlaceholderChart) string { return v.Type }).(pulumi.StringOutput)
 }
 
-func (o RoleDatasetCapabilitiesItemOutput) Query() RoleOrgCapabilitiesAuditLogItemArrayOutput {
-	return o.ApplyT(func(v RoleDatasetCapabilitiesItem) []RoleOrgCapabilitiesAuditLogItem { return v.Query }).(RoleOrgCapabilitiesAuditLogItemArrayOutput)
+// Query options.
+type QueryOptions struct {
+	// Bypass the cache.
+	DisableCache *bool `pulumi:"disableCache"`
+	// Skip statistics.
+	DisableStats *bool `pulumi:"disableStats"`
+	// Skip tracing.
+	DisableTrace *bool `pulumi:"disableTrace"`
+	// Integer: most data points per series.
+	MaxDataPoints *int `pulumi:"maxDataPoints"`
+	// Integer: most series.
+	MaxSeries *int `pulumi:"maxSeries"`
+	// Return rows without aggregation.
+	NoAggregation *bool `pulumi:"noAggregation"`
+	// Do not fill empty buckets.
+	NoFill *bool `pulumi:"noFill"`
+	// Do not interpolate.
+	NoInterpolation *bool `pulumi:"noInterpolation"`
+	// Query priority, e.g. `low`.
+	Priority *string `pulumi:"priority"`
+	// Bucket resolution, e.g. `auto`.
+	Resolution *string `pulumi:"resolution"`
 }
 
-func (o RoleDatasetCapabilitiesItemOutput) Share() RoleDatasetCapabilitiesItemShareItemArrayOutput {
-	return o.ApplyT(func(v RoleDatasetCapabilitiesItem) []RoleDatasetCapabilitiesItemShareItem { return v.Share }).(RoleDatasetCapabilitiesItemShareItemArrayOutput)
-}
-
-func (o RoleDatasetCapabilitiesItemOutput) StarredQueries() RoleOrgCapabilitiesAnnotationsItemArrayOutput {
-	return o.ApplyT(func(v RoleDatasetCapabilitiesItem) []RoleOrgCapabilitiesAnnotationsItem { return v.StarredQueries }).(RoleOrgCapabilitiesAnnotationsItemArrayOutput)
-}
-
-func (o RoleDatasetCapabilitiesItemOutput) Trim() RoleDatasetCapabilitiesItemTrimItemArrayOutput {
-	return o.ApplyT(func(v RoleDatasetCapabilitiesItem) []RoleDatasetCapabilitiesItemTrimItem { return v.Trim }).(RoleDatasetCapabilitiesItemTrimItemArrayOutput)
-}
-
-func (o RoleDatasetCapabilitiesItemOutput) Vacuum() RoleDatasetCapabilitiesItemTrimItemArrayOutput {
-	return o.ApplyT(func(v RoleDatasetCapabilitiesItem) []RoleDatasetCapabilitiesItemTrimItem { return v.Vacuum }).(RoleDatasetCapabilitiesItemTrimItemArrayOutput)
-}
-
-func (o RoleDatasetCapabilitiesItemOutput) VirtualFields() RoleOrgCapabilitiesAnnotationsItemArrayOutput {
-	return o.ApplyT(func(v RoleDatasetCapabilitiesItem) []RoleOrgCapabilitiesAnnotationsItem { return v.VirtualFields }).(RoleOrgCapabilitiesAnnotationsItemArrayOutput)
-}
-
-type RoleDatasetCapabilitiesItemMapOutput struct{ *pulumi.OutputState }
-
-func (RoleDatasetCapabilitiesItemMapOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*map[string]RoleDatasetCapabilitiesItem)(nil)).Elem()
-}
-
-func (o RoleDatasetCapabilitiesItemMapOutput) ToRoleDatasetCapabilitiesItemMapOutput() RoleDatasetCapabilitiesItemMapOutput {
-	return o
-}
-
-func (o RoleDatasetCapabilitiesItemMapOutput) ToRoleDatasetCapabilitiesItemMapOutputWithContext(ctx context.Context) RoleDatasetCapabilitiesItemMapOutput {
-	return o
-}
-
-func (o RoleDatasetCapabilitiesItemMapOutput) MapIndex(k pulumi.StringInput) RoleDatasetCapabilitiesItemOutput {
-	return pulumi.All(o, k).ApplyT(func(vs []interface{}) RoleDatasetCapabilitiesItem {
-		return vs[0].(map[string]RoleDatasetCapabilitiesItem)[vs[1].(string)]
-	}).(RoleDatasetCapabilitiesItemOutput)
-}
-
-// Org-wide permissions: annotations, apiTokens, dashboards, datasets, endpoints, flows, integrations, monitors, notifiers, rbac, users, views allow CRUD; auditLog only read; billing and sharedAccessKeys read and update. Defaults to none.
-type RoleOrgCapabilities struct {
-	Annotations      []RoleOrgCapabilitiesAnnotationsItem `pulumi:"annotations"`
-	ApiTokens        []RoleOrgCapabilitiesAnnotationsItem `pulumi:"apiTokens"`
-	AuditLog         []RoleOrgCapabilitiesAuditLogItem    `pulumi:"auditLog"`
-	Billing          []RoleOrgCapabilitiesBillingItem     `pulumi:"billing"`
-	Dashboards       []RoleOrgCapabilitiesAnnotationsItem `pulumi:"dashboards"`
-	Datasets         []RoleOrgCapabilitiesAnnotationsItem `pulumi:"datasets"`
-	Endpoints        []RoleOrgCapabilitiesAnnotationsItem `pulumi:"endpoints"`
-	Flows            []RoleOrgCapabilitiesAnnotationsItem `pulumi:"flows"`
-	Integrations     []RoleOrgCapabilitiesAnnotationsItem `pulumi:"integrations"`
-	Monitors         []RoleOrgCapabilitiesAnnotationsItem `pulumi:"monitors"`
-	Notifiers        []RoleOrgCapabilitiesAnnotationsItem `pulumi:"notifiers"`
-	Rbac             []RoleOrgCapabilitiesAnnotationsItem `pulumi:"rbac"`
-	SharedAccessKeys []RoleOrgCapabilitiesBillingItem     `pulumi:"sharedAccessKeys"`
-	Users            []RoleOrgCapabilitiesAnnotationsItem `pulumi:"users"`
-	Views            []RoleOrgCapabilitiesAnnotationsItem `pulumi:"views"`
-}
-
-// RoleOrgCapabilitiesInput is an input type that accepts RoleOrgCapabilitiesArgs and RoleOrgCapabilitiesOutput values.
-// You can construct a concrete instance of `RoleOrgCapabilitiesInput` via:
+// QueryOptionsInput is an input type that accepts QueryOptionsArgs and QueryOptionsOutput values.
+// You can construct a concrete instance of `QueryOptionsInput` via:
 //
-//	RoleOrgCapabilitiesArgs{...}
-type RoleOrgCapabilitiesInput interface {
+//	QueryOptionsArgs{...}
+type QueryOptionsInput interface {
 	pulumi.Input
 
-	ToRoleOrgCapabilitiesOutput() RoleOrgCapabilitiesOutput
-	ToRoleOrgCapabilitiesOutputWithContext(context.Context) RoleOrgCapabilitiesOutput
+	ToQueryOptionsOutput() QueryOptionsOutput
+	ToQueryOptionsOutputWithContext(context.Context) QueryOptionsOutput
 }
 
-// Org-wide permissions: annotations, apiTokens, dashboards, datasets, endpoints, flows, integrations, monitors, notifiers, rbac, users, views allow CRUD; auditLog only read; billing and sharedAccessKeys read and update. Defaults to none.
-type RoleOrgCapabilitiesArgs struct {
-	Annotations      RoleOrgCapabilitiesAnnotationsItemArrayInput `pulumi:"annotations"`
-	ApiTokens        RoleOrgCapabilitiesAnnotationsItemArrayInput `pulumi:"apiTokens"`
-	AuditLog         RoleOrgCapabilitiesAuditLogItemArrayInput    `pulumi:"auditLog"`
-	Billing          RoleOrgCapabilitiesBillingItemArrayInput     `pulumi:"billing"`
-	Dashboards       RoleOrgCapabilitiesAnnotationsItemArrayInput `pulumi:"dashboards"`
-	Datasets         RoleOrgCapabilitiesAnnotationsItemArrayInput `pulumi:"datasets"`
-	Endpoints        RoleOrgCapabilitiesAnnotationsItemArrayInput `pulumi:"endpoints"`
-	Flows            RoleOrgCapabilitiesAnnotationsItemArrayInput `pulumi:"flows"`
-	Integrations     RoleOrgCapabilitiesAnnotationsItemArrayInput `pulumi:"integrations"`
-	Monitors         RoleOrgCapabilitiesAnnotationsItemArrayInput `pulumi:"monitors"`
-	Notifiers        RoleOrgCapabilitiesAnnotationsItemArrayInput `pulumi:"notifiers"`
-	Rbac             RoleOrgCapabilitiesAnnotationsItemArrayInput `pulumi:"rbac"`
-	SharedAccessKeys RoleOrgCapabilitiesBillingItemArrayInput     `pulumi:"sharedAccessKeys"`
-	Users            RoleOrgCapabilitiesAnnotationsItemArrayInput `pulumi:"users"`
-	Views            RoleOrgCapabilitiesAnnotationsItemArrayInput `pulumi:"views"`
+// Query options.
+type QueryOptionsArgs struct {
+	// Bypass the cache.
+	DisableCache pulumi.BoolPtrInput `pulumi:"disableCache"`
+	// Skip statistics.
+	DisableStats pulumi.BoolPtrInput `pulumi:"disableStats"`
+	// Skip tracing.
+	DisableTrace pulumi.BoolPtrInput `pulumi:"disableTrace"`
+	// Integer: most data points per series.
+	MaxDataPoints pulumi.IntPtrInput `pulumi:"maxDataPoints"`
+	// Integer: most series.
+	MaxSeries pulumi.IntPtrInput `pulumi:"maxSeries"`
+	// Return rows without aggregation.
+	NoAggregation pulumi.BoolPtrInput `pulumi:"noAggregation"`
+	// Do not fill empty buckets.
+	NoFill pulumi.BoolPtrInput `pulumi:"noFill"`
+	// Do not interpolate.
+	NoInterpolation pulumi.BoolPtrInput `pulumi:"noInterpolation"`
+	// Query priority, e.g. `low`.
+	Priority pulumi.StringPtrInput `pulumi:"priority"`
+	// Bucket resolution, e.g. `auto`.
+	Resolution pulumi.StringPtrInput `pulumi:"resolution"`
 }
 
-func (RoleOrgCapabilitiesArgs) ElementType() reflect.Type {
-	return reflect.TypeOf((*RoleOrgCapabilities)(nil)).Elem()
+func (QueryOptionsArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*QueryOptions)(nil)).Elem()
 }
 
-func (i RoleOrgCapabilitiesArgs) ToRoleOrgCapabilitiesOutput() RoleOrgCapabilitiesOutput {
-	return i.ToRoleOrgCapabilitiesOutputWithContext(context.Background())
+func (i QueryOptionsArgs) ToQueryOptionsOutput() QueryOptionsOutput {
+	return i.ToQueryOptionsOutputWithContext(context.Background())
 }
 
-func (i RoleOrgCapabilitiesArgs) ToRoleOrgCapabilitiesOutputWithContext(ctx context.Context) RoleOrgCapabilitiesOutput {
-	return pulumi.ToOutputWithContext(ctx, i).(RoleOrgCapabilitiesOutput)
+func (i QueryOptionsArgs) ToQueryOptionsOutputWithContext(ctx context.Context) QueryOptionsOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(QueryOptionsOutput)
 }
 
-func (i RoleOrgCapabilitiesArgs) ToRoleOrgCapabilitiesPtrOutput() RoleOrgCapabilitiesPtrOutput {
-	return i.ToRoleOrgCapabilitiesPtrOutputWithContext(context.Background())
+func (i QueryOptionsArgs) ToQueryOptionsPtrOutput() QueryOptionsPtrOutput {
+	return i.ToQueryOptionsPtrOutputWithContext(context.Background())
 }
 
-func (i RoleOrgCapabilitiesArgs) ToRoleOrgCapabilitiesPtrOutputWithContext(ctx context.Context) RoleOrgCapabilitiesPtrOutput {
-	return pulumi.ToOutputWithContext(ctx, i).(RoleOrgCapabilitiesOutput).ToRoleOrgCapabilitiesPtrOutputWithContext(ctx)
+func (i QueryOptionsArgs) ToQueryOptionsPtrOutputWithContext(ctx context.Context) QueryOptionsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(QueryOptionsOutput).ToQueryOptionsPtrOutputWithContext(ctx)
 }
 
-// RoleOrgCapabilitiesPtrInput is an input type that accepts RoleOrgCapabilitiesArgs, RoleOrgCapabilitiesPtr and RoleOrgCapabilitiesPtrOutput values.
-// You can construct a concrete instance of `RoleOrgCapabilitiesPtrInput` via:
+// QueryOptionsPtrInput is an input type that accepts QueryOptionsArgs, QueryOptionsPtr and QueryOptionsPtrOutput values.
+// You can construct a concrete instance of `QueryOptionsPtrInput` via:
 //
-//	        RoleOrgCapabilitiesArgs{...}
+//	        QueryOptionsArgs{...}
 //
 //	or:
 //
 //	        nil
-type RoleOrgCapabilitiesPtrInput interface {
+type QueryOptionsPtrInput interface {
 	pulumi.Input
 
-	ToRoleOrgCapabilitiesPtrOutput() RoleOrgCapabilitiesPtrOutput
-	ToRoleOrgCapabilitiesPtrOutputWithContext(context.Context) RoleOrgCapabilitiesPtrOutput
+	ToQueryOptionsPtrOutput() QueryOptionsPtrOutput
+	ToQueryOptionsPtrOutputWithContext(context.Context) QueryOptionsPtrOutput
 }
 
-type roleOrgCapabilitiesPtrType RoleOrgCapabilitiesArgs
+type queryOptionsPtrType QueryOptionsArgs
 
-func RoleOrgCapabilitiesPtr(v *RoleOrgCapabilitiesArgs) RoleOrgCapabilitiesPtrInput {
-	return (*roleOrgCapabilitiesPtrType)(v)
+func QueryOptionsPtr(v *QueryOptionsArgs) QueryOptionsPtrInput {
+	return (*queryOptionsPtrType)(v)
 }
 
-func (*roleOrgCapabilitiesPtrType) ElementType() reflect.Type {
-	return reflect.TypeOf((**RoleOrgCapabilities)(nil)).Elem()
+func (*queryOptionsPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**QueryOptions)(nil)).Elem()
 }
 
-func (i *roleOrgCapabilitiesPtrType) ToRoleOrgCapabilitiesPtrOutput() RoleOrgCapabilitiesPtrOutput {
-	return i.ToRoleOrgCapabilitiesPtrOutputWithContext(context.Background())
+func (i *queryOptionsPtrType) ToQueryOptionsPtrOutput() QueryOptionsPtrOutput {
+	return i.ToQueryOptionsPtrOutputWithContext(context.Background())
 }
 
-func (i *roleOrgCapabilitiesPtrType) ToRoleOrgCapabilitiesPtrOutputWithContext(ctx context.Context) RoleOrgCapabilitiesPtrOutput {
-	return pulumi.ToOutputWithContext(ctx, i).(RoleOrgCapabilitiesPtrOutput)
+func (i *queryOptionsPtrType) ToQueryOptionsPtrOutputWithContext(ctx context.Context) QueryOptionsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(QueryOptionsPtrOutput)
 }
 
-// Org-wide permissions: annotations, apiTokens, dashboards, datasets, endpoints, flows, integrations, monitors, notifiers, rbac, users, views allow CRUD; auditLog only read; billing and sharedAccessKeys read and update. Defaults to none.
-type RoleOrgCapabilitiesOutput struct{ *pulumi.OutputState }
+// Query options.
+type QueryOptionsOutput struct{ *pulumi.OutputState }
 
-func (RoleOrgCapabilitiesOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*RoleOrgCapabilities)(nil)).Elem()
+func (QueryOptionsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*QueryOptions)(nil)).Elem()
 }
 
-func (o RoleOrgCapabilitiesOutput) ToRoleOrgCapabilitiesOutput() RoleOrgCapabilitiesOutput {
+func (o QueryOptionsOutput) ToQueryOptionsOutput() QueryOptionsOutput {
 	return o
 }
 
-func (o RoleOrgCapabilitiesOutput) ToRoleOrgCapabilitiesOutputWithContext(ctx context.Context) RoleOrgCapabilitiesOutput {
+func (o QueryOptionsOutput) ToQueryOptionsOutputWithContext(ctx context.Context) QueryOptionsOutput {
 	return o
 }
 
-func (o RoleOrgCapabilitiesOutput) ToRoleOrgCapabilitiesPtrOutput() RoleOrgCapabilitiesPtrOutput {
-	return o.ToRoleOrgCapabilitiesPtrOutputWithContext(context.Background())
+func (o QueryOptionsOutput) ToQueryOptionsPtrOutput() QueryOptionsPtrOutput {
+	return o.ToQueryOptionsPtrOutputWithContext(context.Background())
 }
 
-func (o RoleOrgCapabilitiesOutput) ToRoleOrgCapabilitiesPtrOutputWithContext(ctx context.Context) RoleOrgCapabilitiesPtrOutput {
-	return o.ApplyTWithContext(ctx, func(_ context.Context, v RoleOrgCapabilities) *RoleOrgCapabilities {
+func (o QueryOptionsOutput) ToQueryOptionsPtrOutputWithContext(ctx context.Context) QueryOptionsPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v QueryOptions) *QueryOptions {
 		return &v
-	}).(RoleOrgCapabilitiesPtrOutput)
+	}).(QueryOptionsPtrOutput)
 }
 
-func (o RoleOrgCapabilitiesOutput) Annotations() RoleOrgCapabilitiesAnnotationsItemArrayOutput {
-	return o.ApplyT(func(v RoleOrgCapabilities) []RoleOrgCapabilitiesAnnotationsItem { return v.Annotations }).(RoleOrgCapabilitiesAnnotationsItemArrayOutput)
+// Bypass the cache.
+func (o QueryOptionsOutput) DisableCache() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v QueryOptions) *bool { return v.DisableCache }).(pulumi.BoolPtrOutput)
 }
 
-func (o RoleOrgCapabilitiesOutput) ApiTokens() RoleOrgCapabilitiesAnnotationsItemArrayOutput {
-	return o.ApplyT(func(v RoleOrgCapabilities) []RoleOrgCapabilitiesAnnotationsItem { return v.ApiTokens }).(RoleOrgCapabilitiesAnnotationsItemArrayOutput)
+// Skip statistics.
+func (o QueryOptionsOutput) DisableStats() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v QueryOptions) *bool { return v.DisableStats }).(pulumi.BoolPtrOutput)
 }
 
-func (o RoleOrgCapabilitiesOutput) AuditLog() RoleOrgCapabilitiesAuditLogItemArrayOutput {
-	return o.ApplyT(func(v RoleOrgCapabilities) []RoleOrgCapabilitiesAuditLogItem { return v.AuditLog }).(RoleOrgCapabilitiesAuditLogItemArrayOutput)
+// Skip tracing.
+func (o QueryOptionsOutput) DisableTrace() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v QueryOptions) *bool { return v.DisableTrace }).(pulumi.BoolPtrOutput)
 }
 
-func (o RoleOrgCapabilitiesOutput) Billing() RoleOrgCapabilitiesBillingItemArrayOutput {
-	return o.ApplyT(func(v RoleOrgCapabilities) []RoleOrgCapabilitiesBillingItem { return v.Billing }).(RoleOrgCapabilitiesBillingItemArrayOutput)
+// Integer: most data points per series.
+func (o QueryOptionsOutput) MaxDataPoints() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v QueryOptions) *int { return v.MaxDataPoints }).(pulumi.IntPtrOutput)
 }
 
-func (o RoleOrgCapabilitiesOutput) Dashboards() RoleOrgCapabilitiesAnnotationsItemArrayOutput {
-	return o.ApplyT(func(v RoleOrgCapabilities) []RoleOrgCapabilitiesAnnotationsItem { return v.Dashboards }).(RoleOrgCapabilitiesAnnotationsItemArrayOutput)
+// Integer: most series.
+func (o QueryOptionsOutput) MaxSeries() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v QueryOptions) *int { return v.MaxSeries }).(pulumi.IntPtrOutput)
 }
 
-func (o RoleOrgCapabilitiesOutput) Datasets() RoleOrgCapabilitiesAnnotationsItemArrayOutput {
-	return o.ApplyT(func(v RoleOrgCapabilities) []RoleOrgCapabilitiesAnnotationsItem { return v.Datasets }).(RoleOrgCapabilitiesAnnotationsItemArrayOutput)
+// Return rows without aggregation.
+func (o QueryOptionsOutput) NoAggregation() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v QueryOptions) *bool { return v.NoAggregation }).(pulumi.BoolPtrOutput)
 }
 
-func (o RoleOrgCapabilitiesOutput) Endpoints() RoleOrgCapabilitiesAnnotationsItemArrayOutput {
-	return o.ApplyT(func(v RoleOrgCapabilities) []RoleOrgCapabilitiesAnnotationsItem { return v.Endpoints }).(RoleOrgCapabilitiesAnnotationsItemArrayOutput)
+// Do not fill empty buckets.
+func (o QueryOptionsOutput) NoFill() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v QueryOptions) *bool { return v.NoFill }).(pulumi.BoolPtrOutput)
 }
 
-func (o RoleOrgCapabilitiesOutput) Flows() RoleOrgCapabilitiesAnnotationsItemArrayOutput {
-	return o.ApplyT(func(v RoleOrgCapabilities) []RoleOrgCapabilitiesAnnotationsItem { return v.Flows }).(RoleOrgCapabilitiesAnnotationsItemArrayOutput)
+// Do not interpolate.
+func (o QueryOptionsOutput) NoInterpolation() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v QueryOptions) *bool { return v.NoInterpolation }).(pulumi.BoolPtrOutput)
 }
 
-func (o RoleOrgCapabilitiesOutput) Integrations() RoleOrgCapabilitiesAnnotationsItemArrayOutput {
-	return o.ApplyT(func(v RoleOrgCapabilities) []RoleOrgCapabilitiesAnnotationsItem { return v.Integrations }).(RoleOrgCapabilitiesAnnotationsItemArrayOutput)
+// Query priority, e.g. `low`.
+func (o QueryOptionsOutput) Priority() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v QueryOptions) *string { return v.Priority }).(pulumi.StringPtrOutput)
 }
 
-func (o RoleOrgCapabilitiesOutput) Monitors() RoleOrgCapabilitiesAnnotationsItemArrayOutput {
-	return o.ApplyT(func(v RoleOrgCapabilities) []RoleOrgCapabilitiesAnnotationsItem { return v.Monitors }).(RoleOrgCapabilitiesAnnotationsItemArrayOutput)
+// Bucket resolution, e.g. `auto`.
+func (o QueryOptionsOutput) Resolution() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v QueryOptions) *string { return v.Resolution }).(pulumi.StringPtrOutput)
 }
 
-func (o RoleOrgCapabilitiesOutput) Notifiers() RoleOrgCapabilitiesAnnotationsItemArrayOutput {
-	return o.ApplyT(func(v RoleOrgCapabilities) []RoleOrgCapabilitiesAnnotationsItem { return v.Notifiers }).(RoleOrgCapabilitiesAnnotationsItemArrayOutput)
+type QueryOptionsPtrOutput struct{ *pulumi.OutputState }
+
+func (QueryOptionsPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**QueryOptions)(nil)).Elem()
 }
 
-func (o RoleOrgCapabilitiesOutput) Rbac() RoleOrgCapabilitiesAnnotationsItemArrayOutput {
-	return o.ApplyT(func(v RoleOrgCapabilities) []RoleOrgCapabilitiesAnnotationsItem { return v.Rbac }).(RoleOrgCapabilitiesAnnotationsItemArrayOutput)
-}
-
-func (o RoleOrgCapabilitiesOutput) SharedAccessKeys() RoleOrgCapabilitiesBillingItemArrayOutput {
-	return o.ApplyT(func(v RoleOrgCapabilities) []RoleOrgCapabilitiesBillingItem { return v.SharedAccessKeys }).(RoleOrgCapabilitiesBillingItemArrayOutput)
-}
-
-func (o RoleOrgCapabilitiesOutput) Users() RoleOrgCapabilitiesAnnotationsItemArrayOutput {
-	return o.ApplyT(func(v RoleOrgCapabilities) []RoleOrgCapabilitiesAnnotationsItem { return v.Users }).(RoleOrgCapabilitiesAnnotationsItemArrayOutput)
-}
-
-func (o RoleOrgCapabilitiesOutput) Views() RoleOrgCapabilitiesAnnotationsItemArrayOutput {
-	return o.ApplyT(func(v RoleOrgCapabilities) []RoleOrgCapabilitiesAnnotationsItem { return v.Views }).(RoleOrgCapabilitiesAnnotationsItemArrayOutput)
-}
-
-type RoleOrgCapabilitiesPtrOutput struct{ *pulumi.OutputState }
-
-func (RoleOrgCapabilitiesPtrOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((**RoleOrgCapabilities)(nil)).Elem()
-}
-
-func (o RoleOrgCapabilitiesPtrOutput) ToRoleOrgCapabilitiesPtrOutput() RoleOrgCapabilitiesPtrOutput {
+func (o QueryOptionsPtrOutput) ToQueryOptionsPtrOutput() QueryOptionsPtrOutput {
 	return o
 }
 
-func (o RoleOrgCapabilitiesPtrOutput) ToRoleOrgCapabilitiesPtrOutputWithContext(ctx context.Context) RoleOrgCapabilitiesPtrOutput {
+func (o QueryOptionsPtrOutput) ToQueryOptionsPtrOutputWithContext(ctx context.Context) QueryOptionsPtrOutput {
 	return o
 }
 
-func (o RoleOrgCapabilitiesPtrOutput) Elem() RoleOrgCapabilitiesOutput {
-	return o.ApplyT(func(v *RoleOrgCapabilities) RoleOrgCapabilities {
+func (o QueryOptionsPtrOutput) Elem() QueryOptionsOutput {
+	return o.ApplyT(func(v *QueryOptions) QueryOptions {
 		if v != nil {
 			return *v
 		}
-		var ret RoleOrgCapabilities
+		var ret QueryOptions
 		return ret
-	}).(RoleOrgCapabilitiesOutput)
+	}).(QueryOptionsOutput)
 }
 
-func (o RoleOrgCapabilitiesPtrOutput) Annotations() RoleOrgCapabilitiesAnnotationsItemArrayOutput {
-	return o.ApplyT(func(v *RoleOrgCapabilities) []RoleOrgCapabilitiesAnnotationsItem {
+// Bypass the cache.
+func (o QueryOptionsPtrOutput) DisableCache() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *QueryOptions) *bool {
 		if v == nil {
 			return nil
 		}
-		return v.Annotations
-	}).(RoleOrgCapabilitiesAnnotationsItemArrayOutput)
+		return v.DisableCache
+	}).(pulumi.BoolPtrOutput)
 }
 
-func (o RoleOrgCapabilitiesPtrOutput) ApiTokens() RoleOrgCapabilitiesAnnotationsItemArrayOutput {
-	return o.ApplyT(func(v *RoleOrgCapabilities) []RoleOrgCapabilitiesAnnotationsItem {
+// Skip statistics.
+func (o QueryOptionsPtrOutput) DisableStats() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *QueryOptions) *bool {
 		if v == nil {
 			return nil
 		}
-		return v.ApiTokens
-	}).(RoleOrgCapabilitiesAnnotationsItemArrayOutput)
+		return v.DisableStats
+	}).(pulumi.BoolPtrOutput)
 }
 
-func (o RoleOrgCapabilitiesPtrOutput) AuditLog() RoleOrgCapabilitiesAuditLogItemArrayOutput {
-	return o.ApplyT(func(v *RoleOrgCapabilities) []RoleOrgCapabilitiesAuditLogItem {
+// Skip tracing.
+func (o QueryOptionsPtrOutput) DisableTrace() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *QueryOptions) *bool {
 		if v == nil {
 			return nil
 		}
-		return v.AuditLog
-	}).(RoleOrgCapabilitiesAuditLogItemArrayOutput)
+		return v.DisableTrace
+	}).(pulumi.BoolPtrOutput)
 }
 
-func (o RoleOrgCapabilitiesPtrOutput) Billing() RoleOrgCapabilitiesBillingItemArrayOutput {
-	return o.ApplyT(func(v *RoleOrgCapabilities) []RoleOrgCapabilitiesBillingItem {
+// Integer: most data points per series.
+func (o QueryOptionsPtrOutput) MaxDataPoints() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *QueryOptions) *int {
 		if v == nil {
 			return nil
 		}
-		return v.Billing
-	}).(RoleOrgCapabilitiesBillingItemArrayOutput)
+		return v.MaxDataPoints
+	}).(pulumi.IntPtrOutput)
 }
 
-func (o RoleOrgCapabilitiesPtrOutput) Dashboards() RoleOrgCapabilitiesAnnotationsItemArrayOutput {
-	return o.ApplyT(func(v *RoleOrgCapabilities) []RoleOrgCapabilitiesAnnotationsItem {
+// Integer: most series.
+func (o QueryOptionsPtrOutput) MaxSeries() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *QueryOptions) *int {
 		if v == nil {
 			return nil
 		}
-		return v.Dashboards
-	}).(RoleOrgCapabilitiesAnnotationsItemArrayOutput)
+		return v.MaxSeries
+	}).(pulumi.IntPtrOutput)
 }
 
-func (o RoleOrgCapabilitiesPtrOutput) Datasets() RoleOrgCapabilitiesAnnotationsItemArrayOutput {
-	return o.ApplyT(func(v *RoleOrgCapabilities) []RoleOrgCapabilitiesAnnotationsItem {
+// Return rows without aggregation.
+func (o QueryOptionsPtrOutput) NoAggregation() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *QueryOptions) *bool {
 		if v == nil {
 			return nil
 		}
-		return v.Datasets
-	}).(RoleOrgCapabilitiesAnnotationsItemArrayOutput)
+		return v.NoAggregation
+	}).(pulumi.BoolPtrOutput)
 }
 
-func (o RoleOrgCapabilitiesPtrOutput) Endpoints() RoleOrgCapabilitiesAnnotationsItemArrayOutput {
-	return o.ApplyT(func(v *RoleOrgCapabilities) []RoleOrgCapabilitiesAnnotationsItem {
+// Do not fill empty buckets.
+func (o QueryOptionsPtrOutput) NoFill() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *QueryOptions) *bool {
 		if v == nil {
 			return nil
 		}
-		return v.Endpoints
-	}).(RoleOrgCapabilitiesAnnotationsItemArrayOutput)
+		return v.NoFill
+	}).(pulumi.BoolPtrOutput)
 }
 
-func (o RoleOrgCapabilitiesPtrOutput) Flows() RoleOrgCapabilitiesAnnotationsItemArrayOutput {
-	return o.ApplyT(func(v *RoleOrgCapabilities) []RoleOrgCapabilitiesAnnotationsItem {
+// Do not interpolate.
+func (o QueryOptionsPtrOutput) NoInterpolation() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *QueryOptions) *bool {
 		if v == nil {
 			return nil
 		}
-		return v.Flows
-	}).(RoleOrgCapabilitiesAnnotationsItemArrayOutput)
+		return v.NoInterpolation
+	}).(pulumi.BoolPtrOutput)
 }
 
-func (o RoleOrgCapabilitiesPtrOutput) Integrations() RoleOrgCapabilitiesAnnotationsItemArrayOutput {
-	return o.ApplyT(func(v *RoleOrgCapabilities) []RoleOrgCapabilitiesAnnotationsItem {
+// Query priority, e.g. `low`.
+func (o QueryOptionsPtrOutput) Priority() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *QueryOptions) *string {
 		if v == nil {
 			return nil
 		}
-		return v.Integrations
-	}).(RoleOrgCapabilitiesAnnotationsItemArrayOutput)
+		return v.Priority
+	}).(pulumi.StringPtrOutput)
 }
 
-func (o RoleOrgCapabilitiesPtrOutput) Monitors() RoleOrgCapabilitiesAnnotationsItemArrayOutput {
-	return o.ApplyT(func(v *RoleOrgCapabilities) []RoleOrgCapabilitiesAnnotationsItem {
+// Bucket resolution, e.g. `auto`.
+func (o QueryOptionsPtrOutput) Resolution() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *QueryOptions) *string {
 		if v == nil {
 			return nil
 		}
-		return v.Monitors
-	}).(RoleOrgCapabilitiesAnnotationsItemArrayOutput)
+		return v.Resolution
+	}).(pulumi.StringPtrOutput)
 }
 
-func (o RoleOrgCapabilitiesPtrOutput) Notifiers() RoleOrgCapabilitiesAnnotationsItemArrayOutput {
-	return o.ApplyT(func(v *RoleOrgCapabilities) []RoleOrgCapabilitiesAnnotationsItem {
-		if v == nil {
-			return nil
-		}
-		return v.Notifiers
-	}).(RoleOrgCapabilitiesAnnotationsItemArrayOutput)
+type QueryOrder struct {
+	Desc  bool   `pulumi:"desc"`
+	Field string `pulumi:"field"`
 }
 
-func (o RoleOrgCapabilitiesPtrOutput) Rbac() RoleOrgCapabilitiesAnnotationsItemArrayOutput {
-	return o.ApplyT(func(v *RoleOrgCapabilities) []RoleOrgCapabilitiesAnnotationsItem {
-		if v == nil {
-			return nil
-		}
-		return v.Rbac
-	}).(RoleOrgCapabilitiesAnnotationsItemArrayOutput)
+// QueryOrderInput is an input type that accepts QueryOrderArgs and QueryOrderOutput values.
+// You can construct a concrete instance of `QueryOrderInput` via:
+//
+//	QueryOrderArgs{...}
+type QueryOrderInput interface {
+	pulumi.Input
+
+	ToQueryOrderOutput() QueryOrderOutput
+	ToQueryOrderOutputWithContext(context.Context) QueryOrderOutput
 }
 
-func (o RoleOrgCapabilitiesPtrOutput) SharedAccessKeys() RoleOrgCapabilitiesBillingItemArrayOutput {
-	return o.ApplyT(func(v *RoleOrgCapabilities) []RoleOrgCapabilitiesBillingItem {
-		if v == nil {
-			return nil
-		}
-		return v.SharedAccessKeys
-	}).(RoleOrgCapabilitiesBillingItemArrayOutput)
+type QueryOrderArgs struct {
+	Desc  pulumi.BoolInput   `pulumi:"desc"`
+	Field pulumi.StringInput `pulumi:"field"`
 }
 
-func (o RoleOrgCapabilitiesPtrOutput) Users() RoleOrgCapabilitiesAnnotationsItemArrayOutput {
-	return o.ApplyT(func(v *RoleOrgCapabilities) []RoleOrgCapabilitiesAnnotationsItem {
-		if v == nil {
-			return nil
-		}
-		return v.Users
-	}).(RoleOrgCapabilitiesAnnotationsItemArrayOutput)
+func (QueryOrderArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*QueryOrder)(nil)).Elem()
 }
 
-func (o RoleOrgCapabilitiesPtrOutput) Views() RoleOrgCapabilitiesAnnotationsItemArrayOutput {
-	return o.ApplyT(func(v *RoleOrgCapabilities) []RoleOrgCapabilitiesAnnotationsItem {
-		if v == nil {
-			return nil
-		}
-		return v.Views
-	}).(RoleOrgCapabilitiesAnnotationsItemArrayOutput)
+func (i QueryOrderArgs) ToQueryOrderOutput() QueryOrderOutput {
+	return i.ToQueryOrderOutputWithContext(context.Background())
+}
+
+func (i QueryOrderArgs) ToQueryOrderOutputWithContext(ctx context.Context) QueryOrderOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(QueryOrderOutput)
+}
+
+// QueryOrderArrayInput is an input type that accepts QueryOrderArray and QueryOrderArrayOutput values.
+// You can construct a concrete instance of `QueryOrderArrayInput` via:
+//
+//	QueryOrderArray{ QueryOrderArgs{...} }
+type QueryOrderArrayInput interface {
+	pulumi.Input
+
+	ToQueryOrderArrayOutput() QueryOrderArrayOutput
+	ToQueryOrderArrayOutputWithContext(context.Context) QueryOrderArrayOutput
+}
+
+type QueryOrderArray []QueryOrderInput
+
+func (QueryOrderArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]QueryOrder)(nil)).Elem()
+}
+
+func (i QueryOrderArray) ToQueryOrderArrayOutput() QueryOrderArrayOutput {
+	return i.ToQueryOrderArrayOutputWithContext(context.Background())
+}
+
+func (i QueryOrderArray) ToQueryOrderArrayOutputWithContext(ctx context.Context) QueryOrderArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(QueryOrderArrayOutput)
+}
+
+type QueryOrderOutput struct{ *pulumi.OutputState }
+
+func (QueryOrderOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*QueryOrder)(nil)).Elem()
+}
+
+func (o QueryOrderOutput) ToQueryOrderOutput() QueryOrderOutput {
+	return o
+}
+
+func (o QueryOrderOutput) ToQueryOrderOutputWithContext(ctx context.Context) QueryOrderOutput {
+	return o
+}
+
+func (o QueryOrderOutput) Desc() pulumi.BoolOutput {
+	return o.ApplyT(func(v QueryOrder) bool { return v.Desc }).(pulumi.BoolOutput)
+}
+
+func (o QueryOrderOutput) Field() pulumi.StringOutput {
+	return o.ApplyT(func(v QueryOrder) string { return v.Field }).(pulumi.StringOutput)
+}
+
+type QueryOrderArrayOutput struct{ *pulumi.OutputState }
+
+func (QueryOrderArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]QueryOrder)(nil)).Elem()
+}
+
+func (o QueryOrderArrayOutput) ToQueryOrderArrayOutput() QueryOrderArrayOutput {
+	return o
+}
+
+func (o QueryOrderArrayOutput) ToQueryOrderArrayOutputWithContext(ctx context.Context) QueryOrderArrayOutput {
+	return o
+}
+
+func (o QueryOrderArrayOutput) Index(i pulumi.IntInput) QueryOrderOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) QueryOrder {
+		return vs[0].([]QueryOrder)[vs[1].(int)]
+	}).(QueryOrderOutput)
 }
 
 // A Role as a lookup returns it.
@@ -4455,7 +5398,7 @@ type RoleResult struct {
 	// Id of an existing role to take under management instead of creating one; changing it replaces.
 	Adopt *string `pulumi:"adopt"`
 	// Dataset name to capabilities: ingest [create], query [read], data [delete], trim/vacuum [update], share [create, read, delete], starredQueries/virtualFields CRUD. Defaults to none.
-	DatasetCapabilities map[string]RoleDatasetCapabilitiesItem `pulumi:"datasetCapabilities"`
+	DatasetCapabilities map[string]DatasetCapabilities `pulumi:"datasetCapabilities"`
 	// Free text. Defaults to "".
 	Description *string `pulumi:"description"`
 	// The Role's id.
@@ -4465,9 +5408,9 @@ type RoleResult struct {
 	// Required: unique name in the organization (a clash is a 409).
 	Name *string `pulumi:"name"`
 	// Org-wide permissions: annotations, apiTokens, dashboards, datasets, endpoints, flows, integrations, monitors, notifiers, rbac, users, views allow CRUD; auditLog only read; billing and sharedAccessKeys read and update. Defaults to none.
-	OrgCapabilities *RoleOrgCapabilities `pulumi:"orgCapabilities"`
+	OrgCapabilities *OrgCapabilities `pulumi:"orgCapabilities"`
 	// View name to capabilities: query [read], share [create, read, delete]. Defaults to none.
-	ViewCapabilities map[string]RoleViewCapabilitiesItem `pulumi:"viewCapabilities"`
+	ViewCapabilities map[string]ViewCapabilities `pulumi:"viewCapabilities"`
 }
 
 // A Role as a lookup returns it.
@@ -4491,8 +5434,8 @@ func (o RoleResultOutput) Adopt() pulumi.StringPtrOutput {
 }
 
 // Dataset name to capabilities: ingest [create], query [read], data [delete], trim/vacuum [update], share [create, read, delete], starredQueries/virtualFields CRUD. Defaults to none.
-func (o RoleResultOutput) DatasetCapabilities() RoleDatasetCapabilitiesItemMapOutput {
-	return o.ApplyT(func(v RoleResult) map[string]RoleDatasetCapabilitiesItem { return v.DatasetCapabilities }).(RoleDatasetCapabilitiesItemMapOutput)
+func (o RoleResultOutput) DatasetCapabilities() DatasetCapabilitiesMapOutput {
+	return o.ApplyT(func(v RoleResult) map[string]DatasetCapabilities { return v.DatasetCapabilities }).(DatasetCapabilitiesMapOutput)
 }
 
 // Free text. Defaults to "".
@@ -4516,13 +5459,13 @@ func (o RoleResultOutput) Name() pulumi.StringPtrOutput {
 }
 
 // Org-wide permissions: annotations, apiTokens, dashboards, datasets, endpoints, flows, integrations, monitors, notifiers, rbac, users, views allow CRUD; auditLog only read; billing and sharedAccessKeys read and update. Defaults to none.
-func (o RoleResultOutput) OrgCapabilities() RoleOrgCapabilitiesPtrOutput {
-	return o.ApplyT(func(v RoleResult) *RoleOrgCapabilities { return v.OrgCapabilities }).(RoleOrgCapabilitiesPtrOutput)
+func (o RoleResultOutput) OrgCapabilities() OrgCapabilitiesPtrOutput {
+	return o.ApplyT(func(v RoleResult) *OrgCapabilities { return v.OrgCapabilities }).(OrgCapabilitiesPtrOutput)
 }
 
 // View name to capabilities: query [read], share [create, read, delete]. Defaults to none.
-func (o RoleResultOutput) ViewCapabilities() RoleViewCapabilitiesItemMapOutput {
-	return o.ApplyT(func(v RoleResult) map[string]RoleViewCapabilitiesItem { return v.ViewCapabilities }).(RoleViewCapabilitiesItemMapOutput)
+func (o RoleResultOutput) ViewCapabilities() ViewCapabilitiesMapOutput {
+	return o.ApplyT(func(v RoleResult) map[string]ViewCapabilities { return v.ViewCapabilities }).(ViewCapabilitiesMapOutput)
 }
 
 type RoleResultArrayOutput struct{ *pulumi.OutputState }
@@ -4545,794 +5488,633 @@ func (o RoleResultArrayOutput) Index(i pulumi.IntInput) RoleResultOutput {
 	}).(RoleResultOutput)
 }
 
-type RoleViewCapabilitiesItem struct {
-	Query []RoleOrgCapabilitiesAuditLogItem      `pulumi:"query"`
-	Share []RoleDatasetCapabilitiesItemShareItem `pulumi:"share"`
+type ScatterChart struct {
+	DatasetId *string    `pulumi:"datasetId"`
+	Id        string     `pulumi:"id"`
+	Name      *string    `pulumi:"name"`
+	Query     ChartQuery `pulumi:"query"`
+	Type      string     `pulumi:"type"`
 }
 
-// RoleViewCapabilitiesItemInput is an input type that accepts RoleViewCapabilitiesItemArgs and RoleViewCapabilitiesItemOutput values.
-// You can construct a concrete instance of `RoleViewCapabilitiesItemInput` via:
+// ScatterChartInput is an input type that accepts ScatterChartArgs and ScatterChartOutput values.
+// You can construct a concrete instance of `ScatterChartInput` via:
 //
-//	RoleViewCapabilitiesItemArgs{...}
-type RoleViewCapabilitiesItemInput interface {
+//	ScatterChartArgs{...}
+type ScatterChartInput interface {
 	pulumi.Input
 
-	ToRoleViewCapabilitiesItemOutput() RoleViewCapabilitiesItemOutput
-	ToRoleViewCapabilitiesItemOutputWithContext(context.Context) RoleViewCapabilitiesItemOutput
+	ToScatterChartOutput() ScatterChartOutput
+	ToScatterChartOutputWithContext(context.Context) ScatterChartOutput
 }
 
-type RoleViewCapabilitiesItemArgs struct {
-	Query RoleOrgCapabilitiesAuditLogItemArrayInput      `pulumi:"query"`
-	Share RoleDatasetCapabilitiesItemShareItemArrayInput `pulumi:"share"`
+type ScatterChartArgs struct {
+	DatasetId pulumi.StringPtrInput `pulumi:"datasetId"`
+	Id        pulumi.StringInput    `pulumi:"id"`
+	Name      pulumi.StringPtrInput `pulumi:"name"`
+	Query     ChartQueryInput       `pulumi:"query"`
+	Type      pulumi.StringInput    `pulumi:"type"`
 }
 
-func (RoleViewCapabilitiesItemArgs) ElementType() reflect.Type {
-	return reflect.TypeOf((*RoleViewCapabilitiesItem)(nil)).Elem()
+func (ScatterChartArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*ScatterChart)(nil)).Elem()
 }
 
-func (i RoleViewCapabilitiesItemArgs) ToRoleViewCapabilitiesItemOutput() RoleViewCapabilitiesItemOutput {
-	return i.ToRoleViewCapabilitiesItemOutputWithContext(context.Background())
+func (i ScatterChartArgs) ToScatterChartOutput() ScatterChartOutput {
+	return i.ToScatterChartOutputWithContext(context.Background())
 }
 
-func (i RoleViewCapabilitiesItemArgs) ToRoleViewCapabilitiesItemOutputWithContext(ctx context.Context) RoleViewCapabilitiesItemOutput {
-	return pulumi.ToOutputWithContext(ctx, i).(RoleViewCapabilitiesItemOutput)
+func (i ScatterChartArgs) ToScatterChartOutputWithContext(ctx context.Context) ScatterChartOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ScatterChartOutput)
 }
 
-// RoleViewCapabilitiesItemMapInput is an input type that accepts RoleViewCapabilitiesItemMap and RoleViewCapabilitiesItemMapOutput values.
-// You can construct a concrete instance of `RoleViewCapabilitiesItemMapInput` via:
+type ScatterChartOutput struct{ *pulumi.OutputState }
+
+func (ScatterChartOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ScatterChart)(nil)).Elem()
+}
+
+func (o ScatterChartOutput) ToScatterChartOutput() ScatterChartOutput {
+	return o
+}
+
+func (o ScatterChartOutput) ToScatterChartOutputWithContext(ctx context.Context) ScatterChartOutput {
+	return o
+}
+
+func (o ScatterChartOutput) DatasetId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ScatterChart) *string { return v.DatasetId }).(pulumi.StringPtrOutput)
+}
+
+func (o ScatterChartOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v ScatterChart) string { return v.Id }).(pulumi.StringOutput)
+}
+
+func (o ScatterChartOutput) Name() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ScatterChart) *string { return v.Name }).(pulumi.StringPtrOutput)
+}
+
+func (o ScatterChartOutput) Query() ChartQueryOutput {
+	return o.ApplyT(func(v ScatterChart) ChartQuery { return v.Query }).(ChartQueryOutput)
+}
+
+func (o ScatterChartOutput) Type() pulumi.StringOutput {
+	return o.ApplyT(func(v ScatterChart) string { return v.Type }).(pulumi.StringOutput)
+}
+
+type SectionHeaderChart struct {
+	DatasetId *string     `pulumi:"datasetId"`
+	Id        string      `pulumi:"id"`
+	Name      *string     `pulumi:"name"`
+	Query     *ChartQuery `pulumi:"query"`
+	Type      string      `pulumi:"type"`
+}
+
+// SectionHeaderChartInput is an input type that accepts SectionHeaderChartArgs and SectionHeaderChartOutput values.
+// You can construct a concrete instance of `SectionHeaderChartInput` via:
 //
-//	RoleViewCapabilitiesItemMap{ "key": RoleViewCapabilitiesItemArgs{...} }
-type RoleViewCapabilitiesItemMapInput interface {
+//	SectionHeaderChartArgs{...}
+type SectionHeaderChartInput interface {
 	pulumi.Input
 
-	ToRoleViewCapabilitiesItemMapOutput() RoleViewCapabilitiesItemMapOutput
-	ToRoleViewCapabilitiesItemMapOutputWithContext(context.Context) RoleViewCapabilitiesItemMapOutput
+	ToSectionHeaderChartOutput() SectionHeaderChartOutput
+	ToSectionHeaderChartOutputWithContext(context.Context) SectionHeaderChartOutput
 }
 
-type RoleViewCapabilitiesItemMap map[string]RoleViewCapabilitiesItemInput
-
-func (RoleViewCapabilitiesItemMap) ElementType() reflect.Type {
-	return reflect.TypeOf((*map[string]RoleViewCapabilitiesItem)(nil)).Elem()
+type SectionHeaderChartArgs struct {
+	DatasetId pulumi.StringPtrInput `pulumi:"datasetId"`
+	Id        pulumi.StringInput    `pulumi:"id"`
+	Name      pulumi.StringPtrInput `pulumi:"name"`
+	Query     ChartQueryPtrInput    `pulumi:"query"`
+	Type      pulumi.StringInput    `pulumi:"type"`
 }
 
-func (i RoleViewCapabilitiesItemMap) ToRoleViewCapabilitiesItemMapOutput() RoleViewCapabilitiesItemMapOutput {
-	return i.ToRoleViewCapabilitiesItemMapOutputWithContext(context.Background())
+func (SectionHeaderChartArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*SectionHeaderChart)(nil)).Elem()
 }
 
-func (i RoleViewCapabilitiesItemMap) ToRoleViewCapabilitiesItemMapOutputWithContext(ctx context.Context) RoleViewCapabilitiesItemMapOutput {
-	return pulumi.ToOutputWithContext(ctx, i).(RoleViewCapabilitiesItemMapOutput)
+func (i SectionHeaderChartArgs) ToSectionHeaderChartOutput() SectionHeaderChartOutput {
+	return i.ToSectionHeaderChartOutputWithContext(context.Background())
 }
 
-type RoleViewCapabilitiesItemOutput struct{ *pulumi.OutputState }
-
-func (RoleViewCapabilitiesItemOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*RoleViewCapabilitiesItem)(nil)).Elem()
+func (i SectionHeaderChartArgs) ToSectionHeaderChartOutputWithContext(ctx context.Context) SectionHeaderChartOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(SectionHeaderChartOutput)
 }
 
-func (o RoleViewCapabilitiesItemOutput) ToRoleViewCapabilitiesItemOutput() RoleViewCapabilitiesItemOutput {
+type SectionHeaderChartOutput struct{ *pulumi.OutputState }
+
+func (SectionHeaderChartOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*SectionHeaderChart)(nil)).Elem()
+}
+
+func (o SectionHeaderChartOutput) ToSectionHeaderChartOutput() SectionHeaderChartOutput {
 	return o
 }
 
-func (o RoleViewCapabilitiesItemOutput) ToRoleViewCapabilitiesItemOutputWithContext(ctx context.Context) RoleViewCapabilitiesItemOutput {
+func (o SectionHeaderChartOutput) ToSectionHeaderChartOutputWithContext(ctx context.Context) SectionHeaderChartOutput {
 	return o
 }
 
-func (o RoleViewCapabilitiesItemOutput) Query() RoleOrgCapabilitiesAuditLogItemArrayOutput {
-	return o.ApplyT(func(v RoleViewCapabilitiesItem) []RoleOrgCapabilitiesAuditLogItem { return v.Query }).(RoleOrgCapabilitiesAuditLogItemArrayOutput)
+func (o SectionHeaderChartOutput) DatasetId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v SectionHeaderChart) *string { return v.DatasetId }).(pulumi.StringPtrOutput)
 }
 
-func (o RoleViewCapabilitiesItemOutput) Share() RoleDatasetCapabilitiesItemShareItemArrayOutput {
-	return o.ApplyT(func(v RoleViewCapabilitiesItem) []RoleDatasetCapabilitiesItemShareItem { return v.Share }).(RoleDatasetCapabilitiesItemShareItemArrayOutput)
+func (o SectionHeaderChartOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v SectionHeaderChart) string { return v.Id }).(pulumi.StringOutput)
 }
 
-type RoleViewCapabilitiesItemMapOutput struct{ *pulumi.OutputState }
-
-func (RoleViewCapabilitiesItemMapOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*map[string]RoleViewCapabilitiesItem)(nil)).Elem()
+func (o SectionHeaderChartOutput) Name() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v SectionHeaderChart) *string { return v.Name }).(pulumi.StringPtrOutput)
 }
 
-func (o RoleViewCapabilitiesItemMapOutput) ToRoleViewCapabilitiesItemMapOutput() RoleViewCapabilitiesItemMapOutput {
-	return o
+func (o SectionHeaderChartOutput) Query() ChartQueryPtrOutput {
+	return o.ApplyT(func(v SectionHeaderChart) *ChartQuery { return v.Query }).(ChartQueryPtrOutput)
 }
 
-func (o RoleViewCapabilitiesItemMapOutput) ToRoleViewCapabilitiesItemMapOutputWithContext(ctx context.Context) RoleViewCapabilitiesItemMapOutput {
-	return o
+func (o SectionHeaderChartOutput) Type() pulumi.StringOutput {
+	return o.ApplyT(func(v SectionHeaderChart) string { return v.Type }).(pulumi.StringOutput)
 }
 
-func (o RoleViewCapabilitiesItemMapOutput) MapIndex(k pulumi.StringInput) RoleViewCapabilitiesItemOutput {
-	return pulumi.All(o, k).ApplyT(func(vs []interface{}) RoleViewCapabilitiesItem {
-		return vs[0].(map[string]RoleViewCapabilitiesItem)[vs[1].(string)]
-	}).(RoleViewCapabilitiesItemOutput)
+type SmartFilterChart struct {
+	Filters  []interface{} `pulumi:"filters"`
+	Id       string        `pulumi:"id"`
+	Logo     *string       `pulumi:"logo"`
+	LogoDark *string       `pulumi:"logoDark"`
+	Name     *string       `pulumi:"name"`
+	Type     string        `pulumi:"type"`
 }
 
-// Required: the APL request saved.
-type StarredQueryQuery struct {
-	// Required: the APL text, non-empty.
-	Apl string `pulumi:"apl"`
-	// Cursor to start from.
-	Cursor *string `pulumi:"cursor"`
-	// Integer, at least 1: default page size.
-	DefaultLimit *int `pulumi:"defaultLimit"`
-	// Default order: `{field, desc}` entries, field non-empty.
-	DefaultOrder []StarredQueryQueryDefaultOrderItem `pulumi:"defaultOrder"`
-	// RFC 3339 or relative (`now`) end time.
-	EndTime *string `pulumi:"endTime"`
-	// Include the row the cursor names.
-	IncludeCursor *bool `pulumi:"includeCursor"`
-	// Include the cursor field in results.
-	IncludeCursorField *bool `pulumi:"includeCursorField"`
-	// APL libraries to load.
-	Libraries []string `pulumi:"libraries"`
-	// Query options.
-	QueryOptions *StarredQueryQueryQueryOptions `pulumi:"queryOptions"`
-	// RFC 3339 or relative (`now-1h`) start time.
-	StartTime *string `pulumi:"startTime"`
-	// Query variables.
-	Variables map[string]interface{} `pulumi:"variables"`
-}
-
-// StarredQueryQueryInput is an input type that accepts StarredQueryQueryArgs and StarredQueryQueryOutput values.
-// You can construct a concrete instance of `StarredQueryQueryInput` via:
+// SmartFilterChartInput is an input type that accepts SmartFilterChartArgs and SmartFilterChartOutput values.
+// You can construct a concrete instance of `SmartFilterChartInput` via:
 //
-//	StarredQueryQueryArgs{...}
-type StarredQueryQueryInput interface {
+//	SmartFilterChartArgs{...}
+type SmartFilterChartInput interface {
 	pulumi.Input
 
-	ToStarredQueryQueryOutput() StarredQueryQueryOutput
-	ToStarredQueryQueryOutputWithContext(context.Context) StarredQueryQueryOutput
+	ToSmartFilterChartOutput() SmartFilterChartOutput
+	ToSmartFilterChartOutputWithContext(context.Context) SmartFilterChartOutput
 }
 
-// Required: the APL request saved.
-type StarredQueryQueryArgs struct {
-	// Required: the APL text, non-empty.
-	Apl pulumi.StringInput `pulumi:"apl"`
-	// Cursor to start from.
-	Cursor pulumi.StringPtrInput `pulumi:"cursor"`
-	// Integer, at least 1: default page size.
-	DefaultLimit pulumi.IntPtrInput `pulumi:"defaultLimit"`
-	// Default order: `{field, desc}` entries, field non-empty.
-	DefaultOrder StarredQueryQueryDefaultOrderItemArrayInput `pulumi:"defaultOrder"`
-	// RFC 3339 or relative (`now`) end time.
-	EndTime pulumi.StringPtrInput `pulumi:"endTime"`
-	// Include the row the cursor names.
-	IncludeCursor pulumi.BoolPtrInput `pulumi:"includeCursor"`
-	// Include the cursor field in results.
-	IncludeCursorField pulumi.BoolPtrInput `pulumi:"includeCursorField"`
-	// APL libraries to load.
-	Libraries pulumi.StringArrayInput `pulumi:"libraries"`
-	// Query options.
-	QueryOptions StarredQueryQueryQueryOptionsPtrInput `pulumi:"queryOptions"`
-	// RFC 3339 or relative (`now-1h`) start time.
-	StartTime pulumi.StringPtrInput `pulumi:"startTime"`
-	// Query variables.
-	Variables pulumi.MapInput `pulumi:"variables"`
+type SmartFilterChartArgs struct {
+	Filters  pulumi.ArrayInput     `pulumi:"filters"`
+	Id       pulumi.StringInput    `pulumi:"id"`
+	Logo     pulumi.StringPtrInput `pulumi:"logo"`
+	LogoDark pulumi.StringPtrInput `pulumi:"logoDark"`
+	Name     pulumi.StringPtrInput `pulumi:"name"`
+	Type     pulumi.StringInput    `pulumi:"type"`
 }
 
-func (StarredQueryQueryArgs) ElementType() reflect.Type {
-	return reflect.TypeOf((*StarredQueryQuery)(nil)).Elem()
+func (SmartFilterChartArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*SmartFilterChart)(nil)).Elem()
 }
 
-func (i StarredQueryQueryArgs) ToStarredQueryQueryOutput() StarredQueryQueryOutput {
-	return i.ToStarredQueryQueryOutputWithContext(context.Background())
+func (i SmartFilterChartArgs) ToSmartFilterChartOutput() SmartFilterChartOutput {
+	return i.ToSmartFilterChartOutputWithContext(context.Background())
 }
 
-func (i StarredQueryQueryArgs) ToStarredQueryQueryOutputWithContext(ctx context.Context) StarredQueryQueryOutput {
-	return pulumi.ToOutputWithContext(ctx, i).(StarredQueryQueryOutput)
+func (i SmartFilterChartArgs) ToSmartFilterChartOutputWithContext(ctx context.Context) SmartFilterChartOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(SmartFilterChartOutput)
 }
 
-// Required: the APL request saved.
-type StarredQueryQueryOutput struct{ *pulumi.OutputState }
+type SmartFilterChartOutput struct{ *pulumi.OutputState }
 
-func (StarredQueryQueryOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*StarredQueryQuery)(nil)).Elem()
+func (SmartFilterChartOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*SmartFilterChart)(nil)).Elem()
 }
 
-func (o StarredQueryQueryOutput) ToStarredQueryQueryOutput() StarredQueryQueryOutput {
+func (o SmartFilterChartOutput) ToSmartFilterChartOutput() SmartFilterChartOutput {
 	return o
 }
 
-func (o StarredQueryQueryOutput) ToStarredQueryQueryOutputWithContext(ctx context.Context) StarredQueryQueryOutput {
+func (o SmartFilterChartOutput) ToSmartFilterChartOutputWithContext(ctx context.Context) SmartFilterChartOutput {
 	return o
 }
 
-// Required: the APL text, non-empty.
-func (o StarredQueryQueryOutput) Apl() pulumi.StringOutput {
-	return o.ApplyT(func(v StarredQueryQuery) string { return v.Apl }).(pulumi.StringOutput)
+func (o SmartFilterChartOutput) Filters() pulumi.ArrayOutput {
+	return o.ApplyT(func(v SmartFilterChart) []interface{} { return v.Filters }).(pulumi.ArrayOutput)
 }
 
-// Cursor to start from.
-func (o StarredQueryQueryOutput) Cursor() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v StarredQueryQuery) *string { return v.Cursor }).(pulumi.StringPtrOutput)
+func (o SmartFilterChartOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v SmartFilterChart) string { return v.Id }).(pulumi.StringOutput)
 }
 
-// Integer, at least 1: default page size.
-func (o StarredQueryQueryOutput) DefaultLimit() pulumi.IntPtrOutput {
-	return o.ApplyT(func(v StarredQueryQuery) *int { return v.DefaultLimit }).(pulumi.IntPtrOutput)
+func (o SmartFilterChartOutput) Logo() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v SmartFilterChart) *string { return v.Logo }).(pulumi.StringPtrOutput)
 }
 
-// Default order: `{field, desc}` entries, field non-empty.
-func (o StarredQueryQueryOutput) DefaultOrder() StarredQueryQueryDefaultOrderItemArrayOutput {
-	return o.ApplyT(func(v StarredQueryQuery) []StarredQueryQueryDefaultOrderItem { return v.DefaultOrder }).(StarredQueryQueryDefaultOrderItemArrayOutput)
+func (o SmartFilterChartOutput) LogoDark() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v SmartFilterChart) *string { return v.LogoDark }).(pulumi.StringPtrOutput)
 }
 
-// RFC 3339 or relative (`now`) end time.
-func (o StarredQueryQueryOutput) EndTime() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v StarredQueryQuery) *string { return v.EndTime }).(pulumi.StringPtrOutput)
+func (o SmartFilterChartOutput) Name() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v SmartFilterChart) *string { return v.Name }).(pulumi.StringPtrOutput)
 }
 
-// Include the row the cursor names.
-func (o StarredQueryQueryOutput) IncludeCursor() pulumi.BoolPtrOutput {
-	return o.ApplyT(func(v StarredQueryQuery) *bool { return v.IncludeCursor }).(pulumi.BoolPtrOutput)
+func (o SmartFilterChartOutput) Type() pulumi.StringOutput {
+	return o.ApplyT(func(v SmartFilterChart) string { return v.Type }).(pulumi.StringOutput)
 }
 
-// Include the cursor field in results.
-func (o StarredQueryQueryOutput) IncludeCursorField() pulumi.BoolPtrOutput {
-	return o.ApplyT(func(v StarredQueryQuery) *bool { return v.IncludeCursorField }).(pulumi.BoolPtrOutput)
+type SmartFilterOption struct {
+	Default *bool  `pulumi:"default"`
+	Key     string `pulumi:"key"`
+	Unset   *bool  `pulumi:"unset"`
+	Value   string `pulumi:"value"`
 }
 
-// APL libraries to load.
-func (o StarredQueryQueryOutput) Libraries() pulumi.StringArrayOutput {
-	return o.ApplyT(func(v StarredQueryQuery) []string { return v.Libraries }).(pulumi.StringArrayOutput)
-}
-
-// Query options.
-func (o StarredQueryQueryOutput) QueryOptions() StarredQueryQueryQueryOptionsPtrOutput {
-	return o.ApplyT(func(v StarredQueryQuery) *StarredQueryQueryQueryOptions { return v.QueryOptions }).(StarredQueryQueryQueryOptionsPtrOutput)
-}
-
-// RFC 3339 or relative (`now-1h`) start time.
-func (o StarredQueryQueryOutput) StartTime() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v StarredQueryQuery) *string { return v.StartTime }).(pulumi.StringPtrOutput)
-}
-
-// Query variables.
-func (o StarredQueryQueryOutput) Variables() pulumi.MapOutput {
-	return o.ApplyT(func(v StarredQueryQuery) map[string]interface{} { return v.Variables }).(pulumi.MapOutput)
-}
-
-type StarredQueryQueryPtrOutput struct{ *pulumi.OutputState }
-
-func (StarredQueryQueryPtrOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((**StarredQueryQuery)(nil)).Elem()
-}
-
-func (o StarredQueryQueryPtrOutput) ToStarredQueryQueryPtrOutput() StarredQueryQueryPtrOutput {
-	return o
-}
-
-func (o StarredQueryQueryPtrOutput) ToStarredQueryQueryPtrOutputWithContext(ctx context.Context) StarredQueryQueryPtrOutput {
-	return o
-}
-
-func (o StarredQueryQueryPtrOutput) Elem() StarredQueryQueryOutput {
-	return o.ApplyT(func(v *StarredQueryQuery) StarredQueryQuery {
-		if v != nil {
-			return *v
-		}
-		var ret StarredQueryQuery
-		return ret
-	}).(StarredQueryQueryOutput)
-}
-
-// Required: the APL text, non-empty.
-func (o StarredQueryQueryPtrOutput) Apl() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v *StarredQueryQuery) *string {
-		if v == nil {
-			return nil
-		}
-		return &v.Apl
-	}).(pulumi.StringPtrOutput)
-}
-
-// Cursor to start from.
-func (o StarredQueryQueryPtrOutput) Cursor() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v *StarredQueryQuery) *string {
-		if v == nil {
-			return nil
-		}
-		return v.Cursor
-	}).(pulumi.StringPtrOutput)
-}
-
-// Integer, at least 1: default page size.
-func (o StarredQueryQueryPtrOutput) DefaultLimit() pulumi.IntPtrOutput {
-	return o.ApplyT(func(v *StarredQueryQuery) *int {
-		if v == nil {
-			return nil
-		}
-		return v.DefaultLimit
-	}).(pulumi.IntPtrOutput)
-}
-
-// Default order: `{field, desc}` entries, field non-empty.
-func (o StarredQueryQueryPtrOutput) DefaultOrder() StarredQueryQueryDefaultOrderItemArrayOutput {
-	return o.ApplyT(func(v *StarredQueryQuery) []StarredQueryQueryDefaultOrderItem {
-		if v == nil {
-			return nil
-		}
-		return v.DefaultOrder
-	}).(StarredQueryQueryDefaultOrderItemArrayOutput)
-}
-
-// RFC 3339 or relative (`now`) end time.
-func (o StarredQueryQueryPtrOutput) EndTime() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v *StarredQueryQuery) *string {
-		if v == nil {
-			return nil
-		}
-		return v.EndTime
-	}).(pulumi.StringPtrOutput)
-}
-
-// Include the row the cursor names.
-func (o StarredQueryQueryPtrOutput) IncludeCursor() pulumi.BoolPtrOutput {
-	return o.ApplyT(func(v *StarredQueryQuery) *bool {
-		if v == nil {
-			return nil
-		}
-		return v.IncludeCursor
-	}).(pulumi.BoolPtrOutput)
-}
-
-// Include the cursor field in results.
-func (o StarredQueryQueryPtrOutput) IncludeCursorField() pulumi.BoolPtrOutput {
-	return o.ApplyT(func(v *StarredQueryQuery) *bool {
-		if v == nil {
-			return nil
-		}
-		return v.IncludeCursorField
-	}).(pulumi.BoolPtrOutput)
-}
-
-// APL libraries to load.
-func (o StarredQueryQueryPtrOutput) Libraries() pulumi.StringArrayOutput {
-	return o.ApplyT(func(v *StarredQueryQuery) []string {
-		if v == nil {
-			return nil
-		}
-		return v.Libraries
-	}).(pulumi.StringArrayOutput)
-}
-
-// Query options.
-func (o StarredQueryQueryPtrOutput) QueryOptions() StarredQueryQueryQueryOptionsPtrOutput {
-	return o.ApplyT(func(v *StarredQueryQuery) *StarredQueryQueryQueryOptions {
-		if v == nil {
-			return nil
-		}
-		return v.QueryOptions
-	}).(StarredQueryQueryQueryOptionsPtrOutput)
-}
-
-// RFC 3339 or relative (`now-1h`) start time.
-func (o StarredQueryQueryPtrOutput) StartTime() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v *StarredQueryQuery) *string {
-		if v == nil {
-			return nil
-		}
-		return v.StartTime
-	}).(pulumi.StringPtrOutput)
-}
-
-// Query variables.
-func (o StarredQueryQueryPtrOutput) Variables() pulumi.MapOutput {
-	return o.ApplyT(func(v *StarredQueryQuery) map[string]interface{} {
-		if v == nil {
-			return nil
-		}
-		return v.Variables
-	}).(pulumi.MapOutput)
-}
-
-type StarredQueryQueryDefaultOrderItem struct {
-	Desc  bool   `pulumi:"desc"`
-	Field string `pulumi:"field"`
-}
-
-// StarredQueryQueryDefaultOrderItemInput is an input type that accepts StarredQueryQueryDefaultOrderItemArgs and StarredQueryQueryDefaultOrderItemOutput values.
-// You can construct a concrete instance of `StarredQueryQueryDefaultOrderItemInput` via:
+// SmartFilterOptionInput is an input type that accepts SmartFilterOptionArgs and SmartFilterOptionOutput values.
+// You can construct a concrete instance of `SmartFilterOptionInput` via:
 //
-//	StarredQueryQueryDefaultOrderItemArgs{...}
-type StarredQueryQueryDefaultOrderItemInput interface {
+//	SmartFilterOptionArgs{...}
+type SmartFilterOptionInput interface {
 	pulumi.Input
 
-	ToStarredQueryQueryDefaultOrderItemOutput() StarredQueryQueryDefaultOrderItemOutput
-	ToStarredQueryQueryDefaultOrderItemOutputWithContext(context.Context) StarredQueryQueryDefaultOrderItemOutput
+	ToSmartFilterOptionOutput() SmartFilterOptionOutput
+	ToSmartFilterOptionOutputWithContext(context.Context) SmartFilterOptionOutput
 }
 
-type StarredQueryQueryDefaultOrderItemArgs struct {
-	Desc  pulumi.BoolInput   `pulumi:"desc"`
-	Field pulumi.StringInput `pulumi:"field"`
+type SmartFilterOptionArgs struct {
+	Default pulumi.BoolPtrInput `pulumi:"default"`
+	Key     pulumi.StringInput  `pulumi:"key"`
+	Unset   pulumi.BoolPtrInput `pulumi:"unset"`
+	Value   pulumi.StringInput  `pulumi:"value"`
 }
 
-func (StarredQueryQueryDefaultOrderItemArgs) ElementType() reflect.Type {
-	return reflect.TypeOf((*StarredQueryQueryDefaultOrderItem)(nil)).Elem()
+func (SmartFilterOptionArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*SmartFilterOption)(nil)).Elem()
 }
 
-func (i StarredQueryQueryDefaultOrderItemArgs) ToStarredQueryQueryDefaultOrderItemOutput() StarredQueryQueryDefaultOrderItemOutput {
-	return i.ToStarredQueryQueryDefaultOrderItemOutputWithContext(context.Background())
+func (i SmartFilterOptionArgs) ToSmartFilterOptionOutput() SmartFilterOptionOutput {
+	return i.ToSmartFilterOptionOutputWithContext(context.Background())
 }
 
-func (i StarredQueryQueryDefaultOrderItemArgs) ToStarredQueryQueryDefaultOrderItemOutputWithContext(ctx context.Context) StarredQueryQueryDefaultOrderItemOutput {
-	return pulumi.ToOutputWithContext(ctx, i).(StarredQueryQueryDefaultOrderItemOutput)
+func (i SmartFilterOptionArgs) ToSmartFilterOptionOutputWithContext(ctx context.Context) SmartFilterOptionOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(SmartFilterOptionOutput)
 }
 
-// StarredQueryQueryDefaultOrderItemArrayInput is an input type that accepts StarredQueryQueryDefaultOrderItemArray and StarredQueryQueryDefaultOrderItemArrayOutput values.
-// You can construct a concrete instance of `StarredQueryQueryDefaultOrderItemArrayInput` via:
+// SmartFilterOptionArrayInput is an input type that accepts SmartFilterOptionArray and SmartFilterOptionArrayOutput values.
+// You can construct a concrete instance of `SmartFilterOptionArrayInput` via:
 //
-//	StarredQueryQueryDefaultOrderItemArray{ StarredQueryQueryDefaultOrderItemArgs{...} }
-type StarredQueryQueryDefaultOrderItemArrayInput interface {
+//	SmartFilterOptionArray{ SmartFilterOptionArgs{...} }
+type SmartFilterOptionArrayInput interface {
 	pulumi.Input
 
-	ToStarredQueryQueryDefaultOrderItemArrayOutput() StarredQueryQueryDefaultOrderItemArrayOutput
-	ToStarredQueryQueryDefaultOrderItemArrayOutputWithContext(context.Context) StarredQueryQueryDefaultOrderItemArrayOutput
+	ToSmartFilterOptionArrayOutput() SmartFilterOptionArrayOutput
+	ToSmartFilterOptionArrayOutputWithContext(context.Context) SmartFilterOptionArrayOutput
 }
 
-type StarredQueryQueryDefaultOrderItemArray []StarredQueryQueryDefaultOrderItemInput
+type SmartFilterOptionArray []SmartFilterOptionInput
 
-func (StarredQueryQueryDefaultOrderItemArray) ElementType() reflect.Type {
-	return reflect.TypeOf((*[]StarredQueryQueryDefaultOrderItem)(nil)).Elem()
+func (SmartFilterOptionArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]SmartFilterOption)(nil)).Elem()
 }
 
-func (i StarredQueryQueryDefaultOrderItemArray) ToStarredQueryQueryDefaultOrderItemArrayOutput() StarredQueryQueryDefaultOrderItemArrayOutput {
-	return i.ToStarredQueryQueryDefaultOrderItemArrayOutputWithContext(context.Background())
+func (i SmartFilterOptionArray) ToSmartFilterOptionArrayOutput() SmartFilterOptionArrayOutput {
+	return i.ToSmartFilterOptionArrayOutputWithContext(context.Background())
 }
 
-func (i StarredQueryQueryDefaultOrderItemArray) ToStarredQueryQueryDefaultOrderItemArrayOutputWithContext(ctx context.Context) StarredQueryQueryDefaultOrderItemArrayOutput {
-	return pulumi.ToOutputWithContext(ctx, i).(StarredQueryQueryDefaultOrderItemArrayOutput)
+func (i SmartFilterOptionArray) ToSmartFilterOptionArrayOutputWithContext(ctx context.Context) SmartFilterOptionArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(SmartFilterOptionArrayOutput)
 }
 
-type StarredQueryQueryDefaultOrderItemOutput struct{ *pulumi.OutputState }
+type SmartFilterOptionOutput struct{ *pulumi.OutputState }
 
-func (StarredQueryQueryDefaultOrderItemOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*StarredQueryQueryDefaultOrderItem)(nil)).Elem()
+func (SmartFilterOptionOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*SmartFilterOption)(nil)).Elem()
 }
 
-func (o StarredQueryQueryDefaultOrderItemOutput) ToStarredQueryQueryDefaultOrderItemOutput() StarredQueryQueryDefaultOrderItemOutput {
+func (o SmartFilterOptionOutput) ToSmartFilterOptionOutput() SmartFilterOptionOutput {
 	return o
 }
 
-func (o StarredQueryQueryDefaultOrderItemOutput) ToStarredQueryQueryDefaultOrderItemOutputWithContext(ctx context.Context) StarredQueryQueryDefaultOrderItemOutput {
+func (o SmartFilterOptionOutput) ToSmartFilterOptionOutputWithContext(ctx context.Context) SmartFilterOptionOutput {
 	return o
 }
 
-func (o StarredQueryQueryDefaultOrderItemOutput) Desc() pulumi.BoolOutput {
-	return o.ApplyT(func(v StarredQueryQueryDefaultOrderItem) bool { return v.Desc }).(pulumi.BoolOutput)
+func (o SmartFilterOptionOutput) Default() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v SmartFilterOption) *bool { return v.Default }).(pulumi.BoolPtrOutput)
 }
 
-func (o StarredQueryQueryDefaultOrderItemOutput) Field() pulumi.StringOutput {
-	return o.ApplyT(func(v StarredQueryQueryDefaultOrderItem) string { return v.Field }).(pulumi.StringOutput)
+func (o SmartFilterOptionOutput) Key() pulumi.StringOutput {
+	return o.ApplyT(func(v SmartFilterOption) string { return v.Key }).(pulumi.StringOutput)
 }
 
-type StarredQueryQueryDefaultOrderItemArrayOutput struct{ *pulumi.OutputState }
-
-func (StarredQueryQueryDefaultOrderItemArrayOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*[]StarredQueryQueryDefaultOrderItem)(nil)).Elem()
+func (o SmartFilterOptionOutput) Unset() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v SmartFilterOption) *bool { return v.Unset }).(pulumi.BoolPtrOutput)
 }
 
-func (o StarredQueryQueryDefaultOrderItemArrayOutput) ToStarredQueryQueryDefaultOrderItemArrayOutput() StarredQueryQueryDefaultOrderItemArrayOutput {
+func (o SmartFilterOptionOutput) Value() pulumi.StringOutput {
+	return o.ApplyT(func(v SmartFilterOption) string { return v.Value }).(pulumi.StringOutput)
+}
+
+type SmartFilterOptionArrayOutput struct{ *pulumi.OutputState }
+
+func (SmartFilterOptionArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]SmartFilterOption)(nil)).Elem()
+}
+
+func (o SmartFilterOptionArrayOutput) ToSmartFilterOptionArrayOutput() SmartFilterOptionArrayOutput {
 	return o
 }
 
-func (o StarredQueryQueryDefaultOrderItemArrayOutput) ToStarredQueryQueryDefaultOrderItemArrayOutputWithContext(ctx context.Context) StarredQueryQueryDefaultOrderItemArrayOutput {
+func (o SmartFilterOptionArrayOutput) ToSmartFilterOptionArrayOutputWithContext(ctx context.Context) SmartFilterOptionArrayOutput {
 	return o
 }
 
-func (o StarredQueryQueryDefaultOrderItemArrayOutput) Index(i pulumi.IntInput) StarredQueryQueryDefaultOrderItemOutput {
-	return pulumi.All(o, i).ApplyT(func(vs []interface{}) StarredQueryQueryDefaultOrderItem {
-		return vs[0].([]StarredQueryQueryDefaultOrderItem)[vs[1].(int)]
-	}).(StarredQueryQueryDefaultOrderItemOutput)
+func (o SmartFilterOptionArrayOutput) Index(i pulumi.IntInput) SmartFilterOptionOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) SmartFilterOption {
+		return vs[0].([]SmartFilterOption)[vs[1].(int)]
+	}).(SmartFilterOptionOutput)
 }
 
-// Query options.
-type StarredQueryQueryQueryOptions struct {
-	// Bypass the cache.
-	DisableCache *bool `pulumi:"disableCache"`
-	// Skip statistics.
-	DisableStats *bool `pulumi:"disableStats"`
-	// Skip tracing.
-	DisableTrace *bool `pulumi:"disableTrace"`
-	// Integer: most data points per series.
-	MaxDataPoints *int `pulumi:"maxDataPoints"`
-	// Integer: most series.
-	MaxSeries *int `pulumi:"maxSeries"`
-	// Return rows without aggregation.
-	NoAggregation *bool `pulumi:"noAggregation"`
-	// Do not fill empty buckets.
-	NoFill *bool `pulumi:"noFill"`
-	// Do not interpolate.
-	NoInterpolation *bool `pulumi:"noInterpolation"`
-	// Query priority, e.g. `low`.
-	Priority *string `pulumi:"priority"`
-	// Bucket resolution, e.g. `auto`.
-	Resolution *string `pulumi:"resolution"`
+type SmartFilterSearch struct {
+	Active *bool  `pulumi:"active"`
+	Id     string `pulumi:"id"`
+	Name   string `pulumi:"name"`
+	Type   string `pulumi:"type"`
 }
 
-// StarredQueryQueryQueryOptionsInput is an input type that accepts StarredQueryQueryQueryOptionsArgs and StarredQueryQueryQueryOptionsOutput values.
-// You can construct a concrete instance of `StarredQueryQueryQueryOptionsInput` via:
+// SmartFilterSearchInput is an input type that accepts SmartFilterSearchArgs and SmartFilterSearchOutput values.
+// You can construct a concrete instance of `SmartFilterSearchInput` via:
 //
-//	StarredQueryQueryQueryOptionsArgs{...}
-type StarredQueryQueryQueryOptionsInput interface {
+//	SmartFilterSearchArgs{...}
+type SmartFilterSearchInput interface {
 	pulumi.Input
 
-	ToStarredQueryQueryQueryOptionsOutput() StarredQueryQueryQueryOptionsOutput
-	ToStarredQueryQueryQueryOptionsOutputWithContext(context.Context) StarredQueryQueryQueryOptionsOutput
+	ToSmartFilterSearchOutput() SmartFilterSearchOutput
+	ToSmartFilterSearchOutputWithContext(context.Context) SmartFilterSearchOutput
 }
 
-// Query options.
-type StarredQueryQueryQueryOptionsArgs struct {
-	// Bypass the cache.
-	DisableCache pulumi.BoolPtrInput `pulumi:"disableCache"`
-	// Skip statistics.
-	DisableStats pulumi.BoolPtrInput `pulumi:"disableStats"`
-	// Skip tracing.
-	DisableTrace pulumi.BoolPtrInput `pulumi:"disableTrace"`
-	// Integer: most data points per series.
-	MaxDataPoints pulumi.IntPtrInput `pulumi:"maxDataPoints"`
-	// Integer: most series.
-	MaxSeries pulumi.IntPtrInput `pulumi:"maxSeries"`
-	// Return rows without aggregation.
-	NoAggregation pulumi.BoolPtrInput `pulumi:"noAggregation"`
-	// Do not fill empty buckets.
-	NoFill pulumi.BoolPtrInput `pulumi:"noFill"`
-	// Do not interpolate.
-	NoInterpolation pulumi.BoolPtrInput `pulumi:"noInterpolation"`
-	// Query priority, e.g. `low`.
-	Priority pulumi.StringPtrInput `pulumi:"priority"`
-	// Bucket resolution, e.g. `auto`.
-	Resolution pulumi.StringPtrInput `pulumi:"resolution"`
+type SmartFilterSearchArgs struct {
+	Active pulumi.BoolPtrInput `pulumi:"active"`
+	Id     pulumi.StringInput  `pulumi:"id"`
+	Name   pulumi.StringInput  `pulumi:"name"`
+	Type   pulumi.StringInput  `pulumi:"type"`
 }
 
-func (StarredQueryQueryQueryOptionsArgs) ElementType() reflect.Type {
-	return reflect.TypeOf((*StarredQueryQueryQueryOptions)(nil)).Elem()
+func (SmartFilterSearchArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*SmartFilterSearch)(nil)).Elem()
 }
 
-func (i StarredQueryQueryQueryOptionsArgs) ToStarredQueryQueryQueryOptionsOutput() StarredQueryQueryQueryOptionsOutput {
-	return i.ToStarredQueryQueryQueryOptionsOutputWithContext(context.Background())
+func (i SmartFilterSearchArgs) ToSmartFilterSearchOutput() SmartFilterSearchOutput {
+	return i.ToSmartFilterSearchOutputWithContext(context.Background())
 }
 
-func (i StarredQueryQueryQueryOptionsArgs) ToStarredQueryQueryQueryOptionsOutputWithContext(ctx context.Context) StarredQueryQueryQueryOptionsOutput {
-	return pulumi.ToOutputWithContext(ctx, i).(StarredQueryQueryQueryOptionsOutput)
+func (i SmartFilterSearchArgs) ToSmartFilterSearchOutputWithContext(ctx context.Context) SmartFilterSearchOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(SmartFilterSearchOutput)
 }
 
-func (i StarredQueryQueryQueryOptionsArgs) ToStarredQueryQueryQueryOptionsPtrOutput() StarredQueryQueryQueryOptionsPtrOutput {
-	return i.ToStarredQueryQueryQueryOptionsPtrOutputWithContext(context.Background())
+type SmartFilterSearchOutput struct{ *pulumi.OutputState }
+
+func (SmartFilterSearchOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*SmartFilterSearch)(nil)).Elem()
 }
 
-func (i StarredQueryQueryQueryOptionsArgs) ToStarredQueryQueryQueryOptionsPtrOutputWithContext(ctx context.Context) StarredQueryQueryQueryOptionsPtrOutput {
-	return pulumi.ToOutputWithContext(ctx, i).(StarredQueryQueryQueryOptionsOutput).ToStarredQueryQueryQueryOptionsPtrOutputWithContext(ctx)
+func (o SmartFilterSearchOutput) ToSmartFilterSearchOutput() SmartFilterSearchOutput {
+	return o
 }
 
-// StarredQueryQueryQueryOptionsPtrInput is an input type that accepts StarredQueryQueryQueryOptionsArgs, StarredQueryQueryQueryOptionsPtr and StarredQueryQueryQueryOptionsPtrOutput values.
-// You can construct a concrete instance of `StarredQueryQueryQueryOptionsPtrInput` via:
+func (o SmartFilterSearchOutput) ToSmartFilterSearchOutputWithContext(ctx context.Context) SmartFilterSearchOutput {
+	return o
+}
+
+func (o SmartFilterSearchOutput) Active() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v SmartFilterSearch) *bool { return v.Active }).(pulumi.BoolPtrOutput)
+}
+
+func (o SmartFilterSearchOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v SmartFilterSearch) string { return v.Id }).(pulumi.StringOutput)
+}
+
+func (o SmartFilterSearchOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v SmartFilterSearch) string { return v.Name }).(pulumi.StringOutput)
+}
+
+func (o SmartFilterSearchOutput) Type() pulumi.StringOutput {
+	return o.ApplyT(func(v SmartFilterSearch) string { return v.Type }).(pulumi.StringOutput)
+}
+
+type SmartFilterSelectList struct {
+	Active     *bool       `pulumi:"active"`
+	Id         string      `pulumi:"id"`
+	Name       string      `pulumi:"name"`
+	Options    interface{} `pulumi:"options"`
+	SelectType string      `pulumi:"selectType"`
+	Type       string      `pulumi:"type"`
+}
+
+// SmartFilterSelectListInput is an input type that accepts SmartFilterSelectListArgs and SmartFilterSelectListOutput values.
+// You can construct a concrete instance of `SmartFilterSelectListInput` via:
 //
-//	        StarredQueryQueryQueryOptionsArgs{...}
-//
-//	or:
-//
-//	        nil
-type StarredQueryQueryQueryOptionsPtrInput interface {
+//	SmartFilterSelectListArgs{...}
+type SmartFilterSelectListInput interface {
 	pulumi.Input
 
-	ToStarredQueryQueryQueryOptionsPtrOutput() StarredQueryQueryQueryOptionsPtrOutput
-	ToStarredQueryQueryQueryOptionsPtrOutputWithContext(context.Context) StarredQueryQueryQueryOptionsPtrOutput
+	ToSmartFilterSelectListOutput() SmartFilterSelectListOutput
+	ToSmartFilterSelectListOutputWithContext(context.Context) SmartFilterSelectListOutput
 }
 
-type starredQueryQueryQueryOptionsPtrType StarredQueryQueryQueryOptionsArgs
-
-func StarredQueryQueryQueryOptionsPtr(v *StarredQueryQueryQueryOptionsArgs) StarredQueryQueryQueryOptionsPtrInput {
-	return (*starredQueryQueryQueryOptionsPtrType)(v)
+type SmartFilterSelectListArgs struct {
+	Active     pulumi.BoolPtrInput `pulumi:"active"`
+	Id         pulumi.StringInput  `pulumi:"id"`
+	Name       pulumi.StringInput  `pulumi:"name"`
+	Options    pulumi.Input        `pulumi:"options"`
+	SelectType pulumi.StringInput  `pulumi:"selectType"`
+	Type       pulumi.StringInput  `pulumi:"type"`
 }
 
-func (*starredQueryQueryQueryOptionsPtrType) ElementType() reflect.Type {
-	return reflect.TypeOf((**StarredQueryQueryQueryOptions)(nil)).Elem()
+func (SmartFilterSelectListArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*SmartFilterSelectList)(nil)).Elem()
 }
 
-func (i *starredQueryQueryQueryOptionsPtrType) ToStarredQueryQueryQueryOptionsPtrOutput() StarredQueryQueryQueryOptionsPtrOutput {
-	return i.ToStarredQueryQueryQueryOptionsPtrOutputWithContext(context.Background())
+func (i SmartFilterSelectListArgs) ToSmartFilterSelectListOutput() SmartFilterSelectListOutput {
+	return i.ToSmartFilterSelectListOutputWithContext(context.Background())
 }
 
-func (i *starredQueryQueryQueryOptionsPtrType) ToStarredQueryQueryQueryOptionsPtrOutputWithContext(ctx context.Context) StarredQueryQueryQueryOptionsPtrOutput {
-	return pulumi.ToOutputWithContext(ctx, i).(StarredQueryQueryQueryOptionsPtrOutput)
+func (i SmartFilterSelectListArgs) ToSmartFilterSelectListOutputWithContext(ctx context.Context) SmartFilterSelectListOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(SmartFilterSelectListOutput)
 }
 
-// Query options.
-type StarredQueryQueryQueryOptionsOutput struct{ *pulumi.OutputState }
+type SmartFilterSelectListOutput struct{ *pulumi.OutputState }
 
-func (StarredQueryQueryQueryOptionsOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*StarredQueryQueryQueryOptions)(nil)).Elem()
+func (SmartFilterSelectListOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*SmartFilterSelectList)(nil)).Elem()
 }
 
-func (o StarredQueryQueryQueryOptionsOutput) ToStarredQueryQueryQueryOptionsOutput() StarredQueryQueryQueryOptionsOutput {
+func (o SmartFilterSelectListOutput) ToSmartFilterSelectListOutput() SmartFilterSelectListOutput {
 	return o
 }
 
-func (o StarredQueryQueryQueryOptionsOutput) ToStarredQueryQueryQueryOptionsOutputWithContext(ctx context.Context) StarredQueryQueryQueryOptionsOutput {
+func (o SmartFilterSelectListOutput) ToSmartFilterSelectListOutputWithContext(ctx context.Context) SmartFilterSelectListOutput {
 	return o
 }
 
-func (o StarredQueryQueryQueryOptionsOutput) ToStarredQueryQueryQueryOptionsPtrOutput() StarredQueryQueryQueryOptionsPtrOutput {
-	return o.ToStarredQueryQueryQueryOptionsPtrOutputWithContext(context.Background())
+func (o SmartFilterSelectListOutput) Active() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v SmartFilterSelectList) *bool { return v.Active }).(pulumi.BoolPtrOutput)
 }
 
-func (o StarredQueryQueryQueryOptionsOutput) ToStarredQueryQueryQueryOptionsPtrOutputWithContext(ctx context.Context) StarredQueryQueryQueryOptionsPtrOutput {
-	return o.ApplyTWithContext(ctx, func(_ context.Context, v StarredQueryQueryQueryOptions) *StarredQueryQueryQueryOptions {
-		return &v
-	}).(StarredQueryQueryQueryOptionsPtrOutput)
+func (o SmartFilterSelectListOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v SmartFilterSelectList) string { return v.Id }).(pulumi.StringOutput)
 }
 
-// Bypass the cache.
-func (o StarredQueryQueryQueryOptionsOutput) DisableCache() pulumi.BoolPtrOutput {
-	return o.ApplyT(func(v StarredQueryQueryQueryOptions) *bool { return v.DisableCache }).(pulumi.BoolPtrOutput)
+func (o SmartFilterSelectListOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v SmartFilterSelectList) string { return v.Name }).(pulumi.StringOutput)
 }
 
-// Skip statistics.
-func (o StarredQueryQueryQueryOptionsOutput) DisableStats() pulumi.BoolPtrOutput {
-	return o.ApplyT(func(v StarredQueryQueryQueryOptions) *bool { return v.DisableStats }).(pulumi.BoolPtrOutput)
+func (o SmartFilterSelectListOutput) Options() pulumi.AnyOutput {
+	return o.ApplyT(func(v SmartFilterSelectList) interface{} { return v.Options }).(pulumi.AnyOutput)
 }
 
-// Skip tracing.
-func (o StarredQueryQueryQueryOptionsOutput) DisableTrace() pulumi.BoolPtrOutput {
-	return o.ApplyT(func(v StarredQueryQueryQueryOptions) *bool { return v.DisableTrace }).(pulumi.BoolPtrOutput)
+func (o SmartFilterSelectListOutput) SelectType() pulumi.StringOutput {
+	return o.ApplyT(func(v SmartFilterSelectList) string { return v.SelectType }).(pulumi.StringOutput)
 }
 
-// Integer: most data points per series.
-func (o StarredQueryQueryQueryOptionsOutput) MaxDataPoints() pulumi.IntPtrOutput {
-	return o.ApplyT(func(v StarredQueryQueryQueryOptions) *int { return v.MaxDataPoints }).(pulumi.IntPtrOutput)
+func (o SmartFilterSelectListOutput) Type() pulumi.StringOutput {
+	return o.ApplyT(func(v SmartFilterSelectList) string { return v.Type }).(pulumi.StringOutput)
 }
 
-// Integer: most series.
-func (o StarredQueryQueryQueryOptionsOutput) MaxSeries() pulumi.IntPtrOutput {
-	return o.ApplyT(func(v StarredQueryQueryQueryOptions) *int { return v.MaxSeries }).(pulumi.IntPtrOutput)
+type SmartFilterSelectQuery struct {
+	Active     *bool       `pulumi:"active"`
+	Id         string      `pulumi:"id"`
+	Name       string      `pulumi:"name"`
+	Options    interface{} `pulumi:"options"`
+	Query      *ChartQuery `pulumi:"query"`
+	SelectType string      `pulumi:"selectType"`
+	Type       string      `pulumi:"type"`
 }
 
-// Return rows without aggregation.
-func (o StarredQueryQueryQueryOptionsOutput) NoAggregation() pulumi.BoolPtrOutput {
-	return o.ApplyT(func(v StarredQueryQueryQueryOptions) *bool { return v.NoAggregation }).(pulumi.BoolPtrOutput)
+// SmartFilterSelectQueryInput is an input type that accepts SmartFilterSelectQueryArgs and SmartFilterSelectQueryOutput values.
+// You can construct a concrete instance of `SmartFilterSelectQueryInput` via:
+//
+//	SmartFilterSelectQueryArgs{...}
+type SmartFilterSelectQueryInput interface {
+	pulumi.Input
+
+	ToSmartFilterSelectQueryOutput() SmartFilterSelectQueryOutput
+	ToSmartFilterSelectQueryOutputWithContext(context.Context) SmartFilterSelectQueryOutput
 }
 
-// Do not fill empty buckets.
-func (o StarredQueryQueryQueryOptionsOutput) NoFill() pulumi.BoolPtrOutput {
-	return o.ApplyT(func(v StarredQueryQueryQueryOptions) *bool { return v.NoFill }).(pulumi.BoolPtrOutput)
+type SmartFilterSelectQueryArgs struct {
+	Active     pulumi.BoolPtrInput `pulumi:"active"`
+	Id         pulumi.StringInput  `pulumi:"id"`
+	Name       pulumi.StringInput  `pulumi:"name"`
+	Options    pulumi.Input        `pulumi:"options"`
+	Query      ChartQueryPtrInput  `pulumi:"query"`
+	SelectType pulumi.StringInput  `pulumi:"selectType"`
+	Type       pulumi.StringInput  `pulumi:"type"`
 }
 
-// Do not interpolate.
-func (o StarredQueryQueryQueryOptionsOutput) NoInterpolation() pulumi.BoolPtrOutput {
-	return o.ApplyT(func(v StarredQueryQueryQueryOptions) *bool { return v.NoInterpolation }).(pulumi.BoolPtrOutput)
+func (SmartFilterSelectQueryArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*SmartFilterSelectQuery)(nil)).Elem()
 }
 
-// Query priority, e.g. `low`.
-func (o StarredQueryQueryQueryOptionsOutput) Priority() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v StarredQueryQueryQueryOptions) *string { return v.Priority }).(pulumi.StringPtrOutput)
+func (i SmartFilterSelectQueryArgs) ToSmartFilterSelectQueryOutput() SmartFilterSelectQueryOutput {
+	return i.ToSmartFilterSelectQueryOutputWithContext(context.Background())
 }
 
-// Bucket resolution, e.g. `auto`.
-func (o StarredQueryQueryQueryOptionsOutput) Resolution() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v StarredQueryQueryQueryOptions) *string { return v.Resolution }).(pulumi.StringPtrOutput)
+func (i SmartFilterSelectQueryArgs) ToSmartFilterSelectQueryOutputWithContext(ctx context.Context) SmartFilterSelectQueryOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(SmartFilterSelectQueryOutput)
 }
 
-type StarredQueryQueryQueryOptionsPtrOutput struct{ *pulumi.OutputState }
+type SmartFilterSelectQueryOutput struct{ *pulumi.OutputState }
 
-func (StarredQueryQueryQueryOptionsPtrOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((**StarredQueryQueryQueryOptions)(nil)).Elem()
+func (SmartFilterSelectQueryOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*SmartFilterSelectQuery)(nil)).Elem()
 }
 
-func (o StarredQueryQueryQueryOptionsPtrOutput) ToStarredQueryQueryQueryOptionsPtrOutput() StarredQueryQueryQueryOptionsPtrOutput {
+func (o SmartFilterSelectQueryOutput) ToSmartFilterSelectQueryOutput() SmartFilterSelectQueryOutput {
 	return o
 }
 
-func (o StarredQueryQueryQueryOptionsPtrOutput) ToStarredQueryQueryQueryOptionsPtrOutputWithContext(ctx context.Context) StarredQueryQueryQueryOptionsPtrOutput {
+func (o SmartFilterSelectQueryOutput) ToSmartFilterSelectQueryOutputWithContext(ctx context.Context) SmartFilterSelectQueryOutput {
 	return o
 }
 
-func (o StarredQueryQueryQueryOptionsPtrOutput) Elem() StarredQueryQueryQueryOptionsOutput {
-	return o.ApplyT(func(v *StarredQueryQueryQueryOptions) StarredQueryQueryQueryOptions {
-		if v != nil {
-			return *v
-		}
-		var ret StarredQueryQueryQueryOptions
-		return ret
-	}).(StarredQueryQueryQueryOptionsOutput)
+func (o SmartFilterSelectQueryOutput) Active() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v SmartFilterSelectQuery) *bool { return v.Active }).(pulumi.BoolPtrOutput)
 }
 
-// Bypass the cache.
-func (o StarredQueryQueryQueryOptionsPtrOutput) DisableCache() pulumi.BoolPtrOutput {
-	return o.ApplyT(func(v *StarredQueryQueryQueryOptions) *bool {
-		if v == nil {
-			return nil
-		}
-		return v.DisableCache
-	}).(pulumi.BoolPtrOutput)
+func (o SmartFilterSelectQueryOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v SmartFilterSelectQuery) string { return v.Id }).(pulumi.StringOutput)
 }
 
-// Skip statistics.
-func (o StarredQueryQueryQueryOptionsPtrOutput) DisableStats() pulumi.BoolPtrOutput {
-	return o.ApplyT(func(v *StarredQueryQueryQueryOptions) *bool {
-		if v == nil {
-			return nil
-		}
-		return v.DisableStats
-	}).(pulumi.BoolPtrOutput)
+func (o SmartFilterSelectQueryOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v SmartFilterSelectQuery) string { return v.Name }).(pulumi.StringOutput)
 }
 
-// Skip tracing.
-func (o StarredQueryQueryQueryOptionsPtrOutput) DisableTrace() pulumi.BoolPtrOutput {
-	return o.ApplyT(func(v *StarredQueryQueryQueryOptions) *bool {
-		if v == nil {
-			return nil
-		}
-		return v.DisableTrace
-	}).(pulumi.BoolPtrOutput)
+func (o SmartFilterSelectQueryOutput) Options() pulumi.AnyOutput {
+	return o.ApplyT(func(v SmartFilterSelectQuery) interface{} { return v.Options }).(pulumi.AnyOutput)
 }
 
-// Integer: most data points per series.
-func (o StarredQueryQueryQueryOptionsPtrOutput) MaxDataPoints() pulumi.IntPtrOutput {
-	return o.ApplyT(func(v *StarredQueryQueryQueryOptions) *int {
-		if v == nil {
-			return nil
-		}
-		return v.MaxDataPoints
-	}).(pulumi.IntPtrOutput)
+func (o SmartFilterSelectQueryOutput) Query() ChartQueryPtrOutput {
+	return o.ApplyT(func(v SmartFilterSelectQuery) *ChartQuery { return v.Query }).(ChartQueryPtrOutput)
 }
 
-// Integer: most series.
-func (o StarredQueryQueryQueryOptionsPtrOutput) MaxSeries() pulumi.IntPtrOutput {
-	return o.ApplyT(func(v *StarredQueryQueryQueryOptions) *int {
-		if v == nil {
-			return nil
-		}
-		return v.MaxSeries
-	}).(pulumi.IntPtrOutput)
+func (o SmartFilterSelectQueryOutput) SelectType() pulumi.StringOutput {
+	return o.ApplyT(func(v SmartFilterSelectQuery) string { return v.SelectType }).(pulumi.StringOutput)
 }
 
-// Return rows without aggregation.
-func (o StarredQueryQueryQueryOptionsPtrOutput) NoAggregation() pulumi.BoolPtrOutput {
-	return o.ApplyT(func(v *StarredQueryQueryQueryOptions) *bool {
-		if v == nil {
-			return nil
-		}
-		return v.NoAggregation
-	}).(pulumi.BoolPtrOutput)
+func (o SmartFilterSelectQueryOutput) Type() pulumi.StringOutput {
+	return o.ApplyT(func(v SmartFilterSelectQuery) string { return v.Type }).(pulumi.StringOutput)
 }
 
-// Do not fill empty buckets.
-func (o StarredQueryQueryQueryOptionsPtrOutput) NoFill() pulumi.BoolPtrOutput {
-	return o.ApplyT(func(v *StarredQueryQueryQueryOptions) *bool {
-		if v == nil {
-			return nil
-		}
-		return v.NoFill
-	}).(pulumi.BoolPtrOutput)
+type SpacerChart struct {
+	Id   string  `pulumi:"id"`
+	Name *string `pulumi:"name"`
+	Type string  `pulumi:"type"`
 }
 
-// Do not interpolate.
-func (o StarredQueryQueryQueryOptionsPtrOutput) NoInterpolation() pulumi.BoolPtrOutput {
-	return o.ApplyT(func(v *StarredQueryQueryQueryOptions) *bool {
-		if v == nil {
-			return nil
-		}
-		return v.NoInterpolation
-	}).(pulumi.BoolPtrOutput)
+// SpacerChartInput is an input type that accepts SpacerChartArgs and SpacerChartOutput values.
+// You can construct a concrete instance of `SpacerChartInput` via:
+//
+//	SpacerChartArgs{...}
+type SpacerChartInput interface {
+	pulumi.Input
+
+	ToSpacerChartOutput() SpacerChartOutput
+	ToSpacerChartOutputWithContext(context.Context) SpacerChartOutput
 }
 
-// Query priority, e.g. `low`.
-func (o StarredQueryQueryQueryOptionsPtrOutput) Priority() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v *StarredQueryQueryQueryOptions) *string {
-		if v == nil {
-			return nil
-		}
-		return v.Priority
-	}).(pulumi.StringPtrOutput)
+type SpacerChartArgs struct {
+	Id   pulumi.StringInput    `pulumi:"id"`
+	Name pulumi.StringPtrInput `pulumi:"name"`
+	Type pulumi.StringInput    `pulumi:"type"`
 }
 
-// Bucket resolution, e.g. `auto`.
-func (o StarredQueryQueryQueryOptionsPtrOutput) Resolution() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v *StarredQueryQueryQueryOptions) *string {
-		if v == nil {
-			return nil
-		}
-		return v.Resolution
-	}).(pulumi.StringPtrOutput)
+func (SpacerChartArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*SpacerChart)(nil)).Elem()
+}
+
+func (i SpacerChartArgs) ToSpacerChartOutput() SpacerChartOutput {
+	return i.ToSpacerChartOutputWithContext(context.Background())
+}
+
+func (i SpacerChartArgs) ToSpacerChartOutputWithContext(ctx context.Context) SpacerChartOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(SpacerChartOutput)
+}
+
+type SpacerChartOutput struct{ *pulumi.OutputState }
+
+func (SpacerChartOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*SpacerChart)(nil)).Elem()
+}
+
+func (o SpacerChartOutput) ToSpacerChartOutput() SpacerChartOutput {
+	return o
+}
+
+func (o SpacerChartOutput) ToSpacerChartOutputWithContext(ctx context.Context) SpacerChartOutput {
+	return o
+}
+
+func (o SpacerChartOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v SpacerChart) string { return v.Id }).(pulumi.StringOutput)
+}
+
+func (o SpacerChartOutput) Name() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v SpacerChart) *string { return v.Name }).(pulumi.StringPtrOutput)
+}
+
+func (o SpacerChartOutput) Type() pulumi.StringOutput {
+	return o.ApplyT(func(v SpacerChart) string { return v.Type }).(pulumi.StringOutput)
 }
 
 // A StarredQuery as a lookup returns it.
@@ -5350,7 +6132,7 @@ type StarredQueryResult struct {
 	// Required: non-empty name.
 	Name *string `pulumi:"name"`
 	// Required: the APL request saved.
-	Query *StarredQueryQuery `pulumi:"query"`
+	Query *AplRequest `pulumi:"query"`
 	// Required: the owner, a user id, or `team` for a query shared with everyone.
 	Who *string `pulumi:"who"`
 }
@@ -5401,8 +6183,8 @@ func (o StarredQueryResultOutput) Name() pulumi.StringPtrOutput {
 }
 
 // Required: the APL request saved.
-func (o StarredQueryResultOutput) Query() StarredQueryQueryPtrOutput {
-	return o.ApplyT(func(v StarredQueryResult) *StarredQueryQuery { return v.Query }).(StarredQueryQueryPtrOutput)
+func (o StarredQueryResultOutput) Query() AplRequestPtrOutput {
+	return o.ApplyT(func(v StarredQueryResult) *AplRequest { return v.Query }).(AplRequestPtrOutput)
 }
 
 // Required: the owner, a user id, or `team` for a query shared with everyone.
@@ -5428,6 +6210,1291 @@ func (o StarredQueryResultArrayOutput) Index(i pulumi.IntInput) StarredQueryResu
 	return pulumi.All(o, i).ApplyT(func(vs []interface{}) StarredQueryResult {
 		return vs[0].([]StarredQueryResult)[vs[1].(int)]
 	}).(StarredQueryResultOutput)
+}
+
+type StatisticChart struct {
+	Background            *string               `pulumi:"background"`
+	ChartFillColor        *string               `pulumi:"chartFillColor"`
+	ChartHeight           interface{}           `pulumi:"chartHeight"`
+	ColorScheme           *StatisticColorScheme `pulumi:"colorScheme"`
+	CustomUnits           *string               `pulumi:"customUnits"`
+	DatasetId             *string               `pulumi:"datasetId"`
+	ErrorColorProps       *StatisticColorProps  `pulumi:"errorColorProps"`
+	ErrorThreshold        *StatisticThreshold   `pulumi:"errorThreshold"`
+	ErrorThresholdValue   *string               `pulumi:"errorThresholdValue"`
+	HideValue             *bool                 `pulumi:"hideValue"`
+	Id                    string                `pulumi:"id"`
+	InvertTheme           *bool                 `pulumi:"invertTheme"`
+	LabelColor            *string               `pulumi:"labelColor"`
+	Name                  *string               `pulumi:"name"`
+	OkColorProps          *StatisticColorProps  `pulumi:"okColorProps"`
+	Query                 ChartQuery            `pulumi:"query"`
+	ShowChart             interface{}           `pulumi:"showChart"`
+	TextColor             *string               `pulumi:"textColor"`
+	Type                  string                `pulumi:"type"`
+	WarningColorProps     *StatisticColorProps  `pulumi:"warningColorProps"`
+	WarningThreshold      *StatisticThreshold   `pulumi:"warningThreshold"`
+	WarningThresholdValue *string               `pulumi:"warningThresholdValue"`
+}
+
+// StatisticChartInput is an input type that accepts StatisticChartArgs and StatisticChartOutput values.
+// You can construct a concrete instance of `StatisticChartInput` via:
+//
+//	StatisticChartArgs{...}
+type StatisticChartInput interface {
+	pulumi.Input
+
+	ToStatisticChartOutput() StatisticChartOutput
+	ToStatisticChartOutputWithContext(context.Context) StatisticChartOutput
+}
+
+type StatisticChartArgs struct {
+	Background            pulumi.StringPtrInput        `pulumi:"background"`
+	ChartFillColor        pulumi.StringPtrInput        `pulumi:"chartFillColor"`
+	ChartHeight           pulumi.Input                 `pulumi:"chartHeight"`
+	ColorScheme           StatisticColorSchemePtrInput `pulumi:"colorScheme"`
+	CustomUnits           pulumi.StringPtrInput        `pulumi:"customUnits"`
+	DatasetId             pulumi.StringPtrInput        `pulumi:"datasetId"`
+	ErrorColorProps       StatisticColorPropsPtrInput  `pulumi:"errorColorProps"`
+	ErrorThreshold        StatisticThresholdPtrInput   `pulumi:"errorThreshold"`
+	ErrorThresholdValue   pulumi.StringPtrInput        `pulumi:"errorThresholdValue"`
+	HideValue             pulumi.BoolPtrInput          `pulumi:"hideValue"`
+	Id                    pulumi.StringInput           `pulumi:"id"`
+	InvertTheme           pulumi.BoolPtrInput          `pulumi:"invertTheme"`
+	LabelColor            pulumi.StringPtrInput        `pulumi:"labelColor"`
+	Name                  pulumi.StringPtrInput        `pulumi:"name"`
+	OkColorProps          StatisticColorPropsPtrInput  `pulumi:"okColorProps"`
+	Query                 ChartQueryInput              `pulumi:"query"`
+	ShowChart             pulumi.Input                 `pulumi:"showChart"`
+	TextColor             pulumi.StringPtrInput        `pulumi:"textColor"`
+	Type                  pulumi.StringInput           `pulumi:"type"`
+	WarningColorProps     StatisticColorPropsPtrInput  `pulumi:"warningColorProps"`
+	WarningThreshold      StatisticThresholdPtrInput   `pulumi:"warningThreshold"`
+	WarningThresholdValue pulumi.StringPtrInput        `pulumi:"warningThresholdValue"`
+}
+
+func (StatisticChartArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*StatisticChart)(nil)).Elem()
+}
+
+func (i StatisticChartArgs) ToStatisticChartOutput() StatisticChartOutput {
+	return i.ToStatisticChartOutputWithContext(context.Background())
+}
+
+func (i StatisticChartArgs) ToStatisticChartOutputWithContext(ctx context.Context) StatisticChartOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(StatisticChartOutput)
+}
+
+type StatisticChartOutput struct{ *pulumi.OutputState }
+
+func (StatisticChartOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*StatisticChart)(nil)).Elem()
+}
+
+func (o StatisticChartOutput) ToStatisticChartOutput() StatisticChartOutput {
+	return o
+}
+
+func (o StatisticChartOutput) ToStatisticChartOutputWithContext(ctx context.Context) StatisticChartOutput {
+	return o
+}
+
+func (o StatisticChartOutput) Background() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v StatisticChart) *string { return v.Background }).(pulumi.StringPtrOutput)
+}
+
+func (o StatisticChartOutput) ChartFillColor() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v StatisticChart) *string { return v.ChartFillColor }).(pulumi.StringPtrOutput)
+}
+
+func (o StatisticChartOutput) ChartHeight() pulumi.AnyOutput {
+	return o.ApplyT(func(v StatisticChart) interface{} { return v.ChartHeight }).(pulumi.AnyOutput)
+}
+
+func (o StatisticChartOutput) ColorScheme() StatisticColorSchemePtrOutput {
+	return o.ApplyT(func(v StatisticChart) *StatisticColorScheme { return v.ColorScheme }).(StatisticColorSchemePtrOutput)
+}
+
+func (o StatisticChartOutput) CustomUnits() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v StatisticChart) *string { return v.CustomUnits }).(pulumi.StringPtrOutput)
+}
+
+func (o StatisticChartOutput) DatasetId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v StatisticChart) *string { return v.DatasetId }).(pulumi.StringPtrOutput)
+}
+
+func (o StatisticChartOutput) ErrorColorProps() StatisticColorPropsPtrOutput {
+	return o.ApplyT(func(v StatisticChart) *StatisticColorProps { return v.ErrorColorProps }).(StatisticColorPropsPtrOutput)
+}
+
+func (o StatisticChartOutput) ErrorThreshold() StatisticThresholdPtrOutput {
+	return o.ApplyT(func(v StatisticChart) *StatisticThreshold { return v.ErrorThreshold }).(StatisticThresholdPtrOutput)
+}
+
+func (o StatisticChartOutput) ErrorThresholdValue() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v StatisticChart) *string { return v.ErrorThresholdValue }).(pulumi.StringPtrOutput)
+}
+
+func (o StatisticChartOutput) HideValue() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v StatisticChart) *bool { return v.HideValue }).(pulumi.BoolPtrOutput)
+}
+
+func (o StatisticChartOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v StatisticChart) string { return v.Id }).(pulumi.StringOutput)
+}
+
+func (o StatisticChartOutput) InvertTheme() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v StatisticChart) *bool { return v.InvertTheme }).(pulumi.BoolPtrOutput)
+}
+
+func (o StatisticChartOutput) LabelColor() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v StatisticChart) *string { return v.LabelColor }).(pulumi.StringPtrOutput)
+}
+
+func (o StatisticChartOutput) Name() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v StatisticChart) *string { return v.Name }).(pulumi.StringPtrOutput)
+}
+
+func (o StatisticChartOutput) OkColorProps() StatisticColorPropsPtrOutput {
+	return o.ApplyT(func(v StatisticChart) *StatisticColorProps { return v.OkColorProps }).(StatisticColorPropsPtrOutput)
+}
+
+func (o StatisticChartOutput) Query() ChartQueryOutput {
+	return o.ApplyT(func(v StatisticChart) ChartQuery { return v.Query }).(ChartQueryOutput)
+}
+
+func (o StatisticChartOutput) ShowChart() pulumi.AnyOutput {
+	return o.ApplyT(func(v StatisticChart) interface{} { return v.ShowChart }).(pulumi.AnyOutput)
+}
+
+func (o StatisticChartOutput) TextColor() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v StatisticChart) *string { return v.TextColor }).(pulumi.StringPtrOutput)
+}
+
+func (o StatisticChartOutput) Type() pulumi.StringOutput {
+	return o.ApplyT(func(v StatisticChart) string { return v.Type }).(pulumi.StringOutput)
+}
+
+func (o StatisticChartOutput) WarningColorProps() StatisticColorPropsPtrOutput {
+	return o.ApplyT(func(v StatisticChart) *StatisticColorProps { return v.WarningColorProps }).(StatisticColorPropsPtrOutput)
+}
+
+func (o StatisticChartOutput) WarningThreshold() StatisticThresholdPtrOutput {
+	return o.ApplyT(func(v StatisticChart) *StatisticThreshold { return v.WarningThreshold }).(StatisticThresholdPtrOutput)
+}
+
+func (o StatisticChartOutput) WarningThresholdValue() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v StatisticChart) *string { return v.WarningThresholdValue }).(pulumi.StringPtrOutput)
+}
+
+type StatisticColorProps struct {
+	Background     *string `pulumi:"background"`
+	ChartFillColor *string `pulumi:"chartFillColor"`
+	LabelColor     *string `pulumi:"labelColor"`
+	TextColor      *string `pulumi:"textColor"`
+}
+
+// StatisticColorPropsInput is an input type that accepts StatisticColorPropsArgs and StatisticColorPropsOutput values.
+// You can construct a concrete instance of `StatisticColorPropsInput` via:
+//
+//	StatisticColorPropsArgs{...}
+type StatisticColorPropsInput interface {
+	pulumi.Input
+
+	ToStatisticColorPropsOutput() StatisticColorPropsOutput
+	ToStatisticColorPropsOutputWithContext(context.Context) StatisticColorPropsOutput
+}
+
+type StatisticColorPropsArgs struct {
+	Background     pulumi.StringPtrInput `pulumi:"background"`
+	ChartFillColor pulumi.StringPtrInput `pulumi:"chartFillColor"`
+	LabelColor     pulumi.StringPtrInput `pulumi:"labelColor"`
+	TextColor      pulumi.StringPtrInput `pulumi:"textColor"`
+}
+
+func (StatisticColorPropsArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*StatisticColorProps)(nil)).Elem()
+}
+
+func (i StatisticColorPropsArgs) ToStatisticColorPropsOutput() StatisticColorPropsOutput {
+	return i.ToStatisticColorPropsOutputWithContext(context.Background())
+}
+
+func (i StatisticColorPropsArgs) ToStatisticColorPropsOutputWithContext(ctx context.Context) StatisticColorPropsOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(StatisticColorPropsOutput)
+}
+
+func (i StatisticColorPropsArgs) ToStatisticColorPropsPtrOutput() StatisticColorPropsPtrOutput {
+	return i.ToStatisticColorPropsPtrOutputWithContext(context.Background())
+}
+
+func (i StatisticColorPropsArgs) ToStatisticColorPropsPtrOutputWithContext(ctx context.Context) StatisticColorPropsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(StatisticColorPropsOutput).ToStatisticColorPropsPtrOutputWithContext(ctx)
+}
+
+// StatisticColorPropsPtrInput is an input type that accepts StatisticColorPropsArgs, StatisticColorPropsPtr and StatisticColorPropsPtrOutput values.
+// You can construct a concrete instance of `StatisticColorPropsPtrInput` via:
+//
+//	        StatisticColorPropsArgs{...}
+//
+//	or:
+//
+//	        nil
+type StatisticColorPropsPtrInput interface {
+	pulumi.Input
+
+	ToStatisticColorPropsPtrOutput() StatisticColorPropsPtrOutput
+	ToStatisticColorPropsPtrOutputWithContext(context.Context) StatisticColorPropsPtrOutput
+}
+
+type statisticColorPropsPtrType StatisticColorPropsArgs
+
+func StatisticColorPropsPtr(v *StatisticColorPropsArgs) StatisticColorPropsPtrInput {
+	return (*statisticColorPropsPtrType)(v)
+}
+
+func (*statisticColorPropsPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**StatisticColorProps)(nil)).Elem()
+}
+
+func (i *statisticColorPropsPtrType) ToStatisticColorPropsPtrOutput() StatisticColorPropsPtrOutput {
+	return i.ToStatisticColorPropsPtrOutputWithContext(context.Background())
+}
+
+func (i *statisticColorPropsPtrType) ToStatisticColorPropsPtrOutputWithContext(ctx context.Context) StatisticColorPropsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(StatisticColorPropsPtrOutput)
+}
+
+type StatisticColorPropsOutput struct{ *pulumi.OutputState }
+
+func (StatisticColorPropsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*StatisticColorProps)(nil)).Elem()
+}
+
+func (o StatisticColorPropsOutput) ToStatisticColorPropsOutput() StatisticColorPropsOutput {
+	return o
+}
+
+func (o StatisticColorPropsOutput) ToStatisticColorPropsOutputWithContext(ctx context.Context) StatisticColorPropsOutput {
+	return o
+}
+
+func (o StatisticColorPropsOutput) ToStatisticColorPropsPtrOutput() StatisticColorPropsPtrOutput {
+	return o.ToStatisticColorPropsPtrOutputWithContext(context.Background())
+}
+
+func (o StatisticColorPropsOutput) ToStatisticColorPropsPtrOutputWithContext(ctx context.Context) StatisticColorPropsPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v StatisticColorProps) *StatisticColorProps {
+		return &v
+	}).(StatisticColorPropsPtrOutput)
+}
+
+func (o StatisticColorPropsOutput) Background() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v StatisticColorProps) *string { return v.Background }).(pulumi.StringPtrOutput)
+}
+
+func (o StatisticColorPropsOutput) ChartFillColor() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v StatisticColorProps) *string { return v.ChartFillColor }).(pulumi.StringPtrOutput)
+}
+
+func (o StatisticColorPropsOutput) LabelColor() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v StatisticColorProps) *string { return v.LabelColor }).(pulumi.StringPtrOutput)
+}
+
+func (o StatisticColorPropsOutput) TextColor() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v StatisticColorProps) *string { return v.TextColor }).(pulumi.StringPtrOutput)
+}
+
+type StatisticColorPropsPtrOutput struct{ *pulumi.OutputState }
+
+func (StatisticColorPropsPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**StatisticColorProps)(nil)).Elem()
+}
+
+func (o StatisticColorPropsPtrOutput) ToStatisticColorPropsPtrOutput() StatisticColorPropsPtrOutput {
+	return o
+}
+
+func (o StatisticColorPropsPtrOutput) ToStatisticColorPropsPtrOutputWithContext(ctx context.Context) StatisticColorPropsPtrOutput {
+	return o
+}
+
+func (o StatisticColorPropsPtrOutput) Elem() StatisticColorPropsOutput {
+	return o.ApplyT(func(v *StatisticColorProps) StatisticColorProps {
+		if v != nil {
+			return *v
+		}
+		var ret StatisticColorProps
+		return ret
+	}).(StatisticColorPropsOutput)
+}
+
+func (o StatisticColorPropsPtrOutput) Background() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *StatisticColorProps) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Background
+	}).(pulumi.StringPtrOutput)
+}
+
+func (o StatisticColorPropsPtrOutput) ChartFillColor() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *StatisticColorProps) *string {
+		if v == nil {
+			return nil
+		}
+		return v.ChartFillColor
+	}).(pulumi.StringPtrOutput)
+}
+
+func (o StatisticColorPropsPtrOutput) LabelColor() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *StatisticColorProps) *string {
+		if v == nil {
+			return nil
+		}
+		return v.LabelColor
+	}).(pulumi.StringPtrOutput)
+}
+
+func (o StatisticColorPropsPtrOutput) TextColor() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *StatisticColorProps) *string {
+		if v == nil {
+			return nil
+		}
+		return v.TextColor
+	}).(pulumi.StringPtrOutput)
+}
+
+type TableChart struct {
+	DatasetId     *string        `pulumi:"datasetId"`
+	Id            string         `pulumi:"id"`
+	Name          *string        `pulumi:"name"`
+	Query         ChartQuery     `pulumi:"query"`
+	TableSettings *TableSettings `pulumi:"tableSettings"`
+	Type          string         `pulumi:"type"`
+}
+
+// TableChartInput is an input type that accepts TableChartArgs and TableChartOutput values.
+// You can construct a concrete instance of `TableChartInput` via:
+//
+//	TableChartArgs{...}
+type TableChartInput interface {
+	pulumi.Input
+
+	ToTableChartOutput() TableChartOutput
+	ToTableChartOutputWithContext(context.Context) TableChartOutput
+}
+
+type TableChartArgs struct {
+	DatasetId     pulumi.StringPtrInput `pulumi:"datasetId"`
+	Id            pulumi.StringInput    `pulumi:"id"`
+	Name          pulumi.StringPtrInput `pulumi:"name"`
+	Query         ChartQueryInput       `pulumi:"query"`
+	TableSettings TableSettingsPtrInput `pulumi:"tableSettings"`
+	Type          pulumi.StringInput    `pulumi:"type"`
+}
+
+func (TableChartArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*TableChart)(nil)).Elem()
+}
+
+func (i TableChartArgs) ToTableChartOutput() TableChartOutput {
+	return i.ToTableChartOutputWithContext(context.Background())
+}
+
+func (i TableChartArgs) ToTableChartOutputWithContext(ctx context.Context) TableChartOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TableChartOutput)
+}
+
+type TableChartOutput struct{ *pulumi.OutputState }
+
+func (TableChartOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*TableChart)(nil)).Elem()
+}
+
+func (o TableChartOutput) ToTableChartOutput() TableChartOutput {
+	return o
+}
+
+func (o TableChartOutput) ToTableChartOutputWithContext(ctx context.Context) TableChartOutput {
+	return o
+}
+
+func (o TableChartOutput) DatasetId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TableChart) *string { return v.DatasetId }).(pulumi.StringPtrOutput)
+}
+
+func (o TableChartOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v TableChart) string { return v.Id }).(pulumi.StringOutput)
+}
+
+func (o TableChartOutput) Name() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TableChart) *string { return v.Name }).(pulumi.StringPtrOutput)
+}
+
+func (o TableChartOutput) Query() ChartQueryOutput {
+	return o.ApplyT(func(v TableChart) ChartQuery { return v.Query }).(ChartQueryOutput)
+}
+
+func (o TableChartOutput) TableSettings() TableSettingsPtrOutput {
+	return o.ApplyT(func(v TableChart) *TableSettings { return v.TableSettings }).(TableSettingsPtrOutput)
+}
+
+func (o TableChartOutput) Type() pulumi.StringOutput {
+	return o.ApplyT(func(v TableChart) string { return v.Type }).(pulumi.StringOutput)
+}
+
+type TableColumn struct {
+	Name  string `pulumi:"name"`
+	Width *int   `pulumi:"width"`
+}
+
+// TableColumnInput is an input type that accepts TableColumnArgs and TableColumnOutput values.
+// You can construct a concrete instance of `TableColumnInput` via:
+//
+//	TableColumnArgs{...}
+type TableColumnInput interface {
+	pulumi.Input
+
+	ToTableColumnOutput() TableColumnOutput
+	ToTableColumnOutputWithContext(context.Context) TableColumnOutput
+}
+
+type TableColumnArgs struct {
+	Name  pulumi.StringInput `pulumi:"name"`
+	Width pulumi.IntPtrInput `pulumi:"width"`
+}
+
+func (TableColumnArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*TableColumn)(nil)).Elem()
+}
+
+func (i TableColumnArgs) ToTableColumnOutput() TableColumnOutput {
+	return i.ToTableColumnOutputWithContext(context.Background())
+}
+
+func (i TableColumnArgs) ToTableColumnOutputWithContext(ctx context.Context) TableColumnOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TableColumnOutput)
+}
+
+type TableColumnOutput struct{ *pulumi.OutputState }
+
+func (TableColumnOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*TableColumn)(nil)).Elem()
+}
+
+func (o TableColumnOutput) ToTableColumnOutput() TableColumnOutput {
+	return o
+}
+
+func (o TableColumnOutput) ToTableColumnOutputWithContext(ctx context.Context) TableColumnOutput {
+	return o
+}
+
+func (o TableColumnOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v TableColumn) string { return v.Name }).(pulumi.StringOutput)
+}
+
+func (o TableColumnOutput) Width() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v TableColumn) *int { return v.Width }).(pulumi.IntPtrOutput)
+}
+
+type TableDisplaySettings struct {
+	FitColumns        *bool   `pulumi:"fitColumns"`
+	FontSize          *string `pulumi:"fontSize"`
+	HideNulls         *bool   `pulumi:"hideNulls"`
+	HighlightSeverity *bool   `pulumi:"highlightSeverity"`
+	ShowEvent         *bool   `pulumi:"showEvent"`
+	ShowRaw           *bool   `pulumi:"showRaw"`
+	ShowTimestamp     *bool   `pulumi:"showTimestamp"`
+	WrapLines         *bool   `pulumi:"wrapLines"`
+}
+
+// TableDisplaySettingsInput is an input type that accepts TableDisplaySettingsArgs and TableDisplaySettingsOutput values.
+// You can construct a concrete instance of `TableDisplaySettingsInput` via:
+//
+//	TableDisplaySettingsArgs{...}
+type TableDisplaySettingsInput interface {
+	pulumi.Input
+
+	ToTableDisplaySettingsOutput() TableDisplaySettingsOutput
+	ToTableDisplaySettingsOutputWithContext(context.Context) TableDisplaySettingsOutput
+}
+
+type TableDisplaySettingsArgs struct {
+	FitColumns        pulumi.BoolPtrInput   `pulumi:"fitColumns"`
+	FontSize          pulumi.StringPtrInput `pulumi:"fontSize"`
+	HideNulls         pulumi.BoolPtrInput   `pulumi:"hideNulls"`
+	HighlightSeverity pulumi.BoolPtrInput   `pulumi:"highlightSeverity"`
+	ShowEvent         pulumi.BoolPtrInput   `pulumi:"showEvent"`
+	ShowRaw           pulumi.BoolPtrInput   `pulumi:"showRaw"`
+	ShowTimestamp     pulumi.BoolPtrInput   `pulumi:"showTimestamp"`
+	WrapLines         pulumi.BoolPtrInput   `pulumi:"wrapLines"`
+}
+
+func (TableDisplaySettingsArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*TableDisplaySettings)(nil)).Elem()
+}
+
+func (i TableDisplaySettingsArgs) ToTableDisplaySettingsOutput() TableDisplaySettingsOutput {
+	return i.ToTableDisplaySettingsOutputWithContext(context.Background())
+}
+
+func (i TableDisplaySettingsArgs) ToTableDisplaySettingsOutputWithContext(ctx context.Context) TableDisplaySettingsOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TableDisplaySettingsOutput)
+}
+
+func (i TableDisplaySettingsArgs) ToTableDisplaySettingsPtrOutput() TableDisplaySettingsPtrOutput {
+	return i.ToTableDisplaySettingsPtrOutputWithContext(context.Background())
+}
+
+func (i TableDisplaySettingsArgs) ToTableDisplaySettingsPtrOutputWithContext(ctx context.Context) TableDisplaySettingsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TableDisplaySettingsOutput).ToTableDisplaySettingsPtrOutputWithContext(ctx)
+}
+
+// TableDisplaySettingsPtrInput is an input type that accepts TableDisplaySettingsArgs, TableDisplaySettingsPtr and TableDisplaySettingsPtrOutput values.
+// You can construct a concrete instance of `TableDisplaySettingsPtrInput` via:
+//
+//	        TableDisplaySettingsArgs{...}
+//
+//	or:
+//
+//	        nil
+type TableDisplaySettingsPtrInput interface {
+	pulumi.Input
+
+	ToTableDisplaySettingsPtrOutput() TableDisplaySettingsPtrOutput
+	ToTableDisplaySettingsPtrOutputWithContext(context.Context) TableDisplaySettingsPtrOutput
+}
+
+type tableDisplaySettingsPtrType TableDisplaySettingsArgs
+
+func TableDisplaySettingsPtr(v *TableDisplaySettingsArgs) TableDisplaySettingsPtrInput {
+	return (*tableDisplaySettingsPtrType)(v)
+}
+
+func (*tableDisplaySettingsPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**TableDisplaySettings)(nil)).Elem()
+}
+
+func (i *tableDisplaySettingsPtrType) ToTableDisplaySettingsPtrOutput() TableDisplaySettingsPtrOutput {
+	return i.ToTableDisplaySettingsPtrOutputWithContext(context.Background())
+}
+
+func (i *tableDisplaySettingsPtrType) ToTableDisplaySettingsPtrOutputWithContext(ctx context.Context) TableDisplaySettingsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TableDisplaySettingsPtrOutput)
+}
+
+type TableDisplaySettingsOutput struct{ *pulumi.OutputState }
+
+func (TableDisplaySettingsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*TableDisplaySettings)(nil)).Elem()
+}
+
+func (o TableDisplaySettingsOutput) ToTableDisplaySettingsOutput() TableDisplaySettingsOutput {
+	return o
+}
+
+func (o TableDisplaySettingsOutput) ToTableDisplaySettingsOutputWithContext(ctx context.Context) TableDisplaySettingsOutput {
+	return o
+}
+
+func (o TableDisplaySettingsOutput) ToTableDisplaySettingsPtrOutput() TableDisplaySettingsPtrOutput {
+	return o.ToTableDisplaySettingsPtrOutputWithContext(context.Background())
+}
+
+func (o TableDisplaySettingsOutput) ToTableDisplaySettingsPtrOutputWithContext(ctx context.Context) TableDisplaySettingsPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v TableDisplaySettings) *TableDisplaySettings {
+		return &v
+	}).(TableDisplaySettingsPtrOutput)
+}
+
+func (o TableDisplaySettingsOutput) FitColumns() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v TableDisplaySettings) *bool { return v.FitColumns }).(pulumi.BoolPtrOutput)
+}
+
+func (o TableDisplaySettingsOutput) FontSize() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TableDisplaySettings) *string { return v.FontSize }).(pulumi.StringPtrOutput)
+}
+
+func (o TableDisplaySettingsOutput) HideNulls() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v TableDisplaySettings) *bool { return v.HideNulls }).(pulumi.BoolPtrOutput)
+}
+
+func (o TableDisplaySettingsOutput) HighlightSeverity() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v TableDisplaySettings) *bool { return v.HighlightSeverity }).(pulumi.BoolPtrOutput)
+}
+
+func (o TableDisplaySettingsOutput) ShowEvent() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v TableDisplaySettings) *bool { return v.ShowEvent }).(pulumi.BoolPtrOutput)
+}
+
+func (o TableDisplaySettingsOutput) ShowRaw() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v TableDisplaySettings) *bool { return v.ShowRaw }).(pulumi.BoolPtrOutput)
+}
+
+func (o TableDisplaySettingsOutput) ShowTimestamp() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v TableDisplaySettings) *bool { return v.ShowTimestamp }).(pulumi.BoolPtrOutput)
+}
+
+func (o TableDisplaySettingsOutput) WrapLines() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v TableDisplaySettings) *bool { return v.WrapLines }).(pulumi.BoolPtrOutput)
+}
+
+type TableDisplaySettingsPtrOutput struct{ *pulumi.OutputState }
+
+func (TableDisplaySettingsPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**TableDisplaySettings)(nil)).Elem()
+}
+
+func (o TableDisplaySettingsPtrOutput) ToTableDisplaySettingsPtrOutput() TableDisplaySettingsPtrOutput {
+	return o
+}
+
+func (o TableDisplaySettingsPtrOutput) ToTableDisplaySettingsPtrOutputWithContext(ctx context.Context) TableDisplaySettingsPtrOutput {
+	return o
+}
+
+func (o TableDisplaySettingsPtrOutput) Elem() TableDisplaySettingsOutput {
+	return o.ApplyT(func(v *TableDisplaySettings) TableDisplaySettings {
+		if v != nil {
+			return *v
+		}
+		var ret TableDisplaySettings
+		return ret
+	}).(TableDisplaySettingsOutput)
+}
+
+func (o TableDisplaySettingsPtrOutput) FitColumns() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *TableDisplaySettings) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.FitColumns
+	}).(pulumi.BoolPtrOutput)
+}
+
+func (o TableDisplaySettingsPtrOutput) FontSize() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *TableDisplaySettings) *string {
+		if v == nil {
+			return nil
+		}
+		return v.FontSize
+	}).(pulumi.StringPtrOutput)
+}
+
+func (o TableDisplaySettingsPtrOutput) HideNulls() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *TableDisplaySettings) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.HideNulls
+	}).(pulumi.BoolPtrOutput)
+}
+
+func (o TableDisplaySettingsPtrOutput) HighlightSeverity() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *TableDisplaySettings) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.HighlightSeverity
+	}).(pulumi.BoolPtrOutput)
+}
+
+func (o TableDisplaySettingsPtrOutput) ShowEvent() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *TableDisplaySettings) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.ShowEvent
+	}).(pulumi.BoolPtrOutput)
+}
+
+func (o TableDisplaySettingsPtrOutput) ShowRaw() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *TableDisplaySettings) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.ShowRaw
+	}).(pulumi.BoolPtrOutput)
+}
+
+func (o TableDisplaySettingsPtrOutput) ShowTimestamp() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *TableDisplaySettings) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.ShowTimestamp
+	}).(pulumi.BoolPtrOutput)
+}
+
+func (o TableDisplaySettingsPtrOutput) WrapLines() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *TableDisplaySettings) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.WrapLines
+	}).(pulumi.BoolPtrOutput)
+}
+
+type TableSettings struct {
+	Columns  []interface{}         `pulumi:"columns"`
+	Settings *TableDisplaySettings `pulumi:"settings"`
+}
+
+// TableSettingsInput is an input type that accepts TableSettingsArgs and TableSettingsOutput values.
+// You can construct a concrete instance of `TableSettingsInput` via:
+//
+//	TableSettingsArgs{...}
+type TableSettingsInput interface {
+	pulumi.Input
+
+	ToTableSettingsOutput() TableSettingsOutput
+	ToTableSettingsOutputWithContext(context.Context) TableSettingsOutput
+}
+
+type TableSettingsArgs struct {
+	Columns  pulumi.ArrayInput            `pulumi:"columns"`
+	Settings TableDisplaySettingsPtrInput `pulumi:"settings"`
+}
+
+func (TableSettingsArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*TableSettings)(nil)).Elem()
+}
+
+func (i TableSettingsArgs) ToTableSettingsOutput() TableSettingsOutput {
+	return i.ToTableSettingsOutputWithContext(context.Background())
+}
+
+func (i TableSettingsArgs) ToTableSettingsOutputWithContext(ctx context.Context) TableSettingsOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TableSettingsOutput)
+}
+
+func (i TableSettingsArgs) ToTableSettingsPtrOutput() TableSettingsPtrOutput {
+	return i.ToTableSettingsPtrOutputWithContext(context.Background())
+}
+
+func (i TableSettingsArgs) ToTableSettingsPtrOutputWithContext(ctx context.Context) TableSettingsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TableSettingsOutput).ToTableSettingsPtrOutputWithContext(ctx)
+}
+
+// TableSettingsPtrInput is an input type that accepts TableSettingsArgs, TableSettingsPtr and TableSettingsPtrOutput values.
+// You can construct a concrete instance of `TableSettingsPtrInput` via:
+//
+//	        TableSettingsArgs{...}
+//
+//	or:
+//
+//	        nil
+type TableSettingsPtrInput interface {
+	pulumi.Input
+
+	ToTableSettingsPtrOutput() TableSettingsPtrOutput
+	ToTableSettingsPtrOutputWithContext(context.Context) TableSettingsPtrOutput
+}
+
+type tableSettingsPtrType TableSettingsArgs
+
+func TableSettingsPtr(v *TableSettingsArgs) TableSettingsPtrInput {
+	return (*tableSettingsPtrType)(v)
+}
+
+func (*tableSettingsPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**TableSettings)(nil)).Elem()
+}
+
+func (i *tableSettingsPtrType) ToTableSettingsPtrOutput() TableSettingsPtrOutput {
+	return i.ToTableSettingsPtrOutputWithContext(context.Background())
+}
+
+func (i *tableSettingsPtrType) ToTableSettingsPtrOutputWithContext(ctx context.Context) TableSettingsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TableSettingsPtrOutput)
+}
+
+type TableSettingsOutput struct{ *pulumi.OutputState }
+
+func (TableSettingsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*TableSettings)(nil)).Elem()
+}
+
+func (o TableSettingsOutput) ToTableSettingsOutput() TableSettingsOutput {
+	return o
+}
+
+func (o TableSettingsOutput) ToTableSettingsOutputWithContext(ctx context.Context) TableSettingsOutput {
+	return o
+}
+
+func (o TableSettingsOutput) ToTableSettingsPtrOutput() TableSettingsPtrOutput {
+	return o.ToTableSettingsPtrOutputWithContext(context.Background())
+}
+
+func (o TableSettingsOutput) ToTableSettingsPtrOutputWithContext(ctx context.Context) TableSettingsPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v TableSettings) *TableSettings {
+		return &v
+	}).(TableSettingsPtrOutput)
+}
+
+func (o TableSettingsOutput) Columns() pulumi.ArrayOutput {
+	return o.ApplyT(func(v TableSettings) []interface{} { return v.Columns }).(pulumi.ArrayOutput)
+}
+
+func (o TableSettingsOutput) Settings() TableDisplaySettingsPtrOutput {
+	return o.ApplyT(func(v TableSettings) *TableDisplaySettings { return v.Settings }).(TableDisplaySettingsPtrOutput)
+}
+
+type TableSettingsPtrOutput struct{ *pulumi.OutputState }
+
+func (TableSettingsPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**TableSettings)(nil)).Elem()
+}
+
+func (o TableSettingsPtrOutput) ToTableSettingsPtrOutput() TableSettingsPtrOutput {
+	return o
+}
+
+func (o TableSettingsPtrOutput) ToTableSettingsPtrOutputWithContext(ctx context.Context) TableSettingsPtrOutput {
+	return o
+}
+
+func (o TableSettingsPtrOutput) Elem() TableSettingsOutput {
+	return o.ApplyT(func(v *TableSettings) TableSettings {
+		if v != nil {
+			return *v
+		}
+		var ret TableSettings
+		return ret
+	}).(TableSettingsOutput)
+}
+
+func (o TableSettingsPtrOutput) Columns() pulumi.ArrayOutput {
+	return o.ApplyT(func(v *TableSettings) []interface{} {
+		if v == nil {
+			return nil
+		}
+		return v.Columns
+	}).(pulumi.ArrayOutput)
+}
+
+func (o TableSettingsPtrOutput) Settings() TableDisplaySettingsPtrOutput {
+	return o.ApplyT(func(v *TableSettings) *TableDisplaySettings {
+		if v == nil {
+			return nil
+		}
+		return v.Settings
+	}).(TableDisplaySettingsPtrOutput)
+}
+
+type TimeSeriesChart struct {
+	DatasetId *string              `pulumi:"datasetId"`
+	Id        string               `pulumi:"id"`
+	Name      *string              `pulumi:"name"`
+	Query     TimeSeriesChartQuery `pulumi:"query"`
+	Type      string               `pulumi:"type"`
+}
+
+// TimeSeriesChartInput is an input type that accepts TimeSeriesChartArgs and TimeSeriesChartOutput values.
+// You can construct a concrete instance of `TimeSeriesChartInput` via:
+//
+//	TimeSeriesChartArgs{...}
+type TimeSeriesChartInput interface {
+	pulumi.Input
+
+	ToTimeSeriesChartOutput() TimeSeriesChartOutput
+	ToTimeSeriesChartOutputWithContext(context.Context) TimeSeriesChartOutput
+}
+
+type TimeSeriesChartArgs struct {
+	DatasetId pulumi.StringPtrInput     `pulumi:"datasetId"`
+	Id        pulumi.StringInput        `pulumi:"id"`
+	Name      pulumi.StringPtrInput     `pulumi:"name"`
+	Query     TimeSeriesChartQueryInput `pulumi:"query"`
+	Type      pulumi.StringInput        `pulumi:"type"`
+}
+
+func (TimeSeriesChartArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*TimeSeriesChart)(nil)).Elem()
+}
+
+func (i TimeSeriesChartArgs) ToTimeSeriesChartOutput() TimeSeriesChartOutput {
+	return i.ToTimeSeriesChartOutputWithContext(context.Background())
+}
+
+func (i TimeSeriesChartArgs) ToTimeSeriesChartOutputWithContext(ctx context.Context) TimeSeriesChartOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TimeSeriesChartOutput)
+}
+
+type TimeSeriesChartOutput struct{ *pulumi.OutputState }
+
+func (TimeSeriesChartOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*TimeSeriesChart)(nil)).Elem()
+}
+
+func (o TimeSeriesChartOutput) ToTimeSeriesChartOutput() TimeSeriesChartOutput {
+	return o
+}
+
+func (o TimeSeriesChartOutput) ToTimeSeriesChartOutputWithContext(ctx context.Context) TimeSeriesChartOutput {
+	return o
+}
+
+func (o TimeSeriesChartOutput) DatasetId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TimeSeriesChart) *string { return v.DatasetId }).(pulumi.StringPtrOutput)
+}
+
+func (o TimeSeriesChartOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v TimeSeriesChart) string { return v.Id }).(pulumi.StringOutput)
+}
+
+func (o TimeSeriesChartOutput) Name() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TimeSeriesChart) *string { return v.Name }).(pulumi.StringPtrOutput)
+}
+
+func (o TimeSeriesChartOutput) Query() TimeSeriesChartQueryOutput {
+	return o.ApplyT(func(v TimeSeriesChart) TimeSeriesChartQuery { return v.Query }).(TimeSeriesChartQueryOutput)
+}
+
+func (o TimeSeriesChartOutput) Type() pulumi.StringOutput {
+	return o.ApplyT(func(v TimeSeriesChart) string { return v.Type }).(pulumi.StringOutput)
+}
+
+type TimeSeriesChartQuery struct {
+	Apl          *string                 `pulumi:"apl"`
+	Mpl          *string                 `pulumi:"mpl"`
+	QueryOptions *TimeSeriesQueryOptions `pulumi:"queryOptions"`
+}
+
+// TimeSeriesChartQueryInput is an input type that accepts TimeSeriesChartQueryArgs and TimeSeriesChartQueryOutput values.
+// You can construct a concrete instance of `TimeSeriesChartQueryInput` via:
+//
+//	TimeSeriesChartQueryArgs{...}
+type TimeSeriesChartQueryInput interface {
+	pulumi.Input
+
+	ToTimeSeriesChartQueryOutput() TimeSeriesChartQueryOutput
+	ToTimeSeriesChartQueryOutputWithContext(context.Context) TimeSeriesChartQueryOutput
+}
+
+type TimeSeriesChartQueryArgs struct {
+	Apl          pulumi.StringPtrInput          `pulumi:"apl"`
+	Mpl          pulumi.StringPtrInput          `pulumi:"mpl"`
+	QueryOptions TimeSeriesQueryOptionsPtrInput `pulumi:"queryOptions"`
+}
+
+func (TimeSeriesChartQueryArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*TimeSeriesChartQuery)(nil)).Elem()
+}
+
+func (i TimeSeriesChartQueryArgs) ToTimeSeriesChartQueryOutput() TimeSeriesChartQueryOutput {
+	return i.ToTimeSeriesChartQueryOutputWithContext(context.Background())
+}
+
+func (i TimeSeriesChartQueryArgs) ToTimeSeriesChartQueryOutputWithContext(ctx context.Context) TimeSeriesChartQueryOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TimeSeriesChartQueryOutput)
+}
+
+type TimeSeriesChartQueryOutput struct{ *pulumi.OutputState }
+
+func (TimeSeriesChartQueryOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*TimeSeriesChartQuery)(nil)).Elem()
+}
+
+func (o TimeSeriesChartQueryOutput) ToTimeSeriesChartQueryOutput() TimeSeriesChartQueryOutput {
+	return o
+}
+
+func (o TimeSeriesChartQueryOutput) ToTimeSeriesChartQueryOutputWithContext(ctx context.Context) TimeSeriesChartQueryOutput {
+	return o
+}
+
+func (o TimeSeriesChartQueryOutput) Apl() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TimeSeriesChartQuery) *string { return v.Apl }).(pulumi.StringPtrOutput)
+}
+
+func (o TimeSeriesChartQueryOutput) Mpl() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TimeSeriesChartQuery) *string { return v.Mpl }).(pulumi.StringPtrOutput)
+}
+
+func (o TimeSeriesChartQueryOutput) QueryOptions() TimeSeriesQueryOptionsPtrOutput {
+	return o.ApplyT(func(v TimeSeriesChartQuery) *TimeSeriesQueryOptions { return v.QueryOptions }).(TimeSeriesQueryOptionsPtrOutput)
+}
+
+type TimeSeriesQueryOptions struct {
+	// Empty intervals: `auto` infers, `null` leaves gaps, `span` connects, `zero` fills with zero.
+	DisplayNull *TimeSeriesDisplayNull `pulumi:"displayNull"`
+	// `"true"` overlays the series on one chart.
+	OverlayCharts *TimeSeriesOverlayCharts `pulumi:"overlayCharts"`
+	// At most 10000 characters.
+	ShownColumns      *string            `pulumi:"shownColumns"`
+	TimeSeriesVariant *TimeSeriesVariant `pulumi:"timeSeriesVariant"`
+	TimeSeriesView    *TimeSeriesView    `pulumi:"timeSeriesView"`
+}
+
+// TimeSeriesQueryOptionsInput is an input type that accepts TimeSeriesQueryOptionsArgs and TimeSeriesQueryOptionsOutput values.
+// You can construct a concrete instance of `TimeSeriesQueryOptionsInput` via:
+//
+//	TimeSeriesQueryOptionsArgs{...}
+type TimeSeriesQueryOptionsInput interface {
+	pulumi.Input
+
+	ToTimeSeriesQueryOptionsOutput() TimeSeriesQueryOptionsOutput
+	ToTimeSeriesQueryOptionsOutputWithContext(context.Context) TimeSeriesQueryOptionsOutput
+}
+
+type TimeSeriesQueryOptionsArgs struct {
+	// Empty intervals: `auto` infers, `null` leaves gaps, `span` connects, `zero` fills with zero.
+	DisplayNull TimeSeriesDisplayNullPtrInput `pulumi:"displayNull"`
+	// `"true"` overlays the series on one chart.
+	OverlayCharts TimeSeriesOverlayChartsPtrInput `pulumi:"overlayCharts"`
+	// At most 10000 characters.
+	ShownColumns      pulumi.StringPtrInput     `pulumi:"shownColumns"`
+	TimeSeriesVariant TimeSeriesVariantPtrInput `pulumi:"timeSeriesVariant"`
+	TimeSeriesView    TimeSeriesViewPtrInput    `pulumi:"timeSeriesView"`
+}
+
+func (TimeSeriesQueryOptionsArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*TimeSeriesQueryOptions)(nil)).Elem()
+}
+
+func (i TimeSeriesQueryOptionsArgs) ToTimeSeriesQueryOptionsOutput() TimeSeriesQueryOptionsOutput {
+	return i.ToTimeSeriesQueryOptionsOutputWithContext(context.Background())
+}
+
+func (i TimeSeriesQueryOptionsArgs) ToTimeSeriesQueryOptionsOutputWithContext(ctx context.Context) TimeSeriesQueryOptionsOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TimeSeriesQueryOptionsOutput)
+}
+
+func (i TimeSeriesQueryOptionsArgs) ToTimeSeriesQueryOptionsPtrOutput() TimeSeriesQueryOptionsPtrOutput {
+	return i.ToTimeSeriesQueryOptionsPtrOutputWithContext(context.Background())
+}
+
+func (i TimeSeriesQueryOptionsArgs) ToTimeSeriesQueryOptionsPtrOutputWithContext(ctx context.Context) TimeSeriesQueryOptionsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TimeSeriesQueryOptionsOutput).ToTimeSeriesQueryOptionsPtrOutputWithContext(ctx)
+}
+
+// TimeSeriesQueryOptionsPtrInput is an input type that accepts TimeSeriesQueryOptionsArgs, TimeSeriesQueryOptionsPtr and TimeSeriesQueryOptionsPtrOutput values.
+// You can construct a concrete instance of `TimeSeriesQueryOptionsPtrInput` via:
+//
+//	        TimeSeriesQueryOptionsArgs{...}
+//
+//	or:
+//
+//	        nil
+type TimeSeriesQueryOptionsPtrInput interface {
+	pulumi.Input
+
+	ToTimeSeriesQueryOptionsPtrOutput() TimeSeriesQueryOptionsPtrOutput
+	ToTimeSeriesQueryOptionsPtrOutputWithContext(context.Context) TimeSeriesQueryOptionsPtrOutput
+}
+
+type timeSeriesQueryOptionsPtrType TimeSeriesQueryOptionsArgs
+
+func TimeSeriesQueryOptionsPtr(v *TimeSeriesQueryOptionsArgs) TimeSeriesQueryOptionsPtrInput {
+	return (*timeSeriesQueryOptionsPtrType)(v)
+}
+
+func (*timeSeriesQueryOptionsPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**TimeSeriesQueryOptions)(nil)).Elem()
+}
+
+func (i *timeSeriesQueryOptionsPtrType) ToTimeSeriesQueryOptionsPtrOutput() TimeSeriesQueryOptionsPtrOutput {
+	return i.ToTimeSeriesQueryOptionsPtrOutputWithContext(context.Background())
+}
+
+func (i *timeSeriesQueryOptionsPtrType) ToTimeSeriesQueryOptionsPtrOutputWithContext(ctx context.Context) TimeSeriesQueryOptionsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TimeSeriesQueryOptionsPtrOutput)
+}
+
+type TimeSeriesQueryOptionsOutput struct{ *pulumi.OutputState }
+
+func (TimeSeriesQueryOptionsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*TimeSeriesQueryOptions)(nil)).Elem()
+}
+
+func (o TimeSeriesQueryOptionsOutput) ToTimeSeriesQueryOptionsOutput() TimeSeriesQueryOptionsOutput {
+	return o
+}
+
+func (o TimeSeriesQueryOptionsOutput) ToTimeSeriesQueryOptionsOutputWithContext(ctx context.Context) TimeSeriesQueryOptionsOutput {
+	return o
+}
+
+func (o TimeSeriesQueryOptionsOutput) ToTimeSeriesQueryOptionsPtrOutput() TimeSeriesQueryOptionsPtrOutput {
+	return o.ToTimeSeriesQueryOptionsPtrOutputWithContext(context.Background())
+}
+
+func (o TimeSeriesQueryOptionsOutput) ToTimeSeriesQueryOptionsPtrOutputWithContext(ctx context.Context) TimeSeriesQueryOptionsPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v TimeSeriesQueryOptions) *TimeSeriesQueryOptions {
+		return &v
+	}).(TimeSeriesQueryOptionsPtrOutput)
+}
+
+// Empty intervals: `auto` infers, `null` leaves gaps, `span` connects, `zero` fills with zero.
+func (o TimeSeriesQueryOptionsOutput) DisplayNull() TimeSeriesDisplayNullPtrOutput {
+	return o.ApplyT(func(v TimeSeriesQueryOptions) *TimeSeriesDisplayNull { return v.DisplayNull }).(TimeSeriesDisplayNullPtrOutput)
+}
+
+// `"true"` overlays the series on one chart.
+func (o TimeSeriesQueryOptionsOutput) OverlayCharts() TimeSeriesOverlayChartsPtrOutput {
+	return o.ApplyT(func(v TimeSeriesQueryOptions) *TimeSeriesOverlayCharts { return v.OverlayCharts }).(TimeSeriesOverlayChartsPtrOutput)
+}
+
+// At most 10000 characters.
+func (o TimeSeriesQueryOptionsOutput) ShownColumns() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TimeSeriesQueryOptions) *string { return v.ShownColumns }).(pulumi.StringPtrOutput)
+}
+
+func (o TimeSeriesQueryOptionsOutput) TimeSeriesVariant() TimeSeriesVariantPtrOutput {
+	return o.ApplyT(func(v TimeSeriesQueryOptions) *TimeSeriesVariant { return v.TimeSeriesVariant }).(TimeSeriesVariantPtrOutput)
+}
+
+func (o TimeSeriesQueryOptionsOutput) TimeSeriesView() TimeSeriesViewPtrOutput {
+	return o.ApplyT(func(v TimeSeriesQueryOptions) *TimeSeriesView { return v.TimeSeriesView }).(TimeSeriesViewPtrOutput)
+}
+
+type TimeSeriesQueryOptionsPtrOutput struct{ *pulumi.OutputState }
+
+func (TimeSeriesQueryOptionsPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**TimeSeriesQueryOptions)(nil)).Elem()
+}
+
+func (o TimeSeriesQueryOptionsPtrOutput) ToTimeSeriesQueryOptionsPtrOutput() TimeSeriesQueryOptionsPtrOutput {
+	return o
+}
+
+func (o TimeSeriesQueryOptionsPtrOutput) ToTimeSeriesQueryOptionsPtrOutputWithContext(ctx context.Context) TimeSeriesQueryOptionsPtrOutput {
+	return o
+}
+
+func (o TimeSeriesQueryOptionsPtrOutput) Elem() TimeSeriesQueryOptionsOutput {
+	return o.ApplyT(func(v *TimeSeriesQueryOptions) TimeSeriesQueryOptions {
+		if v != nil {
+			return *v
+		}
+		var ret TimeSeriesQueryOptions
+		return ret
+	}).(TimeSeriesQueryOptionsOutput)
+}
+
+// Empty intervals: `auto` infers, `null` leaves gaps, `span` connects, `zero` fills with zero.
+func (o TimeSeriesQueryOptionsPtrOutput) DisplayNull() TimeSeriesDisplayNullPtrOutput {
+	return o.ApplyT(func(v *TimeSeriesQueryOptions) *TimeSeriesDisplayNull {
+		if v == nil {
+			return nil
+		}
+		return v.DisplayNull
+	}).(TimeSeriesDisplayNullPtrOutput)
+}
+
+// `"true"` overlays the series on one chart.
+func (o TimeSeriesQueryOptionsPtrOutput) OverlayCharts() TimeSeriesOverlayChartsPtrOutput {
+	return o.ApplyT(func(v *TimeSeriesQueryOptions) *TimeSeriesOverlayCharts {
+		if v == nil {
+			return nil
+		}
+		return v.OverlayCharts
+	}).(TimeSeriesOverlayChartsPtrOutput)
+}
+
+// At most 10000 characters.
+func (o TimeSeriesQueryOptionsPtrOutput) ShownColumns() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *TimeSeriesQueryOptions) *string {
+		if v == nil {
+			return nil
+		}
+		return v.ShownColumns
+	}).(pulumi.StringPtrOutput)
+}
+
+func (o TimeSeriesQueryOptionsPtrOutput) TimeSeriesVariant() TimeSeriesVariantPtrOutput {
+	return o.ApplyT(func(v *TimeSeriesQueryOptions) *TimeSeriesVariant {
+		if v == nil {
+			return nil
+		}
+		return v.TimeSeriesVariant
+	}).(TimeSeriesVariantPtrOutput)
+}
+
+func (o TimeSeriesQueryOptionsPtrOutput) TimeSeriesView() TimeSeriesViewPtrOutput {
+	return o.ApplyT(func(v *TimeSeriesQueryOptions) *TimeSeriesView {
+		if v == nil {
+			return nil
+		}
+		return v.TimeSeriesView
+	}).(TimeSeriesViewPtrOutput)
+}
+
+type TopKChart struct {
+	DatasetId *string    `pulumi:"datasetId"`
+	Id        string     `pulumi:"id"`
+	Name      *string    `pulumi:"name"`
+	Query     ChartQuery `pulumi:"query"`
+	Type      string     `pulumi:"type"`
+}
+
+// TopKChartInput is an input type that accepts TopKChartArgs and TopKChartOutput values.
+// You can construct a concrete instance of `TopKChartInput` via:
+//
+//	TopKChartArgs{...}
+type TopKChartInput interface {
+	pulumi.Input
+
+	ToTopKChartOutput() TopKChartOutput
+	ToTopKChartOutputWithContext(context.Context) TopKChartOutput
+}
+
+type TopKChartArgs struct {
+	DatasetId pulumi.StringPtrInput `pulumi:"datasetId"`
+	Id        pulumi.StringInput    `pulumi:"id"`
+	Name      pulumi.StringPtrInput `pulumi:"name"`
+	Query     ChartQueryInput       `pulumi:"query"`
+	Type      pulumi.StringInput    `pulumi:"type"`
+}
+
+func (TopKChartArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*TopKChart)(nil)).Elem()
+}
+
+func (i TopKChartArgs) ToTopKChartOutput() TopKChartOutput {
+	return i.ToTopKChartOutputWithContext(context.Background())
+}
+
+func (i TopKChartArgs) ToTopKChartOutputWithContext(ctx context.Context) TopKChartOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TopKChartOutput)
+}
+
+type TopKChartOutput struct{ *pulumi.OutputState }
+
+func (TopKChartOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*TopKChart)(nil)).Elem()
+}
+
+func (o TopKChartOutput) ToTopKChartOutput() TopKChartOutput {
+	return o
+}
+
+func (o TopKChartOutput) ToTopKChartOutputWithContext(ctx context.Context) TopKChartOutput {
+	return o
+}
+
+func (o TopKChartOutput) DatasetId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TopKChart) *string { return v.DatasetId }).(pulumi.StringPtrOutput)
+}
+
+func (o TopKChartOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v TopKChart) string { return v.Id }).(pulumi.StringOutput)
+}
+
+func (o TopKChartOutput) Name() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TopKChart) *string { return v.Name }).(pulumi.StringPtrOutput)
+}
+
+func (o TopKChartOutput) Query() ChartQueryOutput {
+	return o.ApplyT(func(v TopKChart) ChartQuery { return v.Query }).(ChartQueryOutput)
+}
+
+func (o TopKChartOutput) Type() pulumi.StringOutput {
+	return o.ApplyT(func(v TopKChart) string { return v.Type }).(pulumi.StringOutput)
 }
 
 // A User as a lookup returns it.
@@ -5509,6 +7576,106 @@ func (o UserResultArrayOutput) Index(i pulumi.IntInput) UserResultOutput {
 	return pulumi.All(o, i).ApplyT(func(vs []interface{}) UserResult {
 		return vs[0].([]UserResult)[vs[1].(int)]
 	}).(UserResultOutput)
+}
+
+type ViewCapabilities struct {
+	Query []CapabilityAction `pulumi:"query"`
+	Share []CapabilityAction `pulumi:"share"`
+}
+
+// ViewCapabilitiesInput is an input type that accepts ViewCapabilitiesArgs and ViewCapabilitiesOutput values.
+// You can construct a concrete instance of `ViewCapabilitiesInput` via:
+//
+//	ViewCapabilitiesArgs{...}
+type ViewCapabilitiesInput interface {
+	pulumi.Input
+
+	ToViewCapabilitiesOutput() ViewCapabilitiesOutput
+	ToViewCapabilitiesOutputWithContext(context.Context) ViewCapabilitiesOutput
+}
+
+type ViewCapabilitiesArgs struct {
+	Query CapabilityActionArrayInput `pulumi:"query"`
+	Share CapabilityActionArrayInput `pulumi:"share"`
+}
+
+func (ViewCapabilitiesArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*ViewCapabilities)(nil)).Elem()
+}
+
+func (i ViewCapabilitiesArgs) ToViewCapabilitiesOutput() ViewCapabilitiesOutput {
+	return i.ToViewCapabilitiesOutputWithContext(context.Background())
+}
+
+func (i ViewCapabilitiesArgs) ToViewCapabilitiesOutputWithContext(ctx context.Context) ViewCapabilitiesOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ViewCapabilitiesOutput)
+}
+
+// ViewCapabilitiesMapInput is an input type that accepts ViewCapabilitiesMap and ViewCapabilitiesMapOutput values.
+// You can construct a concrete instance of `ViewCapabilitiesMapInput` via:
+//
+//	ViewCapabilitiesMap{ "key": ViewCapabilitiesArgs{...} }
+type ViewCapabilitiesMapInput interface {
+	pulumi.Input
+
+	ToViewCapabilitiesMapOutput() ViewCapabilitiesMapOutput
+	ToViewCapabilitiesMapOutputWithContext(context.Context) ViewCapabilitiesMapOutput
+}
+
+type ViewCapabilitiesMap map[string]ViewCapabilitiesInput
+
+func (ViewCapabilitiesMap) ElementType() reflect.Type {
+	return reflect.TypeOf((*map[string]ViewCapabilities)(nil)).Elem()
+}
+
+func (i ViewCapabilitiesMap) ToViewCapabilitiesMapOutput() ViewCapabilitiesMapOutput {
+	return i.ToViewCapabilitiesMapOutputWithContext(context.Background())
+}
+
+func (i ViewCapabilitiesMap) ToViewCapabilitiesMapOutputWithContext(ctx context.Context) ViewCapabilitiesMapOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ViewCapabilitiesMapOutput)
+}
+
+type ViewCapabilitiesOutput struct{ *pulumi.OutputState }
+
+func (ViewCapabilitiesOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ViewCapabilities)(nil)).Elem()
+}
+
+func (o ViewCapabilitiesOutput) ToViewCapabilitiesOutput() ViewCapabilitiesOutput {
+	return o
+}
+
+func (o ViewCapabilitiesOutput) ToViewCapabilitiesOutputWithContext(ctx context.Context) ViewCapabilitiesOutput {
+	return o
+}
+
+func (o ViewCapabilitiesOutput) Query() CapabilityActionArrayOutput {
+	return o.ApplyT(func(v ViewCapabilities) []CapabilityAction { return v.Query }).(CapabilityActionArrayOutput)
+}
+
+func (o ViewCapabilitiesOutput) Share() CapabilityActionArrayOutput {
+	return o.ApplyT(func(v ViewCapabilities) []CapabilityAction { return v.Share }).(CapabilityActionArrayOutput)
+}
+
+type ViewCapabilitiesMapOutput struct{ *pulumi.OutputState }
+
+func (ViewCapabilitiesMapOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*map[string]ViewCapabilities)(nil)).Elem()
+}
+
+func (o ViewCapabilitiesMapOutput) ToViewCapabilitiesMapOutput() ViewCapabilitiesMapOutput {
+	return o
+}
+
+func (o ViewCapabilitiesMapOutput) ToViewCapabilitiesMapOutputWithContext(ctx context.Context) ViewCapabilitiesMapOutput {
+	return o
+}
+
+func (o ViewCapabilitiesMapOutput) MapIndex(k pulumi.StringInput) ViewCapabilitiesOutput {
+	return pulumi.All(o, k).ApplyT(func(vs []interface{}) ViewCapabilities {
+		return vs[0].(map[string]ViewCapabilities)[vs[1].(string)]
+	}).(ViewCapabilitiesOutput)
 }
 
 // A View as a lookup returns it.
@@ -5702,17 +7869,24 @@ func (o VirtualFieldResultArrayOutput) Index(i pulumi.IntInput) VirtualFieldResu
 }
 
 func init() {
-	pulumi.RegisterInputType(reflect.TypeOf((*ApiTokenDatasetCapabilitiesItemInput)(nil)).Elem(), ApiTokenDatasetCapabilitiesItemArgs{})
-	pulumi.RegisterInputType(reflect.TypeOf((*ApiTokenDatasetCapabilitiesItemMapInput)(nil)).Elem(), ApiTokenDatasetCapabilitiesItemMap{})
-	pulumi.RegisterInputType(reflect.TypeOf((*ApiTokenOrgCapabilitiesInput)(nil)).Elem(), ApiTokenOrgCapabilitiesArgs{})
-	pulumi.RegisterInputType(reflect.TypeOf((*ApiTokenOrgCapabilitiesPtrInput)(nil)).Elem(), ApiTokenOrgCapabilitiesArgs{})
-	pulumi.RegisterInputType(reflect.TypeOf((*ApiTokenViewCapabilitiesItemInput)(nil)).Elem(), ApiTokenViewCapabilitiesItemArgs{})
-	pulumi.RegisterInputType(reflect.TypeOf((*ApiTokenViewCapabilitiesItemMapInput)(nil)).Elem(), ApiTokenViewCapabilitiesItemMap{})
-	pulumi.RegisterInputType(reflect.TypeOf((*DashboardDashboardInput)(nil)).Elem(), DashboardDashboardArgs{})
-	pulumi.RegisterInputType(reflect.TypeOf((*DashboardDashboardLayoutItemInput)(nil)).Elem(), DashboardDashboardLayoutItemArgs{})
-	pulumi.RegisterInputType(reflect.TypeOf((*DashboardDashboardLayoutItemArrayInput)(nil)).Elem(), DashboardDashboardLayoutItemArray{})
-	pulumi.RegisterInputType(reflect.TypeOf((*DashboardDashboardOverridesInput)(nil)).Elem(), DashboardDashboardOverridesArgs{})
-	pulumi.RegisterInputType(reflect.TypeOf((*DashboardDashboardOverridesPtrInput)(nil)).Elem(), DashboardDashboardOverridesArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*AplRequestInput)(nil)).Elem(), AplRequestArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ChartQueryInput)(nil)).Elem(), ChartQueryArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ChartQueryPtrInput)(nil)).Elem(), ChartQueryArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*DashboardDocumentInput)(nil)).Elem(), DashboardDocumentArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*DashboardLayoutItemInput)(nil)).Elem(), DashboardLayoutItemArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*DashboardLayoutItemArrayInput)(nil)).Elem(), DashboardLayoutItemArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*DashboardOverridesInput)(nil)).Elem(), DashboardOverridesArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*DashboardOverridesPtrInput)(nil)).Elem(), DashboardOverridesArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*DatasetCapabilitiesInput)(nil)).Elem(), DatasetCapabilitiesArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*DatasetCapabilitiesMapInput)(nil)).Elem(), DatasetCapabilitiesMap{})
+	pulumi.RegisterInputType(reflect.TypeOf((*HeatmapChartInput)(nil)).Elem(), HeatmapChartArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*HeatmapChartQueryInput)(nil)).Elem(), HeatmapChartQueryArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*HeatmapQueryOptionsInput)(nil)).Elem(), HeatmapQueryOptionsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*HeatmapQueryOptionsPtrInput)(nil)).Elem(), HeatmapQueryOptionsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*LogStreamChartInput)(nil)).Elem(), LogStreamChartArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*MonitorListChartInput)(nil)).Elem(), MonitorListChartArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*MonitorListColumnsInput)(nil)).Elem(), MonitorListColumnsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*NoteChartInput)(nil)).Elem(), NoteChartArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*NotifierPropertiesInput)(nil)).Elem(), NotifierPropertiesArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*NotifierPropertiesCustomWebhookInput)(nil)).Elem(), NotifierPropertiesCustomWebhookArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*NotifierPropertiesCustomWebhookPtrInput)(nil)).Elem(), NotifierPropertiesCustomWebhookArgs{})
@@ -5732,41 +7906,71 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*NotifierPropertiesSlackPtrInput)(nil)).Elem(), NotifierPropertiesSlackArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*NotifierPropertiesWebhookInput)(nil)).Elem(), NotifierPropertiesWebhookArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*NotifierPropertiesWebhookPtrInput)(nil)).Elem(), NotifierPropertiesWebhookArgs{})
-	pulumi.RegisterInputType(reflect.TypeOf((*RoleDatasetCapabilitiesItemInput)(nil)).Elem(), RoleDatasetCapabilitiesItemArgs{})
-	pulumi.RegisterInputType(reflect.TypeOf((*RoleDatasetCapabilitiesItemMapInput)(nil)).Elem(), RoleDatasetCapabilitiesItemMap{})
-	pulumi.RegisterInputType(reflect.TypeOf((*RoleOrgCapabilitiesInput)(nil)).Elem(), RoleOrgCapabilitiesArgs{})
-	pulumi.RegisterInputType(reflect.TypeOf((*RoleOrgCapabilitiesPtrInput)(nil)).Elem(), RoleOrgCapabilitiesArgs{})
-	pulumi.RegisterInputType(reflect.TypeOf((*RoleViewCapabilitiesItemInput)(nil)).Elem(), RoleViewCapabilitiesItemArgs{})
-	pulumi.RegisterInputType(reflect.TypeOf((*RoleViewCapabilitiesItemMapInput)(nil)).Elem(), RoleViewCapabilitiesItemMap{})
-	pulumi.RegisterInputType(reflect.TypeOf((*StarredQueryQueryInput)(nil)).Elem(), StarredQueryQueryArgs{})
-	pulumi.RegisterInputType(reflect.TypeOf((*StarredQueryQueryDefaultOrderItemInput)(nil)).Elem(), StarredQueryQueryDefaultOrderItemArgs{})
-	pulumi.RegisterInputType(reflect.TypeOf((*StarredQueryQueryDefaultOrderItemArrayInput)(nil)).Elem(), StarredQueryQueryDefaultOrderItemArray{})
-	pulumi.RegisterInputType(reflect.TypeOf((*StarredQueryQueryQueryOptionsInput)(nil)).Elem(), StarredQueryQueryQueryOptionsArgs{})
-	pulumi.RegisterInputType(reflect.TypeOf((*StarredQueryQueryQueryOptionsPtrInput)(nil)).Elem(), StarredQueryQueryQueryOptionsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*OrgCapabilitiesInput)(nil)).Elem(), OrgCapabilitiesArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*OrgCapabilitiesPtrInput)(nil)).Elem(), OrgCapabilitiesArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*PieChartInput)(nil)).Elem(), PieChartArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*PlaceholderChartInput)(nil)).Elem(), PlaceholderChartArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*QueryOptionsInput)(nil)).Elem(), QueryOptionsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*QueryOptionsPtrInput)(nil)).Elem(), QueryOptionsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*QueryOrderInput)(nil)).Elem(), QueryOrderArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*QueryOrderArrayInput)(nil)).Elem(), QueryOrderArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ScatterChartInput)(nil)).Elem(), ScatterChartArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*SectionHeaderChartInput)(nil)).Elem(), SectionHeaderChartArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*SmartFilterChartInput)(nil)).Elem(), SmartFilterChartArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*SmartFilterOptionInput)(nil)).Elem(), SmartFilterOptionArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*SmartFilterOptionArrayInput)(nil)).Elem(), SmartFilterOptionArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*SmartFilterSearchInput)(nil)).Elem(), SmartFilterSearchArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*SmartFilterSelectListInput)(nil)).Elem(), SmartFilterSelectListArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*SmartFilterSelectQueryInput)(nil)).Elem(), SmartFilterSelectQueryArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*SpacerChartInput)(nil)).Elem(), SpacerChartArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*StatisticChartInput)(nil)).Elem(), StatisticChartArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*StatisticColorPropsInput)(nil)).Elem(), StatisticColorPropsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*StatisticColorPropsPtrInput)(nil)).Elem(), StatisticColorPropsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*TableChartInput)(nil)).Elem(), TableChartArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*TableColumnInput)(nil)).Elem(), TableColumnArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*TableDisplaySettingsInput)(nil)).Elem(), TableDisplaySettingsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*TableDisplaySettingsPtrInput)(nil)).Elem(), TableDisplaySettingsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*TableSettingsInput)(nil)).Elem(), TableSettingsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*TableSettingsPtrInput)(nil)).Elem(), TableSettingsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*TimeSeriesChartInput)(nil)).Elem(), TimeSeriesChartArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*TimeSeriesChartQueryInput)(nil)).Elem(), TimeSeriesChartQueryArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*TimeSeriesQueryOptionsInput)(nil)).Elem(), TimeSeriesQueryOptionsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*TimeSeriesQueryOptionsPtrInput)(nil)).Elem(), TimeSeriesQueryOptionsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*TopKChartInput)(nil)).Elem(), TopKChartArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ViewCapabilitiesInput)(nil)).Elem(), ViewCapabilitiesArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ViewCapabilitiesMapInput)(nil)).Elem(), ViewCapabilitiesMap{})
 	pulumi.RegisterOutputType(AnnotationResultOutput{})
 	pulumi.RegisterOutputType(AnnotationResultArrayOutput{})
-	pulumi.RegisterOutputType(ApiTokenDatasetCapabilitiesItemOutput{})
-	pulumi.RegisterOutputType(ApiTokenDatasetCapabilitiesItemMapOutput{})
-	pulumi.RegisterOutputType(ApiTokenOrgCapabilitiesOutput{})
-	pulumi.RegisterOutputType(ApiTokenOrgCapabilitiesPtrOutput{})
 	pulumi.RegisterOutputType(ApiTokenResultOutput{})
 	pulumi.RegisterOutputType(ApiTokenResultArrayOutput{})
-	pulumi.RegisterOutputType(ApiTokenViewCapabilitiesItemOutput{})
-	pulumi.RegisterOutputType(ApiTokenViewCapabilitiesItemMapOutput{})
-	pulumi.RegisterOutputType(DashboardDashboardOutput{})
-	pulumi.RegisterOutputType(DashboardDashboardPtrOutput{})
-	pulumi.RegisterOutputType(DashboardDashboardLayoutItemOutput{})
-	pulumi.RegisterOutputType(DashboardDashboardLayoutItemArrayOutput{})
-	pulumi.RegisterOutputType(DashboardDashboardOverridesOutput{})
-	pulumi.RegisterOutputType(DashboardDashboardOverridesPtrOutput{})
+	pulumi.RegisterOutputType(AplRequestOutput{})
+	pulumi.RegisterOutputType(AplRequestPtrOutput{})
+	pulumi.RegisterOutputType(ChartQueryOutput{})
+	pulumi.RegisterOutputType(ChartQueryPtrOutput{})
+	pulumi.RegisterOutputType(DashboardDocumentOutput{})
+	pulumi.RegisterOutputType(DashboardDocumentPtrOutput{})
+	pulumi.RegisterOutputType(DashboardLayoutItemOutput{})
+	pulumi.RegisterOutputType(DashboardLayoutItemArrayOutput{})
+	pulumi.RegisterOutputType(DashboardOverridesOutput{})
+	pulumi.RegisterOutputType(DashboardOverridesPtrOutput{})
 	pulumi.RegisterOutputType(DashboardResultOutput{})
 	pulumi.RegisterOutputType(DashboardResultArrayOutput{})
+	pulumi.RegisterOutputType(DatasetCapabilitiesOutput{})
+	pulumi.RegisterOutputType(DatasetCapabilitiesMapOutput{})
 	pulumi.RegisterOutputType(DatasetResultOutput{})
 	pulumi.RegisterOutputType(DatasetResultArrayOutput{})
 	pulumi.RegisterOutputType(GroupResultOutput{})
 	pulumi.RegisterOutputType(GroupResultArrayOutput{})
+	pulumi.RegisterOutputType(HeatmapChartOutput{})
+	pulumi.RegisterOutputType(HeatmapChartQueryOutput{})
+	pulumi.RegisterOutputType(HeatmapQueryOptionsOutput{})
+	pulumi.RegisterOutputType(HeatmapQueryOptionsPtrOutput{})
+	pulumi.RegisterOutputType(LogStreamChartOutput{})
+	pulumi.RegisterOutputType(MonitorListChartOutput{})
+	pulumi.RegisterOutputType(MonitorListColumnsOutput{})
 	pulumi.RegisterOutputType(MonitorResultOutput{})
 	pulumi.RegisterOutputType(MonitorResultArrayOutput{})
+	pulumi.RegisterOutputType(NoteChartOutput{})
 	pulumi.RegisterOutputType(NotifierPropertiesOutput{})
 	pulumi.RegisterOutputType(NotifierPropertiesPtrOutput{})
 	pulumi.RegisterOutputType(NotifierPropertiesCustomWebhookOutput{})
@@ -5789,26 +7993,47 @@ func init() {
 	pulumi.RegisterOutputType(NotifierPropertiesWebhookPtrOutput{})
 	pulumi.RegisterOutputType(NotifierResultOutput{})
 	pulumi.RegisterOutputType(NotifierResultArrayOutput{})
+	pulumi.RegisterOutputType(OrgCapabilitiesOutput{})
+	pulumi.RegisterOutputType(OrgCapabilitiesPtrOutput{})
 	pulumi.RegisterOutputType(OrganizationResultOutput{})
 	pulumi.RegisterOutputType(OrganizationResultArrayOutput{})
-	pulumi.RegisterOutputType(RoleDatasetCapabilitiesItemOutput{})
-	pulumi.RegisterOutputType(RoleDatasetCapabilitiesItemMapOutput{})
-	pulumi.RegisterOutputType(RoleOrgCapabilitiesOutput{})
-	pulumi.RegisterOutputType(RoleOrgCapabilitiesPtrOutput{})
+	pulumi.RegisterOutputType(PieChartOutput{})
+	pulumi.RegisterOutputType(PlaceholderChartOutput{})
+	pulumi.RegisterOutputType(QueryOptionsOutput{})
+	pulumi.RegisterOutputType(QueryOptionsPtrOutput{})
+	pulumi.RegisterOutputType(QueryOrderOutput{})
+	pulumi.RegisterOutputType(QueryOrderArrayOutput{})
 	pulumi.RegisterOutputType(RoleResultOutput{})
 	pulumi.RegisterOutputType(RoleResultArrayOutput{})
-	pulumi.RegisterOutputType(RoleViewCapabilitiesItemOutput{})
-	pulumi.RegisterOutputType(RoleViewCapabilitiesItemMapOutput{})
-	pulumi.RegisterOutputType(StarredQueryQueryOutput{})
-	pulumi.RegisterOutputType(StarredQueryQueryPtrOutput{})
-	pulumi.RegisterOutputType(StarredQueryQueryDefaultOrderItemOutput{})
-	pulumi.RegisterOutputType(StarredQueryQueryDefaultOrderItemArrayOutput{})
-	pulumi.RegisterOutputType(StarredQueryQueryQueryOptionsOutput{})
-	pulumi.RegisterOutputType(StarredQueryQueryQueryOptionsPtrOutput{})
+	pulumi.RegisterOutputType(ScatterChartOutput{})
+	pulumi.RegisterOutputType(SectionHeaderChartOutput{})
+	pulumi.RegisterOutputType(SmartFilterChartOutput{})
+	pulumi.RegisterOutputType(SmartFilterOptionOutput{})
+	pulumi.RegisterOutputType(SmartFilterOptionArrayOutput{})
+	pulumi.RegisterOutputType(SmartFilterSearchOutput{})
+	pulumi.RegisterOutputType(SmartFilterSelectListOutput{})
+	pulumi.RegisterOutputType(SmartFilterSelectQueryOutput{})
+	pulumi.RegisterOutputType(SpacerChartOutput{})
 	pulumi.RegisterOutputType(StarredQueryResultOutput{})
 	pulumi.RegisterOutputType(StarredQueryResultArrayOutput{})
+	pulumi.RegisterOutputType(StatisticChartOutput{})
+	pulumi.RegisterOutputType(StatisticColorPropsOutput{})
+	pulumi.RegisterOutputType(StatisticColorPropsPtrOutput{})
+	pulumi.RegisterOutputType(TableChartOutput{})
+	pulumi.RegisterOutputType(TableColumnOutput{})
+	pulumi.RegisterOutputType(TableDisplaySettingsOutput{})
+	pulumi.RegisterOutputType(TableDisplaySettingsPtrOutput{})
+	pulumi.RegisterOutputType(TableSettingsOutput{})
+	pulumi.RegisterOutputType(TableSettingsPtrOutput{})
+	pulumi.RegisterOutputType(TimeSeriesChartOutput{})
+	pulumi.RegisterOutputType(TimeSeriesChartQueryOutput{})
+	pulumi.RegisterOutputType(TimeSeriesQueryOptionsOutput{})
+	pulumi.RegisterOutputType(TimeSeriesQueryOptionsPtrOutput{})
+	pulumi.RegisterOutputType(TopKChartOutput{})
 	pulumi.RegisterOutputType(UserResultOutput{})
 	pulumi.RegisterOutputType(UserResultArrayOutput{})
+	pulumi.RegisterOutputType(ViewCapabilitiesOutput{})
+	pulumi.RegisterOutputType(ViewCapabilitiesMapOutput{})
 	pulumi.RegisterOutputType(ViewResultOutput{})
 	pulumi.RegisterOutputType(ViewResultArrayOutput{})
 	pulumi.RegisterOutputType(VirtualFieldResultOutput{})

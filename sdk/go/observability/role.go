@@ -13,13 +13,51 @@ import (
 )
 
 // A role: permissions on the organization, datasets and views, and the users who hold them.
+//
+// ## Example Usage
+// ### A Role
+// ```go
+// package main
+//
+// import (
+//
+//	obs "github.com/pulumi-observability/pulumi-observability/sdk/go/observability"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			_, err := obs.NewRole(ctx, "oncall", &obs.RoleArgs{
+//				Name: pulumi.String("checkout on-call"),
+//				OrgCapabilities: obs.OrgCapabilitiesArgs{
+//					Monitors: obs.CapabilityActionArray{
+//						obs.CapabilityAction("read"),
+//						obs.CapabilityAction("update"),
+//					},
+//					Notifiers: obs.CapabilityActionArray{obs.CapabilityAction("read")},
+//				},
+//				DatasetCapabilities: obs.DatasetCapabilitiesMap{
+//					"http-logs": obs.DatasetCapabilitiesArgs{
+//						Query: obs.CapabilityActionArray{obs.CapabilityAction("read")},
+//					},
+//				},
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			return nil
+//		})
+//	}
+//
+// ```
 type Role struct {
 	pulumi.CustomResourceState
 
 	// Id of an existing role to take under management instead of creating one; changing it replaces.
 	Adopt pulumi.StringPtrOutput `pulumi:"adopt"`
 	// Dataset name to capabilities: ingest [create], query [read], data [delete], trim/vacuum [update], share [create, read, delete], starredQueries/virtualFields CRUD. Defaults to none.
-	DatasetCapabilities RoleDatasetCapabilitiesItemMapOutput `pulumi:"datasetCapabilities"`
+	DatasetCapabilities DatasetCapabilitiesMapOutput `pulumi:"datasetCapabilities"`
 	// Free text. Defaults to "".
 	Description pulumi.StringPtrOutput `pulumi:"description"`
 	// User ids assigned to the role, no duplicates; order does not matter. Defaults to none.
@@ -27,9 +65,9 @@ type Role struct {
 	// Required: unique name in the organization (a clash is a 409).
 	Name pulumi.StringOutput `pulumi:"name"`
 	// Org-wide permissions: annotations, apiTokens, dashboards, datasets, endpoints, flows, integrations, monitors, notifiers, rbac, users, views allow CRUD; auditLog only read; billing and sharedAccessKeys read and update. Defaults to none.
-	OrgCapabilities RoleOrgCapabilitiesPtrOutput `pulumi:"orgCapabilities"`
+	OrgCapabilities OrgCapabilitiesPtrOutput `pulumi:"orgCapabilities"`
 	// View name to capabilities: query [read], share [create, read, delete]. Defaults to none.
-	ViewCapabilities RoleViewCapabilitiesItemMapOutput `pulumi:"viewCapabilities"`
+	ViewCapabilities ViewCapabilitiesMapOutput `pulumi:"viewCapabilities"`
 }
 
 // NewRole registers a new resource with the given unique name, arguments, and options.
@@ -87,7 +125,7 @@ type roleArgs struct {
 	// Id of an existing role to take under management instead of creating one; changing it replaces.
 	Adopt *string `pulumi:"adopt"`
 	// Dataset name to capabilities: ingest [create], query [read], data [delete], trim/vacuum [update], share [create, read, delete], starredQueries/virtualFields CRUD. Defaults to none.
-	DatasetCapabilities map[string]RoleDatasetCapabilitiesItem `pulumi:"datasetCapabilities"`
+	DatasetCapabilities map[string]DatasetCapabilities `pulumi:"datasetCapabilities"`
 	// Free text. Defaults to "".
 	Description *string `pulumi:"description"`
 	// User ids assigned to the role, no duplicates; order does not matter. Defaults to none.
@@ -95,9 +133,9 @@ type roleArgs struct {
 	// Required: unique name in the organization (a clash is a 409).
 	Name string `pulumi:"name"`
 	// Org-wide permissions: annotations, apiTokens, dashboards, datasets, endpoints, flows, integrations, monitors, notifiers, rbac, users, views allow CRUD; auditLog only read; billing and sharedAccessKeys read and update. Defaults to none.
-	OrgCapabilities *RoleOrgCapabilities `pulumi:"orgCapabilities"`
+	OrgCapabilities *OrgCapabilities `pulumi:"orgCapabilities"`
 	// View name to capabilities: query [read], share [create, read, delete]. Defaults to none.
-	ViewCapabilities map[string]RoleViewCapabilitiesItem `pulumi:"viewCapabilities"`
+	ViewCapabilities map[string]ViewCapabilities `pulumi:"viewCapabilities"`
 }
 
 // The set of arguments for constructing a Role resource.
@@ -105,7 +143,7 @@ type RoleArgs struct {
 	// Id of an existing role to take under management instead of creating one; changing it replaces.
 	Adopt pulumi.StringPtrInput
 	// Dataset name to capabilities: ingest [create], query [read], data [delete], trim/vacuum [update], share [create, read, delete], starredQueries/virtualFields CRUD. Defaults to none.
-	DatasetCapabilities RoleDatasetCapabilitiesItemMapInput
+	DatasetCapabilities DatasetCapabilitiesMapInput
 	// Free text. Defaults to "".
 	Description pulumi.StringPtrInput
 	// User ids assigned to the role, no duplicates; order does not matter. Defaults to none.
@@ -113,9 +151,9 @@ type RoleArgs struct {
 	// Required: unique name in the organization (a clash is a 409).
 	Name pulumi.StringInput
 	// Org-wide permissions: annotations, apiTokens, dashboards, datasets, endpoints, flows, integrations, monitors, notifiers, rbac, users, views allow CRUD; auditLog only read; billing and sharedAccessKeys read and update. Defaults to none.
-	OrgCapabilities RoleOrgCapabilitiesPtrInput
+	OrgCapabilities OrgCapabilitiesPtrInput
 	// View name to capabilities: query [read], share [create, read, delete]. Defaults to none.
-	ViewCapabilities RoleViewCapabilitiesItemMapInput
+	ViewCapabilities ViewCapabilitiesMapInput
 }
 
 func (RoleArgs) ElementType() reflect.Type {
@@ -161,8 +199,8 @@ func (o RoleOutput) Adopt() pulumi.StringPtrOutput {
 }
 
 // Dataset name to capabilities: ingest [create], query [read], data [delete], trim/vacuum [update], share [create, read, delete], starredQueries/virtualFields CRUD. Defaults to none.
-func (o RoleOutput) DatasetCapabilities() RoleDatasetCapabilitiesItemMapOutput {
-	return o.ApplyT(func(v *Role) RoleDatasetCapabilitiesItemMapOutput { return v.DatasetCapabilities }).(RoleDatasetCapabilitiesItemMapOutput)
+func (o RoleOutput) DatasetCapabilities() DatasetCapabilitiesMapOutput {
+	return o.ApplyT(func(v *Role) DatasetCapabilitiesMapOutput { return v.DatasetCapabilities }).(DatasetCapabilitiesMapOutput)
 }
 
 // Free text. Defaults to "".
@@ -181,13 +219,13 @@ func (o RoleOutput) Name() pulumi.StringOutput {
 }
 
 // Org-wide permissions: annotations, apiTokens, dashboards, datasets, endpoints, flows, integrations, monitors, notifiers, rbac, users, views allow CRUD; auditLog only read; billing and sharedAccessKeys read and update. Defaults to none.
-func (o RoleOutput) OrgCapabilities() RoleOrgCapabilitiesPtrOutput {
-	return o.ApplyT(func(v *Role) RoleOrgCapabilitiesPtrOutput { return v.OrgCapabilities }).(RoleOrgCapabilitiesPtrOutput)
+func (o RoleOutput) OrgCapabilities() OrgCapabilitiesPtrOutput {
+	return o.ApplyT(func(v *Role) OrgCapabilitiesPtrOutput { return v.OrgCapabilities }).(OrgCapabilitiesPtrOutput)
 }
 
 // View name to capabilities: query [read], share [create, read, delete]. Defaults to none.
-func (o RoleOutput) ViewCapabilities() RoleViewCapabilitiesItemMapOutput {
-	return o.ApplyT(func(v *Role) RoleViewCapabilitiesItemMapOutput { return v.ViewCapabilities }).(RoleViewCapabilitiesItemMapOutput)
+func (o RoleOutput) ViewCapabilities() ViewCapabilitiesMapOutput {
+	return o.ApplyT(func(v *Role) ViewCapabilitiesMapOutput { return v.ViewCapabilities }).(ViewCapabilitiesMapOutput)
 }
 
 func init() {

@@ -13,6 +13,48 @@ import (
 )
 
 // A saved (starred) APL query.
+//
+// ## Example Usage
+// ### A StarredQuery
+// ```go
+// package main
+//
+// import (
+//
+//	obs "github.com/pulumi-observability/pulumi-observability/sdk/go/observability"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			_, err := obs.NewStarredQuery(ctx, "oncall-5xx-by-route", &obs.StarredQueryArgs{
+//				Kind: pulumi.String("apl"),
+//				Name: pulumi.String("On-call: 5xx by route"),
+//				Who: pulumi.String("team"),
+//				Dataset: pulumi.String("http-logs"),
+//				Query: obs.AplRequestArgs{
+//					Apl: pulumi.String("['http-logs'] | where status >= 500 | summarize count() by route"),
+//					DefaultLimit: pulumi.Int(100),
+//					DefaultOrder: obs.QueryOrderArray{
+//						obs.QueryOrderArgs{
+//							Field: pulumi.String("_time"),
+//							Desc: pulumi.Bool(true),
+//						},
+//					},
+//				},
+//				Metadata: pulumi.StringMap{
+//					"owner": pulumi.String("sre"),
+//				},
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			return nil
+//		})
+//	}
+//
+// ```
 type StarredQuery struct {
 	pulumi.CustomResourceState
 
@@ -27,7 +69,7 @@ type StarredQuery struct {
 	// Required: non-empty name.
 	Name pulumi.StringOutput `pulumi:"name"`
 	// Required: the APL request saved.
-	Query StarredQueryQueryOutput `pulumi:"query"`
+	Query AplRequestOutput `pulumi:"query"`
 	// Required: the owner, a user id, or `team` for a query shared with everyone.
 	Who pulumi.StringOutput `pulumi:"who"`
 }
@@ -105,7 +147,7 @@ type starredQueryArgs struct {
 	// Required: non-empty name.
 	Name string `pulumi:"name"`
 	// Required: the APL request saved.
-	Query StarredQueryQuery `pulumi:"query"`
+	Query AplRequest `pulumi:"query"`
 	// Required: the owner, a user id, or `team` for a query shared with everyone.
 	Who string `pulumi:"who"`
 }
@@ -123,7 +165,7 @@ type StarredQueryArgs struct {
 	// Required: non-empty name.
 	Name pulumi.StringInput
 	// Required: the APL request saved.
-	Query StarredQueryQueryInput
+	Query AplRequestInput
 	// Required: the owner, a user id, or `team` for a query shared with everyone.
 	Who pulumi.StringInput
 }
@@ -191,8 +233,8 @@ func (o StarredQueryOutput) Name() pulumi.StringOutput {
 }
 
 // Required: the APL request saved.
-func (o StarredQueryOutput) Query() StarredQueryQueryOutput {
-	return o.ApplyT(func(v *StarredQuery) StarredQueryQueryOutput { return v.Query }).(StarredQueryQueryOutput)
+func (o StarredQueryOutput) Query() AplRequestOutput {
+	return o.ApplyT(func(v *StarredQuery) AplRequestOutput { return v.Query }).(AplRequestOutput)
 }
 
 // Required: the owner, a user id, or `team` for a query shared with everyone.

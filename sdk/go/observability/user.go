@@ -13,6 +13,34 @@ import (
 )
 
 // A member of the organization, with a built-in or custom role.
+//
+// ## Example Usage
+// ### A User
+// ```go
+// package main
+//
+// import (
+//
+//	obs "github.com/pulumi-observability/pulumi-observability/sdk/go/observability"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			_, err := obs.NewUser(ctx, "alice", &obs.UserArgs{
+//				Name: pulumi.String("Alice Example"),
+//				Email: pulumi.String("alice@example.com"),
+//				Role: pulumi.String("user"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			return nil
+//		})
+//	}
+//
+// ```
 type User struct {
 	pulumi.CustomResourceState
 

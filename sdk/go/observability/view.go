@@ -13,6 +13,35 @@ import (
 )
 
 // A view: a saved APL query, shared with the organization under its name.
+//
+// ## Example Usage
+// ### A View
+// ```go
+// package main
+//
+// import (
+//
+//	obs "github.com/pulumi-observability/pulumi-observability/sdk/go/observability"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			_, err := obs.NewView(ctx, "checkout-errors", &obs.ViewArgs{
+//				Name: pulumi.String("checkout-errors"),
+//				AplQuery: pulumi.String("['http-logs'] | where status >= 500"),
+//				Datasets: pulumi.StringArray{pulumi.String("http-logs")},
+//				Description: pulumi.String("Server errors of the checkout API."),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			return nil
+//		})
+//	}
+//
+// ```
 type View struct {
 	pulumi.CustomResourceState
 

@@ -13,6 +13,36 @@ import (
 )
 
 // A virtual field: a dataset field computed by an APL expression.
+//
+// ## Example Usage
+// ### A VirtualField
+// ```go
+// package main
+//
+// import (
+//
+//	obs "github.com/pulumi-observability/pulumi-observability/sdk/go/observability"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			_, err := obs.NewVirtualField(ctx, "duration-ms", &obs.VirtualFieldArgs{
+//				Dataset: pulumi.String("http-logs"),
+//				Name: pulumi.String("duration_ms"),
+//				Expression: pulumi.String("duration / 1000000"),
+//				Type: pulumi.String("number"),
+//				Unit: pulumi.String("ms"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			return nil
+//		})
+//	}
+//
+// ```
 type VirtualField struct {
 	pulumi.CustomResourceState
 

@@ -8,51 +8,69 @@ import * as enums from "../types/enums";
 
 import * as utilities from "../utilities";
 
-export interface ApiTokenDatasetCapabilitiesItemArgs {
-    data?: pulumi.Input<pulumi.Input<enums.RoleDatasetCapabilitiesItemDataItem>[] | undefined>;
-    ingest?: pulumi.Input<pulumi.Input<enums.RoleDatasetCapabilitiesItemIngestItem>[] | undefined>;
-    query?: pulumi.Input<pulumi.Input<enums.RoleOrgCapabilitiesAuditLogItem>[] | undefined>;
-    share?: pulumi.Input<pulumi.Input<enums.RoleDatasetCapabilitiesItemShareItem>[] | undefined>;
-    starredQueries?: pulumi.Input<pulumi.Input<enums.RoleOrgCapabilitiesAnnotationsItem>[] | undefined>;
-    trim?: pulumi.Input<pulumi.Input<enums.RoleDatasetCapabilitiesItemTrimItem>[] | undefined>;
-    vacuum?: pulumi.Input<pulumi.Input<enums.RoleDatasetCapabilitiesItemTrimItem>[] | undefined>;
-    virtualFields?: pulumi.Input<pulumi.Input<enums.RoleOrgCapabilitiesAnnotationsItem>[] | undefined>;
-}
-
 /**
- * Org-wide permissions, as a Role's: annotations, apiTokens, dashboards, datasets, endpoints, flows, integrations, monitors, notifiers, rbac, users, views allow CRUD; auditLog only read; billing and sharedAccessKeys read and update. Defaults to none.
+ * Required: the APL request saved.
  */
-export interface ApiTokenOrgCapabilitiesArgs {
-    annotations?: pulumi.Input<pulumi.Input<enums.RoleOrgCapabilitiesAnnotationsItem>[] | undefined>;
-    apiTokens?: pulumi.Input<pulumi.Input<enums.RoleOrgCapabilitiesAnnotationsItem>[] | undefined>;
-    auditLog?: pulumi.Input<pulumi.Input<enums.RoleOrgCapabilitiesAuditLogItem>[] | undefined>;
-    billing?: pulumi.Input<pulumi.Input<enums.RoleOrgCapabilitiesBillingItem>[] | undefined>;
-    dashboards?: pulumi.Input<pulumi.Input<enums.RoleOrgCapabilitiesAnnotationsItem>[] | undefined>;
-    datasets?: pulumi.Input<pulumi.Input<enums.RoleOrgCapabilitiesAnnotationsItem>[] | undefined>;
-    endpoints?: pulumi.Input<pulumi.Input<enums.RoleOrgCapabilitiesAnnotationsItem>[] | undefined>;
-    flows?: pulumi.Input<pulumi.Input<enums.RoleOrgCapabilitiesAnnotationsItem>[] | undefined>;
-    integrations?: pulumi.Input<pulumi.Input<enums.RoleOrgCapabilitiesAnnotationsItem>[] | undefined>;
-    monitors?: pulumi.Input<pulumi.Input<enums.RoleOrgCapabilitiesAnnotationsItem>[] | undefined>;
-    notifiers?: pulumi.Input<pulumi.Input<enums.RoleOrgCapabilitiesAnnotationsItem>[] | undefined>;
-    rbac?: pulumi.Input<pulumi.Input<enums.RoleOrgCapabilitiesAnnotationsItem>[] | undefined>;
-    sharedAccessKeys?: pulumi.Input<pulumi.Input<enums.RoleOrgCapabilitiesBillingItem>[] | undefined>;
-    users?: pulumi.Input<pulumi.Input<enums.RoleOrgCapabilitiesAnnotationsItem>[] | undefined>;
-    views?: pulumi.Input<pulumi.Input<enums.RoleOrgCapabilitiesAnnotationsItem>[] | undefined>;
+export interface AplRequestArgs {
+    /**
+     * Required: the APL text, non-empty.
+     */
+    apl: pulumi.Input<string>;
+    /**
+     * Cursor to start from.
+     */
+    cursor?: pulumi.Input<string | undefined>;
+    /**
+     * Integer, at least 1: default page size.
+     */
+    defaultLimit?: pulumi.Input<number | undefined>;
+    /**
+     * Default order: `{field, desc}` entries, field non-empty.
+     */
+    defaultOrder?: pulumi.Input<pulumi.Input<inputs.QueryOrderArgs>[] | undefined>;
+    /**
+     * RFC 3339 or relative (`now`) end time.
+     */
+    endTime?: pulumi.Input<string | undefined>;
+    /**
+     * Include the row the cursor names.
+     */
+    includeCursor?: pulumi.Input<boolean | undefined>;
+    /**
+     * Include the cursor field in results.
+     */
+    includeCursorField?: pulumi.Input<boolean | undefined>;
+    /**
+     * APL libraries to load.
+     */
+    libraries?: pulumi.Input<pulumi.Input<string>[] | undefined>;
+    /**
+     * Query options.
+     */
+    queryOptions?: pulumi.Input<inputs.QueryOptionsArgs | undefined>;
+    /**
+     * RFC 3339 or relative (`now-1h`) start time.
+     */
+    startTime?: pulumi.Input<string | undefined>;
+    /**
+     * Query variables.
+     */
+    variables?: pulumi.Input<{[key: string]: any} | undefined>;
 }
 
-export interface ApiTokenViewCapabilitiesItemArgs {
-    query?: pulumi.Input<pulumi.Input<enums.RoleOrgCapabilitiesAuditLogItem>[] | undefined>;
-    share?: pulumi.Input<pulumi.Input<enums.RoleDatasetCapabilitiesItemShareItem>[] | undefined>;
+export interface ChartQueryArgs {
+    apl?: pulumi.Input<string | undefined>;
+    mpl?: pulumi.Input<string | undefined>;
 }
 
 /**
  * Required: the document. A document exported from the UI, parsed, is accepted as it is.
  */
-export interface DashboardDashboardArgs {
+export interface DashboardDocumentArgs {
     /**
      * Compare against a period this far back; "" disables. Not together with `againstTimestamp`.
      */
-    against?: pulumi.Input<enums.DashboardDashboardAgainst | undefined>;
+    against?: pulumi.Input<enums.DashboardAgainst | undefined>;
     /**
      * Compare against this time (ISO 8601, `now-1h`, epoch ms); "" disables. Not together with `against`.
      */
@@ -60,7 +78,7 @@ export interface DashboardDashboardArgs {
     /**
      * Required: at most 200; each needs a place in the layout. Order does not matter.
      */
-    charts: pulumi.Input<any[]>;
+    charts: pulumi.Input<pulumi.Input<inputs.TimeSeriesChartArgs | inputs.HeatmapChartArgs | inputs.LogStreamChartArgs | inputs.PieChartArgs | inputs.ScatterChartArgs | inputs.TableChartArgs | inputs.TopKChartArgs | inputs.StatisticChartArgs | inputs.NoteChartArgs | inputs.MonitorListChartArgs | inputs.SmartFilterChartArgs | inputs.SpacerChartArgs | inputs.SectionHeaderChartArgs | inputs.PlaceholderChartArgs>[]>;
     createdAt?: any | undefined;
     createdBy?: any | undefined;
     /**
@@ -74,7 +92,7 @@ export interface DashboardDashboardArgs {
     /**
      * Required: at most 200 items, one per chart. Order does not matter.
      */
-    layout: pulumi.Input<pulumi.Input<inputs.DashboardDashboardLayoutItemArgs>[]>;
+    layout: pulumi.Input<pulumi.Input<inputs.DashboardLayoutItemArgs>[]>;
     /**
      * Required: 1–100 characters.
      */
@@ -82,7 +100,7 @@ export interface DashboardDashboardArgs {
     /**
      * Display overrides, as exports carry them (`{}` equals absent).
      */
-    overrides?: pulumi.Input<inputs.DashboardDashboardOverridesArgs | undefined>;
+    overrides?: pulumi.Input<inputs.DashboardOverridesArgs | undefined>;
     /**
      * A user id, or `X-AXIOM-EVERYONE` (any case) for everyone in the organization. Defaults to everyone.
      */
@@ -90,7 +108,7 @@ export interface DashboardDashboardArgs {
     /**
      * Required: seconds between refreshes, 15, 60 or 300.
      */
-    refreshTime: pulumi.Input<enums.DashboardDashboardRefreshTime>;
+    refreshTime: pulumi.Input<enums.DashboardRefreshTime>;
     /**
      * Required: 2.
      */
@@ -112,9 +130,9 @@ export interface DashboardDashboardArgs {
     version?: any | undefined;
 }
 /**
- * dashboardDashboardArgsProvideDefaults sets the appropriate defaults for DashboardDashboardArgs
+ * dashboardDocumentArgsProvideDefaults sets the appropriate defaults for DashboardDocumentArgs
  */
-export function dashboardDashboardArgsProvideDefaults(val: DashboardDashboardArgs): DashboardDashboardArgs {
+export function dashboardDocumentArgsProvideDefaults(val: DashboardDocumentArgs): DashboardDocumentArgs {
     return {
         ...val,
         against: (val.against) ?? "",
@@ -124,7 +142,7 @@ export function dashboardDashboardArgsProvideDefaults(val: DashboardDashboardArg
     };
 }
 
-export interface DashboardDashboardLayoutItemArgs {
+export interface DashboardLayoutItemArgs {
     /**
      * Height in rows, 1–100.
      */
@@ -158,8 +176,69 @@ export interface DashboardDashboardLayoutItemArgs {
 /**
  * Display overrides, as exports carry them (`{}` equals absent).
  */
-export interface DashboardDashboardOverridesArgs {
+export interface DashboardOverridesArgs {
     rowHeight?: pulumi.Input<number | undefined>;
+}
+
+export interface DatasetCapabilitiesArgs {
+    data?: pulumi.Input<pulumi.Input<enums.CapabilityAction>[] | undefined>;
+    ingest?: pulumi.Input<pulumi.Input<enums.CapabilityAction>[] | undefined>;
+    query?: pulumi.Input<pulumi.Input<enums.CapabilityAction>[] | undefined>;
+    share?: pulumi.Input<pulumi.Input<enums.CapabilityAction>[] | undefined>;
+    starredQueries?: pulumi.Input<pulumi.Input<enums.CapabilityAction>[] | undefined>;
+    trim?: pulumi.Input<pulumi.Input<enums.CapabilityAction>[] | undefined>;
+    vacuum?: pulumi.Input<pulumi.Input<enums.CapabilityAction>[] | undefined>;
+    virtualFields?: pulumi.Input<pulumi.Input<enums.CapabilityAction>[] | undefined>;
+}
+
+export interface HeatmapChartArgs {
+    datasetId?: pulumi.Input<string | undefined>;
+    id: pulumi.Input<string>;
+    name?: pulumi.Input<string | undefined>;
+    query: pulumi.Input<inputs.HeatmapChartQueryArgs>;
+    type: pulumi.Input<"Heatmap">;
+}
+
+export interface HeatmapChartQueryArgs {
+    apl?: pulumi.Input<string | undefined>;
+    mpl?: pulumi.Input<string | undefined>;
+    queryOptions?: pulumi.Input<inputs.HeatmapQueryOptionsArgs | undefined>;
+}
+
+export interface HeatmapQueryOptionsArgs {
+    timeSeriesView?: pulumi.Input<enums.TimeSeriesView | undefined>;
+}
+
+export interface LogStreamChartArgs {
+    datasetId?: pulumi.Input<string | undefined>;
+    id: pulumi.Input<string>;
+    name?: pulumi.Input<string | undefined>;
+    query: pulumi.Input<inputs.ChartQueryArgs>;
+    tableSettings?: pulumi.Input<inputs.TableSettingsArgs | undefined>;
+    type: pulumi.Input<"LogStream">;
+}
+
+export interface MonitorListChartArgs {
+    columns: pulumi.Input<inputs.MonitorListColumnsArgs>;
+    id: pulumi.Input<string>;
+    name?: pulumi.Input<string | undefined>;
+    selectedMonitors: pulumi.Input<pulumi.Input<string>[]>;
+    type: pulumi.Input<"MonitorList">;
+}
+
+export interface MonitorListColumnsArgs {
+    dataset: pulumi.Input<boolean>;
+    history: pulumi.Input<boolean>;
+    notifiers: pulumi.Input<boolean>;
+    status: pulumi.Input<boolean>;
+    type: pulumi.Input<boolean>;
+}
+
+export interface NoteChartArgs {
+    id: pulumi.Input<string>;
+    text: pulumi.Input<string>;
+    type: pulumi.Input<"Note">;
+    variant?: pulumi.Input<enums.NoteVariant | undefined>;
 }
 
 /**
@@ -285,102 +364,44 @@ export interface NotifierPropertiesWebhookArgs {
     url: pulumi.Input<string>;
 }
 
-export interface RoleDatasetCapabilitiesItemArgs {
-    data?: pulumi.Input<pulumi.Input<enums.RoleDatasetCapabilitiesItemDataItem>[] | undefined>;
-    ingest?: pulumi.Input<pulumi.Input<enums.RoleDatasetCapabilitiesItemIngestItem>[] | undefined>;
-    query?: pulumi.Input<pulumi.Input<enums.RoleOrgCapabilitiesAuditLogItem>[] | undefined>;
-    share?: pulumi.Input<pulumi.Input<enums.RoleDatasetCapabilitiesItemShareItem>[] | undefined>;
-    starredQueries?: pulumi.Input<pulumi.Input<enums.RoleOrgCapabilitiesAnnotationsItem>[] | undefined>;
-    trim?: pulumi.Input<pulumi.Input<enums.RoleDatasetCapabilitiesItemTrimItem>[] | undefined>;
-    vacuum?: pulumi.Input<pulumi.Input<enums.RoleDatasetCapabilitiesItemTrimItem>[] | undefined>;
-    virtualFields?: pulumi.Input<pulumi.Input<enums.RoleOrgCapabilitiesAnnotationsItem>[] | undefined>;
-}
-
 /**
  * Org-wide permissions: annotations, apiTokens, dashboards, datasets, endpoints, flows, integrations, monitors, notifiers, rbac, users, views allow CRUD; auditLog only read; billing and sharedAccessKeys read and update. Defaults to none.
  */
-export interface RoleOrgCapabilitiesArgs {
-    annotations?: pulumi.Input<pulumi.Input<enums.RoleOrgCapabilitiesAnnotationsItem>[] | undefined>;
-    apiTokens?: pulumi.Input<pulumi.Input<enums.RoleOrgCapabilitiesAnnotationsItem>[] | undefined>;
-    auditLog?: pulumi.Input<pulumi.Input<enums.RoleOrgCapabilitiesAuditLogItem>[] | undefined>;
-    billing?: pulumi.Input<pulumi.Input<enums.RoleOrgCapabilitiesBillingItem>[] | undefined>;
-    dashboards?: pulumi.Input<pulumi.Input<enums.RoleOrgCapabilitiesAnnotationsItem>[] | undefined>;
-    datasets?: pulumi.Input<pulumi.Input<enums.RoleOrgCapabilitiesAnnotationsItem>[] | undefined>;
-    endpoints?: pulumi.Input<pulumi.Input<enums.RoleOrgCapabilitiesAnnotationsItem>[] | undefined>;
-    flows?: pulumi.Input<pulumi.Input<enums.RoleOrgCapabilitiesAnnotationsItem>[] | undefined>;
-    integrations?: pulumi.Input<pulumi.Input<enums.RoleOrgCapabilitiesAnnotationsItem>[] | undefined>;
-    monitors?: pulumi.Input<pulumi.Input<enums.RoleOrgCapabilitiesAnnotationsItem>[] | undefined>;
-    notifiers?: pulumi.Input<pulumi.Input<enums.RoleOrgCapabilitiesAnnotationsItem>[] | undefined>;
-    rbac?: pulumi.Input<pulumi.Input<enums.RoleOrgCapabilitiesAnnotationsItem>[] | undefined>;
-    sharedAccessKeys?: pulumi.Input<pulumi.Input<enums.RoleOrgCapabilitiesBillingItem>[] | undefined>;
-    users?: pulumi.Input<pulumi.Input<enums.RoleOrgCapabilitiesAnnotationsItem>[] | undefined>;
-    views?: pulumi.Input<pulumi.Input<enums.RoleOrgCapabilitiesAnnotationsItem>[] | undefined>;
+export interface OrgCapabilitiesArgs {
+    annotations?: pulumi.Input<pulumi.Input<enums.CapabilityAction>[] | undefined>;
+    apiTokens?: pulumi.Input<pulumi.Input<enums.CapabilityAction>[] | undefined>;
+    auditLog?: pulumi.Input<pulumi.Input<enums.CapabilityAction>[] | undefined>;
+    billing?: pulumi.Input<pulumi.Input<enums.CapabilityAction>[] | undefined>;
+    dashboards?: pulumi.Input<pulumi.Input<enums.CapabilityAction>[] | undefined>;
+    datasets?: pulumi.Input<pulumi.Input<enums.CapabilityAction>[] | undefined>;
+    endpoints?: pulumi.Input<pulumi.Input<enums.CapabilityAction>[] | undefined>;
+    flows?: pulumi.Input<pulumi.Input<enums.CapabilityAction>[] | undefined>;
+    integrations?: pulumi.Input<pulumi.Input<enums.CapabilityAction>[] | undefined>;
+    monitors?: pulumi.Input<pulumi.Input<enums.CapabilityAction>[] | undefined>;
+    notifiers?: pulumi.Input<pulumi.Input<enums.CapabilityAction>[] | undefined>;
+    rbac?: pulumi.Input<pulumi.Input<enums.CapabilityAction>[] | undefined>;
+    sharedAccessKeys?: pulumi.Input<pulumi.Input<enums.CapabilityAction>[] | undefined>;
+    users?: pulumi.Input<pulumi.Input<enums.CapabilityAction>[] | undefined>;
+    views?: pulumi.Input<pulumi.Input<enums.CapabilityAction>[] | undefined>;
 }
 
-export interface RoleViewCapabilitiesItemArgs {
-    query?: pulumi.Input<pulumi.Input<enums.RoleOrgCapabilitiesAuditLogItem>[] | undefined>;
-    share?: pulumi.Input<pulumi.Input<enums.RoleDatasetCapabilitiesItemShareItem>[] | undefined>;
+export interface PieChartArgs {
+    datasetId?: pulumi.Input<string | undefined>;
+    id: pulumi.Input<string>;
+    name?: pulumi.Input<string | undefined>;
+    query: pulumi.Input<inputs.ChartQueryArgs>;
+    type: pulumi.Input<"Pie">;
 }
 
-/**
- * Required: the APL request saved.
- */
-export interface StarredQueryQueryArgs {
-    /**
-     * Required: the APL text, non-empty.
-     */
-    apl: pulumi.Input<string>;
-    /**
-     * Cursor to start from.
-     */
-    cursor?: pulumi.Input<string | undefined>;
-    /**
-     * Integer, at least 1: default page size.
-     */
-    defaultLimit?: pulumi.Input<number | undefined>;
-    /**
-     * Default order: `{field, desc}` entries, field non-empty.
-     */
-    defaultOrder?: pulumi.Input<pulumi.Input<inputs.StarredQueryQueryDefaultOrderItemArgs>[] | undefined>;
-    /**
-     * RFC 3339 or relative (`now`) end time.
-     */
-    endTime?: pulumi.Input<string | undefined>;
-    /**
-     * Include the row the cursor names.
-     */
-    includeCursor?: pulumi.Input<boolean | undefined>;
-    /**
-     * Include the cursor field in results.
-     */
-    includeCursorField?: pulumi.Input<boolean | undefined>;
-    /**
-     * APL libraries to load.
-     */
-    libraries?: pulumi.Input<pulumi.Input<string>[] | undefined>;
-    /**
-     * Query options.
-     */
-    queryOptions?: pulumi.Input<inputs.StarredQueryQueryQueryOptionsArgs | undefined>;
-    /**
-     * RFC 3339 or relative (`now-1h`) start time.
-     */
-    startTime?: pulumi.Input<string | undefined>;
-    /**
-     * Query variables.
-     */
-    variables?: pulumi.Input<{[key: string]: any} | undefined>;
-}
-
-export interface StarredQueryQueryDefaultOrderItemArgs {
-    desc: pulumi.Input<boolean>;
-    field: pulumi.Input<string>;
+export interface PlaceholderChartArgs {
+    id: pulumi.Input<string>;
+    type: pulumi.Input<"Placeholder">;
 }
 
 /**
  * Query options.
  */
-export interface StarredQueryQueryQueryOptionsArgs {
+export interface QueryOptionsArgs {
     /**
      * Bypass the cache.
      */
@@ -421,5 +442,180 @@ export interface StarredQueryQueryQueryOptionsArgs {
      * Bucket resolution, e.g. `auto`.
      */
     resolution?: pulumi.Input<string | undefined>;
+}
+
+export interface QueryOrderArgs {
+    desc: pulumi.Input<boolean>;
+    field: pulumi.Input<string>;
+}
+
+export interface ScatterChartArgs {
+    datasetId?: pulumi.Input<string | undefined>;
+    id: pulumi.Input<string>;
+    name?: pulumi.Input<string | undefined>;
+    query: pulumi.Input<inputs.ChartQueryArgs>;
+    type: pulumi.Input<"Scatter">;
+}
+
+export interface SectionHeaderChartArgs {
+    datasetId?: pulumi.Input<string | undefined>;
+    id: pulumi.Input<string>;
+    name?: pulumi.Input<string | undefined>;
+    query?: pulumi.Input<inputs.ChartQueryArgs | undefined>;
+    type: pulumi.Input<"SectionHeader">;
+}
+
+export interface SmartFilterChartArgs {
+    filters: pulumi.Input<pulumi.Input<inputs.SmartFilterSearchArgs | inputs.SmartFilterSelectListArgs | inputs.SmartFilterSelectQueryArgs>[]>;
+    id: pulumi.Input<string>;
+    logo?: pulumi.Input<string | undefined>;
+    logoDark?: pulumi.Input<string | undefined>;
+    name?: pulumi.Input<string | undefined>;
+    type: pulumi.Input<"SmartFilter">;
+}
+
+export interface SmartFilterOptionArgs {
+    default?: pulumi.Input<boolean | undefined>;
+    key: pulumi.Input<string>;
+    unset?: pulumi.Input<boolean | undefined>;
+    value: pulumi.Input<string>;
+}
+
+export interface SmartFilterSearchArgs {
+    active?: pulumi.Input<boolean | undefined>;
+    id: pulumi.Input<string>;
+    name: pulumi.Input<string>;
+    type: pulumi.Input<"search">;
+}
+
+export interface SmartFilterSelectListArgs {
+    active?: pulumi.Input<boolean | undefined>;
+    id: pulumi.Input<string>;
+    name: pulumi.Input<string>;
+    options?: pulumi.Input<pulumi.Input<inputs.SmartFilterOptionArgs>[] | string | undefined>;
+    selectType: pulumi.Input<"list">;
+    type: pulumi.Input<"select">;
+}
+
+export interface SmartFilterSelectQueryArgs {
+    active?: pulumi.Input<boolean | undefined>;
+    id: pulumi.Input<string>;
+    name: pulumi.Input<string>;
+    options?: pulumi.Input<pulumi.Input<inputs.SmartFilterOptionArgs>[] | string | undefined>;
+    query?: pulumi.Input<inputs.ChartQueryArgs | undefined>;
+    selectType: pulumi.Input<"query">;
+    type: pulumi.Input<"select">;
+}
+
+export interface SpacerChartArgs {
+    id: pulumi.Input<string>;
+    name?: pulumi.Input<string | undefined>;
+    type: pulumi.Input<"Spacer">;
+}
+
+export interface StatisticChartArgs {
+    background?: pulumi.Input<string | undefined>;
+    chartFillColor?: pulumi.Input<string | undefined>;
+    chartHeight?: pulumi.Input<string | number | undefined>;
+    colorScheme?: pulumi.Input<enums.StatisticColorScheme | undefined>;
+    customUnits?: pulumi.Input<string | undefined>;
+    datasetId?: pulumi.Input<string | undefined>;
+    errorColorProps?: pulumi.Input<inputs.StatisticColorPropsArgs | undefined>;
+    errorThreshold?: pulumi.Input<enums.StatisticThreshold | undefined>;
+    errorThresholdValue?: pulumi.Input<string | undefined>;
+    hideValue?: pulumi.Input<boolean | undefined>;
+    id: pulumi.Input<string>;
+    invertTheme?: pulumi.Input<boolean | undefined>;
+    labelColor?: pulumi.Input<string | undefined>;
+    name?: pulumi.Input<string | undefined>;
+    okColorProps?: pulumi.Input<inputs.StatisticColorPropsArgs | undefined>;
+    query: pulumi.Input<inputs.ChartQueryArgs>;
+    showChart?: pulumi.Input<boolean | string | undefined>;
+    textColor?: pulumi.Input<string | undefined>;
+    type: pulumi.Input<"Statistic">;
+    warningColorProps?: pulumi.Input<inputs.StatisticColorPropsArgs | undefined>;
+    warningThreshold?: pulumi.Input<enums.StatisticThreshold | undefined>;
+    warningThresholdValue?: pulumi.Input<string | undefined>;
+}
+
+export interface StatisticColorPropsArgs {
+    background?: pulumi.Input<string | undefined>;
+    chartFillColor?: pulumi.Input<string | undefined>;
+    labelColor?: pulumi.Input<string | undefined>;
+    textColor?: pulumi.Input<string | undefined>;
+}
+
+export interface TableChartArgs {
+    datasetId?: pulumi.Input<string | undefined>;
+    id: pulumi.Input<string>;
+    name?: pulumi.Input<string | undefined>;
+    query: pulumi.Input<inputs.ChartQueryArgs>;
+    tableSettings?: pulumi.Input<inputs.TableSettingsArgs | undefined>;
+    type: pulumi.Input<"Table">;
+}
+
+export interface TableColumnArgs {
+    name: pulumi.Input<string>;
+    width?: pulumi.Input<number | undefined>;
+}
+
+export interface TableDisplaySettingsArgs {
+    fitColumns?: pulumi.Input<boolean | undefined>;
+    fontSize?: pulumi.Input<string | undefined>;
+    hideNulls?: pulumi.Input<boolean | undefined>;
+    highlightSeverity?: pulumi.Input<boolean | undefined>;
+    showEvent?: pulumi.Input<boolean | undefined>;
+    showRaw?: pulumi.Input<boolean | undefined>;
+    showTimestamp?: pulumi.Input<boolean | undefined>;
+    wrapLines?: pulumi.Input<boolean | undefined>;
+}
+
+export interface TableSettingsArgs {
+    columns?: pulumi.Input<pulumi.Input<string | inputs.TableColumnArgs>[] | undefined>;
+    settings?: pulumi.Input<inputs.TableDisplaySettingsArgs | undefined>;
+}
+
+export interface TimeSeriesChartArgs {
+    datasetId?: pulumi.Input<string | undefined>;
+    id: pulumi.Input<string>;
+    name?: pulumi.Input<string | undefined>;
+    query: pulumi.Input<inputs.TimeSeriesChartQueryArgs>;
+    type: pulumi.Input<"TimeSeries">;
+}
+
+export interface TimeSeriesChartQueryArgs {
+    apl?: pulumi.Input<string | undefined>;
+    mpl?: pulumi.Input<string | undefined>;
+    queryOptions?: pulumi.Input<inputs.TimeSeriesQueryOptionsArgs | undefined>;
+}
+
+export interface TimeSeriesQueryOptionsArgs {
+    /**
+     * Empty intervals: `auto` infers, `null` leaves gaps, `span` connects, `zero` fills with zero.
+     */
+    displayNull?: pulumi.Input<enums.TimeSeriesDisplayNull | undefined>;
+    /**
+     * `"true"` overlays the series on one chart.
+     */
+    overlayCharts?: pulumi.Input<enums.TimeSeriesOverlayCharts | undefined>;
+    /**
+     * At most 10000 characters.
+     */
+    shownColumns?: pulumi.Input<string | undefined>;
+    timeSeriesVariant?: pulumi.Input<enums.TimeSeriesVariant | undefined>;
+    timeSeriesView?: pulumi.Input<enums.TimeSeriesView | undefined>;
+}
+
+export interface TopKChartArgs {
+    datasetId?: pulumi.Input<string | undefined>;
+    id: pulumi.Input<string>;
+    name?: pulumi.Input<string | undefined>;
+    query: pulumi.Input<inputs.ChartQueryArgs>;
+    type: pulumi.Input<"TopK">;
+}
+
+export interface ViewCapabilitiesArgs {
+    query?: pulumi.Input<pulumi.Input<enums.CapabilityAction>[] | undefined>;
+    share?: pulumi.Input<pulumi.Input<enums.CapabilityAction>[] | undefined>;
 }
 

@@ -50,38 +50,6 @@ export interface AnnotationResult {
     url?: string;
 }
 
-export interface ApiTokenDatasetCapabilitiesItem {
-    data?: enums.RoleDatasetCapabilitiesItemDataItem[];
-    ingest?: enums.RoleDatasetCapabilitiesItemIngestItem[];
-    query?: enums.RoleOrgCapabilitiesAuditLogItem[];
-    share?: enums.RoleDatasetCapabilitiesItemShareItem[];
-    starredQueries?: enums.RoleOrgCapabilitiesAnnotationsItem[];
-    trim?: enums.RoleDatasetCapabilitiesItemTrimItem[];
-    vacuum?: enums.RoleDatasetCapabilitiesItemTrimItem[];
-    virtualFields?: enums.RoleOrgCapabilitiesAnnotationsItem[];
-}
-
-/**
- * Org-wide permissions, as a Role's: annotations, apiTokens, dashboards, datasets, endpoints, flows, integrations, monitors, notifiers, rbac, users, views allow CRUD; auditLog only read; billing and sharedAccessKeys read and update. Defaults to none.
- */
-export interface ApiTokenOrgCapabilities {
-    annotations?: enums.RoleOrgCapabilitiesAnnotationsItem[];
-    apiTokens?: enums.RoleOrgCapabilitiesAnnotationsItem[];
-    auditLog?: enums.RoleOrgCapabilitiesAuditLogItem[];
-    billing?: enums.RoleOrgCapabilitiesBillingItem[];
-    dashboards?: enums.RoleOrgCapabilitiesAnnotationsItem[];
-    datasets?: enums.RoleOrgCapabilitiesAnnotationsItem[];
-    endpoints?: enums.RoleOrgCapabilitiesAnnotationsItem[];
-    flows?: enums.RoleOrgCapabilitiesAnnotationsItem[];
-    integrations?: enums.RoleOrgCapabilitiesAnnotationsItem[];
-    monitors?: enums.RoleOrgCapabilitiesAnnotationsItem[];
-    notifiers?: enums.RoleOrgCapabilitiesAnnotationsItem[];
-    rbac?: enums.RoleOrgCapabilitiesAnnotationsItem[];
-    sharedAccessKeys?: enums.RoleOrgCapabilitiesBillingItem[];
-    users?: enums.RoleOrgCapabilitiesAnnotationsItem[];
-    views?: enums.RoleOrgCapabilitiesAnnotationsItem[];
-}
-
 /**
  * A ApiToken as a lookup returns it.
  */
@@ -89,7 +57,7 @@ export interface ApiTokenResult {
     /**
      * Dataset name (or `*` for every dataset) to capabilities: ingest [create], query [read], data [delete], trim/vacuum [update], share [create, read, delete], starredQueries/virtualFields CRUD. Defaults to none.
      */
-    datasetCapabilities?: {[key: string]: outputs.ApiTokenDatasetCapabilitiesItem};
+    datasetCapabilities?: {[key: string]: outputs.DatasetCapabilities};
     /**
      * Free text. Defaults to "".
      */
@@ -109,7 +77,7 @@ export interface ApiTokenResult {
     /**
      * Org-wide permissions, as a Role's: annotations, apiTokens, dashboards, datasets, endpoints, flows, integrations, monitors, notifiers, rbac, users, views allow CRUD; auditLog only read; billing and sharedAccessKeys read and update. Defaults to none.
      */
-    orgCapabilities?: outputs.ApiTokenOrgCapabilities;
+    orgCapabilities?: outputs.OrgCapabilities;
     /**
      * Ids of the tokens rotations retired (each works until its grace period ends); deleted on destroy.
      */
@@ -133,22 +101,72 @@ export interface ApiTokenResult {
     /**
      * View name to capabilities: query [read], share [create, read, delete]. Defaults to none.
      */
-    viewCapabilities?: {[key: string]: outputs.ApiTokenViewCapabilitiesItem};
+    viewCapabilities?: {[key: string]: outputs.ViewCapabilities};
 }
 
-export interface ApiTokenViewCapabilitiesItem {
-    query?: enums.RoleOrgCapabilitiesAuditLogItem[];
-    share?: enums.RoleDatasetCapabilitiesItemShareItem[];
+/**
+ * Required: the APL request saved.
+ */
+export interface AplRequest {
+    /**
+     * Required: the APL text, non-empty.
+     */
+    apl: string;
+    /**
+     * Cursor to start from.
+     */
+    cursor?: string;
+    /**
+     * Integer, at least 1: default page size.
+     */
+    defaultLimit?: number;
+    /**
+     * Default order: `{field, desc}` entries, field non-empty.
+     */
+    defaultOrder?: outputs.QueryOrder[];
+    /**
+     * RFC 3339 or relative (`now`) end time.
+     */
+    endTime?: string;
+    /**
+     * Include the row the cursor names.
+     */
+    includeCursor?: boolean;
+    /**
+     * Include the cursor field in results.
+     */
+    includeCursorField?: boolean;
+    /**
+     * APL libraries to load.
+     */
+    libraries?: string[];
+    /**
+     * Query options.
+     */
+    queryOptions?: outputs.QueryOptions;
+    /**
+     * RFC 3339 or relative (`now-1h`) start time.
+     */
+    startTime?: string;
+    /**
+     * Query variables.
+     */
+    variables?: {[key: string]: any};
+}
+
+export interface ChartQuery {
+    apl?: string;
+    mpl?: string;
 }
 
 /**
  * Required: the document. A document exported from the UI, parsed, is accepted as it is.
  */
-export interface DashboardDashboard {
+export interface DashboardDocument {
     /**
      * Compare against a period this far back; "" disables. Not together with `againstTimestamp`.
      */
-    against?: enums.DashboardDashboardAgainst;
+    against?: enums.DashboardAgainst;
     /**
      * Compare against this time (ISO 8601, `now-1h`, epoch ms); "" disables. Not together with `against`.
      */
@@ -156,7 +174,7 @@ export interface DashboardDashboard {
     /**
      * Required: at most 200; each needs a place in the layout. Order does not matter.
      */
-    charts: any[];
+    charts: (outputs.TimeSeriesChart | outputs.HeatmapChart | outputs.LogStreamChart | outputs.PieChart | outputs.ScatterChart | outputs.TableChart | outputs.TopKChart | outputs.StatisticChart | outputs.NoteChart | outputs.MonitorListChart | outputs.SmartFilterChart | outputs.SpacerChart | outputs.SectionHeaderChart | outputs.PlaceholderChart)[];
     createdAt?: any;
     createdBy?: any;
     /**
@@ -170,7 +188,7 @@ export interface DashboardDashboard {
     /**
      * Required: at most 200 items, one per chart. Order does not matter.
      */
-    layout: outputs.DashboardDashboardLayoutItem[];
+    layout: outputs.DashboardLayoutItem[];
     /**
      * Required: 1–100 characters.
      */
@@ -178,7 +196,7 @@ export interface DashboardDashboard {
     /**
      * Display overrides, as exports carry them (`{}` equals absent).
      */
-    overrides?: outputs.DashboardDashboardOverrides;
+    overrides?: outputs.DashboardOverrides;
     /**
      * A user id, or `X-AXIOM-EVERYONE` (any case) for everyone in the organization. Defaults to everyone.
      */
@@ -186,7 +204,7 @@ export interface DashboardDashboard {
     /**
      * Required: seconds between refreshes, 15, 60 or 300.
      */
-    refreshTime: enums.DashboardDashboardRefreshTime;
+    refreshTime: enums.DashboardRefreshTime;
     /**
      * Required: 2.
      */
@@ -208,9 +226,9 @@ export interface DashboardDashboard {
     version?: any;
 }
 /**
- * dashboardDashboardProvideDefaults sets the appropriate defaults for DashboardDashboard
+ * dashboardDocumentProvideDefaults sets the appropriate defaults for DashboardDocument
  */
-export function dashboardDashboardProvideDefaults(val: DashboardDashboard): DashboardDashboard {
+export function dashboardDocumentProvideDefaults(val: DashboardDocument): DashboardDocument {
     return {
         ...val,
         against: (val.against) ?? "",
@@ -220,7 +238,7 @@ export function dashboardDashboardProvideDefaults(val: DashboardDashboard): Dash
     };
 }
 
-export interface DashboardDashboardLayoutItem {
+export interface DashboardLayoutItem {
     /**
      * Height in rows, 1–100.
      */
@@ -254,7 +272,7 @@ export interface DashboardDashboardLayoutItem {
 /**
  * Display overrides, as exports carry them (`{}` equals absent).
  */
-export interface DashboardDashboardOverrides {
+export interface DashboardOverrides {
     rowHeight?: number;
 }
 
@@ -277,7 +295,7 @@ export interface DashboardResult {
     /**
      * Required: the document. A document exported from the UI, parsed, is accepted as it is.
      */
-    dashboard?: outputs.DashboardDashboard;
+    dashboard?: outputs.DashboardDocument;
     /**
      * The service's internal id of the dashboard (the resource's id is its uid).
      */
@@ -309,7 +327,7 @@ export interface DashboardResult {
     /**
      * The version last read: every write increments it.
      */
-    version?: any;
+    version?: string | number;
 }
 /**
  * dashboardResultProvideDefaults sets the appropriate defaults for DashboardResult
@@ -317,8 +335,19 @@ export interface DashboardResult {
 export function dashboardResultProvideDefaults(val: DashboardResult): DashboardResult {
     return {
         ...val,
-        dashboard: (val.dashboard ? outputs.dashboardDashboardProvideDefaults(val.dashboard) : undefined),
+        dashboard: (val.dashboard ? outputs.dashboardDocumentProvideDefaults(val.dashboard) : undefined),
     };
+}
+
+export interface DatasetCapabilities {
+    data?: enums.CapabilityAction[];
+    ingest?: enums.CapabilityAction[];
+    query?: enums.CapabilityAction[];
+    share?: enums.CapabilityAction[];
+    starredQueries?: enums.CapabilityAction[];
+    trim?: enums.CapabilityAction[];
+    vacuum?: enums.CapabilityAction[];
+    virtualFields?: enums.CapabilityAction[];
 }
 
 /**
@@ -419,6 +448,49 @@ export interface GroupResult {
      * Role ids the members hold (e.g. `role.id`), no duplicates; order does not matter. Defaults to none.
      */
     roles?: string[];
+}
+
+export interface HeatmapChart {
+    datasetId?: string;
+    id: string;
+    name?: string;
+    query: outputs.HeatmapChartQuery;
+    type: "Heatmap";
+}
+
+export interface HeatmapChartQuery {
+    apl?: string;
+    mpl?: string;
+    queryOptions?: outputs.HeatmapQueryOptions;
+}
+
+export interface HeatmapQueryOptions {
+    timeSeriesView?: enums.TimeSeriesView;
+}
+
+export interface LogStreamChart {
+    datasetId?: string;
+    id: string;
+    name?: string;
+    query: outputs.ChartQuery;
+    tableSettings?: outputs.TableSettings;
+    type: "LogStream";
+}
+
+export interface MonitorListChart {
+    columns: outputs.MonitorListColumns;
+    id: string;
+    name?: string;
+    selectedMonitors: string[];
+    type: "MonitorList";
+}
+
+export interface MonitorListColumns {
+    dataset: boolean;
+    history: boolean;
+    notifiers: boolean;
+    status: boolean;
+    type: boolean;
 }
 
 /**
@@ -529,6 +601,13 @@ export interface MonitorResult {
      * Required: `Threshold` (needs operator and threshold), `MatchEvent`, or `AnomalyDetection` (needs operator, compareDays, tolerance).
      */
     type?: enums.MonitorType;
+}
+
+export interface NoteChart {
+    id: string;
+    text: string;
+    type: "Note";
+    variant?: enums.NoteVariant;
 }
 
 /**
@@ -689,6 +768,27 @@ export interface NotifierResult {
 }
 
 /**
+ * Org-wide permissions: annotations, apiTokens, dashboards, datasets, endpoints, flows, integrations, monitors, notifiers, rbac, users, views allow CRUD; auditLog only read; billing and sharedAccessKeys read and update. Defaults to none.
+ */
+export interface OrgCapabilities {
+    annotations?: enums.CapabilityAction[];
+    apiTokens?: enums.CapabilityAction[];
+    auditLog?: enums.CapabilityAction[];
+    billing?: enums.CapabilityAction[];
+    dashboards?: enums.CapabilityAction[];
+    datasets?: enums.CapabilityAction[];
+    endpoints?: enums.CapabilityAction[];
+    flows?: enums.CapabilityAction[];
+    integrations?: enums.CapabilityAction[];
+    monitors?: enums.CapabilityAction[];
+    notifiers?: enums.CapabilityAction[];
+    rbac?: enums.CapabilityAction[];
+    sharedAccessKeys?: enums.CapabilityAction[];
+    users?: enums.CapabilityAction[];
+    views?: enums.CapabilityAction[];
+}
+
+/**
  * A Organization as a lookup returns it.
  */
 export interface OrganizationResult {
@@ -754,140 +854,23 @@ export interface OrganizationResult {
     role?: string;
 }
 
-export interface RoleDatasetCapabilitiesItem {
-    data?: enums.RoleDatasetCapabilitiesItemDataItem[];
-    ingest?: enums.RoleDatasetCapabilitiesItemIngestItem[];
-    query?: enums.RoleOrgCapabilitiesAuditLogItem[];
-    share?: enums.RoleDatasetCapabilitiesItemShareItem[];
-    starredQueries?: enums.RoleOrgCapabilitiesAnnotationsItem[];
-    trim?: enums.RoleDatasetCapabilitiesItemTrimItem[];
-    vacuum?: enums.RoleDatasetCapabilitiesItemTrimItem[];
-    virtualFields?: enums.RoleOrgCapabilitiesAnnotationsItem[];
-}
-
-/**
- * Org-wide permissions: annotations, apiTokens, dashboards, datasets, endpoints, flows, integrations, monitors, notifiers, rbac, users, views allow CRUD; auditLog only read; billing and sharedAccessKeys read and update. Defaults to none.
- */
-export interface RoleOrgCapabilities {
-    annotations?: enums.RoleOrgCapabilitiesAnnotationsItem[];
-    apiTokens?: enums.RoleOrgCapabilitiesAnnotationsItem[];
-    auditLog?: enums.RoleOrgCapabilitiesAuditLogItem[];
-    billing?: enums.RoleOrgCapabilitiesBillingItem[];
-    dashboards?: enums.RoleOrgCapabilitiesAnnotationsItem[];
-    datasets?: enums.RoleOrgCapabilitiesAnnotationsItem[];
-    endpoints?: enums.RoleOrgCapabilitiesAnnotationsItem[];
-    flows?: enums.RoleOrgCapabilitiesAnnotationsItem[];
-    integrations?: enums.RoleOrgCapabilitiesAnnotationsItem[];
-    monitors?: enums.RoleOrgCapabilitiesAnnotationsItem[];
-    notifiers?: enums.RoleOrgCapabilitiesAnnotationsItem[];
-    rbac?: enums.RoleOrgCapabilitiesAnnotationsItem[];
-    sharedAccessKeys?: enums.RoleOrgCapabilitiesBillingItem[];
-    users?: enums.RoleOrgCapabilitiesAnnotationsItem[];
-    views?: enums.RoleOrgCapabilitiesAnnotationsItem[];
-}
-
-/**
- * A Role as a lookup returns it.
- */
-export interface RoleResult {
-    /**
-     * Id of an existing role to take under management instead of creating one; changing it replaces.
-     */
-    adopt?: string;
-    /**
-     * Dataset name to capabilities: ingest [create], query [read], data [delete], trim/vacuum [update], share [create, read, delete], starredQueries/virtualFields CRUD. Defaults to none.
-     */
-    datasetCapabilities?: {[key: string]: outputs.RoleDatasetCapabilitiesItem};
-    /**
-     * Free text. Defaults to "".
-     */
-    description?: string;
-    /**
-     * The Role's id.
-     */
+export interface PieChart {
+    datasetId?: string;
     id: string;
-    /**
-     * User ids assigned to the role, no duplicates; order does not matter. Defaults to none.
-     */
-    members?: string[];
-    /**
-     * Required: unique name in the organization (a clash is a 409).
-     */
     name?: string;
-    /**
-     * Org-wide permissions: annotations, apiTokens, dashboards, datasets, endpoints, flows, integrations, monitors, notifiers, rbac, users, views allow CRUD; auditLog only read; billing and sharedAccessKeys read and update. Defaults to none.
-     */
-    orgCapabilities?: outputs.RoleOrgCapabilities;
-    /**
-     * View name to capabilities: query [read], share [create, read, delete]. Defaults to none.
-     */
-    viewCapabilities?: {[key: string]: outputs.RoleViewCapabilitiesItem};
+    query: outputs.ChartQuery;
+    type: "Pie";
 }
 
-export interface RoleViewCapabilitiesItem {
-    query?: enums.RoleOrgCapabilitiesAuditLogItem[];
-    share?: enums.RoleDatasetCapabilitiesItemShareItem[];
-}
-
-/**
- * Required: the APL request saved.
- */
-export interface StarredQueryQuery {
-    /**
-     * Required: the APL text, non-empty.
-     */
-    apl: string;
-    /**
-     * Cursor to start from.
-     */
-    cursor?: string;
-    /**
-     * Integer, at least 1: default page size.
-     */
-    defaultLimit?: number;
-    /**
-     * Default order: `{field, desc}` entries, field non-empty.
-     */
-    defaultOrder?: outputs.StarredQueryQueryDefaultOrderItem[];
-    /**
-     * RFC 3339 or relative (`now`) end time.
-     */
-    endTime?: string;
-    /**
-     * Include the row the cursor names.
-     */
-    includeCursor?: boolean;
-    /**
-     * Include the cursor field in results.
-     */
-    includeCursorField?: boolean;
-    /**
-     * APL libraries to load.
-     */
-    libraries?: string[];
-    /**
-     * Query options.
-     */
-    queryOptions?: outputs.StarredQueryQueryQueryOptions;
-    /**
-     * RFC 3339 or relative (`now-1h`) start time.
-     */
-    startTime?: string;
-    /**
-     * Query variables.
-     */
-    variables?: {[key: string]: any};
-}
-
-export interface StarredQueryQueryDefaultOrderItem {
-    desc: boolean;
-    field: string;
+export interface PlaceholderChart {
+    id: string;
+    type: "Placeholder";
 }
 
 /**
  * Query options.
  */
-export interface StarredQueryQueryQueryOptions {
+export interface QueryOptions {
     /**
      * Bypass the cache.
      */
@@ -930,6 +913,113 @@ export interface StarredQueryQueryQueryOptions {
     resolution?: string;
 }
 
+export interface QueryOrder {
+    desc: boolean;
+    field: string;
+}
+
+/**
+ * A Role as a lookup returns it.
+ */
+export interface RoleResult {
+    /**
+     * Id of an existing role to take under management instead of creating one; changing it replaces.
+     */
+    adopt?: string;
+    /**
+     * Dataset name to capabilities: ingest [create], query [read], data [delete], trim/vacuum [update], share [create, read, delete], starredQueries/virtualFields CRUD. Defaults to none.
+     */
+    datasetCapabilities?: {[key: string]: outputs.DatasetCapabilities};
+    /**
+     * Free text. Defaults to "".
+     */
+    description?: string;
+    /**
+     * The Role's id.
+     */
+    id: string;
+    /**
+     * User ids assigned to the role, no duplicates; order does not matter. Defaults to none.
+     */
+    members?: string[];
+    /**
+     * Required: unique name in the organization (a clash is a 409).
+     */
+    name?: string;
+    /**
+     * Org-wide permissions: annotations, apiTokens, dashboards, datasets, endpoints, flows, integrations, monitors, notifiers, rbac, users, views allow CRUD; auditLog only read; billing and sharedAccessKeys read and update. Defaults to none.
+     */
+    orgCapabilities?: outputs.OrgCapabilities;
+    /**
+     * View name to capabilities: query [read], share [create, read, delete]. Defaults to none.
+     */
+    viewCapabilities?: {[key: string]: outputs.ViewCapabilities};
+}
+
+export interface ScatterChart {
+    datasetId?: string;
+    id: string;
+    name?: string;
+    query: outputs.ChartQuery;
+    type: "Scatter";
+}
+
+export interface SectionHeaderChart {
+    datasetId?: string;
+    id: string;
+    name?: string;
+    query?: outputs.ChartQuery;
+    type: "SectionHeader";
+}
+
+export interface SmartFilterChart {
+    filters: (outputs.SmartFilterSearch | outputs.SmartFilterSelectList | outputs.SmartFilterSelectQuery)[];
+    id: string;
+    logo?: string;
+    logoDark?: string;
+    name?: string;
+    type: "SmartFilter";
+}
+
+export interface SmartFilterOption {
+    default?: boolean;
+    key: string;
+    unset?: boolean;
+    value: string;
+}
+
+export interface SmartFilterSearch {
+    active?: boolean;
+    id: string;
+    name: string;
+    type: "search";
+}
+
+export interface SmartFilterSelectList {
+    active?: boolean;
+    id: string;
+    name: string;
+    options?: outputs.SmartFilterOption[] | string;
+    selectType: "list";
+    type: "select";
+}
+
+export interface SmartFilterSelectQuery {
+    active?: boolean;
+    id: string;
+    name: string;
+    options?: outputs.SmartFilterOption[] | string;
+    query?: outputs.ChartQuery;
+    selectType: "query";
+    type: "select";
+}
+
+export interface SpacerChart {
+    id: string;
+    name?: string;
+    type: "Spacer";
+}
+
 /**
  * A StarredQuery as a lookup returns it.
  */
@@ -961,11 +1051,112 @@ export interface StarredQueryResult {
     /**
      * Required: the APL request saved.
      */
-    query?: outputs.StarredQueryQuery;
+    query?: outputs.AplRequest;
     /**
      * Required: the owner, a user id, or `team` for a query shared with everyone.
      */
     who?: string;
+}
+
+export interface StatisticChart {
+    background?: string;
+    chartFillColor?: string;
+    chartHeight?: string | number;
+    colorScheme?: enums.StatisticColorScheme;
+    customUnits?: string;
+    datasetId?: string;
+    errorColorProps?: outputs.StatisticColorProps;
+    errorThreshold?: enums.StatisticThreshold;
+    errorThresholdValue?: string;
+    hideValue?: boolean;
+    id: string;
+    invertTheme?: boolean;
+    labelColor?: string;
+    name?: string;
+    okColorProps?: outputs.StatisticColorProps;
+    query: outputs.ChartQuery;
+    showChart?: boolean | string;
+    textColor?: string;
+    type: "Statistic";
+    warningColorProps?: outputs.StatisticColorProps;
+    warningThreshold?: enums.StatisticThreshold;
+    warningThresholdValue?: string;
+}
+
+export interface StatisticColorProps {
+    background?: string;
+    chartFillColor?: string;
+    labelColor?: string;
+    textColor?: string;
+}
+
+export interface TableChart {
+    datasetId?: string;
+    id: string;
+    name?: string;
+    query: outputs.ChartQuery;
+    tableSettings?: outputs.TableSettings;
+    type: "Table";
+}
+
+export interface TableColumn {
+    name: string;
+    width?: number;
+}
+
+export interface TableDisplaySettings {
+    fitColumns?: boolean;
+    fontSize?: string;
+    hideNulls?: boolean;
+    highlightSeverity?: boolean;
+    showEvent?: boolean;
+    showRaw?: boolean;
+    showTimestamp?: boolean;
+    wrapLines?: boolean;
+}
+
+export interface TableSettings {
+    columns?: (string | outputs.TableColumn)[];
+    settings?: outputs.TableDisplaySettings;
+}
+
+export interface TimeSeriesChart {
+    datasetId?: string;
+    id: string;
+    name?: string;
+    query: outputs.TimeSeriesChartQuery;
+    type: "TimeSeries";
+}
+
+export interface TimeSeriesChartQuery {
+    apl?: string;
+    mpl?: string;
+    queryOptions?: outputs.TimeSeriesQueryOptions;
+}
+
+export interface TimeSeriesQueryOptions {
+    /**
+     * Empty intervals: `auto` infers, `null` leaves gaps, `span` connects, `zero` fills with zero.
+     */
+    displayNull?: enums.TimeSeriesDisplayNull;
+    /**
+     * `"true"` overlays the series on one chart.
+     */
+    overlayCharts?: enums.TimeSeriesOverlayCharts;
+    /**
+     * At most 10000 characters.
+     */
+    shownColumns?: string;
+    timeSeriesVariant?: enums.TimeSeriesVariant;
+    timeSeriesView?: enums.TimeSeriesView;
+}
+
+export interface TopKChart {
+    datasetId?: string;
+    id: string;
+    name?: string;
+    query: outputs.ChartQuery;
+    type: "TopK";
 }
 
 /**
@@ -996,6 +1187,11 @@ export interface UserResult {
      * The role's name, e.g. `Admin` or a custom role's name.
      */
     roleName?: string;
+}
+
+export interface ViewCapabilities {
+    query?: enums.CapabilityAction[];
+    share?: enums.CapabilityAction[];
 }
 
 /**

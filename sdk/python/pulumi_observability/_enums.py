@@ -7,24 +7,33 @@ import pulumi
 from enum import Enum
 
 __all__ = [
-    'DashboardDashboardAgainst',
-    'DashboardDashboardRefreshTime',
+    'CapabilityAction',
+    'DashboardAgainst',
+    'DashboardRefreshTime',
     'DatasetKind',
     'MonitorOperator',
     'MonitorType',
+    'NoteVariant',
     'Region',
-    'RoleDatasetCapabilitiesItemDataItem',
-    'RoleDatasetCapabilitiesItemIngestItem',
-    'RoleDatasetCapabilitiesItemShareItem',
-    'RoleDatasetCapabilitiesItemTrimItem',
-    'RoleOrgCapabilitiesAnnotationsItem',
-    'RoleOrgCapabilitiesAuditLogItem',
-    'RoleOrgCapabilitiesBillingItem',
+    'StatisticColorScheme',
+    'StatisticThreshold',
+    'TimeSeriesDisplayNull',
+    'TimeSeriesOverlayCharts',
+    'TimeSeriesVariant',
+    'TimeSeriesView',
 ]
 
 
-@pulumi.type_token("observability:index:DashboardDashboardAgainst")
-class DashboardDashboardAgainst(_builtins.str, Enum):
+@pulumi.type_token("observability:index:CapabilityAction")
+class CapabilityAction(_builtins.str, Enum):
+    CREATE = "create"
+    READ = "read"
+    UPDATE = "update"
+    DELETE = "delete"
+
+
+@pulumi.type_token("observability:index:DashboardAgainst")
+class DashboardAgainst(_builtins.str, Enum):
     """
     Compare against a period this far back; "" disables. Not together with `againstTimestamp`.
     """
@@ -44,8 +53,8 @@ class DashboardDashboardAgainst(_builtins.str, Enum):
     VALUE_EMPTY = ""
 
 
-@pulumi.type_token("observability:index:DashboardDashboardRefreshTime")
-class DashboardDashboardRefreshTime(_builtins.int, Enum):
+@pulumi.type_token("observability:index:DashboardRefreshTime")
+class DashboardRefreshTime(_builtins.int, Enum):
     """
     Required: seconds between refreshes, 15, 60 or 300.
     """
@@ -87,6 +96,11 @@ class MonitorType(_builtins.str, Enum):
     ANOMALY_DETECTION = "AnomalyDetection"
 
 
+@pulumi.type_token("observability:index:NoteVariant")
+class NoteVariant(_builtins.str, Enum):
+    DEFAULT = "default"
+
+
 @pulumi.type_token("observability:index:Region")
 class Region(_builtins.str, Enum):
     """
@@ -96,42 +110,63 @@ class Region(_builtins.str, Enum):
     EU = "eu"
 
 
-@pulumi.type_token("observability:index:RoleDatasetCapabilitiesItemDataItem")
-class RoleDatasetCapabilitiesItemDataItem(_builtins.str, Enum):
-    DELETE = "delete"
+@pulumi.type_token("observability:index:StatisticColorScheme")
+class StatisticColorScheme(_builtins.str, Enum):
+    BLUE = "Blue"
+    ORANGE = "Orange"
+    RED = "Red"
+    PURPLE = "Purple"
+    TEAL = "Teal"
+    YELLOW = "Yellow"
+    GREEN = "Green"
+    PINK = "Pink"
+    GREY = "Grey"
+    BROWN = "Brown"
 
 
-@pulumi.type_token("observability:index:RoleDatasetCapabilitiesItemIngestItem")
-class RoleDatasetCapabilitiesItemIngestItem(_builtins.str, Enum):
-    CREATE = "create"
+@pulumi.type_token("observability:index:StatisticThreshold")
+class StatisticThreshold(_builtins.str, Enum):
+    ABOVE = "Above"
+    ABOVE_OR_EQUAL = "AboveOrEqual"
+    BELOW = "Below"
+    BELOW_OR_EQUAL = "BelowOrEqual"
+    ABOVE_OR_BELOW = "AboveOrBelow"
 
 
-@pulumi.type_token("observability:index:RoleDatasetCapabilitiesItemShareItem")
-class RoleDatasetCapabilitiesItemShareItem(_builtins.str, Enum):
-    CREATE = "create"
-    READ = "read"
-    DELETE = "delete"
+@pulumi.type_token("observability:index:TimeSeriesDisplayNull")
+class TimeSeriesDisplayNull(_builtins.str, Enum):
+    """
+    Empty intervals: `auto` infers, `null` leaves gaps, `span` connects, `zero` fills with zero.
+    """
+    AUTO = "auto"
+    NULL = "null"
+    SPAN = "span"
+    ZERO = "zero"
+    VALUE_EMPTY = ""
 
 
-@pulumi.type_token("observability:index:RoleDatasetCapabilitiesItemTrimItem")
-class RoleDatasetCapabilitiesItemTrimItem(_builtins.str, Enum):
-    UPDATE = "update"
+@pulumi.type_token("observability:index:TimeSeriesOverlayCharts")
+class TimeSeriesOverlayCharts(_builtins.str, Enum):
+    """
+    `"true"` overlays the series on one chart.
+    """
+    TRUE = "true"
+    FALSE = "false"
+    VALUE_EMPTY = ""
 
 
-@pulumi.type_token("observability:index:RoleOrgCapabilitiesAnnotationsItem")
-class RoleOrgCapabilitiesAnnotationsItem(_builtins.str, Enum):
-    CREATE = "create"
-    READ = "read"
-    UPDATE = "update"
-    DELETE = "delete"
+@pulumi.type_token("observability:index:TimeSeriesVariant")
+class TimeSeriesVariant(_builtins.str, Enum):
+    AREA = "area"
+    BARS = "bars"
+    LINE = "line"
+    LINES = "lines"
+    VALUE_EMPTY = ""
 
 
-@pulumi.type_token("observability:index:RoleOrgCapabilitiesAuditLogItem")
-class RoleOrgCapabilitiesAuditLogItem(_builtins.str, Enum):
-    READ = "read"
-
-
-@pulumi.type_token("observability:index:RoleOrgCapabilitiesBillingItem")
-class RoleOrgCapabilitiesBillingItem(_builtins.str, Enum):
-    READ = "read"
-    UPDATE = "update"
+@pulumi.type_token("observability:index:TimeSeriesView")
+class TimeSeriesView(_builtins.str, Enum):
+    CHARTS = "charts"
+    RESULTS_TABLE = "resultsTable"
+    CHARTS_RESULTS_TABLE = "charts|resultsTable"
+    VALUE_EMPTY = ""

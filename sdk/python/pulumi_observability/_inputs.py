@@ -7,7 +7,7 @@ import warnings
 import sys
 import pulumi
 import pulumi.runtime
-from typing import Any, Mapping, Optional, Sequence, Union, overload
+from typing import Any, Mapping, Optional, Sequence, Union, overload, Literal
 if sys.version_info >= (3, 11):
     from typing import NotRequired, TypedDict, TypeAlias
 else:
@@ -16,18 +16,32 @@ from . import _utilities
 from ._enums import *
 
 __all__ = [
-    'ApiTokenDatasetCapabilitiesItemArgs',
-    'ApiTokenDatasetCapabilitiesItemArgsDict',
-    'ApiTokenOrgCapabilitiesArgs',
-    'ApiTokenOrgCapabilitiesArgsDict',
-    'ApiTokenViewCapabilitiesItemArgs',
-    'ApiTokenViewCapabilitiesItemArgsDict',
-    'DashboardDashboardArgs',
-    'DashboardDashboardArgsDict',
-    'DashboardDashboardLayoutItemArgs',
-    'DashboardDashboardLayoutItemArgsDict',
-    'DashboardDashboardOverridesArgs',
-    'DashboardDashboardOverridesArgsDict',
+    'AplRequestArgs',
+    'AplRequestArgsDict',
+    'ChartQueryArgs',
+    'ChartQueryArgsDict',
+    'DashboardDocumentArgs',
+    'DashboardDocumentArgsDict',
+    'DashboardLayoutItemArgs',
+    'DashboardLayoutItemArgsDict',
+    'DashboardOverridesArgs',
+    'DashboardOverridesArgsDict',
+    'DatasetCapabilitiesArgs',
+    'DatasetCapabilitiesArgsDict',
+    'HeatmapChartArgs',
+    'HeatmapChartArgsDict',
+    'HeatmapChartQueryArgs',
+    'HeatmapChartQueryArgsDict',
+    'HeatmapQueryOptionsArgs',
+    'HeatmapQueryOptionsArgsDict',
+    'LogStreamChartArgs',
+    'LogStreamChartArgsDict',
+    'MonitorListChartArgs',
+    'MonitorListChartArgsDict',
+    'MonitorListColumnsArgs',
+    'MonitorListColumnsArgsDict',
+    'NoteChartArgs',
+    'NoteChartArgsDict',
     'NotifierPropertiesArgs',
     'NotifierPropertiesArgsDict',
     'NotifierPropertiesCustomWebhookArgs',
@@ -48,381 +62,331 @@ __all__ = [
     'NotifierPropertiesSlackArgsDict',
     'NotifierPropertiesWebhookArgs',
     'NotifierPropertiesWebhookArgsDict',
-    'RoleDatasetCapabilitiesItemArgs',
-    'RoleDatasetCapabilitiesItemArgsDict',
-    'RoleOrgCapabilitiesArgs',
-    'RoleOrgCapabilitiesArgsDict',
-    'RoleViewCapabilitiesItemArgs',
-    'RoleViewCapabilitiesItemArgsDict',
-    'StarredQueryQueryArgs',
-    'StarredQueryQueryArgsDict',
-    'StarredQueryQueryDefaultOrderItemArgs',
-    'StarredQueryQueryDefaultOrderItemArgsDict',
-    'StarredQueryQueryQueryOptionsArgs',
-    'StarredQueryQueryQueryOptionsArgsDict',
+    'OrgCapabilitiesArgs',
+    'OrgCapabilitiesArgsDict',
+    'PieChartArgs',
+    'PieChartArgsDict',
+    'PlaceholderChartArgs',
+    'PlaceholderChartArgsDict',
+    'QueryOptionsArgs',
+    'QueryOptionsArgsDict',
+    'QueryOrderArgs',
+    'QueryOrderArgsDict',
+    'ScatterChartArgs',
+    'ScatterChartArgsDict',
+    'SectionHeaderChartArgs',
+    'SectionHeaderChartArgsDict',
+    'SmartFilterChartArgs',
+    'SmartFilterChartArgsDict',
+    'SmartFilterOptionArgs',
+    'SmartFilterOptionArgsDict',
+    'SmartFilterSearchArgs',
+    'SmartFilterSearchArgsDict',
+    'SmartFilterSelectListArgs',
+    'SmartFilterSelectListArgsDict',
+    'SmartFilterSelectQueryArgs',
+    'SmartFilterSelectQueryArgsDict',
+    'SpacerChartArgs',
+    'SpacerChartArgsDict',
+    'StatisticChartArgs',
+    'StatisticChartArgsDict',
+    'StatisticColorPropsArgs',
+    'StatisticColorPropsArgsDict',
+    'TableChartArgs',
+    'TableChartArgsDict',
+    'TableColumnArgs',
+    'TableColumnArgsDict',
+    'TableDisplaySettingsArgs',
+    'TableDisplaySettingsArgsDict',
+    'TableSettingsArgs',
+    'TableSettingsArgsDict',
+    'TimeSeriesChartArgs',
+    'TimeSeriesChartArgsDict',
+    'TimeSeriesChartQueryArgs',
+    'TimeSeriesChartQueryArgsDict',
+    'TimeSeriesQueryOptionsArgs',
+    'TimeSeriesQueryOptionsArgsDict',
+    'TopKChartArgs',
+    'TopKChartArgsDict',
+    'ViewCapabilitiesArgs',
+    'ViewCapabilitiesArgsDict',
 ]
 
-class ApiTokenDatasetCapabilitiesItemArgsDict(TypedDict):
-    data: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['RoleDatasetCapabilitiesItemDataItem']]]]]
-    ingest: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['RoleDatasetCapabilitiesItemIngestItem']]]]]
-    query: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesAuditLogItem']]]]]
-    share: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['RoleDatasetCapabilitiesItemShareItem']]]]]
-    starred_queries: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesAnnotationsItem']]]]]
-    trim: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['RoleDatasetCapabilitiesItemTrimItem']]]]]
-    vacuum: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['RoleDatasetCapabilitiesItemTrimItem']]]]]
-    virtual_fields: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesAnnotationsItem']]]]]
-
-@pulumi.input_type
-class ApiTokenDatasetCapabilitiesItemArgs:
-    def __init__(__self__, *,
-                 data: pulumi.Input[Optional[Sequence[pulumi.Input['RoleDatasetCapabilitiesItemDataItem']]]] = None,
-                 ingest: pulumi.Input[Optional[Sequence[pulumi.Input['RoleDatasetCapabilitiesItemIngestItem']]]] = None,
-                 query: pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesAuditLogItem']]]] = None,
-                 share: pulumi.Input[Optional[Sequence[pulumi.Input['RoleDatasetCapabilitiesItemShareItem']]]] = None,
-                 starred_queries: pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesAnnotationsItem']]]] = None,
-                 trim: pulumi.Input[Optional[Sequence[pulumi.Input['RoleDatasetCapabilitiesItemTrimItem']]]] = None,
-                 vacuum: pulumi.Input[Optional[Sequence[pulumi.Input['RoleDatasetCapabilitiesItemTrimItem']]]] = None,
-                 virtual_fields: pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesAnnotationsItem']]]] = None):
-        if data is not None:
-            pulumi.set(__self__, "data", data)
-        if ingest is not None:
-            pulumi.set(__self__, "ingest", ingest)
-        if query is not None:
-            pulumi.set(__self__, "query", query)
-        if share is not None:
-            pulumi.set(__self__, "share", share)
-        if starred_queries is not None:
-            pulumi.set(__self__, "starred_queries", starred_queries)
-        if trim is not None:
-            pulumi.set(__self__, "trim", trim)
-        if vacuum is not None:
-            pulumi.set(__self__, "vacuum", vacuum)
-        if virtual_fields is not None:
-            pulumi.set(__self__, "virtual_fields", virtual_fields)
-
-    @_builtins.property
-    @pulumi.getter
-    def data(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['RoleDatasetCapabilitiesItemDataItem']]]]:
-        return pulumi.get(self, "data")
-
-    @data.setter
-    def data(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['RoleDatasetCapabilitiesItemDataItem']]]]):
-        pulumi.set(self, "data", value)
-
-    @_builtins.property
-    @pulumi.getter
-    def ingest(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['RoleDatasetCapabilitiesItemIngestItem']]]]:
-        return pulumi.get(self, "ingest")
-
-    @ingest.setter
-    def ingest(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['RoleDatasetCapabilitiesItemIngestItem']]]]):
-        pulumi.set(self, "ingest", value)
-
-    @_builtins.property
-    @pulumi.getter
-    def query(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesAuditLogItem']]]]:
-        return pulumi.get(self, "query")
-
-    @query.setter
-    def query(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesAuditLogItem']]]]):
-        pulumi.set(self, "query", value)
-
-    @_builtins.property
-    @pulumi.getter
-    def share(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['RoleDatasetCapabilitiesItemShareItem']]]]:
-        return pulumi.get(self, "share")
-
-    @share.setter
-    def share(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['RoleDatasetCapabilitiesItemShareItem']]]]):
-        pulumi.set(self, "share", value)
-
-    @_builtins.property
-    @pulumi.getter(name="starredQueries")
-    def starred_queries(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesAnnotationsItem']]]]:
-        return pulumi.get(self, "starred_queries")
-
-    @starred_queries.setter
-    def starred_queries(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesAnnotationsItem']]]]):
-        pulumi.set(self, "starred_queries", value)
-
-    @_builtins.property
-    @pulumi.getter
-    def trim(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['RoleDatasetCapabilitiesItemTrimItem']]]]:
-        return pulumi.get(self, "trim")
-
-    @trim.setter
-    def trim(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['RoleDatasetCapabilitiesItemTrimItem']]]]):
-        pulumi.set(self, "trim", value)
-
-    @_builtins.property
-    @pulumi.getter
-    def vacuum(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['RoleDatasetCapabilitiesItemTrimItem']]]]:
-        return pulumi.get(self, "vacuum")
-
-    @vacuum.setter
-    def vacuum(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['RoleDatasetCapabilitiesItemTrimItem']]]]):
-        pulumi.set(self, "vacuum", value)
-
-    @_builtins.property
-    @pulumi.getter(name="virtualFields")
-    def virtual_fields(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesAnnotationsItem']]]]:
-        return pulumi.get(self, "virtual_fields")
-
-    @virtual_fields.setter
-    def virtual_fields(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesAnnotationsItem']]]]):
-        pulumi.set(self, "virtual_fields", value)
-
-
-class ApiTokenOrgCapabilitiesArgsDict(TypedDict):
+class AplRequestArgsDict(TypedDict):
     """
-    Org-wide permissions, as a Role's: annotations, apiTokens, dashboards, datasets, endpoints, flows, integrations, monitors, notifiers, rbac, users, views allow CRUD; auditLog only read; billing and sharedAccessKeys read and update. Defaults to none.
+    Required: the APL request saved.
     """
-    annotations: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesAnnotationsItem']]]]]
-    api_tokens: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesAnnotationsItem']]]]]
-    audit_log: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesAuditLogItem']]]]]
-    billing: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesBillingItem']]]]]
-    dashboards: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesAnnotationsItem']]]]]
-    datasets: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesAnnotationsItem']]]]]
-    endpoints: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesAnnotationsItem']]]]]
-    flows: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesAnnotationsItem']]]]]
-    integrations: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesAnnotationsItem']]]]]
-    monitors: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesAnnotationsItem']]]]]
-    notifiers: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesAnnotationsItem']]]]]
-    rbac: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesAnnotationsItem']]]]]
-    shared_access_keys: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesBillingItem']]]]]
-    users: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesAnnotationsItem']]]]]
-    views: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesAnnotationsItem']]]]]
+    apl: pulumi.Input[_builtins.str]
+    """
+    Required: the APL text, non-empty.
+    """
+    cursor: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Cursor to start from.
+    """
+    default_limit: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    Integer, at least 1: default page size.
+    """
+    default_order: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['QueryOrderArgsDict']]]]]
+    """
+    Default order: `{field, desc}` entries, field non-empty.
+    """
+    end_time: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    RFC 3339 or relative (`now`) end time.
+    """
+    include_cursor: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Include the row the cursor names.
+    """
+    include_cursor_field: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Include the cursor field in results.
+    """
+    libraries: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
+    """
+    APL libraries to load.
+    """
+    query_options: NotRequired[pulumi.Input[Optional['QueryOptionsArgsDict']]]
+    """
+    Query options.
+    """
+    start_time: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    RFC 3339 or relative (`now-1h`) start time.
+    """
+    variables: NotRequired[pulumi.Input[Optional[Mapping[str, Any]]]]
+    """
+    Query variables.
+    """
 
 @pulumi.input_type
-class ApiTokenOrgCapabilitiesArgs:
+class AplRequestArgs:
     def __init__(__self__, *,
-                 annotations: pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesAnnotationsItem']]]] = None,
-                 api_tokens: pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesAnnotationsItem']]]] = None,
-                 audit_log: pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesAuditLogItem']]]] = None,
-                 billing: pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesBillingItem']]]] = None,
-                 dashboards: pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesAnnotationsItem']]]] = None,
-                 datasets: pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesAnnotationsItem']]]] = None,
-                 endpoints: pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesAnnotationsItem']]]] = None,
-                 flows: pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesAnnotationsItem']]]] = None,
-                 integrations: pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesAnnotationsItem']]]] = None,
-                 monitors: pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesAnnotationsItem']]]] = None,
-                 notifiers: pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesAnnotationsItem']]]] = None,
-                 rbac: pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesAnnotationsItem']]]] = None,
-                 shared_access_keys: pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesBillingItem']]]] = None,
-                 users: pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesAnnotationsItem']]]] = None,
-                 views: pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesAnnotationsItem']]]] = None):
+                 apl: pulumi.Input[_builtins.str],
+                 cursor: pulumi.Input[Optional[_builtins.str]] = None,
+                 default_limit: pulumi.Input[Optional[_builtins.int]] = None,
+                 default_order: pulumi.Input[Optional[Sequence[pulumi.Input['QueryOrderArgs']]]] = None,
+                 end_time: pulumi.Input[Optional[_builtins.str]] = None,
+                 include_cursor: pulumi.Input[Optional[_builtins.bool]] = None,
+                 include_cursor_field: pulumi.Input[Optional[_builtins.bool]] = None,
+                 libraries: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 query_options: pulumi.Input[Optional['QueryOptionsArgs']] = None,
+                 start_time: pulumi.Input[Optional[_builtins.str]] = None,
+                 variables: pulumi.Input[Optional[Mapping[str, Any]]] = None):
         """
-        Org-wide permissions, as a Role's: annotations, apiTokens, dashboards, datasets, endpoints, flows, integrations, monitors, notifiers, rbac, users, views allow CRUD; auditLog only read; billing and sharedAccessKeys read and update. Defaults to none.
+        Required: the APL request saved.
+
+        :param pulumi.Input[_builtins.str] apl: Required: the APL text, non-empty.
+        :param pulumi.Input[_builtins.str] cursor: Cursor to start from.
+        :param pulumi.Input[_builtins.int] default_limit: Integer, at least 1: default page size.
+        :param pulumi.Input[Sequence[pulumi.Input['QueryOrderArgs']]] default_order: Default order: `{field, desc}` entries, field non-empty.
+        :param pulumi.Input[_builtins.str] end_time: RFC 3339 or relative (`now`) end time.
+        :param pulumi.Input[_builtins.bool] include_cursor: Include the row the cursor names.
+        :param pulumi.Input[_builtins.bool] include_cursor_field: Include the cursor field in results.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] libraries: APL libraries to load.
+        :param pulumi.Input['QueryOptionsArgs'] query_options: Query options.
+        :param pulumi.Input[_builtins.str] start_time: RFC 3339 or relative (`now-1h`) start time.
+        :param pulumi.Input[Mapping[str, Any]] variables: Query variables.
         """
-        if annotations is not None:
-            pulumi.set(__self__, "annotations", annotations)
-        if api_tokens is not None:
-            pulumi.set(__self__, "api_tokens", api_tokens)
-        if audit_log is not None:
-            pulumi.set(__self__, "audit_log", audit_log)
-        if billing is not None:
-            pulumi.set(__self__, "billing", billing)
-        if dashboards is not None:
-            pulumi.set(__self__, "dashboards", dashboards)
-        if datasets is not None:
-            pulumi.set(__self__, "datasets", datasets)
-        if endpoints is not None:
-            pulumi.set(__self__, "endpoints", endpoints)
-        if flows is not None:
-            pulumi.set(__self__, "flows", flows)
-        if integrations is not None:
-            pulumi.set(__self__, "integrations", integrations)
-        if monitors is not None:
-            pulumi.set(__self__, "monitors", monitors)
-        if notifiers is not None:
-            pulumi.set(__self__, "notifiers", notifiers)
-        if rbac is not None:
-            pulumi.set(__self__, "rbac", rbac)
-        if shared_access_keys is not None:
-            pulumi.set(__self__, "shared_access_keys", shared_access_keys)
-        if users is not None:
-            pulumi.set(__self__, "users", users)
-        if views is not None:
-            pulumi.set(__self__, "views", views)
+        pulumi.set(__self__, "apl", apl)
+        if cursor is not None:
+            pulumi.set(__self__, "cursor", cursor)
+        if default_limit is not None:
+            pulumi.set(__self__, "default_limit", default_limit)
+        if default_order is not None:
+            pulumi.set(__self__, "default_order", default_order)
+        if end_time is not None:
+            pulumi.set(__self__, "end_time", end_time)
+        if include_cursor is not None:
+            pulumi.set(__self__, "include_cursor", include_cursor)
+        if include_cursor_field is not None:
+            pulumi.set(__self__, "include_cursor_field", include_cursor_field)
+        if libraries is not None:
+            pulumi.set(__self__, "libraries", libraries)
+        if query_options is not None:
+            pulumi.set(__self__, "query_options", query_options)
+        if start_time is not None:
+            pulumi.set(__self__, "start_time", start_time)
+        if variables is not None:
+            pulumi.set(__self__, "variables", variables)
 
     @_builtins.property
     @pulumi.getter
-    def annotations(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesAnnotationsItem']]]]:
-        return pulumi.get(self, "annotations")
+    def apl(self) -> pulumi.Input[_builtins.str]:
+        """
+        Required: the APL text, non-empty.
+        """
+        return pulumi.get(self, "apl")
 
-    @annotations.setter
-    def annotations(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesAnnotationsItem']]]]):
-        pulumi.set(self, "annotations", value)
-
-    @_builtins.property
-    @pulumi.getter(name="apiTokens")
-    def api_tokens(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesAnnotationsItem']]]]:
-        return pulumi.get(self, "api_tokens")
-
-    @api_tokens.setter
-    def api_tokens(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesAnnotationsItem']]]]):
-        pulumi.set(self, "api_tokens", value)
-
-    @_builtins.property
-    @pulumi.getter(name="auditLog")
-    def audit_log(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesAuditLogItem']]]]:
-        return pulumi.get(self, "audit_log")
-
-    @audit_log.setter
-    def audit_log(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesAuditLogItem']]]]):
-        pulumi.set(self, "audit_log", value)
+    @apl.setter
+    def apl(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "apl", value)
 
     @_builtins.property
     @pulumi.getter
-    def billing(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesBillingItem']]]]:
-        return pulumi.get(self, "billing")
+    def cursor(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Cursor to start from.
+        """
+        return pulumi.get(self, "cursor")
 
-    @billing.setter
-    def billing(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesBillingItem']]]]):
-        pulumi.set(self, "billing", value)
+    @cursor.setter
+    def cursor(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "cursor", value)
+
+    @_builtins.property
+    @pulumi.getter(name="defaultLimit")
+    def default_limit(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        Integer, at least 1: default page size.
+        """
+        return pulumi.get(self, "default_limit")
+
+    @default_limit.setter
+    def default_limit(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "default_limit", value)
+
+    @_builtins.property
+    @pulumi.getter(name="defaultOrder")
+    def default_order(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['QueryOrderArgs']]]]:
+        """
+        Default order: `{field, desc}` entries, field non-empty.
+        """
+        return pulumi.get(self, "default_order")
+
+    @default_order.setter
+    def default_order(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['QueryOrderArgs']]]]):
+        pulumi.set(self, "default_order", value)
+
+    @_builtins.property
+    @pulumi.getter(name="endTime")
+    def end_time(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        RFC 3339 or relative (`now`) end time.
+        """
+        return pulumi.get(self, "end_time")
+
+    @end_time.setter
+    def end_time(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "end_time", value)
+
+    @_builtins.property
+    @pulumi.getter(name="includeCursor")
+    def include_cursor(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Include the row the cursor names.
+        """
+        return pulumi.get(self, "include_cursor")
+
+    @include_cursor.setter
+    def include_cursor(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "include_cursor", value)
+
+    @_builtins.property
+    @pulumi.getter(name="includeCursorField")
+    def include_cursor_field(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Include the cursor field in results.
+        """
+        return pulumi.get(self, "include_cursor_field")
+
+    @include_cursor_field.setter
+    def include_cursor_field(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "include_cursor_field", value)
 
     @_builtins.property
     @pulumi.getter
-    def dashboards(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesAnnotationsItem']]]]:
-        return pulumi.get(self, "dashboards")
+    def libraries(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        APL libraries to load.
+        """
+        return pulumi.get(self, "libraries")
 
-    @dashboards.setter
-    def dashboards(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesAnnotationsItem']]]]):
-        pulumi.set(self, "dashboards", value)
+    @libraries.setter
+    def libraries(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "libraries", value)
+
+    @_builtins.property
+    @pulumi.getter(name="queryOptions")
+    def query_options(self) -> pulumi.Input[Optional['QueryOptionsArgs']]:
+        """
+        Query options.
+        """
+        return pulumi.get(self, "query_options")
+
+    @query_options.setter
+    def query_options(self, value: pulumi.Input[Optional['QueryOptionsArgs']]):
+        pulumi.set(self, "query_options", value)
+
+    @_builtins.property
+    @pulumi.getter(name="startTime")
+    def start_time(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        RFC 3339 or relative (`now-1h`) start time.
+        """
+        return pulumi.get(self, "start_time")
+
+    @start_time.setter
+    def start_time(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "start_time", value)
 
     @_builtins.property
     @pulumi.getter
-    def datasets(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesAnnotationsItem']]]]:
-        return pulumi.get(self, "datasets")
+    def variables(self) -> pulumi.Input[Optional[Mapping[str, Any]]]:
+        """
+        Query variables.
+        """
+        return pulumi.get(self, "variables")
 
-    @datasets.setter
-    def datasets(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesAnnotationsItem']]]]):
-        pulumi.set(self, "datasets", value)
-
-    @_builtins.property
-    @pulumi.getter
-    def endpoints(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesAnnotationsItem']]]]:
-        return pulumi.get(self, "endpoints")
-
-    @endpoints.setter
-    def endpoints(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesAnnotationsItem']]]]):
-        pulumi.set(self, "endpoints", value)
-
-    @_builtins.property
-    @pulumi.getter
-    def flows(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesAnnotationsItem']]]]:
-        return pulumi.get(self, "flows")
-
-    @flows.setter
-    def flows(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesAnnotationsItem']]]]):
-        pulumi.set(self, "flows", value)
-
-    @_builtins.property
-    @pulumi.getter
-    def integrations(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesAnnotationsItem']]]]:
-        return pulumi.get(self, "integrations")
-
-    @integrations.setter
-    def integrations(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesAnnotationsItem']]]]):
-        pulumi.set(self, "integrations", value)
-
-    @_builtins.property
-    @pulumi.getter
-    def monitors(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesAnnotationsItem']]]]:
-        return pulumi.get(self, "monitors")
-
-    @monitors.setter
-    def monitors(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesAnnotationsItem']]]]):
-        pulumi.set(self, "monitors", value)
-
-    @_builtins.property
-    @pulumi.getter
-    def notifiers(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesAnnotationsItem']]]]:
-        return pulumi.get(self, "notifiers")
-
-    @notifiers.setter
-    def notifiers(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesAnnotationsItem']]]]):
-        pulumi.set(self, "notifiers", value)
-
-    @_builtins.property
-    @pulumi.getter
-    def rbac(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesAnnotationsItem']]]]:
-        return pulumi.get(self, "rbac")
-
-    @rbac.setter
-    def rbac(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesAnnotationsItem']]]]):
-        pulumi.set(self, "rbac", value)
-
-    @_builtins.property
-    @pulumi.getter(name="sharedAccessKeys")
-    def shared_access_keys(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesBillingItem']]]]:
-        return pulumi.get(self, "shared_access_keys")
-
-    @shared_access_keys.setter
-    def shared_access_keys(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesBillingItem']]]]):
-        pulumi.set(self, "shared_access_keys", value)
-
-    @_builtins.property
-    @pulumi.getter
-    def users(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesAnnotationsItem']]]]:
-        return pulumi.get(self, "users")
-
-    @users.setter
-    def users(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesAnnotationsItem']]]]):
-        pulumi.set(self, "users", value)
-
-    @_builtins.property
-    @pulumi.getter
-    def views(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesAnnotationsItem']]]]:
-        return pulumi.get(self, "views")
-
-    @views.setter
-    def views(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesAnnotationsItem']]]]):
-        pulumi.set(self, "views", value)
+    @variables.setter
+    def variables(self, value: pulumi.Input[Optional[Mapping[str, Any]]]):
+        pulumi.set(self, "variables", value)
 
 
-class ApiTokenViewCapabilitiesItemArgsDict(TypedDict):
-    query: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesAuditLogItem']]]]]
-    share: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['RoleDatasetCapabilitiesItemShareItem']]]]]
+class ChartQueryArgsDict(TypedDict):
+    apl: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    mpl: NotRequired[pulumi.Input[Optional[_builtins.str]]]
 
 @pulumi.input_type
-class ApiTokenViewCapabilitiesItemArgs:
+class ChartQueryArgs:
     def __init__(__self__, *,
-                 query: pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesAuditLogItem']]]] = None,
-                 share: pulumi.Input[Optional[Sequence[pulumi.Input['RoleDatasetCapabilitiesItemShareItem']]]] = None):
-        if query is not None:
-            pulumi.set(__self__, "query", query)
-        if share is not None:
-            pulumi.set(__self__, "share", share)
+                 apl: pulumi.Input[Optional[_builtins.str]] = None,
+                 mpl: pulumi.Input[Optional[_builtins.str]] = None):
+        if apl is not None:
+            pulumi.set(__self__, "apl", apl)
+        if mpl is not None:
+            pulumi.set(__self__, "mpl", mpl)
 
     @_builtins.property
     @pulumi.getter
-    def query(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesAuditLogItem']]]]:
-        return pulumi.get(self, "query")
+    def apl(self) -> pulumi.Input[Optional[_builtins.str]]:
+        return pulumi.get(self, "apl")
 
-    @query.setter
-    def query(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesAuditLogItem']]]]):
-        pulumi.set(self, "query", value)
+    @apl.setter
+    def apl(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "apl", value)
 
     @_builtins.property
     @pulumi.getter
-    def share(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['RoleDatasetCapabilitiesItemShareItem']]]]:
-        return pulumi.get(self, "share")
+    def mpl(self) -> pulumi.Input[Optional[_builtins.str]]:
+        return pulumi.get(self, "mpl")
 
-    @share.setter
-    def share(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['RoleDatasetCapabilitiesItemShareItem']]]]):
-        pulumi.set(self, "share", value)
+    @mpl.setter
+    def mpl(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "mpl", value)
 
 
-class DashboardDashboardArgsDict(TypedDict):
+class DashboardDocumentArgsDict(TypedDict):
     """
     Required: the document. A document exported from the UI, parsed, is accepted as it is.
     """
-    charts: pulumi.Input[Sequence[Any]]
+    charts: pulumi.Input[Sequence[pulumi.Input[Union['TimeSeriesChartArgsDict', 'HeatmapChartArgsDict', 'LogStreamChartArgsDict', 'PieChartArgsDict', 'ScatterChartArgsDict', 'TableChartArgsDict', 'TopKChartArgsDict', 'StatisticChartArgsDict', 'NoteChartArgsDict', 'MonitorListChartArgsDict', 'SmartFilterChartArgsDict', 'SpacerChartArgsDict', 'SectionHeaderChartArgsDict', 'PlaceholderChartArgsDict']]]]
     """
     Required: at most 200; each needs a place in the layout. Order does not matter.
     """
-    layout: pulumi.Input[Sequence[pulumi.Input['DashboardDashboardLayoutItemArgsDict']]]
+    layout: pulumi.Input[Sequence[pulumi.Input['DashboardLayoutItemArgsDict']]]
     """
     Required: at most 200 items, one per chart. Order does not matter.
     """
@@ -430,7 +394,7 @@ class DashboardDashboardArgsDict(TypedDict):
     """
     Required: 1–100 characters.
     """
-    refresh_time: pulumi.Input['DashboardDashboardRefreshTime']
+    refresh_time: pulumi.Input['DashboardRefreshTime']
     """
     Required: seconds between refreshes, 15, 60 or 300.
     """
@@ -446,7 +410,7 @@ class DashboardDashboardArgsDict(TypedDict):
     """
     Required: `qr-now-<n><s|m|h|d|w>` (e.g. `qr-now-1h`) or epoch milliseconds as a string.
     """
-    against: NotRequired[pulumi.Input[Optional['DashboardDashboardAgainst']]]
+    against: NotRequired[pulumi.Input[Optional['DashboardAgainst']]]
     """
     Compare against a period this far back; "" disables. Not together with `againstTimestamp`.
     """
@@ -464,7 +428,7 @@ class DashboardDashboardArgsDict(TypedDict):
     """
     Ignored (server-managed keys an export may carry).
     """
-    overrides: NotRequired[pulumi.Input[Optional['DashboardDashboardOverridesArgsDict']]]
+    overrides: NotRequired[pulumi.Input[Optional['DashboardOverridesArgsDict']]]
     """
     Display overrides, as exports carry them (`{}` equals absent).
     """
@@ -481,22 +445,22 @@ class DashboardDashboardArgsDict(TypedDict):
     version: NotRequired[Any]
 
 @pulumi.input_type
-class DashboardDashboardArgs:
+class DashboardDocumentArgs:
     def __init__(__self__, *,
-                 charts: pulumi.Input[Sequence[Any]],
-                 layout: pulumi.Input[Sequence[pulumi.Input['DashboardDashboardLayoutItemArgs']]],
+                 charts: pulumi.Input[Sequence[pulumi.Input[Union['TimeSeriesChartArgs', 'HeatmapChartArgs', 'LogStreamChartArgs', 'PieChartArgs', 'ScatterChartArgs', 'TableChartArgs', 'TopKChartArgs', 'StatisticChartArgs', 'NoteChartArgs', 'MonitorListChartArgs', 'SmartFilterChartArgs', 'SpacerChartArgs', 'SectionHeaderChartArgs', 'PlaceholderChartArgs']]]],
+                 layout: pulumi.Input[Sequence[pulumi.Input['DashboardLayoutItemArgs']]],
                  name: pulumi.Input[_builtins.str],
-                 refresh_time: pulumi.Input['DashboardDashboardRefreshTime'],
+                 refresh_time: pulumi.Input['DashboardRefreshTime'],
                  schema_version: pulumi.Input[_builtins.float],
                  time_window_end: pulumi.Input[_builtins.str],
                  time_window_start: pulumi.Input[_builtins.str],
-                 against: pulumi.Input[Optional['DashboardDashboardAgainst']] = None,
+                 against: pulumi.Input[Optional['DashboardAgainst']] = None,
                  against_timestamp: pulumi.Input[Optional[_builtins.str]] = None,
                  created_at: Optional[Any] = None,
                  created_by: Optional[Any] = None,
                  description: pulumi.Input[Optional[_builtins.str]] = None,
                  id: Optional[Any] = None,
-                 overrides: pulumi.Input[Optional['DashboardDashboardOverridesArgs']] = None,
+                 overrides: pulumi.Input[Optional['DashboardOverridesArgs']] = None,
                  owner: pulumi.Input[Optional[_builtins.str]] = None,
                  uid: pulumi.Input[Optional[_builtins.str]] = None,
                  updated_at: Optional[Any] = None,
@@ -505,18 +469,18 @@ class DashboardDashboardArgs:
         """
         Required: the document. A document exported from the UI, parsed, is accepted as it is.
 
-        :param pulumi.Input[Sequence[Any]] charts: Required: at most 200; each needs a place in the layout. Order does not matter.
-        :param pulumi.Input[Sequence[pulumi.Input['DashboardDashboardLayoutItemArgs']]] layout: Required: at most 200 items, one per chart. Order does not matter.
+        :param pulumi.Input[Sequence[pulumi.Input[Union['TimeSeriesChartArgs', 'HeatmapChartArgs', 'LogStreamChartArgs', 'PieChartArgs', 'ScatterChartArgs', 'TableChartArgs', 'TopKChartArgs', 'StatisticChartArgs', 'NoteChartArgs', 'MonitorListChartArgs', 'SmartFilterChartArgs', 'SpacerChartArgs', 'SectionHeaderChartArgs', 'PlaceholderChartArgs']]]] charts: Required: at most 200; each needs a place in the layout. Order does not matter.
+        :param pulumi.Input[Sequence[pulumi.Input['DashboardLayoutItemArgs']]] layout: Required: at most 200 items, one per chart. Order does not matter.
         :param pulumi.Input[_builtins.str] name: Required: 1–100 characters.
-        :param pulumi.Input['DashboardDashboardRefreshTime'] refresh_time: Required: seconds between refreshes, 15, 60 or 300.
+        :param pulumi.Input['DashboardRefreshTime'] refresh_time: Required: seconds between refreshes, 15, 60 or 300.
         :param pulumi.Input[_builtins.float] schema_version: Required: 2.
         :param pulumi.Input[_builtins.str] time_window_end: Required: `qr-now` or epoch milliseconds as a string.
         :param pulumi.Input[_builtins.str] time_window_start: Required: `qr-now-<n><s|m|h|d|w>` (e.g. `qr-now-1h`) or epoch milliseconds as a string.
-        :param pulumi.Input['DashboardDashboardAgainst'] against: Compare against a period this far back; "" disables. Not together with `againstTimestamp`.
+        :param pulumi.Input['DashboardAgainst'] against: Compare against a period this far back; "" disables. Not together with `againstTimestamp`.
         :param pulumi.Input[_builtins.str] against_timestamp: Compare against this time (ISO 8601, `now-1h`, epoch ms); "" disables. Not together with `against`.
         :param pulumi.Input[_builtins.str] description: At most 1000 characters. Defaults to "".
         :param Any id: Ignored (server-managed keys an export may carry).
-        :param pulumi.Input['DashboardDashboardOverridesArgs'] overrides: Display overrides, as exports carry them (`{}` equals absent).
+        :param pulumi.Input['DashboardOverridesArgs'] overrides: Display overrides, as exports carry them (`{}` equals absent).
         :param pulumi.Input[_builtins.str] owner: A user id, or `X-AXIOM-EVERYONE` (any case) for everyone in the organization. Defaults to everyone.
         :param pulumi.Input[_builtins.str] uid: Ignored: the service's; the Dashboard's own `uid` input decides which dashboard this is.
         """
@@ -562,26 +526,26 @@ class DashboardDashboardArgs:
 
     @_builtins.property
     @pulumi.getter
-    def charts(self) -> pulumi.Input[Sequence[Any]]:
+    def charts(self) -> pulumi.Input[Sequence[pulumi.Input[Union['TimeSeriesChartArgs', 'HeatmapChartArgs', 'LogStreamChartArgs', 'PieChartArgs', 'ScatterChartArgs', 'TableChartArgs', 'TopKChartArgs', 'StatisticChartArgs', 'NoteChartArgs', 'MonitorListChartArgs', 'SmartFilterChartArgs', 'SpacerChartArgs', 'SectionHeaderChartArgs', 'PlaceholderChartArgs']]]]:
         """
         Required: at most 200; each needs a place in the layout. Order does not matter.
         """
         return pulumi.get(self, "charts")
 
     @charts.setter
-    def charts(self, value: pulumi.Input[Sequence[Any]]):
+    def charts(self, value: pulumi.Input[Sequence[pulumi.Input[Union['TimeSeriesChartArgs', 'HeatmapChartArgs', 'LogStreamChartArgs', 'PieChartArgs', 'ScatterChartArgs', 'TableChartArgs', 'TopKChartArgs', 'StatisticChartArgs', 'NoteChartArgs', 'MonitorListChartArgs', 'SmartFilterChartArgs', 'SpacerChartArgs', 'SectionHeaderChartArgs', 'PlaceholderChartArgs']]]]):
         pulumi.set(self, "charts", value)
 
     @_builtins.property
     @pulumi.getter
-    def layout(self) -> pulumi.Input[Sequence[pulumi.Input['DashboardDashboardLayoutItemArgs']]]:
+    def layout(self) -> pulumi.Input[Sequence[pulumi.Input['DashboardLayoutItemArgs']]]:
         """
         Required: at most 200 items, one per chart. Order does not matter.
         """
         return pulumi.get(self, "layout")
 
     @layout.setter
-    def layout(self, value: pulumi.Input[Sequence[pulumi.Input['DashboardDashboardLayoutItemArgs']]]):
+    def layout(self, value: pulumi.Input[Sequence[pulumi.Input['DashboardLayoutItemArgs']]]):
         pulumi.set(self, "layout", value)
 
     @_builtins.property
@@ -598,14 +562,14 @@ class DashboardDashboardArgs:
 
     @_builtins.property
     @pulumi.getter(name="refreshTime")
-    def refresh_time(self) -> pulumi.Input['DashboardDashboardRefreshTime']:
+    def refresh_time(self) -> pulumi.Input['DashboardRefreshTime']:
         """
         Required: seconds between refreshes, 15, 60 or 300.
         """
         return pulumi.get(self, "refresh_time")
 
     @refresh_time.setter
-    def refresh_time(self, value: pulumi.Input['DashboardDashboardRefreshTime']):
+    def refresh_time(self, value: pulumi.Input['DashboardRefreshTime']):
         pulumi.set(self, "refresh_time", value)
 
     @_builtins.property
@@ -646,14 +610,14 @@ class DashboardDashboardArgs:
 
     @_builtins.property
     @pulumi.getter
-    def against(self) -> pulumi.Input[Optional['DashboardDashboardAgainst']]:
+    def against(self) -> pulumi.Input[Optional['DashboardAgainst']]:
         """
         Compare against a period this far back; "" disables. Not together with `againstTimestamp`.
         """
         return pulumi.get(self, "against")
 
     @against.setter
-    def against(self, value: pulumi.Input[Optional['DashboardDashboardAgainst']]):
+    def against(self, value: pulumi.Input[Optional['DashboardAgainst']]):
         pulumi.set(self, "against", value)
 
     @_builtins.property
@@ -712,14 +676,14 @@ class DashboardDashboardArgs:
 
     @_builtins.property
     @pulumi.getter
-    def overrides(self) -> pulumi.Input[Optional['DashboardDashboardOverridesArgs']]:
+    def overrides(self) -> pulumi.Input[Optional['DashboardOverridesArgs']]:
         """
         Display overrides, as exports carry them (`{}` equals absent).
         """
         return pulumi.get(self, "overrides")
 
     @overrides.setter
-    def overrides(self, value: pulumi.Input[Optional['DashboardDashboardOverridesArgs']]):
+    def overrides(self, value: pulumi.Input[Optional['DashboardOverridesArgs']]):
         pulumi.set(self, "overrides", value)
 
     @_builtins.property
@@ -774,7 +738,7 @@ class DashboardDashboardArgs:
         pulumi.set(self, "version", value)
 
 
-class DashboardDashboardLayoutItemArgsDict(TypedDict):
+class DashboardLayoutItemArgsDict(TypedDict):
     h: pulumi.Input[_builtins.int]
     """
     Height in rows, 1–100.
@@ -805,7 +769,7 @@ class DashboardDashboardLayoutItemArgsDict(TypedDict):
     static: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
 
 @pulumi.input_type
-class DashboardDashboardLayoutItemArgs:
+class DashboardLayoutItemArgs:
     def __init__(__self__, *,
                  h: pulumi.Input[_builtins.int],
                  i: pulumi.Input[_builtins.str],
@@ -950,14 +914,14 @@ class DashboardDashboardLayoutItemArgs:
         pulumi.set(self, "static", value)
 
 
-class DashboardDashboardOverridesArgsDict(TypedDict):
+class DashboardOverridesArgsDict(TypedDict):
     """
     Display overrides, as exports carry them (`{}` equals absent).
     """
     row_height: NotRequired[pulumi.Input[Optional[_builtins.int]]]
 
 @pulumi.input_type
-class DashboardDashboardOverridesArgs:
+class DashboardOverridesArgs:
     def __init__(__self__, *,
                  row_height: pulumi.Input[Optional[_builtins.int]] = None):
         """
@@ -974,6 +938,525 @@ class DashboardDashboardOverridesArgs:
     @row_height.setter
     def row_height(self, value: pulumi.Input[Optional[_builtins.int]]):
         pulumi.set(self, "row_height", value)
+
+
+class DatasetCapabilitiesArgsDict(TypedDict):
+    data: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['CapabilityAction']]]]]
+    ingest: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['CapabilityAction']]]]]
+    query: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['CapabilityAction']]]]]
+    share: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['CapabilityAction']]]]]
+    starred_queries: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['CapabilityAction']]]]]
+    trim: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['CapabilityAction']]]]]
+    vacuum: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['CapabilityAction']]]]]
+    virtual_fields: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['CapabilityAction']]]]]
+
+@pulumi.input_type
+class DatasetCapabilitiesArgs:
+    def __init__(__self__, *,
+                 data: pulumi.Input[Optional[Sequence[pulumi.Input['CapabilityAction']]]] = None,
+                 ingest: pulumi.Input[Optional[Sequence[pulumi.Input['CapabilityAction']]]] = None,
+                 query: pulumi.Input[Optional[Sequence[pulumi.Input['CapabilityAction']]]] = None,
+                 share: pulumi.Input[Optional[Sequence[pulumi.Input['CapabilityAction']]]] = None,
+                 starred_queries: pulumi.Input[Optional[Sequence[pulumi.Input['CapabilityAction']]]] = None,
+                 trim: pulumi.Input[Optional[Sequence[pulumi.Input['CapabilityAction']]]] = None,
+                 vacuum: pulumi.Input[Optional[Sequence[pulumi.Input['CapabilityAction']]]] = None,
+                 virtual_fields: pulumi.Input[Optional[Sequence[pulumi.Input['CapabilityAction']]]] = None):
+        if data is not None:
+            pulumi.set(__self__, "data", data)
+        if ingest is not None:
+            pulumi.set(__self__, "ingest", ingest)
+        if query is not None:
+            pulumi.set(__self__, "query", query)
+        if share is not None:
+            pulumi.set(__self__, "share", share)
+        if starred_queries is not None:
+            pulumi.set(__self__, "starred_queries", starred_queries)
+        if trim is not None:
+            pulumi.set(__self__, "trim", trim)
+        if vacuum is not None:
+            pulumi.set(__self__, "vacuum", vacuum)
+        if virtual_fields is not None:
+            pulumi.set(__self__, "virtual_fields", virtual_fields)
+
+    @_builtins.property
+    @pulumi.getter
+    def data(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['CapabilityAction']]]]:
+        return pulumi.get(self, "data")
+
+    @data.setter
+    def data(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['CapabilityAction']]]]):
+        pulumi.set(self, "data", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def ingest(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['CapabilityAction']]]]:
+        return pulumi.get(self, "ingest")
+
+    @ingest.setter
+    def ingest(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['CapabilityAction']]]]):
+        pulumi.set(self, "ingest", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def query(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['CapabilityAction']]]]:
+        return pulumi.get(self, "query")
+
+    @query.setter
+    def query(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['CapabilityAction']]]]):
+        pulumi.set(self, "query", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def share(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['CapabilityAction']]]]:
+        return pulumi.get(self, "share")
+
+    @share.setter
+    def share(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['CapabilityAction']]]]):
+        pulumi.set(self, "share", value)
+
+    @_builtins.property
+    @pulumi.getter(name="starredQueries")
+    def starred_queries(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['CapabilityAction']]]]:
+        return pulumi.get(self, "starred_queries")
+
+    @starred_queries.setter
+    def starred_queries(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['CapabilityAction']]]]):
+        pulumi.set(self, "starred_queries", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def trim(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['CapabilityAction']]]]:
+        return pulumi.get(self, "trim")
+
+    @trim.setter
+    def trim(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['CapabilityAction']]]]):
+        pulumi.set(self, "trim", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def vacuum(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['CapabilityAction']]]]:
+        return pulumi.get(self, "vacuum")
+
+    @vacuum.setter
+    def vacuum(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['CapabilityAction']]]]):
+        pulumi.set(self, "vacuum", value)
+
+    @_builtins.property
+    @pulumi.getter(name="virtualFields")
+    def virtual_fields(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['CapabilityAction']]]]:
+        return pulumi.get(self, "virtual_fields")
+
+    @virtual_fields.setter
+    def virtual_fields(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['CapabilityAction']]]]):
+        pulumi.set(self, "virtual_fields", value)
+
+
+class HeatmapChartArgsDict(TypedDict):
+    id: pulumi.Input[_builtins.str]
+    query: pulumi.Input['HeatmapChartQueryArgsDict']
+    type: pulumi.Input[Literal['Heatmap']]
+    dataset_id: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    name: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+
+@pulumi.input_type
+class HeatmapChartArgs:
+    def __init__(__self__, *,
+                 id: pulumi.Input[_builtins.str],
+                 query: pulumi.Input['HeatmapChartQueryArgs'],
+                 type: pulumi.Input[Literal['Heatmap']],
+                 dataset_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 name: pulumi.Input[Optional[_builtins.str]] = None):
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "query", query)
+        pulumi.set(__self__, "type", 'Heatmap')
+        if dataset_id is not None:
+            pulumi.set(__self__, "dataset_id", dataset_id)
+        if name is not None:
+            pulumi.set(__self__, "name", name)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> pulumi.Input[_builtins.str]:
+        return pulumi.get(self, "id")
+
+    @id.setter
+    def id(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "id", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def query(self) -> pulumi.Input['HeatmapChartQueryArgs']:
+        return pulumi.get(self, "query")
+
+    @query.setter
+    def query(self, value: pulumi.Input['HeatmapChartQueryArgs']):
+        pulumi.set(self, "query", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> pulumi.Input[Literal['Heatmap']]:
+        return pulumi.get(self, "type")
+
+    @type.setter
+    def type(self, value: pulumi.Input[Literal['Heatmap']]):
+        pulumi.set(self, "type", value)
+
+    @_builtins.property
+    @pulumi.getter(name="datasetId")
+    def dataset_id(self) -> pulumi.Input[Optional[_builtins.str]]:
+        return pulumi.get(self, "dataset_id")
+
+    @dataset_id.setter
+    def dataset_id(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "dataset_id", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> pulumi.Input[Optional[_builtins.str]]:
+        return pulumi.get(self, "name")
+
+    @name.setter
+    def name(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "name", value)
+
+
+class HeatmapChartQueryArgsDict(TypedDict):
+    apl: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    mpl: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    query_options: NotRequired[pulumi.Input[Optional['HeatmapQueryOptionsArgsDict']]]
+
+@pulumi.input_type
+class HeatmapChartQueryArgs:
+    def __init__(__self__, *,
+                 apl: pulumi.Input[Optional[_builtins.str]] = None,
+                 mpl: pulumi.Input[Optional[_builtins.str]] = None,
+                 query_options: pulumi.Input[Optional['HeatmapQueryOptionsArgs']] = None):
+        if apl is not None:
+            pulumi.set(__self__, "apl", apl)
+        if mpl is not None:
+            pulumi.set(__self__, "mpl", mpl)
+        if query_options is not None:
+            pulumi.set(__self__, "query_options", query_options)
+
+    @_builtins.property
+    @pulumi.getter
+    def apl(self) -> pulumi.Input[Optional[_builtins.str]]:
+        return pulumi.get(self, "apl")
+
+    @apl.setter
+    def apl(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "apl", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def mpl(self) -> pulumi.Input[Optional[_builtins.str]]:
+        return pulumi.get(self, "mpl")
+
+    @mpl.setter
+    def mpl(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "mpl", value)
+
+    @_builtins.property
+    @pulumi.getter(name="queryOptions")
+    def query_options(self) -> pulumi.Input[Optional['HeatmapQueryOptionsArgs']]:
+        return pulumi.get(self, "query_options")
+
+    @query_options.setter
+    def query_options(self, value: pulumi.Input[Optional['HeatmapQueryOptionsArgs']]):
+        pulumi.set(self, "query_options", value)
+
+
+class HeatmapQueryOptionsArgsDict(TypedDict):
+    time_series_view: NotRequired[pulumi.Input[Optional['TimeSeriesView']]]
+
+@pulumi.input_type
+class HeatmapQueryOptionsArgs:
+    def __init__(__self__, *,
+                 time_series_view: pulumi.Input[Optional['TimeSeriesView']] = None):
+        if time_series_view is not None:
+            pulumi.set(__self__, "time_series_view", time_series_view)
+
+    @_builtins.property
+    @pulumi.getter(name="timeSeriesView")
+    def time_series_view(self) -> pulumi.Input[Optional['TimeSeriesView']]:
+        return pulumi.get(self, "time_series_view")
+
+    @time_series_view.setter
+    def time_series_view(self, value: pulumi.Input[Optional['TimeSeriesView']]):
+        pulumi.set(self, "time_series_view", value)
+
+
+class LogStreamChartArgsDict(TypedDict):
+    id: pulumi.Input[_builtins.str]
+    query: pulumi.Input['ChartQueryArgsDict']
+    type: pulumi.Input[Literal['LogStream']]
+    dataset_id: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    name: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    table_settings: NotRequired[pulumi.Input[Optional['TableSettingsArgsDict']]]
+
+@pulumi.input_type
+class LogStreamChartArgs:
+    def __init__(__self__, *,
+                 id: pulumi.Input[_builtins.str],
+                 query: pulumi.Input['ChartQueryArgs'],
+                 type: pulumi.Input[Literal['LogStream']],
+                 dataset_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 name: pulumi.Input[Optional[_builtins.str]] = None,
+                 table_settings: pulumi.Input[Optional['TableSettingsArgs']] = None):
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "query", query)
+        pulumi.set(__self__, "type", 'LogStream')
+        if dataset_id is not None:
+            pulumi.set(__self__, "dataset_id", dataset_id)
+        if name is not None:
+            pulumi.set(__self__, "name", name)
+        if table_settings is not None:
+            pulumi.set(__self__, "table_settings", table_settings)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> pulumi.Input[_builtins.str]:
+        return pulumi.get(self, "id")
+
+    @id.setter
+    def id(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "id", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def query(self) -> pulumi.Input['ChartQueryArgs']:
+        return pulumi.get(self, "query")
+
+    @query.setter
+    def query(self, value: pulumi.Input['ChartQueryArgs']):
+        pulumi.set(self, "query", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> pulumi.Input[Literal['LogStream']]:
+        return pulumi.get(self, "type")
+
+    @type.setter
+    def type(self, value: pulumi.Input[Literal['LogStream']]):
+        pulumi.set(self, "type", value)
+
+    @_builtins.property
+    @pulumi.getter(name="datasetId")
+    def dataset_id(self) -> pulumi.Input[Optional[_builtins.str]]:
+        return pulumi.get(self, "dataset_id")
+
+    @dataset_id.setter
+    def dataset_id(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "dataset_id", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> pulumi.Input[Optional[_builtins.str]]:
+        return pulumi.get(self, "name")
+
+    @name.setter
+    def name(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "name", value)
+
+    @_builtins.property
+    @pulumi.getter(name="tableSettings")
+    def table_settings(self) -> pulumi.Input[Optional['TableSettingsArgs']]:
+        return pulumi.get(self, "table_settings")
+
+    @table_settings.setter
+    def table_settings(self, value: pulumi.Input[Optional['TableSettingsArgs']]):
+        pulumi.set(self, "table_settings", value)
+
+
+class MonitorListChartArgsDict(TypedDict):
+    columns: pulumi.Input['MonitorListColumnsArgsDict']
+    id: pulumi.Input[_builtins.str]
+    selected_monitors: pulumi.Input[Sequence[pulumi.Input[_builtins.str]]]
+    type: pulumi.Input[Literal['MonitorList']]
+    name: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+
+@pulumi.input_type
+class MonitorListChartArgs:
+    def __init__(__self__, *,
+                 columns: pulumi.Input['MonitorListColumnsArgs'],
+                 id: pulumi.Input[_builtins.str],
+                 selected_monitors: pulumi.Input[Sequence[pulumi.Input[_builtins.str]]],
+                 type: pulumi.Input[Literal['MonitorList']],
+                 name: pulumi.Input[Optional[_builtins.str]] = None):
+        pulumi.set(__self__, "columns", columns)
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "selected_monitors", selected_monitors)
+        pulumi.set(__self__, "type", 'MonitorList')
+        if name is not None:
+            pulumi.set(__self__, "name", name)
+
+    @_builtins.property
+    @pulumi.getter
+    def columns(self) -> pulumi.Input['MonitorListColumnsArgs']:
+        return pulumi.get(self, "columns")
+
+    @columns.setter
+    def columns(self, value: pulumi.Input['MonitorListColumnsArgs']):
+        pulumi.set(self, "columns", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> pulumi.Input[_builtins.str]:
+        return pulumi.get(self, "id")
+
+    @id.setter
+    def id(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "id", value)
+
+    @_builtins.property
+    @pulumi.getter(name="selectedMonitors")
+    def selected_monitors(self) -> pulumi.Input[Sequence[pulumi.Input[_builtins.str]]]:
+        return pulumi.get(self, "selected_monitors")
+
+    @selected_monitors.setter
+    def selected_monitors(self, value: pulumi.Input[Sequence[pulumi.Input[_builtins.str]]]):
+        pulumi.set(self, "selected_monitors", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> pulumi.Input[Literal['MonitorList']]:
+        return pulumi.get(self, "type")
+
+    @type.setter
+    def type(self, value: pulumi.Input[Literal['MonitorList']]):
+        pulumi.set(self, "type", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> pulumi.Input[Optional[_builtins.str]]:
+        return pulumi.get(self, "name")
+
+    @name.setter
+    def name(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "name", value)
+
+
+class MonitorListColumnsArgsDict(TypedDict):
+    dataset: pulumi.Input[_builtins.bool]
+    history: pulumi.Input[_builtins.bool]
+    notifiers: pulumi.Input[_builtins.bool]
+    status: pulumi.Input[_builtins.bool]
+    type: pulumi.Input[_builtins.bool]
+
+@pulumi.input_type
+class MonitorListColumnsArgs:
+    def __init__(__self__, *,
+                 dataset: pulumi.Input[_builtins.bool],
+                 history: pulumi.Input[_builtins.bool],
+                 notifiers: pulumi.Input[_builtins.bool],
+                 status: pulumi.Input[_builtins.bool],
+                 type: pulumi.Input[_builtins.bool]):
+        pulumi.set(__self__, "dataset", dataset)
+        pulumi.set(__self__, "history", history)
+        pulumi.set(__self__, "notifiers", notifiers)
+        pulumi.set(__self__, "status", status)
+        pulumi.set(__self__, "type", type)
+
+    @_builtins.property
+    @pulumi.getter
+    def dataset(self) -> pulumi.Input[_builtins.bool]:
+        return pulumi.get(self, "dataset")
+
+    @dataset.setter
+    def dataset(self, value: pulumi.Input[_builtins.bool]):
+        pulumi.set(self, "dataset", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def history(self) -> pulumi.Input[_builtins.bool]:
+        return pulumi.get(self, "history")
+
+    @history.setter
+    def history(self, value: pulumi.Input[_builtins.bool]):
+        pulumi.set(self, "history", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def notifiers(self) -> pulumi.Input[_builtins.bool]:
+        return pulumi.get(self, "notifiers")
+
+    @notifiers.setter
+    def notifiers(self, value: pulumi.Input[_builtins.bool]):
+        pulumi.set(self, "notifiers", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def status(self) -> pulumi.Input[_builtins.bool]:
+        return pulumi.get(self, "status")
+
+    @status.setter
+    def status(self, value: pulumi.Input[_builtins.bool]):
+        pulumi.set(self, "status", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> pulumi.Input[_builtins.bool]:
+        return pulumi.get(self, "type")
+
+    @type.setter
+    def type(self, value: pulumi.Input[_builtins.bool]):
+        pulumi.set(self, "type", value)
+
+
+class NoteChartArgsDict(TypedDict):
+    id: pulumi.Input[_builtins.str]
+    text: pulumi.Input[_builtins.str]
+    type: pulumi.Input[Literal['Note']]
+    variant: NotRequired[pulumi.Input[Optional['NoteVariant']]]
+
+@pulumi.input_type
+class NoteChartArgs:
+    def __init__(__self__, *,
+                 id: pulumi.Input[_builtins.str],
+                 text: pulumi.Input[_builtins.str],
+                 type: pulumi.Input[Literal['Note']],
+                 variant: pulumi.Input[Optional['NoteVariant']] = None):
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "text", text)
+        pulumi.set(__self__, "type", 'Note')
+        if variant is not None:
+            pulumi.set(__self__, "variant", variant)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> pulumi.Input[_builtins.str]:
+        return pulumi.get(self, "id")
+
+    @id.setter
+    def id(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "id", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def text(self) -> pulumi.Input[_builtins.str]:
+        return pulumi.get(self, "text")
+
+    @text.setter
+    def text(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "text", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> pulumi.Input[Literal['Note']]:
+        return pulumi.get(self, "type")
+
+    @type.setter
+    def type(self, value: pulumi.Input[Literal['Note']]):
+        pulumi.set(self, "type", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def variant(self) -> pulumi.Input[Optional['NoteVariant']]:
+        return pulumi.get(self, "variant")
+
+    @variant.setter
+    def variant(self, value: pulumi.Input[Optional['NoteVariant']]):
+        pulumi.set(self, "variant", value)
 
 
 class NotifierPropertiesArgsDict(TypedDict):
@@ -1500,155 +1983,44 @@ class NotifierPropertiesWebhookArgs:
         pulumi.set(self, "url", value)
 
 
-class RoleDatasetCapabilitiesItemArgsDict(TypedDict):
-    data: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['RoleDatasetCapabilitiesItemDataItem']]]]]
-    ingest: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['RoleDatasetCapabilitiesItemIngestItem']]]]]
-    query: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesAuditLogItem']]]]]
-    share: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['RoleDatasetCapabilitiesItemShareItem']]]]]
-    starred_queries: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesAnnotationsItem']]]]]
-    trim: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['RoleDatasetCapabilitiesItemTrimItem']]]]]
-    vacuum: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['RoleDatasetCapabilitiesItemTrimItem']]]]]
-    virtual_fields: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesAnnotationsItem']]]]]
-
-@pulumi.input_type
-class RoleDatasetCapabilitiesItemArgs:
-    def __init__(__self__, *,
-                 data: pulumi.Input[Optional[Sequence[pulumi.Input['RoleDatasetCapabilitiesItemDataItem']]]] = None,
-                 ingest: pulumi.Input[Optional[Sequence[pulumi.Input['RoleDatasetCapabilitiesItemIngestItem']]]] = None,
-                 query: pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesAuditLogItem']]]] = None,
-                 share: pulumi.Input[Optional[Sequence[pulumi.Input['RoleDatasetCapabilitiesItemShareItem']]]] = None,
-                 starred_queries: pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesAnnotationsItem']]]] = None,
-                 trim: pulumi.Input[Optional[Sequence[pulumi.Input['RoleDatasetCapabilitiesItemTrimItem']]]] = None,
-                 vacuum: pulumi.Input[Optional[Sequence[pulumi.Input['RoleDatasetCapabilitiesItemTrimItem']]]] = None,
-                 virtual_fields: pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesAnnotationsItem']]]] = None):
-        if data is not None:
-            pulumi.set(__self__, "data", data)
-        if ingest is not None:
-            pulumi.set(__self__, "ingest", ingest)
-        if query is not None:
-            pulumi.set(__self__, "query", query)
-        if share is not None:
-            pulumi.set(__self__, "share", share)
-        if starred_queries is not None:
-            pulumi.set(__self__, "starred_queries", starred_queries)
-        if trim is not None:
-            pulumi.set(__self__, "trim", trim)
-        if vacuum is not None:
-            pulumi.set(__self__, "vacuum", vacuum)
-        if virtual_fields is not None:
-            pulumi.set(__self__, "virtual_fields", virtual_fields)
-
-    @_builtins.property
-    @pulumi.getter
-    def data(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['RoleDatasetCapabilitiesItemDataItem']]]]:
-        return pulumi.get(self, "data")
-
-    @data.setter
-    def data(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['RoleDatasetCapabilitiesItemDataItem']]]]):
-        pulumi.set(self, "data", value)
-
-    @_builtins.property
-    @pulumi.getter
-    def ingest(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['RoleDatasetCapabilitiesItemIngestItem']]]]:
-        return pulumi.get(self, "ingest")
-
-    @ingest.setter
-    def ingest(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['RoleDatasetCapabilitiesItemIngestItem']]]]):
-        pulumi.set(self, "ingest", value)
-
-    @_builtins.property
-    @pulumi.getter
-    def query(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesAuditLogItem']]]]:
-        return pulumi.get(self, "query")
-
-    @query.setter
-    def query(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesAuditLogItem']]]]):
-        pulumi.set(self, "query", value)
-
-    @_builtins.property
-    @pulumi.getter
-    def share(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['RoleDatasetCapabilitiesItemShareItem']]]]:
-        return pulumi.get(self, "share")
-
-    @share.setter
-    def share(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['RoleDatasetCapabilitiesItemShareItem']]]]):
-        pulumi.set(self, "share", value)
-
-    @_builtins.property
-    @pulumi.getter(name="starredQueries")
-    def starred_queries(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesAnnotationsItem']]]]:
-        return pulumi.get(self, "starred_queries")
-
-    @starred_queries.setter
-    def starred_queries(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesAnnotationsItem']]]]):
-        pulumi.set(self, "starred_queries", value)
-
-    @_builtins.property
-    @pulumi.getter
-    def trim(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['RoleDatasetCapabilitiesItemTrimItem']]]]:
-        return pulumi.get(self, "trim")
-
-    @trim.setter
-    def trim(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['RoleDatasetCapabilitiesItemTrimItem']]]]):
-        pulumi.set(self, "trim", value)
-
-    @_builtins.property
-    @pulumi.getter
-    def vacuum(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['RoleDatasetCapabilitiesItemTrimItem']]]]:
-        return pulumi.get(self, "vacuum")
-
-    @vacuum.setter
-    def vacuum(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['RoleDatasetCapabilitiesItemTrimItem']]]]):
-        pulumi.set(self, "vacuum", value)
-
-    @_builtins.property
-    @pulumi.getter(name="virtualFields")
-    def virtual_fields(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesAnnotationsItem']]]]:
-        return pulumi.get(self, "virtual_fields")
-
-    @virtual_fields.setter
-    def virtual_fields(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesAnnotationsItem']]]]):
-        pulumi.set(self, "virtual_fields", value)
-
-
-class RoleOrgCapabilitiesArgsDict(TypedDict):
+class OrgCapabilitiesArgsDict(TypedDict):
     """
     Org-wide permissions: annotations, apiTokens, dashboards, datasets, endpoints, flows, integrations, monitors, notifiers, rbac, users, views allow CRUD; auditLog only read; billing and sharedAccessKeys read and update. Defaults to none.
     """
-    annotations: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesAnnotationsItem']]]]]
-    api_tokens: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesAnnotationsItem']]]]]
-    audit_log: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesAuditLogItem']]]]]
-    billing: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesBillingItem']]]]]
-    dashboards: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesAnnotationsItem']]]]]
-    datasets: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesAnnotationsItem']]]]]
-    endpoints: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesAnnotationsItem']]]]]
-    flows: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesAnnotationsItem']]]]]
-    integrations: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesAnnotationsItem']]]]]
-    monitors: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesAnnotationsItem']]]]]
-    notifiers: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesAnnotationsItem']]]]]
-    rbac: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesAnnotationsItem']]]]]
-    shared_access_keys: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesBillingItem']]]]]
-    users: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesAnnotationsItem']]]]]
-    views: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesAnnotationsItem']]]]]
+    annotations: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['CapabilityAction']]]]]
+    api_tokens: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['CapabilityAction']]]]]
+    audit_log: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['CapabilityAction']]]]]
+    billing: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['CapabilityAction']]]]]
+    dashboards: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['CapabilityAction']]]]]
+    datasets: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['CapabilityAction']]]]]
+    endpoints: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['CapabilityAction']]]]]
+    flows: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['CapabilityAction']]]]]
+    integrations: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['CapabilityAction']]]]]
+    monitors: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['CapabilityAction']]]]]
+    notifiers: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['CapabilityAction']]]]]
+    rbac: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['CapabilityAction']]]]]
+    shared_access_keys: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['CapabilityAction']]]]]
+    users: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['CapabilityAction']]]]]
+    views: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['CapabilityAction']]]]]
 
 @pulumi.input_type
-class RoleOrgCapabilitiesArgs:
+class OrgCapabilitiesArgs:
     def __init__(__self__, *,
-                 annotations: pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesAnnotationsItem']]]] = None,
-                 api_tokens: pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesAnnotationsItem']]]] = None,
-                 audit_log: pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesAuditLogItem']]]] = None,
-                 billing: pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesBillingItem']]]] = None,
-                 dashboards: pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesAnnotationsItem']]]] = None,
-                 datasets: pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesAnnotationsItem']]]] = None,
-                 endpoints: pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesAnnotationsItem']]]] = None,
-                 flows: pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesAnnotationsItem']]]] = None,
-                 integrations: pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesAnnotationsItem']]]] = None,
-                 monitors: pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesAnnotationsItem']]]] = None,
-                 notifiers: pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesAnnotationsItem']]]] = None,
-                 rbac: pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesAnnotationsItem']]]] = None,
-                 shared_access_keys: pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesBillingItem']]]] = None,
-                 users: pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesAnnotationsItem']]]] = None,
-                 views: pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesAnnotationsItem']]]] = None):
+                 annotations: pulumi.Input[Optional[Sequence[pulumi.Input['CapabilityAction']]]] = None,
+                 api_tokens: pulumi.Input[Optional[Sequence[pulumi.Input['CapabilityAction']]]] = None,
+                 audit_log: pulumi.Input[Optional[Sequence[pulumi.Input['CapabilityAction']]]] = None,
+                 billing: pulumi.Input[Optional[Sequence[pulumi.Input['CapabilityAction']]]] = None,
+                 dashboards: pulumi.Input[Optional[Sequence[pulumi.Input['CapabilityAction']]]] = None,
+                 datasets: pulumi.Input[Optional[Sequence[pulumi.Input['CapabilityAction']]]] = None,
+                 endpoints: pulumi.Input[Optional[Sequence[pulumi.Input['CapabilityAction']]]] = None,
+                 flows: pulumi.Input[Optional[Sequence[pulumi.Input['CapabilityAction']]]] = None,
+                 integrations: pulumi.Input[Optional[Sequence[pulumi.Input['CapabilityAction']]]] = None,
+                 monitors: pulumi.Input[Optional[Sequence[pulumi.Input['CapabilityAction']]]] = None,
+                 notifiers: pulumi.Input[Optional[Sequence[pulumi.Input['CapabilityAction']]]] = None,
+                 rbac: pulumi.Input[Optional[Sequence[pulumi.Input['CapabilityAction']]]] = None,
+                 shared_access_keys: pulumi.Input[Optional[Sequence[pulumi.Input['CapabilityAction']]]] = None,
+                 users: pulumi.Input[Optional[Sequence[pulumi.Input['CapabilityAction']]]] = None,
+                 views: pulumi.Input[Optional[Sequence[pulumi.Input['CapabilityAction']]]] = None):
         """
         Org-wide permissions: annotations, apiTokens, dashboards, datasets, endpoints, flows, integrations, monitors, notifiers, rbac, users, views allow CRUD; auditLog only read; billing and sharedAccessKeys read and update. Defaults to none.
         """
@@ -1685,438 +2057,241 @@ class RoleOrgCapabilitiesArgs:
 
     @_builtins.property
     @pulumi.getter
-    def annotations(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesAnnotationsItem']]]]:
+    def annotations(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['CapabilityAction']]]]:
         return pulumi.get(self, "annotations")
 
     @annotations.setter
-    def annotations(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesAnnotationsItem']]]]):
+    def annotations(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['CapabilityAction']]]]):
         pulumi.set(self, "annotations", value)
 
     @_builtins.property
     @pulumi.getter(name="apiTokens")
-    def api_tokens(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesAnnotationsItem']]]]:
+    def api_tokens(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['CapabilityAction']]]]:
         return pulumi.get(self, "api_tokens")
 
     @api_tokens.setter
-    def api_tokens(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesAnnotationsItem']]]]):
+    def api_tokens(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['CapabilityAction']]]]):
         pulumi.set(self, "api_tokens", value)
 
     @_builtins.property
     @pulumi.getter(name="auditLog")
-    def audit_log(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesAuditLogItem']]]]:
+    def audit_log(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['CapabilityAction']]]]:
         return pulumi.get(self, "audit_log")
 
     @audit_log.setter
-    def audit_log(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesAuditLogItem']]]]):
+    def audit_log(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['CapabilityAction']]]]):
         pulumi.set(self, "audit_log", value)
 
     @_builtins.property
     @pulumi.getter
-    def billing(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesBillingItem']]]]:
+    def billing(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['CapabilityAction']]]]:
         return pulumi.get(self, "billing")
 
     @billing.setter
-    def billing(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesBillingItem']]]]):
+    def billing(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['CapabilityAction']]]]):
         pulumi.set(self, "billing", value)
 
     @_builtins.property
     @pulumi.getter
-    def dashboards(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesAnnotationsItem']]]]:
+    def dashboards(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['CapabilityAction']]]]:
         return pulumi.get(self, "dashboards")
 
     @dashboards.setter
-    def dashboards(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesAnnotationsItem']]]]):
+    def dashboards(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['CapabilityAction']]]]):
         pulumi.set(self, "dashboards", value)
 
     @_builtins.property
     @pulumi.getter
-    def datasets(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesAnnotationsItem']]]]:
+    def datasets(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['CapabilityAction']]]]:
         return pulumi.get(self, "datasets")
 
     @datasets.setter
-    def datasets(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesAnnotationsItem']]]]):
+    def datasets(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['CapabilityAction']]]]):
         pulumi.set(self, "datasets", value)
 
     @_builtins.property
     @pulumi.getter
-    def endpoints(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesAnnotationsItem']]]]:
+    def endpoints(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['CapabilityAction']]]]:
         return pulumi.get(self, "endpoints")
 
     @endpoints.setter
-    def endpoints(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesAnnotationsItem']]]]):
+    def endpoints(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['CapabilityAction']]]]):
         pulumi.set(self, "endpoints", value)
 
     @_builtins.property
     @pulumi.getter
-    def flows(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesAnnotationsItem']]]]:
+    def flows(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['CapabilityAction']]]]:
         return pulumi.get(self, "flows")
 
     @flows.setter
-    def flows(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesAnnotationsItem']]]]):
+    def flows(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['CapabilityAction']]]]):
         pulumi.set(self, "flows", value)
 
     @_builtins.property
     @pulumi.getter
-    def integrations(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesAnnotationsItem']]]]:
+    def integrations(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['CapabilityAction']]]]:
         return pulumi.get(self, "integrations")
 
     @integrations.setter
-    def integrations(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesAnnotationsItem']]]]):
+    def integrations(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['CapabilityAction']]]]):
         pulumi.set(self, "integrations", value)
 
     @_builtins.property
     @pulumi.getter
-    def monitors(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesAnnotationsItem']]]]:
+    def monitors(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['CapabilityAction']]]]:
         return pulumi.get(self, "monitors")
 
     @monitors.setter
-    def monitors(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesAnnotationsItem']]]]):
+    def monitors(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['CapabilityAction']]]]):
         pulumi.set(self, "monitors", value)
 
     @_builtins.property
     @pulumi.getter
-    def notifiers(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesAnnotationsItem']]]]:
+    def notifiers(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['CapabilityAction']]]]:
         return pulumi.get(self, "notifiers")
 
     @notifiers.setter
-    def notifiers(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesAnnotationsItem']]]]):
+    def notifiers(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['CapabilityAction']]]]):
         pulumi.set(self, "notifiers", value)
 
     @_builtins.property
     @pulumi.getter
-    def rbac(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesAnnotationsItem']]]]:
+    def rbac(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['CapabilityAction']]]]:
         return pulumi.get(self, "rbac")
 
     @rbac.setter
-    def rbac(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesAnnotationsItem']]]]):
+    def rbac(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['CapabilityAction']]]]):
         pulumi.set(self, "rbac", value)
 
     @_builtins.property
     @pulumi.getter(name="sharedAccessKeys")
-    def shared_access_keys(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesBillingItem']]]]:
+    def shared_access_keys(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['CapabilityAction']]]]:
         return pulumi.get(self, "shared_access_keys")
 
     @shared_access_keys.setter
-    def shared_access_keys(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesBillingItem']]]]):
+    def shared_access_keys(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['CapabilityAction']]]]):
         pulumi.set(self, "shared_access_keys", value)
 
     @_builtins.property
     @pulumi.getter
-    def users(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesAnnotationsItem']]]]:
+    def users(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['CapabilityAction']]]]:
         return pulumi.get(self, "users")
 
     @users.setter
-    def users(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesAnnotationsItem']]]]):
+    def users(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['CapabilityAction']]]]):
         pulumi.set(self, "users", value)
 
     @_builtins.property
     @pulumi.getter
-    def views(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesAnnotationsItem']]]]:
+    def views(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['CapabilityAction']]]]:
         return pulumi.get(self, "views")
 
     @views.setter
-    def views(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesAnnotationsItem']]]]):
+    def views(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['CapabilityAction']]]]):
         pulumi.set(self, "views", value)
 
 
-class RoleViewCapabilitiesItemArgsDict(TypedDict):
-    query: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesAuditLogItem']]]]]
-    share: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['RoleDatasetCapabilitiesItemShareItem']]]]]
+class PieChartArgsDict(TypedDict):
+    id: pulumi.Input[_builtins.str]
+    query: pulumi.Input['ChartQueryArgsDict']
+    type: pulumi.Input[Literal['Pie']]
+    dataset_id: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    name: NotRequired[pulumi.Input[Optional[_builtins.str]]]
 
 @pulumi.input_type
-class RoleViewCapabilitiesItemArgs:
+class PieChartArgs:
     def __init__(__self__, *,
-                 query: pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesAuditLogItem']]]] = None,
-                 share: pulumi.Input[Optional[Sequence[pulumi.Input['RoleDatasetCapabilitiesItemShareItem']]]] = None):
-        if query is not None:
-            pulumi.set(__self__, "query", query)
-        if share is not None:
-            pulumi.set(__self__, "share", share)
+                 id: pulumi.Input[_builtins.str],
+                 query: pulumi.Input['ChartQueryArgs'],
+                 type: pulumi.Input[Literal['Pie']],
+                 dataset_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 name: pulumi.Input[Optional[_builtins.str]] = None):
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "query", query)
+        pulumi.set(__self__, "type", 'Pie')
+        if dataset_id is not None:
+            pulumi.set(__self__, "dataset_id", dataset_id)
+        if name is not None:
+            pulumi.set(__self__, "name", name)
 
     @_builtins.property
     @pulumi.getter
-    def query(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesAuditLogItem']]]]:
+    def id(self) -> pulumi.Input[_builtins.str]:
+        return pulumi.get(self, "id")
+
+    @id.setter
+    def id(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "id", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def query(self) -> pulumi.Input['ChartQueryArgs']:
         return pulumi.get(self, "query")
 
     @query.setter
-    def query(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['RoleOrgCapabilitiesAuditLogItem']]]]):
+    def query(self, value: pulumi.Input['ChartQueryArgs']):
         pulumi.set(self, "query", value)
 
     @_builtins.property
     @pulumi.getter
-    def share(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['RoleDatasetCapabilitiesItemShareItem']]]]:
-        return pulumi.get(self, "share")
+    def type(self) -> pulumi.Input[Literal['Pie']]:
+        return pulumi.get(self, "type")
 
-    @share.setter
-    def share(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['RoleDatasetCapabilitiesItemShareItem']]]]):
-        pulumi.set(self, "share", value)
+    @type.setter
+    def type(self, value: pulumi.Input[Literal['Pie']]):
+        pulumi.set(self, "type", value)
+
+    @_builtins.property
+    @pulumi.getter(name="datasetId")
+    def dataset_id(self) -> pulumi.Input[Optional[_builtins.str]]:
+        return pulumi.get(self, "dataset_id")
+
+    @dataset_id.setter
+    def dataset_id(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "dataset_id", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> pulumi.Input[Optional[_builtins.str]]:
+        return pulumi.get(self, "name")
+
+    @name.setter
+    def name(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "name", value)
 
 
-class StarredQueryQueryArgsDict(TypedDict):
-    """
-    Required: the APL request saved.
-    """
-    apl: pulumi.Input[_builtins.str]
-    """
-    Required: the APL text, non-empty.
-    """
-    cursor: NotRequired[pulumi.Input[Optional[_builtins.str]]]
-    """
-    Cursor to start from.
-    """
-    default_limit: NotRequired[pulumi.Input[Optional[_builtins.int]]]
-    """
-    Integer, at least 1: default page size.
-    """
-    default_order: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['StarredQueryQueryDefaultOrderItemArgsDict']]]]]
-    """
-    Default order: `{field, desc}` entries, field non-empty.
-    """
-    end_time: NotRequired[pulumi.Input[Optional[_builtins.str]]]
-    """
-    RFC 3339 or relative (`now`) end time.
-    """
-    include_cursor: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
-    """
-    Include the row the cursor names.
-    """
-    include_cursor_field: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
-    """
-    Include the cursor field in results.
-    """
-    libraries: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
-    """
-    APL libraries to load.
-    """
-    query_options: NotRequired[pulumi.Input[Optional['StarredQueryQueryQueryOptionsArgsDict']]]
-    """
-    Query options.
-    """
-    start_time: NotRequired[pulumi.Input[Optional[_builtins.str]]]
-    """
-    RFC 3339 or relative (`now-1h`) start time.
-    """
-    variables: NotRequired[pulumi.Input[Optional[Mapping[str, Any]]]]
-    """
-    Query variables.
-    """
+class PlaceholderChartArgsDict(TypedDict):
+    id: pulumi.Input[_builtins.str]
+    type: pulumi.Input[Literal['Placeholder']]
 
 @pulumi.input_type
-class StarredQueryQueryArgs:
+class PlaceholderChartArgs:
     def __init__(__self__, *,
-                 apl: pulumi.Input[_builtins.str],
-                 cursor: pulumi.Input[Optional[_builtins.str]] = None,
-                 default_limit: pulumi.Input[Optional[_builtins.int]] = None,
-                 default_order: pulumi.Input[Optional[Sequence[pulumi.Input['StarredQueryQueryDefaultOrderItemArgs']]]] = None,
-                 end_time: pulumi.Input[Optional[_builtins.str]] = None,
-                 include_cursor: pulumi.Input[Optional[_builtins.bool]] = None,
-                 include_cursor_field: pulumi.Input[Optional[_builtins.bool]] = None,
-                 libraries: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
-                 query_options: pulumi.Input[Optional['StarredQueryQueryQueryOptionsArgs']] = None,
-                 start_time: pulumi.Input[Optional[_builtins.str]] = None,
-                 variables: pulumi.Input[Optional[Mapping[str, Any]]] = None):
-        """
-        Required: the APL request saved.
-
-        :param pulumi.Input[_builtins.str] apl: Required: the APL text, non-empty.
-        :param pulumi.Input[_builtins.str] cursor: Cursor to start from.
-        :param pulumi.Input[_builtins.int] default_limit: Integer, at least 1: default page size.
-        :param pulumi.Input[Sequence[pulumi.Input['StarredQueryQueryDefaultOrderItemArgs']]] default_order: Default order: `{field, desc}` entries, field non-empty.
-        :param pulumi.Input[_builtins.str] end_time: RFC 3339 or relative (`now`) end time.
-        :param pulumi.Input[_builtins.bool] include_cursor: Include the row the cursor names.
-        :param pulumi.Input[_builtins.bool] include_cursor_field: Include the cursor field in results.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] libraries: APL libraries to load.
-        :param pulumi.Input['StarredQueryQueryQueryOptionsArgs'] query_options: Query options.
-        :param pulumi.Input[_builtins.str] start_time: RFC 3339 or relative (`now-1h`) start time.
-        :param pulumi.Input[Mapping[str, Any]] variables: Query variables.
-        """
-        pulumi.set(__self__, "apl", apl)
-        if cursor is not None:
-            pulumi.set(__self__, "cursor", cursor)
-        if default_limit is not None:
-            pulumi.set(__self__, "default_limit", default_limit)
-        if default_order is not None:
-            pulumi.set(__self__, "default_order", default_order)
-        if end_time is not None:
-            pulumi.set(__self__, "end_time", end_time)
-        if include_cursor is not None:
-            pulumi.set(__self__, "include_cursor", include_cursor)
-        if include_cursor_field is not None:
-            pulumi.set(__self__, "include_cursor_field", include_cursor_field)
-        if libraries is not None:
-            pulumi.set(__self__, "libraries", libraries)
-        if query_options is not None:
-            pulumi.set(__self__, "query_options", query_options)
-        if start_time is not None:
-            pulumi.set(__self__, "start_time", start_time)
-        if variables is not None:
-            pulumi.set(__self__, "variables", variables)
+                 id: pulumi.Input[_builtins.str],
+                 type: pulumi.Input[Literal['Placeholder']]):
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "type", 'Placeholder')
 
     @_builtins.property
     @pulumi.getter
-    def apl(self) -> pulumi.Input[_builtins.str]:
-        """
-        Required: the APL text, non-empty.
-        """
-        return pulumi.get(self, "apl")
+    def id(self) -> pulumi.Input[_builtins.str]:
+        return pulumi.get(self, "id")
 
-    @apl.setter
-    def apl(self, value: pulumi.Input[_builtins.str]):
-        pulumi.set(self, "apl", value)
+    @id.setter
+    def id(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "id", value)
 
     @_builtins.property
     @pulumi.getter
-    def cursor(self) -> pulumi.Input[Optional[_builtins.str]]:
-        """
-        Cursor to start from.
-        """
-        return pulumi.get(self, "cursor")
+    def type(self) -> pulumi.Input[Literal['Placeholder']]:
+        return pulumi.get(self, "type")
 
-    @cursor.setter
-    def cursor(self, value: pulumi.Input[Optional[_builtins.str]]):
-        pulumi.set(self, "cursor", value)
-
-    @_builtins.property
-    @pulumi.getter(name="defaultLimit")
-    def default_limit(self) -> pulumi.Input[Optional[_builtins.int]]:
-        """
-        Integer, at least 1: default page size.
-        """
-        return pulumi.get(self, "default_limit")
-
-    @default_limit.setter
-    def default_limit(self, value: pulumi.Input[Optional[_builtins.int]]):
-        pulumi.set(self, "default_limit", value)
-
-    @_builtins.property
-    @pulumi.getter(name="defaultOrder")
-    def default_order(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['StarredQueryQueryDefaultOrderItemArgs']]]]:
-        """
-        Default order: `{field, desc}` entries, field non-empty.
-        """
-        return pulumi.get(self, "default_order")
-
-    @default_order.setter
-    def default_order(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['StarredQueryQueryDefaultOrderItemArgs']]]]):
-        pulumi.set(self, "default_order", value)
-
-    @_builtins.property
-    @pulumi.getter(name="endTime")
-    def end_time(self) -> pulumi.Input[Optional[_builtins.str]]:
-        """
-        RFC 3339 or relative (`now`) end time.
-        """
-        return pulumi.get(self, "end_time")
-
-    @end_time.setter
-    def end_time(self, value: pulumi.Input[Optional[_builtins.str]]):
-        pulumi.set(self, "end_time", value)
-
-    @_builtins.property
-    @pulumi.getter(name="includeCursor")
-    def include_cursor(self) -> pulumi.Input[Optional[_builtins.bool]]:
-        """
-        Include the row the cursor names.
-        """
-        return pulumi.get(self, "include_cursor")
-
-    @include_cursor.setter
-    def include_cursor(self, value: pulumi.Input[Optional[_builtins.bool]]):
-        pulumi.set(self, "include_cursor", value)
-
-    @_builtins.property
-    @pulumi.getter(name="includeCursorField")
-    def include_cursor_field(self) -> pulumi.Input[Optional[_builtins.bool]]:
-        """
-        Include the cursor field in results.
-        """
-        return pulumi.get(self, "include_cursor_field")
-
-    @include_cursor_field.setter
-    def include_cursor_field(self, value: pulumi.Input[Optional[_builtins.bool]]):
-        pulumi.set(self, "include_cursor_field", value)
-
-    @_builtins.property
-    @pulumi.getter
-    def libraries(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
-        """
-        APL libraries to load.
-        """
-        return pulumi.get(self, "libraries")
-
-    @libraries.setter
-    def libraries(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
-        pulumi.set(self, "libraries", value)
-
-    @_builtins.property
-    @pulumi.getter(name="queryOptions")
-    def query_options(self) -> pulumi.Input[Optional['StarredQueryQueryQueryOptionsArgs']]:
-        """
-        Query options.
-        """
-        return pulumi.get(self, "query_options")
-
-    @query_options.setter
-    def query_options(self, value: pulumi.Input[Optional['StarredQueryQueryQueryOptionsArgs']]):
-        pulumi.set(self, "query_options", value)
-
-    @_builtins.property
-    @pulumi.getter(name="startTime")
-    def start_time(self) -> pulumi.Input[Optional[_builtins.str]]:
-        """
-        RFC 3339 or relative (`now-1h`) start time.
-        """
-        return pulumi.get(self, "start_time")
-
-    @start_time.setter
-    def start_time(self, value: pulumi.Input[Optional[_builtins.str]]):
-        pulumi.set(self, "start_time", value)
-
-    @_builtins.property
-    @pulumi.getter
-    def variables(self) -> pulumi.Input[Optional[Mapping[str, Any]]]:
-        """
-        Query variables.
-        """
-        return pulumi.get(self, "variables")
-
-    @variables.setter
-    def variables(self, value: pulumi.Input[Optional[Mapping[str, Any]]]):
-        pulumi.set(self, "variables", value)
+    @type.setter
+    def type(self, value: pulumi.Input[Literal['Placeholder']]):
+        pulumi.set(self, "type", value)
 
 
-class StarredQueryQueryDefaultOrderItemArgsDict(TypedDict):
-    desc: pulumi.Input[_builtins.bool]
-    field: pulumi.Input[_builtins.str]
-
-@pulumi.input_type
-class StarredQueryQueryDefaultOrderItemArgs:
-    def __init__(__self__, *,
-                 desc: pulumi.Input[_builtins.bool],
-                 field: pulumi.Input[_builtins.str]):
-        pulumi.set(__self__, "desc", desc)
-        pulumi.set(__self__, "field", field)
-
-    @_builtins.property
-    @pulumi.getter
-    def desc(self) -> pulumi.Input[_builtins.bool]:
-        return pulumi.get(self, "desc")
-
-    @desc.setter
-    def desc(self, value: pulumi.Input[_builtins.bool]):
-        pulumi.set(self, "desc", value)
-
-    @_builtins.property
-    @pulumi.getter
-    def field(self) -> pulumi.Input[_builtins.str]:
-        return pulumi.get(self, "field")
-
-    @field.setter
-    def field(self, value: pulumi.Input[_builtins.str]):
-        pulumi.set(self, "field", value)
-
-
-class StarredQueryQueryQueryOptionsArgsDict(TypedDict):
+class QueryOptionsArgsDict(TypedDict):
     """
     Query options.
     """
@@ -2162,7 +2337,7 @@ class StarredQueryQueryQueryOptionsArgsDict(TypedDict):
     """
 
 @pulumi.input_type
-class StarredQueryQueryQueryOptionsArgs:
+class QueryOptionsArgs:
     def __init__(__self__, *,
                  disable_cache: pulumi.Input[Optional[_builtins.bool]] = None,
                  disable_stats: pulumi.Input[Optional[_builtins.bool]] = None,
@@ -2328,5 +2503,1508 @@ class StarredQueryQueryQueryOptionsArgs:
     @resolution.setter
     def resolution(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "resolution", value)
+
+
+class QueryOrderArgsDict(TypedDict):
+    desc: pulumi.Input[_builtins.bool]
+    field: pulumi.Input[_builtins.str]
+
+@pulumi.input_type
+class QueryOrderArgs:
+    def __init__(__self__, *,
+                 desc: pulumi.Input[_builtins.bool],
+                 field: pulumi.Input[_builtins.str]):
+        pulumi.set(__self__, "desc", desc)
+        pulumi.set(__self__, "field", field)
+
+    @_builtins.property
+    @pulumi.getter
+    def desc(self) -> pulumi.Input[_builtins.bool]:
+        return pulumi.get(self, "desc")
+
+    @desc.setter
+    def desc(self, value: pulumi.Input[_builtins.bool]):
+        pulumi.set(self, "desc", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def field(self) -> pulumi.Input[_builtins.str]:
+        return pulumi.get(self, "field")
+
+    @field.setter
+    def field(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "field", value)
+
+
+class ScatterChartArgsDict(TypedDict):
+    id: pulumi.Input[_builtins.str]
+    query: pulumi.Input['ChartQueryArgsDict']
+    type: pulumi.Input[Literal['Scatter']]
+    dataset_id: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    name: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+
+@pulumi.input_type
+class ScatterChartArgs:
+    def __init__(__self__, *,
+                 id: pulumi.Input[_builtins.str],
+                 query: pulumi.Input['ChartQueryArgs'],
+                 type: pulumi.Input[Literal['Scatter']],
+                 dataset_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 name: pulumi.Input[Optional[_builtins.str]] = None):
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "query", query)
+        pulumi.set(__self__, "type", 'Scatter')
+        if dataset_id is not None:
+            pulumi.set(__self__, "dataset_id", dataset_id)
+        if name is not None:
+            pulumi.set(__self__, "name", name)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> pulumi.Input[_builtins.str]:
+        return pulumi.get(self, "id")
+
+    @id.setter
+    def id(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "id", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def query(self) -> pulumi.Input['ChartQueryArgs']:
+        return pulumi.get(self, "query")
+
+    @query.setter
+    def query(self, value: pulumi.Input['ChartQueryArgs']):
+        pulumi.set(self, "query", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> pulumi.Input[Literal['Scatter']]:
+        return pulumi.get(self, "type")
+
+    @type.setter
+    def type(self, value: pulumi.Input[Literal['Scatter']]):
+        pulumi.set(self, "type", value)
+
+    @_builtins.property
+    @pulumi.getter(name="datasetId")
+    def dataset_id(self) -> pulumi.Input[Optional[_builtins.str]]:
+        return pulumi.get(self, "dataset_id")
+
+    @dataset_id.setter
+    def dataset_id(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "dataset_id", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> pulumi.Input[Optional[_builtins.str]]:
+        return pulumi.get(self, "name")
+
+    @name.setter
+    def name(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "name", value)
+
+
+class SectionHeaderChartArgsDict(TypedDict):
+    id: pulumi.Input[_builtins.str]
+    type: pulumi.Input[Literal['SectionHeader']]
+    dataset_id: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    name: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    query: NotRequired[pulumi.Input[Optional['ChartQueryArgsDict']]]
+
+@pulumi.input_type
+class SectionHeaderChartArgs:
+    def __init__(__self__, *,
+                 id: pulumi.Input[_builtins.str],
+                 type: pulumi.Input[Literal['SectionHeader']],
+                 dataset_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 name: pulumi.Input[Optional[_builtins.str]] = None,
+                 query: pulumi.Input[Optional['ChartQueryArgs']] = None):
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "type", 'SectionHeader')
+        if dataset_id is not None:
+            pulumi.set(__self__, "dataset_id", dataset_id)
+        if name is not None:
+            pulumi.set(__self__, "name", name)
+        if query is not None:
+            pulumi.set(__self__, "query", query)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> pulumi.Input[_builtins.str]:
+        return pulumi.get(self, "id")
+
+    @id.setter
+    def id(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "id", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> pulumi.Input[Literal['SectionHeader']]:
+        return pulumi.get(self, "type")
+
+    @type.setter
+    def type(self, value: pulumi.Input[Literal['SectionHeader']]):
+        pulumi.set(self, "type", value)
+
+    @_builtins.property
+    @pulumi.getter(name="datasetId")
+    def dataset_id(self) -> pulumi.Input[Optional[_builtins.str]]:
+        return pulumi.get(self, "dataset_id")
+
+    @dataset_id.setter
+    def dataset_id(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "dataset_id", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> pulumi.Input[Optional[_builtins.str]]:
+        return pulumi.get(self, "name")
+
+    @name.setter
+    def name(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "name", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def query(self) -> pulumi.Input[Optional['ChartQueryArgs']]:
+        return pulumi.get(self, "query")
+
+    @query.setter
+    def query(self, value: pulumi.Input[Optional['ChartQueryArgs']]):
+        pulumi.set(self, "query", value)
+
+
+class SmartFilterChartArgsDict(TypedDict):
+    filters: pulumi.Input[Sequence[pulumi.Input[Union['SmartFilterSearchArgsDict', 'SmartFilterSelectListArgsDict', 'SmartFilterSelectQueryArgsDict']]]]
+    id: pulumi.Input[_builtins.str]
+    type: pulumi.Input[Literal['SmartFilter']]
+    logo: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    logo_dark: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    name: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+
+@pulumi.input_type
+class SmartFilterChartArgs:
+    def __init__(__self__, *,
+                 filters: pulumi.Input[Sequence[pulumi.Input[Union['SmartFilterSearchArgs', 'SmartFilterSelectListArgs', 'SmartFilterSelectQueryArgs']]]],
+                 id: pulumi.Input[_builtins.str],
+                 type: pulumi.Input[Literal['SmartFilter']],
+                 logo: pulumi.Input[Optional[_builtins.str]] = None,
+                 logo_dark: pulumi.Input[Optional[_builtins.str]] = None,
+                 name: pulumi.Input[Optional[_builtins.str]] = None):
+        pulumi.set(__self__, "filters", filters)
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "type", 'SmartFilter')
+        if logo is not None:
+            pulumi.set(__self__, "logo", logo)
+        if logo_dark is not None:
+            pulumi.set(__self__, "logo_dark", logo_dark)
+        if name is not None:
+            pulumi.set(__self__, "name", name)
+
+    @_builtins.property
+    @pulumi.getter
+    def filters(self) -> pulumi.Input[Sequence[pulumi.Input[Union['SmartFilterSearchArgs', 'SmartFilterSelectListArgs', 'SmartFilterSelectQueryArgs']]]]:
+        return pulumi.get(self, "filters")
+
+    @filters.setter
+    def filters(self, value: pulumi.Input[Sequence[pulumi.Input[Union['SmartFilterSearchArgs', 'SmartFilterSelectListArgs', 'SmartFilterSelectQueryArgs']]]]):
+        pulumi.set(self, "filters", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> pulumi.Input[_builtins.str]:
+        return pulumi.get(self, "id")
+
+    @id.setter
+    def id(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "id", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> pulumi.Input[Literal['SmartFilter']]:
+        return pulumi.get(self, "type")
+
+    @type.setter
+    def type(self, value: pulumi.Input[Literal['SmartFilter']]):
+        pulumi.set(self, "type", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def logo(self) -> pulumi.Input[Optional[_builtins.str]]:
+        return pulumi.get(self, "logo")
+
+    @logo.setter
+    def logo(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "logo", value)
+
+    @_builtins.property
+    @pulumi.getter(name="logoDark")
+    def logo_dark(self) -> pulumi.Input[Optional[_builtins.str]]:
+        return pulumi.get(self, "logo_dark")
+
+    @logo_dark.setter
+    def logo_dark(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "logo_dark", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> pulumi.Input[Optional[_builtins.str]]:
+        return pulumi.get(self, "name")
+
+    @name.setter
+    def name(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "name", value)
+
+
+class SmartFilterOptionArgsDict(TypedDict):
+    key: pulumi.Input[_builtins.str]
+    value: pulumi.Input[_builtins.str]
+    default: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    unset: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+
+@pulumi.input_type
+class SmartFilterOptionArgs:
+    def __init__(__self__, *,
+                 key: pulumi.Input[_builtins.str],
+                 value: pulumi.Input[_builtins.str],
+                 default: pulumi.Input[Optional[_builtins.bool]] = None,
+                 unset: pulumi.Input[Optional[_builtins.bool]] = None):
+        pulumi.set(__self__, "key", key)
+        pulumi.set(__self__, "value", value)
+        if default is not None:
+            pulumi.set(__self__, "default", default)
+        if unset is not None:
+            pulumi.set(__self__, "unset", unset)
+
+    @_builtins.property
+    @pulumi.getter
+    def key(self) -> pulumi.Input[_builtins.str]:
+        return pulumi.get(self, "key")
+
+    @key.setter
+    def key(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "key", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def value(self) -> pulumi.Input[_builtins.str]:
+        return pulumi.get(self, "value")
+
+    @value.setter
+    def value(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "value", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def default(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        return pulumi.get(self, "default")
+
+    @default.setter
+    def default(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "default", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def unset(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        return pulumi.get(self, "unset")
+
+    @unset.setter
+    def unset(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "unset", value)
+
+
+class SmartFilterSearchArgsDict(TypedDict):
+    id: pulumi.Input[_builtins.str]
+    name: pulumi.Input[_builtins.str]
+    type: pulumi.Input[Literal['search']]
+    active: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+
+@pulumi.input_type
+class SmartFilterSearchArgs:
+    def __init__(__self__, *,
+                 id: pulumi.Input[_builtins.str],
+                 name: pulumi.Input[_builtins.str],
+                 type: pulumi.Input[Literal['search']],
+                 active: pulumi.Input[Optional[_builtins.bool]] = None):
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "type", 'search')
+        if active is not None:
+            pulumi.set(__self__, "active", active)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> pulumi.Input[_builtins.str]:
+        return pulumi.get(self, "id")
+
+    @id.setter
+    def id(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "id", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> pulumi.Input[_builtins.str]:
+        return pulumi.get(self, "name")
+
+    @name.setter
+    def name(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "name", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> pulumi.Input[Literal['search']]:
+        return pulumi.get(self, "type")
+
+    @type.setter
+    def type(self, value: pulumi.Input[Literal['search']]):
+        pulumi.set(self, "type", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def active(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        return pulumi.get(self, "active")
+
+    @active.setter
+    def active(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "active", value)
+
+
+class SmartFilterSelectListArgsDict(TypedDict):
+    id: pulumi.Input[_builtins.str]
+    name: pulumi.Input[_builtins.str]
+    select_type: pulumi.Input[Literal['list']]
+    type: pulumi.Input[Literal['select']]
+    active: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    options: NotRequired[pulumi.Input[Optional[Union[Sequence[pulumi.Input['SmartFilterOptionArgsDict']], _builtins.str]]]]
+
+@pulumi.input_type
+class SmartFilterSelectListArgs:
+    def __init__(__self__, *,
+                 id: pulumi.Input[_builtins.str],
+                 name: pulumi.Input[_builtins.str],
+                 select_type: pulumi.Input[Literal['list']],
+                 type: pulumi.Input[Literal['select']],
+                 active: pulumi.Input[Optional[_builtins.bool]] = None,
+                 options: pulumi.Input[Optional[Union[Sequence[pulumi.Input['SmartFilterOptionArgs']], _builtins.str]]] = None):
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "select_type", 'list')
+        pulumi.set(__self__, "type", 'select')
+        if active is not None:
+            pulumi.set(__self__, "active", active)
+        if options is not None:
+            pulumi.set(__self__, "options", options)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> pulumi.Input[_builtins.str]:
+        return pulumi.get(self, "id")
+
+    @id.setter
+    def id(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "id", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> pulumi.Input[_builtins.str]:
+        return pulumi.get(self, "name")
+
+    @name.setter
+    def name(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "name", value)
+
+    @_builtins.property
+    @pulumi.getter(name="selectType")
+    def select_type(self) -> pulumi.Input[Literal['list']]:
+        return pulumi.get(self, "select_type")
+
+    @select_type.setter
+    def select_type(self, value: pulumi.Input[Literal['list']]):
+        pulumi.set(self, "select_type", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> pulumi.Input[Literal['select']]:
+        return pulumi.get(self, "type")
+
+    @type.setter
+    def type(self, value: pulumi.Input[Literal['select']]):
+        pulumi.set(self, "type", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def active(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        return pulumi.get(self, "active")
+
+    @active.setter
+    def active(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "active", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def options(self) -> pulumi.Input[Optional[Union[Sequence[pulumi.Input['SmartFilterOptionArgs']], _builtins.str]]]:
+        return pulumi.get(self, "options")
+
+    @options.setter
+    def options(self, value: pulumi.Input[Optional[Union[Sequence[pulumi.Input['SmartFilterOptionArgs']], _builtins.str]]]):
+        pulumi.set(self, "options", value)
+
+
+class SmartFilterSelectQueryArgsDict(TypedDict):
+    id: pulumi.Input[_builtins.str]
+    name: pulumi.Input[_builtins.str]
+    select_type: pulumi.Input[Literal['query']]
+    type: pulumi.Input[Literal['select']]
+    active: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    options: NotRequired[pulumi.Input[Optional[Union[Sequence[pulumi.Input['SmartFilterOptionArgsDict']], _builtins.str]]]]
+    query: NotRequired[pulumi.Input[Optional['ChartQueryArgsDict']]]
+
+@pulumi.input_type
+class SmartFilterSelectQueryArgs:
+    def __init__(__self__, *,
+                 id: pulumi.Input[_builtins.str],
+                 name: pulumi.Input[_builtins.str],
+                 select_type: pulumi.Input[Literal['query']],
+                 type: pulumi.Input[Literal['select']],
+                 active: pulumi.Input[Optional[_builtins.bool]] = None,
+                 options: pulumi.Input[Optional[Union[Sequence[pulumi.Input['SmartFilterOptionArgs']], _builtins.str]]] = None,
+                 query: pulumi.Input[Optional['ChartQueryArgs']] = None):
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "select_type", 'query')
+        pulumi.set(__self__, "type", 'select')
+        if active is not None:
+            pulumi.set(__self__, "active", active)
+        if options is not None:
+            pulumi.set(__self__, "options", options)
+        if query is not None:
+            pulumi.set(__self__, "query", query)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> pulumi.Input[_builtins.str]:
+        return pulumi.get(self, "id")
+
+    @id.setter
+    def id(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "id", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> pulumi.Input[_builtins.str]:
+        return pulumi.get(self, "name")
+
+    @name.setter
+    def name(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "name", value)
+
+    @_builtins.property
+    @pulumi.getter(name="selectType")
+    def select_type(self) -> pulumi.Input[Literal['query']]:
+        return pulumi.get(self, "select_type")
+
+    @select_type.setter
+    def select_type(self, value: pulumi.Input[Literal['query']]):
+        pulumi.set(self, "select_type", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> pulumi.Input[Literal['select']]:
+        return pulumi.get(self, "type")
+
+    @type.setter
+    def type(self, value: pulumi.Input[Literal['select']]):
+        pulumi.set(self, "type", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def active(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        return pulumi.get(self, "active")
+
+    @active.setter
+    def active(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "active", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def options(self) -> pulumi.Input[Optional[Union[Sequence[pulumi.Input['SmartFilterOptionArgs']], _builtins.str]]]:
+        return pulumi.get(self, "options")
+
+    @options.setter
+    def options(self, value: pulumi.Input[Optional[Union[Sequence[pulumi.Input['SmartFilterOptionArgs']], _builtins.str]]]):
+        pulumi.set(self, "options", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def query(self) -> pulumi.Input[Optional['ChartQueryArgs']]:
+        return pulumi.get(self, "query")
+
+    @query.setter
+    def query(self, value: pulumi.Input[Optional['ChartQueryArgs']]):
+        pulumi.set(self, "query", value)
+
+
+class SpacerChartArgsDict(TypedDict):
+    id: pulumi.Input[_builtins.str]
+    type: pulumi.Input[Literal['Spacer']]
+    name: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+
+@pulumi.input_type
+class SpacerChartArgs:
+    def __init__(__self__, *,
+                 id: pulumi.Input[_builtins.str],
+                 type: pulumi.Input[Literal['Spacer']],
+                 name: pulumi.Input[Optional[_builtins.str]] = None):
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "type", 'Spacer')
+        if name is not None:
+            pulumi.set(__self__, "name", name)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> pulumi.Input[_builtins.str]:
+        return pulumi.get(self, "id")
+
+    @id.setter
+    def id(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "id", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> pulumi.Input[Literal['Spacer']]:
+        return pulumi.get(self, "type")
+
+    @type.setter
+    def type(self, value: pulumi.Input[Literal['Spacer']]):
+        pulumi.set(self, "type", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> pulumi.Input[Optional[_builtins.str]]:
+        return pulumi.get(self, "name")
+
+    @name.setter
+    def name(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "name", value)
+
+
+class StatisticChartArgsDict(TypedDict):
+    id: pulumi.Input[_builtins.str]
+    query: pulumi.Input['ChartQueryArgsDict']
+    type: pulumi.Input[Literal['Statistic']]
+    background: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    chart_fill_color: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    chart_height: NotRequired[pulumi.Input[Optional[Union[_builtins.str, _builtins.float]]]]
+    color_scheme: NotRequired[pulumi.Input[Optional['StatisticColorScheme']]]
+    custom_units: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    dataset_id: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    error_color_props: NotRequired[pulumi.Input[Optional['StatisticColorPropsArgsDict']]]
+    error_threshold: NotRequired[pulumi.Input[Optional['StatisticThreshold']]]
+    error_threshold_value: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    hide_value: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    invert_theme: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    label_color: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    name: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    ok_color_props: NotRequired[pulumi.Input[Optional['StatisticColorPropsArgsDict']]]
+    show_chart: NotRequired[pulumi.Input[Optional[Union[_builtins.bool, _builtins.str]]]]
+    text_color: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    warning_color_props: NotRequired[pulumi.Input[Optional['StatisticColorPropsArgsDict']]]
+    warning_threshold: NotRequired[pulumi.Input[Optional['StatisticThreshold']]]
+    warning_threshold_value: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+
+@pulumi.input_type
+class StatisticChartArgs:
+    def __init__(__self__, *,
+                 id: pulumi.Input[_builtins.str],
+                 query: pulumi.Input['ChartQueryArgs'],
+                 type: pulumi.Input[Literal['Statistic']],
+                 background: pulumi.Input[Optional[_builtins.str]] = None,
+                 chart_fill_color: pulumi.Input[Optional[_builtins.str]] = None,
+                 chart_height: pulumi.Input[Optional[Union[_builtins.str, _builtins.float]]] = None,
+                 color_scheme: pulumi.Input[Optional['StatisticColorScheme']] = None,
+                 custom_units: pulumi.Input[Optional[_builtins.str]] = None,
+                 dataset_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 error_color_props: pulumi.Input[Optional['StatisticColorPropsArgs']] = None,
+                 error_threshold: pulumi.Input[Optional['StatisticThreshold']] = None,
+                 error_threshold_value: pulumi.Input[Optional[_builtins.str]] = None,
+                 hide_value: pulumi.Input[Optional[_builtins.bool]] = None,
+                 invert_theme: pulumi.Input[Optional[_builtins.bool]] = None,
+                 label_color: pulumi.Input[Optional[_builtins.str]] = None,
+                 name: pulumi.Input[Optional[_builtins.str]] = None,
+                 ok_color_props: pulumi.Input[Optional['StatisticColorPropsArgs']] = None,
+                 show_chart: pulumi.Input[Optional[Union[_builtins.bool, _builtins.str]]] = None,
+                 text_color: pulumi.Input[Optional[_builtins.str]] = None,
+                 warning_color_props: pulumi.Input[Optional['StatisticColorPropsArgs']] = None,
+                 warning_threshold: pulumi.Input[Optional['StatisticThreshold']] = None,
+                 warning_threshold_value: pulumi.Input[Optional[_builtins.str]] = None):
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "query", query)
+        pulumi.set(__self__, "type", 'Statistic')
+        if background is not None:
+            pulumi.set(__self__, "background", background)
+        if chart_fill_color is not None:
+            pulumi.set(__self__, "chart_fill_color", chart_fill_color)
+        if chart_height is not None:
+            pulumi.set(__self__, "chart_height", chart_height)
+        if color_scheme is not None:
+            pulumi.set(__self__, "color_scheme", color_scheme)
+        if custom_units is not None:
+            pulumi.set(__self__, "custom_units", custom_units)
+        if dataset_id is not None:
+            pulumi.set(__self__, "dataset_id", dataset_id)
+        if error_color_props is not None:
+            pulumi.set(__self__, "error_color_props", error_color_props)
+        if error_threshold is not None:
+            pulumi.set(__self__, "error_threshold", error_threshold)
+        if error_threshold_value is not None:
+            pulumi.set(__self__, "error_threshold_value", error_threshold_value)
+        if hide_value is not None:
+            pulumi.set(__self__, "hide_value", hide_value)
+        if invert_theme is not None:
+            pulumi.set(__self__, "invert_theme", invert_theme)
+        if label_color is not None:
+            pulumi.set(__self__, "label_color", label_color)
+        if name is not None:
+            pulumi.set(__self__, "name", name)
+        if ok_color_props is not None:
+            pulumi.set(__self__, "ok_color_props", ok_color_props)
+        if show_chart is not None:
+            pulumi.set(__self__, "show_chart", show_chart)
+        if text_color is not None:
+            pulumi.set(__self__, "text_color", text_color)
+        if warning_color_props is not None:
+            pulumi.set(__self__, "warning_color_props", warning_color_props)
+        if warning_threshold is not None:
+            pulumi.set(__self__, "warning_threshold", warning_threshold)
+        if warning_threshold_value is not None:
+            pulumi.set(__self__, "warning_threshold_value", warning_threshold_value)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> pulumi.Input[_builtins.str]:
+        return pulumi.get(self, "id")
+
+    @id.setter
+    def id(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "id", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def query(self) -> pulumi.Input['ChartQueryArgs']:
+        return pulumi.get(self, "query")
+
+    @query.setter
+    def query(self, value: pulumi.Input['ChartQueryArgs']):
+        pulumi.set(self, "query", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> pulumi.Input[Literal['Statistic']]:
+        return pulumi.get(self, "type")
+
+    @type.setter
+    def type(self, value: pulumi.Input[Literal['Statistic']]):
+        pulumi.set(self, "type", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def background(self) -> pulumi.Input[Optional[_builtins.str]]:
+        return pulumi.get(self, "background")
+
+    @background.setter
+    def background(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "background", value)
+
+    @_builtins.property
+    @pulumi.getter(name="chartFillColor")
+    def chart_fill_color(self) -> pulumi.Input[Optional[_builtins.str]]:
+        return pulumi.get(self, "chart_fill_color")
+
+    @chart_fill_color.setter
+    def chart_fill_color(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "chart_fill_color", value)
+
+    @_builtins.property
+    @pulumi.getter(name="chartHeight")
+    def chart_height(self) -> pulumi.Input[Optional[Union[_builtins.str, _builtins.float]]]:
+        return pulumi.get(self, "chart_height")
+
+    @chart_height.setter
+    def chart_height(self, value: pulumi.Input[Optional[Union[_builtins.str, _builtins.float]]]):
+        pulumi.set(self, "chart_height", value)
+
+    @_builtins.property
+    @pulumi.getter(name="colorScheme")
+    def color_scheme(self) -> pulumi.Input[Optional['StatisticColorScheme']]:
+        return pulumi.get(self, "color_scheme")
+
+    @color_scheme.setter
+    def color_scheme(self, value: pulumi.Input[Optional['StatisticColorScheme']]):
+        pulumi.set(self, "color_scheme", value)
+
+    @_builtins.property
+    @pulumi.getter(name="customUnits")
+    def custom_units(self) -> pulumi.Input[Optional[_builtins.str]]:
+        return pulumi.get(self, "custom_units")
+
+    @custom_units.setter
+    def custom_units(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "custom_units", value)
+
+    @_builtins.property
+    @pulumi.getter(name="datasetId")
+    def dataset_id(self) -> pulumi.Input[Optional[_builtins.str]]:
+        return pulumi.get(self, "dataset_id")
+
+    @dataset_id.setter
+    def dataset_id(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "dataset_id", value)
+
+    @_builtins.property
+    @pulumi.getter(name="errorColorProps")
+    def error_color_props(self) -> pulumi.Input[Optional['StatisticColorPropsArgs']]:
+        return pulumi.get(self, "error_color_props")
+
+    @error_color_props.setter
+    def error_color_props(self, value: pulumi.Input[Optional['StatisticColorPropsArgs']]):
+        pulumi.set(self, "error_color_props", value)
+
+    @_builtins.property
+    @pulumi.getter(name="errorThreshold")
+    def error_threshold(self) -> pulumi.Input[Optional['StatisticThreshold']]:
+        return pulumi.get(self, "error_threshold")
+
+    @error_threshold.setter
+    def error_threshold(self, value: pulumi.Input[Optional['StatisticThreshold']]):
+        pulumi.set(self, "error_threshold", value)
+
+    @_builtins.property
+    @pulumi.getter(name="errorThresholdValue")
+    def error_threshold_value(self) -> pulumi.Input[Optional[_builtins.str]]:
+        return pulumi.get(self, "error_threshold_value")
+
+    @error_threshold_value.setter
+    def error_threshold_value(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "error_threshold_value", value)
+
+    @_builtins.property
+    @pulumi.getter(name="hideValue")
+    def hide_value(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        return pulumi.get(self, "hide_value")
+
+    @hide_value.setter
+    def hide_value(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "hide_value", value)
+
+    @_builtins.property
+    @pulumi.getter(name="invertTheme")
+    def invert_theme(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        return pulumi.get(self, "invert_theme")
+
+    @invert_theme.setter
+    def invert_theme(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "invert_theme", value)
+
+    @_builtins.property
+    @pulumi.getter(name="labelColor")
+    def label_color(self) -> pulumi.Input[Optional[_builtins.str]]:
+        return pulumi.get(self, "label_color")
+
+    @label_color.setter
+    def label_color(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "label_color", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> pulumi.Input[Optional[_builtins.str]]:
+        return pulumi.get(self, "name")
+
+    @name.setter
+    def name(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "name", value)
+
+    @_builtins.property
+    @pulumi.getter(name="okColorProps")
+    def ok_color_props(self) -> pulumi.Input[Optional['StatisticColorPropsArgs']]:
+        return pulumi.get(self, "ok_color_props")
+
+    @ok_color_props.setter
+    def ok_color_props(self, value: pulumi.Input[Optional['StatisticColorPropsArgs']]):
+        pulumi.set(self, "ok_color_props", value)
+
+    @_builtins.property
+    @pulumi.getter(name="showChart")
+    def show_chart(self) -> pulumi.Input[Optional[Union[_builtins.bool, _builtins.str]]]:
+        return pulumi.get(self, "show_chart")
+
+    @show_chart.setter
+    def show_chart(self, value: pulumi.Input[Optional[Union[_builtins.bool, _builtins.str]]]):
+        pulumi.set(self, "show_chart", value)
+
+    @_builtins.property
+    @pulumi.getter(name="textColor")
+    def text_color(self) -> pulumi.Input[Optional[_builtins.str]]:
+        return pulumi.get(self, "text_color")
+
+    @text_color.setter
+    def text_color(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "text_color", value)
+
+    @_builtins.property
+    @pulumi.getter(name="warningColorProps")
+    def warning_color_props(self) -> pulumi.Input[Optional['StatisticColorPropsArgs']]:
+        return pulumi.get(self, "warning_color_props")
+
+    @warning_color_props.setter
+    def warning_color_props(self, value: pulumi.Input[Optional['StatisticColorPropsArgs']]):
+        pulumi.set(self, "warning_color_props", value)
+
+    @_builtins.property
+    @pulumi.getter(name="warningThreshold")
+    def warning_threshold(self) -> pulumi.Input[Optional['StatisticThreshold']]:
+        return pulumi.get(self, "warning_threshold")
+
+    @warning_threshold.setter
+    def warning_threshold(self, value: pulumi.Input[Optional['StatisticThreshold']]):
+        pulumi.set(self, "warning_threshold", value)
+
+    @_builtins.property
+    @pulumi.getter(name="warningThresholdValue")
+    def warning_threshold_value(self) -> pulumi.Input[Optional[_builtins.str]]:
+        return pulumi.get(self, "warning_threshold_value")
+
+    @warning_threshold_value.setter
+    def warning_threshold_value(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "warning_threshold_value", value)
+
+
+class StatisticColorPropsArgsDict(TypedDict):
+    background: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    chart_fill_color: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    label_color: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    text_color: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+
+@pulumi.input_type
+class StatisticColorPropsArgs:
+    def __init__(__self__, *,
+                 background: pulumi.Input[Optional[_builtins.str]] = None,
+                 chart_fill_color: pulumi.Input[Optional[_builtins.str]] = None,
+                 label_color: pulumi.Input[Optional[_builtins.str]] = None,
+                 text_color: pulumi.Input[Optional[_builtins.str]] = None):
+        if background is not None:
+            pulumi.set(__self__, "background", background)
+        if chart_fill_color is not None:
+            pulumi.set(__self__, "chart_fill_color", chart_fill_color)
+        if label_color is not None:
+            pulumi.set(__self__, "label_color", label_color)
+        if text_color is not None:
+            pulumi.set(__self__, "text_color", text_color)
+
+    @_builtins.property
+    @pulumi.getter
+    def background(self) -> pulumi.Input[Optional[_builtins.str]]:
+        return pulumi.get(self, "background")
+
+    @background.setter
+    def background(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "background", value)
+
+    @_builtins.property
+    @pulumi.getter(name="chartFillColor")
+    def chart_fill_color(self) -> pulumi.Input[Optional[_builtins.str]]:
+        return pulumi.get(self, "chart_fill_color")
+
+    @chart_fill_color.setter
+    def chart_fill_color(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "chart_fill_color", value)
+
+    @_builtins.property
+    @pulumi.getter(name="labelColor")
+    def label_color(self) -> pulumi.Input[Optional[_builtins.str]]:
+        return pulumi.get(self, "label_color")
+
+    @label_color.setter
+    def label_color(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "label_color", value)
+
+    @_builtins.property
+    @pulumi.getter(name="textColor")
+    def text_color(self) -> pulumi.Input[Optional[_builtins.str]]:
+        return pulumi.get(self, "text_color")
+
+    @text_color.setter
+    def text_color(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "text_color", value)
+
+
+class TableChartArgsDict(TypedDict):
+    id: pulumi.Input[_builtins.str]
+    query: pulumi.Input['ChartQueryArgsDict']
+    type: pulumi.Input[Literal['Table']]
+    dataset_id: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    name: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    table_settings: NotRequired[pulumi.Input[Optional['TableSettingsArgsDict']]]
+
+@pulumi.input_type
+class TableChartArgs:
+    def __init__(__self__, *,
+                 id: pulumi.Input[_builtins.str],
+                 query: pulumi.Input['ChartQueryArgs'],
+                 type: pulumi.Input[Literal['Table']],
+                 dataset_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 name: pulumi.Input[Optional[_builtins.str]] = None,
+                 table_settings: pulumi.Input[Optional['TableSettingsArgs']] = None):
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "query", query)
+        pulumi.set(__self__, "type", 'Table')
+        if dataset_id is not None:
+            pulumi.set(__self__, "dataset_id", dataset_id)
+        if name is not None:
+            pulumi.set(__self__, "name", name)
+        if table_settings is not None:
+            pulumi.set(__self__, "table_settings", table_settings)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> pulumi.Input[_builtins.str]:
+        return pulumi.get(self, "id")
+
+    @id.setter
+    def id(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "id", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def query(self) -> pulumi.Input['ChartQueryArgs']:
+        return pulumi.get(self, "query")
+
+    @query.setter
+    def query(self, value: pulumi.Input['ChartQueryArgs']):
+        pulumi.set(self, "query", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> pulumi.Input[Literal['Table']]:
+        return pulumi.get(self, "type")
+
+    @type.setter
+    def type(self, value: pulumi.Input[Literal['Table']]):
+        pulumi.set(self, "type", value)
+
+    @_builtins.property
+    @pulumi.getter(name="datasetId")
+    def dataset_id(self) -> pulumi.Input[Optional[_builtins.str]]:
+        return pulumi.get(self, "dataset_id")
+
+    @dataset_id.setter
+    def dataset_id(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "dataset_id", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> pulumi.Input[Optional[_builtins.str]]:
+        return pulumi.get(self, "name")
+
+    @name.setter
+    def name(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "name", value)
+
+    @_builtins.property
+    @pulumi.getter(name="tableSettings")
+    def table_settings(self) -> pulumi.Input[Optional['TableSettingsArgs']]:
+        return pulumi.get(self, "table_settings")
+
+    @table_settings.setter
+    def table_settings(self, value: pulumi.Input[Optional['TableSettingsArgs']]):
+        pulumi.set(self, "table_settings", value)
+
+
+class TableColumnArgsDict(TypedDict):
+    name: pulumi.Input[_builtins.str]
+    width: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+
+@pulumi.input_type
+class TableColumnArgs:
+    def __init__(__self__, *,
+                 name: pulumi.Input[_builtins.str],
+                 width: pulumi.Input[Optional[_builtins.int]] = None):
+        pulumi.set(__self__, "name", name)
+        if width is not None:
+            pulumi.set(__self__, "width", width)
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> pulumi.Input[_builtins.str]:
+        return pulumi.get(self, "name")
+
+    @name.setter
+    def name(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "name", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def width(self) -> pulumi.Input[Optional[_builtins.int]]:
+        return pulumi.get(self, "width")
+
+    @width.setter
+    def width(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "width", value)
+
+
+class TableDisplaySettingsArgsDict(TypedDict):
+    fit_columns: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    font_size: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    hide_nulls: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    highlight_severity: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    show_event: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    show_raw: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    show_timestamp: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    wrap_lines: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+
+@pulumi.input_type
+class TableDisplaySettingsArgs:
+    def __init__(__self__, *,
+                 fit_columns: pulumi.Input[Optional[_builtins.bool]] = None,
+                 font_size: pulumi.Input[Optional[_builtins.str]] = None,
+                 hide_nulls: pulumi.Input[Optional[_builtins.bool]] = None,
+                 highlight_severity: pulumi.Input[Optional[_builtins.bool]] = None,
+                 show_event: pulumi.Input[Optional[_builtins.bool]] = None,
+                 show_raw: pulumi.Input[Optional[_builtins.bool]] = None,
+                 show_timestamp: pulumi.Input[Optional[_builtins.bool]] = None,
+                 wrap_lines: pulumi.Input[Optional[_builtins.bool]] = None):
+        if fit_columns is not None:
+            pulumi.set(__self__, "fit_columns", fit_columns)
+        if font_size is not None:
+            pulumi.set(__self__, "font_size", font_size)
+        if hide_nulls is not None:
+            pulumi.set(__self__, "hide_nulls", hide_nulls)
+        if highlight_severity is not None:
+            pulumi.set(__self__, "highlight_severity", highlight_severity)
+        if show_event is not None:
+            pulumi.set(__self__, "show_event", show_event)
+        if show_raw is not None:
+            pulumi.set(__self__, "show_raw", show_raw)
+        if show_timestamp is not None:
+            pulumi.set(__self__, "show_timestamp", show_timestamp)
+        if wrap_lines is not None:
+            pulumi.set(__self__, "wrap_lines", wrap_lines)
+
+    @_builtins.property
+    @pulumi.getter(name="fitColumns")
+    def fit_columns(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        return pulumi.get(self, "fit_columns")
+
+    @fit_columns.setter
+    def fit_columns(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "fit_columns", value)
+
+    @_builtins.property
+    @pulumi.getter(name="fontSize")
+    def font_size(self) -> pulumi.Input[Optional[_builtins.str]]:
+        return pulumi.get(self, "font_size")
+
+    @font_size.setter
+    def font_size(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "font_size", value)
+
+    @_builtins.property
+    @pulumi.getter(name="hideNulls")
+    def hide_nulls(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        return pulumi.get(self, "hide_nulls")
+
+    @hide_nulls.setter
+    def hide_nulls(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "hide_nulls", value)
+
+    @_builtins.property
+    @pulumi.getter(name="highlightSeverity")
+    def highlight_severity(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        return pulumi.get(self, "highlight_severity")
+
+    @highlight_severity.setter
+    def highlight_severity(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "highlight_severity", value)
+
+    @_builtins.property
+    @pulumi.getter(name="showEvent")
+    def show_event(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        return pulumi.get(self, "show_event")
+
+    @show_event.setter
+    def show_event(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "show_event", value)
+
+    @_builtins.property
+    @pulumi.getter(name="showRaw")
+    def show_raw(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        return pulumi.get(self, "show_raw")
+
+    @show_raw.setter
+    def show_raw(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "show_raw", value)
+
+    @_builtins.property
+    @pulumi.getter(name="showTimestamp")
+    def show_timestamp(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        return pulumi.get(self, "show_timestamp")
+
+    @show_timestamp.setter
+    def show_timestamp(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "show_timestamp", value)
+
+    @_builtins.property
+    @pulumi.getter(name="wrapLines")
+    def wrap_lines(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        return pulumi.get(self, "wrap_lines")
+
+    @wrap_lines.setter
+    def wrap_lines(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "wrap_lines", value)
+
+
+class TableSettingsArgsDict(TypedDict):
+    columns: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[Union[_builtins.str, 'TableColumnArgsDict']]]]]]
+    settings: NotRequired[pulumi.Input[Optional['TableDisplaySettingsArgsDict']]]
+
+@pulumi.input_type
+class TableSettingsArgs:
+    def __init__(__self__, *,
+                 columns: pulumi.Input[Optional[Sequence[pulumi.Input[Union[_builtins.str, 'TableColumnArgs']]]]] = None,
+                 settings: pulumi.Input[Optional['TableDisplaySettingsArgs']] = None):
+        if columns is not None:
+            pulumi.set(__self__, "columns", columns)
+        if settings is not None:
+            pulumi.set(__self__, "settings", settings)
+
+    @_builtins.property
+    @pulumi.getter
+    def columns(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[Union[_builtins.str, 'TableColumnArgs']]]]]:
+        return pulumi.get(self, "columns")
+
+    @columns.setter
+    def columns(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[Union[_builtins.str, 'TableColumnArgs']]]]]):
+        pulumi.set(self, "columns", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def settings(self) -> pulumi.Input[Optional['TableDisplaySettingsArgs']]:
+        return pulumi.get(self, "settings")
+
+    @settings.setter
+    def settings(self, value: pulumi.Input[Optional['TableDisplaySettingsArgs']]):
+        pulumi.set(self, "settings", value)
+
+
+class TimeSeriesChartArgsDict(TypedDict):
+    id: pulumi.Input[_builtins.str]
+    query: pulumi.Input['TimeSeriesChartQueryArgsDict']
+    type: pulumi.Input[Literal['TimeSeries']]
+    dataset_id: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    name: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+
+@pulumi.input_type
+class TimeSeriesChartArgs:
+    def __init__(__self__, *,
+                 id: pulumi.Input[_builtins.str],
+                 query: pulumi.Input['TimeSeriesChartQueryArgs'],
+                 type: pulumi.Input[Literal['TimeSeries']],
+                 dataset_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 name: pulumi.Input[Optional[_builtins.str]] = None):
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "query", query)
+        pulumi.set(__self__, "type", 'TimeSeries')
+        if dataset_id is not None:
+            pulumi.set(__self__, "dataset_id", dataset_id)
+        if name is not None:
+            pulumi.set(__self__, "name", name)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> pulumi.Input[_builtins.str]:
+        return pulumi.get(self, "id")
+
+    @id.setter
+    def id(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "id", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def query(self) -> pulumi.Input['TimeSeriesChartQueryArgs']:
+        return pulumi.get(self, "query")
+
+    @query.setter
+    def query(self, value: pulumi.Input['TimeSeriesChartQueryArgs']):
+        pulumi.set(self, "query", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> pulumi.Input[Literal['TimeSeries']]:
+        return pulumi.get(self, "type")
+
+    @type.setter
+    def type(self, value: pulumi.Input[Literal['TimeSeries']]):
+        pulumi.set(self, "type", value)
+
+    @_builtins.property
+    @pulumi.getter(name="datasetId")
+    def dataset_id(self) -> pulumi.Input[Optional[_builtins.str]]:
+        return pulumi.get(self, "dataset_id")
+
+    @dataset_id.setter
+    def dataset_id(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "dataset_id", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> pulumi.Input[Optional[_builtins.str]]:
+        return pulumi.get(self, "name")
+
+    @name.setter
+    def name(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "name", value)
+
+
+class TimeSeriesChartQueryArgsDict(TypedDict):
+    apl: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    mpl: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    query_options: NotRequired[pulumi.Input[Optional['TimeSeriesQueryOptionsArgsDict']]]
+
+@pulumi.input_type
+class TimeSeriesChartQueryArgs:
+    def __init__(__self__, *,
+                 apl: pulumi.Input[Optional[_builtins.str]] = None,
+                 mpl: pulumi.Input[Optional[_builtins.str]] = None,
+                 query_options: pulumi.Input[Optional['TimeSeriesQueryOptionsArgs']] = None):
+        if apl is not None:
+            pulumi.set(__self__, "apl", apl)
+        if mpl is not None:
+            pulumi.set(__self__, "mpl", mpl)
+        if query_options is not None:
+            pulumi.set(__self__, "query_options", query_options)
+
+    @_builtins.property
+    @pulumi.getter
+    def apl(self) -> pulumi.Input[Optional[_builtins.str]]:
+        return pulumi.get(self, "apl")
+
+    @apl.setter
+    def apl(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "apl", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def mpl(self) -> pulumi.Input[Optional[_builtins.str]]:
+        return pulumi.get(self, "mpl")
+
+    @mpl.setter
+    def mpl(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "mpl", value)
+
+    @_builtins.property
+    @pulumi.getter(name="queryOptions")
+    def query_options(self) -> pulumi.Input[Optional['TimeSeriesQueryOptionsArgs']]:
+        return pulumi.get(self, "query_options")
+
+    @query_options.setter
+    def query_options(self, value: pulumi.Input[Optional['TimeSeriesQueryOptionsArgs']]):
+        pulumi.set(self, "query_options", value)
+
+
+class TimeSeriesQueryOptionsArgsDict(TypedDict):
+    display_null: NotRequired[pulumi.Input[Optional['TimeSeriesDisplayNull']]]
+    """
+    Empty intervals: `auto` infers, `null` leaves gaps, `span` connects, `zero` fills with zero.
+    """
+    overlay_charts: NotRequired[pulumi.Input[Optional['TimeSeriesOverlayCharts']]]
+    """
+    `"true"` overlays the series on one chart.
+    """
+    shown_columns: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    At most 10000 characters.
+    """
+    time_series_variant: NotRequired[pulumi.Input[Optional['TimeSeriesVariant']]]
+    time_series_view: NotRequired[pulumi.Input[Optional['TimeSeriesView']]]
+
+@pulumi.input_type
+class TimeSeriesQueryOptionsArgs:
+    def __init__(__self__, *,
+                 display_null: pulumi.Input[Optional['TimeSeriesDisplayNull']] = None,
+                 overlay_charts: pulumi.Input[Optional['TimeSeriesOverlayCharts']] = None,
+                 shown_columns: pulumi.Input[Optional[_builtins.str]] = None,
+                 time_series_variant: pulumi.Input[Optional['TimeSeriesVariant']] = None,
+                 time_series_view: pulumi.Input[Optional['TimeSeriesView']] = None):
+        """
+        :param pulumi.Input['TimeSeriesDisplayNull'] display_null: Empty intervals: `auto` infers, `null` leaves gaps, `span` connects, `zero` fills with zero.
+        :param pulumi.Input['TimeSeriesOverlayCharts'] overlay_charts: `"true"` overlays the series on one chart.
+        :param pulumi.Input[_builtins.str] shown_columns: At most 10000 characters.
+        """
+        if display_null is not None:
+            pulumi.set(__self__, "display_null", display_null)
+        if overlay_charts is not None:
+            pulumi.set(__self__, "overlay_charts", overlay_charts)
+        if shown_columns is not None:
+            pulumi.set(__self__, "shown_columns", shown_columns)
+        if time_series_variant is not None:
+            pulumi.set(__self__, "time_series_variant", time_series_variant)
+        if time_series_view is not None:
+            pulumi.set(__self__, "time_series_view", time_series_view)
+
+    @_builtins.property
+    @pulumi.getter(name="displayNull")
+    def display_null(self) -> pulumi.Input[Optional['TimeSeriesDisplayNull']]:
+        """
+        Empty intervals: `auto` infers, `null` leaves gaps, `span` connects, `zero` fills with zero.
+        """
+        return pulumi.get(self, "display_null")
+
+    @display_null.setter
+    def display_null(self, value: pulumi.Input[Optional['TimeSeriesDisplayNull']]):
+        pulumi.set(self, "display_null", value)
+
+    @_builtins.property
+    @pulumi.getter(name="overlayCharts")
+    def overlay_charts(self) -> pulumi.Input[Optional['TimeSeriesOverlayCharts']]:
+        """
+        `"true"` overlays the series on one chart.
+        """
+        return pulumi.get(self, "overlay_charts")
+
+    @overlay_charts.setter
+    def overlay_charts(self, value: pulumi.Input[Optional['TimeSeriesOverlayCharts']]):
+        pulumi.set(self, "overlay_charts", value)
+
+    @_builtins.property
+    @pulumi.getter(name="shownColumns")
+    def shown_columns(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        At most 10000 characters.
+        """
+        return pulumi.get(self, "shown_columns")
+
+    @shown_columns.setter
+    def shown_columns(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "shown_columns", value)
+
+    @_builtins.property
+    @pulumi.getter(name="timeSeriesVariant")
+    def time_series_variant(self) -> pulumi.Input[Optional['TimeSeriesVariant']]:
+        return pulumi.get(self, "time_series_variant")
+
+    @time_series_variant.setter
+    def time_series_variant(self, value: pulumi.Input[Optional['TimeSeriesVariant']]):
+        pulumi.set(self, "time_series_variant", value)
+
+    @_builtins.property
+    @pulumi.getter(name="timeSeriesView")
+    def time_series_view(self) -> pulumi.Input[Optional['TimeSeriesView']]:
+        return pulumi.get(self, "time_series_view")
+
+    @time_series_view.setter
+    def time_series_view(self, value: pulumi.Input[Optional['TimeSeriesView']]):
+        pulumi.set(self, "time_series_view", value)
+
+
+class TopKChartArgsDict(TypedDict):
+    id: pulumi.Input[_builtins.str]
+    query: pulumi.Input['ChartQueryArgsDict']
+    type: pulumi.Input[Literal['TopK']]
+    dataset_id: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    name: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+
+@pulumi.input_type
+class TopKChartArgs:
+    def __init__(__self__, *,
+                 id: pulumi.Input[_builtins.str],
+                 query: pulumi.Input['ChartQueryArgs'],
+                 type: pulumi.Input[Literal['TopK']],
+                 dataset_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 name: pulumi.Input[Optional[_builtins.str]] = None):
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "query", query)
+        pulumi.set(__self__, "type", 'TopK')
+        if dataset_id is not None:
+            pulumi.set(__self__, "dataset_id", dataset_id)
+        if name is not None:
+            pulumi.set(__self__, "name", name)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> pulumi.Input[_builtins.str]:
+        return pulumi.get(self, "id")
+
+    @id.setter
+    def id(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "id", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def query(self) -> pulumi.Input['ChartQueryArgs']:
+        return pulumi.get(self, "query")
+
+    @query.setter
+    def query(self, value: pulumi.Input['ChartQueryArgs']):
+        pulumi.set(self, "query", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> pulumi.Input[Literal['TopK']]:
+        return pulumi.get(self, "type")
+
+    @type.setter
+    def type(self, value: pulumi.Input[Literal['TopK']]):
+        pulumi.set(self, "type", value)
+
+    @_builtins.property
+    @pulumi.getter(name="datasetId")
+    def dataset_id(self) -> pulumi.Input[Optional[_builtins.str]]:
+        return pulumi.get(self, "dataset_id")
+
+    @dataset_id.setter
+    def dataset_id(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "dataset_id", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> pulumi.Input[Optional[_builtins.str]]:
+        return pulumi.get(self, "name")
+
+    @name.setter
+    def name(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "name", value)
+
+
+class ViewCapabilitiesArgsDict(TypedDict):
+    query: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['CapabilityAction']]]]]
+    share: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['CapabilityAction']]]]]
+
+@pulumi.input_type
+class ViewCapabilitiesArgs:
+    def __init__(__self__, *,
+                 query: pulumi.Input[Optional[Sequence[pulumi.Input['CapabilityAction']]]] = None,
+                 share: pulumi.Input[Optional[Sequence[pulumi.Input['CapabilityAction']]]] = None):
+        if query is not None:
+            pulumi.set(__self__, "query", query)
+        if share is not None:
+            pulumi.set(__self__, "share", share)
+
+    @_builtins.property
+    @pulumi.getter
+    def query(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['CapabilityAction']]]]:
+        return pulumi.get(self, "query")
+
+    @query.setter
+    def query(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['CapabilityAction']]]]):
+        pulumi.set(self, "query", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def share(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['CapabilityAction']]]]:
+        return pulumi.get(self, "share")
+
+    @share.setter
+    def share(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['CapabilityAction']]]]):
+        pulumi.set(self, "share", value)
 
 

@@ -175,6 +175,20 @@ class Annotation(pulumi.CustomResource):
         """
         An annotation on dataset charts (a deploy, an incident).
 
+        ## Example Usage
+        ### A Annotation
+        ```python
+        import pulumi_observability as obs
+
+        obs.Annotation(
+            "deploy",
+            type="deploy",
+            datasets=["http-logs"],
+            title="checkout 2024.06.1",
+            time="2024-06-01T12:00:00Z",
+        )
+        ```
+
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] adopt: Id (`ann_…`) of an existing annotation to take under management instead of creating one; changing it replaces.
@@ -194,6 +208,20 @@ class Annotation(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         An annotation on dataset charts (a deploy, an incident).
+
+        ## Example Usage
+        ### A Annotation
+        ```python
+        import pulumi_observability as obs
+
+        obs.Annotation(
+            "deploy",
+            type="deploy",
+            datasets=["http-logs"],
+            title="checkout 2024.06.1",
+            time="2024-06-01T12:00:00Z",
+        )
+        ```
 
         :param str resource_name: The name of the resource.
         :param AnnotationArgs args: The arguments to use to populate this resource's properties.

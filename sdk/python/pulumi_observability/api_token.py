@@ -23,22 +23,22 @@ __all__ = ['ApiTokenArgs', 'ApiToken']
 class ApiTokenArgs:
     def __init__(__self__, *,
                  name: pulumi.Input[_builtins.str],
-                 dataset_capabilities: pulumi.Input[Optional[Mapping[str, pulumi.Input['ApiTokenDatasetCapabilitiesItemArgs']]]] = None,
+                 dataset_capabilities: pulumi.Input[Optional[Mapping[str, pulumi.Input['DatasetCapabilitiesArgs']]]] = None,
                  description: pulumi.Input[Optional[_builtins.str]] = None,
                  expires_at: pulumi.Input[Optional[_builtins.str]] = None,
-                 org_capabilities: pulumi.Input[Optional['ApiTokenOrgCapabilitiesArgs']] = None,
+                 org_capabilities: pulumi.Input[Optional['OrgCapabilitiesArgs']] = None,
                  rotation_grace_period: pulumi.Input[Optional[_builtins.str]] = None,
-                 view_capabilities: pulumi.Input[Optional[Mapping[str, pulumi.Input['ApiTokenViewCapabilitiesItemArgs']]]] = None):
+                 view_capabilities: pulumi.Input[Optional[Mapping[str, pulumi.Input['ViewCapabilitiesArgs']]]] = None):
         """
         The set of arguments for constructing a ApiToken resource.
 
         :param pulumi.Input[_builtins.str] name: Required: the token's name (need not be unique).
-        :param pulumi.Input[Mapping[str, pulumi.Input['ApiTokenDatasetCapabilitiesItemArgs']]] dataset_capabilities: Dataset name (or `*` for every dataset) to capabilities: ingest [create], query [read], data [delete], trim/vacuum [update], share [create, read, delete], starredQueries/virtualFields CRUD. Defaults to none.
+        :param pulumi.Input[Mapping[str, pulumi.Input['DatasetCapabilitiesArgs']]] dataset_capabilities: Dataset name (or `*` for every dataset) to capabilities: ingest [create], query [read], data [delete], trim/vacuum [update], share [create, read, delete], starredQueries/virtualFields CRUD. Defaults to none.
         :param pulumi.Input[_builtins.str] description: Free text. Defaults to "".
         :param pulumi.Input[_builtins.str] expires_at: RFC 3339 date-time when the token stops working. Defaults to never.
-        :param pulumi.Input['ApiTokenOrgCapabilitiesArgs'] org_capabilities: Org-wide permissions, as a Role's: annotations, apiTokens, dashboards, datasets, endpoints, flows, integrations, monitors, notifiers, rbac, users, views allow CRUD; auditLog only read; billing and sharedAccessKeys read and update. Defaults to none.
+        :param pulumi.Input['OrgCapabilitiesArgs'] org_capabilities: Org-wide permissions, as a Role's: annotations, apiTokens, dashboards, datasets, endpoints, flows, integrations, monitors, notifiers, rbac, users, views allow CRUD; auditLog only read; billing and sharedAccessKeys read and update. Defaults to none.
         :param pulumi.Input[_builtins.str] rotation_grace_period: How long the old value keeps working after a change rotates the token: a duration such as "48h" or "30m". Defaults to "48h". Changing it alone rotates nothing.
-        :param pulumi.Input[Mapping[str, pulumi.Input['ApiTokenViewCapabilitiesItemArgs']]] view_capabilities: View name to capabilities: query [read], share [create, read, delete]. Defaults to none.
+        :param pulumi.Input[Mapping[str, pulumi.Input['ViewCapabilitiesArgs']]] view_capabilities: View name to capabilities: query [read], share [create, read, delete]. Defaults to none.
         """
         pulumi.set(__self__, "name", name)
         if dataset_capabilities is not None:
@@ -72,14 +72,14 @@ class ApiTokenArgs:
 
     @_builtins.property
     @pulumi.getter(name="datasetCapabilities")
-    def dataset_capabilities(self) -> pulumi.Input[Optional[Mapping[str, pulumi.Input['ApiTokenDatasetCapabilitiesItemArgs']]]]:
+    def dataset_capabilities(self) -> pulumi.Input[Optional[Mapping[str, pulumi.Input['DatasetCapabilitiesArgs']]]]:
         """
         Dataset name (or `*` for every dataset) to capabilities: ingest [create], query [read], data [delete], trim/vacuum [update], share [create, read, delete], starredQueries/virtualFields CRUD. Defaults to none.
         """
         return pulumi.get(self, "dataset_capabilities")
 
     @dataset_capabilities.setter
-    def dataset_capabilities(self, value: pulumi.Input[Optional[Mapping[str, pulumi.Input['ApiTokenDatasetCapabilitiesItemArgs']]]]):
+    def dataset_capabilities(self, value: pulumi.Input[Optional[Mapping[str, pulumi.Input['DatasetCapabilitiesArgs']]]]):
         pulumi.set(self, "dataset_capabilities", value)
 
     @_builtins.property
@@ -108,14 +108,14 @@ class ApiTokenArgs:
 
     @_builtins.property
     @pulumi.getter(name="orgCapabilities")
-    def org_capabilities(self) -> pulumi.Input[Optional['ApiTokenOrgCapabilitiesArgs']]:
+    def org_capabilities(self) -> pulumi.Input[Optional['OrgCapabilitiesArgs']]:
         """
         Org-wide permissions, as a Role's: annotations, apiTokens, dashboards, datasets, endpoints, flows, integrations, monitors, notifiers, rbac, users, views allow CRUD; auditLog only read; billing and sharedAccessKeys read and update. Defaults to none.
         """
         return pulumi.get(self, "org_capabilities")
 
     @org_capabilities.setter
-    def org_capabilities(self, value: pulumi.Input[Optional['ApiTokenOrgCapabilitiesArgs']]):
+    def org_capabilities(self, value: pulumi.Input[Optional['OrgCapabilitiesArgs']]):
         pulumi.set(self, "org_capabilities", value)
 
     @_builtins.property
@@ -132,14 +132,14 @@ class ApiTokenArgs:
 
     @_builtins.property
     @pulumi.getter(name="viewCapabilities")
-    def view_capabilities(self) -> pulumi.Input[Optional[Mapping[str, pulumi.Input['ApiTokenViewCapabilitiesItemArgs']]]]:
+    def view_capabilities(self) -> pulumi.Input[Optional[Mapping[str, pulumi.Input['ViewCapabilitiesArgs']]]]:
         """
         View name to capabilities: query [read], share [create, read, delete]. Defaults to none.
         """
         return pulumi.get(self, "view_capabilities")
 
     @view_capabilities.setter
-    def view_capabilities(self, value: pulumi.Input[Optional[Mapping[str, pulumi.Input['ApiTokenViewCapabilitiesItemArgs']]]]):
+    def view_capabilities(self, value: pulumi.Input[Optional[Mapping[str, pulumi.Input['ViewCapabilitiesArgs']]]]):
         pulumi.set(self, "view_capabilities", value)
 
 
@@ -149,26 +149,43 @@ class ApiToken(pulumi.CustomResource):
     def __init__(__self__,
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
-                 dataset_capabilities: pulumi.Input[Optional[Mapping[str, pulumi.Input[Union['ApiTokenDatasetCapabilitiesItemArgs', 'ApiTokenDatasetCapabilitiesItemArgsDict', 'outputs.ApiTokenDatasetCapabilitiesItem']]]]] = None,
+                 dataset_capabilities: pulumi.Input[Optional[Mapping[str, pulumi.Input[Union['DatasetCapabilitiesArgs', 'DatasetCapabilitiesArgsDict', 'outputs.DatasetCapabilities']]]]] = None,
                  description: pulumi.Input[Optional[_builtins.str]] = None,
                  expires_at: pulumi.Input[Optional[_builtins.str]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
-                 org_capabilities: pulumi.Input[Optional[Union['ApiTokenOrgCapabilitiesArgs', 'ApiTokenOrgCapabilitiesArgsDict', 'outputs.ApiTokenOrgCapabilities']]] = None,
+                 org_capabilities: pulumi.Input[Optional[Union['OrgCapabilitiesArgs', 'OrgCapabilitiesArgsDict', 'outputs.OrgCapabilities']]] = None,
                  rotation_grace_period: pulumi.Input[Optional[_builtins.str]] = None,
-                 view_capabilities: pulumi.Input[Optional[Mapping[str, pulumi.Input[Union['ApiTokenViewCapabilitiesItemArgs', 'ApiTokenViewCapabilitiesItemArgsDict', 'outputs.ApiTokenViewCapabilitiesItem']]]]] = None,
+                 view_capabilities: pulumi.Input[Optional[Mapping[str, pulumi.Input[Union['ViewCapabilitiesArgs', 'ViewCapabilitiesArgsDict', 'outputs.ViewCapabilities']]]]] = None,
                  __props__=None):
         """
         An API token: a credential with exactly the capabilities declared, rotated on every change.
 
+        ## Example Usage
+        ### A ApiToken
+        ```python
+        import pulumi_observability as obs
+
+        obs.ApiToken(
+            "checkout-ingest",
+            name="checkout ingest",
+            description="Ingest into http-logs only.",
+            dataset_capabilities={
+                "http-logs": {
+                    "ingest": ["create"],
+                },
+            },
+        )
+        ```
+
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
-        :param pulumi.Input[Mapping[str, pulumi.Input[Union['ApiTokenDatasetCapabilitiesItemArgs', 'ApiTokenDatasetCapabilitiesItemArgsDict', 'outputs.ApiTokenDatasetCapabilitiesItem']]]] dataset_capabilities: Dataset name (or `*` for every dataset) to capabilities: ingest [create], query [read], data [delete], trim/vacuum [update], share [create, read, delete], starredQueries/virtualFields CRUD. Defaults to none.
+        :param pulumi.Input[Mapping[str, pulumi.Input[Union['DatasetCapabilitiesArgs', 'DatasetCapabilitiesArgsDict', 'outputs.DatasetCapabilities']]]] dataset_capabilities: Dataset name (or `*` for every dataset) to capabilities: ingest [create], query [read], data [delete], trim/vacuum [update], share [create, read, delete], starredQueries/virtualFields CRUD. Defaults to none.
         :param pulumi.Input[_builtins.str] description: Free text. Defaults to "".
         :param pulumi.Input[_builtins.str] expires_at: RFC 3339 date-time when the token stops working. Defaults to never.
         :param pulumi.Input[_builtins.str] name: Required: the token's name (need not be unique).
-        :param pulumi.Input[Union['ApiTokenOrgCapabilitiesArgs', 'ApiTokenOrgCapabilitiesArgsDict', 'outputs.ApiTokenOrgCapabilities']] org_capabilities: Org-wide permissions, as a Role's: annotations, apiTokens, dashboards, datasets, endpoints, flows, integrations, monitors, notifiers, rbac, users, views allow CRUD; auditLog only read; billing and sharedAccessKeys read and update. Defaults to none.
+        :param pulumi.Input[Union['OrgCapabilitiesArgs', 'OrgCapabilitiesArgsDict', 'outputs.OrgCapabilities']] org_capabilities: Org-wide permissions, as a Role's: annotations, apiTokens, dashboards, datasets, endpoints, flows, integrations, monitors, notifiers, rbac, users, views allow CRUD; auditLog only read; billing and sharedAccessKeys read and update. Defaults to none.
         :param pulumi.Input[_builtins.str] rotation_grace_period: How long the old value keeps working after a change rotates the token: a duration such as "48h" or "30m". Defaults to "48h". Changing it alone rotates nothing.
-        :param pulumi.Input[Mapping[str, pulumi.Input[Union['ApiTokenViewCapabilitiesItemArgs', 'ApiTokenViewCapabilitiesItemArgsDict', 'outputs.ApiTokenViewCapabilitiesItem']]]] view_capabilities: View name to capabilities: query [read], share [create, read, delete]. Defaults to none.
+        :param pulumi.Input[Mapping[str, pulumi.Input[Union['ViewCapabilitiesArgs', 'ViewCapabilitiesArgsDict', 'outputs.ViewCapabilities']]]] view_capabilities: View name to capabilities: query [read], share [create, read, delete]. Defaults to none.
         """
         ...
     @overload
@@ -178,6 +195,23 @@ class ApiToken(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         An API token: a credential with exactly the capabilities declared, rotated on every change.
+
+        ## Example Usage
+        ### A ApiToken
+        ```python
+        import pulumi_observability as obs
+
+        obs.ApiToken(
+            "checkout-ingest",
+            name="checkout ingest",
+            description="Ingest into http-logs only.",
+            dataset_capabilities={
+                "http-logs": {
+                    "ingest": ["create"],
+                },
+            },
+        )
+        ```
 
         :param str resource_name: The name of the resource.
         :param ApiTokenArgs args: The arguments to use to populate this resource's properties.
@@ -194,13 +228,13 @@ class ApiToken(pulumi.CustomResource):
     def _internal_init(__self__,
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
-                 dataset_capabilities: pulumi.Input[Optional[Mapping[str, pulumi.Input[Union['ApiTokenDatasetCapabilitiesItemArgs', 'ApiTokenDatasetCapabilitiesItemArgsDict', 'outputs.ApiTokenDatasetCapabilitiesItem']]]]] = None,
+                 dataset_capabilities: pulumi.Input[Optional[Mapping[str, pulumi.Input[Union['DatasetCapabilitiesArgs', 'DatasetCapabilitiesArgsDict', 'outputs.DatasetCapabilities']]]]] = None,
                  description: pulumi.Input[Optional[_builtins.str]] = None,
                  expires_at: pulumi.Input[Optional[_builtins.str]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
-                 org_capabilities: pulumi.Input[Optional[Union['ApiTokenOrgCapabilitiesArgs', 'ApiTokenOrgCapabilitiesArgsDict', 'outputs.ApiTokenOrgCapabilities']]] = None,
+                 org_capabilities: pulumi.Input[Optional[Union['OrgCapabilitiesArgs', 'OrgCapabilitiesArgsDict', 'outputs.OrgCapabilities']]] = None,
                  rotation_grace_period: pulumi.Input[Optional[_builtins.str]] = None,
-                 view_capabilities: pulumi.Input[Optional[Mapping[str, pulumi.Input[Union['ApiTokenViewCapabilitiesItemArgs', 'ApiTokenViewCapabilitiesItemArgsDict', 'outputs.ApiTokenViewCapabilitiesItem']]]]] = None,
+                 view_capabilities: pulumi.Input[Optional[Mapping[str, pulumi.Input[Union['ViewCapabilitiesArgs', 'ViewCapabilitiesArgsDict', 'outputs.ViewCapabilities']]]]] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
         if not isinstance(opts, pulumi.ResourceOptions):
@@ -272,7 +306,7 @@ class ApiToken(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="datasetCapabilities")
-    def dataset_capabilities(self) -> pulumi.Output[Optional[Mapping[str, 'outputs.ApiTokenDatasetCapabilitiesItem']]]:
+    def dataset_capabilities(self) -> pulumi.Output[Optional[Mapping[str, 'outputs.DatasetCapabilities']]]:
         """
         Dataset name (or `*` for every dataset) to capabilities: ingest [create], query [read], data [delete], trim/vacuum [update], share [create, read, delete], starredQueries/virtualFields CRUD. Defaults to none.
         """
@@ -304,7 +338,7 @@ class ApiToken(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="orgCapabilities")
-    def org_capabilities(self) -> pulumi.Output[Optional['outputs.ApiTokenOrgCapabilities']]:
+    def org_capabilities(self) -> pulumi.Output[Optional['outputs.OrgCapabilities']]:
         """
         Org-wide permissions, as a Role's: annotations, apiTokens, dashboards, datasets, endpoints, flows, integrations, monitors, notifiers, rbac, users, views allow CRUD; auditLog only read; billing and sharedAccessKeys read and update. Defaults to none.
         """
@@ -352,7 +386,7 @@ class ApiToken(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="viewCapabilities")
-    def view_capabilities(self) -> pulumi.Output[Optional[Mapping[str, 'outputs.ApiTokenViewCapabilitiesItem']]]:
+    def view_capabilities(self) -> pulumi.Output[Optional[Mapping[str, 'outputs.ViewCapabilities']]]:
         """
         View name to capabilities: query [read], share [create, read, delete]. Defaults to none.
         """

@@ -22,7 +22,7 @@ __all__ = ['DashboardArgs', 'Dashboard']
 @pulumi.input_type
 class DashboardArgs:
     def __init__(__self__, *,
-                 dashboard: pulumi.Input['DashboardDashboardArgs'],
+                 dashboard: pulumi.Input['DashboardDocumentArgs'],
                  adopt: pulumi.Input[Optional[_builtins.str]] = None,
                  message: pulumi.Input[Optional[_builtins.str]] = None,
                  overwrite: pulumi.Input[Optional[_builtins.bool]] = None,
@@ -30,7 +30,7 @@ class DashboardArgs:
         """
         The set of arguments for constructing a Dashboard resource.
 
-        :param pulumi.Input['DashboardDashboardArgs'] dashboard: Required: the document. A document exported from the UI, parsed, is accepted as it is.
+        :param pulumi.Input['DashboardDocumentArgs'] dashboard: Required: the document. A document exported from the UI, parsed, is accepted as it is.
         :param pulumi.Input[_builtins.str] adopt: The uid of an existing dashboard to take under management instead of creating one; changing it replaces.
         :param pulumi.Input[_builtins.str] message: A note recorded with each write. Not compared: changing it alone updates nothing.
         :param pulumi.Input[_builtins.bool] overwrite: Write over changes made elsewhere (in the UI) instead of failing. Defaults to false. Not compared: changing it alone updates nothing.
@@ -50,14 +50,14 @@ class DashboardArgs:
 
     @_builtins.property
     @pulumi.getter
-    def dashboard(self) -> pulumi.Input['DashboardDashboardArgs']:
+    def dashboard(self) -> pulumi.Input['DashboardDocumentArgs']:
         """
         Required: the document. A document exported from the UI, parsed, is accepted as it is.
         """
         return pulumi.get(self, "dashboard")
 
     @dashboard.setter
-    def dashboard(self, value: pulumi.Input['DashboardDashboardArgs']):
+    def dashboard(self, value: pulumi.Input['DashboardDocumentArgs']):
         pulumi.set(self, "dashboard", value)
 
     @_builtins.property
@@ -116,7 +116,7 @@ class Dashboard(pulumi.CustomResource):
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
                  adopt: pulumi.Input[Optional[_builtins.str]] = None,
-                 dashboard: pulumi.Input[Optional[Union['DashboardDashboardArgs', 'DashboardDashboardArgsDict', 'outputs.DashboardDashboard']]] = None,
+                 dashboard: pulumi.Input[Optional[Union['DashboardDocumentArgs', 'DashboardDocumentArgsDict', 'outputs.DashboardDocument']]] = None,
                  message: pulumi.Input[Optional[_builtins.str]] = None,
                  overwrite: pulumi.Input[Optional[_builtins.bool]] = None,
                  uid: pulumi.Input[Optional[_builtins.str]] = None,
@@ -124,10 +124,40 @@ class Dashboard(pulumi.CustomResource):
         """
         A dashboard: charts of twelve kinds on a 12-column grid, with its time window and refresh time.
 
+        ## Example Usage
+        ### A Dashboard
+        ```python
+        import pulumi_observability as obs
+
+        obs.Dashboard(
+            "service-health",
+            uid="service-health",
+            dashboard={
+                "name": "Service health",
+                "charts": [{
+                    "id": "runbook",
+                    "type": "Note",
+                    "text": "Runbook: https://runbooks.example/5xx",
+                }],
+                "layout": [{
+                    "i": "runbook",
+                    "x": 0,
+                    "y": 0,
+                    "w": 12,
+                    "h": 2,
+                }],
+                "refresh_time": 60,
+                "schema_version": 2,
+                "time_window_start": "qr-now-1h",
+                "time_window_end": "qr-now",
+            },
+        )
+        ```
+
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] adopt: The uid of an existing dashboard to take under management instead of creating one; changing it replaces.
-        :param pulumi.Input[Union['DashboardDashboardArgs', 'DashboardDashboardArgsDict', 'outputs.DashboardDashboard']] dashboard: Required: the document. A document exported from the UI, parsed, is accepted as it is.
+        :param pulumi.Input[Union['DashboardDocumentArgs', 'DashboardDocumentArgsDict', 'outputs.DashboardDocument']] dashboard: Required: the document. A document exported from the UI, parsed, is accepted as it is.
         :param pulumi.Input[_builtins.str] message: A note recorded with each write. Not compared: changing it alone updates nothing.
         :param pulumi.Input[_builtins.bool] overwrite: Write over changes made elsewhere (in the UI) instead of failing. Defaults to false. Not compared: changing it alone updates nothing.
         :param pulumi.Input[_builtins.str] uid: The dashboard's uid, `^[A-Za-z0-9_-]{1,128}$`, unique in the organization; changing it replaces the dashboard. Left out, the service assigns one (see the output `uid`).
@@ -140,6 +170,36 @@ class Dashboard(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         A dashboard: charts of twelve kinds on a 12-column grid, with its time window and refresh time.
+
+        ## Example Usage
+        ### A Dashboard
+        ```python
+        import pulumi_observability as obs
+
+        obs.Dashboard(
+            "service-health",
+            uid="service-health",
+            dashboard={
+                "name": "Service health",
+                "charts": [{
+                    "id": "runbook",
+                    "type": "Note",
+                    "text": "Runbook: https://runbooks.example/5xx",
+                }],
+                "layout": [{
+                    "i": "runbook",
+                    "x": 0,
+                    "y": 0,
+                    "w": 12,
+                    "h": 2,
+                }],
+                "refresh_time": 60,
+                "schema_version": 2,
+                "time_window_start": "qr-now-1h",
+                "time_window_end": "qr-now",
+            },
+        )
+        ```
 
         :param str resource_name: The name of the resource.
         :param DashboardArgs args: The arguments to use to populate this resource's properties.
@@ -157,7 +217,7 @@ class Dashboard(pulumi.CustomResource):
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
                  adopt: pulumi.Input[Optional[_builtins.str]] = None,
-                 dashboard: pulumi.Input[Optional[Union['DashboardDashboardArgs', 'DashboardDashboardArgsDict', 'outputs.DashboardDashboard']]] = None,
+                 dashboard: pulumi.Input[Optional[Union['DashboardDocumentArgs', 'DashboardDocumentArgsDict', 'outputs.DashboardDocument']]] = None,
                  message: pulumi.Input[Optional[_builtins.str]] = None,
                  overwrite: pulumi.Input[Optional[_builtins.bool]] = None,
                  uid: pulumi.Input[Optional[_builtins.str]] = None,
@@ -252,7 +312,7 @@ class Dashboard(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter
-    def dashboard(self) -> pulumi.Output['outputs.DashboardDashboard']:
+    def dashboard(self) -> pulumi.Output['outputs.DashboardDocument']:
         """
         Required: the document. A document exported from the UI, parsed, is accepted as it is.
         """
@@ -308,7 +368,7 @@ class Dashboard(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter
-    def version(self) -> pulumi.Output[Optional[Any]]:
+    def version(self) -> pulumi.Output[Optional[Union[_builtins.str, _builtins.float]]]:
         """
         The version last read: every write increments it.
         """

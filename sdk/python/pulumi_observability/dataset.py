@@ -198,6 +198,20 @@ class Dataset(pulumi.CustomResource):
         """
         A dataset: the place events are ingested into and queried from. Its id is its name.
 
+        ## Example Usage
+        ### A Dataset
+        ```python
+        import pulumi_observability as obs
+
+        obs.Dataset(
+            "http-logs",
+            name="http-logs",
+            description="Access logs of the checkout API.",
+            retention_days=30,
+            use_retention_period=True,
+        )
+        ```
+
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] adopt: Name (id) of an existing dataset to take under management instead of creating one; changing it replaces.
@@ -218,6 +232,20 @@ class Dataset(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         A dataset: the place events are ingested into and queried from. Its id is its name.
+
+        ## Example Usage
+        ### A Dataset
+        ```python
+        import pulumi_observability as obs
+
+        obs.Dataset(
+            "http-logs",
+            name="http-logs",
+            description="Access logs of the checkout API.",
+            retention_days=30,
+            use_retention_period=True,
+        )
+        ```
 
         :param str resource_name: The name of the resource.
         :param DatasetArgs args: The arguments to use to populate this resource's properties.

@@ -65,7 +65,7 @@ class GetApiTokenResult:
 
     @_builtins.property
     @pulumi.getter(name="datasetCapabilities")
-    def dataset_capabilities(self) -> Optional[Mapping[str, 'outputs.ApiTokenDatasetCapabilitiesItem']]:
+    def dataset_capabilities(self) -> Optional[Mapping[str, 'outputs.DatasetCapabilities']]:
         """
         Dataset name (or `*` for every dataset) to capabilities: ingest [create], query [read], data [delete], trim/vacuum [update], share [create, read, delete], starredQueries/virtualFields CRUD. Defaults to none.
         """
@@ -105,7 +105,7 @@ class GetApiTokenResult:
 
     @_builtins.property
     @pulumi.getter(name="orgCapabilities")
-    def org_capabilities(self) -> Optional['outputs.ApiTokenOrgCapabilities']:
+    def org_capabilities(self) -> Optional['outputs.OrgCapabilities']:
         """
         Org-wide permissions, as a Role's: annotations, apiTokens, dashboards, datasets, endpoints, flows, integrations, monitors, notifiers, rbac, users, views allow CRUD; auditLog only read; billing and sharedAccessKeys read and update. Defaults to none.
         """
@@ -153,7 +153,7 @@ class GetApiTokenResult:
 
     @_builtins.property
     @pulumi.getter(name="viewCapabilities")
-    def view_capabilities(self) -> Optional[Mapping[str, 'outputs.ApiTokenViewCapabilitiesItem']]:
+    def view_capabilities(self) -> Optional[Mapping[str, 'outputs.ViewCapabilities']]:
         """
         View name to capabilities: query [read], share [create, read, delete]. Defaults to none.
         """

@@ -89,7 +89,7 @@ class GetDashboardResult:
 
     @_builtins.property
     @pulumi.getter
-    def dashboard(self) -> Optional['outputs.DashboardDashboard']:
+    def dashboard(self) -> Optional['outputs.DashboardDocument']:
         """
         Required: the document. A document exported from the UI, parsed, is accepted as it is.
         """
@@ -153,7 +153,7 @@ class GetDashboardResult:
 
     @_builtins.property
     @pulumi.getter
-    def version(self) -> Optional[Any]:
+    def version(self) -> Optional[Union[_builtins.str, _builtins.float]]:
         """
         The version last read: every write increments it.
         """

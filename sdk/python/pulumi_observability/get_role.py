@@ -61,7 +61,7 @@ class GetRoleResult:
 
     @_builtins.property
     @pulumi.getter(name="datasetCapabilities")
-    def dataset_capabilities(self) -> Optional[Mapping[str, 'outputs.RoleDatasetCapabilitiesItem']]:
+    def dataset_capabilities(self) -> Optional[Mapping[str, 'outputs.DatasetCapabilities']]:
         """
         Dataset name to capabilities: ingest [create], query [read], data [delete], trim/vacuum [update], share [create, read, delete], starredQueries/virtualFields CRUD. Defaults to none.
         """
@@ -101,7 +101,7 @@ class GetRoleResult:
 
     @_builtins.property
     @pulumi.getter(name="orgCapabilities")
-    def org_capabilities(self) -> Optional['outputs.RoleOrgCapabilities']:
+    def org_capabilities(self) -> Optional['outputs.OrgCapabilities']:
         """
         Org-wide permissions: annotations, apiTokens, dashboards, datasets, endpoints, flows, integrations, monitors, notifiers, rbac, users, views allow CRUD; auditLog only read; billing and sharedAccessKeys read and update. Defaults to none.
         """
@@ -109,7 +109,7 @@ class GetRoleResult:
 
     @_builtins.property
     @pulumi.getter(name="viewCapabilities")
-    def view_capabilities(self) -> Optional[Mapping[str, 'outputs.RoleViewCapabilitiesItem']]:
+    def view_capabilities(self) -> Optional[Mapping[str, 'outputs.ViewCapabilities']]:
         """
         View name to capabilities: query [read], share [create, read, delete]. Defaults to none.
         """

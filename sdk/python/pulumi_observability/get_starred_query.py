@@ -100,7 +100,7 @@ class GetStarredQueryResult:
 
     @_builtins.property
     @pulumi.getter
-    def query(self) -> Optional['outputs.StarredQueryQuery']:
+    def query(self) -> Optional['outputs.AplRequest']:
         """
         Required: the APL request saved.
         """

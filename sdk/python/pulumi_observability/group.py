@@ -121,6 +121,18 @@ class Group(pulumi.CustomResource):
         """
         A group: users who together hold a set of roles.
 
+        ## Example Usage
+        ### A Group
+        ```python
+        import pulumi_observability as obs
+
+        obs.Group(
+            "sre",
+            name="SRE",
+            description="Site reliability engineers.",
+        )
+        ```
+
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] adopt: Id of an existing group to take under management instead of creating one; changing it replaces.
@@ -137,6 +149,18 @@ class Group(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         A group: users who together hold a set of roles.
+
+        ## Example Usage
+        ### A Group
+        ```python
+        import pulumi_observability as obs
+
+        obs.Group(
+            "sre",
+            name="SRE",
+            description="Site reliability engineers.",
+        )
+        ```
 
         :param str resource_name: The name of the resource.
         :param GroupArgs args: The arguments to use to populate this resource's properties.

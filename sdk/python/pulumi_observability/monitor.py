@@ -454,6 +454,23 @@ class Monitor(pulumi.CustomResource):
         """
         An alert rule: runs an APL query on a schedule and notifies notifiers.
 
+        ## Example Usage
+        ### A Monitor
+        ```python
+        import pulumi_observability as obs
+
+        obs.Monitor(
+            "checkout-5xx",
+            name="Checkout: 5xx above 50 a minute",
+            type="Threshold",
+            apl_query="['http-logs'] | where status >= 500 | summarize count() by bin(_time, 1m)",
+            operator="Above",
+            threshold=50,
+            interval_minutes=1,
+            range_minutes=5,
+        )
+        ```
+
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] adopt: Id (`mon_…`) of an existing monitor to take under management instead of creating one; changing it replaces.
@@ -488,6 +505,23 @@ class Monitor(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         An alert rule: runs an APL query on a schedule and notifies notifiers.
+
+        ## Example Usage
+        ### A Monitor
+        ```python
+        import pulumi_observability as obs
+
+        obs.Monitor(
+            "checkout-5xx",
+            name="Checkout: 5xx above 50 a minute",
+            type="Threshold",
+            apl_query="['http-logs'] | where status >= 500 | summarize count() by bin(_time, 1m)",
+            operator="Above",
+            threshold=50,
+            interval_minutes=1,
+            range_minutes=5,
+        )
+        ```
 
         :param str resource_name: The name of the resource.
         :param MonitorArgs args: The arguments to use to populate this resource's properties.

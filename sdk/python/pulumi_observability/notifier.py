@@ -103,6 +103,22 @@ class Notifier(pulumi.CustomResource):
         """
         A notification channel (Slack, email, PagerDuty, ...) that monitors alert through.
 
+        ## Example Usage
+        ### A Notifier
+        ```python
+        import pulumi_observability as obs
+
+        obs.Notifier(
+            "oncall-email",
+            name="On-call email",
+            properties={
+                "email": {
+                    "emails": ["oncall@example.com"],
+                },
+            },
+        )
+        ```
+
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] adopt: Id (`notify_…`) of an existing notifier to take under management instead of creating one; changing it replaces.
@@ -118,6 +134,22 @@ class Notifier(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         A notification channel (Slack, email, PagerDuty, ...) that monitors alert through.
+
+        ## Example Usage
+        ### A Notifier
+        ```python
+        import pulumi_observability as obs
+
+        obs.Notifier(
+            "oncall-email",
+            name="On-call email",
+            properties={
+                "email": {
+                    "emails": ["oncall@example.com"],
+                },
+            },
+        )
+        ```
 
         :param str resource_name: The name of the resource.
         :param NotifierArgs args: The arguments to use to populate this resource's properties.

@@ -67,6 +67,18 @@ class OrganizationName(pulumi.CustomResource):
         """
         The organization's name, set while this resource exists and restored when it is deleted.
 
+        ## Example Usage
+        ### A OrganizationName
+        ```python
+        import pulumi_observability as obs
+
+        obs.OrganizationName(
+            "org-name",
+            organization_id="my-org",
+            name="Example Corp",
+        )
+        ```
+
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] name: Required: the organization's new name, non-empty.
@@ -80,6 +92,18 @@ class OrganizationName(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         The organization's name, set while this resource exists and restored when it is deleted.
+
+        ## Example Usage
+        ### A OrganizationName
+        ```python
+        import pulumi_observability as obs
+
+        obs.OrganizationName(
+            "org-name",
+            organization_id="my-org",
+            name="Example Corp",
+        )
+        ```
 
         :param str resource_name: The name of the resource.
         :param OrganizationNameArgs args: The arguments to use to populate this resource's properties.

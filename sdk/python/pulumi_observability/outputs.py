@@ -18,17 +18,24 @@ from ._enums import *
 
 __all__ = [
     'AnnotationResult',
-    'ApiTokenDatasetCapabilitiesItem',
-    'ApiTokenOrgCapabilities',
     'ApiTokenResult',
-    'ApiTokenViewCapabilitiesItem',
-    'DashboardDashboard',
-    'DashboardDashboardLayoutItem',
-    'DashboardDashboardOverrides',
+    'AplRequest',
+    'ChartQuery',
+    'DashboardDocument',
+    'DashboardLayoutItem',
+    'DashboardOverrides',
     'DashboardResult',
+    'DatasetCapabilities',
     'DatasetResult',
     'GroupResult',
+    'HeatmapChart',
+    'HeatmapChartQuery',
+    'HeatmapQueryOptions',
+    'LogStreamChart',
+    'MonitorListChart',
+    'MonitorListColumns',
     'MonitorResult',
+    'NoteChart',
     'NotifierProperties',
     'NotifierPropertiesCustomWebhook',
     'NotifierPropertiesDiscord',
@@ -40,16 +47,34 @@ __all__ = [
     'NotifierPropertiesSlack',
     'NotifierPropertiesWebhook',
     'NotifierResult',
+    'OrgCapabilities',
     'OrganizationResult',
-    'RoleDatasetCapabilitiesItem',
-    'RoleOrgCapabilities',
+    'PieChart',
+    'PlaceholderChart',
+    'QueryOptions',
+    'QueryOrder',
     'RoleResult',
-    'RoleViewCapabilitiesItem',
-    'StarredQueryQuery',
-    'StarredQueryQueryDefaultOrderItem',
-    'StarredQueryQueryQueryOptions',
+    'ScatterChart',
+    'SectionHeaderChart',
+    'SmartFilterChart',
+    'SmartFilterOption',
+    'SmartFilterSearch',
+    'SmartFilterSelectList',
+    'SmartFilterSelectQuery',
+    'SpacerChart',
     'StarredQueryResult',
+    'StatisticChart',
+    'StatisticColorProps',
+    'TableChart',
+    'TableColumn',
+    'TableDisplaySettings',
+    'TableSettings',
+    'TimeSeriesChart',
+    'TimeSeriesChartQuery',
+    'TimeSeriesQueryOptions',
+    'TopKChart',
     'UserResult',
+    'ViewCapabilities',
     'ViewResult',
     'VirtualFieldResult',
 ]
@@ -174,278 +199,38 @@ class AnnotationResult(dict):
 
 
 @pulumi.output_type
-class ApiTokenDatasetCapabilitiesItem(dict):
-    @staticmethod
-    def __key_warning(key: str):
-        suggest = None
-        if key == "starredQueries":
-            suggest = "starred_queries"
-        elif key == "virtualFields":
-            suggest = "virtual_fields"
-
-        if suggest:
-            pulumi.log.warn(f"Key '{key}' not found in ApiTokenDatasetCapabilitiesItem. Access the value via the '{suggest}' property getter instead.")
-
-    def __getitem__(self, key: str) -> Any:
-        ApiTokenDatasetCapabilitiesItem.__key_warning(key)
-        return super().__getitem__(key)
-
-    def get(self, key: str, default = None) -> Any:
-        ApiTokenDatasetCapabilitiesItem.__key_warning(key)
-        return super().get(key, default)
-
-    def __init__(__self__, *,
-                 data: Optional[Sequence['RoleDatasetCapabilitiesItemDataItem']] = None,
-                 ingest: Optional[Sequence['RoleDatasetCapabilitiesItemIngestItem']] = None,
-                 query: Optional[Sequence['RoleOrgCapabilitiesAuditLogItem']] = None,
-                 share: Optional[Sequence['RoleDatasetCapabilitiesItemShareItem']] = None,
-                 starred_queries: Optional[Sequence['RoleOrgCapabilitiesAnnotationsItem']] = None,
-                 trim: Optional[Sequence['RoleDatasetCapabilitiesItemTrimItem']] = None,
-                 vacuum: Optional[Sequence['RoleDatasetCapabilitiesItemTrimItem']] = None,
-                 virtual_fields: Optional[Sequence['RoleOrgCapabilitiesAnnotationsItem']] = None):
-        if data is not None:
-            pulumi.set(__self__, "data", data)
-        if ingest is not None:
-            pulumi.set(__self__, "ingest", ingest)
-        if query is not None:
-            pulumi.set(__self__, "query", query)
-        if share is not None:
-            pulumi.set(__self__, "share", share)
-        if starred_queries is not None:
-            pulumi.set(__self__, "starred_queries", starred_queries)
-        if trim is not None:
-            pulumi.set(__self__, "trim", trim)
-        if vacuum is not None:
-            pulumi.set(__self__, "vacuum", vacuum)
-        if virtual_fields is not None:
-            pulumi.set(__self__, "virtual_fields", virtual_fields)
-
-    @_builtins.property
-    @pulumi.getter
-    def data(self) -> Optional[Sequence['RoleDatasetCapabilitiesItemDataItem']]:
-        return pulumi.get(self, "data")
-
-    @_builtins.property
-    @pulumi.getter
-    def ingest(self) -> Optional[Sequence['RoleDatasetCapabilitiesItemIngestItem']]:
-        return pulumi.get(self, "ingest")
-
-    @_builtins.property
-    @pulumi.getter
-    def query(self) -> Optional[Sequence['RoleOrgCapabilitiesAuditLogItem']]:
-        return pulumi.get(self, "query")
-
-    @_builtins.property
-    @pulumi.getter
-    def share(self) -> Optional[Sequence['RoleDatasetCapabilitiesItemShareItem']]:
-        return pulumi.get(self, "share")
-
-    @_builtins.property
-    @pulumi.getter(name="starredQueries")
-    def starred_queries(self) -> Optional[Sequence['RoleOrgCapabilitiesAnnotationsItem']]:
-        return pulumi.get(self, "starred_queries")
-
-    @_builtins.property
-    @pulumi.getter
-    def trim(self) -> Optional[Sequence['RoleDatasetCapabilitiesItemTrimItem']]:
-        return pulumi.get(self, "trim")
-
-    @_builtins.property
-    @pulumi.getter
-    def vacuum(self) -> Optional[Sequence['RoleDatasetCapabilitiesItemTrimItem']]:
-        return pulumi.get(self, "vacuum")
-
-    @_builtins.property
-    @pulumi.getter(name="virtualFields")
-    def virtual_fields(self) -> Optional[Sequence['RoleOrgCapabilitiesAnnotationsItem']]:
-        return pulumi.get(self, "virtual_fields")
-
-
-@pulumi.output_type
-class ApiTokenOrgCapabilities(dict):
-    """
-    Org-wide permissions, as a Role's: annotations, apiTokens, dashboards, datasets, endpoints, flows, integrations, monitors, notifiers, rbac, users, views allow CRUD; auditLog only read; billing and sharedAccessKeys read and update. Defaults to none.
-    """
-    @staticmethod
-    def __key_warning(key: str):
-        suggest = None
-        if key == "apiTokens":
-            suggest = "api_tokens"
-        elif key == "auditLog":
-            suggest = "audit_log"
-        elif key == "sharedAccessKeys":
-            suggest = "shared_access_keys"
-
-        if suggest:
-            pulumi.log.warn(f"Key '{key}' not found in ApiTokenOrgCapabilities. Access the value via the '{suggest}' property getter instead.")
-
-    def __getitem__(self, key: str) -> Any:
-        ApiTokenOrgCapabilities.__key_warning(key)
-        return super().__getitem__(key)
-
-    def get(self, key: str, default = None) -> Any:
-        ApiTokenOrgCapabilities.__key_warning(key)
-        return super().get(key, default)
-
-    def __init__(__self__, *,
-                 annotations: Optional[Sequence['RoleOrgCapabilitiesAnnotationsItem']] = None,
-                 api_tokens: Optional[Sequence['RoleOrgCapabilitiesAnnotationsItem']] = None,
-                 audit_log: Optional[Sequence['RoleOrgCapabilitiesAuditLogItem']] = None,
-                 billing: Optional[Sequence['RoleOrgCapabilitiesBillingItem']] = None,
-                 dashboards: Optional[Sequence['RoleOrgCapabilitiesAnnotationsItem']] = None,
-                 datasets: Optional[Sequence['RoleOrgCapabilitiesAnnotationsItem']] = None,
-                 endpoints: Optional[Sequence['RoleOrgCapabilitiesAnnotationsItem']] = None,
-                 flows: Optional[Sequence['RoleOrgCapabilitiesAnnotationsItem']] = None,
-                 integrations: Optional[Sequence['RoleOrgCapabilitiesAnnotationsItem']] = None,
-                 monitors: Optional[Sequence['RoleOrgCapabilitiesAnnotationsItem']] = None,
-                 notifiers: Optional[Sequence['RoleOrgCapabilitiesAnnotationsItem']] = None,
-                 rbac: Optional[Sequence['RoleOrgCapabilitiesAnnotationsItem']] = None,
-                 shared_access_keys: Optional[Sequence['RoleOrgCapabilitiesBillingItem']] = None,
-                 users: Optional[Sequence['RoleOrgCapabilitiesAnnotationsItem']] = None,
-                 views: Optional[Sequence['RoleOrgCapabilitiesAnnotationsItem']] = None):
-        """
-        Org-wide permissions, as a Role's: annotations, apiTokens, dashboards, datasets, endpoints, flows, integrations, monitors, notifiers, rbac, users, views allow CRUD; auditLog only read; billing and sharedAccessKeys read and update. Defaults to none.
-        """
-        if annotations is not None:
-            pulumi.set(__self__, "annotations", annotations)
-        if api_tokens is not None:
-            pulumi.set(__self__, "api_tokens", api_tokens)
-        if audit_log is not None:
-            pulumi.set(__self__, "audit_log", audit_log)
-        if billing is not None:
-            pulumi.set(__self__, "billing", billing)
-        if dashboards is not None:
-            pulumi.set(__self__, "dashboards", dashboards)
-        if datasets is not None:
-            pulumi.set(__self__, "datasets", datasets)
-        if endpoints is not None:
-            pulumi.set(__self__, "endpoints", endpoints)
-        if flows is not None:
-            pulumi.set(__self__, "flows", flows)
-        if integrations is not None:
-            pulumi.set(__self__, "integrations", integrations)
-        if monitors is not None:
-            pulumi.set(__self__, "monitors", monitors)
-        if notifiers is not None:
-            pulumi.set(__self__, "notifiers", notifiers)
-        if rbac is not None:
-            pulumi.set(__self__, "rbac", rbac)
-        if shared_access_keys is not None:
-            pulumi.set(__self__, "shared_access_keys", shared_access_keys)
-        if users is not None:
-            pulumi.set(__self__, "users", users)
-        if views is not None:
-            pulumi.set(__self__, "views", views)
-
-    @_builtins.property
-    @pulumi.getter
-    def annotations(self) -> Optional[Sequence['RoleOrgCapabilitiesAnnotationsItem']]:
-        return pulumi.get(self, "annotations")
-
-    @_builtins.property
-    @pulumi.getter(name="apiTokens")
-    def api_tokens(self) -> Optional[Sequence['RoleOrgCapabilitiesAnnotationsItem']]:
-        return pulumi.get(self, "api_tokens")
-
-    @_builtins.property
-    @pulumi.getter(name="auditLog")
-    def audit_log(self) -> Optional[Sequence['RoleOrgCapabilitiesAuditLogItem']]:
-        return pulumi.get(self, "audit_log")
-
-    @_builtins.property
-    @pulumi.getter
-    def billing(self) -> Optional[Sequence['RoleOrgCapabilitiesBillingItem']]:
-        return pulumi.get(self, "billing")
-
-    @_builtins.property
-    @pulumi.getter
-    def dashboards(self) -> Optional[Sequence['RoleOrgCapabilitiesAnnotationsItem']]:
-        return pulumi.get(self, "dashboards")
-
-    @_builtins.property
-    @pulumi.getter
-    def datasets(self) -> Optional[Sequence['RoleOrgCapabilitiesAnnotationsItem']]:
-        return pulumi.get(self, "datasets")
-
-    @_builtins.property
-    @pulumi.getter
-    def endpoints(self) -> Optional[Sequence['RoleOrgCapabilitiesAnnotationsItem']]:
-        return pulumi.get(self, "endpoints")
-
-    @_builtins.property
-    @pulumi.getter
-    def flows(self) -> Optional[Sequence['RoleOrgCapabilitiesAnnotationsItem']]:
-        return pulumi.get(self, "flows")
-
-    @_builtins.property
-    @pulumi.getter
-    def integrations(self) -> Optional[Sequence['RoleOrgCapabilitiesAnnotationsItem']]:
-        return pulumi.get(self, "integrations")
-
-    @_builtins.property
-    @pulumi.getter
-    def monitors(self) -> Optional[Sequence['RoleOrgCapabilitiesAnnotationsItem']]:
-        return pulumi.get(self, "monitors")
-
-    @_builtins.property
-    @pulumi.getter
-    def notifiers(self) -> Optional[Sequence['RoleOrgCapabilitiesAnnotationsItem']]:
-        return pulumi.get(self, "notifiers")
-
-    @_builtins.property
-    @pulumi.getter
-    def rbac(self) -> Optional[Sequence['RoleOrgCapabilitiesAnnotationsItem']]:
-        return pulumi.get(self, "rbac")
-
-    @_builtins.property
-    @pulumi.getter(name="sharedAccessKeys")
-    def shared_access_keys(self) -> Optional[Sequence['RoleOrgCapabilitiesBillingItem']]:
-        return pulumi.get(self, "shared_access_keys")
-
-    @_builtins.property
-    @pulumi.getter
-    def users(self) -> Optional[Sequence['RoleOrgCapabilitiesAnnotationsItem']]:
-        return pulumi.get(self, "users")
-
-    @_builtins.property
-    @pulumi.getter
-    def views(self) -> Optional[Sequence['RoleOrgCapabilitiesAnnotationsItem']]:
-        return pulumi.get(self, "views")
-
-
-@pulumi.output_type
 class ApiTokenResult(dict):
     """
     A ApiToken as a lookup returns it.
     """
     def __init__(__self__, *,
                  id: _builtins.str,
-                 dataset_capabilities: Optional[Mapping[str, 'outputs.ApiTokenDatasetCapabilitiesItem']] = None,
+                 dataset_capabilities: Optional[Mapping[str, 'outputs.DatasetCapabilities']] = None,
                  description: Optional[_builtins.str] = None,
                  expires_at: Optional[_builtins.str] = None,
                  name: Optional[_builtins.str] = None,
-                 org_capabilities: Optional['outputs.ApiTokenOrgCapabilities'] = None,
+                 org_capabilities: Optional['outputs.OrgCapabilities'] = None,
                  retired_token_ids: Optional[Sequence[_builtins.str]] = None,
                  rotation_grace_period: Optional[_builtins.str] = None,
                  saml_authenticated: Optional[_builtins.bool] = None,
                  token: Optional[_builtins.str] = None,
                  token_id: Optional[_builtins.str] = None,
-                 view_capabilities: Optional[Mapping[str, 'outputs.ApiTokenViewCapabilitiesItem']] = None):
+                 view_capabilities: Optional[Mapping[str, 'outputs.ViewCapabilities']] = None):
         """
         A ApiToken as a lookup returns it.
 
         :param _builtins.str id: The ApiToken's id.
-        :param Mapping[str, 'ApiTokenDatasetCapabilitiesItem'] dataset_capabilities: Dataset name (or `*` for every dataset) to capabilities: ingest [create], query [read], data [delete], trim/vacuum [update], share [create, read, delete], starredQueries/virtualFields CRUD. Defaults to none.
+        :param Mapping[str, 'DatasetCapabilities'] dataset_capabilities: Dataset name (or `*` for every dataset) to capabilities: ingest [create], query [read], data [delete], trim/vacuum [update], share [create, read, delete], starredQueries/virtualFields CRUD. Defaults to none.
         :param _builtins.str description: Free text. Defaults to "".
         :param _builtins.str expires_at: RFC 3339 date-time when the token stops working. Defaults to never.
         :param _builtins.str name: Required: the token's name (need not be unique).
-        :param 'ApiTokenOrgCapabilities' org_capabilities: Org-wide permissions, as a Role's: annotations, apiTokens, dashboards, datasets, endpoints, flows, integrations, monitors, notifiers, rbac, users, views allow CRUD; auditLog only read; billing and sharedAccessKeys read and update. Defaults to none.
+        :param 'OrgCapabilities' org_capabilities: Org-wide permissions, as a Role's: annotations, apiTokens, dashboards, datasets, endpoints, flows, integrations, monitors, notifiers, rbac, users, views allow CRUD; auditLog only read; billing and sharedAccessKeys read and update. Defaults to none.
         :param Sequence[_builtins.str] retired_token_ids: Ids of the tokens rotations retired (each works until its grace period ends); deleted on destroy.
         :param _builtins.str rotation_grace_period: How long the old value keeps working after a change rotates the token: a duration such as "48h" or "30m". Defaults to "48h". Changing it alone rotates nothing.
         :param _builtins.bool saml_authenticated: Whether the token was issued through SAML (server-set).
         :param _builtins.str token: The value (`xaat-…`), secret; set at create and at each rotation, undefined on a resource from `get`.
         :param _builtins.str token_id: The current token's id: the resource's id until the first rotation, the newest token's after.
-        :param Mapping[str, 'ApiTokenViewCapabilitiesItem'] view_capabilities: View name to capabilities: query [read], share [create, read, delete]. Defaults to none.
+        :param Mapping[str, 'ViewCapabilities'] view_capabilities: View name to capabilities: query [read], share [create, read, delete]. Defaults to none.
         """
         pulumi.set(__self__, "id", id)
         if dataset_capabilities is not None:
@@ -481,7 +266,7 @@ class ApiTokenResult(dict):
 
     @_builtins.property
     @pulumi.getter(name="datasetCapabilities")
-    def dataset_capabilities(self) -> Optional[Mapping[str, 'outputs.ApiTokenDatasetCapabilitiesItem']]:
+    def dataset_capabilities(self) -> Optional[Mapping[str, 'outputs.DatasetCapabilities']]:
         """
         Dataset name (or `*` for every dataset) to capabilities: ingest [create], query [read], data [delete], trim/vacuum [update], share [create, read, delete], starredQueries/virtualFields CRUD. Defaults to none.
         """
@@ -513,7 +298,7 @@ class ApiTokenResult(dict):
 
     @_builtins.property
     @pulumi.getter(name="orgCapabilities")
-    def org_capabilities(self) -> Optional['outputs.ApiTokenOrgCapabilities']:
+    def org_capabilities(self) -> Optional['outputs.OrgCapabilities']:
         """
         Org-wide permissions, as a Role's: annotations, apiTokens, dashboards, datasets, endpoints, flows, integrations, monitors, notifiers, rbac, users, views allow CRUD; auditLog only read; billing and sharedAccessKeys read and update. Defaults to none.
         """
@@ -561,7 +346,7 @@ class ApiTokenResult(dict):
 
     @_builtins.property
     @pulumi.getter(name="viewCapabilities")
-    def view_capabilities(self) -> Optional[Mapping[str, 'outputs.ApiTokenViewCapabilitiesItem']]:
+    def view_capabilities(self) -> Optional[Mapping[str, 'outputs.ViewCapabilities']]:
         """
         View name to capabilities: query [read], share [create, read, delete]. Defaults to none.
         """
@@ -569,28 +354,200 @@ class ApiTokenResult(dict):
 
 
 @pulumi.output_type
-class ApiTokenViewCapabilitiesItem(dict):
+class AplRequest(dict):
+    """
+    Required: the APL request saved.
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "defaultLimit":
+            suggest = "default_limit"
+        elif key == "defaultOrder":
+            suggest = "default_order"
+        elif key == "endTime":
+            suggest = "end_time"
+        elif key == "includeCursor":
+            suggest = "include_cursor"
+        elif key == "includeCursorField":
+            suggest = "include_cursor_field"
+        elif key == "queryOptions":
+            suggest = "query_options"
+        elif key == "startTime":
+            suggest = "start_time"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in AplRequest. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        AplRequest.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        AplRequest.__key_warning(key)
+        return super().get(key, default)
+
     def __init__(__self__, *,
-                 query: Optional[Sequence['RoleOrgCapabilitiesAuditLogItem']] = None,
-                 share: Optional[Sequence['RoleDatasetCapabilitiesItemShareItem']] = None):
-        if query is not None:
-            pulumi.set(__self__, "query", query)
-        if share is not None:
-            pulumi.set(__self__, "share", share)
+                 apl: _builtins.str,
+                 cursor: Optional[_builtins.str] = None,
+                 default_limit: Optional[_builtins.int] = None,
+                 default_order: Optional[Sequence['outputs.QueryOrder']] = None,
+                 end_time: Optional[_builtins.str] = None,
+                 include_cursor: Optional[_builtins.bool] = None,
+                 include_cursor_field: Optional[_builtins.bool] = None,
+                 libraries: Optional[Sequence[_builtins.str]] = None,
+                 query_options: Optional['outputs.QueryOptions'] = None,
+                 start_time: Optional[_builtins.str] = None,
+                 variables: Optional[Mapping[str, Any]] = None):
+        """
+        Required: the APL request saved.
+
+        :param _builtins.str apl: Required: the APL text, non-empty.
+        :param _builtins.str cursor: Cursor to start from.
+        :param _builtins.int default_limit: Integer, at least 1: default page size.
+        :param Sequence['QueryOrder'] default_order: Default order: `{field, desc}` entries, field non-empty.
+        :param _builtins.str end_time: RFC 3339 or relative (`now`) end time.
+        :param _builtins.bool include_cursor: Include the row the cursor names.
+        :param _builtins.bool include_cursor_field: Include the cursor field in results.
+        :param Sequence[_builtins.str] libraries: APL libraries to load.
+        :param 'QueryOptions' query_options: Query options.
+        :param _builtins.str start_time: RFC 3339 or relative (`now-1h`) start time.
+        :param Mapping[str, Any] variables: Query variables.
+        """
+        pulumi.set(__self__, "apl", apl)
+        if cursor is not None:
+            pulumi.set(__self__, "cursor", cursor)
+        if default_limit is not None:
+            pulumi.set(__self__, "default_limit", default_limit)
+        if default_order is not None:
+            pulumi.set(__self__, "default_order", default_order)
+        if end_time is not None:
+            pulumi.set(__self__, "end_time", end_time)
+        if include_cursor is not None:
+            pulumi.set(__self__, "include_cursor", include_cursor)
+        if include_cursor_field is not None:
+            pulumi.set(__self__, "include_cursor_field", include_cursor_field)
+        if libraries is not None:
+            pulumi.set(__self__, "libraries", libraries)
+        if query_options is not None:
+            pulumi.set(__self__, "query_options", query_options)
+        if start_time is not None:
+            pulumi.set(__self__, "start_time", start_time)
+        if variables is not None:
+            pulumi.set(__self__, "variables", variables)
 
     @_builtins.property
     @pulumi.getter
-    def query(self) -> Optional[Sequence['RoleOrgCapabilitiesAuditLogItem']]:
-        return pulumi.get(self, "query")
+    def apl(self) -> _builtins.str:
+        """
+        Required: the APL text, non-empty.
+        """
+        return pulumi.get(self, "apl")
 
     @_builtins.property
     @pulumi.getter
-    def share(self) -> Optional[Sequence['RoleDatasetCapabilitiesItemShareItem']]:
-        return pulumi.get(self, "share")
+    def cursor(self) -> Optional[_builtins.str]:
+        """
+        Cursor to start from.
+        """
+        return pulumi.get(self, "cursor")
+
+    @_builtins.property
+    @pulumi.getter(name="defaultLimit")
+    def default_limit(self) -> Optional[_builtins.int]:
+        """
+        Integer, at least 1: default page size.
+        """
+        return pulumi.get(self, "default_limit")
+
+    @_builtins.property
+    @pulumi.getter(name="defaultOrder")
+    def default_order(self) -> Optional[Sequence['outputs.QueryOrder']]:
+        """
+        Default order: `{field, desc}` entries, field non-empty.
+        """
+        return pulumi.get(self, "default_order")
+
+    @_builtins.property
+    @pulumi.getter(name="endTime")
+    def end_time(self) -> Optional[_builtins.str]:
+        """
+        RFC 3339 or relative (`now`) end time.
+        """
+        return pulumi.get(self, "end_time")
+
+    @_builtins.property
+    @pulumi.getter(name="includeCursor")
+    def include_cursor(self) -> Optional[_builtins.bool]:
+        """
+        Include the row the cursor names.
+        """
+        return pulumi.get(self, "include_cursor")
+
+    @_builtins.property
+    @pulumi.getter(name="includeCursorField")
+    def include_cursor_field(self) -> Optional[_builtins.bool]:
+        """
+        Include the cursor field in results.
+        """
+        return pulumi.get(self, "include_cursor_field")
+
+    @_builtins.property
+    @pulumi.getter
+    def libraries(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        APL libraries to load.
+        """
+        return pulumi.get(self, "libraries")
+
+    @_builtins.property
+    @pulumi.getter(name="queryOptions")
+    def query_options(self) -> Optional['outputs.QueryOptions']:
+        """
+        Query options.
+        """
+        return pulumi.get(self, "query_options")
+
+    @_builtins.property
+    @pulumi.getter(name="startTime")
+    def start_time(self) -> Optional[_builtins.str]:
+        """
+        RFC 3339 or relative (`now-1h`) start time.
+        """
+        return pulumi.get(self, "start_time")
+
+    @_builtins.property
+    @pulumi.getter
+    def variables(self) -> Optional[Mapping[str, Any]]:
+        """
+        Query variables.
+        """
+        return pulumi.get(self, "variables")
 
 
 @pulumi.output_type
-class DashboardDashboard(dict):
+class ChartQuery(dict):
+    def __init__(__self__, *,
+                 apl: Optional[_builtins.str] = None,
+                 mpl: Optional[_builtins.str] = None):
+        if apl is not None:
+            pulumi.set(__self__, "apl", apl)
+        if mpl is not None:
+            pulumi.set(__self__, "mpl", mpl)
+
+    @_builtins.property
+    @pulumi.getter
+    def apl(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "apl")
+
+    @_builtins.property
+    @pulumi.getter
+    def mpl(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "mpl")
+
+
+@pulumi.output_type
+class DashboardDocument(dict):
     """
     Required: the document. A document exported from the UI, parsed, is accepted as it is.
     """
@@ -617,31 +574,31 @@ class DashboardDashboard(dict):
             suggest = "updated_by"
 
         if suggest:
-            pulumi.log.warn(f"Key '{key}' not found in DashboardDashboard. Access the value via the '{suggest}' property getter instead.")
+            pulumi.log.warn(f"Key '{key}' not found in DashboardDocument. Access the value via the '{suggest}' property getter instead.")
 
     def __getitem__(self, key: str) -> Any:
-        DashboardDashboard.__key_warning(key)
+        DashboardDocument.__key_warning(key)
         return super().__getitem__(key)
 
     def get(self, key: str, default = None) -> Any:
-        DashboardDashboard.__key_warning(key)
+        DashboardDocument.__key_warning(key)
         return super().get(key, default)
 
     def __init__(__self__, *,
-                 charts: Sequence[Any],
-                 layout: Sequence['outputs.DashboardDashboardLayoutItem'],
+                 charts: Sequence[Union['outputs.TimeSeriesChart', 'outputs.HeatmapChart', 'outputs.LogStreamChart', 'outputs.PieChart', 'outputs.ScatterChart', 'outputs.TableChart', 'outputs.TopKChart', 'outputs.StatisticChart', 'outputs.NoteChart', 'outputs.MonitorListChart', 'outputs.SmartFilterChart', 'outputs.SpacerChart', 'outputs.SectionHeaderChart', 'outputs.PlaceholderChart']],
+                 layout: Sequence['outputs.DashboardLayoutItem'],
                  name: _builtins.str,
-                 refresh_time: 'DashboardDashboardRefreshTime',
+                 refresh_time: 'DashboardRefreshTime',
                  schema_version: _builtins.float,
                  time_window_end: _builtins.str,
                  time_window_start: _builtins.str,
-                 against: Optional['DashboardDashboardAgainst'] = None,
+                 against: Optional['DashboardAgainst'] = None,
                  against_timestamp: Optional[_builtins.str] = None,
                  created_at: Optional[Any] = None,
                  created_by: Optional[Any] = None,
                  description: Optional[_builtins.str] = None,
                  id: Optional[Any] = None,
-                 overrides: Optional['outputs.DashboardDashboardOverrides'] = None,
+                 overrides: Optional['outputs.DashboardOverrides'] = None,
                  owner: Optional[_builtins.str] = None,
                  uid: Optional[_builtins.str] = None,
                  updated_at: Optional[Any] = None,
@@ -650,18 +607,18 @@ class DashboardDashboard(dict):
         """
         Required: the document. A document exported from the UI, parsed, is accepted as it is.
 
-        :param Sequence[Any] charts: Required: at most 200; each needs a place in the layout. Order does not matter.
-        :param Sequence['DashboardDashboardLayoutItem'] layout: Required: at most 200 items, one per chart. Order does not matter.
+        :param Sequence[Union['TimeSeriesChart', 'HeatmapChart', 'LogStreamChart', 'PieChart', 'ScatterChart', 'TableChart', 'TopKChart', 'StatisticChart', 'NoteChart', 'MonitorListChart', 'SmartFilterChart', 'SpacerChart', 'SectionHeaderChart', 'PlaceholderChart']] charts: Required: at most 200; each needs a place in the layout. Order does not matter.
+        :param Sequence['DashboardLayoutItem'] layout: Required: at most 200 items, one per chart. Order does not matter.
         :param _builtins.str name: Required: 1–100 characters.
-        :param 'DashboardDashboardRefreshTime' refresh_time: Required: seconds between refreshes, 15, 60 or 300.
+        :param 'DashboardRefreshTime' refresh_time: Required: seconds between refreshes, 15, 60 or 300.
         :param _builtins.float schema_version: Required: 2.
         :param _builtins.str time_window_end: Required: `qr-now` or epoch milliseconds as a string.
         :param _builtins.str time_window_start: Required: `qr-now-<n><s|m|h|d|w>` (e.g. `qr-now-1h`) or epoch milliseconds as a string.
-        :param 'DashboardDashboardAgainst' against: Compare against a period this far back; "" disables. Not together with `againstTimestamp`.
+        :param 'DashboardAgainst' against: Compare against a period this far back; "" disables. Not together with `againstTimestamp`.
         :param _builtins.str against_timestamp: Compare against this time (ISO 8601, `now-1h`, epoch ms); "" disables. Not together with `against`.
         :param _builtins.str description: At most 1000 characters. Defaults to "".
         :param Any id: Ignored (server-managed keys an export may carry).
-        :param 'DashboardDashboardOverrides' overrides: Display overrides, as exports carry them (`{}` equals absent).
+        :param 'DashboardOverrides' overrides: Display overrides, as exports carry them (`{}` equals absent).
         :param _builtins.str owner: A user id, or `X-AXIOM-EVERYONE` (any case) for everyone in the organization. Defaults to everyone.
         :param _builtins.str uid: Ignored: the service's; the Dashboard's own `uid` input decides which dashboard this is.
         """
@@ -707,7 +664,7 @@ class DashboardDashboard(dict):
 
     @_builtins.property
     @pulumi.getter
-    def charts(self) -> Sequence[Any]:
+    def charts(self) -> Sequence[Union['outputs.TimeSeriesChart', 'outputs.HeatmapChart', 'outputs.LogStreamChart', 'outputs.PieChart', 'outputs.ScatterChart', 'outputs.TableChart', 'outputs.TopKChart', 'outputs.StatisticChart', 'outputs.NoteChart', 'outputs.MonitorListChart', 'outputs.SmartFilterChart', 'outputs.SpacerChart', 'outputs.SectionHeaderChart', 'outputs.PlaceholderChart']]:
         """
         Required: at most 200; each needs a place in the layout. Order does not matter.
         """
@@ -715,7 +672,7 @@ class DashboardDashboard(dict):
 
     @_builtins.property
     @pulumi.getter
-    def layout(self) -> Sequence['outputs.DashboardDashboardLayoutItem']:
+    def layout(self) -> Sequence['outputs.DashboardLayoutItem']:
         """
         Required: at most 200 items, one per chart. Order does not matter.
         """
@@ -731,7 +688,7 @@ class DashboardDashboard(dict):
 
     @_builtins.property
     @pulumi.getter(name="refreshTime")
-    def refresh_time(self) -> 'DashboardDashboardRefreshTime':
+    def refresh_time(self) -> 'DashboardRefreshTime':
         """
         Required: seconds between refreshes, 15, 60 or 300.
         """
@@ -763,7 +720,7 @@ class DashboardDashboard(dict):
 
     @_builtins.property
     @pulumi.getter
-    def against(self) -> Optional['DashboardDashboardAgainst']:
+    def against(self) -> Optional['DashboardAgainst']:
         """
         Compare against a period this far back; "" disables. Not together with `againstTimestamp`.
         """
@@ -805,7 +762,7 @@ class DashboardDashboard(dict):
 
     @_builtins.property
     @pulumi.getter
-    def overrides(self) -> Optional['outputs.DashboardDashboardOverrides']:
+    def overrides(self) -> Optional['outputs.DashboardOverrides']:
         """
         Display overrides, as exports carry them (`{}` equals absent).
         """
@@ -844,7 +801,7 @@ class DashboardDashboard(dict):
 
 
 @pulumi.output_type
-class DashboardDashboardLayoutItem(dict):
+class DashboardLayoutItem(dict):
     @staticmethod
     def __key_warning(key: str):
         suggest = None
@@ -858,14 +815,14 @@ class DashboardDashboardLayoutItem(dict):
             suggest = "min_w"
 
         if suggest:
-            pulumi.log.warn(f"Key '{key}' not found in DashboardDashboardLayoutItem. Access the value via the '{suggest}' property getter instead.")
+            pulumi.log.warn(f"Key '{key}' not found in DashboardLayoutItem. Access the value via the '{suggest}' property getter instead.")
 
     def __getitem__(self, key: str) -> Any:
-        DashboardDashboardLayoutItem.__key_warning(key)
+        DashboardLayoutItem.__key_warning(key)
         return super().__getitem__(key)
 
     def get(self, key: str, default = None) -> Any:
-        DashboardDashboardLayoutItem.__key_warning(key)
+        DashboardLayoutItem.__key_warning(key)
         return super().get(key, default)
 
     def __init__(__self__, *,
@@ -973,7 +930,7 @@ class DashboardDashboardLayoutItem(dict):
 
 
 @pulumi.output_type
-class DashboardDashboardOverrides(dict):
+class DashboardOverrides(dict):
     """
     Display overrides, as exports carry them (`{}` equals absent).
     """
@@ -984,14 +941,14 @@ class DashboardDashboardOverrides(dict):
             suggest = "row_height"
 
         if suggest:
-            pulumi.log.warn(f"Key '{key}' not found in DashboardDashboardOverrides. Access the value via the '{suggest}' property getter instead.")
+            pulumi.log.warn(f"Key '{key}' not found in DashboardOverrides. Access the value via the '{suggest}' property getter instead.")
 
     def __getitem__(self, key: str) -> Any:
-        DashboardDashboardOverrides.__key_warning(key)
+        DashboardOverrides.__key_warning(key)
         return super().__getitem__(key)
 
     def get(self, key: str, default = None) -> Any:
-        DashboardDashboardOverrides.__key_warning(key)
+        DashboardOverrides.__key_warning(key)
         return super().get(key, default)
 
     def __init__(__self__, *,
@@ -1018,14 +975,14 @@ class DashboardResult(dict):
                  adopt: Optional[_builtins.str] = None,
                  created_at: Optional[_builtins.str] = None,
                  created_by: Optional[_builtins.str] = None,
-                 dashboard: Optional['outputs.DashboardDashboard'] = None,
+                 dashboard: Optional['outputs.DashboardDocument'] = None,
                  dashboard_id: Optional[_builtins.str] = None,
                  message: Optional[_builtins.str] = None,
                  overwrite: Optional[_builtins.bool] = None,
                  uid: Optional[_builtins.str] = None,
                  updated_at: Optional[_builtins.str] = None,
                  updated_by: Optional[_builtins.str] = None,
-                 version: Optional[Any] = None):
+                 version: Optional[Union[_builtins.str, _builtins.float]] = None):
         """
         A Dashboard as a lookup returns it.
 
@@ -1033,14 +990,14 @@ class DashboardResult(dict):
         :param _builtins.str adopt: The uid of an existing dashboard to take under management instead of creating one; changing it replaces.
         :param _builtins.str created_at: When the dashboard was created (server-set).
         :param _builtins.str created_by: Who created the dashboard (server-set).
-        :param 'DashboardDashboard' dashboard: Required: the document. A document exported from the UI, parsed, is accepted as it is.
+        :param 'DashboardDocument' dashboard: Required: the document. A document exported from the UI, parsed, is accepted as it is.
         :param _builtins.str dashboard_id: The service's internal id of the dashboard (the resource's id is its uid).
         :param _builtins.str message: A note recorded with each write. Not compared: changing it alone updates nothing.
         :param _builtins.bool overwrite: Write over changes made elsewhere (in the UI) instead of failing. Defaults to false. Not compared: changing it alone updates nothing.
         :param _builtins.str uid: The dashboard's uid, `^[A-Za-z0-9_-]{1,128}$`, unique in the organization; changing it replaces the dashboard. Left out, the service assigns one (see the output `uid`).
         :param _builtins.str updated_at: When the dashboard was last written (server-set).
         :param _builtins.str updated_by: Who wrote the dashboard last (server-set).
-        :param Any version: The version last read: every write increments it.
+        :param Union[_builtins.str, _builtins.float] version: The version last read: every write increments it.
         """
         pulumi.set(__self__, "id", id)
         if adopt is not None:
@@ -1100,7 +1057,7 @@ class DashboardResult(dict):
 
     @_builtins.property
     @pulumi.getter
-    def dashboard(self) -> Optional['outputs.DashboardDashboard']:
+    def dashboard(self) -> Optional['outputs.DashboardDocument']:
         """
         Required: the document. A document exported from the UI, parsed, is accepted as it is.
         """
@@ -1156,11 +1113,99 @@ class DashboardResult(dict):
 
     @_builtins.property
     @pulumi.getter
-    def version(self) -> Optional[Any]:
+    def version(self) -> Optional[Union[_builtins.str, _builtins.float]]:
         """
         The version last read: every write increments it.
         """
         return pulumi.get(self, "version")
+
+
+@pulumi.output_type
+class DatasetCapabilities(dict):
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "starredQueries":
+            suggest = "starred_queries"
+        elif key == "virtualFields":
+            suggest = "virtual_fields"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in DatasetCapabilities. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        DatasetCapabilities.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        DatasetCapabilities.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 data: Optional[Sequence['CapabilityAction']] = None,
+                 ingest: Optional[Sequence['CapabilityAction']] = None,
+                 query: Optional[Sequence['CapabilityAction']] = None,
+                 share: Optional[Sequence['CapabilityAction']] = None,
+                 starred_queries: Optional[Sequence['CapabilityAction']] = None,
+                 trim: Optional[Sequence['CapabilityAction']] = None,
+                 vacuum: Optional[Sequence['CapabilityAction']] = None,
+                 virtual_fields: Optional[Sequence['CapabilityAction']] = None):
+        if data is not None:
+            pulumi.set(__self__, "data", data)
+        if ingest is not None:
+            pulumi.set(__self__, "ingest", ingest)
+        if query is not None:
+            pulumi.set(__self__, "query", query)
+        if share is not None:
+            pulumi.set(__self__, "share", share)
+        if starred_queries is not None:
+            pulumi.set(__self__, "starred_queries", starred_queries)
+        if trim is not None:
+            pulumi.set(__self__, "trim", trim)
+        if vacuum is not None:
+            pulumi.set(__self__, "vacuum", vacuum)
+        if virtual_fields is not None:
+            pulumi.set(__self__, "virtual_fields", virtual_fields)
+
+    @_builtins.property
+    @pulumi.getter
+    def data(self) -> Optional[Sequence['CapabilityAction']]:
+        return pulumi.get(self, "data")
+
+    @_builtins.property
+    @pulumi.getter
+    def ingest(self) -> Optional[Sequence['CapabilityAction']]:
+        return pulumi.get(self, "ingest")
+
+    @_builtins.property
+    @pulumi.getter
+    def query(self) -> Optional[Sequence['CapabilityAction']]:
+        return pulumi.get(self, "query")
+
+    @_builtins.property
+    @pulumi.getter
+    def share(self) -> Optional[Sequence['CapabilityAction']]:
+        return pulumi.get(self, "share")
+
+    @_builtins.property
+    @pulumi.getter(name="starredQueries")
+    def starred_queries(self) -> Optional[Sequence['CapabilityAction']]:
+        return pulumi.get(self, "starred_queries")
+
+    @_builtins.property
+    @pulumi.getter
+    def trim(self) -> Optional[Sequence['CapabilityAction']]:
+        return pulumi.get(self, "trim")
+
+    @_builtins.property
+    @pulumi.getter
+    def vacuum(self) -> Optional[Sequence['CapabilityAction']]:
+        return pulumi.get(self, "vacuum")
+
+    @_builtins.property
+    @pulumi.getter(name="virtualFields")
+    def virtual_fields(self) -> Optional[Sequence['CapabilityAction']]:
+        return pulumi.get(self, "virtual_fields")
 
 
 @pulumi.output_type
@@ -1447,6 +1492,308 @@ class GroupResult(dict):
         Role ids the members hold (e.g. `role.id`), no duplicates; order does not matter. Defaults to none.
         """
         return pulumi.get(self, "roles")
+
+
+@pulumi.output_type
+class HeatmapChart(dict):
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "datasetId":
+            suggest = "dataset_id"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in HeatmapChart. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        HeatmapChart.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        HeatmapChart.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 id: _builtins.str,
+                 query: 'outputs.HeatmapChartQuery',
+                 type: Literal['Heatmap'],
+                 dataset_id: Optional[_builtins.str] = None,
+                 name: Optional[_builtins.str] = None):
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "query", query)
+        pulumi.set(__self__, "type", 'Heatmap')
+        if dataset_id is not None:
+            pulumi.set(__self__, "dataset_id", dataset_id)
+        if name is not None:
+            pulumi.set(__self__, "name", name)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def query(self) -> 'outputs.HeatmapChartQuery':
+        return pulumi.get(self, "query")
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> Literal['Heatmap']:
+        return pulumi.get(self, "type")
+
+    @_builtins.property
+    @pulumi.getter(name="datasetId")
+    def dataset_id(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "dataset_id")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "name")
+
+
+@pulumi.output_type
+class HeatmapChartQuery(dict):
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "queryOptions":
+            suggest = "query_options"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in HeatmapChartQuery. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        HeatmapChartQuery.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        HeatmapChartQuery.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 apl: Optional[_builtins.str] = None,
+                 mpl: Optional[_builtins.str] = None,
+                 query_options: Optional['outputs.HeatmapQueryOptions'] = None):
+        if apl is not None:
+            pulumi.set(__self__, "apl", apl)
+        if mpl is not None:
+            pulumi.set(__self__, "mpl", mpl)
+        if query_options is not None:
+            pulumi.set(__self__, "query_options", query_options)
+
+    @_builtins.property
+    @pulumi.getter
+    def apl(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "apl")
+
+    @_builtins.property
+    @pulumi.getter
+    def mpl(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "mpl")
+
+    @_builtins.property
+    @pulumi.getter(name="queryOptions")
+    def query_options(self) -> Optional['outputs.HeatmapQueryOptions']:
+        return pulumi.get(self, "query_options")
+
+
+@pulumi.output_type
+class HeatmapQueryOptions(dict):
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "timeSeriesView":
+            suggest = "time_series_view"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in HeatmapQueryOptions. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        HeatmapQueryOptions.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        HeatmapQueryOptions.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 time_series_view: Optional['TimeSeriesView'] = None):
+        if time_series_view is not None:
+            pulumi.set(__self__, "time_series_view", time_series_view)
+
+    @_builtins.property
+    @pulumi.getter(name="timeSeriesView")
+    def time_series_view(self) -> Optional['TimeSeriesView']:
+        return pulumi.get(self, "time_series_view")
+
+
+@pulumi.output_type
+class LogStreamChart(dict):
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "datasetId":
+            suggest = "dataset_id"
+        elif key == "tableSettings":
+            suggest = "table_settings"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in LogStreamChart. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        LogStreamChart.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        LogStreamChart.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 id: _builtins.str,
+                 query: 'outputs.ChartQuery',
+                 type: Literal['LogStream'],
+                 dataset_id: Optional[_builtins.str] = None,
+                 name: Optional[_builtins.str] = None,
+                 table_settings: Optional['outputs.TableSettings'] = None):
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "query", query)
+        pulumi.set(__self__, "type", 'LogStream')
+        if dataset_id is not None:
+            pulumi.set(__self__, "dataset_id", dataset_id)
+        if name is not None:
+            pulumi.set(__self__, "name", name)
+        if table_settings is not None:
+            pulumi.set(__self__, "table_settings", table_settings)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def query(self) -> 'outputs.ChartQuery':
+        return pulumi.get(self, "query")
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> Literal['LogStream']:
+        return pulumi.get(self, "type")
+
+    @_builtins.property
+    @pulumi.getter(name="datasetId")
+    def dataset_id(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "dataset_id")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter(name="tableSettings")
+    def table_settings(self) -> Optional['outputs.TableSettings']:
+        return pulumi.get(self, "table_settings")
+
+
+@pulumi.output_type
+class MonitorListChart(dict):
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "selectedMonitors":
+            suggest = "selected_monitors"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in MonitorListChart. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        MonitorListChart.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        MonitorListChart.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 columns: 'outputs.MonitorListColumns',
+                 id: _builtins.str,
+                 selected_monitors: Sequence[_builtins.str],
+                 type: Literal['MonitorList'],
+                 name: Optional[_builtins.str] = None):
+        pulumi.set(__self__, "columns", columns)
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "selected_monitors", selected_monitors)
+        pulumi.set(__self__, "type", 'MonitorList')
+        if name is not None:
+            pulumi.set(__self__, "name", name)
+
+    @_builtins.property
+    @pulumi.getter
+    def columns(self) -> 'outputs.MonitorListColumns':
+        return pulumi.get(self, "columns")
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter(name="selectedMonitors")
+    def selected_monitors(self) -> Sequence[_builtins.str]:
+        return pulumi.get(self, "selected_monitors")
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> Literal['MonitorList']:
+        return pulumi.get(self, "type")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "name")
+
+
+@pulumi.output_type
+class MonitorListColumns(dict):
+    def __init__(__self__, *,
+                 dataset: _builtins.bool,
+                 history: _builtins.bool,
+                 notifiers: _builtins.bool,
+                 status: _builtins.bool,
+                 type: _builtins.bool):
+        pulumi.set(__self__, "dataset", dataset)
+        pulumi.set(__self__, "history", history)
+        pulumi.set(__self__, "notifiers", notifiers)
+        pulumi.set(__self__, "status", status)
+        pulumi.set(__self__, "type", type)
+
+    @_builtins.property
+    @pulumi.getter
+    def dataset(self) -> _builtins.bool:
+        return pulumi.get(self, "dataset")
+
+    @_builtins.property
+    @pulumi.getter
+    def history(self) -> _builtins.bool:
+        return pulumi.get(self, "history")
+
+    @_builtins.property
+    @pulumi.getter
+    def notifiers(self) -> _builtins.bool:
+        return pulumi.get(self, "notifiers")
+
+    @_builtins.property
+    @pulumi.getter
+    def status(self) -> _builtins.bool:
+        return pulumi.get(self, "status")
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> _builtins.bool:
+        return pulumi.get(self, "type")
 
 
 @pulumi.output_type
@@ -1770,6 +2117,40 @@ class MonitorResult(dict):
         Required: `Threshold` (needs operator and threshold), `MatchEvent`, or `AnomalyDetection` (needs operator, compareDays, tolerance).
         """
         return pulumi.get(self, "type")
+
+
+@pulumi.output_type
+class NoteChart(dict):
+    def __init__(__self__, *,
+                 id: _builtins.str,
+                 text: _builtins.str,
+                 type: Literal['Note'],
+                 variant: Optional['NoteVariant'] = None):
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "text", text)
+        pulumi.set(__self__, "type", 'Note')
+        if variant is not None:
+            pulumi.set(__self__, "variant", variant)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def text(self) -> _builtins.str:
+        return pulumi.get(self, "text")
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> Literal['Note']:
+        return pulumi.get(self, "type")
+
+    @_builtins.property
+    @pulumi.getter
+    def variant(self) -> Optional['NoteVariant']:
+        return pulumi.get(self, "variant")
 
 
 @pulumi.output_type
@@ -2357,6 +2738,158 @@ class NotifierResult(dict):
 
 
 @pulumi.output_type
+class OrgCapabilities(dict):
+    """
+    Org-wide permissions: annotations, apiTokens, dashboards, datasets, endpoints, flows, integrations, monitors, notifiers, rbac, users, views allow CRUD; auditLog only read; billing and sharedAccessKeys read and update. Defaults to none.
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "apiTokens":
+            suggest = "api_tokens"
+        elif key == "auditLog":
+            suggest = "audit_log"
+        elif key == "sharedAccessKeys":
+            suggest = "shared_access_keys"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in OrgCapabilities. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        OrgCapabilities.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        OrgCapabilities.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 annotations: Optional[Sequence['CapabilityAction']] = None,
+                 api_tokens: Optional[Sequence['CapabilityAction']] = None,
+                 audit_log: Optional[Sequence['CapabilityAction']] = None,
+                 billing: Optional[Sequence['CapabilityAction']] = None,
+                 dashboards: Optional[Sequence['CapabilityAction']] = None,
+                 datasets: Optional[Sequence['CapabilityAction']] = None,
+                 endpoints: Optional[Sequence['CapabilityAction']] = None,
+                 flows: Optional[Sequence['CapabilityAction']] = None,
+                 integrations: Optional[Sequence['CapabilityAction']] = None,
+                 monitors: Optional[Sequence['CapabilityAction']] = None,
+                 notifiers: Optional[Sequence['CapabilityAction']] = None,
+                 rbac: Optional[Sequence['CapabilityAction']] = None,
+                 shared_access_keys: Optional[Sequence['CapabilityAction']] = None,
+                 users: Optional[Sequence['CapabilityAction']] = None,
+                 views: Optional[Sequence['CapabilityAction']] = None):
+        """
+        Org-wide permissions: annotations, apiTokens, dashboards, datasets, endpoints, flows, integrations, monitors, notifiers, rbac, users, views allow CRUD; auditLog only read; billing and sharedAccessKeys read and update. Defaults to none.
+        """
+        if annotations is not None:
+            pulumi.set(__self__, "annotations", annotations)
+        if api_tokens is not None:
+            pulumi.set(__self__, "api_tokens", api_tokens)
+        if audit_log is not None:
+            pulumi.set(__self__, "audit_log", audit_log)
+        if billing is not None:
+            pulumi.set(__self__, "billing", billing)
+        if dashboards is not None:
+            pulumi.set(__self__, "dashboards", dashboards)
+        if datasets is not None:
+            pulumi.set(__self__, "datasets", datasets)
+        if endpoints is not None:
+            pulumi.set(__self__, "endpoints", endpoints)
+        if flows is not None:
+            pulumi.set(__self__, "flows", flows)
+        if integrations is not None:
+            pulumi.set(__self__, "integrations", integrations)
+        if monitors is not None:
+            pulumi.set(__self__, "monitors", monitors)
+        if notifiers is not None:
+            pulumi.set(__self__, "notifiers", notifiers)
+        if rbac is not None:
+            pulumi.set(__self__, "rbac", rbac)
+        if shared_access_keys is not None:
+            pulumi.set(__self__, "shared_access_keys", shared_access_keys)
+        if users is not None:
+            pulumi.set(__self__, "users", users)
+        if views is not None:
+            pulumi.set(__self__, "views", views)
+
+    @_builtins.property
+    @pulumi.getter
+    def annotations(self) -> Optional[Sequence['CapabilityAction']]:
+        return pulumi.get(self, "annotations")
+
+    @_builtins.property
+    @pulumi.getter(name="apiTokens")
+    def api_tokens(self) -> Optional[Sequence['CapabilityAction']]:
+        return pulumi.get(self, "api_tokens")
+
+    @_builtins.property
+    @pulumi.getter(name="auditLog")
+    def audit_log(self) -> Optional[Sequence['CapabilityAction']]:
+        return pulumi.get(self, "audit_log")
+
+    @_builtins.property
+    @pulumi.getter
+    def billing(self) -> Optional[Sequence['CapabilityAction']]:
+        return pulumi.get(self, "billing")
+
+    @_builtins.property
+    @pulumi.getter
+    def dashboards(self) -> Optional[Sequence['CapabilityAction']]:
+        return pulumi.get(self, "dashboards")
+
+    @_builtins.property
+    @pulumi.getter
+    def datasets(self) -> Optional[Sequence['CapabilityAction']]:
+        return pulumi.get(self, "datasets")
+
+    @_builtins.property
+    @pulumi.getter
+    def endpoints(self) -> Optional[Sequence['CapabilityAction']]:
+        return pulumi.get(self, "endpoints")
+
+    @_builtins.property
+    @pulumi.getter
+    def flows(self) -> Optional[Sequence['CapabilityAction']]:
+        return pulumi.get(self, "flows")
+
+    @_builtins.property
+    @pulumi.getter
+    def integrations(self) -> Optional[Sequence['CapabilityAction']]:
+        return pulumi.get(self, "integrations")
+
+    @_builtins.property
+    @pulumi.getter
+    def monitors(self) -> Optional[Sequence['CapabilityAction']]:
+        return pulumi.get(self, "monitors")
+
+    @_builtins.property
+    @pulumi.getter
+    def notifiers(self) -> Optional[Sequence['CapabilityAction']]:
+        return pulumi.get(self, "notifiers")
+
+    @_builtins.property
+    @pulumi.getter
+    def rbac(self) -> Optional[Sequence['CapabilityAction']]:
+        return pulumi.get(self, "rbac")
+
+    @_builtins.property
+    @pulumi.getter(name="sharedAccessKeys")
+    def shared_access_keys(self) -> Optional[Sequence['CapabilityAction']]:
+        return pulumi.get(self, "shared_access_keys")
+
+    @_builtins.property
+    @pulumi.getter
+    def users(self) -> Optional[Sequence['CapabilityAction']]:
+        return pulumi.get(self, "users")
+
+    @_builtins.property
+    @pulumi.getter
+    def views(self) -> Optional[Sequence['CapabilityAction']]:
+        return pulumi.get(self, "views")
+
+
+@pulumi.output_type
 class OrganizationResult(dict):
     """
     A Organization as a lookup returns it.
@@ -2548,566 +3081,85 @@ class OrganizationResult(dict):
 
 
 @pulumi.output_type
-class RoleDatasetCapabilitiesItem(dict):
+class PieChart(dict):
     @staticmethod
     def __key_warning(key: str):
         suggest = None
-        if key == "starredQueries":
-            suggest = "starred_queries"
-        elif key == "virtualFields":
-            suggest = "virtual_fields"
+        if key == "datasetId":
+            suggest = "dataset_id"
 
         if suggest:
-            pulumi.log.warn(f"Key '{key}' not found in RoleDatasetCapabilitiesItem. Access the value via the '{suggest}' property getter instead.")
+            pulumi.log.warn(f"Key '{key}' not found in PieChart. Access the value via the '{suggest}' property getter instead.")
 
     def __getitem__(self, key: str) -> Any:
-        RoleDatasetCapabilitiesItem.__key_warning(key)
+        PieChart.__key_warning(key)
         return super().__getitem__(key)
 
     def get(self, key: str, default = None) -> Any:
-        RoleDatasetCapabilitiesItem.__key_warning(key)
+        PieChart.__key_warning(key)
         return super().get(key, default)
 
-    def __init__(__self__, *,
-                 data: Optional[Sequence['RoleDatasetCapabilitiesItemDataItem']] = None,
-                 ingest: Optional[Sequence['RoleDatasetCapabilitiesItemIngestItem']] = None,
-                 query: Optional[Sequence['RoleOrgCapabilitiesAuditLogItem']] = None,
-                 share: Optional[Sequence['RoleDatasetCapabilitiesItemShareItem']] = None,
-                 starred_queries: Optional[Sequence['RoleOrgCapabilitiesAnnotationsItem']] = None,
-                 trim: Optional[Sequence['RoleDatasetCapabilitiesItemTrimItem']] = None,
-                 vacuum: Optional[Sequence['RoleDatasetCapabilitiesItemTrimItem']] = None,
-                 virtual_fields: Optional[Sequence['RoleOrgCapabilitiesAnnotationsItem']] = None):
-        if data is not None:
-            pulumi.set(__self__, "data", data)
-        if ingest is not None:
-            pulumi.set(__self__, "ingest", ingest)
-        if query is not None:
-            pulumi.set(__self__, "query", query)
-        if share is not None:
-            pulumi.set(__self__, "share", share)
-        if starred_queries is not None:
-            pulumi.set(__self__, "starred_queries", starred_queries)
-        if trim is not None:
-            pulumi.set(__self__, "trim", trim)
-        if vacuum is not None:
-            pulumi.set(__self__, "vacuum", vacuum)
-        if virtual_fields is not None:
-            pulumi.set(__self__, "virtual_fields", virtual_fields)
-
-    @_builtins.property
-    @pulumi.getter
-    def data(self) -> Optional[Sequence['RoleDatasetCapabilitiesItemDataItem']]:
-        return pulumi.get(self, "data")
-
-    @_builtins.property
-    @pulumi.getter
-    def ingest(self) -> Optional[Sequence['RoleDatasetCapabilitiesItemIngestItem']]:
-        return pulumi.get(self, "ingest")
-
-    @_builtins.property
-    @pulumi.getter
-    def query(self) -> Optional[Sequence['RoleOrgCapabilitiesAuditLogItem']]:
-        return pulumi.get(self, "query")
-
-    @_builtins.property
-    @pulumi.getter
-    def share(self) -> Optional[Sequence['RoleDatasetCapabilitiesItemShareItem']]:
-        return pulumi.get(self, "share")
-
-    @_builtins.property
-    @pulumi.getter(name="starredQueries")
-    def starred_queries(self) -> Optional[Sequence['RoleOrgCapabilitiesAnnotationsItem']]:
-        return pulumi.get(self, "starred_queries")
-
-    @_builtins.property
-    @pulumi.getter
-    def trim(self) -> Optional[Sequence['RoleDatasetCapabilitiesItemTrimItem']]:
-        return pulumi.get(self, "trim")
-
-    @_builtins.property
-    @pulumi.getter
-    def vacuum(self) -> Optional[Sequence['RoleDatasetCapabilitiesItemTrimItem']]:
-        return pulumi.get(self, "vacuum")
-
-    @_builtins.property
-    @pulumi.getter(name="virtualFields")
-    def virtual_fields(self) -> Optional[Sequence['RoleOrgCapabilitiesAnnotationsItem']]:
-        return pulumi.get(self, "virtual_fields")
-
-
-@pulumi.output_type
-class RoleOrgCapabilities(dict):
-    """
-    Org-wide permissions: annotations, apiTokens, dashboards, datasets, endpoints, flows, integrations, monitors, notifiers, rbac, users, views allow CRUD; auditLog only read; billing and sharedAccessKeys read and update. Defaults to none.
-    """
-    @staticmethod
-    def __key_warning(key: str):
-        suggest = None
-        if key == "apiTokens":
-            suggest = "api_tokens"
-        elif key == "auditLog":
-            suggest = "audit_log"
-        elif key == "sharedAccessKeys":
-            suggest = "shared_access_keys"
-
-        if suggest:
-            pulumi.log.warn(f"Key '{key}' not found in RoleOrgCapabilities. Access the value via the '{suggest}' property getter instead.")
-
-    def __getitem__(self, key: str) -> Any:
-        RoleOrgCapabilities.__key_warning(key)
-        return super().__getitem__(key)
-
-    def get(self, key: str, default = None) -> Any:
-        RoleOrgCapabilities.__key_warning(key)
-        return super().get(key, default)
-
-    def __init__(__self__, *,
-                 annotations: Optional[Sequence['RoleOrgCapabilitiesAnnotationsItem']] = None,
-                 api_tokens: Optional[Sequence['RoleOrgCapabilitiesAnnotationsItem']] = None,
-                 audit_log: Optional[Sequence['RoleOrgCapabilitiesAuditLogItem']] = None,
-                 billing: Optional[Sequence['RoleOrgCapabilitiesBillingItem']] = None,
-                 dashboards: Optional[Sequence['RoleOrgCapabilitiesAnnotationsItem']] = None,
-                 datasets: Optional[Sequence['RoleOrgCapabilitiesAnnotationsItem']] = None,
-                 endpoints: Optional[Sequence['RoleOrgCapabilitiesAnnotationsItem']] = None,
-                 flows: Optional[Sequence['RoleOrgCapabilitiesAnnotationsItem']] = None,
-                 integrations: Optional[Sequence['RoleOrgCapabilitiesAnnotationsItem']] = None,
-                 monitors: Optional[Sequence['RoleOrgCapabilitiesAnnotationsItem']] = None,
-                 notifiers: Optional[Sequence['RoleOrgCapabilitiesAnnotationsItem']] = None,
-                 rbac: Optional[Sequence['RoleOrgCapabilitiesAnnotationsItem']] = None,
-                 shared_access_keys: Optional[Sequence['RoleOrgCapabilitiesBillingItem']] = None,
-                 users: Optional[Sequence['RoleOrgCapabilitiesAnnotationsItem']] = None,
-                 views: Optional[Sequence['RoleOrgCapabilitiesAnnotationsItem']] = None):
-        """
-        Org-wide permissions: annotations, apiTokens, dashboards, datasets, endpoints, flows, integrations, monitors, notifiers, rbac, users, views allow CRUD; auditLog only read; billing and sharedAccessKeys read and update. Defaults to none.
-        """
-        if annotations is not None:
-            pulumi.set(__self__, "annotations", annotations)
-        if api_tokens is not None:
-            pulumi.set(__self__, "api_tokens", api_tokens)
-        if audit_log is not None:
-            pulumi.set(__self__, "audit_log", audit_log)
-        if billing is not None:
-            pulumi.set(__self__, "billing", billing)
-        if dashboards is not None:
-            pulumi.set(__self__, "dashboards", dashboards)
-        if datasets is not None:
-            pulumi.set(__self__, "datasets", datasets)
-        if endpoints is not None:
-            pulumi.set(__self__, "endpoints", endpoints)
-        if flows is not None:
-            pulumi.set(__self__, "flows", flows)
-        if integrations is not None:
-            pulumi.set(__self__, "integrations", integrations)
-        if monitors is not None:
-            pulumi.set(__self__, "monitors", monitors)
-        if notifiers is not None:
-            pulumi.set(__self__, "notifiers", notifiers)
-        if rbac is not None:
-            pulumi.set(__self__, "rbac", rbac)
-        if shared_access_keys is not None:
-            pulumi.set(__self__, "shared_access_keys", shared_access_keys)
-        if users is not None:
-            pulumi.set(__self__, "users", users)
-        if views is not None:
-            pulumi.set(__self__, "views", views)
-
-    @_builtins.property
-    @pulumi.getter
-    def annotations(self) -> Optional[Sequence['RoleOrgCapabilitiesAnnotationsItem']]:
-        return pulumi.get(self, "annotations")
-
-    @_builtins.property
-    @pulumi.getter(name="apiTokens")
-    def api_tokens(self) -> Optional[Sequence['RoleOrgCapabilitiesAnnotationsItem']]:
-        return pulumi.get(self, "api_tokens")
-
-    @_builtins.property
-    @pulumi.getter(name="auditLog")
-    def audit_log(self) -> Optional[Sequence['RoleOrgCapabilitiesAuditLogItem']]:
-        return pulumi.get(self, "audit_log")
-
-    @_builtins.property
-    @pulumi.getter
-    def billing(self) -> Optional[Sequence['RoleOrgCapabilitiesBillingItem']]:
-        return pulumi.get(self, "billing")
-
-    @_builtins.property
-    @pulumi.getter
-    def dashboards(self) -> Optional[Sequence['RoleOrgCapabilitiesAnnotationsItem']]:
-        return pulumi.get(self, "dashboards")
-
-    @_builtins.property
-    @pulumi.getter
-    def datasets(self) -> Optional[Sequence['RoleOrgCapabilitiesAnnotationsItem']]:
-        return pulumi.get(self, "datasets")
-
-    @_builtins.property
-    @pulumi.getter
-    def endpoints(self) -> Optional[Sequence['RoleOrgCapabilitiesAnnotationsItem']]:
-        return pulumi.get(self, "endpoints")
-
-    @_builtins.property
-    @pulumi.getter
-    def flows(self) -> Optional[Sequence['RoleOrgCapabilitiesAnnotationsItem']]:
-        return pulumi.get(self, "flows")
-
-    @_builtins.property
-    @pulumi.getter
-    def integrations(self) -> Optional[Sequence['RoleOrgCapabilitiesAnnotationsItem']]:
-        return pulumi.get(self, "integrations")
-
-    @_builtins.property
-    @pulumi.getter
-    def monitors(self) -> Optional[Sequence['RoleOrgCapabilitiesAnnotationsItem']]:
-        return pulumi.get(self, "monitors")
-
-    @_builtins.property
-    @pulumi.getter
-    def notifiers(self) -> Optional[Sequence['RoleOrgCapabilitiesAnnotationsItem']]:
-        return pulumi.get(self, "notifiers")
-
-    @_builtins.property
-    @pulumi.getter
-    def rbac(self) -> Optional[Sequence['RoleOrgCapabilitiesAnnotationsItem']]:
-        return pulumi.get(self, "rbac")
-
-    @_builtins.property
-    @pulumi.getter(name="sharedAccessKeys")
-    def shared_access_keys(self) -> Optional[Sequence['RoleOrgCapabilitiesBillingItem']]:
-        return pulumi.get(self, "shared_access_keys")
-
-    @_builtins.property
-    @pulumi.getter
-    def users(self) -> Optional[Sequence['RoleOrgCapabilitiesAnnotationsItem']]:
-        return pulumi.get(self, "users")
-
-    @_builtins.property
-    @pulumi.getter
-    def views(self) -> Optional[Sequence['RoleOrgCapabilitiesAnnotationsItem']]:
-        return pulumi.get(self, "views")
-
-
-@pulumi.output_type
-class RoleResult(dict):
-    """
-    A Role as a lookup returns it.
-    """
     def __init__(__self__, *,
                  id: _builtins.str,
-                 adopt: Optional[_builtins.str] = None,
-                 dataset_capabilities: Optional[Mapping[str, 'outputs.RoleDatasetCapabilitiesItem']] = None,
-                 description: Optional[_builtins.str] = None,
-                 members: Optional[Sequence[_builtins.str]] = None,
-                 name: Optional[_builtins.str] = None,
-                 org_capabilities: Optional['outputs.RoleOrgCapabilities'] = None,
-                 view_capabilities: Optional[Mapping[str, 'outputs.RoleViewCapabilitiesItem']] = None):
-        """
-        A Role as a lookup returns it.
-
-        :param _builtins.str id: The Role's id.
-        :param _builtins.str adopt: Id of an existing role to take under management instead of creating one; changing it replaces.
-        :param Mapping[str, 'RoleDatasetCapabilitiesItem'] dataset_capabilities: Dataset name to capabilities: ingest [create], query [read], data [delete], trim/vacuum [update], share [create, read, delete], starredQueries/virtualFields CRUD. Defaults to none.
-        :param _builtins.str description: Free text. Defaults to "".
-        :param Sequence[_builtins.str] members: User ids assigned to the role, no duplicates; order does not matter. Defaults to none.
-        :param _builtins.str name: Required: unique name in the organization (a clash is a 409).
-        :param 'RoleOrgCapabilities' org_capabilities: Org-wide permissions: annotations, apiTokens, dashboards, datasets, endpoints, flows, integrations, monitors, notifiers, rbac, users, views allow CRUD; auditLog only read; billing and sharedAccessKeys read and update. Defaults to none.
-        :param Mapping[str, 'RoleViewCapabilitiesItem'] view_capabilities: View name to capabilities: query [read], share [create, read, delete]. Defaults to none.
-        """
+                 query: 'outputs.ChartQuery',
+                 type: Literal['Pie'],
+                 dataset_id: Optional[_builtins.str] = None,
+                 name: Optional[_builtins.str] = None):
         pulumi.set(__self__, "id", id)
-        if adopt is not None:
-            pulumi.set(__self__, "adopt", adopt)
-        if dataset_capabilities is not None:
-            pulumi.set(__self__, "dataset_capabilities", dataset_capabilities)
-        if description is not None:
-            pulumi.set(__self__, "description", description)
-        if members is not None:
-            pulumi.set(__self__, "members", members)
+        pulumi.set(__self__, "query", query)
+        pulumi.set(__self__, "type", 'Pie')
+        if dataset_id is not None:
+            pulumi.set(__self__, "dataset_id", dataset_id)
         if name is not None:
             pulumi.set(__self__, "name", name)
-        if org_capabilities is not None:
-            pulumi.set(__self__, "org_capabilities", org_capabilities)
-        if view_capabilities is not None:
-            pulumi.set(__self__, "view_capabilities", view_capabilities)
 
     @_builtins.property
     @pulumi.getter
     def id(self) -> _builtins.str:
-        """
-        The Role's id.
-        """
         return pulumi.get(self, "id")
 
     @_builtins.property
     @pulumi.getter
-    def adopt(self) -> Optional[_builtins.str]:
-        """
-        Id of an existing role to take under management instead of creating one; changing it replaces.
-        """
-        return pulumi.get(self, "adopt")
-
-    @_builtins.property
-    @pulumi.getter(name="datasetCapabilities")
-    def dataset_capabilities(self) -> Optional[Mapping[str, 'outputs.RoleDatasetCapabilitiesItem']]:
-        """
-        Dataset name to capabilities: ingest [create], query [read], data [delete], trim/vacuum [update], share [create, read, delete], starredQueries/virtualFields CRUD. Defaults to none.
-        """
-        return pulumi.get(self, "dataset_capabilities")
-
-    @_builtins.property
-    @pulumi.getter
-    def description(self) -> Optional[_builtins.str]:
-        """
-        Free text. Defaults to "".
-        """
-        return pulumi.get(self, "description")
-
-    @_builtins.property
-    @pulumi.getter
-    def members(self) -> Optional[Sequence[_builtins.str]]:
-        """
-        User ids assigned to the role, no duplicates; order does not matter. Defaults to none.
-        """
-        return pulumi.get(self, "members")
-
-    @_builtins.property
-    @pulumi.getter
-    def name(self) -> Optional[_builtins.str]:
-        """
-        Required: unique name in the organization (a clash is a 409).
-        """
-        return pulumi.get(self, "name")
-
-    @_builtins.property
-    @pulumi.getter(name="orgCapabilities")
-    def org_capabilities(self) -> Optional['outputs.RoleOrgCapabilities']:
-        """
-        Org-wide permissions: annotations, apiTokens, dashboards, datasets, endpoints, flows, integrations, monitors, notifiers, rbac, users, views allow CRUD; auditLog only read; billing and sharedAccessKeys read and update. Defaults to none.
-        """
-        return pulumi.get(self, "org_capabilities")
-
-    @_builtins.property
-    @pulumi.getter(name="viewCapabilities")
-    def view_capabilities(self) -> Optional[Mapping[str, 'outputs.RoleViewCapabilitiesItem']]:
-        """
-        View name to capabilities: query [read], share [create, read, delete]. Defaults to none.
-        """
-        return pulumi.get(self, "view_capabilities")
-
-
-@pulumi.output_type
-class RoleViewCapabilitiesItem(dict):
-    def __init__(__self__, *,
-                 query: Optional[Sequence['RoleOrgCapabilitiesAuditLogItem']] = None,
-                 share: Optional[Sequence['RoleDatasetCapabilitiesItemShareItem']] = None):
-        if query is not None:
-            pulumi.set(__self__, "query", query)
-        if share is not None:
-            pulumi.set(__self__, "share", share)
-
-    @_builtins.property
-    @pulumi.getter
-    def query(self) -> Optional[Sequence['RoleOrgCapabilitiesAuditLogItem']]:
+    def query(self) -> 'outputs.ChartQuery':
         return pulumi.get(self, "query")
 
     @_builtins.property
     @pulumi.getter
-    def share(self) -> Optional[Sequence['RoleDatasetCapabilitiesItemShareItem']]:
-        return pulumi.get(self, "share")
+    def type(self) -> Literal['Pie']:
+        return pulumi.get(self, "type")
+
+    @_builtins.property
+    @pulumi.getter(name="datasetId")
+    def dataset_id(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "dataset_id")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "name")
 
 
 @pulumi.output_type
-class StarredQueryQuery(dict):
-    """
-    Required: the APL request saved.
-    """
-    @staticmethod
-    def __key_warning(key: str):
-        suggest = None
-        if key == "defaultLimit":
-            suggest = "default_limit"
-        elif key == "defaultOrder":
-            suggest = "default_order"
-        elif key == "endTime":
-            suggest = "end_time"
-        elif key == "includeCursor":
-            suggest = "include_cursor"
-        elif key == "includeCursorField":
-            suggest = "include_cursor_field"
-        elif key == "queryOptions":
-            suggest = "query_options"
-        elif key == "startTime":
-            suggest = "start_time"
-
-        if suggest:
-            pulumi.log.warn(f"Key '{key}' not found in StarredQueryQuery. Access the value via the '{suggest}' property getter instead.")
-
-    def __getitem__(self, key: str) -> Any:
-        StarredQueryQuery.__key_warning(key)
-        return super().__getitem__(key)
-
-    def get(self, key: str, default = None) -> Any:
-        StarredQueryQuery.__key_warning(key)
-        return super().get(key, default)
-
+class PlaceholderChart(dict):
     def __init__(__self__, *,
-                 apl: _builtins.str,
-                 cursor: Optional[_builtins.str] = None,
-                 default_limit: Optional[_builtins.int] = None,
-                 default_order: Optional[Sequence['outputs.StarredQueryQueryDefaultOrderItem']] = None,
-                 end_time: Optional[_builtins.str] = None,
-                 include_cursor: Optional[_builtins.bool] = None,
-                 include_cursor_field: Optional[_builtins.bool] = None,
-                 libraries: Optional[Sequence[_builtins.str]] = None,
-                 query_options: Optional['outputs.StarredQueryQueryQueryOptions'] = None,
-                 start_time: Optional[_builtins.str] = None,
-                 variables: Optional[Mapping[str, Any]] = None):
-        """
-        Required: the APL request saved.
-
-        :param _builtins.str apl: Required: the APL text, non-empty.
-        :param _builtins.str cursor: Cursor to start from.
-        :param _builtins.int default_limit: Integer, at least 1: default page size.
-        :param Sequence['StarredQueryQueryDefaultOrderItem'] default_order: Default order: `{field, desc}` entries, field non-empty.
-        :param _builtins.str end_time: RFC 3339 or relative (`now`) end time.
-        :param _builtins.bool include_cursor: Include the row the cursor names.
-        :param _builtins.bool include_cursor_field: Include the cursor field in results.
-        :param Sequence[_builtins.str] libraries: APL libraries to load.
-        :param 'StarredQueryQueryQueryOptions' query_options: Query options.
-        :param _builtins.str start_time: RFC 3339 or relative (`now-1h`) start time.
-        :param Mapping[str, Any] variables: Query variables.
-        """
-        pulumi.set(__self__, "apl", apl)
-        if cursor is not None:
-            pulumi.set(__self__, "cursor", cursor)
-        if default_limit is not None:
-            pulumi.set(__self__, "default_limit", default_limit)
-        if default_order is not None:
-            pulumi.set(__self__, "default_order", default_order)
-        if end_time is not None:
-            pulumi.set(__self__, "end_time", end_time)
-        if include_cursor is not None:
-            pulumi.set(__self__, "include_cursor", include_cursor)
-        if include_cursor_field is not None:
-            pulumi.set(__self__, "include_cursor_field", include_cursor_field)
-        if libraries is not None:
-            pulumi.set(__self__, "libraries", libraries)
-        if query_options is not None:
-            pulumi.set(__self__, "query_options", query_options)
-        if start_time is not None:
-            pulumi.set(__self__, "start_time", start_time)
-        if variables is not None:
-            pulumi.set(__self__, "variables", variables)
+                 id: _builtins.str,
+                 type: Literal['Placeholder']):
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "type", 'Placeholder')
 
     @_builtins.property
     @pulumi.getter
-    def apl(self) -> _builtins.str:
-        """
-        Required: the APL text, non-empty.
-        """
-        return pulumi.get(self, "apl")
+    def id(self) -> _builtins.str:
+        return pulumi.get(self, "id")
 
     @_builtins.property
     @pulumi.getter
-    def cursor(self) -> Optional[_builtins.str]:
-        """
-        Cursor to start from.
-        """
-        return pulumi.get(self, "cursor")
-
-    @_builtins.property
-    @pulumi.getter(name="defaultLimit")
-    def default_limit(self) -> Optional[_builtins.int]:
-        """
-        Integer, at least 1: default page size.
-        """
-        return pulumi.get(self, "default_limit")
-
-    @_builtins.property
-    @pulumi.getter(name="defaultOrder")
-    def default_order(self) -> Optional[Sequence['outputs.StarredQueryQueryDefaultOrderItem']]:
-        """
-        Default order: `{field, desc}` entries, field non-empty.
-        """
-        return pulumi.get(self, "default_order")
-
-    @_builtins.property
-    @pulumi.getter(name="endTime")
-    def end_time(self) -> Optional[_builtins.str]:
-        """
-        RFC 3339 or relative (`now`) end time.
-        """
-        return pulumi.get(self, "end_time")
-
-    @_builtins.property
-    @pulumi.getter(name="includeCursor")
-    def include_cursor(self) -> Optional[_builtins.bool]:
-        """
-        Include the row the cursor names.
-        """
-        return pulumi.get(self, "include_cursor")
-
-    @_builtins.property
-    @pulumi.getter(name="includeCursorField")
-    def include_cursor_field(self) -> Optional[_builtins.bool]:
-        """
-        Include the cursor field in results.
-        """
-        return pulumi.get(self, "include_cursor_field")
-
-    @_builtins.property
-    @pulumi.getter
-    def libraries(self) -> Optional[Sequence[_builtins.str]]:
-        """
-        APL libraries to load.
-        """
-        return pulumi.get(self, "libraries")
-
-    @_builtins.property
-    @pulumi.getter(name="queryOptions")
-    def query_options(self) -> Optional['outputs.StarredQueryQueryQueryOptions']:
-        """
-        Query options.
-        """
-        return pulumi.get(self, "query_options")
-
-    @_builtins.property
-    @pulumi.getter(name="startTime")
-    def start_time(self) -> Optional[_builtins.str]:
-        """
-        RFC 3339 or relative (`now-1h`) start time.
-        """
-        return pulumi.get(self, "start_time")
-
-    @_builtins.property
-    @pulumi.getter
-    def variables(self) -> Optional[Mapping[str, Any]]:
-        """
-        Query variables.
-        """
-        return pulumi.get(self, "variables")
+    def type(self) -> Literal['Placeholder']:
+        return pulumi.get(self, "type")
 
 
 @pulumi.output_type
-class StarredQueryQueryDefaultOrderItem(dict):
-    def __init__(__self__, *,
-                 desc: _builtins.bool,
-                 field: _builtins.str):
-        pulumi.set(__self__, "desc", desc)
-        pulumi.set(__self__, "field", field)
-
-    @_builtins.property
-    @pulumi.getter
-    def desc(self) -> _builtins.bool:
-        return pulumi.get(self, "desc")
-
-    @_builtins.property
-    @pulumi.getter
-    def field(self) -> _builtins.str:
-        return pulumi.get(self, "field")
-
-
-@pulumi.output_type
-class StarredQueryQueryQueryOptions(dict):
+class QueryOptions(dict):
     """
     Query options.
     """
@@ -3132,14 +3184,14 @@ class StarredQueryQueryQueryOptions(dict):
             suggest = "no_interpolation"
 
         if suggest:
-            pulumi.log.warn(f"Key '{key}' not found in StarredQueryQueryQueryOptions. Access the value via the '{suggest}' property getter instead.")
+            pulumi.log.warn(f"Key '{key}' not found in QueryOptions. Access the value via the '{suggest}' property getter instead.")
 
     def __getitem__(self, key: str) -> Any:
-        StarredQueryQueryQueryOptions.__key_warning(key)
+        QueryOptions.__key_warning(key)
         return super().__getitem__(key)
 
     def get(self, key: str, default = None) -> Any:
-        StarredQueryQueryQueryOptions.__key_warning(key)
+        QueryOptions.__key_warning(key)
         return super().get(key, default)
 
     def __init__(__self__, *,
@@ -3270,6 +3322,554 @@ class StarredQueryQueryQueryOptions(dict):
 
 
 @pulumi.output_type
+class QueryOrder(dict):
+    def __init__(__self__, *,
+                 desc: _builtins.bool,
+                 field: _builtins.str):
+        pulumi.set(__self__, "desc", desc)
+        pulumi.set(__self__, "field", field)
+
+    @_builtins.property
+    @pulumi.getter
+    def desc(self) -> _builtins.bool:
+        return pulumi.get(self, "desc")
+
+    @_builtins.property
+    @pulumi.getter
+    def field(self) -> _builtins.str:
+        return pulumi.get(self, "field")
+
+
+@pulumi.output_type
+class RoleResult(dict):
+    """
+    A Role as a lookup returns it.
+    """
+    def __init__(__self__, *,
+                 id: _builtins.str,
+                 adopt: Optional[_builtins.str] = None,
+                 dataset_capabilities: Optional[Mapping[str, 'outputs.DatasetCapabilities']] = None,
+                 description: Optional[_builtins.str] = None,
+                 members: Optional[Sequence[_builtins.str]] = None,
+                 name: Optional[_builtins.str] = None,
+                 org_capabilities: Optional['outputs.OrgCapabilities'] = None,
+                 view_capabilities: Optional[Mapping[str, 'outputs.ViewCapabilities']] = None):
+        """
+        A Role as a lookup returns it.
+
+        :param _builtins.str id: The Role's id.
+        :param _builtins.str adopt: Id of an existing role to take under management instead of creating one; changing it replaces.
+        :param Mapping[str, 'DatasetCapabilities'] dataset_capabilities: Dataset name to capabilities: ingest [create], query [read], data [delete], trim/vacuum [update], share [create, read, delete], starredQueries/virtualFields CRUD. Defaults to none.
+        :param _builtins.str description: Free text. Defaults to "".
+        :param Sequence[_builtins.str] members: User ids assigned to the role, no duplicates; order does not matter. Defaults to none.
+        :param _builtins.str name: Required: unique name in the organization (a clash is a 409).
+        :param 'OrgCapabilities' org_capabilities: Org-wide permissions: annotations, apiTokens, dashboards, datasets, endpoints, flows, integrations, monitors, notifiers, rbac, users, views allow CRUD; auditLog only read; billing and sharedAccessKeys read and update. Defaults to none.
+        :param Mapping[str, 'ViewCapabilities'] view_capabilities: View name to capabilities: query [read], share [create, read, delete]. Defaults to none.
+        """
+        pulumi.set(__self__, "id", id)
+        if adopt is not None:
+            pulumi.set(__self__, "adopt", adopt)
+        if dataset_capabilities is not None:
+            pulumi.set(__self__, "dataset_capabilities", dataset_capabilities)
+        if description is not None:
+            pulumi.set(__self__, "description", description)
+        if members is not None:
+            pulumi.set(__self__, "members", members)
+        if name is not None:
+            pulumi.set(__self__, "name", name)
+        if org_capabilities is not None:
+            pulumi.set(__self__, "org_capabilities", org_capabilities)
+        if view_capabilities is not None:
+            pulumi.set(__self__, "view_capabilities", view_capabilities)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        The Role's id.
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def adopt(self) -> Optional[_builtins.str]:
+        """
+        Id of an existing role to take under management instead of creating one; changing it replaces.
+        """
+        return pulumi.get(self, "adopt")
+
+    @_builtins.property
+    @pulumi.getter(name="datasetCapabilities")
+    def dataset_capabilities(self) -> Optional[Mapping[str, 'outputs.DatasetCapabilities']]:
+        """
+        Dataset name to capabilities: ingest [create], query [read], data [delete], trim/vacuum [update], share [create, read, delete], starredQueries/virtualFields CRUD. Defaults to none.
+        """
+        return pulumi.get(self, "dataset_capabilities")
+
+    @_builtins.property
+    @pulumi.getter
+    def description(self) -> Optional[_builtins.str]:
+        """
+        Free text. Defaults to "".
+        """
+        return pulumi.get(self, "description")
+
+    @_builtins.property
+    @pulumi.getter
+    def members(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        User ids assigned to the role, no duplicates; order does not matter. Defaults to none.
+        """
+        return pulumi.get(self, "members")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> Optional[_builtins.str]:
+        """
+        Required: unique name in the organization (a clash is a 409).
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter(name="orgCapabilities")
+    def org_capabilities(self) -> Optional['outputs.OrgCapabilities']:
+        """
+        Org-wide permissions: annotations, apiTokens, dashboards, datasets, endpoints, flows, integrations, monitors, notifiers, rbac, users, views allow CRUD; auditLog only read; billing and sharedAccessKeys read and update. Defaults to none.
+        """
+        return pulumi.get(self, "org_capabilities")
+
+    @_builtins.property
+    @pulumi.getter(name="viewCapabilities")
+    def view_capabilities(self) -> Optional[Mapping[str, 'outputs.ViewCapabilities']]:
+        """
+        View name to capabilities: query [read], share [create, read, delete]. Defaults to none.
+        """
+        return pulumi.get(self, "view_capabilities")
+
+
+@pulumi.output_type
+class ScatterChart(dict):
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "datasetId":
+            suggest = "dataset_id"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in ScatterChart. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        ScatterChart.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        ScatterChart.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 id: _builtins.str,
+                 query: 'outputs.ChartQuery',
+                 type: Literal['Scatter'],
+                 dataset_id: Optional[_builtins.str] = None,
+                 name: Optional[_builtins.str] = None):
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "query", query)
+        pulumi.set(__self__, "type", 'Scatter')
+        if dataset_id is not None:
+            pulumi.set(__self__, "dataset_id", dataset_id)
+        if name is not None:
+            pulumi.set(__self__, "name", name)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def query(self) -> 'outputs.ChartQuery':
+        return pulumi.get(self, "query")
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> Literal['Scatter']:
+        return pulumi.get(self, "type")
+
+    @_builtins.property
+    @pulumi.getter(name="datasetId")
+    def dataset_id(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "dataset_id")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "name")
+
+
+@pulumi.output_type
+class SectionHeaderChart(dict):
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "datasetId":
+            suggest = "dataset_id"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in SectionHeaderChart. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        SectionHeaderChart.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        SectionHeaderChart.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 id: _builtins.str,
+                 type: Literal['SectionHeader'],
+                 dataset_id: Optional[_builtins.str] = None,
+                 name: Optional[_builtins.str] = None,
+                 query: Optional['outputs.ChartQuery'] = None):
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "type", 'SectionHeader')
+        if dataset_id is not None:
+            pulumi.set(__self__, "dataset_id", dataset_id)
+        if name is not None:
+            pulumi.set(__self__, "name", name)
+        if query is not None:
+            pulumi.set(__self__, "query", query)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> Literal['SectionHeader']:
+        return pulumi.get(self, "type")
+
+    @_builtins.property
+    @pulumi.getter(name="datasetId")
+    def dataset_id(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "dataset_id")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter
+    def query(self) -> Optional['outputs.ChartQuery']:
+        return pulumi.get(self, "query")
+
+
+@pulumi.output_type
+class SmartFilterChart(dict):
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "logoDark":
+            suggest = "logo_dark"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in SmartFilterChart. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        SmartFilterChart.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        SmartFilterChart.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 filters: Sequence[Union['outputs.SmartFilterSearch', 'outputs.SmartFilterSelectList', 'outputs.SmartFilterSelectQuery']],
+                 id: _builtins.str,
+                 type: Literal['SmartFilter'],
+                 logo: Optional[_builtins.str] = None,
+                 logo_dark: Optional[_builtins.str] = None,
+                 name: Optional[_builtins.str] = None):
+        pulumi.set(__self__, "filters", filters)
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "type", 'SmartFilter')
+        if logo is not None:
+            pulumi.set(__self__, "logo", logo)
+        if logo_dark is not None:
+            pulumi.set(__self__, "logo_dark", logo_dark)
+        if name is not None:
+            pulumi.set(__self__, "name", name)
+
+    @_builtins.property
+    @pulumi.getter
+    def filters(self) -> Sequence[Union['outputs.SmartFilterSearch', 'outputs.SmartFilterSelectList', 'outputs.SmartFilterSelectQuery']]:
+        return pulumi.get(self, "filters")
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> Literal['SmartFilter']:
+        return pulumi.get(self, "type")
+
+    @_builtins.property
+    @pulumi.getter
+    def logo(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "logo")
+
+    @_builtins.property
+    @pulumi.getter(name="logoDark")
+    def logo_dark(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "logo_dark")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "name")
+
+
+@pulumi.output_type
+class SmartFilterOption(dict):
+    def __init__(__self__, *,
+                 key: _builtins.str,
+                 value: _builtins.str,
+                 default: Optional[_builtins.bool] = None,
+                 unset: Optional[_builtins.bool] = None):
+        pulumi.set(__self__, "key", key)
+        pulumi.set(__self__, "value", value)
+        if default is not None:
+            pulumi.set(__self__, "default", default)
+        if unset is not None:
+            pulumi.set(__self__, "unset", unset)
+
+    @_builtins.property
+    @pulumi.getter
+    def key(self) -> _builtins.str:
+        return pulumi.get(self, "key")
+
+    @_builtins.property
+    @pulumi.getter
+    def value(self) -> _builtins.str:
+        return pulumi.get(self, "value")
+
+    @_builtins.property
+    @pulumi.getter
+    def default(self) -> Optional[_builtins.bool]:
+        return pulumi.get(self, "default")
+
+    @_builtins.property
+    @pulumi.getter
+    def unset(self) -> Optional[_builtins.bool]:
+        return pulumi.get(self, "unset")
+
+
+@pulumi.output_type
+class SmartFilterSearch(dict):
+    def __init__(__self__, *,
+                 id: _builtins.str,
+                 name: _builtins.str,
+                 type: Literal['search'],
+                 active: Optional[_builtins.bool] = None):
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "type", 'search')
+        if active is not None:
+            pulumi.set(__self__, "active", active)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> Literal['search']:
+        return pulumi.get(self, "type")
+
+    @_builtins.property
+    @pulumi.getter
+    def active(self) -> Optional[_builtins.bool]:
+        return pulumi.get(self, "active")
+
+
+@pulumi.output_type
+class SmartFilterSelectList(dict):
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "selectType":
+            suggest = "select_type"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in SmartFilterSelectList. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        SmartFilterSelectList.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        SmartFilterSelectList.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 id: _builtins.str,
+                 name: _builtins.str,
+                 select_type: Literal['list'],
+                 type: Literal['select'],
+                 active: Optional[_builtins.bool] = None,
+                 options: Optional[Union[Sequence['outputs.SmartFilterOption'], _builtins.str]] = None):
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "select_type", 'list')
+        pulumi.set(__self__, "type", 'select')
+        if active is not None:
+            pulumi.set(__self__, "active", active)
+        if options is not None:
+            pulumi.set(__self__, "options", options)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter(name="selectType")
+    def select_type(self) -> Literal['list']:
+        return pulumi.get(self, "select_type")
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> Literal['select']:
+        return pulumi.get(self, "type")
+
+    @_builtins.property
+    @pulumi.getter
+    def active(self) -> Optional[_builtins.bool]:
+        return pulumi.get(self, "active")
+
+    @_builtins.property
+    @pulumi.getter
+    def options(self) -> Optional[Union[Sequence['outputs.SmartFilterOption'], _builtins.str]]:
+        return pulumi.get(self, "options")
+
+
+@pulumi.output_type
+class SmartFilterSelectQuery(dict):
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "selectType":
+            suggest = "select_type"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in SmartFilterSelectQuery. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        SmartFilterSelectQuery.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        SmartFilterSelectQuery.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 id: _builtins.str,
+                 name: _builtins.str,
+                 select_type: Literal['query'],
+                 type: Literal['select'],
+                 active: Optional[_builtins.bool] = None,
+                 options: Optional[Union[Sequence['outputs.SmartFilterOption'], _builtins.str]] = None,
+                 query: Optional['outputs.ChartQuery'] = None):
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "select_type", 'query')
+        pulumi.set(__self__, "type", 'select')
+        if active is not None:
+            pulumi.set(__self__, "active", active)
+        if options is not None:
+            pulumi.set(__self__, "options", options)
+        if query is not None:
+            pulumi.set(__self__, "query", query)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter(name="selectType")
+    def select_type(self) -> Literal['query']:
+        return pulumi.get(self, "select_type")
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> Literal['select']:
+        return pulumi.get(self, "type")
+
+    @_builtins.property
+    @pulumi.getter
+    def active(self) -> Optional[_builtins.bool]:
+        return pulumi.get(self, "active")
+
+    @_builtins.property
+    @pulumi.getter
+    def options(self) -> Optional[Union[Sequence['outputs.SmartFilterOption'], _builtins.str]]:
+        return pulumi.get(self, "options")
+
+    @_builtins.property
+    @pulumi.getter
+    def query(self) -> Optional['outputs.ChartQuery']:
+        return pulumi.get(self, "query")
+
+
+@pulumi.output_type
+class SpacerChart(dict):
+    def __init__(__self__, *,
+                 id: _builtins.str,
+                 type: Literal['Spacer'],
+                 name: Optional[_builtins.str] = None):
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "type", 'Spacer')
+        if name is not None:
+            pulumi.set(__self__, "name", name)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> Literal['Spacer']:
+        return pulumi.get(self, "type")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "name")
+
+
+@pulumi.output_type
 class StarredQueryResult(dict):
     """
     A StarredQuery as a lookup returns it.
@@ -3281,7 +3881,7 @@ class StarredQueryResult(dict):
                  kind: Optional[Literal['apl']] = None,
                  metadata: Optional[Mapping[str, _builtins.str]] = None,
                  name: Optional[_builtins.str] = None,
-                 query: Optional['outputs.StarredQueryQuery'] = None,
+                 query: Optional['outputs.AplRequest'] = None,
                  who: Optional[_builtins.str] = None):
         """
         A StarredQuery as a lookup returns it.
@@ -3292,7 +3892,7 @@ class StarredQueryResult(dict):
         :param Literal['apl'] kind: Required: always `apl`.
         :param Mapping[str, _builtins.str] metadata: Required: string-to-string map (may be empty).
         :param _builtins.str name: Required: non-empty name.
-        :param 'StarredQueryQuery' query: Required: the APL request saved.
+        :param 'AplRequest' query: Required: the APL request saved.
         :param _builtins.str who: Required: the owner, a user id, or `team` for a query shared with everyone.
         """
         pulumi.set(__self__, "id", id)
@@ -3361,7 +3961,7 @@ class StarredQueryResult(dict):
 
     @_builtins.property
     @pulumi.getter
-    def query(self) -> Optional['outputs.StarredQueryQuery']:
+    def query(self) -> Optional['outputs.AplRequest']:
         """
         Required: the APL request saved.
         """
@@ -3374,6 +3974,749 @@ class StarredQueryResult(dict):
         Required: the owner, a user id, or `team` for a query shared with everyone.
         """
         return pulumi.get(self, "who")
+
+
+@pulumi.output_type
+class StatisticChart(dict):
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "chartFillColor":
+            suggest = "chart_fill_color"
+        elif key == "chartHeight":
+            suggest = "chart_height"
+        elif key == "colorScheme":
+            suggest = "color_scheme"
+        elif key == "customUnits":
+            suggest = "custom_units"
+        elif key == "datasetId":
+            suggest = "dataset_id"
+        elif key == "errorColorProps":
+            suggest = "error_color_props"
+        elif key == "errorThreshold":
+            suggest = "error_threshold"
+        elif key == "errorThresholdValue":
+            suggest = "error_threshold_value"
+        elif key == "hideValue":
+            suggest = "hide_value"
+        elif key == "invertTheme":
+            suggest = "invert_theme"
+        elif key == "labelColor":
+            suggest = "label_color"
+        elif key == "okColorProps":
+            suggest = "ok_color_props"
+        elif key == "showChart":
+            suggest = "show_chart"
+        elif key == "textColor":
+            suggest = "text_color"
+        elif key == "warningColorProps":
+            suggest = "warning_color_props"
+        elif key == "warningThreshold":
+            suggest = "warning_threshold"
+        elif key == "warningThresholdValue":
+            suggest = "warning_threshold_value"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in StatisticChart. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        StatisticChart.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        StatisticChart.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 id: _builtins.str,
+                 query: 'outputs.ChartQuery',
+                 type: Literal['Statistic'],
+                 background: Optional[_builtins.str] = None,
+                 chart_fill_color: Optional[_builtins.str] = None,
+                 chart_height: Optional[Union[_builtins.str, _builtins.float]] = None,
+                 color_scheme: Optional['StatisticColorScheme'] = None,
+                 custom_units: Optional[_builtins.str] = None,
+                 dataset_id: Optional[_builtins.str] = None,
+                 error_color_props: Optional['outputs.StatisticColorProps'] = None,
+                 error_threshold: Optional['StatisticThreshold'] = None,
+                 error_threshold_value: Optional[_builtins.str] = None,
+                 hide_value: Optional[_builtins.bool] = None,
+                 invert_theme: Optional[_builtins.bool] = None,
+                 label_color: Optional[_builtins.str] = None,
+                 name: Optional[_builtins.str] = None,
+                 ok_color_props: Optional['outputs.StatisticColorProps'] = None,
+                 show_chart: Optional[Union[_builtins.bool, _builtins.str]] = None,
+                 text_color: Optional[_builtins.str] = None,
+                 warning_color_props: Optional['outputs.StatisticColorProps'] = None,
+                 warning_threshold: Optional['StatisticThreshold'] = None,
+                 warning_threshold_value: Optional[_builtins.str] = None):
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "query", query)
+        pulumi.set(__self__, "type", 'Statistic')
+        if background is not None:
+            pulumi.set(__self__, "background", background)
+        if chart_fill_color is not None:
+            pulumi.set(__self__, "chart_fill_color", chart_fill_color)
+        if chart_height is not None:
+            pulumi.set(__self__, "chart_height", chart_height)
+        if color_scheme is not None:
+            pulumi.set(__self__, "color_scheme", color_scheme)
+        if custom_units is not None:
+            pulumi.set(__self__, "custom_units", custom_units)
+        if dataset_id is not None:
+            pulumi.set(__self__, "dataset_id", dataset_id)
+        if error_color_props is not None:
+            pulumi.set(__self__, "error_color_props", error_color_props)
+        if error_threshold is not None:
+            pulumi.set(__self__, "error_threshold", error_threshold)
+        if error_threshold_value is not None:
+            pulumi.set(__self__, "error_threshold_value", error_threshold_value)
+        if hide_value is not None:
+            pulumi.set(__self__, "hide_value", hide_value)
+        if invert_theme is not None:
+            pulumi.set(__self__, "invert_theme", invert_theme)
+        if label_color is not None:
+            pulumi.set(__self__, "label_color", label_color)
+        if name is not None:
+            pulumi.set(__self__, "name", name)
+        if ok_color_props is not None:
+            pulumi.set(__self__, "ok_color_props", ok_color_props)
+        if show_chart is not None:
+            pulumi.set(__self__, "show_chart", show_chart)
+        if text_color is not None:
+            pulumi.set(__self__, "text_color", text_color)
+        if warning_color_props is not None:
+            pulumi.set(__self__, "warning_color_props", warning_color_props)
+        if warning_threshold is not None:
+            pulumi.set(__self__, "warning_threshold", warning_threshold)
+        if warning_threshold_value is not None:
+            pulumi.set(__self__, "warning_threshold_value", warning_threshold_value)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def query(self) -> 'outputs.ChartQuery':
+        return pulumi.get(self, "query")
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> Literal['Statistic']:
+        return pulumi.get(self, "type")
+
+    @_builtins.property
+    @pulumi.getter
+    def background(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "background")
+
+    @_builtins.property
+    @pulumi.getter(name="chartFillColor")
+    def chart_fill_color(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "chart_fill_color")
+
+    @_builtins.property
+    @pulumi.getter(name="chartHeight")
+    def chart_height(self) -> Optional[Union[_builtins.str, _builtins.float]]:
+        return pulumi.get(self, "chart_height")
+
+    @_builtins.property
+    @pulumi.getter(name="colorScheme")
+    def color_scheme(self) -> Optional['StatisticColorScheme']:
+        return pulumi.get(self, "color_scheme")
+
+    @_builtins.property
+    @pulumi.getter(name="customUnits")
+    def custom_units(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "custom_units")
+
+    @_builtins.property
+    @pulumi.getter(name="datasetId")
+    def dataset_id(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "dataset_id")
+
+    @_builtins.property
+    @pulumi.getter(name="errorColorProps")
+    def error_color_props(self) -> Optional['outputs.StatisticColorProps']:
+        return pulumi.get(self, "error_color_props")
+
+    @_builtins.property
+    @pulumi.getter(name="errorThreshold")
+    def error_threshold(self) -> Optional['StatisticThreshold']:
+        return pulumi.get(self, "error_threshold")
+
+    @_builtins.property
+    @pulumi.getter(name="errorThresholdValue")
+    def error_threshold_value(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "error_threshold_value")
+
+    @_builtins.property
+    @pulumi.getter(name="hideValue")
+    def hide_value(self) -> Optional[_builtins.bool]:
+        return pulumi.get(self, "hide_value")
+
+    @_builtins.property
+    @pulumi.getter(name="invertTheme")
+    def invert_theme(self) -> Optional[_builtins.bool]:
+        return pulumi.get(self, "invert_theme")
+
+    @_builtins.property
+    @pulumi.getter(name="labelColor")
+    def label_color(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "label_color")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter(name="okColorProps")
+    def ok_color_props(self) -> Optional['outputs.StatisticColorProps']:
+        return pulumi.get(self, "ok_color_props")
+
+    @_builtins.property
+    @pulumi.getter(name="showChart")
+    def show_chart(self) -> Optional[Union[_builtins.bool, _builtins.str]]:
+        return pulumi.get(self, "show_chart")
+
+    @_builtins.property
+    @pulumi.getter(name="textColor")
+    def text_color(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "text_color")
+
+    @_builtins.property
+    @pulumi.getter(name="warningColorProps")
+    def warning_color_props(self) -> Optional['outputs.StatisticColorProps']:
+        return pulumi.get(self, "warning_color_props")
+
+    @_builtins.property
+    @pulumi.getter(name="warningThreshold")
+    def warning_threshold(self) -> Optional['StatisticThreshold']:
+        return pulumi.get(self, "warning_threshold")
+
+    @_builtins.property
+    @pulumi.getter(name="warningThresholdValue")
+    def warning_threshold_value(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "warning_threshold_value")
+
+
+@pulumi.output_type
+class StatisticColorProps(dict):
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "chartFillColor":
+            suggest = "chart_fill_color"
+        elif key == "labelColor":
+            suggest = "label_color"
+        elif key == "textColor":
+            suggest = "text_color"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in StatisticColorProps. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        StatisticColorProps.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        StatisticColorProps.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 background: Optional[_builtins.str] = None,
+                 chart_fill_color: Optional[_builtins.str] = None,
+                 label_color: Optional[_builtins.str] = None,
+                 text_color: Optional[_builtins.str] = None):
+        if background is not None:
+            pulumi.set(__self__, "background", background)
+        if chart_fill_color is not None:
+            pulumi.set(__self__, "chart_fill_color", chart_fill_color)
+        if label_color is not None:
+            pulumi.set(__self__, "label_color", label_color)
+        if text_color is not None:
+            pulumi.set(__self__, "text_color", text_color)
+
+    @_builtins.property
+    @pulumi.getter
+    def background(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "background")
+
+    @_builtins.property
+    @pulumi.getter(name="chartFillColor")
+    def chart_fill_color(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "chart_fill_color")
+
+    @_builtins.property
+    @pulumi.getter(name="labelColor")
+    def label_color(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "label_color")
+
+    @_builtins.property
+    @pulumi.getter(name="textColor")
+    def text_color(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "text_color")
+
+
+@pulumi.output_type
+class TableChart(dict):
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "datasetId":
+            suggest = "dataset_id"
+        elif key == "tableSettings":
+            suggest = "table_settings"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in TableChart. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        TableChart.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        TableChart.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 id: _builtins.str,
+                 query: 'outputs.ChartQuery',
+                 type: Literal['Table'],
+                 dataset_id: Optional[_builtins.str] = None,
+                 name: Optional[_builtins.str] = None,
+                 table_settings: Optional['outputs.TableSettings'] = None):
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "query", query)
+        pulumi.set(__self__, "type", 'Table')
+        if dataset_id is not None:
+            pulumi.set(__self__, "dataset_id", dataset_id)
+        if name is not None:
+            pulumi.set(__self__, "name", name)
+        if table_settings is not None:
+            pulumi.set(__self__, "table_settings", table_settings)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def query(self) -> 'outputs.ChartQuery':
+        return pulumi.get(self, "query")
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> Literal['Table']:
+        return pulumi.get(self, "type")
+
+    @_builtins.property
+    @pulumi.getter(name="datasetId")
+    def dataset_id(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "dataset_id")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter(name="tableSettings")
+    def table_settings(self) -> Optional['outputs.TableSettings']:
+        return pulumi.get(self, "table_settings")
+
+
+@pulumi.output_type
+class TableColumn(dict):
+    def __init__(__self__, *,
+                 name: _builtins.str,
+                 width: Optional[_builtins.int] = None):
+        pulumi.set(__self__, "name", name)
+        if width is not None:
+            pulumi.set(__self__, "width", width)
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter
+    def width(self) -> Optional[_builtins.int]:
+        return pulumi.get(self, "width")
+
+
+@pulumi.output_type
+class TableDisplaySettings(dict):
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "fitColumns":
+            suggest = "fit_columns"
+        elif key == "fontSize":
+            suggest = "font_size"
+        elif key == "hideNulls":
+            suggest = "hide_nulls"
+        elif key == "highlightSeverity":
+            suggest = "highlight_severity"
+        elif key == "showEvent":
+            suggest = "show_event"
+        elif key == "showRaw":
+            suggest = "show_raw"
+        elif key == "showTimestamp":
+            suggest = "show_timestamp"
+        elif key == "wrapLines":
+            suggest = "wrap_lines"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in TableDisplaySettings. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        TableDisplaySettings.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        TableDisplaySettings.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 fit_columns: Optional[_builtins.bool] = None,
+                 font_size: Optional[_builtins.str] = None,
+                 hide_nulls: Optional[_builtins.bool] = None,
+                 highlight_severity: Optional[_builtins.bool] = None,
+                 show_event: Optional[_builtins.bool] = None,
+                 show_raw: Optional[_builtins.bool] = None,
+                 show_timestamp: Optional[_builtins.bool] = None,
+                 wrap_lines: Optional[_builtins.bool] = None):
+        if fit_columns is not None:
+            pulumi.set(__self__, "fit_columns", fit_columns)
+        if font_size is not None:
+            pulumi.set(__self__, "font_size", font_size)
+        if hide_nulls is not None:
+            pulumi.set(__self__, "hide_nulls", hide_nulls)
+        if highlight_severity is not None:
+            pulumi.set(__self__, "highlight_severity", highlight_severity)
+        if show_event is not None:
+            pulumi.set(__self__, "show_event", show_event)
+        if show_raw is not None:
+            pulumi.set(__self__, "show_raw", show_raw)
+        if show_timestamp is not None:
+            pulumi.set(__self__, "show_timestamp", show_timestamp)
+        if wrap_lines is not None:
+            pulumi.set(__self__, "wrap_lines", wrap_lines)
+
+    @_builtins.property
+    @pulumi.getter(name="fitColumns")
+    def fit_columns(self) -> Optional[_builtins.bool]:
+        return pulumi.get(self, "fit_columns")
+
+    @_builtins.property
+    @pulumi.getter(name="fontSize")
+    def font_size(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "font_size")
+
+    @_builtins.property
+    @pulumi.getter(name="hideNulls")
+    def hide_nulls(self) -> Optional[_builtins.bool]:
+        return pulumi.get(self, "hide_nulls")
+
+    @_builtins.property
+    @pulumi.getter(name="highlightSeverity")
+    def highlight_severity(self) -> Optional[_builtins.bool]:
+        return pulumi.get(self, "highlight_severity")
+
+    @_builtins.property
+    @pulumi.getter(name="showEvent")
+    def show_event(self) -> Optional[_builtins.bool]:
+        return pulumi.get(self, "show_event")
+
+    @_builtins.property
+    @pulumi.getter(name="showRaw")
+    def show_raw(self) -> Optional[_builtins.bool]:
+        return pulumi.get(self, "show_raw")
+
+    @_builtins.property
+    @pulumi.getter(name="showTimestamp")
+    def show_timestamp(self) -> Optional[_builtins.bool]:
+        return pulumi.get(self, "show_timestamp")
+
+    @_builtins.property
+    @pulumi.getter(name="wrapLines")
+    def wrap_lines(self) -> Optional[_builtins.bool]:
+        return pulumi.get(self, "wrap_lines")
+
+
+@pulumi.output_type
+class TableSettings(dict):
+    def __init__(__self__, *,
+                 columns: Optional[Sequence[Union[_builtins.str, 'outputs.TableColumn']]] = None,
+                 settings: Optional['outputs.TableDisplaySettings'] = None):
+        if columns is not None:
+            pulumi.set(__self__, "columns", columns)
+        if settings is not None:
+            pulumi.set(__self__, "settings", settings)
+
+    @_builtins.property
+    @pulumi.getter
+    def columns(self) -> Optional[Sequence[Union[_builtins.str, 'outputs.TableColumn']]]:
+        return pulumi.get(self, "columns")
+
+    @_builtins.property
+    @pulumi.getter
+    def settings(self) -> Optional['outputs.TableDisplaySettings']:
+        return pulumi.get(self, "settings")
+
+
+@pulumi.output_type
+class TimeSeriesChart(dict):
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "datasetId":
+            suggest = "dataset_id"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in TimeSeriesChart. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        TimeSeriesChart.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        TimeSeriesChart.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 id: _builtins.str,
+                 query: 'outputs.TimeSeriesChartQuery',
+                 type: Literal['TimeSeries'],
+                 dataset_id: Optional[_builtins.str] = None,
+                 name: Optional[_builtins.str] = None):
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "query", query)
+        pulumi.set(__self__, "type", 'TimeSeries')
+        if dataset_id is not None:
+            pulumi.set(__self__, "dataset_id", dataset_id)
+        if name is not None:
+            pulumi.set(__self__, "name", name)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def query(self) -> 'outputs.TimeSeriesChartQuery':
+        return pulumi.get(self, "query")
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> Literal['TimeSeries']:
+        return pulumi.get(self, "type")
+
+    @_builtins.property
+    @pulumi.getter(name="datasetId")
+    def dataset_id(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "dataset_id")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "name")
+
+
+@pulumi.output_type
+class TimeSeriesChartQuery(dict):
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "queryOptions":
+            suggest = "query_options"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in TimeSeriesChartQuery. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        TimeSeriesChartQuery.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        TimeSeriesChartQuery.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 apl: Optional[_builtins.str] = None,
+                 mpl: Optional[_builtins.str] = None,
+                 query_options: Optional['outputs.TimeSeriesQueryOptions'] = None):
+        if apl is not None:
+            pulumi.set(__self__, "apl", apl)
+        if mpl is not None:
+            pulumi.set(__self__, "mpl", mpl)
+        if query_options is not None:
+            pulumi.set(__self__, "query_options", query_options)
+
+    @_builtins.property
+    @pulumi.getter
+    def apl(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "apl")
+
+    @_builtins.property
+    @pulumi.getter
+    def mpl(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "mpl")
+
+    @_builtins.property
+    @pulumi.getter(name="queryOptions")
+    def query_options(self) -> Optional['outputs.TimeSeriesQueryOptions']:
+        return pulumi.get(self, "query_options")
+
+
+@pulumi.output_type
+class TimeSeriesQueryOptions(dict):
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "displayNull":
+            suggest = "display_null"
+        elif key == "overlayCharts":
+            suggest = "overlay_charts"
+        elif key == "shownColumns":
+            suggest = "shown_columns"
+        elif key == "timeSeriesVariant":
+            suggest = "time_series_variant"
+        elif key == "timeSeriesView":
+            suggest = "time_series_view"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in TimeSeriesQueryOptions. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        TimeSeriesQueryOptions.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        TimeSeriesQueryOptions.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 display_null: Optional['TimeSeriesDisplayNull'] = None,
+                 overlay_charts: Optional['TimeSeriesOverlayCharts'] = None,
+                 shown_columns: Optional[_builtins.str] = None,
+                 time_series_variant: Optional['TimeSeriesVariant'] = None,
+                 time_series_view: Optional['TimeSeriesView'] = None):
+        """
+        :param 'TimeSeriesDisplayNull' display_null: Empty intervals: `auto` infers, `null` leaves gaps, `span` connects, `zero` fills with zero.
+        :param 'TimeSeriesOverlayCharts' overlay_charts: `"true"` overlays the series on one chart.
+        :param _builtins.str shown_columns: At most 10000 characters.
+        """
+        if display_null is not None:
+            pulumi.set(__self__, "display_null", display_null)
+        if overlay_charts is not None:
+            pulumi.set(__self__, "overlay_charts", overlay_charts)
+        if shown_columns is not None:
+            pulumi.set(__self__, "shown_columns", shown_columns)
+        if time_series_variant is not None:
+            pulumi.set(__self__, "time_series_variant", time_series_variant)
+        if time_series_view is not None:
+            pulumi.set(__self__, "time_series_view", time_series_view)
+
+    @_builtins.property
+    @pulumi.getter(name="displayNull")
+    def display_null(self) -> Optional['TimeSeriesDisplayNull']:
+        """
+        Empty intervals: `auto` infers, `null` leaves gaps, `span` connects, `zero` fills with zero.
+        """
+        return pulumi.get(self, "display_null")
+
+    @_builtins.property
+    @pulumi.getter(name="overlayCharts")
+    def overlay_charts(self) -> Optional['TimeSeriesOverlayCharts']:
+        """
+        `"true"` overlays the series on one chart.
+        """
+        return pulumi.get(self, "overlay_charts")
+
+    @_builtins.property
+    @pulumi.getter(name="shownColumns")
+    def shown_columns(self) -> Optional[_builtins.str]:
+        """
+        At most 10000 characters.
+        """
+        return pulumi.get(self, "shown_columns")
+
+    @_builtins.property
+    @pulumi.getter(name="timeSeriesVariant")
+    def time_series_variant(self) -> Optional['TimeSeriesVariant']:
+        return pulumi.get(self, "time_series_variant")
+
+    @_builtins.property
+    @pulumi.getter(name="timeSeriesView")
+    def time_series_view(self) -> Optional['TimeSeriesView']:
+        return pulumi.get(self, "time_series_view")
+
+
+@pulumi.output_type
+class TopKChart(dict):
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "datasetId":
+            suggest = "dataset_id"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in TopKChart. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        TopKChart.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        TopKChart.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 id: _builtins.str,
+                 query: 'outputs.ChartQuery',
+                 type: Literal['TopK'],
+                 dataset_id: Optional[_builtins.str] = None,
+                 name: Optional[_builtins.str] = None):
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "query", query)
+        pulumi.set(__self__, "type", 'TopK')
+        if dataset_id is not None:
+            pulumi.set(__self__, "dataset_id", dataset_id)
+        if name is not None:
+            pulumi.set(__self__, "name", name)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def query(self) -> 'outputs.ChartQuery':
+        return pulumi.get(self, "query")
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> Literal['TopK']:
+        return pulumi.get(self, "type")
+
+    @_builtins.property
+    @pulumi.getter(name="datasetId")
+    def dataset_id(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "dataset_id")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "name")
 
 
 @pulumi.output_type
@@ -3457,6 +4800,27 @@ class UserResult(dict):
         The role's name, e.g. `Admin` or a custom role's name.
         """
         return pulumi.get(self, "role_name")
+
+
+@pulumi.output_type
+class ViewCapabilities(dict):
+    def __init__(__self__, *,
+                 query: Optional[Sequence['CapabilityAction']] = None,
+                 share: Optional[Sequence['CapabilityAction']] = None):
+        if query is not None:
+            pulumi.set(__self__, "query", query)
+        if share is not None:
+            pulumi.set(__self__, "share", share)
+
+    @_builtins.property
+    @pulumi.getter
+    def query(self) -> Optional[Sequence['CapabilityAction']]:
+        return pulumi.get(self, "query")
+
+    @_builtins.property
+    @pulumi.getter
+    def share(self) -> Optional[Sequence['CapabilityAction']]:
+        return pulumi.get(self, "share")
 
 
 @pulumi.output_type

@@ -24,21 +24,21 @@ class RoleArgs:
     def __init__(__self__, *,
                  name: pulumi.Input[_builtins.str],
                  adopt: pulumi.Input[Optional[_builtins.str]] = None,
-                 dataset_capabilities: pulumi.Input[Optional[Mapping[str, pulumi.Input['RoleDatasetCapabilitiesItemArgs']]]] = None,
+                 dataset_capabilities: pulumi.Input[Optional[Mapping[str, pulumi.Input['DatasetCapabilitiesArgs']]]] = None,
                  description: pulumi.Input[Optional[_builtins.str]] = None,
                  members: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
-                 org_capabilities: pulumi.Input[Optional['RoleOrgCapabilitiesArgs']] = None,
-                 view_capabilities: pulumi.Input[Optional[Mapping[str, pulumi.Input['RoleViewCapabilitiesItemArgs']]]] = None):
+                 org_capabilities: pulumi.Input[Optional['OrgCapabilitiesArgs']] = None,
+                 view_capabilities: pulumi.Input[Optional[Mapping[str, pulumi.Input['ViewCapabilitiesArgs']]]] = None):
         """
         The set of arguments for constructing a Role resource.
 
         :param pulumi.Input[_builtins.str] name: Required: unique name in the organization (a clash is a 409).
         :param pulumi.Input[_builtins.str] adopt: Id of an existing role to take under management instead of creating one; changing it replaces.
-        :param pulumi.Input[Mapping[str, pulumi.Input['RoleDatasetCapabilitiesItemArgs']]] dataset_capabilities: Dataset name to capabilities: ingest [create], query [read], data [delete], trim/vacuum [update], share [create, read, delete], starredQueries/virtualFields CRUD. Defaults to none.
+        :param pulumi.Input[Mapping[str, pulumi.Input['DatasetCapabilitiesArgs']]] dataset_capabilities: Dataset name to capabilities: ingest [create], query [read], data [delete], trim/vacuum [update], share [create, read, delete], starredQueries/virtualFields CRUD. Defaults to none.
         :param pulumi.Input[_builtins.str] description: Free text. Defaults to "".
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] members: User ids assigned to the role, no duplicates; order does not matter. Defaults to none.
-        :param pulumi.Input['RoleOrgCapabilitiesArgs'] org_capabilities: Org-wide permissions: annotations, apiTokens, dashboards, datasets, endpoints, flows, integrations, monitors, notifiers, rbac, users, views allow CRUD; auditLog only read; billing and sharedAccessKeys read and update. Defaults to none.
-        :param pulumi.Input[Mapping[str, pulumi.Input['RoleViewCapabilitiesItemArgs']]] view_capabilities: View name to capabilities: query [read], share [create, read, delete]. Defaults to none.
+        :param pulumi.Input['OrgCapabilitiesArgs'] org_capabilities: Org-wide permissions: annotations, apiTokens, dashboards, datasets, endpoints, flows, integrations, monitors, notifiers, rbac, users, views allow CRUD; auditLog only read; billing and sharedAccessKeys read and update. Defaults to none.
+        :param pulumi.Input[Mapping[str, pulumi.Input['ViewCapabilitiesArgs']]] view_capabilities: View name to capabilities: query [read], share [create, read, delete]. Defaults to none.
         """
         pulumi.set(__self__, "name", name)
         if adopt is not None:
@@ -82,14 +82,14 @@ class RoleArgs:
 
     @_builtins.property
     @pulumi.getter(name="datasetCapabilities")
-    def dataset_capabilities(self) -> pulumi.Input[Optional[Mapping[str, pulumi.Input['RoleDatasetCapabilitiesItemArgs']]]]:
+    def dataset_capabilities(self) -> pulumi.Input[Optional[Mapping[str, pulumi.Input['DatasetCapabilitiesArgs']]]]:
         """
         Dataset name to capabilities: ingest [create], query [read], data [delete], trim/vacuum [update], share [create, read, delete], starredQueries/virtualFields CRUD. Defaults to none.
         """
         return pulumi.get(self, "dataset_capabilities")
 
     @dataset_capabilities.setter
-    def dataset_capabilities(self, value: pulumi.Input[Optional[Mapping[str, pulumi.Input['RoleDatasetCapabilitiesItemArgs']]]]):
+    def dataset_capabilities(self, value: pulumi.Input[Optional[Mapping[str, pulumi.Input['DatasetCapabilitiesArgs']]]]):
         pulumi.set(self, "dataset_capabilities", value)
 
     @_builtins.property
@@ -118,26 +118,26 @@ class RoleArgs:
 
     @_builtins.property
     @pulumi.getter(name="orgCapabilities")
-    def org_capabilities(self) -> pulumi.Input[Optional['RoleOrgCapabilitiesArgs']]:
+    def org_capabilities(self) -> pulumi.Input[Optional['OrgCapabilitiesArgs']]:
         """
         Org-wide permissions: annotations, apiTokens, dashboards, datasets, endpoints, flows, integrations, monitors, notifiers, rbac, users, views allow CRUD; auditLog only read; billing and sharedAccessKeys read and update. Defaults to none.
         """
         return pulumi.get(self, "org_capabilities")
 
     @org_capabilities.setter
-    def org_capabilities(self, value: pulumi.Input[Optional['RoleOrgCapabilitiesArgs']]):
+    def org_capabilities(self, value: pulumi.Input[Optional['OrgCapabilitiesArgs']]):
         pulumi.set(self, "org_capabilities", value)
 
     @_builtins.property
     @pulumi.getter(name="viewCapabilities")
-    def view_capabilities(self) -> pulumi.Input[Optional[Mapping[str, pulumi.Input['RoleViewCapabilitiesItemArgs']]]]:
+    def view_capabilities(self) -> pulumi.Input[Optional[Mapping[str, pulumi.Input['ViewCapabilitiesArgs']]]]:
         """
         View name to capabilities: query [read], share [create, read, delete]. Defaults to none.
         """
         return pulumi.get(self, "view_capabilities")
 
     @view_capabilities.setter
-    def view_capabilities(self, value: pulumi.Input[Optional[Mapping[str, pulumi.Input['RoleViewCapabilitiesItemArgs']]]]):
+    def view_capabilities(self, value: pulumi.Input[Optional[Mapping[str, pulumi.Input['ViewCapabilitiesArgs']]]]):
         pulumi.set(self, "view_capabilities", value)
 
 
@@ -148,25 +148,45 @@ class Role(pulumi.CustomResource):
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
                  adopt: pulumi.Input[Optional[_builtins.str]] = None,
-                 dataset_capabilities: pulumi.Input[Optional[Mapping[str, pulumi.Input[Union['RoleDatasetCapabilitiesItemArgs', 'RoleDatasetCapabilitiesItemArgsDict', 'outputs.RoleDatasetCapabilitiesItem']]]]] = None,
+                 dataset_capabilities: pulumi.Input[Optional[Mapping[str, pulumi.Input[Union['DatasetCapabilitiesArgs', 'DatasetCapabilitiesArgsDict', 'outputs.DatasetCapabilities']]]]] = None,
                  description: pulumi.Input[Optional[_builtins.str]] = None,
                  members: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
-                 org_capabilities: pulumi.Input[Optional[Union['RoleOrgCapabilitiesArgs', 'RoleOrgCapabilitiesArgsDict', 'outputs.RoleOrgCapabilities']]] = None,
-                 view_capabilities: pulumi.Input[Optional[Mapping[str, pulumi.Input[Union['RoleViewCapabilitiesItemArgs', 'RoleViewCapabilitiesItemArgsDict', 'outputs.RoleViewCapabilitiesItem']]]]] = None,
+                 org_capabilities: pulumi.Input[Optional[Union['OrgCapabilitiesArgs', 'OrgCapabilitiesArgsDict', 'outputs.OrgCapabilities']]] = None,
+                 view_capabilities: pulumi.Input[Optional[Mapping[str, pulumi.Input[Union['ViewCapabilitiesArgs', 'ViewCapabilitiesArgsDict', 'outputs.ViewCapabilities']]]]] = None,
                  __props__=None):
         """
         A role: permissions on the organization, datasets and views, and the users who hold them.
 
+        ## Example Usage
+        ### A Role
+        ```python
+        import pulumi_observability as obs
+
+        obs.Role(
+            "oncall",
+            name="checkout on-call",
+            org_capabilities={
+                "monitors": ["read", "update"],
+                "notifiers": ["read"],
+            },
+            dataset_capabilities={
+                "http-logs": {
+                    "query": ["read"],
+                },
+            },
+        )
+        ```
+
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] adopt: Id of an existing role to take under management instead of creating one; changing it replaces.
-        :param pulumi.Input[Mapping[str, pulumi.Input[Union['RoleDatasetCapabilitiesItemArgs', 'RoleDatasetCapabilitiesItemArgsDict', 'outputs.RoleDatasetCapabilitiesItem']]]] dataset_capabilities: Dataset name to capabilities: ingest [create], query [read], data [delete], trim/vacuum [update], share [create, read, delete], starredQueries/virtualFields CRUD. Defaults to none.
+        :param pulumi.Input[Mapping[str, pulumi.Input[Union['DatasetCapabilitiesArgs', 'DatasetCapabilitiesArgsDict', 'outputs.DatasetCapabilities']]]] dataset_capabilities: Dataset name to capabilities: ingest [create], query [read], data [delete], trim/vacuum [update], share [create, read, delete], starredQueries/virtualFields CRUD. Defaults to none.
         :param pulumi.Input[_builtins.str] description: Free text. Defaults to "".
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] members: User ids assigned to the role, no duplicates; order does not matter. Defaults to none.
         :param pulumi.Input[_builtins.str] name: Required: unique name in the organization (a clash is a 409).
-        :param pulumi.Input[Union['RoleOrgCapabilitiesArgs', 'RoleOrgCapabilitiesArgsDict', 'outputs.RoleOrgCapabilities']] org_capabilities: Org-wide permissions: annotations, apiTokens, dashboards, datasets, endpoints, flows, integrations, monitors, notifiers, rbac, users, views allow CRUD; auditLog only read; billing and sharedAccessKeys read and update. Defaults to none.
-        :param pulumi.Input[Mapping[str, pulumi.Input[Union['RoleViewCapabilitiesItemArgs', 'RoleViewCapabilitiesItemArgsDict', 'outputs.RoleViewCapabilitiesItem']]]] view_capabilities: View name to capabilities: query [read], share [create, read, delete]. Defaults to none.
+        :param pulumi.Input[Union['OrgCapabilitiesArgs', 'OrgCapabilitiesArgsDict', 'outputs.OrgCapabilities']] org_capabilities: Org-wide permissions: annotations, apiTokens, dashboards, datasets, endpoints, flows, integrations, monitors, notifiers, rbac, users, views allow CRUD; auditLog only read; billing and sharedAccessKeys read and update. Defaults to none.
+        :param pulumi.Input[Mapping[str, pulumi.Input[Union['ViewCapabilitiesArgs', 'ViewCapabilitiesArgsDict', 'outputs.ViewCapabilities']]]] view_capabilities: View name to capabilities: query [read], share [create, read, delete]. Defaults to none.
         """
         ...
     @overload
@@ -176,6 +196,26 @@ class Role(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         A role: permissions on the organization, datasets and views, and the users who hold them.
+
+        ## Example Usage
+        ### A Role
+        ```python
+        import pulumi_observability as obs
+
+        obs.Role(
+            "oncall",
+            name="checkout on-call",
+            org_capabilities={
+                "monitors": ["read", "update"],
+                "notifiers": ["read"],
+            },
+            dataset_capabilities={
+                "http-logs": {
+                    "query": ["read"],
+                },
+            },
+        )
+        ```
 
         :param str resource_name: The name of the resource.
         :param RoleArgs args: The arguments to use to populate this resource's properties.
@@ -193,12 +233,12 @@ class Role(pulumi.CustomResource):
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
                  adopt: pulumi.Input[Optional[_builtins.str]] = None,
-                 dataset_capabilities: pulumi.Input[Optional[Mapping[str, pulumi.Input[Union['RoleDatasetCapabilitiesItemArgs', 'RoleDatasetCapabilitiesItemArgsDict', 'outputs.RoleDatasetCapabilitiesItem']]]]] = None,
+                 dataset_capabilities: pulumi.Input[Optional[Mapping[str, pulumi.Input[Union['DatasetCapabilitiesArgs', 'DatasetCapabilitiesArgsDict', 'outputs.DatasetCapabilities']]]]] = None,
                  description: pulumi.Input[Optional[_builtins.str]] = None,
                  members: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
-                 org_capabilities: pulumi.Input[Optional[Union['RoleOrgCapabilitiesArgs', 'RoleOrgCapabilitiesArgsDict', 'outputs.RoleOrgCapabilities']]] = None,
-                 view_capabilities: pulumi.Input[Optional[Mapping[str, pulumi.Input[Union['RoleViewCapabilitiesItemArgs', 'RoleViewCapabilitiesItemArgsDict', 'outputs.RoleViewCapabilitiesItem']]]]] = None,
+                 org_capabilities: pulumi.Input[Optional[Union['OrgCapabilitiesArgs', 'OrgCapabilitiesArgsDict', 'outputs.OrgCapabilities']]] = None,
+                 view_capabilities: pulumi.Input[Optional[Mapping[str, pulumi.Input[Union['ViewCapabilitiesArgs', 'ViewCapabilitiesArgsDict', 'outputs.ViewCapabilities']]]]] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
         if not isinstance(opts, pulumi.ResourceOptions):
@@ -266,7 +306,7 @@ class Role(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="datasetCapabilities")
-    def dataset_capabilities(self) -> pulumi.Output[Optional[Mapping[str, 'outputs.RoleDatasetCapabilitiesItem']]]:
+    def dataset_capabilities(self) -> pulumi.Output[Optional[Mapping[str, 'outputs.DatasetCapabilities']]]:
         """
         Dataset name to capabilities: ingest [create], query [read], data [delete], trim/vacuum [update], share [create, read, delete], starredQueries/virtualFields CRUD. Defaults to none.
         """
@@ -298,7 +338,7 @@ class Role(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="orgCapabilities")
-    def org_capabilities(self) -> pulumi.Output[Optional['outputs.RoleOrgCapabilities']]:
+    def org_capabilities(self) -> pulumi.Output[Optional['outputs.OrgCapabilities']]:
         """
         Org-wide permissions: annotations, apiTokens, dashboards, datasets, endpoints, flows, integrations, monitors, notifiers, rbac, users, views allow CRUD; auditLog only read; billing and sharedAccessKeys read and update. Defaults to none.
         """
@@ -306,7 +346,7 @@ class Role(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="viewCapabilities")
-    def view_capabilities(self) -> pulumi.Output[Optional[Mapping[str, 'outputs.RoleViewCapabilitiesItem']]]:
+    def view_capabilities(self) -> pulumi.Output[Optional[Mapping[str, 'outputs.ViewCapabilities']]]:
         """
         View name to capabilities: query [read], share [create, read, delete]. Defaults to none.
         """

@@ -24,7 +24,7 @@ class StarredQueryArgs:
                  kind: pulumi.Input[Literal['apl']],
                  metadata: pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]],
                  name: pulumi.Input[_builtins.str],
-                 query: pulumi.Input['StarredQueryQueryArgs'],
+                 query: pulumi.Input['AplRequestArgs'],
                  who: pulumi.Input[_builtins.str],
                  adopt: pulumi.Input[Optional[_builtins.str]] = None,
                  dataset: pulumi.Input[Optional[_builtins.str]] = None):
@@ -34,7 +34,7 @@ class StarredQueryArgs:
         :param pulumi.Input[Literal['apl']] kind: Required: always `apl`.
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] metadata: Required: string-to-string map (may be empty).
         :param pulumi.Input[_builtins.str] name: Required: non-empty name.
-        :param pulumi.Input['StarredQueryQueryArgs'] query: Required: the APL request saved.
+        :param pulumi.Input['AplRequestArgs'] query: Required: the APL request saved.
         :param pulumi.Input[_builtins.str] who: Required: the owner, a user id, or `team` for a query shared with everyone.
         :param pulumi.Input[_builtins.str] adopt: Id of an existing starred query to take under management instead of creating one; changing it replaces.
         :param pulumi.Input[_builtins.str] dataset: Dataset the query belongs to. Defaults to none.
@@ -87,14 +87,14 @@ class StarredQueryArgs:
 
     @_builtins.property
     @pulumi.getter
-    def query(self) -> pulumi.Input['StarredQueryQueryArgs']:
+    def query(self) -> pulumi.Input['AplRequestArgs']:
         """
         Required: the APL request saved.
         """
         return pulumi.get(self, "query")
 
     @query.setter
-    def query(self, value: pulumi.Input['StarredQueryQueryArgs']):
+    def query(self, value: pulumi.Input['AplRequestArgs']):
         pulumi.set(self, "query", value)
 
     @_builtins.property
@@ -145,11 +145,36 @@ class StarredQuery(pulumi.CustomResource):
                  kind: pulumi.Input[Optional[Literal['apl']]] = None,
                  metadata: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
-                 query: pulumi.Input[Optional[Union['StarredQueryQueryArgs', 'StarredQueryQueryArgsDict', 'outputs.StarredQueryQuery']]] = None,
+                 query: pulumi.Input[Optional[Union['AplRequestArgs', 'AplRequestArgsDict', 'outputs.AplRequest']]] = None,
                  who: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         """
         A saved (starred) APL query.
+
+        ## Example Usage
+        ### A StarredQuery
+        ```python
+        import pulumi_observability as obs
+
+        obs.StarredQuery(
+            "oncall-5xx-by-route",
+            kind="apl",
+            name="On-call: 5xx by route",
+            who="team",
+            dataset="http-logs",
+            query={
+                "apl": "['http-logs'] | where status >= 500 | summarize count() by route",
+                "default_limit": 100,
+                "default_order": [{
+                    "field": "_time",
+                    "desc": True,
+                }],
+            },
+            metadata={
+                "owner": "sre",
+            },
+        )
+        ```
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
@@ -158,7 +183,7 @@ class StarredQuery(pulumi.CustomResource):
         :param pulumi.Input[Literal['apl']] kind: Required: always `apl`.
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] metadata: Required: string-to-string map (may be empty).
         :param pulumi.Input[_builtins.str] name: Required: non-empty name.
-        :param pulumi.Input[Union['StarredQueryQueryArgs', 'StarredQueryQueryArgsDict', 'outputs.StarredQueryQuery']] query: Required: the APL request saved.
+        :param pulumi.Input[Union['AplRequestArgs', 'AplRequestArgsDict', 'outputs.AplRequest']] query: Required: the APL request saved.
         :param pulumi.Input[_builtins.str] who: Required: the owner, a user id, or `team` for a query shared with everyone.
         """
         ...
@@ -169,6 +194,31 @@ class StarredQuery(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         A saved (starred) APL query.
+
+        ## Example Usage
+        ### A StarredQuery
+        ```python
+        import pulumi_observability as obs
+
+        obs.StarredQuery(
+            "oncall-5xx-by-route",
+            kind="apl",
+            name="On-call: 5xx by route",
+            who="team",
+            dataset="http-logs",
+            query={
+                "apl": "['http-logs'] | where status >= 500 | summarize count() by route",
+                "default_limit": 100,
+                "default_order": [{
+                    "field": "_time",
+                    "desc": True,
+                }],
+            },
+            metadata={
+                "owner": "sre",
+            },
+        )
+        ```
 
         :param str resource_name: The name of the resource.
         :param StarredQueryArgs args: The arguments to use to populate this resource's properties.
@@ -190,7 +240,7 @@ class StarredQuery(pulumi.CustomResource):
                  kind: pulumi.Input[Optional[Literal['apl']]] = None,
                  metadata: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
-                 query: pulumi.Input[Optional[Union['StarredQueryQueryArgs', 'StarredQueryQueryArgsDict', 'outputs.StarredQueryQuery']]] = None,
+                 query: pulumi.Input[Optional[Union['AplRequestArgs', 'AplRequestArgsDict', 'outputs.AplRequest']]] = None,
                  who: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
@@ -297,7 +347,7 @@ class StarredQuery(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter
-    def query(self) -> pulumi.Output['outputs.StarredQueryQuery']:
+    def query(self) -> pulumi.Output['outputs.AplRequest']:
         """
         Required: the APL request saved.
         """

@@ -100,6 +100,19 @@ class User(pulumi.CustomResource):
         """
         A member of the organization, with a built-in or custom role.
 
+        ## Example Usage
+        ### A User
+        ```python
+        import pulumi_observability as obs
+
+        obs.User(
+            "alice",
+            name="Alice Example",
+            email="alice@example.com",
+            role="user",
+        )
+        ```
+
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] adopt: Id of an existing user to take under management instead of inviting one; changing it replaces.
@@ -115,6 +128,19 @@ class User(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         A member of the organization, with a built-in or custom role.
+
+        ## Example Usage
+        ### A User
+        ```python
+        import pulumi_observability as obs
+
+        obs.User(
+            "alice",
+            name="Alice Example",
+            email="alice@example.com",
+            role="user",
+        )
+        ```
 
         :param str resource_name: The name of the resource.
         :param UserArgs args: The arguments to use to populate this resource's properties.

@@ -120,6 +120,20 @@ class View(pulumi.CustomResource):
         """
         A view: a saved APL query, shared with the organization under its name.
 
+        ## Example Usage
+        ### A View
+        ```python
+        import pulumi_observability as obs
+
+        obs.View(
+            "checkout-errors",
+            name="checkout-errors",
+            apl_query="['http-logs'] | where status >= 500",
+            datasets=["http-logs"],
+            description="Server errors of the checkout API.",
+        )
+        ```
+
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] adopt: Name of an existing view to take under management instead of creating one (it must equal `name`).
@@ -136,6 +150,20 @@ class View(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         A view: a saved APL query, shared with the organization under its name.
+
+        ## Example Usage
+        ### A View
+        ```python
+        import pulumi_observability as obs
+
+        obs.View(
+            "checkout-errors",
+            name="checkout-errors",
+            apl_query="['http-logs'] | where status >= 500",
+            datasets=["http-logs"],
+            description="Server errors of the checkout API.",
+        )
+        ```
 
         :param str resource_name: The name of the resource.
         :param ViewArgs args: The arguments to use to populate this resource's properties.

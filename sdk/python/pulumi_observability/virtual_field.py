@@ -157,6 +157,21 @@ class VirtualField(pulumi.CustomResource):
         """
         A virtual field: a dataset field computed by an APL expression.
 
+        ## Example Usage
+        ### A VirtualField
+        ```python
+        import pulumi_observability as obs
+
+        obs.VirtualField(
+            "duration-ms",
+            dataset="http-logs",
+            name="duration_ms",
+            expression="duration / 1000000",
+            type="number",
+            unit="ms",
+        )
+        ```
+
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] adopt: Id of an existing virtual field to take under management instead of creating one; changing it replaces.
@@ -175,6 +190,21 @@ class VirtualField(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         A virtual field: a dataset field computed by an APL expression.
+
+        ## Example Usage
+        ### A VirtualField
+        ```python
+        import pulumi_observability as obs
+
+        obs.VirtualField(
+            "duration-ms",
+            dataset="http-logs",
+            name="duration_ms",
+            expression="duration / 1000000",
+            type="number",
+            unit="ms",
+        )
+        ```
 
         :param str resource_name: The name of the resource.
         :param VirtualFieldArgs args: The arguments to use to populate this resource's properties.

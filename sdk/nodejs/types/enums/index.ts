@@ -2,7 +2,16 @@
 // *** Do not edit by hand unless you're certain you know what you are doing! ***
 
 
-export const DashboardDashboardAgainst = {
+export const CapabilityAction = {
+    Create: "create",
+    Read: "read",
+    Update: "update",
+    Delete: "delete",
+} as const;
+
+export type CapabilityAction = (typeof CapabilityAction)[keyof typeof CapabilityAction];
+
+export const DashboardAgainst = {
     Value1h: "-1h",
     Value3h: "-3h",
     Value6h: "-6h",
@@ -22,9 +31,9 @@ export const DashboardDashboardAgainst = {
 /**
  * Compare against a period this far back; "" disables. Not together with `againstTimestamp`.
  */
-export type DashboardDashboardAgainst = (typeof DashboardDashboardAgainst)[keyof typeof DashboardDashboardAgainst];
+export type DashboardAgainst = (typeof DashboardAgainst)[keyof typeof DashboardAgainst];
 
-export const DashboardDashboardRefreshTime = {
+export const DashboardRefreshTime = {
     Value15: 15,
     Value60: 60,
     Value300: 300,
@@ -33,7 +42,7 @@ export const DashboardDashboardRefreshTime = {
 /**
  * Required: seconds between refreshes, 15, 60 or 300.
  */
-export type DashboardDashboardRefreshTime = (typeof DashboardDashboardRefreshTime)[keyof typeof DashboardDashboardRefreshTime];
+export type DashboardRefreshTime = (typeof DashboardRefreshTime)[keyof typeof DashboardRefreshTime];
 
 export const DatasetKind = {
     AxiomEventsV1: "axiom:events:v1",
@@ -71,6 +80,12 @@ export const MonitorType = {
  */
 export type MonitorType = (typeof MonitorType)[keyof typeof MonitorType];
 
+export const NoteVariant = {
+    Default: "default",
+} as const;
+
+export type NoteVariant = (typeof NoteVariant)[keyof typeof NoteVariant];
+
 export const Region = {
     Us: "us",
     Eu: "eu",
@@ -81,50 +96,70 @@ export const Region = {
  */
 export type Region = (typeof Region)[keyof typeof Region];
 
-export const RoleDatasetCapabilitiesItemDataItem = {
-    Delete: "delete",
+export const StatisticColorScheme = {
+    Blue: "Blue",
+    Orange: "Orange",
+    Red: "Red",
+    Purple: "Purple",
+    Teal: "Teal",
+    Yellow: "Yellow",
+    Green: "Green",
+    Pink: "Pink",
+    Grey: "Grey",
+    Brown: "Brown",
 } as const;
 
-export type RoleDatasetCapabilitiesItemDataItem = (typeof RoleDatasetCapabilitiesItemDataItem)[keyof typeof RoleDatasetCapabilitiesItemDataItem];
+export type StatisticColorScheme = (typeof StatisticColorScheme)[keyof typeof StatisticColorScheme];
 
-export const RoleDatasetCapabilitiesItemIngestItem = {
-    Create: "create",
+export const StatisticThreshold = {
+    Above: "Above",
+    AboveOrEqual: "AboveOrEqual",
+    Below: "Below",
+    BelowOrEqual: "BelowOrEqual",
+    AboveOrBelow: "AboveOrBelow",
 } as const;
 
-export type RoleDatasetCapabilitiesItemIngestItem = (typeof RoleDatasetCapabilitiesItemIngestItem)[keyof typeof RoleDatasetCapabilitiesItemIngestItem];
+export type StatisticThreshold = (typeof StatisticThreshold)[keyof typeof StatisticThreshold];
 
-export const RoleDatasetCapabilitiesItemShareItem = {
-    Create: "create",
-    Read: "read",
-    Delete: "delete",
+export const TimeSeriesDisplayNull = {
+    Auto: "auto",
+    Null: "null",
+    Span: "span",
+    Zero: "zero",
+    ValueEmpty: "",
 } as const;
 
-export type RoleDatasetCapabilitiesItemShareItem = (typeof RoleDatasetCapabilitiesItemShareItem)[keyof typeof RoleDatasetCapabilitiesItemShareItem];
+/**
+ * Empty intervals: `auto` infers, `null` leaves gaps, `span` connects, `zero` fills with zero.
+ */
+export type TimeSeriesDisplayNull = (typeof TimeSeriesDisplayNull)[keyof typeof TimeSeriesDisplayNull];
 
-export const RoleDatasetCapabilitiesItemTrimItem = {
-    Update: "update",
+export const TimeSeriesOverlayCharts = {
+    True: "true",
+    False: "false",
+    ValueEmpty: "",
 } as const;
 
-export type RoleDatasetCapabilitiesItemTrimItem = (typeof RoleDatasetCapabilitiesItemTrimItem)[keyof typeof RoleDatasetCapabilitiesItemTrimItem];
+/**
+ * `"true"` overlays the series on one chart.
+ */
+export type TimeSeriesOverlayCharts = (typeof TimeSeriesOverlayCharts)[keyof typeof TimeSeriesOverlayCharts];
 
-export const RoleOrgCapabilitiesAnnotationsItem = {
-    Create: "create",
-    Read: "read",
-    Update: "update",
-    Delete: "delete",
+export const TimeSeriesVariant = {
+    Area: "area",
+    Bars: "bars",
+    Line: "line",
+    Lines: "lines",
+    ValueEmpty: "",
 } as const;
 
-export type RoleOrgCapabilitiesAnnotationsItem = (typeof RoleOrgCapabilitiesAnnotationsItem)[keyof typeof RoleOrgCapabilitiesAnnotationsItem];
+export type TimeSeriesVariant = (typeof TimeSeriesVariant)[keyof typeof TimeSeriesVariant];
 
-export const RoleOrgCapabilitiesAuditLogItem = {
-    Read: "read",
+export const TimeSeriesView = {
+    Charts: "charts",
+    ResultsTable: "resultsTable",
+    ChartsResultsTable: "charts|resultsTable",
+    ValueEmpty: "",
 } as const;
 
-export type RoleOrgCapabilitiesAuditLogItem = (typeof RoleOrgCapabilitiesAuditLogItem)[keyof typeof RoleOrgCapabilitiesAuditLogItem];
-
-export const RoleOrgCapabilitiesBillingItem = {
-    Read: "read",
-    Update: "update",
-} as const;
-
-export type RoleOrgCapabilitiesBillingItem = (typeof RoleOrgCapabilitiesBillingItem)[keyof typeof RoleOrgCapabilitiesBillingItem];
+export type TimeSeriesView = (typeof TimeSeriesView)[keyof typeof TimeSeriesView];
