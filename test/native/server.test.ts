@@ -133,6 +133,33 @@ describe("every verb of a kind by its type token", () => {
     expect(good.inputs).toMatchObject({ ...MONITOR, intervalMinutes: 1, disabled: false });
   });
 
+  test("check holds a dashboard's charts to their kinds, as the SDKs' chart types say, naming the field", async () => {
+    await configured();
+    const dashboard = (charts: unknown[]) => ({
+      dashboard: {
+        name: "d",
+        charts,
+        layout: charts.map((c) => ({ i: (c as { id: string }).id, x: 0, y: 0, w: 12, h: 2 })),
+        refreshTime: 60,
+        schemaVersion: 2,
+        timeWindowStart: "qr-now-1h",
+        timeWindowEnd: "qr-now",
+      },
+    });
+    const note = { id: "n", type: "Note", text: "hello" };
+    const good = await native.check("Dashboard", {}, dashboard([note]));
+    expect(good.failures).toEqual([]);
+    // A Note has no query, a time series needs one: what NoteChart and TimeSeriesChart declare in the schema.
+    const bad = await native.check(
+      "Dashboard",
+      {},
+      dashboard([note, { id: "t", type: "TimeSeries", query: { apl: "" } }, { id: "x", type: "Bar" }]),
+    );
+    expect(bad.failures.map((f) => f.property)).toEqual(
+      expect.arrayContaining(["dashboard.charts[1].query.apl", "dashboard.charts[2].type"]),
+    );
+  });
+
   test("create, read, update, delete; diff with a detailed diff, replacements and delete-before-replace", async () => {
     await configured();
     const created = await native.create("Monitor", MONITOR);
