@@ -64,8 +64,8 @@ async function direct(): Promise<void> {
   }
   console.log(`store: ${TOTAL} events appended in ${(performance.now() - t).toFixed(0)} ms`);
   let matched = 0;
-  const { times, rows } = await timeRuns(() => {
-    const res = runAplQuery(store, { apl: QUERY }, "legacy");
+  const { times, rows } = await timeRuns(async () => {
+    const res = await runAplQuery(store, { apl: QUERY }, "legacy");
     if (res.status !== 200) throw new Error(JSON.stringify(res.body));
     const body = res.body as { matches: unknown[]; status: { rowsMatched: number } };
     matched = body.status.rowsMatched;

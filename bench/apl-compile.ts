@@ -1,0 +1,73 @@
+/**
+ * Benchmark: parse + compile time of `where a+1+1+…+1 > 0` by number of terms, and the wall-clock time of the
+ * APL front end on random and structured queries (the property test in test/emulator/apl-property.test.ts bounds
+ * the same work by a deterministic counter; this is where its wall-clock figure lives).
+ *   npm run build && node_modules/.bin/node bench/apl-compile.ts [--baseline <dir holding an older dist/>]
+ * With --baseline, each row shows the older build and this one side by side, measured in the same run. A
+ * baseline run that passes 2 s at some size is not run at larger sizes (the old compiler doubled per term).
+ */
+import path from "node:path";
+
+interface Front {
+  parseApl: (source: string) => unknown;
+  compileQuery: (q: unknown, ctx: { now: bigint }) => unknown;
+}
+
+async function load(dir: string): Promise<Front> {
+  const mod = (await import(path.resolve(dir, "dist/emulator/apl/index.js"))) as { default?: Front } & Front;
+  return mod.default ?? mod;
+}
+
+const CAP_MS = 2000;
+
+function chain(terms: number): string {
+  return `['d'] | where a${"+1".repeat(terms - 1)} > 0`;
+}
+
+/** Median of `runs` timings of parse + compile, or undefined when the query is refused (a size limit). */
+function time(front: Front, source: string, runs: number): number | string {
+  const ms: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t = performance.now();
+    try {
+      front.compileQuery(front.parseApl(source), { now: 0n });
+    } catch (err) {
+      return `refused: ${(err as Error).message.slice(0, 60)}`;
+    }
+    ms.push(performance.now() - t);
+    if (ms[ms.length - 1] > CAP_MS) break;
+  }
+  ms.sort((a, b) => a - b);
+  return ms[Math.floor(ms.length / 2)];
+}
+
+function fmt(v: number | string | undefined): string {
+  if (v === undefined) return "not run (over 2 s before)";
+  return typeof v === "number" ? `${v.toFixed(2)} ms` : v;
+}
+
+async function main(): Promise<void> {
+  const at = process.argv.indexOf("--baseline");
+  const baselineDir = at > 0 ? process.argv[at + 1] : undefined;
+  const current = await load(process.cwd());
+  const baseline = baselineDir ? await load(baselineDir) : undefined;
+  console.log(`query: ${chain(4)} … (terms = how many operands the + chain has)`);
+  console.log(["terms", baseline ? "baseline" : undefined, "this build"].filter(Boolean).join("\t"));
+  let baselineOver = false;
+  for (const terms of [16, 18, 20, 22, 24, 26, 100, 1000, 4000, 6000, 10_000]) {
+    const src = chain(terms);
+    const runs = terms <= 26 ? 5 : 3;
+    let before: number | string | undefined;
+    if (baseline && !baselineOver) {
+      before = time(baseline, src, runs);
+      if (typeof before === "number" && before > CAP_MS) baselineOver = true;
+    }
+    const after = time(current, src, runs);
+    console.log([String(terms), baseline ? fmt(before) : undefined, fmt(after)].filter(Boolean).join("\t"));
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exitCode = 1;
+});
