@@ -348,7 +348,8 @@ class Parser {
   }
 
   expr(): Expr {
-    if (++this.depth > MAX_DEPTH) this.fail("expression is nested too deeply", this.peek().start);
+    if (++this.depth > MAX_DEPTH)
+      this.fail(`expression is nested too deeply: more than ${MAX_DEPTH} levels`, this.peek().start);
     try {
       return this.or();
     } finally {
@@ -427,7 +428,8 @@ class Parser {
   unary(): Expr {
     if (this.isPunct("-")) {
       const op = this.next();
-      if (++this.depth > MAX_DEPTH) this.fail("expression is nested too deeply", op.start);
+      if (++this.depth > MAX_DEPTH)
+        this.fail(`expression is nested too deeply: more than ${MAX_DEPTH} levels`, op.start);
       try {
         const operand = this.unary();
         if (operand.kind === "literal" && (operand.value.type === "int" || operand.value.type === "real")) {

@@ -153,6 +153,13 @@ export async function runAplQuery(
   if (!exists(plan.dataset)) return notFound(plan.dataset);
   const events = store.events(plan.dataset) ?? [];
   budget.sizeSlices(stats.nodes);
+  try {
+    // Parsing and compiling are linear in the query's bounded size, but they count against the budget too.
+    budget.check();
+  } catch (err) {
+    if (err instanceof QueryInterrupted) return interrupted(err);
+    throw err;
+  }
   const res = await executeWithin(events, plan, {
     ...range,
     cursor: req.value.cursor,
