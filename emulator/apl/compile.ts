@@ -404,6 +404,14 @@ function compileChain(e: Binary, cls: string, ctx: CompileContext): Getter {
   const first = timeAware(base, ops[0].right, ctx);
   const rights = ops.map((o, i) => (i === 0 ? timeAware(o.right, base, ctx) : compileExpr(o.right, ctx)));
   const n = rights.length;
+  if (cls === "and" && n === 1) {
+    const [r] = rights;
+    return (row) => first(row) === true && r(row) === true;
+  }
+  if (cls === "or" && n === 1) {
+    const [r] = rights;
+    return (row) => first(row) === true || r(row) === true;
+  }
   if (cls === "and") {
     const terms = [first, ...rights];
     return (row) => {

@@ -123,13 +123,15 @@ async function drain(
   const preds = head.every((s) => s.pred) ? head.map((s) => s.pred!) : undefined;
   const one = preds?.length === 1 ? preds[0] : undefined;
   const step = scan.desc ? -1 : 1;
+  // A slice of rows at a time, with a checkpoint between slices (emulator/query/budget.ts). `left` rows remain.
   let i = scan.desc ? hi - 1 : lo;
-  let done = false;
-  // A slice of rows at a time, with a checkpoint between slices (emulator/query/budget.ts).
-  while (!done && (scan.desc ? i >= lo : i < hi)) {
-    for (let n = budget.rowsPerSlice; n > 0 && (scan.desc ? i >= lo : i < hi); n--, i += step) {
+  let left = hi - lo;
+  while (left > 0) {
+    const take = Math.min(left, budget.rowsPerSlice);
+    left -= take;
+    const end = i + take * step;
+    for (; i !== end; i += step) {
       const ev = events[i];
-      examined++;
       let row: Row | undefined = ev;
       if (one) {
         if (!one(ev)) continue;
@@ -139,11 +141,13 @@ async function drain(
       matched++;
       if (rows.length < limit) rows.push(tail.length === 0 ? row : through(tail, row)!);
       else if (!countAll) {
-        done = true;
+        i += step;
+        left = 0;
         break;
       }
     }
-    if (!done && (scan.desc ? i >= lo : i < hi)) await budget.checkpoint();
+    examined += Math.abs(i - (end - take * step));
+    if (left > 0) await budget.checkpoint();
   }
   return { rows, matched, examined };
 }

@@ -71,13 +71,17 @@ function interrupted(err: QueryInterrupted): Reply {
   return errorReply(err.reason === "timeout" ? 504 : 503, err.message);
 }
 
-/** `execute`, with a stopped query answered as {@link interrupted} says. */
+/**
+ * `execute` within `opts.budget`, with a stopped query answered as {@link interrupted} says. The budget is checked
+ * first too: parsing and compiling are linear in the query's bounded size, but they count against it.
+ */
 async function executeWithin(
   events: Parameters<typeof execute>[0],
   plan: Plan,
-  opts: Parameters<typeof execute>[2],
+  opts: Parameters<typeof execute>[2] & { budget: QueryBudget },
 ): Promise<ExecResult | Reply> {
   try {
+    opts.budget.check();
     return await execute(events, plan, opts);
   } catch (err) {
     if (err instanceof QueryInterrupted) return interrupted(err);
@@ -153,13 +157,6 @@ export async function runAplQuery(
   if (!exists(plan.dataset)) return notFound(plan.dataset);
   const events = store.events(plan.dataset) ?? [];
   budget.sizeSlices(stats.nodes);
-  try {
-    // Parsing and compiling are linear in the query's bounded size, but they count against the budget too.
-    budget.check();
-  } catch (err) {
-    if (err instanceof QueryInterrupted) return interrupted(err);
-    throw err;
-  }
   const res = await executeWithin(events, plan, {
     ...range,
     cursor: req.value.cursor,
