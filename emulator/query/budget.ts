@@ -9,8 +9,11 @@
  * Slicing keeps the store where it is and costs one `setImmediate` per slice (measured in bench/emulator-query.ts).
  */
 
-/** Work units (rows × compiled syntax-tree nodes) in one slice: well under a millisecond of evaluation. */
-export const SLICE_WORK = 65_536;
+/**
+ * Work units (rows × compiled syntax-tree nodes) in one slice: a few milliseconds of evaluation. Smaller slices
+ * cost the million-row benchmark measurable time in yields (bench/emulator-query.ts --baseline); this size does not.
+ */
+export const SLICE_WORK = 262_144;
 
 /** How long one query may run, in ms, before it is answered 504; the CLI's `--query-timeout` changes it. */
 export const DEFAULT_QUERY_TIMEOUT_MS = 30_000;

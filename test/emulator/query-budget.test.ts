@@ -5,14 +5,14 @@
  */
 import { spawn } from "node:child_process";
 import path from "node:path";
-import { runAplQuery, QueryBudget } from "../../emulator/query";
+import { runAplQuery, QueryBudget, SLICE_WORK } from "../../emulator/query";
 import { EventStore } from "../../emulator/store/events";
 import { startEmulator } from "../../emulator";
 import { api } from "../helpers/emulator";
 
 const T0 = 1_704_067_200_000_000_000n;
 const ROOT = path.resolve(__dirname, "../..");
-/** A where clause of about 2,000 nodes: its slices are 32 rows, so a few thousand rows pass many checkpoints. */
+/** A where clause of 2,003 nodes: its slices are about a hundred rows, so a few thousand rows pass many checkpoints. */
 const HEAVY = `where a${"+1".repeat(999)} > 0`;
 
 function store(n: number): EventStore {
@@ -76,19 +76,18 @@ describe("query budget", () => {
     expect(res.status).toBe(200);
     const budget = new QueryBudget();
     budget.sizeSlices(2003);
-    expect(budget.rowsPerSlice).toBe(32);
-    expect(slices).toBeGreaterThanOrEqual(Math.floor(3000 / 32) - 1);
+    expect(budget.rowsPerSlice).toBe(Math.floor(SLICE_WORK / 2003));
+    expect(slices).toBeGreaterThanOrEqual(Math.floor(3000 / budget.rowsPerSlice) - 1);
   });
 
   it("a sort of many rows is sliced too, and keeps its order stable", async () => {
     const budget = new QueryBudget();
-    budget.sizeSlices(64); // 1,024 rows a slice
-    let before = budget.checkpoints;
+    budget.sizeSlices(SLICE_WORK / 1024); // 1,024 rows a slice
+    const before = budget.checkpoints;
     const items = Array.from({ length: 5000 }, (_, i) => ({ k: (i * 7919) % 13, i }));
     const sorted = await budget.sort(items, (a, b) => a.k - b.k);
     expect(budget.checkpoints - before).toBeGreaterThan(4);
     expect(sorted).toEqual([...items].sort((a, b) => a.k - b.k || a.i - b.i));
-    before = budget.checkpoints;
   });
 });
 
