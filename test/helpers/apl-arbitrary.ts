@@ -84,9 +84,16 @@ export const aplExpr: fc.Arbitrary<string> = fc.letrec<{ expr: string }>((tie) =
     literal,
     fc.constantFrom(...FIELDS),
     fc.tuple(tie("expr"), fc.constantFrom(...BINARY), tie("expr")).map(([l, op, r]) => `${l} ${op} ${r}`),
-    // A flat chain of one operator, up to a few hundred terms.
+    // A short chain of one operator over any terms, and a long flat one (up to 5,000 terms) over simple terms.
     fc
-      .tuple(fc.constantFrom("+", "*", "and", "or", "-"), fc.integer({ min: 2, max: 300 }), tie("expr"))
+      .tuple(fc.constantFrom("+", "*", "and", "or", "-"), fc.integer({ min: 2, max: 12 }), tie("expr"))
+      .map(([op, n, t]) => Array.from({ length: n }, () => t).join(` ${op} `)),
+    fc
+      .tuple(
+        fc.constantFrom("+", "*", "and", "or", "-", "%"),
+        fc.integer({ min: 2, max: 5000 }),
+        fc.oneof(literal, fc.constantFrom(...FIELDS)),
+      )
       .map(([op, n, t]) => Array.from({ length: n }, () => t).join(` ${op} `)),
     tie("expr").map((e) => `(${e})`),
     tie("expr").map((e) => `-${e}`),
