@@ -3,7 +3,7 @@
  * without a random edit, gets a 200 or a 4xx, never a 5xx or a throw. "Fast enough" is asserted by deterministic
  * counters, not a clock: the compiler compiles each syntax-tree node once (its counter equals the tree's size,
  * which the token bound caps), and the scan examines each stored row at most once. The wall-clock figure for the
- * same inputs is bench/apl-compile.ts's.
+ * same inputs is bench/apl-compile.mts's.
  */
 import fc from "fast-check";
 import { APL_LIMITS, AplError, compileQuery, parseApl, tokenize } from "../../emulator/apl";

@@ -1,7 +1,7 @@
 /**
  * fast-check arbitraries of APL text: structured queries (every operator, flat chains, nesting, function calls
  * with right and wrong argument counts, strings with escapes, timespans, datetimes) and the same queries with a
- * random edit. Shared by test/emulator/apl-property.test.ts and bench/apl-compile.ts.
+ * random edit. Shared by test/emulator/apl-property.test.ts and bench/apl-compile.mts.
  */
 import fc from "fast-check";
 

@@ -2,7 +2,7 @@
  * Benchmark: parse + compile time of `where a+1+1+…+1 > 0` by number of terms, and the wall-clock time of the
  * APL front end on random and structured queries (the property test in test/emulator/apl-property.test.ts bounds
  * the same work by a deterministic counter; this is where its wall-clock figure lives).
- *   npm run build && node_modules/.bin/node --disable-warning=MODULE_TYPELESS_PACKAGE_JSON bench/apl-compile.ts \
+ *   npm run build && node_modules/.bin/node --disable-warning=MODULE_TYPELESS_PACKAGE_JSON bench/apl-compile.mts \
  *     [--baseline <dir holding an older dist/>]
  * With --baseline, each row shows the older build and this one side by side, measured in the same run. A
  * baseline run that passes 2 s at some size is not run at larger sizes (the old compiler doubled per term).
