@@ -73,10 +73,10 @@ describe("APL front end (property): 200 or 4xx, never 5xx, with bounded work", (
   });
 
   it("structured APL: operators, flat chains, nesting, function calls, strings with escapes", async () => {
-    await fc.assert(fc.asyncProperty(aplQuery, check), { numRuns: 800 });
+    await fc.assert(fc.asyncProperty(aplQuery, check), { numRuns: 300 });
   });
 
   it("structured APL with one random edit", async () => {
-    await fc.assert(fc.asyncProperty(aplQueryEdited, check), { numRuns: 800 });
+    await fc.assert(fc.asyncProperty(aplQueryEdited, check), { numRuns: 300 });
   });
 });
