@@ -68,7 +68,7 @@ async function check(apl: string): Promise<void> {
 describe("APL front end (property): 200 or 4xx, never 5xx, with bounded work", () => {
   it("any text", async () => {
     await fc.assert(fc.asyncProperty(fc.string({ maxLength: 120, unit: "binary" }), check), {
-      numRuns: 1500,
+      numRuns: 1000,
     });
   });
 
