@@ -3,8 +3,11 @@
  * Runs the compiled code in dist/, so build first:
  *   npm run build && node_modules/.bin/node --experimental-strip-types bench/emulator-query.ts [--no-http]
  * Prints the median of several runs straight through runAplQuery, then through HTTP against an emulator
- * that was filled through its ingest endpoint.
+ * that was filled through its ingest endpoint. With `--baseline <dir>` (a checkout whose dist/ is an older build),
+ * the direct runs alternate between that build's runAplQuery and this one's over the same store, and the ratio of
+ * their medians is printed: one run, same load, side by side.
  */
+import path from "node:path";
 import { EventStore, type IncomingEvent } from "../dist/emulator/store/events.js";
 import { runAplQuery } from "../dist/emulator/query/index.js";
 import { startEmulator } from "../dist/emulator/index.js";
@@ -64,13 +67,37 @@ async function direct(): Promise<void> {
   }
   console.log(`store: ${TOTAL} events appended in ${(performance.now() - t).toFixed(0)} ms`);
   let matched = 0;
-  const { times, rows } = await timeRuns(() => {
-    const res = runAplQuery(store, { apl: QUERY }, "legacy");
+  const { times, rows } = await timeRuns(async () => {
+    const res = await runAplQuery(store, { apl: QUERY }, "legacy");
     if (res.status !== 200) throw new Error(JSON.stringify(res.body));
     const body = res.body as { matches: unknown[]; status: { rowsMatched: number } };
     matched = body.status.rowsMatched;
     return body.matches.length;
   });
+  const at = process.argv.indexOf("--baseline");
+  if (at > 0) {
+    const dir = path.resolve(process.argv[at + 1]);
+    const base = (await import(path.join(dir, "dist/emulator/query/index.js"))) as {
+      runAplQuery: typeof runAplQuery;
+    };
+    const a: number[] = [];
+    const b: number[] = [];
+    for (let r = 0; r < 2 * RUNS + 1; r++) {
+      for (const [fn, into] of [
+        [base.runAplQuery, a],
+        [runAplQuery, b],
+      ] as const) {
+        const t = performance.now();
+        const res = await fn(store, { apl: QUERY }, "legacy");
+        into.push(performance.now() - t);
+        if (res.status !== 200) throw new Error(JSON.stringify(res.body));
+      }
+    }
+    console.log(
+      `side by side, ${a.length} alternating runs each: baseline median ${median(a).toFixed(1)} ms, ` +
+        `this build ${median(b).toFixed(1)} ms, ratio ${(median(b) / median(a)).toFixed(2)}×`,
+    );
+  }
   const m = median(times);
   console.log(
     `runAplQuery: median ${m.toFixed(1)} ms over ${RUNS} runs (min ${Math.min(...times).toFixed(1)}, max ${Math.max(...times).toFixed(1)}); ` +

@@ -1,4 +1,5 @@
 /** What every route family shares: the state, the event store and the mutation hook. */
+import type { QueryBudgetOptions } from "./query/budget";
 import type { Quotas } from "./quota";
 import type { EventStoreApi } from "./store/events";
 import type { State } from "./state";
@@ -11,6 +12,11 @@ export interface EmulatorContext {
   orgId: string;
   /** The ingest and query quotas (`X-IngestLimit-*`, `X-QueryLimit-*`, 430). */
   quotas: Quotas;
+  /**
+   * Every query's time budget and the emulator's shutdown signal (emulator/query/budget.ts); a route passes it to
+   * each query it runs, which then yields between slices and stops when over budget or shutting down.
+   */
+  queries: QueryBudgetOptions;
   /** Call after each request's changes: with `--data`, they become one journal transaction, replayed whole. */
   changed(): void;
   /**

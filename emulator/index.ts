@@ -12,6 +12,7 @@ import { BlockList, isIP, type AddressInfo } from "node:net";
 import type { EmulatorContext } from "./context";
 import { parseFaultSpec, type FaultOptions } from "./faults";
 import { DEFAULT_INGEST_QUOTA_BYTES, DEFAULT_QUERY_QUOTA, Quota } from "./quota";
+import { DEFAULT_QUERY_TIMEOUT_MS } from "./query/budget";
 import { COLLECTION_FAMILIES } from "./routes";
 import { ensureDataset } from "./routes/datasets";
 import { datasetNameRuleProblem } from "../provider/schemas/dataset";
@@ -25,6 +26,15 @@ export type { RecordedRequest, EmulatorStats } from "./server";
 export type { RecoveryReport } from "./store/persistence";
 export { MAX_BODY_BYTES, MAX_HEADER_BYTES } from "./server";
 export { DEFAULT_INGEST_QUOTA_BYTES, DEFAULT_QUERY_QUOTA, QUOTA_EXCEEDED_STATUS } from "./quota";
+export { DEFAULT_QUERY_TIMEOUT_MS } from "./query/budget";
+export { APL_LIMITS } from "./apl/parser";
+export { serveUntilSignal } from "./lifecycle";
+
+/**
+ * How long {@link RunningEmulator.close} lets requests in flight finish (a query stops at its next checkpoint and
+ * answers 503) before it cuts their connections.
+ */
+export const CLOSE_GRACE_MS = 250;
 
 /** Development API token accepted when none is configured. Not a secret: the emulator is local. */
 export const DEFAULT_TOKEN = "xaat-local-development-token";
@@ -150,6 +160,16 @@ export interface EmulatorOptions {
    * was never created, and so does the emulator). Each name follows the dataset name rule.
    */
   datasets?: readonly string[];
+  /**
+   * How long one query may run, in ms, before it is stopped and answered 504. Defaults to
+   * {@link DEFAULT_QUERY_TIMEOUT_MS}.
+   */
+  queryTimeoutMs?: number;
+  /**
+   * Awaited between slices of every running query (a test seam: it shows a query in progress, or holds it there
+   * while the test does something else). Queries run without it.
+   */
+  onQuerySlice?: () => void | Promise<void>;
   /** Keep every received request in `received`. */
   record?: boolean;
   /** Receives one line per request; silent when unset. Tokens are never logged. */
@@ -169,7 +189,10 @@ export interface RunningEmulator {
   stats: EmulatorStats;
   /** With `dataFile`: what the start found in it (snapshot, journal transactions replayed, torn ones skipped). */
   recovery?: RecoveryReport;
-  /** Stops listening, closes connections and compacts the data file's journal into it. */
+  /**
+   * Stops listening; stops every running query (answered 503 at its next checkpoint), lets requests in flight
+   * finish for up to {@link CLOSE_GRACE_MS}, closes connections and compacts the data file's journal into it.
+   */
   close(): Promise<void>;
 }
 
@@ -192,6 +215,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     "maxBodyBytes",
     "rateLimitWindowMs",
     "compactBytes",
+    "queryTimeoutMs",
   ] as const) {
     const v = options[key];
     if (v !== undefined && !(Number.isSafeInteger(v) && v > 0))
@@ -216,11 +240,17 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     ingest: new Quota(options.ingestQuotaBytes ?? DEFAULT_INGEST_QUOTA_BYTES),
     query: new Quota(options.queryQuota ?? DEFAULT_QUERY_QUOTA),
   };
+  const shutdown = new AbortController();
   const context: EmulatorContext = {
     state,
     store,
     orgId,
     quotas,
+    queries: {
+      timeoutMs: options.queryTimeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS,
+      signal: shutdown.signal,
+      onSlice: options.onQuerySlice,
+    },
     changed: () => persistence?.seal(),
     durable: persistence ? () => persistence.durable() : undefined,
   };
@@ -269,8 +299,13 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     recovery,
     close() {
       closing ??= new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
+        shutdown.abort();
+        const cut = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS);
+        server.close(() => {
+          clearTimeout(cut);
+          resolve();
+        });
+        server.closeIdleConnections();
       }).then(() => persistence?.close());
       return closing;
     },

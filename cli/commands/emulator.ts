@@ -1,15 +1,18 @@
 /** `observability emulator`: serves the whole API locally until Ctrl-C. */
 import { Command, InvalidArgumentError } from "commander";
 import {
+  APL_LIMITS,
   DEFAULT_ORG_ID,
   DEFAULT_PERSONAL_TOKEN,
   DEFAULT_PORT,
   DEFAULT_INGEST_QUOTA_BYTES,
   DEFAULT_QUERY_QUOTA,
+  DEFAULT_QUERY_TIMEOUT_MS,
   DEFAULT_TOKEN,
   MAX_BODY_BYTES,
   MAX_HEADER_BYTES,
   exposedHostProblem,
+  serveUntilSignal,
   startEmulator,
   type RecoveryReport,
 } from "../../emulator";
@@ -62,6 +65,11 @@ Quotas (--ingest-quota, --query-quota): monthly, per UTC calendar month, in memo
 
 Size limits: a request body over --max-body-bytes (default ${MAX_BODY_BYTES}, 32 MiB), on the wire or once
   gunzipped, gets 413 JSON without being buffered; request headers over ${MAX_HEADER_BYTES} bytes get 431 JSON.
+  An APL query over ${APL_LIMITS.maxChars} characters, ${APL_LIMITS.maxTokens} tokens or ${APL_LIMITS.maxDepth} levels of nesting gets 400 naming
+  the limit.
+
+Queries run in slices and let other requests through between them. One that runs past --query-timeout (default
+  ${DEFAULT_QUERY_TIMEOUT_MS} ms) gets 504; one running when the emulator stops gets 503.
 
 Development defaults (published here, so not secrets), taken on a loopback host only (127.0.0.1, ::1,
 localhost):
@@ -91,6 +99,7 @@ interface EmulatorFlags {
   ingestQuota?: number;
   queryQuota?: number;
   maxBodyBytes?: number;
+  queryTimeout?: number;
   quiet?: boolean;
   dataset?: string[];
 }
@@ -148,6 +157,11 @@ export function registerEmulatorCommand(program: Command): void {
       integer("--max-body-bytes", 1, Number.MAX_SAFE_INTEGER),
     )
     .option(
+      "--query-timeout <ms>",
+      `how long one query may run before it is stopped and answered 504 (default ${DEFAULT_QUERY_TIMEOUT_MS})`,
+      integer("--query-timeout", 1, Number.MAX_SAFE_INTEGER),
+    )
+    .option(
       "--dataset <name>",
       "create this dataset at start unless it exists; repeatable (see below)",
       datasetFlag,
@@ -175,6 +189,7 @@ export function registerEmulatorCommand(program: Command): void {
         ingestQuotaBytes: flags.ingestQuota,
         queryQuota: flags.queryQuota,
         maxBodyBytes: flags.maxBodyBytes,
+        queryTimeoutMs: flags.queryTimeout,
         datasets: flags.dataset,
         logger: flags.quiet ? undefined : log,
       });
@@ -199,21 +214,6 @@ export function registerEmulatorCommand(program: Command): void {
       log(`  export OBSERVABILITY_URL=${em.url}`);
       log(`  export OBSERVABILITY_TOKEN=${shown}`);
       log("Press Ctrl-C to stop.");
-      await new Promise<void>((resolve) => {
-        const stop = (signal: string) => {
-          log(`${signal}: stopping${flags.data ? ` and saving ${flags.data}` : ""}`);
-          process.off("SIGINT", onInt);
-          process.off("SIGTERM", onTerm);
-          em.close().then(resolve, (err: Error) => {
-            process.stderr.write(`observability: could not save state: ${err.message}\n`);
-            process.exitCode = 1;
-            resolve();
-          });
-        };
-        const onInt = () => stop("SIGINT");
-        const onTerm = () => stop("SIGTERM");
-        process.on("SIGINT", onInt);
-        process.on("SIGTERM", onTerm);
-      });
+      await serveUntilSignal(em, log, flags.data);
     });
 }

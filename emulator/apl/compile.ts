@@ -60,6 +60,11 @@ export interface CompileContext {
   /** The query's time range, for `bin_auto`; a day ending at `now` when it is not given whole. */
   startNs?: bigint;
   endNs?: bigint;
+  /**
+   * Counts the syntax-tree nodes compiled: each node is compiled exactly once, so this equals the tree's size,
+   * which the parser bounds (MAX_TOKENS). Tests assert it to bound compile work without a wall clock.
+   */
+  stats?: { nodes: number };
 }
 
 const SECOND = 1_000_000_000n;
@@ -138,6 +143,7 @@ function timeAware(e: Expr, other: Expr, ctx: CompileContext): Getter {
   if (e.kind === "literal" && e.value.type === "string" && isTimeField(other)) {
     const ns = parseRfc3339Ns(e.value.value);
     if (ns !== undefined) {
+      if (ctx.stats) ctx.stats.nodes++;
       const dt = new DateTime(ns);
       return () => dt;
     }
@@ -321,10 +327,9 @@ function call(name: string, args: Getter[], ctx: CompileContext): Getter {
  * `field <op> number` and `field ==/!= string`: the shapes of nearly every filter, compiled without the
  * generic comparison so a million-row scan stays well inside its budget. Same results as the generic path.
  */
-function constantComparison(e: Extract<Expr, { kind: "binary" }>, ctx: CompileContext): Getter | undefined {
+function constantComparison(e: Extract<Expr, { kind: "binary" }>, l: Getter): Getter | undefined {
   if (e.right.kind !== "literal" || isTimeField(e.left)) return undefined;
   const lit = e.right.value;
-  const l = compileExpr(e.left, ctx);
   if (lit.type === "int" || lit.type === "real") {
     const c = lit.value;
     switch (e.op) {
@@ -368,8 +373,134 @@ function constantComparison(e: Extract<Expr, { kind: "binary" }>, ctx: CompileCo
   return undefined;
 }
 
-/** Compiles an expression into a closure over a row. */
+type Binary = Extract<Expr, { kind: "binary" }>;
+
+/** Operators that chain left-associatively at one precedence level: `a + b - c`, `a * b / c`, `a and b and c`. */
+const CHAIN_CLASS: Partial<Record<string, string>> = {
+  "+": "additive",
+  "-": "additive",
+  "*": "multiplicative",
+  "/": "multiplicative",
+  "%": "multiplicative",
+  and: "and",
+  or: "or",
+};
+
+/**
+ * A flat chain `t0 op1 t1 op2 t2 …` parses as a left-deep tree as deep as it is long. It is compiled by walking
+ * that left spine in a loop, into one closure that loops over the terms: neither compiling nor evaluating it
+ * recurses per term, so its length never meets the stack, and each node is compiled once.
+ */
+function compileChain(e: Binary, cls: string, ctx: CompileContext): Getter {
+  const ops: Binary[] = [];
+  let base: Expr = e;
+  while (base.kind === "binary" && CHAIN_CLASS[base.op] === cls) {
+    ops.push(base);
+    base = base.left;
+  }
+  ops.reverse();
+  if (ctx.stats) ctx.stats.nodes += ops.length;
+  // Only the first step's left side is the base itself; every later left side is a chain node, never `_time`.
+  const first = timeAware(base, ops[0].right, ctx);
+  const rights = ops.map((o, i) => (i === 0 ? timeAware(o.right, base, ctx) : compileExpr(o.right, ctx)));
+  const n = rights.length;
+  if (cls === "and" && n === 1) {
+    const [r] = rights;
+    return (row) => first(row) === true && r(row) === true;
+  }
+  if (cls === "or" && n === 1) {
+    const [r] = rights;
+    return (row) => first(row) === true || r(row) === true;
+  }
+  if (cls === "and") {
+    const terms = [first, ...rights];
+    return (row) => {
+      for (let i = 0; i <= n; i++) if (terms[i](row) !== true) return false;
+      return true;
+    };
+  }
+  if (cls === "or") {
+    const terms = [first, ...rights];
+    return (row) => {
+      for (let i = 0; i <= n; i++) if (terms[i](row) === true) return true;
+      return false;
+    };
+  }
+  const symbols = ops.map((o) => o.op);
+  if (n === 1) {
+    const [op] = symbols;
+    const [r] = rights;
+    return (row) => arithmetic(op, first(row), r(row));
+  }
+  return (row) => {
+    let v = first(row);
+    for (let i = 0; i < n; i++) v = arithmetic(symbols[i], v, rights[i](row));
+    return v;
+  };
+}
+
+/** A comparison or string operator: both sides compiled once, the fast path tried on the compiled left. */
+function compileComparison(e: Binary, ctx: CompileContext): Getter {
+  if (ctx.stats) ctx.stats.nodes++;
+  const l = timeAware(e.left, e.right, ctx);
+  if (e.right.kind === "literal") {
+    const fast = constantComparison(e, l);
+    if (fast) {
+      if (ctx.stats) ctx.stats.nodes++;
+      return fast;
+    }
+  }
+  const r = timeAware(e.right, e.left, ctx);
+  switch (e.op) {
+    case "==":
+      return (row) => equalValues(l(row), r(row));
+    case "!=":
+      return (row) => {
+        const a = l(row);
+        const b = r(row);
+        const aNull = a === null || a === undefined;
+        const bNull = b === null || b === undefined;
+        if (aNull || bNull) return aNull !== bNull;
+        const c = compareValues(a, b);
+        return c !== undefined && c !== 0;
+      };
+    case "=~":
+    case "!~": {
+      const want = e.op === "=~";
+      return (row) => {
+        const a = l(row);
+        const b = r(row);
+        if (typeof a !== "string" || typeof b !== "string") return false;
+        return (a.toLowerCase() === b.toLowerCase()) === want;
+      };
+    }
+    case "<":
+      return (row) => (compareValues(l(row), r(row)) ?? 0) < 0;
+    case "<=": {
+      return (row) => {
+        const c = compareValues(l(row), r(row));
+        return c !== undefined && c <= 0;
+      };
+    }
+    case ">":
+      return (row) => (compareValues(l(row), r(row)) ?? 0) > 0;
+    case ">=":
+      return (row) => {
+        const c = compareValues(l(row), r(row));
+        return c !== undefined && c >= 0;
+      };
+    default:
+      return stringOp(e.op, l, r);
+  }
+}
+
+/** Compiles an expression into a closure over a row; every node of `e` is compiled exactly once. */
 export function compileExpr(e: Expr, ctx: CompileContext): Getter {
+  if (e.kind === "binary") {
+    const cls = CHAIN_CLASS[e.op];
+    return cls ? compileChain(e, cls, ctx) : compileComparison(e, ctx);
+  }
+  if (ctx.stats) ctx.stats.nodes++;
   switch (e.kind) {
     case "literal": {
       const v = literal(e.value);
@@ -402,65 +533,6 @@ export function compileExpr(e: Expr, ctx: CompileContext): Getter {
         e.args.map((x) => compileExpr(x, ctx)),
         ctx,
       );
-    case "binary": {
-      const fast = constantComparison(e, ctx);
-      if (fast) return fast;
-      const l = timeAware(e.left, e.right, ctx);
-      const r = timeAware(e.right, e.left, ctx);
-      switch (e.op) {
-        case "and":
-          return (row) => l(row) === true && r(row) === true;
-        case "or":
-          return (row) => l(row) === true || r(row) === true;
-        case "==":
-          return (row) => equalValues(l(row), r(row));
-        case "!=":
-          return (row) => {
-            const a = l(row);
-            const b = r(row);
-            const aNull = a === null || a === undefined;
-            const bNull = b === null || b === undefined;
-            if (aNull || bNull) return aNull !== bNull;
-            const c = compareValues(a, b);
-            return c !== undefined && c !== 0;
-          };
-        case "=~":
-        case "!~": {
-          const want = e.op === "=~";
-          return (row) => {
-            const a = l(row);
-            const b = r(row);
-            if (typeof a !== "string" || typeof b !== "string") return false;
-            return (a.toLowerCase() === b.toLowerCase()) === want;
-          };
-        }
-        case "<":
-          return (row) => (compareValues(l(row), r(row)) ?? 0) < 0;
-        case "<=": {
-          return (row) => {
-            const c = compareValues(l(row), r(row));
-            return c !== undefined && c <= 0;
-          };
-        }
-        case ">":
-          return (row) => (compareValues(l(row), r(row)) ?? 0) > 0;
-        case ">=":
-          return (row) => {
-            const c = compareValues(l(row), r(row));
-            return c !== undefined && c >= 0;
-          };
-        case "+":
-        case "-":
-        case "*":
-        case "/":
-        case "%": {
-          const op = e.op;
-          return (row) => arithmetic(op, l(row), r(row));
-        }
-        default:
-          return stringOp(e.op, l, r);
-      }
-    }
   }
 }
 

@@ -1,7 +1,7 @@
 /** The emulator's APL subset: lexer, parser, compiler to closures. */
 export { AplError, positionOf, type AplErrorType } from "./errors";
 export { tokenize, type Token, type TokenKind } from "./lexer";
-export { parseApl, SCALAR_FUNCTIONS, timespanNs } from "./parser";
+export { APL_LIMITS, parseApl, SCALAR_FUNCTIONS, timespanNs } from "./parser";
 export {
   compileExpr,
   compileQuery,

@@ -59,12 +59,19 @@ const ESCAPES: Record<string, string> = {
   "0": "\0",
 };
 
-/** Splits `source` into tokens, ending with an `eof` token; throws {@link AplError} at the offending character. */
-export function tokenize(source: string): Token[] {
+/**
+ * Splits `source` into tokens, ending with an `eof` token; throws {@link AplError} at the offending character,
+ * or at the first token past `maxTokens` (the parser's size bound: every syntax-tree node takes at least one token).
+ */
+export function tokenize(source: string, maxTokens = Infinity): Token[] {
   const tokens: Token[] = [];
   const fail = (msg: string, at: number): never => {
     const { line, column } = positionOf(source, at);
     throw new AplError(msg, line, column);
+  };
+  const push = (t: Token): void => {
+    if (tokens.length >= maxTokens) fail(`query is too long: more than ${maxTokens} tokens`, t.start);
+    tokens.push(t);
   };
   let i = 0;
   const n = source.length;
@@ -82,19 +89,19 @@ export function tokenize(source: string): Token[] {
     if (isIdentStart(c)) {
       while (i < n && isIdentPart(source[i])) i++;
       const name = source.slice(start, i);
-      tokens.push({ kind: "ident", value: name, start, end: i });
+      push({ kind: "ident", value: name, start, end: i });
       // datetime(...) holds an unquoted timestamp full of '-' and ':' that is no expression; take it raw.
       if (name === "datetime") {
         let j = i;
         while (j < n && (source[j] === " " || source[j] === "\t")) j++;
         if (source[j] === "(") {
-          tokens.push({ kind: "punct", value: "(", start: j, end: j + 1 });
+          push({ kind: "punct", value: "(", start: j, end: j + 1 });
           const close = source.indexOf(")", j + 1);
           if (close < 0) fail("datetime( is missing its closing ')'", j);
           const raw = source.slice(j + 1, close);
           const lead = raw.length - raw.trimStart().length;
-          tokens.push({ kind: "datetime", value: raw.trim(), start: j + 1 + lead, end: close });
-          tokens.push({ kind: "punct", value: ")", start: close, end: close + 1 });
+          push({ kind: "datetime", value: raw.trim(), start: j + 1 + lead, end: close });
+          push({ kind: "punct", value: ")", start: close, end: close + 1 });
           i = close + 1;
         }
       }
@@ -122,10 +129,10 @@ export function tokenize(source: string): Token[] {
         while (i < n && isIdentPart(source[i])) i++;
         const unit = source.slice(unitStart, i);
         if (!TIMESPAN_UNITS.has(unit)) fail(`unknown timespan unit '${unit}'`, unitStart);
-        tokens.push({ kind: "timespan", value: source.slice(start, i), start, end: i });
+        push({ kind: "timespan", value: source.slice(start, i), start, end: i });
         continue;
       }
-      tokens.push({ kind, value: source.slice(start, i), start, end: i });
+      push({ kind, value: source.slice(start, i), start, end: i });
       continue;
     }
     if (c === "'" || c === '"') {
@@ -148,13 +155,13 @@ export function tokenize(source: string): Token[] {
         value += ch;
         i++;
       }
-      tokens.push({ kind: "string", value, start, end: i });
+      push({ kind: "string", value, start, end: i });
       continue;
     }
     const p = PUNCT.find((op) => source.startsWith(op, i));
     if (p === undefined) fail(`unexpected character '${c}'`, i);
     else {
-      tokens.push({ kind: "punct", value: p, start, end: i + p.length });
+      push({ kind: "punct", value: p, start, end: i + p.length });
       i += p.length;
     }
   }

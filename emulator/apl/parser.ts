@@ -61,15 +61,29 @@ const UNIT_NS: Record<string, number> = {
   tick: 100,
   ns: 1,
 };
-/** Deep enough for any real query, shallow enough that the JS stack never overflows. */
-const MAX_DEPTH = 200;
+/**
+ * Bounds on one query, so that its parse, compile and per-row work are bounded by its size and no input meets the
+ * JS stack. Each is refused with a 400 that names it. A flat chain (`a + 1 + 1 …`, `x and y and …`) nests no
+ * deeper however long it is: the compiler loops over its terms (see emulator/apl/compile.ts).
+ */
+export const APL_LIMITS = {
+  /** Nesting: parentheses, function-call arguments, unary minus. Deep enough for any real query. */
+  maxDepth: 200,
+  /** Tokens of the query: every syntax-tree node takes one or more, so this bounds the tree's size too. */
+  maxTokens: 20_000,
+  /** Characters of the query text, checked before tokenizing it. */
+  maxChars: 1_048_576,
+} as const;
+const MAX_DEPTH = APL_LIMITS.maxDepth;
 
 /** Nanoseconds of a timespan literal such as `1h`, `1.5d` or `250ms`. */
-export function timespanNs(text: string): bigint {
+export function timespanNs(text: string): bigint | undefined {
   const m = /^(\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)([a-z]+)$/.exec(text);
   if (!m) return 0n;
   if (!m[1].includes(".") && !/[eE]/.test(m[1])) return BigInt(m[1]) * BigInt(UNIT_NS[m[2]]);
-  return BigInt(Math.round(parseFloat(m[1]) * UNIT_NS[m[2]]));
+  // `1e999d` is Infinity nanoseconds, which no bigint holds.
+  const ns = Math.round(parseFloat(m[1]) * UNIT_NS[m[2]]);
+  return Number.isFinite(ns) ? BigInt(ns) : undefined;
 }
 
 class Parser {
@@ -334,7 +348,8 @@ class Parser {
   }
 
   expr(): Expr {
-    if (++this.depth > MAX_DEPTH) this.fail("expression is nested too deeply", this.peek().start);
+    if (++this.depth > MAX_DEPTH)
+      this.fail(`expression is nested too deeply: more than ${MAX_DEPTH} levels`, this.peek().start);
     try {
       return this.or();
     } finally {
@@ -413,7 +428,8 @@ class Parser {
   unary(): Expr {
     if (this.isPunct("-")) {
       const op = this.next();
-      if (++this.depth > MAX_DEPTH) this.fail("expression is nested too deeply", op.start);
+      if (++this.depth > MAX_DEPTH)
+        this.fail(`expression is nested too deeply: more than ${MAX_DEPTH} levels`, op.start);
       try {
         const operand = this.unary();
         if (operand.kind === "literal" && (operand.value.type === "int" || operand.value.type === "real")) {
@@ -443,9 +459,12 @@ class Parser {
         const value = Number(t.value);
         return { kind: "literal", value: { type: t.kind === "int" ? "int" : "real", value }, pos: t.start };
       }
-      case "timespan":
+      case "timespan": {
         this.next();
-        return { kind: "literal", value: { type: "timespan", ns: timespanNs(t.value) }, pos: t.start };
+        const ns = timespanNs(t.value);
+        if (ns === undefined) this.fail(`timespan ${t.value} is out of range`, t.start);
+        return { kind: "literal", value: { type: "timespan", ns }, pos: t.start };
+      }
       case "string":
         this.next();
         return { kind: "literal", value: { type: "string", value: t.value }, pos: t.start };
@@ -529,6 +548,9 @@ class Parser {
 
 /** Parses an APL query into its syntax tree; throws {@link AplError} pointing at the offending token. */
 export function parseApl(source: string): Query {
-  const tokens = tokenize(source);
+  if (source.length > APL_LIMITS.maxChars) {
+    throw new AplError(`query is too long: more than ${APL_LIMITS.maxChars} characters`, 1, 1);
+  }
+  const tokens = tokenize(source, APL_LIMITS.maxTokens);
   return new Parser(source, tokens).query();
 }

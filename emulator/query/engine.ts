@@ -6,6 +6,7 @@
 import type { Column, Plan, PlanOp, Predicate, Row } from "../apl/compile";
 import { sortCompare, toOutput } from "../apl/values";
 import type { StoredEvent } from "../store/events";
+import { QueryBudget } from "./budget";
 
 /** Time range, cursor and page limit of one query. Both time bounds are inclusive. */
 export interface ExecOptions {
@@ -16,6 +17,8 @@ export interface ExecOptions {
   includeCursor?: boolean;
   /** The effective page limit, already the lowest of the query's, the request's and the server's. */
   pageLimit: number;
+  /** Time budget and slicing; an unbounded budget (default timeout, no shutdown signal) when not given. */
+  budget?: QueryBudget;
 }
 
 /** The aggregations of a summarize, kept for the legacy format's buckets. */
@@ -101,7 +104,13 @@ function through(stages: readonly Stage[], row: Row): Row | undefined {
  * Walks the scan in its direction; collects up to `limit` rows, and keeps counting matches when asked. Maps
  * after the last filter cannot change what matches, so they run only on the rows collected.
  */
-function drain(events: readonly StoredEvent[], scan: Scan, limit: number, countAll: boolean) {
+async function drain(
+  events: readonly StoredEvent[],
+  scan: Scan,
+  limit: number,
+  countAll: boolean,
+  budget: QueryBudget,
+) {
   const rows: Row[] = [];
   let matched = 0;
   let examined = 0;
@@ -114,18 +123,31 @@ function drain(events: readonly StoredEvent[], scan: Scan, limit: number, countA
   const preds = head.every((s) => s.pred) ? head.map((s) => s.pred!) : undefined;
   const one = preds?.length === 1 ? preds[0] : undefined;
   const step = scan.desc ? -1 : 1;
-  for (let i = scan.desc ? hi - 1 : lo; scan.desc ? i >= lo : i < hi; i += step) {
-    const ev = events[i];
-    examined++;
-    let row: Row | undefined = ev;
-    if (one) {
-      if (!one(ev)) continue;
-    } else if (preds) {
-      if (!passes(preds, ev)) continue;
-    } else if ((row = through(head, ev)) === undefined) continue;
-    matched++;
-    if (rows.length < limit) rows.push(tail.length === 0 ? row : through(tail, row)!);
-    else if (!countAll) break;
+  // A slice of rows at a time, with a checkpoint between slices (emulator/query/budget.ts). `left` rows remain.
+  let i = scan.desc ? hi - 1 : lo;
+  let left = hi - lo;
+  while (left > 0) {
+    const take = Math.min(left, budget.rowsPerSlice);
+    left -= take;
+    const end = i + take * step;
+    for (; i !== end; i += step) {
+      const ev = events[i];
+      let row: Row | undefined = ev;
+      if (one) {
+        if (!one(ev)) continue;
+      } else if (preds) {
+        if (!passes(preds, ev)) continue;
+      } else if ((row = through(head, ev)) === undefined) continue;
+      matched++;
+      if (rows.length < limit) rows.push(tail.length === 0 ? row : through(tail, row)!);
+      else if (!countAll) {
+        i += step;
+        left = 0;
+        break;
+      }
+    }
+    examined += Math.abs(i - (end - take * step));
+    if (left > 0) await budget.checkpoint();
   }
   return { rows, matched, examined };
 }
@@ -134,7 +156,12 @@ function drain(events: readonly StoredEvent[], scan: Scan, limit: number, countA
  * Rows ordered by the keys (ties keep their input order). With `top`, only the first `top` of that order: one
  * pass keeps them in a small sorted buffer, so `sort by f | limit n` over many rows does not sort them all.
  */
-function sortRows(rows: Row[], keys: { get: Column["get"]; desc: boolean }[], top = Infinity): Row[] {
+async function sortRows(
+  rows: Row[],
+  keys: { get: Column["get"]; desc: boolean }[],
+  budget: QueryBudget,
+  top = Infinity,
+): Promise<Row[]> {
   interface Decorated {
     row: Row;
     i: number;
@@ -157,16 +184,15 @@ function sortRows(rows: Row[], keys: { get: Column["get"]; desc: boolean }[], to
     return a.i - b.i;
   };
   const decorate = (row: Row, i: number): Decorated => ({ row, i, k: keys.map((key) => key.get(row)) });
-  if (top >= rows.length)
-    return rows
-      .map(decorate)
-      .sort(compare)
-      .map((d) => d.row);
+  if (top >= rows.length) {
+    const sorted = await budget.sort(await budget.map(rows, decorate), compare);
+    return sorted.map((d) => d.row);
+  }
   if (top <= 0) return [];
   const best: Decorated[] = [];
-  for (let i = 0; i < rows.length; i++) {
-    const d = decorate(rows[i], i);
-    if (best.length === top && compare(d, best[top - 1]) >= 0) continue;
+  await budget.each(rows, (row, i) => {
+    const d = decorate(row, i);
+    if (best.length === top && compare(d, best[top - 1]) >= 0) return;
     let lo = 0;
     let hi = best.length;
     while (lo < hi) {
@@ -176,7 +202,7 @@ function sortRows(rows: Row[], keys: { get: Column["get"]; desc: boolean }[], to
     }
     best.splice(lo, 0, d);
     if (best.length > top) best.pop();
-  }
+  });
   return best.map((d) => d.row);
 }
 
@@ -196,25 +222,31 @@ interface TopkEntry {
  * reads from the live service for `topk(remote_ip, 1)`; the service estimates, the emulator counts exactly, so
  * `error` is always 0.
  */
-function topk(
+async function topk(
   counts: Map<string, TopkEntry> | undefined,
   k: number,
-): { key: unknown; count: number; error: number }[] {
+  budget: QueryBudget,
+): Promise<{ key: unknown; count: number; error: number }[]> {
   if (!counts) return [];
-  return [...counts.values()]
-    .sort((a, b) => b.count - a.count || sortCompare(a.key, b.key))
-    .slice(0, k)
-    .map((e) => ({ key: toOutput(e.key), count: e.count, error: 0 }));
+  const sorted = await budget.sort(
+    [...counts.values()],
+    (a, b) => b.count - a.count || sortCompare(a.key, b.key),
+  );
+  return sorted.slice(0, k).map((e) => ({ key: toOutput(e.key), count: e.count, error: 0 }));
 }
 
-function summarize(rows: Row[], op: Extract<PlanOp, { op: "summarize" }>): Row[] {
+async function summarize(
+  rows: Row[],
+  op: Extract<PlanOp, { op: "summarize" }>,
+  budget: QueryBudget,
+): Promise<Row[]> {
   interface Acc {
     keys: unknown[];
     count: number;
     state: { sum: number; n: number; best: unknown; seen?: Set<string>; counts?: Map<string, TopkEntry> }[];
   }
   const groups = new Map<string, Acc>();
-  for (const row of rows) {
+  await budget.each(rows, (row) => {
     const keys = op.by.map((b) => b.get(row));
     const k = groupKey(keys);
     let acc = groups.get(k);
@@ -249,12 +281,13 @@ function summarize(rows: Row[], op: Extract<PlanOp, { op: "summarize" }>): Row[]
         else counts.set(key, { key: v, count: 1 });
       }
     });
-  }
+  });
   const out: Row[] = [];
   for (const acc of groups.values()) {
     const data: Record<string, unknown> = {};
     op.by.forEach((b, j) => (data[b.name] = acc.keys[j] ?? null));
-    op.aggs.forEach((agg, j) => {
+    for (let j = 0; j < op.aggs.length; j++) {
+      const agg = op.aggs[j];
       const s = acc.state[j];
       switch (agg.fn) {
         case "count":
@@ -274,11 +307,12 @@ function summarize(rows: Row[], op: Extract<PlanOp, { op: "summarize" }>): Row[]
           data[agg.name] = s.seen?.size ?? 0;
           break;
         case "topk":
-          data[agg.name] = topk(s.counts, agg.k ?? 1);
+          data[agg.name] = await topk(s.counts, agg.k ?? 1, budget);
           break;
       }
-    });
+    }
     out.push({ data });
+    if (out.length % budget.rowsPerSlice === 0) await budget.checkpoint();
   }
   // Groups come out ordered by their keys so that pages are deterministic.
   return op.by.length === 0
@@ -286,11 +320,17 @@ function summarize(rows: Row[], op: Extract<PlanOp, { op: "summarize" }>): Row[]
     : sortRows(
         out,
         op.by.map((b) => ({ get: (r: Row) => r.data[b.name], desc: false })),
+        budget,
       );
 }
 
 /** Runs `plan` over `events` (ascending by time and arrival) with the request's range, cursor and limit. */
-export function execute(events: readonly StoredEvent[], plan: Plan, opts: ExecOptions): ExecResult {
+export async function execute(
+  events: readonly StoredEvent[],
+  plan: Plan,
+  opts: ExecOptions,
+): Promise<ExecResult> {
+  const budget = opts.budget ?? new QueryBudget();
   let lo = opts.startNs === undefined ? 0 : lowerBound(events, timeOf, opts.startNs, false);
   let hi = opts.endNs === undefined ? events.length : lowerBound(events, timeOf, opts.endNs, true);
   const desc = cursorDescending(plan.ops);
@@ -313,10 +353,10 @@ export function execute(events: readonly StoredEvent[], plan: Plan, opts: ExecOp
   let matched: number | undefined;
   let order: { field: string; desc: boolean }[] | undefined;
 
-  const materialize = (limit = Infinity): Row[] => {
+  const materialize = async (limit = Infinity): Promise<Row[]> => {
     if (!scan) return rows;
     const countAll = matched === undefined;
-    const out = drain(events, scan, limit, countAll);
+    const out = await drain(events, scan, limit, countAll, budget);
     result.rowsExamined += out.examined;
     // Only a limit fixes the count; rows taken whole may still be filtered by a later where.
     if (countAll && limit !== Infinity) matched = out.matched;
@@ -330,21 +370,21 @@ export function execute(events: readonly StoredEvent[], plan: Plan, opts: ExecOp
     switch (op.op) {
       case "where":
         if (scan) scan.stages.push({ pred: op.pred });
-        else rows = rows.filter(op.pred);
+        else rows = await budget.filter(rows, op.pred);
         break;
       case "sort":
         order = op.keys.map((k) => ({ field: k.name, desc: k.desc }));
         if (scan && op.keys.length === 1 && op.keys[0].name === "_time") scan.desc = op.keys[0].desc;
         else {
-          const all = materialize();
+          const all = await materialize();
           const next = plan.ops[at + 1];
           // A limit right after only needs the first n; the count is what the sort saw, as the limit would say.
           if (next?.op === "limit") matched ??= all.length;
-          rows = sortRows(all, op.keys, next?.op === "limit" ? next.n : Infinity);
+          rows = await sortRows(all, op.keys, budget, next?.op === "limit" ? next.n : Infinity);
         }
         break;
       case "limit":
-        if (scan) rows = materialize(op.n);
+        if (scan) rows = await materialize(op.n);
         else {
           matched ??= rows.length;
           rows = rows.slice(0, op.n);
@@ -361,7 +401,7 @@ export function execute(events: readonly StoredEvent[], plan: Plan, opts: ExecOp
         };
         // Row-wise: while the scan is lazy, only the rows a later limit keeps are ever mapped.
         if (scan) scan.stages.push({ map });
-        else rows = rows.map(map);
+        else rows = await budget.map(rows, map);
         if (!base) result.columns = cols.map((c) => c.name);
         else if (result.columns) {
           for (const c of cols) if (!result.columns.includes(c.name)) result.columns.push(c.name);
@@ -370,9 +410,9 @@ export function execute(events: readonly StoredEvent[], plan: Plan, opts: ExecOp
         break;
       }
       case "summarize": {
-        rows = materialize();
+        rows = await materialize();
         matched ??= rows.length;
-        rows = summarize(rows, op);
+        rows = await summarize(rows, op, budget);
         result.columns = [...op.by.map((b) => b.name), ...op.aggs.map((a) => a.name)];
         result.summary = {
           by: op.by.map((b) => b.name),
@@ -384,7 +424,7 @@ export function execute(events: readonly StoredEvent[], plan: Plan, opts: ExecOp
       }
     }
   }
-  if (scan) rows = materialize(opts.pageLimit);
+  if (scan) rows = await materialize(opts.pageLimit);
   else {
     matched ??= rows.length;
     if (rows.length > opts.pageLimit) rows = rows.slice(0, opts.pageLimit);

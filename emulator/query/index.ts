@@ -12,6 +12,7 @@ import { AplRequestSchema, LegacyQueryRequestSchema, QueryFormatSchema } from ".
 import { INVALID_FIELD_STATUS, errorReply, type Reply } from "../http";
 import type { EventStoreApi } from "../store/events";
 import { nowNs, parseQueryTimeNs } from "../time";
+import { QueryBudget, QueryInterrupted, type QueryBudgetOptions } from "./budget";
 import { execute, type ExecResult } from "./engine";
 import { buildStatus, legacyBody, tabularBody } from "./format";
 import {
@@ -24,6 +25,13 @@ import {
 } from "./legacy";
 
 export { cursorDescending, execute, type ExecOptions, type ExecResult } from "./engine";
+export {
+  DEFAULT_QUERY_TIMEOUT_MS,
+  QueryBudget,
+  QueryInterrupted,
+  SLICE_WORK,
+  type QueryBudgetOptions,
+} from "./budget";
 export { compileLegacyFilter, LEGACY_FILTER_OPS, legacyProjection, LegacyRequestError } from "./legacy";
 
 /** Page size when neither the query nor the request sets a limit (the API reference's default). */
@@ -48,6 +56,37 @@ export type DatasetExists = (name: string) => boolean;
 
 function notFound(dataset: string): Reply {
   return errorReply(404, `dataset "${dataset}" not found`);
+}
+
+/**
+ * What a query that had to stop answers. Over its budget: 504, a gateway's "the work behind me took too long".
+ * The service's published OpenAPI document (axiomhq/docs, content/docs/(api-reference)/restapi/versions/
+ * v1-edge-query.json) gives `/query/_apl` only a `default` "User or system error", and no official client treats a
+ * query timeout apart (axiomhq/axiom-go axiom/client.go special-cases only 429 and 430; @axiomhq/js
+ * dist/esm/fetchClient.js retries 500, 502, 503 and 504 alike), so the status is the one Kusto's query service,
+ * APL's model, documents for a query past its timeout (Azure Monitor Logs API, "Timeouts": 504 Gateway Timeout).
+ * Shutting down: 503, the server is going away.
+ */
+function interrupted(err: QueryInterrupted): Reply {
+  return errorReply(err.reason === "timeout" ? 504 : 503, err.message);
+}
+
+/**
+ * `execute` within `opts.budget`, with a stopped query answered as {@link interrupted} says. The budget is checked
+ * first too: parsing and compiling are linear in the query's bounded size, but they count against it.
+ */
+async function executeWithin(
+  events: Parameters<typeof execute>[0],
+  plan: Plan,
+  opts: Parameters<typeof execute>[2] & { budget: QueryBudget },
+): Promise<ExecResult | Reply> {
+  try {
+    opts.budget.check();
+    return await execute(events, plan, opts);
+  } catch (err) {
+    if (err instanceof QueryInterrupted) return interrupted(err);
+    throw err;
+  }
 }
 
 /** Parses start/end times (inclusive); an error response when one is bad or they are reversed. */
@@ -90,14 +129,16 @@ export function aplPageLimit(ops: readonly PlanOp[], requestLimit?: number): num
  * Runs `POST /v1/datasets/_apl?format=...`: 200 with a legacy or tabular body, 400 for a bad body, format or
  * query (with `detail: {line, column, errorType, message}` for the query), 404 for an unknown dataset.
  */
-export function runAplQuery(
+export async function runAplQuery(
   store: EventStoreApi,
   body: unknown,
   format: string | undefined,
   now: bigint = nowNs(),
   exists: DatasetExists = (name) => store.events(name) !== undefined,
-): Reply {
+  limits: QueryBudgetOptions = {},
+): Promise<Reply> {
   const startedAt = process.hrtime.bigint();
+  const budget = new QueryBudget(limits);
   const fmt = validate(QueryFormatSchema, format ?? "legacy");
   if (!fmt.ok) return badRequest(`format: ${fmt.failures[0].reason}`);
   const req = validate(AplRequestSchema, body);
@@ -105,8 +146,9 @@ export function runAplQuery(
   const range = timeRange(req.value, now);
   if ("status" in range) return range;
   let plan: Plan;
+  const stats = { nodes: 0 };
   try {
-    plan = compileQuery(parseApl(req.value.apl), { now, ...range });
+    plan = compileQuery(parseApl(req.value.apl), { now, ...range, stats });
   } catch (err) {
     if (!(err instanceof AplError)) throw err;
     const detail = { line: err.line, column: err.column, errorType: err.errorType, message: err.message };
@@ -114,12 +156,15 @@ export function runAplQuery(
   }
   if (!exists(plan.dataset)) return notFound(plan.dataset);
   const events = store.events(plan.dataset) ?? [];
-  const res: ExecResult = execute(events, plan, {
+  budget.sizeSlices(stats.nodes);
+  const res = await executeWithin(events, plan, {
     ...range,
     cursor: req.value.cursor,
     includeCursor: req.value.includeCursor,
     pageLimit: aplPageLimit(plan.ops, req.value.limit),
+    budget,
   });
+  if ("status" in res) return res;
   const status = buildStatus(res, req.value.cursor, elapsedUs(startedAt));
   const out =
     fmt.value === "tabular"
@@ -132,14 +177,16 @@ export function runAplQuery(
  * Runs the legacy `POST /v1/datasets/{name}/query`: `order` (default `_time` descending), `limit` (default
  * 1,000, at most 50,000), `filter`, `project`, `cursor`/`includeCursor`, required `startTime`/`endTime`.
  */
-export function runLegacyQuery(
+export async function runLegacyQuery(
   store: EventStoreApi,
   dataset: string,
   body: unknown,
   now: bigint = nowNs(),
   exists: DatasetExists = (name) => store.events(name) !== undefined,
-): Reply {
+  limits: QueryBudgetOptions = {},
+): Promise<Reply> {
   const startedAt = process.hrtime.bigint();
+  const budget = new QueryBudget(limits);
   const req = validate(LegacyQueryRequestSchema, body);
   if (!req.ok) return invalidField(formatFailures(req.failures));
   const range = timeRange(req.value, now);
@@ -183,7 +230,7 @@ export function runLegacyQuery(
   }
   if (!exists(dataset)) return notFound(dataset);
   const events = store.events(dataset) ?? [];
-  const res = execute(
+  const res = await executeWithin(
     events,
     { dataset, ops },
     {
@@ -191,7 +238,9 @@ export function runLegacyQuery(
       cursor: req.value.cursor,
       includeCursor: req.value.includeCursor,
       pageLimit,
+      budget,
     },
   );
+  if ("status" in res) return res;
   return { status: 200, body: legacyBody(res, buildStatus(res, req.value.cursor, elapsedUs(startedAt))) };
 }

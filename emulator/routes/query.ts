@@ -13,10 +13,10 @@ export function registerQueries(router: Router, em: EmulatorContext): void {
   // empty answers an empty result. Our decision: no official client's test or doc queries a missing dataset.
   const exists = (name: string) => datasetExists(em, name);
   /** Refuses with 430 when the quota is spent; charges one query for each answered 200. */
-  const metered = (run: () => Reply): Reply => {
+  const metered = async (run: () => Promise<Reply>): Promise<Reply> => {
     const quota = em.quotas.query;
     if (!quota.fits(1)) throw new HttpError(QUOTA_EXCEEDED_STATUS, quota.exceededMessage("query", 1));
-    const result = run();
+    const result = await run();
     if (result.status === 200) quota.charge(1);
     return { ...result, headers: { ...result.headers, ...quotaHeaders("query", quota) } };
   };
@@ -25,7 +25,14 @@ export function registerQueries(router: Router, em: EmulatorContext): void {
     "/v1/datasets/_apl",
     (ctx) =>
       metered(() =>
-        runAplQuery(em.store, jsonObjectBody(ctx), queryParam(ctx.query, "format"), undefined, exists),
+        runAplQuery(
+          em.store,
+          jsonObjectBody(ctx),
+          queryParam(ctx.query, "format"),
+          undefined,
+          exists,
+          em.queries,
+        ),
       ),
     APL_QUERY_ACCESS,
   );
@@ -34,7 +41,9 @@ export function registerQueries(router: Router, em: EmulatorContext): void {
     "/v1/datasets/:name/query",
     (ctx) => {
       if (ctx.params.name === "") throw new HttpError(400, "dataset name must not be empty");
-      return metered(() => runLegacyQuery(em.store, ctx.params.name, jsonObjectBody(ctx), undefined, exists));
+      return metered(() =>
+        runLegacyQuery(em.store, ctx.params.name, jsonObjectBody(ctx), undefined, exists, em.queries),
+      );
     },
     LEGACY_QUERY_ACCESS,
   );

@@ -44,14 +44,14 @@ function store(): EventStore {
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-function query(apl: string, format?: string): any {
-  const res = runAplQuery(store(), { apl }, format, NOW);
+async function query(apl: string, format?: string): Promise<any> {
+  const res = await runAplQuery(store(), { apl }, format, NOW);
   if (res.status !== 200) throw new Error(`status ${res.status}: ${JSON.stringify(res.body)}`);
   return res.body;
 }
 
-function ids(apl: string): unknown[] {
-  return query(apl).matches.map((m: { data: { id: unknown } }) => m.data.id);
+async function ids(apl: string): Promise<unknown[]> {
+  return (await query(apl)).matches.map((m: { data: { id: unknown } }) => m.data.id);
 }
 
 describe("APL where expressions", () => {
@@ -101,8 +101,8 @@ describe("APL where expressions", () => {
     ["strlen()", "t | where strlen(msg) == 12", [6]],
     ["iff()", "t | where iff(status == 200, id, 0) == 5", [5]],
     ["comments and newlines are whitespace", "t // all\n| where id == 1 // one", [1]],
-  ])("%s: %s", (_rule, apl, expected) => {
-    expect(ids(apl)).toEqual(expected);
+  ])("%s: %s", async (_rule, apl, expected) => {
+    expect(await ids(apl)).toEqual(expected);
   });
 });
 
@@ -124,25 +124,25 @@ describe("APL tabular operators", () => {
     ["take N is limit", "t | sort by _time asc | take 3", [1, 2, 3]],
     ["limit 0 returns nothing", "t | limit 0", []],
     ["where after limit filters the page", "t | limit 3 | where id > 4", [6, 5]],
-  ])("%s: %s", (_rule, apl, expected) => {
-    expect(ids(apl)).toEqual(expected);
+  ])("%s: %s", async (_rule, apl, expected) => {
+    expect(await ids(apl)).toEqual(expected);
   });
 
-  it("project keeps only the named fields, renamed when asked", () => {
-    const body = query("t | where id == 3 | project id, p = req.path, svc = toupper(service)");
+  it("project keeps only the named fields, renamed when asked", async () => {
+    const body = await query("t | where id == 3 | project id, p = req.path, svc = toupper(service)");
     expect(body.matches).toHaveLength(1);
     expect(body.matches[0].data).toEqual({ id: 3, p: "/orders", svc: "API" });
   });
 
-  it("extend adds computed fields and keeps the others", () => {
-    const body = query(
+  it("extend adds computed fields and keeps the others", async () => {
+    const body = await query(
       "t | where id == 2 | extend ms = duration * 1000, label = strcat(service, ':', status)",
     );
     expect(body.matches[0].data).toMatchObject({ id: 2, service: "web", ms: 250, label: "web:404" });
   });
 
-  it("extend can compute with _time", () => {
-    const body = query(
+  it("extend can compute with _time", async () => {
+    const body = await query(
       "t | where id == 2 | extend age = _time - datetime(2024-01-01), t2 = _time + 1h",
       "tabular",
     );
@@ -229,15 +229,15 @@ describe("APL tabular operators", () => {
       "t | where service == 'api' | count",
       [{ group: {}, aggregations: [{ op: "Count", value: 3 }] }],
     ],
-  ])("%s: %s", (_rule, apl, totals) => {
-    const body = query(apl);
+  ])("%s: %s", async (_rule, apl, totals) => {
+    const body = await query(apl);
     expect(body.matches).toEqual([]);
     // Each group's id is its place in the answer (see the legacy aggregations test of live-service.test.ts).
     expect(body.buckets.totals).toEqual(totals.map((t, id) => ({ id, ...t })));
   });
 
-  it("summarize results are rows in the tabular format, and limit applies to them", () => {
-    const body = query("t | summarize c = count() by service | sort by c desc | limit 2", "tabular");
+  it("summarize results are rows in the tabular format, and limit applies to them", async () => {
+    const body = await query("t | summarize c = count() by service | sort by c desc | limit 2", "tabular");
     expect(body.tables[0].fields).toEqual([
       { name: "service", type: "string" },
       // An aggregation's column says which (axiomhq/axiom-go axiom/query/result.go Field.Aggregation, `agg`).
@@ -255,8 +255,8 @@ describe("APL tabular operators", () => {
     ["['dataset']", "['t'] | count"],
     ['["dataset"]', '["t"] | count'],
     ["bare name", "t | count"],
-  ])("source as %s", (_form, apl) => {
-    expect(query(apl).buckets.totals[0].aggregations[0].value).toBe(6);
+  ])("source as %s", async (_form, apl) => {
+    expect((await query(apl)).buckets.totals[0].aggregations[0].value).toBe(6);
   });
 
   it.each([
@@ -299,7 +299,7 @@ describe("APL errors point at the offending token", () => {
     ["error on a later line", "t\n| where a ==\n  | limit 1", 3, 3],
     ["unknown operator on a later line", "t\n| where a == 1\n| frobnicate", 3, 3],
     ["a hyphenated operator", "t | project-away a", 1, 5],
-  ])("%s: %j", (_rule, apl, line, column) => {
+  ])("%s: %j", async (_rule, apl, line, column) => {
     let err: unknown;
     try {
       parseApl(apl);
@@ -308,7 +308,7 @@ describe("APL errors point at the offending token", () => {
     }
     expect(err).toBeInstanceOf(AplError);
     expect(err).toMatchObject({ line, column });
-    const res = runAplQuery(store(), { apl }, undefined, NOW);
+    const res = await runAplQuery(store(), { apl }, undefined, NOW);
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({
       code: 400,
@@ -323,21 +323,21 @@ describe("APL errors point at the offending token", () => {
     },
   );
 
-  it("errors carry an errorType", () => {
-    expect(runAplQuery(store(), { apl: "t | foo" }, undefined, NOW).body).toMatchObject({
+  it("errors carry an errorType", async () => {
+    expect((await runAplQuery(store(), { apl: "t | foo" }, undefined, NOW)).body).toMatchObject({
       detail: { errorType: "semantic" },
     });
-    expect(runAplQuery(store(), { apl: "t | where (" }, undefined, NOW).body).toMatchObject({
+    expect((await runAplQuery(store(), { apl: "t | where (" }, undefined, NOW)).body).toMatchObject({
       detail: { errorType: "syntax" },
     });
   });
 
-  it("deep nesting is a 400, not a stack overflow", () => {
+  it("deep nesting is a 400, not a stack overflow", async () => {
     const apl = `t | where ${"(".repeat(5000)}1${")".repeat(5000)}`;
-    expect(runAplQuery(store(), { apl }, undefined, NOW).status).toBe(400);
-    expect(runAplQuery(store(), { apl: `t | where ${"-".repeat(5000)}1 == 1` }, undefined, NOW).status).toBe(
-      400,
-    );
+    expect((await runAplQuery(store(), { apl }, undefined, NOW)).status).toBe(400);
+    expect(
+      (await runAplQuery(store(), { apl: `t | where ${"-".repeat(5000)}1 == 1` }, undefined, NOW)).status,
+    ).toBe(400);
   });
 });
 
@@ -414,12 +414,12 @@ describe("APL robustness (property)", () => {
     );
   });
 
-  it("token soups through the endpoint only ever give 200, 400 (APL error), 404 or 422 (empty apl field)", () => {
+  it("token soups through the endpoint only ever give 200, 400 (APL error), 404 or 422 (empty apl field)", async () => {
     const s = store();
-    fc.assert(
-      fc.property(fc.array(fc.constantFrom(...WORDS), { maxLength: 25 }), (words) => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.constantFrom(...WORDS), { maxLength: 25 }), async (words) => {
         const apl = words.join(" ");
-        const res = runAplQuery(s, { apl }, undefined, NOW);
+        const res = await runAplQuery(s, { apl }, undefined, NOW);
         expect([200, 400, 404, 422]).toContain(res.status);
         if (res.status === 422) expect(apl.trim()).toBe("");
         if (res.status >= 400)
@@ -429,7 +429,7 @@ describe("APL robustness (property)", () => {
     );
   });
 
-  it("valid pipelines built from parts always succeed", () => {
+  it("valid pipelines built from parts always succeed", async () => {
     const s = store();
     const op = fc.constantFrom(
       "where status >= 300",
@@ -442,11 +442,15 @@ describe("APL robustness (property)", () => {
       "extend x = id * 2",
       "where isnotnull(msg)",
     );
-    fc.assert(
-      fc.property(fc.array(op, { maxLength: 6 }), fc.constantFrom("legacy", "tabular"), (ops, fmt) => {
-        const res = runAplQuery(s, { apl: ["t", ...ops].join(" | ") }, fmt, NOW);
-        expect(res.status).toBe(200);
-      }),
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(op, { maxLength: 6 }),
+        fc.constantFrom("legacy", "tabular"),
+        async (ops, fmt) => {
+          const res = await runAplQuery(s, { apl: ["t", ...ops].join(" | ") }, fmt, NOW);
+          expect(res.status).toBe(200);
+        },
+      ),
       { numRuns: 500 },
     );
   });

@@ -107,11 +107,11 @@ describe("execute: project and extend stay lazy", () => {
   );
   const events = store.events("d")!;
   const run = (apl: string) => execute(events, compileQuery(parseApl(apl), { now: T }), { pageLimit: 1000 });
-  const ids = (apl: string) => run(apl).rows.map((r) => r.data.i ?? r.data);
+  const ids = async (apl: string) => (await run(apl)).rows.map((r) => r.data.i ?? r.data);
 
-  it("maps only the rows a limit keeps, yet counts every match", () => {
+  it("maps only the rows a limit keeps, yet counts every match", async () => {
     let calls = 0;
-    const res = execute(
+    const res = await execute(
       events,
       {
         dataset: "d",
@@ -155,23 +155,23 @@ describe("execute: project and extend stay lazy", () => {
     ],
   ])(
     "%s gives the rows of the plain query, ties in arrival order, and counts what matched",
-    (_name, apl, plain) => {
-      expect(ids(apl)).toEqual(ids(plain));
-      expect(run(apl).rowsMatched).toBe(run(plain).rowsMatched);
+    async (_name, apl, plain) => {
+      expect(await ids(apl)).toEqual(await ids(plain));
+      expect((await run(apl)).rowsMatched).toBe((await run(plain)).rowsMatched);
     },
   );
 });
 
 describe("execute: sort by a field, then limit", () => {
-  it("keeps exactly the first n of the full sort, ties in arrival order, and counts every row (property)", () => {
-    fc.assert(
-      fc.property(
+  it("keeps exactly the first n of the full sort, ties in arrival order, and counts every row (property)", async () => {
+    await fc.assert(
+      fc.asyncProperty(
         fc.array(fc.oneof(fc.integer({ min: -3, max: 3 }), fc.constant(null), fc.constantFrom("a", "b")), {
           maxLength: 60,
         }),
         fc.integer({ min: 0, max: 12 }),
         fc.boolean(),
-        (values, n, desc) => {
+        async (values, n, desc) => {
           const s = new EventStore();
           s.append(
             "d",
@@ -182,13 +182,14 @@ describe("execute: sort by a field, then limit", () => {
           const dir = desc ? "desc" : "asc";
           const run = (apl: string) =>
             execute(events, compileQuery(parseApl(apl), { now: T }), { pageLimit: 1000 });
-          const full = run(`d | sort by v ${dir}, i asc`).rows.map((r) => r.data.i);
-          const top = run(`d | sort by v ${dir}, i asc | limit ${n}`);
+          const full = (await run(`d | sort by v ${dir}, i asc`)).rows.map((r) => r.data.i);
+          const top = await run(`d | sort by v ${dir}, i asc | limit ${n}`);
           expect(top.rows.map((r) => r.data.i)).toEqual(full.slice(0, n));
           expect(top.rowsMatched).toBe(values.length);
           // Ties on v alone keep the order the rows came in.
-          const tied = run(`d | sort by v ${dir}`).rows.map((r) => r.data.i);
-          expect(run(`d | sort by v ${dir} | take ${n}`).rows.map((r) => r.data.i)).toEqual(tied.slice(0, n));
+          const tied = (await run(`d | sort by v ${dir}`)).rows.map((r) => r.data.i);
+          const taken = (await run(`d | sort by v ${dir} | take ${n}`)).rows.map((r) => r.data.i);
+          expect(taken).toEqual(tied.slice(0, n));
         },
       ),
       { numRuns: 300 },

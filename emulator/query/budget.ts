@@ -1,0 +1,147 @@
+/**
+ * A query's time budget, and the points where a running query lets the rest of the emulator run.
+ *
+ * Queries run on the main thread, in slices: after each slice of rows the executor awaits
+ * {@link QueryBudget.checkpoint}, which yields to the event loop (other requests, SIGTERM), and stops the query
+ * when its budget is spent or the emulator is shutting down. A worker thread was the alternative; it would need the
+ * event store, which lives on the main thread and is appended by ingest, copied to it for every query (a
+ * structured clone of a million events takes seconds) or moved off the main thread with ingest and persistence.
+ * Slicing keeps the store where it is and costs one `setImmediate` per slice (measured in bench/emulator-query.ts).
+ */
+
+/**
+ * Work units (rows × compiled syntax-tree nodes) in one slice: a few milliseconds of evaluation. Smaller slices
+ * cost the million-row benchmark measurable time in yields (bench/emulator-query.ts --baseline); this size does not.
+ */
+export const SLICE_WORK = 262_144;
+
+/** How long one query may run, in ms, before it is answered 504; the CLI's `--query-timeout` changes it. */
+export const DEFAULT_QUERY_TIMEOUT_MS = 30_000;
+
+/** Why a query stopped before its end: its budget ran out, or the emulator is shutting down. */
+export class QueryInterrupted extends Error {
+  override readonly name = "QueryInterrupted";
+  constructor(
+    readonly reason: "timeout" | "shutdown",
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Settings of a {@link QueryBudget}. */
+export interface QueryBudgetOptions {
+  /** How long the query may run, in ms; default {@link DEFAULT_QUERY_TIMEOUT_MS}. */
+  timeoutMs?: number;
+  /** Monotonic ms the budget reads; default `performance.now`. A test passes a counter to run out deterministically. */
+  clock?: () => number;
+  /** Aborted when the emulator shuts down: the query stops at its next checkpoint. */
+  signal?: AbortSignal;
+  /** Awaited at every checkpoint, after the yield (a test seam: it shows the query in progress, or holds it). */
+  onSlice?: () => void | Promise<void>;
+}
+
+const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** One query's budget: created when the query starts, consulted at each checkpoint. */
+export class QueryBudget {
+  readonly timeoutMs: number;
+  private readonly clock: () => number;
+  private readonly startedAt: number;
+  /** Checkpoints passed so far (tests assert that long scans pass some). */
+  checkpoints = 0;
+  /** Rows per slice, set from the compiled plan's size by {@link QueryBudget.sizeSlices}. */
+  rowsPerSlice = SLICE_WORK;
+
+  constructor(private readonly options: QueryBudgetOptions = {}) {
+    this.timeoutMs = options.timeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS;
+    this.clock = options.clock ?? (() => performance.now());
+    this.startedAt = this.clock();
+  }
+
+  /** Sizes slices for a plan whose per-row work is about `nodes` compiled nodes. */
+  sizeSlices(nodes: number): void {
+    this.rowsPerSlice = Math.max(16, Math.floor(SLICE_WORK / Math.max(1, nodes)));
+  }
+
+  /** Throws {@link QueryInterrupted} when the emulator is shutting down or the budget is spent. */
+  check(): void {
+    if (this.options.signal?.aborted) {
+      throw new QueryInterrupted("shutdown", "the emulator is shutting down; the query was stopped");
+    }
+    if (this.clock() - this.startedAt > this.timeoutMs) {
+      throw new QueryInterrupted(
+        "timeout",
+        `query exceeded the emulator's time budget of ${this.timeoutMs} ms and was stopped; narrow its time range or filter`,
+      );
+    }
+  }
+
+  /** Between slices: lets the event loop run, then stops the query if it must stop. */
+  async checkpoint(): Promise<void> {
+    this.checkpoints++;
+    await yieldToLoop();
+    await this.options.onSlice?.();
+    this.check();
+  }
+
+  /** `fn` on each of `items`, a slice at a time. */
+  async each<T>(items: readonly T[], fn: (item: T, index: number) => void): Promise<void> {
+    for (let at = 0; at < items.length; at += this.rowsPerSlice) {
+      const end = Math.min(items.length, at + this.rowsPerSlice);
+      for (let i = at; i < end; i++) fn(items[i], i);
+      if (end < items.length) await this.checkpoint();
+    }
+  }
+
+  /** `items.filter(pred)`, a slice at a time. */
+  async filter<T>(items: readonly T[], pred: (item: T) => boolean): Promise<T[]> {
+    const out: T[] = [];
+    await this.each(items, (item) => {
+      if (pred(item)) out.push(item);
+    });
+    return out;
+  }
+
+  /** `items.map(fn)`, a slice at a time. */
+  async map<T, U>(items: readonly T[], fn: (item: T, index: number) => U): Promise<U[]> {
+    const out = new Array<U>(items.length);
+    await this.each(items, (item, i) => (out[i] = fn(item, i)));
+    return out;
+  }
+
+  /**
+   * A stable sort, a slice at a time: runs of one slice are sorted natively, then merged pairwise with a
+   * checkpoint every slice of comparisons, so sorting a million rows never holds the event loop for long.
+   */
+  async sort<T>(items: readonly T[], compare: (a: T, b: T) => number): Promise<T[]> {
+    const run = Math.max(1024, this.rowsPerSlice);
+    let src: T[] = [];
+    for (let at = 0; at < items.length; at += run) {
+      for (const item of items.slice(at, at + run).sort(compare)) src.push(item);
+      if (at + run < items.length) await this.checkpoint();
+    }
+    let dst = new Array<T>(src.length);
+    let work = 0;
+    for (let width = run; width < src.length; width *= 2) {
+      for (let lo = 0; lo < src.length; lo += 2 * width) {
+        const mid = Math.min(lo + width, src.length);
+        const hi = Math.min(lo + 2 * width, src.length);
+        let i = lo;
+        let j = mid;
+        let k = lo;
+        while (i < mid && j < hi) {
+          dst[k++] = compare(src[j], src[i]) < 0 ? src[j++] : src[i++];
+          if (++work >= this.rowsPerSlice) {
+            work = 0;
+            await this.checkpoint();
+          }
+        }
+        while (i < mid) dst[k++] = src[i++];
+        while (j < hi) dst[k++] = src[j++];
+      }
+      [src, dst] = [dst, src];
+    }
+    return src;
+  }
+}
