@@ -6,7 +6,6 @@
  */
 import type * as grpc from "@grpc/grpc-js";
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
 const providerPb = require("@pulumi/pulumi/proto/provider_pb");
 const statusPb = require("@pulumi/pulumi/proto/status_pb");
 
