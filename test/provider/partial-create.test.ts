@@ -104,7 +104,7 @@ describe("Dataset with map fields: the map fields' request fails after the datas
     } finally {
       await host.close();
     }
-  }, 60_000);
+  }, 180_000);
 
   it("through the native plugin's server: ErrorResourceInitFailed carries the id, outputs and inputs", async () => {
     const failing = { now: true };
@@ -127,7 +127,7 @@ describe("Dataset with map fields: the map fields' request fails after the datas
     } finally {
       await native.close();
     }
-  }, 60_000);
+  }, 180_000);
 });
 
 describe("Cancel (Ctrl-C): no new service work, the requests in flight finish and reach the engine", () => {

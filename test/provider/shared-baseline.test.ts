@@ -239,5 +239,5 @@ describe("through the real dynamic-provider host", () => {
     } finally {
       await host.close();
     }
-  }, 60_000);
+  }, 180_000);
 });
