@@ -106,7 +106,9 @@ enginePath("Ctrl-C during up", "interrupt", (ctx) => {
     expect(state.pending).toEqual([]);
     // The dynamic resources' creates in flight ran to their end: their datasets have their map fields.
     for (const id of service.datasets)
-      expect([...((await ctx.client.datasets.get(id)).mapFields ?? [])].sort()).toEqual(MAP_FIELDS);
+      expect([...(((await ctx.client.datasets.get(id)).mapFields as string[]) ?? [])].sort()).toEqual(
+        MAP_FIELDS,
+      );
   });
 
   step("the next `pulumi up` makes the rest; then nothing changes", async () => {
