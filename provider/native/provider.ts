@@ -12,6 +12,7 @@ import type { ObservabilityClient } from "../client";
 import { CONFIG_KEYS, ProviderConfigError, resolveSettings, type ProviderSettings } from "../config";
 import { scrub } from "../client/errors";
 import type { Connection, connectionFor as ConnectionFor } from "../lookups";
+import { signalCancellation } from "../resources/cancellation";
 import { DECLARATIONS as KINDS } from "../resources/kinds";
 import type { Lifecycle, LifecycleContext, LifecycleDiff } from "../resources/lifecycle";
 import type { ResourceKind } from "../resources/registry";
@@ -195,6 +196,15 @@ export class NativeProvider {
       this.connection = connectionFor(client, this.secrets());
     }
     return this.connection;
+  }
+
+  /**
+   * The engine's Cancel (Ctrl-C): no new service work from now on, while the requests in flight finish and their
+   * results reach the engine (resources/cancellation.ts). The plugin serves this one provider, so the flag is
+   * its process's.
+   */
+  cancel(): void {
+    signalCancellation();
   }
 
   /** A message for the engine, with every secret in force scrubbed. */

@@ -9,8 +9,10 @@
  * the kind's credential keys secret itself, and any key that held a secret in the request.
  */
 import * as grpc from "@grpc/grpc-js";
+import { Any } from "google-protobuf/google/protobuf/any_pb";
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 import { Struct } from "google-protobuf/google/protobuf/struct_pb";
+import { PartialCreateError } from "../resources/lifecycle";
 import type { ResourceKind } from "../resources/registry";
 import { sameJson } from "../resources/values";
 import {
@@ -27,6 +29,7 @@ import { unwrapProps, wrapProps } from "./values";
 const providerGrpc = require("@pulumi/pulumi/proto/provider_grpc_pb");
 const providerPb = require("@pulumi/pulumi/proto/provider_pb");
 const pluginPb = require("@pulumi/pulumi/proto/plugin_pb");
+const statusPb = require("@pulumi/pulumi/proto/status_pb");
 
 type Props = Record<string, unknown>;
 
@@ -45,6 +48,35 @@ export interface ServerOptions {
 /** A gRPC error the engine shows as the message. */
 function failure(message: string): Partial<grpc.StatusObject> {
   return { code: grpc.status.UNKNOWN, details: message };
+}
+
+/**
+ * The gRPC error of a create that made its object and then failed: a `google.rpc.Status` whose detail is a
+ * `pulumirpc.ErrorResourceInitFailed` with the object's id, outputs and inputs, sent in the
+ * `grpc-status-details-bin` trailer, as @pulumi/pulumi's own provider server does (provider/server.js,
+ * `grpcResponseFromError`). The engine reads it as a partial failure and records the object with the reasons as
+ * its initialization errors (pulumi/pulumi pkg/resource/plugin/provider_plugin.go, `parseError`).
+ */
+export function partialCreateStatus(
+  message: string,
+  e: PartialCreateError,
+  properties: Props,
+  inputs: Props,
+): Partial<grpc.StatusObject> {
+  const detail = new providerPb.ErrorResourceInitFailed();
+  detail.setId(e.id);
+  detail.setProperties(toStruct(properties));
+  detail.setInputs(toStruct(inputs));
+  detail.setReasonsList([message]);
+  const any = new Any();
+  any.pack(detail.serializeBinary(), "pulumirpc.ErrorResourceInitFailed");
+  const status = new statusPb.Status();
+  status.setCode(grpc.status.UNKNOWN);
+  status.setMessage(message);
+  status.addDetails(any);
+  const metadata = new grpc.Metadata();
+  metadata.add("grpc-status-details-bin", Buffer.from(status.serializeBinary()));
+  return { code: grpc.status.UNKNOWN, details: message, metadata };
 }
 
 /** The service's implementation for one provider. */
@@ -194,15 +226,34 @@ export function resourceProviderService(options: ServerOptions): grpc.UntypedSer
       return resp;
     }),
 
-    create: unary(async (req) => {
-      const kind = kindOf(req);
-      const news = unwrapProps(fromStruct(req.getProperties()));
-      const result = await provider.lifecycle(kind).create(news.plain);
-      const resp = new providerPb.CreateResponse();
-      resp.setId(result.id);
-      resp.setProperties(toStruct(wrapProps(result.outs ?? {}, secretOutputs(kind, news.secretKeys))));
-      return resp;
-    }),
+    create: (call: grpc.ServerUnaryCall<any, any>, callback: grpc.sendUnaryData<any>) => {
+      let answer: ((e: PartialCreateError) => Partial<grpc.StatusObject>) | undefined;
+      const run = async () => {
+        const kind = kindOf(call.request);
+        const news = unwrapProps(fromStruct(call.request.getProperties()));
+        // A create that made its object and failed after: the object goes to the engine with the error.
+        answer = (e) =>
+          partialCreateStatus(
+            provider.message(e),
+            e,
+            wrapProps(e.properties, secretOutputs(kind, news.secretKeys)),
+            wrapProps(e.inputs, secretInputs(kind, news.secretKeys)),
+          );
+        const result = await provider.lifecycle(kind).create(news.plain);
+        const resp = new providerPb.CreateResponse();
+        resp.setId(result.id);
+        resp.setProperties(toStruct(wrapProps(result.outs ?? {}, secretOutputs(kind, news.secretKeys))));
+        return resp;
+      };
+      run().then(
+        (resp) => callback(null, resp),
+        (e: unknown) =>
+          callback(
+            e instanceof PartialCreateError && answer ? answer(e) : failure(provider.message(e)),
+            null,
+          ),
+      );
+    },
 
     read: unary(async (req) => {
       const kind = kindOf(req);
@@ -258,7 +309,12 @@ export function resourceProviderService(options: ServerOptions): grpc.UntypedSer
       return resp;
     }),
 
-    cancel: unary(async () => new Empty()),
+    // Ctrl-C: no new service work from now on; the requests in flight finish and reach the engine
+    // (resources/cancellation.ts).
+    cancel: unary(async () => {
+      provider.cancel();
+      return new Empty();
+    }),
   };
 }
 

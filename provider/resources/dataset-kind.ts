@@ -11,7 +11,8 @@ import {
   fieldNames,
   type Dataset as ApiDataset,
 } from "../schemas";
-import { declareKind, fromSchema, requestBody, type Props } from "./lifecycle";
+import { cancellationSignalled } from "./cancellation";
+import { CreateLanded, declareKind, fromSchema, requestBody, type Props } from "./lifecycle";
 import { dropUndefined, pick, stableStringify } from "./values";
 
 const INPUT_KEYS = fieldNames(DatasetInputSchema);
@@ -76,15 +77,18 @@ function datasetFamily(client: ObservabilityClient, olds: Props): CrudFamily<Api
     get: async (id) => withForce(await api.get(id), olds.forceDestroy),
     create: async (body) => {
       const created = await api.create(requestBody(DatasetCreateSchema, pick(body, CREATE_KEYS)));
-      let obj: ApiDataset;
+      // The dataset exists from here on. Map fields take a second request (and a read after it): when that
+      // fails, or the engine cancelled in between, the create returns the dataset made, as a partial create
+      // that the engine records and the next `pulumi up` finishes by an update (lifecycle.ts).
+      const made = withForce(created, body.forceDestroy);
+      if (body.mapFields === undefined || sameSet(created.mapFields, body.mapFields)) return made;
+      if (cancellationSignalled())
+        throw new CreateLanded(made, "its map fields were not set: the operation was cancelled (Ctrl-C)");
       try {
-        obj = await applyMapFields(created.id, created, body.mapFields);
+        return withForce(await applyMapFields(created.id, created, body.mapFields), body.forceDestroy);
       } catch (e) {
-        // Nothing half-created: the dataset is new and empty, so it goes again, and the error is the map fields'.
-        await api.delete(created.id).catch(() => undefined);
-        throw e;
+        throw new CreateLanded(made, e);
       }
-      return withForce(obj, body.forceDestroy);
     },
     update: async (id, body) => {
       // On adopt, olds are the adopted dataset's: what no PUT can change must already be as declared.

@@ -24,6 +24,7 @@ import {
   type Descriptor,
   type KindRules,
 } from "./descriptor";
+import { cancellationSignalled, cancelledBeforeStart } from "./cancellation";
 import { sharedListing, trackWrites } from "./listings";
 import { claim, createReconciled } from "./reconcile";
 import { blamesUnknown, unknownPaths, UNKNOWN } from "./unknowns";
@@ -86,6 +87,50 @@ export function declareKind<T extends { id: string }, K extends string>(
     lifecycle: (ctx) => lifecycle(d, ctx),
     outputs: (obj) => d.toOutputs(obj as T),
   };
+}
+
+/**
+ * What a family's create throws when its object was made and a later step of the same create failed (a dataset's
+ * map fields, set by a second request): the object exists, so the create must not be reported as if nothing had
+ * happened. The lifecycle turns it into a {@link PartialCreateError}.
+ */
+export class CreateLanded<T extends { id: string } = { id: string }> extends Error {
+  constructor(
+    /** The object as the service last returned it. */
+    readonly object: T,
+    /** Why the create could not finish. */
+    readonly failure: unknown,
+  ) {
+    super(failure instanceof Error ? failure.message : String(failure));
+  }
+}
+
+/**
+ * A create that made its object and then failed: the engine records the object (its id and outputs) with the
+ * failure as its initialization error, instead of forgetting an object that exists (an orphan that the next
+ * `pulumi up` would make a second time). The next `pulumi up` updates it, which finishes the create: the engine
+ * updates a resource whose state holds initialization errors even when diff finds no change (pulumi/pulumi
+ * pkg/resource/deploy/step_generator.go, `hasInitErrors`).
+ *
+ * Its fields are those the two hosts read. Pulumi's dynamic-provider host sends an error with `id` as the
+ * `pulumirpc.ErrorResourceInitFailed` detail of its gRPC status, with `properties` and `reasons` (@pulumi/pulumi
+ * cmd/dynamic-provider/index.js, `grpcResponseFromError`); the native plugin does the same with `inputs` as well
+ * (provider/native/server.ts).
+ */
+export class PartialCreateError extends Error {
+  constructor(
+    message: string,
+    /** The object's id. */
+    readonly id: string,
+    /** The resource's outputs; `__provider` among them for a dynamic resource, whose later calls need it. */
+    readonly properties: Props,
+    /** The inputs the create was given. */
+    readonly inputs: Props,
+    /** What failed, as the engine lists it. */
+    readonly reasons: string[],
+  ) {
+    super(message);
+  }
 }
 
 /** Diff result with the changed property names (the host only forwards changes/replaces). */
@@ -212,9 +257,12 @@ export function lifecycle<T extends { id: string }>(
   };
   const secretsOf = (inputs: Props) => [...ctx.secrets(), ...(d.secretStrings?.(inputs) ?? [])];
   const guard = async <R>(action: string, inputs: Props, run: () => Promise<R>): Promise<R> => {
+    // After the engine's Cancel (Ctrl-C) no operation starts service work (cancellation.ts).
+    if (cancellationSignalled()) throw engineError(d.kind, action, cancelledBeforeStart(), []);
     try {
       return await run();
     } catch (e) {
+      if (e instanceof PartialCreateError) throw e;
       // Only a POST can leave its outcome unknown (the client never resends one); updates are idempotent.
       const uncertain = action === "create" && e instanceof ApiError && e.outcomeUnknown;
       const advice = uncertain ? uncertainCreateAdvice(d.adoptable) : undefined;
@@ -241,6 +289,16 @@ export function lifecycle<T extends { id: string }>(
     const adopt = adoptOf(inputs) ?? adoptOf(olds);
     if (adopt !== undefined) out[ADOPT_KEY] = adopt;
     return out;
+  };
+
+  /** The error that hands the engine an object this create made before a later step failed. */
+  const partialCreate = (obj: T, failure: unknown, inputs: Props): PartialCreateError => {
+    claim(d.kind, obj.id);
+    const advice = `The object ${obj.id} was made and is recorded in the stack's state; the next \`pulumi up\` finishes it`;
+    const { message } = engineError(d.kind, "create", failure, secretsOf(inputs), advice);
+    const properties = outputs(obj, inputs);
+    if (inputs[PROVIDER_KEY] !== undefined) properties[PROVIDER_KEY] = inputs[PROVIDER_KEY];
+    return new PartialCreateError(message, obj.id, properties, inputs, [message]);
   };
 
   return {
@@ -315,7 +373,12 @@ export function lifecycle<T extends { id: string }>(
           adoptedHere.add(adopt);
           claim(d.kind, adopt);
         } else {
-          obj = await createReconciled(d, family, ctx.client(), declared);
+          try {
+            obj = await createReconciled(d, family, ctx.client(), declared);
+          } catch (e) {
+            if (e instanceof CreateLanded) throw partialCreate(e.object as T, e.failure, inputs);
+            throw e;
+          }
         }
         return { id: obj.id, outs: outputs(obj, inputs) };
       });

@@ -72,6 +72,7 @@ import type { CrudFamily } from "../client/resources/base";
 import { sleep } from "../client/retry";
 import { CREATE_SENDS_NO_POST, inputChanges, type Descriptor, type ReconcileRule } from "./descriptor";
 import { sharedListingsEnabled } from "../client/env";
+import { cancellationSignalled } from "./cancellation";
 import { listingBegunAfter } from "./listings";
 import { readStamp } from "./service-clock";
 import { stableStringify, type Props } from "./values";
@@ -242,6 +243,9 @@ export async function createReconciled<T extends { id: string }>(
   };
 
   for (let attempt = 1; attempt <= MAX_CREATE_ATTEMPTS; attempt++) {
+    // After the engine's Cancel no POST is sent again (cancellation.ts): the looks found nothing, so the
+    // create fails as uncertain, with the advice that goes with it.
+    if (uncertain && cancellationSignalled()) break;
     let obj: T;
     try {
       obj = await post();

@@ -10,6 +10,7 @@ import { KINDS, type ResourceKind } from "../../provider/resources/registry";
 import { declareSample } from "./samples";
 import { startProviderHost, urnOf, type ProviderHost } from "./host";
 import { recordRegistrations, registered } from "./provider-text";
+import type { InitFailure } from "./init-failure";
 
 type Props = Record<string, unknown>;
 
@@ -184,8 +185,16 @@ export async function faultRun(
         const n = made++;
         const urn = urnOf(kind, `fr-${n}`);
         const inputs = await checked(kind, urn, {}, argsOf(kind, n));
-        const { id, properties } = await h.create(urn, inputs);
-        idle.push({ kind, n, id, inputs, outs: properties, version: 0 });
+        let answer: { id: string; properties: Props };
+        try {
+          answer = await h.create(urn, inputs);
+        } catch (e) {
+          // A partial create: the engine records the object it names, with the failure (lifecycle.ts).
+          const partial = (e as { initFailure?: InitFailure }).initFailure;
+          if (partial) idle.push({ kind, n, id: partial.id, inputs, outs: partial.properties, version: 0 });
+          throw e;
+        }
+        idle.push({ kind, n, id: answer.id, inputs, outs: answer.properties, version: 0 });
         return;
       }
       const live = idle.splice(Math.floor(random() * idle.length), 1)[0];

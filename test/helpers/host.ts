@@ -17,6 +17,7 @@ import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 import { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import { SECRET_SIG, SECRET_VALUE_SIG } from "./provider-text";
 import { ObservabilityClient } from "../../provider/client";
+import { grpcFailure } from "./init-failure";
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 const engineGrpc = require("@pulumi/pulumi/proto/engine_grpc_pb");
@@ -169,7 +170,7 @@ export async function startProviderHost(options: ProviderHostOptions): Promise<P
   const call = <T>(method: string, req: unknown): Promise<T> =>
     new Promise((resolve, reject) =>
       client[method](req, (err: grpc.ServiceError | null, resp: T) =>
-        err ? reject(new Error(err.details || err.message)) : resolve(resp),
+        err ? reject(grpcFailure(err)) : resolve(resp),
       ),
     );
 

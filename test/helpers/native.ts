@@ -5,12 +5,14 @@
  */
 import * as path from "node:path";
 import * as grpc from "@grpc/grpc-js";
+import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 import { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import { sourceDocs } from "../../provider/native/docs";
 import { packageSchema } from "../../provider/native/schema";
 import { serve } from "../../provider/native/server";
 import { KINDS } from "../../provider/resources/registry";
 import { SECRET_SIG, SIG_KEY } from "../../provider/native/values";
+import { grpcFailure } from "./init-failure";
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 const providerGrpc = require("@pulumi/pulumi/proto/provider_grpc_pb");
@@ -73,6 +75,8 @@ export interface NativeClient {
     args: Props,
   ): Promise<{ result?: Props; failures: { property: string; reason: string }[] }>;
   getSchema(): Promise<string>;
+  /** The engine's Cancel (Ctrl-C). */
+  cancel(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -106,7 +110,7 @@ export async function startNative(): Promise<NativeClient> {
   const call = <T>(method: string, req: unknown): Promise<T> =>
     new Promise((resolve, reject) =>
       client[method](req, (err: grpc.ServiceError | null, resp: T) =>
-        err ? reject(new Error(err.details || err.message)) : resolve(resp),
+        err ? reject(grpcFailure(err)) : resolve(resp),
       ),
     );
   const failuresOf = (resp: any) =>
@@ -195,6 +199,9 @@ export async function startNative(): Promise<NativeClient> {
       req.setArgs(toStruct(args));
       const resp: any = await call("invoke", req);
       return { result: resp.getReturn()?.toJavaScript(), failures: failuresOf(resp) };
+    },
+    async cancel() {
+      await call("cancel", new Empty());
     },
     async getSchema() {
       const req = new providerPb.GetSchemaRequest();
