@@ -159,7 +159,7 @@ function bundledNotices(inputs: string[]): string {
     };
     const file = fs.readdirSync(dir).find((f) => /^(licen[cs]e|copying)(\.(md|txt))?$/i.test(f));
     const text = file ? fs.readFileSync(path.join(dir, file), "utf8").trim() : `License: ${pkg.license}`;
-    parts.push(`${pkg.name} ${pkg.version}\n\n${text}`);
+    parts.push(`Package: ${pkg.name} ${pkg.version}\n\n${text}`);
   }
   return parts.join(`\n\n${"-".repeat(78)}\n\n`);
 }

@@ -95,7 +95,7 @@ function lastLine(out: string): string {
     .split("\n")
     .map((l) => l.trim())
     .filter((l) => l && !/^npm error (A complete log|$)/.test(l));
-  return lines.find((l) => /E404|404|No matching distribution|not found/i.test(l)) ?? lines.at(-1) ?? "";
+  return lines.find((l) => /E404|404|No match|not found/i.test(l)) ?? lines.at(-1) ?? "";
 }
 
 /** Downloads `pin`'s archive into `dir` with the registry's own client; throws with the client's reason. */
