@@ -38,7 +38,7 @@ describeWithCli("the released plugin, installed from a plugin server", () => {
   beforeAll(async () => {
     await ensureRelease();
     server = await serveRelease();
-    env = freshPulumiEnv(pulumi, yaml.path ? [path.dirname(yaml.path)] : []).env;
+    env = freshPulumiEnv(pulumi, yaml.path ? [yaml.path] : []).env;
   }, 20 * 60_000);
   afterAll(async () => {
     await server?.close();
