@@ -1,3 +1,7 @@
+// Command go-flagship is the flagship in Go, on the generated SDK: `pulumi up` in this folder runs it (Pulumi.yaml:
+// `runtime: go`). The tests run the same program function, flagship, as an Automation API inline program
+// (test/e2e-native/drivers/inline_test.go, added to this package at build time), since no Go language host is
+// served to their machines.
 package main
 
 import (
@@ -9,9 +13,12 @@ import (
 
 const httpLogsName = "http-logs"
 
-// flagship declares the flagship's shape on the generated Go SDK: the dataset a checkout service logs to, the
-// ingest-only token it sends them with, an on-call Slack notifier whose webhook URL is a secret, two monitors
-// wired to that notifier, and a role for the on-call team.
+func main() {
+	pulumi.Run(flagship)
+}
+
+// flagship declares the dataset a checkout service logs to, the ingest-only token it sends them with, an on-call
+// Slack notifier whose webhook URL is a secret, two monitors wired to that notifier, and a role for the on-call team.
 func flagship(ctx *pulumi.Context) error {
 	cfg := config.New(ctx, "")
 	// Read as a secret: encrypted in state, masked in the engine's output.
