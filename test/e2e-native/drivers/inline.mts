@@ -110,7 +110,7 @@ async function runNode(folder: string, op: Operation, env: NodeJS.ProcessEnv): P
   // The example's own @pulumi/pulumi: the one its program's resources register with.
   const require = createRequire(path.join(folder, "package.json"));
   const { LocalWorkspace } =
-    require("@pulumi/pulumi/automation") as typeof import("@pulumi/pulumi/automation");
+    require("@pulumi/pulumi/automation/index.js") as typeof import("@pulumi/pulumi/automation/index.js");
   const program = async () => ({
     ...((await import(pathToFileURL(path.join(folder, "index.ts")).href)) as object),
   });

@@ -15,6 +15,7 @@ stdout's last line is JSON: the operation, the count of resources per change and
 
 import json
 import os
+import re
 import runpy
 import sys
 
@@ -29,10 +30,14 @@ def main(folder: str, operation: str) -> None:
         sys.path.insert(0, folder)
         runpy.run_path(program_file, run_name="__main__")
 
-    # No project_settings: the workspace reads the example's own Pulumi.yaml from work_dir.
+    # No project_settings: the workspace reads the example's own Pulumi.yaml from work_dir; its name is the project.
+    with open(os.path.join(folder, "Pulumi.yaml"), encoding="utf-8") as f:
+        project = re.search(r"^name:\s*(\S+)", f.read(), re.M)
+    if not project:
+        sys.exit(f"{folder}/Pulumi.yaml names no project")
     stack = auto.create_or_select_stack(
         stack_name="dev",
-        project_name=None,
+        project_name=project.group(1),
         program=program,
         opts=auto.LocalWorkspaceOptions(work_dir=folder, secrets_provider="passphrase"),
     )
