@@ -116,7 +116,7 @@ export async function openHarness(
   const work = path.join(root, example);
   cpSync(path.join(ROOT, "examples", example), work, {
     recursive: true,
-    filter: (src) => !/(node_modules|\.pulumi-state|__pycache__|\.venv|package-lock\.json)$/.test(src),
+    filter: (src) => !/(node_modules|\.pulumi-state|__pycache__|\.?venv|package-lock\.json)$/.test(src),
   });
   const home = path.join(root, "pulumi-home");
   mkdirSync(home, { recursive: true });
