@@ -74,7 +74,14 @@ maybe("upgrading the native provider never replaces nor changes a recorded stack
       const target = path.join(FIXTURES, VERSION);
       if (existsSync(target))
         throw new Error(`${target} exists: a released version's recording is never redone`);
-      await pulumi(h, h.work, ["stack", "init", "dev", "--secrets-provider", "passphrase"]);
+      await mustExec(
+        h.pulumi,
+        ["stack", "init", "dev", "--secrets-provider", "passphrase", "--non-interactive"],
+        {
+          cwd: h.work,
+          env: h.env,
+        },
+      );
       await pulumi(h, h.work, ["config", "set", "observability:url", h.em.url]);
       await pulumi(h, h.work, ["config", "set", "--secret", "observability:token"], h.em.token);
       await pulumi(h, h.work, ["config", "set", "--secret", "slackWebhookUrl"], h.slackUrl);
@@ -105,7 +112,14 @@ maybe("upgrading the native provider never replaces nor changes a recorded stack
       const run = (args: string[]) =>
         mustExec(h.pulumi, [...args, "--stack", "dev", "--non-interactive"], { cwd: work, env });
       // The recorded Pulumi.dev.yaml keeps its salt: the stack decrypts the recorded secrets with the passphrase.
-      await run(["stack", "init", "dev", "--secrets-provider", "passphrase"]);
+      await mustExec(
+        h.pulumi,
+        ["stack", "init", "dev", "--secrets-provider", "passphrase", "--non-interactive"],
+        {
+          cwd: work,
+          env,
+        },
+      );
       await run(["stack", "import", "--file", "stack.json"]);
       const preview = JSON.parse(await run(["preview", "--json", "--diff"])) as {
         steps: PreviewStep[];
