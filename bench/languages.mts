@@ -2,10 +2,12 @@
  * Benchmark: `pulumi up` and `destroy` of the flagship's shape (examples/<language>-flagship: a dataset, an
  * ingest token, a notifier with a secret URL, two monitors wired to it, a role) in Python, Go and YAML against the
  * TypeScript program, side by side in one run, each through the native provider plugin against a fresh emulator.
- * The Automation API programs (TypeScript, Python, Go) are timed as a user runs them (`node main.ts up`,
- * `python main.py up`, the built Go program), so the time includes starting the language's runtime and the
- * program; YAML is `pulumi up --yes --skip-preview` through pulumi-language-yaml. Installing each language's
- * dependencies (the virtual environment, `npm install`, `go build`) happens before and is not timed. Rounds rotate
+ * The TypeScript, Python and Go projects run as the tests run them, with no language host: their program files as
+ * Automation API inline programs (`node test/e2e-native/drivers/inline.mts <folder> up`), so the time includes
+ * starting the language's runtime and the program, and for Go linking the driver's test binary (its compile is in
+ * Go's cache after the first round); YAML is `pulumi up --yes --skip-preview` through pulumi-language-yaml.
+ * Installing each language's dependencies (the virtual environment, `npm install`) happens before and is not
+ * timed. Rounds rotate
  * which language goes first.
  *
  *   npm run build && node_modules/.bin/node --disable-warning=MODULE_TYPELESS_PACKAGE_JSON bench/languages.mts [rounds=1]
@@ -14,7 +16,7 @@
  * is built the same way (scripts/pulumi-yaml.mts).
  */
 import { spawn } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { REPO_ROOT, findPulumiCli, type PulumiCli } from "../scripts/lib.mts";
 import { freshService } from "../test/e2e/support.mts";
@@ -62,6 +64,10 @@ interface Language {
 }
 
 const go = findGo() ?? "go";
+/** The tests' driver: an example's program file as an inline program (test/e2e-native/drivers/inline.mts). */
+const INLINE = path.join(REPO_ROOT, "test", "e2e-native", "drivers", "inline.mts");
+const inline = (work: string, env: NodeJS.ProcessEnv, op: "up" | "destroy") =>
+  exec(NODE, [INLINE, work, op], work, { ...env, GO: go });
 const LANGUAGES: Language[] = [
   {
     name: "TypeScript",
@@ -77,22 +83,20 @@ const LANGUAGES: Language[] = [
         env,
       );
     },
-    run: (work, env, op) => exec(NODE, ["main.ts", op], work, env),
+    run: inline,
   },
   {
     name: "Python",
     example: "python-flagship",
     prepare: async (work, env) => {
-      await exec(process.env.PYTHON ?? "python3", ["-m", "venv", ".venv"], work, env);
+      await exec(process.env.PYTHON ?? "python3", ["-m", "venv", "venv"], work, env);
+      // requirements.txt names ../../sdk/python, relative to the example's own folder.
       const sdk = path.join(REPO_ROOT, "sdk", "python");
-      await exec(
-        ".venv/bin/python",
-        ["-m", "pip", "install", "--quiet", "-r", "requirements.txt", sdk],
-        work,
-        env,
-      );
+      const requirements = path.join(work, "requirements.txt");
+      writeFileSync(requirements, readFileSync(requirements, "utf8").replace("../../sdk/python", sdk));
+      await exec("venv/bin/python", ["-m", "pip", "install", "--quiet", "-r", "requirements.txt"], work, env);
     },
-    run: (work, env, op) => exec(path.join(work, ".venv", "bin", "python"), ["main.py", op], work, env),
+    run: inline,
   },
   {
     name: "Go",
@@ -106,9 +110,8 @@ const LANGUAGES: Language[] = [
         work,
         goEnv,
       );
-      await exec(go, ["build", "-mod=readonly", "-o", "go-flagship", "."], work, goEnv);
     },
-    run: (work, env, op) => exec(path.join(work, "go-flagship"), [op], work, env),
+    run: inline,
   },
   {
     name: "YAML",
@@ -148,7 +151,7 @@ async function measure(
     const work = path.join(root, `${lang.example}-${Math.random().toString(36).slice(2, 8)}`);
     cpSync(path.join(REPO_ROOT, "examples", lang.example), work, {
       recursive: true,
-      filter: (src) => !/(node_modules|\.pulumi-state|__pycache__|\.venv|package-lock\.json)$/.test(src),
+      filter: (src) => !/(node_modules|\.pulumi-state|__pycache__|\.?venv|package-lock\.json)$/.test(src),
     });
     mkdirSync(path.join(work, ".pulumi-state"), { recursive: true });
     const home = path.join(work, ".pulumi-home");

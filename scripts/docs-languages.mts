@@ -28,11 +28,20 @@ interface KindExample {
   doc: string;
   name: string;
   inputs: Record<string, Json>;
+  /**
+   * For a kind whose identity is unique: what a forced replacement created first would do (it ends "…, created
+   * first, would <this>"). The example then sets the `deleteBeforeReplace` resource option, and the page says why.
+   */
+  forcedReplacement?: string;
 }
+
+/** The clash of a unique name or uid, for {@link KindExample.forcedReplacement}. */
+const clash = (what: string) => `clash with the old object's ${what} (409)`;
 
 export const EXAMPLES: KindExample[] = [
   {
     kind: "Dataset",
+    forcedReplacement: clash("name"),
     doc: "dataset.md",
     name: "http-logs",
     inputs: {
@@ -74,6 +83,7 @@ export const EXAMPLES: KindExample[] = [
   },
   {
     kind: "Role",
+    forcedReplacement: clash("name"),
     doc: "role.md",
     name: "oncall",
     inputs: {
@@ -84,12 +94,14 @@ export const EXAMPLES: KindExample[] = [
   },
   {
     kind: "Group",
+    forcedReplacement: clash("name"),
     doc: "group.md",
     name: "sre",
     inputs: { name: "SRE", description: "Site reliability engineers." },
   },
   {
     kind: "User",
+    forcedReplacement: clash("email"),
     doc: "user.md",
     name: "alice",
     inputs: { name: "Alice Example", email: "alice@example.com", role: "user" },
@@ -108,6 +120,7 @@ export const EXAMPLES: KindExample[] = [
   },
   {
     kind: "View",
+    forcedReplacement: clash("name"),
     doc: "view.md",
     name: "checkout-errors",
     inputs: {
@@ -147,6 +160,7 @@ export const EXAMPLES: KindExample[] = [
   },
   {
     kind: "Dashboard",
+    forcedReplacement: clash("uid"),
     doc: "dashboard.md",
     name: "service-health",
     inputs: {
@@ -164,6 +178,9 @@ export const EXAMPLES: KindExample[] = [
   },
   {
     kind: "OrganizationName",
+    forcedReplacement:
+      "rename the organization it already names, and the old resource's delete would then give the " +
+      "organization its previous name back",
     doc: "organization-name.md",
     name: "org-name",
     inputs: { organizationId: "my-org", name: "Example Corp" },
@@ -243,7 +260,8 @@ function ts(v: Json, indent: string): string {
 }
 
 function typescript(ex: KindExample): string {
-  return `new obs.${ex.kind}(${JSON.stringify(ex.name)}, ${ts(ex.inputs, "")});`;
+  const opts = ex.forcedReplacement ? ", { deleteBeforeReplace: true }" : "";
+  return `new obs.${ex.kind}(${JSON.stringify(ex.name)}, ${ts(ex.inputs, "")}${opts});`;
 }
 
 // ── Python ────────────────────────────────────────────────────────────────────────────────────────────────
@@ -270,6 +288,7 @@ function python(schema: Spec, ex: KindExample): string {
   const args = Object.entries(ex.inputs).map(
     ([k, v]) => `    ${pyName(k)}=${py(schema, field(props, k, ex.kind), v, "    ", ex.kind)},`,
   );
+  if (ex.forcedReplacement) args.push("    opts=pulumi.ResourceOptions(delete_before_replace=True),");
   return `obs.${ex.kind}(\n    ${JSON.stringify(ex.name)},\n${args.join("\n")}\n)`;
 }
 
@@ -346,7 +365,8 @@ function golang(schema: Spec, ex: KindExample): string {
   const fields = Object.entries(ex.inputs).map(
     ([k, v]) => `\t${goField(k)}: ${go(schema, field(props, k, ex.kind), v, "\t", ex.kind)},`,
   );
-  return `_, err = obs.New${ex.kind}(ctx, ${JSON.stringify(ex.name)}, &obs.${ex.kind}Args{\n${fields.join("\n")}\n})\nif err != nil {\n\treturn err\n}`;
+  const opts = ex.forcedReplacement ? ", pulumi.DeleteBeforeReplace(true)" : "";
+  return `_, err = obs.New${ex.kind}(ctx, ${JSON.stringify(ex.name)}, &obs.${ex.kind}Args{\n${fields.join("\n")}\n}${opts})\nif err != nil {\n\treturn err\n}`;
 }
 
 // ── YAML ──────────────────────────────────────────────────────────────────────────────────────────────────
@@ -379,7 +399,21 @@ function yaml(v: Json, indent: string): string {
 }
 
 function yamlResource(ex: KindExample): string {
-  return `${ex.name}:\n  type: observability:${ex.kind}\n  properties:${yaml(ex.inputs, "    ")}`;
+  const opts = ex.forcedReplacement ? "\n  options:\n    deleteBeforeReplace: true" : "";
+  return `${ex.name}:\n  type: observability:${ex.kind}\n  properties:${yaml(ex.inputs, "    ")}${opts}`;
+}
+
+/** Why the example sets `deleteBeforeReplace`, and for which classes it is the default. */
+function forcedReplacementNote(ex: KindExample): string[] {
+  if (!ex.forcedReplacement) return [];
+  return [
+    "",
+    "`deleteBeforeReplace` is set above for the replacements Pulumi forces without asking the provider:",
+    "`pulumi up --replace`, and the `replacementTrigger` and `replaceWith` options. Without it the replacement,",
+    `created first, would ${ex.forcedReplacement}. A replacement the provider's diff decides deletes first`,
+    "without it. On the native provider, in every language, the option is yours to set: its default, `true`,",
+    `holds only for the dynamic class \`obs.${ex.kind}\` of the \`pulumi-observability\` npm package.`,
+  ];
 }
 
 /** One kind's declaration in each language, as the section shows it (also the schema's examples: native-lib.mts). */
@@ -411,7 +445,9 @@ export function section(schema: Spec, ex: KindExample): string {
     typescript(ex),
     "```",
     "",
-    "Python (`import pulumi_observability as obs`):",
+    ex.forcedReplacement
+      ? "Python (`import pulumi` and `import pulumi_observability as obs`):"
+      : "Python (`import pulumi_observability as obs`):",
     "",
     "```python",
     python(schema, ex),
@@ -428,6 +464,7 @@ export function section(schema: Spec, ex: KindExample): string {
     "```yaml",
     yamlResource(ex),
     "```",
+    ...forcedReplacementNote(ex),
     END,
   ].join("\n");
 }
@@ -454,7 +491,7 @@ export function writePrograms(schema: Spec, dir: string): void {
   );
   put(
     path.join(dir, "python", "docs_program.py"),
-    `import pulumi_observability as obs\n\n\ndef docs() -> None:\n${EXAMPLES.map((ex) => python(schema, ex).replace(/^/gm, "    ")).join("\n")}\n`,
+    `import pulumi\nimport pulumi_observability as obs\n\n\ndef docs() -> None:\n${EXAMPLES.map((ex) => python(schema, ex).replace(/^/gm, "    ")).join("\n")}\n`,
   );
   put(
     path.join(dir, "go", "docs.go"),

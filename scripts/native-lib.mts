@@ -8,7 +8,7 @@ import { EXAMPLES, snippets } from "./docs-languages.mts";
 export const ROOT = path.resolve(import.meta.dirname, "..");
 /** The compiled plugin: main.js, server.js, schema.js and the generated schema.json. */
 export const NATIVE_DIST = path.join(ROOT, "dist", "provider", "native");
-/** The folder holding the launcher: what `npm run provider:path` prints, and what goes first on PATH. */
+/** The folder holding the launcher: what `npm run provider:dir` prints, and what goes first on PATH. */
 export const PLUGIN_DIR = path.join(ROOT, "dist", "plugin");
 /** The plugin's executable name, as the engine looks for it. */
 export const PLUGIN_NAME = "pulumi-resource-observability";

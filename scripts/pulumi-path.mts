@@ -1,11 +1,17 @@
 /**
- * `npm run --silent pulumi:path`: prints the absolute path of a working `pulumi` and exits 0, or prints one line
- * saying why there is none and exits 1.
+ * `npm run --silent pulumi:path`: prints the absolute path of a working `pulumi` (the executable) and exits 0, or
+ * prints one line saying why there is none and exits 1. `npm run --silent pulumi:dir` (`--dir`) prints the folder
+ * holding it instead, the one to put on PATH: `export PATH="$(npm run --silent pulumi:dir):$PATH"`.
  *
  * A `pulumi` on PATH that answers `pulumi version` comes first (npm's node_modules/.bin is passed over); else the
  * CLI built here from Go modules (pulumi-cli.mts), from its cache or built now: minutes on a cold machine.
  */
+import * as path from "node:path";
 import { findPulumiCli } from "./lib.mts";
+
+/** The script's name as npm runs it, for its one-line errors. */
+const DIR = process.argv.includes("--dir");
+const NAME = DIR ? "pulumi:dir" : "pulumi:path";
 
 async function main(): Promise<number> {
   const found = await findPulumiCli({
@@ -19,17 +25,17 @@ async function main(): Promise<number> {
     },
   });
   if (!found.cli) {
-    console.error(`pulumi:path: ${found.reason}`);
+    console.error(`${NAME}: ${found.reason}`);
     return 1;
   }
-  console.log(found.cli.pulumi);
+  console.log(DIR ? path.dirname(found.cli.pulumi) : found.cli.pulumi);
   return 0;
 }
 
 main().then(
   (code) => process.exit(code),
   (err: Error) => {
-    console.error(`pulumi:path: ${err.message.split("\n")[0]}`);
+    console.error(`${NAME}: ${err.message.split("\n")[0]}`);
     process.exit(1);
   },
 );

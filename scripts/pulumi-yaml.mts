@@ -8,7 +8,8 @@
  * wrapper cannot share. The build lands in `${XDG_CACHE_HOME:-~/.cache}/pulumi-observability/pulumi-language-yaml/
  * <version>/bin`; put that folder on PATH (or beside `pulumi`) and the CLI finds the host there.
  *
- * `node scripts/pulumi-yaml.mts` prints the folder (building it when needed) or one line saying why there is none.
+ * `npm run --silent yaml:dir` (`node scripts/pulumi-yaml.mts`) prints that folder (building it when needed) or one
+ * line saying why there is none.
  */
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
@@ -94,7 +95,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
       console.log(built.binDir);
     },
     (err: Error) => {
-      console.error(`pulumi-yaml: ${err.message.split("\n")[0]}`);
+      console.error(`yaml:dir: ${err.message.split("\n")[0]}`);
       process.exit(1);
     },
   );

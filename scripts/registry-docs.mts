@@ -113,7 +113,7 @@ function installationPage(schema: Spec): string {
     "",
     "```sh",
     "npm ci && npm run build",
-    'export PATH="$(npm run --silent provider:path):$PATH"',
+    'export PATH="$(npm run --silent provider:dir):$PATH"',
     "npm run provider:tarball",
     "pulumi plugin install resource observability <version> --file dist/release/pulumi-resource-observability-v<version>-<os>-<arch>.tar.gz",
     "```",

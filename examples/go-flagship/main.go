@@ -1,157 +1,125 @@
-// Command go-flagship runs the flagship (flagship.go) with Pulumi's Automation API as an inline program: the CLI
-// talks to this process, so no Go language host is needed.
-//
-//	go run . preview|up|refresh|destroy
-//
-// The stack `dev` of project `go-flagship` lives in the backend PULUMI_BACKEND_URL names, else in a file backend
-// in ./.pulumi-state. Where the service is comes from the environment and becomes the stack's provider
-// configuration (the token as a secret): OBSERVABILITY_URL (default: the emulator, http://127.0.0.1:8787),
-// OBSERVABILITY_TOKEN (default: the emulator's development token) and OBSERVABILITY_ORG_ID. SLACK_WEBHOOK_URL is
-// the notifier's secret URL; IMPORT_DATASET_ID, when set, imports that existing dataset.
-//
-// The engine's output goes to stderr; stdout's last line is JSON: the operation, the count of resources per
-// change and the stack outputs (secrets as "[secret]").
+// Command go-flagship is the flagship in Go, on the generated SDK: `pulumi up` in this folder runs it (Pulumi.yaml:
+// `runtime: go`). The tests run the same program function, flagship, as an Automation API inline program
+// (test/e2e-native/drivers/inline_test.go, added to this package at build time), since no Go language host is
+// served to their machines.
 package main
 
 import (
-	"context"
-	"encoding/json"
-	"fmt"
-	"os"
-	"path/filepath"
+	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
 
-	"github.com/pulumi/pulumi/sdk/v3/go/auto"
-	"github.com/pulumi/pulumi/sdk/v3/go/auto/optdestroy"
-	"github.com/pulumi/pulumi/sdk/v3/go/auto/optpreview"
-	"github.com/pulumi/pulumi/sdk/v3/go/auto/optrefresh"
-	"github.com/pulumi/pulumi/sdk/v3/go/auto/optup"
-	"github.com/pulumi/pulumi/sdk/v3/go/common/workspace"
+	obs "github.com/pulumi-observability/pulumi-observability/sdk/go/observability"
 )
 
-// emulatorToken is the emulator's development token: not a secret, it is accepted only by the emulator.
-const emulatorToken = "xaat-local-development-token"
-
-func getenv(name, fallback string) string {
-	if v := os.Getenv(name); v != "" {
-		return v
-	}
-	return fallback
-}
-
-func openStack(ctx context.Context) (auto.Stack, error) {
-	here, err := os.Getwd()
-	if err != nil {
-		return auto.Stack{}, err
-	}
-	stateDir := filepath.Join(here, ".pulumi-state")
-	if err := os.MkdirAll(stateDir, 0o755); err != nil {
-		return auto.Stack{}, err
-	}
-	backend := getenv("PULUMI_BACKEND_URL", "file://"+stateDir)
-	project := workspace.Project{
-		Name:    "go-flagship",
-		Runtime: workspace.NewProjectRuntimeInfo("go", nil),
-		Backend: &workspace.ProjectBackend{URL: backend},
-	}
-	stack, err := auto.UpsertStackInlineSource(ctx, "dev", "go-flagship", flagship,
-		auto.WorkDir(here),
-		auto.Project(project),
-		auto.SecretsProvider("passphrase"),
-		auto.EnvVars(map[string]string{
-			"PULUMI_CONFIG_PASSPHRASE": getenv("PULUMI_CONFIG_PASSPHRASE", "pulumi-observability-local"),
-		}),
-	)
-	if err != nil {
-		return auto.Stack{}, err
-	}
-	config := auto.ConfigMap{
-		"observability:url":   {Value: getenv("OBSERVABILITY_URL", "http://127.0.0.1:8787")},
-		"observability:token": {Value: getenv("OBSERVABILITY_TOKEN", emulatorToken), Secret: true},
-		"slackWebhookUrl": {
-			Value: getenv("SLACK_WEBHOOK_URL", "https://hooks.slack.com/services/T000/B000/XXXX"), Secret: true,
-		},
-	}
-	if org := os.Getenv("OBSERVABILITY_ORG_ID"); org != "" {
-		config["observability:orgId"] = auto.ConfigValue{Value: org}
-	}
-	if id := os.Getenv("IMPORT_DATASET_ID"); id != "" {
-		config["importDatasetId"] = auto.ConfigValue{Value: id}
-	} else if err := stack.RemoveConfig(ctx, "importDatasetId"); err != nil {
-		return auto.Stack{}, err
-	}
-	if err := stack.SetAllConfig(ctx, config); err != nil {
-		return auto.Stack{}, err
-	}
-	return stack, nil
-}
-
-func run(operation string) (map[string]any, error) {
-	ctx := context.Background()
-	stack, err := openStack(ctx)
-	if err != nil {
-		return nil, err
-	}
-	var changes map[string]int
-	switch operation {
-	case "preview":
-		res, err := stack.Preview(ctx, optpreview.ProgressStreams(os.Stderr))
-		if err != nil {
-			return nil, err
-		}
-		changes = map[string]int{}
-		for op, n := range res.ChangeSummary {
-			changes[string(op)] = n
-		}
-	case "up":
-		res, err := stack.Up(ctx, optup.ProgressStreams(os.Stderr))
-		if err != nil {
-			return nil, err
-		}
-		changes = *res.Summary.ResourceChanges
-	case "refresh":
-		res, err := stack.Refresh(ctx, optrefresh.ProgressStreams(os.Stderr))
-		if err != nil {
-			return nil, err
-		}
-		changes = *res.Summary.ResourceChanges
-	case "destroy":
-		res, err := stack.Destroy(ctx, optdestroy.ProgressStreams(os.Stderr))
-		if err != nil {
-			return nil, err
-		}
-		changes = *res.Summary.ResourceChanges
-	default:
-		return nil, fmt.Errorf("usage: go run . preview|up|refresh|destroy (not %q)", operation)
-	}
-	result := map[string]any{"operation": operation, "changes": changes}
-	if operation != "destroy" {
-		outs, err := stack.Outputs(ctx)
-		if err != nil {
-			return nil, err
-		}
-		shown := map[string]any{}
-		for k, v := range outs {
-			if v.Secret {
-				shown[k] = "[secret]"
-			} else {
-				shown[k] = v.Value
-			}
-		}
-		result["outputs"] = shown
-	}
-	return result, nil
-}
+const httpLogsName = "http-logs"
 
 func main() {
-	operation := ""
-	if len(os.Args) > 1 {
-		operation = os.Args[1]
-	}
-	result, err := run(operation)
+	pulumi.Run(flagship)
+}
+
+// flagship declares the dataset a checkout service logs to, the ingest-only token it sends them with, an on-call
+// Slack notifier whose webhook URL is a secret, two monitors wired to that notifier, and a role for the on-call team.
+func flagship(ctx *pulumi.Context) error {
+	cfg := config.New(ctx, "")
+	// Read as a secret: encrypted in state, masked in the engine's output.
+	slackURL := cfg.RequireSecret("slackWebhookUrl")
+
+	httpLogs, err := obs.NewDataset(ctx, "http-logs", &obs.DatasetArgs{
+		Name:               pulumi.String(httpLogsName),
+		Description:        pulumi.String("Access logs of the checkout API."),
+		RetentionDays:      pulumi.Int(30),
+		UseRetentionPeriod: pulumi.Bool(true),
+		ForceDestroy:       pulumi.Bool(true),
+	})
 	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
+		return err
 	}
-	line, _ := json.Marshal(result)
-	fmt.Println(string(line))
+	onHTTPLogs := pulumi.DependsOn([]pulumi.Resource{httpLogs})
+
+	ingest, err := obs.NewApiToken(ctx, "checkout-ingest", &obs.ApiTokenArgs{
+		Name:        pulumi.String("checkout ingest"),
+		Description: pulumi.String("Used by the checkout service to send its access logs; ingest into http-logs only."),
+		DatasetCapabilities: obs.DatasetCapabilitiesMap{
+			httpLogsName: obs.DatasetCapabilitiesArgs{
+				Ingest: obs.CapabilityActionArray{obs.CapabilityActionCreate},
+			},
+		},
+	}, onHTTPLogs)
+	if err != nil {
+		return err
+	}
+
+	slack, err := obs.NewNotifier(ctx, "oncall-slack", &obs.NotifierArgs{
+		Name: pulumi.String("On-call Slack (#checkout-alerts)"),
+		Properties: obs.NotifierPropertiesArgs{
+			Slack: obs.NotifierPropertiesSlackArgs{SlackUrl: slackURL},
+		},
+	})
+	if err != nil {
+		return err
+	}
+
+	errorRate, err := obs.NewMonitor(ctx, "error-rate", &obs.MonitorArgs{
+		Name:            pulumi.String("Checkout 5xx rate"),
+		Description:     pulumi.String("More than 25 server errors in five minutes."),
+		Type:            obs.MonitorTypeThreshold,
+		AplQuery:        pulumi.String("['" + httpLogsName + "'] | where status >= 500 | summarize count() by bin_auto(_time)"),
+		Operator:        obs.MonitorOperatorAbove,
+		Threshold:       pulumi.Float64(25),
+		IntervalMinutes: pulumi.Int(5),
+		RangeMinutes:    pulumi.Int(5),
+		NotifierIds:     pulumi.StringArray{slack.ID()},
+	}, onHTTPLogs)
+	if err != nil {
+		return err
+	}
+
+	panics, err := obs.NewMonitor(ctx, "panics", &obs.MonitorArgs{
+		Name:            pulumi.String("Checkout panics"),
+		Type:            obs.MonitorTypeMatchEvent,
+		AplQuery:        pulumi.String("['" + httpLogsName + "'] | where message contains 'panic'"),
+		IntervalMinutes: pulumi.Int(1),
+		RangeMinutes:    pulumi.Int(1),
+		NotifierIds:     pulumi.StringArray{slack.ID()},
+	}, onHTTPLogs)
+	if err != nil {
+		return err
+	}
+
+	oncall, err := obs.NewRole(ctx, "oncall", &obs.RoleArgs{
+		Name:        pulumi.String("checkout on-call"),
+		Description: pulumi.String("Reads the checkout logs, silences and edits its monitors."),
+		OrgCapabilities: obs.OrgCapabilitiesArgs{
+			Monitors: obs.CapabilityActionArray{
+				obs.CapabilityActionRead, obs.CapabilityActionUpdate,
+			},
+			Notifiers: obs.CapabilityActionArray{obs.CapabilityActionRead},
+		},
+		DatasetCapabilities: obs.DatasetCapabilitiesMap{
+			httpLogsName: obs.DatasetCapabilitiesArgs{
+				Query: obs.CapabilityActionArray{obs.CapabilityActionRead},
+			},
+		},
+	}, onHTTPLogs)
+	if err != nil {
+		return err
+	}
+
+	// A dataset made outside Pulumi, taken under management by id when `importDatasetId` is set.
+	if importID := cfg.Get("importDatasetId"); importID != "" {
+		if _, err := obs.NewDataset(ctx, "legacy-logs", &obs.DatasetArgs{
+			Name:          pulumi.String(importID),
+			Description:   pulumi.String("Logs of the retired checkout service."),
+			RetentionDays: pulumi.Int(7),
+		}, pulumi.Import(pulumi.ID(importID))); err != nil {
+			return err
+		}
+	}
+
+	ctx.Export("datasetName", httpLogs.Name)
+	ctx.Export("ingestToken", ingest.Token)
+	ctx.Export("notifierId", slack.ID())
+	ctx.Export("monitorIds", pulumi.StringArray{errorRate.ID(), panics.ID()})
+	ctx.Export("roleId", oncall.ID())
+	return nil
 }

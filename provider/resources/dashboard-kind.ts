@@ -205,6 +205,9 @@ export const declaration = declareKind<DashboardObject, "Dashboard">({
   serverSet: ["uid"],
   setPaths: [],
   replaceKeys: ["uid"],
+  // A declared uid is unique in the organization, and only a declared uid is compared (serverSet), so every
+  // replacement this diff decides concerns one: deleted first, as the dynamic class does.
+  deleteBeforeReplace: true,
   adoptable: true,
   crossField,
   canonicalize,

@@ -72,7 +72,7 @@ export async function mustExec(
 /**
  * A Go program's answer, run while the test file loads (whether its tests run depends on it): `npm run
  * pulumi:path` (a `pulumi` on PATH, else the one built here from Go modules, built now when needed; minutes
- * cold) or `npm run yaml:path`. `reason` says why there is none (no Go to build it).
+ * cold) or `npm run yaml:dir`. `reason` says why there is none (no Go to build it).
  */
 export function toolPath(script: "pulumi-path.mts" | "pulumi-yaml.mts"): { path?: string; reason?: string } {
   const r = spawnSync(NODE, [path.join(ROOT, "scripts", script)], { cwd: ROOT, encoding: "utf8" });
@@ -116,7 +116,7 @@ export async function openHarness(
   const work = path.join(root, example);
   cpSync(path.join(ROOT, "examples", example), work, {
     recursive: true,
-    filter: (src) => !/(node_modules|\.pulumi-state|__pycache__|\.venv|package-lock\.json)$/.test(src),
+    filter: (src) => !/(node_modules|\.pulumi-state|__pycache__|\.?venv|package-lock\.json)$/.test(src),
   });
   const home = path.join(root, "pulumi-home");
   mkdirSync(home, { recursive: true });
@@ -339,23 +339,36 @@ export function describeFlagship(language: string, spec: LanguageSpec, missing?:
   });
 }
 
-/** Runs an Automation API driver (`<cmd> <args> <operation>`); its last stdout line is JSON with the changes. */
-export async function driverOperation(
+/** The tests' driver (drivers/inline.mts): runs an example's own program file as an Automation API inline program. */
+export const INLINE_DRIVER = path.join(__dirname, "drivers", "inline.mts");
+
+/**
+ * Runs one operation of the example in the harness's work copy through {@link INLINE_DRIVER}; the line of JSON it
+ * prints holds the change counts. `env` adds to the harness's (IMPORT_DATASET_ID).
+ */
+export async function inlineOperation(
   h: Harness,
-  cmd: string,
-  args: string[],
   operation: string,
   env: NodeJS.ProcessEnv = {},
 ): Promise<Changes> {
-  const out = await mustExec(cmd, [...args, operation], { cwd: h.work, env: { ...h.env, ...env } });
-  const last = out.trim().split("\n").at(-1) ?? "";
-  const result = JSON.parse(last) as { operation: string; changes: Changes };
-  if (result.operation !== operation) throw new Error(`the driver answered ${last} to ${operation}`);
+  const out = await mustExec(NODE, [INLINE_DRIVER, h.work, operation], {
+    cwd: h.work,
+    env: { ...h.env, ...env },
+  });
+  // A Go test binary prints PASS after it; the result is the line that is a JSON object.
+  const line = out
+    .trim()
+    .split("\n")
+    .filter((l) => l.startsWith("{"))
+    .at(-1);
+  const result = JSON.parse(line ?? "null") as { operation: string; changes: Changes } | null;
+  if (result?.operation !== operation)
+    throw new Error(`the driver answered ${line} to ${operation}:\n${out}`);
   return result.changes;
 }
 
 /** Pulumi's marker of a secret value on the wire (pulumi/pulumi sdk/go/common/resource/sig). */
-const SECRET_SIG = "4dabf18193072939515e22adb298388d";
+export const SECRET_SIG = "4dabf18193072939515e22adb298388d";
 
 function unwrapSecrets(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(unwrapSecrets);

@@ -1,11 +1,12 @@
 /**
- * Go: examples/go-flagship, an Automation API inline program (auto.UpsertStackInlineSource, pulumi/pulumi
- * sdk/go/auto/stack.go) on the generated Go SDK, its module required as `go get` would and replaced by this
- * checkout's sdk/go, built once and run per operation.
+ * Go: examples/go-flagship, the project a user runs with `pulumi up` (Pulumi.yaml, main.go calling `pulumi.Run`,
+ * go.mod), its program function run as an Automation API inline program (drivers/inline_test.go, added to its
+ * package at build time) on the generated Go SDK, the SDK's module required as `go get` would and replaced by
+ * this checkout's sdk/go. Built before each operation, as `pulumi up` builds it.
  */
 import { copyFileSync } from "node:fs";
 import * as path from "node:path";
-import { describeFlagship, driverOperation, mustExec, ROOT } from "./flagship";
+import { describeFlagship, inlineOperation, mustExec, ROOT } from "./flagship";
 import { spawnSync } from "node:child_process";
 
 const GO_MODULE = "github.com/pulumi-observability/pulumi-observability/sdk/go";
@@ -35,16 +36,11 @@ describeFlagship(
       });
       await build(h.work, h.env);
     },
-    // Built before each operation, as `go run .` would: after the edit, the program runs its new source.
-    operation: async (h, op, env) => {
-      await build(h.work, h.env);
-      return driverOperation(h, binary(h.work), [], op, env);
-    },
-    edit: { file: "flagship.go", from: "pulumi.Float64(25)", to: "pulumi.Float64(40)" },
+    operation: inlineOperation,
+    edit: { file: "main.go", from: "pulumi.Float64(25)", to: "pulumi.Float64(40)" },
     importDataset: async (h, id) => {
-      await build(h.work, h.env);
       const env = { IMPORT_DATASET_ID: id };
-      return { changes: await driverOperation(h, binary(h.work), [], "up", env), env };
+      return { changes: await inlineOperation(h, "up", env), env };
     },
     docs: async (h, programs) => {
       // Compiled with the program: every field, type and enum the docs name must exist in the Go SDK.

@@ -3,9 +3,11 @@
  * with bash from the repository's root, against a fresh emulator. Two lines of the page are not run, and the test
  * stands in for them: `npm ci` and `npm run build` (`npm run test:languages` builds before the tests), and
  * `npx observability emulator` (the emulator runs in this process, on a free port; the page's programs read its
- * address and token from OBSERVABILITY_URL and OBSERVABILITY_TOKEN, as the page says).
+ * address and token from OBSERVABILITY_URL and OBSERVABILITY_TOKEN, as the page says). Of the two blocks of Python,
+ * Go and TypeScript, `pulumi up` runs where that language's host is on PATH, else the tests' driver on the same
+ * program file (no host is served to the machines these tests run on).
  */
-import { mkdtempSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { startEmulator, type RunningEmulator } from "../../emulator";
@@ -110,10 +112,29 @@ maybe("docs/languages.md, followed block by block", () => {
         .map((r) => [r.operation, r.changes]),
     );
 
-  for (const language of ["Python", "Go", "TypeScript"]) {
-    test(`${language}: the page's block creates the flagship and destroys it`, async () => {
-      const out = await runBlock(BLOCKS.get(language)![0]);
-      expect(reported(out)).toEqual({ up: { create: 7 }, destroy: { delete: 7 } });
+  /** Whether `name` is an executable in one of PATH's folders. */
+  const onPath = (name: string) =>
+    (env.PATH ?? "").split(path.delimiter).some((dir) => dir !== "" && existsSync(path.join(dir, name)));
+
+  for (const [language, host] of [
+    ["Python", "pulumi-language-python"],
+    ["Go", "pulumi-language-go"],
+    ["TypeScript", "pulumi-language-nodejs"],
+  ]) {
+    test(`${language}: the page's \`pulumi up\` block with ${host}, else its block for the tests' driver, creates the flagship and destroys it`, async () => {
+      const blocks = BLOCKS.get(language)!;
+      expect(blocks).toHaveLength(2);
+      expect(blocks[0]).toMatch(/^pulumi up --yes$/m);
+      expect(blocks[1]).toMatch(/^node \.\.\/\.\.\/test\/e2e-native\/drivers\/inline\.mts \. up$/m);
+      if (onPath(host)) {
+        const out = await runBlock(blocks[0]);
+        expect(out).toMatch(/\+ 7 created/);
+        expect(out).toMatch(/- 7 deleted/);
+      } else {
+        console.warn(`docs/languages.md, ${language}: no ${host} on PATH; the tests' block runs instead`);
+        const out = await runBlock(blocks[1]);
+        expect(reported(out)).toEqual({ up: { create: 7 }, destroy: { delete: 7 } });
+      }
       expect(await flagshipObjects(client)).toEqual(baseline);
     });
   }

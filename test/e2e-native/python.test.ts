@@ -1,12 +1,13 @@
 /**
- * Python: examples/python-flagship, an Automation API inline program (pulumi.automation create_or_select_stack
- * with `program=`, pulumi/pulumi sdk/python/lib/pulumi/automation/_stack.py) on the generated SDK, in a virtual
- * environment into which pip installs `pulumi` from PyPI and the SDK from sdk/python, as docs/languages.md says.
+ * Python: examples/python-flagship, the project a user runs with `pulumi up` (Pulumi.yaml, `__main__.py`,
+ * requirements.txt), its `__main__.py` run as an Automation API inline program (drivers/inline.py) on the
+ * generated SDK, in the virtual environment its Pulumi.yaml names (`venv`), into which pip installs
+ * requirements.txt: `pulumi` from PyPI and the SDK from sdk/python.
  */
 import { copyFileSync } from "node:fs";
 import * as path from "node:path";
 import { spawnSync } from "node:child_process";
-import { describeFlagship, driverOperation, expectDocsInputs, mustExec, ROOT } from "./flagship";
+import { describeFlagship, editProgram, expectDocsInputs, inlineOperation, mustExec, ROOT } from "./flagship";
 
 /** The Python to make the virtual environment with: $PYTHON, else python3 (3.9 or newer: the SDK's requires-python). */
 const PYTHON = process.env.PYTHON ?? "python3";
@@ -15,34 +16,27 @@ const probe = spawnSync(PYTHON, ["-c", "import sys, venv; assert sys.version_inf
 });
 const missing = probe.status === 0 ? undefined : `no Python 3.9+ with venv (${PYTHON})`;
 
-const venvPython = (work: string) => path.join(work, ".venv", "bin", "python");
+const venvPython = (work: string) => path.join(work, "venv", "bin", "python");
 
 describeFlagship(
   "Python",
   {
     example: "python-flagship",
     install: async (h) => {
-      await mustExec(PYTHON, ["-m", "venv", ".venv"], { cwd: h.work, env: h.env });
+      // The copy lives elsewhere than the example: its requirement of the SDK names this checkout's sdk/python.
+      editProgram(h.work, "requirements.txt", "../../sdk/python", path.join(ROOT, "sdk", "python"));
+      await mustExec(PYTHON, ["-m", "venv", "venv"], { cwd: h.work, env: h.env });
       await mustExec(
         venvPython(h.work),
-        [
-          "-m",
-          "pip",
-          "install",
-          "--quiet",
-          "--disable-pip-version-check",
-          "-r",
-          "requirements.txt",
-          path.join(ROOT, "sdk", "python"),
-        ],
+        ["-m", "pip", "install", "--quiet", "--disable-pip-version-check", "-r", "requirements.txt"],
         { cwd: h.work, env: h.env },
       );
     },
-    operation: (h, op, env) => driverOperation(h, venvPython(h.work), ["main.py"], op, env),
-    edit: { file: "flagship.py", from: "threshold=25,", to: "threshold=40," },
+    operation: inlineOperation,
+    edit: { file: "__main__.py", from: "threshold=25,", to: "threshold=40," },
     importDataset: async (h, id) => {
       const env = { IMPORT_DATASET_ID: id };
-      return { changes: await driverOperation(h, venvPython(h.work), ["main.py"], "up", env), env };
+      return { changes: await inlineOperation(h, "up", env), env };
     },
     docs: async (h, programs) => {
       // Under Pulumi's mocks (pulumi.runtime.set_mocks), which record what the SDK sends for each resource.

@@ -1,10 +1,12 @@
 /**
- * TypeScript: examples/typescript-flagship, an Automation API inline program (LocalWorkspace.createOrSelectStack
- * with `program`) on the generated Node.js SDK, installed by npm from sdk/nodejs as a package (install-links: its
- * postinstall compiles it, and it shares the program's @pulumi/pulumi), and run by Node's type stripping.
+ * TypeScript: examples/typescript-flagship, the project a user runs with `pulumi up` (Pulumi.yaml, index.ts,
+ * package.json, tsconfig.json as `pulumi new typescript` makes them), its index.ts imported as an Automation API
+ * inline program (drivers/inline.mts) on the generated Node.js SDK, installed by npm from sdk/nodejs as a package
+ * (install-links: its postinstall compiles it, and it shares the program's @pulumi/pulumi), and run by Node's type
+ * stripping; the example's own tsconfig.json type-checks it.
  */
 import { copyFileSync } from "node:fs";
-import { describeFlagship, driverOperation, expectDocsInputs, mustExec, NODE, ROOT } from "./flagship";
+import { describeFlagship, expectDocsInputs, inlineOperation, mustExec, NODE, ROOT } from "./flagship";
 import * as path from "node:path";
 
 /** npm as this test was started with it (npm_execpath inside npm scripts), else the one on PATH. */
@@ -21,14 +23,15 @@ describeFlagship("TypeScript", {
       `dependencies.@pulumi-observability/sdk=file:${path.join(ROOT, "sdk", "nodejs")}`,
     ]);
     await mustExec(setCmd, setArgs, { cwd: h.work, env: h.env });
-    const [cmd, args] = npm(["install", "--no-audit", "--no-fund", "--loglevel=error"]);
+    // The devDependencies (TypeScript, Node's types) are left out: the repository's TypeScript checks the program.
+    const [cmd, args] = npm(["install", "--omit=dev", "--no-audit", "--no-fund", "--loglevel=error"]);
     await mustExec(cmd, args, { cwd: h.work, env: h.env });
   },
-  operation: (h, op, env) => driverOperation(h, NODE, ["main.ts"], op, env),
-  edit: { file: "flagship.ts", from: "threshold: 25,", to: "threshold: 40," },
+  operation: inlineOperation,
+  edit: { file: "index.ts", from: "threshold: 25,", to: "threshold: 40," },
   importDataset: async (h, id) => {
     const env = { IMPORT_DATASET_ID: id };
-    return { changes: await driverOperation(h, NODE, ["main.ts"], "up", env), env };
+    return { changes: await inlineOperation(h, "up", env), env };
   },
   docs: async (h, programs) => {
     // Under Pulumi's mocks (pulumi.runtime.setMocks), which record what the SDK sends for each resource.
@@ -56,8 +59,7 @@ describeFlagship("TypeScript", {
         "--allowImportingTsExtensions",
         "--types",
         "node",
-        "main.ts",
-        "flagship.ts",
+        "index.ts",
         "docs.ts",
       ],
       { cwd: h.work, env: h.env },

@@ -7,10 +7,10 @@
  * last line says why (global-teardown.mts); with Go, a build that fails (a module that could not be had, named)
  * fails the run before any test.
  */
-import { mkdirSync, mkdtempSync } from "node:fs";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { INSTALL_HINT, REPO_ROOT, build, findPulumiCli } from "../../scripts/lib.mts";
-import { CLI_ENV, SKIP_ENV, WORK_ROOT_ENV } from "./run-env.mts";
+import { BUILT_FOR_RUN, CLI_ENV, SKIP_ENV, WORK_ROOT_ENV } from "./run-env.mts";
 
 export default async function globalSetup(): Promise<void> {
   // The provider falls back to these; a run must see only what each stack sets.
@@ -38,6 +38,9 @@ export default async function globalSetup(): Promise<void> {
   );
   console.log("» building the package (tsc)");
   await build();
+  // test/e2e-native's setup, next in this `npm run test:e2e` (scripts/test-e2e.mts), need not build it again.
+  if (process.env.E2E_RUN_ID)
+    writeFileSync(path.join(REPO_ROOT, "dist", BUILT_FOR_RUN), process.env.E2E_RUN_ID);
   mkdirSync(path.join(REPO_ROOT, ".demo"), { recursive: true });
   process.env[WORK_ROOT_ENV] = mkdtempSync(path.join(REPO_ROOT, ".demo", "e2e-"));
   process.env[CLI_ENV] = JSON.stringify(found.cli);

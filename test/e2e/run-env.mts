@@ -10,6 +10,11 @@ export const CLI_ENV = "E2E_PULUMI_CLI";
 export const WORK_ROOT_ENV = "E2E_WORK_ROOT";
 /** Set, to the reason, when no CLI can be had and every test is skipped. */
 export const SKIP_ENV = "E2E_SKIPPED";
+/**
+ * The file in dist/ that holds the E2E_RUN_ID of the `npm run test:e2e` whose setup built the package: the
+ * native suites' setup (test/e2e-native/global-setup.js) skips its build when it names the current run.
+ */
+export const BUILT_FOR_RUN = ".built-for-e2e-run";
 
 /** The CLI of this run, or undefined when the run is skipped. */
 export function runCli(): PulumiCli | undefined {

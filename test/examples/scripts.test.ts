@@ -148,6 +148,16 @@ describe("getting the Pulumi CLI", () => {
     expect(out).toEqual({ code: 0, stdout: `${path.join(binDir, "pulumi")}\n`, stderr: "" });
   });
 
+  it("npm run pulumi:dir prints the folder holding it, the one PATH takes", async () => {
+    const env = noCliEnv();
+    const binDir = path.join(env.XDG_CACHE_HOME!, "pulumi-observability", "pulumi-cli", PINNED, "bin");
+    script(binDir, "pulumi", `echo ${PINNED}`);
+    const out = await runNode([path.join(ROOT, "scripts", "pulumi-path.mts"), "--dir"], env);
+    expect(out).toEqual({ code: 0, stdout: `${binDir}\n`, stderr: "" });
+    const failed = await runNode([path.join(ROOT, "scripts", "pulumi-path.mts"), "--dir"], noCliEnv());
+    expect(failed.stderr).toMatch(/^pulumi:dir: no `pulumi` on PATH; /);
+  });
+
   it("npm run pulumi:path with no CLI and no Go exits 1 with one line", async () => {
     const out = await runNode([path.join(ROOT, "scripts", "pulumi-path.mts")], noCliEnv());
     expect(out.code).toBe(1);
@@ -244,5 +254,28 @@ describe("npm run demo and npm run test:e2e without a CLI", () => {
     expect(out.code).toBe(1);
     expect(out.stderr).toContain("module github.com/example/gone@v1.2.3 could not be had");
     expect(out.stdout).not.toContain("building the package");
+  });
+});
+
+describe("package.json's scripts", () => {
+  const scripts = (
+    JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as { scripts: Record<string, string> }
+  ).scripts;
+
+  // npm runs each script with `sh -c` on POSIX (npm's @npmcli/run-script); `sh -n` parses without running.
+  // test:languages once failed at once with `sh: 1: Syntax error: "(" unexpected`.
+  it.each(Object.keys(scripts))("%s parses in a POSIX shell", async (name) => {
+    const out = await new Promise<Outcome>((resolve) => {
+      const child = spawn("sh", ["-n", "-c", scripts[name]], { stdio: ["ignore", "pipe", "pipe"] });
+      let stderr = "";
+      child.stderr.setEncoding("utf8").on("data", (c: string) => (stderr += c));
+      child.once("close", (code) => resolve({ code, stdout: "", stderr }));
+    });
+    expect(out).toEqual({ code: 0, stdout: "", stderr: "" });
+  });
+
+  it("each `<tool>:path` prints a file and each `<tool>:dir` a folder, as their names say", () => {
+    const tools = Object.keys(scripts).filter((n) => /:(path|dir)$/.test(n));
+    expect(tools.sort()).toEqual(["provider:dir", "pulumi:dir", "pulumi:path", "yaml:dir"]);
   });
 });

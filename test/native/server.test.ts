@@ -7,6 +7,7 @@
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { ObservabilityClient } from "../../provider/client";
 import { MISSING_TOKEN_MESSAGE } from "../../provider/config";
+import { DECLARATIONS } from "../../provider/resources/kinds";
 import { UNKNOWN } from "../../provider/resources/lifecycle";
 import { useEmulator } from "../helpers/emulator";
 import { isSecret, secret, startNative, type NativeClient } from "../helpers/native";
@@ -199,6 +200,29 @@ describe("every verb of a kind by its type token", () => {
     const diff = await native.diff("Dataset", "logs-a", olds, { ...olds, name: "logs-b" });
     expect(diff).toMatchObject({ changes: "some", replaces: ["name"], deleteBeforeReplace: true });
     expect(diff.detailedDiff.name).toEqual({ kind: "update_replace", inputDiff: true });
+  });
+
+  // The kinds whose identity the service holds unique (a clash is a 409: emulator/routes, the API's document):
+  // a dataset's, view's, group's and role's name, a user's email, a declared dashboard uid.
+  test.each([
+    ["Dataset", { name: "logs-a", kind: "axiom:events:v1" }, { name: "logs-b" }, "name"],
+    ["View", { name: "v-a", aplQuery: "['logs']" }, { name: "v-b" }, "name"],
+    ["User", { name: "Ann", email: "ann@example.com", role: "user" }, { email: "ann2@example.com" }, "email"],
+    ["Dashboard", { uid: "uid-a", dashboard: { name: "d" } }, { uid: "uid-b" }, "uid"],
+    ["Group", { name: "g" }, { adopt: "grp_other" }, "adopt"],
+    ["Role", { name: "r" }, { adopt: "role_other" }, "adopt"],
+  ] as const)(
+    "a replacement the diff decides deletes first where the identity is unique: %s (%s)",
+    async (kind, olds, change, key) => {
+      await configured();
+      const diff = await native.diff(kind, "id-1", olds, { ...olds, ...change });
+      expect(diff).toMatchObject({ changes: "some", replaces: [key], deleteBeforeReplace: true });
+    },
+  );
+
+  test("exactly those kinds declare delete-before-replace (docs/native-provider.md lists them)", () => {
+    const kinds = [...DECLARATIONS.values()].filter((d) => d.rules.deleteBeforeReplace).map((d) => d.kind);
+    expect(kinds.sort()).toEqual(["Dashboard", "Dataset", "Group", "Role", "User", "View"]);
   });
 
   test("a type this provider does not serve is refused, naming it", async () => {

@@ -44,3 +44,37 @@ test("rule: the sections are what the schema gives (npm run docs:languages -- --
   expect(r.stderr).toBe("");
   expect(r.status).toBe(0);
 }, 60_000);
+
+/** The kinds whose identity is unique: a forced replacement created first would clash (docs/native-provider.md). */
+const UNIQUE = ["dashboard", "dataset", "group", "organization-name", "role", "user", "view"];
+
+test("rule: a kind whose identity is unique sets deleteBeforeReplace in each language's syntax, and says why", () => {
+  for (const kind of UNIQUE) {
+    const doc = readFileSync(path.join(ROOT, "docs", "resources", `${kind}.md`), "utf8");
+    const section = doc.slice(doc.indexOf("<!-- languages:begin -->"), doc.indexOf("<!-- languages:end -->"));
+    const shown = {
+      kind,
+      ts: section.includes("{ deleteBeforeReplace: true }"),
+      python: section.includes("opts=pulumi.ResourceOptions(delete_before_replace=True)"),
+      go: section.includes("pulumi.DeleteBeforeReplace(true))"),
+      yaml: /\n {2}options:\n {4}deleteBeforeReplace: true\n/.test(section),
+      why: section.includes("`pulumi up --replace`"),
+    };
+    expect(shown).toEqual({ kind, ts: true, python: true, go: true, yaml: true, why: true });
+  }
+  for (const kind of KINDS.filter((k) => !UNIQUE.includes(k))) {
+    const doc = readFileSync(path.join(ROOT, "docs", "resources", `${kind}.md`), "utf8");
+    expect({ kind, option: doc.includes("deleteBeforeReplace: true") }).toEqual({ kind, option: false });
+  }
+});
+
+test("rule: where a page says deleteBeforeReplace defaults to true, it says that holds for the dynamic class", () => {
+  for (const kind of KINDS) {
+    const doc = readFileSync(path.join(ROOT, "docs", "resources", `${kind}.md`), "utf8");
+    for (const line of doc.split("\n").filter((l) => /`deleteBeforeReplace` (defaults to|is) `true`/.test(l)))
+      expect({ kind, line: line.slice(0, 120), dynamic: /dynamic class/.test(line) }).toMatchObject({
+        kind,
+        dynamic: true,
+      });
+  }
+});

@@ -1,5 +1,5 @@
 /**
- * `npm run --silent provider:path`: prints the absolute path of the folder holding the native provider's launcher
+ * `npm run --silent provider:dir`: prints the absolute path of the folder holding the native provider's launcher
  * `pulumi-resource-observability` and exits 0, or prints one line saying why it cannot and exits 1. Put the folder
  * first on PATH (or name it in Pulumi.yaml's `plugins.providers`) and the engine runs this build of the plugin.
  */
@@ -28,7 +28,7 @@ function problem(): string | undefined {
 
 const why = problem();
 if (why) {
-  console.error(`provider:path: ${why}`);
+  console.error(`provider:dir: ${why}`);
   process.exit(1);
 }
 console.log(PLUGIN_DIR);
