@@ -37,7 +37,7 @@ import * as utilities from "./utilities";
  *     timeWindowStart: "qr-now-1h",
  *     timeWindowEnd: "qr-now",
  *   },
- * });
+ * }, { deleteBeforeReplace: true });
  * ```
  */
 export class Dashboard extends pulumi.CustomResource {

@@ -21,7 +21,7 @@ import * as utilities from "./utilities";
  *   description: "Access logs of the checkout API.",
  *   retentionDays: 30,
  *   useRetentionPeriod: true,
- * });
+ * }, { deleteBeforeReplace: true });
  * ```
  */
 export class Dataset extends pulumi.CustomResource {

@@ -16,7 +16,7 @@ import * as utilities from "./utilities";
  * new obs.Group("sre", {
  *   name: "SRE",
  *   description: "Site reliability engineers.",
- * });
+ * }, { deleteBeforeReplace: true });
  * ```
  */
 export class Group extends pulumi.CustomResource {

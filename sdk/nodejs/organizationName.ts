@@ -16,7 +16,7 @@ import * as utilities from "./utilities";
  * new obs.OrganizationName("org-name", {
  *   organizationId: "my-org",
  *   name: "Example Corp",
- * });
+ * }, { deleteBeforeReplace: true });
  * ```
  */
 export class OrganizationName extends pulumi.CustomResource {

@@ -27,7 +27,7 @@ import * as utilities from "./utilities";
  *       query: ["read"],
  *     },
  *   },
- * });
+ * }, { deleteBeforeReplace: true });
  * ```
  */
 export class Role extends pulumi.CustomResource {

@@ -17,7 +17,7 @@ import * as utilities from "./utilities";
  *   name: "Alice Example",
  *   email: "alice@example.com",
  *   role: "user",
- * });
+ * }, { deleteBeforeReplace: true });
  * ```
  */
 export class User extends pulumi.CustomResource {

@@ -18,7 +18,7 @@ import * as utilities from "./utilities";
  *   aplQuery: "['http-logs'] | where status >= 500",
  *   datasets: ["http-logs"],
  *   description: "Server errors of the checkout API.",
- * });
+ * }, { deleteBeforeReplace: true });
  * ```
  */
 export class View extends pulumi.CustomResource {

@@ -53,7 +53,7 @@ import (
 //					TimeWindowStart: pulumi.String("qr-now-1h"),
 //					TimeWindowEnd: pulumi.String("qr-now"),
 //				},
-//			})
+//			}, pulumi.DeleteBeforeReplace(true))
 //			if err != nil {
 //				return err
 //			}

@@ -33,7 +33,7 @@ import (
 //				Description: pulumi.String("Access logs of the checkout API."),
 //				RetentionDays: pulumi.Int(30),
 //				UseRetentionPeriod: pulumi.Bool(true),
-//			})
+//			}, pulumi.DeleteBeforeReplace(true))
 //			if err != nil {
 //				return err
 //			}

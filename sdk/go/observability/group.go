@@ -31,7 +31,7 @@ import (
 //			_, err := obs.NewGroup(ctx, "sre", &obs.GroupArgs{
 //				Name: pulumi.String("SRE"),
 //				Description: pulumi.String("Site reliability engineers."),
-//			})
+//			}, pulumi.DeleteBeforeReplace(true))
 //			if err != nil {
 //				return err
 //			}

@@ -31,7 +31,7 @@ import (
 //			_, err := obs.NewOrganizationName(ctx, "org-name", &obs.OrganizationNameArgs{
 //				OrganizationId: pulumi.String("my-org"),
 //				Name: pulumi.String("Example Corp"),
-//			})
+//			}, pulumi.DeleteBeforeReplace(true))
 //			if err != nil {
 //				return err
 //			}

@@ -42,7 +42,7 @@ import (
 //						Query: obs.CapabilityActionArray{obs.CapabilityAction("read")},
 //					},
 //				},
-//			})
+//			}, pulumi.DeleteBeforeReplace(true))
 //			if err != nil {
 //				return err
 //			}

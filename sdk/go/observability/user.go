@@ -32,7 +32,7 @@ import (
 //				Name: pulumi.String("Alice Example"),
 //				Email: pulumi.String("alice@example.com"),
 //				Role: pulumi.String("user"),
-//			})
+//			}, pulumi.DeleteBeforeReplace(true))
 //			if err != nil {
 //				return err
 //			}

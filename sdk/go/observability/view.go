@@ -33,7 +33,7 @@ import (
 //				AplQuery: pulumi.String("['http-logs'] | where status >= 500"),
 //				Datasets: pulumi.StringArray{pulumi.String("http-logs")},
 //				Description: pulumi.String("Server errors of the checkout API."),
-//			})
+//			}, pulumi.DeleteBeforeReplace(true))
 //			if err != nil {
 //				return err
 //			}

@@ -151,6 +151,7 @@ class Dashboard(pulumi.CustomResource):
                 "time_window_start": "qr-now-1h",
                 "time_window_end": "qr-now",
             },
+            opts=pulumi.ResourceOptions(delete_before_replace=True),
         )
         ```
 
@@ -198,6 +199,7 @@ class Dashboard(pulumi.CustomResource):
                 "time_window_start": "qr-now-1h",
                 "time_window_end": "qr-now",
             },
+            opts=pulumi.ResourceOptions(delete_before_replace=True),
         )
         ```
 

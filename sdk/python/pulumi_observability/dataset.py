@@ -209,6 +209,7 @@ class Dataset(pulumi.CustomResource):
             description="Access logs of the checkout API.",
             retention_days=30,
             use_retention_period=True,
+            opts=pulumi.ResourceOptions(delete_before_replace=True),
         )
         ```
 
@@ -244,6 +245,7 @@ class Dataset(pulumi.CustomResource):
             description="Access logs of the checkout API.",
             retention_days=30,
             use_retention_period=True,
+            opts=pulumi.ResourceOptions(delete_before_replace=True),
         )
         ```
 

@@ -130,6 +130,7 @@ class Group(pulumi.CustomResource):
             "sre",
             name="SRE",
             description="Site reliability engineers.",
+            opts=pulumi.ResourceOptions(delete_before_replace=True),
         )
         ```
 
@@ -159,6 +160,7 @@ class Group(pulumi.CustomResource):
             "sre",
             name="SRE",
             description="Site reliability engineers.",
+            opts=pulumi.ResourceOptions(delete_before_replace=True),
         )
         ```
 

@@ -76,6 +76,7 @@ class OrganizationName(pulumi.CustomResource):
             "org-name",
             organization_id="my-org",
             name="Example Corp",
+            opts=pulumi.ResourceOptions(delete_before_replace=True),
         )
         ```
 
@@ -102,6 +103,7 @@ class OrganizationName(pulumi.CustomResource):
             "org-name",
             organization_id="my-org",
             name="Example Corp",
+            opts=pulumi.ResourceOptions(delete_before_replace=True),
         )
         ```
 

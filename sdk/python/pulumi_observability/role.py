@@ -175,6 +175,7 @@ class Role(pulumi.CustomResource):
                     "query": ["read"],
                 },
             },
+            opts=pulumi.ResourceOptions(delete_before_replace=True),
         )
         ```
 
@@ -214,6 +215,7 @@ class Role(pulumi.CustomResource):
                     "query": ["read"],
                 },
             },
+            opts=pulumi.ResourceOptions(delete_before_replace=True),
         )
         ```
 

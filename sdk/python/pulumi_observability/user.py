@@ -110,6 +110,7 @@ class User(pulumi.CustomResource):
             name="Alice Example",
             email="alice@example.com",
             role="user",
+            opts=pulumi.ResourceOptions(delete_before_replace=True),
         )
         ```
 
@@ -139,6 +140,7 @@ class User(pulumi.CustomResource):
             name="Alice Example",
             email="alice@example.com",
             role="user",
+            opts=pulumi.ResourceOptions(delete_before_replace=True),
         )
         ```
 

@@ -131,6 +131,7 @@ class View(pulumi.CustomResource):
             apl_query="['http-logs'] | where status >= 500",
             datasets=["http-logs"],
             description="Server errors of the checkout API.",
+            opts=pulumi.ResourceOptions(delete_before_replace=True),
         )
         ```
 
@@ -162,6 +163,7 @@ class View(pulumi.CustomResource):
             apl_query="['http-logs'] | where status >= 500",
             datasets=["http-logs"],
             description="Server errors of the checkout API.",
+            opts=pulumi.ResourceOptions(delete_before_replace=True),
         )
         ```
 
