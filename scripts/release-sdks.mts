@@ -172,8 +172,11 @@ export async function buildPython(stagingDir: string, version: string, work: str
   });
   const out = path.join(work, "python-dist");
   // Without isolation: the backend is the tools' pinned setuptools, and the build downloads nothing.
+  // PYTHONDONTWRITEBYTECODE, when the caller's environment sets it, makes setuptools warn that it skips
+  // byte-compiling (which a wheel never holds anyway): left out, so any warning left is the package's.
+  const { PYTHONDONTWRITEBYTECODE: _, ...env } = process.env;
   const built = await run(python, ["-m", "build", "--no-isolation", "--outdir", out, "."], copy, {
-    ...process.env,
+    ...env,
     PYTHONWARNINGS: "default",
   });
   const warnings = `${built.stdout}\n${built.stderr}`.split("\n").filter((l) => /warn/i.test(l));
