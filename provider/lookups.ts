@@ -17,7 +17,7 @@
  * value cannot be marked secret, and a value printed, logged or exported from the program would show them. The
  * `Output` forms return them, secret.
  */
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
 import { NotFoundError, ObservabilityClient } from "./client";
 import { scrub } from "./client/errors";
 import type { AnnotationListParams } from "./client/resources/annotations";
@@ -76,6 +76,16 @@ export interface Lookup<T, F, A extends LookupArgs = LookupArgs, P = T> {
 export interface Connection {
   client: ObservabilityClient;
   secrets: string[];
+  /** Whether a program made it (its listings are then shared by the program's run); the plugin's are not. */
+  program?: boolean;
+}
+
+/**
+ * @pulumi/pulumi, loaded by the program's forms only: the native plugin calls `oneWith` and `manyWith` through its
+ * own connection and never loads it, so its released bundle leaves the SDK out (scripts/release-plugin.mts).
+ */
+function sdk(): typeof pulumi {
+  return require("@pulumi/pulumi") as typeof pulumi;
 }
 
 /**
@@ -98,7 +108,7 @@ const runScopes = new WeakMap<object, WeakMap<ObservabilityClient, object>>();
  * a unit test under mocks), where no listing outlives its own answer.
  */
 function runScope(client: ObservabilityClient): object | undefined {
-  const run = pulumi.runtime.getStackResource();
+  const run = sdk().runtime.getStackResource();
   if (run === undefined) return undefined;
   let scopes = runScopes.get(run);
   if (!scopes) runScopes.set(run, (scopes = new WeakMap()));
@@ -109,13 +119,14 @@ function runScope(client: ObservabilityClient): object | undefined {
 
 /** The connection for the stack config and the environment in force (read as the provider reads them). */
 function programConnection(): Connection {
-  const settings: ProviderSettings = resolveSettings({ get: (key) => pulumi.runtime.getConfig(key) });
+  const settings: ProviderSettings = resolveSettings({ get: (key) => sdk().runtime.getConfig(key) });
   const key = JSON.stringify([settings.url, settings.region, settings.orgId, settings.token]);
   let connection = connections.get(key);
   if (!connection) {
     connection = {
       client: new ObservabilityClient({ ...settings }),
       secrets: [settings.token],
+      program: true,
     };
     connections.set(key, connection);
   }
@@ -157,10 +168,10 @@ function makeLookupWith<T, F, A extends LookupArgs, P>(
   spec: LookupSpec<T, F>,
   plain: (obj: T) => P,
 ): Lookup<T, F, A, P> {
-  const byName = async ({ client }: Connection, name: string, args: A): Promise<T> => {
+  const byName = async ({ client, program }: Connection, name: string, args: A): Promise<T> => {
     const scope = spec.scope?.(args);
     if (typeof scope === "string") throw new Error(scope);
-    const run = runScope(client);
+    const run = program ? runScope(client) : undefined;
     // Shared with the other lookups of this run through this client (listings.ts: coalesced, never kept when it
     // failed); outside a run, with those that arrive while it is in flight only.
     const listing = await sharedListing(run ?? client, {
@@ -230,6 +241,7 @@ function makeLookupWith<T, F, A extends LookupArgs, P>(
       // A preview with no credentials (a fork's pull request) cannot read the service; what the lookup returns is
       // then not known until an update, as any value computed by the engine would be. `unknown` is the SDK's
       // sentinel for that, typed as nothing in particular.
+      const pulumi = sdk();
       if (pulumi.runtime.isDryRun() && !configured()) return pulumi.output(pulumi.unknown as unknown as T);
       const found = pulumi.output(args).apply((resolved) => find(resolved as A));
       return spec.secret ? pulumi.secret(found) : pulumi.output(found);

@@ -21,6 +21,28 @@ export function packageVersion(): string {
     .version;
 }
 
+/**
+ * `owner/name` of the GitHub repository package.json's `repository` names (`github:owner/name`, a
+ * `https://github.com/owner/name` URL or `{ url }` of either); throws naming the field when it names no GitHub
+ * repository. Its releases serve the plugin (the schema's `pluginDownloadURL`).
+ */
+export function githubRepository(): string {
+  const { repository } = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as {
+    repository?: string | { url?: string };
+  };
+  const url = typeof repository === "string" ? repository : repository?.url;
+  const match = url
+    ? /^(?:github:|(?:git\+)?(?:https|ssh|git):\/\/(?:git@)?github\.com\/)([\w.-]+)\/([\w.-]+?)(?:\.git)?\/?$/.exec(
+        url,
+      )
+    : null;
+  if (!match)
+    throw new Error(
+      `package.json: "repository" must name a GitHub repository (github:owner/name), not ${JSON.stringify(url)}`,
+    );
+  return `${match[1]}/${match[2]}`;
+}
+
 /** The schema, generated afresh from the built kinds and the TypeScript sources. */
 export function generateSchema(version = packageVersion()): unknown {
   const { packageSchema } = require(
@@ -32,7 +54,7 @@ export function generateSchema(version = packageVersion()): unknown {
   const { KINDS } = require(path.join(ROOT, "dist", "provider", "resources", "registry.js")) as {
     KINDS: Map<string, unknown>;
   };
-  return packageSchema(sourceDocs(ROOT, [...KINDS.keys()]), version);
+  return packageSchema(sourceDocs(ROOT, [...KINDS.keys()]), { version, repository: githubRepository() });
 }
 
 export function writeSchemaFile(file: string): void {

@@ -256,11 +256,21 @@ function configProperties(docs: SourceDocs): Record<string, PropertySpec> {
   return out;
 }
 
+/** Where the package is released: its version, and the GitHub repository whose releases serve the plugin. */
+export interface ReleaseInfo {
+  version: string;
+  /** `owner/name` on GitHub (package.json's `repository`). */
+  repository?: string;
+}
+
 /**
  * The package schema: every kind as `observability:index:<Kind>`, every lookup as a function, the provider's
  * configuration as `config.variables` and `provider.inputProperties` (an explicit provider resource takes them).
+ * With a repository, `pluginDownloadURL` names its GitHub releases, from which the engine fetches the plugin
+ * tarball of a version (pulumi/pulumi sdk/go/common/workspace/plugins.go, the `github://` source) and which every
+ * generated SDK repeats.
  */
-export function packageSchema(docs: SourceDocs, version?: string): PackageSpec {
+export function packageSchema(docs: SourceDocs, release?: ReleaseInfo): PackageSpec {
   const walker = new Walker(docs);
   walker.types[typeToken("Region")] = {
     description: "A region of the service, which selects its base URL.",
@@ -364,12 +374,18 @@ export function packageSchema(docs: SourceDocs, version?: string): PackageSpec {
   return {
     name: PACKAGE,
     displayName: "Observability",
-    ...(version ? { version } : {}),
+    ...(release ? { version: release.version } : {}),
     description:
       "Manage an observability service (datasets, monitors, notifiers, dashboards, tokens, users, roles and more) " +
       "with Pulumi, from any Pulumi language.",
     keywords: ["pulumi", "observability", "category/monitoring", "kind/native"],
     license: "Apache-2.0",
+    ...(release?.repository
+      ? {
+          repository: `https://github.com/${release.repository}`,
+          pluginDownloadURL: `github://api.github.com/${release.repository}`,
+        }
+      : {}),
     config: { variables: config },
     provider: {
       description: "The provider: where the service is and the credentials it is called with.",

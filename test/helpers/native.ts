@@ -23,7 +23,9 @@ export const REPO_ROOT = path.resolve(__dirname, "..", "..");
 let schemaText: string | undefined;
 /** The schema as the build writes it, generated once per test file. */
 export function schemaJson(): string {
-  schemaText ??= JSON.stringify(packageSchema(sourceDocs(REPO_ROOT, [...KINDS.keys()]), "0.0.0-test"));
+  schemaText ??= JSON.stringify(
+    packageSchema(sourceDocs(REPO_ROOT, [...KINDS.keys()]), { version: "0.0.0-test" }),
+  );
   return schemaText;
 }
 
