@@ -9,7 +9,8 @@
  * - the Go tag `sdk/go/v<version>` as CONTRIBUTING.md's release checklist states it, and the Go module's path
  *   (the repository package.json names + /sdk/go; no /vN suffix below v2, as Go requires).
  *
- * `npm run release` calls it before writing anything. `node scripts/release-versions.mts` runs it alone.
+ * `npm run release` calls it before writing anything. `node scripts/release-versions.mts` runs it alone
+ * (`--root <checkout>`, `--plugin <launcher>` to read another copy).
  */
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
@@ -50,8 +51,9 @@ export function checklistGoTags(contributing: string): string[] {
   const start = contributing.search(/^#+ Release checklist/m);
   if (start < 0) return [];
   const rest = contributing.slice(start);
-  const next = rest.slice(1).search(/^#{1,3} /m);
-  const section = next < 0 ? rest : rest.slice(0, next + 1);
+  const body = rest.indexOf("\n") + 1;
+  const next = rest.slice(body).search(/^#{1,3} /m);
+  const section = next < 0 ? rest : rest.slice(0, body + next);
   const tag = new RegExp(`\\b${GO_MODULE_SUBDIR.replace("/", "\\/")}\\/(v[0-9][^\\s\`'"]*)`, "g");
   return [...section.matchAll(tag)].map((m) => m[1]);
 }
@@ -177,7 +179,10 @@ export async function checkVersions(sources: VersionSources = {}): Promise<strin
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  checkVersions().then(
+  // `--root <checkout>` and `--plugin <launcher>` read another copy (the tests' tampered ones).
+  const args = process.argv.slice(2);
+  const option = (name: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
+  checkVersions({ root: option("--root"), plugin: option("--plugin") }).then(
     (version) => console.error(`release-versions: every place says ${version}`),
     (err: Error) => {
       console.error(`release-versions: ${err.message}`);
