@@ -41,6 +41,7 @@ import {
   serveRelease,
   type ReleaseServer,
 } from "./release-support";
+import { findOnPath } from "./native-support";
 
 const GO_MODULE = "github.com/pulumi-observability/pulumi-observability/sdk/go";
 const NPM_TARBALL = path.join(RELEASE_DIR, `pulumi-observability-sdk-${VERSION}.tgz`);
@@ -48,9 +49,8 @@ const WHEEL = path.join(RELEASE_DIR, `pulumi_observability-${VERSION}-py3-none-a
 const GOPROXY = path.join(RELEASE_DIR, "goproxy");
 const BUILT_SCHEMA = path.join(__dirname, "..", "..", "dist", "provider", "native", "schema.json");
 
-const GO =
-  process.env.GO ??
-  (spawnSync("go", ["version"], { stdio: "ignore" }).status === 0 ? "go" : "/usr/local/go/bin/go");
+/** `go` by its path (the engine's environment has no Go folder on PATH): $GO, else on PATH, else /usr/local/go. */
+const GO = process.env.GO ?? findOnPath("go") ?? "/usr/local/go/bin/go";
 const PYTHON = process.env.PYTHON ?? "python3";
 const cli = toolPath("pulumi-path.mts");
 const yamlHost = toolPath("pulumi-yaml.mts");
@@ -232,7 +232,10 @@ maybe("the release, installed from its artifacts only, in TypeScript, Python, Go
     await installPlugin(cli.path!, fresh.env, server.url);
     expect(server.requests).toContain(`/pulumi-resource-observability-v${VERSION}-linux-amd64.tar.gz`);
   }, 20 * 60_000);
-  afterAll(async () => server?.close());
+  afterAll(async () => {
+    await server?.close();
+    if (installed) rmSync(path.dirname(installed.pulumiHome), { recursive: true, force: true });
+  });
 
   test.each(Object.keys(LANGUAGES))(
     "%s: preview, up, a preview with no change, destroy, on the released SDK and plugin",
