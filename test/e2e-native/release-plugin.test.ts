@@ -8,7 +8,7 @@
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { gzipSync } from "node:zlib";
@@ -259,6 +259,7 @@ describe("a release that cannot be made writes nothing", () => {
   test("when the plugin's schema and package.json disagree on the version", async () => {
     const schemaFile = path.join(ROOT, "dist", "provider", "native", "schema.json");
     const original = readFileSync(schemaFile, "utf8");
+    const { atime, mtime } = statSync(schemaFile);
     try {
       writeFileSync(schemaFile, original.replace(`"version": "${VERSION}"`, `"version": "${VERSION}-other"`));
       await refused(
@@ -268,7 +269,9 @@ describe("a release that cannot be made writes nothing", () => {
         ),
       );
     } finally {
+      // As it was, time included: the release built from it stays current for the next test file.
       writeFileSync(schemaFile, original);
+      utimesSync(schemaFile, atime, mtime);
     }
   }, 120_000);
 });

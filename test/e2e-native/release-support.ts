@@ -68,16 +68,35 @@ export function runRelease(args: string[] = [], env: NodeJS.ProcessEnv = {}): Pr
   });
 }
 
+/**
+ * Whether dist/release was written after the build it packs and the scripts that pack it: then the test files of
+ * one run share it (the global setup builds the package afresh at every run, so an older release is rebuilt).
+ */
+function releaseIsCurrent(): boolean {
+  if (!existsSync(checksumsFile())) return false;
+  const written = statSync(checksumsFile()).mtimeMs;
+  const inputs = [
+    path.join(ROOT, "dist", "provider", "native", "schema.json"),
+    path.join(ROOT, "dist", "provider", "native", "main.js"),
+    ...readdirSync(path.join(ROOT, "scripts"))
+      .filter((f) => f.startsWith("release"))
+      .map((f) => path.join(ROOT, "scripts", f)),
+  ];
+  return inputs.every((f) => existsSync(f) && statSync(f).mtimeMs < written);
+}
+
 let built: Promise<void> | undefined;
 /**
- * dist/release, built once per test process (`npm run release -- --skip-build`: the global setup has just built
- * the package); throws with the release's own line when it fails. A minute or two warm, more when the runtimes
- * must be downloaded first.
+ * dist/release, built (`npm run release -- --skip-build`: the global setup has just built the package) unless it is
+ * current; throws with the release's own line when it fails. Minutes: five platforms' runtimes are packed, and
+ * downloaded first on a machine whose cache lacks them.
  */
 export function ensureRelease(): Promise<void> {
-  built ??= runRelease(["--skip-build"]).then((r) => {
-    if (r.code !== 0) throw new Error(`npm run release failed: ${r.stderr.trim().split("\n").at(-1)}`);
-  });
+  built ??= releaseIsCurrent()
+    ? Promise.resolve()
+    : runRelease(["--skip-build"]).then((r) => {
+        if (r.code !== 0) throw new Error(`npm run release failed: ${r.stderr.trim().split("\n").at(-1)}`);
+      });
   return built;
 }
 
