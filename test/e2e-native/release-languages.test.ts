@@ -1,6 +1,6 @@
 /**
- * Issue 32, point 8: the release as a user gets it, in every language. dist/release (built by `npm run release`,
- * or the one an earlier file of this run built) is served over HTTP; the plugin is installed from that server
+ * Issue 32, point 8: the release as a user gets it, in every language. dist/release (built by `npm run release`
+ * once per run, release-support.ts ensureRelease) is served over HTTP; the plugin is installed from that server
  * into a fresh PULUMI_HOME (`pulumi plugin install resource observability v<version> --server <url>`), with no
  * plugin folder on PATH; then the flagship (examples/<language>-flagship) runs on each SDK's artifact, never on a
  * path of this checkout:
@@ -15,7 +15,7 @@
  * Each goes through preview, up, a preview proposing no change, and destroy, against a fresh emulator.
  */
 import { spawnSync } from "node:child_process";
-import { chmodSync, existsSync, readdirSync, rmSync, statSync } from "node:fs";
+import { chmodSync, existsSync, readdirSync, rmSync } from "node:fs";
 import * as path from "node:path";
 import {
   FLAGSHIP_CREATES,
@@ -34,7 +34,6 @@ import {
 import {
   RELEASE_DIR,
   VERSION,
-  checksumsFile,
   ensureRelease,
   freshPulumiEnv,
   installPlugin,
@@ -47,7 +46,6 @@ const GO_MODULE = "github.com/pulumi-observability/pulumi-observability/sdk/go";
 const NPM_TARBALL = path.join(RELEASE_DIR, `pulumi-observability-sdk-${VERSION}.tgz`);
 const WHEEL = path.join(RELEASE_DIR, `pulumi_observability-${VERSION}-py3-none-any.whl`);
 const GOPROXY = path.join(RELEASE_DIR, "goproxy");
-const BUILT_SCHEMA = path.join(__dirname, "..", "..", "dist", "provider", "native", "schema.json");
 
 /** `go` by its path (the engine's environment has no Go folder on PATH): $GO, else on PATH, else /usr/local/go. */
 const GO = process.env.GO ?? findOnPath("go") ?? "/usr/local/go/bin/go";
@@ -64,17 +62,6 @@ const missing = [
 ].filter((m) => m !== undefined);
 if (missing.length > 0) console.warn(`release languages: skipped: ${missing.join("; ")}`);
 const maybe = missing.length === 0 ? describe : describe.skip;
-
-/**
- * dist/release, reused when an earlier file of this run built it after this run's build (release-plugin.test.ts
- * does): its checksums file is newer than the schema the global setup's build wrote. Else built now.
- */
-async function currentRelease(): Promise<void> {
-  const newer = (a: string, b: string) =>
-    existsSync(a) && existsSync(b) && statSync(a).mtimeMs > statSync(b).mtimeMs;
-  const complete = [NPM_TARBALL, WHEEL, GOPROXY].every((f) => existsSync(f));
-  if (!(complete && newer(checksumsFile(), BUILT_SCHEMA))) await ensureRelease();
-}
 
 /** npm as this test was started with it (npm_execpath inside npm scripts), else the one on PATH. */
 const npm = (args: string[]): [string, string[]] =>
@@ -222,7 +209,8 @@ maybe("the release, installed from its artifacts only, in TypeScript, Python, Go
   let installed: InstalledPlugin;
 
   beforeAll(async () => {
-    await currentRelease();
+    // Built once per run and shared with the plugin's release tests (release-support.ts ensureRelease).
+    await ensureRelease();
     server = await serveRelease();
     // PATH: the CLI's folder, the YAML host's, Node's (npm's install scripts), /usr/bin and /bin; no plugin.
     const fresh = freshPulumiEnv(cli.path!, [yamlHost.path!, path.dirname(NODE)]);
