@@ -15,6 +15,8 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { ROOT, packageVersion } from "./native-lib.mts";
 import { checkPluginVersions, writePluginArtifacts } from "./release-plugin.mts";
+import { writeSdkArtifacts } from "./release-sdks.mts";
+import { checkVersions } from "./release-versions.mts";
 
 /** A step of the release: checks, or writes its artifacts into the staging folder. */
 type Step = { name: string; run: (stagingDir: string, version: string) => unknown };
@@ -22,7 +24,9 @@ type Step = { name: string; run: (stagingDir: string, version: string) => unknow
 /** In order; a step that throws stops the release. */
 const STEPS: Step[] = [
   { name: "versions", run: (_dir, version) => checkPluginVersions(version) },
+  { name: "versions of every artifact", run: () => checkVersions() },
   { name: "plugin", run: writePluginArtifacts },
+  { name: "sdks", run: writeSdkArtifacts },
 ];
 
 const RELEASE_DIR = path.join(ROOT, "dist", "release");

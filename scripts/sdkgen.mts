@@ -7,15 +7,27 @@
  * Options: `--schema <file>` generates from that schema instead of the plugin's; `--sdk <dir>` names the folder
  * holding the SDKs (default sdk/); `--check` compares instead of writing.
  *
+ * After the generators, each SDK is made publishable (finishSdks): Python's pyproject gets a README.md beside it
+ * and an SPDX license expression, and the Go module a go.sum (`go mod tidy`). The Go module path is the repository
+ * package.json names, + /sdk/go (goModulePath).
+ *
  * engine/sdkgen is built like the CLI (go-build.mts) into `${XDG_CACHE_HOME:-~/.cache}/pulumi-observability/
  * sdkgen/<hash>/bin`, keyed by a hash of its go.mod, go.sum and sources, so an edit of the generator rebuilds it.
  */
 import { createHash } from "node:crypto";
-import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from "node:fs";
+import {
+  copyFileSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
-import { buildGoPackage, capture, isExecutable, toolCacheDir } from "./go-build.mts";
+import { buildGoPackage, capture, findGo, isExecutable, noGoReason, toolCacheDir } from "./go-build.mts";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 export const SDKGEN_DIR = path.join(ROOT, "engine", "sdkgen");
@@ -82,17 +94,124 @@ export async function pluginSchema(env: NodeJS.ProcessEnv = process.env): Promis
   return result.stdout;
 }
 
-/** Runs the generator on `schemaText`, writing `<out>/<language>` for each language. */
+/** The folder of the Go SDK's module inside the repository, which names its tags (`sdk/go/v<version>`). */
+export const GO_MODULE_SUBDIR = "sdk/go";
+
+/**
+ * The repository package.json names, as a Go import path prefix (`github.com/<owner>/<name>`), from any form npm
+ * accepts: "github:owner/name", "owner/name", "https://github.com/owner/name(.git)", or `{ url: "git+https://…" }`.
+ * Undefined when package.json names none.
+ */
+export function repositoryPath(root = ROOT): string | undefined {
+  const pkg = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as {
+    repository?: string | { url?: string };
+  };
+  const given = typeof pkg.repository === "string" ? pkg.repository : pkg.repository?.url;
+  if (given === undefined) return undefined;
+  const short = /^(?:github:)?([\w.-]+)\/([\w.-]+)$/.exec(given);
+  if (short) return `github.com/${short[1]}/${short[2]}`;
+  const url = /^(?:git\+)?(?:https?|ssh|git):\/\/(?:[^@/]+@)?([^/:]+)\/([^/]+)\/([^/]+?)(?:\.git)?\/?$/.exec(
+    given,
+  );
+  if (url) return `${url[1]}/${url[2]}/${url[3]}`;
+  throw new Error(
+    `package.json's repository ${JSON.stringify(given)} is not a repository URL this script reads`,
+  );
+}
+
+/**
+ * The Go SDK's module path: the repository's path and the module's folder (a module in a subfolder is fetched
+ * by that path, https://go.dev/ref/mod#vcs-find). Before package.json names a repository, the generator's default.
+ */
+export function goModulePath(root = ROOT): string | undefined {
+  const repo = repositoryPath(root);
+  return repo === undefined ? undefined : `${repo}/${GO_MODULE_SUBDIR}`;
+}
+
+/** Runs the generator on `schemaText`, writing `<out>/<language>` for each language, then {@link finishSdks}. */
 export async function generateSdks(
   schemaText: string,
   out: string,
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<{ builtInSeconds?: number }> {
   const { binary, builtInSeconds } = await ensureSdkgen(env);
-  const result = await capture(binary, ["-schema", "-", "-out", out], env, ROOT, schemaText);
+  const goModule = goModulePath();
+  const args = ["-schema", "-", "-out", out, ...(goModule ? ["-go-module", goModule] : [])];
+  const result = await capture(binary, args, env, ROOT, schemaText);
   if (result.code !== 0)
     throw new Error(result.stderr.trim() || `sdkgen failed with exit code ${result.code}`);
+  await finishSdks(out, env);
   return { builtInSeconds };
+}
+
+/**
+ * What the generators leave unpublishable, put right in `<out>/<language>`:
+ * - Python: pyproject's `readme = "README.md"` names a file the generator writes only inside the package, so the
+ *   distribution had no description; it is copied beside pyproject.toml. The license is written as a table
+ *   (`[project.license] text = …`), which setuptools stops accepting in 2027 (PEP 639): it becomes an SPDX
+ *   expression, which needs setuptools 77 or newer to build.
+ * - Go: a go.sum, so the module builds and `go vet ./...` runs inside it (`go mod tidy`, which also lists the
+ *   indirect requirements in go.mod).
+ */
+export async function finishSdks(out: string, env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  finishPython(path.join(out, "python"));
+  await finishGo(path.join(out, "go"), env);
+}
+
+function finishPython(dir: string): void {
+  const pyproject = path.join(dir, "pyproject.toml");
+  const text = readFileSync(pyproject, "utf8");
+  const table = /^\s*\[project\.license\]\s*\n\s*text\s*=\s*("[^"\n]*")\s*\n/m.exec(text);
+  if (!table)
+    throw new Error(`${pyproject}: no [project.license] table with text = "…" (the generator changed?)`);
+  const buildSystem = /^(\s*requires\s*=\s*\[)"setuptools>=[\d.]+"(\])/m;
+  if (!buildSystem.test(text)) throw new Error(`${pyproject}: no build-system requires = ["setuptools>=…"]`);
+  const fixed = text
+    .replace(table[0], "")
+    .replace(/^(\s*)version = ("[^"\n]*")\n/m, `$1version = $2\n$1license = ${table[1]}\n`)
+    .replace(buildSystem, `$1"setuptools>=77.0"$2`);
+  if (!fixed.includes(`license = ${table[1]}`))
+    throw new Error(`${pyproject}: no version line to put the license after`);
+  writeFileSync(pyproject, fixed);
+  const readme = /^\s*readme\s*=\s*"([^"]+)"/m.exec(fixed)?.[1];
+  if (!readme) throw new Error(`${pyproject}: no readme`);
+  const packages = readdirSync(dir).filter((f) => statSync(path.join(dir, f)).isDirectory());
+  const source = packages
+    .map((p) => path.join(dir, p, readme))
+    .find((f) => statSync(f, { throwIfNoEntry: false }));
+  if (!source) throw new Error(`${dir}: no package holds ${readme} to describe the distribution`);
+  copyFileSync(source, path.join(dir, readme));
+}
+
+/** Pulumi's Go SDK module, which the generated go.mod requires. */
+const PULUMI_GO_SDK = "github.com/pulumi/pulumi/sdk/v3";
+
+/** The version of Pulumi's Go SDK the repository's CLI is built with (engine/pulumi-cli/go.mod). */
+export function pinnedPulumiGoSdk(root = ROOT): string {
+  const gomod = readFileSync(path.join(root, "engine", "pulumi-cli", "go.mod"), "utf8");
+  const version = new RegExp(`^\\s*${PULUMI_GO_SDK.replace(/[./]/g, "\\$&")}\\s+(v\\S+)`, "m").exec(
+    gomod,
+  )?.[1];
+  if (!version) throw new Error(`engine/pulumi-cli/go.mod does not require ${PULUMI_GO_SDK}`);
+  return version;
+}
+
+async function finishGo(dir: string, env: NodeJS.ProcessEnv): Promise<void> {
+  const go = findGo(env);
+  if (!go) throw new Error(`the Go SDK needs a go.sum: ${noGoReason(env)}`);
+  const goEnv = { ...env, GOTOOLCHAIN: "local", GOFLAGS: "-mod=mod" };
+  const run = async (args: string[]) => {
+    const result = await capture(go, args, goEnv, dir);
+    if (result.code !== 0) {
+      const last = result.stderr.trim().split("\n").at(-1) ?? `exit code ${result.code}`;
+      throw new Error(`go ${args.join(" ")} in the Go SDK failed: ${last}`);
+    }
+  };
+  // The generator writes a fixed `require github.com/pulumi/pulumi/sdk/v3 v3.269.0` (pkg/codegen/go, v3.274.1),
+  // whose own requirement github.com/pulumi/pulumi-cloud-sdk/go v1.20260918.0 the module proxy does not serve
+  // (403), so no one could build the module: it requires the version the CLI is built with instead.
+  await run(["mod", "edit", `-require=${PULUMI_GO_SDK}@${pinnedPulumiGoSdk()}`]);
+  await run(["mod", "tidy"]);
 }
 
 /** Every file under `dir`, relative, sorted. */

@@ -12,10 +12,10 @@ import (
 	"github.com/pulumi/pulumi/pkg/v3/codegen/schema"
 )
 
-// GoModulePath is the module that sdk/go is, as `go get` fetches it from this repository: a module in a
-// subfolder of a repository is named by the repository's path and the subfolder, and its versions are tagged
-// `sdk/go/vX.Y.Z` (https://go.dev/ref/mod#vcs-version).
-const GoModulePath = "github.com/pulumi-observability/pulumi-observability/sdk/go"
+// DefaultGoModulePath is the module that sdk/go is when -go-module does not say: scripts/sdkgen.mts passes the
+// path package.json's `repository` gives. A module in a subfolder of a repository is named by the repository's
+// path and the subfolder, and its versions are tagged `sdk/go/vX.Y.Z` (https://go.dev/ref/mod#vcs-version).
+const DefaultGoModulePath = "github.com/pulumi-observability/pulumi-observability/sdk/go"
 
 // layout is the schema's `language` and `meta` sections as this repository's layout decides them: where each
 // SDK lives and what it is called. The generators read them (pkg/codegen/schema/pulumi.json describes both
@@ -26,8 +26,8 @@ const GoModulePath = "github.com/pulumi-observability/pulumi-observability/sdk/g
 //     sdk/go/go.mod, Python a pyproject.toml, Node.js a package.json with that version.
 //   - nodejs.packageName: the npm name of the generated SDK, beside the dynamic resources' `pulumi-observability`.
 //   - python.packageName: the import name, `pulumi_observability`, as Pulumi's providers are named.
-//   - go.importBasePath: the root package inside GoModulePath (the go.mod sits one folder above it).
-func layout() map[string]any {
+//   - go.importBasePath: the root package inside goModule (the go.mod sits one folder above it).
+func layout(goModule string) map[string]any {
 	return map[string]any{
 		"meta": map[string]any{"supportPack": true},
 		"language": map[string]any{
@@ -42,7 +42,7 @@ func layout() map[string]any {
 				"pyproject":            map[string]any{"enabled": true},
 			},
 			"go": map[string]any{
-				"importBasePath":       GoModulePath + "/observability",
+				"importBasePath":       goModule + "/observability",
 				"respectSchemaVersion": true,
 			},
 		},
@@ -52,8 +52,8 @@ func layout() map[string]any {
 // completeLayout fills doc's `meta` and `language` sections with layout(). A key the schema already sets must
 // hold the same value; otherwise the SDKs would land where the repository does not keep them, so it is an error
 // naming the field.
-func completeLayout(doc map[string]any) error {
-	return merge(doc, layout(), "")
+func completeLayout(doc map[string]any, goModule string) error {
+	return merge(doc, layout(goModule), "")
 }
 
 func merge(into, from map[string]any, at string) error {

@@ -83,6 +83,27 @@ export function toolPath(script: "pulumi-path.mts" | "pulumi-yaml.mts"): { path?
 /** The change counts of an operation, by kind of change (`create`, `same`, `update`, `import`, `delete`). */
 export type Changes = Record<string, number>;
 
+/**
+ * The change counts in a `pulumi --json` run's output: `preview --json` prints one document with `changeSummary`;
+ * `up`, `refresh`, `destroy` and `import` with `--json --skip-preview` print engine events, one a line, whose
+ * `summaryEvent` has `resourceChanges` (pulumi/pulumi sdk/go/common/apitype/events.go).
+ */
+export function changesOf(stdout: string): Changes {
+  try {
+    const doc = JSON.parse(stdout) as { changeSummary?: Changes };
+    if (doc.changeSummary) return doc.changeSummary;
+  } catch {
+    // A stream of events, one a line.
+  }
+  const summaries = stdout
+    .split("\n")
+    .filter((l) => l.includes('"summaryEvent"'))
+    .map((l) => JSON.parse(l) as { summaryEvent: { resourceChanges?: Changes; result?: string } });
+  const last = summaries.at(-1);
+  if (!last) throw new Error(`no summary in the engine's output:\n${stdout.slice(-2000)}`);
+  return last.summaryEvent.resourceChanges ?? {};
+}
+
 /** Only `same` entries: nothing would change. */
 export function noChanges(changes: Changes): boolean {
   return Object.entries(changes).every(([op, n]) => op === "same" || n === 0);
@@ -102,14 +123,24 @@ export interface Harness {
   close(): Promise<void>;
 }
 
+/** Where a harness's engine finds the plugin, when not in a PULUMI_HOME of its own installed from dist/plugin. */
+export interface InstalledPlugin {
+  /** A PULUMI_HOME the plugin is installed in already (the release test installs it from its server). */
+  pulumiHome: string;
+  /** The environment to start from instead of this process's (PATH is still the CLI's, extraPath's, Node's). */
+  baseEnv: NodeJS.ProcessEnv;
+}
+
 /**
  * A work copy of examples/<example>, a fresh emulator with a token of its own, and a PULUMI_HOME into which the
- * plugin is installed from dist/plugin (the package is built before these tests run).
+ * plugin is installed from dist/plugin (the package is built before these tests run), unless `installed` gives
+ * one holding it already.
  */
 export async function openHarness(
   pulumi: string,
   example: string,
   extraPath: string[] = [],
+  installed?: InstalledPlugin,
 ): Promise<Harness> {
   mkdirSync(path.join(ROOT, ".demo"), { recursive: true });
   const root = mkdtempSync(path.join(ROOT, ".demo", `lang-${example}-`));
@@ -118,30 +149,30 @@ export async function openHarness(
     recursive: true,
     filter: (src) => !/(node_modules|\.pulumi-state|__pycache__|\.?venv|package-lock\.json)$/.test(src),
   });
-  const home = path.join(root, "pulumi-home");
+  const home = installed?.pulumiHome ?? path.join(root, "pulumi-home");
   mkdirSync(home, { recursive: true });
   const token = `xaat-lang-${Math.random().toString(36).slice(2, 12)}`;
   const em = await startEmulator({ port: 0, host: "127.0.0.1", token });
   const client = new ObservabilityClient({ url: em.url, token: em.token, orgId: em.orgId });
+  const base = installed?.baseEnv ?? process.env;
   const env: NodeJS.ProcessEnv = {
-    ...process.env,
+    ...base,
     PULUMI_HOME: home,
     PULUMI_BACKEND_URL: `file://${path.join(work, ".pulumi-state")}`,
     PULUMI_CONFIG_PASSPHRASE: "pulumi-observability-local",
     PULUMI_SKIP_UPDATE_CHECK: "true",
     PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
-    PATH: [path.dirname(pulumi), ...extraPath, path.dirname(NODE), process.env.PATH ?? ""].join(
-      path.delimiter,
-    ),
+    PATH: [path.dirname(pulumi), ...extraPath, path.dirname(NODE), base.PATH ?? ""].join(path.delimiter),
     OBSERVABILITY_URL: em.url,
     OBSERVABILITY_TOKEN: em.token,
     OBSERVABILITY_ORG_ID: em.orgId,
   };
   mkdirSync(path.join(work, ".pulumi-state"), { recursive: true });
-  // As the README has users do it: the plugin into the plugin cache, offline, at the SDKs' version.
-  await mustExec(pulumi, ["plugin", "install", "resource", "observability", VERSION, "--file", PLUGIN], {
-    env,
-  });
+  // The plugin into the plugin cache from this checkout's build, offline, at the SDKs' version.
+  if (!installed)
+    await mustExec(pulumi, ["plugin", "install", "resource", "observability", VERSION, "--file", PLUGIN], {
+      env,
+    });
   const slackUrl = `https://hooks.slack.com/services/T0000/B0000/${Math.random().toString(36).slice(2, 14)}`;
   env.SLACK_WEBHOOK_URL = slackUrl;
   return {
@@ -238,7 +269,7 @@ export interface LanguageSpec {
 }
 
 /** The flagship's resources: a dataset, a token, a notifier, two monitors, a role, and the stack itself. */
-const FLAGSHIP_CREATES = 7;
+export const FLAGSHIP_CREATES = 7;
 
 /** Registers the sequence's tests for one language. */
 export function describeFlagship(language: string, spec: LanguageSpec, missing?: string): void {

@@ -6,34 +6,13 @@
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
-import { describeFlagship, mustExec, toolPath, type Changes, type Harness } from "./flagship";
+import { changesOf, describeFlagship, mustExec, toolPath, type Harness } from "./flagship";
 
 const host = toolPath("pulumi-yaml.mts");
 
 /** `pulumi <args> --stack dev --non-interactive` in the program's folder. */
 const pulumi = (h: Harness, args: string[], input?: string) =>
   mustExec(h.pulumi, [...args, "--stack", "dev", "--non-interactive"], { cwd: h.work, env: h.env, input });
-
-/**
- * The change counts in a `--json` run's output: `preview --json` prints one document with `changeSummary`;
- * `up`, `refresh`, `destroy` and `import` with `--json --skip-preview` print engine events, one a line, whose
- * `summaryEvent` has `resourceChanges` (pulumi/pulumi sdk/go/common/apitype/events.go).
- */
-function changesOf(stdout: string): Changes {
-  try {
-    const doc = JSON.parse(stdout) as { changeSummary?: Changes };
-    if (doc.changeSummary) return doc.changeSummary;
-  } catch {
-    // A stream of events, one a line.
-  }
-  const summaries = stdout
-    .split("\n")
-    .filter((l) => l.includes('"summaryEvent"'))
-    .map((l) => JSON.parse(l) as { summaryEvent: { resourceChanges?: Changes; result?: string } });
-  const last = summaries.at(-1);
-  if (!last) throw new Error(`no summary in the engine's output:\n${stdout.slice(-2000)}`);
-  return last.summaryEvent.resourceChanges ?? {};
-}
 
 describeFlagship(
   "YAML",

@@ -1,0 +1,254 @@
+/**
+ * Issue 32, point 8: the release as a user gets it, in every language. dist/release (built by `npm run release`
+ * once per run, release-support.ts ensureRelease) is served over HTTP; the plugin is installed from that server
+ * into a fresh PULUMI_HOME (`pulumi plugin install resource observability v<version> --server <url>`), with no
+ * plugin folder on PATH; then the flagship (examples/<language>-flagship) runs on each SDK's artifact, never on a
+ * path of this checkout:
+ *
+ * - TypeScript: `npm install <tarball> @pulumi/pulumi` in the program's copy, type-checked by tsc, run by Node;
+ * - Python: `pip install <wheel>` (and Pulumi's SDK from PyPI) into a fresh virtual environment;
+ * - Go: `go get <module>@v<version>` through `GOPROXY=file://<release>/goproxy,https://proxy.golang.org`;
+ * - YAML: the `pulumi` CLI with the YAML language host (`npm run --silent yaml:path`), which reads the schema from
+ *   the installed plugin.
+ *
+ * TypeScript, Python and Go run as Automation API inline programs (no language host of theirs is served here).
+ * Each goes through preview, up, a preview proposing no change, and destroy, against a fresh emulator.
+ */
+import { spawnSync } from "node:child_process";
+import { chmodSync, existsSync, readdirSync, rmSync } from "node:fs";
+import * as path from "node:path";
+import {
+  FLAGSHIP_CREATES,
+  NODE,
+  changesOf,
+  driverOperation,
+  flagshipObjects,
+  mustExec,
+  noChanges,
+  openHarness,
+  toolPath,
+  type Changes,
+  type Harness,
+  type InstalledPlugin,
+} from "./flagship";
+import {
+  RELEASE_DIR,
+  VERSION,
+  ensureRelease,
+  freshPulumiEnv,
+  installPlugin,
+  serveRelease,
+  type ReleaseServer,
+} from "./release-support";
+import { findOnPath } from "./native-support";
+
+const GO_MODULE = "github.com/pulumi-observability/pulumi-observability/sdk/go";
+const NPM_TARBALL = path.join(RELEASE_DIR, `pulumi-observability-sdk-${VERSION}.tgz`);
+const WHEEL = path.join(RELEASE_DIR, `pulumi_observability-${VERSION}-py3-none-any.whl`);
+const GOPROXY = path.join(RELEASE_DIR, "goproxy");
+
+/** `go` by its path (the engine's environment has no Go folder on PATH): $GO, else on PATH, else /usr/local/go. */
+const GO = process.env.GO ?? findOnPath("go") ?? "/usr/local/go/bin/go";
+const PYTHON = process.env.PYTHON ?? "python3";
+const cli = toolPath("pulumi-path.mts");
+const yamlHost = toolPath("pulumi-yaml.mts");
+const missing = [
+  cli.path ? undefined : `no Pulumi CLI: ${cli.reason}`,
+  yamlHost.path ? undefined : `no YAML language host: ${yamlHost.reason}`,
+  spawnSync(GO, ["version"], { stdio: "ignore" }).status === 0 ? undefined : `no Go toolchain (${GO})`,
+  spawnSync(PYTHON, ["-c", "import venv"], { stdio: "ignore" }).status === 0
+    ? undefined
+    : `no Python (${PYTHON})`,
+].filter((m) => m !== undefined);
+if (missing.length > 0) console.warn(`release languages: skipped: ${missing.join("; ")}`);
+const maybe = missing.length === 0 ? describe : describe.skip;
+
+/** npm as this test was started with it (npm_execpath inside npm scripts), else the one on PATH. */
+const npm = (args: string[]): [string, string[]] =>
+  process.env.npm_execpath ? [NODE, [process.env.npm_execpath, ...args]] : ["npm", args];
+
+/** How one language installs its SDK's artifact into the flagship's copy and runs an operation there. */
+interface Language {
+  example: string;
+  extraPath?: string[];
+  install(h: Harness): Promise<void>;
+  operation(h: Harness, op: "preview" | "up" | "destroy"): Promise<Changes>;
+}
+
+/** The Go module cache's copies of the SDK, removed so `go get` fetches this release's, not an earlier one. */
+async function forgetCachedSdk(env: NodeJS.ProcessEnv): Promise<void> {
+  const modcache = (await mustExec(GO, ["env", "GOMODCACHE"], { env })).trim();
+  const owner = GO_MODULE.split("/").slice(0, 2).join("/");
+  for (const dir of [path.join(modcache, owner), path.join(modcache, "cache", "download", owner)]) {
+    if (!existsSync(dir)) continue;
+    const writable = (d: string) => {
+      chmodSync(d, 0o755);
+      for (const e of readdirSync(d, { withFileTypes: true }))
+        if (e.isDirectory()) writable(path.join(d, e.name));
+    };
+    writable(dir);
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const goEnv = (h: Harness): NodeJS.ProcessEnv => ({
+  ...h.env,
+  GOTOOLCHAIN: "local",
+  GOFLAGS: "-mod=mod",
+  GOPROXY: `file://${GOPROXY},https://proxy.golang.org`,
+  // The checksum database has never seen this version: the go command takes the proxy's zip on trust.
+  GONOSUMDB: GO_MODULE,
+});
+
+const LANGUAGES: Record<string, Language> = {
+  TypeScript: {
+    example: "typescript-flagship",
+    install: async (h) => {
+      const [c1, a1] = npm(["pkg", "delete", "dependencies.@pulumi-observability/sdk"]);
+      await mustExec(c1, a1, { cwd: h.work, env: h.env });
+      const [c2, a2] = npm([
+        "install",
+        "--no-audit",
+        "--no-fund",
+        "--loglevel=error",
+        NPM_TARBALL,
+        "@pulumi/pulumi",
+      ]);
+      await mustExec(c2, a2, { cwd: h.work, env: h.env });
+      const sdk = path.join(h.work, "node_modules", "@pulumi-observability", "sdk");
+      // Compiled already (nothing ran at install), and the program's @pulumi/pulumi the only one.
+      expect(existsSync(path.join(sdk, "bin", "index.js"))).toBe(true);
+      expect(
+        readdirSync(sdk, { recursive: true, encoding: "utf8" }).filter((f) => /(?<!\.d)\.ts$/.test(f)),
+      ).toEqual([]);
+      expect(existsSync(path.join(sdk, "node_modules", "@pulumi", "pulumi"))).toBe(false);
+      const tsc = path.join(__dirname, "..", "..", "node_modules", "typescript", "bin", "tsc");
+      await mustExec(
+        NODE,
+        [
+          tsc,
+          "--noEmit",
+          "--strict",
+          "--target",
+          "es2022",
+          "--module",
+          "nodenext",
+          "--moduleResolution",
+          "nodenext",
+          "--allowImportingTsExtensions",
+          "--skipLibCheck",
+          "--types",
+          "node",
+          "main.ts",
+          "flagship.ts",
+        ],
+        { cwd: h.work, env: h.env },
+      );
+    },
+    operation: (h, op) => driverOperation(h, NODE, ["main.ts"], op),
+  },
+  Python: {
+    example: "python-flagship",
+    install: async (h) => {
+      await mustExec(PYTHON, ["-m", "venv", ".venv"], { cwd: h.work, env: h.env });
+      await mustExec(
+        path.join(h.work, ".venv", "bin", "python"),
+        ["-m", "pip", "install", "--quiet", "--disable-pip-version-check", "-r", "requirements.txt", WHEEL],
+        { cwd: h.work, env: h.env },
+      );
+    },
+    operation: (h, op) => driverOperation(h, path.join(h.work, ".venv", "bin", "python"), ["main.py"], op),
+  },
+  Go: {
+    example: "go-flagship",
+    install: async (h) => {
+      const env = goEnv(h);
+      await forgetCachedSdk(env);
+      await mustExec(GO, ["mod", "edit", `-dropreplace=${GO_MODULE}`], { cwd: h.work, env });
+      await mustExec(GO, ["get", `${GO_MODULE}@v${VERSION}`], { cwd: h.work, env });
+      const listed = await mustExec(GO, ["list", "-m", "-f", "{{.Version}} {{.Dir}}", GO_MODULE], {
+        cwd: h.work,
+        env,
+      });
+      const [version, dir] = listed.trim().split(" ");
+      expect(version).toBe(`v${VERSION}`);
+      expect(dir.startsWith(path.join(__dirname, "..", ".."))).toBe(false);
+      await mustExec(GO, ["build", "-o", "go-flagship", "."], { cwd: h.work, env });
+    },
+    operation: (h, op) => driverOperation(h, path.join(h.work, "go-flagship"), [], op),
+  },
+  YAML: {
+    example: "yaml-flagship",
+    extraPath: yamlHost.path ? [yamlHost.path] : [],
+    install: async (h) => {
+      const pulumi = (args: string[], input?: string) =>
+        mustExec(h.pulumi, [...args, "--non-interactive"], { cwd: h.work, env: h.env, input });
+      await pulumi(["stack", "init", "dev", "--secrets-provider", "passphrase"]);
+      await pulumi(["config", "set", "observability:url", h.em.url, "--stack", "dev"]);
+      await pulumi(["config", "set", "--secret", "observability:token", "--stack", "dev"], h.em.token);
+      await pulumi(["config", "set", "--secret", "slackWebhookUrl", "--stack", "dev"], h.slackUrl);
+    },
+    operation: async (h, op) =>
+      changesOf(
+        await mustExec(
+          h.pulumi,
+          [
+            ...(op === "preview" ? ["preview", "--json"] : [op, "--yes", "--skip-preview", "--json"]),
+            "--stack",
+            "dev",
+            "--non-interactive",
+          ],
+          { cwd: h.work, env: h.env },
+        ),
+      ),
+  },
+};
+
+maybe("the release, installed from its artifacts only, in TypeScript, Python, Go and YAML", () => {
+  let server: ReleaseServer;
+  let installed: InstalledPlugin;
+
+  beforeAll(async () => {
+    // Built once per run and shared with the plugin's release tests (release-support.ts ensureRelease).
+    await ensureRelease();
+    server = await serveRelease();
+    // PATH: the CLI's folder, the YAML host's, Node's (npm's install scripts), /usr/bin and /bin; no plugin.
+    const fresh = freshPulumiEnv(cli.path!, [yamlHost.path!, path.dirname(NODE)]);
+    // The user's HOME again (the fresh one hides ~/.pulumi; PULUMI_HOME does that too): its npm, pip and Go
+    // caches are what make the installs take seconds, not minutes, and hold nothing of this checkout.
+    installed = { pulumiHome: fresh.home, baseEnv: { ...fresh.env, HOME: process.env.HOME } };
+    await installPlugin(cli.path!, fresh.env, server.url);
+    expect(server.requests).toContain(`/pulumi-resource-observability-v${VERSION}-linux-amd64.tar.gz`);
+  }, 20 * 60_000);
+  afterAll(async () => {
+    await server?.close();
+    if (installed) rmSync(path.dirname(installed.pulumiHome), { recursive: true, force: true });
+  });
+
+  test.each(Object.keys(LANGUAGES))(
+    "%s: preview, up, a preview with no change, destroy, on the released SDK and plugin",
+    async (name) => {
+      const lang = LANGUAGES[name];
+      const h = await openHarness(cli.path!, lang.example, lang.extraPath ?? [], installed);
+      try {
+        for (const dir of (h.env.PATH ?? "").split(path.delimiter))
+          expect(existsSync(path.join(dir, "pulumi-resource-observability"))).toBe(false);
+        const baseline = await flagshipObjects(h.client);
+        await lang.install(h);
+        expect(await lang.operation(h, "preview")).toEqual({ create: FLAGSHIP_CREATES });
+        expect(await flagshipObjects(h.client)).toEqual(baseline);
+        expect(await lang.operation(h, "up")).toEqual({ create: FLAGSHIP_CREATES });
+        const after = await flagshipObjects(h.client);
+        expect(after.monitors.length - baseline.monitors.length).toBe(2);
+        const again = await lang.operation(h, "preview");
+        expect(noChanges(again)).toBe(true);
+        expect(again.same).toBe(FLAGSHIP_CREATES);
+        expect((await lang.operation(h, "destroy")).delete).toBe(FLAGSHIP_CREATES);
+        expect(await flagshipObjects(h.client)).toEqual(baseline);
+      } finally {
+        await h.close();
+      }
+    },
+    10 * 60_000,
+  );
+});
