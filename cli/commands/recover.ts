@@ -23,12 +23,15 @@ import {
 import {
   editedDeployment,
   planRecovery,
+  unwrapSecrets,
   type Decision,
   type ExportedStack,
   type PendingOperation,
   type StateResource,
 } from "../recover/plan";
 import { PulumiCli } from "../recover/pulumi";
+import { kindOfResource } from "../../provider/resources/recovery";
+import type { Props } from "../../provider/resources/values";
 
 interface RecoverFlags {
   stack?: string;
@@ -151,18 +154,21 @@ async function settle(
   const exported = await pulumi.exportStack<ExportedStack>();
   const deployment = exported.deployment;
 
-  if (o.restoredFrom === "bak") {
-    say(
-      "Since that copy: the engine saves a create's pending operation before it calls the provider, and saves one " +
-        "change at a time, so the lost write could only have recorded an operation not yet sent, or the end of one " +
-        "the copy still holds as pending: no object made since is missing from it.",
-    );
-  } else if (o.restoredFrom === "backups folder") {
+  if (o.restoredFrom) {
+    // The reasoning (docs/recovery.md): the engine saves a create's pending operation before it calls the
+    // provider, one save at a time, so a `.bak` torn from its successor mid-write holds every create whose
+    // request may have been sent. A backup from the backups folder is older, and a checkpoint may be torn by
+    // other means; so either way the program's declared resources that the restored state lacks are searched for.
+    if (o.restoredFrom === "bak")
+      say(
+        "Since that copy: the engine saves a create's pending operation before it calls the provider, one save at " +
+          "a time, so a write torn by the kill could only have recorded an operation not yet sent, or the end of one " +
+          "the copy holds as pending. To be sure, the declared resources the restored state lacks are searched for too.",
+      );
     const lost = await declaredButMissing(pulumi, deployment, say);
     if (lost.length > 0) {
       say(
-        `The backup predates the interrupted operation: ${lost.length} declared resource(s) it lacks are searched ` +
-          "for as interrupted creates.",
+        `${lost.length} declared resource(s) of this package are in neither the restored state nor its pending operations: searched for as interrupted creates.`,
       );
       deployment.pending_operations = [...(deployment.pending_operations ?? []), ...lost];
     }
@@ -272,10 +278,12 @@ async function declaredButMissing(
     return [];
   }
   const have = new Set((deployment.resources ?? []).map((r) => r.urn));
+  const pendingUrns = new Set((deployment.pending_operations ?? []).map((p) => p.resource.urn));
   const out: PendingOperation[] = [];
   for (const step of preview.steps ?? []) {
     const r = step.newState;
-    if (step.op !== "create" || !r?.custom || have.has(r.urn)) continue;
+    if (step.op !== "create" || !r?.custom || have.has(r.urn) || pendingUrns.has(r.urn)) continue;
+    if (!kindOfResource(r.type, unwrapSecrets(r.inputs ?? {}) as Props)) continue;
     const provider =
       typeof r.provider === "string" ? r.provider.split("::").slice(0, -1).join("::") : undefined;
     if (provider && !have.has(provider)) {

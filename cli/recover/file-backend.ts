@@ -18,6 +18,7 @@ import {
   readdirSync,
   readFileSync,
   renameSync,
+  rmSync,
   statSync,
   unlinkSync,
 } from "node:fs";
@@ -140,9 +141,10 @@ export function judgeLocks(files: StackFiles, probe: ProcessProbe = localProcess
   return found;
 }
 
-/** Removes a stale lock. */
+/** Removes a stale lock, and the metadata the backend's blob store keeps beside it (`<lock>.attrs`). */
 export function removeLock(lock: LockFinding): void {
   unlinkSync(lock.file);
+  rmSync(`${lock.file}.attrs`, { force: true });
 }
 
 /** Why a checkpoint's text cannot be loaded, or undefined when it can. */

@@ -55,6 +55,8 @@ if (args[0] === "stack" && args[1] === "export") {
   }));
 } else if (args[0] === "refresh") {
   load();
+} else if (args[0] === "preview") {
+  console.log(fs.readFileSync(process.env.FAKE_PREVIEW, "utf8"));
 } else { console.error("unexpected: " + args.join(" ")); process.exit(1); }
 `;
 
@@ -111,6 +113,21 @@ async function killedStack(name: string, lock: { hostname?: string; pid?: number
   const lost = monitorInputs();
   const d = descriptorOf("Monitor");
   const made = await d.family(client, {}).create(d.toBody(normalize(d, landed)));
+  // Made by a create whose every record was lost with the torn write: only the program still declares it.
+  const unrecorded = monitorInputs();
+  const madeUnrecorded = await d.family(client, {}).create(d.toBody(normalize(d, unrecorded)));
+  const preview = path.join(root, "preview.json");
+  writeFileSync(
+    preview,
+    JSON.stringify({
+      steps: [
+        { op: "same", newState: { urn: STACK_URN, type: "pulumi:pulumi:Stack", custom: false } },
+        { op: "create", newState: monitorResource("landed", landed) },
+        { op: "create", newState: { ...monitorResource("unrecorded", unrecorded), id: "" } },
+        { op: "create", newState: { ...monitorResource("never-sent", monitorInputs()), id: "" } },
+      ],
+    }),
+  );
   const pending = [
     { type: "creating", resource: monitorResource("landed", landed) },
     { type: "creating", resource: monitorResource("lost", lost) },
@@ -142,6 +159,7 @@ async function killedStack(name: string, lock: { hostname?: string; pid?: number
     FAKE_LOG: log,
     FAKE_URL: em.current.url,
     FAKE_TOKEN: em.current.token,
+    FAKE_PREVIEW: preview,
   };
   const lines: string[] = [];
   const run = (dryRun = false) =>
@@ -149,7 +167,15 @@ async function killedStack(name: string, lock: { hostname?: string; pid?: number
       { stack: "dev", cwd: work, dryRun },
       { env, write: (l) => lines.push(l), processes: realProcesses },
     );
-  return { run, lines, log, lockFile, checkpoint: path.join(stacks, "dev.json"), landedId: made.id };
+  return {
+    run,
+    lines,
+    log,
+    lockFile,
+    checkpoint: path.join(stacks, "dev.json"),
+    landedId: made.id,
+    unrecordedId: madeUnrecorded.id,
+  };
 }
 
 const realProcesses: ProcessProbe = require("../../cli/recover/file-backend").localProcesses;
@@ -166,6 +192,14 @@ it("removes the dead process's lock, restores the torn checkpoint from .bak, imp
   expect(out).toMatch(
     /::lost: no object of the service matches its inputs: the create never landed; clear it\./,
   );
+  // The declared resource the restored state lacks is found like an interrupted create; the one never sent is not.
+  expect(out).toMatch(
+    /2 declared resource\(s\) of this package are in neither the restored state nor its pending/,
+  );
+  expect(out).toMatch(new RegExp(`::unrecorded: found ${s.unrecordedId}; import it`));
+  expect(out).toMatch(
+    /::never-sent: no object of the service matches its inputs: the create never landed; clear it/,
+  );
   expect(existsSync(s.lockFile)).toBe(false);
   expect(existsSync(`${s.checkpoint}.torn`)).toBe(true);
   expect(
@@ -173,13 +207,15 @@ it("removes the dead process's lock, restores the torn checkpoint from .bak, imp
       .trim()
       .split("\n")
       .map((l) => l.split(" --")[0]),
-  ).toEqual(["stack export", "config", "stack import", "refresh"]);
+  ).toEqual(["stack export", "preview", "config", "stack import", "refresh"]);
   const latest = (JSON.parse(readFileSync(s.checkpoint, "utf8")) as { checkpoint: { latest: Deployment } })
     .checkpoint.latest;
   expect(latest.pending_operations).toEqual([]);
-  expect(latest.resources!.filter((r) => r.id === s.landedId).map((r) => r.urn.split("::").at(-1))).toEqual([
-    "landed",
-  ]);
+  const ours = (id: string) =>
+    latest.resources!.filter((r) => r.id === id).map((r) => r.urn.split("::").at(-1));
+  expect(ours(s.landedId)).toEqual(["landed"]);
+  expect(ours(s.unrecordedId)).toEqual(["unrecorded"]);
+  expect(latest.resources!.some((r) => r.urn.endsWith("::never-sent"))).toBe(false);
   // The token reached nothing it printed.
   expect(out).not.toContain(em.current.token);
 });
@@ -192,7 +228,7 @@ it("--dry-run shows the same and changes nothing", async () => {
   expect(out).toMatch(/its process \d+ is gone; would remove it\./);
   expect(out).toMatch(/would restore it from stacks\/recover-cmd\/dev\.json\.bak/);
   expect(out).toMatch(new RegExp(`found ${s.landedId}; would import it`));
-  expect(out).toMatch(/Dry run: would import 1, clear 1/);
+  expect(out).toMatch(/Dry run: would import 2, clear 2/);
   expect(readFileSync(s.lockFile, "utf8")).toBe(before.lock);
   expect(readFileSync(s.checkpoint, "utf8")).toBe(before.checkpoint);
   expect(existsSync(`${s.checkpoint}.torn`)).toBe(false);

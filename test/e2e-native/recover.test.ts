@@ -332,8 +332,10 @@ async function runSeries(series: Series): Promise<void> {
         cleared: 0,
         restored: "",
       };
-      // A seeded third of the kills also tear the checkpoint: cut in the middle of its text, or left empty.
-      if (tear < 0.34) {
+      // A seeded third of the YAML kills also tear the checkpoint: cut in the middle of its text, or left empty.
+      // (Only there: after restoring a checkpoint recover also previews the program for declared resources the
+      // restored state lacks, which `pulumi preview` cannot do for an Automation API inline program.)
+      if (series.face === "yaml" && tear < 0.34) {
         const size = readFileSync(checkpoint).length;
         const cut = tear < 0.17 ? 0 : Math.floor(size / 2);
         truncateSync(checkpoint, cut);
