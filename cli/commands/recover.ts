@@ -197,9 +197,19 @@ async function settle(
     await client.close();
   }
 
-  for (const d of plan.decisions) say(describe(d, dry));
+  const declaredOnly = new Set(
+    (deployment.pending_operations ?? []).filter((p) => p.declaredOnly).map((p) => p.resource.urn),
+  );
+  let notYetMade = 0;
+  for (const d of plan.decisions) {
+    // A declared resource that is neither in the state nor on the service is simply not made yet.
+    if (d.action === "clear" && declaredOnly.has(d.urn)) notYetMade++;
+    else say(describe(d, dry));
+  }
+  if (notYetMade > 0)
+    say(`  ${notYetMade} other declared resource(s): not on the service; \`pulumi up\` makes them.`);
   const imports = plan.decisions.filter((d) => d.action === "import");
-  const clears = plan.decisions.filter((d) => d.action === "clear");
+  const clears = plan.decisions.filter((d) => d.action === "clear" && !declaredOnly.has(d.urn));
   const refreshes = plan.decisions.filter((d) => d.action === "refresh");
   const left = plan.decisions.filter((d) => d.action === "leave");
 
@@ -269,7 +279,7 @@ async function declaredButMissing(
 ): Promise<PendingOperation[]> {
   let preview: { steps?: { op: string; newState?: StateResource }[] };
   try {
-    preview = JSON.parse(await pulumi.run(["preview", "--json", "--show-secrets"])) as typeof preview;
+    preview = JSON.parse(await pulumi.run(["preview", "--json"])) as typeof preview;
   } catch (e) {
     say(
       `Cannot list the program's declared resources (${(e as Error).message}): objects made after the backup ` +
@@ -292,10 +302,33 @@ async function declaredButMissing(
       );
       continue;
     }
-    out.push({ type: "creating", resource: { ...r, id: undefined, outputs: {} } });
+    // The fields of a state's resource (pulumi/pulumi sdk/go/common/apitype/core.go, ResourceV3) that a preview
+    // step's new state carries; the rest of it (source positions, stack traces) is the preview's.
+    const kept = Object.fromEntries(Object.entries(r).filter(([k]) => RESOURCE_FIELDS.has(k)));
+    out.push({ type: "creating", resource: { ...(kept as StateResource), outputs: {} }, declaredOnly: true });
   }
   return out;
 }
+
+const RESOURCE_FIELDS = new Set([
+  "urn",
+  "custom",
+  "type",
+  "inputs",
+  "parent",
+  "provider",
+  "dependencies",
+  "propertyDependencies",
+  "additionalSecretOutputs",
+  "protect",
+  "retainOnDelete",
+  "deleteBeforeReplace",
+  "ignoreChanges",
+  "replaceOnChanges",
+  "aliases",
+  "customTimeouts",
+  "deletedWith",
+]);
 
 /** Adds the `recover` subcommand. */
 export function registerRecoverCommand(program: Command): void {

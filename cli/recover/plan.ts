@@ -16,6 +16,7 @@ import { SECRET_KEYS, type DeclaredKindName } from "../../provider/resources/kin
 import {
   createdCandidates,
   descriptorOf,
+  inputsOf,
   kindOfResource,
   outputsOf,
   valueLost,
@@ -38,6 +39,8 @@ export interface StateResource {
 export interface PendingOperation {
   resource: StateResource;
   type: "creating" | "updating" | "deleting" | "reading" | "importing" | string;
+  /** Not in the state: a declared resource the restored state lacks, searched for as a create (recover.ts). */
+  declaredOnly?: boolean;
 }
 
 /** The `deployment` of an exported stack. */
@@ -53,6 +56,9 @@ export interface ExportedStack {
   version: number;
   deployment: Deployment;
 }
+
+/** What `pulumi preview --json` shows for a secret value, with or without `--show-secrets`. */
+export const HIDDEN_SECRET = "[secret]";
 
 /** The marker of a secret value in a deployment (pulumi/pulumi sdk/go/common/resource/sig/sig.go, Secret). */
 export const SECRET_SIG = "4dabf18193072939515e22adb298388d";
@@ -120,7 +126,10 @@ export async function planRecovery(
   const ops = deployment.pending_operations ?? [];
   const decisions: (Decision | undefined)[] = ops.map(() => undefined);
   /** Interrupted creates of one kind and body: op indexes. */
-  const groups = new Map<string, { kind: DeclaredKindName; declared: Props; indexes: number[] }>();
+  const groups = new Map<
+    string,
+    { kind: DeclaredKindName; declared: Props; unknownKeys: string[]; indexes: number[] }
+  >();
   const objects = new Map<string, { id: string }>();
 
   ops.forEach((op, i) => {
@@ -156,16 +165,18 @@ export async function planRecovery(
       };
       return;
     }
+    const unknownKeys = Object.keys(inputs).filter((k) => inputs[k] === HIDDEN_SECRET);
     const key = `${kind}\u0000${stableStringify(canonical(descriptorOf(kind), inputs))}`;
-    const group = groups.get(key) ?? { kind, declared: inputs, indexes: [] };
+    const group = groups.get(key) ?? { kind, declared: inputs, unknownKeys, indexes: [] };
     group.indexes.push(i);
     groups.set(key, group);
   });
 
-  for (const { kind, declared, indexes } of groups.values()) {
+  for (const { kind, declared, unknownKeys, indexes } of groups.values()) {
     const found = await createdCandidates(kind, client, declared, {
       held: held.get(kind) ?? new Set(),
       since: options.since,
+      unknownKeys,
     });
     const urns = indexes.map((i) => ops[i].resource.urn);
     const same = indexes.length > 1 ? ` (${indexes.length} interrupted creates have this very body)` : "";
@@ -206,9 +217,13 @@ export async function planRecovery(
         };
       continue;
     }
-    const how = found.stamped
-      ? "matches its inputs and was made after the interrupted operation began"
-      : "matches its inputs and no resource of the stack holds it (no creation time to check: its inputs decide)";
+    const how =
+      (found.stamped
+        ? "matches its inputs and was made after the interrupted operation began"
+        : "matches its inputs and no resource of the stack holds it (no creation time to check: its inputs decide)") +
+      (unknownKeys.length
+        ? `; its secret ${unknownKeys.join(", ")}, hidden by the preview, not compared`
+        : "");
     for (const [n, i] of indexes.entries()) {
       const obj = found.objects[n];
       if (obj) {
@@ -256,7 +271,8 @@ export function editedDeployment(exported: ExportedStack, plan: Plan): ExportedS
     const decision = op.type === "creating" ? byUrn.get(op.resource.urn) : undefined;
     if (decision?.action === "clear") continue;
     if (decision?.action !== "import") {
-      kept.push(op);
+      // A declared resource that was never in the state stays out of it (named in the output when left).
+      if (!op.declaredOnly) kept.push(op);
       continue;
     }
     const obj = plan.objects.get(decision.urn);
@@ -265,7 +281,10 @@ export function editedDeployment(exported: ExportedStack, plan: Plan): ExportedS
     if (provider !== undefined) outputs.__provider = provider;
     for (const key of secretOutputKeys(op.resource, decision.kind))
       if (outputs[key] !== undefined) outputs[key] = wrapSecret(outputs[key]);
-    added.push({ ...op.resource, id: decision.id, outputs });
+    const inputs = { ...(op.resource.inputs ?? {}) };
+    for (const key of Object.keys(inputs))
+      if (inputs[key] === HIDDEN_SECRET && obj) inputs[key] = wrapSecret(inputsOf(decision.kind, obj)[key]);
+    added.push({ ...op.resource, id: decision.id, inputs, outputs });
   }
   deployment.pending_operations = kept;
   deployment.resources = placeAfterDependencies(deployment.resources ?? [], added);

@@ -86,6 +86,8 @@ export async function createdCandidates(
     held: ReadonlySet<string>;
     /** When the interrupted operation began (its lock's timestamp), if known. */
     since?: Date;
+    /** Inputs whose values are not known (a preview shows secrets as `[secret]`): not compared. */
+    unknownKeys?: readonly string[];
   },
 ): Promise<{ objects: { id: string }[]; stamped: boolean } | "nothing to find"> {
   const d = descriptorOf(kind);
@@ -100,7 +102,10 @@ export async function createdCandidates(
       const stamp = readStamp(rule.createdAt?.(obj));
       if (stamp === undefined || stamp.ms + stamp.precisionMs <= since.getTime()) return false;
     }
-    return inputChanges(d, d.toInputs(obj), declared).diffs.length === 0;
+    const found = d.toInputs(obj);
+    const compared = { ...declared };
+    for (const key of options.unknownKeys ?? []) compared[key] = found[key];
+    return inputChanges(d, found, compared).diffs.length === 0;
   });
   return { objects, stamped };
 }
@@ -109,6 +114,11 @@ export async function createdCandidates(
 export function valueLost(kind: DeclaredKindName): boolean {
   const d = descriptorOf(kind);
   return d.reconcile !== CREATE_SENDS_NO_POST && d.reconcile.valueLost === true;
+}
+
+/** The object's inputs, as the kind's Args hold them. */
+export function inputsOf(kind: DeclaredKindName, obj: { id: string }): Props {
+  return descriptorOf(kind).toInputs(obj);
 }
 
 /** The outputs the provider would have recorded for `obj` (a create's result, before the engine adds the id). */

@@ -156,6 +156,24 @@ describe("finding an interrupted create's object", () => {
     expect(plan.decisions[0]).toMatchObject({ action: "import", id: obj.id });
   });
 
+  it("does not compare a secret a preview hid, and records the object's value in its place", async () => {
+    const properties = { slack: { slackUrl: "https://hooks.slack.test/HIDDEN-SECRET" } };
+    const name = `n-${++serial}`;
+    const obj = await make("Notifier", { name, properties });
+    const exported: ExportedStack = {
+      version: 3,
+      deployment: deployment(
+        [],
+        [{ ...creating(native("Notifier", "n", { name, properties: "[secret]" })), declaredOnly: true }],
+      ),
+    };
+    const plan = await planRecovery(exported.deployment, client, { since: new Date(Date.now() - 1000) });
+    expect(plan.decisions[0]).toMatchObject({ action: "import", id: obj.id });
+    expect(plan.decisions[0].evidence).toMatch(/its secret properties, hidden by the preview, not compared/);
+    const added = editedDeployment(exported, plan).deployment.resources!.find((r) => r.urn.endsWith("::n"))!;
+    expect(unwrapSecrets(added.inputs!.properties)).toEqual(properties);
+  });
+
   it("decides by the inputs alone for a kind without a creation time (a role), and says so", async () => {
     const inputs = {
       name: `role-${++serial}`,
