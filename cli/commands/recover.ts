@@ -16,6 +16,7 @@ import {
   judgeLocks,
   localProcesses,
   removeLock,
+  removeTornSidecar,
   restoreCheckpoint,
   stackFiles,
   type ProcessProbe,
@@ -104,7 +105,22 @@ export async function recover(flags: RecoverFlags, io: RecoverIo): Promise<ExitC
     if (since) say(`The interrupted operation began at ${since.toISOString()} (its lock's timestamp).`);
 
     const checkpoint = judgeCheckpoint(files);
-    if (!checkpoint.problem) say("Checkpoint: loads.");
+    if (checkpoint.sidecar) {
+      // The write that tore never replaced the checkpoint: it is the last whole save, as a `.bak` would be.
+      restoredFrom = "bak";
+      if (!dry) removeTornSidecar(checkpoint);
+      say(
+        `Checkpoint: whole, but its metadata file ${path.basename(checkpoint.file)}.attrs is torn (${checkpoint.sidecar}), ` +
+          `which fails every read with \`failed to load checkpoint: EOF\`; ${dry ? "would remove it" : "removed it (kept as .attrs.torn)"}. ` +
+          "The checkpoint is the last save that completed: the torn write had not replaced it.",
+      );
+      if (dry) {
+        scratch = mkdtempSync(path.join(os.tmpdir(), "observability-recover-dry-"));
+        cpSync(files.bookkeeping, path.join(scratch, ".pulumi"), { recursive: true });
+        removeTornSidecar(judgeCheckpoint(stackFiles(`file://${scratch}`, projectName(cwd), stack)));
+        pulumi = new PulumiCli(cwd, stack, { ...io.env, PULUMI_BACKEND_URL: `file://${scratch}` });
+      }
+    } else if (!checkpoint.problem) say("Checkpoint: loads.");
     else if (!checkpoint.backup)
       throw new CommandError(
         `the checkpoint ${checkpoint.file} cannot be loaded (${checkpoint.problem}), and no backup of it loads`,

@@ -83,6 +83,13 @@ export const localProcesses: ProcessProbe = {
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === "ESRCH") return undefined;
     }
+    // A killed process whose parent died too may wait as a zombie for a reaper: gone all the same.
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+      if (stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) === "Z") return undefined;
+    } catch {
+      // No /proc: kill -0 decides.
+    }
     try {
       return readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").join(" ").trim();
     } catch {
@@ -166,6 +173,13 @@ export interface CheckpointFinding {
   file: string;
   /** undefined when the checkpoint loads. */
   problem?: string;
+  /**
+   * Why the checkpoint's metadata file `<checkpoint>.attrs` cannot be read, when it cannot: the blob store the
+   * backend writes through (gocloud.dev/blob/fileblob, attrs.go setAttrs and writer.Close) truncates and
+   * rewrites it before it renames the new checkpoint into place, so a kill there leaves it empty while the
+   * checkpoint is still the last whole save; every read then fails with `failed to load checkpoint: EOF`.
+   */
+  sidecar?: string;
   /** The newest backup that loads: the `.bak`, else the newest of the backups folder. */
   backup?: { file: string; kind: "bak" | "backups folder"; savedAt: Date };
 }
@@ -174,7 +188,10 @@ export interface CheckpointFinding {
 export function judgeCheckpoint(files: StackFiles): CheckpointFinding {
   if (!existsSync(files.checkpoint)) return { file: files.checkpoint, problem: "it does not exist" };
   const problem = checkpointProblem(readFileSync(files.checkpoint, "utf8"));
-  if (!problem) return { file: files.checkpoint };
+  if (!problem) {
+    const sidecar = attrsProblem(files.checkpoint);
+    return sidecar ? { file: files.checkpoint, sidecar } : { file: files.checkpoint };
+  }
   const candidates: { file: string; kind: "bak" | "backups folder" }[] = [];
   candidates.push({ file: `${files.checkpoint}.bak`, kind: "bak" });
   if (existsSync(files.backupsDir)) {
@@ -192,6 +209,29 @@ export function judgeCheckpoint(files: StackFiles): CheckpointFinding {
       return { file: files.checkpoint, problem, backup: { ...c, savedAt: statSync(c.file).mtime } };
   }
   return { file: files.checkpoint, problem };
+}
+
+/** Why `<file>.attrs` cannot be read as JSON, or undefined when it can or does not exist. */
+function attrsProblem(file: string): string | undefined {
+  const attrs = `${file}.attrs`;
+  if (!existsSync(attrs)) return undefined;
+  const text = readFileSync(attrs, "utf8");
+  if (text.trim() === "") return "it is empty";
+  try {
+    JSON.parse(text);
+    return undefined;
+  } catch (e) {
+    return `it is not whole JSON (${(e as Error).message})`;
+  }
+}
+
+/**
+ * Removes a torn `.attrs` sidecar (kept as `<checkpoint>.attrs.torn`); the store reads a checkpoint without one.
+ */
+export function removeTornSidecar(finding: CheckpointFinding): void {
+  const attrs = `${finding.file}.attrs`;
+  copyFileSync(attrs, `${attrs}.torn`);
+  unlinkSync(attrs);
 }
 
 function escape(s: string): string {

@@ -290,5 +290,13 @@ describe("checkpoints", () => {
     expect(judgeCheckpoint(f).backup).toMatchObject({ kind: "bak", file: `${f.checkpoint}.bak` });
     writeFileSync(f.checkpoint, whole);
     expect(judgeCheckpoint(f)).toEqual({ file: f.checkpoint });
+    // The blob store's metadata beside it, truncated by a kill before the new checkpoint was renamed in
+    // (gocloud.dev/blob/fileblob attrs.go): the checkpoint is whole, the sidecar torn.
+    writeFileSync(`${f.checkpoint}.attrs`, "");
+    expect(judgeCheckpoint(f)).toEqual({ file: f.checkpoint, sidecar: "it is empty" });
+    removeTornSidecar(judgeCheckpoint(f));
+    expect(existsSync(`${f.checkpoint}.attrs`)).toBe(false);
+    expect(existsSync(`${f.checkpoint}.attrs.torn`)).toBe(true);
+    expect(judgeCheckpoint(f)).toEqual({ file: f.checkpoint });
   });
 });
