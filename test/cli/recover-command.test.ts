@@ -15,7 +15,13 @@ import { ObservabilityClient } from "../../provider/client";
 import { normalize } from "../../provider/resources/descriptor";
 import { descriptorOf } from "../../provider/resources/recovery";
 import { recover } from "../../cli/commands/recover";
-import { judgeCheckpoint, judgeLocks, stackFiles, type ProcessProbe } from "../../cli/recover/file-backend";
+import {
+  judgeCheckpoint,
+  judgeLocks,
+  removeTornSidecar,
+  stackFiles,
+  type ProcessProbe,
+} from "../../cli/recover/file-backend";
 import type { Deployment, PendingOperation, StateResource } from "../../cli/recover/plan";
 import { useEmulator } from "../helpers/emulator";
 import { useTempDir } from "../helpers/cli";
