@@ -252,5 +252,8 @@ export function restoreCheckpoint(finding: CheckpointFinding): string | undefine
   const tmp = `${finding.file}.recover-${process.pid}`;
   copyFileSync(finding.backup.file, tmp);
   renameSync(tmp, finding.file);
+  // The store's metadata described the torn content (and may be torn too): without it, the store reads the file.
+  const attrs = `${finding.file}.attrs`;
+  if (existsSync(attrs)) renameSync(attrs, `${attrs}.torn`);
   return kept;
 }
