@@ -5,6 +5,7 @@ import { registerAnnotateCommand } from "./commands/annotate";
 import { registerEmulatorCommand } from "./commands/emulator";
 import { registerIngestCommand } from "./commands/ingest";
 import { registerQueryCommand } from "./commands/query";
+import { registerRecoverCommand } from "./commands/recover";
 
 /** Builds the command tree; exported so tests and future subcommands share it. */
 export function buildProgram(): Command {
@@ -18,6 +19,7 @@ export function buildProgram(): Command {
   registerAnnotateCommand(program);
   registerIngestCommand(program);
   registerQueryCommand(program);
+  registerRecoverCommand(program);
   return program;
 }
 
