@@ -175,9 +175,15 @@ export function absentWhenUnset<S extends z.ZodObject>(
 
 /** A list that must not repeat an entry: set-like inputs (emails, members, actions). */
 export function uniqueList<T extends z.ZodType>(item: T) {
-  return z.array(item).refine((xs) => new Set(xs.map((x) => JSON.stringify(x))).size === xs.length, {
-    error: "must not contain duplicates",
-  });
+  return (
+    z
+      .array(item)
+      .refine((xs) => new Set(xs.map((x) => JSON.stringify(x))).size === xs.length, {
+        error: "must not contain duplicates",
+      })
+      // JSON Schema's name for the rule, which zod's JSON Schema output takes from the metadata.
+      .meta({ uniqueItems: true })
+  );
 }
 
 /** One validation failure, in the shape Pulumi's check returns and the emulator's 400 message uses. */
