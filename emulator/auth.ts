@@ -157,7 +157,7 @@ export function isOrgless(method: string, path: string): boolean {
   // `POST /v2/orgs` (createOrg) is marked `x-axiom-no-org-required` in the OpenAPI v2 document: a new organization
   // is not made in one.
   return (
-    (method === "GET" && (path === "/v2/user" || path === "/v2/orgs")) ||
+    (method === "GET" && (path === "/v2/user" || path === "/v1/user" || path === "/v2/orgs")) ||
     (method === "POST" && path === "/v2/orgs")
   );
 }

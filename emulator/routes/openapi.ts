@@ -190,6 +190,7 @@ OPERATIONS["PUT /v2/users/:id/role"] = {
   response: UserSchema,
 };
 OPERATIONS["GET /v2/user"] = { summary: "The caller", response: UserSchema };
+OPERATIONS["GET /v1/user"] = { summary: "The caller (v1)", response: UserSchema };
 OPERATIONS["PUT /v2/user"] = {
   summary: "Rename the caller",
   body: UserNameUpdateSchema,
