@@ -26,14 +26,18 @@ function exactReviver(this: unknown, _key: string, value: unknown, context?: Rev
   return value;
 }
 
-/** 16 digits in a row: the shortest text that can hold an integer beyond 2^53 (9007199254740993). */
-const LONG_DIGITS = /[0-9]{16}/;
+/**
+ * A number of 16 digits or more where JSON puts a value (after `:`, `,` or `[`, or first): the shortest literal
+ * that can hold an integer beyond 2^53 (9007199254740993). Digits inside a string (a row's nanosecond time is one)
+ * follow a quote and do not match.
+ */
+const LONG_NUMBER = /(?:^|[:,[])\s*-?[0-9]{16}/;
 
 /** `JSON.parse`, with integer literals beyond 2^53 read as exact `bigint`s. Throws as `JSON.parse` does. */
 export function parseExactJson(text: string): unknown {
-  // Without a long run of digits no integer can be beyond 2^53, and the plain parse (no reviver call per value)
-  // is the same value.
-  if (!LONG_DIGITS.test(text)) return JSON.parse(text);
+  // Without a long number no integer can be beyond 2^53, and the plain parse (no reviver call per value) is the
+  // same value.
+  if (!LONG_NUMBER.test(text)) return JSON.parse(text);
   return JSON.parse(text, exactReviver as (key: string, value: unknown) => unknown);
 }
 
