@@ -128,7 +128,8 @@ async function main(): Promise<number> {
         work,
         ...args,
       ],
-      { stdio: "inherit" },
+      // In the run's own directory: schemathesis keeps a cache (`.schemathesis/`) where it runs.
+      { stdio: "inherit", cwd: work },
     );
     return st.status ?? 1;
   } finally {
