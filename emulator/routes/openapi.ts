@@ -346,14 +346,16 @@ for (const [keys, reason] of NOT_IN_JSON_SCHEMA) {
   }
 }
 
-/** Checks that run with other expectations everywhere, with the reason (scripts/schemathesis.mts applies them). */
-export const GLOBAL_CHECK_EXPECTATIONS = {
-  missing_required_header: {
-    "expected-statuses": [403],
-    reason:
-      "a request without Authorization is a 403 here, as docs/emulator.md and the project's spec decide (the " +
-      "published document names 401)",
-  },
+/**
+ * Checks that do not run at all, with the reason (scripts/schemathesis.mts turns them off). schemathesis 4.32's
+ * `missing_required_header` expects a 401 for a missing `Authorization`, whatever its configuration says
+ * (specs/openapi/checks.py); the only header our document requires is that one.
+ */
+export const GLOBAL_CHECK_EXCEPTIONS: Record<string, string> = {
+  missing_required_header:
+    "a request without Authorization is a 403 here, as the project's spec decides (the published document names " +
+    "401 once, on v1); schemathesis expects 401 for that header and cannot be told otherwise, and Authorization " +
+    "is the only header the document requires. test/emulator/auth.test.ts checks the 403.",
 };
 
 /** The `{code, message}` body of every refusal (dashboards answer a word as their `code`). */
@@ -573,7 +575,7 @@ export function openApiDocument(routes: readonly RouteInfo[], version: string): 
         "document names none), and a missing or wrong token is a 403 (our spec decides it; the document names 401).",
     },
     servers: [{ url: "/" }],
-    "x-check-expectations": GLOBAL_CHECK_EXPECTATIONS,
+    "x-check-exceptions": GLOBAL_CHECK_EXCEPTIONS,
     components: { securitySchemes: { Auth: { type: "http", scheme: "bearer" } } },
     security: [{ Auth: [] }],
     paths,
