@@ -10,7 +10,7 @@
  *
  * Usage: node scripts/schemathesis.mts [--max-examples N] [extra `st run` arguments]
  */
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import { createRequire } from "node:module";
 import * as os from "node:os";
@@ -102,7 +102,8 @@ async function main(): Promise<number> {
   fs.writeFileSync(config, configOf(doc));
   const emulator = await startEmulator({ port: 0 });
   try {
-    const st = spawnSync(
+    // Asynchronously: the emulator runs in this process, and a synchronous spawn would stop it from answering.
+    const st = spawn(
       ST,
       [
         "--config-file",
@@ -129,7 +130,7 @@ async function main(): Promise<number> {
       // In the run's own directory: schemathesis keeps a cache (`.schemathesis/`) where it runs.
       { stdio: "inherit", cwd: work },
     );
-    return st.status ?? 1;
+    return await new Promise<number>((resolve) => st.on("exit", (code) => resolve(code ?? 1)));
   } finally {
     await emulator.close();
   }
