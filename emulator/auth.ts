@@ -29,6 +29,8 @@ export type Action = "create" | "read" | "update" | "delete";
 export type Need =
   /** Any authenticated caller (the OpenAPI document's `security: [{Auth: []}]`, e.g. `GET /v2/orgs`). */
   | { kind: "open" }
+  /** Any caller, authenticated or not (the document's `security: []`); see {@link PUBLIC}. */
+  | { kind: "public" }
   /** Only the development tokens; `why` tells an API token's holder why not. */
   | { kind: "developer"; why: string }
   /** `orgCapabilities[capability]` must include `action`. */
@@ -88,6 +90,12 @@ export function datasetsNamedBy(ctx: RequestContext): string[] {
 /** Any authenticated caller. */
 export const OPEN: Need = { kind: "open" };
 
+/**
+ * Any caller, with a token or without: the document's `security: []` (`POST /v2/orgs/provision`). The server
+ * does not authenticate a request to a route that declares it.
+ */
+export const PUBLIC: Need = { kind: "public" };
+
 /** The collection minted tokens live in (the tokens family's name; persisted, so never renamed). */
 export const TOKENS_COLLECTION = "tokens";
 /** The stored field holding a token's SHA-256; never answered, never logged. */
@@ -146,7 +154,12 @@ export function organizationHeader(req: IncomingMessage): string | undefined {
  * personal token with the first, so the live service answers them without one.
  */
 export function isOrgless(method: string, path: string): boolean {
-  return method === "GET" && (path === "/v2/user" || path === "/v2/orgs");
+  // `POST /v2/orgs` (createOrg) is marked `x-axiom-no-org-required` in the OpenAPI v2 document: a new organization
+  // is not made in one.
+  return (
+    (method === "GET" && (path === "/v2/user" || path === "/v1/user" || path === "/v2/orgs")) ||
+    (method === "POST" && path === "/v2/orgs")
+  );
 }
 
 /**
@@ -231,6 +244,7 @@ export function authorize(principal: Principal, need: Need | undefined): void {
   }
   switch (need.kind) {
     case "open":
+    case "public":
       return;
     case "developer":
       return refuse(`may not do this: ${need.why}`);

@@ -6,7 +6,7 @@
 import { randomBytes } from "node:crypto";
 import type { Duplex } from "node:stream";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import { TOKENS_COLLECTION, authenticate, authorize, isOrgless, needOf } from "./auth";
+import { PUBLIC, TOKENS_COLLECTION, authenticate, authorize, isOrgless, needOf } from "./auth";
 import type { EmulatorContext } from "./context";
 import { FaultInjector, type FaultOptions } from "./faults";
 import { quotaHeaders, quotaKindOf } from "./quota";
@@ -295,18 +295,25 @@ export function createEmulatorServer(
     const drewFailAfter = decision?.kind === "500after";
     let handled = false;
     try {
-      // Who is asking; what they may do is decided once the route (and its declared need) is known.
-      const principal = authenticate(req, settings, tokens, settings.clock(), isOrgless(method, path));
-      res.setHeader("X-RateLimit-Scope", principal.kind === "development" ? principal.scope : "organization");
+      // The route first (its declared need says whether the caller must be known at all), then who is asking;
+      // what they may do is decided once the request is read.
+      const match = router.match(method, path);
+      const open = match.kind === "found" && match.access === PUBLIC;
+      // A public route (the document's `security: []`) takes any caller, a token or none.
+      const principal = open
+        ? undefined
+        : authenticate(req, settings, tokens, settings.clock(), isOrgless(method, path));
+      if (principal) {
+        res.setHeader(
+          "X-RateLimit-Scope",
+          principal.kind === "development" ? principal.scope : "organization",
+        );
+      }
       if (limit !== undefined && count > limit) {
         stats.rateLimited++;
         const retryAfter = String(Math.max(1, Math.ceil((resetMs - settings.clock()) / 1000)));
         return refuse(429, "rate limit exceeded", { "Retry-After": retryAfter });
       }
-      if ((method === "GET" || method === "HEAD") && rawBody.length > 0) {
-        throw new HttpError(400, `a ${method} request takes no body; this one has ${rawBody.length} bytes`);
-      }
-      const match = router.match(method, path);
       if (match.kind === "not-found") throw new HttpError(404, `Not found: no endpoint ${method} ${path}`);
       if (match.kind === "method-not-allowed") {
         const allowed = match.allowed.join(", ");
@@ -314,9 +321,14 @@ export function createEmulatorServer(
           Allow: allowed,
         });
       }
+      // Only a request that reached a route is judged by its body: an unknown path is a 404 and a wrong method a
+      // 405, whatever they carry.
+      if ((method === "GET" || method === "HEAD") && rawBody.length > 0) {
+        throw new HttpError(400, `a ${method} request takes no body; this one has ${rawBody.length} bytes`);
+      }
       const body = await readBody(req, rawBody, maxBody);
       const ctx = { req, params: match.params, query, body };
-      authorize(principal, needOf(match.access, ctx));
+      if (principal) authorize(principal, needOf(match.access, ctx));
       handled = true;
       return {
         reply: await match.handler(ctx),

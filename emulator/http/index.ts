@@ -2,6 +2,7 @@
 export { readBody } from "./body";
 export { mediaType, mediaTypeOf } from "./content-type";
 export { HttpError, NOT_FOUND_MESSAGE } from "./errors";
+export { parseExactJson, stringifyExactJson } from "./exact-json";
 export {
   INVALID_FIELD_STATUS,
   jsonBody,

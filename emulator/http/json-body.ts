@@ -3,6 +3,7 @@ import type { z } from "zod";
 import { formatFailures, validate } from "../../provider/schemas/common";
 import { mediaType } from "./content-type";
 import { HttpError } from "./errors";
+import { parseExactJson } from "./exact-json";
 import type { RequestContext } from "./router";
 
 /**
@@ -17,12 +18,15 @@ export function jsonBody(ctx: RequestContext): unknown {
   return parseJson(ctx.body);
 }
 
-/** Parses a JSON request body; an empty or malformed one is a 400 naming the problem. */
+/**
+ * Parses a JSON request body, integers beyond 2^53 exact (./exact-json.ts, for the `format: int64` fields); an
+ * empty or malformed one is a 400 naming the problem.
+ */
 export function parseJson(body: Buffer): unknown {
   const text = body.toString("utf8");
   if (text.trim() === "") throw new HttpError(400, "request body is empty; expected a JSON object");
   try {
-    return JSON.parse(text);
+    return parseExactJson(text);
   } catch (err) {
     throw new HttpError(400, `request body is not valid JSON: ${(err as Error).message}`);
   }

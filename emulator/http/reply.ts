@@ -3,6 +3,7 @@
  * after its faults and the `--data` durability wait have had their say.
  */
 import type { ServerResponse } from "node:http";
+import { stringifyExactJson } from "./exact-json";
 
 /** A response not yet written: status, JSON body (none for a 204) and headers of its own. */
 export interface Reply {
@@ -42,7 +43,8 @@ export function writeReply(res: ServerResponse, reply: Reply): void {
     res.end();
     return;
   }
-  const text = JSON.stringify(reply.body);
+  // A bigint (an int64 beyond 2^53, ./exact-json.ts) goes back as the digits it came in.
+  const text = stringifyExactJson(reply.body);
   res.setHeader("Content-Type", "application/json");
   res.setHeader("Content-Length", Buffer.byteLength(text));
   res.end(text);

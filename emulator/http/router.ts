@@ -51,7 +51,11 @@ export class Router {
     return this;
   }
 
-  /** Finds the route for a method and path; distinguishes an unknown path from a wrong method. */
+  /**
+   * Finds the route for a method and path; distinguishes an unknown path from a wrong method. Among the patterns
+   * that match the path, only those with the most literal segments count, for every method: `/v2/orgs/provision`
+   * is that path's own (POST), never `/v2/orgs/:id` with `provision` as an id, so its `Allow` names POST alone.
+   */
   match(method: string, path: string): RouteMatch {
     let parts: string[];
     try {
@@ -59,8 +63,8 @@ export class Router {
     } catch {
       return { kind: "not-found" };
     }
-    const allowed: string[] = [];
-    let best: { route: Route; params: Record<string, string>; literals: number } | undefined;
+    let literalsNeeded = -1;
+    const matching: { route: Route; params: Record<string, string>; literals: number }[] = [];
     for (const route of this.routes) {
       if (route.segments.length !== parts.length) continue;
       const params: Record<string, string> = {};
@@ -76,15 +80,29 @@ export class Router {
         }
       }
       if (!ok) continue;
-      if (route.method !== method) {
-        allowed.push(route.method);
-        continue;
-      }
-      if (!best || literals > best.literals) best = { route, params, literals };
+      matching.push({ route, params, literals });
+      literalsNeeded = Math.max(literalsNeeded, literals);
     }
-    if (best)
-      return { kind: "found", handler: best.route.handler, params: best.params, access: best.route.access };
-    if (allowed.length > 0) return { kind: "method-not-allowed", allowed: [...new Set(allowed)] };
+    const own = matching.filter((m) => m.literals === literalsNeeded);
+    const found = own.find((m) => m.route.method === method);
+    if (found)
+      return {
+        kind: "found",
+        handler: found.route.handler,
+        params: found.params,
+        access: found.route.access,
+      };
+    if (own.length > 0)
+      return { kind: "method-not-allowed", allowed: [...new Set(own.map((m) => m.route.method))] };
     return { kind: "not-found" };
+  }
+
+  /** Every route's method and pattern (`/v2/monitors/:id`), in the order registered: for the OpenAPI document. */
+  list(): { method: string; pattern: string; access?: RouteAccess }[] {
+    return this.routes.map((r) => ({
+      method: r.method,
+      pattern: `/${r.segments.join("/")}`,
+      access: r.access,
+    }));
   }
 }

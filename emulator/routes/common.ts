@@ -3,6 +3,7 @@
  * route file exports one {@link CollectionFamily}; the registry (./index.ts) lists it, and from that one line come
  * its collection in the state, the snapshot, the journal and the routes {@link registerCollection} serves.
  */
+import { ServerOwnedFieldsSchema } from "../../provider/schemas";
 import { actionOf, orgNeed, type Action, type Need, type RouteAccess } from "../auth";
 import type { EmulatorContext } from "../context";
 import {
@@ -11,6 +12,7 @@ import {
   json,
   jsonObjectBody,
   noContent,
+  validateBody,
   type Handler,
   type RequestContext,
   type Router,
@@ -28,9 +30,13 @@ export function getOr404(collection: Collection, id: string): StoredObject {
   return obj;
 }
 
-/** The JSON object body with the read-only fields removed. */
+/**
+ * The JSON object body with the read-only fields removed, once each given one is checked against its type in the
+ * document (a 422 naming it otherwise): ignored does not mean unchecked.
+ */
 function bodyWithoutReadOnly(ctx: RequestContext): Record<string, unknown> {
   const body = jsonObjectBody(ctx);
+  validateBody(ServerOwnedFieldsSchema, Object.fromEntries(READ_ONLY_FIELDS.map((f) => [f, body[f]])));
   for (const f of READ_ONLY_FIELDS) delete body[f];
   return body;
 }

@@ -23,7 +23,9 @@ import {
   DASHBOARD_SERVER_KEYS,
   DashboardChartPatchSchema,
   DashboardDocumentSchema,
+  DashboardListSchema,
   DashboardUpsertSchema,
+  clampToSafe,
   dashboardDocumentIssues,
   formatFailures,
   refinedBy,
@@ -38,6 +40,7 @@ import {
   noContent,
   queryParam,
   validateBody,
+  validateQuery,
   type Handler,
   type Reply,
 } from "../http";
@@ -149,20 +152,20 @@ function mergePatch(target: unknown, patch: unknown): unknown {
 /** The document's rules with its cross-references, as a patched dashboard is checked. */
 const CheckedDocumentSchema = refinedBy(DashboardDocumentSchema, (doc) => dashboardDocumentIssues(doc, ""));
 
+/** The version after `version`, exact past 2^53 (a version is the document's int64). */
+function nextVersion(version: unknown): number | bigint {
+  if (typeof version === "bigint") return version + 1n;
+  const n = Number(version);
+  return Number.isSafeInteger(n + 1) ? n + 1 : BigInt(n) + 1n;
+}
+
 /** `limit` (1–1000, default 100) and `offset` (at least 0, default 0) of the list. */
 function paging(query: Record<string, string | string[]>): { limit: number; offset: number } {
-  const read = (name: string, fallback: number, min: number, max: number) => {
-    const text = queryParam(query, name);
-    if (text === undefined) return fallback;
-    const n = Number(text);
-    if (!/^[0-9]+$/.test(text) || n < min || n > max)
-      throw new HttpError(
-        400,
-        `${name}: must be an integer from ${min}${max < Infinity ? ` to ${max}` : " up"}`,
-      );
-    return n;
-  };
-  return { limit: read("limit", 100, 1, 1000), offset: read("offset", 0, 0, Infinity) };
+  const { limit, offset } = validateQuery(DashboardListSchema, {
+    limit: queryParam(query, "limit"),
+    offset: queryParam(query, "offset"),
+  });
+  return { limit: clampToSafe(limit), offset: clampToSafe(offset) };
 }
 
 /** The dashboard family. */
@@ -184,7 +187,7 @@ export const dashboards: CollectionFamily = {
       const stored = col.set({
         id: current?.id ?? col.newId(),
         uid,
-        version: current ? (current.version as number) + 1 : 1,
+        version: current ? nextVersion(current.version) : 1,
         dashboard: storedDocument(doc, uid),
         createdAt: current?.createdAt ?? now,
         updatedAt: now,

@@ -4,7 +4,13 @@
  * `--data` snapshot and journal, and its routes all follow from that line.
  */
 import type { EmulatorContext } from "../context";
-import type { Router } from "../http";
+import { json, type Router } from "../http";
+import { PUBLIC } from "../auth";
+import { VERSION } from "../../provider/client/version";
+import { openApiDocument } from "./openapi";
+
+/** Where the emulator serves its OpenAPI document. */
+export const OPENAPI_PATH = "/openapi.json";
 import { annotations } from "./annotations";
 import { dashboards } from "./dashboards";
 import { datasets, datasetsV1 } from "./datasets";
@@ -47,10 +53,13 @@ export const EVENT_ROUTES: readonly ((router: Router, em: EmulatorContext) => vo
   registerQueries,
 ];
 
-/** Registers every route of the API. */
+/** Registers every route of the API, and `GET /openapi.json`, the document of them all (./openapi.ts). */
 export function registerRoutes(router: Router, em: EmulatorContext): void {
   for (const family of COLLECTION_FAMILIES) registerCollection(router, em, family);
   // The same datasets under their v1 paths (axiom-py's); not a family of its own, so not in the data file twice.
   registerCollection(router, em, datasetsV1);
   for (const register of EVENT_ROUTES) register(router, em);
+  let document: Record<string, unknown> | undefined;
+  // Built at the first request, from the routes as registered (the document itself included).
+  router.add("GET", OPENAPI_PATH, () => json((document ??= openApiDocument(router.list(), VERSION))), PUBLIC);
 }

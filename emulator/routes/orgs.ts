@@ -1,9 +1,25 @@
-/** Organizations: `GET /v2/orgs`, `GET /v2/orgs/{id}` and `PUT /v2/orgs/{id}` (only the name changes). */
-import { OrgUpdateSchema } from "../../provider/schemas";
-import { validateBody } from "../http";
+/**
+ * Organizations, every operation of the OpenAPI v2 document: `GET`/`POST /v2/orgs`, `POST /v2/orgs/provision`,
+ * `GET /v2/orgs/{id}` and `PUT /v2/orgs/{id}` (only the name changes).
+ *
+ * The emulator serves one organization's data. An organization made by `POST /v2/orgs` or provisioned is a record
+ * (listed, read, renamed), not a second set of data: a request names no organization but the emulator's own.
+ * A provisioned organization's token is a real API token granting every capability, on the emulator's data; its
+ * `expiresAt` (a day on) is when that token stops working, and the organization stays listed (no claim is served).
+ */
+import { randomUUID } from "node:crypto";
+import {
+  API_TOKEN_PREFIX,
+  DATASET_CAPABILITY_ACTIONS,
+  ORG_CAPABILITY_ACTIONS,
+  OrgCreateSchema,
+  OrgProvisionSchema,
+  OrgUpdateSchema,
+} from "../../provider/schemas";
+import { HttpError, INVALID_FIELD_STATUS, json, jsonObjectBody, validateBody } from "../http";
 import type { StoredObject } from "../state";
 import { isoSeconds } from "../time";
-import { OPEN } from "../auth";
+import { OPEN, PUBLIC, TOKEN_HASH_FIELD, TOKENS_COLLECTION, tokenHash } from "../auth";
 import type { CollectionFamily } from "./common";
 
 /**
@@ -85,17 +101,87 @@ function defaultOrg(orgId: string, now = new Date()): StoredObject {
   };
 }
 
-/** The organization family: the emulator's org exists with it, so no POST, no DELETE (405), and PUT changes only the name. */
+/** The edge deployment a body names, one of {@link EDGE_DEPLOYMENTS}; the default when it names none. */
+function edgeDeploymentOf(given: string | undefined): string {
+  if (given === undefined || given === "") return DEFAULT_EDGE_DEPLOYMENT;
+  if (!EDGE_DEPLOYMENTS.some((e) => e.id === given)) {
+    const known = EDGE_DEPLOYMENTS.map((e) => e.id).join(", ");
+    throw new HttpError(INVALID_FIELD_STATUS, `edgeDeployment: must be one of ${known}`);
+  }
+  return given;
+}
+
+/** A new organization record `id` named `name`, on `edgeDeployment`. */
+function newOrg(id: string, name: string, edgeDeployment: string): StoredObject {
+  const org = defaultOrg(id);
+  const license = { ...(org.license as Record<string, unknown>), defaultEdgeDeployment: edgeDeployment };
+  return { ...org, name, defaultEdgeDeployment: edgeDeployment, license };
+}
+
+/** Every action of every capability: what a provisioned organization's token may do. */
+function everything(actions: Record<string, readonly string[]>): Record<string, string[]> {
+  return Object.fromEntries(Object.entries(actions).map(([k, v]) => [k, [...v]]));
+}
+
+/** How long a provisioned organization's token works (the document leaves the TTL to the service). */
+const PROVISION_TTL_MS = 24 * 3_600_000;
+
+/** The organization family: the emulator's org exists with it; no DELETE (405), and PUT changes only the name. */
 export const orgs: CollectionFamily = {
   name: "orgs",
   idPrefix: "org_",
   path: "/v2/orgs",
   deletable: false,
-  // The OpenAPI document asks no capability (`security: [{Auth: []}]`); renaming is for the developer tokens.
+  // The OpenAPI document asks no capability (`security: [{Auth: []}]`); creating and renaming are for the
+  // developer tokens, as an API token belongs to one organization.
   capability: (action) =>
-    action === "read" ? OPEN : { kind: "developer", why: "renaming the organization needs a user's token" },
+    action === "read"
+      ? OPEN
+      : {
+          kind: "developer",
+          why: `${action === "create" ? "creating" : "renaming"} an organization needs a user's token`,
+        },
   seed: (orgId) => [defaultOrg(orgId)],
-  routes: () => ({
+  routes: (col, em) => ({
+    create: (raw, id) => {
+      const body = validateBody(OrgCreateSchema, raw);
+      return newOrg(id, body.name, edgeDeploymentOf(body.edgeDeployment));
+    },
+    more: (router) =>
+      router.add(
+        "POST",
+        "/v2/orgs/provision",
+        (ctx) => {
+          const body = validateBody(OrgProvisionSchema, jsonObjectBody(ctx));
+          const id = col.newId();
+          const named = body.name ?? `Agent organization ${id}`;
+          const org = col.set(newOrg(id, named, edgeDeploymentOf(body.edgeDeployment)));
+          const expiresAt = isoSeconds(new Date(Date.now() + PROVISION_TTL_MS));
+          const value = `${API_TOKEN_PREFIX}${randomUUID()}`;
+          const tokens = em.state.collection(TOKENS_COLLECTION);
+          tokens.set({
+            id: tokens.newId(),
+            name: `provisioned ${org.id}`,
+            description: `the token of the provisioned organization ${org.id}`,
+            expiresAt,
+            datasetCapabilities: { "*": everything(DATASET_CAPABILITY_ACTIONS) },
+            orgCapabilities: everything(ORG_CAPABILITY_ACTIONS),
+            viewCapabilities: {},
+            samlAuthenticated: false,
+            [TOKEN_HASH_FIELD]: tokenHash(value),
+          });
+          em.changed();
+          return json({
+            id: org.id,
+            name: named,
+            defaultEdgeDeployment: org.defaultEdgeDeployment,
+            expiresAt,
+            claimUrl: `https://claim.localhost/orgs/${encodeURIComponent(String(org.id))}`,
+            token: value,
+          });
+        },
+        PUBLIC,
+      ),
     update: (raw, current) => {
       const { name } = validateBody(OrgUpdateSchema, raw);
       const version = Number(current.metaVersion ?? "0");

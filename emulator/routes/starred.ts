@@ -3,7 +3,7 @@
  * `offset`, `dataset`, `qs` (case-insensitive match on name or APL) and `who`: unset means the caller's own,
  * a user id that user's, `team` everyone else's, `all` everyone's.
  */
-import { StarredQueryCreateSchema, StarredQueryListSchema } from "../../provider/schemas";
+import { StarredQueryCreateSchema, StarredQueryListSchema, clampToSafe } from "../../provider/schemas";
 import { json, queryParam, validateBody, validateQuery } from "../http";
 import { LOCAL_USER, type StoredObject } from "../state";
 import { datasetNeed, datasetsNamedBy } from "../auth";
@@ -44,7 +44,8 @@ export const starredQueries: CollectionFamily = {
         }
         return true;
       });
-      return json(found.slice(params.offset, params.offset + params.limit));
+      const offset = clampToSafe(params.offset);
+      return json(found.slice(offset, offset + clampToSafe(params.limit)));
     },
     create: starred,
     update: (raw, current) => starred(raw, current.id),

@@ -93,7 +93,10 @@ export const users: CollectionFamily = {
       );
       // The caller: the stored user of the local id, or its defaults when it was removed from the organization.
       // The caller's own profile needs no capability.
-      router.add("GET", "/v2/user", () => json(col.get(LOCAL_USER) ?? callerUser()), OPEN);
+      const caller = () => json(col.get(LOCAL_USER) ?? callerUser());
+      router.add("GET", "/v2/user", caller, OPEN);
+      // The v1 document's `GET /user` (axiomhq/docs restapi/versions/v1.json), the same caller.
+      router.add("GET", "/v1/user", caller, OPEN);
       router.add(
         "PUT",
         "/v2/user",

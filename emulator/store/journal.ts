@@ -8,6 +8,7 @@
  * parse is damage of another kind; replay refuses it rather than silently drop acknowledged data.
  */
 import { readdirSync, readFileSync } from "node:fs";
+import { parseExactJson, stringifyExactJson } from "../http/exact-json";
 import { basename, dirname, join } from "node:path";
 
 /** One journalled transaction: its sequence number and the changes, in the order they were made. */
@@ -45,7 +46,7 @@ export function listSegments(file: string): Segment[] {
 
 /** One transaction as a journal line, newline included. */
 export function encodeEntry(entry: JournalEntry): string {
-  return `${JSON.stringify(entry)}\n`;
+  return `${stringifyExactJson(entry)}\n`;
 }
 
 /** What {@link readSegment} found. */
@@ -70,7 +71,7 @@ export function readSegment(path: string): SegmentContents {
     if (text.trim() === "") continue;
     let entry: Partial<JournalEntry> | undefined;
     try {
-      entry = JSON.parse(text) as Partial<JournalEntry>;
+      entry = parseExactJson(text) as Partial<JournalEntry>;
     } catch {
       entry = undefined;
     }

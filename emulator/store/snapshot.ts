@@ -12,6 +12,7 @@
 import { randomBytes } from "node:crypto";
 import { promises as fsp, readdirSync, readFileSync, rmSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
+import { parseExactJson, stringifyExactJson } from "../http/exact-json";
 import type { State, StateSnapshot } from "../state";
 import type { EventStoreApi, StoredEvent } from "./events";
 
@@ -27,13 +28,36 @@ export function rowToJson(e: StoredEvent): RowJson {
   return [e.timeNs.toString(), e.sysTimeNs.toString(), e.rowId, e.data];
 }
 
+/**
+ * `value` with every bigint a float64 again. A journal line is read exactly (the management objects' int64s,
+ * emulator/http/exact-json.ts), but an event's numbers are float64s as ingest read them.
+ */
+function plainNumbers(value: unknown): unknown {
+  if (typeof value === "bigint") return Number(value);
+  if (typeof value !== "object" || value === null) return value;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) value[i] = plainNumbers(value[i]);
+  } else {
+    for (const [k, v] of Object.entries(value)) {
+      if (typeof v === "bigint" || (typeof v === "object" && v !== null))
+        (value as Record<string, unknown>)[k] = plainNumbers(v);
+    }
+  }
+  return value;
+}
+
 /** A row read back from a data file; a malformed one is a plain Error. */
 export function rowFromJson(row: unknown): StoredEvent {
   if (!Array.isArray(row) || row.length !== 4 || typeof row[2] !== "string") {
     throw new Error("a row must be [timeNs, sysTimeNs, rowId, data]");
   }
   const [t, s, rowId, data] = row as RowJson;
-  return { timeNs: BigInt(t), sysTimeNs: BigInt(s), rowId, data: data ?? {} };
+  return {
+    timeNs: BigInt(t),
+    sysTimeNs: BigInt(s),
+    rowId,
+    data: plainNumbers(data ?? {}) as Record<string, unknown>,
+  };
 }
 
 /**
@@ -49,7 +73,8 @@ export function loadSnapshot(file: string, state: State, store: EventStoreApi): 
     throw new Error(`cannot read emulator data file ${file}: ${(err as Error).message}`);
   }
   try {
-    const lines = jsonLines(buf);
+    // The header holds the management objects, their int64s exact; the dataset lines hold events, float64s.
+    const lines = jsonLines(buf, parseExactJson);
     const header = lines.next().value as
       { format?: unknown; seq?: unknown; state?: StateSnapshot; datasets?: unknown } | undefined;
     if (typeof header !== "object" || header === null || header.format !== FORMAT) {
@@ -89,7 +114,7 @@ export interface CapturedSnapshot {
  */
 export function captureSnapshot(state: State, store: EventStoreApi, seq: number): CapturedSnapshot {
   return {
-    header: JSON.stringify({ format: FORMAT, version: 3, seq, state: state.snapshot() }),
+    header: stringifyExactJson({ format: FORMAT, version: 3, seq, state: state.snapshot() }),
     datasets: store.names().map((name) => [name, [...(store.events(name) ?? [])]] as const),
   };
 }
@@ -164,14 +189,18 @@ function processAlive(pid: number): boolean {
   }
 }
 
-/** The JSON value of each non-blank line of a buffer, decoded one line at a time. */
-function* jsonLines(buf: Buffer): Generator<unknown> {
+/** The JSON value of each non-blank line of a buffer, decoded one line at a time, the first by `parseFirst`. */
+function* jsonLines(buf: Buffer, parseFirst: (text: string) => unknown): Generator<unknown> {
   let start = 0;
+  let parse = parseFirst;
   while (start < buf.length) {
     let end = buf.indexOf(10, start);
     if (end === -1) end = buf.length;
     const text = buf.toString("utf8", start, end);
     start = end + 1;
-    if (text.trim() !== "") yield JSON.parse(text);
+    if (text.trim() === "") continue;
+    const value = parse(text);
+    parse = JSON.parse;
+    yield value;
   }
 }

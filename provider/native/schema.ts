@@ -8,6 +8,7 @@
  * The schema's form is Pulumi's package metaschema (pulumi/pulumi pkg/codegen/schema/pulumi.json).
  */
 import { z } from "zod";
+import { INT64_SCHEMAS } from "../schemas/int64";
 import { CONFIG_KEYS } from "../config";
 import { ENV_NAMES } from "../client/env";
 import { LOOKUP_FUNCTIONS } from "./functions";
@@ -213,6 +214,8 @@ class Walker {
   type(kind: string, path: string, schema: z.core.$ZodType): PropertySpec {
     const s = unwrap(schema);
     const def = s._zod.def as any;
+    // An int64 of the document (provider/schemas/int64.ts) is a union of a number and a bigint; to Pulumi, a number.
+    if (INT64_SCHEMAS.has(s)) return { type: "integer" };
     switch (def.type) {
       case "string":
         return { type: "string" };

@@ -36,6 +36,19 @@ export function fieldNames<S extends z.ZodObject>(schema: S): (keyof S["shape"] 
   return Object.keys(schema.shape) as (keyof S["shape"] & string)[];
 }
 
+/**
+ * The fields the service owns on every object (`id`, `createdAt`, `createdBy`, `updatedAt`, `updatedBy`), as a
+ * body may echo them back (official clients send objects back whole): each is ignored, but must have the type the
+ * OpenAPI document gives it (a string; the times RFC 3339 date-times), or be null.
+ */
+export const ServerOwnedFieldsSchema = z.object({
+  id: z.string({ error: "must be a string" }).nullable().optional(),
+  createdAt: DateTimeSchema.nullable().optional(),
+  createdBy: z.string({ error: "must be a string" }).nullable().optional(),
+  updatedAt: DateTimeSchema.nullable().optional(),
+  updatedBy: z.string({ error: "must be a string" }).nullable().optional(),
+});
+
 /** A non-empty string; required names and ids use it. */
 export const NonEmptyStringSchema = z.string({ error: "must be a string" }).min(1, "must not be empty");
 
@@ -162,9 +175,15 @@ export function absentWhenUnset<S extends z.ZodObject>(
 
 /** A list that must not repeat an entry: set-like inputs (emails, members, actions). */
 export function uniqueList<T extends z.ZodType>(item: T) {
-  return z.array(item).refine((xs) => new Set(xs.map((x) => JSON.stringify(x))).size === xs.length, {
-    error: "must not contain duplicates",
-  });
+  return (
+    z
+      .array(item)
+      .refine((xs) => new Set(xs.map((x) => JSON.stringify(x))).size === xs.length, {
+        error: "must not contain duplicates",
+      })
+      // JSON Schema's name for the rule, which zod's JSON Schema output takes from the metadata.
+      .meta({ uniqueItems: true })
+  );
 }
 
 /** One validation failure, in the shape Pulumi's check returns and the emulator's 400 message uses. */

@@ -16,6 +16,7 @@
  *   which are ignored: never sent, never compared ({@link DASHBOARD_SERVER_KEYS}).
  */
 import { z } from "zod";
+import { int64, int64Param, int64Problem } from "./int64";
 import { absentWhenUnset, refinedBy, serviceDefault, type CrossFieldIssue } from "./common";
 
 /** The owner meaning "every user of the organization"; the service echoes it lower-case and assumes it when
@@ -480,8 +481,20 @@ export function dashboardCrossFieldIssues(inputs: Record<string, unknown>): Cros
 
 /** A dashboard's version: the service's int64, which may arrive above 2^53 and then sometimes as a JSON string
  * (alchemy-run/distilled patches/v2/002-dashboard-version-bigint.patch.json); echoed back as received. */
+/** Query string of `GET /v2/dashboards`: the document's `Limit` (1–1000 here, default 100) and `Offset`. */
+export const DashboardListSchema = z.object({
+  limit: int64Param({ min: 1n, max: 1000n, fallback: 100 }),
+  offset: int64Param({ min: 0n, fallback: 0 }),
+});
+
 export const DashboardVersionSchema = z.union(
-  [z.number({ error: "must be a number" }).int("must be an integer"), z.string().regex(/^[0-9]+$/)],
+  [
+    int64(),
+    z
+      .string()
+      .regex(/^-?[0-9]+$/)
+      .refine((text) => int64Problem(BigInt(text)) === undefined, { error: "must be within int64" }),
+  ],
   { error: "must be an integer (or a string of digits)" },
 );
 
@@ -571,8 +584,9 @@ export const DashboardErrorSchema = z.looseObject({
 export type DashboardDocument = z.input<typeof DashboardDocumentSchema>;
 export type DashboardChart = z.input<typeof ChartUnionSchema>;
 export type DashboardLayoutItem = z.input<typeof DashboardLayoutItemSchema>;
-/** A dashboard's version as the service sent it. */
-export type DashboardVersion = number | string;
+/** A dashboard's version as the service sent it; a bigint only where JSON is read exactly (the emulator's
+ * int64s, provider/schemas/int64.ts), never in the client, which reads float64s. */
+export type DashboardVersion = number | bigint | string;
 /** `DashboardUpsertRequest`. */
 export interface DashboardUpsert {
   /** The document (see the `Dashboard` resource's typed inputs); sent as given. */

@@ -1,5 +1,6 @@
 /** Every validation rule of the service, one file per resource; used by check(), the client and the emulator. */
 export * from "./common";
+export * from "./int64";
 export * from "./annotation";
 export * from "./monitor";
 export * from "./notifier";

@@ -9,11 +9,13 @@ import {
   serviceDefaults,
   type CrossFieldIssue,
 } from "./common";
+import { float64, int64 } from "./int64";
 
 export const MONITOR_TYPES = ["Threshold", "MatchEvent", "AnomalyDetection"] as const;
 export const MONITOR_OPERATORS = ["Below", "BelowOrEqual", "Above", "AboveOrEqual", "AboveOrBelow"] as const;
 
-const int = () => z.number({ error: "must be a number" }).int("must be an integer");
+/** The document types every integer of a Monitor `format: int64` (provider/schemas/int64.ts decides them). */
+const int = (min: bigint, max?: bigint) => int64({ min, max });
 const bool = () => z.boolean({ error: "must be a boolean" });
 
 const monitorFields = {
@@ -26,13 +28,13 @@ const monitorFields = {
   alertOnNoData: serviceDefault(bool().optional(), false),
   columnName: serviceDefault(z.string({ error: "must be a string" }).optional(), ""),
   /** At most 7; days compared for anomaly detection. */
-  compareDays: serviceDefault(int().min(0, "must be at least 0").max(7, "must be at most 7").optional(), 0),
+  compareDays: serviceDefault(int(0n, 7n).optional(), 0),
   description: serviceDefault(z.string({ error: "must be a string" }).optional(), ""),
   disabled: serviceDefault(bool().optional(), false),
   /** RFC 3339, or null; the monitor stays disabled until then. */
   disabledUntil: serviceDefault(DateTimeSchema.nullable().optional(), null),
   /** At least 1; run frequency in minutes. */
-  intervalMinutes: serviceDefault(int().min(1, "must be at least 1").optional(), 1),
+  intervalMinutes: serviceDefault(int(1n).optional(), 1),
   notifierIds: serviceDefault(
     z.array(NonEmptyStringSchema, { error: "must be a list of notifier ids" }).optional(),
     [],
@@ -41,26 +43,21 @@ const monitorFields = {
   notifyEveryRun: serviceDefault(bool().optional(), false),
   operator: z.enum(MONITOR_OPERATORS, { error: `must be one of ${MONITOR_OPERATORS.join(", ")}` }).optional(),
   /** At least 1; time window evaluated per check, in minutes. */
-  rangeMinutes: serviceDefault(int().min(1, "must be at least 1").optional(), 1),
+  rangeMinutes: serviceDefault(int(1n).optional(), 1),
   resolvable: serviceDefault(bool().optional(), false),
   /** At most 86400; seconds of delay before triggering. */
-  secondDelay: serviceDefault(
-    int().min(0, "must be at least 0").max(86400, "must be at most 86400").optional(),
-    0,
-  ),
+  secondDelay: serviceDefault(int(0n, 86400n).optional(), 0),
   skipResolved: serviceDefault(bool().optional(), false),
-  threshold: z.number({ error: "must be a number" }).optional(),
+  threshold: float64(z.number({ error: "must be a number" })).optional(),
   /** At most 100; percent, for anomaly detection. */
   tolerance: serviceDefault(
-    z
-      .number({ error: "must be a number" })
-      .min(0, "must be at least 0")
-      .max(100, "must be at most 100")
-      .optional(),
+    float64(
+      z.number({ error: "must be a number" }).min(0, "must be at least 0").max(100, "must be at most 100"),
+    ).optional(),
     0,
   ),
-  triggerAfterNPositiveResults: serviceDefault(int().min(0, "must be at least 0").optional(), 0),
-  triggerFromNRuns: serviceDefault(int().min(0, "must be at least 0").optional(), 1),
+  triggerAfterNPositiveResults: serviceDefault(int(0n).optional(), 0),
+  triggerFromNRuns: serviceDefault(int(0n).optional(), 1),
 };
 
 /** The fields the rules read; typed loosely, since `check` runs them on inputs that failed their own rules too. */

@@ -21,6 +21,20 @@ export const PLANS = [
 export const OrgUpdateSchema = z.object({ name: NonEmptyStringSchema });
 export type OrgUpdate = z.input<typeof OrgUpdateSchema>;
 
+/** Body of `POST /v2/orgs` (the OpenAPI v2 document's `PostOrg`): a name, and the default edge deployment. */
+export const OrgCreateSchema = z.object({
+  name: NonEmptyStringSchema,
+  edgeDeployment: z.string({ error: "must be a string" }).optional(),
+});
+export type OrgCreate = z.input<typeof OrgCreateSchema>;
+
+/** Body of `POST /v2/orgs/provision` (`ProvisionOrg`): both optional; the service names the org when not given. */
+export const OrgProvisionSchema = z.object({
+  name: NonEmptyStringSchema.optional(),
+  edgeDeployment: z.string({ error: "must be a string" }).optional(),
+});
+export type OrgProvision = z.input<typeof OrgProvisionSchema>;
+
 /** The license the org carries: shape only, every field optional (the service adds and drops licence fields),
  * unknown fields kept. */
 export const LicenseSchema = absentWhenUnset(

@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { parseQueryTimeNs, RELATIVE_TIME } from "../time";
 import { NonEmptyStringSchema, OrderEntrySchema, absentWhenUnset } from "./common";
+import { int64 } from "./int64";
 
 export { RELATIVE_TIME };
 
@@ -19,8 +20,8 @@ export const QueryOptionsSchema = z.object({
   noAggregation: z.boolean().optional(),
   noFill: z.boolean().optional(),
   noInterpolation: z.boolean().optional(),
-  maxDataPoints: z.number().int("must be an integer").optional(),
-  maxSeries: z.number().int("must be an integer").optional(),
+  maxDataPoints: int64().optional(),
+  maxSeries: int64().optional(),
   priority: z.string().optional(),
   resolution: z.string().optional(),
 });

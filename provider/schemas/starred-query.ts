@@ -1,6 +1,7 @@
 /** Starred (saved APL) query: the API reference's object (axiom.co/docs/restapi) and the OpenAPI v2 document's required fields. Endpoints: `/v2/apl-starred-queries`. */
 import { z } from "zod";
 import { NonEmptyStringSchema, OrderEntrySchema, StringMapSchema, absentWhenUnset } from "./common";
+import { int64, int64Param } from "./int64";
 import { QueryOptionsSchema, QueryTimeSchema } from "./query";
 
 const queryFields = {
@@ -8,11 +9,7 @@ const queryFields = {
   apl: NonEmptyStringSchema,
   cursor: z.string({ error: "must be a string" }).optional(),
   /** At least 1. */
-  defaultLimit: z
-    .number({ error: "must be a number" })
-    .int("must be an integer")
-    .min(1, "must be at least 1")
-    .optional(),
+  defaultLimit: int64({ min: 1n }).optional(),
   defaultOrder: z.array(OrderEntrySchema).optional(),
   startTime: QueryTimeSchema.optional(),
   endTime: QueryTimeSchema.optional(),
@@ -79,17 +76,8 @@ export type StarredQuery = z.output<typeof StarredQuerySchema>;
 
 /** Query string of `GET /v2/apl-starred-queries`. */
 export const StarredQueryListSchema = z.object({
-  limit: z.coerce
-    .number({ error: "must be a number" })
-    .int("must be an integer")
-    .min(1, "must be at least 1")
-    .max(1000, "must be at most 1000")
-    .default(100),
-  offset: z.coerce
-    .number({ error: "must be a number" })
-    .int("must be an integer")
-    .min(0, "must be at least 0")
-    .default(0),
+  limit: int64Param({ min: 1n, max: 1000n, fallback: 100 }),
+  offset: int64Param({ min: 0n, fallback: 0 }),
   dataset: z.string().optional(),
   who: z.string().optional(),
   qs: z.string().optional(),

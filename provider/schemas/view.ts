@@ -31,8 +31,14 @@ const viewFields = {
   description: serviceDefault(z.string({ error: "must be a string" }).optional(), ""),
 };
 
-/** Body of `POST /v2/views` and `PUT /v2/views/{id}`; unknown fields (`sharedByOrg` echoed back) are dropped. */
-const ViewObjectSchema = z.object(viewFields);
+/**
+ * Body of `POST /v2/views` and `PUT /v2/views/{id}`. `sharedByOrg` and `sharedByOrgName`, the service's, may be
+ * echoed back: they must be strings, as the document's View types them, and are then ignored.
+ */
+const ViewObjectSchema = z.object(viewFields).extend({
+  sharedByOrg: z.string({ error: "must be a string" }).optional(),
+  sharedByOrgName: z.string({ error: "must be a string" }).optional(),
+});
 export const ViewCreateSchema = absentWhenUnset(ViewObjectSchema);
 export const ViewUpdateSchema = ViewCreateSchema;
 /** What a user declares. */

@@ -1,0 +1,139 @@
+/**
+ * `npm run test:schemathesis` (and `.ci/run`): schemathesis, pinned, against a fresh emulator, driven by the
+ * emulator's own OpenAPI document (dist/emulator/openapi.json, which the build writes from the routes' zod
+ * schemas). It fails on any server error and on any failed check.
+ *
+ * schemathesis is installed from PyPI into the project's virtual environment `.venv/schemathesis` (made here,
+ * reused while its version is the pinned one). The checks' exceptions come from the document itself: an
+ * operation's `x-check-exceptions` turns one check off for it, the document's own `x-check-exceptions` turns one
+ * off everywhere, each with its written reason. Examples per operation are capped so the run stays bounded.
+ *
+ * Usage: node scripts/schemathesis.mts [--max-examples N] [extra `st run` arguments]
+ */
+import { spawn, spawnSync } from "node:child_process";
+import * as fs from "node:fs";
+import { createRequire } from "node:module";
+import * as os from "node:os";
+import * as path from "node:path";
+
+/** The pinned schemathesis (4.x names the checks as `.ci/run` asks for them). */
+export const SCHEMATHESIS_VERSION = "4.32.5";
+/** What every operation is checked for. */
+export const CHECKS = [
+  "not_a_server_error",
+  "status_code_conformance",
+  "content_type_conformance",
+  "response_headers_conformance",
+  "response_schema_conformance",
+  "negative_data_rejection",
+  "positive_data_acceptance",
+  // missing_required_header is off: the document's x-check-exceptions says why (and --checks outranks the config).
+  "unsupported_method",
+  "allow_header_conformance",
+];
+
+const ROOT = path.resolve(import.meta.dirname, "..");
+const VENV = path.join(ROOT, ".venv", "schemathesis");
+const ST = path.join(VENV, "bin", "st");
+
+function run(command: string, args: string[]): void {
+  const result = spawnSync(command, args, { stdio: "inherit" });
+  if (result.status !== 0)
+    throw new Error(`${command} ${args.join(" ")} failed (${result.status ?? result.signal})`);
+}
+
+/** Makes the virtual environment and installs the pinned schemathesis, unless it is there already. */
+function ensureSchemathesis(): void {
+  const pip = path.join(VENV, "bin", "pip");
+  if (fs.existsSync(ST)) {
+    const shown = spawnSync(pip, ["show", "schemathesis"], { encoding: "utf8" }).stdout ?? "";
+    if (shown.includes(`Version: ${SCHEMATHESIS_VERSION}\n`)) return;
+  }
+  const python = process.env.PYTHON ?? "python3";
+  run(python, ["-m", "venv", VENV]);
+  run(pip, ["install", "--quiet", "--disable-pip-version-check", `schemathesis==${SCHEMATHESIS_VERSION}`]);
+}
+
+type Document = {
+  paths: Record<
+    string,
+    Record<string, { operationId: string; "x-check-exceptions"?: Record<string, string> }>
+  >;
+  "x-check-exceptions"?: Record<string, string>;
+};
+
+/** schemathesis's configuration, from the document's exceptions (each with its reason as a comment). */
+export function configOf(doc: Document): string {
+  const lines = ["# Written by scripts/schemathesis.mts from the emulator's OpenAPI document."];
+  for (const [check, reason] of Object.entries(doc["x-check-exceptions"] ?? {})) {
+    lines.push(`# ${reason}`, `[checks.${check}]`, "enabled = false", "");
+  }
+  for (const operations of Object.values(doc.paths)) {
+    for (const op of Object.values(operations)) {
+      for (const [check, reason] of Object.entries(op["x-check-exceptions"] ?? {})) {
+        lines.push(
+          `# ${reason}`,
+          "[[operations]]",
+          `include-operation-id = ${JSON.stringify(op.operationId)}`,
+          `checks.${check}.enabled = false`,
+          "",
+        );
+      }
+    }
+  }
+  return lines.join("\n");
+}
+
+async function main(): Promise<number> {
+  const args = process.argv.slice(2);
+  const at = args.indexOf("--max-examples");
+  const maxExamples = at >= 0 ? args.splice(at, 2)[1] : "10";
+  const docFile = path.join(ROOT, "dist", "emulator", "openapi.json");
+  if (!fs.existsSync(docFile)) throw new Error(`${docFile} is missing: run npm run build first`);
+  ensureSchemathesis();
+
+  const require = createRequire(import.meta.url);
+  const { startEmulator } = require(path.join(ROOT, "dist", "emulator", "index.js")) as {
+    startEmulator(o: { port: number }): Promise<{ url: string; close(): Promise<void> }>;
+  };
+  const doc = JSON.parse(fs.readFileSync(docFile, "utf8")) as Document;
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), "schemathesis-"));
+  const config = path.join(work, "schemathesis.toml");
+  fs.writeFileSync(config, configOf(doc));
+  const emulator = await startEmulator({ port: 0 });
+  try {
+    // Asynchronously: the emulator runs in this process, and a synchronous spawn would stop it from answering.
+    const st = spawn(
+      ST,
+      [
+        "--config-file",
+        config,
+        "run",
+        docFile,
+        "--url",
+        emulator.url,
+        "--header",
+        "Authorization: Bearer xaat-local-development-token",
+        "--checks",
+        CHECKS.join(","),
+        "--max-examples",
+        maxExamples,
+        "--workers",
+        "2",
+        "--no-shrink",
+        "--seed",
+        process.env.SCHEMATHESIS_SEED ?? "35",
+        "--report-dir",
+        work,
+        ...args,
+      ],
+      // In the run's own directory: schemathesis keeps a cache (`.schemathesis/`) where it runs.
+      { stdio: "inherit", cwd: work },
+    );
+    return await new Promise<number>((resolve) => st.on("exit", (code) => resolve(code ?? 1)));
+  } finally {
+    await emulator.close();
+  }
+}
+
+process.exitCode = await main();
