@@ -55,7 +55,10 @@ export function generateSchema(version = packageVersion()): unknown {
   const { KINDS } = require(path.join(ROOT, "dist", "provider", "resources", "registry.js")) as {
     KINDS: Map<string, unknown>;
   };
-  const schema = packageSchema(sourceDocs(ROOT, [...KINDS.keys()]), { version, repository: githubRepository() });
+  const schema = packageSchema(sourceDocs(ROOT, [...KINDS.keys()]), {
+    version,
+    repository: githubRepository(),
+  });
   // Each resource's example, rendered into each language from the schema as docs/resources shows it.
   const examples = Object.fromEntries(EXAMPLES.map((ex) => [ex.kind, snippets(schema, ex)]));
   return withExamples(schema, examples);
