@@ -82,6 +82,8 @@ export interface OperationSpec {
   statuses?: number[];
   /** Where the emulator knowingly differs from the published document. */
   differs?: string[];
+  /** Spellings of a body field the handler also takes (what official clients send), beyond its schema. */
+  alsoTakes?: Record<string, JsonSchema>;
   /** A schemathesis check that must not run on this operation, with the reason. */
   exceptions?: Record<string, string>;
 }
@@ -143,6 +145,12 @@ OPERATIONS["GET /v2/monitors/:id/history"] = {
 };
 
 crud("/v2/notifiers", "notifier", NotifierCreateSchema, NotifierSchema);
+// provider/schemas/monitor.ts and notifier.ts `tolerateClientSpellings`: an empty string is how Go and
+// Terraform clients send "unset" for these.
+for (const key of ["POST /v2/monitors", "PUT /v2/monitors/:id"])
+  OPERATIONS[key].alsoTakes = { disabledUntil: { const: "" }, operator: { const: "" } };
+for (const key of ["POST /v2/notifiers", "PUT /v2/notifiers/:id"])
+  OPERATIONS[key].alsoTakes = { disabledUntil: { const: "" } };
 OPERATIONS["POST /v2/notifiers"].differs = [
   "`properties.*.disabledUntil` may be null here (the provider's unset value); the document types it a date-time",
 ];
@@ -299,11 +307,14 @@ OPERATIONS["POST /v1/datasets/_apl"] = {
   body: AplRequestSchema,
   query: z.object({ format: QueryFormatSchema.optional() }),
   response: object({}),
-  statuses: [430],
+  // 404: the query names a dataset that does not exist.
+  statuses: [404, 430],
 };
 OPERATIONS["POST /v1/datasets/:name/query"] = {
   summary: "Run a legacy query",
   body: LegacyQueryRequestSchema,
+  // axiom-go's zero value: `limit: 0` is the default page (provider/schemas/query.ts).
+  alsoTakes: { limit: { const: 0 } },
   response: object({}),
   statuses: [430],
 };
@@ -337,6 +348,8 @@ const NOT_IN_JSON_SCHEMA: [keys: string[], reason: string][] = [
   ],
   [["POST /v1/datasets/_apl"], "`apl` must be an APL query that parses"],
   [["POST /v1/datasets/:name/query"], "`startTime` must not be after `endTime`"],
+  [["PUT /v2/views/:id"], "`name` must be the view's name in the path (a view's name is its id)"],
+  [["POST /v1/datasets/:name/ingest"], "a text/csv body must be CSV (RFC 4180 quoting), or it is a 400"],
 ];
 for (const [keys, reason] of NOT_IN_JSON_SCHEMA) {
   for (const key of keys) {
@@ -458,28 +471,50 @@ function responseJsonSchema(schema: z.ZodType | JsonSchema): JsonSchema {
   return optionalMayBeNull(json) as JsonSchema;
 }
 
-function optionalMayBeNull(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(optionalMayBeNull);
-  if (typeof value !== "object" || value === null) return value;
-  const out = Object.fromEntries(
-    Object.entries(value).map(([k, v]) => [k, optionalMayBeNull(v)]),
-  ) as JsonSchema;
-  if (out.properties && typeof out.properties === "object") {
+/** Keywords whose value is one schema, a list of schemas, or a map of names to schemas. */
+const SUBSCHEMA = new Set(["items", "additionalProperties", "not", "contains", "propertyNames"]);
+const SUBSCHEMA_LISTS = new Set(["anyOf", "allOf", "oneOf", "prefixItems"]);
+const SUBSCHEMA_MAPS = new Set(["properties", "patternProperties", "$defs", "definitions"]);
+
+/**
+ * `schema` with every optional property, and every map entry, allowed to be null: how both sides read "unset"
+ * (provider/schemas/common.ts `absentWhenUnset`: the emulator drops such a null from a request, the client from
+ * a response). It walks schemas by their keywords: a `properties` map is names to schemas, never a schema itself
+ * (a field may be called `properties`, as a notifier's is).
+ */
+export function optionalMayBeNull(schema: unknown): unknown {
+  if (typeof schema !== "object" || schema === null || Array.isArray(schema)) return schema;
+  const out: JsonSchema = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (SUBSCHEMA.has(key)) out[key] = optionalMayBeNull(value);
+    else if (SUBSCHEMA_LISTS.has(key) && Array.isArray(value)) out[key] = value.map(optionalMayBeNull);
+    else if (SUBSCHEMA_MAPS.has(key) && typeof value === "object" && value !== null)
+      out[key] = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, optionalMayBeNull(v)]));
+    else out[key] = value;
+  }
+  if (typeof out.properties === "object" && out.properties !== null) {
     const required = new Set((out.required as string[] | undefined) ?? []);
     const properties = out.properties as Record<string, JsonSchema>;
-    for (const [k, v] of Object.entries(properties))
-      if (!required.has(k)) properties[k] = { anyOf: [v, { type: "null" }] };
+    for (const [k, v] of Object.entries(properties)) if (!required.has(k)) properties[k] = nullable(v);
   }
+  const entries = out.additionalProperties;
+  if (typeof entries === "object" && entries !== null && Object.keys(entries).length > 0)
+    out.additionalProperties = nullable(entries as JsonSchema);
   return out;
 }
+
+const nullable = (schema: JsonSchema): JsonSchema => ({ anyOf: [schema, { type: "null" }] });
 
 /** The body schema, with the server-owned fields a body may echo when the route takes them. */
 function bodySchema(spec: OperationSpec): JsonSchema {
   if (spec.body === "ingest") return {};
-  const json = requestJsonSchema(spec.body as z.ZodType);
-  if (!spec.echoes || json.type !== "object") return json;
-  const echoed = requestJsonSchema(ServerOwnedFieldsSchema).properties as JsonSchema;
-  return { ...json, properties: { ...echoed, ...(json.properties as JsonSchema) } };
+  const json = optionalMayBeNull(requestJsonSchema(spec.body as z.ZodType)) as JsonSchema;
+  if (json.type !== "object") return json;
+  const properties = { ...(json.properties as Record<string, JsonSchema>) };
+  for (const [k, also] of Object.entries(spec.alsoTakes ?? {}))
+    properties[k] = { anyOf: [properties[k] ?? {}, also] };
+  const echoed = spec.echoes ? (requestJsonSchema(ServerOwnedFieldsSchema).properties as JsonSchema) : {};
+  return { ...json, properties: { ...echoed, ...properties } };
 }
 
 /** The route of the router's list that an operation is about. */
@@ -549,11 +584,13 @@ export function openApiDocument(routes: readonly RouteInfo[], version: string): 
     };
     if (spec.body) {
       operation.requestBody = {
-        required: true,
+        // No events is an empty batch: ingest takes an empty body.
+        required: spec.body !== "ingest",
         content:
           spec.body === "ingest"
             ? {
-                // Any bytes: what is not an event of the format is counted in `failed`, not refused.
+                // Any bytes: what is not an event of the format is counted in `failed`, not refused (but CSV
+                // must parse: its exception below).
                 "application/x-ndjson": { schema: {} },
                 "application/json": { schema: {} },
                 "text/csv": { schema: {} },

@@ -492,7 +492,8 @@ export const DashboardVersionSchema = z.union(
     int64(),
     z
       .string()
-      .regex(/^-?[0-9]+$/)
+      // abort: zod runs later checks after a failed one, and BigInt throws on what is not digits (a 500).
+      .regex(/^-?[0-9]+$/, { abort: true })
       .refine((text) => int64Problem(BigInt(text)) === undefined, { error: "must be within int64" }),
   ],
   { error: "must be an integer (or a string of digits)" },

@@ -8,8 +8,8 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { z } from "zod";
 import { int64, validate, MonitorCreateSchema } from "../../provider/schemas";
-import { parseExactJson, stringifyExactJson } from "../../emulator/http";
-import { OPERATIONS } from "../../emulator/routes/openapi";
+import { INVALID_FIELD_STATUS, parseExactJson, stringifyExactJson } from "../../emulator/http";
+import { OPERATIONS, optionalMayBeNull } from "../../emulator/routes/openapi";
 import { api, createDatasets, useEmulator } from "../helpers/emulator";
 
 const em = useEmulator();
@@ -115,6 +115,23 @@ describe("routes against the published documents", () => {
     // int64 bounds in exact digits.
     expect(res.text).toContain('"maximum":9223372036854775807');
   });
+  it("an optional response field may be null, and a field named `properties` stays a schema", () => {
+    // A notifier has a field called `properties`: its schema's keywords are not fields to make nullable.
+    const field = { type: "object", properties: { email: { type: "object" } } };
+    const out = optionalMayBeNull({ type: "object", properties: { properties: field }, required: [] });
+    expect(out).toEqual({
+      type: "object",
+      required: [],
+      properties: {
+        properties: {
+          anyOf: [
+            { type: "object", properties: { email: { anyOf: [{ type: "object" }, { type: "null" }] } } },
+            { type: "null" },
+          ],
+        },
+      },
+    });
+  });
 });
 
 describe("POST /v2/orgs and /v2/orgs/provision", () => {
@@ -206,6 +223,21 @@ describe("int64, as the document types it", () => {
     const res = await api(em.current, "PUT", "/v2/dashboards/uid/big", text);
     expect(res.status).toBe(412);
     expect(res.text).toContain("version 9007199254740993");
+  });
+  it("a dashboard version that is not digits is refused naming it, not a 500 (found by schemathesis)", async () => {
+    const doc = {
+      name: "d",
+      owner: "X-AXIOM-EVERYONE",
+      charts: [],
+      layout: [],
+      refreshTime: 60,
+      schemaVersion: 2,
+      timeWindowStart: "qr-now-1h",
+      timeWindowEnd: "qr-now",
+    };
+    const res = await api(em.current, "POST", "/v2/dashboards", { uid: "v", version: "AAA", dashboard: doc });
+    expect(res.status).toBe(INVALID_FIELD_STATUS);
+    expect(res.text).toContain("version");
   });
   it("the provider's rule is the safe-integer range: a Pulumi number is a float64", () => {
     const rule = int64({ min: 1n });
