@@ -20,7 +20,7 @@ import {
   READS_ONE_BY_ONE,
   inputChanges,
   normalize,
-  withDefaults,
+  withoutDefaults,
   type Descriptor,
   type KindRules,
 } from "./descriptor";
@@ -280,10 +280,19 @@ export function lifecycle<T extends { id: string }>(
     d.adoptable && typeof props[ADOPT_KEY] === "string" && props[ADOPT_KEY] !== ""
       ? (props[ADOPT_KEY] as string)
       : undefined;
-  // `id` is the resource's own id, so it is not repeated among the outputs.
-  const outputs = (obj: T, inputs: Props, olds: Props = {}): Props => {
-    const out = d.toOutputs(obj);
-    delete out.id;
+  // `id` is the resource's own id, so it is not repeated among the outputs. A field holding the service's
+  // default is left out unless `kept` names it (withoutDefaults): after a create or update, what the inputs
+  // declare, since a user reads the outputs of what they declared; after a refresh, what the prior outputs held,
+  // so that a refresh changes no output that did not change in the service.
+  const outputs = (
+    obj: T,
+    inputs: Props,
+    olds: Props = {},
+    kept: ((key: string) => boolean) | "every" = (key) => inputs[key] !== undefined,
+  ): Props => {
+    const all = d.toOutputs(obj);
+    delete all.id;
+    const out = kept === "every" ? all : withoutDefaults(d, all, kept);
     for (const key of d.carryKeys ?? [])
       if (out[key] === undefined && olds[key] !== undefined) out[key] = olds[key];
     const adopt = adoptOf(inputs) ?? adoptOf(olds);
@@ -327,8 +336,10 @@ export function lifecycle<T extends { id: string }>(
         failures.push({ property: issue.path, reason: issue.message });
       const kept =
         unknowns.length === 0 ? failures : failures.filter((f) => !blamesUnknown(f.property, unknowns));
-      // The host only serializes the answer, so it may share values with `news` (withDefaults).
-      const inputs: Props = { ...declared, ...withDefaults(d, declared) };
+      // What was declared, as declared: the defaults are the service's, put in by create and update (normalize)
+      // and read into every diff (canonical), so the state need not hold them. The host only serializes the
+      // answer, so it may share values with `news`.
+      const inputs: Props = declared;
       if (d.adoptable && news[ADOPT_KEY] !== undefined) inputs[ADOPT_KEY] = news[ADOPT_KEY];
       if (news[PROVIDER_KEY] !== undefined) inputs[PROVIDER_KEY] = news[PROVIDER_KEY];
       return { inputs, failures: kept };
@@ -402,10 +413,15 @@ export function lifecycle<T extends { id: string }>(
           }
         }
         claim(d.kind, id);
-        const inputs: Props = normalize(d, d.toInputs(obj));
+        // The inputs a refresh leaves: the object's, without the defaults the prior outputs did not hold.
+        const inputs: Props = isGet
+          ? normalize(d, d.toInputs(obj))
+          : withoutDefaults(d, normalize(d, d.toInputs(obj)), (key) => props[key] !== undefined);
         const adopt = adoptOf(props);
         if (adopt !== undefined) inputs[ADOPT_KEY] = adopt;
-        return { id, props: outputs(obj, props, props), inputs };
+        // A get's outputs are the object as the service returns it, every field (docs/engine.md).
+        const kept = isGet ? "every" : (key: string) => props[key] !== undefined;
+        return { id, props: outputs(obj, props, props, kept), inputs };
       });
     },
 
