@@ -49,7 +49,9 @@ describe("VirtualField check", () => {
     const { inputs } = await implementation("VirtualField").check({}, vf());
     expect(inputs).toEqual(vf());
     const defaults = { ...vf(), description: "", type: "", unit: "" };
-    expect(await implementation("VirtualField").diff("x", defaults, inputs)).toMatchObject({ changes: false });
+    expect(await implementation("VirtualField").diff("x", defaults, inputs)).toMatchObject({
+      changes: false,
+    });
   });
 });
 
