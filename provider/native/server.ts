@@ -12,7 +12,7 @@ import * as grpc from "@grpc/grpc-js";
 import { Any } from "google-protobuf/google/protobuf/any_pb";
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 import { Struct } from "google-protobuf/google/protobuf/struct_pb";
-import { PartialCreateError } from "../resources/lifecycle";
+import { PartialCreateError } from "../resources/partial-create";
 import type { ResourceKind } from "../resources/registry";
 import { sameJson } from "../resources/values";
 import {
