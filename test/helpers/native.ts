@@ -3,7 +3,6 @@
  * as the engine drives a plugin: plain JS objects in, plain JS objects out, secrets as the engine marshals them
  * (`{[SIG_KEY]: SECRET_SIG, value}`). The style of host.ts, without a child process.
  */
-import { spawn } from "node:child_process";
 import * as path from "node:path";
 import * as grpc from "@grpc/grpc-js";
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
@@ -231,56 +230,6 @@ export async function startNative(): Promise<NativeClient> {
     async close() {
       client.close();
       await server.close();
-    },
-  };
-}
-
-/** The built plugin (dist/provider/native/main.js, what the launcher runs) as a child process, and a client. */
-export interface PluginProcess {
-  /** A unary call of the ResourceProvider service. */
-  call<T>(method: string, req: unknown): Promise<T>;
-  close(): Promise<void>;
-}
-
-/** Starts the built plugin, as the engine does: its first line of stdout is its port. */
-export async function startPluginProcess(): Promise<PluginProcess> {
-  const child = spawn(process.execPath, [path.join(REPO_ROOT, "dist", "provider", "native", "main.js")], {
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null)
-      await new Promise((resolve) => {
-        child.once("exit", resolve);
-        child.kill();
-      });
-  };
-  let port: number;
-  try {
-    port = await new Promise<number>((resolve, reject) => {
-      let out = "";
-      child.stdout.setEncoding("utf8").on("data", (c: string) => {
-        out += c;
-        const m = /^(\d+)\n/.exec(out);
-        if (m) resolve(Number(m[1]));
-      });
-      child.once("exit", (code) => reject(new Error(`the plugin exited ${code} before its port`)));
-    });
-  } catch (e) {
-    await stop();
-    throw e;
-  }
-  const client = new providerGrpc.ResourceProviderClient(
-    `127.0.0.1:${port}`,
-    grpc.credentials.createInsecure(),
-  );
-  return {
-    call: <T>(method: string, req: unknown) =>
-      new Promise<T>((resolve, reject) =>
-        client[method](req, (err: grpc.ServiceError | null, resp: T) => (err ? reject(err) : resolve(resp))),
-      ),
-    async close() {
-      client.close();
-      await stop();
     },
   };
 }

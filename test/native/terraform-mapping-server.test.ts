@@ -8,7 +8,8 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { terraformMapping } from "../../provider/terraform";
-import { REPO_ROOT, startNative, startPluginProcess, type NativeClient } from "../helpers/native";
+import { REPO_ROOT, startNative, type NativeClient } from "../helpers/native";
+import { startPluginProcess } from "../helpers/plugin-process";
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 const providerPb = require("@pulumi/pulumi/proto/provider_pb");

@@ -6,7 +6,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
-import { startPluginProcess } from "../helpers/native";
+import { startPluginProcess } from "../helpers/plugin-process";
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 
