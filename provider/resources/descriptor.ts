@@ -177,7 +177,7 @@ export function canonical(rules: KindRules, inputs: Props): Props {
  * the default (drift included), and every field that is not an input (server-set ones, secrets, `adopt`).
  *
  * The engine saves the whole state after every step of `pulumi up`, so its time follows the bytes per resource:
- * a monitor declared with five fields held 22 inputs and 24 outputs, most of them defaults.
+ * a monitor declared with five fields held 22 inputs and as many outputs, most of them defaults.
  */
 export function withoutDefaults(rules: KindRules, props: Props, kept: (key: string) => boolean): Props {
   const dropped = new Set<string>();
