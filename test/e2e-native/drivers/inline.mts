@@ -18,7 +18,9 @@
  * with PULUMI_CONFIG_PASSPHRASE (default `pulumi-observability-local`). Its configuration comes from the
  * environment: OBSERVABILITY_URL (default: the emulator, http://127.0.0.1:8787), OBSERVABILITY_TOKEN (default: the
  * emulator's development token; a secret), OBSERVABILITY_ORG_ID, SLACK_WEBHOOK_URL (the notifier's secret URL) and
- * IMPORT_DATASET_ID (when set, the program imports that existing dataset).
+ * IMPORT_DATASET_ID (when set, the program imports that existing dataset). With INLINE_KEEP_CONFIG=1 it sets none:
+ * the stack's configuration was set beforehand (`pulumi config set --secret` reading each secret from stdin), since
+ * the Automation API passes what it sets on the CLI's command line.
  *
  * stdout's last line is JSON: the operation, the count of resources per change and the stack outputs (secrets as
  * "[secret]"); the engine's output goes to stderr.
@@ -38,6 +40,7 @@ type Operation = (typeof OPERATIONS)[number];
 
 /** The stack's configuration, from the environment: key to value, and whether it is a secret. */
 export function stackConfig(env: NodeJS.ProcessEnv): Record<string, { value: string; secret: boolean }> {
+  if (env.INLINE_KEEP_CONFIG === "1") return {};
   const config: Record<string, { value: string; secret: boolean }> = {
     "observability:url": { value: env.OBSERVABILITY_URL || "http://127.0.0.1:8787", secret: false },
     "observability:token": { value: env.OBSERVABILITY_TOKEN || EMULATOR_TOKEN, secret: true },

@@ -56,7 +56,9 @@ export function wouldRewrite(runtime: Runtime, options: Record<string, unknown>)
   return undefined;
 }
 
-type Call = { request: { getInfo(): { getOptions(): { toJavaScript(): Record<string, unknown> } | undefined } } };
+type Call = {
+  request: { getInfo(): { getOptions(): { toJavaScript(): Record<string, unknown> } | undefined } };
+};
 type Callback = (err: Partial<grpcTypes.ServiceError> | null, response?: unknown) => void;
 
 function log(line: string): void {
@@ -65,7 +67,10 @@ function log(line: string): void {
 
 function refuse(runtime: Runtime, reason: string, callback: Callback): void {
   log(`refused: ${reason}`);
-  callback({ code: grpc.status.FAILED_PRECONDITION, details: `pulumi-language-${runtime} (stand-in): ${reason}` });
+  callback({
+    code: grpc.status.FAILED_PRECONDITION,
+    details: `pulumi-language-${runtime} (stand-in): ${reason}`,
+  });
 }
 
 function main(): void {
