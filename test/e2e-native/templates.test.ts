@@ -87,7 +87,9 @@ const SPECS: Record<string, TemplateSpec> = {
         `dependencies.@pulumi-observability/sdk=file:${path.join(ROOT, "sdk", "nodejs")}`,
       ]);
       await mustExec(setCmd, setArgs, { cwd: h.work, env: h.env });
-      const [cmd, args] = npm(["install", "--no-audit", "--no-fund", "--loglevel=error"]);
+      // As a package, not a link, as the flagship's .npmrc says: a link would resolve @pulumi/pulumi from the
+      // checkout, a second copy the program's resources would not register with.
+      const [cmd, args] = npm(["install", "--install-links", "--no-audit", "--no-fund", "--loglevel=error"]);
       await mustExec(cmd, args, { cwd: h.work, env: h.env });
       // The project's own TypeScript and tsconfig.json, as `pulumi up` would compile it.
       await mustExec(NODE, [path.join("node_modules", "typescript", "bin", "tsc"), "--noEmit", "-p", "."], {
