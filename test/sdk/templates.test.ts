@@ -468,6 +468,14 @@ describe("each template names the released SDK at this package's version, and Pu
     );
   });
 
+  test.each(Object.keys(LANGUAGES))("%s: the README's versions are this one", (dir) => {
+    const readme = read(dir, "README.md");
+    expect(readme).toMatch(/^# \$\{PROJECT\}$/m);
+    for (const v of readme.match(/\bv\d+\.\d+\.\d+\b/g) ?? []) expect(v).toBe(`v${VERSION}`);
+    // YAML's has no SDK to name the plugin's version: its README does.
+    if (dir === "yaml") expect(readme).toContain(`pulumi plugin install resource observability v${VERSION} `);
+  });
+
   test("Go: the SDK module at v<version>, module ${PROJECT}", () => {
     const mod = read("go", "go.mod");
     const example = flagship("go", "go.mod");
