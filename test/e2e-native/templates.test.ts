@@ -18,7 +18,7 @@
 import { spawnSync } from "node:child_process";
 import { chmodSync, cpSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
-import { load } from "js-yaml";
+import { parseYaml } from "../helpers/yaml";
 import {
   changesOf,
   demoFolder,
@@ -234,8 +234,11 @@ function describeTemplate(language: string, spec: TemplateSpec): void {
     afterAll(async () => h?.close());
 
     test("pulumi new wrote every file, the name and description given, and no template section", () => {
-      const project = load(readFileSync(path.join(h.work, "Pulumi.yaml"), "utf8")) as Record<string, unknown>;
-      const source = load(readFileSync(path.join(template, "Pulumi.yaml"), "utf8")) as Record<
+      const project = parseYaml(readFileSync(path.join(h.work, "Pulumi.yaml"), "utf8")) as Record<
+        string,
+        unknown
+      >;
+      const source = parseYaml(readFileSync(path.join(template, "Pulumi.yaml"), "utf8")) as Record<
         string,
         unknown
       >;

@@ -12,7 +12,7 @@
  */
 import { readFileSync, readdirSync } from "node:fs";
 import * as path from "node:path";
-import { load } from "js-yaml";
+import { parseYaml } from "../helpers/yaml";
 import * as ts from "typescript";
 
 const ROOT = path.resolve(__dirname, "../..");
@@ -113,7 +113,7 @@ function yamlValue(v: unknown): Value {
 }
 
 function readYaml(text: string): Program {
-  const project = load(text) as { resources?: Record<string, { type: string; properties?: object }> };
+  const project = parseYaml(text) as { resources?: Record<string, { type: string; properties?: object }> };
   const resources = Object.values(project.resources ?? {}).map((r) => {
     const kind = /^observability:(?:index:)?(\w+)$/.exec(r.type)?.[1];
     if (!kind) throw new Error(`a resource of type ${r.type}, not this package's`);
@@ -343,7 +343,7 @@ interface TemplateProject {
   template?: { description?: string; config?: Record<string, { description?: string; default?: string; secret?: boolean }> };
 }
 const project = (dir: string) =>
-  load(readFileSync(path.join(TEMPLATES, dir, "Pulumi.yaml"), "utf8")) as TemplateProject;
+  parseYaml(readFileSync(path.join(TEMPLATES, dir, "Pulumi.yaml"), "utf8")) as TemplateProject;
 const read = (dir: string, file: string) => readFileSync(path.join(TEMPLATES, dir, file), "utf8");
 
 test("there is one template per language, and nothing else under templates/", () => {
