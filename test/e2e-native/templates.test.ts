@@ -172,6 +172,21 @@ function writeStandInHosts(dir: string): void {
   }
 }
 
+/**
+ * A `pulumi` in `root/argv-bin` that appends its arguments to `root/pulumi-argv.log`, one call a line, then runs
+ * the CLI: every command of a template's run goes through it (the tests' own and the Automation API's, which takes
+ * `pulumi` from PATH), so the log shows whether a secret ever reached a command line.
+ */
+function argvRecorder(root: string): { pulumi: string; log: string } {
+  const dir = path.join(root, "argv-bin");
+  mkdirSync(dir, { recursive: true });
+  const log = path.join(root, "pulumi-argv.log");
+  const pulumi = path.join(dir, "pulumi");
+  writeFileSync(pulumi, `#!/bin/sh\nprintf '%s\\n' "$*" >> '${log}'\nexec '${cli.path!}' "$@"\n`);
+  chmodSync(pulumi, 0o755);
+  return { pulumi, log };
+}
+
 /** Every file under `dir`, relative to it, sorted. */
 function filesOf(dir: string): string[] {
   return readdirSync(dir, { recursive: true, encoding: "utf8" })
@@ -183,6 +198,7 @@ function filesOf(dir: string): string[] {
 function pulumiNew(root: string, template: string, extraPath: string[]) {
   const hosts = path.join(root, "stand-in-hosts");
   writeStandInHosts(hosts);
+  const recorder = argvRecorder(root);
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     PULUMI_HOME: path.join(root, "new-home"),
@@ -194,7 +210,7 @@ function pulumiNew(root: string, template: string, extraPath: string[]) {
     ),
   };
   return exec(
-    cli.path!,
+    recorder.pulumi,
     [
       "new",
       template,
@@ -221,6 +237,7 @@ function describeTemplate(language: string, spec: TemplateSpec): void {
     let root: string;
     let h: Harness;
     let baseline: Record<string, string[]>;
+    let argvLog: string;
     const template = path.join(TEMPLATES, spec.dir);
     const extraPath = spec.standIn ? [] : [yamlHost.path!];
 
@@ -228,7 +245,9 @@ function describeTemplate(language: string, spec: TemplateSpec): void {
       root = demoFolder(`template-${spec.dir}-`);
       const made = await pulumiNew(root, template, extraPath);
       if (made.code !== 0) throw new Error(`pulumi new failed:\n${made.stdout}\n${made.stderr}`);
-      h = await openHarnessIn(cli.path!, path.join(root, PROJECT), extraPath);
+      const recorder = argvRecorder(root);
+      h = await openHarnessIn(recorder.pulumi, path.join(root, PROJECT), extraPath);
+      argvLog = recorder.log;
       baseline = await flagshipObjects(h.client);
     }, 5 * 60_000);
     afterAll(async () => h?.close());
@@ -335,6 +354,17 @@ function describeTemplate(language: string, spec: TemplateSpec): void {
     test("destroy deletes everything, leaving the emulator as it was", async () => {
       expect((await spec.operation(h, "destroy")).delete).toBe(CREATES);
       expect(await flagshipObjects(h.client)).toEqual(baseline);
+    });
+
+    test("no secret was ever on a pulumi command line, from pulumi new to destroy", () => {
+      const calls = readFileSync(argvLog, "utf8").trim().split("\n");
+      // The log saw the run: pulumi new, the secrets set, and each operation.
+      expect(calls[0]).toMatch(/^new .* --yes --generate-only /);
+      expect(calls).toContain("config set --secret observability:token --stack dev --non-interactive");
+      expect(calls).toContain("config set --secret slackWebhookUrl --stack dev --non-interactive");
+      // The Automation API of Python and Go puts --non-interactive first.
+      expect(calls.filter((c) => /^(--non-interactive )?(up|destroy)\b/.test(c))).toHaveLength(2);
+      expect(calls.filter((c) => c.includes(h.em.token) || c.includes(h.slackUrl))).toEqual([]);
     });
   });
 }
