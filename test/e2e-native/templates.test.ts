@@ -389,3 +389,78 @@ const standInReason = cli.path ? undefined : `no Pulumi CLI: ${cli.reason}`;
   },
   60_000,
 );
+
+/**
+ * Without `--generate-only`, `pulumi new --yes` also makes the stack and saves the template's configuration
+ * (pulumi/pulumi newcmd/config.go, promptForConfig: each key's default under `--yes`, a `--config` value before it;
+ * an empty value is not saved). YAML, whose host is served here, shows what a user of any template gets.
+ */
+const yamlReason = !cli.path ? `no Pulumi CLI: ${cli.reason}` : SPECS.YAML.missing;
+(yamlReason ? describe.skip : describe)(
+  "YAML: pulumi new --yes with a stack saves the template's configuration",
+  () => {
+    let h: Harness;
+    let project: string;
+
+    beforeAll(async () => {
+      const root = demoFolder("template-stack-");
+      // The harness's folder holds the state and PULUMI_HOME; pulumi new writes into an empty one beside it.
+      mkdirSync(path.join(root, "state"));
+      h = await openHarnessIn(cli.path!, path.join(root, "state"), [yamlHost.path!]);
+      project = path.join(root, PROJECT);
+      await mustExec(
+        h.pulumi,
+        [
+          "new",
+          path.join(TEMPLATES, "yaml"),
+          "--yes",
+          "--name",
+          PROJECT,
+          "--stack",
+          "dev",
+          "--secrets-provider",
+          "passphrase",
+          "--dir",
+          project,
+          // Not a secret: the URL may go on the command line.
+          "--config",
+          `observability:url=${h.em.url}`,
+        ],
+        { cwd: root, env: h.env },
+      );
+    }, 5 * 60_000);
+    afterAll(async () => h?.close());
+
+    const run = (args: string[], input?: string) =>
+      mustExec(h.pulumi, [...args, "--stack", "dev", "--non-interactive"], {
+        cwd: project,
+        env: h.env,
+        input,
+      });
+
+    test("the region's default and the URL given are saved; the token and webhook URL, unanswered, are not", async () => {
+      const config = JSON.parse(await run(["config", "--json"])) as Record<string, { value?: string }>;
+      expect(config["observability:region"]?.value).toBe("us");
+      expect(config["observability:url"]?.value).toBe(h.em.url);
+      expect(config).not.toHaveProperty("observability:token");
+      expect(config).not.toHaveProperty(`${PROJECT}:slackWebhookUrl`);
+      const saved = parseYaml(readFileSync(path.join(project, "Pulumi.yaml"), "utf8")) as Record<
+        string,
+        unknown
+      >;
+      expect(saved).not.toHaveProperty("template");
+    });
+
+    test("a preview fails naming the missing secret; given on stdin, it proposes the template's creates", async () => {
+      await run(["config", "set", "--secret", "observability:token"], h.em.token);
+      const missing = await exec(h.pulumi, ["preview", "--stack", "dev", "--non-interactive"], {
+        cwd: project,
+        env: h.env,
+      });
+      expect(missing.code).not.toBe(0);
+      expect(`${missing.stdout}${missing.stderr}`).toContain("slackWebhookUrl");
+      await run(["config", "set", "--secret", "slackWebhookUrl"], h.slackUrl);
+      expect(changesOf(await run(["preview", "--json"]))).toEqual({ create: CREATES });
+    });
+  },
+);
