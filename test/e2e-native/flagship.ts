@@ -26,6 +26,10 @@ export const VERSION = (
 ).version;
 export const PLUGIN = path.join(ROOT, "dist", "plugin", "pulumi-resource-observability");
 
+/** npm as the tests were started with it (npm_execpath inside npm scripts), else the one on PATH: command, args. */
+export const npm = (args: string[]): [string, string[]] =>
+  process.env.npm_execpath ? [NODE, [process.env.npm_execpath, ...args]] : ["npm", args];
+
 /** A command's outcome; `output` is stdout and stderr interleaved as they came, for failure messages. */
 export interface Outcome {
   code: number | null;

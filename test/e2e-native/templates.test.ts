@@ -28,6 +28,7 @@ import {
   mustExec,
   noChanges,
   NODE,
+  npm,
   openHarnessIn,
   plaintextSecrets,
   ROOT,
@@ -51,10 +52,6 @@ const GO =
 const PYTHON = process.env.PYTHON ?? "python3";
 const cli = toolPath("pulumi-path.mts");
 const yamlHost = toolPath("pulumi-yaml.mts");
-
-/** npm as this test was started with it (npm_execpath inside npm scripts), else the one on PATH. */
-const npm = (args: string[]): [string, string[]] =>
-  process.env.npm_execpath ? [NODE, [process.env.npm_execpath, ...args]] : ["npm", args];
 
 /** How one template's project is made ready and run. */
 interface TemplateSpec {
