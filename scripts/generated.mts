@@ -85,7 +85,7 @@ export function writeOrCheck(files: Record<string, string | Buffer>, options: Wr
     const source = options.source ?? "the schema";
     const said = {
       missing: "is missing",
-      differs: `is not what ${source} gives`,
+      differs: `differs from what ${source} gives`,
       extra: `is not generated from ${source}`,
     };
     console.error(`${options.label}: stale; run \`${options.fix}\` and commit:`);

@@ -7,10 +7,10 @@
  * examples (scripts/docs-languages.mts), so nothing in them is kept by hand. `--check` fails, naming the files,
  * when the committed pages are not what the schema gives (test/sdk/registry-docs.test.ts runs it).
  */
-import { readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { EXAMPLES, snippets } from "./docs-languages.mts";
+import { prettierFormatted, writeOrCheck } from "./generated.mts";
 import { generateSchema } from "./native-lib.mts";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -138,40 +138,22 @@ function installationPage(schema: Spec): string {
 
 /** The pages, as Prettier formats them (the repository's lint checks the docs). */
 export async function registryPages(schema: Spec): Promise<Record<string, string>> {
-  const prettier = await import("prettier");
   const out: Record<string, string> = {};
   for (const [file, text] of [
     ["docs/_index.md", indexPage(schema)],
     ["docs/installation-configuration.md", installationPage(schema)],
   ] as const) {
-    const full = path.join(ROOT, file);
-    out[file] = await prettier.format(text, { ...(await prettier.resolveConfig(full)), filepath: full });
+    out[file] = await prettierFormatted(text, path.join(ROOT, file));
   }
   return out;
 }
 
 async function main(args: string[]): Promise<number> {
-  const pages = await registryPages(generateSchema() as Spec);
-  const stale: string[] = [];
-  for (const [file, text] of Object.entries(pages)) {
-    const full = path.join(ROOT, file);
-    let committed = "";
-    try {
-      committed = readFileSync(full, "utf8");
-    } catch {
-      // Missing: stale.
-    }
-    if (committed === text) continue;
-    if (args.includes("--check")) stale.push(file);
-    else writeFileSync(full, text);
-  }
-  if (stale.length > 0) {
-    console.error(
-      `docs:registry: not what the schema gives (run npm run docs:registry): ${stale.join(", ")}`,
-    );
-    return 1;
-  }
-  return 0;
+  return writeOrCheck(await registryPages(generateSchema() as Spec), {
+    check: args.includes("--check"),
+    label: "docs:registry",
+    fix: "npm run docs:registry",
+  });
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

@@ -230,7 +230,7 @@ async function main(args: string[]): Promise<number> {
       check: args.includes("--check"),
       label: "renamed-types",
       fix: "node scripts/renamed-types.mts",
-      source: "the type names",
+      source: "the names table",
     },
   );
 }
