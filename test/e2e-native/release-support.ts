@@ -2,7 +2,8 @@
  * What the release's tests share (the plugin's here, the SDKs' and the four languages' on top): the release built
  * once per test run, dist/release/ served over HTTP as a plugin server is, a fresh PULUMI_HOME with no plugin
  * folder on PATH, the plugin installed from that server as `pulumi plugin install` fetches it, a launcher started
- * and its port read, and the executable format of a file read from its header.
+ * and its port read, the executable format of a file read from its header, and the Go proxy's environment for
+ * the release's module. Commands run through flagship.ts's exec/mustExec, the runner of every e2e-native file.
  */
 import { execFileSync, spawn, spawnSync, type ChildProcess } from "node:child_process";
 import {
