@@ -9,6 +9,7 @@
  */
 import { z } from "zod";
 import { INT64_SCHEMAS } from "../schemas/int64";
+import { WRAPPERS, unwrap } from "../schemas/common";
 import { CONFIG_KEYS } from "../config";
 import { ENV_NAMES } from "../client/env";
 import { LOOKUP_FUNCTIONS } from "./functions";
@@ -17,6 +18,7 @@ import { KINDS } from "../resources/registry";
 import { PACKAGE, functionToken, secretKeysOf, typeToken } from "./tokens";
 
 export { MODULE, PACKAGE, functionToken, secretKeysOf, typeToken } from "./tokens";
+export { unwrap } from "../schemas/common";
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 /** A property or type reference of the metaschema (`propertySpec`, `typeSpec`). */
@@ -63,10 +65,6 @@ const pascal = (s: string): string =>
     .map((w) => w[0].toUpperCase() + w.slice(1))
     .join("");
 
-/** The zod wrappers that change nothing about the type's shape. */
-const WRAPPERS = new Set(["optional", "nullable", "default", "prefault", "catch", "readonly", "nonoptional"]);
-
-/** `schema` without its wrappers and preprocessing: the type its values have. */
 /**
  * Where a function of the plugin answers otherwise than the program's function of the same name, whose comment the
  * description is read from: the program's promise forms of a notifier leave its channel's credentials out (a plain
@@ -76,19 +74,6 @@ const NATIVE_FUNCTION_DOCS: Readonly<Record<string, string>> = {
   getNotifier: "A notifier by id or by name, its channel's credentials included and marked secret.",
   getNotifiers: "Every notifier, their channels' credentials included and marked secret.",
 };
-
-export function unwrap(schema: z.core.$ZodType): z.core.$ZodType {
-  let s = schema;
-  for (let i = 0; i < 32; i++) {
-    const def = s._zod.def as any;
-    if (WRAPPERS.has(def.type)) s = def.innerType;
-    // A preprocess is a pipe from a transform; a pipe into a transform keeps its input's type; any other pipe
-    // (a discriminating object piped into a union) has its output's.
-    else if (def.type === "pipe") s = def.out._zod.def.type === "transform" ? def.in : def.out;
-    else return s;
-  }
-  return s;
-}
 
 /** Whether an object's field may be left out. */
 export function isOptional(field: z.core.$ZodType): boolean {
