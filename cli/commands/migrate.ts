@@ -57,12 +57,18 @@ async function readStateText(file: string, io: MigrateIo): Promise<{ text: strin
   try {
     return { text: readFileSync(file, "utf8"), source: file };
   } catch (e) {
-    throw new UsageError(`cannot read the state file ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    throw new UsageError(
+      `cannot read the state file ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
+    );
   }
 }
 
 /** The client, with the stack's configuration (with --stack) or the environment, flags over both. */
-async function clientFor(flags: MigrateFlags, io: MigrateIo, stdinInUse: boolean): Promise<{ client: ObservabilityClient; from: string }> {
+async function clientFor(
+  flags: MigrateFlags,
+  io: MigrateIo,
+  stdinInUse: boolean,
+): Promise<{ client: ObservabilityClient; from: string }> {
   let config: Record<string, string> = {};
   let from = "the environment";
   if (flags.stack) {
@@ -139,7 +145,8 @@ function report(
   }
   const drifted = taken.filter((t) => t.drift.length > 0);
   say("");
-  if (drifted.length === 0) say("Drift: none; Terraform's record and the service agree on every object taken.");
+  if (drifted.length === 0)
+    say("Drift: none; Terraform's record and the service agree on every object taken.");
   else {
     say(
       `Drift (${drifted.length}): Terraform's record and the service differ; \`pulumi import\` takes the service's values, and the program it writes declares them.`,
@@ -147,7 +154,9 @@ function report(
     for (const t of drifted) {
       for (const d of t.drift) {
         const values =
-          d.terraform === undefined ? "secret: values not shown" : `Terraform ${d.terraform}, service ${d.service}`;
+          d.terraform === undefined
+            ? "secret: values not shown"
+            : `Terraform ${d.terraform}, service ${d.service}`;
         say(`  ${t.address}: ${d.path} (${values})`);
       }
     }
@@ -163,19 +172,20 @@ function report(
       );
   }
   say("");
-  say("Next, in this order (docs/migrating-from-terraform.md says why):");
-  say("  1. Make sure nobody runs `terraform apply` on this state until step 4 is done.");
   say(
-    `  2. In the Pulumi project: pulumi import --file ${out ?? "<the import file>"} --yes --out imported.yaml  (the objects are protected, so no \`pulumi up\` deletes them)`,
+    "Next, steps 3 to 5 of docs/migrating-from-terraform.md, in this order (the page says why); keep every `terraform apply` on this state stopped until step 5 is done:",
   );
-  say("  3. Add the generated code to the program, then: pulumi preview --expect-no-changes");
   say(
-    `  4. Hand each object over (Terraform forgets it, the object stays)${rmScript ? `: sh ${rmScript}, which runs` : ""}; and delete its block from the Terraform code:`,
+    `  3. In the Pulumi project: pulumi import --file ${out ?? "<the import file>"} --yes --out imported.yaml  (imported protected: no \`pulumi up\` deletes them)`,
+  );
+  say("  4. Add the generated code to the program, then: pulumi preview --expect-no-changes");
+  say(
+    `  5. Hand each object over (Terraform forgets it, the object stays)${rmScript ? `: sh ${rmScript}, which runs` : ""}; and delete its block from the Terraform code:`,
   );
   for (const t of taken) say(`     ${stateRm(t)}`);
   say("");
   say(
-    "With the TypeScript dynamic resources instead of `pulumi import`, declare each one as in Terraform, with `adopt` (then steps 3 and 4):",
+    "With the TypeScript dynamic resources instead of `pulumi import`, declare each one as in Terraform, with `adopt` (then steps 4 and 5):",
   );
   for (const t of taken) say(adoptLine(t));
 }
@@ -184,7 +194,9 @@ function report(
 export async function migrateTerraform(file: string, flags: MigrateFlags, io: MigrateIo): Promise<ExitCode> {
   const say = (line: string) => io.say(redact(line));
   if (file === "-" && flags.tokenFile === "-")
-    throw new UsageError("the state and the token cannot both come from standard input: pass --token-file FILE");
+    throw new UsageError(
+      "the state and the token cannot both come from standard input: pass --token-file FILE",
+    );
   const { text, source } = await readStateText(file, io);
   let state: TerraformState;
   try {
@@ -204,7 +216,9 @@ export async function migrateTerraform(file: string, flags: MigrateFlags, io: Mi
   }
   report(state, source, plan.taken, plan.skipped, flags.out, flags.rmScript, from, say);
   if (plan.taken.length === 0)
-    throw new CommandError(`nothing to take: ${source} holds no object of terraform-provider-axiom that the service has`);
+    throw new CommandError(
+      `nothing to take: ${source} holds no object of terraform-provider-axiom that the service has`,
+    );
   const importFile: ImportFile = { resources: plan.taken.map((t) => t.spec) };
   const json = `${JSON.stringify(importFile, null, 2)}\n`;
   if (flags.out) {
@@ -223,7 +237,7 @@ export async function migrateTerraform(file: string, flags: MigrateFlags, io: Mi
       "",
     ].join("\n");
     writeFileSync(flags.rmScript, script, { mode: 0o755 });
-    say(`Wrote ${flags.rmScript}: the ${plan.taken.length} \`terraform state rm\` command(s) of step 4.`);
+    say(`Wrote ${flags.rmScript}: the ${plan.taken.length} \`terraform state rm\` command(s) of step 5.`);
   }
   return EXIT.ok;
 }
@@ -242,16 +256,26 @@ export function registerMigrateCommand(program: Command): void {
     .description("Take objects another tool manages into a Pulumi stack.");
   const terraform = migrate
     .command("terraform")
-    .argument("<state>", 'a Terraform state (terraform.tfstate), or "-" for `terraform state pull` on standard input')
+    .argument(
+      "<state>",
+      'a Terraform state (terraform.tfstate), or "-" for `terraform state pull` on standard input',
+    )
     .description(
       "Write the file `pulumi import --file` reads for every object terraform-provider-axiom manages in a Terraform state, " +
         "each checked against the service; tell what is skipped, what drifted, and the `terraform state rm` commands.",
     )
     .option("--out <file>", "write the import file here (default: standard output)")
-    .option("--rm-script <file>", "also write the `terraform state rm` commands of the hand-over to FILE, as a shell script")
+    .option(
+      "--rm-script <file>",
+      "also write the `terraform state rm` commands of the hand-over to FILE, as a shell script",
+    )
     .option("--stack <name>", "take the credentials from this stack's observability:* configuration")
     .option("--cwd <dir>", "the Pulumi project's folder, for --stack (default: the current one)")
-    .option("--alias <alias>", "take the objects of the provider configuration with this alias (default: the unaliased one)", alias);
+    .option(
+      "--alias <alias>",
+      "take the objects of the provider configuration with this alias (default: the unaliased one)",
+      alias,
+    );
   addConnectionOptions(terraform)
     .addHelpText("after", EXAMPLE)
     .action(

@@ -29,7 +29,6 @@ import { addressOf, parseProviderAddress, stringsAt, type StateInstance } from "
 /** The namespace of terraform-provider-axiom's source address (`registry.terraform.io/axiomhq/axiom`). */
 export const PROVIDER_NAMESPACE = "axiomhq";
 
-
 /** A resource of the import file (pulumi/pulumi pkg/cmd/pulumi/operations/import.go, `importSpec`). */
 export interface ImportSpec {
   type: string;
@@ -106,7 +105,8 @@ export function secretsOfState(instances: readonly StateInstance[]): string[] {
 
 /** The data source's lookup function, for the reason a data source is skipped. */
 function lookupOf(tfType: string): string | undefined {
-  for (const r of TERRAFORM_RESOURCES.values()) if (r.dataSource.tfType === tfType) return r.dataSource.functionToken;
+  for (const r of TERRAFORM_RESOURCES.values())
+    if (r.dataSource.tfType === tfType) return r.dataSource.functionToken;
   return undefined;
 }
 
@@ -124,7 +124,8 @@ export function classify(
     const skip = (reason: string) => skipped.push({ address: label, reason });
     const provider = parseProviderAddress(instance.provider);
     const ours =
-      provider !== undefined && provider.source.split("/").slice(-2).join("/") === `${PROVIDER_NAMESPACE}/${TERRAFORM_PROVIDER}`;
+      provider !== undefined &&
+      provider.source.split("/").slice(-2).join("/") === `${PROVIDER_NAMESPACE}/${TERRAFORM_PROVIDER}`;
     if (instance.mode === "data") {
       const lookup = ours ? lookupOf(instance.type) : undefined;
       skip(
@@ -179,7 +180,9 @@ export function classify(
     const kind = resource.kind as DeclaredKindName;
     const twin = seen.get(`${kind}\u0000${id}`);
     if (twin) {
-      skip(`the same object (${kind} ${id}) as ${twin}, which is taken; a second Pulumi resource would fight it`);
+      skip(
+        `the same object (${kind} ${id}) as ${twin}, which is taken; a second Pulumi resource would fight it`,
+      );
       continue;
     }
     seen.set(`${kind}\u0000${id}`, address);
@@ -196,7 +199,13 @@ function modulePrefix(module: string): string {
   return module
     .split(/\.?module\./)
     .filter((p) => p !== "")
-    .map((p) => p.replace(/\[(?:"((?:[^"\\]|\\.)*)"|(\d+))\]/g, (_m, s: string | undefined, n: string | undefined) => `-${s !== undefined ? JSON.parse(`"${s}"`) : n}`))
+    .map((p) =>
+      p.replace(
+        /\[(?:"((?:[^"\\]|\\.)*)"|(\d+))\]/g,
+        (_m, s: string | undefined, n: string | undefined) =>
+          `-${s !== undefined ? JSON.parse(`"${s}"`) : n}`,
+      ),
+    )
     .join("-");
 }
 
@@ -204,12 +213,17 @@ function modulePrefix(module: string): string {
 export function nameAll(
   items: readonly Pick<Candidate, "instance" | "resource">[],
 ): { name: string; logicalName: string; prefixed: boolean }[] {
-  const plain = items.map(({ instance: i }) => (i.indexKey === undefined ? i.name : `${i.name}-${i.indexKey}`));
-  const key = (k: number, logical: string) => `${items[k].resource.token}\u0000${logical.replace(SPECIAL, "_")}`;
+  const plain = items.map(({ instance: i }) =>
+    i.indexKey === undefined ? i.name : `${i.name}-${i.indexKey}`,
+  );
+  const key = (k: number, logical: string) =>
+    `${items[k].resource.token}\u0000${logical.replace(SPECIAL, "_")}`;
   const counts = new Map<string, number>();
   plain.forEach((p, k) => counts.set(key(k, p), (counts.get(key(k, p)) ?? 0) + 1));
   const logical = plain.map((p, k) =>
-    counts.get(key(k, p))! > 1 && items[k].instance.module ? `${modulePrefix(items[k].instance.module)}-${p}` : p,
+    counts.get(key(k, p))! > 1 && items[k].instance.module
+      ? `${modulePrefix(items[k].instance.module)}-${p}`
+      : p,
   );
   // What still clashes (two objects of the root module whose names differ only in special characters, or two
   // module paths alike once made names) is numbered in the state's order.
@@ -218,7 +232,11 @@ export function nameAll(
     let chosen = l;
     for (let n = 2; taken.has(key(k, chosen)); n++) chosen = `${l}-${n}`;
     taken.add(key(k, chosen));
-    return { name: chosen.replace(SPECIAL, "_"), logicalName: chosen.includes("::") ? chosen.replace(SPECIAL, "_") : chosen, prefixed: chosen !== plain[k] };
+    return {
+      name: chosen.replace(SPECIAL, "_"),
+      logicalName: chosen.includes("::") ? chosen.replace(SPECIAL, "_") : chosen,
+      prefixed: chosen !== plain[k],
+    };
   });
 }
 
@@ -285,7 +303,8 @@ function shown(v: unknown): string {
 function differingPaths(a: unknown, b: unknown, path: string, out: string[]): void {
   const isObj = (v: unknown): v is Props => v !== null && typeof v === "object" && !Array.isArray(v);
   if (isObj(a) && isObj(b)) {
-    for (const k of new Set([...Object.keys(a), ...Object.keys(b)])) differingPaths(a[k], b[k], `${path}.${k}`, out);
+    for (const k of new Set([...Object.keys(a), ...Object.keys(b)]))
+      differingPaths(a[k], b[k], `${path}.${k}`, out);
     return;
   }
   if (!sameJson(a, b)) out.push(path);
@@ -301,7 +320,10 @@ export function driftOf(kind: DeclaredKindName, terraform: Props, serviceObject:
   const { diffs } = inputChanges(d, service, terraform);
   const a = canonical(d, terraform);
   const b = canonical(d, service);
-  const secret = new Set([...(SECRET_KEYS.get(kind)?.inputs ?? []), ...(SECRET_KEYS.get(kind)?.outputs ?? [])]);
+  const secret = new Set([
+    ...(SECRET_KEYS.get(kind)?.inputs ?? []),
+    ...(SECRET_KEYS.get(kind)?.outputs ?? []),
+  ]);
   const out: Drift[] = [];
   for (const key of diffs) {
     const paths: string[] = [];
@@ -342,7 +364,12 @@ function specOf(
   names: { name: string; logicalName: string },
   serviceObject: { id: string },
 ): { spec: ImportSpec; carried: string[]; lost: string[] } {
-  const spec: ImportSpec = { type: c.resource.token, name: names.name, logicalName: names.logicalName, id: c.id };
+  const spec: ImportSpec = {
+    type: c.resource.token,
+    name: names.name,
+    logicalName: names.logicalName,
+    id: c.id,
+  };
   if (!valueLost(c.kind)) return { spec, carried: [], lost: [] };
   const d = descriptor(c.kind);
   const outputs = d.toOutputs(serviceObject);

@@ -140,7 +140,8 @@ export function parseState(text: string, source: string): TerraformState {
       fail(`${at}.module`, `must be a module address such as "module.a", not ${JSON.stringify(res.module)}`);
     if (res.each !== undefined && res.each !== "list" && res.each !== "map")
       fail(`${at}.each`, `must be "list" (count) or "map" (for_each), not ${JSON.stringify(res.each)}`);
-    if (!Array.isArray(res.instances)) fail(`${at}.instances`, `must be a list, not ${describe(res.instances)}`);
+    if (!Array.isArray(res.instances))
+      fail(`${at}.instances`, `must be a list, not ${describe(res.instances)}`);
     const base = {
       module: (res.module as string | undefined) ?? "",
       mode: res.mode as "managed" | "data",
@@ -167,7 +168,8 @@ export function parseState(text: string, source: string): TerraformState {
           `${iat}.attributes`,
           "missing: this object is recorded in the flat form of Terraform 0.11 (attributes_flat); run `terraform apply -refresh-only` to rewrite it",
         );
-      if (!isObject(o.attributes)) fail(`${iat}.attributes`, `must be an object, not ${describe(o.attributes)}`);
+      if (!isObject(o.attributes))
+        fail(`${iat}.attributes`, `must be an object, not ${describe(o.attributes)}`);
       if (o.schema_version !== undefined && typeof o.schema_version !== "number")
         fail(`${iat}.schema_version`, `must be a number, not ${describe(o.schema_version)}`);
       if (o.status !== undefined && o.status !== "tainted")
