@@ -110,12 +110,12 @@ const quoted = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 /** The command that makes Terraform forget one object (the object stays on the service). */
 const stateRm = (t: Taken) => `terraform state rm ${quoted(t.address)}`;
 
-/** The TypeScript dynamic resource's class of a kind: the same name, exported by the package. */
+/** The declaration of the object with the TypeScript dynamic resource of its kind (the package exports each kind's class). */
 function adoptLine(t: Taken): string {
   const rules = DECLARATIONS.get(t.kind)!.rules;
   if (!rules.adoptable)
     return `  ${t.address}: ${t.kind} cannot adopt: ${rules.adoptRefusal ?? "the kind takes no adopt"}`;
-  return `  ${t.address}: new observability.${t.kind}(${JSON.stringify(t.logicalName)}, { /* its inputs */ adopt: ${JSON.stringify(t.id)} })`;
+  return `  ${t.address}: new obs.${t.kind}(${JSON.stringify(t.logicalName)}, { /* its inputs */ adopt: ${JSON.stringify(t.id)} })`;
 }
 
 /** The report on stderr: what was taken, skipped, what differs, what is carried, and what to run next. */
@@ -161,6 +161,7 @@ function report(
       }
     }
   }
+  for (const t of taken) if (t.schemaNote) say(`${t.address}: ${t.schemaNote}.`);
   for (const t of taken) {
     if (t.carried.length > 0)
       say(
@@ -185,7 +186,7 @@ function report(
   for (const t of taken) say(`     ${stateRm(t)}`);
   say("");
   say(
-    "With the TypeScript dynamic resources instead of `pulumi import`, declare each one as in Terraform, with `adopt` (then steps 4 and 5):",
+    'With the TypeScript dynamic resources instead of `pulumi import` (`import * as obs from "pulumi-observability"`), declare each one as in Terraform, with `adopt` (then steps 4 and 5):',
   );
   for (const t of taken) say(adoptLine(t));
 }
@@ -243,6 +244,11 @@ export async function migrateTerraform(file: string, flags: MigrateFlags, io: Mi
 }
 
 async function readAllStdin(): Promise<string> {
+  // Waiting on a terminal would look like a hang: the state is meant to be piped in.
+  if (process.stdin.isTTY)
+    throw new UsageError(
+      "standard input is a terminal: pipe in `terraform state pull`, or pass the state file's path",
+    );
   let text = "";
   process.stdin.setEncoding("utf8");
   for await (const chunk of process.stdin) text += chunk as string;

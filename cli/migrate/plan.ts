@@ -9,7 +9,7 @@
  * the module path is put in front where, and only where, it tells two apart. The unreplaced form is kept as
  * `logicalName`, the name in the resource's URN, so a for_each key reads as it does in Terraform.
  */
-import { NotFoundError } from "../../provider/client/errors";
+import { ForbiddenError, NotFoundError } from "../../provider/client/errors";
 import { SECRET_SIG, SIG_KEY } from "../../provider/native/values";
 import type { ObservabilityClient } from "../../provider/client";
 import {
@@ -23,11 +23,20 @@ import { DECLARATIONS, SECRET_KEYS, type DeclaredKindName } from "../../provider
 import { sharedListing } from "../../provider/resources/listings";
 import { valueLost } from "../../provider/resources/recovery";
 import { sameJson, type Props } from "../../provider/resources/values";
-import { TERRAFORM_PROVIDER, TERRAFORM_RESOURCES, type TerraformResource } from "../../provider/terraform";
+import {
+  TERRAFORM_PROVIDER,
+  TERRAFORM_PROVIDER_SOURCE,
+  TERRAFORM_RESOURCES,
+  type TerraformResource,
+} from "../../provider/terraform";
+import { CommandError } from "../exit";
 import { addressOf, parseProviderAddress, stringsAt, type StateInstance } from "./tfstate";
 
-/** The namespace of terraform-provider-axiom's source address (`registry.terraform.io/axiomhq/axiom`). */
-export const PROVIDER_NAMESPACE = "axiomhq";
+/**
+ * terraform-provider-axiom's source without its registry host (`axiomhq/axiom`): a state written by OpenTofu
+ * names `registry.opentofu.org/axiomhq/axiom` for the same provider.
+ */
+const PROVIDER_ADDRESS = TERRAFORM_PROVIDER_SOURCE.split("/").slice(-2).join("/");
 
 /** A resource of the import file (pulumi/pulumi pkg/cmd/pulumi/operations/import.go, `importSpec`). */
 export interface ImportSpec {
@@ -70,6 +79,8 @@ export interface Taken {
   carried: string[];
   /** Secret outputs the service does not return and Terraform's state did not hold either. */
   lost: string[];
+  /** Why the drift found may be off: the instance was recorded under another schema version than v1.6.1 writes. */
+  schemaNote?: string;
   spec: ImportSpec;
 }
 
@@ -86,6 +97,8 @@ interface Candidate {
   resource: TerraformResource;
   kind: DeclaredKindName;
   id: string;
+  /** The attributes as the kind's inputs. */
+  inputs: Props;
 }
 
 /** What to take from the state: the unaliased provider configuration, or the one with this alias. */
@@ -124,8 +137,7 @@ export function classify(
     const skip = (reason: string) => skipped.push({ address: label, reason });
     const provider = parseProviderAddress(instance.provider);
     const ours =
-      provider !== undefined &&
-      provider.source.split("/").slice(-2).join("/") === `${PROVIDER_NAMESPACE}/${TERRAFORM_PROVIDER}`;
+      provider !== undefined && provider.source.split("/").slice(-2).join("/") === PROVIDER_ADDRESS;
     if (instance.mode === "data") {
       const lookup = ours ? lookupOf(instance.type) : undefined;
       skip(
@@ -137,7 +149,7 @@ export function classify(
       skip(
         provider?.source === `-/${TERRAFORM_PROVIDER}`
           ? "recorded with the legacy provider address of Terraform 0.12; run `terraform state replace-provider -- -/axiom axiomhq/axiom` first"
-          : `another provider's resource (${provider?.source ?? instance.provider}, not ${PROVIDER_NAMESPACE}/${TERRAFORM_PROVIDER})`,
+          : `another provider's resource (${provider?.source ?? instance.provider}, not ${PROVIDER_ADDRESS})`,
       );
       continue;
     }
@@ -177,6 +189,13 @@ export function classify(
       skip("the state records no id for it");
       continue;
     }
+    let inputs: Props;
+    try {
+      inputs = resource.inputs(instance.attributes);
+    } catch (e) {
+      skip(`its attributes cannot be read as ${resource.kind}'s inputs: ${(e as Error).message}`);
+      continue;
+    }
     const kind = resource.kind as DeclaredKindName;
     const twin = seen.get(`${kind}\u0000${id}`);
     if (twin) {
@@ -186,7 +205,7 @@ export function classify(
       continue;
     }
     seen.set(`${kind}\u0000${id}`, address);
-    candidates.push({ address, instance, resource, kind, id });
+    candidates.push({ address, instance, resource, kind, id, inputs });
   }
   return { candidates, skipped };
 }
@@ -258,7 +277,7 @@ export async function findOnService(
   await Promise.all(
     candidates.map(async (c) => {
       const d = descriptor(c.kind);
-      const props = c.resource.inputs(c.instance.attributes);
+      const props = c.inputs;
       const rule = d.readAll;
       const key = rule === READS_ONE_BY_ONE ? undefined : rule.listedBy(props);
       if (rule === READS_ONE_BY_ONE || key === undefined) {
@@ -279,6 +298,11 @@ export async function findOnService(
           } catch (e) {
             // A listing under a parent that is gone (a virtual field's dataset) holds nothing.
             if (e instanceof NotFoundError) return new Map<string, { id: string }>();
+            if (e instanceof ForbiddenError)
+              throw new CommandError(
+                `the service refused the token (${e.status}${e.serviceMessage ? `: ${e.serviceMessage}` : ""}) when listing the ${c.kind} objects, ` +
+                  "which the check needs: check the token (the stack's observability:token, OBSERVABILITY_TOKEN or --token-file), and that it may read them",
+              );
             throw e;
           }
         },
@@ -411,10 +435,18 @@ export async function planMigration(
   const taken = present.map((c, k): Taken => {
     const obj = found.get(c)!;
     const { spec, carried, lost } = specOf(c, names[k], obj);
+    const written = c.resource.schemaVersion;
+    const schemaNote =
+      c.instance.schemaVersion === written
+        ? undefined
+        : `recorded under schema version ${c.instance.schemaVersion}, where terraform-provider-axiom v1.6.1 writes ${written}: ` +
+          "its attributes may be laid out otherwise, so drift may be misreported (the import reads the service, and is not affected); " +
+          "`terraform apply -refresh-only` with that provider rewrites it";
     return {
       ...c,
       ...names[k],
-      drift: driftOf(c.kind, c.resource.inputs(c.instance.attributes), obj),
+      ...(schemaNote ? { schemaNote } : {}),
+      drift: driftOf(c.kind, c.inputs, obj),
       carried,
       lost,
       spec,

@@ -145,10 +145,10 @@ describe("a state with every case", () => {
 
   it("prints the adopt lines of the dynamic resources, and says the token cannot adopt", () => {
     expect(result.stderr).toContain(
-      `axiom_monitor.errors[0]: new observability.Monitor("errors-0", { /* its inputs */ adopt: "${made.monitors[0]}" })`,
+      `axiom_monitor.errors[0]: new obs.Monitor("errors-0", { /* its inputs */ adopt: "${made.monitors[0]}" })`,
     );
     expect(result.stderr).toContain(
-      `axiom_notifier.oncall["slack"]: new observability.Notifier("oncall-slack", { /* its inputs */ adopt: "${made.slack}" })`,
+      `axiom_notifier.oncall["slack"]: new obs.Notifier("oncall-slack", { /* its inputs */ adopt: "${made.slack}" })`,
     );
     expect(result.stderr).toMatch(/axiom_token\.ci: ApiToken cannot adopt: a token cannot be adopted/);
   });
@@ -241,6 +241,59 @@ it("takes an aliased provider configuration's objects only with --alias", async 
   );
   const eu = await runCli(["migrate", "terraform", file, "--alias", "eu"], { env: env() });
   expect((JSON.parse(eu.stdout) as ImportFileShape).resources.map((x) => x.id)).toEqual([made.dataset]);
+});
+
+it("a token whose value Terraform's state does not hold: imported by id, and the command says what is lost and what to do", async () => {
+  const tokenOnly = state([
+    resource("axiom_token", "ci", [
+      instance({
+        id: made.token.id,
+        name: "ci",
+        token: null,
+        dataset_capabilities: null,
+        org_capabilities: null,
+      }),
+    ]),
+  ]);
+  const r = await runCli(["migrate", "terraform", writeState("lost.tfstate", tokenOnly)], { env: env() });
+  expect(r.code).toBe(0);
+  const [spec] = (JSON.parse(r.stdout) as ImportFileShape).resources;
+  expect(spec).toEqual({
+    type: "observability:index:ApiToken",
+    name: "ci",
+    logicalName: "ci",
+    id: made.token.id,
+  });
+  expect(r.stderr).toMatch(
+    /axiom_token\.ci: Terraform's state holds no token, and the service never returns it again: the Pulumi state will not have it\..*rotate the token/,
+  );
+});
+
+it("says when an instance was recorded under another schema version than the provider writes", async () => {
+  const old = state([
+    resource("axiom_monitor", "m", [
+      instance(monitorAttributes({ id: made.monitors[0], name: "errors 0" }), { schema_version: 0 }),
+    ]),
+    // OpenTofu's registry names the same provider.
+    resource("axiom_dataset", "d", [instance({ id: made.dataset, name: "tf-logs" })], {
+      provider: 'provider["registry.opentofu.org/axiomhq/axiom"]',
+    }),
+    resource("axiom_dataset", "legacy", [instance({ id: made.dataset, name: "tf-logs" })], {
+      provider: "provider.axiom",
+    }),
+  ]);
+  const r = await runCli(["migrate", "terraform", writeState("schema.tfstate", old)], { env: env() });
+  expect(r.code).toBe(0);
+  expect(r.stderr).toContain(
+    "axiom_monitor.m: recorded under schema version 0, where terraform-provider-axiom v1.6.1 writes 1",
+  );
+  expect((JSON.parse(r.stdout) as ImportFileShape).resources.map((x) => x.id)).toEqual([
+    made.monitors[0],
+    made.dataset,
+  ]);
+  expect(r.stderr).toMatch(
+    /axiom_dataset\.legacy: recorded with the legacy provider address of Terraform 0\.12/,
+  );
 });
 
 describe("refusals: one line naming what is wrong, never a stack trace", () => {
