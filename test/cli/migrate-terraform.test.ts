@@ -110,6 +110,9 @@ describe("a state with every case", () => {
       { type: "observability:index:VirtualField", name: "dur", logicalName: "dur", id: made.vfield },
       // `errors` of module.team["a"] has no index, so it clashes with nothing: `errors`.
       { type: "observability:index:Monitor", name: "errors", logicalName: "errors", id: made.moduleMonitor },
+      { type: "observability:index:User", name: "ada", logicalName: "ada", id: made.user },
+      // A dashboard's id is its uid.
+      { type: "observability:index:Dashboard", name: "board", logicalName: "board", id: "tf-board" },
     ]);
   });
 
@@ -123,7 +126,7 @@ describe("a state with every case", () => {
     expect(err).toMatch(/^ {2}axiom_monitor\.swapped \(deposed object 00000001\): a deposed object/m);
     expect(err).toContain(`axiom_monitor.old: the service no longer has Monitor ${made.deleted}`);
     expect(err).toMatch(/Skipped \(5\)/);
-    expect(err).toMatch(/Taken \(8\)/);
+    expect(err).toMatch(/Taken \(10\)/);
   });
 
   it("prints the terraform state rm commands for exactly what was taken, quoted for a shell", () => {
@@ -140,6 +143,8 @@ describe("a state with every case", () => {
       "terraform state rm 'axiom_token.ci'",
       "terraform state rm 'module.fields.axiom_virtual_field.dur'",
       `terraform state rm 'module.team["a"].axiom_monitor.errors'`,
+      "terraform state rm 'axiom_user.ada'",
+      "terraform state rm 'axiom_dashboard.board'",
     ]);
   });
 
@@ -218,9 +223,9 @@ it("reads `terraform state pull` from standard input, and --out writes the file 
   expect(r.code).toBe(0);
   expect(r.stdout).toBe("");
   expect(statSync(out).mode & 0o777).toBe(0o600);
-  expect((JSON.parse(readFileSync(out, "utf8")) as ImportFileShape).resources).toHaveLength(8);
+  expect((JSON.parse(readFileSync(out, "utf8")) as ImportFileShape).resources).toHaveLength(10);
   expect(r.stderr).toContain(`pulumi import --file ${out} --yes`);
-  expect(r.stderr).toMatch(/Read standard input: a Terraform 1\.9\.8 state \(serial 12\), 13 object\(s\)/);
+  expect(r.stderr).toMatch(/Read standard input: a Terraform 1\.9\.8 state \(serial 12\), 15 object\(s\)/);
 });
 
 it("takes an aliased provider configuration's objects only with --alias", async () => {

@@ -48,6 +48,8 @@ const TAKEN = [
   "axiom_token.ci",
   "module.fields.axiom_virtual_field.dur",
   'module.team["a"].axiom_monitor.errors',
+  "axiom_user.ada",
+  "axiom_dashboard.board",
 ];
 
 interface StackState {
@@ -176,13 +178,13 @@ maybe("docs/migrating-from-terraform.md, followed block by block", () => {
     // No OBSERVABILITY_* from here on: the credentials are the stack's (--stack dev).
     const { stderr } = await runSection(STEPS[2]);
     expect(stderr).toContain("checked against the service with stack dev's configuration");
-    expect(stderr).toMatch(/Taken \(8\)/);
+    expect(stderr).toMatch(/Taken \(10\)/);
     expect(stderr).toMatch(/Skipped \(5\)/);
     for (const secret of [SLACK_URL, ROUTING_KEY, made.token.value]) expect(stderr).not.toContain(secret);
     const file = JSON.parse(readFileSync(path.join(project, "import.json"), "utf8")) as {
       resources: unknown[];
     };
-    expect(file.resources).toHaveLength(8);
+    expect(file.resources).toHaveLength(10);
     expect(readFileSync(path.join(project, "handover.sh"), "utf8")).toContain(
       "terraform state rm 'axiom_token.ci'",
     );
@@ -190,7 +192,7 @@ maybe("docs/migrating-from-terraform.md, followed block by block", () => {
 
   test("3: `pulumi import --file` takes every object, protected, the token's value as a secret", async () => {
     const { stdout } = await runSection(STEPS[3]);
-    expect(stdout).toMatch(/8 imported/);
+    expect(stdout).toMatch(/10 imported/);
     expect(existsSync(path.join(project, "import.json"))).toBe(false);
     const exported = JSON.parse(await pulumi(["stack", "export"])) as StackState;
     const ours = exported.deployment.resources.filter((r) => r.type.startsWith("observability:index:"));
@@ -203,6 +205,8 @@ maybe("docs/migrating-from-terraform.md, followed block by block", () => {
         made.pagerduty,
         made.token.id,
         made.vfield,
+        made.user,
+        made.dashboard,
       ].sort(),
     );
     expect(ours.every((r) => r.protect === true)).toBe(true);

@@ -99,7 +99,21 @@ export interface TerraformMade {
   vfield: string;
   deleted: string;
   moduleMonitor: string;
+  user: string;
+  dashboard: string;
 }
+
+/** A dashboard's document, as an HCL `jsonencode(...)` hands it to terraform-provider-axiom. */
+export const DASHBOARD_DOCUMENT = {
+  name: "Terraform board",
+  owner: "X-AXIOM-EVERYONE",
+  charts: [{ id: "note", type: "Note", text: "made by terraform" }],
+  layout: [{ i: "note", x: 0, y: 0, w: 12, h: 2 }],
+  refreshTime: 60,
+  schemaVersion: 2,
+  timeWindowStart: "qr-now-1h",
+  timeWindowEnd: "qr-now",
+};
 
 /**
  * Makes the objects on the service `client` talks to, as terraform-provider-axiom's creates make them, and returns
@@ -138,6 +152,10 @@ export async function makeTerraformObjects(
     datasetCapabilities: { "tf-logs": { ingest: ["create"] } },
   });
   const vfield = await client.virtualFields.create({ dataset: "tf-logs", name: "dur", expression: "a + b" });
+  const user = await client.users.create({ name: "Ada Lovelace", email: "ada@example.com", role: "user" });
+  const dashboard = (
+    await client.dashboards.create({ uid: "tf-board", dashboard: DASHBOARD_DOCUMENT as never })
+  ).dashboard;
   const made: TerraformMade = {
     dataset: dataset.id,
     monitors: monitors.map((m) => m.id),
@@ -145,6 +163,8 @@ export async function makeTerraformObjects(
     pagerduty: pagerduty.id,
     token: { id: token.id, value: String(token.token) },
     vfield: vfield.id,
+    user: user.id,
+    dashboard: dashboard.uid,
     deleted: deleted.id,
     moduleMonitor: moduleMonitor.id,
   };
@@ -242,6 +262,21 @@ export async function makeTerraformObjects(
     resource("axiom_monitor", "errors", [instance(monitorAttributes(moduleMonitor as never))], {
       module: 'module.team["a"]',
     }),
+    resource("axiom_user", "ada", [
+      instance({ id: user.id, name: "Ada Lovelace", email: "ada@example.com", role: "user" }),
+    ]),
+    // resource_dashboard.go has no schema version: 0. The document is kept as the JSON string it was given.
+    resource("axiom_dashboard", "board", [
+      instance(
+        {
+          id: dashboard.uid,
+          uid: dashboard.uid,
+          dashboard: JSON.stringify(DASHBOARD_DOCUMENT),
+          overwrite: null,
+        },
+        { schema_version: 0 },
+      ),
+    ]),
     resource("axiom_monitor", "old", [instance(monitorAttributes(deleted as never))]),
     resource("axiom_monitor", "shaky", [
       instance(monitorAttributes(monitors[0] as never), { status: "tainted" }),
