@@ -203,17 +203,24 @@ const DASHBOARD_DATA: TfAttributes = {
 };
 
 /**
- * A data source built from its resource's schema (utils.go `frameworkDatasourceSchemaFromFrameworkResourceSchema`):
- * every attribute computed (nested ones keep their own flags), `id` required.
+ * A data source built from its resource's schema (utils.go `frameworkDatasourceSchemaFromFrameworkResourceSchema`
+ * and `convertAttribute`): every attribute computed, at every level, with its type and nothing else (no
+ * sensitivity, deprecation or write-only flag); `id` required.
  */
 export function dataSourceOf(resource: TfAttributes): TfAttributes {
-  const out: Record<string, TfAttribute> = {};
-  for (const [name, attr] of Object.entries(resource)) {
-    const { required: _r, optional: _o, forceNew: _f, writeOnly: _w, sensitive: _s, ...rest } = attr;
-    out[name] = { ...rest, computed: true };
-  }
-  out.id = { type: "string", required: true };
-  return out;
+  const computed = (attrs: TfAttributes): TfAttributes =>
+    Object.fromEntries(
+      Object.entries(attrs).map(([name, a]) => {
+        const out: TfAttribute = { type: a.type, computed: true };
+        if (a.element)
+          out.element = a.element.attributes
+            ? { ...a.element, attributes: computed(a.element.attributes) }
+            : a.element;
+        if (a.attributes) out.attributes = computed(a.attributes);
+        return [name, out];
+      }),
+    );
+  return { ...computed(resource), id: { type: "string", required: true } };
 }
 
 /** One Terraform resource type of the provider, and its data source of the same name. */

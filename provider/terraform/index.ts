@@ -28,8 +28,7 @@ import {
 export { TF_PROVIDER_VERSION } from "./attributes";
 export type { TfAttribute, TfAttributes } from "./attributes";
 
-/** The Terraform provider's local name: `axiom_*` types, `provider["registry.terraform.io/axiomhq/axiom"]`. */
-export const TERRAFORM_PROVIDER = "axiom";
+export { TERRAFORM_KEY, TERRAFORM_PROVIDER } from "./name";
 /** Its registry source, as a state file's `provider` field names it. */
 export const TERRAFORM_PROVIDER_SOURCE = "registry.terraform.io/axiomhq/axiom";
 

@@ -25,7 +25,9 @@ import {
   terraformMapping,
 } from "../../provider/terraform";
 import { TF_SCHEMAS } from "../../provider/terraform/attributes";
-import { schemaJson } from "../helpers/native";
+import { readFileSync } from "node:fs";
+import * as path from "node:path";
+import { REPO_ROOT, schemaJson } from "../helpers/native";
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 const schema = (): PackageSpec => JSON.parse(schemaJson());
@@ -525,6 +527,15 @@ describe("the mapping", () => {
       element: { schema: { type: 4 } },
     });
     expect(m.provider.dataSources.axiom_monitor.id).toEqual({ type: 4, required: true });
+    // A data source's attributes are all computed, nested ones too, and keep no flag but their type
+    // (utils.go convertAttribute).
+    expect(
+      m.provider.dataSources.axiom_notifier.properties.element.resource.slack.element.resource.slack_url,
+    ).toEqual({
+      type: 4,
+      computed: true,
+    });
+    expect(m.provider.dataSources.axiom_token.token).toEqual({ type: 4, computed: true });
     expect(m.provider.schema.api_token).toEqual({ type: 4, optional: true, sensitive: true });
   });
 
@@ -534,5 +545,32 @@ describe("the mapping", () => {
       expect(CONFIG_KEYS).toHaveProperty(ours);
     }
     expect(Object.keys(m.config).sort()).toEqual(Object.keys(m.provider.schema).sort());
+  });
+});
+
+describe("docs/native-provider.md's Terraform mapping", () => {
+  const doc = readFileSync(path.join(REPO_ROOT, "docs", "native-provider.md"), "utf8");
+  const section = doc.slice(
+    doc.indexOf("## Terraform mapping"),
+    doc.indexOf("\n## ", doc.indexOf("## Terraform mapping") + 3),
+  );
+
+  test("its table lists each type with its token and data source function", () => {
+    const rows = [...section.matchAll(/^\| `(axiom_\w+)`\s*\| `([^`]+)`\s*\| `([^`]+)`\s*\|$/gm)].map((m) =>
+      m.slice(1),
+    );
+    expect(rows).toEqual(
+      [...TERRAFORM_RESOURCES.values()].map((r) => [r.tfType, r.token, r.dataSource.functionToken]),
+    );
+  });
+
+  test("it names every rename, resource and data source", () => {
+    const prose = section.replace(/\s+/g, " ");
+    for (const tfType of TYPES)
+      for (const dataSource of [false, true])
+        for (const f of fieldMappings(tfType, { dataSource }).fields.filter((x) => x.renamed)) {
+          expect(prose).toContain(`\`${f.tfPath.split(".").at(-1)}\``);
+          expect(prose).toContain(`\`${f.path.split(".").at(-1)}\``);
+        }
   });
 });
