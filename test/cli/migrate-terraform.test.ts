@@ -17,18 +17,22 @@ import { TERRAFORM_RESOURCES } from "../../provider/terraform";
 import { emulatorEnv, oneLine, runCli, useTempDir } from "../helpers/cli";
 import { useEmulator } from "../helpers/emulator";
 import {
-  AXIOM,
+  axiomProvider,
+  createAsTerraform,
+  counted,
+  forEach,
+  single,
+  terraformState,
+} from "../helpers/terraform";
+import {
   OTHER_SLACK,
   ROUTING_KEY,
   SLACK_URL,
-  instance,
-  makeTerraformObjects,
-  monitorAttributes,
-  resource,
-  state,
-  type Instance,
+  makeTerraformProject,
+  monitorConfig,
+  type Recorded,
   type TerraformMade,
-} from "../helpers/terraform-state";
+} from "../helpers/terraform-fixture";
 
 const em = useEmulator({ record: true });
 const tmp = useTempDir();
@@ -36,11 +40,12 @@ const env = () => emulatorEnv(em.current);
 
 let client: ObservabilityClient;
 let made: TerraformMade;
-let full: ReturnType<typeof state>;
+let recorded: Recorded;
+let full: ReturnType<typeof terraformState>;
 
 beforeAll(async () => {
   client = new ObservabilityClient({ url: em.current.url, token: em.current.token });
-  ({ made, state: full } = await makeTerraformObjects(client));
+  ({ made, recorded, state: full } = await makeTerraformProject(em.current, client));
 });
 
 afterAll(async () => {
@@ -70,7 +75,6 @@ describe("a state with every case", () => {
   beforeAll(async () => {
     result = await runCli(["migrate", "terraform", writeState("full.tfstate", full)], { env: env() });
     file = JSON.parse(result.stdout) as ImportFileShape;
-    if (process.env.PEEK) console.log(result.stderr + "\n" + result.stdout);
   });
 
   it("exits 0 and writes the import file on stdout, each object with our type token and its id", () => {
@@ -78,8 +82,10 @@ describe("a state with every case", () => {
     expect(
       file.resources.map(({ type, name, logicalName, id }) => ({ type, name, logicalName, id })),
     ).toEqual([
+      // A dashboard's id is its uid.
+      { type: "observability:index:Dashboard", name: "board", logicalName: "board", id: "tf-board" },
       { type: "observability:index:Dataset", name: "logs", logicalName: "logs", id: made.dataset },
-      // count: the index kept; the root module's `errors-0` keeps its name, the module's one below is told apart.
+      // count: the index kept.
       {
         type: "observability:index:Monitor",
         name: "errors_0",
@@ -92,27 +98,25 @@ describe("a state with every case", () => {
         logicalName: "errors-1",
         id: made.monitors[1],
       },
-      // for_each: the key kept; the converter makes `.` and `-` in it `_`.
-      {
-        type: "observability:index:Notifier",
-        name: "oncall_slack",
-        logicalName: "oncall-slack",
-        id: made.slack,
-      },
+      // for_each: the key kept; the converter makes the `.` and `-` of a name `_`.
       {
         type: "observability:index:Notifier",
         name: "oncall_pager_duty",
         logicalName: "oncall-pager.duty",
         id: made.pagerduty,
       },
+      {
+        type: "observability:index:Notifier",
+        name: "oncall_slack",
+        logicalName: "oncall-slack",
+        id: made.slack,
+      },
       { type: "observability:index:ApiToken", name: "ci", logicalName: "ci", id: made.token.id },
+      { type: "observability:index:User", name: "ada", logicalName: "ada", id: made.user },
       // A module's resource whose name clashes with none keeps its name: the module path is dropped.
       { type: "observability:index:VirtualField", name: "dur", logicalName: "dur", id: made.vfield },
-      // `errors` of module.team["a"] has no index, so it clashes with nothing: `errors`.
+      // `errors` of module.team["a"] has no index, so it clashes with neither `errors-0` nor `errors-1`.
       { type: "observability:index:Monitor", name: "errors", logicalName: "errors", id: made.moduleMonitor },
-      { type: "observability:index:User", name: "ada", logicalName: "ada", id: made.user },
-      // A dashboard's id is its uid.
-      { type: "observability:index:Dashboard", name: "board", logicalName: "board", id: "tf-board" },
     ]);
   });
 
@@ -123,7 +127,7 @@ describe("a state with every case", () => {
       /^ {2}aws_s3_bucket\.archive: another provider's resource \(registry\.terraform\.io\/hashicorp\/aws/m,
     );
     expect(err).toMatch(/^ {2}axiom_monitor\.shaky: tainted/m);
-    expect(err).toMatch(/^ {2}axiom_monitor\.swapped \(deposed object 00000001\): a deposed object/m);
+    expect(err).toMatch(/^ {2}axiom_monitor\.swapped \(deposed object 0a1b2c3d\): a deposed object/m);
     expect(err).toContain(`axiom_monitor.old: the service no longer has Monitor ${made.deleted}`);
     expect(err).toMatch(/Skipped \(5\)/);
     expect(err).toMatch(/Taken \(10\)/);
@@ -135,16 +139,16 @@ describe("a state with every case", () => {
       .filter((l) => l.trim().startsWith("terraform state rm "))
       .map((l) => l.trim());
     expect(rms).toEqual([
+      "terraform state rm 'axiom_dashboard.board'",
       "terraform state rm 'axiom_dataset.logs'",
       "terraform state rm 'axiom_monitor.errors[0]'",
       "terraform state rm 'axiom_monitor.errors[1]'",
-      `terraform state rm 'axiom_notifier.oncall["slack"]'`,
       `terraform state rm 'axiom_notifier.oncall["pager.duty"]'`,
+      `terraform state rm 'axiom_notifier.oncall["slack"]'`,
       "terraform state rm 'axiom_token.ci'",
+      "terraform state rm 'axiom_user.ada'",
       "terraform state rm 'module.fields.axiom_virtual_field.dur'",
       `terraform state rm 'module.team["a"].axiom_monitor.errors'`,
-      "terraform state rm 'axiom_user.ada'",
-      "terraform state rm 'axiom_dashboard.board'",
     ]);
   });
 
@@ -191,16 +195,14 @@ describe("a state with every case", () => {
 });
 
 it("names the fields that drifted, and never a secret's values", async () => {
-  const drifted = JSON.parse(JSON.stringify(full)) as typeof full;
-  const monitors = drifted.resources.find((r) => (r as { name: string }).name === "errors") as {
-    instances: Instance[];
-  };
-  monitors.instances[1].attributes.threshold = 99;
-  const notifiers = drifted.resources.find((r) => (r as { name: string }).name === "oncall") as {
-    instances: Instance[];
-  };
-  (notifiers.instances[0].attributes.properties as { slack: { slack_url: string } }).slack.slack_url =
-    OTHER_SLACK;
+  const slack = recorded.slack.properties as { slack: Record<string, unknown> };
+  const drifted = terraformState([
+    counted("axiom_monitor", "errors", [recorded.errors0, { ...recorded.errors1, threshold: 99 }]),
+    forEach("axiom_notifier", "oncall", {
+      slack: { ...recorded.slack, properties: { ...slack, slack: { slack_url: OTHER_SLACK } } },
+      "pager.duty": recorded.pagerduty,
+    }),
+  ]);
   const r = await runCli(["migrate", "terraform", writeState("drift.tfstate", drifted)], { env: env() });
   expect(r.code).toBe(0);
   expect(r.stderr).toMatch(/Drift \(2\)/);
@@ -229,11 +231,9 @@ it("reads `terraform state pull` from standard input, and --out writes the file 
 });
 
 it("takes an aliased provider configuration's objects only with --alias", async () => {
-  const aliased = state([
-    resource("axiom_dataset", "logs", [instance({ id: made.dataset, name: "tf-logs" })], {
-      provider: `${AXIOM}.eu`,
-    }),
-    resource("axiom_monitor", "m", [instance(monitorAttributes({ id: made.monitors[0], name: "errors 0" }))]),
+  const aliased = terraformState([
+    single("axiom_dataset", "logs", recorded.dataset, { provider: axiomProvider("eu") }),
+    single("axiom_monitor", "m", recorded.errors0),
   ]);
   const file = writeState("aliased.tfstate", aliased);
   const plain = await runCli(["migrate", "terraform", file], { env: env() });
@@ -249,17 +249,7 @@ it("takes an aliased provider configuration's objects only with --alias", async 
 });
 
 it("a token whose value Terraform's state does not hold: imported by id, and the command says what is lost and what to do", async () => {
-  const tokenOnly = state([
-    resource("axiom_token", "ci", [
-      instance({
-        id: made.token.id,
-        name: "ci",
-        token: null,
-        dataset_capabilities: null,
-        org_capabilities: null,
-      }),
-    ]),
-  ]);
+  const tokenOnly = terraformState([single("axiom_token", "ci", { ...recorded.token, token: null })]);
   const r = await runCli(["migrate", "terraform", writeState("lost.tfstate", tokenOnly)], { env: env() });
   expect(r.code).toBe(0);
   const [spec] = (JSON.parse(r.stdout) as ImportFileShape).resources;
@@ -275,27 +265,22 @@ it("a token whose value Terraform's state does not hold: imported by id, and the
 });
 
 it("says when an instance was recorded under another schema version than the provider writes", async () => {
-  const old = state([
-    resource("axiom_monitor", "m", [
-      instance(monitorAttributes({ id: made.monitors[0], name: "errors 0" }), { schema_version: 0 }),
-    ]),
+  const old = terraformState([
+    single("axiom_monitor", "m", recorded.errors0, { schemaVersion: 0 }),
     // OpenTofu's registry names the same provider.
-    resource("axiom_dataset", "d", [instance({ id: made.dataset, name: "tf-logs" })], {
+    single("axiom_dataset", "d", recorded.dataset, {
       provider: 'provider["registry.opentofu.org/axiomhq/axiom"]',
     }),
-    resource("axiom_dataset", "legacy", [instance({ id: made.dataset, name: "tf-logs" })], {
-      provider: "provider.axiom",
-    }),
+    single("axiom_dataset", "legacy", recorded.dataset, { provider: "provider.axiom" }),
   ]);
   const r = await runCli(["migrate", "terraform", writeState("schema.tfstate", old)], { env: env() });
   expect(r.code).toBe(0);
   expect(r.stderr).toContain(
     "axiom_monitor.m: recorded under schema version 0, where terraform-provider-axiom v1.6.1 writes 1",
   );
-  expect((JSON.parse(r.stdout) as ImportFileShape).resources.map((x) => x.id)).toEqual([
-    made.monitors[0],
-    made.dataset,
-  ]);
+  expect((JSON.parse(r.stdout) as ImportFileShape).resources.map((x) => x.id).sort()).toEqual(
+    [made.monitors[0], made.dataset].sort(),
+  );
   expect(r.stderr).toMatch(
     /axiom_dataset\.legacy: recorded with the legacy provider address of Terraform 0\.12/,
   );
@@ -318,15 +303,31 @@ describe("refusals: one line naming what is wrong, never a stack trace", () => {
     ],
     [
       "a broken instance",
-      JSON.stringify(state([resource("axiom_monitor", "m", [{ schema_version: 1 } as never])])),
+      JSON.stringify({
+        ...terraformState([]),
+        resources: [
+          {
+            mode: "managed",
+            type: "axiom_monitor",
+            name: "m",
+            provider: axiomProvider(),
+            instances: [{ schema_version: 1 }],
+          },
+        ],
+      }),
       1,
       /resources\[0\]\.instances\[0\]\.attributes: must be an object, not undefined/,
     ],
     [
       "an index key of the wrong kind",
       JSON.stringify(
-        state([
-          resource("axiom_monitor", "m", [instance({ id: "x" }, { index_key: "a" })], { each: "list" }),
+        terraformState([
+          {
+            type: "axiom_monitor",
+            name: "m",
+            each: "list",
+            instances: [{ attributes: { id: "x" }, indexKey: "a" }],
+          },
         ]),
       ),
       1,
@@ -386,7 +387,7 @@ describe("names, as Pulumi's converter forms them, with the module path only whe
       mode: "managed" as const,
       type: resource.tfType,
       name,
-      provider: AXIOM,
+      provider: axiomProvider(),
       ...(indexKey !== undefined ? { indexKey } : {}),
       status: "current" as const,
       schemaVersion: 1,
@@ -425,37 +426,15 @@ describe("names, as Pulumi's converter forms them, with the module path only whe
 });
 
 it("a state of 1,000 objects is checked with one listing per family, not a request per object", async () => {
-  const bulk = (i: number) => ({
-    name: `bulk ${i}`,
-    aplQuery: "['tf-logs'] | count",
-    type: "Threshold",
-    operator: "Above",
-    threshold: i,
-    intervalMinutes: 5,
-    rangeMinutes: 5,
-  });
   const monitors = [];
-  for (let i = 0; i < 600; i++) monitors.push(await client.monitors.create(bulk(i) as never));
-  const datasets = [];
-  for (let i = 0; i < 400; i++) datasets.push(await client.datasets.create({ name: `bulk-${i}` }));
+  for (let i = 0; i < 600; i++)
+    monitors.push(await createAsTerraform(em.current, "axiom_monitor", monitorConfig(`bulk ${i}`, i)));
+  const datasets: Record<string, Record<string, unknown>> = {};
+  for (let i = 0; i < 400; i++)
+    datasets[`bulk-${i}`] = await createAsTerraform(em.current, "axiom_dataset", { name: `bulk-${i}` });
   const file = writeState(
     "bulk.tfstate",
-    state([
-      resource(
-        "axiom_monitor",
-        "bulk",
-        monitors.map((m, i) => instance(monitorAttributes(m as never), { index_key: i })),
-        { each: "list" },
-      ),
-      resource(
-        "axiom_dataset",
-        "bulk",
-        datasets.map((d) =>
-          instance({ id: d.id, name: d.name, description: d.description ?? null }, { index_key: d.name }),
-        ),
-        { each: "map" },
-      ),
-    ]),
+    terraformState([counted("axiom_monitor", "bulk", monitors), forEach("axiom_dataset", "bulk", datasets)]),
   );
   em.current.received.length = 0;
   const started = performance.now();

@@ -15,7 +15,12 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { ObservabilityClient } from "../../provider/client";
-import { makeTerraformObjects, ROUTING_KEY, SLACK_URL, type TerraformMade } from "../helpers/terraform-state";
+import {
+  makeTerraformProject,
+  ROUTING_KEY,
+  SLACK_URL,
+  type TerraformMade,
+} from "../helpers/terraform-fixture";
 import { exec, mustExec, NODE, PLUGIN, plaintextSecrets, ROOT, toolPath, VERSION } from "./flagship";
 import { shellBlocks } from "./page-blocks";
 import { serviceContents } from "./native-support";
@@ -40,16 +45,16 @@ const STEPS = [
 
 /** The addresses the state's objects are taken from: everything but what the page says is skipped. */
 const TAKEN = [
+  "axiom_dashboard.board",
   "axiom_dataset.logs",
   "axiom_monitor.errors[0]",
   "axiom_monitor.errors[1]",
-  'axiom_notifier.oncall["slack"]',
   'axiom_notifier.oncall["pager.duty"]',
+  'axiom_notifier.oncall["slack"]',
   "axiom_token.ci",
+  "axiom_user.ada",
   "module.fields.axiom_virtual_field.dur",
   'module.team["a"].axiom_monitor.errors',
-  "axiom_user.ada",
-  "axiom_dashboard.board",
 ];
 
 interface StackState {
@@ -107,7 +112,7 @@ maybe("docs/migrating-from-terraform.md, followed block by block", () => {
     const token = `xaat-tf-${Math.random().toString(36).slice(2, 12)}`;
     em = await startEmulator({ port: 0, host: "127.0.0.1", token });
     client = new ObservabilityClient({ url: em.url, token: em.token, orgId: em.orgId });
-    const fixture = await makeTerraformObjects(client);
+    const fixture = await makeTerraformProject(em, client);
     made = fixture.made;
     baseline = await serviceContents(client);
 
