@@ -198,6 +198,14 @@ export async function migrateTerraform(file: string, flags: MigrateFlags, io: Mi
     throw new UsageError(
       "the state and the token cannot both come from standard input: pass --token-file FILE",
     );
+  // Writing over the state would lose the copy the page keeps to push back.
+  for (const [flag, target] of [
+    ["--out", flags.out],
+    ["--rm-script", flags.rmScript],
+  ] as const) {
+    if (target !== undefined && file !== "-" && path.resolve(target) === path.resolve(file))
+      throw new UsageError(`${flag} ${target} is the state file itself: write to another file`);
+  }
   const { text, source } = await readStateText(file, io);
   let state: TerraformState;
   try {

@@ -25,6 +25,7 @@ import {
   terraformState,
 } from "../helpers/terraform";
 import {
+  AWS,
   OTHER_SLACK,
   ROUTING_KEY,
   SLACK_URL,
@@ -338,6 +339,34 @@ describe("refusals: one line naming what is wrong, never a stack trace", () => {
     expect(r.code).toBe(code);
     expect(oneLine(r.stderr)).toMatch(message);
     expect(r.stdout).toBe("");
+  });
+
+  it("--out naming the state file itself (which would lose it)", async () => {
+    const file = writeState("keep.tfstate", full);
+    const r = await runCli(["migrate", "terraform", file, "--out", file], { env: env() });
+    expect(r.code).toBe(2);
+    expect(oneLine(r.stderr)).toMatch(/--out .*keep\.tfstate is the state file itself/);
+    expect(readFileSync(file, "utf8")).toBe(JSON.stringify(full, null, 2));
+  });
+
+  it("nothing to take: the report, then exit 1 and no import file", async () => {
+    const r = await runCli(
+      [
+        "migrate",
+        "terraform",
+        writeState(
+          "none.tfstate",
+          terraformState([single("aws_s3_bucket", "b", { id: "b" }, { provider: AWS })]),
+        ),
+      ],
+      { env: env() },
+    );
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toMatch(/aws_s3_bucket\.b: another provider's resource/);
+    expect(r.stderr.trimEnd().split("\n").at(-1)).toMatch(
+      /^observability migrate terraform: nothing to take: .* holds no object of terraform-provider-axiom that the service has$/,
+    );
   });
 
   it("a missing file is a usage error (exit 2)", async () => {
