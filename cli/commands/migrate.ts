@@ -104,6 +104,12 @@ async function clientFor(
   };
 }
 
+/** Why a name is not the converter's, as the report says it. */
+const RENAMED: Record<string, string> = {
+  module: "; its module path is in its name, to tell it from another of the same name",
+  numbered: "; numbered, as another object's name is the same once made an identifier",
+};
+
 /** A shell word: single-quoted, a quote inside closed, escaped and reopened. */
 const quoted = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
@@ -135,9 +141,7 @@ function report(
   say("");
   say(`Taken (${taken.length}): each is a resource of the import file.`);
   for (const t of taken)
-    say(
-      `  ${t.address} -> ${t.spec.type} ${t.logicalName} (id ${t.id})${t.prefixed ? "; its module path is in its name, to tell it from another of the same name" : ""}`,
-    );
+    say(`  ${t.address} -> ${t.spec.type} ${t.logicalName} (id ${t.id})${RENAMED[t.renamed ?? ""] ?? ""}`);
   if (skipped.length > 0) {
     say("");
     say(`Skipped (${skipped.length}):`);

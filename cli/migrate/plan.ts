@@ -72,8 +72,11 @@ export interface Taken {
   id: string;
   name: string;
   logicalName: string;
-  /** Where the module path was put in front of the name to tell it from another. */
-  prefixed: boolean;
+  /**
+   * Why the name is not the converter's: `module`, its module path put in front to tell it from another's;
+   * `numbered`, a number added where even that left two alike.
+   */
+  renamed?: "module" | "numbered";
   drift: Drift[];
   /** Secret outputs carried from Terraform's state (an API token's value), by output key. */
   carried: string[];
@@ -231,7 +234,7 @@ function modulePrefix(module: string): string {
 /** The names of the candidates, in their order: the converter's, with the module path where it avoids a clash. */
 export function nameAll(
   items: readonly Pick<Candidate, "instance" | "resource">[],
-): { name: string; logicalName: string; prefixed: boolean }[] {
+): { name: string; logicalName: string; renamed?: "module" | "numbered" }[] {
   const plain = items.map(({ instance: i }) =>
     i.indexKey === undefined ? i.name : `${i.name}-${i.indexKey}`,
   );
@@ -251,10 +254,12 @@ export function nameAll(
     let chosen = l;
     for (let n = 2; taken.has(key(k, chosen)); n++) chosen = `${l}-${n}`;
     taken.add(key(k, chosen));
+    const renamed = chosen !== l ? "numbered" : l !== plain[k] ? "module" : undefined;
     return {
       name: chosen.replace(SPECIAL, "_"),
+      // `::` separates a URN's parts, so a name holding it is taken as made an identifier.
       logicalName: chosen.includes("::") ? chosen.replace(SPECIAL, "_") : chosen,
-      prefixed: chosen !== plain[k],
+      ...(renamed ? { renamed } : {}),
     };
   });
 }

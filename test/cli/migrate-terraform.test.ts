@@ -406,6 +406,22 @@ describe("refusals: one line naming what is wrong, never a stack trace", () => {
   });
 });
 
+it("two modules' resources of the same name: each named with its module path, and the report says why", async () => {
+  const clash = terraformState([
+    single("axiom_monitor", "errors", recorded.errors0, { module: "module.team_a" }),
+    single("axiom_monitor", "errors", recorded.errors1, { module: "module.team_b" }),
+  ]);
+  const r = await runCli(["migrate", "terraform", writeState("clash.tfstate", clash)], { env: env() });
+  expect(r.code).toBe(0);
+  expect((JSON.parse(r.stdout) as ImportFileShape).resources.map((x) => [x.name, x.logicalName])).toEqual([
+    ["team_a_errors", "team_a-errors"],
+    ["team_b_errors", "team_b-errors"],
+  ]);
+  expect(r.stderr).toContain(
+    `module.team_a.axiom_monitor.errors -> observability:index:Monitor team_a-errors (id ${made.monitors[0]}); its module path is in its name`,
+  );
+});
+
 describe("names, as Pulumi's converter forms them, with the module path only where it avoids a clash", () => {
   const monitor = TERRAFORM_RESOURCES.get("axiom_monitor")!;
   const dataset = TERRAFORM_RESOURCES.get("axiom_dataset")!;
@@ -433,9 +449,9 @@ describe("names, as Pulumi's converter forms them, with the module path only whe
         item("errors", 'module.team["b"].module.inner'),
       ]),
     ).toEqual([
-      { name: "errors", logicalName: "errors", prefixed: false },
-      { name: "team_a_errors", logicalName: "team_a-errors", prefixed: true },
-      { name: "team_b_inner_errors", logicalName: "team-b-inner-errors", prefixed: true },
+      { name: "errors", logicalName: "errors" },
+      { name: "team_a_errors", logicalName: "team_a-errors", renamed: "module" },
+      { name: "team_b_inner_errors", logicalName: "team-b-inner-errors", renamed: "module" },
     ]);
   });
 
@@ -448,8 +464,8 @@ describe("names, as Pulumi's converter forms them, with the module path only whe
 
   it("names alike only once made identifiers are numbered in the state's order", () => {
     expect(nameAll([item("a", "", "x.y"), item("a", "", "x_y")])).toEqual([
-      { name: "a_x_y", logicalName: "a-x.y", prefixed: false },
-      { name: "a_x_y_2", logicalName: "a-x_y-2", prefixed: true },
+      { name: "a_x_y", logicalName: "a-x.y" },
+      { name: "a_x_y_2", logicalName: "a-x_y-2", renamed: "numbered" },
     ]);
   });
 });
