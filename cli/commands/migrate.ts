@@ -13,7 +13,14 @@ import { CONFIG_KEYS, resolveSettings, ProviderConfigError } from "../../provide
 import { DECLARATIONS } from "../../provider/resources/kinds";
 import { addConnectionOptions, readToken, type ConnectionFlags } from "../connection";
 import { action, CommandError, EXIT, redact, registerSecret, UsageError, type ExitCode } from "../exit";
-import { planMigration, secretsOfState, type ImportFile, type Skipped, type Taken } from "../migrate/plan";
+import {
+  planMigration,
+  secretsOfState,
+  stateRm,
+  type ImportFile,
+  type Skipped,
+  type Taken,
+} from "../migrate/plan";
 import { parseState, StateFormatError, type TerraformState } from "../migrate/tfstate";
 import { PulumiCli } from "../recover/pulumi";
 
@@ -110,12 +117,6 @@ const RENAMED: Record<string, string> = {
   numbered: "; numbered, as another object's name is the same once made an identifier",
 };
 
-/** A shell word: single-quoted, a quote inside closed, escaped and reopened. */
-const quoted = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
-
-/** The command that makes Terraform forget one object (the object stays on the service). */
-const stateRm = (t: Taken) => `terraform state rm ${quoted(t.address)}`;
-
 /** The declaration of the object with the TypeScript dynamic resource of its kind (the package exports each kind's class). */
 function adoptLine(t: Taken): string {
   const rules = DECLARATIONS.get(t.kind)!.rules;
@@ -187,7 +188,7 @@ function report(
   say(
     `  5. Hand each object over (Terraform forgets it, the object stays)${rmScript ? `: sh ${rmScript}, which runs` : ""}; and delete its block from the Terraform code:`,
   );
-  for (const t of taken) say(`     ${stateRm(t)}`);
+  for (const t of taken) say(`     ${stateRm(t.address)}`);
   say("");
   say(
     'With the TypeScript dynamic resources instead of `pulumi import` (`import * as obs from "pulumi-observability"`), declare each one as in Terraform, with `adopt` (then steps 4 and 5):',
@@ -246,7 +247,7 @@ export async function migrateTerraform(file: string, flags: MigrateFlags, io: Mi
       "#!/bin/sh",
       `# Written by observability migrate terraform from ${source}: run it once \`pulumi preview --expect-no-changes\` passes.`,
       "set -e",
-      ...plan.taken.map(stateRm),
+      ...plan.taken.map((t) => stateRm(t.address)),
       "",
     ].join("\n");
     writeFileSync(flags.rmScript, script, { mode: 0o755 });

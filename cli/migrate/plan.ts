@@ -213,6 +213,12 @@ export function classify(
   return { candidates, skipped };
 }
 
+/** A shell word: single-quoted, a quote inside closed, escaped and reopened. */
+const quoted = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+
+/** The command that makes Terraform forget the object at `address` (the object stays on the service). */
+export const stateRm = (address: string) => `terraform state rm ${quoted(address)}`;
+
 /** Pulumi's converter's special characters, each made `_` (tf_state.go, `specialRunes`). */
 const SPECIAL = /[ \-./\\$@#%^&*()"'<>|]/g;
 
@@ -301,8 +307,9 @@ export async function findOnService(
           try {
             return new Map((await rule.list(client, props)).map((o) => [o.id, o]));
           } catch (e) {
-            // A listing under a parent that is gone (a virtual field's dataset) holds nothing.
-            if (e instanceof NotFoundError) return new Map<string, { id: string }>();
+            // A listing under a parent that is gone (a virtual field's dataset) holds nothing; a family's whole
+            // listing is never a 404, so one is an error like any other.
+            if (e instanceof NotFoundError && key !== "") return new Map<string, { id: string }>();
             if (e instanceof ForbiddenError)
               throw new CommandError(
                 `the service refused the token (${e.status}${e.serviceMessage ? `: ${e.serviceMessage}` : ""}) when listing the ${c.kind} objects, ` +
@@ -432,7 +439,7 @@ export async function planMigration(
     if (found.get(c)) return true;
     skipped.push({
       address: c.address,
-      reason: `the service no longer has ${c.kind} ${c.id}: nothing to take; Terraform forgets it at its next refresh, or \`terraform state rm '${c.address}'\``,
+      reason: `the service no longer has ${c.kind} ${c.id}: nothing to take; Terraform forgets it at its next refresh, or \`${stateRm(c.address)}\``,
     });
     return false;
   });

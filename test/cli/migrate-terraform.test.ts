@@ -9,7 +9,8 @@
  * pulumi/pulumi-converter-terraform pkg/convert/tf_state.go (`TranslateState`): `<name>-<index>` and
  * `<name>-<key>`, with its special characters made `_`.
  */
-import { readFileSync, statSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ObservabilityClient } from "../../provider/client";
 import { nameAll } from "../../cli/migrate/plan";
@@ -420,6 +421,33 @@ it("two modules' resources of the same name: each named with its module path, an
   expect(r.stderr).toContain(
     `module.team_a.axiom_monitor.errors -> observability:index:Monitor team_a-errors (id ${made.monitors[0]}); its module path is in its name`,
   );
+});
+
+it("--rm-script writes the hand-over as a script that gives terraform each address as it is, quotes and all", async () => {
+  const quotes = terraformState([forEach("axiom_monitor", "q", { 'it\'s "one"': recorded.errors0 })]);
+  const script = join(tmp.path, "handover.sh");
+  const r = await runCli(
+    [
+      "migrate",
+      "terraform",
+      writeState("quotes.tfstate", quotes),
+      "--rm-script",
+      script,
+      "--out",
+      join(tmp.path, "q.json"),
+    ],
+    { env: env() },
+  );
+  expect(r.code).toBe(0);
+  // A terraform that prints the address it was given, one argument a line.
+  const bin = join(tmp.path, "bin");
+  mkdirSync(bin, { recursive: true });
+  writeFileSync(join(bin, "terraform"), '#!/bin/sh\nshift 2\nprintf "%s\\n" "$@"\n', { mode: 0o755 });
+  const given = execFileSync("sh", [script], {
+    encoding: "utf8",
+    env: { ...process.env, PATH: `${bin}:${process.env.PATH ?? ""}` },
+  });
+  expect(given).toBe(`axiom_monitor.q["it's \\"one\\""]\n`);
 });
 
 describe("names, as Pulumi's converter forms them, with the module path only where it avoids a clash", () => {
