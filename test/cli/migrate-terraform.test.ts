@@ -227,7 +227,10 @@ it("reads `terraform state pull` from standard input, and --out writes the file 
   expect(r.code).toBe(0);
   expect(r.stdout).toBe("");
   expect(statSync(out).mode & 0o777).toBe(0o600);
-  expect((JSON.parse(readFileSync(out, "utf8")) as ImportFileShape).resources).toHaveLength(10);
+  const written = readFileSync(out, "utf8");
+  expect((JSON.parse(written) as ImportFileShape).resources).toHaveLength(10);
+  expect(written).not.toContain(SLACK_URL);
+  expect(written).not.toContain(ROUTING_KEY);
   expect(r.stderr).toContain(`pulumi import --file ${out} --yes`);
   expect(r.stderr).toMatch(/Read standard input: a Terraform 1\.9\.8 state \(serial 12\), 15 object\(s\)/);
 });
