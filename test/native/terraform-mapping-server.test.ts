@@ -3,7 +3,9 @@
  * (proto/pulumi/provider.proto; pkg/codegen/convert/base_plugin_mapper.go is the caller): `terraform` names
  * `axiom`; the mapping of `axiom`, or of the empty provider (the mapper's blind call), is the table's JSON with
  * `provider: "axiom"`; any other key or provider gets an empty answer, not an error, since the mapper fails a
- * whole conversion on a plugin's error and asks every installed plugin.
+ * whole conversion on a plugin's error and asks every installed plugin. pulumi/pulumi-kubernetes
+ * (provider/pkg/provider/provider.go, `GetMapping`) answers another key the same way, with an empty
+ * `GetMappingResponse`.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";

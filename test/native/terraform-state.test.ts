@@ -44,23 +44,24 @@ function shapeProblems(attrs: TfAttributes, values: Attrs, at = ""): string[] {
   return out;
 }
 
-describe("createAsTerraform: objects as terraform-provider-axiom makes and records them", () => {
-  const em = useEmulator();
-  let native: NativeClient;
-  const made: Record<string, Attrs> = {};
-
-  beforeAll(async () => {
-    native = await startNative();
-    await native.configure({ url: em.current.url, token: secret(em.current.token) });
-    const tf = (type: string, config: Attrs) => createAsTerraform(em.current, type, config);
-    made.axiom_dataset = await tf("axiom_dataset", {
+/** What each case's `.tf` block sets, in order (a later one may refer to what an earlier one made). */
+const CASES: { label: string; tfType: string; config: (made: Record<string, Attrs>) => Attrs }[] = [
+  {
+    label: "dataset",
+    tfType: "axiom_dataset",
+    config: () => ({
       name: "tf-logs",
       description: "from terraform",
       use_retention_period: true,
       retention_days: 30,
       map_fields: ["attrs"],
-    });
-    made.axiom_notifier = await tf("axiom_notifier", {
+    }),
+  },
+  { label: "dataset, defaults", tfType: "axiom_dataset", config: () => ({ name: "tf-plain" }) },
+  {
+    label: "notifier",
+    tfType: "axiom_notifier",
+    config: () => ({
       name: "ops hook",
       properties: {
         custom_webhook: {
@@ -69,8 +70,56 @@ describe("createAsTerraform: objects as terraform-provider-axiom makes and recor
           headers: { Authorization: "Bearer hook-secret" },
         },
       },
-    });
-    made.axiom_monitor = await tf("axiom_monitor", {
+    }),
+  },
+  {
+    label: "notifier, slack",
+    tfType: "axiom_notifier",
+    config: () => ({
+      name: "slack",
+      properties: { slack: { slack_url: "https://hooks.slack.com/services/T/B/x" } },
+    }),
+  },
+  {
+    label: "notifier, opsgenie (is_eu)",
+    tfType: "axiom_notifier",
+    config: () => ({ name: "og", properties: { opsgenie: { api_key: "og-key", is_eu: true } } }),
+  },
+  {
+    label: "notifier, pagerduty",
+    tfType: "axiom_notifier",
+    config: () => ({ name: "pd", properties: { pagerduty: { routing_key: "rk-123" } } }),
+  },
+  {
+    label: "notifier, email",
+    tfType: "axiom_notifier",
+    config: () => ({ name: "mail", properties: { email: { emails: ["a@example.com", "b@example.com"] } } }),
+  },
+  {
+    label: "notifier, discord",
+    tfType: "axiom_notifier",
+    config: () => ({
+      name: "dc",
+      properties: { discord: { discord_channel: "alerts", discord_token: "dt" } },
+    }),
+  },
+  {
+    label: "notifier, discord webhook",
+    tfType: "axiom_notifier",
+    config: () => ({
+      name: "dcw",
+      properties: { discord_webhook: { discord_webhook_url: "https://discord.com/api/webhooks/1/x" } },
+    }),
+  },
+  {
+    label: "notifier, webhook",
+    tfType: "axiom_notifier",
+    config: () => ({ name: "wh", properties: { webhook: { url: "https://example.com/hook" } } }),
+  },
+  {
+    label: "monitor",
+    tfType: "axiom_monitor",
+    config: (made) => ({
       name: "errors",
       apl_query: "['tf-logs'] | where status >= 500 | count",
       type: "Threshold",
@@ -79,22 +128,83 @@ describe("createAsTerraform: objects as terraform-provider-axiom makes and recor
       interval_minutes: 5,
       range_minutes: 10,
       delay: 30,
-      notifier_ids: [made.axiom_notifier.id],
-    });
-    made.axiom_token = await tf("axiom_token", {
+      notifier_ids: [made.notifier.id],
+    }),
+  },
+  {
+    label: "monitor, match event",
+    tfType: "axiom_monitor",
+    config: () => ({
+      name: "any error",
+      apl_query: "['tf-logs'] | where level == 'error'",
+      type: "MatchEvent",
+    }),
+  },
+  {
+    label: "monitor, anomaly detection",
+    tfType: "axiom_monitor",
+    config: () => ({
+      name: "odd",
+      description: "odd traffic",
+      apl_query: "['tf-logs'] | summarize count() by bin_auto(_time)",
+      type: "AnomalyDetection",
+      operator: "Above",
+      compare_days: 7,
+      tolerance: 20,
+      disabled_until: "2027-01-01T00:00:00Z",
+      notify_by_group: true,
+      trigger_from_n_runs: 2,
+    }),
+  },
+  {
+    label: "token",
+    tfType: "axiom_token",
+    config: () => ({
       name: "ingest",
       description: "ingest into tf-logs",
       dataset_capabilities: { "tf-logs": { ingest: ["create"], query: ["read"] } },
       org_capabilities: { monitors: ["read"] },
-    });
-    made.axiom_user = await tf("axiom_user", { name: "Ada", email: "ada@example.com", role: "user" });
-    made.axiom_virtual_field = await tf("axiom_virtual_field", {
+    }),
+  },
+  {
+    label: "token, expiring, org only",
+    tfType: "axiom_token",
+    config: () => ({
+      name: "ro",
+      expires_at: "2027-06-01T00:00:00Z",
+      org_capabilities: { datasets: ["read"] },
+    }),
+  },
+  {
+    label: "user",
+    tfType: "axiom_user",
+    config: () => ({ name: "Ada", email: "ada@example.com", role: "user" }),
+  },
+  {
+    label: "virtual field",
+    tfType: "axiom_virtual_field",
+    config: () => ({
       dataset: "tf-logs",
       name: "is_error",
       expression: "status >= 500",
       description: "server errors",
-    });
-    made.axiom_dashboard = await tf("axiom_dashboard", {
+    }),
+  },
+  {
+    label: "virtual field, typed",
+    tfType: "axiom_virtual_field",
+    config: () => ({
+      dataset: "tf-logs",
+      name: "ms",
+      expression: "duration * 1000",
+      type: "number",
+      unit: "ms",
+    }),
+  },
+  {
+    label: "dashboard",
+    tfType: "axiom_dashboard",
+    config: () => ({
       uid: "tf-ops",
       dashboard: jsonencode({
         name: "Ops",
@@ -105,51 +215,76 @@ describe("createAsTerraform: objects as terraform-provider-axiom makes and recor
         timeWindowStart: "qr-now-1h",
         timeWindowEnd: "qr-now",
       }),
-    });
+    }),
+  },
+  {
+    label: "dashboard, uid assigned",
+    tfType: "axiom_dashboard",
+    config: () => ({
+      dashboard: jsonencode({
+        name: "Assigned",
+        description: "no uid declared",
+        charts: [],
+        layout: [],
+        refreshTime: 300,
+        schemaVersion: 2,
+        timeWindowStart: "qr-now-24h",
+        timeWindowEnd: "qr-now",
+      }),
+    }),
+  },
+];
+
+describe("createAsTerraform: objects as terraform-provider-axiom makes and records them", () => {
+  const em = useEmulator();
+  let native: NativeClient;
+  const made: Record<string, Attrs> = {};
+  const typeOf = Object.fromEntries(CASES.map((c) => [c.label, c.tfType]));
+
+  beforeAll(async () => {
+    native = await startNative();
+    await native.configure({ url: em.current.url, token: secret(em.current.token) });
+    for (const c of CASES) made[c.label] = await createAsTerraform(em.current, c.tfType, c.config(made));
   });
   afterAll(async () => {
     await native?.close();
   });
 
-  const TYPES = [
-    "axiom_dataset",
-    "axiom_monitor",
-    "axiom_notifier",
-    "axiom_token",
-    "axiom_user",
-    "axiom_virtual_field",
-    "axiom_dashboard",
-  ];
+  const LABELS = CASES.map((c) => c.label);
 
-  test.each(TYPES)("%s: every attribute of the schema is recorded, and only those", (tfType) => {
-    expect(shapeProblems(TF_SCHEMAS[tfType].attributes, made[tfType])).toEqual([]);
-    expect(typeof made[tfType].id).toBe("string");
+  test("the cases cover the seven types", () => {
+    expect(new Set(CASES.map((c) => c.tfType))).toEqual(new Set(TERRAFORM_RESOURCES.keys()));
+  });
+
+  test.each(LABELS)("%s: every attribute of the schema is recorded, and only those", (label) => {
+    expect(shapeProblems(TF_SCHEMAS[typeOf[label]].attributes, made[label])).toEqual([]);
+    expect(typeof made[label].id).toBe("string");
   });
 
   test("recorded as the provider's flatten functions do", () => {
-    expect(made.axiom_dataset).toMatchObject({
+    expect(made.dataset).toMatchObject({
       id: "tf-logs",
       kind: "axiom:events:v1",
       map_fields: ["attrs"],
     });
-    expect(typeof made.axiom_dataset.edge_deployment).toBe("string");
-    expect(made.axiom_monitor).toMatchObject({
+    expect(typeof made.dataset.edge_deployment).toBe("string");
+    expect(made.monitor).toMatchObject({
       delay: 30,
       operator: "Above",
       description: null,
       disabled_until: null,
     });
-    expect(made.axiom_monitor.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
-    expect(made.axiom_notifier.properties).toMatchObject({
+    expect(made.monitor.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+    expect(made.notifier.properties).toMatchObject({
       slack: null,
       custom_webhook: {
         url: "https://hooks.example.com/ops",
         headers: { Authorization: "Bearer hook-secret" },
       },
     });
-    expect(made.axiom_token.token).toMatch(/^xaat-/);
-    expect(made.axiom_token.rotation_grace_period).toBeNull();
-    expect((made.axiom_token.dataset_capabilities as Attrs)["tf-logs"]).toEqual({
+    expect(made.token.token).toMatch(/^xaat-/);
+    expect(made.token.rotation_grace_period).toBeNull();
+    expect((made.token.dataset_capabilities as Attrs)["tf-logs"]).toEqual({
       ingest: ["create"],
       query: ["read"],
       starred_queries: [],
@@ -158,39 +293,35 @@ describe("createAsTerraform: objects as terraform-provider-axiom makes and recor
       trim: [],
       vacuum: [],
     });
-    expect(made.axiom_virtual_field.type).toBe("");
+    expect(made["virtual field"].type).toBe("");
     // The document as Go re-encodes it: keys sorted, `>` and `&` escaped; the uid only when the document has one.
-    expect(made.axiom_dashboard).toMatchObject({ id: "tf-ops", uid: "tf-ops", overwrite: false });
-    expect(made.axiom_dashboard.dashboard).toContain("errors \\u003e 0 \\u0026 rising");
-    expect(made.axiom_dashboard.dashboard).toMatch(/^\{"charts":/);
+    expect(made.dashboard).toMatchObject({ id: "tf-ops", uid: "tf-ops", overwrite: false });
+    expect(made.dashboard.dashboard).toContain("errors \\u003e 0 \\u0026 rising");
+    expect(made.dashboard.dashboard).toMatch(/^\{"charts":/);
   });
 
-  test.each(TYPES)(
+  test.each(LABELS)(
     "%s: the table's inputs of the record are what the native provider reads back (no diff)",
-    async (tfType) => {
-      const r = TERRAFORM_RESOURCES.get(tfType)!;
-      const id = r.importId(made[tfType]);
+    async (label) => {
+      const r = TERRAFORM_RESOURCES.get(typeOf[label])!;
+      const id = r.importId(made[label]);
       const read = await native.read(r.kind, id);
       expect(read.id).toBe(id);
-      const inputs = r.inputs(made[tfType]);
+      const inputs = r.inputs(made[label]);
       const parsed = DECLARATIONS.get(r.kind as DeclaredKindName)!.rules.schema.safeParse(inputs);
       expect(parsed.error?.issues ?? []).toEqual([]);
       const checked = await native.check(r.kind, {}, inputs);
       expect(checked.failures).toEqual([]);
       const diff = await native.diff(r.kind, id, read.properties, checked.inputs);
-      expect({ tfType, diffs: diff.diffs }).toEqual({ tfType, diffs: [] });
+      expect({ label, diffs: diff.diffs }).toEqual({ label, diffs: [] });
     },
   );
 
   test("a record that the service no longer matches shows as a diff: the comparison can fail", async () => {
     const r = TERRAFORM_RESOURCES.get("axiom_monitor")!;
-    const id = r.importId(made.axiom_monitor);
+    const id = r.importId(made.monitor);
     const read = await native.read(r.kind, id);
-    const checked = await native.check(
-      r.kind,
-      {},
-      r.inputs({ ...made.axiom_monitor, threshold: 6, delay: 60 }),
-    );
+    const checked = await native.check(r.kind, {}, r.inputs({ ...made.monitor, threshold: 6, delay: 60 }));
     const diff = await native.diff(r.kind, id, read.properties, checked.inputs);
     expect(diff.diffs.sort()).toEqual(["secondDelay", "threshold"]);
   });
