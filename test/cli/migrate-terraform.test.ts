@@ -199,7 +199,7 @@ describe("a state with every case", () => {
 it("names the fields that drifted, and never a secret's values", async () => {
   const slack = recorded.slack.properties as { slack: Record<string, unknown> };
   const drifted = terraformState([
-    counted("axiom_monitor", "errors", [recorded.errors0, { ...recorded.errors1, threshold: 99 }]),
+    counted("axiom_monitor", "errors", [recorded.errors0, { ...recorded.errors1, threshold: 99, delay: 60 }]),
     forEach("axiom_notifier", "oncall", {
       slack: { ...recorded.slack, properties: { ...slack, slack: { slack_url: OTHER_SLACK } } },
       "pager.duty": recorded.pagerduty,
@@ -209,6 +209,8 @@ it("names the fields that drifted, and never a secret's values", async () => {
   expect(r.code).toBe(0);
   expect(r.stderr).toMatch(/Drift \(2\)/);
   expect(r.stderr).toContain("axiom_monitor.errors[1]: threshold (Terraform 99, service 20)");
+  // Named as ours: Terraform's `delay` is the kind's `secondDelay`.
+  expect(r.stderr).toContain("axiom_monitor.errors[1]: secondDelay (Terraform 60, service 0)");
   expect(r.stderr).toContain(
     `axiom_notifier.oncall["slack"]: properties.slack.slackUrl (secret: values not shown)`,
   );
