@@ -241,6 +241,12 @@ maybe("docs/migrating-from-terraform.md, followed block by block", () => {
     // the stack's configuration before committing the program.
     expect(program).toContain(SLACK_URL);
     await runSection(STEPS[4]);
+    // A refresh reads every object again, by the provider's Read: still nothing changes, and the token's value,
+    // which no Read returns, is kept from the state (the kind's carried outputs).
+    await pulumi(["refresh", "--yes", "--expect-no-changes", "--skip-preview"]);
+    const shown = JSON.parse(await pulumi(["stack", "export", "--show-secrets"])) as StackState;
+    const token = shown.deployment.resources.find((r) => r.type === "observability:index:ApiToken");
+    expect(JSON.stringify(token?.outputs?.token)).toContain(made.token.value);
     // Nothing was created or deleted on the service at any step.
     expect(await serviceContents(client)).toEqual(baseline);
   });
