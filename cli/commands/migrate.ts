@@ -9,7 +9,12 @@ import * as path from "node:path";
 import { Command, InvalidArgumentError } from "commander";
 import { ObservabilityClient } from "../../provider/client";
 import { ENV_NAMES } from "../../provider/client/env";
-import { CONFIG_KEYS, resolveSettings, ProviderConfigError } from "../../provider/config";
+import {
+  CONFIG_KEYS,
+  MISSING_TOKEN_MESSAGE,
+  ProviderConfigError,
+  resolveSettings,
+} from "../../provider/config";
 import { DECLARATIONS } from "../../provider/resources/kinds";
 import { addConnectionOptions, readToken, type ConnectionFlags } from "../connection";
 import { action, CommandError, EXIT, redact, registerSecret, UsageError, type ExitCode } from "../exit";
@@ -32,7 +37,7 @@ interface MigrateFlags extends ConnectionFlags {
   alias?: string;
 }
 
-/** What the command needs from its surroundings; tests pass their own. */
+/** What the command needs from its surroundings: the process's environment and streams. */
 export interface MigrateIo {
   env: NodeJS.ProcessEnv;
   readStdin(): Promise<string>;
@@ -76,13 +81,9 @@ async function clientFor(
   io: MigrateIo,
   stdinInUse: boolean,
 ): Promise<{ client: ObservabilityClient; from: string }> {
-  let config: Record<string, string> = {};
-  let from = "the environment";
-  if (flags.stack) {
-    const cwd = path.resolve(flags.cwd ?? ".");
-    config = await new PulumiCli(cwd, flags.stack, io.env).config();
-    from = `stack ${flags.stack}'s configuration`;
-  }
+  const config = flags.stack
+    ? await new PulumiCli(path.resolve(flags.cwd ?? "."), flags.stack, io.env).config()
+    : {};
   const token = flags.tokenFile !== undefined ? await readToken(flags, io.env, stdinInUse) : undefined;
   let settings;
   try {
@@ -92,14 +93,20 @@ async function clientFor(
     );
   } catch (e) {
     if (!(e instanceof ProviderConfigError)) throw e;
-    if (/no API token/.test(e.message))
+    if (e.message === MISSING_TOKEN_MESSAGE)
       throw new UsageError(
         `no token: set ${ENV_NAMES.token}, pass --token-file FILE, or --stack to use a stack's ${CONFIG_KEYS.token}`,
       );
     throw new UsageError(e.message.replace(/^observability: /, ""));
   }
   registerSecret(settings.token);
-  if (token !== undefined) from = from === "the environment" ? "--token-file" : `${from} and --token-file`;
+  // Where the token came from, for the report's first line (resolveSettings prefers the stack's to the environment's).
+  const from =
+    token !== undefined
+      ? "the token of --token-file"
+      : config[CONFIG_KEYS.token]?.trim()
+        ? `stack ${flags.stack}'s configuration`
+        : "the environment";
   return {
     client: new ObservabilityClient({
       token: settings.token,
