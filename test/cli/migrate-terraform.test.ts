@@ -508,11 +508,25 @@ it("a state of 1,000 objects is checked with one listing per family, not a reque
   for (let i = 0; i < 600; i++)
     monitors.push(await createAsTerraform(em.current, "axiom_monitor", monitorConfig(`bulk ${i}`, i)));
   const datasets: Record<string, Record<string, unknown>> = {};
-  for (let i = 0; i < 400; i++)
+  for (let i = 0; i < 350; i++)
     datasets[`bulk-${i}`] = await createAsTerraform(em.current, "axiom_dataset", { name: `bulk-${i}` });
+  // Virtual fields are listed per dataset (the API lists them under one): 50 fields in 2 datasets, 2 listings.
+  const fields = [];
+  for (let i = 0; i < 50; i++)
+    fields.push(
+      await createAsTerraform(em.current, "axiom_virtual_field", {
+        dataset: `bulk-${i % 2}`,
+        name: `f${i}`,
+        expression: "a + b",
+      }),
+    );
   const file = writeState(
     "bulk.tfstate",
-    terraformState([counted("axiom_monitor", "bulk", monitors), forEach("axiom_dataset", "bulk", datasets)]),
+    terraformState([
+      counted("axiom_monitor", "bulk", monitors),
+      forEach("axiom_dataset", "bulk", datasets),
+      counted("axiom_virtual_field", "bulk", fields),
+    ]),
   );
   em.current.received.length = 0;
   const started = performance.now();
@@ -523,6 +537,17 @@ it("a state of 1,000 objects is checked with one listing per family, not a reque
   expect(r.code).toBe(0);
   expect(r.stderr).toMatch(/Taken \(1000\)/);
   const requests = em.current.received.map((q) => `${q.method} ${q.path}`);
-  expect(requests.sort()).toEqual(["GET /v2/datasets", "GET /v2/monitors"]);
+  expect(requests.sort()).toEqual([
+    "GET /v2/datasets",
+    "GET /v2/monitors",
+    "GET /v2/vfields",
+    "GET /v2/vfields",
+  ]);
+  expect(
+    em.current.received
+      .filter((q) => q.path === "/v2/vfields")
+      .map((q) => q.query.dataset)
+      .sort(),
+  ).toEqual(["bulk-0", "bulk-1"]);
   console.log(`migrate terraform: 1,000 objects checked in ${Math.round(ms)} ms (the whole process)`);
 }, 120_000);
