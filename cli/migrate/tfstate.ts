@@ -153,15 +153,20 @@ export function parseState(text: string, source: string): TerraformState {
       const iat = `${at}.instances[${ii}]`;
       if (!isObject(inst)) fail(iat, `must be an object, not ${describe(inst)}`);
       const o = inst as Record<string, unknown>;
+      // Older releases wrote `each` beside count and for_each; today's writer (version4.go `writeStateV4`) leaves
+      // it out, so the key's own type says which it is.
       const key = o.index_key;
       if (key !== undefined) {
-        if (res.each === "list" && !(typeof key === "number" && Number.isInteger(key) && key >= 0))
+        const isIndex = typeof key === "number" && Number.isInteger(key) && key >= 0;
+        if (!isIndex && typeof key !== "string")
+          fail(
+            `${iat}.index_key`,
+            `must be a count index (a whole number) or a for_each key (a string), not ${JSON.stringify(key)}`,
+          );
+        if (res.each === "list" && !isIndex)
           fail(`${iat}.index_key`, `must be a count index (a whole number), not ${JSON.stringify(key)}`);
         if (res.each === "map" && typeof key !== "string")
           fail(`${iat}.index_key`, `must be a for_each key (a string), not ${JSON.stringify(key)}`);
-        if (res.each === undefined) fail(`${iat}.index_key`, `is set, but the resource has no "each"`);
-      } else if (res.each !== undefined) {
-        fail(`${iat}.index_key`, `missing, though the resource has "each": "${res.each as string}"`);
       }
       if (o.attributes === undefined && o.attributes_flat !== undefined)
         fail(

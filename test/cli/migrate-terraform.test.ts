@@ -293,6 +293,21 @@ it("says when an instance was recorded under another schema version than the pro
   );
 });
 
+it("reads count and for_each as today's Terraform writes them, without `each`", async () => {
+  const modern = terraformState([
+    counted("axiom_monitor", "errors", [recorded.errors0, recorded.errors1], { each: undefined }),
+    forEach("axiom_notifier", "oncall", { slack: recorded.slack }, { each: undefined }),
+  ]);
+  expect(JSON.stringify(modern)).not.toContain('"each"');
+  const r = await runCli(["migrate", "terraform", writeState("modern.tfstate", modern)], { env: env() });
+  expect(r.code).toBe(0);
+  expect((JSON.parse(r.stdout) as ImportFileShape).resources.map((x) => x.logicalName)).toEqual([
+    "errors-0",
+    "errors-1",
+    "oncall-slack",
+  ]);
+});
+
 describe("refusals: one line naming what is wrong, never a stack trace", () => {
   it.each([
     [
