@@ -193,6 +193,18 @@ maybe("docs/migrating-from-terraform.md, followed block by block", () => {
     expect(readFileSync(path.join(project, "handover.sh"), "utf8")).toContain(
       "terraform state rm 'axiom_token.ci'",
     );
+    // A stack that does not exist: one line saying what `pulumi` answered, exit 1.
+    const wrong = await exec(
+      path.join(path.dirname(project), "bin", "observability"),
+      ["migrate", "terraform", "terraform.tfstate", "--stack", "nope"],
+      { cwd: project, env },
+    );
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr.trimEnd().split("\n")).toEqual([
+      expect.stringMatching(
+        /^observability migrate terraform: `pulumi config --show-secrets --json` failed .*nope/,
+      ),
+    ]);
   });
 
   test("3: `pulumi import --file` takes every object, protected, the token's value as a secret", async () => {
