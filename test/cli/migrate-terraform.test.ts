@@ -1,13 +1,15 @@
 /**
  * `observability migrate terraform`, run from the build output against an emulator: objects made as
- * terraform-provider-axiom makes them, a Terraform state (format 4) recording them, and the import file and the
- * report the command writes.
+ * terraform-provider-axiom makes them and the Terraform state (format 4) recording them (test/helpers/terraform.ts,
+ * composed in test/helpers/terraform-fixture.ts), then the import file and the report the command writes.
  *
  * The state's layout is hashicorp/terraform internal/states/statefile/version4.go (`stateV4`: `resources`, each with
  * `mode`, `type`, `name`, `provider`, `module`, `each`, `instances` with `index_key`, `status`, `deposed`,
  * `schema_version`, `attributes`, `sensitive_attributes`). The names expected are those of Pulumi's converter,
  * pulumi/pulumi-converter-terraform pkg/convert/tf_state.go (`TranslateState`): `<name>-<index>` and
- * `<name>-<key>`, with its special characters made `_`.
+ * `<name>-<key>`, with its special characters made `_`. The import file's shape is the CLI's, pulumi/pulumi
+ * pkg/cmd/pulumi/operations/import.go (`importFile`, `importSpec`) at v3.274.1, the version engine/pulumi-cli pins;
+ * the requests are counted at the emulator (`record`).
  */
 import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
