@@ -102,6 +102,8 @@ interface Candidate {
   id: string;
   /** The attributes as the kind's inputs. */
   inputs: Props;
+  /** The module that declares the provider configuration it was made through, when not the root module. */
+  providerModule?: string;
 }
 
 /** What to take from the state: the unaliased provider configuration, or the one with this alias. */
@@ -208,7 +210,15 @@ export function classify(
       continue;
     }
     seen.set(`${kind}\u0000${id}`, address);
-    candidates.push({ address, instance, resource, kind, id, inputs });
+    candidates.push({
+      address,
+      instance,
+      resource,
+      kind,
+      id,
+      inputs,
+      ...(provider.module ? { providerModule: provider.module } : {}),
+    });
   }
   return { candidates, skipped };
 }
@@ -439,7 +449,10 @@ export async function planMigration(
     if (found.get(c)) return true;
     skipped.push({
       address: c.address,
-      reason: `the service no longer has ${c.kind} ${c.id}: nothing to take; Terraform forgets it at its next refresh, or \`${stateRm(c.address)}\``,
+      reason: c.providerModule
+        ? `the service these credentials reach has no ${c.kind} ${c.id}; it was made through the provider configuration ` +
+          `declared in ${c.providerModule}, which may point at another organization: check it there before \`${stateRm(c.address)}\``
+        : `the service no longer has ${c.kind} ${c.id}: nothing to take; Terraform forgets it at its next refresh, or \`${stateRm(c.address)}\``,
     });
     return false;
   });

@@ -197,16 +197,20 @@ export function parseState(text: string, source: string): TerraformState {
 
 /**
  * The provider of a provider configuration's address: `registry.terraform.io/axiomhq/axiom` and the alias
- * (`eu`) of `provider["registry.terraform.io/axiomhq/axiom"].eu`. A legacy address (`provider.axiom`, from
- * Terraform 0.12) has no source: `-/axiom`.
+ * (`eu`) of `provider["registry.terraform.io/axiomhq/axiom"].eu`; `module`, the module that declares the
+ * configuration, when one does (`module.x.provider[...]`; a module that inherits its caller's records the caller's).
+ * A legacy address (`provider.axiom`, from Terraform 0.12) has no source: `-/axiom`.
  */
-export function parseProviderAddress(address: string): { source: string; alias?: string } | undefined {
-  // A provider inherited from a module is recorded as `module.x.provider[...]` by old versions.
-  const local = address.replace(/^(module\.[^.[]+(\[[^\]]*\])?\.)+/, "");
+export function parseProviderAddress(
+  address: string,
+): { source: string; alias?: string; module?: string } | undefined {
+  const prefix = /^((?:module\.[^.[]+(?:\[[^\]]*\])?\.)+)/.exec(address)?.[1];
+  const local = prefix ? address.slice(prefix.length) : address;
+  const module = prefix ? { module: prefix.slice(0, -1) } : {};
   const m = /^provider\["([^"]+)"\](?:\.([A-Za-z0-9_-]+))?$/.exec(local);
-  if (m) return { source: m[1], ...(m[2] ? { alias: m[2] } : {}) };
+  if (m) return { source: m[1], ...(m[2] ? { alias: m[2] } : {}), ...module };
   const legacy = /^provider\.([A-Za-z0-9_-]+)(?:\.([A-Za-z0-9_-]+))?$/.exec(local);
-  if (legacy) return { source: `-/${legacy[1]}`, ...(legacy[2] ? { alias: legacy[2] } : {}) };
+  if (legacy) return { source: `-/${legacy[1]}`, ...(legacy[2] ? { alias: legacy[2] } : {}), ...module };
   return undefined;
 }
 

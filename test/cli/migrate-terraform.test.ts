@@ -257,6 +257,31 @@ it("takes an aliased provider configuration's objects only with --alias", async 
   expect((JSON.parse(eu.stdout) as ImportFileShape).resources.map((x) => x.id)).toEqual([made.dataset]);
 });
 
+it("a provider configuration declared in a module: its objects are taken, and one not found is not called deleted", async () => {
+  const inModule = `module.legacy.${axiomProvider()}`;
+  const state = terraformState([
+    single("axiom_monitor", "found", recorded.errors0, { module: "module.legacy", provider: inModule }),
+    single(
+      "axiom_monitor",
+      "elsewhere",
+      { ...recorded.errors1, id: "mon_in_another_org" },
+      {
+        module: "module.legacy",
+        provider: inModule,
+      },
+    ),
+  ]);
+  const r = await runCli(["migrate", "terraform", writeState("module-provider.tfstate", state)], {
+    env: env(),
+  });
+  expect(r.code).toBe(0);
+  expect((JSON.parse(r.stdout) as ImportFileShape).resources.map((x) => x.id)).toEqual([made.monitors[0]]);
+  expect(r.stderr).toContain(
+    "module.legacy.axiom_monitor.elsewhere: the service these credentials reach has no Monitor mon_in_another_org; " +
+      "it was made through the provider configuration declared in module.legacy, which may point at another organization",
+  );
+});
+
 it("a token whose value Terraform's state does not hold: imported by id, and the command says what is lost and what to do", async () => {
   const tokenOnly = terraformState([single("axiom_token", "ci", { ...recorded.token, token: null })]);
   const r = await runCli(["migrate", "terraform", writeState("lost.tfstate", tokenOnly)], { env: env() });
