@@ -222,6 +222,51 @@ it("names the fields that drifted, and never a secret's values", async () => {
   }
 });
 
+it("every notifier channel: no drift where none is, and none of their credentials printed", async () => {
+  const secrets = {
+    discordToken: "MTA5ODc2NTQzMjEwOTg3NjU0.GhIjKl.discord-bot-token-0123456789abcdef",
+    discordWebhook: "https://discord.com/api/webhooks/109876543210987654/Zq9xW8vU7tS6rR5qP4oN3mM2lL1kK0jJ",
+    opsgenie: "0f1e2d3c-4b5a-6978-8a9b-acbdcedfe0f1",
+    pagerdutyToken: "u+PdLegacyT0kenAbc123xyz",
+    webhook: "https://hooks.example.com/alerts/4f8c1d2e9a7b6c5d",
+    customUrl: "https://api.example.com/incidents?key=ck_live_51Hx9Yq2eZvKYlo2C",
+    customHeader: "Bearer sk_live_4eC39HqLyjWDarjtT1zdp7dc",
+  };
+  const channels: Record<string, Record<string, unknown>> = {
+    discord: { discord: { discord_channel: "alerts", discord_token: secrets.discordToken } },
+    discord_webhook: { discord_webhook: { discord_webhook_url: secrets.discordWebhook } },
+    email: { email: { emails: ["oncall@example.com"] } },
+    opsgenie: { opsgenie: { api_key: secrets.opsgenie, is_eu: true } },
+    pagerduty: { pagerduty: { routing_key: ROUTING_KEY, token: secrets.pagerdutyToken } },
+    webhook: { webhook: { url: secrets.webhook } },
+    custom_webhook: {
+      custom_webhook: {
+        url: secrets.customUrl,
+        body: '{"text": "{{.Title}}"}',
+        headers: { Authorization: secrets.customHeader },
+      },
+    },
+  };
+  const objects: Record<string, Record<string, unknown>> = {};
+  for (const [key, properties] of Object.entries(channels))
+    objects[key] = await createAsTerraform(em.current, "axiom_notifier", { name: `via ${key}`, properties });
+  const r = await runCli(
+    [
+      "migrate",
+      "terraform",
+      writeState("channels.tfstate", terraformState([forEach("axiom_notifier", "by", objects)])),
+    ],
+    { env: env() },
+  );
+  expect(r.code).toBe(0);
+  expect(r.stderr).toMatch(/Taken \(7\)/);
+  expect(r.stderr).toContain("Drift: none");
+  for (const secret of [...Object.values(secrets), ROUTING_KEY]) {
+    expect(r.stderr).not.toContain(secret);
+    expect(r.stdout).not.toContain(secret);
+  }
+});
+
 it("reads `terraform state pull` from standard input, and --out writes the file for this user alone", async () => {
   const out = join(tmp.path, "import.json");
   const r = await runCli(["migrate", "terraform", "-", "--out", out], {
