@@ -312,7 +312,8 @@ export async function renamedTypes(args: string[], paths: Paths = {}): Promise<n
     text = readFileSync(fixture, "utf8");
   } catch (err) {
     throw new Error(
-      `cannot read ${shownFixture} (0.4.0's type names): ${(err as NodeJS.ErrnoException).code ?? String(err)}`,
+      `cannot read ${shownFixture} (0.4.0's type names): ${(err as NodeJS.ErrnoException).code ?? String(err)}; ` +
+        `run node scripts/renamed-types.mts --record in a clone with ${OLD_NAMES_COMMIT}`,
     );
   }
   const old = oldFromRecord(text, shownFixture);

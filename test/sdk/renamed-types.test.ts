@@ -172,6 +172,13 @@ describe("0.4.0's names come from the committed fixture, and the check still bit
     );
   }, 60_000);
 
+  test("a missing fixture is named, with the command that records it", () => {
+    const r = check({ root: dir, fixture: path.join(dir, "absent.json") });
+    expect((r.stdout as { threw: string }).threw).toMatch(
+      /^cannot read \S*absent\.json \(0\.4\.0's type names\): ENOENT; run node scripts\/renamed-types\.mts --record in a clone with [0-9a-f]{40}$/,
+    );
+  });
+
   test("--record never overwrites the fixture", () => {
     const before = readFileSync(FIXTURE);
     const r = spawnSync(process.execPath, [SCRIPT, "--record"], { cwd: ROOT, encoding: "utf8" });
