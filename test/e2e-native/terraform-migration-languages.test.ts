@@ -206,6 +206,63 @@ maybe("the program `pulumi import` generates, in TypeScript, Python and Go, prev
     expect(imported.match(/^ {2}\S+:$/gm)).toHaveLength(TAKEN);
   });
 
+  test("-import-program names what it cannot take: ciphertext, an object the stack lacks, a parent", async () => {
+    const cwd = yamlProject();
+    const sealed = path.join(root, "sealed.json");
+    writeFileSync(sealed, await pulumi(["stack", "export", "--stack", "dev"], cwd));
+    const spec = JSON.parse(readFileSync(path.join(cwd, "import.json"), "utf8")) as {
+      resources: Record<string, unknown>[];
+    };
+    const altered = (edit: (r: Record<string, unknown>) => void) => {
+      const file = path.join(root, `altered-${Math.random().toString(36).slice(2)}.json`);
+      const copy = structuredClone(spec);
+      edit(copy.resources[1]);
+      writeFileSync(file, JSON.stringify(copy));
+      return file;
+    };
+    const open = path.join(root, "open.json");
+    writeFileSync(open, await pulumi(["stack", "export", "--show-secrets", "--stack", "dev"], cwd), {
+      mode: 0o600,
+    });
+    const cases: [string, string, RegExp][] = [
+      [
+        sealed,
+        path.join(cwd, "import.json"),
+        /the stack's export \(made with --show-secrets\?\): .*encrypted/m,
+      ],
+      [
+        open,
+        altered((r) => (r.logicalName = "never-imported")),
+        /resources\[1\]: the stack has no .*never-imported/,
+      ],
+      [
+        open,
+        altered((r) => (r.parent = "logs")),
+        /resources\[1\]: parent, provider and component are not supported/,
+      ],
+    ];
+    for (const [state, importFile, message] of cases) {
+      const r = await exec(
+        NODE,
+        [
+          path.join(ROOT, "scripts", "sdkgen.mts"),
+          "--import-program",
+          "--state",
+          state,
+          "--import-file",
+          importFile,
+          "--out",
+          path.join(root, "never-written"),
+        ],
+        { env },
+      );
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(message);
+      expect(r.stderr).not.toMatch(/goroutine|\.go:\d+/);
+    }
+    rmSync(open);
+  });
+
   /**
    * A folder holding the language's generated program as `file`, beside the scaffolding of the language's flagship
    * example (its requirements, go.mod, package.json), as the project the imported stack belongs to.
