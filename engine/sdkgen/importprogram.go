@@ -48,7 +48,6 @@ type importSpec struct {
 	Type        tokens.Type `json:"type"`
 	Name        string      `json:"name"`
 	LogicalName string      `json:"logicalName"`
-	ID          string      `json:"id"`
 	Parent      string      `json:"parent"`
 	Provider    string      `json:"provider"`
 	Component   bool        `json:"component"`
@@ -218,7 +217,8 @@ func importedStates(statePath, importPath string) ([]*pkgresource.State, []*pkgr
 		if !ok {
 			return nil, nil, nil, fmt.Errorf("%s: the stack has no %s (was it imported?)", at, urn)
 		}
-		// As generateImportedDefinitions: the program protects what the import protected.
+		// generateImportedDefinitions sets each copy's protect to the import's --protect; right after the import,
+		// the state holds that same value.
 		states = append(states, state.Copy())
 	}
 	return states, snap.Resources, names, nil

@@ -282,11 +282,15 @@ maybe("the program `pulumi import` generates, in TypeScript, Python and Go, prev
     return folder;
   }
 
-  async function previewsNoChange(folder: string, program: string): Promise<void> {
-    const changes = await inlineOperation(
+  /** `preview` of the folder's program in the imported stack, through the tests' inline driver. */
+  const previewIn = (folder: string) =>
+    inlineOperation(
       { work: folder, env: { ...env, OBSERVABILITY_URL: em.url, OBSERVABILITY_TOKEN: em.token } },
       "preview",
     );
+
+  async function previewsNoChange(folder: string, program: string): Promise<void> {
+    const changes = await previewIn(folder);
     // The ten imported objects and the stack, all the same: nothing created, updated or deleted.
     expect(noChanges(changes)).toBe(true);
     expect(changes).toEqual({ same: TAKEN + 1 });
@@ -332,6 +336,10 @@ maybe("the program `pulumi import` generates, in TypeScript, Python and Go, prev
       { cwd: folder, env },
     );
     await previewsNoChange(folder, program);
+    // The preview weighs the program's inputs against the imported state: one input changed is one update.
+    editProgram(folder, "index.ts", "threshold: 10,", "threshold: 11,");
+    const changed = await previewIn(folder);
+    expect(changed).toEqual({ same: TAKEN, update: 1 });
   });
 
   (hasPython ? test : test.skip)("Python: __main__.py on sdk/python", async () => {
