@@ -7,6 +7,11 @@
  * Options: `--schema <file>` generates from that schema instead of the plugin's; `--sdk <dir>` names the folder
  * holding the SDKs (default sdk/); `--check` compares instead of writing.
  *
+ * `--import-program --state <export> --import-file <file> --out <dir>` writes instead the program `pulumi import`
+ * generates for an import's resources, in PCL, TypeScript, Python and Go (`<dir>/<language>/`), from the stack's
+ * `pulumi stack export --show-secrets` after the import: the CLI's own steps, with the generators its language
+ * hosts call (engine/sdkgen/importprogram.go; those hosts are not served here).
+ *
  * After the generators, each SDK is made publishable (finishSdks): Python's pyproject gets a README.md beside it
  * and an SPDX license expression, and the Go module a go.sum (`go mod tidy`). The Go module path is the repository
  * package.json names, + /sdk/go (goModulePath).
@@ -236,6 +241,35 @@ export function sdkFiles(dir: string): Record<string, Buffer> {
   return out;
 }
 
+/**
+ * The program `pulumi import` writes for the resources of `importFile`, from `stateFile` (the stack's export with
+ * --show-secrets, after the import), into `<out>/pcl/main.pp`, `<out>/nodejs/index.ts`, `<out>/python/__main__.py`
+ * and `<out>/go/main.go`, on the plugin's schema (or `schemaText`).
+ */
+export async function generateImportPrograms(
+  options: { stateFile: string; importFile: string; out: string; schemaText?: string },
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<void> {
+  const { binary } = await ensureSdkgen(env);
+  const schemaText = options.schemaText ?? (await pluginSchema(env));
+  const goModule = goModulePath();
+  const args = [
+    "-import-program",
+    "-schema",
+    "-",
+    "-state",
+    options.stateFile,
+    "-import-file",
+    options.importFile,
+    "-out",
+    options.out,
+    ...(goModule ? ["-go-module", goModule] : []),
+  ];
+  const result = await capture(binary, args, env, ROOT, schemaText);
+  if (result.code !== 0)
+    throw new Error(result.stderr.trim() || `sdkgen -import-program failed with exit code ${result.code}`);
+}
+
 function option(args: string[], name: string): string | undefined {
   const i = args.indexOf(name);
   if (i < 0) return undefined;
@@ -245,12 +279,36 @@ function option(args: string[], name: string): string | undefined {
 }
 
 async function main(args: string[]): Promise<number> {
-  const known = new Set(["--schema", "--sdk", "--check"]);
+  const known = new Set([
+    "--schema",
+    "--sdk",
+    "--check",
+    "--import-program",
+    "--state",
+    "--import-file",
+    "--out",
+  ]);
   for (const a of args) {
     if (a.startsWith("--") && !known.has(a))
       throw new Error(`unknown option ${a} (known: ${[...known].join(", ")})`);
   }
   const schemaFile = option(args, "--schema");
+  if (args.includes("--import-program")) {
+    const need = (name: string) => {
+      const value = option(args, name);
+      if (value === undefined) throw new Error(`--import-program needs ${name}`);
+      return path.resolve(value);
+    };
+    const out = need("--out");
+    await generateImportPrograms({
+      stateFile: need("--state"),
+      importFile: need("--import-file"),
+      out,
+      schemaText: schemaFile ? readFileSync(schemaFile, "utf8") : undefined,
+    });
+    console.error(`sdk:gen: wrote the imported program into ${out}/{pcl,nodejs,python,go}`);
+    return 0;
+  }
   const sdkDir = path.resolve(option(args, "--sdk") ?? SDK_DIR);
   const check = args.includes("--check");
   const t0 = Date.now();

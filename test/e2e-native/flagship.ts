@@ -401,7 +401,7 @@ export const INLINE_DRIVER = path.join(__dirname, "drivers", "inline.mts");
  * prints holds the change counts. `env` adds to the harness's (IMPORT_DATASET_ID).
  */
 export async function inlineOperation(
-  h: Harness,
+  h: Pick<Harness, "work" | "env">,
   operation: string,
   env: NodeJS.ProcessEnv = {},
 ): Promise<Changes> {
