@@ -8,7 +8,13 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { checkNoneOutlive, endMarkedPlugins, markedPlugins, PROCESS_MARK } from "./run-processes";
+import {
+  checkNoneOutlive,
+  endMarkedPlugins,
+  isDynamicHost,
+  markedPlugins,
+  PROCESS_MARK,
+} from "./run-processes";
 
 let dir: string;
 const started: ChildProcess[] = [];
@@ -101,4 +107,13 @@ test("the teardown's check fails naming what outlived the run, and ends it", asy
   expect(markedPlugins(`${run}/late`)).toEqual([]);
   await expect(checkNoneOutlive(`${run}/late`, "the suite", 0)).resolves.toBeUndefined();
   await expect(checkNoneOutlive(undefined, "a run with no mark")).resolves.toBeUndefined();
+});
+
+test.each([
+  ["node /p/node_modules/@pulumi/pulumi/cmd/dynamic-provider/index.js 127.0.0.1:4001", true],
+  ["/bin/sh /home/u/.pulumi/bin/pulumi-resource-pulumi-nodejs 127.0.0.1:4001", true],
+  ["/p/node_modules/node/bin/node /p/dist/provider/native/main.js 127.0.0.1:4001", false],
+  ["/home/u/.pulumi/bin/pulumi-language-yaml 127.0.0.1:4001", false],
+])("isDynamicHost(%s) is %s", (command, host) => {
+  expect(isDynamicHost({ pid: 1, mark: "m", command })).toBe(host);
 });

@@ -31,9 +31,12 @@ const PLUGIN = new RegExp(
   ].join("|"),
 );
 
-/** Whether `p` is a dynamic-provider host (`node …/@pulumi/pulumi/cmd/dynamic-provider/index.js <engine>`). */
+/**
+ * Whether `p` is a dynamic-provider host (`node …/@pulumi/pulumi/cmd/dynamic-provider/index.js <engine>`) or its
+ * launcher (`pulumi-resource-pulumi-nodejs <engine>`, a shell script that waits for the host, then exits).
+ */
 export const isDynamicHost = (p: MarkedProcess): boolean =>
-  /\/cmd\/dynamic-provider(\/index\.js)? /.test(p.command);
+  /\/cmd\/dynamic-provider(\/index\.js)? |(^|\/)pulumi-resource-pulumi-nodejs /.test(p.command);
 
 /** A marked process. */
 export interface MarkedProcess {
