@@ -13,6 +13,7 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
+import { prettierFormatted, writeOrCheck } from "./generated.mts";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const BEGIN = "<!-- languages:begin -->";
@@ -517,12 +518,6 @@ function schemaFromPlugin(): Spec {
   ) as Spec;
 }
 
-/** `text` as Prettier formats `file` (the repository's lint checks the docs, code blocks included). */
-async function formatted(text: string, file: string): Promise<string> {
-  const prettier = await import("prettier");
-  return prettier.format(text, { ...(await prettier.resolveConfig(file)), filepath: file });
-}
-
 async function main(args: string[]): Promise<number> {
   const schema = schemaFromPlugin();
   const programs = args.indexOf("--programs");
@@ -530,22 +525,20 @@ async function main(args: string[]): Promise<number> {
     writePrograms(schema, path.resolve(args[programs + 1]));
     return 0;
   }
-  const stale: string[] = [];
+  const pages: Record<string, string> = {};
   for (const ex of EXAMPLES) {
     const file = path.join(ROOT, "docs", "resources", ex.doc);
     const doc = readFileSync(file, "utf8");
-    const next = await formatted(withSection(doc, section(schema, ex), file), file);
-    if (next === doc) continue;
-    if (args.includes("--check")) stale.push(path.relative(ROOT, file));
-    else writeFileSync(file, next);
-  }
-  if (stale.length > 0) {
-    console.error(
-      `docs:languages: not what the schema gives (run npm run docs:languages): ${stale.join(", ")}`,
+    pages[path.relative(ROOT, file)] = await prettierFormatted(
+      withSection(doc, section(schema, ex), file),
+      file,
     );
-    return 1;
   }
-  return 0;
+  return writeOrCheck(pages, {
+    check: args.includes("--check"),
+    label: "docs:languages",
+    fix: "npm run docs:languages",
+  });
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

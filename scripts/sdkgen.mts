@@ -1,8 +1,8 @@
 /**
  * `npm run sdk:gen`: writes sdk/nodejs, sdk/python and sdk/go from the native provider's package schema (what
  * `npm run --silent schema` prints), through Pulumi's own code generators called by engine/sdkgen (a Go program).
- * `npm run sdk:check` regenerates into a temporary folder and fails, naming the files, when the committed SDKs
- * differ from what the schema gives.
+ * Both generate into a temporary folder; `npm run sdk:check` then fails, naming the files, when the committed SDKs
+ * differ from what the schema gives (scripts/generated.mts writeOrCheck, as the docs' generators).
  *
  * Options: `--schema <file>` generates from that schema instead of the plugin's; `--sdk <dir>` names the folder
  * holding the SDKs (default sdk/); `--check` compares instead of writing.
@@ -27,6 +27,7 @@ import {
 import * as os from "node:os";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
+import { writeOrCheck } from "./generated.mts";
 import { buildGoPackage, capture, findGo, isExecutable, noGoReason, toolCacheDir } from "./go-build.mts";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -214,39 +215,25 @@ async function finishGo(dir: string, env: NodeJS.ProcessEnv): Promise<void> {
   await run(["mod", "tidy"]);
 }
 
-/** Every file under `dir`, relative, sorted. */
-function listFiles(dir: string): string[] {
-  let names: string[];
-  try {
-    names = readdirSync(dir, { recursive: true, encoding: "utf8" });
-  } catch {
-    return [];
-  }
-  return names.filter((f) => statSync(path.join(dir, f)).isFile()).sort();
+/** What an installed or built SDK leaves in its folder (its own .gitignore files list them): never compared. */
+export function sdkLeftover(relative: string): boolean {
+  return (
+    /^(node_modules|bin|build|dist)\//.test(relative) ||
+    /(^|\/)(__pycache__|[^/]*\.egg-info)\//.test(relative)
+  );
 }
 
-/**
- * The differences between the SDKs in `committed` and those in `fresh`, one line each: a file missing, extra, or
- * with other contents. Files the SDKs' own .gitignore files leave out (an installed SDK's node_modules and bin)
- * are not compared.
- */
-export function compareSdks(committed: string, fresh: string): string[] {
-  const problems: string[] = [];
+/** The generated SDKs in `dir` (`<language>/<file>` to contents), every file of each language's folder. */
+export function sdkFiles(dir: string): Record<string, Buffer> {
+  const out: Record<string, Buffer> = {};
   for (const lang of LANGUAGES) {
-    const ignored = (f: string) =>
-      /^(node_modules|bin|build|dist)\//.test(f) || /(^|\/)(__pycache__|[^/]*\.egg-info)\//.test(f);
-    const a = listFiles(path.join(committed, lang)).filter((f) => !ignored(f));
-    const b = listFiles(path.join(fresh, lang));
-    const inA = new Set(a);
-    for (const f of b) {
-      if (!inA.has(f)) problems.push(`sdk/${lang}/${f} is missing`);
-      else if (!readFileSync(path.join(committed, lang, f)).equals(readFileSync(path.join(fresh, lang, f))))
-        problems.push(`sdk/${lang}/${f} differs from what the schema gives`);
+    const names = readdirSync(path.join(dir, lang), { recursive: true, encoding: "utf8" });
+    for (const f of names.sort()) {
+      const file = path.join(dir, lang, f);
+      if (statSync(file).isFile()) out[`${lang}/${f.split(path.sep).join("/")}`] = readFileSync(file);
     }
-    const inB = new Set(b);
-    for (const f of a) if (!inB.has(f)) problems.push(`sdk/${lang}/${f} is not generated from the schema`);
   }
-  return problems;
+  return out;
 }
 
 function option(args: string[], name: string): string | undefined {
@@ -265,11 +252,28 @@ async function main(args: string[]): Promise<number> {
   }
   const schemaFile = option(args, "--schema");
   const sdkDir = path.resolve(option(args, "--sdk") ?? SDK_DIR);
+  const check = args.includes("--check");
   const t0 = Date.now();
   const schemaText = schemaFile ? readFileSync(schemaFile, "utf8") : await pluginSchema();
   const tSchema = Date.now();
-  if (!args.includes("--check")) {
-    const { builtInSeconds } = await generateSdks(schemaText, sdkDir);
+  // Generated aside, then written or compared file by file: an SDK's installed leftovers (node_modules, bin) stay.
+  const fresh = mkdtempSync(path.join(os.tmpdir(), "obs-sdk-"));
+  try {
+    const { builtInSeconds } = await generateSdks(schemaText, fresh);
+    const code = writeOrCheck(sdkFiles(fresh), {
+      check,
+      label: "sdk:check",
+      fix: "npm run sdk:gen",
+      root: sdkDir,
+      shownRoot: "sdk",
+      owns: [...LANGUAGES],
+      ignore: sdkLeftover,
+    });
+    if (check) {
+      if (code === 0)
+        console.error(`sdk:check: ${path.relative(ROOT, sdkDir) || "."} is what the schema gives`);
+      return code;
+    }
     const built =
       builtInSeconds === undefined ? "cached generator" : `generator built in ${builtInSeconds} s`;
     console.error(
@@ -277,19 +281,6 @@ async function main(args: string[]): Promise<number> {
         `(schema ${((tSchema - t0) / 1000).toFixed(1)} s, ${built}, total ${((Date.now() - t0) / 1000).toFixed(1)} s)`,
     );
     return 0;
-  }
-  const fresh = mkdtempSync(path.join(os.tmpdir(), "obs-sdk-"));
-  try {
-    await generateSdks(schemaText, fresh);
-    const problems = compareSdks(sdkDir, fresh);
-    if (problems.length === 0) {
-      console.error(`sdk:check: ${path.relative(ROOT, sdkDir) || "."} is what the schema gives`);
-      return 0;
-    }
-    console.error(`sdk:check: the committed SDKs are stale; run \`npm run sdk:gen\` and commit sdk/:`);
-    for (const p of problems.slice(0, 20)) console.error(`  ${p}`);
-    if (problems.length > 20) console.error(`  … and ${problems.length - 20} more`);
-    return 1;
   } finally {
     rmSync(fresh, { recursive: true, force: true });
   }

@@ -9,6 +9,7 @@
  */
 import { z } from "zod";
 import { INT64_SCHEMAS } from "../schemas/int64";
+import { WRAPPERS, unwrap } from "../schemas/common";
 import { CONFIG_KEYS } from "../config";
 import { ENV_NAMES } from "../client/env";
 import { LOOKUP_FUNCTIONS } from "./functions";
@@ -17,6 +18,7 @@ import { KINDS } from "../resources/registry";
 import { PACKAGE, functionToken, secretKeysOf, typeToken } from "./tokens";
 
 export { MODULE, PACKAGE, functionToken, secretKeysOf, typeToken } from "./tokens";
+export { unwrap } from "../schemas/common";
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 /** A property or type reference of the metaschema (`propertySpec`, `typeSpec`). */
@@ -63,10 +65,6 @@ const pascal = (s: string): string =>
     .map((w) => w[0].toUpperCase() + w.slice(1))
     .join("");
 
-/** The zod wrappers that change nothing about the type's shape. */
-const WRAPPERS = new Set(["optional", "nullable", "default", "prefault", "catch", "readonly", "nonoptional"]);
-
-/** `schema` without its wrappers and preprocessing: the type its values have. */
 /**
  * Where a function of the plugin answers otherwise than the program's function of the same name, whose comment the
  * description is read from: the program's promise forms of a notifier leave its channel's credentials out (a plain
@@ -76,19 +74,6 @@ const NATIVE_FUNCTION_DOCS: Readonly<Record<string, string>> = {
   getNotifier: "A notifier by id or by name, its channel's credentials included and marked secret.",
   getNotifiers: "Every notifier, their channels' credentials included and marked secret.",
 };
-
-export function unwrap(schema: z.core.$ZodType): z.core.$ZodType {
-  let s = schema;
-  for (let i = 0; i < 32; i++) {
-    const def = s._zod.def as any;
-    if (WRAPPERS.has(def.type)) s = def.innerType;
-    // A preprocess is a pipe from a transform; a pipe into a transform keeps its input's type; any other pipe
-    // (a discriminating object piped into a union) has its output's.
-    else if (def.type === "pipe") s = def.out._zod.def.type === "transform" ? def.in : def.out;
-    else return s;
-  }
-  return s;
-}
 
 /** Whether an object's field may be left out. */
 export function isOptional(field: z.core.$ZodType): boolean {
@@ -181,9 +166,19 @@ export function typeNameAt(kind: string, path: string): string {
 /** A zod path's docs key, as docs.ts records it: list items and map values `[]`, union members unmarked. */
 const docsPath = (path: string): string => path.replace(/\{\}/g, "[]").replace(/<\w+>/g, "");
 
+/** An object or enum type met by the walk: where (`Kind.path`, marked as in {@link TYPE_NAMES}), and its token. */
+export interface TypePlace {
+  at: string;
+  token: string;
+  /** An enum's values at this place alone (the type holds those of every place that shares its name). */
+  enumValues?: unknown[];
+}
+
 /** Builds the schema's types while it walks the kinds' zod schemas. */
 class Walker {
   readonly types: Record<string, any> = {};
+  /** Every place an object or enum type was met, in the walk's order (scripts/renamed-types.mts reads them). */
+  readonly places: TypePlace[] = [];
   /** Where each object or enum type was first met (`Kind.path`), to name both places when two disagree. */
   private readonly firstMet = new Map<string, string>();
 
@@ -297,6 +292,7 @@ class Walker {
   private objectType(kind: string, path: string, shape: Record<string, z.core.$ZodType>): PropertySpec {
     const token = typeToken(typeNameAt(kind, path));
     const at = `${kind}.${path}`;
+    this.places.push({ at, token });
     const existing = this.types[token];
     if (existing && existing.enum) throw new Error(`${at}: the type name ${token} is an enum's too`);
     if (existing?.pending) return { $ref: `#/types/${token}` };
@@ -334,6 +330,7 @@ class Walker {
   /** An enum's reference; the places that share its name share one enum holding all their values. */
   private enumType(kind: string, path: string, values: unknown[]): PropertySpec {
     const token = typeToken(typeNameAt(kind, path));
+    this.places.push({ at: `${kind}.${path}`, token, enumValues: values });
     const numeric = values.every((v) => typeof v === "number");
     const existing = this.types[token];
     if (existing && !existing.enum)
@@ -417,8 +414,9 @@ export interface ReleaseInfo {
  * With a repository, `pluginDownloadURL` names its GitHub releases, from which the engine fetches the plugin
  * tarball of a version (pulumi/pulumi sdk/go/common/workspace/plugins.go, the `github://` source) and which every
  * generated SDK repeats.
+ * `places`, when given, receives every place the walk met an object or enum type ({@link TypePlace}).
  */
-export function packageSchema(docs: SourceDocs, release?: ReleaseInfo): PackageSpec {
+export function packageSchema(docs: SourceDocs, release?: ReleaseInfo, places?: TypePlace[]): PackageSpec {
   const walker = new Walker(docs);
   walker.types[typeToken("Region")] = {
     description: "A region of the service, which selects its base URL.",
@@ -519,6 +517,7 @@ export function packageSchema(docs: SourceDocs, release?: ReleaseInfo): PackageS
     if (Object.keys(fn.inputs.properties).length === 0) delete (fn as { inputs?: unknown }).inputs;
   }
   const config = configProperties(docs);
+  places?.push(...walker.places);
   return {
     name: PACKAGE,
     displayName: "Observability",

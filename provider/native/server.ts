@@ -13,6 +13,8 @@ import { Any } from "google-protobuf/google/protobuf/any_pb";
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 import { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import { PartialCreateError } from "../resources/lifecycle";
+import type * as Terraform from "../terraform";
+import { TERRAFORM_KEY, TERRAFORM_PROVIDER } from "../terraform/name";
 import type { ResourceKind } from "../resources/registry";
 import { sameJson } from "../resources/values";
 import {
@@ -305,6 +307,29 @@ export function resourceProviderService(options: ServerOptions): grpc.UntypedSer
         failure.setProperty(f.property);
         failure.setReason(f.reason);
         resp.addFailures(failure);
+      }
+      return resp;
+    }),
+
+    // Conversion from Terraform (`pulumi import --from terraform`, `pulumi convert --from terraform`): the engine's
+    // mapper (pulumi/pulumi pkg/codegen/convert/base_plugin_mapper.go) asks every installed plugin which source
+    // providers it maps, then for the mapping of the one it needs, or blindly with an empty provider. A key or
+    // provider not ours gets an empty answer, not an error: an error would fail the conversion of every other
+    // provider while this plugin is installed (provider.proto: "an empty response (not an error)").
+    getMappings: unary(async (req) => {
+      const resp = new providerPb.GetMappingsResponse();
+      resp.setProvidersList(req.getKey() === TERRAFORM_KEY ? [TERRAFORM_PROVIDER] : []);
+      return resp;
+    }),
+
+    getMapping: unary(async (req) => {
+      const resp = new providerPb.GetMappingResponse();
+      const asked: string = req.getProvider();
+      if (req.getKey() === TERRAFORM_KEY && (asked === TERRAFORM_PROVIDER || asked === "")) {
+        // The table is loaded here, at the first ask, not with the plugin: most runs never convert.
+        const { terraformMapping } = require("../terraform") as typeof Terraform;
+        resp.setProvider(TERRAFORM_PROVIDER);
+        resp.setData(Buffer.from(JSON.stringify(terraformMapping(options.version))));
       }
       return resp;
     }),

@@ -31,6 +31,37 @@ export function serviceDefaults(schema: z.ZodObject): Record<string, unknown> {
   return out;
 }
 
+/** The zod wrappers that change nothing about the type's shape. */
+export const WRAPPERS: ReadonlySet<string> = new Set([
+  "optional",
+  "nullable",
+  "default",
+  "prefault",
+  "catch",
+  "readonly",
+  "nonoptional",
+]);
+
+/** `schema` without its wrappers and preprocessing: the type its values have. */
+export function unwrap(schema: z.core.$ZodType): z.core.$ZodType {
+  let s = schema;
+  for (let i = 0; i < 32; i++) {
+    const def = s._zod.def as {
+      type: string;
+      innerType?: z.core.$ZodType;
+      in?: z.core.$ZodType;
+      out?: z.core.$ZodType;
+    };
+    if (WRAPPERS.has(def.type) && def.innerType) s = def.innerType;
+    // A preprocess is a pipe from a transform; a pipe into a transform keeps its input's type; any other pipe
+    // (a discriminating object piped into a union) has its output's.
+    else if (def.type === "pipe" && def.in && def.out)
+      s = def.out._zod.def.type === "transform" ? def.in : def.out;
+    else return s;
+  }
+  return s;
+}
+
 /** The field names of an object schema, in the order it declares them. */
 export function fieldNames<S extends z.ZodObject>(schema: S): (keyof S["shape"] & string)[] {
   return Object.keys(schema.shape) as (keyof S["shape"] & string)[];

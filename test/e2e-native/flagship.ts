@@ -479,3 +479,19 @@ export function expectDocsInputs(seenFile: string, programs: string): void {
     expect({ name, inputs: unwrapSecrets(seen[name]) }).toMatchObject({ name, inputs });
   }
 }
+
+/** A page's `sh` blocks, by the heading (`##` or `###`) of their section, for the tests that follow a page. */
+export function shellBlocks(markdown: string): Map<string, string[]> {
+  const sections = new Map<string, string[]>();
+  let heading = "";
+  const lines = markdown.split("\n");
+  for (let i = 0; i < lines.length; i++) {
+    const h = /^#{2,3} (.+)$/.exec(lines[i]);
+    if (h) heading = h[1];
+    if (lines[i] !== "```sh") continue;
+    const block: string[] = [];
+    for (i++; i < lines.length && lines[i] !== "```"; i++) block.push(lines[i]);
+    sections.set(heading, [...(sections.get(heading) ?? []), block.join("\n")]);
+  }
+  return sections;
+}

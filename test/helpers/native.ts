@@ -94,6 +94,10 @@ export interface NativeClient {
     args: Props,
   ): Promise<{ result?: Props; failures: { property: string; reason: string }[] }>;
   getSchema(): Promise<string>;
+  /** GetMappings: the source providers the plugin maps for `key`. */
+  getMappings(key: string): Promise<string[]>;
+  /** GetMapping: the mapping's provider and its data (bytes, as the engine receives them). */
+  getMapping(key: string, provider: string): Promise<{ provider: string; data: Uint8Array }>;
   /** The engine's Cancel (Ctrl-C). */
   cancel(): Promise<void>;
   close(): Promise<void>;
@@ -226,6 +230,19 @@ export async function startNative(): Promise<NativeClient> {
       const req = new providerPb.GetSchemaRequest();
       const resp: any = await call("getSchema", req);
       return resp.getSchema();
+    },
+    async getMappings(key) {
+      const req = new providerPb.GetMappingsRequest();
+      req.setKey(key);
+      const resp: any = await call("getMappings", req);
+      return resp.getProvidersList();
+    },
+    async getMapping(key, provider) {
+      const req = new providerPb.GetMappingRequest();
+      req.setKey(key);
+      req.setProvider(provider);
+      const resp: any = await call("getMapping", req);
+      return { provider: resp.getProvider(), data: resp.getData_asU8() };
     },
     async close() {
       client.close();

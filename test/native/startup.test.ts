@@ -73,3 +73,35 @@ test("a lookup function loads the lookups module at its first use", () => {
     process.stdout.write(JSON.stringify({ before, after: report().lookups, oneWith: typeof lookup.oneWith }));`);
   expect(seen).toEqual({ before: false, after: true, oneWith: "function" });
 });
+
+test("the Terraform table is loaded at the first GetMapping, and loads none of @pulumi/pulumi's index, the lookups, the Resource classes or the HTTP client", () => {
+  const table = path.join(REPO_ROOT, "dist", "provider", "terraform", "index.js");
+  const seen = inFreshNode(`${LOADED}
+    const { resourceProviderService } = require(${JSON.stringify(path.join(NATIVE, "server.js"))});
+    const service = resourceProviderService({ version: "0.0.0-test", schema: "{}" });
+    const before = loaded("dist/provider/terraform/index.js");
+    const pb = require("@pulumi/pulumi/proto/provider_pb");
+    const req = new pb.GetMappingRequest();
+    req.setKey("terraform");
+    req.setProvider("axiom");
+    service.getMapping({ request: req }, (err, resp) => {
+      process.stdout.write(JSON.stringify({
+        before,
+        after: loaded("dist/provider/terraform/index.js"),
+        bytes: err ? String(err) : resp.getData_asU8().length > 0,
+        ...report(),
+      }));
+    });`);
+  expect(fs.existsSync(table)).toBe(true);
+  expect(seen).toEqual({
+    before: false,
+    after: true,
+    bytes: true,
+    pulumiIndex: false,
+    lookups: false,
+    resourceClasses: false,
+    declarations: true,
+    client: false,
+    undici: false,
+  });
+});
