@@ -26,6 +26,10 @@ export const VERSION = (
 ).version;
 export const PLUGIN = path.join(ROOT, "dist", "plugin", "pulumi-resource-observability");
 
+/** npm as the tests were started with it (npm_execpath inside npm scripts), else the one on PATH: command, args. */
+export const npm = (args: string[]): [string, string[]] =>
+  process.env.npm_execpath ? [NODE, [process.env.npm_execpath, ...args]] : ["npm", args];
+
 /** A command's outcome; `output` is stdout and stderr interleaved as they came, for failure messages. */
 export interface Outcome {
   code: number | null;
@@ -172,8 +176,7 @@ export async function openHarness(
   extraPath: string[] = [],
   installed?: InstalledPlugin,
 ): Promise<Harness> {
-  mkdirSync(path.join(ROOT, ".demo"), { recursive: true });
-  const root = mkdtempSync(path.join(ROOT, ".demo", `lang-${example}-`));
+  const root = demoFolder(`lang-${example}-`);
   const work = path.join(root, example);
   const recorder = recordCommandLines(realPulumi, path.join(root, "recorded-cli"));
   const pulumi = recorder.pulumi;
@@ -181,6 +184,26 @@ export async function openHarness(
     recursive: true,
     filter: (src) => !/(node_modules|\.pulumi-state|__pycache__|\.?venv|package-lock\.json)$/.test(src),
   });
+  return openHarnessIn(pulumi, work, extraPath, installed);
+}
+
+/** A fresh folder under .demo/ (ignored by git), named from `prefix`. */
+export function demoFolder(prefix: string): string {
+  mkdirSync(path.join(ROOT, ".demo"), { recursive: true });
+  return mkdtempSync(path.join(ROOT, ".demo", prefix));
+}
+
+/**
+ * The harness of {@link openHarness} on a project folder `work` that is there already (a project `pulumi new`
+ * wrote); its PULUMI_HOME, when not `installed`'s, is made beside it.
+ */
+export async function openHarnessIn(
+  pulumi: string,
+  work: string,
+  extraPath: string[] = [],
+  installed?: InstalledPlugin,
+): Promise<Harness> {
+  const root = path.dirname(work);
   const home = installed?.pulumiHome ?? path.join(root, "pulumi-home");
   mkdirSync(home, { recursive: true });
   const token = `xaat-lang-${Math.random().toString(36).slice(2, 12)}`;

@@ -19,6 +19,7 @@ import * as path from "node:path";
 import {
   FLAGSHIP_CREATES,
   NODE,
+  npm,
   changesOf,
   inlineOperation,
   flagshipObjects,
@@ -57,10 +58,6 @@ const missing = [
 ].filter((m) => m !== undefined);
 if (missing.length > 0) console.warn(`release languages: skipped: ${missing.join("; ")}`);
 const maybe = missing.length === 0 ? describe : describe.skip;
-
-/** npm as this test was started with it (npm_execpath inside npm scripts), else the one on PATH. */
-const npm = (args: string[]): [string, string[]] =>
-  process.env.npm_execpath ? [NODE, [process.env.npm_execpath, ...args]] : ["npm", args];
 
 /** How one language installs its SDK's artifact into the flagship's copy and runs an operation there. */
 interface Language {

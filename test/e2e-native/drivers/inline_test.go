@@ -2,7 +2,8 @@
 // Automation API inline program (auto.UpsertStackInlineSource, pulumi/pulumi sdk/go/auto/stack.go), so the
 // engine talks to this process and no Go language host is needed. It is not part of the example: inline.mts adds
 // it to the example's package at build time with `go test -overlay`, and runs the test binary with
-// INLINE_OPERATION set. The program function is named by INLINE_PROGRAM_FUNCTION's value at build time below.
+// INLINE_OPERATION set. It calls the function main.go gives pulumi.Run: `flagship` below is that name, which
+// inline.mts writes in its place in the copy it builds with (the flagships' function is flagship).
 //
 // The stack `dev` of the project the example's Pulumi.yaml names lives in the backend PULUMI_BACKEND_URL names,
 // encrypted with PULUMI_CONFIG_PASSPHRASE. Stack configuration comes from the environment (inline.mts,
