@@ -12,7 +12,16 @@
  * The example is copied into a work folder under .demo/, so an edit or an install never touches the repository.
  */
 import { spawn, spawnSync } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import * as path from "node:path";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { ObservabilityClient } from "../../provider/client";
@@ -134,13 +143,15 @@ export interface Harness {
  * A stand-in `pulumi` in `dir` that records its arguments, then runs the real CLI in its place (`exec`: the same
  * process, so the engine, its plugins and signals are as they were). The harness puts it first on PATH and runs
  * it as the CLI, so that every command line of a run, the drivers' Automation API calls included, can be checked
- * for secrets. Resolves to the reader of what it recorded.
+ * for secrets. Resolves to the reader of what it recorded. The harness keeps it in `recorded-cli/` beside the
+ * project, where a test that runs the CLI before the harness exists (`pulumi new`) records into the same log.
  */
 export function recordCommandLines(realPulumi: string, dir: string): { pulumi: string; lines(): string[] } {
   mkdirSync(dir, { recursive: true });
   const log = path.join(dir, "command-lines");
   const pulumi = path.join(dir, "pulumi");
-  writeFileSync(log, "");
+  // A second recorder in the same folder adds to the first's log: one log from `pulumi new` to destroy.
+  if (!existsSync(log)) writeFileSync(log, "");
   // One record a command: its arguments, each ended by NUL, then a newline.
   writeFileSync(
     pulumi,
@@ -178,13 +189,11 @@ export async function openHarness(
 ): Promise<Harness> {
   const root = demoFolder(`lang-${example}-`);
   const work = path.join(root, example);
-  const recorder = recordCommandLines(realPulumi, path.join(root, "recorded-cli"));
-  const pulumi = recorder.pulumi;
   cpSync(path.join(ROOT, "examples", example), work, {
     recursive: true,
     filter: (src) => !/(node_modules|\.pulumi-state|__pycache__|\.?venv|package-lock\.json)$/.test(src),
   });
-  return openHarnessIn(pulumi, work, extraPath, installed);
+  return openHarnessIn(realPulumi, work, extraPath, installed);
 }
 
 /** A fresh folder under .demo/ (ignored by git), named from `prefix`. */
@@ -198,12 +207,14 @@ export function demoFolder(prefix: string): string {
  * wrote); its PULUMI_HOME, when not `installed`'s, is made beside it.
  */
 export async function openHarnessIn(
-  pulumi: string,
+  realPulumi: string,
   work: string,
   extraPath: string[] = [],
   installed?: InstalledPlugin,
 ): Promise<Harness> {
   const root = path.dirname(work);
+  const recorder = recordCommandLines(realPulumi, path.join(root, "recorded-cli"));
+  const pulumi = recorder.pulumi;
   const home = installed?.pulumiHome ?? path.join(root, "pulumi-home");
   mkdirSync(home, { recursive: true });
   const token = `xaat-lang-${Math.random().toString(36).slice(2, 12)}`;
