@@ -1,19 +1,19 @@
 /**
  * `npm run docs:languages`: writes, in each docs/resources/<kind>.md, the section that declares the kind in
  * TypeScript, Python, Go and YAML on the native provider's SDKs (sdk/). Each kind's example inputs are written
- * once, below, and rendered into each language from the package schema (what `npm run --silent schema` prints),
- * with each SDK's naming: camelCase in TypeScript and YAML, snake_case keywords and keys in Python
+ * once, below, and rendered into each language from the package schema as the build wrote it
+ * (dist/provider/native/schema.json; the npm script builds first), with each SDK's naming: camelCase in
+ * TypeScript and YAML, snake_case keywords and keys in Python
  * (pkg/codegen/python PyName), and typed `Args` structs, `pulumi.String(…)` and enum conversions in Go
  * (pkg/codegen/go). `--check` fails, naming the files, when a section is not what the schema gives;
  * `--programs <dir>` also writes each language's thirteen declarations as one program (the e2e test previews them).
  *
  * The section sits between `<!-- languages:begin -->` and `<!-- languages:end -->`, before `## Inputs`.
  */
-import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
-import { prettierFormatted, writeOrCheck } from "./generated.mts";
+import { builtSchema, prettierFormatted, writeOrCheck } from "./generated.mts";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const BEGIN = "<!-- languages:begin -->";
@@ -509,17 +509,8 @@ export function writePrograms(schema: Spec, dir: string): void {
   );
 }
 
-function schemaFromPlugin(): Spec {
-  return JSON.parse(
-    execFileSync(process.execPath, [path.join(ROOT, "scripts", "native-schema.mts")], {
-      cwd: ROOT,
-      encoding: "utf8",
-    }),
-  ) as Spec;
-}
-
 async function main(args: string[]): Promise<number> {
-  const schema = schemaFromPlugin();
+  const schema = builtSchema() as Spec;
   const programs = args.indexOf("--programs");
   if (programs >= 0) {
     writePrograms(schema, path.resolve(args[programs + 1]));

@@ -110,3 +110,19 @@ export async function prettierFormatted(text: string, file: string): Promise<str
   const prettier = await import("prettier");
   return prettier.format(text, { ...(await prettier.resolveConfig(file)), filepath: file });
 }
+
+/**
+ * The package schema as the build wrote it (dist/provider/native/schema.json, what the plugin serves): what the
+ * docs' generators render from. Generating it takes a TypeScript program over the sources, seconds of CPU, so the
+ * build does it once (scripts/native-lib.mts generateSchema), and the generators' npm scripts build first.
+ */
+export function builtSchema(): Record<string, unknown> {
+  const file = path.join(ROOT, "dist", "provider", "native", "schema.json");
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch {
+    throw new Error(`${path.relative(ROOT, file)} is missing: run npm run build first`);
+  }
+  return JSON.parse(text) as Record<string, unknown>;
+}

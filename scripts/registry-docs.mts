@@ -2,7 +2,7 @@
  * `npm run docs:registry`: writes docs/_index.md and docs/installation-configuration.md, the two pages the Pulumi
  * Registry reads from a provider's repository, with the front matter it reads (`title`, `meta_desc`,
  * `layout: package`, as pulumi/pulumi-random's docs/_index.md has it). Both are generated from the package schema
- * (what `npm run --silent schema` prints: the kinds' declarations, the configuration's descriptions and
+ * as the build wrote it (dist/provider/native/schema.json; the npm script builds first: the kinds' declarations, the configuration's descriptions and
  * environment variables, the SDKs' names from engine/sdkgen/language.go's layout) and from the resources'
  * examples (scripts/docs-languages.mts), so nothing in them is kept by hand. `--check` fails, naming the files,
  * when the committed pages are not what the schema gives (test/sdk/registry-docs.test.ts runs it).
@@ -10,8 +10,7 @@
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { EXAMPLES, snippets } from "./docs-languages.mts";
-import { prettierFormatted, writeOrCheck } from "./generated.mts";
-import { generateSchema } from "./native-lib.mts";
+import { builtSchema, prettierFormatted, writeOrCheck } from "./generated.mts";
 import { goModulePath } from "./sdkgen.mts";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -184,7 +183,7 @@ export async function registryPages(schema: Spec): Promise<Record<string, string
 }
 
 async function main(args: string[]): Promise<number> {
-  return writeOrCheck(await registryPages(generateSchema() as Spec), {
+  return writeOrCheck(await registryPages(builtSchema() as Spec), {
     check: args.includes("--check"),
     label: "docs:registry",
     fix: "npm run docs:registry",

@@ -31,6 +31,7 @@ import {
   npm,
   openHarnessIn,
   plaintextSecrets,
+  recordCommandLines,
   ROOT,
   toolPath,
   type Changes,
@@ -169,21 +170,6 @@ function writeStandInHosts(dir: string): void {
   }
 }
 
-/**
- * A `pulumi` in `root/argv-bin` that appends its arguments to `root/pulumi-argv.log`, one call a line, then runs
- * the CLI: every command of a template's run goes through it (the tests' own and the Automation API's, which takes
- * `pulumi` from PATH), so the log shows whether a secret ever reached a command line.
- */
-function argvRecorder(root: string): { pulumi: string; log: string } {
-  const dir = path.join(root, "argv-bin");
-  mkdirSync(dir, { recursive: true });
-  const log = path.join(root, "pulumi-argv.log");
-  const pulumi = path.join(dir, "pulumi");
-  writeFileSync(pulumi, `#!/bin/sh\nprintf '%s\\n' "$*" >> '${log}'\nexec '${cli.path!}' "$@"\n`);
-  chmodSync(pulumi, 0o755);
-  return { pulumi, log };
-}
-
 /** Every file under `dir`, relative to it, sorted. */
 function filesOf(dir: string): string[] {
   return readdirSync(dir, { recursive: true, encoding: "utf8" })
@@ -195,7 +181,8 @@ function filesOf(dir: string): string[] {
 function pulumiNew(root: string, template: string, extraPath: string[]) {
   const hosts = path.join(root, "stand-in-hosts");
   writeStandInHosts(hosts);
-  const recorder = argvRecorder(root);
+  // Recorded where the harness records the rest of the run (flagship.ts recordCommandLines): one log.
+  const recorder = recordCommandLines(cli.path!, path.join(root, "recorded-cli"));
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     PULUMI_HOME: path.join(root, "new-home"),
@@ -234,7 +221,6 @@ function describeTemplate(language: string, spec: TemplateSpec): void {
     let root: string;
     let h: Harness;
     let baseline: Record<string, string[]>;
-    let argvLog: string;
     const template = path.join(TEMPLATES, spec.dir);
     const extraPath = spec.standIn ? [] : [yamlHost.path!];
 
@@ -242,9 +228,7 @@ function describeTemplate(language: string, spec: TemplateSpec): void {
       root = demoFolder(`template-${spec.dir}-`);
       const made = await pulumiNew(root, template, extraPath);
       if (made.code !== 0) throw new Error(`pulumi new failed:\n${made.stdout}\n${made.stderr}`);
-      const recorder = argvRecorder(root);
-      h = await openHarnessIn(recorder.pulumi, path.join(root, PROJECT), extraPath);
-      argvLog = recorder.log;
+      h = await openHarnessIn(cli.path!, path.join(root, PROJECT), extraPath);
       baseline = await flagshipObjects(h.client);
     }, 5 * 60_000);
     afterAll(async () => h?.close());
@@ -354,7 +338,7 @@ function describeTemplate(language: string, spec: TemplateSpec): void {
     });
 
     test("no secret was ever on a pulumi command line, from pulumi new to destroy", () => {
-      const calls = readFileSync(argvLog, "utf8").trim().split("\n");
+      const calls = h.commandLines();
       // The log saw the run: pulumi new, the secrets set, and each operation.
       expect(calls[0]).toMatch(/^new .* --yes --generate-only /);
       expect(calls).toContain("config set --secret observability:token --stack dev --non-interactive");

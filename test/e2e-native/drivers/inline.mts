@@ -18,9 +18,9 @@
  * with PULUMI_CONFIG_PASSPHRASE (default `pulumi-observability-local`). Its configuration comes from the
  * environment: OBSERVABILITY_URL (default: the emulator, http://127.0.0.1:8787), OBSERVABILITY_TOKEN (default: the
  * emulator's development token; a secret), OBSERVABILITY_ORG_ID, SLACK_WEBHOOK_URL (the notifier's secret URL) and
- * IMPORT_DATASET_ID (when set, the program imports that existing dataset). With INLINE_KEEP_CONFIG=1 it sets none:
- * the stack's configuration was set beforehand (`pulumi config set --secret` reading each secret from stdin), since
- * the Automation API passes what it sets on the CLI's command line.
+ * IMPORT_DATASET_ID (when set, the program imports that existing dataset). The secrets reach the stack on the
+ * CLI's standard input (test/helpers/stack-config.ts; Python and Go do the same), never on a command line. With
+ * INLINE_KEEP_CONFIG=1 it sets none: the stack's configuration was set beforehand.
  *
  * stdout's last line is JSON: the operation, the count of resources per change and the stack outputs (secrets as
  * "[secret]"); the engine's output goes to stderr.
@@ -31,6 +31,7 @@ import { createRequire } from "node:module";
 import * as os from "node:os";
 import * as path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { setStackConfig } from "../../helpers/stack-config.ts";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 /** The emulator's development token: not a secret, it is accepted only by the emulator. */
@@ -135,7 +136,8 @@ async function runNode(folder: string, op: Operation, env: NodeJS.ProcessEnv): P
   );
   const config = stackConfig(env);
   if (!config.importDatasetId) await stack.removeConfig("importDatasetId");
-  await stack.setAllConfig(config);
+  // The secrets on the CLI's stdin, never in its arguments (the Automation API's setAllConfig puts them there).
+  await setStackConfig(stack, config);
   const onOutput = (s: string) => process.stderr.write(s);
   let changes: Record<string, number> | undefined;
   if (op === "preview") changes = (await stack.preview({ onOutput })).changeSummary;
