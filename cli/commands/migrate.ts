@@ -43,6 +43,8 @@ export interface MigrateIo {
   readStdin(): Promise<string>;
   /** The import file, when it goes to standard output. */
   stdout(text: string): void;
+  /** Whether standard output is a terminal, where a token's value would be shown on the screen. */
+  stdoutIsTerminal: boolean;
   /** One line for the user. */
   say(line: string): void;
 }
@@ -241,6 +243,12 @@ export async function migrateTerraform(file: string, flags: MigrateFlags, io: Mi
       `nothing to take: ${source} holds no object of terraform-provider-axiom that the service has`,
     );
   const importFile: ImportFile = { resources: plan.taken.map((t) => t.spec) };
+  // A token's value rides in the file as a secret for the CLI to encrypt: to a file or a pipe, never to a screen.
+  const carried = plan.taken.filter((t) => t.carried.length > 0).map((t) => t.address);
+  if (!flags.out && io.stdoutIsTerminal && carried.length > 0)
+    throw new CommandError(
+      `the import file carries the value of ${carried.join(", ")} (a secret) and standard output is a terminal: pass --out FILE, or redirect standard output to a file`,
+    );
   const json = `${JSON.stringify(importFile, null, 2)}\n`;
   if (flags.out) {
     // The file may carry a token's value (as a secret the CLI encrypts): readable by this user alone.
@@ -310,6 +318,7 @@ export function registerMigrateCommand(program: Command): void {
           env: process.env,
           readStdin: readAllStdin,
           stdout: (text) => process.stdout.write(text),
+          stdoutIsTerminal: process.stdout.isTTY === true,
           say: (line) => process.stderr.write(`${line}\n`),
         }),
       ),

@@ -15,6 +15,7 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ObservabilityClient } from "../../provider/client";
+import { migrateTerraform } from "../../cli/commands/migrate";
 import { nameAll } from "../../cli/migrate/plan";
 import { TERRAFORM_RESOURCES } from "../../provider/terraform";
 import { emulatorEnv, oneLine, runCli, useTempDir } from "../helpers/cli";
@@ -195,6 +196,39 @@ describe("a state with every case", () => {
 
   it("reports no drift where Terraform's record matches the service", () => {
     expect(result.stderr).toContain("Drift: none");
+  });
+});
+
+describe("a token's value and a terminal", () => {
+  const io = (stdoutIsTerminal: boolean) => {
+    const out: string[] = [];
+    const said: string[] = [];
+    return {
+      out,
+      said,
+      io: {
+        env: env(),
+        readStdin: () => Promise.reject(new Error("no stdin in this test")),
+        stdout: (text: string) => void out.push(text),
+        stdoutIsTerminal,
+        say: (line: string) => void said.push(line),
+      },
+    };
+  };
+
+  it("refuses to show the import file on a terminal while it carries a token's value, naming the token", async () => {
+    const t = io(true);
+    await expect(migrateTerraform(writeState("tty.tfstate", full), {}, t.io)).rejects.toThrow(
+      /carries the value of axiom_token\.ci .*standard output is a terminal: pass --out FILE/,
+    );
+    expect(t.out).toEqual([]);
+    expect([...t.said, ...t.out].join("\n")).not.toContain(made.token.value);
+  });
+
+  it("writes the same file to a pipe, the token inside its secret", async () => {
+    const t = io(false);
+    await migrateTerraform(writeState("pipe.tfstate", full), {}, t.io);
+    expect(t.out.join("").split(made.token.value)).toHaveLength(2);
   });
 });
 
