@@ -8,6 +8,9 @@ module.exports = {
   testPathIgnorePatterns: ["/node_modules/", "<rootDir>/test/e2e-native/"],
   transform: { "^.+\\.ts$": ["ts-jest", { tsconfig: "tsconfig.test.json" }] },
   testTimeout: 60000,
+  // The run's processes are marked, and none of the hosts or plugins it starts may outlive it.
+  globalSetup: "<rootDir>/test/run/global-setup.ts",
+  globalTeardown: "<rootDir>/test/run/global-teardown.ts",
   // Coverage of the sources only: tests, dist/ (the build that some tests load as users would) and dependencies
   // are not what is measured, and instrumenting dist/ would inflate what those tests measure.
   collectCoverageFrom: ["provider/**/*.ts", "emulator/**/*.ts", "cli/**/*.ts", "!**/*.d.ts"],

@@ -13,6 +13,7 @@ module.exports = {
   testMatch: ["**/*.test.ts"],
   transform: { "^.+\\.ts$": ["ts-jest", { tsconfig: "tsconfig.test.json" }] },
   globalSetup: "<rootDir>/test/e2e-native/global-setup.js",
+  globalTeardown: "<rootDir>/test/e2e-native/global-teardown.ts",
   testTimeout: 10 * 60_000,
   maxWorkers: 1,
 };

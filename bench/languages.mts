@@ -24,7 +24,10 @@ import { ensureYamlHost } from "../scripts/pulumi-yaml.mts";
 import { findGo } from "../scripts/go-build.mts";
 
 const rounds = Number(process.argv[2] ?? 1);
-const VERSION = "0.4.0";
+/** The plugin version the checkout builds, which the install names. */
+const VERSION = (
+  JSON.parse(readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")) as { version: string }
+).version;
 const NODE = process.execPath;
 
 function exec(

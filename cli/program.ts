@@ -4,6 +4,7 @@ import { VERSION } from "../provider/client/version";
 import { registerAnnotateCommand } from "./commands/annotate";
 import { registerEmulatorCommand } from "./commands/emulator";
 import { registerIngestCommand } from "./commands/ingest";
+import { registerMigrateCommand } from "./commands/migrate";
 import { registerQueryCommand } from "./commands/query";
 import { registerRecoverCommand } from "./commands/recover";
 
@@ -20,6 +21,7 @@ export function buildProgram(): Command {
   registerIngestCommand(program);
   registerQueryCommand(program);
   registerRecoverCommand(program);
+  registerMigrateCommand(program);
   return program;
 }
 

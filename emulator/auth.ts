@@ -19,7 +19,7 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import { parseApl } from "./apl";
-import { HttpError, queryParam, type RequestContext } from "./http";
+import { HttpError, queryParam, type RequestContext, type Router } from "./http";
 import type { Collection, StoredObject } from "./state";
 
 /** An action a capability allows. */
@@ -43,6 +43,9 @@ export type Need =
 
 /** What a route declares: a need, or how to tell it from the request (its path parameters, its body). */
 export type RouteAccess = Need | ((ctx: RequestContext) => Need);
+
+/** The emulator's router: each route carries its {@link RouteAccess}. */
+export type AccessRouter = Router<RouteAccess>;
 
 /** The action a method stands for on a management family. */
 export function actionOf(method: string): Action {

@@ -1,5 +1,9 @@
 /** How a served emulator ends: on SIGINT or SIGTERM, it stops (see RunningEmulator.close) and saves its data. */
-import type { RunningEmulator } from "./index";
+
+/** What the signal stops: a running emulator (./index.ts RunningEmulator) needs only its `close`, named here. */
+export interface Stoppable {
+  close(): Promise<void>;
+}
 
 /**
  * Resolves once the first SIGINT or SIGTERM has stopped `em`: running queries stop at their next checkpoint and
@@ -7,11 +11,7 @@ import type { RunningEmulator } from "./index";
  * default (the process ends at once). `log` gets one line naming the signal; a failed save is written to stderr
  * and sets the exit code to 1.
  */
-export function serveUntilSignal(
-  em: RunningEmulator,
-  log: (line: string) => void,
-  saving?: string,
-): Promise<void> {
+export function serveUntilSignal(em: Stoppable, log: (line: string) => void, saving?: string): Promise<void> {
   return new Promise<void>((resolve) => {
     const stop = (signal: string) => {
       log(`${signal}: stopping${saving ? ` and saving ${saving}` : ""}`);

@@ -6,7 +6,15 @@
 import { randomBytes } from "node:crypto";
 import type { Duplex } from "node:stream";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import { PUBLIC, TOKENS_COLLECTION, authenticate, authorize, isOrgless, needOf } from "./auth";
+import {
+  PUBLIC,
+  TOKENS_COLLECTION,
+  authenticate,
+  authorize,
+  isOrgless,
+  needOf,
+  type RouteAccess,
+} from "./auth";
 import type { EmulatorContext } from "./context";
 import { FaultInjector, type FaultOptions } from "./faults";
 import { quotaHeaders, quotaKindOf } from "./quota";
@@ -162,7 +170,7 @@ export function createEmulatorServer(
   em: EmulatorContext,
   settings: ServerSettings,
 ): { server: Server; received: RecordedRequest[]; stats: EmulatorStats } {
-  const router = new Router();
+  const router = new Router<RouteAccess>();
   registerRoutes(router, em);
   // Minted API tokens (emulator/routes/tokens.ts), found by the hash of their value.
   const tokens = em.state.collection(TOKENS_COLLECTION);

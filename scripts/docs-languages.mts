@@ -1,18 +1,19 @@
 /**
  * `npm run docs:languages`: writes, in each docs/resources/<kind>.md, the section that declares the kind in
  * TypeScript, Python, Go and YAML on the native provider's SDKs (sdk/). Each kind's example inputs are written
- * once, below, and rendered into each language from the package schema (what `npm run --silent schema` prints),
- * with each SDK's naming: camelCase in TypeScript and YAML, snake_case keywords and keys in Python
+ * once, below, and rendered into each language from the package schema as the build wrote it
+ * (dist/provider/native/schema.json; the npm script builds first), with each SDK's naming: camelCase in
+ * TypeScript and YAML, snake_case keywords and keys in Python
  * (pkg/codegen/python PyName), and typed `Args` structs, `pulumi.String(…)` and enum conversions in Go
  * (pkg/codegen/go). `--check` fails, naming the files, when a section is not what the schema gives;
  * `--programs <dir>` also writes each language's thirteen declarations as one program (the e2e test previews them).
  *
  * The section sits between `<!-- languages:begin -->` and `<!-- languages:end -->`, before `## Inputs`.
  */
-import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
+import { builtSchema, prettierFormatted, writeOrCheck } from "./generated.mts";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const BEGIN = "<!-- languages:begin -->";
@@ -508,44 +509,27 @@ export function writePrograms(schema: Spec, dir: string): void {
   );
 }
 
-function schemaFromPlugin(): Spec {
-  return JSON.parse(
-    execFileSync(process.execPath, [path.join(ROOT, "scripts", "native-schema.mts")], {
-      cwd: ROOT,
-      encoding: "utf8",
-    }),
-  ) as Spec;
-}
-
-/** `text` as Prettier formats `file` (the repository's lint checks the docs, code blocks included). */
-async function formatted(text: string, file: string): Promise<string> {
-  const prettier = await import("prettier");
-  return prettier.format(text, { ...(await prettier.resolveConfig(file)), filepath: file });
-}
-
 async function main(args: string[]): Promise<number> {
-  const schema = schemaFromPlugin();
+  const schema = builtSchema() as Spec;
   const programs = args.indexOf("--programs");
   if (programs >= 0) {
     writePrograms(schema, path.resolve(args[programs + 1]));
     return 0;
   }
-  const stale: string[] = [];
+  const pages: Record<string, string> = {};
   for (const ex of EXAMPLES) {
     const file = path.join(ROOT, "docs", "resources", ex.doc);
     const doc = readFileSync(file, "utf8");
-    const next = await formatted(withSection(doc, section(schema, ex), file), file);
-    if (next === doc) continue;
-    if (args.includes("--check")) stale.push(path.relative(ROOT, file));
-    else writeFileSync(file, next);
-  }
-  if (stale.length > 0) {
-    console.error(
-      `docs:languages: not what the schema gives (run npm run docs:languages): ${stale.join(", ")}`,
+    pages[path.relative(ROOT, file)] = await prettierFormatted(
+      withSection(doc, section(schema, ex), file),
+      file,
     );
-    return 1;
   }
-  return 0;
+  return writeOrCheck(pages, {
+    check: args.includes("--check"),
+    label: "docs:languages",
+    fix: "npm run docs:languages",
+  });
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

@@ -44,8 +44,14 @@ export function githubRepository(): string {
   return `${match[1]}/${match[2]}`;
 }
 
-/** The schema, generated afresh from the built kinds and the TypeScript sources. */
-export function generateSchema(version = packageVersion()): unknown {
+/**
+ * The schema, generated afresh from the built kinds and the TypeScript sources; `places` receives where the walk
+ * met each type (scripts/renamed-types.mts).
+ */
+export function generateSchema(
+  version = packageVersion(),
+  places?: import("../dist/provider/native/schema.js").TypePlace[],
+): unknown {
   const { packageSchema, withExamples } = require(
     path.join(NATIVE_DIST, "schema.js"),
   ) as typeof import("../dist/provider/native/schema.js");
@@ -55,10 +61,11 @@ export function generateSchema(version = packageVersion()): unknown {
   const { KINDS } = require(path.join(ROOT, "dist", "provider", "resources", "registry.js")) as {
     KINDS: Map<string, unknown>;
   };
-  const schema = packageSchema(sourceDocs(ROOT, [...KINDS.keys()]), {
-    version,
-    repository: githubRepository(),
-  });
+  const schema = packageSchema(
+    sourceDocs(ROOT, [...KINDS.keys()]),
+    { version, repository: githubRepository() },
+    places,
+  );
   // Each resource's example, rendered into each language from the schema as docs/resources shows it.
   const examples = Object.fromEntries(EXAMPLES.map((ex) => [ex.kind, snippets(schema, ex)]));
   return withExamples(schema, examples);

@@ -2,16 +2,16 @@
  * `npm run docs:registry`: writes docs/_index.md and docs/installation-configuration.md, the two pages the Pulumi
  * Registry reads from a provider's repository, with the front matter it reads (`title`, `meta_desc`,
  * `layout: package`, as pulumi/pulumi-random's docs/_index.md has it). Both are generated from the package schema
- * (what `npm run --silent schema` prints: the kinds' declarations, the configuration's descriptions and
+ * as the build wrote it (dist/provider/native/schema.json; the npm script builds first: the kinds' declarations, the configuration's descriptions and
  * environment variables, the SDKs' names from engine/sdkgen/language.go's layout) and from the resources'
  * examples (scripts/docs-languages.mts), so nothing in them is kept by hand. `--check` fails, naming the files,
  * when the committed pages are not what the schema gives (test/sdk/registry-docs.test.ts runs it).
  */
-import { readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { EXAMPLES, snippets } from "./docs-languages.mts";
-import { generateSchema } from "./native-lib.mts";
+import { builtSchema, prettierFormatted, writeOrCheck } from "./generated.mts";
+import { goModulePath } from "./sdkgen.mts";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -91,6 +91,10 @@ function indexPage(schema: Spec): string {
   ].join("\n");
 }
 
+/** The packages a user installs, by language, as the release publishes them (scripts/release-sdks.mts). */
+const NPM_SDK = "@pulumi-observability/sdk";
+const PYPI_SDK = "pulumi_observability";
+
 function installationPage(schema: Spec): string {
   const vars = schema.config.variables as Record<string, Spec>;
   const rows = Object.entries(vars).map(([key, v]) => {
@@ -98,6 +102,13 @@ function installationPage(schema: Spec): string {
     const description = String(v.description ?? "").replace(/\|/g, "\\|");
     return `| \`observability:${key}\` | ${env} | ${v.secret ? "yes" : "no"} | ${description} |`;
   });
+  const version = schema.version as string | undefined;
+  const server = schema.pluginDownloadURL as string | undefined;
+  if (!version || !server) throw new Error("the schema names no version or no pluginDownloadURL");
+  const goModule = goModulePath();
+  if (!goModule) throw new Error("package.json names no repository, so the Go SDK has no module path");
+  const install = `pulumi plugin install resource observability v${version}`;
+  const sh = (...lines: string[]) => ["```sh", ...lines, "```"];
   return [
     frontMatter(
       `${schema.displayName} Installation & Configuration`,
@@ -105,18 +116,41 @@ function installationPage(schema: Spec): string {
     ),
     "## Installation",
     "",
-    "The provider is a resource plugin, `pulumi-resource-observability`, and an SDK per language:",
+    "The provider is a resource plugin, `pulumi-resource-observability`, and an SDK per language.",
     "",
-    ...SDKS.map(([lang, name]) => `- ${lang}: ${name}`),
+    "### The plugin",
     "",
-    "From a checkout, build the plugin and put it on PATH, or install a release tarball:",
+    `From the release \`v${version}\` (a tarball per platform, with its own Node.js runtime):`,
     "",
-    "```sh",
-    "npm ci && npm run build",
-    'export PATH="$(npm run --silent provider:dir):$PATH"',
-    "npm run provider:tarball",
-    "pulumi plugin install resource observability <version> --file dist/release/pulumi-resource-observability-v<version>-<os>-<arch>.tar.gz",
-    "```",
+    ...sh(`${install} --server ${server}`),
+    "",
+    `\`--server\` names where the release is served; \`${server}\` is the repository's GitHub releases, which a`,
+    "program's first `pulumi up` also fetches the plugin from by itself (the schema's `pluginDownloadURL`).",
+    "",
+    "### The SDK",
+    "",
+    "TypeScript or JavaScript, with Pulumi's SDK beside it (a peer dependency):",
+    "",
+    ...sh(`npm install ${NPM_SDK}@${version} @pulumi/pulumi`),
+    "",
+    "Python:",
+    "",
+    ...sh(`pip install ${PYPI_SDK}==${version}`),
+    "",
+    "Go (the module lives in `sdk/go` of the repository, so its versions are the tags `sdk/go/v<version>`):",
+    "",
+    ...sh(`go get ${goModule}@v${version}`),
+    "",
+    "YAML needs no SDK: the plugin serves the schema, and a program names the types as `observability:<Kind>`.",
+    "",
+    "### From a checkout",
+    "",
+    "The plugin of a built checkout, packed for this machine as the release packs it. `npm run provider:tarball`",
+    `writes \`dist/provider-tarball/pulumi-resource-observability-v${version}-<os>-<arch>.tar.gz\` and prints its path:`,
+    "",
+    ...sh("npm ci && npm run build", `${install} --file "$(npm run --silent provider:tarball)"`),
+    "",
+    "The SDKs of a checkout are in `sdk/nodejs`, `sdk/python` and `sdk/go` (CONTRIBUTING.md says how to use them).",
     "",
     "## Configuration",
     "",
@@ -138,40 +172,22 @@ function installationPage(schema: Spec): string {
 
 /** The pages, as Prettier formats them (the repository's lint checks the docs). */
 export async function registryPages(schema: Spec): Promise<Record<string, string>> {
-  const prettier = await import("prettier");
   const out: Record<string, string> = {};
   for (const [file, text] of [
     ["docs/_index.md", indexPage(schema)],
     ["docs/installation-configuration.md", installationPage(schema)],
   ] as const) {
-    const full = path.join(ROOT, file);
-    out[file] = await prettier.format(text, { ...(await prettier.resolveConfig(full)), filepath: full });
+    out[file] = await prettierFormatted(text, path.join(ROOT, file));
   }
   return out;
 }
 
 async function main(args: string[]): Promise<number> {
-  const pages = await registryPages(generateSchema() as Spec);
-  const stale: string[] = [];
-  for (const [file, text] of Object.entries(pages)) {
-    const full = path.join(ROOT, file);
-    let committed = "";
-    try {
-      committed = readFileSync(full, "utf8");
-    } catch {
-      // Missing: stale.
-    }
-    if (committed === text) continue;
-    if (args.includes("--check")) stale.push(file);
-    else writeFileSync(full, text);
-  }
-  if (stale.length > 0) {
-    console.error(
-      `docs:registry: not what the schema gives (run npm run docs:registry): ${stale.join(", ")}`,
-    );
-    return 1;
-  }
-  return 0;
+  return writeOrCheck(await registryPages(builtSchema() as Spec), {
+    check: args.includes("--check"),
+    label: "docs:registry",
+    fix: "npm run docs:registry",
+  });
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

@@ -50,7 +50,7 @@ export interface SdkArtifact {
 }
 
 /** Runs a command; throws with the command and the tail of its output when it fails; resolves to both streams. */
-async function run(
+export async function run(
   cmd: string,
   args: string[],
   cwd: string,
@@ -65,7 +65,7 @@ async function run(
 }
 
 /** npm as this script was started with it (npm_execpath inside npm scripts), else the one on PATH. */
-function npm(args: string[]): [string, string[]] {
+export function npm(args: string[]): [string, string[]] {
   const cli = process.env.npm_execpath;
   return cli && /\.c?js$/.test(cli) ? [NODE, [cli, ...args]] : ["npm", args];
 }

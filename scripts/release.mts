@@ -14,6 +14,7 @@ import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { ROOT, packageVersion } from "./native-lib.mts";
+import { writePackageArtifact } from "./release-package.mts";
 import { checkPluginVersions, writePluginArtifacts } from "./release-plugin.mts";
 import { writeSdkArtifacts } from "./release-sdks.mts";
 import { checkVersions } from "./release-versions.mts";
@@ -25,6 +26,7 @@ type Step = { name: string; run: (stagingDir: string, version: string) => unknow
 const STEPS: Step[] = [
   { name: "versions", run: (_dir, version) => checkPluginVersions(version) },
   { name: "versions of every artifact", run: () => checkVersions() },
+  { name: "package", run: writePackageArtifact },
   { name: "plugin", run: writePluginArtifacts },
   { name: "sdks", run: writeSdkArtifacts },
 ];

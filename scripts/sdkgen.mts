@@ -1,11 +1,16 @@
 /**
  * `npm run sdk:gen`: writes sdk/nodejs, sdk/python and sdk/go from the native provider's package schema (what
  * `npm run --silent schema` prints), through Pulumi's own code generators called by engine/sdkgen (a Go program).
- * `npm run sdk:check` regenerates into a temporary folder and fails, naming the files, when the committed SDKs
- * differ from what the schema gives.
+ * Both generate into a temporary folder; `npm run sdk:check` then fails, naming the files, when the committed SDKs
+ * differ from what the schema gives (scripts/generated.mts writeOrCheck, as the docs' generators).
  *
  * Options: `--schema <file>` generates from that schema instead of the plugin's; `--sdk <dir>` names the folder
  * holding the SDKs (default sdk/); `--check` compares instead of writing.
+ *
+ * `--import-program --state <export> --import-file <file> --out <dir>` writes instead the program `pulumi import`
+ * generates for an import's resources, in PCL, TypeScript, Python and Go (`<dir>/<language>/`), from the stack's
+ * `pulumi stack export --show-secrets` after the import: the CLI's own steps, with the generators its language
+ * hosts call (engine/sdkgen/importprogram.go; those hosts are not served here).
  *
  * After the generators, each SDK is made publishable (finishSdks): Python's pyproject gets a README.md beside it
  * and an SPDX license expression, and the Go module a go.sum (`go mod tidy`). The Go module path is the repository
@@ -27,6 +32,7 @@ import {
 import * as os from "node:os";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
+import { writeOrCheck } from "./generated.mts";
 import { buildGoPackage, capture, findGo, isExecutable, noGoReason, toolCacheDir } from "./go-build.mts";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -214,39 +220,54 @@ async function finishGo(dir: string, env: NodeJS.ProcessEnv): Promise<void> {
   await run(["mod", "tidy"]);
 }
 
-/** Every file under `dir`, relative, sorted. */
-function listFiles(dir: string): string[] {
-  let names: string[];
-  try {
-    names = readdirSync(dir, { recursive: true, encoding: "utf8" });
-  } catch {
-    return [];
+/** What an installed or built SDK leaves in its folder (its own .gitignore files list them): never compared. */
+export function sdkLeftover(relative: string): boolean {
+  return (
+    /^(node_modules|bin|build|dist)\//.test(relative) ||
+    /(^|\/)(__pycache__|[^/]*\.egg-info)\//.test(relative)
+  );
+}
+
+/** The generated SDKs in `dir` (`<language>/<file>` to contents), every file of each language's folder. */
+export function sdkFiles(dir: string): Record<string, Buffer> {
+  const out: Record<string, Buffer> = {};
+  for (const lang of LANGUAGES) {
+    const names = readdirSync(path.join(dir, lang), { recursive: true, encoding: "utf8" });
+    for (const f of names.sort()) {
+      const file = path.join(dir, lang, f);
+      if (statSync(file).isFile()) out[`${lang}/${f.split(path.sep).join("/")}`] = readFileSync(file);
+    }
   }
-  return names.filter((f) => statSync(path.join(dir, f)).isFile()).sort();
+  return out;
 }
 
 /**
- * The differences between the SDKs in `committed` and those in `fresh`, one line each: a file missing, extra, or
- * with other contents. Files the SDKs' own .gitignore files leave out (an installed SDK's node_modules and bin)
- * are not compared.
+ * The program `pulumi import` writes for the resources of `importFile`, from `stateFile` (the stack's export with
+ * --show-secrets, after the import), into `<out>/pcl/main.pp`, `<out>/nodejs/index.ts`, `<out>/python/__main__.py`
+ * and `<out>/go/main.go`, on the plugin's schema (or `schemaText`).
  */
-export function compareSdks(committed: string, fresh: string): string[] {
-  const problems: string[] = [];
-  for (const lang of LANGUAGES) {
-    const ignored = (f: string) =>
-      /^(node_modules|bin|build|dist)\//.test(f) || /(^|\/)(__pycache__|[^/]*\.egg-info)\//.test(f);
-    const a = listFiles(path.join(committed, lang)).filter((f) => !ignored(f));
-    const b = listFiles(path.join(fresh, lang));
-    const inA = new Set(a);
-    for (const f of b) {
-      if (!inA.has(f)) problems.push(`sdk/${lang}/${f} is missing`);
-      else if (!readFileSync(path.join(committed, lang, f)).equals(readFileSync(path.join(fresh, lang, f))))
-        problems.push(`sdk/${lang}/${f} differs from what the schema gives`);
-    }
-    const inB = new Set(b);
-    for (const f of a) if (!inB.has(f)) problems.push(`sdk/${lang}/${f} is not generated from the schema`);
-  }
-  return problems;
+export async function generateImportPrograms(
+  options: { stateFile: string; importFile: string; out: string; schemaText?: string },
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<void> {
+  const { binary } = await ensureSdkgen(env);
+  const schemaText = options.schemaText ?? (await pluginSchema(env));
+  const goModule = goModulePath();
+  const args = [
+    "-import-program",
+    "-schema",
+    "-",
+    "-state",
+    options.stateFile,
+    "-import-file",
+    options.importFile,
+    "-out",
+    options.out,
+    ...(goModule ? ["-go-module", goModule] : []),
+  ];
+  const result = await capture(binary, args, env, ROOT, schemaText);
+  if (result.code !== 0)
+    throw new Error(result.stderr.trim() || `sdkgen -import-program failed with exit code ${result.code}`);
 }
 
 function option(args: string[], name: string): string | undefined {
@@ -258,18 +279,59 @@ function option(args: string[], name: string): string | undefined {
 }
 
 async function main(args: string[]): Promise<number> {
-  const known = new Set(["--schema", "--sdk", "--check"]);
+  const known = new Set([
+    "--schema",
+    "--sdk",
+    "--check",
+    "--import-program",
+    "--state",
+    "--import-file",
+    "--out",
+  ]);
   for (const a of args) {
     if (a.startsWith("--") && !known.has(a))
       throw new Error(`unknown option ${a} (known: ${[...known].join(", ")})`);
   }
   const schemaFile = option(args, "--schema");
+  if (args.includes("--import-program")) {
+    const need = (name: string) => {
+      const value = option(args, name);
+      if (value === undefined) throw new Error(`--import-program needs ${name}`);
+      return path.resolve(value);
+    };
+    const out = need("--out");
+    await generateImportPrograms({
+      stateFile: need("--state"),
+      importFile: need("--import-file"),
+      out,
+      schemaText: schemaFile ? readFileSync(schemaFile, "utf8") : undefined,
+    });
+    console.error(`sdk:gen: wrote the imported program into ${out}/{pcl,nodejs,python,go}`);
+    return 0;
+  }
   const sdkDir = path.resolve(option(args, "--sdk") ?? SDK_DIR);
+  const check = args.includes("--check");
   const t0 = Date.now();
   const schemaText = schemaFile ? readFileSync(schemaFile, "utf8") : await pluginSchema();
   const tSchema = Date.now();
-  if (!args.includes("--check")) {
-    const { builtInSeconds } = await generateSdks(schemaText, sdkDir);
+  // Generated aside, then written or compared file by file: an SDK's installed leftovers (node_modules, bin) stay.
+  const fresh = mkdtempSync(path.join(os.tmpdir(), "obs-sdk-"));
+  try {
+    const { builtInSeconds } = await generateSdks(schemaText, fresh);
+    const code = writeOrCheck(sdkFiles(fresh), {
+      check,
+      label: "sdk:check",
+      fix: "npm run sdk:gen",
+      root: sdkDir,
+      shownRoot: "sdk",
+      owns: [...LANGUAGES],
+      ignore: sdkLeftover,
+    });
+    if (check) {
+      if (code === 0)
+        console.error(`sdk:check: ${path.relative(ROOT, sdkDir) || "."} is what the schema gives`);
+      return code;
+    }
     const built =
       builtInSeconds === undefined ? "cached generator" : `generator built in ${builtInSeconds} s`;
     console.error(
@@ -277,19 +339,6 @@ async function main(args: string[]): Promise<number> {
         `(schema ${((tSchema - t0) / 1000).toFixed(1)} s, ${built}, total ${((Date.now() - t0) / 1000).toFixed(1)} s)`,
     );
     return 0;
-  }
-  const fresh = mkdtempSync(path.join(os.tmpdir(), "obs-sdk-"));
-  try {
-    await generateSdks(schemaText, fresh);
-    const problems = compareSdks(sdkDir, fresh);
-    if (problems.length === 0) {
-      console.error(`sdk:check: ${path.relative(ROOT, sdkDir) || "."} is what the schema gives`);
-      return 0;
-    }
-    console.error(`sdk:check: the committed SDKs are stale; run \`npm run sdk:gen\` and commit sdk/:`);
-    for (const p of problems.slice(0, 20)) console.error(`  ${p}`);
-    if (problems.length > 20) console.error(`  … and ${problems.length - 20} more`);
-    return 1;
   } finally {
     rmSync(fresh, { recursive: true, force: true });
   }

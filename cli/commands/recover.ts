@@ -1,8 +1,9 @@
 /**
  * `observability recover`: after `pulumi up` was killed, makes the stack usable again and settles what the
  * interrupted operation left, without duplicating or orphaning an object. docs/recovery.md explains the steps
- * and their limits; cli/recover/ holds them: the file backend's locks and checkpoints (file-backend.ts), the
- * decisions about pending operations (plan.ts), and the Pulumi CLI (pulumi.ts).
+ * and their limits; cli/recover/ holds them: the provider hosts the killed run left running (hosts.ts), the file
+ * backend's locks and checkpoints (file-backend.ts), the decisions about pending operations (plan.ts), and the
+ * Pulumi CLI (pulumi.ts).
  */
 import { cpSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import * as os from "node:os";
@@ -30,6 +31,7 @@ import {
   type PendingOperation,
   type StateResource,
 } from "../recover/plan";
+import { leftoverHosts, localHosts, stopHost, type HostProbe } from "../recover/hosts";
 import { PulumiCli } from "../recover/pulumi";
 import { kindOfResource } from "../../provider/resources/recovery";
 import type { Props } from "../../provider/resources/values";
@@ -45,6 +47,8 @@ export interface RecoverIo {
   env: NodeJS.ProcessEnv;
   write(line: string): void;
   processes: ProcessProbe;
+  /** The machine's processes, for the provider hosts a killed run left (default: this machine's). */
+  hosts?: HostProbe;
 }
 
 /** The project's name, from the Pulumi.yaml in `cwd`. */
@@ -79,6 +83,9 @@ export async function recover(flags: RecoverFlags, io: RecoverIo): Promise<ExitC
     ).trim();
   pulumi = new PulumiCli(cwd, stack, io.env);
   say(`Recovering stack ${stack} in ${cwd}${dry ? " (dry run: nothing is changed)" : ""}`);
+
+  // 0. What the killed run left running: dynamic-provider hosts whose engine is gone.
+  await stopLeftoverHosts(cwd, io.hosts ?? localHosts, { dry, say });
 
   // 1. The stack usable: stale locks, a torn checkpoint.
   const url = await pulumi.backendUrl();
@@ -152,6 +159,28 @@ export async function recover(flags: RecoverFlags, io: RecoverIo): Promise<ExitC
     return await settle(pulumi, { dry, since, restoredFrom, say, env: io.env });
   } finally {
     if (scratch) rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+/** Names, and unless dry, stops every dynamic-provider host in `cwd` whose engine is gone (cli/recover/hosts.ts). */
+async function stopLeftoverHosts(
+  cwd: string,
+  probe: HostProbe,
+  o: { dry: boolean; say(line: string): void },
+): Promise<void> {
+  const hosts = await leftoverHosts(cwd, probe);
+  if (hosts.length === 0) o.say("Provider hosts left running: none.");
+  for (const host of hosts) {
+    const launcher = host.launcher ? `, launched by ${host.launcher.pid} \`${host.launcher.command}\`` : "";
+    const what =
+      `Provider host ${host.pid} \`${host.command}\`${launcher}: its engine at ${host.engine} is gone ` +
+      `(${host.reason})`;
+    if (o.dry) {
+      o.say(`${what}; would stop it.`);
+      continue;
+    }
+    const ended = await stopHost(host, probe);
+    o.say(`${what}; ${ended === "killed" ? "killed (SIGTERM did not end it)" : "stopped"}.`);
   }
 }
 

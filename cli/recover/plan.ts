@@ -191,30 +191,18 @@ export async function planRecovery(
       continue;
     }
     const ids = found.objects.map((o) => o.id);
-    if (valueLost(kind) && ids.length > 0) {
+    // Objects found that none of these creates can take: each is left to the user, naming them all.
+    const untakable =
+      valueLost(kind) && ids.length > 0
+        ? `found ${ids.join(", ")}, which cannot be taken: a ${kind}'s secret value was only in the lost answer. ` +
+          "Delete it, then clear this operation with `pulumi refresh --clear-pending-creates`"
+        : ids.length > indexes.length
+          ? `${ids.length} objects match its inputs${same} and no resource of the stack holds them: ` +
+            "which is this create's cannot be told"
+          : undefined;
+    if (untakable !== undefined) {
       for (const [n, i] of indexes.entries())
-        decisions[i] = {
-          urn: urns[n],
-          kind,
-          action: "leave",
-          candidates: ids,
-          evidence:
-            `found ${ids.join(", ")}, which cannot be taken: a ${kind}'s secret value was only in the lost answer. ` +
-            "Delete it, then clear this operation with `pulumi refresh --clear-pending-creates`",
-        };
-      continue;
-    }
-    if (ids.length > indexes.length) {
-      for (const [n, i] of indexes.entries())
-        decisions[i] = {
-          urn: urns[n],
-          kind,
-          action: "leave",
-          candidates: ids,
-          evidence:
-            `${ids.length} objects match its inputs${same} and no resource of the stack holds them: ` +
-            "which is this create's cannot be told",
-        };
+        decisions[i] = { urn: urns[n], kind, action: "leave", candidates: ids, evidence: untakable };
       continue;
     }
     const how =

@@ -8,7 +8,6 @@
  *   dependency would be code to audit and update for no gain.
  */
 import type { IncomingMessage } from "node:http";
-import type { RouteAccess } from "../auth";
 import type { Reply } from "./reply";
 
 /** What a route handler receives: the request, read; the response is its return value. */
@@ -25,28 +24,32 @@ export interface RequestContext {
 /** A route handler: returns what to answer, or throws an {@link HttpError} to answer `{code, message}`. */
 export type Handler = (ctx: RequestContext) => Reply | Promise<Reply>;
 
-interface Route {
+interface Route<A> {
   method: string;
   segments: string[];
   handler: Handler;
-  access?: RouteAccess;
+  access?: A;
 }
 
 /** Outcome of {@link Router.match}. */
-export type RouteMatch =
-  | { kind: "found"; handler: Handler; params: Record<string, string>; access?: RouteAccess }
+export type RouteMatch<A> =
+  | { kind: "found"; handler: Handler; params: Record<string, string>; access?: A }
   | { kind: "method-not-allowed"; allowed: string[] }
   | { kind: "not-found" };
 
-/** Path router: `/v2/monitors/:id/history` style patterns; literal segments win over parameters. */
-export class Router {
-  private readonly routes: Route[] = [];
+/**
+ * Path router: `/v2/monitors/:id/history` style patterns; literal segments win over parameters. Each route carries
+ * what a caller needs to reach it (`A`: emulator/auth.ts's RouteAccess, which the router only hands back, so the
+ * HTTP toolkit does not depend on the rules of access).
+ */
+export class Router<A> {
+  private readonly routes: Route<A>[] = [];
 
   /**
    * Registers a handler for a method and path pattern, with what a caller needs to be let through (see
    * emulator/auth.ts; a route that declares nothing is closed to minted API tokens).
    */
-  add(method: string, pattern: string, handler: Handler, access?: RouteAccess): this {
+  add(method: string, pattern: string, handler: Handler, access?: A): this {
     this.routes.push({ method, segments: pattern.split("/").filter(Boolean), handler, access });
     return this;
   }
@@ -56,7 +59,7 @@ export class Router {
    * that match the path, only those with the most literal segments count, for every method: `/v2/orgs/provision`
    * is that path's own (POST), never `/v2/orgs/:id` with `provision` as an id, so its `Allow` names POST alone.
    */
-  match(method: string, path: string): RouteMatch {
+  match(method: string, path: string): RouteMatch<A> {
     let parts: string[];
     try {
       parts = path.split("/").slice(1).map(decodeURIComponent);
@@ -64,7 +67,7 @@ export class Router {
       return { kind: "not-found" };
     }
     let literalsNeeded = -1;
-    const matching: { route: Route; params: Record<string, string>; literals: number }[] = [];
+    const matching: { route: Route<A>; params: Record<string, string>; literals: number }[] = [];
     for (const route of this.routes) {
       if (route.segments.length !== parts.length) continue;
       const params: Record<string, string> = {};
@@ -98,7 +101,7 @@ export class Router {
   }
 
   /** Every route's method and pattern (`/v2/monitors/:id`), in the order registered: for the OpenAPI document. */
-  list(): { method: string; pattern: string; access?: RouteAccess }[] {
+  list(): { method: string; pattern: string; access?: A }[] {
     return this.routes.map((r) => ({
       method: r.method,
       pattern: `/${r.segments.join("/")}`,

@@ -4,7 +4,7 @@
  * its collection in the state, the snapshot, the journal and the routes {@link registerCollection} serves.
  */
 import { ServerOwnedFieldsSchema } from "../../provider/schemas";
-import { actionOf, orgNeed, type Action, type Need, type RouteAccess } from "../auth";
+import { actionOf, orgNeed, type AccessRouter, type Action, type Need, type RouteAccess } from "../auth";
 import type { EmulatorContext } from "../context";
 import {
   HttpError,
@@ -15,7 +15,6 @@ import {
   validateBody,
   type Handler,
   type RequestContext,
-  type Router,
 } from "../http";
 import { LOCAL_USER, type Collection, type CollectionSpec, type StoredObject } from "../state";
 import { isoSeconds } from "../time";
@@ -108,7 +107,11 @@ export interface CollectionRoutes {
 }
 
 /** Registers a family's CRUD routes; every mutation marks the state changed so that `--data` is written. */
-export function registerCollection(router: Router, em: EmulatorContext, family: CollectionFamily): void {
+export function registerCollection(
+  router: AccessRouter,
+  em: EmulatorContext,
+  family: CollectionFamily,
+): void {
   const { path } = family;
   const col = em.state.collection(family.name);
   const routes = family.routes(col, em);

@@ -4,8 +4,8 @@
  * `--data` snapshot and journal, and its routes all follow from that line.
  */
 import type { EmulatorContext } from "../context";
-import { json, type Router } from "../http";
-import { PUBLIC } from "../auth";
+import { json } from "../http";
+import { PUBLIC, type AccessRouter } from "../auth";
 import { VERSION } from "../../provider/client/version";
 import { openApiDocument } from "./openapi";
 
@@ -48,13 +48,13 @@ export const COLLECTION_FAMILIES: readonly CollectionFamily[] = [
 ];
 
 /** The routes that are not a management family: events in and queries out. */
-export const EVENT_ROUTES: readonly ((router: Router, em: EmulatorContext) => void)[] = [
+export const EVENT_ROUTES: readonly ((router: AccessRouter, em: EmulatorContext) => void)[] = [
   registerIngest,
   registerQueries,
 ];
 
 /** Registers every route of the API, and `GET /openapi.json`, the document of them all (./openapi.ts). */
-export function registerRoutes(router: Router, em: EmulatorContext): void {
+export function registerRoutes(router: AccessRouter, em: EmulatorContext): void {
   for (const family of COLLECTION_FAMILIES) registerCollection(router, em, family);
   // The same datasets under their v1 paths (axiom-py's); not a family of its own, so not in the data file twice.
   registerCollection(router, em, datasetsV1);

@@ -1,8 +1,8 @@
 /** Ingest: `POST /v1/datasets/{name}/ingest` with JSON, NDJSON or CSV bodies, optionally gzip-encoded, into a
  * dataset that exists (404 otherwise). */
-import { INGEST_ACCESS } from "../auth";
+import { INGEST_ACCESS, type AccessRouter } from "../auth";
 import type { EmulatorContext } from "../context";
-import { HttpError, json, queryParam, type Router } from "../http";
+import { HttpError, json, queryParam } from "../http";
 import { QUOTA_EXCEEDED_STATUS, quotaHeaders } from "../quota";
 import { datasetNameProblem, parseIngest } from "../ingest";
 import { nowNs } from "../time";
@@ -66,7 +66,7 @@ function csvFieldsOf(text: string | undefined): string[] | undefined {
 }
 
 /** Registers the ingest route. */
-export function registerIngest(router: Router, em: EmulatorContext): void {
+export function registerIngest(router: AccessRouter, em: EmulatorContext): void {
   router.add(
     "POST",
     "/v1/datasets/:name/ingest",

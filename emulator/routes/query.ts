@@ -1,14 +1,14 @@
 /** Queries: `POST /v1/datasets/_apl?format=legacy|tabular` and the legacy `POST /v1/datasets/{name}/query`.
  * The query engine (emulator/query) does the work; this file wires it to HTTP and the query quota. */
-import { APL_QUERY_ACCESS, LEGACY_QUERY_ACCESS } from "../auth";
+import { APL_QUERY_ACCESS, LEGACY_QUERY_ACCESS, type AccessRouter } from "../auth";
 import type { EmulatorContext } from "../context";
-import { HttpError, jsonObjectBody, queryParam, type Reply, type Router } from "../http";
+import { HttpError, jsonObjectBody, queryParam, type Reply } from "../http";
 import { runAplQuery, runLegacyQuery } from "../query";
 import { QUOTA_EXCEEDED_STATUS, quotaHeaders } from "../quota";
 import { datasetExists } from "./datasets";
 
 /** Registers the query routes. */
-export function registerQueries(router: Router, em: EmulatorContext): void {
+export function registerQueries(router: AccessRouter, em: EmulatorContext): void {
   // A dataset never created answers 404 naming it, even where no event was ever ingested; one created and still
   // empty answers an empty result. Our decision: no official client's test or doc queries a missing dataset.
   const exists = (name: string) => datasetExists(em, name);

@@ -8,6 +8,10 @@
 // Usage:
 //
 //	sdkgen -schema <file, or - for stdin> -out <folder> [-languages nodejs,python,go] [-go-module <path>]
+//	sdkgen -import-program -schema <file> -state <export> -import-file <file> -out <folder> [-languages pcl,nodejs,python,go]
+//
+// The second form writes, instead of the SDKs, the program `pulumi import` generates for the resources of an
+// import file, from the stack's state after the import, in each language (importprogram.go).
 //
 // It writes <out>/nodejs, <out>/python and <out>/go, each emptied first, so a file the generators no longer
 // write does not linger. Before binding, it completes the schema's `language` and `meta` sections with what the
@@ -44,8 +48,24 @@ func main() {
 	out := flag.String("out", "", "the folder to write <language>/ folders into")
 	languages := flag.String("languages", strings.Join(allLanguages, ","), "comma-separated languages")
 	goModule := flag.String("go-module", DefaultGoModulePath, "the Go SDK's module path (the repository's path + /sdk/go)")
+	importProgram := flag.Bool("import-program", false,
+		"write the program `pulumi import` generates for an import, per language (importprogram.go), not the SDKs")
+	statePath := flag.String("state", "", "with -import-program: the stack's `pulumi stack export --show-secrets`")
+	importPath := flag.String("import-file", "", "with -import-program: the file `pulumi import --file` took")
 	flag.Parse()
-	if err := run(*schemaPath, *out, *languages, *goModule); err != nil {
+	var err error
+	if *importProgram {
+		langs := strings.Join(programLanguages, ",")
+		flag.Visit(func(f *flag.Flag) {
+			if f.Name == "languages" {
+				langs = *languages
+			}
+		})
+		err = runImportProgram(*schemaPath, *statePath, *importPath, *out, langs, *goModule)
+	} else {
+		err = run(*schemaPath, *out, *languages, *goModule)
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
@@ -94,6 +114,10 @@ func run(schemaPath, out, languages, goModule string) error {
 }
 
 func parseLanguages(list string) ([]string, error) {
+	return parseList("-languages", list, allLanguages)
+}
+
+func parseList(flagName, list string, allLanguages []string) ([]string, error) {
 	var langs []string
 	for _, l := range strings.Split(list, ",") {
 		l = strings.TrimSpace(l)
@@ -105,12 +129,12 @@ func parseLanguages(list string) ([]string, error) {
 			known = known || k == l
 		}
 		if !known {
-			return nil, fmt.Errorf("-languages: unknown language %q (known: %s)", l, strings.Join(allLanguages, ", "))
+			return nil, fmt.Errorf("%s: unknown language %q (known: %s)", flagName, l, strings.Join(allLanguages, ", "))
 		}
 		langs = append(langs, l)
 	}
 	if len(langs) == 0 {
-		return nil, errors.New("-languages: no language given")
+		return nil, fmt.Errorf("%s: no language given", flagName)
 	}
 	return langs, nil
 }

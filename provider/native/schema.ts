@@ -166,9 +166,19 @@ export function typeNameAt(kind: string, path: string): string {
 /** A zod path's docs key, as docs.ts records it: list items and map values `[]`, union members unmarked. */
 const docsPath = (path: string): string => path.replace(/\{\}/g, "[]").replace(/<\w+>/g, "");
 
+/** An object or enum type met by the walk: where (`Kind.path`, marked as in {@link TYPE_NAMES}), and its token. */
+export interface TypePlace {
+  at: string;
+  token: string;
+  /** An enum's values at this place alone (the type holds those of every place that shares its name). */
+  enumValues?: unknown[];
+}
+
 /** Builds the schema's types while it walks the kinds' zod schemas. */
 class Walker {
   readonly types: Record<string, any> = {};
+  /** Every place an object or enum type was met, in the walk's order (scripts/renamed-types.mts reads them). */
+  readonly places: TypePlace[] = [];
   /** Where each object or enum type was first met (`Kind.path`), to name both places when two disagree. */
   private readonly firstMet = new Map<string, string>();
 
@@ -291,6 +301,7 @@ class Walker {
   private objectType(kind: string, path: string, shape: Record<string, z.core.$ZodType>): PropertySpec {
     const token = typeToken(typeNameAt(kind, path));
     const at = `${kind}.${path}`;
+    this.places.push({ at, token });
     const existing = this.types[token];
     if (existing && existing.enum) throw new Error(`${at}: the type name ${token} is an enum's too`);
     if (existing?.pending) return { $ref: `#/types/${token}` };
@@ -328,6 +339,7 @@ class Walker {
   /** An enum's reference; the places that share its name share one enum holding all their values. */
   private enumType(kind: string, path: string, values: unknown[]): PropertySpec {
     const token = typeToken(typeNameAt(kind, path));
+    this.places.push({ at: `${kind}.${path}`, token, enumValues: values });
     const numeric = values.every((v) => typeof v === "number");
     const existing = this.types[token];
     if (existing && !existing.enum)
@@ -411,8 +423,9 @@ export interface ReleaseInfo {
  * With a repository, `pluginDownloadURL` names its GitHub releases, from which the engine fetches the plugin
  * tarball of a version (pulumi/pulumi sdk/go/common/workspace/plugins.go, the `github://` source) and which every
  * generated SDK repeats.
+ * `places`, when given, receives every place the walk met an object or enum type ({@link TypePlace}).
  */
-export function packageSchema(docs: SourceDocs, release?: ReleaseInfo): PackageSpec {
+export function packageSchema(docs: SourceDocs, release?: ReleaseInfo, places?: TypePlace[]): PackageSpec {
   const walker = new Walker(docs);
   walker.types[typeToken("Region")] = {
     description: "A region of the service, which selects its base URL.",
@@ -513,6 +526,7 @@ export function packageSchema(docs: SourceDocs, release?: ReleaseInfo): PackageS
     if (Object.keys(fn.inputs.properties).length === 0) delete (fn as { inputs?: unknown }).inputs;
   }
   const config = configProperties(docs);
+  places?.push(...walker.places);
   return {
     name: PACKAGE,
     displayName: "Observability",

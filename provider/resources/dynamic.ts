@@ -3,6 +3,7 @@
  * `pulumi-observability/dynamic`. Module state is fine here because this module is required, never serialized.
  */
 import { ObservabilityClient } from "../client";
+import "./engine-health"; // In the dynamic-provider host: exits when its engine is gone (engine-health.ts).
 import { resolveSettings, snapshotConfig, type ConfigSource } from "../config";
 import type { Lifecycle } from "./lifecycle";
 import { resetClaims } from "./reconcile";

@@ -35,6 +35,7 @@ it.each([
   ["query", "['logs']", "--token=xaat-secret-on-the-command-line"],
   ["ingest", "logs", "--token", "xaat-secret-on-the-command-line"],
   ["annotate", "--dataset", "logs", "--type", "deploy", "--token=xaat-secret-on-the-command-line"],
+  ["migrate", "terraform", "terraform.tfstate", "--token", "xaat-secret-on-the-command-line"],
 ])("a token given as a flag to %s is refused in one line that never echoes it (exit 2)", async (...args) => {
   const failure = await run(node, [cli, ...args]).then(
     () => undefined,
@@ -49,8 +50,12 @@ it.each([
 it("the --token refusal covers exactly the commands that take --token-file (every command that talks to the service)", () => {
   const { buildProgram } = require("../../cli/program") as typeof import("../../cli/program");
   const { SERVICE_COMMANDS } = require("../../cli/token-flag") as typeof import("../../cli/token-flag");
+  // A command counts when it or one of its subcommands (`migrate terraform`) takes --token-file.
+  type Cmd = ReturnType<typeof buildProgram>;
+  const takes = (c: Cmd): boolean =>
+    c.options.some((o) => o.long === "--token-file") || c.commands.some((s) => takes(s as Cmd));
   const withTokenFile = buildProgram()
-    .commands.filter((c) => c.options.some((o) => o.long === "--token-file"))
+    .commands.filter((c) => takes(c as Cmd))
     .map((c) => c.name())
     .sort();
   expect(withTokenFile).toEqual([...SERVICE_COMMANDS].sort());

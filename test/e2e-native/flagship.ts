@@ -12,7 +12,16 @@
  * The example is copied into a work folder under .demo/, so an edit or an install never touches the repository.
  */
 import { spawn, spawnSync } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import * as path from "node:path";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { ObservabilityClient } from "../../provider/client";
@@ -25,6 +34,10 @@ export const VERSION = (
   JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as { version: string }
 ).version;
 export const PLUGIN = path.join(ROOT, "dist", "plugin", "pulumi-resource-observability");
+
+/** npm as the tests were started with it (npm_execpath inside npm scripts), else the one on PATH: command, args. */
+export const npm = (args: string[]): [string, string[]] =>
+  process.env.npm_execpath ? [NODE, [process.env.npm_execpath, ...args]] : ["npm", args];
 
 /** A command's outcome; `output` is stdout and stderr interleaved as they came, for failure messages. */
 export interface Outcome {
@@ -111,7 +124,10 @@ export function noChanges(changes: Changes): boolean {
 
 /** What every language's run shares: the engine's environment, a fresh emulator, a client on it, secrets. */
 export interface Harness {
+  /** The CLI as the harness and the drivers run it: {@link recordCommandLines}'s stand-in, first on PATH. */
   pulumi: string;
+  /** Every command line the CLI was started with in this harness, its arguments joined by spaces. */
+  commandLines(): string[];
   em: RunningEmulator;
   client: ObservabilityClient;
   /** The example's copy, where the program runs. */
@@ -121,6 +137,35 @@ export interface Harness {
   /** The notifier's webhook URL, secret and unique to this run. */
   slackUrl: string;
   close(): Promise<void>;
+}
+
+/**
+ * A stand-in `pulumi` in `dir` that records its arguments, then runs the real CLI in its place (`exec`: the same
+ * process, so the engine, its plugins and signals are as they were). The harness puts it first on PATH and runs
+ * it as the CLI, so that every command line of a run, the drivers' Automation API calls included, can be checked
+ * for secrets. Resolves to the reader of what it recorded. The harness keeps it in `recorded-cli/` beside the
+ * project, where a test that runs the CLI before the harness exists (`pulumi new`) records into the same log.
+ */
+export function recordCommandLines(realPulumi: string, dir: string): { pulumi: string; lines(): string[] } {
+  mkdirSync(dir, { recursive: true });
+  const log = path.join(dir, "command-lines");
+  const pulumi = path.join(dir, "pulumi");
+  // A second recorder in the same folder adds to the first's log: one log from `pulumi new` to destroy.
+  if (!existsSync(log)) writeFileSync(log, "");
+  // One record a command: its arguments, each ended by NUL, then a newline.
+  writeFileSync(
+    pulumi,
+    `#!/bin/sh\n{ printf '%s\\0' "$@"; printf '\\n'; } >> '${log}'\nexec '${realPulumi}' "$@"\n`,
+    { mode: 0o755 },
+  );
+  return {
+    pulumi,
+    lines: () =>
+      readFileSync(log, "utf8")
+        .split("\0\n")
+        .filter(Boolean)
+        .map((record) => record.split("\0").join(" ")),
+  };
 }
 
 /** Where a harness's engine finds the plugin, when not in a PULUMI_HOME of its own installed from dist/plugin. */
@@ -137,18 +182,39 @@ export interface InstalledPlugin {
  * one holding it already.
  */
 export async function openHarness(
-  pulumi: string,
+  realPulumi: string,
   example: string,
   extraPath: string[] = [],
   installed?: InstalledPlugin,
 ): Promise<Harness> {
-  mkdirSync(path.join(ROOT, ".demo"), { recursive: true });
-  const root = mkdtempSync(path.join(ROOT, ".demo", `lang-${example}-`));
+  const root = demoFolder(`lang-${example}-`);
   const work = path.join(root, example);
   cpSync(path.join(ROOT, "examples", example), work, {
     recursive: true,
     filter: (src) => !/(node_modules|\.pulumi-state|__pycache__|\.?venv|package-lock\.json)$/.test(src),
   });
+  return openHarnessIn(realPulumi, work, extraPath, installed);
+}
+
+/** A fresh folder under .demo/ (ignored by git), named from `prefix`. */
+export function demoFolder(prefix: string): string {
+  mkdirSync(path.join(ROOT, ".demo"), { recursive: true });
+  return mkdtempSync(path.join(ROOT, ".demo", prefix));
+}
+
+/**
+ * The harness of {@link openHarness} on a project folder `work` that is there already (a project `pulumi new`
+ * wrote); its PULUMI_HOME, when not `installed`'s, is made beside it.
+ */
+export async function openHarnessIn(
+  realPulumi: string,
+  work: string,
+  extraPath: string[] = [],
+  installed?: InstalledPlugin,
+): Promise<Harness> {
+  const root = path.dirname(work);
+  const recorder = recordCommandLines(realPulumi, path.join(root, "recorded-cli"));
+  const pulumi = recorder.pulumi;
   const home = installed?.pulumiHome ?? path.join(root, "pulumi-home");
   mkdirSync(home, { recursive: true });
   const token = `xaat-lang-${Math.random().toString(36).slice(2, 12)}`;
@@ -162,7 +228,13 @@ export async function openHarness(
     PULUMI_CONFIG_PASSPHRASE: "pulumi-observability-local",
     PULUMI_SKIP_UPDATE_CHECK: "true",
     PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
-    PATH: [path.dirname(pulumi), ...extraPath, path.dirname(NODE), base.PATH ?? ""].join(path.delimiter),
+    PATH: [
+      path.dirname(pulumi),
+      path.dirname(realPulumi),
+      ...extraPath,
+      path.dirname(NODE),
+      base.PATH ?? "",
+    ].join(path.delimiter),
     OBSERVABILITY_URL: em.url,
     OBSERVABILITY_TOKEN: em.token,
     OBSERVABILITY_ORG_ID: em.orgId,
@@ -177,6 +249,7 @@ export async function openHarness(
   env.SLACK_WEBHOOK_URL = slackUrl;
   return {
     pulumi,
+    commandLines: recorder.lines,
     em,
     client,
     work,
@@ -356,6 +429,17 @@ export function describeFlagship(language: string, spec: LanguageSpec, missing?:
       expect(hits).toEqual([]);
     });
 
+    test("no secret was on any command line: each went to `pulumi config set --secret` on its stdin", () => {
+      const lines = h.commandLines();
+      for (const key of ["observability:token", "slackWebhookUrl"])
+        expect({ key, set: lines.some((l) => l.includes(`config set --secret ${key}`)) }).toEqual({
+          key,
+          set: true,
+        });
+      const secrets = [h.em.token, h.slackUrl];
+      expect(lines.filter((l) => secrets.some((secret) => l.includes(secret)))).toEqual([]);
+    });
+
     test("the declarations docs/resources shows in this language are accepted by the SDK", async () => {
       const programs = path.join(path.dirname(h.work), "docs-programs");
       await mustExec(NODE, [path.join(ROOT, "scripts", "docs-languages.mts"), "--programs", programs]);
@@ -378,14 +462,20 @@ export const INLINE_DRIVER = path.join(__dirname, "drivers", "inline.mts");
  * prints holds the change counts. `env` adds to the harness's (IMPORT_DATASET_ID).
  */
 export async function inlineOperation(
-  h: Harness,
+  h: Pick<Harness, "work" | "env">,
   operation: string,
   env: NodeJS.ProcessEnv = {},
 ): Promise<Changes> {
-  const out = await mustExec(NODE, [INLINE_DRIVER, h.work, operation], {
-    cwd: h.work,
-    env: { ...h.env, ...env },
-  });
+  // The driver imports test/helpers/stack-config.ts, an ES module in a package of no declared type, as the npm
+  // scripts import theirs; Node says so on stderr each time unless told not to.
+  const out = await mustExec(
+    NODE,
+    ["--disable-warning=MODULE_TYPELESS_PACKAGE_JSON", INLINE_DRIVER, h.work, operation],
+    {
+      cwd: h.work,
+      env: { ...h.env, ...env },
+    },
+  );
   // A Go test binary prints PASS after it; the result is the line that is a JSON object.
   const line = out
     .trim()
@@ -422,4 +512,20 @@ export function expectDocsInputs(seenFile: string, programs: string): void {
   for (const [name, inputs] of Object.entries(want)) {
     expect({ name, inputs: unwrapSecrets(seen[name]) }).toMatchObject({ name, inputs });
   }
+}
+
+/** A page's `sh` blocks, by the heading (`##` or `###`) of their section, for the tests that follow a page. */
+export function shellBlocks(markdown: string): Map<string, string[]> {
+  const sections = new Map<string, string[]>();
+  let heading = "";
+  const lines = markdown.split("\n");
+  for (let i = 0; i < lines.length; i++) {
+    const h = /^#{2,3} (.+)$/.exec(lines[i]);
+    if (h) heading = h[1];
+    if (lines[i] !== "```sh") continue;
+    const block: string[] = [];
+    for (i++; i < lines.length && lines[i] !== "```"; i++) block.push(lines[i]);
+    sections.set(heading, [...(sections.get(heading) ?? []), block.join("\n")]);
+  }
+  return sections;
 }

@@ -25,6 +25,7 @@ import {
   tempDir,
   type Cli,
 } from "./native-support";
+import { setStackConfig } from "../helpers/stack-config";
 
 const found = findCliAndPlugin();
 const cli: Cli | undefined = "cli" in found ? found.cli : undefined;
@@ -111,8 +112,11 @@ const summary = (s: Record<string, number> | undefined) =>
         program,
         env: engineEnv(cli!, stateDir),
       });
-      await stack.setConfig("observability:url", { value: em.url });
-      await stack.setConfig("observability:token", { value: em.token, secret: true });
+      // The token on the CLI's stdin, never in its arguments (test/helpers/stack-config.ts).
+      await setStackConfig(stack, {
+        "observability:url": { value: em.url },
+        "observability:token": { value: em.token, secret: true },
+      });
     });
     afterAll(async () => {
       await client?.close();

@@ -7,15 +7,26 @@
  *
  * No sleeps: a proxy in front of the emulator lets the service store each POST's object and holds its answer;
  * once as many objects are stored as the engine runs steps at once (`--parallel`), the test sends SIGINT, waits for
- * the CLI to say it is cancelling, and only then releases the answers. Then: every object the service holds is in
- * the state, no operation is pending, and the next `pulumi up` makes the rest and finishes the partial creates.
+ * the CLI to say it is cancelling, and only then releases the answers (test/helpers/interrupt.ts, shared with the
+ * dynamic resources' test). Then: every object the service holds is in the state, no operation is pending, no
+ * plugin of the interrupted run is left running, and the next `pulumi up` makes the rest and finishes the partial
+ * creates.
  *
  * Skips, saying why, when there is no CLI or the plugin is not built.
  */
 import type * as Automation from "@pulumi/pulumi/automation";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { ObservabilityClient } from "../../provider/client";
-import { gate, startFaultProxy, type FaultProxy } from "../helpers/fault-proxy";
+import {
+  DATASETS,
+  declareInterruptProgram,
+  holdCreates,
+  interruptUp,
+  MAP_FIELDS,
+  MONITORS,
+  PARALLEL,
+  type HeldCreates,
+} from "../helpers/interrupt";
 import {
   declare,
   engineEnv,
@@ -25,16 +36,12 @@ import {
   tempDir,
   type Cli,
 } from "./native-support";
+import { setStackConfig } from "../helpers/stack-config";
 
 const found = findCliAndPlugin();
 const cli: Cli | undefined = "cli" in found ? found.cli : undefined;
 if (!cli) console.warn(`interrupt e2e skipped: ${"reason" in found ? found.reason : ""}`);
 const suite = cli ? describe : describe.skip;
-
-const PARALLEL = 4;
-const DATASETS = 2;
-const MONITORS = 8;
-const MAP_FIELDS = ["attrs", "labels"];
 
 interface StateResource {
   type: string;
@@ -45,20 +52,11 @@ interface StateResource {
 suite("Ctrl-C during `pulumi up` with the native provider", () => {
   jest.setTimeout(600_000);
   let em: RunningEmulator;
-  let proxy: FaultProxy;
+  let held: HeldCreates;
   let client: ObservabilityClient;
   let stack: Automation.Stack;
-  const release = gate();
-  let stored = 0;
-  const enough = gate();
 
-  const program = async () => {
-    // Datasets first, so that they are among the first steps the engine starts.
-    for (let i = 0; i < DATASETS; i++)
-      declare("Dataset", `ds-${i}`, { name: `int-ds-${i}`, mapFields: MAP_FIELDS, forceDestroy: true });
-    for (let i = 0; i < MONITORS; i++)
-      declare("Monitor", `m-${i}`, { name: `int-m-${i}`, aplQuery: "['x'] | count", type: "MatchEvent" });
-  };
+  const program = async () => declareInterruptProgram((kind, name, args) => declare(kind, name, args));
 
   /** The service's objects of this program: dataset names and monitor ids. */
   const onService = async () => ({
@@ -85,16 +83,7 @@ suite("Ctrl-C during `pulumi up` with the native provider", () => {
     em = await startEmulator({ port: 0, host: "127.0.0.1" });
     client = new ObservabilityClient({ url: em.url, token: em.token });
     // Each create's POST reaches the service at once; its answer waits for the release.
-    proxy = await startFaultProxy(em.url, (method) =>
-      method === "POST"
-        ? {
-            answerAfter: release.done,
-            answered: () => {
-              if (++stored === PARALLEL) enough.open();
-            },
-          }
-        : undefined,
-    );
+    held = await holdCreates(em.url);
     const stateDir = tempDir("interrupt-e2e-state-");
     stack = await openStack({
       cli: cli!,
@@ -103,40 +92,24 @@ suite("Ctrl-C during `pulumi up` with the native provider", () => {
       program,
       env: engineEnv(cli!, stateDir),
     });
-    await stack.setConfig("observability:url", { value: proxy.url });
-    await stack.setConfig("observability:token", { value: em.token, secret: true });
+    // The token on the CLI's stdin, never in its arguments (test/helpers/stack-config.ts).
+    await setStackConfig(stack, {
+      "observability:url": { value: held.proxy.url },
+      "observability:token": { value: em.token, secret: true },
+    });
   });
   afterAll(async () => {
-    release.open();
+    held?.release();
     await client?.close();
-    await proxy?.close();
+    await held?.proxy.close();
     await em?.close();
     removeTempDirs();
   });
 
-  test("one SIGINT: the creates in flight finish and are recorded, nothing is orphaned", async () => {
-    const interrupt = new AbortController();
-    const cancelling = gate();
-    let output = "";
-    const up = stack
-      .up({
-        parallel: PARALLEL,
-        signal: interrupt.signal,
-        onOutput: (text) => {
-          output += text;
-          if (/received; cancelling/.test(output)) cancelling.open();
-        },
-      })
-      .then(
-        () => "finished",
-        (e: Error) => e.message,
-      );
-    await enough.done;
-    interrupt.abort();
-    await cancelling.done;
-    release.open();
-    const outcome = await up;
+  test("one SIGINT: the creates in flight finish and are recorded, nothing is orphaned or left running", async () => {
+    const { outcome, outlived } = await interruptUp(stack, held);
     expect(outcome).not.toBe("finished");
+    expect(outlived).toEqual([]);
 
     const service = await onService();
     const state = await inState();

@@ -12,23 +12,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { ObservabilityClient } from "../../provider/client";
-import { exec, flagshipObjects, NODE, ROOT, toolPath } from "./flagship";
-
-/** The page's `sh` blocks, by the heading of their section. */
-export function shellBlocks(markdown: string): Map<string, string[]> {
-  const sections = new Map<string, string[]>();
-  let heading = "";
-  const lines = markdown.split("\n");
-  for (let i = 0; i < lines.length; i++) {
-    const h = /^## (.+)$/.exec(lines[i]);
-    if (h) heading = h[1];
-    if (lines[i] !== "```sh") continue;
-    const block: string[] = [];
-    for (i++; i < lines.length && lines[i] !== "```"; i++) block.push(lines[i]);
-    sections.set(heading, [...(sections.get(heading) ?? []), block.join("\n")]);
-  }
-  return sections;
-}
+import { exec, flagshipObjects, NODE, ROOT, shellBlocks, toolPath } from "./flagship";
 
 /** Lines of the page the test stands in for (above). */
 const STOOD_IN = new Set(["npm ci", "npm run build", "npx observability emulator"]);

@@ -34,6 +34,7 @@ import {
   type Cli,
   type Variant,
 } from "./native-support";
+import { setStackConfig } from "../helpers/stack-config";
 
 const found = findCliAndPlugin();
 const cli: Cli | undefined = "cli" in found ? found.cli : undefined;
@@ -92,8 +93,11 @@ suite("the native provider under the real engine", () => {
       program,
       env,
     });
-    await stack.setConfig("observability:url", { value: em.url });
-    await stack.setConfig("observability:token", { value: em.token, secret: true });
+    // The token on the CLI's stdin, never in its arguments (test/helpers/stack-config.ts).
+    await setStackConfig(stack, {
+      "observability:url": { value: em.url },
+      "observability:token": { value: em.token, secret: true },
+    });
     before = await serviceContents(client);
   });
   afterAll(async () => {

@@ -11,6 +11,7 @@ import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import type * as Automation from "@pulumi/pulumi/automation";
 import { ObservabilityClient } from "../../provider/client";
+import { exec } from "./flagship";
 
 export const ROOT = path.resolve(__dirname, "..", "..");
 /** The folder of the launcher `npm run build` writes; first on the CLI's PATH, so the engine finds the plugin. */
@@ -146,28 +147,21 @@ function linkedCliRoot(cli: Cli): string {
   return root;
 }
 
-/** Runs the CLI in `cwd` with `env`; resolves to stdout and stderr, rejects with both. */
-export function runCli(
+/**
+ * Runs the CLI in `cwd` with `env`, through the suite's one process runner (flagship.ts `exec`); resolves to
+ * stdout and stderr, rejects with both. A secret goes in on stdin, never in argv.
+ */
+export async function runCli(
   cli: Cli,
   args: string[],
   cwd: string,
   env: Record<string, string>,
   input?: string,
 ): Promise<string> {
-  const { execFile } = require("node:child_process") as typeof import("node:child_process");
-  return new Promise((resolve, reject) => {
-    const child = execFile(
-      cli.pulumi,
-      args,
-      { cwd, env, maxBuffer: 64 * 1024 * 1024 },
-      (err, stdout, stderr) =>
-        err
-          ? reject(new Error(`pulumi ${args.join(" ")} failed: ${stderr || err.message}\n${stdout}`))
-          : resolve(`${stdout}\n${stderr}`),
-    );
-    // A secret goes in on stdin, never in argv.
-    child.stdin?.end(input ?? "");
-  });
+  const r = await exec(cli.pulumi, args, { cwd, env, input: input ?? "" });
+  if (r.code !== 0)
+    throw new Error(`pulumi ${args.join(" ")} failed: ${r.stderr || `exit code ${r.code}`}\n${r.stdout}`);
+  return `${r.stdout}\n${r.stderr}`;
 }
 
 /** A resource of this package by its type token (CustomResource is abstract in its typings only). */

@@ -35,6 +35,14 @@ import * as path from "node:path";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { ObservabilityClient } from "../../provider/client";
 import { startFaultProxy, type FaultProxy } from "../helpers/fault-proxy";
+import { PLUGINS_END_MS } from "../helpers/interrupt";
+import {
+  endMarkedPlugins,
+  isDynamicHost,
+  markedEnv,
+  markOf,
+  type MarkedProcess,
+} from "../helpers/run-processes";
 import { engineEnv, findCliAndPlugin, findLanguageHost, ROOT, type Cli } from "./native-support";
 import { declared, KINDS, PER_KIND, yamlProgram, type Kind } from "./programs/recover/declared";
 
@@ -104,6 +112,8 @@ interface KillRecord {
   imported: number;
   cleared: number;
   restored: string;
+  /** The plugins and hosts of the killed run still running after it, which the test ended. */
+  ended: string;
 }
 const records: KillRecord[] = [];
 
@@ -158,7 +168,9 @@ suite("kill -9 of pulumi up, then observability recover", () => {
   afterAll(() => {
     // The figures of the report: what each kill left, and what recover did.
     console.log(
-      ["series | round | kill after k creates | pending ops | locks | torn | restored | imported | cleared"]
+      [
+        "series | round | kill after k creates | pending ops | locks | torn | restored | imported | cleared | ended after",
+      ]
         .concat(
           records.map((r) =>
             [
@@ -171,6 +183,7 @@ suite("kill -9 of pulumi up, then observability recover", () => {
               r.restored || "-",
               r.imported,
               r.cleared,
+              r.ended,
             ].join(" | "),
           ),
         )
@@ -236,8 +249,17 @@ async function runSeries(series: Series): Promise<void> {
     const lockDir = path.join(stateDir, ".pulumi", "locks", "organization", project, "dev");
     const locks = () => (existsSync(lockDir) ? readdirSync(lockDir).filter((f) => f.endsWith(".json")) : []);
 
-    /** `pulumi up`, killed (its whole process group) once the service has answered `killAt` creates. */
-    const up = async (killAt?: number): Promise<{ killed: boolean; code: number | null; output: string }> => {
+    let ups = 0;
+    /**
+     * `pulumi up`, killed (its whole process group) once the service has answered `killAt` creates. The engine
+     * starts its plugins and hosts outside that group, so the kill leaves them: a dynamic-provider host must end
+     * by itself once its engine is gone (provider/resources/engine-health.ts), and whatever else of the run is
+     * still running then is ended here (test/helpers/run-processes.ts); `outlived` is what had to be ended.
+     */
+    const up = async (
+      killAt?: number,
+    ): Promise<{ killed: boolean; code: number | null; output: string; outlived: MarkedProcess[] }> => {
+      const mark = `recover-${series.seed}-${++ups}`;
       const child: ChildProcess =
         series.face === "yaml"
           ? spawn(
@@ -252,7 +274,7 @@ async function runSeries(series: Series): Promise<void> {
                 "dev",
                 "--non-interactive",
               ],
-              { cwd: work, env, detached: true, stdio: ["ignore", "pipe", "pipe"] },
+              { cwd: work, env: markedEnv(env, mark), detached: true, stdio: ["ignore", "pipe", "pipe"] },
             )
           : spawn(
               NODE,
@@ -265,7 +287,7 @@ async function runSeries(series: Series): Promise<void> {
               ],
               {
                 cwd: work,
-                env: { ...env, NODE_NO_WARNINGS: "1" },
+                env: markedEnv({ ...env, NODE_NO_WARNINGS: "1" }, mark),
                 detached: true,
                 stdio: ["ignore", "pipe", "pipe"],
               },
@@ -287,7 +309,11 @@ async function runSeries(series: Series): Promise<void> {
       onCreateAnswered = undefined;
       // Whatever the killed processes had sent is handled before anything looks.
       await proxy.idle();
-      return { killed, code, output };
+      const outlived = await endMarkedPlugins(markOf(mark), {
+        graceMs: PLUGINS_END_MS,
+        graceFor: isDynamicHost,
+      });
+      return { killed, code, output, outlived };
     };
 
     const stateOf = async () => {
@@ -326,6 +352,8 @@ async function runSeries(series: Series): Promise<void> {
         break;
       }
       kills++;
+      // No dynamic-provider host of the killed run is left: each ended by itself once its engine was gone.
+      expect(run.outlived.filter(isDynamicHost)).toEqual([]);
       const record: KillRecord = {
         series: series.name,
         round,
@@ -336,6 +364,7 @@ async function runSeries(series: Series): Promise<void> {
         imported: 0,
         cleared: 0,
         restored: "",
+        ended: run.outlived.map((p) => path.basename(p.command.split(" ")[0])).join(",") || "-",
       };
       // A seeded third of the YAML kills also tear the checkpoint: cut in the middle of its text, or left empty.
       // (Only there: after restoring a checkpoint recover also previews the program for declared resources the

@@ -14,12 +14,12 @@
  * TypeScript, Python and Go run as Automation API inline programs (no language host of theirs is served here).
  * Each goes through preview, up, a preview proposing no change, and destroy, against a fresh emulator.
  */
-import { spawnSync } from "node:child_process";
-import { chmodSync, existsSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import * as path from "node:path";
 import {
   FLAGSHIP_CREATES,
   NODE,
+  npm,
   changesOf,
   inlineOperation,
   flagshipObjects,
@@ -32,40 +32,32 @@ import {
   type InstalledPlugin,
 } from "./flagship";
 import {
+  GO,
+  GO_MODULE,
+  PYTHON,
   RELEASE_DIR,
   VERSION,
   ensureRelease,
+  forgetCachedGoSdk,
   freshPulumiEnv,
   installPlugin,
+  missingToolchains,
+  releaseGoEnv,
   serveRelease,
   type ReleaseServer,
 } from "./release-support";
-import { findOnPath } from "./native-support";
 
-const GO_MODULE = "github.com/pulumi-observability/pulumi-observability/sdk/go";
 const NPM_TARBALL = path.join(RELEASE_DIR, `pulumi-observability-sdk-${VERSION}.tgz`);
 const WHEEL = path.join(RELEASE_DIR, `pulumi_observability-${VERSION}-py3-none-any.whl`);
-const GOPROXY = path.join(RELEASE_DIR, "goproxy");
-
-/** `go` by its path (the engine's environment has no Go folder on PATH): $GO, else on PATH, else /usr/local/go. */
-const GO = process.env.GO ?? findOnPath("go") ?? "/usr/local/go/bin/go";
-const PYTHON = process.env.PYTHON ?? "python3";
 const cli = toolPath("pulumi-path.mts");
 const yamlHost = toolPath("pulumi-yaml.mts");
 const missing = [
   cli.path ? undefined : `no Pulumi CLI: ${cli.reason}`,
   yamlHost.path ? undefined : `no YAML language host: ${yamlHost.reason}`,
-  spawnSync(GO, ["version"], { stdio: "ignore" }).status === 0 ? undefined : `no Go toolchain (${GO})`,
-  spawnSync(PYTHON, ["-c", "import venv"], { stdio: "ignore" }).status === 0
-    ? undefined
-    : `no Python (${PYTHON})`,
+  ...missingToolchains(),
 ].filter((m) => m !== undefined);
 if (missing.length > 0) console.warn(`release languages: skipped: ${missing.join("; ")}`);
 const maybe = missing.length === 0 ? describe : describe.skip;
-
-/** npm as this test was started with it (npm_execpath inside npm scripts), else the one on PATH. */
-const npm = (args: string[]): [string, string[]] =>
-  process.env.npm_execpath ? [NODE, [process.env.npm_execpath, ...args]] : ["npm", args];
 
 /** How one language installs its SDK's artifact into the flagship's copy and runs an operation there. */
 interface Language {
@@ -75,30 +67,7 @@ interface Language {
   operation(h: Harness, op: "preview" | "up" | "destroy"): Promise<Changes>;
 }
 
-/** The Go module cache's copies of the SDK, removed so `go get` fetches this release's, not an earlier one. */
-async function forgetCachedSdk(env: NodeJS.ProcessEnv): Promise<void> {
-  const modcache = (await mustExec(GO, ["env", "GOMODCACHE"], { env })).trim();
-  const owner = GO_MODULE.split("/").slice(0, 2).join("/");
-  for (const dir of [path.join(modcache, owner), path.join(modcache, "cache", "download", owner)]) {
-    if (!existsSync(dir)) continue;
-    const writable = (d: string) => {
-      chmodSync(d, 0o755);
-      for (const e of readdirSync(d, { withFileTypes: true }))
-        if (e.isDirectory()) writable(path.join(d, e.name));
-    };
-    writable(dir);
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
-
-const goEnv = (h: Harness): NodeJS.ProcessEnv => ({
-  ...h.env,
-  GOTOOLCHAIN: "local",
-  GOFLAGS: "-mod=mod",
-  GOPROXY: `file://${GOPROXY},https://proxy.golang.org`,
-  // The checksum database has never seen this version: the go command takes the proxy's zip on trust.
-  GONOSUMDB: GO_MODULE,
-});
+const goEnv = (h: Harness): NodeJS.ProcessEnv => releaseGoEnv(h.env);
 
 const LANGUAGES: Record<string, Language> = {
   TypeScript: {
@@ -168,7 +137,7 @@ const LANGUAGES: Record<string, Language> = {
     example: "go-flagship",
     install: async (h) => {
       const env = goEnv(h);
-      await forgetCachedSdk(env);
+      await forgetCachedGoSdk(env);
       await mustExec(GO, ["mod", "edit", `-dropreplace=${GO_MODULE}`], { cwd: h.work, env });
       await mustExec(GO, ["get", `${GO_MODULE}@v${VERSION}`], { cwd: h.work, env });
       const listed = await mustExec(GO, ["list", "-m", "-f", "{{.Version}} {{.Dir}}", GO_MODULE], {

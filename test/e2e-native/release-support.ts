@@ -2,22 +2,27 @@
  * What the release's tests share (the plugin's here, the SDKs' and the four languages' on top): the release built
  * once per test run, dist/release/ served over HTTP as a plugin server is, a fresh PULUMI_HOME with no plugin
  * folder on PATH, the plugin installed from that server as `pulumi plugin install` fetches it, a launcher started
- * and its port read, and the executable format of a file read from its header.
+ * and its port read, the executable format of a file read from its header, and the Go proxy's environment for
+ * the release's module. Commands run through flagship.ts's exec/mustExec, the runner of every e2e-native file.
  */
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { execFileSync, spawn, spawnSync, type ChildProcess } from "node:child_process";
 import {
+  chmodSync,
   createReadStream,
   existsSync,
   mkdirSync,
   mkdtempSync,
   readFileSync,
   readdirSync,
+  rmSync,
   statSync,
 } from "node:fs";
 import * as http from "node:http";
 import type { AddressInfo } from "node:net";
 import * as os from "node:os";
 import * as path from "node:path";
+import { exec, mustExec, type Outcome } from "./flagship";
+import { findOnPath } from "./native-support";
 
 export const ROOT = path.resolve(__dirname, "..", "..");
 export const RELEASE_DIR = path.join(ROOT, "dist", "release");
@@ -45,26 +50,11 @@ export function checksumsFile(version = VERSION): string {
   return path.join(RELEASE_DIR, `pulumi-observability_${version}_checksums.txt`);
 }
 
-/** What a run of `npm run release` printed and how it ended. */
-export interface ReleaseRun {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
 /** Runs scripts/release.mts with `args` and extra `env`, on the Node running the tests. */
-export function runRelease(args: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<ReleaseRun> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [path.join(ROOT, "scripts", "release.mts"), ...args], {
-      cwd: ROOT,
-      env: { ...process.env, ...env },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (c: string) => (stdout += c));
-    child.stderr.setEncoding("utf8").on("data", (c: string) => (stderr += c));
-    child.once("close", (code) => resolve({ code, stdout, stderr }));
+export function runRelease(args: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<Outcome> {
+  return exec(process.execPath, [path.join(ROOT, "scripts", "release.mts"), ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
   });
 }
 
@@ -175,32 +165,13 @@ export function freshPulumiEnv(
   };
 }
 
-/** Runs `pulumi` with `args`; resolves to stdout, rejects with the command and its output's tail. */
+/** Runs `pulumi` with `args` (in the temporary folder by default); resolves to stdout, rejects with its tail. */
 export function pulumiRun(
   pulumi: string,
   args: string[],
   options: { env: NodeJS.ProcessEnv; cwd?: string; input?: string },
 ): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(pulumi, args, {
-      cwd: options.cwd ?? os.tmpdir(),
-      env: options.env,
-      stdio: ["pipe", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (c: string) => (stdout += c));
-    child.stderr.setEncoding("utf8").on("data", (c: string) => (stderr += c));
-    child.stdin.end(options.input ?? "");
-    child.once("error", reject);
-    child.once("close", (code) => {
-      if (code === 0) resolve(stdout);
-      else {
-        const tail = `${stdout}\n${stderr}`.trim().split("\n").slice(-20).join("\n");
-        reject(new Error(`pulumi ${args.join(" ")} failed with exit code ${code}:\n${tail}`));
-      }
-    });
-  });
+  return mustExec(pulumi, args, { cwd: options.cwd ?? os.tmpdir(), env: options.env, input: options.input });
 }
 
 /**
@@ -331,4 +302,47 @@ export function tarballEntries(tarball: string): { name: string; mode: string; s
       const fields = line.trim().split(/\s+/);
       return { mode: fields[0], size: Number(fields[2]), name: fields.slice(5).join(" ") };
     });
+}
+
+/** The Go SDK's module, as the release's file-tree proxy (dist/release/goproxy) serves it. */
+export const GO_MODULE = "github.com/pulumi-observability/pulumi-observability/sdk/go";
+/** `go` by its path (the engine's environment has no Go folder on PATH): $GO, else on PATH, else /usr/local/go. */
+export const GO = process.env.GO ?? findOnPath("go") ?? "/usr/local/go/bin/go";
+export const PYTHON = process.env.PYTHON ?? "python3";
+/** Why Go or Python with venv cannot be had here, each named; empty when both can. */
+export function missingToolchains(): string[] {
+  return [
+    spawnSync(GO, ["version"], { stdio: "ignore" }).status === 0 ? undefined : `no Go toolchain (${GO})`,
+    spawnSync(PYTHON, ["-c", "import venv"], { stdio: "ignore" }).status === 0
+      ? undefined
+      : `no Python (${PYTHON})`,
+  ].filter((m) => m !== undefined);
+}
+
+/** `env` for the go command to take the SDK from the release's proxy, and everything else from the public one. */
+export function releaseGoEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return {
+    ...env,
+    GOTOOLCHAIN: "local",
+    GOFLAGS: "-mod=mod",
+    GOPROXY: `file://${path.join(RELEASE_DIR, "goproxy")},https://proxy.golang.org`,
+    // The checksum database has never seen this version: the go command takes the proxy's zip on trust.
+    GONOSUMDB: GO_MODULE,
+  };
+}
+
+/** The Go module cache's copies of the SDK, removed so `go get` fetches this release's, not an earlier one. */
+export async function forgetCachedGoSdk(env: NodeJS.ProcessEnv): Promise<void> {
+  const modcache = (await mustExec(GO, ["env", "GOMODCACHE"], { env })).trim();
+  const owner = GO_MODULE.split("/").slice(0, 2).join("/");
+  for (const dir of [path.join(modcache, owner), path.join(modcache, "cache", "download", owner)]) {
+    if (!existsSync(dir)) continue;
+    const writable = (d: string) => {
+      chmodSync(d, 0o755);
+      for (const e of readdirSync(d, { withFileTypes: true }))
+        if (e.isDirectory()) writable(path.join(d, e.name));
+    };
+    writable(dir);
+    rmSync(dir, { recursive: true, force: true });
+  }
 }

@@ -73,7 +73,7 @@ describe("the committed SDKs", () => {
       writeFileSync(path.join(copy, "python", "pulumi_observability", "extra.py"), "x = 1\n");
       const r = sdkgen(["--check", "--schema", schemaFile, "--sdk", copy]);
       expect(r.code).toBe(1);
-      expect(r.stderr).toContain("the committed SDKs are stale; run `npm run sdk:gen`");
+      expect(r.stderr).toContain("sdk:check: stale; run `npm run sdk:gen` and commit:");
       expect(r.stderr).toContain("sdk/go/go.mod differs from what the schema gives");
       expect(r.stderr).toContain("sdk/nodejs/index.ts is missing");
       expect(r.stderr).toContain("sdk/python/pulumi_observability/extra.py is not generated from the schema");

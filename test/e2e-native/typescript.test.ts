@@ -6,12 +6,8 @@
  * stripping; the example's own tsconfig.json type-checks it.
  */
 import { copyFileSync } from "node:fs";
-import { describeFlagship, expectDocsInputs, inlineOperation, mustExec, NODE, ROOT } from "./flagship";
+import { describeFlagship, expectDocsInputs, inlineOperation, mustExec, NODE, npm, ROOT } from "./flagship";
 import * as path from "node:path";
-
-/** npm as this test was started with it (npm_execpath inside npm scripts), else the one on PATH. */
-const npm = (args: string[]): [string, string[]] =>
-  process.env.npm_execpath ? [NODE, [process.env.npm_execpath, ...args]] : ["npm", args];
 
 describeFlagship("TypeScript", {
   example: "typescript-flagship",

@@ -83,6 +83,10 @@ export interface ProviderHost {
    * ordered with its gRPC replies: a line about a call may arrive after the call's answer.
    */
   stderrIncluding(text: string, timeoutMs?: number): Promise<string>;
+  /** Stops the engine stub at once, as `kill -9` of the engine would: its address then refuses connections. */
+  stopEngine(): void;
+  /** Resolves with the host's exit code (or signal) when it exits. */
+  exited: Promise<number | string | null>;
   /** Stops the host and the engine stub. */
   close(): Promise<void>;
 }
@@ -146,6 +150,10 @@ export async function startProviderHost(options: ProviderHostOptions): Promise<P
   );
   let stderr = "";
   child.stderr!.on("data", (d: Buffer) => (stderr += d.toString()));
+  let engineStopped = false;
+  const exited = new Promise<number | string | null>((resolve) =>
+    child.once("exit", (code, signal) => resolve(code ?? signal)),
+  );
   const port = await new Promise<number>((resolve, reject) => {
     let out = "";
     const onData = (d: Buffer) => {
@@ -260,14 +268,18 @@ export async function startProviderHost(options: ProviderHostOptions): Promise<P
       }
       return stderr;
     },
+    stopEngine() {
+      engineStopped = true;
+      engine.server.forceShutdown();
+    },
+    exited,
     async close() {
       client.close();
-      if (child.exitCode === null) {
-        const exited = new Promise((resolve) => child.once("exit", resolve));
+      if (child.exitCode === null && child.signalCode === null) {
         child.kill("SIGTERM");
         await exited;
       }
-      await new Promise<void>((resolve) => engine.server.tryShutdown(() => resolve()));
+      if (!engineStopped) await new Promise<void>((resolve) => engine.server.tryShutdown(() => resolve()));
       if (tempDir) rmSync(tempDir, { recursive: true, force: true });
     },
   };

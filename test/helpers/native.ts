@@ -3,12 +3,13 @@
  * as the engine drives a plugin: plain JS objects in, plain JS objects out, secrets as the engine marshals them
  * (`{[SIG_KEY]: SECRET_SIG, value}`). The style of host.ts, without a child process.
  */
+import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import * as grpc from "@grpc/grpc-js";
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 import { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import { sourceDocs } from "../../provider/native/docs";
-import { packageSchema } from "../../provider/native/schema";
+import { packageSchema, type PackageSpec } from "../../provider/native/schema";
 import { serve } from "../../provider/native/server";
 import { KINDS } from "../../provider/resources/registry";
 import { SECRET_SIG, SIG_KEY } from "../../provider/native/values";
@@ -22,13 +23,29 @@ type Props = Record<string, unknown>;
 
 export const REPO_ROOT = path.resolve(__dirname, "..", "..");
 
+/** The schema the build writes and the plugin serves. */
+export const BUILT_SCHEMA = path.join(REPO_ROOT, "dist", "provider", "native", "schema.json");
+
 let schemaText: string | undefined;
-/** The schema as the build writes it, generated once per test file. */
+/**
+ * The schema as the build wrote it (dist/provider/native/schema.json; `npm test` builds first). Generating it
+ * means a TypeScript program over the sources, seconds of CPU, which every file that needed it once paid again;
+ * now the build generates it once per run, and test/native/schema.test.ts checks that the build wrote what the
+ * sources give ({@link generatedSchema}).
+ */
 export function schemaJson(): string {
-  schemaText ??= JSON.stringify(
-    packageSchema(sourceDocs(REPO_ROOT, [...KINDS.keys()]), { version: "0.0.0-test" }),
-  );
+  if (schemaText !== undefined) return schemaText;
+  try {
+    schemaText = readFileSync(BUILT_SCHEMA, "utf8");
+  } catch {
+    throw new Error(`${BUILT_SCHEMA} is missing: run npm run build`);
+  }
   return schemaText;
+}
+
+/** The schema generated afresh from the sources, as the build generates it before adding each kind's examples. */
+export function generatedSchema(): PackageSpec {
+  return packageSchema(sourceDocs(REPO_ROOT, [...KINDS.keys()]), { version: "0.0.0-test" });
 }
 
 /** A value marked secret, as the engine sends one. */

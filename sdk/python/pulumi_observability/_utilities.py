@@ -325,4 +325,4 @@ def get_plugin_download_url():
 	return "github://api.github.com/pulumi-observability/pulumi-observability"
 
 def get_version():
-    return "0.4.0"
+    return "0.5.0"

@@ -8,8 +8,9 @@
  * The folder's Pulumi.yaml says the language (`runtime`), and is the project the stack belongs to:
  * - python: `__main__.py`, run by drivers/inline.py with the folder's `venv` (as `pulumi install` makes it), else
  *   $PYTHON, else python3;
- * - go: the function main.go gives `pulumi.Run`, called by drivers/inline_test.go, which `go test -overlay` adds
- *   to the example's package for the build (the folder is not written to; the binary goes to a temporary folder);
+ * - go: the function main.go gives `pulumi.Run`, called by drivers/inline_test.go (a copy naming that function),
+ *   which `go test -overlay` adds to the example's package for the build (the folder is not written to; the binary
+ *   goes to a temporary folder);
  * - nodejs: `index.ts`, imported in this process with the folder's own @pulumi/pulumi (a second copy would not see
  *   the program's resources); its exports are the stack's outputs.
  *
@@ -17,7 +18,9 @@
  * with PULUMI_CONFIG_PASSPHRASE (default `pulumi-observability-local`). Its configuration comes from the
  * environment: OBSERVABILITY_URL (default: the emulator, http://127.0.0.1:8787), OBSERVABILITY_TOKEN (default: the
  * emulator's development token; a secret), OBSERVABILITY_ORG_ID, SLACK_WEBHOOK_URL (the notifier's secret URL) and
- * IMPORT_DATASET_ID (when set, the program imports that existing dataset).
+ * IMPORT_DATASET_ID (when set, the program imports that existing dataset). The secrets reach the stack on the
+ * CLI's standard input (test/helpers/stack-config.ts; Python and Go do the same), never on a command line. With
+ * INLINE_KEEP_CONFIG=1 it sets none: the stack's configuration was set beforehand.
  *
  * stdout's last line is JSON: the operation, the count of resources per change and the stack outputs (secrets as
  * "[secret]"); the engine's output goes to stderr.
@@ -28,6 +31,7 @@ import { createRequire } from "node:module";
 import * as os from "node:os";
 import * as path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { setStackConfig } from "../../helpers/stack-config.ts";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 /** The emulator's development token: not a secret, it is accepted only by the emulator. */
@@ -37,6 +41,7 @@ type Operation = (typeof OPERATIONS)[number];
 
 /** The stack's configuration, from the environment: key to value, and whether it is a secret. */
 export function stackConfig(env: NodeJS.ProcessEnv): Record<string, { value: string; secret: boolean }> {
+  if (env.INLINE_KEEP_CONFIG === "1") return {};
   const config: Record<string, { value: string; secret: boolean }> = {
     "observability:url": { value: env.OBSERVABILITY_URL || "http://127.0.0.1:8787", secret: false },
     "observability:token": { value: env.OBSERVABILITY_TOKEN || EMULATOR_TOKEN, secret: true },
@@ -79,18 +84,28 @@ async function runPython(folder: string, op: Operation, env: NodeJS.ProcessEnv):
   await run(python, [path.join(HERE, "inline.py"), folder, op], { cwd: folder, env });
 }
 
+/** The function main.go passes to `pulumi.Run`: the program the driver runs inline. */
+export function goProgramFunction(folder: string): string {
+  const main = readFileSync(path.join(folder, "main.go"), "utf8");
+  const run = /\bpulumi\.Run\(\s*([A-Za-z_]\w*)\s*[,)]/.exec(main);
+  if (!run) throw new Error(`${path.join(folder, "main.go")} passes no function to pulumi.Run`);
+  return run[1];
+}
+
 async function runGo(folder: string, op: Operation, env: NodeJS.ProcessEnv): Promise<void> {
   const go = env.GO ?? (existsSync("/usr/local/go/bin/go") ? "/usr/local/go/bin/go" : "go");
   const tmp = mkdtempSync(path.join(os.tmpdir(), "obs-inline-go-"));
   try {
-    // The driver joins the example's package as one of its test files, for this build only.
+    // The driver joins the example's package as one of its test files, for this build only, calling the
+    // example's own program function.
+    const driver = readFileSync(path.join(HERE, "inline_test.go"), "utf8");
+    const call = 'auto.UpsertStackInlineSource(ctx, "dev", "", flagship,';
+    if (!driver.includes(call))
+      throw new Error(`${path.join(HERE, "inline_test.go")} no longer holds ${call}`);
+    const named = path.join(tmp, "inline_test.go");
+    writeFileSync(named, driver.replace(call, call.replace("flagship", goProgramFunction(folder))));
     const overlay = path.join(tmp, "overlay.json");
-    writeFileSync(
-      overlay,
-      JSON.stringify({
-        Replace: { [path.join(folder, "inline_test.go")]: path.join(HERE, "inline_test.go") },
-      }),
-    );
+    writeFileSync(overlay, JSON.stringify({ Replace: { [path.join(folder, "inline_test.go")]: named } }));
     const binary = path.join(tmp, "inline.test");
     const goEnv = { ...env, GOTOOLCHAIN: "local" };
     await run(go, ["test", "-mod=readonly", "-overlay", overlay, "-c", "-o", binary, "."], {
@@ -121,7 +136,8 @@ async function runNode(folder: string, op: Operation, env: NodeJS.ProcessEnv): P
   );
   const config = stackConfig(env);
   if (!config.importDatasetId) await stack.removeConfig("importDatasetId");
-  await stack.setAllConfig(config);
+  // The secrets on the CLI's stdin, never in its arguments (the Automation API's setAllConfig puts them there).
+  await setStackConfig(stack, config);
   const onOutput = (s: string) => process.stderr.write(s);
   let changes: Record<string, number> | undefined;
   if (op === "preview") changes = (await stack.preview({ onOutput })).changeSummary;

@@ -7,7 +7,7 @@ run it: runpy.run_path on the file, as `__main__`, with its folder first on sys.
 
 The stack `dev` of the project the example's Pulumi.yaml names lives in the backend PULUMI_BACKEND_URL names,
 encrypted with PULUMI_CONFIG_PASSPHRASE. INLINE_CONFIG is the stack's configuration: a JSON object of key to
-{"value", "secret"} (inline.mts, stackConfig).
+{"value", "secret"} (inline.mts, stackConfig); the secrets reach the stack on the CLI's stdin (set_stack_config).
 
 stdout's last line is JSON: the operation, the count of resources per change and the stack outputs (secrets as
 "[secret]"); the engine's output goes to stderr.
@@ -17,9 +17,31 @@ import json
 import os
 import re
 import runpy
+import subprocess
 import sys
 
 from pulumi import automation as auto
+
+
+def set_stack_config(stack: auto.Stack, folder: str, declared: dict) -> None:
+    """The plain values as the Automation API sets them; each secret on the CLI's stdin, never in its arguments,
+    where set_all_config would put it (`config set-all --secret key=value`) for any process to read. The CLI reads
+    the value from stdin when stdin is not a terminal (pulumi/pulumi pkg/cmd/pulumi/config/config.go); the
+    TypeScript driver does the same (test/helpers/stack-config.ts)."""
+    plain = {k: auto.ConfigValue(v["value"]) for k, v in declared.items() if not v["secret"]}
+    if plain:
+        stack.set_all_config(plain)
+    for key, v in declared.items():
+        if not v["secret"]:
+            continue
+        done = subprocess.run(
+            [stack.workspace.pulumi_command.command, "config", "set", "--secret", key, "--stack", stack.name,
+             "--non-interactive"],
+            input=v["value"], text=True, cwd=folder, capture_output=True, check=False,
+            env={**os.environ, **(stack.workspace.env_vars or {})},
+        )
+        if done.returncode != 0:
+            sys.exit(f"pulumi config set --secret {key} failed (exit code {done.returncode}): {done.stderr.strip()}")
 
 
 def main(folder: str, operation: str) -> None:
@@ -44,7 +66,7 @@ def main(folder: str, operation: str) -> None:
     declared = json.loads(os.environ["INLINE_CONFIG"])
     if "importDatasetId" not in declared:
         stack.remove_config("importDatasetId")
-    stack.set_all_config({k: auto.ConfigValue(v["value"], secret=v["secret"]) for k, v in declared.items()})
+    set_stack_config(stack, folder, declared)
 
     echo = lambda line: print(line, file=sys.stderr)  # noqa: E731
     if operation == "preview":

@@ -2,11 +2,12 @@
 // Automation API inline program (auto.UpsertStackInlineSource, pulumi/pulumi sdk/go/auto/stack.go), so the
 // engine talks to this process and no Go language host is needed. It is not part of the example: inline.mts adds
 // it to the example's package at build time with `go test -overlay`, and runs the test binary with
-// INLINE_OPERATION set. The program function is named by INLINE_PROGRAM_FUNCTION's value at build time below.
+// INLINE_OPERATION set. It calls the function main.go gives pulumi.Run: `flagship` below is that name, which
+// inline.mts writes in its place in the copy it builds with (the flagships' function is flagship).
 //
 // The stack `dev` of the project the example's Pulumi.yaml names lives in the backend PULUMI_BACKEND_URL names,
 // encrypted with PULUMI_CONFIG_PASSPHRASE. Stack configuration comes from the environment (inline.mts,
-// stackConfig): INLINE_CONFIG, a JSON object of key to {value, secret}.
+// stackConfig): INLINE_CONFIG, a JSON object of key to {value, secret}; the secrets reach the stack on the CLI's stdin.
 //
 // stdout carries one line of JSON: the operation, the count of resources per change and the stack outputs
 // (secrets as "[secret]"); the engine's output goes to stderr.
@@ -17,6 +18,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/auto"
@@ -53,7 +55,6 @@ func runInline(ctx context.Context, operation string) (map[string]any, error) {
 	if err != nil {
 		return nil, err
 	}
-	config := auto.ConfigMap{}
 	var declared map[string]struct {
 		Value  string `json:"value"`
 		Secret bool   `json:"secret"`
@@ -61,16 +62,35 @@ func runInline(ctx context.Context, operation string) (map[string]any, error) {
 	if err := json.Unmarshal([]byte(os.Getenv("INLINE_CONFIG")), &declared); err != nil {
 		return nil, fmt.Errorf("INLINE_CONFIG: %w", err)
 	}
-	for key, v := range declared {
-		config[key] = auto.ConfigValue{Value: v.Value, Secret: v.Secret}
-	}
-	if _, ok := config["importDatasetId"]; !ok {
+	if _, ok := declared["importDatasetId"]; !ok {
 		if err := stack.RemoveConfig(ctx, "importDatasetId"); err != nil {
 			return nil, err
 		}
 	}
-	if err := stack.SetAllConfig(ctx, config); err != nil {
-		return nil, err
+	// The plain values as the Automation API sets them; each secret on the CLI's stdin, never in its arguments,
+	// where SetAllConfig would put it (`config set-all --secret key=value`) for any process to read. The CLI reads
+	// the value from stdin when stdin is not a terminal (pulumi/pulumi pkg/cmd/pulumi/config/config.go); the
+	// TypeScript driver does the same (test/helpers/stack-config.ts).
+	plain := auto.ConfigMap{}
+	for key, v := range declared {
+		if !v.Secret {
+			plain[key] = auto.ConfigValue{Value: v.Value}
+		}
+	}
+	if len(plain) > 0 {
+		if err := stack.SetAllConfig(ctx, plain); err != nil {
+			return nil, err
+		}
+	}
+	for key, v := range declared {
+		if !v.Secret {
+			continue
+		}
+		_, stderr, code, err := stack.Workspace().PulumiCommand().Run(ctx, here, strings.NewReader(v.Value), nil, nil,
+			nil, "config", "set", "--secret", key, "--stack", stack.Name())
+		if err != nil {
+			return nil, fmt.Errorf("pulumi config set --secret %s failed (exit code %d): %s", key, code, stderr)
+		}
 	}
 
 	var changes map[string]int

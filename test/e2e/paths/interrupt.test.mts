@@ -8,52 +8,42 @@
  *
  * No sleeps: a proxy in front of the emulator lets the service store each POST's object and holds its answer; once
  * as many objects are stored as the engine runs steps at once, the test sends SIGINT, waits for the CLI to say it is
- * cancelling, and only then releases the answers. Then every object the service holds is in the state, no operation
- * is pending, and the next `pulumi up` makes the rest.
+ * cancelling, and only then releases the answers (test/helpers/interrupt.ts, shared with the native provider's
+ * test). Then every object the service holds is in the state, no operation is pending, no plugin or host of the
+ * interrupted run is left running, and the next `pulumi up` makes the rest.
  */
 import type { EngineStack } from "../../../scripts/lib.mts";
-import { gate, startFaultProxy, type FaultProxy } from "../../helpers/fault-proxy-server.ts";
+import {
+  DATASETS,
+  declareInterruptProgram,
+  holdCreates,
+  interruptUp,
+  MAP_FIELDS,
+  MONITORS,
+  PARALLEL,
+  type HeldCreates,
+} from "../../helpers/interrupt.ts";
 import { enginePath, steps } from "../harness.mts";
 import { exportState, packageResources } from "../support.mts";
 import { obs, TYPE } from "./common.mts";
 
-const PARALLEL = 4;
-const DATASETS = 2;
-const MONITORS = 8;
-const MAP_FIELDS = ["attrs", "labels"];
-
 enginePath("Ctrl-C during up", "interrupt", (ctx) => {
   let stack: EngineStack;
-  let proxy: FaultProxy;
-  const release = gate();
-  const enough = gate();
-  let stored = 0;
+  let held: HeldCreates;
 
   beforeAll(async () => {
-    proxy = await startFaultProxy(ctx.em.url, (method) =>
-      method === "POST"
-        ? {
-            answerAfter: release.done,
-            answered: () => {
-              if (++stored === PARALLEL) enough.open();
-            },
-          }
-        : undefined,
-    );
+    held = await holdCreates(ctx.em.url);
     stack = await ctx.stack("interrupt", async () => {
       const { Dataset, Monitor } = await obs();
-      // Datasets first, so that they are among the first steps the engine starts.
-      for (let i = 0; i < DATASETS; i++)
-        new Dataset(`ds-${i}`, { name: `int-ds-${i}`, mapFields: MAP_FIELDS, forceDestroy: true });
-      for (let i = 0; i < MONITORS; i++)
-        new Monitor(`m-${i}`, { name: `int-m-${i}`, aplQuery: "['x'] | count", type: "MatchEvent" });
+      const classes = { Dataset, Monitor };
+      declareInterruptProgram((kind, name, args) => new classes[kind](name, args as never));
     });
-    await stack.setConfig({ "observability:url": proxy.url });
+    await stack.setConfig({ "observability:url": held.proxy.url });
   });
   // The clean-up's destroy still goes through the proxy (the provider's recorded configuration names it), which
   // by then holds nothing; it closes after that.
-  ctx.afterSteps(async () => release.open());
-  afterAll(async () => proxy?.close());
+  ctx.afterSteps(async () => held.release());
+  afterAll(async () => held?.proxy.close());
 
   const onService = async () => ({
     datasets: (await ctx.client.datasets.list())
@@ -72,44 +62,28 @@ enginePath("Ctrl-C during up", "interrupt", (ctx) => {
   };
   const step = steps();
 
-  step("one SIGINT: the creates in flight finish and are recorded, nothing is orphaned", async () => {
-    const interrupt = new AbortController();
-    const cancelling = gate();
-    let output = "";
-    const up = stack.stack
-      .up({
-        parallel: PARALLEL,
-        signal: interrupt.signal,
-        onOutput: (text: string) => {
-          output += text;
-          ctx.out.onOutput(text);
-          if (/received; cancelling/.test(output)) cancelling.open();
-        },
-      })
-      .then(
-        () => "finished",
-        (e: Error) => e.message,
-      );
-    await enough.done;
-    interrupt.abort();
-    await cancelling.done;
-    release.open();
-    expect(await up).not.toBe("finished");
+  step(
+    "one SIGINT: the creates in flight finish and are recorded, nothing is orphaned or left running",
+    async () => {
+      const { outcome, outlived } = await interruptUp(stack.stack, held, ctx.out.onOutput);
+      expect(outcome).not.toBe("finished");
+      expect(outlived).toEqual([]);
 
-    const service = await onService();
-    const state = await inState();
-    const made = service.datasets.length + service.monitors.length;
-    expect(made).toBeGreaterThanOrEqual(PARALLEL);
-    expect(made).toBeLessThan(DATASETS + MONITORS);
-    expect(state.datasets).toEqual([...service.datasets].sort());
-    expect(state.monitors).toEqual([...service.monitors].sort());
-    expect(state.pending).toEqual([]);
-    // The dynamic resources' creates in flight ran to their end: their datasets have their map fields.
-    for (const id of service.datasets)
-      expect([...(((await ctx.client.datasets.get(id)).mapFields as string[]) ?? [])].sort()).toEqual(
-        MAP_FIELDS,
-      );
-  });
+      const service = await onService();
+      const state = await inState();
+      const made = service.datasets.length + service.monitors.length;
+      expect(made).toBeGreaterThanOrEqual(PARALLEL);
+      expect(made).toBeLessThan(DATASETS + MONITORS);
+      expect(state.datasets).toEqual([...service.datasets].sort());
+      expect(state.monitors).toEqual([...service.monitors].sort());
+      expect(state.pending).toEqual([]);
+      // The dynamic resources' creates in flight ran to their end: their datasets have their map fields.
+      for (const id of service.datasets)
+        expect([...(((await ctx.client.datasets.get(id)).mapFields as string[]) ?? [])].sort()).toEqual(
+          MAP_FIELDS,
+        );
+    },
+  );
 
   step("the next `pulumi up` makes the rest; then nothing changes", async () => {
     await stack.stack.up({ parallel: PARALLEL, ...ctx.out });
