@@ -17,8 +17,7 @@ import { DECLARATIONS as KINDS } from "../resources/kinds";
 import type { Lifecycle, LifecycleContext, LifecycleDiff } from "../resources/lifecycle";
 import type { ResourceKind } from "../resources/registry";
 import { UNKNOWN } from "../resources/unknowns";
-import type { ValidationFailure } from "../schemas";
-import { validate } from "../schemas";
+import type { ValidationFailure, validate as Validate } from "../schemas";
 import { LOOKUP_FUNCTIONS, type LookupFunction } from "./functions";
 import { PACKAGE, secretKeysOf, typeToken } from "./tokens";
 
@@ -173,6 +172,8 @@ export class NativeProvider {
       );
     }
     const many = token === typeToken(`get${fn.lookup.plural}`);
+    // Loaded at the first function called, with the lookups: the schemas load zod, which the start does without.
+    const { validate } = require("../schemas") as { validate: typeof Validate };
     const checked = validate(many ? fn.lookup.manyArgs.strict() : fn.lookup.oneArgs.strict(), args);
     if (!checked.ok) return { failures: checked.failures, secretKeys: [] };
     const declared = KINDS.get(fn.lookup.kind as ResourceKind)!;

@@ -189,15 +189,24 @@ class Walker {
     return this.docs.kinds[kind]?.inputs[docsPath(path)];
   }
 
-  /** The spec of one field: its type, description and default. */
+  /**
+   * The spec of one field: its type, description and default. A resource's own inputs tell their service default
+   * in the description only, never as `default`: Pulumi's SDK generators put a schema `default` into every
+   * resource's inputs when it is not declared, so each resource's state would hold every default (the engine
+   * saves the whole state after each step), while the provider applies them itself (create and update send them;
+   * a diff reads an absent field as its default). The fields of nested types keep theirs: the SDKs export the
+   * functions that apply them (`dashboardDocumentArgsProvideDefaults`), and they are few.
+   */
   field(kind: string, path: string, field: z.core.$ZodType): PropertySpec {
     const spec: PropertySpec = { ...this.type(kind, path, field) };
     const description = this.doc(kind, path) ?? metaOf(field, "description")?.value;
     if (typeof description === "string" && description) spec.description = description;
     const d = defaultOf(field);
+    const resourceInput = !/[.[{<]/.test(path);
     // The metaschema takes a primitive default only; a default list or null stays in the description.
     if (
       d &&
+      !resourceInput &&
       ["string", "number", "boolean"].includes(typeof d.value) &&
       !("$ref" in spec && spec.$ref.startsWith("pulumi.json"))
     )

@@ -12,7 +12,7 @@ import * as grpc from "@grpc/grpc-js";
 import { Any } from "google-protobuf/google/protobuf/any_pb";
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 import { Struct } from "google-protobuf/google/protobuf/struct_pb";
-import { PartialCreateError } from "../resources/lifecycle";
+import { PartialCreateError } from "../resources/partial-create";
 import type * as Terraform from "../terraform";
 import { TERRAFORM_KEY, TERRAFORM_PROVIDER } from "../terraform/name";
 import type { ResourceKind } from "../resources/registry";

@@ -169,6 +169,37 @@ export function canonical(rules: KindRules, inputs: Props): Props {
 }
 
 /**
+ * `props` (an object's outputs or inputs, keyed as the kind's inputs) without the fields that hold the service's
+ * default and that `kept` does not name: what the state needs of them. A diff reads an absent field as its
+ * default ({@link canonical}), so dropping one changes no comparison; a field is dropped only where the
+ * canonical form of what is left, at that field, is the canonical form of `props` (a kind's `canonicalize` may
+ * read several fields at once). Every other field stays: what the program declared (`kept`), what differs from
+ * the default (drift included), and every field that is not an input (server-set ones, secrets, `adopt`).
+ *
+ * The engine saves the whole state after every step of `pulumi up`, so its time follows the bytes per resource:
+ * a monitor declared with five fields held 22 inputs and as many outputs, most of them defaults.
+ */
+export function withoutDefaults(rules: KindRules, props: Props, kept: (key: string) => boolean): Props {
+  const dropped = new Set<string>();
+  for (const key in rules.defaults) if (props[key] !== undefined && !kept(key)) dropped.add(key);
+  if (dropped.size === 0) return props;
+  const full = canonical(rules, props);
+  // Each pass restores the fields whose canonical value moved; a restored field can move another only through
+  // `canonicalize`, so this ends within as many passes as fields.
+  for (let pass = 0; pass <= dropped.size; pass++) {
+    const rest: Props = {};
+    for (const key of Object.keys(props)) if (!dropped.has(key)) rest[key] = props[key];
+    const slim = canonical(rules, rest);
+    const moved = rules.inputKeys.filter((key) => !sameJson(full[key], slim[key]));
+    if (moved.length === 0) return rest;
+    // A field left in place that moved: the kind's canonicalize ties it to those dropped; keep them all.
+    if (moved.some((key) => !dropped.has(key))) return props;
+    for (const key of moved) dropped.delete(key);
+  }
+  return props;
+}
+
+/**
  * The declared fields that differ between `olds` and `news` in canonical form, as `diff` reports them; a
  * server-set field not declared in `news` never differs. Also how an uncertain create recognizes its object.
  */

@@ -20,7 +20,7 @@ import {
   READS_ONE_BY_ONE,
   inputChanges,
   normalize,
-  withDefaults,
+  withoutDefaults,
   type Descriptor,
   type KindRules,
 } from "./descriptor";
@@ -28,10 +28,11 @@ import { cancellationSignalled, cancelledBeforeStart } from "./cancellation";
 import { sharedListing, trackWrites } from "./listings";
 import { claim, createReconciled } from "./reconcile";
 import { blamesUnknown, unknownPaths, UNKNOWN } from "./unknowns";
+import { PartialCreateError } from "./partial-create";
 import { dropUndefined, pick, type Props } from "./values";
 
 // Re-exported because the resource files, the public index and the tests import them with the engine.
-export { UNKNOWN, type Props };
+export { UNKNOWN, PartialCreateError, type Props };
 
 /**
  * The descriptor part shared by the kinds whose request body is their inputs and whose object maps straight
@@ -102,34 +103,6 @@ export class CreateLanded<T extends { id: string } = { id: string }> extends Err
     readonly failure: unknown,
   ) {
     super(failure instanceof Error ? failure.message : String(failure));
-  }
-}
-
-/**
- * A create that made its object and then failed: the engine records the object (its id and outputs) with the
- * failure as its initialization error, instead of forgetting an object that exists (an orphan that the next
- * `pulumi up` would make a second time). The next `pulumi up` updates it, which finishes the create: the engine
- * updates a resource whose state holds initialization errors even when diff finds no change (pulumi/pulumi
- * pkg/resource/deploy/step_generator.go, `hasInitErrors`).
- *
- * Its fields are those the two hosts read. Pulumi's dynamic-provider host sends an error with `id` as the
- * `pulumirpc.ErrorResourceInitFailed` detail of its gRPC status, with `properties` and `reasons` (@pulumi/pulumi
- * cmd/dynamic-provider/index.js, `grpcResponseFromError`); the native plugin does the same with `inputs` as well
- * (provider/native/server.ts).
- */
-export class PartialCreateError extends Error {
-  constructor(
-    message: string,
-    /** The object's id. */
-    readonly id: string,
-    /** The resource's outputs; `__provider` among them for a dynamic resource, whose later calls need it. */
-    readonly properties: Props,
-    /** The inputs the create was given. */
-    readonly inputs: Props,
-    /** What failed, as the engine lists it. */
-    readonly reasons: string[],
-  ) {
-    super(message);
   }
 }
 
@@ -280,10 +253,19 @@ export function lifecycle<T extends { id: string }>(
     d.adoptable && typeof props[ADOPT_KEY] === "string" && props[ADOPT_KEY] !== ""
       ? (props[ADOPT_KEY] as string)
       : undefined;
-  // `id` is the resource's own id, so it is not repeated among the outputs.
-  const outputs = (obj: T, inputs: Props, olds: Props = {}): Props => {
-    const out = d.toOutputs(obj);
-    delete out.id;
+  // `id` is the resource's own id, so it is not repeated among the outputs. A field holding the service's
+  // default is left out unless `kept` names it (withoutDefaults): after a create or update, what the inputs
+  // declare, since a user reads the outputs of what they declared; after a refresh, what the prior outputs held,
+  // so that a refresh changes no output that did not change in the service.
+  const outputs = (
+    obj: T,
+    inputs: Props,
+    olds: Props = {},
+    kept: ((key: string) => boolean) | "every" = (key) => inputs[key] !== undefined,
+  ): Props => {
+    const all = d.toOutputs(obj);
+    delete all.id;
+    const out = kept === "every" ? all : withoutDefaults(d, all, kept);
     for (const key of d.carryKeys ?? [])
       if (out[key] === undefined && olds[key] !== undefined) out[key] = olds[key];
     const adopt = adoptOf(inputs) ?? adoptOf(olds);
@@ -327,8 +309,10 @@ export function lifecycle<T extends { id: string }>(
         failures.push({ property: issue.path, reason: issue.message });
       const kept =
         unknowns.length === 0 ? failures : failures.filter((f) => !blamesUnknown(f.property, unknowns));
-      // The host only serializes the answer, so it may share values with `news` (withDefaults).
-      const inputs: Props = { ...declared, ...withDefaults(d, declared) };
+      // What was declared, as declared: the defaults are the service's, put in by create and update (normalize)
+      // and read into every diff (canonical), so the state need not hold them. The host only serializes the
+      // answer, so it may share values with `news`.
+      const inputs: Props = declared;
       if (d.adoptable && news[ADOPT_KEY] !== undefined) inputs[ADOPT_KEY] = news[ADOPT_KEY];
       if (news[PROVIDER_KEY] !== undefined) inputs[PROVIDER_KEY] = news[PROVIDER_KEY];
       return { inputs, failures: kept };
@@ -402,10 +386,15 @@ export function lifecycle<T extends { id: string }>(
           }
         }
         claim(d.kind, id);
-        const inputs: Props = normalize(d, d.toInputs(obj));
+        // The inputs a refresh leaves: the object's, without the defaults the prior outputs did not hold.
+        const inputs: Props = isGet
+          ? normalize(d, d.toInputs(obj))
+          : withoutDefaults(d, normalize(d, d.toInputs(obj)), (key) => props[key] !== undefined);
         const adopt = adoptOf(props);
         if (adopt !== undefined) inputs[ADOPT_KEY] = adopt;
-        return { id, props: outputs(obj, props, props), inputs };
+        // A get's outputs are the object as the service returns it, every field (docs/engine.md).
+        const kept = isGet ? "every" : (key: string) => props[key] !== undefined;
+        return { id, props: outputs(obj, props, props, kept), inputs };
       });
     },
 

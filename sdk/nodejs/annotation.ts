@@ -110,12 +110,12 @@ export class Annotation extends pulumi.CustomResource {
             }
             resourceInputs["adopt"] = args?.adopt;
             resourceInputs["datasets"] = args?.datasets;
-            resourceInputs["description"] = (args?.description) ?? "";
+            resourceInputs["description"] = args?.description;
             resourceInputs["endTime"] = args?.endTime;
             resourceInputs["time"] = args?.time;
-            resourceInputs["title"] = (args?.title) ?? "";
+            resourceInputs["title"] = args?.title;
             resourceInputs["type"] = args?.type;
-            resourceInputs["url"] = (args?.url) ?? "";
+            resourceInputs["url"] = args?.url;
         } else {
             resourceInputs["adopt"] = undefined /*out*/;
             resourceInputs["datasets"] = undefined /*out*/;

@@ -124,11 +124,11 @@ export class ApiToken extends pulumi.CustomResource {
                 throw new Error("Missing required property 'name'");
             }
             resourceInputs["datasetCapabilities"] = args?.datasetCapabilities;
-            resourceInputs["description"] = (args?.description) ?? "";
+            resourceInputs["description"] = args?.description;
             resourceInputs["expiresAt"] = args?.expiresAt;
             resourceInputs["name"] = args?.name;
             resourceInputs["orgCapabilities"] = args?.orgCapabilities;
-            resourceInputs["rotationGracePeriod"] = (args?.rotationGracePeriod) ?? "48h";
+            resourceInputs["rotationGracePeriod"] = args?.rotationGracePeriod;
             resourceInputs["viewCapabilities"] = args?.viewCapabilities;
             resourceInputs["retiredTokenIds"] = undefined /*out*/;
             resourceInputs["samlAuthenticated"] = undefined /*out*/;

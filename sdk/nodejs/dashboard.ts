@@ -139,7 +139,7 @@ export class Dashboard extends pulumi.CustomResource {
             resourceInputs["adopt"] = args?.adopt;
             resourceInputs["dashboard"] = args ? pulumi.output(args.dashboard).apply(inputs.dashboardDocumentArgsProvideDefaults) : undefined;
             resourceInputs["message"] = args?.message;
-            resourceInputs["overwrite"] = (args?.overwrite) ?? false;
+            resourceInputs["overwrite"] = args?.overwrite;
             resourceInputs["uid"] = args?.uid;
             resourceInputs["createdAt"] = undefined /*out*/;
             resourceInputs["createdBy"] = undefined /*out*/;

@@ -133,14 +133,14 @@ export class Dataset extends pulumi.CustomResource {
                 throw new Error("Missing required property 'name'");
             }
             resourceInputs["adopt"] = args?.adopt;
-            resourceInputs["description"] = (args?.description) ?? "";
+            resourceInputs["description"] = args?.description;
             resourceInputs["edgeDeployment"] = args?.edgeDeployment;
-            resourceInputs["forceDestroy"] = (args?.forceDestroy) ?? false;
-            resourceInputs["kind"] = (args?.kind) ?? "axiom:events:v1";
+            resourceInputs["forceDestroy"] = args?.forceDestroy;
+            resourceInputs["kind"] = args?.kind;
             resourceInputs["mapFields"] = args?.mapFields;
             resourceInputs["name"] = args?.name;
-            resourceInputs["retentionDays"] = (args?.retentionDays) ?? 0;
-            resourceInputs["useRetentionPeriod"] = (args?.useRetentionPeriod) ?? false;
+            resourceInputs["retentionDays"] = args?.retentionDays;
+            resourceInputs["useRetentionPeriod"] = args?.useRetentionPeriod;
             resourceInputs["canWrite"] = undefined /*out*/;
             resourceInputs["created"] = undefined /*out*/;
             resourceInputs["edgeDeploymentUrl"] = undefined /*out*/;

@@ -96,7 +96,7 @@ export class Group extends pulumi.CustomResource {
                 throw new Error("Missing required property 'name'");
             }
             resourceInputs["adopt"] = args?.adopt;
-            resourceInputs["description"] = (args?.description) ?? "";
+            resourceInputs["description"] = args?.description;
             resourceInputs["members"] = args?.members;
             resourceInputs["name"] = args?.name;
             resourceInputs["roles"] = args?.roles;

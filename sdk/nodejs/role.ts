@@ -112,7 +112,7 @@ export class Role extends pulumi.CustomResource {
             }
             resourceInputs["adopt"] = args?.adopt;
             resourceInputs["datasetCapabilities"] = args?.datasetCapabilities;
-            resourceInputs["description"] = (args?.description) ?? "";
+            resourceInputs["description"] = args?.description;
             resourceInputs["members"] = args?.members;
             resourceInputs["name"] = args?.name;
             resourceInputs["orgCapabilities"] = args?.orgCapabilities;

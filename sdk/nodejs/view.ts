@@ -107,7 +107,7 @@ export class View extends pulumi.CustomResource {
             resourceInputs["adopt"] = args?.adopt;
             resourceInputs["aplQuery"] = args?.aplQuery;
             resourceInputs["datasets"] = args?.datasets;
-            resourceInputs["description"] = (args?.description) ?? "";
+            resourceInputs["description"] = args?.description;
             resourceInputs["name"] = args?.name;
             resourceInputs["sharedByOrg"] = undefined /*out*/;
             resourceInputs["sharedByOrgName"] = undefined /*out*/;

@@ -110,11 +110,11 @@ export class VirtualField extends pulumi.CustomResource {
             }
             resourceInputs["adopt"] = args?.adopt;
             resourceInputs["dataset"] = args?.dataset;
-            resourceInputs["description"] = (args?.description) ?? "";
+            resourceInputs["description"] = args?.description;
             resourceInputs["expression"] = args?.expression;
             resourceInputs["name"] = args?.name;
-            resourceInputs["type"] = (args?.type) ?? "";
-            resourceInputs["unit"] = (args?.unit) ?? "";
+            resourceInputs["type"] = args?.type;
+            resourceInputs["unit"] = args?.unit;
         } else {
             resourceInputs["adopt"] = undefined /*out*/;
             resourceInputs["dataset"] = undefined /*out*/;

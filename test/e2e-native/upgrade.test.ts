@@ -101,42 +101,95 @@ maybe("upgrading the native provider never replaces nor changes a recorded stack
     },
   );
 
+  /** A fresh stack holding the state `version`'s plugin recorded; `run` runs the CLI on it. */
+  async function importRecorded(version: string) {
+    const work = mkdtempSync(path.join(path.dirname(h.work), `upgrade-${version}-`));
+    for (const file of RECORDED) copyFileSync(path.join(FIXTURES, version, file), path.join(work, file));
+    const stateDir = path.join(work, ".pulumi-state");
+    mkdirSync(stateDir);
+    const env = { ...h.env, PULUMI_BACKEND_URL: `file://${stateDir}` };
+    const run = (args: string[]) =>
+      mustExec(h.pulumi, [...args, "--stack", "dev", "--non-interactive"], { cwd: work, env });
+    // The recorded Pulumi.dev.yaml keeps its salt: the stack decrypts the recorded secrets with the passphrase.
+    await mustExec(
+      h.pulumi,
+      ["stack", "init", "dev", "--secrets-provider", "passphrase", "--non-interactive"],
+      {
+        cwd: work,
+        env,
+      },
+    );
+    await run(["stack", "import", "--file", "stack.json"]);
+    return { run };
+  }
+
+  /** The steps of a `pulumi preview --json --diff` that are not "same", and its summary. */
+  async function previewChanges(run: (args: string[]) => Promise<string>) {
+    const preview = JSON.parse(await run(["preview", "--json", "--diff"])) as {
+      steps: PreviewStep[];
+      changeSummary: Record<string, number>;
+    };
+    const changed = preview.steps
+      .filter((s) => s.op !== "same")
+      .map((s) => ({
+        op: s.op,
+        urn: s.urn,
+        diff: s.diffReasons ?? [],
+        replace: s.replaceReasons ?? [],
+        detailed: s.detailedDiff ?? {},
+      }));
+    return { changed, summary: preview.changeSummary };
+  }
+
   test.each(recorded)(
     "the state %s's plugin made previews with this build's plugin: every step the same, nothing replaced",
     async (version) => {
-      const work = mkdtempSync(path.join(path.dirname(h.work), `upgrade-${version}-`));
-      for (const file of RECORDED) copyFileSync(path.join(FIXTURES, version, file), path.join(work, file));
-      const stateDir = path.join(work, ".pulumi-state");
-      mkdirSync(stateDir);
-      const env = { ...h.env, PULUMI_BACKEND_URL: `file://${stateDir}` };
-      const run = (args: string[]) =>
-        mustExec(h.pulumi, [...args, "--stack", "dev", "--non-interactive"], { cwd: work, env });
-      // The recorded Pulumi.dev.yaml keeps its salt: the stack decrypts the recorded secrets with the passphrase.
-      await mustExec(
-        h.pulumi,
-        ["stack", "init", "dev", "--secrets-provider", "passphrase", "--non-interactive"],
-        {
-          cwd: work,
-          env,
-        },
-      );
-      await run(["stack", "import", "--file", "stack.json"]);
-      const preview = JSON.parse(await run(["preview", "--json", "--diff"])) as {
-        steps: PreviewStep[];
-        changeSummary: Record<string, number>;
-      };
-      const changed = preview.steps
-        .filter((s) => s.op !== "same")
-        .map((s) => ({
-          op: s.op,
-          urn: s.urn,
-          diff: s.diffReasons ?? [],
-          replace: s.replaceReasons ?? [],
-          detailed: s.detailedDiff ?? {},
-        }));
+      const { run } = await importRecorded(version);
+      const { changed, summary } = await previewChanges(run);
       expect(changed).toEqual([]);
       // The flagship's six resources and the stack.
-      expect(preview.changeSummary).toEqual({ same: 7 });
+      expect(summary).toEqual({ same: 7 });
+    },
+    10 * 60_000,
+  );
+
+  test.each(recorded)(
+    "the state %s's plugin made shrinks at this build's first `up`, which changes nothing: inputs as declared",
+    async (version) => {
+      const { run } = await importRecorded(version);
+      // Every step the same, so no request reaches the service (the recorded url names an emulator long gone).
+      await run(["up", "--yes", "--skip-preview"]);
+      const [last] = JSON.parse(await run(["stack", "history", "--json", "--page-size", "1"])) as {
+        result: string;
+        resourceChanges: Record<string, number>;
+      }[];
+      expect(last).toMatchObject({ result: "succeeded", resourceChanges: { same: 7 } });
+
+      const before = customResources(
+        JSON.parse(readFileSync(path.join(FIXTURES, version, "stack.json"), "utf8")),
+      );
+      const after = customResources(JSON.parse(await run(["stack", "export"])));
+      // The same resources (the engine saves them in the order their steps ran).
+      expect(after.map((r) => r.urn).sort()).toEqual(before.map((r) => r.urn).sort());
+      for (const r of after) {
+        // The inputs are what the program declared: the keys the engine recorded dependencies for (the YAML
+        // language host sends only declared properties, and the engine records each one's dependencies).
+        expect({ urn: r.urn, inputs: Object.keys(r.inputs).sort() }).toEqual({
+          urn: r.urn,
+          inputs: Object.keys(r.propertyDependencies ?? {}).sort(),
+        });
+        // What the service holds stays as it was: the outputs change only at the resource's next update.
+        // A secret is encrypted again with a fresh nonce at every save, so only its place is compared.
+        expect(sealed(r.outputs)).toEqual(sealed(before.find((b) => b.urn === r.urn)!.outputs));
+      }
+      const bytes = (rs: CustomResource[]) => rs.reduce((n, r) => n + JSON.stringify(r.inputs).length, 0);
+      // 2,037 bytes of inputs before, 1,331 after: the rest is the declarations and their secrets.
+      expect(bytes(after)).toBeLessThan(bytes(before) * 0.7);
+
+      // And the smaller state previews as no change too.
+      const { changed, summary } = await previewChanges(run);
+      expect(changed).toEqual([]);
+      expect(summary).toEqual({ same: 7 });
     },
     10 * 60_000,
   );
@@ -156,6 +209,29 @@ maybe("upgrading the native provider never replaces nor changes a recorded stack
     }
   });
 });
+
+interface CustomResource {
+  urn: string;
+  custom?: boolean;
+  type: string;
+  inputs: Record<string, unknown>;
+  outputs: Record<string, unknown>;
+  propertyDependencies?: Record<string, string[]>;
+}
+
+/** The observability resources of an exported stack, in its order. */
+function customResources(exported: { deployment: { resources: CustomResource[] } }): CustomResource[] {
+  return exported.deployment.resources.filter((r) => r.custom && r.type.startsWith("observability:index:"));
+}
+
+/** `v` with each secret value object replaced by a mark. */
+function sealed(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(sealed);
+  if (v === null || typeof v !== "object") return v;
+  const o = v as Record<string, unknown>;
+  if (SECRET_SIG in o) return "[secret]";
+  return Object.fromEntries(Object.entries(o).map(([k, x]) => [k, sealed(x)]));
+}
 
 /** Every secret value object in a deployment, wherever it is. */
 function secretValues(v: unknown): Record<string, unknown>[] {

@@ -2,8 +2,9 @@
  * What the plugin loads to start: the engine starts it once per `pulumi up`, `preview` and `refresh`, and waits
  * for its port. The rule: serving the kinds loads neither @pulumi/pulumi's index (most of a second) nor the
  * lookups module (which imports that index), nor the HTTP client (undici, a tenth of a second, which a preview
- * never needs); the lookups are loaded at the first function called, the client at the first call that needs
- * the service. Checked on the
+ * never needs), nor zod and the kinds' declarations and schemas (as much again as the rest of the start); the
+ * lookups are loaded at the first function called, the client at the first call that needs the service, a kind's
+ * declaration at the first call of that kind. Checked on the
  * build the launcher runs (dist/, which `npm test` builds first), in a fresh Node, by what lands in its module
  * cache.
  */
@@ -27,6 +28,9 @@ const LOADED = `
     lookups: loaded("dist/provider/lookups.js"),
     resourceClasses: loaded("dist/provider/resources/monitor.js"),
     declarations: loaded("dist/provider/resources/monitor-kind.js"),
+    otherKinds: Object.keys(require.cache).filter((k) => k.includes("dist/provider/resources/") && k.endsWith("-kind.js")).length,
+    schemas: loaded("dist/provider/schemas/index.js"),
+    zod: Object.keys(require.cache).some((k) => k.includes("node_modules/zod/")),
     client: loaded("dist/provider/client/client.js"),
     undici: loaded("node_modules/undici/index.js"),
   });
@@ -37,7 +41,7 @@ beforeAll(() => {
     throw new Error(`${NATIVE}/main.js is missing: run npm run build`);
 });
 
-test("the plugin's server and provider load without @pulumi/pulumi's index, the lookups, the Resource classes or the HTTP client", () => {
+test("the plugin's server and provider load without @pulumi/pulumi's index, the lookups, the Resource classes, the HTTP client, zod or any kind", () => {
   const seen = inFreshNode(`${LOADED}
     require(${JSON.stringify(path.join(NATIVE, "server.js"))});
     require(${JSON.stringify(path.join(NATIVE, "provider.js"))});
@@ -46,9 +50,29 @@ test("the plugin's server and provider load without @pulumi/pulumi's index, the 
     pulumiIndex: false,
     lookups: false,
     resourceClasses: false,
-    declarations: true,
+    declarations: false,
+    otherKinds: 0,
+    schemas: false,
+    zod: false,
     client: false,
     undici: false,
+  });
+});
+
+test("a kind's declaration, with zod and the schemas, loads at the first call of that kind, and no other kind", () => {
+  const seen = inFreshNode(`${LOADED}
+    const { NativeProvider, kindOfType } = require(${JSON.stringify(path.join(NATIVE, "provider.js"))});
+    const provider = new NativeProvider();
+    const known = kindOfType("observability:index:Monitor");
+    const before = report();
+    provider.check("Monitor", {}, { name: "m", type: "MatchEvent", aplQuery: "['logs']" }).then((checked) => {
+      process.stdout.write(JSON.stringify({ known, before: before.declarations, after: report(), failures: checked.failures }));
+    });`);
+  expect(seen).toEqual({
+    known: "Monitor",
+    before: false,
+    after: expect.objectContaining({ declarations: true, otherKinds: 1, zod: true, client: false }),
+    failures: [],
   });
 });
 
@@ -101,6 +125,10 @@ test("the Terraform table is loaded at the first GetMapping, and loads none of @
     lookups: false,
     resourceClasses: false,
     declarations: true,
+    // The seven kinds the Terraform provider has, with their schemas.
+    otherKinds: 7,
+    schemas: true,
+    zod: true,
     client: false,
     undici: false,
   });

@@ -185,8 +185,15 @@ describe("ApiToken rules at preview", () => {
   });
 
   it("the default grace period is 48 hours (terraform-provider-axiom resource_tokens.go:38-40)", async () => {
-    const { inputs } = await implementation("ApiToken").check({}, { name: "t" });
-    expect(inputs).toMatchObject({ rotationGracePeriod: "48h", description: "", orgCapabilities: {} });
+    const token = implementation("ApiToken");
+    const { inputs } = await token.check({}, { name: "t" });
+    expect(inputs).toEqual({ name: "t" });
+    // Absent compares equal to 48h, and to no other period.
+    const held = { name: "t", rotationGracePeriod: "48h", description: "", orgCapabilities: {} };
+    expect(await token.diff("x", held, inputs)).toMatchObject({ changes: false });
+    expect(await token.diff("x", { ...held, rotationGracePeriod: "24h" }, inputs)).toMatchObject({
+      diffs: ["rotationGracePeriod"],
+    });
   });
 });
 

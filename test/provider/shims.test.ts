@@ -17,6 +17,7 @@ import * as path from "node:path";
 // The built package, as users get it: under --coverage the sources are instrumented, and the serialized shim
 // would carry the instrumentation instead of the text a release writes.
 import { ObservabilityClient } from "../../provider/client";
+import { normalize } from "../../provider/resources/descriptor";
 import { SHIM_METHODS } from "../../provider/resources/shim";
 import { KINDS, type ResourceKind } from "../../provider/resources/registry";
 import { declareSample, SAMPLES } from "../helpers/samples";
@@ -124,6 +125,36 @@ describe("5. golden copies of every released shim", () => {
       await expect(host.read(urn, `${made.id}-missing`, {}, { __provider: text })).rejects.toThrow(
         `no object with id ${made.id}-missing exists`,
       );
+    },
+  );
+
+  // Up to 0.5.0, check put every default into the inputs and the outputs held every field the service returned.
+  it.each(goldens)(
+    "%s %s: a resource as that version left its state previews as no change, and its next up leaves the declared inputs",
+    async (version, kind, text) => {
+      const urn = urnOf(kind, `state-${version}-${kind}`);
+      const { args } = LIFECYCLE[kind];
+      const made = await host.create(urn, (await host.check(urn, {}, { ...args, __provider: text })).inputs);
+      // That version's state: the declared inputs with the defaults filled in, and every output (what a get
+      // returns, as that version's create and read did).
+      const oldInputs = { ...args, ...normalize(KINDS.get(kind)!.rules, args), __provider: text };
+      const oldOutputs = (await host.read(urn, made.id, {}, { __provider: text })).properties;
+      // (All that this build's create holds, but what it carries from prior outputs, which a get has none of.)
+      const carried = KINDS.get(kind)!.rules.carryKeys ?? [];
+      const held = Object.keys(made.properties).filter((k) => !carried.includes(k));
+      expect(Object.keys(oldOutputs)).toEqual(expect.arrayContaining(held));
+      // This build's check: the declaration as declared, which the engine saves as the new inputs of a step
+      // that changes nothing.
+      const checked = await host.check(urn, oldInputs, { ...args, __provider: text });
+      expect(checked.inputs).toEqual({ ...args, __provider: text });
+      expect(await host.diff(urn, made.id, oldOutputs, checked.inputs)).toMatchObject({ changes: "none" });
+      // A refresh keeps every output the state held, so it shows no change either.
+      const refreshed = await host.read(urn, made.id, oldOutputs, oldInputs);
+      expect(Object.keys(refreshed.properties).sort()).toEqual(Object.keys(oldOutputs).sort());
+      expect(await host.diff(urn, made.id, refreshed.properties, checked.inputs)).toMatchObject({
+        changes: "none",
+      });
+      await host.delete(urn, made.id, refreshed.properties, checked.inputs);
     },
   );
 });

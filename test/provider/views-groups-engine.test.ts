@@ -144,8 +144,9 @@ describe("View through the host", () => {
     expect(state.outputs).toMatchObject({
       adopt: "made in the UI",
       aplQuery: "['logs'] | count",
-      description: "",
     });
+    // The adopted view's description is the service's default, undeclared: not held.
+    expect(state.outputs).not.toHaveProperty("description");
     expect((await client.views.get("made in the UI")).aplQuery).toBe("['logs'] | count");
 
     const wrong = await host.check(
@@ -197,7 +198,8 @@ describe("Group through the host", () => {
     const declared = { name: "sre", members: ["u-ana", "u-bo"], roles: [roleA, roleB] };
     const state = await up(urn, withProvider(declared));
     expect(state.id).toMatch(/^group_/);
-    expect(state.outputs).toMatchObject({ ...declared, description: "", isManaged: false });
+    expect(state.outputs).toMatchObject({ ...declared, isManaged: false });
+    expect(state.outputs).not.toHaveProperty("description");
     expect(await client.groups.get(state.id)).toMatchObject(declared);
 
     const again = await plan(
@@ -269,7 +271,8 @@ describe("Group through the host", () => {
       withProvider({ name: "ui-group", members: ["u1", "u2"], adopt: existing.id }),
     );
     expect(state.id).toBe(existing.id);
-    expect(state.outputs).toMatchObject({ adopt: existing.id, description: "" });
+    expect(state.outputs).toMatchObject({ adopt: existing.id });
+    expect(state.outputs).not.toHaveProperty("description");
     expect((await client.groups.get(existing.id)).members).toEqual(["u1", "u2"]);
     const other = await plan(urn, state, withProvider({ name: "ui-group", adopt: "group_other" }));
     expect(other.diff).toMatchObject({ replaces: ["adopt"], deleteBeforeReplace: true });

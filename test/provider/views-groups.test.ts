@@ -129,18 +129,18 @@ describe("check enforces every View and Group rule", () => {
     expect((await implementation(kind).check({}, inputs)).failures).toEqual([]);
   });
 
-  it("applies the service defaults, so absent and default compare equal", async () => {
-    expect((await implementation("View").check({}, view)).inputs).toMatchObject({
-      ...view,
-      datasets: [],
-      description: "",
-    });
-    expect((await implementation("Group").check({}, group)).inputs).toMatchObject({
-      ...group,
-      description: "",
-      members: [],
-      roles: [],
-    });
+  it("keeps what was declared, and absent and the service default compare equal", async () => {
+    expect((await implementation("View").check({}, view)).inputs).toEqual(view);
+    expect((await implementation("Group").check({}, group)).inputs).toEqual(group);
+    const viewDefaults = { ...view, datasets: [], description: "" };
+    const groupDefaults = { ...group, description: "", members: [], roles: [] };
+    for (const [kind, declared, defaults] of [
+      ["View", view, viewDefaults],
+      ["Group", group, groupDefaults],
+    ] as const) {
+      expect(await implementation(kind).diff("x", defaults, declared)).toMatchObject({ changes: false });
+      expect(await implementation(kind).diff("x", declared, defaults)).toMatchObject({ changes: false });
+    }
   });
 });
 

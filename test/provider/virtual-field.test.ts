@@ -45,16 +45,22 @@ describe("VirtualField check", () => {
     expect((await implementation("VirtualField").check({}, inputs)).failures).toEqual([]);
   });
 
-  it('fills the service defaults: description, type and unit read as ""', async () => {
+  it('adds no default, and description, type and unit read as "" when absent', async () => {
     const { inputs } = await implementation("VirtualField").check({}, vf());
-    expect(inputs).toMatchObject({ description: "", type: "", unit: "" });
+    expect(inputs).toEqual(vf());
+    const defaults = { ...vf(), description: "", type: "", unit: "" };
+    expect(await implementation("VirtualField").diff("x", defaults, inputs)).toMatchObject({
+      changes: false,
+    });
   });
 });
 
 describe("VirtualField lifecycle", () => {
   it("creates and diffs none, before and after a read", async () => {
     const { id, outs, inputs } = await created(impl(), vf());
-    expect(outs).toMatchObject({ dataset: "pv-logs", name: "total", expression: "a + b", type: "" });
+    // The service's "" for an undeclared type is its default: the state does not hold it.
+    expect(outs).toMatchObject({ dataset: "pv-logs", name: "total", expression: "a + b" });
+    expect(outs).not.toHaveProperty("type");
     expect(await impl().diff(id, outs, inputs)).toMatchObject({ changes: false });
     const read = await impl().read(id, outs);
     expect(await impl().diff(id, read.props!, inputs)).toMatchObject({ changes: false });

@@ -76,15 +76,6 @@ func NewAnnotation(ctx *pulumi.Context,
 	if args.Type == nil {
 		return nil, errors.New("invalid value for required argument 'Type'")
 	}
-	if args.Description == nil {
-		args.Description = pulumi.StringPtr("")
-	}
-	if args.Title == nil {
-		args.Title = pulumi.StringPtr("")
-	}
-	if args.Url == nil {
-		args.Url = pulumi.StringPtr("")
-	}
 	opts = internal.PkgResourceDefaultOpts(opts)
 	var resource Annotation
 	err := ctx.RegisterResource("observability:index:Annotation", name, args, &resource, opts...)

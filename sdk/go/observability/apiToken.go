@@ -82,12 +82,6 @@ func NewApiToken(ctx *pulumi.Context,
 	if args.Name == nil {
 		return nil, errors.New("invalid value for required argument 'Name'")
 	}
-	if args.Description == nil {
-		args.Description = pulumi.StringPtr("")
-	}
-	if args.RotationGracePeriod == nil {
-		args.RotationGracePeriod = pulumi.StringPtr("48h")
-	}
 	secrets := pulumi.AdditionalSecretOutputs([]string{
 		"token",
 	})

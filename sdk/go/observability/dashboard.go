@@ -100,9 +100,6 @@ func NewDashboard(ctx *pulumi.Context,
 		return nil, errors.New("invalid value for required argument 'Dashboard'")
 	}
 	args.Dashboard = args.Dashboard.ToDashboardDocumentOutput().ApplyT(func(v DashboardDocument) DashboardDocument { return *v.Defaults() }).(DashboardDocumentOutput)
-	if args.Overwrite == nil {
-		args.Overwrite = pulumi.BoolPtr(false)
-	}
 	opts = internal.PkgResourceDefaultOpts(opts)
 	var resource Dashboard
 	err := ctx.RegisterResource("observability:index:Dashboard", name, args, &resource, opts...)

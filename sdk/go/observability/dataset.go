@@ -85,21 +85,6 @@ func NewDataset(ctx *pulumi.Context,
 	if args.Name == nil {
 		return nil, errors.New("invalid value for required argument 'Name'")
 	}
-	if args.Description == nil {
-		args.Description = pulumi.StringPtr("")
-	}
-	if args.ForceDestroy == nil {
-		args.ForceDestroy = pulumi.BoolPtr(false)
-	}
-	if args.Kind == nil {
-		args.Kind = DatasetKind("axiom:events:v1")
-	}
-	if args.RetentionDays == nil {
-		args.RetentionDays = pulumi.IntPtr(0)
-	}
-	if args.UseRetentionPeriod == nil {
-		args.UseRetentionPeriod = pulumi.BoolPtr(false)
-	}
 	opts = internal.PkgResourceDefaultOpts(opts)
 	var resource Dataset
 	err := ctx.RegisterResource("observability:index:Dataset", name, args, &resource, opts...)

@@ -67,9 +67,6 @@ func NewGroup(ctx *pulumi.Context,
 	if args.Name == nil {
 		return nil, errors.New("invalid value for required argument 'Name'")
 	}
-	if args.Description == nil {
-		args.Description = pulumi.StringPtr("")
-	}
 	opts = internal.PkgResourceDefaultOpts(opts)
 	var resource Group
 	err := ctx.RegisterResource("observability:index:Group", name, args, &resource, opts...)

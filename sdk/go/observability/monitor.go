@@ -116,51 +116,6 @@ func NewMonitor(ctx *pulumi.Context,
 	if args.Type == nil {
 		return nil, errors.New("invalid value for required argument 'Type'")
 	}
-	if args.AlertOnNoData == nil {
-		args.AlertOnNoData = pulumi.BoolPtr(false)
-	}
-	if args.ColumnName == nil {
-		args.ColumnName = pulumi.StringPtr("")
-	}
-	if args.CompareDays == nil {
-		args.CompareDays = pulumi.IntPtr(0)
-	}
-	if args.Description == nil {
-		args.Description = pulumi.StringPtr("")
-	}
-	if args.Disabled == nil {
-		args.Disabled = pulumi.BoolPtr(false)
-	}
-	if args.IntervalMinutes == nil {
-		args.IntervalMinutes = pulumi.IntPtr(1)
-	}
-	if args.NotifyByGroup == nil {
-		args.NotifyByGroup = pulumi.BoolPtr(false)
-	}
-	if args.NotifyEveryRun == nil {
-		args.NotifyEveryRun = pulumi.BoolPtr(false)
-	}
-	if args.RangeMinutes == nil {
-		args.RangeMinutes = pulumi.IntPtr(1)
-	}
-	if args.Resolvable == nil {
-		args.Resolvable = pulumi.BoolPtr(false)
-	}
-	if args.SecondDelay == nil {
-		args.SecondDelay = pulumi.IntPtr(0)
-	}
-	if args.SkipResolved == nil {
-		args.SkipResolved = pulumi.BoolPtr(false)
-	}
-	if args.Tolerance == nil {
-		args.Tolerance = pulumi.Float64Ptr(0.0)
-	}
-	if args.TriggerAfterNPositiveResults == nil {
-		args.TriggerAfterNPositiveResults = pulumi.IntPtr(0)
-	}
-	if args.TriggerFromNRuns == nil {
-		args.TriggerFromNRuns = pulumi.IntPtr(1)
-	}
 	opts = internal.PkgResourceDefaultOpts(opts)
 	var resource Monitor
 	err := ctx.RegisterResource("observability:index:Monitor", name, args, &resource, opts...)

@@ -80,9 +80,6 @@ func NewRole(ctx *pulumi.Context,
 	if args.Name == nil {
 		return nil, errors.New("invalid value for required argument 'Name'")
 	}
-	if args.Description == nil {
-		args.Description = pulumi.StringPtr("")
-	}
 	opts = internal.PkgResourceDefaultOpts(opts)
 	var resource Role
 	err := ctx.RegisterResource("observability:index:Role", name, args, &resource, opts...)

@@ -74,9 +74,6 @@ func NewView(ctx *pulumi.Context,
 	if args.Name == nil {
 		return nil, errors.New("invalid value for required argument 'Name'")
 	}
-	if args.Description == nil {
-		args.Description = pulumi.StringPtr("")
-	}
 	opts = internal.PkgResourceDefaultOpts(opts)
 	var resource View
 	err := ctx.RegisterResource("observability:index:View", name, args, &resource, opts...)

@@ -78,15 +78,6 @@ func NewVirtualField(ctx *pulumi.Context,
 	if args.Name == nil {
 		return nil, errors.New("invalid value for required argument 'Name'")
 	}
-	if args.Description == nil {
-		args.Description = pulumi.StringPtr("")
-	}
-	if args.Type == nil {
-		args.Type = pulumi.StringPtr("")
-	}
-	if args.Unit == nil {
-		args.Unit = pulumi.StringPtr("")
-	}
 	opts = internal.PkgResourceDefaultOpts(opts)
 	var resource VirtualField
 	err := ctx.RegisterResource("observability:index:VirtualField", name, args, &resource, opts...)

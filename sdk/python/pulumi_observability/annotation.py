@@ -43,20 +43,14 @@ class AnnotationArgs:
         pulumi.set(__self__, "type", type)
         if adopt is not None:
             pulumi.set(__self__, "adopt", adopt)
-        if description is None:
-            description = ''
         if description is not None:
             pulumi.set(__self__, "description", description)
         if end_time is not None:
             pulumi.set(__self__, "end_time", end_time)
         if time is not None:
             pulumi.set(__self__, "time", time)
-        if title is None:
-            title = ''
         if title is not None:
             pulumi.set(__self__, "title", title)
-        if url is None:
-            url = ''
         if url is not None:
             pulumi.set(__self__, "url", url)
 
@@ -259,19 +253,13 @@ class Annotation(pulumi.CustomResource):
             if datasets is None and not opts.urn:
                 raise TypeError("Missing required property 'datasets'")
             __props__.__dict__["datasets"] = datasets
-            if description is None:
-                description = ''
             __props__.__dict__["description"] = description
             __props__.__dict__["end_time"] = end_time
             __props__.__dict__["time"] = time
-            if title is None:
-                title = ''
             __props__.__dict__["title"] = title
             if type is None and not opts.urn:
                 raise TypeError("Missing required property 'type'")
             __props__.__dict__["type"] = type
-            if url is None:
-                url = ''
             __props__.__dict__["url"] = url
         super(Annotation, __self__).__init__(
             'observability:index:Annotation',

@@ -43,16 +43,12 @@ class ApiTokenArgs:
         pulumi.set(__self__, "name", name)
         if dataset_capabilities is not None:
             pulumi.set(__self__, "dataset_capabilities", dataset_capabilities)
-        if description is None:
-            description = ''
         if description is not None:
             pulumi.set(__self__, "description", description)
         if expires_at is not None:
             pulumi.set(__self__, "expires_at", expires_at)
         if org_capabilities is not None:
             pulumi.set(__self__, "org_capabilities", org_capabilities)
-        if rotation_grace_period is None:
-            rotation_grace_period = '48h'
         if rotation_grace_period is not None:
             pulumi.set(__self__, "rotation_grace_period", rotation_grace_period)
         if view_capabilities is not None:
@@ -245,16 +241,12 @@ class ApiToken(pulumi.CustomResource):
             __props__ = ApiTokenArgs.__new__(ApiTokenArgs)
 
             __props__.__dict__["dataset_capabilities"] = dataset_capabilities
-            if description is None:
-                description = ''
             __props__.__dict__["description"] = description
             __props__.__dict__["expires_at"] = expires_at
             if name is None and not opts.urn:
                 raise TypeError("Missing required property 'name'")
             __props__.__dict__["name"] = name
             __props__.__dict__["org_capabilities"] = org_capabilities
-            if rotation_grace_period is None:
-                rotation_grace_period = '48h'
             __props__.__dict__["rotation_grace_period"] = rotation_grace_period
             __props__.__dict__["view_capabilities"] = view_capabilities
             __props__.__dict__["retired_token_ids"] = None

@@ -41,8 +41,6 @@ class DashboardArgs:
             pulumi.set(__self__, "adopt", adopt)
         if message is not None:
             pulumi.set(__self__, "message", message)
-        if overwrite is None:
-            overwrite = False
         if overwrite is not None:
             pulumi.set(__self__, "overwrite", overwrite)
         if uid is not None:
@@ -237,8 +235,6 @@ class Dashboard(pulumi.CustomResource):
                 raise TypeError("Missing required property 'dashboard'")
             __props__.__dict__["dashboard"] = dashboard
             __props__.__dict__["message"] = message
-            if overwrite is None:
-                overwrite = False
             __props__.__dict__["overwrite"] = overwrite
             __props__.__dict__["uid"] = uid
             __props__.__dict__["created_at"] = None

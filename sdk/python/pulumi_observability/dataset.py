@@ -45,28 +45,18 @@ class DatasetArgs:
         pulumi.set(__self__, "name", name)
         if adopt is not None:
             pulumi.set(__self__, "adopt", adopt)
-        if description is None:
-            description = ''
         if description is not None:
             pulumi.set(__self__, "description", description)
         if edge_deployment is not None:
             pulumi.set(__self__, "edge_deployment", edge_deployment)
-        if force_destroy is None:
-            force_destroy = False
         if force_destroy is not None:
             pulumi.set(__self__, "force_destroy", force_destroy)
-        if kind is None:
-            kind = 'axiom:events:v1'
         if kind is not None:
             pulumi.set(__self__, "kind", kind)
         if map_fields is not None:
             pulumi.set(__self__, "map_fields", map_fields)
-        if retention_days is None:
-            retention_days = 0
         if retention_days is not None:
             pulumi.set(__self__, "retention_days", retention_days)
-        if use_retention_period is None:
-            use_retention_period = False
         if use_retention_period is not None:
             pulumi.set(__self__, "use_retention_period", use_retention_period)
 
@@ -283,25 +273,15 @@ class Dataset(pulumi.CustomResource):
             __props__ = DatasetArgs.__new__(DatasetArgs)
 
             __props__.__dict__["adopt"] = adopt
-            if description is None:
-                description = ''
             __props__.__dict__["description"] = description
             __props__.__dict__["edge_deployment"] = edge_deployment
-            if force_destroy is None:
-                force_destroy = False
             __props__.__dict__["force_destroy"] = force_destroy
-            if kind is None:
-                kind = 'axiom:events:v1'
             __props__.__dict__["kind"] = kind
             __props__.__dict__["map_fields"] = map_fields
             if name is None and not opts.urn:
                 raise TypeError("Missing required property 'name'")
             __props__.__dict__["name"] = name
-            if retention_days is None:
-                retention_days = 0
             __props__.__dict__["retention_days"] = retention_days
-            if use_retention_period is None:
-                use_retention_period = False
             __props__.__dict__["use_retention_period"] = use_retention_period
             __props__.__dict__["can_write"] = None
             __props__.__dict__["created"] = None

@@ -36,8 +36,6 @@ class GroupArgs:
         pulumi.set(__self__, "name", name)
         if adopt is not None:
             pulumi.set(__self__, "adopt", adopt)
-        if description is None:
-            description = ''
         if description is not None:
             pulumi.set(__self__, "description", description)
         if members is not None:
@@ -194,8 +192,6 @@ class Group(pulumi.CustomResource):
             __props__ = GroupArgs.__new__(GroupArgs)
 
             __props__.__dict__["adopt"] = adopt
-            if description is None:
-                description = ''
             __props__.__dict__["description"] = description
             __props__.__dict__["members"] = members
             if name is None and not opts.urn:

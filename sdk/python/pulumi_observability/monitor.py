@@ -75,72 +75,42 @@ class MonitorArgs:
         pulumi.set(__self__, "type", type)
         if adopt is not None:
             pulumi.set(__self__, "adopt", adopt)
-        if alert_on_no_data is None:
-            alert_on_no_data = False
         if alert_on_no_data is not None:
             pulumi.set(__self__, "alert_on_no_data", alert_on_no_data)
-        if column_name is None:
-            column_name = ''
         if column_name is not None:
             pulumi.set(__self__, "column_name", column_name)
-        if compare_days is None:
-            compare_days = 0
         if compare_days is not None:
             pulumi.set(__self__, "compare_days", compare_days)
-        if description is None:
-            description = ''
         if description is not None:
             pulumi.set(__self__, "description", description)
-        if disabled is None:
-            disabled = False
         if disabled is not None:
             pulumi.set(__self__, "disabled", disabled)
         if disabled_until is not None:
             pulumi.set(__self__, "disabled_until", disabled_until)
-        if interval_minutes is None:
-            interval_minutes = 1
         if interval_minutes is not None:
             pulumi.set(__self__, "interval_minutes", interval_minutes)
         if notifier_ids is not None:
             pulumi.set(__self__, "notifier_ids", notifier_ids)
-        if notify_by_group is None:
-            notify_by_group = False
         if notify_by_group is not None:
             pulumi.set(__self__, "notify_by_group", notify_by_group)
-        if notify_every_run is None:
-            notify_every_run = False
         if notify_every_run is not None:
             pulumi.set(__self__, "notify_every_run", notify_every_run)
         if operator is not None:
             pulumi.set(__self__, "operator", operator)
-        if range_minutes is None:
-            range_minutes = 1
         if range_minutes is not None:
             pulumi.set(__self__, "range_minutes", range_minutes)
-        if resolvable is None:
-            resolvable = False
         if resolvable is not None:
             pulumi.set(__self__, "resolvable", resolvable)
-        if second_delay is None:
-            second_delay = 0
         if second_delay is not None:
             pulumi.set(__self__, "second_delay", second_delay)
-        if skip_resolved is None:
-            skip_resolved = False
         if skip_resolved is not None:
             pulumi.set(__self__, "skip_resolved", skip_resolved)
         if threshold is not None:
             pulumi.set(__self__, "threshold", threshold)
-        if tolerance is None:
-            tolerance = 0
         if tolerance is not None:
             pulumi.set(__self__, "tolerance", tolerance)
-        if trigger_after_n_positive_results is None:
-            trigger_after_n_positive_results = 0
         if trigger_after_n_positive_results is not None:
             pulumi.set(__self__, "trigger_after_n_positive_results", trigger_after_n_positive_results)
-        if trigger_from_n_runs is None:
-            trigger_from_n_runs = 1
         if trigger_from_n_runs is not None:
             pulumi.set(__self__, "trigger_from_n_runs", trigger_from_n_runs)
 
@@ -571,60 +541,30 @@ class Monitor(pulumi.CustomResource):
             __props__ = MonitorArgs.__new__(MonitorArgs)
 
             __props__.__dict__["adopt"] = adopt
-            if alert_on_no_data is None:
-                alert_on_no_data = False
             __props__.__dict__["alert_on_no_data"] = alert_on_no_data
             if apl_query is None and not opts.urn:
                 raise TypeError("Missing required property 'apl_query'")
             __props__.__dict__["apl_query"] = apl_query
-            if column_name is None:
-                column_name = ''
             __props__.__dict__["column_name"] = column_name
-            if compare_days is None:
-                compare_days = 0
             __props__.__dict__["compare_days"] = compare_days
-            if description is None:
-                description = ''
             __props__.__dict__["description"] = description
-            if disabled is None:
-                disabled = False
             __props__.__dict__["disabled"] = disabled
             __props__.__dict__["disabled_until"] = disabled_until
-            if interval_minutes is None:
-                interval_minutes = 1
             __props__.__dict__["interval_minutes"] = interval_minutes
             if name is None and not opts.urn:
                 raise TypeError("Missing required property 'name'")
             __props__.__dict__["name"] = name
             __props__.__dict__["notifier_ids"] = notifier_ids
-            if notify_by_group is None:
-                notify_by_group = False
             __props__.__dict__["notify_by_group"] = notify_by_group
-            if notify_every_run is None:
-                notify_every_run = False
             __props__.__dict__["notify_every_run"] = notify_every_run
             __props__.__dict__["operator"] = operator
-            if range_minutes is None:
-                range_minutes = 1
             __props__.__dict__["range_minutes"] = range_minutes
-            if resolvable is None:
-                resolvable = False
             __props__.__dict__["resolvable"] = resolvable
-            if second_delay is None:
-                second_delay = 0
             __props__.__dict__["second_delay"] = second_delay
-            if skip_resolved is None:
-                skip_resolved = False
             __props__.__dict__["skip_resolved"] = skip_resolved
             __props__.__dict__["threshold"] = threshold
-            if tolerance is None:
-                tolerance = 0
             __props__.__dict__["tolerance"] = tolerance
-            if trigger_after_n_positive_results is None:
-                trigger_after_n_positive_results = 0
             __props__.__dict__["trigger_after_n_positive_results"] = trigger_after_n_positive_results
-            if trigger_from_n_runs is None:
-                trigger_from_n_runs = 1
             __props__.__dict__["trigger_from_n_runs"] = trigger_from_n_runs
             if type is None and not opts.urn:
                 raise TypeError("Missing required property 'type'")

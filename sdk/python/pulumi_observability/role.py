@@ -45,8 +45,6 @@ class RoleArgs:
             pulumi.set(__self__, "adopt", adopt)
         if dataset_capabilities is not None:
             pulumi.set(__self__, "dataset_capabilities", dataset_capabilities)
-        if description is None:
-            description = ''
         if description is not None:
             pulumi.set(__self__, "description", description)
         if members is not None:
@@ -252,8 +250,6 @@ class Role(pulumi.CustomResource):
 
             __props__.__dict__["adopt"] = adopt
             __props__.__dict__["dataset_capabilities"] = dataset_capabilities
-            if description is None:
-                description = ''
             __props__.__dict__["description"] = description
             __props__.__dict__["members"] = members
             if name is None and not opts.urn:

@@ -39,8 +39,6 @@ class ViewArgs:
             pulumi.set(__self__, "adopt", adopt)
         if datasets is not None:
             pulumi.set(__self__, "datasets", datasets)
-        if description is None:
-            description = ''
         if description is not None:
             pulumi.set(__self__, "description", description)
 
@@ -201,8 +199,6 @@ class View(pulumi.CustomResource):
                 raise TypeError("Missing required property 'apl_query'")
             __props__.__dict__["apl_query"] = apl_query
             __props__.__dict__["datasets"] = datasets
-            if description is None:
-                description = ''
             __props__.__dict__["description"] = description
             if name is None and not opts.urn:
                 raise TypeError("Missing required property 'name'")

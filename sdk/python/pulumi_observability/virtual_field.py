@@ -42,16 +42,10 @@ class VirtualFieldArgs:
         pulumi.set(__self__, "name", name)
         if adopt is not None:
             pulumi.set(__self__, "adopt", adopt)
-        if description is None:
-            description = ''
         if description is not None:
             pulumi.set(__self__, "description", description)
-        if type is None:
-            type = ''
         if type is not None:
             pulumi.set(__self__, "type", type)
-        if unit is None:
-            unit = ''
         if unit is not None:
             pulumi.set(__self__, "unit", unit)
 
@@ -241,8 +235,6 @@ class VirtualField(pulumi.CustomResource):
             if dataset is None and not opts.urn:
                 raise TypeError("Missing required property 'dataset'")
             __props__.__dict__["dataset"] = dataset
-            if description is None:
-                description = ''
             __props__.__dict__["description"] = description
             if expression is None and not opts.urn:
                 raise TypeError("Missing required property 'expression'")
@@ -250,11 +242,7 @@ class VirtualField(pulumi.CustomResource):
             if name is None and not opts.urn:
                 raise TypeError("Missing required property 'name'")
             __props__.__dict__["name"] = name
-            if type is None:
-                type = ''
             __props__.__dict__["type"] = type
-            if unit is None:
-                unit = ''
             __props__.__dict__["unit"] = unit
         super(VirtualField, __self__).__init__(
             'observability:index:VirtualField',
