@@ -1,5 +1,5 @@
 /**
- * `npm run --silent test:count -- <results dir>` (`.ci/run`'s last step): one closing line that sums every suite
+ * `npm run --silent test:count -- <results dir> [expected files]` (`.ci/run`'s last step): one closing line that sums every suite
  * the run wrote results for, `ci: N passed, N failed, N skipped`. CI reads a run's count from its closing line, and
  * jest's own summary is not a line it reads, so without this a run of thousands of tests was reported as one that
  * ran none.
@@ -81,23 +81,37 @@ export function countOf(file: string, text: string): { kind: string; count: Coun
 
 export const line = (c: Count): string => `ci: ${c.passed} passed, ${c.failed} failed, ${c.skipped} skipped`;
 
-/** Every results file of `dir`, counted, in name order; the files it could not read; and the sum. */
-export function countDir(dir: string): {
+/**
+ * Every results file of `dir`, counted, in name order; the files it could not read; and the sum. Each name of
+ * `expected` that is not there counts as one failure: a suite that never wrote its results (its build failed, or
+ * jest's global teardown threw before jest wrote the file) must not leave the sum looking whole.
+ */
+export function countDir(
+  dir: string,
+  expected: readonly string[] = [],
+): {
   files: { file: string; kind: string; count: Count }[];
   problems: string[];
   total: Count;
 } {
   const files: { file: string; kind: string; count: Count }[] = [];
   const problems: string[] = [];
-  for (const f of readdirSync(dir)
+  const present = readdirSync(dir)
     .filter((name) => name.endsWith(".json"))
-    .sort()) {
+    .sort();
+  for (const f of present) {
     try {
       files.push({ file: f, ...countOf(f, readFileSync(path.join(dir, f), "utf8")) });
     } catch (e) {
       problems.push((e as Error).message);
     }
   }
+  for (const f of expected.filter((name) => !present.includes(name)))
+    files.push({
+      file: f,
+      kind: "missing: its suite wrote no results",
+      count: { passed: 0, failed: 1, skipped: 0 },
+    });
   const total = { passed: 0, failed: 0, skipped: 0 };
   for (const { count } of files) {
     total.passed += count.passed;
@@ -108,11 +122,12 @@ export function countDir(dir: string): {
 }
 
 function main(args: string[]): number {
-  if (args.length !== 1) {
-    console.error("usage: node scripts/ci-count.mts <results dir>");
+  const [dir, ...expected] = args;
+  if (!dir || expected.some((name) => !name.endsWith(".json"))) {
+    console.error("usage: node scripts/ci-count.mts <results dir> [<expected results file>.json ...]");
     return 2;
   }
-  const { files, problems, total } = countDir(args[0]);
+  const { files, problems, total } = countDir(dir, expected);
   for (const { file, kind, count } of files)
     console.log(
       `ci: ${file} (${kind}): passed ${count.passed}; failed ${count.failed}; skipped ${count.skipped}`,

@@ -44,13 +44,21 @@ afterAll(() => {
   for (const dir of sandboxes) rmSync(dir, { recursive: true, force: true });
 });
 
-function count(dir: string) {
-  const r = spawnSync(process.execPath, [COUNTER, dir], { encoding: "utf8" });
+function count(dir: string, expected: string[] = []) {
+  const r = spawnSync(process.execPath, [COUNTER, dir, ...expected], { encoding: "utf8" });
   const lines = r.stdout.trimEnd().split("\n");
   return { code: r.status, lines, last: lines[lines.length - 1], stderr: r.stderr };
 }
 
 describe("scripts/ci-count.mts", () => {
+  test("an expected results file that is missing counts as one failure, named", () => {
+    const r = count(sandbox({ "npm-test.json": "jest-passing.json" }), ["npm-test.json", "e2e-native.json"]);
+    expect(r).toMatchObject({ code: 0, last: "ci: 2 passed, 1 failed, 2 skipped" });
+    expect(r.lines).toContain(
+      "ci: e2e-native.json (missing: its suite wrote no results): passed 0; failed 1; skipped 0",
+    );
+  });
+
   test("jest's results: passed, failed (a failed test and a file that could not load), skipped (skip and todo)", () => {
     expect(count(sandbox({ "npm-test.json": "jest-failing.json" }))).toMatchObject({
       code: 0,
@@ -154,12 +162,16 @@ describe(".ci/run", () => {
 echo "$*" >> ${JSON.stringify(log)}
 pick() { if [ "$FAILING" = "$1" ]; then cp "$3" "$4"; exit 1; fi; cp "$2" "$4"; }
 case "$*" in
-  ci) exit 0 ;;
+  ci) [ "$FAILING" != ci ] ;;
   "run lint") [ "$FAILING" != lint ] ;;
   "test -- --json --outputFile="*) pick test ${fixture("jest-passing.json")} ${fixture("jest-failing.json")} "\${4#--outputFile=}" ;;
   "run test:schemathesis -- --report json --report-json-path "*) pick schemathesis ${fixture("schemathesis-emulator.json")} ${fixture("schemathesis-failing.json")} "$7" ;;
-  "run test:e2e -- --results-dir "*) pick e2e ${fixture("jest-passing.json")} ${fixture("jest-failing.json")} "$5/e2e.json" ;;
-  "run --silent test:count -- "*) exec ${JSON.stringify(process.execPath)} ${JSON.stringify(COUNTER)} "$5" ;;
+  "run test:e2e -- --results-dir "*)
+    cp ${fixture("jest-passing.json")} "$5/e2e.json"
+    # A global teardown that throws leaves jest's results unwritten, and the step fails.
+    if [ "$FAILING" = e2e-teardown ]; then exit 1; fi
+    pick e2e ${fixture("jest-passing.json")} ${fixture("jest-failing.json")} "$5/e2e-native.json" ;;
+  "run --silent test:count -- "*) exec ${JSON.stringify(process.execPath)} ${JSON.stringify(COUNTER)} "\${@:5}" ;;
   *) echo "stand-in npm: unexpected: $*" >&2; exit 3 ;;
 esac
 `;
@@ -188,7 +200,7 @@ esac
     const r = ciRun("");
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
-    expect(r.last).toBe("ci: 7413 passed, 0 failed, 4 skipped");
+    expect(r.last).toBe("ci: 7415 passed, 0 failed, 6 skipped");
     expect(r.calls.trimEnd().split("\n")).toEqual([
       "ci",
       "run lint",
@@ -200,10 +212,12 @@ esac
   });
 
   test.each([
-    ["lint", "npm run lint", "ci: 7413 passed, 0 failed, 4 skipped"],
-    ["test", "npm test", "ci: 7414 passed, 2 failed, 6 skipped"],
-    ["schemathesis", "npm run test:schemathesis", "ci: 9 passed, 3 failed, 4 skipped"],
-    ["e2e", "npm run test:e2e", "ci: 7414 passed, 2 failed, 6 skipped"],
+    ["lint", "npm run lint", "ci: 7415 passed, 0 failed, 6 skipped"],
+    ["test", "npm test", "ci: 7416 passed, 2 failed, 8 skipped"],
+    ["schemathesis", "npm run test:schemathesis", "ci: 11 passed, 3 failed, 6 skipped"],
+    ["e2e", "npm run test:e2e", "ci: 7416 passed, 2 failed, 8 skipped"],
+    // e2e-native.json never written: its suite counts as one failure, not as nothing.
+    ["e2e-teardown", "npm run test:e2e", "ci: 7413 passed, 1 failed, 4 skipped"],
   ])(
     "a failing step (%s) fails the run; the later steps still run and the count still closes it",
     (failing, step, last) => {
@@ -215,4 +229,13 @@ esac
       expect(r.calls.trimEnd().split("\n")).toHaveLength(6);
     },
   );
+
+  test("a failed install stops the run: no suite runs, each counts as one failure, and the count still closes it", () => {
+    const r = ciRun("ci");
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain("ci: failed: npm ci\n");
+    expect(r.last).toBe("ci: 0 passed, 4 failed, 0 skipped");
+    expect(r.last).toMatch(PLAIN_COUNT);
+    expect(r.calls.trimEnd().split("\n")).toEqual(["ci"]);
+  });
 });
