@@ -4,7 +4,7 @@
  * the user, on stderr, what it skipped and why, where Terraform's record and the service differ, and the
  * commands that hand each object over. docs/migrating-from-terraform.md gives the whole procedure.
  */
-import { chmodSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { Command, InvalidArgumentError } from "commander";
 import { ObservabilityClient } from "../../provider/client";
@@ -220,6 +220,14 @@ export async function migrateTerraform(file: string, flags: MigrateFlags, io: Mi
     if (target !== undefined && file !== "-" && path.resolve(target) === path.resolve(file))
       throw new UsageError(`${flag} ${target} is the state file itself: write to another file`);
   }
+  if (
+    flags.out !== undefined &&
+    flags.rmScript !== undefined &&
+    path.resolve(flags.out) === path.resolve(flags.rmScript)
+  )
+    throw new UsageError(
+      `--out and --rm-script both name ${flags.out}: the script would replace the import file`,
+    );
   const { text, source } = await readStateText(file, io);
   let state: TerraformState;
   try {
@@ -252,15 +260,17 @@ export async function migrateTerraform(file: string, flags: MigrateFlags, io: Mi
   const json = `${JSON.stringify(importFile, null, 2)}\n`;
   if (flags.out) {
     // The file may carry a token's value (as a secret the CLI encrypts): readable by this user alone.
+    // The mode is set before the value is written: an earlier file of that name may be readable by others.
+    if (existsSync(flags.out)) chmodSync(flags.out, 0o600);
     writeFileSync(flags.out, json, { mode: 0o600 });
-    chmodSync(flags.out, 0o600);
     say("");
     say(`Wrote ${flags.out}: ${plan.taken.length} resource(s) for \`pulumi import --file\`.`);
   } else io.stdout(json);
   if (flags.rmScript) {
     const script = [
       "#!/bin/sh",
-      `# Written by observability migrate terraform from ${source}: run it once \`pulumi preview --expect-no-changes\` passes.`,
+      // JSON's quoting keeps a path with a line break inside the comment.
+      `# Written by observability migrate terraform from ${JSON.stringify(source)}: run it once \`pulumi preview --expect-no-changes\` passes.`,
       "set -e",
       ...plan.taken.map((t) => stateRm(t.address)),
       "",

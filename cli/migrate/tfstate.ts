@@ -101,7 +101,10 @@ export function parseState(text: string, source: string): TerraformState {
   try {
     doc = JSON.parse(text);
   } catch (e) {
-    throw new StateFormatError(`${source} is not JSON (${(e as Error).message}): is it a Terraform state?`);
+    // Only where it broke: V8's message quotes the text around that place, which may be a secret of the state.
+    const at = /position (\d+)/.exec((e as Error).message);
+    const where = at ? ` at line ${lineColumn(text, Number(at[1]))}` : "";
+    throw new StateFormatError(`${source} is not JSON${where}: is it a Terraform state?`);
   }
   const fail = (field: string, problem: string): never => {
     throw new StateFormatError(`${source}: ${field}: ${problem}`);
@@ -234,4 +237,10 @@ export function stringsAt(attributes: unknown, path: string): string[] {
   };
   walk(attributes, path.split("."));
   return out;
+}
+
+/** `line L, column C` (from 1) of a character's offset in `text`. */
+function lineColumn(text: string, offset: number): string {
+  const before = text.slice(0, offset).split("\n");
+  return `${before.length}, column ${before[before.length - 1].length + 1}`;
 }

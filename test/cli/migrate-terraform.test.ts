@@ -422,7 +422,19 @@ describe("refusals: one line naming what is wrong, never a stack trace", () => {
       1,
       /version: format 3 is not read here: it was written by Terraform 0\.11 or older/,
     ],
-    ["not JSON", 'resource "axiom_dataset" "x" {}', 1, /is not JSON .*: is it a Terraform state\?/],
+    [
+      "not JSON",
+      'resource "axiom_dataset" "x" {}',
+      1,
+      /is not JSON( at line \d+, column \d+)?: is it a Terraform state\?/,
+    ],
+    [
+      // V8's own message would quote the text beside the break: here, a token's value.
+      "not JSON where a secret is",
+      '{\n  "version": 4,\n  "token": xaat-0123456789abcdef0123\n}',
+      1,
+      /^(?!.*xaat-)(?!.*0123456789).*is not JSON( at line 3, column \d+)?: is it a Terraform state\?/,
+    ],
     [
       "terraform show -json",
       JSON.stringify({ format_version: "1.0", terraform_version: "1.9.8", values: { root_module: {} } }),
@@ -466,6 +478,27 @@ describe("refusals: one line naming what is wrong, never a stack trace", () => {
     expect(r.code).toBe(code);
     expect(oneLine(r.stderr)).toMatch(message);
     expect(r.stdout).toBe("");
+  });
+
+  it("--out and --rm-script naming one file (the script would replace the import file)", async () => {
+    const out = join(tmp.path, "same.out");
+    const r = await runCli(
+      ["migrate", "terraform", writeState("same.tfstate", full), "--out", out, "--rm-script", out],
+      { env: env() },
+    );
+    expect(r.code).toBe(2);
+    expect(oneLine(r.stderr)).toMatch(/--out and --rm-script both name .*same\.out/);
+  });
+
+  it("--out over a file readable by others leaves it readable by this user alone", async () => {
+    const out = join(tmp.path, "shared.json");
+    writeFileSync(out, "{}", { mode: 0o644 });
+    const r = await runCli(["migrate", "terraform", writeState("over.tfstate", full), "--out", out], {
+      env: env(),
+    });
+    expect(r.code).toBe(0);
+    expect(statSync(out).mode & 0o777).toBe(0o600);
+    expect(readFileSync(out, "utf8")).toContain(made.token.value);
   });
 
   it("--out naming the state file itself (which would lose it)", async () => {
