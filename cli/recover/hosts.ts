@@ -12,6 +12,9 @@ import { readdirSync, readFileSync, readlinkSync } from "node:fs";
 import * as path from "node:path";
 import { grpcEngineCheck, hostEngineAddress, type EngineState } from "../../provider/resources/engine-health";
 
+/** How long recover waits for one engine to answer: its run is believed dead, so an answer comes at once or never. */
+const RECOVER_CHECK_DEADLINE_MS = 10_000;
+
 /** A process as recover sees it. */
 export interface SeenProcess {
   pid: number;
@@ -117,7 +120,8 @@ export const localHosts: HostProbe = {
     return seen;
   },
   async engine(address) {
-    const check = grpcEngineCheck(address);
+    // Hosts are checked one after another: a port that never answers costs seconds, not the whole command.
+    const check = grpcEngineCheck(address, RECOVER_CHECK_DEADLINE_MS);
     try {
       return await check.check();
     } finally {

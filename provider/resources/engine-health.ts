@@ -20,16 +20,26 @@ import { systemClock, type Clock } from "../client/clock";
 /** How often the host checks its engine. */
 export const ENGINE_CHECK_INTERVAL_MS = 2_000;
 
+/**
+ * How long one check waits for an answer. A port that accepts and never answers (reused by another process) must
+ * not hold the watch, or `observability recover`, forever; it is far above what a live engine takes on a busy
+ * machine, since a host that took a slow engine for a dead one would end in the middle of its run.
+ */
+export const ENGINE_CHECK_DEADLINE_MS = 30_000;
+
 /** An engine's answer to one check. */
 export type EngineState = { alive: true } | { alive: false; reason: string };
 
 /**
  * One gRPC health `Check` of the engine at `address` (`host:port`), as rpcutil.Healthcheck sends it: an answer,
  * or Unimplemented (the engine serves no health service: it still answered), means alive; any other error (the
- * connection refused, above all) means gone. Resolved with @pulumi/pulumi's own @grpc/grpc-js, the one the host
+ * connection refused, above all, or no answer within `deadlineMs`) means gone. Resolved with @pulumi/pulumi's own @grpc/grpc-js, the one the host
  * runs on. `close` releases the channel.
  */
-export function grpcEngineCheck(address: string): { check(): Promise<EngineState>; close(): void } {
+export function grpcEngineCheck(
+  address: string,
+  deadlineMs = ENGINE_CHECK_DEADLINE_MS,
+): { check(): Promise<EngineState>; close(): void } {
   const grpc = grpcOfPulumi();
   const client = new grpc.Client(address, grpc.credentials.createInsecure());
   const empty = Buffer.alloc(0);
@@ -42,6 +52,8 @@ export function grpcEngineCheck(address: string): { check(): Promise<EngineState
           () => empty,
           (b: Buffer) => b,
           empty,
+          new grpc.Metadata(),
+          { deadline: Date.now() + deadlineMs },
           (err: Grpc.ServiceError | null) => {
             if (!err || err.code === grpc.status.UNIMPLEMENTED) resolve({ alive: true });
             else resolve({ alive: false, reason: `${grpc.status[err.code] ?? err.code}: ${err.details}` });

@@ -7,6 +7,7 @@
  */
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
+import * as net from "node:net";
 import * as grpc from "@grpc/grpc-js";
 import {
   ENGINE_CHECK_INTERVAL_MS,
@@ -112,6 +113,24 @@ describe("watchEngine with the gRPC health check", () => {
       }
     },
   );
+
+  test("a port that accepts and never answers is gone at the check's deadline, not waited on for ever", async () => {
+    const silent = net.createServer(() => {
+      // Accepts, and never says a word: a port some other process took after the engine died.
+    });
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+    const { port } = silent.address() as net.AddressInfo;
+    const check = grpcEngineCheck(`127.0.0.1:${port}`, 200);
+    try {
+      expect(await check.check()).toEqual({
+        alive: false,
+        reason: expect.stringMatching(/^DEADLINE_EXCEEDED: /),
+      });
+    } finally {
+      check.close();
+      silent.close();
+    }
+  });
 
   test("a check that throws counts as gone, naming why", async () => {
     const clock = new ManualClock(0);
