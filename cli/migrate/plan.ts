@@ -22,7 +22,7 @@ import {
 import { DECLARATIONS, SECRET_KEYS, type DeclaredKindName } from "../../provider/resources/kinds";
 import { sharedListing } from "../../provider/resources/listings";
 import { valueLost } from "../../provider/resources/recovery";
-import { sameJson, type Props } from "../../provider/resources/values";
+import { isPlainObject, sameJson, type Props } from "../../provider/resources/values";
 import {
   TERRAFORM_PROVIDER,
   TERRAFORM_PROVIDER_SOURCE,
@@ -347,8 +347,7 @@ function shown(v: unknown): string {
 
 /** The paths under which `a` and `b` differ: objects are walked, lists and scalars compared whole. */
 function differingPaths(a: unknown, b: unknown, path: string, out: string[]): void {
-  const isObj = (v: unknown): v is Props => v !== null && typeof v === "object" && !Array.isArray(v);
-  if (isObj(a) && isObj(b)) {
+  if (isPlainObject(a) && isPlainObject(b)) {
     for (const k of new Set([...Object.keys(a), ...Object.keys(b)]))
       differingPaths(a[k], b[k], `${path}.${k}`, out);
     return;

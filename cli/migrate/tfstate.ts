@@ -4,6 +4,7 @@
  * Read strictly where the migration depends on a field, and every refusal names the file and the field at fault,
  * since a user who pipes the wrong document in (a plan, `terraform show -json`, a format 3 state) must learn which.
  */
+import { isPlainObject } from "../../provider/resources/values";
 
 /** Where an instance's object stands in Terraform's state. */
 export type InstanceStatus = "current" | "tainted" | "deposed";
@@ -41,9 +42,6 @@ export class StateFormatError extends Error {
   override readonly name = "StateFormatError";
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  v !== null && typeof v === "object" && !Array.isArray(v);
-
 const describe = (v: unknown): string =>
   v === null ? "null" : Array.isArray(v) ? "a list" : typeof v === "object" ? "an object" : typeof v;
 
@@ -71,7 +69,7 @@ function sensitivePathsOf(raw: unknown): string[] {
   for (const path of raw) {
     if (!Array.isArray(path)) continue;
     const names = path
-      .filter((s): s is { type: string; value: string } => isObject(s) && s.type === "get_attr")
+      .filter((s): s is { type: string; value: string } => isPlainObject(s) && s.type === "get_attr")
       .map((s) => String(s.value));
     if (names.length > 0) out.push(names.join("."));
   }
@@ -109,7 +107,7 @@ export function parseState(text: string, source: string): TerraformState {
   const fail = (field: string, problem: string): never => {
     throw new StateFormatError(`${source}: ${field}: ${problem}`);
   };
-  if (!isObject(doc)) fail("the document", `must be a JSON object, not ${describe(doc)}`);
+  if (!isPlainObject(doc)) fail("the document", `must be a JSON object, not ${describe(doc)}`);
   const top = doc as Record<string, unknown>;
   const other = notAState(top);
   if (other) throw new StateFormatError(`${source}: ${other}`);
@@ -131,7 +129,7 @@ export function parseState(text: string, source: string): TerraformState {
   const instances: StateInstance[] = [];
   (resources as unknown[]).forEach((r, ri) => {
     const at = `resources[${ri}]`;
-    if (!isObject(r)) fail(at, `must be an object, not ${describe(r)}`);
+    if (!isPlainObject(r)) fail(at, `must be an object, not ${describe(r)}`);
     const res = r as Record<string, unknown>;
     for (const key of ["type", "name", "provider"] as const) {
       if (typeof res[key] !== "string" || res[key] === "")
@@ -154,7 +152,7 @@ export function parseState(text: string, source: string): TerraformState {
     };
     (res.instances as unknown[]).forEach((inst, ii) => {
       const iat = `${at}.instances[${ii}]`;
-      if (!isObject(inst)) fail(iat, `must be an object, not ${describe(inst)}`);
+      if (!isPlainObject(inst)) fail(iat, `must be an object, not ${describe(inst)}`);
       const o = inst as Record<string, unknown>;
       // Older releases wrote `each` beside count and for_each; today's writer (version4.go `writeStateV4`) leaves
       // it out, so the key's own type says which it is.
@@ -176,7 +174,7 @@ export function parseState(text: string, source: string): TerraformState {
           `${iat}.attributes`,
           "missing: this object is recorded in the flat form of Terraform 0.11 (attributes_flat); run `terraform apply -refresh-only` to rewrite it",
         );
-      if (!isObject(o.attributes))
+      if (!isPlainObject(o.attributes))
         fail(`${iat}.attributes`, `must be an object, not ${describe(o.attributes)}`);
       if (o.schema_version !== undefined && typeof o.schema_version !== "number")
         fail(`${iat}.schema_version`, `must be a number, not ${describe(o.schema_version)}`);
@@ -227,10 +225,10 @@ export function stringsAt(attributes: unknown, path: string): string[] {
     }
     if (rest.length === 0) {
       if (typeof v === "string" && v !== "") out.push(v);
-      else if (isObject(v)) for (const x of Object.values(v)) walk(x, []);
+      else if (isPlainObject(v)) for (const x of Object.values(v)) walk(x, []);
       return;
     }
-    if (!isObject(v)) return;
+    if (!isPlainObject(v)) return;
     const [head, ...tail] = rest;
     const keys = head === "*" ? Object.keys(v) : [head];
     for (const k of keys) if (k in v) walk(v[k], tail);

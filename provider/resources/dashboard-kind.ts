@@ -17,7 +17,7 @@ import {
 } from "../schemas";
 import { inputChanges } from "./descriptor";
 import { declareKind, fromSchema, requestBody, type Props, UNKNOWN } from "./lifecycle";
-import { dropUndefined } from "./values";
+import { dropUndefined, isPlainObject } from "./values";
 
 export const OUTPUT_KEYS = [
   "uid",
@@ -41,11 +41,9 @@ const toObject = (d: ApiDashboard): DashboardObject => {
   return { ...rest, id: d.uid, dashboardId: id };
 };
 
-const isPlain = (v: unknown): v is Props => typeof v === "object" && v !== null && !Array.isArray(v);
-
 /** The document as sent: without the keys the service manages. */
 function sendable(doc: unknown): Props {
-  if (!isPlain(doc)) return doc as Props;
+  if (!isPlainObject(doc)) return doc as Props;
   const out = { ...doc };
   for (const key of DASHBOARD_SERVER_KEYS) delete out[key];
   return out;
@@ -57,7 +55,7 @@ function sendable(doc: unknown): Props {
  * items in id order, a monitor list's monitors sorted.
  */
 function canonicalDocument(doc: unknown): unknown {
-  if (!isPlain(doc)) return doc;
+  if (!isPlainObject(doc)) return doc;
   const out: Props = {};
   for (const key of DASHBOARD_DOCUMENT_KEYS) if (doc[key] !== undefined) out[key] = doc[key];
   for (const key of DASHBOARD_SERVER_KEYS) delete out[key];
@@ -67,16 +65,16 @@ function canonicalDocument(doc: unknown): unknown {
   )
     out.owner = DASHBOARD_OWNER_EVERYONE;
   for (const key of ["description", "against", "againstTimestamp"]) if (out[key] === "") delete out[key];
-  if (isPlain(out.overrides) && Object.keys(out.overrides).length === 0) delete out.overrides;
+  if (isPlainObject(out.overrides) && Object.keys(out.overrides).length === 0) delete out.overrides;
   const byKey = (key: string) => (a: unknown, b: unknown) => {
-    const ka = isPlain(a) ? String(a[key]) : "";
-    const kb = isPlain(b) ? String(b[key]) : "";
+    const ka = isPlainObject(a) ? String(a[key]) : "";
+    const kb = isPlainObject(b) ? String(b[key]) : "";
     return ka < kb ? -1 : ka > kb ? 1 : 0;
   };
   if (Array.isArray(out.charts))
     out.charts = out.charts
       .map((c) =>
-        isPlain(c) && Array.isArray(c.selectedMonitors)
+        isPlainObject(c) && Array.isArray(c.selectedMonitors)
           ? { ...c, selectedMonitors: [...c.selectedMonitors].sort() }
           : c,
       )
@@ -100,7 +98,7 @@ function crossField(inputs: Props): CrossFieldIssue[] {
       ? undefined
       : Array.isArray(v)
         ? v.map(unknownToUndefined)
-        : isPlain(v)
+        : isPlainObject(v)
           ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, unknownToUndefined(x)]))
           : v;
   return dashboardCrossFieldIssues({ ...inputs, dashboard: unknownToUndefined(inputs.dashboard) });
@@ -109,7 +107,7 @@ function crossField(inputs: Props): CrossFieldIssue[] {
 /** The inputs of a dashboard the service holds: its uid and the document's known keys. */
 function toInputs(obj: DashboardObject): Props {
   const doc: Props = {};
-  if (isPlain(obj.dashboard)) {
+  if (isPlainObject(obj.dashboard)) {
     for (const key of DASHBOARD_DOCUMENT_KEYS)
       if (obj.dashboard[key] !== undefined) doc[key] = obj.dashboard[key];
     for (const key of DASHBOARD_SERVER_KEYS) delete doc[key];

@@ -144,11 +144,10 @@ export function normalize(rules: KindRules, inputs: Props): Props {
 
 /**
  * What {@link normalize} returns, without copying `inputs`: a new object whose values are those of `inputs`
- * themselves (a default put in is a copy, since the kind's defaults are shared by every call). For `check`,
- * whose answer the host only serializes, and for {@link canonical}, which copies as it drops nulls; copying the
- * inputs here as well took a third of `diff`'s time.
+ * themselves (a default put in is a copy, since the kind's defaults are shared by every call). For
+ * {@link canonical}, which copies as it drops nulls; copying the inputs here as well took a third of `diff`'s time.
  */
-export function withDefaults(rules: KindRules, inputs: Props): Props {
+function withDefaults(rules: KindRules, inputs: Props): Props {
   const out = pickInputs(rules, inputs);
   for (const key in rules.defaults) {
     if (out[key] !== undefined && out[key] !== null) continue;

@@ -6,6 +6,11 @@
 /** A plain property bag, as the host hands it over. */
 export type Props = Record<string, unknown>;
 
+/** Whether `v` is a property bag: an object, not null and not an array. */
+export function isPlainObject(v: unknown): v is Props {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
 /** A deep copy of a JSON-like value. */
 export function clone<T>(v: T): T {
   return v === undefined ? v : (JSON.parse(JSON.stringify(v)) as T);

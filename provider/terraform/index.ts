@@ -24,6 +24,7 @@ import {
   type TfAttribute,
   type TfAttributes,
 } from "./attributes";
+import { isPlainObject } from "../resources/values";
 
 export { TF_PROVIDER_VERSION } from "./attributes";
 export type { TfAttribute, TfAttributes } from "./attributes";
@@ -149,9 +150,6 @@ function inputSchema(kind: DeclaredKindName): z.core.$ZodType {
   return declared.rules.schema;
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === "object" && v !== null && !Array.isArray(v);
-
 /** Every attribute path of `attrs` (`*` for a map's element), depth first. */
 export function attributePaths(attrs: TfAttributes, prefix = ""): string[] {
   const out: string[] = [];
@@ -230,15 +228,16 @@ function toInputs(
     if (convert) value = convert(value, tfType);
     if (value === null || value === undefined) continue;
     if (attr.type === "object" && attr.attributes) {
-      if (!isObject(value)) throw new Error(`${tfType}: ${tfPath} must be an object, got ${typeof value}`);
+      if (!isPlainObject(value))
+        throw new Error(`${tfType}: ${tfPath} must be an object, got ${typeof value}`);
       out[ours] = toInputs(tfType, declared, attr.attributes, value, tfPath, shapeOf(field));
     } else if (attr.type === "map" && attr.element?.type === "object" && attr.element.attributes) {
-      if (!isObject(value)) throw new Error(`${tfType}: ${tfPath} must be a map, got ${typeof value}`);
+      if (!isPlainObject(value)) throw new Error(`${tfType}: ${tfPath} must be a map, got ${typeof value}`);
       const elementShape = shapeOf(valueOf(field));
       const elementAttrs = attr.element.attributes;
       out[ours] = Object.fromEntries(
         Object.entries(value).map(([key, element]) => {
-          if (!isObject(element))
+          if (!isPlainObject(element))
             throw new Error(`${tfType}: ${tfPath}["${key}"] must be an object, got ${typeof element}`);
           return [key, toInputs(tfType, declared, elementAttrs, element, `${tfPath}.*`, elementShape)];
         }),
