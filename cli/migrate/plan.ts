@@ -24,6 +24,7 @@ import { sharedListing } from "../../provider/resources/listings";
 import { valueLost } from "../../provider/resources/recovery";
 import { isPlainObject, sameJson, type Props } from "../../provider/resources/values";
 import {
+  fieldMappings,
   TERRAFORM_PROVIDER,
   TERRAFORM_PROVIDER_SOURCE,
   TERRAFORM_RESOURCES,
@@ -395,9 +396,6 @@ function secretValue(value: unknown): Props {
   return { [SIG_KEY]: SECRET_SIG, plaintext: JSON.stringify(value) };
 }
 
-/** Terraform's attribute name of one of our output keys (`token` for `token`, `tokenId` for `token_id`). */
-const snake = (key: string) => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
-
 /**
  * The import resource of an object: type, names and id; and for a kind whose secret value the service never
  * returns again (an API token's), the inputs and the whole output state, so the engine keeps the value Terraform's
@@ -421,8 +419,11 @@ function specOf(
   delete outputs.id;
   const carried: string[] = [];
   const lost: string[] = [];
+  const { fields } = fieldMappings(c.resource.tfType);
   for (const key of SECRET_KEYS.get(c.kind)?.outputs ?? []) {
-    const value = c.instance.attributes[snake(key)];
+    // Terraform's name for the output, from the mapping's own table; an output Terraform has no attribute for is lost.
+    const tfPath = fields.find((f) => f.path === key)?.tfPath;
+    const value = tfPath === undefined ? undefined : c.instance.attributes[tfPath];
     if (typeof value === "string" && value !== "") {
       outputs[key] = secretValue(value);
       carried.push(key);
