@@ -33,7 +33,6 @@ export interface StateInstance {
 export interface TerraformState {
   terraformVersion: string;
   serial: number;
-  lineage: string;
   instances: StateInstance[];
 }
 
@@ -122,7 +121,6 @@ export function parseState(text: string, source: string): TerraformState {
   }
   const terraformVersion = typeof top.terraform_version === "string" ? top.terraform_version : "unknown";
   const serial = typeof top.serial === "number" ? top.serial : 0;
-  const lineage = typeof top.lineage === "string" ? top.lineage : "";
   const resources = top.resources ?? [];
   if (!Array.isArray(resources)) fail("resources", `must be a list, not ${describe(resources)}`);
 
@@ -193,7 +191,7 @@ export function parseState(text: string, source: string): TerraformState {
       });
     });
   });
-  return { terraformVersion, serial, lineage, instances };
+  return { terraformVersion, serial, instances };
 }
 
 /**
