@@ -24,6 +24,7 @@ import {
 } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { isZombie, procArgv } from "./proc";
 
 /** A file backend's stack: where its files are. */
 export interface StackFiles {
@@ -83,15 +84,11 @@ export const localProcesses: ProcessProbe = {
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === "ESRCH") return undefined;
     }
-    // A killed process whose parent died too may wait as a zombie for a reaper: gone all the same.
+    // A killed process whose parent died too may wait as a zombie for a reaper: gone all the same. (With no
+    // /proc, kill -0 decides.)
+    if (isZombie(pid)) return undefined;
     try {
-      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-      if (stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) === "Z") return undefined;
-    } catch {
-      // No /proc: kill -0 decides.
-    }
-    try {
-      return readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").join(" ").trim();
+      return procArgv(pid).join(" ").trim();
     } catch {
       return "";
     }

@@ -8,9 +8,10 @@
  * project it recovers: a host in the project's folder whose engine address no longer answers, by the same gRPC
  * health check the hosts run. A host whose engine still answers belongs to a live run and is left alone.
  */
-import { readdirSync, readFileSync, readlinkSync } from "node:fs";
+import { readlinkSync } from "node:fs";
 import * as path from "node:path";
 import { grpcEngineCheck, hostEngineAddress, type EngineState } from "../../provider/resources/engine-health";
+import { procArgv, procPids, procStat } from "./proc";
 
 /** How long recover waits for one engine to answer: its run is believed dead, so an answer comes at once or never. */
 const RECOVER_CHECK_DEADLINE_MS = 10_000;
@@ -92,20 +93,13 @@ export async function stopHost(
 /** This machine's processes, from /proc (Linux); none where there is no /proc. */
 export const localHosts: HostProbe = {
   list() {
-    let pids: number[];
-    try {
-      pids = readdirSync("/proc")
-        .filter((d) => /^\d+$/.test(d))
-        .map(Number);
-    } catch {
-      return [];
-    }
     const seen: SeenProcess[] = [];
-    for (const pid of pids) {
+    for (const pid of procPids()) {
       try {
-        const argv = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").slice(0, -1);
-        const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-        const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+        const argv = procArgv(pid);
+        const stat = procStat(pid);
+        if (!stat) continue;
+        const ppid = stat.ppid;
         let cwd: string | undefined;
         try {
           cwd = readlinkSync(`/proc/${pid}/cwd`);
@@ -137,12 +131,8 @@ export const localHosts: HostProbe = {
     }
   },
   alive(pid) {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-      return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
-    } catch {
-      return false;
-    }
+    const stat = procStat(pid);
+    return stat !== undefined && stat.state !== "Z";
   },
   pause: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
 };

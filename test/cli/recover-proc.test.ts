@@ -1,0 +1,48 @@
+/**
+ * cli/recover/proc.ts: what recover reads of this machine's processes from /proc (proc(5): the stat line's third
+ * field is the state, its fourth the parent; cmdline is NUL-separated), read here of real processes.
+ */
+import { spawn, spawnSync } from "node:child_process";
+import { chmodSync, copyFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { isZombie, procArgv, procPids, procStat } from "../../cli/recover/proc";
+
+const hasProc = spawnSync("test", ["-d", "/proc/self"]).status === 0;
+const onLinux = hasProc ? test : test.skip;
+
+onLinux("this process: listed, its parent and its arguments as the process itself knows them", () => {
+  expect(procPids()).toContain(process.pid);
+  expect(procStat(process.pid)).toEqual({ state: expect.stringMatching(/^[RSD]$/), ppid: process.ppid });
+  expect(procArgv(process.pid)).toEqual([
+    process.argv0 === "node" ? expect.any(String) : expect.any(String),
+    ...process.execArgv,
+    ...process.argv.slice(1),
+  ]);
+  expect(isZombie(process.pid)).toBe(false);
+});
+
+onLinux("a command name with spaces and parentheses does not shift the fields read after it", async () => {
+  // The stat line's second field is the executable's name in parentheses, which may hold both.
+  const dir = mkdtempSync(path.join(os.tmpdir(), "proc-"));
+  const odd = path.join(dir, "odd (na) x");
+  copyFileSync("/bin/sleep", odd);
+  chmodSync(odd, 0o755);
+  const child = spawn(odd, ["30"], { stdio: "ignore" });
+  try {
+    await new Promise((resolve) => child.once("spawn", resolve));
+    expect(readFileSync(`/proc/${child.pid}/stat`, "utf8")).toContain("(odd (na) x)");
+    expect(procStat(child.pid!)).toEqual({ state: expect.stringMatching(/^[RSD]$/), ppid: process.pid });
+  } finally {
+    child.kill("SIGKILL");
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+onLinux("an ended process: no stat, not a zombie once reaped, and its arguments throw", async () => {
+  const child = spawn("true", { stdio: "ignore" });
+  await new Promise((resolve) => child.once("exit", resolve));
+  expect(procStat(child.pid!)).toBeUndefined();
+  expect(isZombie(child.pid!)).toBe(false);
+  expect(() => procArgv(child.pid!)).toThrow();
+});
