@@ -468,7 +468,7 @@ async function main(): Promise<void> {
   });
   if (!found.cli) throw new Error(`no Pulumi CLI: ${found.reason}`);
   const cli = found.cli;
-  linkPackageIntoNodeModules();
+  linkPackageIntoNodeModules(REPO_ROOT);
   mkdirSync(path.join(REPO_ROOT, ".demo"), { recursive: true });
   const root = mkdtempSync(path.join(REPO_ROOT, ".demo", "bench-engine-"));
   if (!flags.includes("--linked")) packageEntry = installPackage(root);

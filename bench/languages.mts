@@ -15,9 +15,9 @@
  * The CLI is a `pulumi` on PATH, else the one built here from Go modules (scripts/pulumi-cli.mts); the YAML host
  * is built the same way (scripts/pulumi-yaml.mts).
  */
-import { spawn } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
+import { mustExec } from "../scripts/commands.ts";
 import { REPO_ROOT, findPulumiCli, type PulumiCli } from "../scripts/lib.mts";
 import { freshService } from "../test/e2e/support.mts";
 import { ensureYamlHost } from "../scripts/pulumi-yaml.mts";
@@ -30,34 +30,9 @@ const VERSION = (
 ).version;
 const NODE = process.execPath;
 
-function exec(
-  cmd: string,
-  args: string[],
-  cwd: string,
-  env: NodeJS.ProcessEnv,
-  input?: string,
-): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, {
-      cwd,
-      env,
-      stdio: [input === undefined ? "ignore" : "pipe", "pipe", "pipe"],
-    });
-    let out = "";
-    let err = "";
-    child.stdout!.setEncoding("utf8").on("data", (c: string) => (out += c));
-    child.stderr!.setEncoding("utf8").on("data", (c: string) => (err += c));
-    if (input !== undefined) child.stdin?.end(input);
-    child.once("error", reject);
-    child.once("close", (code) =>
-      code === 0
-        ? resolve(out)
-        : reject(
-            new Error(`${path.basename(cmd)} ${args.join(" ")}: exit ${code}\n${(out + err).slice(-2000)}`),
-          ),
-    );
-  });
-}
+/** Runs a command to its end; rejects with the command and the tail of its output when it fails. */
+const exec = (cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv, input?: string) =>
+  mustExec(cmd, args, { cwd, env, input });
 
 interface Language {
   name: string;

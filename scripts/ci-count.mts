@@ -79,6 +79,16 @@ export function countOf(file: string, text: string): { kind: string; count: Coun
   throw new Error(`${file}: neither jest's --json results nor a schemathesis JSON report`);
 }
 
+/**
+ * A line of a suite's output as `.ci/run` shows it. schemathesis closes on `===== 2 warnings in 21.17s =====`,
+ * which has the shape of pytest's closing line, and CI reads a pytest closing line that names no passed test as a
+ * run that executed none, ahead of the plain count line below. Such a line keeps its words and loses the frame.
+ */
+export function unframed(output: string): string {
+  const framed = /^=+ (.+ in [\d.]+s) =+$/.exec(output);
+  return framed ? `schemathesis: ${framed[1]}` : output;
+}
+
 export const line = (c: Count): string => `ci: ${c.passed} passed, ${c.failed} failed, ${c.skipped} skipped`;
 
 /**

@@ -5,10 +5,10 @@
  * `build.log` beside it. The wrapper's go.sum is complete, so a build never rewrites it (`-mod=readonly`), and the
  * go.mod's go line decides the toolchain (`GOTOOLCHAIN=local`: none is downloaded instead).
  */
-import { spawn } from "node:child_process";
 import { accessSync, constants, existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { exec } from "./commands.ts";
 
 /** Where Go lives on this project's machines when it is not on PATH. */
 export const GO_FALLBACK = "/usr/local/go/bin/go";
@@ -93,7 +93,10 @@ export async function buildGoPackage(
     staging + path.sep,
     build.pkg,
   ];
-  const result = await capture(go, args, { ...env, CGO_ENABLED: "0", GOTOOLCHAIN: "local" }, build.moduleDir);
+  const result = await exec(go, args, {
+    env: { ...env, CGO_ENABLED: "0", GOTOOLCHAIN: "local" },
+    cwd: build.moduleDir,
+  });
   writeFileSync(logFile, `$ ${go} ${args.join(" ")}\n${result.stdout}${result.stderr}`);
   if (result.code !== 0) {
     rmSync(staging, { recursive: true, force: true });
@@ -157,28 +160,4 @@ export function isExecutable(file: string): boolean {
   } catch {
     return false;
   }
-}
-
-/** Runs a command to completion with its output collected; never rejects (a failure to start is code null). */
-export function capture(
-  cmd: string,
-  args: string[],
-  env: NodeJS.ProcessEnv,
-  cwd?: string,
-  input?: string,
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(cmd, args, {
-      env,
-      cwd,
-      stdio: [input === undefined ? "ignore" : "pipe", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout!.setEncoding("utf8").on("data", (c: string) => (stdout += c));
-    child.stderr!.setEncoding("utf8").on("data", (c: string) => (stderr += c));
-    if (input !== undefined) child.stdin?.end(input);
-    child.once("error", (err) => resolve({ code: null, stdout, stderr: `${stderr}${err.message}\n` }));
-    child.once("close", (code) => resolve({ code, stdout, stderr }));
-  });
 }

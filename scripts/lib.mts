@@ -1,16 +1,28 @@
 /**
  * Shared by `npm run demo`, `npm run test:e2e` and the benchmarks: getting the Pulumi CLI (from PATH, else built
- * here from Go modules, pulumi-cli.mts) before anything starts, building the package, running commands
- * asynchronously (an in-process emulator must keep serving), and stacks run by the real engine (EngineStack).
+ * here from Go modules, pulumi-cli.mts) before anything starts, building the package, and loading programs. How
+ * commands run (commands.ts) and stacks run by the real engine (engine.ts) have files of their own, which the
+ * ts-jest test files load too.
  */
 import { spawn } from "node:child_process";
-import { accessSync, constants, lstatSync, mkdirSync, symlinkSync } from "node:fs";
 import { createRequire } from "node:module";
-import * as os from "node:os";
 import * as path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import type * as Automation from "@pulumi/pulumi/automation/index.js";
+import { findOnPath, mustExec, npm } from "./commands.ts";
+import { linkPackageIntoNodeModules, type InlineProgram, type PulumiCli } from "./engine.ts";
 import type { BuiltCli } from "./pulumi-cli.mts";
+
+// What the scripts, bench/ and test/e2e take from here; commands.ts and engine.ts hold them because the ts-jest
+// test files load those too.
+export { findOnPath } from "./commands.ts";
+export {
+  EngineStack,
+  LOCAL_PASSPHRASE,
+  linkPackageIntoNodeModules,
+  pulumiEnv,
+  type InlineProgram,
+  type PulumiCli,
+} from "./engine.ts";
 
 /** The repository root (this file lives in `<root>/scripts`). */
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -25,82 +37,6 @@ export const INSTALL_HINT = [
   "then open a new shell so that `pulumi` is on PATH.",
 ].join("\n");
 
-/** The passphrase that encrypts the local stacks' secrets unless PULUMI_CONFIG_PASSPHRASE is already set. It
- * guards only development placeholders and the emulator's public token, so it is documented, not secret. */
-export const LOCAL_PASSPHRASE = "pulumi-observability-local";
-
-/**
- * The executable's full path when `name` is on PATH, else undefined. Folders `node_modules/.bin` are passed
- * over: npm puts them on PATH inside npm scripts, and there `pulumi` is the launcher, not an installed CLI.
- */
-export function findOnPath(name: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
-  const exts = process.platform === "win32" ? (env.PATHEXT ?? ".EXE;.CMD;.BAT").split(";") : [""];
-  for (const dir of (env.PATH ?? "").split(path.delimiter)) {
-    if (!dir || path.normalize(dir).endsWith(path.join("node_modules", ".bin"))) continue;
-    for (const ext of exts) {
-      const candidate = path.join(dir, name + ext);
-      try {
-        accessSync(candidate, constants.X_OK);
-        return candidate;
-      } catch {
-        // not here; keep looking
-      }
-    }
-  }
-  return undefined;
-}
-
-/** Options of {@link run}. */
-export interface RunOptions {
-  cwd?: string;
-  env?: NodeJS.ProcessEnv;
-  /** Written to the child's stdin, then closed; used for secrets so they never appear in argv. */
-  input?: string;
-  /** Collect stdout instead of showing it. */
-  capture?: boolean;
-  /** Exit codes that count as success; defaults to [0]. */
-  okCodes?: number[];
-}
-
-/** Thrown when a command fails; the message names the command but never its stdin. */
-export class CommandError extends Error {
-  override readonly name = "CommandError";
-  /** The command line, without stdin. */
-  readonly command: string;
-  /** Exit code, or null when killed by a signal. */
-  readonly code: number | null;
-
-  constructor(command: string, code: number | null) {
-    super(`\`${command}\` failed with exit code ${code}`);
-    this.command = command;
-    this.code = code;
-  }
-}
-
-/** Runs a command to completion without blocking the event loop; stderr always goes to ours. */
-export function run(cmd: string, args: string[], options: RunOptions = {}): Promise<string> {
-  const shown = [path.basename(cmd), ...args].join(" ");
-  return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, {
-      cwd: options.cwd ?? REPO_ROOT,
-      env: options.env ?? process.env,
-      stdio: [
-        options.input === undefined ? "ignore" : "pipe",
-        options.capture ? "pipe" : "inherit",
-        "inherit",
-      ],
-    });
-    let stdout = "";
-    child.stdout?.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
-    if (options.input !== undefined) child.stdin?.end(options.input);
-    child.once("error", (err) => reject(new Error(`cannot run \`${shown}\`: ${err.message}`)));
-    child.once("close", (code) => {
-      if ((options.okCodes ?? [0]).includes(code ?? -1)) resolve(stdout);
-      else reject(new CommandError(shown, code));
-    });
-  });
-}
-
 /**
  * Compiles the package into dist/ (the examples and the emulator CLI run the built code), and makes it
  * installed for the programs in this repository.
@@ -108,56 +44,10 @@ export function run(cmd: string, args: string[], options: RunOptions = {}): Prom
 export async function build(): Promise<void> {
   // The package's own build script, not a copy of its steps: a plain tsc would leave dist/ without the plain
   // typings step, and a `npm pack` after the demo would ship typings that reach zod.
-  const npmCli = process.env.npm_execpath;
-  if (npmCli) await run(process.execPath, [npmCli, "run", "--silent", "build"]);
-  else await run("npm", ["run", "--silent", "build"]);
-  linkPackageIntoNodeModules();
+  const [cmd, args] = npm(["run", "--silent", "build"]);
+  await mustExec(cmd, args, { cwd: REPO_ROOT, show: "all" });
+  linkPackageIntoNodeModules(REPO_ROOT);
 }
-
-/**
- * The dynamic-provider host loads each resource's shim from a string, where a package's reference to itself does
- * not resolve; the shim's `require("pulumi-observability/dynamic")` then looks in node_modules, as it would in
- * a user's program. So the examples run here see this checkout as the installed package through a link.
- */
-export function linkPackageIntoNodeModules(): void {
-  const link = path.join(REPO_ROOT, "node_modules", "pulumi-observability");
-  try {
-    lstatSync(link);
-    return;
-  } catch {
-    // Not there yet: create it below.
-  }
-  mkdirSync(path.dirname(link), { recursive: true });
-  symlinkSync("..", link, "dir");
-}
-
-/**
- * Environment for the Pulumi CLI with a local file backend at `stateDir`: no network (no update check, no plugin
- * downloads), its own PULUMI_HOME (`home`, default `<stateDir>/.pulumi-home`), and `cli.binDir` first on PATH, so
- * the dynamic-provider launcher beside the CLI is the one found, then the folder of this Node (Node 24 inside npm
- * scripts), which the launcher and the programs run on.
- */
-export function pulumiEnv(
-  cli: PulumiCli,
-  stateDir: string,
-  extra: NodeJS.ProcessEnv = {},
-  home = path.join(stateDir, ".pulumi-home"),
-): NodeJS.ProcessEnv {
-  mkdirSync(home, { recursive: true });
-  return {
-    ...process.env,
-    PULUMI_BACKEND_URL: `file://${stateDir}`,
-    PULUMI_HOME: home,
-    PULUMI_CONFIG_PASSPHRASE: process.env.PULUMI_CONFIG_PASSPHRASE ?? LOCAL_PASSPHRASE,
-    PULUMI_SKIP_UPDATE_CHECK: "true",
-    PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
-    PATH: [cli.binDir, path.dirname(process.execPath), process.env.PATH ?? ""].join(path.delimiter),
-    ...extra,
-  };
-}
-
-/** The program of an inline stack: what it returns becomes the stack's outputs. */
-export type InlineProgram = () => Promise<Record<string, unknown> | void>;
 
 /**
  * A program that imports `file` (a Pulumi program such as examples/<name>/index.ts, run by Node's type stripping)
@@ -169,119 +59,6 @@ export function programFromFile(file: string): InlineProgram {
     const url = `${pathToFileURL(file).href}?run=${++runs}`;
     return { ...((await import(url)) as Record<string, unknown>) };
   };
-}
-
-/**
- * One stack run by the real engine: the Automation API's LocalWorkspace with an inline program, so the CLI talks
- * to the program in this process and needs no language host. `workDir` holds the project's Pulumi.yaml; `env` is
- * the CLI's environment (pulumiEnv).
- */
-export class EngineStack {
-  readonly cli: PulumiCli;
-  readonly workDir: string;
-  readonly name: string;
-  readonly env: NodeJS.ProcessEnv;
-  readonly stack: AutomationStack;
-  readonly workspace: Automation.LocalWorkspace;
-
-  private constructor(
-    cli: PulumiCli,
-    workDir: string,
-    name: string,
-    env: NodeJS.ProcessEnv,
-    stack: AutomationStack,
-  ) {
-    this.cli = cli;
-    this.workDir = workDir;
-    this.name = name;
-    this.env = env;
-    this.stack = stack;
-    this.workspace = stack.workspace as Automation.LocalWorkspace;
-  }
-
-  /** Selects the stack, creating it (with the passphrase secrets provider) when it does not exist. */
-  static async open(options: {
-    cli: PulumiCli;
-    workDir: string;
-    stackName: string;
-    program: InlineProgram;
-    env: NodeJS.ProcessEnv;
-  }): Promise<EngineStack> {
-    const auto = (await import("@pulumi/pulumi/automation/index.js")) as typeof Automation;
-    const pulumiCommand = await auto.PulumiCommand.get({
-      root: cliRoot(options.cli),
-      skipVersionCheck: false,
-    });
-    const envVars = Object.fromEntries(
-      Object.entries(options.env).filter((e): e is [string, string] => e[1] !== undefined),
-    );
-    const stack = await auto.LocalWorkspace.createOrSelectStack(
-      { stackName: options.stackName, projectName: path.basename(options.workDir), program: options.program },
-      { workDir: options.workDir, pulumiCommand, envVars, secretsProvider: "passphrase" },
-    );
-    return new EngineStack(options.cli, options.workDir, options.stackName, options.env, stack);
-  }
-
-  /** Runs `pulumi <args> --stack <stack> --non-interactive` in the project folder, with this stack's env. */
-  run(args: string[], options: Omit<RunOptions, "cwd" | "env"> = {}): Promise<string> {
-    return run(this.cli.pulumi, [...args, "--stack", this.name, "--non-interactive"], {
-      ...options,
-      cwd: this.workDir,
-      env: this.env,
-    });
-  }
-
-  /** Sets plain config values. */
-  async setConfig(values: Record<string, string>): Promise<void> {
-    for (const [key, value] of Object.entries(values)) await this.run(["config", "set", key, value]);
-  }
-
-  /**
-   * Sets secret config values, each on stdin so it never shows in a process list (the Automation API would put
-   * it in argv).
-   */
-  async setSecrets(values: Record<string, string>): Promise<void> {
-    for (const [key, value] of Object.entries(values)) {
-      await this.run(["config", "set", "--secret", key], { input: value });
-    }
-  }
-
-  /** The stack outputs' values (secrets included, as the program sees them). */
-  async outputs(): Promise<Record<string, unknown>> {
-    const out = await this.stack.outputs();
-    return Object.fromEntries(Object.entries(out).map(([k, v]) => [k, v.value]));
-  }
-
-  /** Options for an Automation API operation that stream its output to ours as it comes. */
-  streams(): { onOutput: (s: string) => void } {
-    return { onOutput: (s: string) => process.stdout.write(s) };
-  }
-}
-
-type AutomationStack = Automation.Stack;
-
-/** The folder whose `bin/pulumi` is `cli.pulumi`, as the Automation API's PulumiCommand wants it. */
-function cliRoot(cli: PulumiCli): string {
-  if (path.basename(cli.binDir) === "bin") return path.dirname(cli.binDir);
-  // A `pulumi` in a folder not named bin: a link to it in one that is.
-  const root = path.join(os.tmpdir(), `pulumi-observability-cli-${process.pid}`);
-  mkdirSync(path.join(root, "bin"), { recursive: true });
-  try {
-    symlinkSync(cli.pulumi, path.join(root, "bin", "pulumi"));
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
-  }
-  return root;
-}
-
-/** A Pulumi CLI to run: its path, the folder to put first on PATH, where it came from and its version. */
-export interface PulumiCli {
-  pulumi: string;
-  binDir: string;
-  /** For the log: `PATH`, or where the build from Go modules is cached. */
-  source: string;
-  /** What `pulumi version` printed. */
-  version: string;
 }
 
 /** How long a `pulumi` on PATH may take to answer `pulumi version`. */
@@ -313,7 +90,7 @@ export async function findPulumiCli(
   const timeoutMs = options.timeoutMs ?? CLI_TIMEOUT_MS;
   const reasons: string[] = [];
 
-  const onPath = findOnPath("pulumi", env);
+  const onPath = findOnPath("pulumi", { env });
   if (onPath) {
     const probed = await probe([onPath, "version"], env, timeoutMs);
     if (probed.ok) {

@@ -14,10 +14,10 @@
 import { chmodSync, copyFileSync, existsSync, readFileSync } from "node:fs";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
+import { exec } from "./commands.ts";
 import {
   CliBuildError,
   buildGoPackage,
-  capture,
   describeGoFailure as describeBuildFailure,
   findGo,
   isExecutable,
@@ -64,7 +64,7 @@ export async function cachedCli(env: NodeJS.ProcessEnv = process.env): Promise<B
   const binDir = path.join(cacheDir(version, env), "bin");
   const pulumi = path.join(binDir, "pulumi");
   if (!isExecutable(pulumi)) return undefined;
-  const answer = await capture(pulumi, ["version"], { ...env, PULUMI_SKIP_UPDATE_CHECK: "true" });
+  const answer = await exec(pulumi, ["version"], { env: { ...env, PULUMI_SKIP_UPDATE_CHECK: "true" } });
   if (answer.code !== 0 || answer.stdout.trim() !== version) return undefined;
   installLauncher(binDir);
   return { binDir, pulumi, version };

@@ -11,7 +11,7 @@ import { mkdtempSync, renameSync, rmSync } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
-import { npm, run } from "./release-sdks.mts";
+import { mustExec, npm } from "./commands.ts";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -44,7 +44,7 @@ export async function writePackageArtifact(stagingDir: string, version: string):
   const work = mkdtempSync(path.join(os.tmpdir(), "obs-pack-"));
   try {
     const [cmd, args] = npm(["pack", "--ignore-scripts", "--json", "--pack-destination", work]);
-    const { stdout } = await run(cmd, args, ROOT);
+    const stdout = await mustExec(cmd, args, { cwd: ROOT });
     const [packed] = JSON.parse(stdout) as Packed[];
     if (packed.version !== version)
       throw new Error(`npm pack made version ${packed.version}, not package.json's ${version}`);

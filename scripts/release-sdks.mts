@@ -31,7 +31,8 @@ import {
 import * as os from "node:os";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
-import { buildGoPackage, capture, isExecutable, toolCacheDir } from "./go-build.mts";
+import { CommandError, commandLine, exec, mustExec, npm } from "./commands.ts";
+import { buildGoPackage, isExecutable, toolCacheDir } from "./go-build.mts";
 import { repositoryPath } from "./sdkgen.mts";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -47,27 +48,6 @@ export interface SdkArtifact {
   /** Files or folders written, relative to the staging folder. */
   files: string[];
   seconds: number;
-}
-
-/** Runs a command; throws with the command and the tail of its output when it fails; resolves to both streams. */
-export async function run(
-  cmd: string,
-  args: string[],
-  cwd: string,
-  env: NodeJS.ProcessEnv = process.env,
-): Promise<{ stdout: string; stderr: string }> {
-  const r = await capture(cmd, args, env, cwd);
-  if (r.code !== 0) {
-    const tail = `${r.stdout}\n${r.stderr}`.trim().split("\n").slice(-15).join("\n");
-    throw new Error(`\`${path.basename(cmd)} ${args.join(" ")}\` failed (exit code ${r.code}):\n${tail}`);
-  }
-  return r;
-}
-
-/** npm as this script was started with it (npm_execpath inside npm scripts), else the one on PATH. */
-export function npm(args: string[]): [string, string[]] {
-  const cli = process.env.npm_execpath;
-  return cli && /\.c?js$/.test(cli) ? [NODE, [cli, ...args]] : ["npm", args];
 }
 
 function readJson<T = Record<string, unknown>>(file: string): T {
@@ -94,7 +74,9 @@ export async function packTypeScript(stagingDir: string, version: string, work: 
   const copy = path.join(work, "nodejs");
   cpSync(src, copy, { recursive: true, filter: (f) => !/[/\\](node_modules|bin)$/.test(f) });
   symlinkSync(path.join(ROOT, "node_modules"), path.join(copy, "node_modules"), "dir");
-  await run(NODE, [TSC, "-p", "tsconfig.json", "--sourceMap", "false", "--declarationMap", "false"], copy);
+  await mustExec(NODE, [TSC, "-p", "tsconfig.json", "--sourceMap", "false", "--declarationMap", "false"], {
+    cwd: copy,
+  });
   rmSync(path.join(copy, "node_modules"));
   const pulumiRange = generated.dependencies?.["@pulumi/pulumi"];
   if (!pulumiRange) throw new Error("sdk/nodejs/package.json does not depend on @pulumi/pulumi");
@@ -117,7 +99,10 @@ export async function packTypeScript(stagingDir: string, version: string, work: 
   // The SDK reads its own version from the package.json beside its compiled code (utilities.ts getVersion).
   writeFileSync(path.join(copy, "bin", "package.json"), text);
   const [cmd, args] = npm(["pack", "--json", "--pack-destination", stagingDir, "--loglevel=error"]);
-  const { stdout } = await run(cmd, args, copy, { ...process.env, npm_config_ignore_scripts: "true" });
+  const stdout = await mustExec(cmd, args, {
+    cwd: copy,
+    env: { ...process.env, npm_config_ignore_scripts: "true" },
+  });
   const [packed] = JSON.parse(stdout) as { filename: string; files: { path: string }[] }[];
   const paths = packed.files.map((f) => f.path);
   const stray = paths.filter((p) => !/^(package\.json|README\.md|bin\/.*\.(js|d\.ts|json))$/.test(p));
@@ -140,12 +125,11 @@ export async function pythonTools(env: NodeJS.ProcessEnv = process.env): Promise
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(path.dirname(dir), { recursive: true });
   try {
-    await run(env.PYTHON ?? "python3", ["-m", "venv", dir], ROOT, env);
-    await run(
+    await mustExec(env.PYTHON ?? "python3", ["-m", "venv", dir], { cwd: ROOT, env });
+    await mustExec(
       python,
       ["-m", "pip", "install", "--quiet", "--disable-pip-version-check", "-r", PYTHON_TOOLS],
-      ROOT,
-      env,
+      { cwd: ROOT, env },
     );
   } catch (err) {
     rmSync(dir, { recursive: true, force: true });
@@ -175,10 +159,9 @@ export async function buildPython(stagingDir: string, version: string, work: str
   // PYTHONDONTWRITEBYTECODE, when the caller's environment sets it, makes setuptools warn that it skips
   // byte-compiling (which a wheel never holds anyway): left out, so any warning left is the package's.
   const { PYTHONDONTWRITEBYTECODE: _, ...env } = process.env;
-  const built = await run(python, ["-m", "build", "--no-isolation", "--outdir", out, "."], copy, {
-    ...env,
-    PYTHONWARNINGS: "default",
-  });
+  const buildArgs = ["-m", "build", "--no-isolation", "--outdir", out, "."];
+  const built = await exec(python, buildArgs, { cwd: copy, env: { ...env, PYTHONWARNINGS: "default" } });
+  if (built.code !== 0) throw new CommandError(commandLine(python, buildArgs), built, false);
   const warnings = `${built.stdout}\n${built.stderr}`.split("\n").filter((l) => /warn/i.test(l));
   if (warnings.length > 0) throw new Error(`python -m build warned:\n${warnings.slice(0, 10).join("\n")}`);
   const files = readdirSync(out).sort();
@@ -187,7 +170,7 @@ export async function buildPython(stagingDir: string, version: string, work: str
   if (!wheel || !sdist)
     throw new Error(`python -m build wrote ${files.join(", ")}, not a wheel and an sdist`);
   const twine = path.join(path.dirname(python), "twine");
-  await run(twine, ["check", "--strict", path.join(out, wheel), path.join(out, sdist)], copy);
+  await mustExec(twine, ["check", "--strict", path.join(out, wheel), path.join(out, sdist)], { cwd: copy });
   for (const f of [wheel, sdist]) renameSync(path.join(out, f), path.join(stagingDir, f));
   return [wheel, sdist];
 }
@@ -216,7 +199,7 @@ async function goproxyTool(): Promise<string> {
 
 /** The last commit's time (RFC 3339), the version's time in the proxy; now when there is no git history. */
 async function commitTime(): Promise<string> {
-  const r = await capture("git", ["log", "-1", "--format=%cI"], process.env, ROOT);
+  const r = await exec("git", ["log", "-1", "--format=%cI"], { cwd: ROOT });
   const t = r.code === 0 ? new Date(r.stdout.trim()) : new Date();
   return (Number.isNaN(t.getTime()) ? new Date() : t).toISOString().replace(/\.\d{3}Z$/, "Z");
 }
@@ -227,7 +210,7 @@ export async function writeGoProxy(stagingDir: string, version: string): Promise
   if (!existsSync(path.join(dir, "go.sum")))
     throw new Error("sdk/go has no go.sum: run npm run sdk:gen and commit sdk/");
   const tool = await goproxyTool();
-  await run(
+  await mustExec(
     tool,
     [
       "-dir",
@@ -239,7 +222,7 @@ export async function writeGoProxy(stagingDir: string, version: string): Promise
       "-time",
       await commitTime(),
     ],
-    ROOT,
+    { cwd: ROOT },
   );
   return ["goproxy/"];
 }

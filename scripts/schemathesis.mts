@@ -13,6 +13,8 @@
 import { spawn, spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import { createRequire } from "node:module";
+import { createInterface } from "node:readline";
+import { unframed } from "./ci-count.mts";
 import * as os from "node:os";
 import * as path from "node:path";
 
@@ -153,9 +155,16 @@ async function main(): Promise<number> {
         ...args,
       ],
       // In the run's own directory: schemathesis keeps a cache (`.schemathesis/`) where it runs.
-      { stdio: "inherit", cwd: work },
+      { stdio: ["ignore", "pipe", "inherit"], cwd: work },
     );
-    return await new Promise<number>((resolve) => st.on("exit", (code) => resolve(code ?? 1)));
+    // Line by line through unframed (scripts/ci-count.mts): schemathesis's last line has pytest's shape.
+    const lines = createInterface({ input: st.stdout, crlfDelay: Infinity });
+    lines.on("line", (line) => console.log(unframed(line)));
+    const [code] = await Promise.all([
+      new Promise<number>((resolve) => st.on("exit", (c) => resolve(c ?? 1))),
+      new Promise((resolve) => lines.once("close", resolve)),
+    ]);
+    return code;
   } finally {
     await emulator.close();
   }

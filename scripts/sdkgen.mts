@@ -32,8 +32,9 @@ import {
 import * as os from "node:os";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
+import { exec, npm } from "./commands.ts";
 import { writeOrCheck } from "./generated.mts";
-import { buildGoPackage, capture, findGo, isExecutable, noGoReason, toolCacheDir } from "./go-build.mts";
+import { buildGoPackage, findGo, isExecutable, noGoReason, toolCacheDir } from "./go-build.mts";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 export const SDKGEN_DIR = path.join(ROOT, "engine", "sdkgen");
@@ -83,11 +84,8 @@ export async function pluginSchema(env: NodeJS.ProcessEnv = process.env): Promis
   if (!pkg.scripts?.schema) {
     throw new Error("package.json has no `schema` script (it prints the native provider's package schema)");
   }
-  const npmCli = env.npm_execpath;
-  const [cmd, args] = npmCli
-    ? [process.execPath, [npmCli, "run", "--silent", "schema"]]
-    : ["npm", ["run", "--silent", "schema"]];
-  const result = await capture(cmd, args, env, ROOT);
+  const [cmd, args] = npm(["run", "--silent", "schema"]);
+  const result = await exec(cmd, args, { env, cwd: ROOT });
   if (result.code !== 0) {
     const last = result.stderr.trim().split("\n").at(-1) ?? `exit code ${result.code}`;
     throw new Error(`\`npm run schema\` failed: ${last}`);
@@ -143,7 +141,7 @@ export async function generateSdks(
   const { binary, builtInSeconds } = await ensureSdkgen(env);
   const goModule = goModulePath();
   const args = ["-schema", "-", "-out", out, ...(goModule ? ["-go-module", goModule] : [])];
-  const result = await capture(binary, args, env, ROOT, schemaText);
+  const result = await exec(binary, args, { env, cwd: ROOT, input: schemaText });
   if (result.code !== 0)
     throw new Error(result.stderr.trim() || `sdkgen failed with exit code ${result.code}`);
   await finishSdks(out, env);
@@ -207,7 +205,7 @@ async function finishGo(dir: string, env: NodeJS.ProcessEnv): Promise<void> {
   if (!go) throw new Error(`the Go SDK needs a go.sum: ${noGoReason(env)}`);
   const goEnv = { ...env, GOTOOLCHAIN: "local", GOFLAGS: "-mod=mod" };
   const run = async (args: string[]) => {
-    const result = await capture(go, args, goEnv, dir);
+    const result = await exec(go, args, { env: goEnv, cwd: dir });
     if (result.code !== 0) {
       const last = result.stderr.trim().split("\n").at(-1) ?? `exit code ${result.code}`;
       throw new Error(`go ${args.join(" ")} in the Go SDK failed: ${last}`);
@@ -265,7 +263,7 @@ export async function generateImportPrograms(
     options.out,
     ...(goModule ? ["-go-module", goModule] : []),
   ];
-  const result = await capture(binary, args, env, ROOT, schemaText);
+  const result = await exec(binary, args, { env, cwd: ROOT, input: schemaText });
   if (result.code !== 0)
     throw new Error(result.stderr.trim() || `sdkgen -import-program failed with exit code ${result.code}`);
 }

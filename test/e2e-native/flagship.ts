@@ -11,7 +11,6 @@
  *
  * The example is copied into a work folder under .demo/, so an edit or an install never touches the repository.
  */
-import { spawn, spawnSync } from "node:child_process";
 import {
   cpSync,
   existsSync,
@@ -23,8 +22,10 @@ import {
   writeFileSync,
 } from "node:fs";
 import * as path from "node:path";
+import { mustExec } from "../../scripts/commands";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { ObservabilityClient } from "../../provider/client";
+import { findCliAndPlugin, findLanguageHost } from "./native-support";
 
 export const ROOT = path.resolve(__dirname, "../..");
 /** The Node this test runs on (Node 24 from the `node` devDependency inside npm scripts). */
@@ -35,62 +36,19 @@ export const VERSION = (
 ).version;
 export const PLUGIN = path.join(ROOT, "dist", "plugin", "pulumi-resource-observability");
 
-/** npm as the tests were started with it (npm_execpath inside npm scripts), else the one on PATH: command, args. */
-export const npm = (args: string[]): [string, string[]] =>
-  process.env.npm_execpath ? [NODE, [process.env.npm_execpath, ...args]] : ["npm", args];
-
-/** A command's outcome; `output` is stdout and stderr interleaved as they came, for failure messages. */
-export interface Outcome {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs a command without blocking the event loop (the emulator serves from this process). */
-export function exec(
-  cmd: string,
-  args: string[],
-  options: { cwd?: string; env?: NodeJS.ProcessEnv; input?: string } = {},
-): Promise<Outcome> {
-  return new Promise((resolve) => {
-    const child = spawn(cmd, args, {
-      cwd: options.cwd ?? ROOT,
-      env: options.env ?? process.env,
-      stdio: [options.input === undefined ? "ignore" : "pipe", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout!.setEncoding("utf8").on("data", (c: string) => (stdout += c));
-    child.stderr!.setEncoding("utf8").on("data", (c: string) => (stderr += c));
-    if (options.input !== undefined) child.stdin!.end(options.input);
-    child.once("error", (err) => resolve({ code: null, stdout, stderr: `${stderr}${err.message}\n` }));
-    child.once("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
-/** Like {@link exec}, but throws with the command and the tail of its output when it fails. */
-export async function mustExec(
-  cmd: string,
-  args: string[],
-  options: { cwd?: string; env?: NodeJS.ProcessEnv; input?: string } = {},
-): Promise<string> {
-  const r = await exec(cmd, args, options);
-  if (r.code !== 0) {
-    const tail = `${r.stdout}\n${r.stderr}`.trim().split("\n").slice(-25).join("\n");
-    throw new Error(`\`${path.basename(cmd)} ${args.join(" ")}\` failed with exit code ${r.code}:\n${tail}`);
-  }
-  return r.stdout;
-}
-
 /**
- * A Go program's answer, run while the test file loads (whether its tests run depends on it): `npm run
- * pulumi:path` (a `pulumi` on PATH, else the one built here from Go modules, built now when needed; minutes
- * cold) or `npm run yaml:dir`. `reason` says why there is none (no Go to build it).
+ * A tool the run's global setup got (test/e2e/global-setup.mts), named by the script that prints it: the
+ * `pulumi` executable (`npm run pulumi:path`) or the YAML host's folder (`npm run yaml:dir`). `reason` says why
+ * there is none (no Go to build it). Synchronous: whether a file's tests run depends on it.
  */
 export function toolPath(script: "pulumi-path.mts" | "pulumi-yaml.mts"): { path?: string; reason?: string } {
-  const r = spawnSync(NODE, [path.join(ROOT, "scripts", script)], { cwd: ROOT, encoding: "utf8" });
-  if (r.status === 0) return { path: r.stdout.trim().split("\n").at(-1) };
-  return { reason: (r.stderr || r.error?.message || "").trim().split("\n").at(-1) };
+  const found = findCliAndPlugin();
+  if (!("cli" in found)) return { reason: found.reason };
+  if (script === "pulumi-path.mts") return { path: found.cli.pulumi };
+  const host = findLanguageHost("pulumi-language-yaml", found.cli);
+  return host
+    ? { path: path.dirname(host) }
+    : { reason: "no pulumi-language-yaml: no Go toolchain to build it" };
 }
 
 /** The change counts of an operation, by kind of change (`create`, `same`, `update`, `import`, `delete`). */

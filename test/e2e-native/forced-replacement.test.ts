@@ -14,6 +14,7 @@ import type * as Automation from "@pulumi/pulumi/automation";
 import type * as pulumi from "@pulumi/pulumi";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { ObservabilityClient } from "../../provider/client";
+import type { PulumiCli } from "../../scripts/engine";
 import {
   declare,
   engineEnv,
@@ -23,12 +24,11 @@ import {
   removeTempDirs,
   runCli,
   tempDir,
-  type Cli,
 } from "./native-support";
 import { setStackConfig } from "../helpers/stack-config";
 
 const found = findCliAndPlugin();
-const cli: Cli | undefined = "cli" in found ? found.cli : undefined;
+const cli: PulumiCli | undefined = "cli" in found ? found.cli : undefined;
 if (!cli) console.warn(`forced replacement e2e skipped: ${"reason" in found ? found.reason : ""}`);
 const yamlHost = cli ? findLanguageHost("pulumi-language-yaml", cli) : undefined;
 if (cli && !yamlHost)

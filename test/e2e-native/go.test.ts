@@ -6,7 +6,8 @@
  */
 import { copyFileSync } from "node:fs";
 import * as path from "node:path";
-import { describeFlagship, inlineOperation, mustExec, ROOT } from "./flagship";
+import { mustExec } from "../../scripts/commands";
+import { describeFlagship, inlineOperation, ROOT } from "./flagship";
 import { spawnSync } from "node:child_process";
 
 const GO_MODULE = "github.com/pulumi-observability/pulumi-observability/sdk/go";

@@ -18,7 +18,8 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { exec, mustExec, NODE, ROOT, shellBlocks, toolPath } from "./flagship";
+import { exec, mustExec } from "../../scripts/commands";
+import { NODE, ROOT, shellBlocks, toolPath } from "./flagship";
 import {
   GO,
   GO_MODULE,

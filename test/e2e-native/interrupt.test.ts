@@ -27,19 +27,12 @@ import {
   PARALLEL,
   type HeldCreates,
 } from "../helpers/interrupt";
-import {
-  declare,
-  engineEnv,
-  findCliAndPlugin,
-  openStack,
-  removeTempDirs,
-  tempDir,
-  type Cli,
-} from "./native-support";
+import type { PulumiCli } from "../../scripts/engine";
+import { declare, engineEnv, findCliAndPlugin, openStack, removeTempDirs, tempDir } from "./native-support";
 import { setStackConfig } from "../helpers/stack-config";
 
 const found = findCliAndPlugin();
-const cli: Cli | undefined = "cli" in found ? found.cli : undefined;
+const cli: PulumiCli | undefined = "cli" in found ? found.cli : undefined;
 if (!cli) console.warn(`interrupt e2e skipped: ${"reason" in found ? found.reason : ""}`);
 const suite = cli ? describe : describe.skip;
 

@@ -12,7 +12,8 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { ObservabilityClient } from "../../provider/client";
-import { exec, flagshipObjects, NODE, ROOT, shellBlocks, toolPath } from "./flagship";
+import { exec } from "../../scripts/commands";
+import { flagshipObjects, NODE, ROOT, shellBlocks, toolPath } from "./flagship";
 
 /** Lines of the page the test stands in for (above). */
 const STOOD_IN = new Set(["npm ci", "npm run build", "npx observability emulator"]);

@@ -17,6 +17,8 @@ import * as pulumi from "@pulumi/pulumi";
 import type * as Automation from "@pulumi/pulumi/automation";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { ObservabilityClient } from "../../provider/client";
+import type { PulumiCli } from "../../scripts/engine";
+import { serviceContents } from "../helpers/service-contents";
 import {
   ObservabilityProvider,
   findLanguageHost,
@@ -29,15 +31,13 @@ import {
   openStack,
   removeTempDirs,
   runCli,
-  serviceContents,
   tempDir,
-  type Cli,
   type Variant,
 } from "./native-support";
 import { setStackConfig } from "../helpers/stack-config";
 
 const found = findCliAndPlugin();
-const cli: Cli | undefined = "cli" in found ? found.cli : undefined;
+const cli: PulumiCli | undefined = "cli" in found ? found.cli : undefined;
 if (!cli) {
   // A skipped suite says why in the run's output.
   console.warn(`native-provider e2e skipped: ${"reason" in found ? found.reason : ""}`);

@@ -1,106 +1,56 @@
 /**
- * What the native provider's real-engine test needs besides its steps: the CLI (found by scripts/lib.mts
- * findPulumiCli, in a Node process of its own since jest cannot load the .mts), the built plugin, a stack run by
- * the Automation API with an inline program (no language host needed), and every kind declared by its type
- * token as a `pulumi.CustomResource`.
+ * What the native provider's real-engine tests need besides their steps: the CLI (the run's global setup found it),
+ * the built plugin, a stack run by the Automation API with an inline program (no language host needed), and every
+ * kind declared by its type token as a `pulumi.CustomResource`.
  */
-import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import type * as Automation from "@pulumi/pulumi/automation";
-import { ObservabilityClient } from "../../provider/client";
-import { exec } from "./flagship";
+import { exec, findOnPath } from "../../scripts/commands";
+import { EngineStack, pulumiEnv, type PulumiCli } from "../../scripts/engine";
+import { cliOfRun, SKIP_ENV } from "../e2e/run-env";
 
 export const ROOT = path.resolve(__dirname, "..", "..");
 /** The folder of the launcher `npm run build` writes; first on the CLI's PATH, so the engine finds the plugin. */
 export const PLUGIN_DIR = path.join(ROOT, "dist", "plugin");
 export const PLUGIN = path.join(PLUGIN_DIR, "pulumi-resource-observability");
-const NODE = path.join(ROOT, "node_modules", "node", "bin", "node");
-
-export interface Cli {
-  pulumi: string;
-  binDir: string;
-  version: string;
-}
 
 /**
- * The CLI and the plugin, or why the test cannot run. Synchronous, so jest can decide at collection time; it runs
- * before any emulator serves.
+ * The CLI and the plugin, or why the test cannot run. The CLI is the one the run's global setup found or built
+ * (test/e2e/global-setup.mts); synchronous, so jest can decide at collection time.
  */
-export function findCliAndPlugin(): { cli: Cli } | { reason: string } {
+export function findCliAndPlugin(): { cli: PulumiCli } | { reason: string } {
   if (!existsSync(PLUGIN)) return { reason: `${PLUGIN} is not built: run npm run build` };
-  const lib = JSON.stringify(path.join(ROOT, "scripts", "lib.mts"));
-  const code = `const { findPulumiCli } = await import(${lib});
-    console.log(JSON.stringify(await findPulumiCli({ build: false })));`;
-  let out: string;
-  try {
-    out = execFileSync(existsSync(NODE) ? NODE : process.execPath, ["--input-type=module", "-e", code], {
-      encoding: "utf8",
-      stdio: ["ignore", "pipe", "pipe"],
-      env: { ...process.env, NODE_NO_WARNINGS: "1" },
-    });
-  } catch (e) {
-    return { reason: `looking for the Pulumi CLI failed: ${(e as Error).message.split("\n")[0]}` };
-  }
-  const found = JSON.parse(out.trim().split("\n").at(-1)!) as { cli?: Cli; reason?: string };
-  return found.cli ? { cli: found.cli } : { reason: found.reason ?? "no Pulumi CLI" };
-}
-
-/** An executable named `name` in `dirs` or on PATH, or undefined. */
-export function findOnPath(name: string, dirs: string[] = []): string | undefined {
-  const { accessSync, constants } = require("node:fs") as typeof import("node:fs");
-  for (const dir of [...dirs, ...(process.env.PATH ?? "").split(path.delimiter)]) {
-    if (!dir) continue;
-    try {
-      accessSync(path.join(dir, name), constants.X_OK);
-      return path.join(dir, name);
-    } catch {
-      // not here
-    }
-  }
-  return undefined;
+  const cli = cliOfRun();
+  if (cli) return { cli };
+  return { reason: process.env[SKIP_ENV] ?? "no Pulumi CLI: run these tests with `npm run test:e2e`" };
 }
 
 /**
  * A language host: on PATH, beside the CLI, or where this project caches the ones it builds
  * (`${XDG_CACHE_HOME:-~/.cache}/pulumi-observability/<name>/<version>/bin`).
  */
-export function findLanguageHost(name: string, cli?: Cli): string | undefined {
-  const onPath = findOnPath(name, cli ? [cli.binDir] : []);
+export function findLanguageHost(name: string, cli?: PulumiCli): string | undefined {
+  const onPath = findOnPath(name, { dirs: cli ? [cli.binDir] : [] });
   if (onPath) return onPath;
   const cache = path.join(
     process.env.XDG_CACHE_HOME || path.join(os.homedir(), ".cache"),
     "pulumi-observability",
     name,
   );
-  const { readdirSync } = require("node:fs") as typeof import("node:fs");
   const versions = existsSync(cache) ? readdirSync(cache).sort().reverse() : [];
   for (const version of versions) {
-    const file = findOnPath(name, [path.join(cache, version, "bin")]);
+    const file = findOnPath(name, { dirs: [path.join(cache, version, "bin")] });
     if (file?.startsWith(cache)) return file;
   }
   return undefined;
 }
 
-/** The environment of the CLI: a file backend, its own PULUMI_HOME, no network, the plugin's folder first. */
-export function engineEnv(cli: Cli, stateDir: string): Record<string, string> {
-  const home = path.join(stateDir, ".pulumi-home");
-  mkdirSync(home, { recursive: true });
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) {
-    if (v !== undefined && !k.startsWith("OBSERVABILITY_")) env[k] = v;
-  }
-  return {
-    ...env,
-    PULUMI_BACKEND_URL: `file://${stateDir}`,
-    PULUMI_HOME: home,
-    PULUMI_CONFIG_PASSPHRASE: "pulumi-observability-local",
-    PULUMI_SKIP_UPDATE_CHECK: "true",
-    PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
-    PATH: [PLUGIN_DIR, cli.binDir, path.dirname(NODE), process.env.PATH ?? ""].join(path.delimiter),
-  };
+/** The CLI's environment (scripts/engine.ts pulumiEnv) with the plugin's folder first on PATH, so the engine finds it. */
+export function engineEnv(cli: PulumiCli, stateDir: string): Record<string, string> {
+  return pulumiEnv(cli, stateDir, { pathFirst: [PLUGIN_DIR] });
 }
 
 const made: string[] = [];
@@ -115,36 +65,15 @@ export function removeTempDirs(): void {
   for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
 }
 
-/** A stack of an inline program, run by `cli` with `env`. */
+/** A stack of an inline program, run by `cli` with `env` (scripts/engine.ts, as the dynamic resources' runs open theirs). */
 export async function openStack(options: {
-  cli: Cli;
+  cli: PulumiCli;
   workDir: string;
   stackName: string;
   program: () => Promise<Record<string, unknown> | void>;
   env: Record<string, string>;
 }): Promise<Automation.Stack> {
-  const auto = require("@pulumi/pulumi/automation") as typeof Automation;
-  const root =
-    path.basename(options.cli.binDir) === "bin"
-      ? path.dirname(options.cli.binDir)
-      : linkedCliRoot(options.cli);
-  const pulumiCommand = await auto.PulumiCommand.get({ root, skipVersionCheck: true });
-  return auto.LocalWorkspace.createOrSelectStack(
-    { stackName: options.stackName, projectName: "native-e2e", program: options.program },
-    { workDir: options.workDir, pulumiCommand, envVars: options.env, secretsProvider: "passphrase" },
-  );
-}
-
-/** A folder `<root>/bin/pulumi` linking to the CLI, as PulumiCommand wants it. */
-function linkedCliRoot(cli: Cli): string {
-  const root = path.join(os.tmpdir(), `native-e2e-cli-${process.pid}`);
-  mkdirSync(path.join(root, "bin"), { recursive: true });
-  try {
-    require("node:fs").symlinkSync(cli.pulumi, path.join(root, "bin", "pulumi"));
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
-  }
-  return root;
+  return (await EngineStack.open({ ...options, projectName: "native-e2e" })).stack;
 }
 
 /**
@@ -152,7 +81,7 @@ function linkedCliRoot(cli: Cli): string {
  * stdout and stderr, rejects with both. A secret goes in on stdin, never in argv.
  */
 export async function runCli(
-  cli: Cli,
+  cli: PulumiCli,
   args: string[],
   cwd: string,
   env: Record<string, string>,
@@ -276,28 +205,4 @@ export function everyKind(orgId: string, variant: Variant, opts?: pulumi.CustomR
     });
   }
   return resources;
-}
-
-/** Every object the service holds, by family: ids only, sorted. */
-export async function serviceContents(client: ObservabilityClient): Promise<Record<string, string[]>> {
-  const ids = (xs: { id?: string }[]) => xs.map((x) => String(x.id)).sort();
-  const datasets = await client.datasets.list();
-  const vfields = (
-    await Promise.all(datasets.map((d) => client.virtualFields.list({ dataset: String(d.name) })))
-  ).flat();
-  return {
-    datasets: ids(datasets),
-    annotations: ids(await client.annotations.list()),
-    monitors: ids(await client.monitors.list()),
-    notifiers: ids(await client.notifiers.list()),
-    roles: ids(await client.roles.list()),
-    starredQueries: ids(await client.starredQueries.list({ who: "all", limit: 1000 })),
-    views: ids(await client.views.list()),
-    groups: ids(await client.groups.list()),
-    users: ids(await client.users.list()),
-    virtualFields: ids(vfields),
-    tokens: ids(await client.tokens.list()),
-    dashboards: (await client.dashboards.listAll()).map((d) => String(d.uid)).sort(),
-    orgNames: (await client.orgs.list()).map((o) => `${o.id}=${o.name}`).sort(),
-  };
 }

@@ -21,13 +21,11 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import {
   existsSync,
-  lstatSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
   rmSync,
-  symlinkSync,
   truncateSync,
   writeFileSync,
 } from "node:fs";
@@ -43,11 +41,13 @@ import {
   markOf,
   type MarkedProcess,
 } from "../helpers/run-processes";
-import { engineEnv, findCliAndPlugin, findLanguageHost, ROOT, type Cli } from "./native-support";
+import { mustExec } from "../../scripts/commands";
+import type { PulumiCli } from "../../scripts/engine";
+import { engineEnv, findCliAndPlugin, findLanguageHost, ROOT } from "./native-support";
 import { declared, KINDS, PER_KIND, yamlProgram, type Kind } from "./programs/recover/declared";
 
 const found = findCliAndPlugin();
-const cli: Cli | undefined = "cli" in found ? found.cli : undefined;
+const cli: PulumiCli | undefined = "cli" in found ? found.cli : undefined;
 const yamlHost = cli ? findLanguageHost("pulumi-language-yaml", cli) : undefined;
 if (!cli) console.warn(`recover e2e skipped: ${"reason" in found ? found.reason : ""}`);
 
@@ -76,30 +76,12 @@ function seeded(seed: number): () => number {
   };
 }
 
-/** Runs `cmd`; resolves with its stdout, rejects with the end of its output when it exits other than 0. */
-function exec(
+/** Runs `cmd` with stdin closed; resolves with its stdout, rejects with the end of its output when it fails. */
+const exec = (
   cmd: string,
   args: string[],
   options: { cwd: string; env: Record<string, string>; input?: string },
-): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { cwd: options.cwd, env: options.env, stdio: ["pipe", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (c: string) => (stdout += c));
-    child.stderr.setEncoding("utf8").on("data", (c: string) => (stderr += c));
-    child.stdin.end(options.input ?? "");
-    child.once("close", (code) =>
-      code === 0
-        ? resolve(stdout)
-        : reject(
-            new Error(
-              `${path.basename(cmd)} ${args.join(" ")} exited ${code}:\n${stdout.slice(-3000)}\n${stderr.slice(-3000)}`,
-            ),
-          ),
-    );
-  });
-}
+) => mustExec(cmd, args, { ...options, input: options.input ?? "" });
 
 /** What one kill left and what recover did. */
 interface KillRecord {
@@ -231,7 +213,6 @@ async function runSeries(series: Series): Promise<void> {
       path.join(work, "Pulumi.yaml"),
       series.face === "yaml" ? yamlProgram(project) : `name: ${project}\nruntime: nodejs\n`,
     );
-    if (series.face === "dynamic") linkPackage();
     const pulumi = (args: string[], input?: string) =>
       exec(cli!.pulumi, [...args, "--stack", "dev", "--non-interactive"], { cwd: work, env, input });
     await exec(
@@ -441,15 +422,5 @@ async function runSeries(series: Series): Promise<void> {
     await proxy.close();
     await em.close();
     rmSync(root, { recursive: true, force: true });
-  }
-}
-
-/** The checkout as the installed package of programs under it (what `npm run test:e2e`'s setup makes too). */
-function linkPackage(): void {
-  const link = path.join(ROOT, "node_modules", "pulumi-observability");
-  try {
-    lstatSync(link);
-  } catch {
-    symlinkSync("..", link, "dir");
   }
 }

@@ -16,14 +16,13 @@
  */
 import { existsSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import * as path from "node:path";
+import { npm, mustExec } from "../../scripts/commands";
 import {
   FLAGSHIP_CREATES,
   NODE,
-  npm,
   changesOf,
   inlineOperation,
   flagshipObjects,
-  mustExec,
   noChanges,
   openHarness,
   toolPath,

@@ -13,7 +13,8 @@ import { createHash } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { exec, mustExec, NODE, toolPath } from "./flagship";
+import { exec, mustExec } from "../../scripts/commands";
+import { NODE, toolPath } from "./flagship";
 import {
   RELEASE_DIR,
   VERSION,

@@ -19,16 +19,14 @@ import { spawnSync } from "node:child_process";
 import { chmodSync, cpSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { parseYaml } from "../helpers/yaml";
+import { exec, mustExec, npm } from "../../scripts/commands";
 import {
   changesOf,
   demoFolder,
-  exec,
   flagshipObjects,
   inlineOperation,
-  mustExec,
   noChanges,
   NODE,
-  npm,
   openHarnessIn,
   plaintextSecrets,
   recordCommandLines,

@@ -9,19 +9,11 @@
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import { terraformMapping } from "../../provider/terraform";
-import {
-  PLUGIN,
-  ROOT,
-  engineEnv,
-  findCliAndPlugin,
-  removeTempDirs,
-  runCli,
-  tempDir,
-  type Cli,
-} from "./native-support";
+import type { PulumiCli } from "../../scripts/engine";
+import { PLUGIN, ROOT, engineEnv, findCliAndPlugin, removeTempDirs, runCli, tempDir } from "./native-support";
 
 const found = findCliAndPlugin();
-const cli: Cli | undefined = "cli" in found ? found.cli : undefined;
+const cli: PulumiCli | undefined = "cli" in found ? found.cli : undefined;
 if (!cli) console.warn(`terraform mapping e2e skipped: ${"reason" in found ? found.reason : ""}`);
 const maybe = cli ? describe : describe.skip;
 

@@ -28,19 +28,9 @@ import {
   SLACK_URL,
   type TerraformMade,
 } from "../helpers/terraform-fixture";
-import {
-  editProgram,
-  exec,
-  inlineOperation,
-  mustExec,
-  NODE,
-  noChanges,
-  PLUGIN,
-  ROOT,
-  toolPath,
-  VERSION,
-} from "./flagship";
-import { serviceContents } from "./native-support";
+import { exec, mustExec } from "../../scripts/commands";
+import { editProgram, inlineOperation, NODE, noChanges, PLUGIN, ROOT, toolPath, VERSION } from "./flagship";
+import { serviceContents } from "../helpers/service-contents";
 
 const cli = toolPath("pulumi-path.mts");
 const yaml = toolPath("pulumi-yaml.mts");

@@ -21,18 +21,9 @@ import {
   SLACK_URL,
   type TerraformMade,
 } from "../helpers/terraform-fixture";
-import {
-  exec,
-  mustExec,
-  NODE,
-  PLUGIN,
-  plaintextSecrets,
-  ROOT,
-  shellBlocks,
-  toolPath,
-  VERSION,
-} from "./flagship";
-import { serviceContents } from "./native-support";
+import { exec, mustExec } from "../../scripts/commands";
+import { NODE, PLUGIN, plaintextSecrets, ROOT, shellBlocks, toolPath, VERSION } from "./flagship";
+import { serviceContents } from "../helpers/service-contents";
 
 const PAGE = readFileSync(path.join(ROOT, "docs", "migrating-from-terraform.md"), "utf8");
 const BLOCKS = shellBlocks(PAGE);

@@ -6,7 +6,8 @@
  * stripping; the example's own tsconfig.json type-checks it.
  */
 import { copyFileSync } from "node:fs";
-import { describeFlagship, expectDocsInputs, inlineOperation, mustExec, NODE, npm, ROOT } from "./flagship";
+import { mustExec, npm } from "../../scripts/commands";
+import { describeFlagship, expectDocsInputs, inlineOperation, NODE, ROOT } from "./flagship";
 import * as path from "node:path";
 
 describeFlagship("TypeScript", {

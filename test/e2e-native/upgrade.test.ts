@@ -19,8 +19,8 @@
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import * as path from "node:path";
 import { sameJson } from "../../provider/resources/values";
+import { mustExec } from "../../scripts/commands";
 import {
-  mustExec,
   openHarness,
   plaintextSecrets,
   ROOT,

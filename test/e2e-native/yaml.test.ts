@@ -6,7 +6,8 @@
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
-import { changesOf, describeFlagship, mustExec, toolPath, type Harness } from "./flagship";
+import { mustExec } from "../../scripts/commands";
+import { changesOf, describeFlagship, toolPath, type Harness } from "./flagship";
 
 const host = toolPath("pulumi-yaml.mts");
 

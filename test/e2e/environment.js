@@ -9,13 +9,21 @@
 // from the CLI as it should, would also fail on the program's own error. Here a listener the program adds for
 // those two events goes on the real process, and while it is there it alone handles them, as under Node; when the
 // program takes it off, jest's own handlers are put back.
+//
+// Both kinds of real-engine file run in this environment, in one process (jest.e2e.config.js): ES modules and
+// ts-jest's CommonJS, which share modules such as scripts/commands.ts. Jest decides once per run whether a file
+// is an ES module (jest-resolve shouldLoadAsEsm.js caches it by path, across projects), so a shared module would
+// keep the kind it had for the first file that loaded it. Each test file starts with that cache emptied, and its
+// project's own rule (extensionsToTreatAsEsm) decides.
 const { TestEnvironment } = require("jest-environment-node");
+const Resolver = require("jest-resolve").default;
 
 const EVENTS = new Set(["uncaughtException", "unhandledRejection"]);
 
 class EngineEnvironment extends TestEnvironment {
   constructor(config, context) {
     super(config, context);
+    Resolver.clearDefaultResolverCache();
     const sandbox = this.global.process;
     /** Per event: the program's listeners now on the real process, and the ones they stand in for. */
     const held = new Map();

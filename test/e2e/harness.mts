@@ -8,7 +8,8 @@ import { copyFileSync, mkdirSync, readFileSync, readdirSync, writeFileSync } fro
 import * as path from "node:path";
 import { pathToFileURL } from "node:url";
 import type { EngineStack, InlineProgram, PulumiCli } from "../../scripts/lib.mts";
-import { runCli, workRoot } from "./run-env.mts";
+import { cliOfRun, workRoot } from "./run-env.ts";
+import type { ServiceContents } from "../helpers/service-contents.ts";
 import {
   assertServiceEmpty,
   exportState,
@@ -17,17 +18,16 @@ import {
   openStack,
   packageResources,
   projectDir,
-  serviceContents,
+  currentContents,
   type Client,
   type RunningEmulator,
-  type ServiceContents,
 } from "./support.mts";
 
 /** How long one step may take: a real `pulumi up` of a dozen resources on a loaded machine takes a minute. */
 export const STEP_TIMEOUT_MS = 10 * 60_000;
 
 /** The CLI of this run, or undefined when global-setup.mts found none (every test is then skipped). */
-export const cli: PulumiCli | undefined = runCli();
+export const cli: PulumiCli | undefined = cliOfRun();
 
 /** `describe`, or `describe.skip` when no CLI can be had (global-teardown.mts prints why, last). */
 export const describeEngine: jest.Describe = cli ? describe : describe.skip;
@@ -178,7 +178,7 @@ export function enginePath(group: string, slug: string, body: (ctx: PathContext)
 
     beforeAll(async () => {
       service = await freshService();
-      baseline = await serviceContents(service.client, service.em.orgId);
+      baseline = await currentContents(service.client);
       const root = path.join(workRoot(), slug);
       dirs = {
         workDir: projectDir(root, "engine-paths", "Small programs for the engine's paths."),
@@ -201,7 +201,7 @@ export function enginePath(group: string, slug: string, body: (ctx: PathContext)
           if (resources.length > 0) await stack.stack.destroy({ ...ctx.out });
           await stack.workspace.removeStack(stack.name);
         }
-        await assertServiceEmpty(ctx.client, ctx.em.orgId, baseline);
+        await assertServiceEmpty(ctx.client, baseline);
       },
       STEP_TIMEOUT_MS,
     );

@@ -16,7 +16,8 @@ import {
   recordDeployed,
   steps,
 } from "./harness.mts";
-import { workRoot } from "./run-env.mts";
+import { workRoot } from "./run-env.ts";
+import type { ServiceContents } from "../helpers/service-contents.ts";
 import {
   assertServiceEmpty,
   exportState,
@@ -24,10 +25,9 @@ import {
   freshService,
   openStack,
   packageResources,
-  serviceContents,
+  currentContents,
   type Client,
   type RunningEmulator,
-  type ServiceContents,
 } from "./support.mts";
 
 /** What an example's own steps get: the service, the deployed stack, its outputs and its folder. */
@@ -89,7 +89,7 @@ export function exampleLifecycle(scenario: ExampleScenario): void {
 
     beforeAll(async () => {
       service = await freshService();
-      baseline = await serviceContents(service.client, service.em.orgId);
+      baseline = await currentContents(service.client);
       workDir = path.join(workRoot(), scenario.example);
       cpSync(path.join(REPO_ROOT, "examples", scenario.example), workDir, {
         recursive: true,
@@ -188,7 +188,7 @@ export function exampleLifecycle(scenario: ExampleScenario): void {
         const destroyed = await stack.stack.destroy(out);
         if (resourceCount > 0) expect(changes(destroyed.summary)).toEqual({ delete: resourceCount + 1 });
         expect((await exportState(stack)).resources).toEqual([]);
-        await assertServiceEmpty(service.client, service.em.orgId, baseline);
+        await assertServiceEmpty(service.client, baseline);
         await stack.workspace.removeStack("e2e");
       },
       STEP_TIMEOUT_MS,

@@ -12,6 +12,7 @@ import {
   type InlineProgram,
   type PulumiCli,
 } from "../../scripts/lib.mts";
+import { beyondBaseline, serviceContents, type ServiceContents } from "../helpers/service-contents.ts";
 
 /** The slice of the built client these runs use. */
 export interface Client {
@@ -31,7 +32,7 @@ export interface Client {
     get(uid: string): Promise<Record<string, unknown> & { uid: string; dashboard: Record<string, unknown> }>;
     update(uid: string, body: Record<string, unknown>): Promise<unknown>;
   };
-  orgs: { get(id: string): Promise<Record<string, unknown>> };
+  orgs: { get(id: string): Promise<Record<string, unknown>>; list(): Promise<Record<string, unknown>[]> };
   close(): Promise<void>;
 }
 export type ServiceObject = Record<string, unknown> & { id: string };
@@ -80,66 +81,18 @@ export async function freshService(): Promise<{
 /** Datasets whose virtual fields are listed even when the dataset itself is gone (the examples' and paths'). */
 const DATASET_NAMES = ["http-logs", "app-logs", "host-metrics", "logs"];
 
-/** What the service holds: each family's object ids, and the organization's name. */
-export interface ServiceContents {
-  families: Record<string, string[]>;
-  organizationName: string;
-}
-
-/**
- * Every object in the service a stack could have left behind, family by family, and the organization's name. Virtual
- * fields are listed per dataset: of every dataset there is, and of the ones the runs use, in case one outlived its
- * dataset.
- */
-export async function serviceContents(client: Client, orgId: string): Promise<ServiceContents> {
-  const ids = (objects: { id?: unknown; uid?: unknown }[], key: "id" | "uid" = "id") =>
-    objects.map((o) => String(o[key]));
-  const datasets = await client.datasets.list();
-  const fieldScopes = [...new Set([...ids(datasets), ...DATASET_NAMES])];
-  const virtualFields = (
-    await Promise.all(fieldScopes.map((dataset) => client.virtualFields.list({ dataset })))
-  ).flat();
-  return {
-    families: {
-      monitors: ids(await client.monitors.list()),
-      notifiers: ids(await client.notifiers.list()),
-      annotations: ids(await client.annotations.list()),
-      roles: ids(await client.roles.list()),
-      starredQueries: ids(await client.starredQueries.list({ who: "all" })),
-      datasets: ids(datasets),
-      tokens: ids(await client.tokens.list()),
-      users: ids(await client.users.list()),
-      groups: ids(await client.groups.list()),
-      views: ids(await client.views.list()),
-      virtualFields: ids(virtualFields),
-      dashboards: ids(await client.dashboards.listAll(), "uid"),
-    },
-    organizationName: String((await client.orgs.get(orgId)).name),
-  };
+/** What the service holds now (test/helpers/service-contents.ts), with the virtual fields of the runs' datasets. */
+export function currentContents(client: Client): Promise<ServiceContents> {
+  return serviceContents(client, { alsoDatasets: DATASET_NAMES });
 }
 
 /**
  * Throws unless the service holds no object beyond those of `baseline` (what a fresh emulator has: its own user)
  * and the organization has its original name.
  */
-export async function assertServiceEmpty(
-  client: Client,
-  orgId: string,
-  baseline: ServiceContents,
-): Promise<void> {
-  const now = await serviceContents(client, orgId);
-  const left = Object.entries(now.families)
-    .map(
-      ([family, objects]) =>
-        [family, objects.filter((id) => !baseline.families[family]?.includes(id))] as const,
-    )
-    .filter(([, objects]) => objects.length > 0)
-    .map(([family, objects]) => `${family}: ${objects.join(", ")}`);
+export async function assertServiceEmpty(client: Client, baseline: ServiceContents): Promise<void> {
+  const left = beyondBaseline(baseline, await currentContents(client));
   assert(left.length === 0, `the service still holds ${left.join("; ")}`);
-  assert(
-    now.organizationName === baseline.organizationName,
-    `the organization is named ${JSON.stringify(now.organizationName)}, not ${JSON.stringify(baseline.organizationName)}`,
-  );
 }
 
 function assert(condition: unknown, message: string): asserts condition {

@@ -10,8 +10,8 @@
  * @pulumi/pulumi) and by the tests that open stacks (test/e2e-native/native-support.ts): so it takes any stack of
  * that shape, and is written in erasable syntax only, so that Node's type stripping runs it as ts-jest does.
  */
-import { spawn } from "node:child_process";
 import * as path from "node:path";
+import { exec } from "../../scripts/commands.ts";
 
 /** A config value as the Automation API takes it. */
 export interface ConfigValue {
@@ -42,26 +42,13 @@ export async function setStackConfig(
 }
 
 /** `pulumi config set --secret <key> --stack <name>` with `value` on stdin, as the stack's workspace runs the CLI. */
-function setSecret(stack: ConfigurableStack, key: string, value: string): Promise<void> {
+async function setSecret(stack: ConfigurableStack, key: string, value: string): Promise<void> {
   const { command } = stack.workspace.pulumiCommand;
   const env: NodeJS.ProcessEnv = { ...process.env, ...stack.workspace.envVars };
   // As the Automation API runs it: the CLI's own folder first on PATH, for the plugins bundled beside it.
   if (path.isAbsolute(command)) env.PATH = [path.dirname(command), env.PATH ?? ""].join(path.delimiter);
   const args = ["config", "set", "--secret", key, "--stack", stack.name, "--non-interactive"];
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, {
-      cwd: stack.workspace.workDir,
-      env,
-      stdio: ["pipe", "ignore", "pipe"],
-    });
-    let stderr = "";
-    child.stderr.setEncoding("utf8").on("data", (s: string) => (stderr += s));
-    child.once("error", reject);
-    child.once("close", (code) =>
-      code === 0
-        ? resolve()
-        : reject(new Error(`pulumi ${args.join(" ")} failed (exit code ${code}): ${stderr.trim()}`)),
-    );
-    child.stdin.end(value);
-  });
+  const r = await exec(command, args, { cwd: stack.workspace.workDir, env, input: value });
+  if (r.code !== 0)
+    throw new Error(`pulumi ${args.join(" ")} failed (exit code ${r.code}): ${r.stderr.trim()}`);
 }

@@ -25,12 +25,12 @@
  * stdout's last line is JSON: the operation, the count of resources per change and the stack outputs (secrets as
  * "[secret]"); the engine's output goes to stderr.
  */
-import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import * as os from "node:os";
 import * as path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { mustExec } from "../../../scripts/commands.ts";
 import { setStackConfig } from "../../helpers/stack-config.ts";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -65,18 +65,9 @@ export function runtimeOf(folder: string): string {
   return name;
 }
 
-/** Runs `cmd`, its stdout to ours, its stderr to ours; rejects naming the command when it fails. */
-function run(cmd: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv }): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { ...options, stdio: ["ignore", "inherit", "inherit"] });
-    child.once("error", reject);
-    child.once("close", (code) =>
-      code === 0
-        ? resolve()
-        : reject(new Error(`\`${path.basename(cmd)} ${args.join(" ")}\` failed with exit code ${code}`)),
-    );
-  });
-}
+/** Runs `cmd`, its stdout and stderr passed on to ours; rejects naming the command when it fails. */
+const run = (cmd: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv }) =>
+  mustExec(cmd, args, { ...options, show: "all" });
 
 async function runPython(folder: string, op: Operation, env: NodeJS.ProcessEnv): Promise<void> {
   const venv = path.join(folder, "venv", "bin", "python");

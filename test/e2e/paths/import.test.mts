@@ -1,5 +1,4 @@
 /** `pulumi import`, and the `import` resource option: both fail, and leave nothing in state. */
-import * as path from "node:path";
 import { findOnPath } from "../../../scripts/lib.mts";
 import { STEP_TIMEOUT_MS, cli, enginePath } from "../harness.mts";
 import { exportState, packageResources, type ServiceObject } from "../support.mts";
@@ -9,8 +8,7 @@ import { TYPE, obs } from "./common.mts";
  * `pulumi import` runs no program, so it cannot be handed one in process as the other commands are: the CLI
  * starts the project's language host, which the CLI built here from Go modules does not have.
  */
-const languageHost =
-  cli && findOnPath("pulumi-language-nodejs", { PATH: [cli.binDir, process.env.PATH].join(path.delimiter) });
+const languageHost = cli && findOnPath("pulumi-language-nodejs", { dirs: [cli.binDir] });
 
 enginePath("import", "import", (ctx) => {
   let existing: ServiceObject;

@@ -1,8 +1,9 @@
 /**
- * How global-setup.mts hands the run's facts to the test files: environment variables, which jest passes on to
- * the tests it runs (in this process: the e2e config runs them in band).
+ * How global-setup.mts hands the run's facts to the test files, dynamic (ES modules) and native (ts-jest) alike:
+ * environment variables, which the tests see because the run is in band, in the process that ran the setup. It
+ * imports no module of the repository's, so both kinds of file load it.
  */
-import type { PulumiCli } from "../../scripts/lib.mts";
+import type { PulumiCli } from "../../scripts/engine.ts";
 
 /** The CLI found or built, as JSON. */
 export const CLI_ENV = "E2E_PULUMI_CLI";
@@ -10,14 +11,9 @@ export const CLI_ENV = "E2E_PULUMI_CLI";
 export const WORK_ROOT_ENV = "E2E_WORK_ROOT";
 /** Set, to the reason, when no CLI can be had and every test is skipped. */
 export const SKIP_ENV = "E2E_SKIPPED";
-/**
- * The file in dist/ that holds the E2E_RUN_ID of the `npm run test:e2e` whose setup built the package: the
- * native suites' setup (test/e2e-native/global-setup.js) skips its build when it names the current run.
- */
-export const BUILT_FOR_RUN = ".built-for-e2e-run";
 
 /** The CLI of this run, or undefined when the run is skipped. */
-export function runCli(): PulumiCli | undefined {
+export function cliOfRun(): PulumiCli | undefined {
   const json = process.env[CLI_ENV];
   return json ? (JSON.parse(json) as PulumiCli) : undefined;
 }
