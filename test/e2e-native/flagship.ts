@@ -22,7 +22,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import * as path from "node:path";
-import { mustExec } from "../../scripts/commands";
+import { mustExec, npm } from "../../scripts/commands";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { ObservabilityClient } from "../../provider/client";
 import { findCliAndPlugin, findLanguageHost } from "./native-support";
@@ -35,6 +35,35 @@ export const VERSION = (
   JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as { version: string }
 ).version;
 export const PLUGIN = path.join(ROOT, "dist", "plugin", "pulumi-resource-observability");
+
+/**
+ * The repository's TypeScript checks a program's files against the SDK installed beside them, strictly, as the
+ * project's own `tsc` would: Node runs them without checking types.
+ */
+export function typecheckProgram(
+  files: string[],
+  options: { cwd: string; env: NodeJS.ProcessEnv },
+): Promise<string> {
+  const tsc = path.join(ROOT, "node_modules", "typescript", "bin", "tsc");
+  const flags = ["--noEmit", "--strict", "--skipLibCheck", "--target", "es2022"];
+  const modules = ["--module", "nodenext", "--moduleResolution", "nodenext", "--allowImportingTsExtensions"];
+  return mustExec(NODE, [tsc, ...flags, ...modules, "--types", "node", ...files], options);
+}
+
+/**
+ * This checkout's sdk/nodejs made the dependency of the Node project in `cwd`, then `npm install` with `flags`. The
+ * project is a copy that lives elsewhere than its example, so its dependency on the SDK names this checkout's.
+ */
+export async function installTypeScriptSdk(
+  flags: string[],
+  options: { cwd: string; env: NodeJS.ProcessEnv },
+): Promise<void> {
+  const sdk = `dependencies.@pulumi-observability/sdk=file:${path.join(ROOT, "sdk", "nodejs")}`;
+  const [setCmd, setArgs] = npm(["pkg", "set", sdk]);
+  await mustExec(setCmd, setArgs, options);
+  const [cmd, args] = npm(["install", ...flags, "--no-audit", "--no-fund", "--loglevel=error"]);
+  await mustExec(cmd, args, options);
+}
 
 /**
  * A tool the run's global setup got (test/e2e/global-setup.mts), named by the script that prints it: the

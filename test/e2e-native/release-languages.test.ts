@@ -18,17 +18,18 @@ import { existsSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import * as path from "node:path";
 import { npm, mustExec } from "../../scripts/commands";
 import {
-  FLAGSHIP_CREATES,
-  NODE,
+  type Changes,
   changesOf,
-  inlineOperation,
+  FLAGSHIP_CREATES,
   flagshipObjects,
+  type Harness,
+  inlineOperation,
+  type InstalledPlugin,
   noChanges,
+  NODE,
   openHarness,
   toolPath,
-  type Changes,
-  type Harness,
-  type InstalledPlugin,
+  typecheckProgram,
 } from "./flagship";
 import {
   GO,
@@ -90,27 +91,7 @@ const LANGUAGES: Record<string, Language> = {
         readdirSync(sdk, { recursive: true, encoding: "utf8" }).filter((f) => /(?<!\.d)\.ts$/.test(f)),
       ).toEqual([]);
       expect(existsSync(path.join(sdk, "node_modules", "@pulumi", "pulumi"))).toBe(false);
-      const tsc = path.join(__dirname, "..", "..", "node_modules", "typescript", "bin", "tsc");
-      await mustExec(
-        NODE,
-        [
-          tsc,
-          "--noEmit",
-          "--strict",
-          "--target",
-          "es2022",
-          "--module",
-          "nodenext",
-          "--moduleResolution",
-          "nodenext",
-          "--allowImportingTsExtensions",
-          "--skipLibCheck",
-          "--types",
-          "node",
-          "index.ts",
-        ],
-        { cwd: h.work, env: h.env },
-      );
+      await typecheckProgram(["index.ts"], { cwd: h.work, env: h.env });
     },
     operation: (h, op) => inlineOperation(h, op),
   },

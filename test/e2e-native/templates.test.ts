@@ -19,12 +19,15 @@ import { spawnSync } from "node:child_process";
 import { chmodSync, cpSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { parseYaml } from "../helpers/yaml";
-import { exec, mustExec, npm } from "../../scripts/commands";
+import { exec, mustExec } from "../../scripts/commands";
 import {
+  type Changes,
   changesOf,
   demoFolder,
   flagshipObjects,
+  type Harness,
   inlineOperation,
+  installTypeScriptSdk,
   noChanges,
   NODE,
   openHarnessIn,
@@ -32,8 +35,6 @@ import {
   recordCommandLines,
   ROOT,
   toolPath,
-  type Changes,
-  type Harness,
 } from "./flagship";
 
 const TEMPLATES = path.join(ROOT, "templates");
@@ -77,16 +78,9 @@ const SPECS: Record<string, TemplateSpec> = {
     dir: "typescript",
     standIn: "nodejs",
     install: async (h) => {
-      const [setCmd, setArgs] = npm([
-        "pkg",
-        "set",
-        `dependencies.@pulumi-observability/sdk=file:${path.join(ROOT, "sdk", "nodejs")}`,
-      ]);
-      await mustExec(setCmd, setArgs, { cwd: h.work, env: h.env });
       // As a package, not a link, as the flagship's .npmrc says: a link would resolve @pulumi/pulumi from the
       // checkout, a second copy the program's resources would not register with.
-      const [cmd, args] = npm(["install", "--install-links", "--no-audit", "--no-fund", "--loglevel=error"]);
-      await mustExec(cmd, args, { cwd: h.work, env: h.env });
+      await installTypeScriptSdk(["--install-links"], { cwd: h.work, env: h.env });
       // The project's own TypeScript and tsconfig.json, as `pulumi up` would compile it.
       await mustExec(NODE, [path.join("node_modules", "typescript", "bin", "tsc"), "--noEmit", "-p", "."], {
         cwd: h.work,

@@ -29,7 +29,18 @@ import {
   type TerraformMade,
 } from "../helpers/terraform-fixture";
 import { exec, mustExec } from "../../scripts/commands";
-import { editProgram, inlineOperation, NODE, noChanges, PLUGIN, ROOT, toolPath, VERSION } from "./flagship";
+import {
+  editProgram,
+  inlineOperation,
+  installTypeScriptSdk,
+  noChanges,
+  NODE,
+  PLUGIN,
+  ROOT,
+  toolPath,
+  typecheckProgram,
+  VERSION,
+} from "./flagship";
 import { serviceContents } from "../helpers/service-contents";
 
 const cli = toolPath("pulumi-path.mts");
@@ -57,10 +68,6 @@ const PROJECT = "from-terraform";
 const GO_MODULE = "github.com/pulumi-observability/pulumi-observability/sdk/go";
 /** What the import takes of the fixture's state (terraform-migration.test.ts lists the addresses). */
 const TAKEN = 10;
-
-/** npm as this test was started with it (npm_execpath inside npm scripts), else the one on PATH. */
-const npm = (args: string[]): [string, string[]] =>
-  process.env.npm_execpath ? [NODE, [process.env.npm_execpath, ...args]] : ["npm", args];
 
 maybe("the program `pulumi import` generates, in TypeScript, Python and Go, previews with no change", () => {
   let em: RunningEmulator;
@@ -296,35 +303,9 @@ maybe("the program `pulumi import` generates, in TypeScript, Python and Go, prev
     const program = readFileSync(path.join(folder, "index.ts"), "utf8");
     expect(program).toMatch(/from "@pulumi-observability\/sdk"/);
     expect(program.match(/new observability\.\w+\(/g)).toHaveLength(TAKEN);
-    const [setCmd, setArgs] = npm([
-      "pkg",
-      "set",
-      `dependencies.@pulumi-observability/sdk=file:${path.join(ROOT, "sdk", "nodejs")}`,
-    ]);
-    await mustExec(setCmd, setArgs, { cwd: folder, env });
-    const [cmd, args] = npm(["install", "--omit=dev", "--no-audit", "--no-fund", "--loglevel=error"]);
-    await mustExec(cmd, args, { cwd: folder, env });
-    // Node runs it without checking types, as the driver does; the repository's TypeScript checks them against
-    // the installed SDK's typings, as a project's `tsc` would.
-    await mustExec(
-      NODE,
-      [
-        path.join(ROOT, "node_modules", "typescript", "bin", "tsc"),
-        "--noEmit",
-        "--strict",
-        "--skipLibCheck",
-        "--target",
-        "es2022",
-        "--module",
-        "nodenext",
-        "--moduleResolution",
-        "nodenext",
-        "--types",
-        "node",
-        "index.ts",
-      ],
-      { cwd: folder, env },
-    );
+    await installTypeScriptSdk(["--omit=dev"], { cwd: folder, env });
+    // Node runs it without checking types, as the driver does.
+    await typecheckProgram(["index.ts"], { cwd: folder, env });
     await previewsNoChange(folder, program);
     // The preview weighs the program's inputs against the imported state: one input changed is one update.
     editProgram(folder, "index.ts", "threshold: 10,", "threshold: 11,");

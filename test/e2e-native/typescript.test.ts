@@ -6,23 +6,23 @@
  * stripping; the example's own tsconfig.json type-checks it.
  */
 import { copyFileSync } from "node:fs";
-import { mustExec, npm } from "../../scripts/commands";
-import { describeFlagship, expectDocsInputs, inlineOperation, NODE, ROOT } from "./flagship";
+import { mustExec } from "../../scripts/commands";
+import {
+  describeFlagship,
+  expectDocsInputs,
+  inlineOperation,
+  installTypeScriptSdk,
+  NODE,
+  typecheckProgram,
+} from "./flagship";
 import * as path from "node:path";
 
 describeFlagship("TypeScript", {
   example: "typescript-flagship",
   install: async (h) => {
     // The copy lives elsewhere than the example: its dependency on the SDK names this checkout's sdk/nodejs.
-    const [setCmd, setArgs] = npm([
-      "pkg",
-      "set",
-      `dependencies.@pulumi-observability/sdk=file:${path.join(ROOT, "sdk", "nodejs")}`,
-    ]);
-    await mustExec(setCmd, setArgs, { cwd: h.work, env: h.env });
     // The devDependencies (TypeScript, Node's types) are left out: the repository's TypeScript checks the program.
-    const [cmd, args] = npm(["install", "--omit=dev", "--no-audit", "--no-fund", "--loglevel=error"]);
-    await mustExec(cmd, args, { cwd: h.work, env: h.env });
+    await installTypeScriptSdk(["--omit=dev"], { cwd: h.work, env: h.env });
   },
   operation: inlineOperation,
   edit: { file: "index.ts", from: "threshold: 25,", to: "threshold: 40," },
@@ -39,27 +39,6 @@ describeFlagship("TypeScript", {
     expectDocsInputs(seen, programs);
     // Node runs the programs without checking their types: the repository's TypeScript checks them, the
     // flagship and the docs' declarations, against the installed SDK's typings.
-    const tsc = path.join(ROOT, "node_modules", "typescript", "bin", "tsc");
-    await mustExec(
-      NODE,
-      [
-        tsc,
-        "--noEmit",
-        "--strict",
-        "--skipLibCheck",
-        "--target",
-        "es2022",
-        "--module",
-        "nodenext",
-        "--moduleResolution",
-        "nodenext",
-        "--allowImportingTsExtensions",
-        "--types",
-        "node",
-        "index.ts",
-        "docs.ts",
-      ],
-      { cwd: h.work, env: h.env },
-    );
+    await typecheckProgram(["index.ts", "docs.ts"], { cwd: h.work, env: h.env });
   },
 });
