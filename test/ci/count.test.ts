@@ -225,6 +225,14 @@ esac
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
     expect(r.last).toBe("ci: 7413 passed, 0 failed, 4 skipped");
+    // Each step's time, for the log's parts; none of them a line CI would read as a count.
+    const times = r.stdout.split("\n").filter((l) => / took \d+ s$/.test(l));
+    expect(times.map((l) => l.replace(/\d+ s$/, "N s"))).toEqual(
+      ["npm ci", "npm run lint", "npm test", "npm run test:schemathesis", "npm run test:e2e"].map(
+        (step) => `ci: ${step} took N s`,
+      ),
+    );
+    expect(r.stdout.split("\n").filter((l) => PLAIN_COUNT.test(l))).toEqual([r.last]);
     expect(r.calls.trimEnd().split("\n")).toEqual([
       "ci",
       "run lint",
