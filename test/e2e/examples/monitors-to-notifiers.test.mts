@@ -1,28 +1,16 @@
 /** examples/monitors-to-notifiers, the flagship, deployed by the real engine (lifecycle.mts). */
-import { spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import * as path from "node:path";
+import { exec, type Outcome } from "../../../scripts/commands.ts";
 import { REPO_ROOT } from "../../../scripts/lib.mts";
 import { exampleLifecycle, id } from "../lifecycle.mts";
 import { redact } from "../support.mts";
 
 /** Runs the `observability` command (the built cli/) with `env` added, as a user would. */
-function observability(
-  args: string[],
-  env: Record<string, string>,
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(REPO_ROOT, "dist", "cli", "index.js"), ...args], {
-      cwd: REPO_ROOT,
-      env: { ...process.env, ...env },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (c: string) => (stdout += c));
-    child.stderr.setEncoding("utf8").on("data", (c: string) => (stderr += c));
-    child.once("error", reject);
-    child.once("close", (code) => resolve({ code, stdout, stderr }));
+function observability(args: string[], env: Record<string, string>): Promise<Outcome> {
+  return exec(process.execPath, [path.join(REPO_ROOT, "dist", "cli", "index.js"), ...args], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, ...env },
   });
 }
 
