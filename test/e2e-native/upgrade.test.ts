@@ -13,7 +13,7 @@
  * No plaintext credential is in any of them: the recording step checks it, and so does every run.
  *
  * The preview needs no service: Check and Diff are the provider's own, and the recorded url names the emulator of
- * the recording, long gone. `OBSERVABILITY_RECORD_STATE=1 npm run test:e2e -- upgrade` records the current
+ * the recording, long gone. `E2E_RECORD_STATE=1 npm run test:e2e -- upgrade` records the current
  * version's state (CONTRIBUTING.md, "Upgrading never replaces").
  */
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
@@ -34,7 +34,7 @@ import {
 const FIXTURES = path.join(ROOT, "test", "fixtures", "native-state");
 const RECORDED = ["Pulumi.yaml", "Pulumi.dev.yaml", "stack.json"];
 const recorded = existsSync(FIXTURES) ? readdirSync(FIXTURES).sort() : [];
-const record = process.env.OBSERVABILITY_RECORD_STATE === "1";
+const record = process.env.E2E_RECORD_STATE === "1";
 
 const cli = toolPath("pulumi-path.mts");
 const host = toolPath("pulumi-yaml.mts");
@@ -70,7 +70,7 @@ maybe("upgrading the native provider never replaces nor changes a recorded stack
   });
 
   (record ? test : test.skip)(
-    `records the state ${VERSION}'s plugin makes of the flagship (OBSERVABILITY_RECORD_STATE=1)`,
+    `records the state ${VERSION}'s plugin makes of the flagship (E2E_RECORD_STATE=1)`,
     async () => {
       const target = path.join(FIXTURES, VERSION);
       if (existsSync(target))

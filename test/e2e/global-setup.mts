@@ -17,7 +17,8 @@ import { ensureYamlHost } from "../../scripts/pulumi-yaml.mts";
 import { CLI_ENV, SKIP_ENV, WORK_ROOT_ENV } from "./run-env.ts";
 
 export default async function globalSetup(): Promise<void> {
-  // The provider falls back to these; a run must see only what each stack sets.
+  // The provider falls back to these; a run must see only what each stack sets. (The tests' own switches are
+  // named E2E_*, such as E2E_RECORD_STATE, so that this leaves them.)
   for (const key of Object.keys(process.env)) if (key.startsWith("OBSERVABILITY_")) delete process.env[key];
   const t0 = Date.now();
   const found = await findPulumiCli({
