@@ -8,7 +8,7 @@
  *   needs Node's --experimental-vm-modules for them, which scripts/test-e2e.mts passes.
  * - test/e2e-native (`*.test.ts`): the native provider plugin and the SDKs of every language, through ts-jest like
  *   `npm test`'s files, because they load the provider's sources.
- * Both run their commands through scripts/commands.ts and their stacks through scripts/engine.ts.
+ * Both run their commands through scripts/shared/commands.ts and their stacks through scripts/shared/engine.ts.
  *
  * The environment (test/e2e/environment.js) lets a Pulumi program's own error handling work as under Node. The
  * files run one at a time, in this process: each drives a CLI that is itself busy, and coverage.test.mts, last

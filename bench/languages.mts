@@ -17,7 +17,7 @@
  */
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
-import { mustExec } from "../scripts/commands.ts";
+import { mustExec } from "../scripts/shared/commands.ts";
 import { REPO_ROOT, findPulumiCli, type PulumiCli } from "../scripts/lib.mts";
 import { freshService } from "../test/e2e/support.mts";
 import { ensureYamlHost } from "../scripts/pulumi-yaml.mts";

@@ -8,7 +8,7 @@
 import { accessSync, constants, existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { exec } from "./commands.ts";
+import { exec } from "./shared/commands.ts";
 
 /** Where Go lives on this project's machines when it is not on PATH. */
 export const GO_FALLBACK = "/usr/local/go/bin/go";

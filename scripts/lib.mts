@@ -1,20 +1,20 @@
 /**
  * Shared by `npm run demo`, `npm run test:e2e` and the benchmarks: getting the Pulumi CLI (from PATH, else built
  * here from Go modules, pulumi-cli.mts) before anything starts, building the package, and loading programs. How
- * commands run (commands.ts) and stacks run by the real engine (engine.ts) have files of their own, which the
+ * commands run (shared/commands.ts) and stacks run by the real engine (shared/engine.ts) have files of their own, which the
  * ts-jest test files load too.
  */
 import { spawn } from "node:child_process";
 import { createRequire } from "node:module";
 import * as path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { findOnPath, mustExec, npm } from "./commands.ts";
-import { linkPackageIntoNodeModules, type InlineProgram, type PulumiCli } from "./engine.ts";
+import { findOnPath, mustExec, npm } from "./shared/commands.ts";
+import { linkPackageIntoNodeModules, type InlineProgram, type PulumiCli } from "./shared/engine.ts";
 import type { BuiltCli } from "./pulumi-cli.mts";
 
-// What the scripts, bench/ and test/e2e take from here; commands.ts and engine.ts hold them because the ts-jest
+// What the scripts, bench/ and test/e2e take from here; shared/ holds them because the ts-jest
 // test files load those too.
-export { findOnPath } from "./commands.ts";
+export { findOnPath } from "./shared/commands.ts";
 export {
   EngineStack,
   LOCAL_PASSPHRASE,
@@ -22,7 +22,7 @@ export {
   pulumiEnv,
   type InlineProgram,
   type PulumiCli,
-} from "./engine.ts";
+} from "./shared/engine.ts";
 
 /** The repository root (this file lives in `<root>/scripts`). */
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");

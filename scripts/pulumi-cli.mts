@@ -14,7 +14,7 @@
 import { chmodSync, copyFileSync, existsSync, readFileSync } from "node:fs";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
-import { exec } from "./commands.ts";
+import { exec } from "./shared/commands.ts";
 import {
   CliBuildError,
   buildGoPackage,

@@ -11,7 +11,7 @@ import { mkdtempSync, renameSync, rmSync } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
-import { mustExec, npm } from "./commands.ts";
+import { mustExec, npm } from "./shared/commands.ts";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 

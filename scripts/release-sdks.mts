@@ -31,7 +31,7 @@ import {
 import * as os from "node:os";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
-import { CommandError, commandLine, exec, mustExec, npm } from "./commands.ts";
+import { CommandError, commandLine, exec, mustExec, npm } from "./shared/commands.ts";
 import { buildGoPackage, isExecutable, toolCacheDir } from "./go-build.mts";
 import { repositoryPath } from "./sdkgen.mts";
 

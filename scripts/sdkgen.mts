@@ -32,7 +32,7 @@ import {
 import * as os from "node:os";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
-import { exec, npm } from "./commands.ts";
+import { exec, npm } from "./shared/commands.ts";
 import { writeOrCheck } from "./generated.mts";
 import { buildGoPackage, findGo, isExecutable, noGoReason, toolCacheDir } from "./go-build.mts";
 

@@ -22,7 +22,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import * as path from "node:path";
-import { mustExec, npm } from "../../scripts/commands";
+import { mustExec, npm } from "../../scripts/shared/commands";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { ObservabilityClient } from "../../provider/client";
 import { findCliAndPlugin, findLanguageHost } from "./native-support";

@@ -14,7 +14,7 @@ import type * as Automation from "@pulumi/pulumi/automation";
 import type * as pulumi from "@pulumi/pulumi";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { ObservabilityClient } from "../../provider/client";
-import type { PulumiCli } from "../../scripts/engine";
+import type { PulumiCli } from "../../scripts/shared/engine";
 import {
   declare,
   engineEnv,

@@ -6,7 +6,7 @@
  */
 import { copyFileSync } from "node:fs";
 import * as path from "node:path";
-import { mustExec } from "../../scripts/commands";
+import { mustExec } from "../../scripts/shared/commands";
 import { describeFlagship, inlineOperation, ROOT } from "./flagship";
 import { spawnSync } from "node:child_process";
 

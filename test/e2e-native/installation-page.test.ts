@@ -18,7 +18,7 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { exec, mustExec } from "../../scripts/commands";
+import { exec, mustExec } from "../../scripts/shared/commands";
 import { NODE, ROOT, shellBlocks, toolPath } from "./flagship";
 import {
   GO,

@@ -27,7 +27,7 @@ import {
   PARALLEL,
   type HeldCreates,
 } from "../helpers/interrupt";
-import type { PulumiCli } from "../../scripts/engine";
+import type { PulumiCli } from "../../scripts/shared/engine";
 import { declare, engineEnv, findCliAndPlugin, openStack, removeTempDirs, tempDir } from "./native-support";
 import { setStackConfig } from "../helpers/stack-config";
 

@@ -12,7 +12,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { ObservabilityClient } from "../../provider/client";
-import { exec } from "../../scripts/commands";
+import { exec } from "../../scripts/shared/commands";
 import { flagshipObjects, NODE, ROOT, shellBlocks, toolPath } from "./flagship";
 
 /** Lines of the page the test stands in for (above). */

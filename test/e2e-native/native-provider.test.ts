@@ -17,7 +17,7 @@ import * as pulumi from "@pulumi/pulumi";
 import type * as Automation from "@pulumi/pulumi/automation";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { ObservabilityClient } from "../../provider/client";
-import type { PulumiCli } from "../../scripts/engine";
+import type { PulumiCli } from "../../scripts/shared/engine";
 import { serviceContents } from "../helpers/service-contents";
 import {
   ObservabilityProvider,

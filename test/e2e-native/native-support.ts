@@ -8,8 +8,8 @@ import * as os from "node:os";
 import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import type * as Automation from "@pulumi/pulumi/automation";
-import { exec, findOnPath } from "../../scripts/commands";
-import { EngineStack, pulumiEnv, type PulumiCli } from "../../scripts/engine";
+import { exec, findOnPath } from "../../scripts/shared/commands";
+import { EngineStack, pulumiEnv, type PulumiCli } from "../../scripts/shared/engine";
 import { cliOfRun, SKIP_ENV } from "../e2e/run-env";
 
 export const ROOT = path.resolve(__dirname, "..", "..");
@@ -48,7 +48,7 @@ export function findLanguageHost(name: string, cli?: PulumiCli): string | undefi
   return undefined;
 }
 
-/** The CLI's environment (scripts/engine.ts pulumiEnv) with the plugin's folder first on PATH, so the engine finds it. */
+/** The CLI's environment (scripts/shared/engine.ts pulumiEnv) with the plugin's folder first on PATH, so the engine finds it. */
 export function engineEnv(cli: PulumiCli, stateDir: string): Record<string, string> {
   return pulumiEnv(cli, stateDir, { pathFirst: [PLUGIN_DIR] });
 }
@@ -65,7 +65,7 @@ export function removeTempDirs(): void {
   for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
 }
 
-/** A stack of an inline program, run by `cli` with `env` (scripts/engine.ts, as the dynamic resources' runs open theirs). */
+/** A stack of an inline program, run by `cli` with `env` (scripts/shared/engine.ts, as the dynamic resources' runs open theirs). */
 export async function openStack(options: {
   cli: PulumiCli;
   workDir: string;

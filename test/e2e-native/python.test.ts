@@ -7,7 +7,7 @@
 import { copyFileSync } from "node:fs";
 import * as path from "node:path";
 import { spawnSync } from "node:child_process";
-import { mustExec } from "../../scripts/commands";
+import { mustExec } from "../../scripts/shared/commands";
 import { describeFlagship, editProgram, expectDocsInputs, inlineOperation, ROOT } from "./flagship";
 
 /** The Python to make the virtual environment with: $PYTHON, else python3 (3.9 or newer: the SDK's requires-python). */

@@ -41,8 +41,8 @@ import {
   markOf,
   type MarkedProcess,
 } from "../helpers/run-processes";
-import { mustExec } from "../../scripts/commands";
-import type { PulumiCli } from "../../scripts/engine";
+import { mustExec } from "../../scripts/shared/commands";
+import type { PulumiCli } from "../../scripts/shared/engine";
 import { engineEnv, findCliAndPlugin, findLanguageHost, ROOT } from "./native-support";
 import { declared, KINDS, PER_KIND, yamlProgram, type Kind } from "./programs/recover/declared";
 

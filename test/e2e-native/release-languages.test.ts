@@ -16,7 +16,7 @@
  */
 import { existsSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import * as path from "node:path";
-import { npm, mustExec } from "../../scripts/commands";
+import { npm, mustExec } from "../../scripts/shared/commands";
 import {
   type Changes,
   changesOf,

@@ -13,7 +13,7 @@ import { createHash } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { exec, mustExec } from "../../scripts/commands";
+import { exec, mustExec } from "../../scripts/shared/commands";
 import { NODE, toolPath } from "./flagship";
 import {
   RELEASE_DIR,

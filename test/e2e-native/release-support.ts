@@ -21,7 +21,7 @@ import * as http from "node:http";
 import type { AddressInfo } from "node:net";
 import * as os from "node:os";
 import * as path from "node:path";
-import { exec, findOnPath, mustExec, type Outcome } from "../../scripts/commands";
+import { exec, findOnPath, mustExec, type Outcome } from "../../scripts/shared/commands";
 
 export const ROOT = path.resolve(__dirname, "..", "..");
 export const RELEASE_DIR = path.join(ROOT, "dist", "release");

@@ -19,7 +19,7 @@ import { spawnSync } from "node:child_process";
 import { chmodSync, cpSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { parseYaml } from "../helpers/yaml";
-import { exec, mustExec } from "../../scripts/commands";
+import { exec, mustExec } from "../../scripts/shared/commands";
 import {
   type Changes,
   changesOf,

@@ -9,7 +9,7 @@
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import { terraformMapping } from "../../provider/terraform";
-import type { PulumiCli } from "../../scripts/engine";
+import type { PulumiCli } from "../../scripts/shared/engine";
 import { PLUGIN, ROOT, engineEnv, findCliAndPlugin, removeTempDirs, runCli, tempDir } from "./native-support";
 
 const found = findCliAndPlugin();

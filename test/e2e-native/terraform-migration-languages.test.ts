@@ -28,7 +28,7 @@ import {
   SLACK_URL,
   type TerraformMade,
 } from "../helpers/terraform-fixture";
-import { exec, mustExec } from "../../scripts/commands";
+import { exec, mustExec } from "../../scripts/shared/commands";
 import {
   editProgram,
   inlineOperation,

@@ -21,7 +21,7 @@ import {
   SLACK_URL,
   type TerraformMade,
 } from "../helpers/terraform-fixture";
-import { exec, mustExec } from "../../scripts/commands";
+import { exec, mustExec } from "../../scripts/shared/commands";
 import { NODE, PLUGIN, plaintextSecrets, ROOT, shellBlocks, toolPath, VERSION } from "./flagship";
 import { serviceContents } from "../helpers/service-contents";
 

@@ -6,7 +6,7 @@
  * stripping; the example's own tsconfig.json type-checks it.
  */
 import { copyFileSync } from "node:fs";
-import { mustExec } from "../../scripts/commands";
+import { mustExec } from "../../scripts/shared/commands";
 import {
   describeFlagship,
   expectDocsInputs,

@@ -19,7 +19,7 @@
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import * as path from "node:path";
 import { sameJson } from "../../provider/resources/values";
-import { mustExec } from "../../scripts/commands";
+import { mustExec } from "../../scripts/shared/commands";
 import {
   openHarness,
   plaintextSecrets,

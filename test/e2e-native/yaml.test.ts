@@ -6,7 +6,7 @@
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
-import { mustExec } from "../../scripts/commands";
+import { mustExec } from "../../scripts/shared/commands";
 import { changesOf, describeFlagship, toolPath, type Harness } from "./flagship";
 
 const host = toolPath("pulumi-yaml.mts");

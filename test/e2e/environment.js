@@ -11,7 +11,7 @@
 // program takes it off, jest's own handlers are put back.
 //
 // Both kinds of real-engine file run in this environment, in one process (jest.e2e.config.js): ES modules and
-// ts-jest's CommonJS, which share modules such as scripts/commands.ts. Jest decides once per run whether a file
+// ts-jest's CommonJS, which share modules such as scripts/shared/commands.ts. Jest decides once per run whether a file
 // is an ES module (jest-resolve shouldLoadAsEsm.js caches it by path, across projects), so a shared module would
 // keep the kind it had for the first file that loaded it. Each test file starts with that cache emptied, and its
 // project's own rule (extensionsToTreatAsEsm) decides.

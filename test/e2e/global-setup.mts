@@ -5,9 +5,8 @@
  *
  * The CLI is a `pulumi` on PATH, else the one built here from Go modules (scripts/pulumi-cli.mts), from its cache
  * or built now (minutes, once); the YAML host likewise (scripts/pulumi-yaml.mts). Without Go to build them, every
- * test that needs one is skipped and the run's last line says why (global-teardown.mts), and the package is built
- * all the same for the tests that need no engine; with Go, a build that fails (a module that could not be had,
- * named) fails the run before any test.
+ * test is skipped, nothing is built, and the run's last line says why (global-teardown.mts); with Go, a build
+ * that fails (a module that could not be had, named) fails the run before any test.
  */
 import { mkdirSync, mkdtempSync } from "node:fs";
 import * as path from "node:path";
@@ -29,9 +28,6 @@ export default async function globalSetup(): Promise<void> {
   if (!found.cli) {
     if (found.fatal) throw new Error(`test:e2e failed: no Pulumi CLI: ${found.reason}`);
     process.env[SKIP_ENV] = found.reason;
-    // The native files that need no engine (the release's tarballs, the schema's mapping) still run on the build.
-    console.log("» building the package (npm run build)");
-    await build();
     console.log(
       [
         "",

@@ -3,7 +3,7 @@
  * environment variables, which the tests see because the run is in band, in the process that ran the setup. It
  * imports no module of the repository's, so both kinds of file load it.
  */
-import type { PulumiCli } from "../../scripts/engine.ts";
+import type { PulumiCli } from "../../scripts/shared/engine.ts";
 
 /** The CLI found or built, as JSON. */
 export const CLI_ENV = "E2E_PULUMI_CLI";

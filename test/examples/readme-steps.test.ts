@@ -1,10 +1,10 @@
 /**
  * The by-hand steps in each example's README work after `npm run demo`: they use the demo's state backend
- * (`.pulumi-state/`), its passphrase (the one scripts/lib.mts documents, LOCAL_PASSPHRASE), its stack name and its
+ * (`.pulumi-state/`), its passphrase (the one scripts/shared/engine.ts documents, LOCAL_PASSPHRASE), its stack name and its
  * emulator data file. A stack's secrets are encrypted with the passphrase it was created with, so a README with
  * another passphrase fails at its first `pulumi config set --secret` on the stack the demo made.
  *
- * What the demo uses is read from scripts/demo.mts and scripts/lib.mts with the TypeScript parser (declarations,
+ * What the demo uses is read from scripts/demo.mts and scripts/shared/engine.ts with the TypeScript parser (declarations,
  * not text), so a reformat of either changes nothing here.
  */
 import { readdirSync, readFileSync } from "node:fs";
@@ -47,10 +47,10 @@ function constValue(source: ts.SourceFile, name: string): string {
 }
 
 const demo = parse("scripts/demo.mts");
-const lib = parse("scripts/lib.mts");
+const engine = parse("scripts/shared/engine.ts");
 /** What `npm run demo` uses. */
 const DEMO = {
-  passphrase: constValue(lib, "LOCAL_PASSPHRASE"),
+  passphrase: constValue(engine, "LOCAL_PASSPHRASE"),
   stateDir: constValue(demo, "STATE_DIR"),
   stack: constValue(demo, "STACK"),
   dataFile: constValue(demo, "dataFile"),

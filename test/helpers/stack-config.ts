@@ -11,7 +11,7 @@
  * that shape, and is written in erasable syntax only, so that Node's type stripping runs it as ts-jest does.
  */
 import * as path from "node:path";
-import { exec } from "../../scripts/commands.ts";
+import { exec } from "../../scripts/shared/commands.ts";
 
 /** A config value as the Automation API takes it. */
 export interface ConfigValue {

@@ -30,7 +30,7 @@ import { createRequire } from "node:module";
 import * as os from "node:os";
 import * as path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { mustExec } from "../../../scripts/commands.ts";
+import { mustExec } from "../../../scripts/shared/commands.ts";
 import { setStackConfig } from "../../helpers/stack-config.ts";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));

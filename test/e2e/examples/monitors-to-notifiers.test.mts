@@ -1,7 +1,7 @@
 /** examples/monitors-to-notifiers, the flagship, deployed by the real engine (lifecycle.mts). */
 import { writeFileSync } from "node:fs";
 import * as path from "node:path";
-import { exec, type Outcome } from "../../../scripts/commands.ts";
+import { exec, type Outcome } from "../../../scripts/shared/commands.ts";
 import { REPO_ROOT } from "../../../scripts/lib.mts";
 import { exampleLifecycle, id } from "../lifecycle.mts";
 import { redact } from "../support.mts";

@@ -2,7 +2,9 @@
  * The one way this repository runs a command and waits for it: the scripts and the demo, the benchmarks, and both
  * kinds of real-engine test files (the ES modules of test/e2e and the ts-jest files of test/e2e-native, one jest
  * run). It imports nothing of the repository's, so Node's type stripping (the .mts scripts) and ts-jest (the
- * CommonJS test files) both load it as it is.
+ * CommonJS test files) both load it as it is. Its folder's package.json says `"type": "module"`: Node then loads
+ * these .ts files as the ES modules they are, without a warning on every script's stderr, and ts-jest, which
+ * decides by the extension alone, still compiles them to CommonJS for its files.
  *
  * Asynchronous, never spawnSync: an emulator served from the same process must keep answering while the command
  * runs. A secret goes in on stdin (`input`), never in argv, where any process could read it.
