@@ -38,15 +38,14 @@ function args(): typeof ArgsTable {
   return (require("./function-args") as { FUNCTION_ARGS: typeof ArgsTable }).FUNCTION_ARGS;
 }
 
-/** A function entry whose `lookup` is the table's `key` and whose arguments are its noun's, read when asked for. */
+/** A function entry whose lookup and arguments are its noun's in their tables, read when asked for. */
 function fn(
-  entry: Omit<LookupFunction, "lookup" | "oneArgs" | "manyArgs">,
-  key: keyof typeof LookupsTable,
+  entry: Omit<LookupFunction, "lookup" | "oneArgs" | "manyArgs"> & { noun: keyof typeof LookupsTable },
 ): LookupFunction {
   return Object.defineProperties(
     { ...entry },
     {
-      lookup: { enumerable: true, get: () => lookups()[key] },
+      lookup: { enumerable: true, get: () => lookups()[entry.noun] },
       oneArgs: { enumerable: true, get: () => args()[entry.noun].oneArgs },
       manyArgs: { enumerable: true, get: () => args()[entry.noun].manyArgs },
     },
@@ -55,17 +54,17 @@ function fn(
 
 /** Every lookup, as the native provider serves it and its schema declares it. */
 export const LOOKUP_FUNCTIONS: readonly LookupFunction[] = [
-  fn({ kind: "Monitor", noun: "Monitor", plural: "Monitors" }, "Monitor"),
-  fn({ kind: "Notifier", noun: "Notifier", plural: "Notifiers" }, "Notifier"),
-  fn({ kind: "Annotation", noun: "Annotation", plural: "Annotations" }, "Annotation"),
-  fn({ kind: "Role", noun: "Role", plural: "Roles" }, "Role"),
-  fn({ kind: "StarredQuery", noun: "StarredQuery", plural: "StarredQueries" }, "StarredQuery"),
-  fn({ kind: "OrganizationName", noun: "Organization", plural: "Organizations" }, "Organization"),
-  fn({ kind: "View", noun: "View", plural: "Views" }, "View"),
-  fn({ kind: "Group", noun: "Group", plural: "Groups" }, "Group"),
-  fn({ kind: "User", noun: "User", plural: "Users" }, "User"),
-  fn({ kind: "VirtualField", noun: "VirtualField", plural: "VirtualFields" }, "VirtualField"),
-  fn({ kind: "ApiToken", noun: "ApiToken", plural: "ApiTokens" }, "ApiToken"),
-  fn({ kind: "Dashboard", noun: "Dashboard", plural: "Dashboards" }, "Dashboard"),
-  fn({ kind: "Dataset", noun: "Dataset", plural: "Datasets" }, "Dataset"),
+  fn({ kind: "Monitor", noun: "Monitor", plural: "Monitors" }),
+  fn({ kind: "Notifier", noun: "Notifier", plural: "Notifiers" }),
+  fn({ kind: "Annotation", noun: "Annotation", plural: "Annotations" }),
+  fn({ kind: "Role", noun: "Role", plural: "Roles" }),
+  fn({ kind: "StarredQuery", noun: "StarredQuery", plural: "StarredQueries" }),
+  fn({ kind: "OrganizationName", noun: "Organization", plural: "Organizations" }),
+  fn({ kind: "View", noun: "View", plural: "Views" }),
+  fn({ kind: "Group", noun: "Group", plural: "Groups" }),
+  fn({ kind: "User", noun: "User", plural: "Users" }),
+  fn({ kind: "VirtualField", noun: "VirtualField", plural: "VirtualFields" }),
+  fn({ kind: "ApiToken", noun: "ApiToken", plural: "ApiTokens" }),
+  fn({ kind: "Dashboard", noun: "Dashboard", plural: "Dashboards" }),
+  fn({ kind: "Dataset", noun: "Dataset", plural: "Datasets" }),
 ];
