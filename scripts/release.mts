@@ -61,32 +61,17 @@ async function writeChecksums(dir: string, version: string): Promise<void> {
 
 async function release(skipBuild: boolean): Promise<void> {
   const version = packageVersion();
-  // The build empties dist/, and an earlier release with it: that one is kept aside, outside dist/, until the new
-  // one is in place, and put back if this one fails.
-  let kept: string | undefined;
-  if (!skipBuild && fs.existsSync(RELEASE_DIR)) {
-    kept = fs.mkdtempSync(path.join(ROOT, ".release-kept-"));
-    fs.renameSync(RELEASE_DIR, path.join(kept, "release"));
+  // The build keeps dist/release/ (scripts/clean-dist.mts), so an earlier release stays in place until the staged
+  // one replaces it, and stays if this one fails.
+  if (!skipBuild) {
+    const built = spawnSync("npm", ["run", "--silent", "build"], {
+      cwd: ROOT,
+      stdio: ["ignore", "ignore", "pipe"],
+    });
+    if (built.status !== 0)
+      throw new Error(`npm run build failed: ${String(built.stderr).trim().split("\n").at(-1) ?? ""}`);
   }
-  try {
-    if (!skipBuild) {
-      const built = spawnSync("npm", ["run", "--silent", "build"], {
-        cwd: ROOT,
-        stdio: ["ignore", "ignore", "pipe"],
-      });
-      if (built.status !== 0)
-        throw new Error(`npm run build failed: ${String(built.stderr).trim().split("\n").at(-1) ?? ""}`);
-    }
-    await stageAndRename(version);
-  } catch (e) {
-    if (kept && !fs.existsSync(RELEASE_DIR)) {
-      fs.mkdirSync(path.dirname(RELEASE_DIR), { recursive: true });
-      fs.renameSync(path.join(kept, "release"), RELEASE_DIR);
-    }
-    throw e;
-  } finally {
-    if (kept) fs.rmSync(kept, { recursive: true, force: true });
-  }
+  await stageAndRename(version);
   for (const file of filesUnder(RELEASE_DIR)) console.log(path.join(RELEASE_DIR, file));
 }
 
