@@ -1,0 +1,53 @@
+/**
+ * The command lines the user-facing pages give for getting the package's two installables: the plugin
+ * (`pulumi plugin install resource observability …`) and the bin (`npx … observability …`). Read from `sh` blocks and
+ * from inline code, with the page and line, so a test can hold each line to the rules and run it.
+ *
+ * Pages that run from a checkout of this repository (CONTRIBUTING.md, docs/languages.md, the examples' READMEs)
+ * are left out: there the checkout itself provides the bin and the plugin's build.
+ */
+import { readFileSync, readdirSync } from "node:fs";
+import * as path from "node:path";
+
+/** One command line of a page. */
+export interface DocsCommand {
+  /** The page, relative to the repository's root. */
+  page: string;
+  /** 1-based line on the page. */
+  line: number;
+  /** The command as written, without a trailing comment or `&`. */
+  command: string;
+  kind: "plugin install" | "npx";
+}
+
+/** The pages a user reads outside a checkout. */
+export function userPages(root: string): string[] {
+  const docs = readdirSync(path.join(root, "docs"), { recursive: true, encoding: "utf8" })
+    .filter((f) => f.endsWith(".md") && f !== "languages.md")
+    .map((f) => path.join("docs", f));
+  const templates = readdirSync(path.join(root, "templates")).map((t) =>
+    path.join("templates", t, "README.md"),
+  );
+  return ["README.md", ...docs, ...templates].sort();
+}
+
+const PLUGIN_INSTALL = /pulumi plugin install resource observability\b[^`#&|]*/;
+const NPX = /\bnpx\b[^`#&|]*?\bobservability\b[^`#&|]*/;
+
+/** Every plugin-install and npx line of the user pages. */
+export function docsCommands(root: string): DocsCommand[] {
+  const found: DocsCommand[] = [];
+  for (const page of userPages(root)) {
+    const lines = readFileSync(path.join(root, page), "utf8").split("\n");
+    lines.forEach((text, i) => {
+      for (const [kind, pattern] of [
+        ["plugin install", PLUGIN_INSTALL],
+        ["npx", NPX],
+      ] as const) {
+        const m = pattern.exec(text);
+        if (m) found.push({ page, line: i + 1, command: m[0].trim().replace(/\s*\\$/, ""), kind });
+      }
+    });
+  }
+  return found;
+}
