@@ -13,6 +13,15 @@ if (tooOld) {
   process.stderr.write(`observability: ${tooOld}\n`);
   process.exit(1);
 }
+// A reader that goes away early (`observability --help | head`) closes the pipe: end quietly, as shell tools do,
+// not with an unhandled EPIPE's stack trace. Output that handles its own closed pipe (cli/output.ts) listens too,
+// and then decides.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on("error", (err: NodeJS.ErrnoException) => {
+    if (err.code !== "EPIPE") throw err;
+    if (stream.listenerCount("error") === 1) process.exit(0);
+  });
+}
 const args = process.argv.slice(2);
 const tokenProblem = tokenFlagProblem(args);
 if (tokenProblem) {

@@ -60,3 +60,14 @@ it("the --token refusal covers exactly the commands that take --token-file (ever
     .sort();
   expect(withTokenFile).toEqual([...SERVICE_COMMANDS].sort());
 });
+
+it("a reader that closes the pipe early (`--help | head -1`) ends it quietly: exit 0, no EPIPE stack trace", async () => {
+  // The shell's pipe, with its reader gone before the help is written: stdout is a pipe whose read end is closed.
+  const { spawn } = await import("node:child_process");
+  const child = spawn(node, [cli, "emulator", "--help"], { stdio: ["ignore", "pipe", "pipe"] });
+  child.stdout.destroy();
+  let stderr = "";
+  child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
+  const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+  expect({ code, stderr }).toEqual({ code: 0, stderr: "" });
+});
