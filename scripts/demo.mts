@@ -13,7 +13,7 @@
  * `--keep` leaves the emulator running and prints its URL and token; otherwise nothing is left running.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdirSync, openSync } from "node:fs";
+import { existsSync, mkdirSync, openSync, readlinkSync } from "node:fs";
 import * as path from "node:path";
 import {
   EngineStack,
@@ -27,6 +27,7 @@ import {
   requireFromRepo,
   type PulumiCli,
 } from "./lib.mts";
+import { emulatorDataOf } from "./shared/emulator-data.ts";
 
 const USAGE = "usage: npm run demo [-- [up | destroy] [--keep] [--port N]]";
 const PROJECT = "monitors-to-notifiers";
@@ -61,6 +62,8 @@ interface EmulatorHandle {
   orgId: string;
   /** The process this script started, or undefined for an emulator that was already serving. */
   pid?: number;
+  /** Where its data is, in words: the file this script gave it, or what is known of a reused one's. */
+  data: string;
   /** Stops the emulator when this script started it; a no-op for one that was already running. */
   stop(): Promise<void>;
 }
@@ -167,15 +170,15 @@ async function runStack(pulumi: PulumiCli, options: Options, emulator: EmulatorH
     const shown = secret ? '"[secret]"' : JSON.stringify(value, null, 4);
     console.log(`    ${key}: ${shown.replace(/\n/g, "\n    ")}`);
   }
-  printNextSteps();
+  printNextSteps(emulator);
   return 0;
 }
 
-function printNextSteps(): void {
+function printNextSteps(emulator: EmulatorHandle): void {
   console.log(
     [
       "",
-      `Emulator data: ${path.relative(REPO_ROOT, path.join(DATA_DIR, "emulator.json"))}. Run \`npm run demo\` again: Pulumi reports no changes.`,
+      `Emulator data: ${emulator.data}. Run \`npm run demo\` again: Pulumi reports no changes.`,
       "`npm run demo -- --keep` leaves the emulator running to look around; `npm run demo -- destroy` tears it all down.",
     ].join("\n"),
   );
@@ -187,7 +190,7 @@ function printKept(emulator: EmulatorHandle): void {
       "",
       emulator.pid
         ? `The emulator keeps running (pid ${emulator.pid}, data in .demo/emulator.json, log in .demo/emulator.log):`
-        : "The emulator that was already running keeps running:",
+        : `The emulator that was already running keeps running (data: ${emulator.data}):`,
       `    URL:   ${emulator.url}`,
       `    token: ${emulator.token}`,
       `    curl -H 'authorization: Bearer ${emulator.token}' ${emulator.url}/v2/monitors`,
@@ -224,8 +227,9 @@ async function ensureEmulator(options: Options): Promise<EmulatorHandle> {
   const { port, serving, ...base } = await emulatorAddress(options);
   const { url, token } = base;
   if (serving) {
-    console.log(`» reusing the emulator already serving ${url}`);
-    return { ...base, stop: async () => undefined };
+    const data = reusedEmulatorData(port);
+    console.log(`» reusing the emulator already serving ${url}, started outside this demo (data: ${data})`);
+    return { ...base, data, stop: async () => undefined };
   }
 
   mkdirSync(DATA_DIR, { recursive: true });
@@ -254,6 +258,7 @@ async function ensureEmulator(options: Options): Promise<EmulatorHandle> {
   return {
     ...base,
     pid: child.pid,
+    data: path.relative(REPO_ROOT, dataFile),
     stop: async () => {
       process.off("SIGINT", stopOnSignal);
       process.off("SIGTERM", stopOnSignal);
@@ -264,6 +269,30 @@ async function ensureEmulator(options: Options): Promise<EmulatorHandle> {
       await exited;
     },
   };
+}
+
+/**
+ * Where an emulator this script did not start keeps its data, from its process's arguments (`--data FILE`, relative
+ * to its working folder): the emulator answers nothing about it over HTTP. Never .demo/emulator.json unless it was
+ * started with that file.
+ */
+function reusedEmulatorData(port: number): string {
+  const { procArgv, procListeningOn } = requireFromRepo("./dist/cli/recover/proc.js") as {
+    procArgv(pid: number): string[];
+    procListeningOn(port: number): number | undefined;
+  };
+  const pid = procListeningOn(port);
+  if (pid === undefined)
+    return "not known (its process could not be read): the file its --data names, or memory only without one";
+  let argv: string[];
+  let cwd: string;
+  try {
+    argv = procArgv(pid);
+    cwd = readlinkSync(`/proc/${pid}/cwd`);
+  } catch {
+    return `not known (pid ${pid} ended)`;
+  }
+  return emulatorDataOf(pid, argv, cwd, REPO_ROOT);
 }
 
 /** "emulator" when our emulator answers with this token, "free" when nothing listens, else what answered. */

@@ -6,7 +6,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { chmodSync, copyFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { isZombie, procArgv, procPids, procStat } from "../../cli/recover/proc";
+import { isZombie, procArgv, procListeningOn, procPids, procStat } from "../../cli/recover/proc";
 
 const hasProc = spawnSync("test", ["-d", "/proc/self"]).status === 0;
 const onLinux = hasProc ? test : test.skip;
@@ -46,3 +46,31 @@ onLinux("an ended process: no stat, not a zombie once reaped, and its arguments 
   expect(isZombie(child.pid!)).toBe(false);
   expect(() => procArgv(child.pid!)).toThrow();
 });
+
+onLinux(
+  "the process listening on a port: a child's server found by its port (tcp and tcp6), none on a free port",
+  async () => {
+    // A child process, so the pid found is another process's, read through /proc/<pid>/fd as the demo reads it.
+    for (const host of ["127.0.0.1", "::1"]) {
+      const child = spawn(
+        process.execPath,
+        [
+          "-e",
+          `require("net").createServer().listen(0, ${JSON.stringify(host)}, function () { console.log(this.address().port) })`,
+        ],
+        { stdio: ["ignore", "pipe", "inherit"] },
+      );
+      const port = await new Promise<number>((resolve) =>
+        child.stdout.once("data", (b: Buffer) => resolve(Number(String(b).trim()))),
+      );
+      try {
+        expect({ host, pid: procListeningOn(port) }).toEqual({ host, pid: child.pid });
+      } finally {
+        child.kill();
+        await new Promise((resolve) => child.once("exit", resolve));
+      }
+      // Closed with its process: nothing listens there now.
+      expect(procListeningOn(port)).toBeUndefined();
+    }
+  },
+);
