@@ -54,7 +54,7 @@ export interface SloPlan {
   /** The queries, by name: each pair's (by key), and the dashboard's. */
   queries: Record<string, string>;
   /** The dashboard's inputs given the monitors' ids, or undefined when `dashboard: false`. */
-  dashboard?: (monitorIds: readonly unknown[]) => Record<string, unknown>;
+  dashboard?: (monitorIds: readonly unknown[]) => { uid: string; dashboard: Record<string, unknown> };
 }
 
 /** The column every burn-rate query yields and its monitor compares. */

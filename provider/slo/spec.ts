@@ -56,11 +56,9 @@ const predicate = nonEmpty("an APL predicate (a boolean expression)").refine((s)
   error: "must be a predicate such as `status >= 500`, not a pipeline starting with `|`",
 });
 
-const duration = z
-  .string({ error: "must be a duration such as 5m, 1h or 3d" })
-  .regex(DURATION_PATTERN, {
-    error: "must be a duration such as 5m, 1h or 3d (minutes, hours, days or weeks)",
-  });
+const duration = z.string({ error: "must be a duration such as 5m, 1h or 3d" }).regex(DURATION_PATTERN, {
+  error: "must be a duration such as 5m, 1h or 3d (minutes, hours, days or weeks)",
+});
 
 const AlertWindowOverrideSchema = z.strictObject({
   /** False drops this pair. */

@@ -147,6 +147,8 @@ export async function runProgram(options: RunOptions): Promise<ProgramRun> {
   await pulumi.runtime.setMocks(
     {
       newResource: async (args) => {
+        // A component (an Slo) is the program's own grouping: the engine records it and no provider sees it.
+        if (args.custom === false) return { id: "", state: {} };
         try {
           const { inputs, secretInputs } = stripSecrets(args.inputs as Record<string, unknown>);
           const dependencies = dependenciesByResource.get(`${args.type}::${args.name}`) ?? [];

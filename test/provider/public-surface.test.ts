@@ -23,11 +23,12 @@ const LOOKUPS = KIND_NAMES.map((kind) => (kind === "OrganizationName" ? "Organiz
   ],
 );
 
-it("the root exports the resources, their lookups, the client, its errors and MAX_BATCH_EVENTS, and nothing internal", () => {
+it("the root exports the resources, the Slo component, their lookups, the client, its errors and MAX_BATCH_EVENTS, and nothing internal", () => {
   const root = require(path.join(DIST, "provider", "index.js")) as Record<string, unknown>;
   expect(Object.keys(root).sort()).toEqual(
     [
       ...KIND_NAMES,
+      "Slo",
       "ObservabilityClient",
       "ApiError",
       "AbortError",
