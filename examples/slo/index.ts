@@ -23,7 +23,7 @@ const pager = new obs.Notifier("checkout-pager", {
 });
 const tickets = new obs.Notifier("checkout-tickets", {
   name: "Checkout team (ticket)",
-  properties: { email: { emails: ["checkout-team@example.com"] } },
+  properties: { email: { emails: [config.get("ticketEmail") ?? "checkout-team@example.com"] } },
 });
 
 /** 99.9% of requests answer without a server error, over a rolling 30 days. */

@@ -180,9 +180,15 @@ export async function exportState(
   };
 }
 
-/** The resources of this package in a deployment (not the stack, nor the default provider). */
+/**
+ * The resources of this package in a deployment (not the stack, nor the default provider): the dynamic resources,
+ * and the components made of them (`observability:index:Slo`), which the engine creates and deletes as steps too.
+ */
 export function packageResources(resources: ExportedResource[]): ExportedResource[] {
-  return resources.filter((r) => r.type.startsWith("pulumi-nodejs:dynamic/observability:"));
+  return resources.filter(
+    (r) =>
+      r.type.startsWith("pulumi-nodejs:dynamic/observability:") || r.type.startsWith("observability:index:"),
+  );
 }
 
 /** Every file under `dir`, recursively. */
