@@ -86,7 +86,8 @@ const incidentBot = new obs.Notifier("incident-bot", {
   properties: {
     customWebhook: {
       url: incidentWebhookUrl,
-      body: '{"monitor":"{{.MonitorName}}","state":"{{.State}}","query":"{{.Query}}"}',
+      // The body is a Go text/template over the service's documented variables (.Title, .Action, .Value, …).
+      body: '{"monitor":"{{.Title}}","action":"{{.Action}}","value":"{{.Value}}"}',
       headers: { "Content-Type": "application/json" },
       secretHeaders: { Authorization: pulumi.interpolate`Bearer ${incidentWebhookToken}` },
     },
