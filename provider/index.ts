@@ -12,7 +12,14 @@ import "./guard";
 // The resources, their Args and output types: every kind registered in provider/resources/index.ts.
 export * from "./resources";
 // Components: resources made of the kinds above.
-export { Slo, type SloArgs, type SloAlertWindowArgs, type SloSeverity } from "./slo/component";
+export {
+  Slo,
+  type SloArgs,
+  type SloAlertWindowArgs,
+  type SloEventsArgs,
+  type SloLatencyArgs,
+  type SloSeverity,
+} from "./slo/component";
 // Lookups of objects the program does not manage: getX, getXOutput and the plural getXs, for every kind.
 export {
   getAnnotation,

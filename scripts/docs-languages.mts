@@ -186,6 +186,19 @@ export const EXAMPLES: KindExample[] = [
     name: "org-name",
     inputs: { organizationId: "my-org", name: "Example Corp" },
   },
+  {
+    kind: "Slo",
+    doc: "slo.md",
+    name: "checkout-availability",
+    inputs: {
+      displayName: "Checkout availability",
+      dataset: "http-logs",
+      events: { bad: "status >= 500" },
+      objective: 99.9,
+      groupBy: ["route"],
+      alertWindows: { ticket: { enabled: false } },
+    },
+  },
 ];
 
 const TYPE_PREFIX = "#/types/";

@@ -228,7 +228,12 @@ export function renderTable(
   newSdk: Record<Language, Set<string>[]>,
   tokens: { old: Set<string>; new: Set<string> },
 ): string {
-  const { pairs, added } = renames(places);
+  // A resource that 0.4.0 did not have (a component added since) has types that were never named otherwise.
+  const since = (at: string) => {
+    const token = `observability:index:${at.split(".")[0]}`;
+    return tokens.new.has(token) && !tokens.old.has(token);
+  };
+  const { pairs, added } = renames(places.filter((p) => !since(p.at)));
   const renamed = [...pairs].filter(([o, n]) => o !== n).sort(([a], [b]) => a.localeCompare(b));
   const problems: string[] = [];
   const oldTs = allOf(oldSdk.TypeScript);

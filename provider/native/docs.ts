@@ -111,12 +111,16 @@ function outputType(checker: ts.TypeChecker, type: ts.Type, depth = 0): OutputTy
   return { type: "any" };
 }
 
-/** Reads the sources under `root` (the repository): every kind of `kinds`, the lookups and the configuration. */
+/** The components served beside the kinds, each a class and its Args in the module named here. */
+export const COMPONENT_SOURCES: Readonly<Record<string, string>> = { Slo: "provider/slo/component.ts" };
+
+/** Reads the sources under `root` (the repository): every kind of `kinds`, the components, the lookups and the configuration. */
 export function sourceDocs(root: string, kinds: readonly string[]): SourceDocs {
   const resources = path.join(root, "provider", "resources", "index.ts");
   const lookups = path.join(root, "provider", "lookups.ts");
   const config = path.join(root, "provider", "config.ts");
-  const program = ts.createProgram([resources, lookups, config], {
+  const components = Object.values(COMPONENT_SOURCES).map((file) => path.join(root, file));
+  const program = ts.createProgram([resources, lookups, config, ...components], {
     target: ts.ScriptTarget.ES2022,
     module: ts.ModuleKind.CommonJS,
     strict: true,
@@ -130,32 +134,31 @@ export function sourceDocs(root: string, kinds: readonly string[]): SourceDocs {
     if (!symbol) throw new Error(`cannot read ${file}`);
     return new Map(checker.getExportsOfModule(symbol).map((s) => [s.getName(), s] as const));
   };
-  const exports = moduleOf(resources);
   const out: SourceDocs = { kinds: {}, functions: {}, config: {} };
-  for (const kind of kinds) {
-    const cls = exports.get(kind);
-    const args = exports.get(`${kind}Args`);
-    if (!cls || !args)
-      throw new Error(`provider/resources exports no class ${kind} or interface ${kind}Args`);
+  /** A resource class's description, its Args' input descriptions and its declared outputs. */
+  const classDocs = (exports: Map<string, ts.Symbol>, name: string, where: string): KindDocs => {
+    const cls = exports.get(name);
+    const args = exports.get(`${name}Args`);
+    if (!cls || !args) throw new Error(`${where} exports no class ${name} or interface ${name}Args`);
     const resolved = (s: ts.Symbol) => (s.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(s) : s);
     const clsSymbol = resolved(cls);
-    const argsSymbol = resolved(args);
     const docs: KindDocs = { description: docOf(checker, clsSymbol), inputs: {}, outputs: {} };
-    collect(checker, checker.getDeclaredTypeOfSymbol(argsSymbol), "", docs.inputs);
-    const instance = checker.getDeclaredTypeOfSymbol(clsSymbol);
+    collect(checker, checker.getDeclaredTypeOfSymbol(resolved(args)), "", docs.inputs);
     for (const member of clsSymbol.members?.values() ?? []) {
       const decl = member.valueDeclaration;
       if (!decl || !ts.isPropertyDeclaration(decl)) continue;
       if (!decl.modifiers?.some((m) => m.kind === ts.SyntaxKind.DeclareKeyword)) continue;
-      const type = checker.getTypeOfSymbolAtLocation(member, decl);
       docs.outputs[member.getName()] = {
         description: docOf(checker, member),
-        type: outputType(checker, type),
+        type: outputType(checker, checker.getTypeOfSymbolAtLocation(member, decl)),
       };
     }
-    void instance;
-    out.kinds[kind] = docs;
-  }
+    return docs;
+  };
+  const kindExports = moduleOf(resources);
+  for (const kind of kinds) out.kinds[kind] = classDocs(kindExports, kind, "provider/resources");
+  for (const [name, file] of Object.entries(COMPONENT_SOURCES))
+    out.kinds[name] = classDocs(moduleOf(path.join(root, file)), name, file);
   for (const [name, symbol] of moduleOf(lookups)) {
     if (/^get[A-Z]/.test(name) && !name.endsWith("Output")) {
       const doc = docOf(checker, symbol);

@@ -17,7 +17,9 @@ async function main(): Promise<void> {
   const { version } = JSON.parse(schema) as { version?: unknown };
   if (typeof version !== "string" || version === "")
     throw new Error(`${path.join(__dirname, "schema.json")} has no version`);
-  const { port } = await serve({ version, schema });
+  // The engine starts a plugin with its own gRPC address as the first argument (pulumi/pulumi
+  // pkg/resource/plugin/provider_plugin.go), which Construct registers a component's children with.
+  const { port } = await serve({ version, schema, engineAddress: process.argv[2] });
   process.stdout.write(`${port}\n`);
 }
 

@@ -15,6 +15,7 @@ import { ENV_NAMES } from "../client/env";
 import { LOOKUP_FUNCTIONS } from "./functions";
 import { ADOPT_KEY } from "../resources/descriptor";
 import { KINDS } from "../resources/registry";
+import { COMPONENTS } from "./components";
 import { PACKAGE, functionToken, secretKeysOf, typeToken } from "./tokens";
 
 export { MODULE, PACKAGE, functionToken, secretKeysOf, typeToken } from "./tokens";
@@ -124,6 +125,8 @@ export const TYPE_NAMES: readonly (readonly [RegExp, string])[] = [
   [/^(Role|ApiToken)\.datasetCapabilities\{\}$/, "DatasetCapabilities"],
   [/^(Role|ApiToken)\.viewCapabilities\{\}$/, "ViewCapabilities"],
   [/^(Role|ApiToken)\.\w+Capabilities(\{\})?\.\w+\[\]$/, "CapabilityAction"],
+  [/^Slo\.alertWindows\{\}$/, "SloAlertWindow"],
+  [/^Slo\.alertWindows\{\}\.severity$/, "SloSeverity"],
   [/^StarredQuery\.query$/, "AplRequest"],
   [/^StarredQuery\.query\.defaultOrder\[\]$/, "QueryOrder"],
   [/^StarredQuery\.query\.queryOptions$/, "QueryOptions"],
@@ -473,6 +476,26 @@ export function packageSchema(docs: SourceDocs, release?: ReleaseInfo, places?: 
       properties,
       ...(inputs.required ? { required: inputs.required } : {}),
       inputProperties,
+      ...(inputs.required ? { requiredInputs: inputs.required } : {}),
+    };
+  }
+  for (const [name, component] of Object.entries(COMPONENTS)) {
+    const shape = (unwrap(component.inputs)._zod.def as any).shape as Record<string, z.core.$ZodType>;
+    const inputs = walker.object(name, "", shape);
+    const componentDocs = docs.kinds[name];
+    const outputs = Object.entries(componentDocs?.outputs ?? {});
+    resources[typeToken(name)] = {
+      ...(componentDocs?.description ? { description: componentDocs.description } : {}),
+      // Served through Construct: each SDK registers it as a remote component (pulumi/pulumi pkg/codegen/schema).
+      isComponent: true,
+      properties: Object.fromEntries(
+        outputs.map(([key, out]) => [
+          key,
+          { ...outputTypeSpec(out.type), ...(out.description ? { description: out.description } : {}) },
+        ]),
+      ),
+      required: outputs.map(([key]) => key).filter((key) => !component.optionalOutputs.includes(key)),
+      inputProperties: inputs.properties,
       ...(inputs.required ? { requiredInputs: inputs.required } : {}),
     };
   }

@@ -45,6 +45,8 @@ export interface ServerOptions {
   schema: string;
   /** The provider; a new one by default. */
   provider?: NativeProvider;
+  /** The engine's gRPC address, which the engine passes as the plugin's first argument: Construct registers with it. */
+  engineAddress?: string;
 }
 
 /** A gRPC error the engine shows as the message. */
@@ -340,6 +342,12 @@ export function resourceProviderService(options: ServerOptions): grpc.UntypedSer
       provider.cancel();
       return new Empty();
     }),
+
+    // A component (the Slo) made for a program in any language (construct.ts), loaded at its first use: it
+    // loads @pulumi/pulumi's runtime, which no other call needs, so the plugin's start does not pay for it.
+    construct: unary(async (req) =>
+      (require("./construct") as typeof import("./construct")).construct(req, options.engineAddress),
+    ),
   };
 }
 

@@ -18,6 +18,26 @@ export type SloSeverity = "page" | "ticket";
 /** The component's type token, the same in both faces. */
 export const SLO_TYPE = "observability:index:Slo";
 
+/** The events an SLI counts, as APL predicates (one boolean expression each, such as `status >= 500`). */
+export interface SloEventsArgs {
+  /** The good events. Exactly one of `good` and `bad`. */
+  good?: string;
+  /** The bad events. Exactly one of `good` and `bad`. */
+  bad?: string;
+  /** Which events count at all; every event of the dataset when left out. */
+  total?: string;
+}
+
+/** A latency SLI: the events no slower than a threshold are good. */
+export interface SloLatencyArgs {
+  /** The field holding each event's duration in milliseconds. */
+  field: string;
+  /** Above 0: the most milliseconds a good event takes. */
+  thresholdMs: number;
+  /** Which events count at all; every event of the dataset when left out. */
+  total?: string;
+}
+
 /** One alert window pair's override, or a pair of a program's own. */
 export interface SloAlertWindowArgs {
   /** False drops this pair. */
@@ -39,9 +59,9 @@ export interface SloArgs {
   /** Required: the dataset the events are in. */
   dataset: string;
   /** Good or bad events (exactly one) and, optionally, which events count at all, as APL predicates. */
-  events?: { good?: string; bad?: string; total?: string };
+  events?: SloEventsArgs;
   /** A latency SLI: an event is good when `field` is at most `thresholdMs` milliseconds. */
-  latency?: { field: string; thresholdMs: number; total?: string };
+  latency?: SloLatencyArgs;
   /** Required: the objective in percent, strictly between 0 and 100 (99.9). */
   objective: number;
   /** The rolling window in days, 7 to 90. Defaults to 30. */

@@ -185,6 +185,11 @@ export type Role = import("./role").Role;
 export const Role: typeof import("./role").Role = null as any;
 utilities.lazyLoad(exports, ["Role"], () => require("./role"));
 
+export { SloArgs } from "./slo";
+export type Slo = import("./slo").Slo;
+export const Slo: typeof import("./slo").Slo = null as any;
+utilities.lazyLoad(exports, ["Slo"], () => require("./slo"));
+
 export { StarredQueryArgs } from "./starredQuery";
 export type StarredQuery = import("./starredQuery").StarredQuery;
 export const StarredQuery: typeof import("./starredQuery").StarredQuery = null as any;
@@ -240,6 +245,8 @@ const _module = {
                 return new OrganizationName(name, <any>undefined, { urn })
             case "observability:index:Role":
                 return new Role(name, <any>undefined, { urn })
+            case "observability:index:Slo":
+                return new Slo(name, <any>undefined, { urn })
             case "observability:index:StarredQuery":
                 return new StarredQuery(name, <any>undefined, { urn })
             case "observability:index:User":

@@ -10,6 +10,7 @@ import { existsSync, readFileSync, readdirSync } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { z } from "zod";
+import { COMPONENTS } from "../../provider/native/components";
 import { LOOKUP_FUNCTIONS } from "../../provider/native/functions";
 import { defaultOf, isOptional, secretKeysOf, unwrap, type PackageSpec } from "../../provider/native/schema";
 import { KINDS, type ResourceKind } from "../../provider/resources/registry";
@@ -121,8 +122,24 @@ describe("the schema agrees with the declarations and zod schemas", () => {
     ]);
   });
 
-  test("every kind is a resource under its own type token, and nothing else is", () => {
-    expect(Object.keys(schema().resources).sort()).toEqual([...KINDS.keys()].map(token).sort());
+  test("every kind and every component is a resource under its own type token, and nothing else is", () => {
+    expect(Object.keys(schema().resources).sort()).toEqual(
+      [...KINDS.keys(), ...Object.keys(COMPONENTS)].map(token).sort(),
+    );
+  });
+
+  test("the Slo is a component (pulumi/pulumi pkg/codegen/schema: isComponent), its inputs those of its zod schema", () => {
+    const slo = schema().resources[token("Slo")];
+    expect(slo.isComponent).toBe(true);
+    const shape = (unwrap(COMPONENTS.Slo.inputs)._zod.def as unknown as { shape: Record<string, z.ZodType> })
+      .shape;
+    expect(Object.keys(slo.inputProperties).sort()).toEqual(Object.keys(shape).sort());
+    expect(slo.requiredInputs.sort()).toEqual(["dataset", "objective"]);
+    expect(Object.keys(slo.properties).sort()).toEqual(["burnRates", "dashboardId", "monitorIds", "queries"]);
+    expect(slo.required.sort()).toEqual(["burnRates", "monitorIds", "queries"]);
+    expect(slo.inputProperties.alertWindows.additionalProperties).toEqual({
+      $ref: `#/types/${token("SloAlertWindow")}`,
+    });
   });
 
   test("the credentials are secret: a notifier's channels, an API token's value, the provider's token", () => {

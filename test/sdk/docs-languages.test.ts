@@ -22,6 +22,7 @@ const KINDS = [
   "user",
   "view",
   "virtual-field",
+  "slo",
 ];
 
 test("rule: every kind's doc has its section in TypeScript, Python, Go and YAML, with its type token", () => {

@@ -39,6 +39,8 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 		r = &OrganizationName{}
 	case "observability:index:Role":
 		r = &Role{}
+	case "observability:index:Slo":
+		r = &Slo{}
 	case "observability:index:StarredQuery":
 		r = &StarredQuery{}
 	case "observability:index:User":

@@ -1421,6 +1421,172 @@ func (in *regionPtr) ToRegionPtrOutputWithContext(ctx context.Context) RegionPtr
 	return pulumi.ToOutputWithContext(ctx, in).(RegionPtrOutput)
 }
 
+// Who it alerts: `page` or `ticket`. Required for a pair of a program's own.
+type SloSeverity string
+
+const (
+	SloSeverityPage   = SloSeverity("page")
+	SloSeverityTicket = SloSeverity("ticket")
+)
+
+func (SloSeverity) ElementType() reflect.Type {
+	return reflect.TypeOf((*SloSeverity)(nil)).Elem()
+}
+
+func (e SloSeverity) ToSloSeverityOutput() SloSeverityOutput {
+	return pulumi.ToOutput(e).(SloSeverityOutput)
+}
+
+func (e SloSeverity) ToSloSeverityOutputWithContext(ctx context.Context) SloSeverityOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(SloSeverityOutput)
+}
+
+func (e SloSeverity) ToSloSeverityPtrOutput() SloSeverityPtrOutput {
+	return e.ToSloSeverityPtrOutputWithContext(context.Background())
+}
+
+func (e SloSeverity) ToSloSeverityPtrOutputWithContext(ctx context.Context) SloSeverityPtrOutput {
+	return SloSeverity(e).ToSloSeverityOutputWithContext(ctx).ToSloSeverityPtrOutputWithContext(ctx)
+}
+
+func (e SloSeverity) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e SloSeverity) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e SloSeverity) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e SloSeverity) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type SloSeverityOutput struct{ *pulumi.OutputState }
+
+func (SloSeverityOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*SloSeverity)(nil)).Elem()
+}
+
+func (o SloSeverityOutput) ToSloSeverityOutput() SloSeverityOutput {
+	return o
+}
+
+func (o SloSeverityOutput) ToSloSeverityOutputWithContext(ctx context.Context) SloSeverityOutput {
+	return o
+}
+
+func (o SloSeverityOutput) ToSloSeverityPtrOutput() SloSeverityPtrOutput {
+	return o.ToSloSeverityPtrOutputWithContext(context.Background())
+}
+
+func (o SloSeverityOutput) ToSloSeverityPtrOutputWithContext(ctx context.Context) SloSeverityPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v SloSeverity) *SloSeverity {
+		return &v
+	}).(SloSeverityPtrOutput)
+}
+
+func (o SloSeverityOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o SloSeverityOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e SloSeverity) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o SloSeverityOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o SloSeverityOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e SloSeverity) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type SloSeverityPtrOutput struct{ *pulumi.OutputState }
+
+func (SloSeverityPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**SloSeverity)(nil)).Elem()
+}
+
+func (o SloSeverityPtrOutput) ToSloSeverityPtrOutput() SloSeverityPtrOutput {
+	return o
+}
+
+func (o SloSeverityPtrOutput) ToSloSeverityPtrOutputWithContext(ctx context.Context) SloSeverityPtrOutput {
+	return o
+}
+
+func (o SloSeverityPtrOutput) Elem() SloSeverityOutput {
+	return o.ApplyT(func(v *SloSeverity) SloSeverity {
+		if v != nil {
+			return *v
+		}
+		var ret SloSeverity
+		return ret
+	}).(SloSeverityOutput)
+}
+
+func (o SloSeverityPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o SloSeverityPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *SloSeverity) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// SloSeverityInput is an input type that accepts values of the SloSeverity enum
+// A concrete instance of `SloSeverityInput` can be one of the following:
+//
+//	SloSeverityPage
+//	SloSeverityTicket
+type SloSeverityInput interface {
+	pulumi.Input
+
+	ToSloSeverityOutput() SloSeverityOutput
+	ToSloSeverityOutputWithContext(context.Context) SloSeverityOutput
+}
+
+var sloSeverityPtrType = reflect.TypeOf((**SloSeverity)(nil)).Elem()
+
+type SloSeverityPtrInput interface {
+	pulumi.Input
+
+	ToSloSeverityPtrOutput() SloSeverityPtrOutput
+	ToSloSeverityPtrOutputWithContext(context.Context) SloSeverityPtrOutput
+}
+
+type sloSeverityPtr string
+
+func SloSeverityPtr(v string) SloSeverityPtrInput {
+	return (*sloSeverityPtr)(&v)
+}
+
+func (*sloSeverityPtr) ElementType() reflect.Type {
+	return sloSeverityPtrType
+}
+
+func (in *sloSeverityPtr) ToSloSeverityPtrOutput() SloSeverityPtrOutput {
+	return pulumi.ToOutput(in).(SloSeverityPtrOutput)
+}
+
+func (in *sloSeverityPtr) ToSloSeverityPtrOutputWithContext(ctx context.Context) SloSeverityPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(SloSeverityPtrOutput)
+}
+
 type StatisticColorScheme string
 
 const (
@@ -2471,6 +2637,8 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*NoteVariantPtrInput)(nil)).Elem(), NoteVariant("default"))
 	pulumi.RegisterInputType(reflect.TypeOf((*RegionInput)(nil)).Elem(), Region("us"))
 	pulumi.RegisterInputType(reflect.TypeOf((*RegionPtrInput)(nil)).Elem(), Region("us"))
+	pulumi.RegisterInputType(reflect.TypeOf((*SloSeverityInput)(nil)).Elem(), SloSeverity("page"))
+	pulumi.RegisterInputType(reflect.TypeOf((*SloSeverityPtrInput)(nil)).Elem(), SloSeverity("page"))
 	pulumi.RegisterInputType(reflect.TypeOf((*StatisticColorSchemeInput)(nil)).Elem(), StatisticColorScheme("Blue"))
 	pulumi.RegisterInputType(reflect.TypeOf((*StatisticColorSchemePtrInput)(nil)).Elem(), StatisticColorScheme("Blue"))
 	pulumi.RegisterInputType(reflect.TypeOf((*StatisticThresholdInput)(nil)).Elem(), StatisticThreshold("Above"))
@@ -2500,6 +2668,8 @@ func init() {
 	pulumi.RegisterOutputType(NoteVariantPtrOutput{})
 	pulumi.RegisterOutputType(RegionOutput{})
 	pulumi.RegisterOutputType(RegionPtrOutput{})
+	pulumi.RegisterOutputType(SloSeverityOutput{})
+	pulumi.RegisterOutputType(SloSeverityPtrOutput{})
 	pulumi.RegisterOutputType(StatisticColorSchemeOutput{})
 	pulumi.RegisterOutputType(StatisticColorSchemePtrOutput{})
 	pulumi.RegisterOutputType(StatisticThresholdOutput{})

@@ -5634,6 +5634,495 @@ func (o SectionHeaderChartOutput) Type() pulumi.StringOutput {
 	return o.ApplyT(func(v SectionHeaderChart) string { return v.Type }).(pulumi.StringOutput)
 }
 
+type SloAlertWindow struct {
+	// The share of the whole error budget, in percent, this pair catches being spent within its long window.
+	BudgetPercent *float64 `pulumi:"budgetPercent"`
+	// False drops this pair.
+	Enabled *bool `pulumi:"enabled"`
+	// The long window, the monitor's range: `1h`, `6h`, `3d`.
+	LongWindow *string `pulumi:"longWindow"`
+	// Who it alerts: `page` or `ticket`. Required for a pair of a program's own.
+	Severity *SloSeverity `pulumi:"severity"`
+	// The short window, which must burn too: `5m`, `30m`, `6h`.
+	ShortWindow *string `pulumi:"shortWindow"`
+}
+
+// SloAlertWindowInput is an input type that accepts SloAlertWindowArgs and SloAlertWindowOutput values.
+// You can construct a concrete instance of `SloAlertWindowInput` via:
+//
+//	SloAlertWindowArgs{...}
+type SloAlertWindowInput interface {
+	pulumi.Input
+
+	ToSloAlertWindowOutput() SloAlertWindowOutput
+	ToSloAlertWindowOutputWithContext(context.Context) SloAlertWindowOutput
+}
+
+type SloAlertWindowArgs struct {
+	// The share of the whole error budget, in percent, this pair catches being spent within its long window.
+	BudgetPercent pulumi.Float64PtrInput `pulumi:"budgetPercent"`
+	// False drops this pair.
+	Enabled pulumi.BoolPtrInput `pulumi:"enabled"`
+	// The long window, the monitor's range: `1h`, `6h`, `3d`.
+	LongWindow pulumi.StringPtrInput `pulumi:"longWindow"`
+	// Who it alerts: `page` or `ticket`. Required for a pair of a program's own.
+	Severity SloSeverityPtrInput `pulumi:"severity"`
+	// The short window, which must burn too: `5m`, `30m`, `6h`.
+	ShortWindow pulumi.StringPtrInput `pulumi:"shortWindow"`
+}
+
+func (SloAlertWindowArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*SloAlertWindow)(nil)).Elem()
+}
+
+func (i SloAlertWindowArgs) ToSloAlertWindowOutput() SloAlertWindowOutput {
+	return i.ToSloAlertWindowOutputWithContext(context.Background())
+}
+
+func (i SloAlertWindowArgs) ToSloAlertWindowOutputWithContext(ctx context.Context) SloAlertWindowOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(SloAlertWindowOutput)
+}
+
+// SloAlertWindowMapInput is an input type that accepts SloAlertWindowMap and SloAlertWindowMapOutput values.
+// You can construct a concrete instance of `SloAlertWindowMapInput` via:
+//
+//	SloAlertWindowMap{ "key": SloAlertWindowArgs{...} }
+type SloAlertWindowMapInput interface {
+	pulumi.Input
+
+	ToSloAlertWindowMapOutput() SloAlertWindowMapOutput
+	ToSloAlertWindowMapOutputWithContext(context.Context) SloAlertWindowMapOutput
+}
+
+type SloAlertWindowMap map[string]SloAlertWindowInput
+
+func (SloAlertWindowMap) ElementType() reflect.Type {
+	return reflect.TypeOf((*map[string]SloAlertWindow)(nil)).Elem()
+}
+
+func (i SloAlertWindowMap) ToSloAlertWindowMapOutput() SloAlertWindowMapOutput {
+	return i.ToSloAlertWindowMapOutputWithContext(context.Background())
+}
+
+func (i SloAlertWindowMap) ToSloAlertWindowMapOutputWithContext(ctx context.Context) SloAlertWindowMapOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(SloAlertWindowMapOutput)
+}
+
+type SloAlertWindowOutput struct{ *pulumi.OutputState }
+
+func (SloAlertWindowOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*SloAlertWindow)(nil)).Elem()
+}
+
+func (o SloAlertWindowOutput) ToSloAlertWindowOutput() SloAlertWindowOutput {
+	return o
+}
+
+func (o SloAlertWindowOutput) ToSloAlertWindowOutputWithContext(ctx context.Context) SloAlertWindowOutput {
+	return o
+}
+
+// The share of the whole error budget, in percent, this pair catches being spent within its long window.
+func (o SloAlertWindowOutput) BudgetPercent() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v SloAlertWindow) *float64 { return v.BudgetPercent }).(pulumi.Float64PtrOutput)
+}
+
+// False drops this pair.
+func (o SloAlertWindowOutput) Enabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v SloAlertWindow) *bool { return v.Enabled }).(pulumi.BoolPtrOutput)
+}
+
+// The long window, the monitor's range: `1h`, `6h`, `3d`.
+func (o SloAlertWindowOutput) LongWindow() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v SloAlertWindow) *string { return v.LongWindow }).(pulumi.StringPtrOutput)
+}
+
+// Who it alerts: `page` or `ticket`. Required for a pair of a program's own.
+func (o SloAlertWindowOutput) Severity() SloSeverityPtrOutput {
+	return o.ApplyT(func(v SloAlertWindow) *SloSeverity { return v.Severity }).(SloSeverityPtrOutput)
+}
+
+// The short window, which must burn too: `5m`, `30m`, `6h`.
+func (o SloAlertWindowOutput) ShortWindow() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v SloAlertWindow) *string { return v.ShortWindow }).(pulumi.StringPtrOutput)
+}
+
+type SloAlertWindowMapOutput struct{ *pulumi.OutputState }
+
+func (SloAlertWindowMapOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*map[string]SloAlertWindow)(nil)).Elem()
+}
+
+func (o SloAlertWindowMapOutput) ToSloAlertWindowMapOutput() SloAlertWindowMapOutput {
+	return o
+}
+
+func (o SloAlertWindowMapOutput) ToSloAlertWindowMapOutputWithContext(ctx context.Context) SloAlertWindowMapOutput {
+	return o
+}
+
+func (o SloAlertWindowMapOutput) MapIndex(k pulumi.StringInput) SloAlertWindowOutput {
+	return pulumi.All(o, k).ApplyT(func(vs []interface{}) SloAlertWindow {
+		return vs[0].(map[string]SloAlertWindow)[vs[1].(string)]
+	}).(SloAlertWindowOutput)
+}
+
+// Good or bad events (exactly one) and, optionally, which events count at all, as APL predicates.
+type SloEvents struct {
+	// The bad events. Exactly one of `good` and `bad`.
+	Bad *string `pulumi:"bad"`
+	// The good events. Exactly one of `good` and `bad`.
+	Good *string `pulumi:"good"`
+	// Which events count at all; every event of the dataset when left out.
+	Total *string `pulumi:"total"`
+}
+
+// SloEventsInput is an input type that accepts SloEventsArgs and SloEventsOutput values.
+// You can construct a concrete instance of `SloEventsInput` via:
+//
+//	SloEventsArgs{...}
+type SloEventsInput interface {
+	pulumi.Input
+
+	ToSloEventsOutput() SloEventsOutput
+	ToSloEventsOutputWithContext(context.Context) SloEventsOutput
+}
+
+// Good or bad events (exactly one) and, optionally, which events count at all, as APL predicates.
+type SloEventsArgs struct {
+	// The bad events. Exactly one of `good` and `bad`.
+	Bad pulumi.StringPtrInput `pulumi:"bad"`
+	// The good events. Exactly one of `good` and `bad`.
+	Good pulumi.StringPtrInput `pulumi:"good"`
+	// Which events count at all; every event of the dataset when left out.
+	Total pulumi.StringPtrInput `pulumi:"total"`
+}
+
+func (SloEventsArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*SloEvents)(nil)).Elem()
+}
+
+func (i SloEventsArgs) ToSloEventsOutput() SloEventsOutput {
+	return i.ToSloEventsOutputWithContext(context.Background())
+}
+
+func (i SloEventsArgs) ToSloEventsOutputWithContext(ctx context.Context) SloEventsOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(SloEventsOutput)
+}
+
+func (i SloEventsArgs) ToSloEventsPtrOutput() SloEventsPtrOutput {
+	return i.ToSloEventsPtrOutputWithContext(context.Background())
+}
+
+func (i SloEventsArgs) ToSloEventsPtrOutputWithContext(ctx context.Context) SloEventsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(SloEventsOutput).ToSloEventsPtrOutputWithContext(ctx)
+}
+
+// SloEventsPtrInput is an input type that accepts SloEventsArgs, SloEventsPtr and SloEventsPtrOutput values.
+// You can construct a concrete instance of `SloEventsPtrInput` via:
+//
+//	        SloEventsArgs{...}
+//
+//	or:
+//
+//	        nil
+type SloEventsPtrInput interface {
+	pulumi.Input
+
+	ToSloEventsPtrOutput() SloEventsPtrOutput
+	ToSloEventsPtrOutputWithContext(context.Context) SloEventsPtrOutput
+}
+
+type sloEventsPtrType SloEventsArgs
+
+func SloEventsPtr(v *SloEventsArgs) SloEventsPtrInput {
+	return (*sloEventsPtrType)(v)
+}
+
+func (*sloEventsPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**SloEvents)(nil)).Elem()
+}
+
+func (i *sloEventsPtrType) ToSloEventsPtrOutput() SloEventsPtrOutput {
+	return i.ToSloEventsPtrOutputWithContext(context.Background())
+}
+
+func (i *sloEventsPtrType) ToSloEventsPtrOutputWithContext(ctx context.Context) SloEventsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(SloEventsPtrOutput)
+}
+
+// Good or bad events (exactly one) and, optionally, which events count at all, as APL predicates.
+type SloEventsOutput struct{ *pulumi.OutputState }
+
+func (SloEventsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*SloEvents)(nil)).Elem()
+}
+
+func (o SloEventsOutput) ToSloEventsOutput() SloEventsOutput {
+	return o
+}
+
+func (o SloEventsOutput) ToSloEventsOutputWithContext(ctx context.Context) SloEventsOutput {
+	return o
+}
+
+func (o SloEventsOutput) ToSloEventsPtrOutput() SloEventsPtrOutput {
+	return o.ToSloEventsPtrOutputWithContext(context.Background())
+}
+
+func (o SloEventsOutput) ToSloEventsPtrOutputWithContext(ctx context.Context) SloEventsPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v SloEvents) *SloEvents {
+		return &v
+	}).(SloEventsPtrOutput)
+}
+
+// The bad events. Exactly one of `good` and `bad`.
+func (o SloEventsOutput) Bad() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v SloEvents) *string { return v.Bad }).(pulumi.StringPtrOutput)
+}
+
+// The good events. Exactly one of `good` and `bad`.
+func (o SloEventsOutput) Good() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v SloEvents) *string { return v.Good }).(pulumi.StringPtrOutput)
+}
+
+// Which events count at all; every event of the dataset when left out.
+func (o SloEventsOutput) Total() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v SloEvents) *string { return v.Total }).(pulumi.StringPtrOutput)
+}
+
+type SloEventsPtrOutput struct{ *pulumi.OutputState }
+
+func (SloEventsPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**SloEvents)(nil)).Elem()
+}
+
+func (o SloEventsPtrOutput) ToSloEventsPtrOutput() SloEventsPtrOutput {
+	return o
+}
+
+func (o SloEventsPtrOutput) ToSloEventsPtrOutputWithContext(ctx context.Context) SloEventsPtrOutput {
+	return o
+}
+
+func (o SloEventsPtrOutput) Elem() SloEventsOutput {
+	return o.ApplyT(func(v *SloEvents) SloEvents {
+		if v != nil {
+			return *v
+		}
+		var ret SloEvents
+		return ret
+	}).(SloEventsOutput)
+}
+
+// The bad events. Exactly one of `good` and `bad`.
+func (o SloEventsPtrOutput) Bad() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *SloEvents) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Bad
+	}).(pulumi.StringPtrOutput)
+}
+
+// The good events. Exactly one of `good` and `bad`.
+func (o SloEventsPtrOutput) Good() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *SloEvents) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Good
+	}).(pulumi.StringPtrOutput)
+}
+
+// Which events count at all; every event of the dataset when left out.
+func (o SloEventsPtrOutput) Total() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *SloEvents) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Total
+	}).(pulumi.StringPtrOutput)
+}
+
+// A latency SLI: an event is good when `field` is at most `thresholdMs` milliseconds.
+type SloLatency struct {
+	// The field holding each event's duration in milliseconds.
+	Field string `pulumi:"field"`
+	// Above 0: the most milliseconds a good event takes.
+	ThresholdMs float64 `pulumi:"thresholdMs"`
+	// Which events count at all; every event of the dataset when left out.
+	Total *string `pulumi:"total"`
+}
+
+// SloLatencyInput is an input type that accepts SloLatencyArgs and SloLatencyOutput values.
+// You can construct a concrete instance of `SloLatencyInput` via:
+//
+//	SloLatencyArgs{...}
+type SloLatencyInput interface {
+	pulumi.Input
+
+	ToSloLatencyOutput() SloLatencyOutput
+	ToSloLatencyOutputWithContext(context.Context) SloLatencyOutput
+}
+
+// A latency SLI: an event is good when `field` is at most `thresholdMs` milliseconds.
+type SloLatencyArgs struct {
+	// The field holding each event's duration in milliseconds.
+	Field pulumi.StringInput `pulumi:"field"`
+	// Above 0: the most milliseconds a good event takes.
+	ThresholdMs pulumi.Float64Input `pulumi:"thresholdMs"`
+	// Which events count at all; every event of the dataset when left out.
+	Total pulumi.StringPtrInput `pulumi:"total"`
+}
+
+func (SloLatencyArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*SloLatency)(nil)).Elem()
+}
+
+func (i SloLatencyArgs) ToSloLatencyOutput() SloLatencyOutput {
+	return i.ToSloLatencyOutputWithContext(context.Background())
+}
+
+func (i SloLatencyArgs) ToSloLatencyOutputWithContext(ctx context.Context) SloLatencyOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(SloLatencyOutput)
+}
+
+func (i SloLatencyArgs) ToSloLatencyPtrOutput() SloLatencyPtrOutput {
+	return i.ToSloLatencyPtrOutputWithContext(context.Background())
+}
+
+func (i SloLatencyArgs) ToSloLatencyPtrOutputWithContext(ctx context.Context) SloLatencyPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(SloLatencyOutput).ToSloLatencyPtrOutputWithContext(ctx)
+}
+
+// SloLatencyPtrInput is an input type that accepts SloLatencyArgs, SloLatencyPtr and SloLatencyPtrOutput values.
+// You can construct a concrete instance of `SloLatencyPtrInput` via:
+//
+//	        SloLatencyArgs{...}
+//
+//	or:
+//
+//	        nil
+type SloLatencyPtrInput interface {
+	pulumi.Input
+
+	ToSloLatencyPtrOutput() SloLatencyPtrOutput
+	ToSloLatencyPtrOutputWithContext(context.Context) SloLatencyPtrOutput
+}
+
+type sloLatencyPtrType SloLatencyArgs
+
+func SloLatencyPtr(v *SloLatencyArgs) SloLatencyPtrInput {
+	return (*sloLatencyPtrType)(v)
+}
+
+func (*sloLatencyPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**SloLatency)(nil)).Elem()
+}
+
+func (i *sloLatencyPtrType) ToSloLatencyPtrOutput() SloLatencyPtrOutput {
+	return i.ToSloLatencyPtrOutputWithContext(context.Background())
+}
+
+func (i *sloLatencyPtrType) ToSloLatencyPtrOutputWithContext(ctx context.Context) SloLatencyPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(SloLatencyPtrOutput)
+}
+
+// A latency SLI: an event is good when `field` is at most `thresholdMs` milliseconds.
+type SloLatencyOutput struct{ *pulumi.OutputState }
+
+func (SloLatencyOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*SloLatency)(nil)).Elem()
+}
+
+func (o SloLatencyOutput) ToSloLatencyOutput() SloLatencyOutput {
+	return o
+}
+
+func (o SloLatencyOutput) ToSloLatencyOutputWithContext(ctx context.Context) SloLatencyOutput {
+	return o
+}
+
+func (o SloLatencyOutput) ToSloLatencyPtrOutput() SloLatencyPtrOutput {
+	return o.ToSloLatencyPtrOutputWithContext(context.Background())
+}
+
+func (o SloLatencyOutput) ToSloLatencyPtrOutputWithContext(ctx context.Context) SloLatencyPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v SloLatency) *SloLatency {
+		return &v
+	}).(SloLatencyPtrOutput)
+}
+
+// The field holding each event's duration in milliseconds.
+func (o SloLatencyOutput) Field() pulumi.StringOutput {
+	return o.ApplyT(func(v SloLatency) string { return v.Field }).(pulumi.StringOutput)
+}
+
+// Above 0: the most milliseconds a good event takes.
+func (o SloLatencyOutput) ThresholdMs() pulumi.Float64Output {
+	return o.ApplyT(func(v SloLatency) float64 { return v.ThresholdMs }).(pulumi.Float64Output)
+}
+
+// Which events count at all; every event of the dataset when left out.
+func (o SloLatencyOutput) Total() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v SloLatency) *string { return v.Total }).(pulumi.StringPtrOutput)
+}
+
+type SloLatencyPtrOutput struct{ *pulumi.OutputState }
+
+func (SloLatencyPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**SloLatency)(nil)).Elem()
+}
+
+func (o SloLatencyPtrOutput) ToSloLatencyPtrOutput() SloLatencyPtrOutput {
+	return o
+}
+
+func (o SloLatencyPtrOutput) ToSloLatencyPtrOutputWithContext(ctx context.Context) SloLatencyPtrOutput {
+	return o
+}
+
+func (o SloLatencyPtrOutput) Elem() SloLatencyOutput {
+	return o.ApplyT(func(v *SloLatency) SloLatency {
+		if v != nil {
+			return *v
+		}
+		var ret SloLatency
+		return ret
+	}).(SloLatencyOutput)
+}
+
+// The field holding each event's duration in milliseconds.
+func (o SloLatencyPtrOutput) Field() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *SloLatency) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Field
+	}).(pulumi.StringPtrOutput)
+}
+
+// Above 0: the most milliseconds a good event takes.
+func (o SloLatencyPtrOutput) ThresholdMs() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v *SloLatency) *float64 {
+		if v == nil {
+			return nil
+		}
+		return &v.ThresholdMs
+	}).(pulumi.Float64PtrOutput)
+}
+
+// Which events count at all; every event of the dataset when left out.
+func (o SloLatencyPtrOutput) Total() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *SloLatency) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Total
+	}).(pulumi.StringPtrOutput)
+}
+
 type SmartFilterChart struct {
 	Filters  []interface{} `pulumi:"filters"`
 	Id       string        `pulumi:"id"`
@@ -7916,6 +8405,12 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*QueryOrderArrayInput)(nil)).Elem(), QueryOrderArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ScatterChartInput)(nil)).Elem(), ScatterChartArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*SectionHeaderChartInput)(nil)).Elem(), SectionHeaderChartArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*SloAlertWindowInput)(nil)).Elem(), SloAlertWindowArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*SloAlertWindowMapInput)(nil)).Elem(), SloAlertWindowMap{})
+	pulumi.RegisterInputType(reflect.TypeOf((*SloEventsInput)(nil)).Elem(), SloEventsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*SloEventsPtrInput)(nil)).Elem(), SloEventsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*SloLatencyInput)(nil)).Elem(), SloLatencyArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*SloLatencyPtrInput)(nil)).Elem(), SloLatencyArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*SmartFilterChartInput)(nil)).Elem(), SmartFilterChartArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*SmartFilterOptionInput)(nil)).Elem(), SmartFilterOptionArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*SmartFilterOptionArrayInput)(nil)).Elem(), SmartFilterOptionArray{})
@@ -8007,6 +8502,12 @@ func init() {
 	pulumi.RegisterOutputType(RoleResultArrayOutput{})
 	pulumi.RegisterOutputType(ScatterChartOutput{})
 	pulumi.RegisterOutputType(SectionHeaderChartOutput{})
+	pulumi.RegisterOutputType(SloAlertWindowOutput{})
+	pulumi.RegisterOutputType(SloAlertWindowMapOutput{})
+	pulumi.RegisterOutputType(SloEventsOutput{})
+	pulumi.RegisterOutputType(SloEventsPtrOutput{})
+	pulumi.RegisterOutputType(SloLatencyOutput{})
+	pulumi.RegisterOutputType(SloLatencyPtrOutput{})
 	pulumi.RegisterOutputType(SmartFilterChartOutput{})
 	pulumi.RegisterOutputType(SmartFilterOptionOutput{})
 	pulumi.RegisterOutputType(SmartFilterOptionArrayOutput{})

@@ -465,6 +465,65 @@ export interface SectionHeaderChartArgs {
     type: pulumi.Input<"SectionHeader">;
 }
 
+export interface SloAlertWindowArgs {
+    /**
+     * The share of the whole error budget, in percent, this pair catches being spent within its long window.
+     */
+    budgetPercent?: pulumi.Input<number | undefined>;
+    /**
+     * False drops this pair.
+     */
+    enabled?: pulumi.Input<boolean | undefined>;
+    /**
+     * The long window, the monitor's range: `1h`, `6h`, `3d`.
+     */
+    longWindow?: pulumi.Input<string | undefined>;
+    /**
+     * Who it alerts: `page` or `ticket`. Required for a pair of a program's own.
+     */
+    severity?: pulumi.Input<enums.SloSeverity | undefined>;
+    /**
+     * The short window, which must burn too: `5m`, `30m`, `6h`.
+     */
+    shortWindow?: pulumi.Input<string | undefined>;
+}
+
+/**
+ * Good or bad events (exactly one) and, optionally, which events count at all, as APL predicates.
+ */
+export interface SloEventsArgs {
+    /**
+     * The bad events. Exactly one of `good` and `bad`.
+     */
+    bad?: pulumi.Input<string | undefined>;
+    /**
+     * The good events. Exactly one of `good` and `bad`.
+     */
+    good?: pulumi.Input<string | undefined>;
+    /**
+     * Which events count at all; every event of the dataset when left out.
+     */
+    total?: pulumi.Input<string | undefined>;
+}
+
+/**
+ * A latency SLI: an event is good when `field` is at most `thresholdMs` milliseconds.
+ */
+export interface SloLatencyArgs {
+    /**
+     * The field holding each event's duration in milliseconds.
+     */
+    field: pulumi.Input<string>;
+    /**
+     * Above 0: the most milliseconds a good event takes.
+     */
+    thresholdMs: pulumi.Input<number>;
+    /**
+     * Which events count at all; every event of the dataset when left out.
+     */
+    total?: pulumi.Input<string | undefined>;
+}
+
 export interface SmartFilterChartArgs {
     filters: pulumi.Input<pulumi.Input<inputs.SmartFilterSearchArgs | inputs.SmartFilterSelectListArgs | inputs.SmartFilterSelectQueryArgs>[]>;
     id: pulumi.Input<string>;

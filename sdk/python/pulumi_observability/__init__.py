@@ -43,6 +43,7 @@ from .notifier import *
 from .organization_name import *
 from .provider import *
 from .role import *
+from .slo import *
 from .starred_query import *
 from .user import *
 from .view import *
@@ -74,6 +75,7 @@ _utilities.register(
    "observability:index:Notifier": "Notifier",
    "observability:index:OrganizationName": "OrganizationName",
    "observability:index:Role": "Role",
+   "observability:index:Slo": "Slo",
    "observability:index:StarredQuery": "StarredQuery",
    "observability:index:User": "User",
    "observability:index:View": "View",

@@ -15,6 +15,7 @@ __all__ = [
     'MonitorType',
     'NoteVariant',
     'Region',
+    'SloSeverity',
     'StatisticColorScheme',
     'StatisticThreshold',
     'TimeSeriesDisplayNull',
@@ -108,6 +109,15 @@ class Region(_builtins.str, Enum):
     """
     US = "us"
     EU = "eu"
+
+
+@pulumi.type_token("observability:index:SloSeverity")
+class SloSeverity(_builtins.str, Enum):
+    """
+    Who it alerts: `page` or `ticket`. Required for a pair of a program's own.
+    """
+    PAGE = "page"
+    TICKET = "ticket"
 
 
 @pulumi.type_token("observability:index:StatisticColorScheme")

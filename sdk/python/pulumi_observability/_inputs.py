@@ -76,6 +76,12 @@ __all__ = [
     'ScatterChartArgsDict',
     'SectionHeaderChartArgs',
     'SectionHeaderChartArgsDict',
+    'SloAlertWindowArgs',
+    'SloAlertWindowArgsDict',
+    'SloEventsArgs',
+    'SloEventsArgsDict',
+    'SloLatencyArgs',
+    'SloLatencyArgsDict',
     'SmartFilterChartArgs',
     'SmartFilterChartArgsDict',
     'SmartFilterOptionArgs',
@@ -2673,6 +2679,261 @@ class SectionHeaderChartArgs:
     @query.setter
     def query(self, value: pulumi.Input[Optional['ChartQueryArgs']]):
         pulumi.set(self, "query", value)
+
+
+class SloAlertWindowArgsDict(TypedDict):
+    budget_percent: NotRequired[pulumi.Input[Optional[_builtins.float]]]
+    """
+    The share of the whole error budget, in percent, this pair catches being spent within its long window.
+    """
+    enabled: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    False drops this pair.
+    """
+    long_window: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The long window, the monitor's range: `1h`, `6h`, `3d`.
+    """
+    severity: NotRequired[pulumi.Input[Optional['SloSeverity']]]
+    """
+    Who it alerts: `page` or `ticket`. Required for a pair of a program's own.
+    """
+    short_window: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The short window, which must burn too: `5m`, `30m`, `6h`.
+    """
+
+@pulumi.input_type
+class SloAlertWindowArgs:
+    def __init__(__self__, *,
+                 budget_percent: pulumi.Input[Optional[_builtins.float]] = None,
+                 enabled: pulumi.Input[Optional[_builtins.bool]] = None,
+                 long_window: pulumi.Input[Optional[_builtins.str]] = None,
+                 severity: pulumi.Input[Optional['SloSeverity']] = None,
+                 short_window: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        :param pulumi.Input[_builtins.float] budget_percent: The share of the whole error budget, in percent, this pair catches being spent within its long window.
+        :param pulumi.Input[_builtins.bool] enabled: False drops this pair.
+        :param pulumi.Input[_builtins.str] long_window: The long window, the monitor's range: `1h`, `6h`, `3d`.
+        :param pulumi.Input['SloSeverity'] severity: Who it alerts: `page` or `ticket`. Required for a pair of a program's own.
+        :param pulumi.Input[_builtins.str] short_window: The short window, which must burn too: `5m`, `30m`, `6h`.
+        """
+        if budget_percent is not None:
+            pulumi.set(__self__, "budget_percent", budget_percent)
+        if enabled is not None:
+            pulumi.set(__self__, "enabled", enabled)
+        if long_window is not None:
+            pulumi.set(__self__, "long_window", long_window)
+        if severity is not None:
+            pulumi.set(__self__, "severity", severity)
+        if short_window is not None:
+            pulumi.set(__self__, "short_window", short_window)
+
+    @_builtins.property
+    @pulumi.getter(name="budgetPercent")
+    def budget_percent(self) -> pulumi.Input[Optional[_builtins.float]]:
+        """
+        The share of the whole error budget, in percent, this pair catches being spent within its long window.
+        """
+        return pulumi.get(self, "budget_percent")
+
+    @budget_percent.setter
+    def budget_percent(self, value: pulumi.Input[Optional[_builtins.float]]):
+        pulumi.set(self, "budget_percent", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        False drops this pair.
+        """
+        return pulumi.get(self, "enabled")
+
+    @enabled.setter
+    def enabled(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "enabled", value)
+
+    @_builtins.property
+    @pulumi.getter(name="longWindow")
+    def long_window(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The long window, the monitor's range: `1h`, `6h`, `3d`.
+        """
+        return pulumi.get(self, "long_window")
+
+    @long_window.setter
+    def long_window(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "long_window", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def severity(self) -> pulumi.Input[Optional['SloSeverity']]:
+        """
+        Who it alerts: `page` or `ticket`. Required for a pair of a program's own.
+        """
+        return pulumi.get(self, "severity")
+
+    @severity.setter
+    def severity(self, value: pulumi.Input[Optional['SloSeverity']]):
+        pulumi.set(self, "severity", value)
+
+    @_builtins.property
+    @pulumi.getter(name="shortWindow")
+    def short_window(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The short window, which must burn too: `5m`, `30m`, `6h`.
+        """
+        return pulumi.get(self, "short_window")
+
+    @short_window.setter
+    def short_window(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "short_window", value)
+
+
+class SloEventsArgsDict(TypedDict):
+    """
+    Good or bad events (exactly one) and, optionally, which events count at all, as APL predicates.
+    """
+    bad: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The bad events. Exactly one of `good` and `bad`.
+    """
+    good: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The good events. Exactly one of `good` and `bad`.
+    """
+    total: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Which events count at all; every event of the dataset when left out.
+    """
+
+@pulumi.input_type
+class SloEventsArgs:
+    def __init__(__self__, *,
+                 bad: pulumi.Input[Optional[_builtins.str]] = None,
+                 good: pulumi.Input[Optional[_builtins.str]] = None,
+                 total: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        Good or bad events (exactly one) and, optionally, which events count at all, as APL predicates.
+
+        :param pulumi.Input[_builtins.str] bad: The bad events. Exactly one of `good` and `bad`.
+        :param pulumi.Input[_builtins.str] good: The good events. Exactly one of `good` and `bad`.
+        :param pulumi.Input[_builtins.str] total: Which events count at all; every event of the dataset when left out.
+        """
+        if bad is not None:
+            pulumi.set(__self__, "bad", bad)
+        if good is not None:
+            pulumi.set(__self__, "good", good)
+        if total is not None:
+            pulumi.set(__self__, "total", total)
+
+    @_builtins.property
+    @pulumi.getter
+    def bad(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The bad events. Exactly one of `good` and `bad`.
+        """
+        return pulumi.get(self, "bad")
+
+    @bad.setter
+    def bad(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "bad", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def good(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The good events. Exactly one of `good` and `bad`.
+        """
+        return pulumi.get(self, "good")
+
+    @good.setter
+    def good(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "good", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def total(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Which events count at all; every event of the dataset when left out.
+        """
+        return pulumi.get(self, "total")
+
+    @total.setter
+    def total(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "total", value)
+
+
+class SloLatencyArgsDict(TypedDict):
+    """
+    A latency SLI: an event is good when `field` is at most `thresholdMs` milliseconds.
+    """
+    field: pulumi.Input[_builtins.str]
+    """
+    The field holding each event's duration in milliseconds.
+    """
+    threshold_ms: pulumi.Input[_builtins.float]
+    """
+    Above 0: the most milliseconds a good event takes.
+    """
+    total: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Which events count at all; every event of the dataset when left out.
+    """
+
+@pulumi.input_type
+class SloLatencyArgs:
+    def __init__(__self__, *,
+                 field: pulumi.Input[_builtins.str],
+                 threshold_ms: pulumi.Input[_builtins.float],
+                 total: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        A latency SLI: an event is good when `field` is at most `thresholdMs` milliseconds.
+
+        :param pulumi.Input[_builtins.str] field: The field holding each event's duration in milliseconds.
+        :param pulumi.Input[_builtins.float] threshold_ms: Above 0: the most milliseconds a good event takes.
+        :param pulumi.Input[_builtins.str] total: Which events count at all; every event of the dataset when left out.
+        """
+        pulumi.set(__self__, "field", field)
+        pulumi.set(__self__, "threshold_ms", threshold_ms)
+        if total is not None:
+            pulumi.set(__self__, "total", total)
+
+    @_builtins.property
+    @pulumi.getter
+    def field(self) -> pulumi.Input[_builtins.str]:
+        """
+        The field holding each event's duration in milliseconds.
+        """
+        return pulumi.get(self, "field")
+
+    @field.setter
+    def field(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "field", value)
+
+    @_builtins.property
+    @pulumi.getter(name="thresholdMs")
+    def threshold_ms(self) -> pulumi.Input[_builtins.float]:
+        """
+        Above 0: the most milliseconds a good event takes.
+        """
+        return pulumi.get(self, "threshold_ms")
+
+    @threshold_ms.setter
+    def threshold_ms(self, value: pulumi.Input[_builtins.float]):
+        pulumi.set(self, "threshold_ms", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def total(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Which events count at all; every event of the dataset when left out.
+        """
+        return pulumi.get(self, "total")
+
+    @total.setter
+    def total(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "total", value)
 
 
 class SmartFilterChartArgsDict(TypedDict):

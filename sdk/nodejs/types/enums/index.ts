@@ -96,6 +96,16 @@ export const Region = {
  */
 export type Region = (typeof Region)[keyof typeof Region];
 
+export const SloSeverity = {
+    Page: "page",
+    Ticket: "ticket",
+} as const;
+
+/**
+ * Who it alerts: `page` or `ticket`. Required for a pair of a program's own.
+ */
+export type SloSeverity = (typeof SloSeverity)[keyof typeof SloSeverity];
+
 export const StatisticColorScheme = {
     Blue: "Blue",
     Orange: "Orange",
