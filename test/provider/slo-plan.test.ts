@@ -1,8 +1,8 @@
 /**
  * provider/slo: the Slo component's inputs and what it makes, without Pulumi or a network. The arithmetic is the
- * SRE workbook's ("Alerting on SLOs", table 5-8: for a 30-day SLO, page at 14.4 over 1 h / 5 min and at 6 over
- * 6 h / 30 min, ticket at 1 over 3 d / 6 h), which slok/sloth also generates by default
- * (internal/alert/windows/google_30d.yaml: page 2% / 5% of the budget, ticket 10%).
+ * SRE workbook's ("Alerting on SLOs", "Recommended parameters for an SLO-based alert": for a 30-day SLO, page at
+ * 14.4 over 1 h / 5 min and at 6 over 6 h / 30 min, ticket at 1 over 3 d / 6 h), which slok/sloth also generates
+ * by default (internal/alert/windows/google-30d.yaml: page 2% and 5% of the budget, ticket 10% over 1 d and 3 d).
  */
 import { validate } from "../../provider/schemas/common";
 import { DashboardInputSchema } from "../../provider/schemas/dashboard";
