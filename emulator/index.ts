@@ -9,7 +9,10 @@
 // First: an old Node gets one clear message, not a crash in whatever module needs a newer one.
 import "../provider/guard-node";
 import { BlockList, isIP, type AddressInfo } from "node:net";
+import { createClock, parseDurationMs, parseTimeMs, type ClockKind, type EmulatorClock } from "./clock";
 import type { EmulatorContext } from "./context";
+import type { EmulatorClockHandle, MonitorRun } from "./alerting/types";
+import { Notifications, type OutboxEntry } from "./alerting/notify";
 import { parseFaultSpec, type FaultOptions } from "./faults";
 import { DEFAULT_INGEST_QUOTA_BYTES, DEFAULT_QUERY_QUOTA, Quota } from "./quota";
 import { DEFAULT_QUERY_TIMEOUT_MS } from "./query/budget";
@@ -24,6 +27,9 @@ import { Persistence, type RecoveryReport } from "./store/persistence";
 export type { FaultOptions } from "./faults";
 export type { RecordedRequest, EmulatorStats } from "./server";
 export type { RecoveryReport } from "./store/persistence";
+export type { EmulatorClockHandle, MonitorRun, RunValue, MonitorRunState } from "./alerting/types";
+export type { OutboxEntry } from "./alerting/notify";
+export type { ClockKind } from "./clock";
 export { MAX_BODY_BYTES, MAX_HEADER_BYTES } from "./server";
 export { DEFAULT_INGEST_QUOTA_BYTES, DEFAULT_QUERY_QUOTA, QUOTA_EXCEEDED_STATUS } from "./quota";
 export { DEFAULT_QUERY_TIMEOUT_MS } from "./query/budget";
@@ -136,10 +142,20 @@ export interface EmulatorOptions {
    */
   rateLimitWindowMs?: number;
   /**
-   * The clock the rate-limit windows, their `Retry-After` and API tokens' expiry read, in ms since the epoch;
-   * defaults to `Date.now`. A test seam: a test moves it by hand to cross a window or an expiry without waiting.
+   * The emulator's one clock (emulator/clock.ts), which monitor runs, rate-limit windows and their
+   * `Retry-After`, API tokens' expiry, the quotas' month and queries' `now` all read. `"real"` (the default): the
+   * machine's time, monitors run on their own. `"manual"`: time moves only through the handle's `clock.advance` /
+   * `clock.to` or `POST /_emulator/clock`, which make the monitor runs that fall due. A function answering ms since
+   * the epoch is still taken, as a real clock that reads it (a test holds rate-limit windows or token expiry still).
    */
-  clock?: () => number;
+  clock?: ClockKind | (() => number);
+  /** With `clock: "manual"`: where time starts, RFC 3339 or a Date. Defaults to the machine's time at start. */
+  now?: string | Date;
+  /**
+   * Hosts (a name, or name:port) notifications may be sent to besides loopback addresses. Sends to any other host
+   * are held and recorded in the outbox, naming why.
+   */
+  deliverTo?: readonly string[];
   /**
    * Monthly ingest quota in bytes (gzip-decoded bodies); a request that would pass it gets 430. Reported in
    * `X-IngestLimit-*`. Defaults to {@link DEFAULT_INGEST_QUOTA_BYTES} (the license's 500 GB).
@@ -189,6 +205,10 @@ export interface RunningEmulator {
   stats: EmulatorStats;
   /** With `dataFile`: what the start found in it (snapshot, journal transactions replayed, torn ones skipped). */
   recovery?: RecoveryReport;
+  /** The emulator's clock; a manual one is moved from here, answering the monitor runs made. */
+  clock: EmulatorClockHandle;
+  /** Every notification attempted so far, oldest first (also `GET /_emulator/notifications`). */
+  notifications(): readonly OutboxEntry[];
   /**
    * Stops listening; stops every running query (answered 503 at its next checkpoint), lets requests in flight
    * finish for up to {@link CLOSE_GRACE_MS}, closes connections and compacts the data file's journal into it.
@@ -221,6 +241,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     if (v !== undefined && !(Number.isSafeInteger(v) && v > 0))
       throw new Error(`${key} must be a positive integer`);
   }
+  const clock = createClock(options);
+  const deliverTo = deliverToOption(options.deliverTo);
   const faults = typeof options.faults === "string" ? parseFaultSpec(options.faults) : options.faults;
   for (const name of options.datasets ?? []) {
     const problem = typeof name === "string" ? datasetNameRuleProblem(name) : "must be a string";
@@ -266,7 +288,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     faults,
     rateLimit: options.rateLimit,
     rateLimitWindowMs: options.rateLimitWindowMs,
-    clock: options.clock ?? Date.now,
+    clock: () => clock.nowMs(),
     record: options.record ?? false,
     maxBodyBytes: options.maxBodyBytes,
     logger: options.logger,
@@ -288,6 +310,21 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const { port } = server.address() as AddressInfo;
   const urlHost = host.includes(":") ? `[${host}]` : host === "0.0.0.0" ? "127.0.0.1" : host;
 
+  const notifications = new Notifications({ deliverTo, logger: options.logger });
+  /** Runs the scheduler reports while a move of the clock is under way (collected for its answer). */
+  const runsDuringMove: MonitorRun[][] = [];
+  const move = async (go: () => Promise<void>): Promise<MonitorRun[]> => {
+    const runs: MonitorRun[] = [];
+    runsDuringMove.push(runs);
+    try {
+      await go();
+    } finally {
+      runsDuringMove.splice(runsDuringMove.indexOf(runs), 1);
+    }
+    return runs;
+  };
+  const clockHandle = clockHandleOf(clock, move);
+
   let closing: Promise<void> | undefined;
   return {
     url: `http://${urlHost}:${port}`,
@@ -297,6 +334,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     received,
     stats,
     recovery,
+    clock: clockHandle,
+    notifications: () => notifications.entries(),
     close() {
       closing ??= new Promise<void>((resolve) => {
         shutdown.abort();
@@ -308,6 +347,48 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
         server.closeIdleConnections();
       }).then(() => persistence?.close());
       return closing;
+    },
+  };
+}
+
+/** `deliverTo` checked: a list of non-empty host names (name or name:port). */
+function deliverToOption(value: unknown): readonly string[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value) || value.some((h) => typeof h !== "string" || h.trim() === "")) {
+    throw new Error(
+      'deliverTo: must be a list of host names (name or name:port), e.g. ["hooks.example.com"]',
+    );
+  }
+  return value.map((h: string) => h.trim().toLowerCase());
+}
+
+/** The handle's view of the clock: `advance` and `to` move a manual clock and answer the runs made meanwhile. */
+function clockHandleOf(
+  clock: EmulatorClock,
+  move: (go: () => Promise<void>) => Promise<MonitorRun[]>,
+): EmulatorClockHandle {
+  return {
+    kind: clock.kind,
+    now: () => new Date(clock.nowMs()),
+    advance(spec) {
+      const ms = parseDurationMs(spec);
+      if (ms === undefined) {
+        return Promise.reject(
+          new Error(
+            `advance: must be a duration such as "90m", "1h30m" or a number of ms, not ${JSON.stringify(spec)}`,
+          ),
+        );
+      }
+      return move(() => clock.advance(ms));
+    },
+    to(time) {
+      const ms = parseTimeMs(time);
+      if (ms === undefined) {
+        return Promise.reject(
+          new Error(`to: must be an RFC 3339 time or a Date, not ${JSON.stringify(time)}`),
+        );
+      }
+      return move(() => clock.advanceTo(ms));
     },
   };
 }

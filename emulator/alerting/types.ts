@@ -1,0 +1,48 @@
+/** What the monitor scheduler reports of each run, and the clock handle `startEmulator` answers. */
+
+/** One value a run computed: a group's (empty for an ungrouped result) value, or null when it had none. */
+export interface RunValue {
+  /** The group's values by column (the non-time `by` columns); `{}` without groups. */
+  group: Record<string, unknown>;
+  /** The value compared (a threshold's any-crossing value, an anomaly's observed value); null for no data. */
+  value: number | null;
+}
+
+/** What a run found: an alert open (or kept open), one closed, nothing to report, or a query that failed. */
+export type MonitorRunState = "open" | "closed" | "ok" | "error";
+
+/** One run of one monitor. */
+export interface MonitorRun {
+  monitorId: string;
+  monitorName: string;
+  /** When it ran (RFC 3339, the clock's time). */
+  time: string;
+  /** The queried window, `[windowStart, windowEnd)` (RFC 3339). */
+  windowStart: string;
+  windowEnd: string;
+  /**
+   * `open` when an alert is open after this run (newly or still), `closed` when this run closed one, `ok` when
+   * none is open, `error` when the query failed (see `error`; alert state is left as it was).
+   */
+  state: MonitorRunState;
+  values: RunValue[];
+  /** Why the query failed (the engine's message), when `state` is `error`. */
+  error?: string;
+  /** Alert events this run sent (each to every notifier of the monitor). */
+  notifications: number;
+}
+
+/** The clock as a `startEmulator` handle shows it. */
+export interface EmulatorClockHandle {
+  /** `"real"` or `"manual"`. */
+  readonly kind: "real" | "manual";
+  /** The clock's now. */
+  now(): Date;
+  /**
+   * Manual clock only: moves time forward by `spec` (ms, or text such as `90m`, `1h30m`), making every monitor
+   * run that falls due, in time order; resolves with those runs.
+   */
+  advance(spec: string | number): Promise<MonitorRun[]>;
+  /** Manual clock only: as {@link advance}, to an absolute time (RFC 3339 or a Date). */
+  to(time: string | Date): Promise<MonitorRun[]>;
+}
