@@ -13,6 +13,7 @@ import { createClock, parseDurationMs, parseTimeMs, type ClockKind, type Emulato
 import type { EmulatorContext } from "./context";
 import type { EmulatorClockHandle, MonitorRun } from "./alerting/types";
 import { Notifications, type OutboxEntry } from "./alerting/notify";
+import { MonitorScheduler } from "./alerting/scheduler";
 import { parseFaultSpec, type FaultOptions } from "./faults";
 import { DEFAULT_INGEST_QUOTA_BYTES, DEFAULT_QUERY_QUOTA, Quota } from "./quota";
 import { DEFAULT_QUERY_TIMEOUT_MS } from "./query/budget";
@@ -258,14 +259,16 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       })
     : undefined;
   const recovery = await persistence?.open();
+  const readNow = () => clock.nowMs();
   const quotas = {
-    ingest: new Quota(options.ingestQuotaBytes ?? DEFAULT_INGEST_QUOTA_BYTES),
-    query: new Quota(options.queryQuota ?? DEFAULT_QUERY_QUOTA),
+    ingest: new Quota(options.ingestQuotaBytes ?? DEFAULT_INGEST_QUOTA_BYTES, readNow),
+    query: new Quota(options.queryQuota ?? DEFAULT_QUERY_QUOTA, readNow),
   };
   const shutdown = new AbortController();
   const context: EmulatorContext = {
     state,
     store,
+    clock,
     orgId,
     quotas,
     queries: {
@@ -281,6 +284,34 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   for (const name of options.datasets ?? []) ensureDataset(context, name);
   context.changed();
   await context.durable?.();
+  const notifications = new Notifications({ deliverTo, logger: options.logger });
+  /** The runs of the clock move under way, collected for its answer; moves take turns, so there is one at most. */
+  let collecting: MonitorRun[] | undefined;
+  const scheduler = new MonitorScheduler({
+    em: context,
+    clock,
+    notifications,
+    onRun: (run) => collecting?.push(run),
+    logger: options.logger,
+  });
+  let moves: Promise<unknown> = Promise.resolve();
+  /** Moves the clock (one move at a time) and answers the runs it made, once their changes are on disk. */
+  const move = (go: () => Promise<void>): Promise<MonitorRun[]> => {
+    const turn = moves.then(async () => {
+      const runs: MonitorRun[] = [];
+      collecting = runs;
+      try {
+        await go();
+      } finally {
+        collecting = undefined;
+      }
+      await context.durable?.();
+      return runs;
+    });
+    moves = turn.catch(() => undefined);
+    return turn;
+  };
+  const clockHandle = clockHandleOf(clock, move);
   const { server, received, stats } = createEmulatorServer(context, {
     token,
     personalToken,
@@ -292,6 +323,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     record: options.record ?? false,
     maxBodyBytes: options.maxBodyBytes,
     logger: options.logger,
+    control: { clock: clockHandle, notifications },
   });
 
   try {
@@ -309,21 +341,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   }
   const { port } = server.address() as AddressInfo;
   const urlHost = host.includes(":") ? `[${host}]` : host === "0.0.0.0" ? "127.0.0.1" : host;
-
-  const notifications = new Notifications({ deliverTo, logger: options.logger });
-  /** Runs the scheduler reports while a move of the clock is under way (collected for its answer). */
-  const runsDuringMove: MonitorRun[][] = [];
-  const move = async (go: () => Promise<void>): Promise<MonitorRun[]> => {
-    const runs: MonitorRun[] = [];
-    runsDuringMove.push(runs);
-    try {
-      await go();
-    } finally {
-      runsDuringMove.splice(runsDuringMove.indexOf(runs), 1);
-    }
-    return runs;
-  };
-  const clockHandle = clockHandleOf(clock, move);
+  scheduler.start();
 
   let closing: Promise<void> | undefined;
   return {
@@ -337,15 +355,21 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     clock: clockHandle,
     notifications: () => notifications.entries(),
     close() {
-      closing ??= new Promise<void>((resolve) => {
+      closing ??= (async () => {
         shutdown.abort();
-        const cut = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS);
-        server.close(() => {
-          clearTimeout(cut);
-          resolve();
+        // No run starts from now on; one under way stops at its query's next checkpoint, its changes saved.
+        const stopping = scheduler.stop();
+        await new Promise<void>((resolve) => {
+          const cut = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS);
+          server.close(() => {
+            clearTimeout(cut);
+            resolve();
+          });
+          server.closeIdleConnections();
         });
-        server.closeIdleConnections();
-      }).then(() => persistence?.close());
+        await stopping;
+        await persistence?.close();
+      })();
       return closing;
     },
   };

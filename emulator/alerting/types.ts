@@ -8,6 +8,16 @@ export interface RunValue {
   value: number | null;
 }
 
+/** One alert event a run decided (each goes to every notifier of the monitor). */
+export interface RunAlert {
+  action: "Open" | "Closed";
+  /** The group's values with `notifyByGroup`, else null. */
+  groupValues: string[] | null;
+  value: number | null;
+  /** The notification's human line (the docs' `Body`). */
+  body: string;
+}
+
 /** What a run found: an alert open (or kept open), one closed, nothing to report, or a query that failed. */
 export type MonitorRunState = "open" | "closed" | "ok" | "error";
 
@@ -28,8 +38,12 @@ export interface MonitorRun {
   values: RunValue[];
   /** Why the query failed (the engine's message), when `state` is `error`. */
   error?: string;
-  /** Alert events this run sent (each to every notifier of the monitor). */
+  /** Alert events this run sent (each to every notifier of the monitor): `alerts.length`. */
   notifications: number;
+  /** The alert events themselves, in the order sent. */
+  alerts: RunAlert[];
+  /** A match monitor's matching events not notified because of its limits (10 a minute, 500 a day). */
+  suppressed?: number;
 }
 
 /** The clock as a `startEmulator` handle shows it. */

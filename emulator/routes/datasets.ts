@@ -160,7 +160,7 @@ function trimDataset(em: EmulatorContext, col: Collection, ctx: RequestContext):
   const ds = getOr404(col, ctx.params.id);
   const { maxDuration } = validateBody(TrimSchema, jsonObjectBody(ctx));
   const ms = parseGoDurationMs(maxDuration)!;
-  em.store.trim(ds.id, nowNs() - BigInt(Math.round(ms * 1e6)));
+  em.store.trim(ds.id, em.clock.nowNs() - BigInt(Math.round(ms * 1e6)));
   em.changed();
 }
 
