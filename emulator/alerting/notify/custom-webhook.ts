@@ -3,7 +3,7 @@
  * (axiomhq/docs `content/docs/(documentation)/monitor-data/custom-webhook-notifier.mdx`), and the plain webhook's
  * body, which is that page's default template rendered the same way.
  */
-import type { AlertEvent } from "./index";
+import type { AlertEvent } from "./types";
 import { GoNil, GoStruct, GoTime, fromJson, goJsonMarshal, type GoValue } from "./go-fmt";
 import { GoTemplate, TemplateError, type TemplateFunc } from "./go-template";
 

@@ -2,100 +2,213 @@
  * Notifications: what the emulator sends when a monitor opens or closes an alert, to each of the monitor's
  * notifiers, and the outbox that records every send (GET /_emulator/notifications).
  *
- * First version: the interface the scheduler writes against. Channels, delivery and masking follow.
+ * For each (event, notifier): the notifier's own `disabledUntil` later than now holds it; the channel makes its
+ * message (./channels.ts; a custom webhook's template renders here, and a template error fails the send naming
+ * the line); a host that is not loopback and not allowed holds it (./delivery.ts); otherwise it is POSTed. An
+ * email is recorded, never sent. Every outcome is one outbox row and one log line, with the notifier's secrets
+ * masked (./mask.ts). Nothing here throws into the scheduler.
  */
+import { CHANNELS, channelMessage, type Channel, type ChannelMessage } from "./channels";
+import { AllowedHosts, DEFAULT_SEND_TIMEOUT_MS, holdReason, send, type FetchLike } from "./delivery";
+import { MASK, Masker, maskUrl } from "./mask";
+import type { AlertEvent, MissingNotifier, OutboxEntry } from "./types";
 
-/** One notification the scheduler decided on: a monitor entering (`Open`) or leaving (`Closed`) alert. */
-export interface AlertEvent {
-  /** When the run happened, nanoseconds since the epoch (the template's `.Timestamp`). */
-  time: bigint;
-  monitor: { id: string; name: string; description?: string; type: string };
-  action: "Open" | "Closed";
-  /** The value that crossed (or, on close, the last value; 0 for a group that disappeared). */
-  value: number | null;
-  threshold?: number;
-  operator?: string;
-  /** The run's query window, nanoseconds since the epoch. */
-  queryStartTime: bigint;
-  queryEndTime: bigint;
-  groupKeys: string[] | null;
-  groupValues: string[] | null;
-  /** A match monitor's matching event (or its projected columns); null for other monitors. */
-  matchedEvent: Record<string, unknown> | null;
-  /** The human line, as the docs' sample: `Current value of 57347 is above or equal to the threshold value of 0`. */
-  body: string;
-}
+export type { AlertEvent, MissingNotifier, OutboxEntry, OutboxOutcome } from "./types";
+export { alertKey } from "./channels";
 
-/** How one send ended: sent and answered 2xx, held back (not sent, with the reason), failed (with status/reason),
- * or recorded (an email: the emulator never sends mail, it records what would go). */
-export type OutboxOutcome = "delivered" | "held" | "failed" | "recorded";
-
-/** One row of the outbox: one alert event to one notifier. Secrets in `body` and `reason` are masked. */
-export interface OutboxEntry {
-  id: string;
-  /** RFC 3339, when the send was attempted (the emulator's clock). */
-  time: string;
-  monitorId: string;
-  monitorName: string;
-  notifierId: string;
-  notifierName: string;
-  /** The notifier's channel key: customWebhook, webhook, slack, microsoftTeams, discordWebhook, discord,
-   * pagerduty, opsgenie, email. */
-  channel: string;
-  action: "Open" | "Closed";
-  groupValues: string[] | null;
-  value: number | null;
-  /** The host the request goes to (host or host:port), null when there is no request (email, a bad notifier). */
-  targetHost: string | null;
-  outcome: OutboxOutcome;
-  /** The HTTP status the receiver answered, when it answered. */
-  status?: number;
-  /** Why it was held or failed, or to whom an email would go. */
-  reason?: string;
-  /** The request as sent (`{method, url, headers, body}`), secrets masked. */
-  body: unknown;
-}
-
-/**
- * A notifier id the scheduler could not resolve (the notifier was deleted): pass this in place of the stored
- * notifier and the outbox records a failed send naming the id.
- */
-export interface MissingNotifier {
-  id: string;
-  missing: true;
-}
+/** The outbox keeps this many rows, dropping the oldest, so a long real-clock run holds its memory flat. */
+export const OUTBOX_LIMIT = 10_000;
 
 /** Options of {@link Notifications}. */
 export interface NotificationsOptions {
-  /** Hosts (name or name:port) sends may reach besides loopback addresses. */
+  /** Hosts (name, name:port or `*.domain`) sends may reach besides loopback addresses (see ./delivery.ts). */
   deliverTo?: readonly string[];
-  /** The HTTP seam: tests pass their own; the default is undici's fetch. */
-  fetch?: typeof fetch;
+  /** The HTTP seam: tests pass their own; the default is undici. */
+  fetch?: FetchLike;
   /** Where one line per send goes; never given a secret. */
   logger?: (line: string) => void;
+  /** How long one send may take. Default {@link DEFAULT_SEND_TIMEOUT_MS}. */
+  timeoutMs?: number;
+}
+
+/** Filters of {@link Notifications.entries}, as GET /_emulator/notifications takes them. */
+export interface OutboxFilter {
+  monitorId?: string;
+  notifierId?: string;
+  channel?: string;
+  action?: string;
+  outcome?: string;
 }
 
 /** Sends alert events to notifiers and keeps the outbox. */
 export class Notifications {
   private readonly outbox: OutboxEntry[] = [];
-  constructor(private readonly opts: NotificationsOptions = {}) {}
+  private readonly allowed: AllowedHosts;
+  private nextId = 1;
 
-  /** Sends one alert event to each notifier (notifier objects as stored by the emulator, or
-   * {@link MissingNotifier}), records each send in the outbox, and answers the new rows. Never throws. */
+  /** Throws an Error naming `deliverTo` when one of its entries is not a host or host:port. */
+  constructor(private readonly opts: NotificationsOptions = {}) {
+    this.allowed = new AllowedHosts(opts.deliverTo);
+  }
+
+  /**
+   * Sends one alert event to each notifier (notifier objects as stored by the emulator: `{id, name, properties,
+   * disabledUntil}`, or {@link MissingNotifier} for an id that no longer resolves), records each send in the
+   * outbox, and answers the new rows, in the notifiers' order. Sends run side by side. Never throws.
+   */
   async dispatch(
     event: AlertEvent,
     notifiers: readonly (Record<string, unknown> | MissingNotifier)[],
     nowMs: number,
   ): Promise<OutboxEntry[]> {
-    void event;
-    void notifiers;
-    void nowMs;
-    void this.opts;
-    return [];
+    const rows = await Promise.all(notifiers.map((n) => this.sendOne(event, n, nowMs)));
+    for (const row of rows) {
+      this.outbox.push(row);
+      this.log(row);
+    }
+    if (this.outbox.length > OUTBOX_LIMIT) this.outbox.splice(0, this.outbox.length - OUTBOX_LIMIT);
+    return rows;
   }
 
-  /** Every row so far, oldest first. */
-  entries(): readonly OutboxEntry[] {
-    return this.outbox;
+  /** The rows so far, oldest first, those matching every filter given. */
+  entries(filter: OutboxFilter = {}): readonly OutboxEntry[] {
+    const keys = Object.entries(filter).filter(([, v]) => v !== undefined) as [keyof OutboxFilter, string][];
+    if (keys.length === 0) return this.outbox;
+    return this.outbox.filter((e) => keys.every(([k, v]) => e[k] === v));
+  }
+
+  private async sendOne(
+    event: AlertEvent,
+    notifier: Record<string, unknown> | MissingNotifier,
+    nowMs: number,
+  ): Promise<OutboxEntry> {
+    const base = {
+      id: `out_${this.nextId++}`,
+      time: new Date(nowMs).toISOString(),
+      monitorId: event.monitor.id,
+      monitorName: event.monitor.name,
+      notifierId: String(notifier.id ?? ""),
+      action: event.action,
+      groupValues: event.groupValues,
+      value: event.value,
+    };
+    if ("missing" in notifier && notifier.missing === true) {
+      return {
+        ...base,
+        notifierName: "",
+        channel: "",
+        targetHost: null,
+        outcome: "failed",
+        reason: `notifier ${notifier.id} does not exist (deleted after the monitor named it)`,
+        request: null,
+        body: null,
+      };
+    }
+    const stored = notifier as Record<string, unknown>;
+    const notifierName = typeof stored.name === "string" ? stored.name : "";
+    const properties = (stored.properties ?? {}) as Record<string, unknown>;
+    const channel = CHANNELS.find((c) => properties[c] !== undefined && properties[c] !== null);
+    if (!channel) {
+      return {
+        ...base,
+        notifierName,
+        channel: "",
+        targetHost: null,
+        outcome: "failed",
+        reason: `notifier has no channel configured (one of ${CHANNELS.join(", ")})`,
+        request: null,
+        body: null,
+      };
+    }
+    const message = channelMessage(channel, properties[channel] as Record<string, unknown>, event);
+    const masker = new Masker(message.secrets);
+    const row = { ...base, notifierName, channel };
+
+    const disabledUntil = typeof stored.disabledUntil === "string" ? Date.parse(stored.disabledUntil) : NaN;
+    const disabled =
+      Number.isFinite(disabledUntil) && disabledUntil > nowMs
+        ? `notifier disabled until ${new Date(disabledUntil).toISOString()}`
+        : undefined;
+
+    if (message.kind === "invalid")
+      return {
+        ...row,
+        targetHost: null,
+        outcome: "failed",
+        reason: masker.text(message.reason),
+        request: null,
+        body: null,
+      };
+    if (message.kind === "email") {
+      const body = { to: message.to, subject: message.subject, text: message.text };
+      if (disabled)
+        return { ...row, targetHost: null, outcome: "held", reason: disabled, request: null, body };
+      return {
+        ...row,
+        targetHost: null,
+        outcome: "recorded",
+        reason: `email is recorded, never sent: to ${message.to.join(", ")}`,
+        request: null,
+        body,
+      };
+    }
+    const { request } = message;
+    const url = new URL(request.url);
+    const shown = {
+      targetHost: url.host,
+      request: {
+        method: request.method,
+        url: maskUrl(request.url),
+        headers: maskHeaders(request.headers, masker),
+      },
+      body: parseBody(masker.text(request.body)),
+    };
+    if (disabled) return { ...row, ...shown, outcome: "held", reason: disabled };
+    const hold = holdReason(url, this.allowed);
+    if (hold) return { ...row, ...shown, outcome: "held", reason: hold };
+    const result = await send(request, this.opts.timeoutMs ?? DEFAULT_SEND_TIMEOUT_MS, this.opts.fetch);
+    if (result.ok) return { ...row, ...shown, outcome: "delivered", status: result.status };
+    return {
+      ...row,
+      ...shown,
+      outcome: "failed",
+      ...(result.status !== undefined ? { status: result.status } : {}),
+      reason: masker.text(result.reason),
+    };
+  }
+
+  private log(row: OutboxEntry): void {
+    if (!this.opts.logger) return;
+    const to = row.targetHost ? ` to ${row.targetHost}` : "";
+    const status = row.status !== undefined ? ` ${row.status}` : "";
+    const reason = row.reason ? `: ${row.reason}` : "";
+    // Every part is already masked (the reason, the host) or never secret (names and ids).
+    this.opts.logger(
+      `notification ${row.outcome}${status}: monitor "${row.monitorName}" (${row.monitorId}) ${row.action}` +
+        `${row.groupValues?.length ? ` [${row.groupValues.join(", ")}]` : ""}` +
+        ` → ${row.channel || "?"} notifier "${row.notifierName}" (${row.notifierId})${to}${reason}`,
+    );
   }
 }
+
+/** Headers as shown: the value of every header that carries a secret masked, the rest as sent. */
+function maskHeaders(headers: Record<string, string>, masker: Masker): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(headers)) {
+    const masked = masker.text(v);
+    // `GenieKey <key>` and `Bot <token>` keep their scheme, so the outbox shows which authorization was sent.
+    out[k] = masked === v ? v : masked.includes(MASK) && /^\w+ \*\*\*$/.test(masked) ? masked : MASK;
+  }
+  return out;
+}
+
+/** The body as the outbox shows it: parsed when it is JSON, the text otherwise. */
+function parseBody(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+export type { Channel, ChannelMessage };
