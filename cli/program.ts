@@ -7,6 +7,7 @@ import { registerIngestCommand } from "./commands/ingest";
 import { registerMigrateCommand } from "./commands/migrate";
 import { registerQueryCommand } from "./commands/query";
 import { registerRecoverCommand } from "./commands/recover";
+import { registerTestCommand } from "./commands/test-alerts";
 
 /** Builds the command tree; exported so tests and future subcommands share it. */
 export function buildProgram(): Command {
@@ -22,6 +23,7 @@ export function buildProgram(): Command {
   registerQueryCommand(program);
   registerRecoverCommand(program);
   registerMigrateCommand(program);
+  registerTestCommand(program);
   return program;
 }
 
