@@ -11,6 +11,7 @@ import { parseDurationMs, parseTimeMs, REAL_CLOCK_CANNOT_MOVE } from "../clock";
 import { HttpError, json, jsonObjectBody, validateBody } from "../http";
 import type { EmulatorClockHandle } from "../alerting/types";
 import type { Notifications } from "../alerting/notify";
+import { registerNotificationsRoute } from "./emulator-notifications";
 
 /** What the control routes need of the emulator. */
 export interface EmulatorControl {
@@ -66,9 +67,10 @@ export const ClockMoveSchema = z
     }
   });
 
-/** Registers `GET` and `POST /_emulator/clock`. */
+/** Registers `GET` and `POST /_emulator/clock`, and `GET /_emulator/notifications` (the outbox). */
 export function registerEmulatorControl(router: AccessRouter, control: EmulatorControl): void {
   const { clock } = control;
+  registerNotificationsRoute(router, control.notifications, CONTROL_ACCESS);
   router.add(
     "GET",
     "/_emulator/clock",

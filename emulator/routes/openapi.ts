@@ -210,6 +210,40 @@ OPERATIONS["POST /_emulator/clock"] = {
   },
 };
 
+OPERATIONS["GET /_emulator/notifications"] = {
+  summary: "The outbox: every notification the monitors attempted, oldest first",
+  query: z.object({
+    monitorId: z.string().optional(),
+    notifierId: z.string().optional(),
+    channel: z.string().optional(),
+    action: z.string().optional(),
+    outcome: z.string().optional(),
+  }),
+  response: object(
+    {
+      id: { type: "string" },
+      time: { type: "string", format: "date-time" },
+      monitorId: { type: "string" },
+      monitorName: { type: "string" },
+      notifierId: { type: "string" },
+      notifierName: { type: "string" },
+      channel: { type: "string" },
+      action: { enum: ["Open", "Closed"] },
+      groupValues: { type: ["array", "null"], items: { type: "string" } },
+      value: { type: ["number", "null"] },
+      targetHost: { type: ["string", "null"] },
+      outcome: { enum: ["delivered", "held", "failed", "recorded"] },
+      status: { type: "integer" },
+      reason: { type: "string" },
+      request: { type: ["object", "null"] },
+      body: {},
+    },
+    ["id", "time", "monitorId", "notifierId", "channel", "action", "outcome"],
+  ),
+  list: true,
+  differs: ["the emulator's own route: the service has no outbox"],
+};
+
 crud("/v2/notifiers", "notifier", NotifierCreateSchema, NotifierSchema);
 // provider/schemas/monitor.ts and notifier.ts `tolerateClientSpellings`: an empty string is how Go and
 // Terraform clients send "unset" for these.
