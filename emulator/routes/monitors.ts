@@ -39,7 +39,7 @@ export const monitors: CollectionFamily = {
           throw new HttpError(400, missing.map((n) => `${n}: is required`).join("; "));
         }
         const [start, end] = ["startTime", "endTime"].map((n) => {
-          const ns = parseQueryTimeNs(queryParam(ctx.query, n)!);
+          const ns = parseQueryTimeNs(queryParam(ctx.query, n)!, em.clock.nowNs());
           if (ns === undefined)
             throw new HttpError(400, `${n}: must be an RFC 3339 time or a relative time such as now-1h`);
           return ns;
