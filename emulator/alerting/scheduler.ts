@@ -498,7 +498,7 @@ function bodyLine(monitor: StoredObject, j: Judgement, transition: Transition): 
     const range = `the expected range ${formatValue(round(j.band.low))} to ${formatValue(round(j.band.high))}`;
     return closing
       ? `Current value of ${value} is back within ${range}`
-      : `Current value of ${value} is ${operatorWords(operator)} ${range}`;
+      : `Current value of ${value} is ${j.value !== null && j.value < j.band.low ? "below" : "above"} ${range}`;
   }
   const threshold = formatValue(num(monitor, "threshold", 0));
   if (j.value === null) {
