@@ -8,8 +8,19 @@
  * emulator gives.
  */
 import type { z } from "zod";
-import { MonitorInputSchema, type MonitorCreate } from "../../provider/schemas/monitor";
-import { NotifierInputSchema, type NotifierCreate } from "../../provider/schemas/notifier";
+import {
+  monitorCrossFieldIssues,
+  MonitorFieldsSchema,
+  MonitorInputSchema,
+  type MonitorCreate,
+} from "../../provider/schemas/monitor";
+import {
+  notifierCrossFieldIssues,
+  NotifierFieldsSchema,
+  NotifierInputSchema,
+  type NotifierCreate,
+} from "../../provider/schemas/notifier";
+import type { CrossFieldIssue } from "../../provider/schemas/common";
 import { VirtualFieldInputSchema, type VirtualFieldCreate } from "../../provider/schemas/virtual-field";
 import { DatasetNameSchema } from "../../provider/schemas/dataset";
 import { issuePath } from "../../provider/schemas/common";
@@ -104,6 +115,33 @@ function parseStack<T>(
 }
 
 /**
+ * An inline resource's inputs checked as the provider's `check` does: its fields' own rules, then its cross-field
+ * rules, both reported at once (a refinement on the schema would be skipped while a field fails).
+ */
+function parseInline<T>(
+  doc: SourceDocument,
+  at: DocPath,
+  value: unknown,
+  fields: z.ZodType<T>,
+  crossField: (value: unknown) => CrossFieldIssue[],
+): T {
+  const problems: Problem[] = [];
+  let parsed: T | undefined;
+  try {
+    parsed = doc.parseWith(fields, at, value);
+  } catch (err) {
+    if (!(err instanceof FileProblems)) throw err;
+    problems.push(...err.problems);
+  }
+  for (const issue of crossField(value)) {
+    const path = issue.path ? [...at, issue.path] : at;
+    if (!problems.some((p) => p.field === issuePath(path))) problems.push(doc.problem(path, issue.message));
+  }
+  if (problems.length > 0) throw new FileProblems(problems);
+  return parsed!;
+}
+
+/**
  * A stack notifier's inputs with its secrets and unknowns replaced: a URL by a placeholder the run repoints, a key
  * or token by a stand-in, a hidden header map by none. A hidden name or body template cannot be stood in for.
  */
@@ -159,10 +197,14 @@ function referencedKey(entry: string): string {
 }
 
 /**
- * The test's model from the file (and its stack's preview, already parsed). Every problem of both documents is
- * thrown at once as {@link FileProblems}.
+ * The test's model from the file (and its stack's preview, already parsed), and every problem of both documents;
+ * an entry with a problem is left out of the model.
  */
-export function buildModel(file: AlertTestFile, doc: SourceDocument, preview?: SourceDocument): TestModel {
+export function buildModel(
+  file: AlertTestFile,
+  doc: SourceDocument,
+  preview?: SourceDocument,
+): { model: TestModel; problems: Problem[] } {
   const problems: Problem[] = [];
   const notifiers = new Map<string, TestNotifier>();
   const monitors = new Map<string, TestMonitor>();
@@ -238,7 +280,9 @@ export function buildModel(file: AlertTestFile, doc: SourceDocument, preview?: S
 
   for (const [key, value] of Object.entries(file.notifiers ?? {})) {
     try {
-      const inputs = doc.parseWith(NotifierInputSchema, ["notifiers", key], value) as NotifierCreate;
+      const inputs = parseInline(doc, ["notifiers", key], value, NotifierFieldsSchema, (v) =>
+        notifierCrossFieldIssues(isObject(v) ? v : {}),
+      ) as NotifierCreate;
       notifiers.set(key, {
         key,
         inputs,
@@ -286,7 +330,9 @@ export function buildModel(file: AlertTestFile, doc: SourceDocument, preview?: S
 
   for (const [k, value] of Object.entries(file.monitors ?? {})) {
     try {
-      const inputs = doc.parseWith(MonitorInputSchema, ["monitors", k], value) as MonitorCreate;
+      const inputs = parseInline(doc, ["monitors", k], value, MonitorFieldsSchema, (v) =>
+        monitorCrossFieldIssues(isObject(v) ? v : {}),
+      ) as MonitorCreate;
       const ids: string[] = [];
       for (const [i, entry] of (inputs.notifierIds ?? []).entries()) {
         const found = notifierKey(entry);
@@ -327,11 +373,13 @@ export function buildModel(file: AlertTestFile, doc: SourceDocument, preview?: S
   }
   for (const vf of virtualFields) addDataset(vf.dataset);
 
-  if (problems.length > 0) throw new FileProblems(problems);
   return {
-    monitors: [...monitors.values()],
-    notifiers: [...notifiers.values()],
-    datasets: [...datasets.values()],
-    virtualFields,
+    model: {
+      monitors: [...monitors.values()],
+      notifiers: [...notifiers.values()],
+      datasets: [...datasets.values()],
+      virtualFields,
+    },
+    problems,
   };
 }

@@ -36,8 +36,20 @@ export function formatProblem(p: Problem): string {
 /** Thrown with every problem of a file at once: the command prints each on its own line and exits 2. */
 export class FileProblems extends Error {
   override readonly name = "FileProblems";
-  constructor(readonly problems: readonly Problem[]) {
-    super(problems.map(formatProblem).join("\n"));
+  readonly problems: readonly Problem[];
+  /** `problems` are kept in reading order: by file, then line (a problem on no line last), then as found. */
+  constructor(problems: readonly Problem[]) {
+    const sorted = problems
+      .map((p, i) => ({ p, i }))
+      .sort(
+        (a, b) =>
+          (a.p.file === b.p.file ? 0 : a.p.file < b.p.file ? -1 : 1) ||
+          (a.p.line ?? Infinity) - (b.p.line ?? Infinity) ||
+          a.i - b.i,
+      )
+      .map(({ p }) => p);
+    super(sorted.map(formatProblem).join("\n"));
+    this.problems = sorted;
   }
 }
 
@@ -85,25 +97,28 @@ export class SourceDocument {
    */
   lineOf(path: DocPath): number | undefined {
     let node: unknown = this.doc.contents;
+    /** The key of the map that holds `node`: a missing field is placed on it (`errors:`), not on its first field. */
     let keyNode: Node | undefined;
+    let missing = false;
     for (const key of path) {
-      keyNode = undefined;
       if (isMap(node)) {
         const pair = node.items.find((p) => isPair(p) && scalarValue(p.key) === key);
-        if (!pair) break;
+        if (!pair) {
+          missing = true;
+          break;
+        }
         keyNode = isNode(pair.key) ? pair.key : undefined;
         node = pair.value;
       } else if (isSeq(node) && typeof key === "number" && key < node.items.length) {
+        keyNode = undefined;
         node = node.items[key];
       } else {
+        missing = true;
         break;
       }
-      if (!isNode(node)) {
-        node = keyNode;
-        break;
-      }
+      if (!isNode(node)) break;
     }
-    const at = isNode(node) ? node : keyNode;
+    const at = (missing && keyNode) || (isNode(node) ? node : keyNode);
     const offset = at?.range?.[0];
     return offset === undefined ? undefined : this.lines.linePos(offset).line;
   }
