@@ -100,9 +100,14 @@ export async function send(
 
 /** A network error as one line: undici's and fetch's wrap the system error (ECONNREFUSED …) in `cause`. */
 function describeError(e: unknown, timeoutMs: number): string {
-  if (e instanceof Error && (e.name === "TimeoutError" || e.name === "AbortError"))
-    return `no answer within ${timeoutMs} ms`;
-  const err = e as { message?: string; code?: string; cause?: { message?: string; code?: string } };
+  const err = (e ?? {}) as {
+    name?: string;
+    message?: string;
+    code?: string;
+    cause?: { message?: string; code?: string };
+  };
+  // The timeout's abort is a DOMException, which is not an Error in every realm: read its name.
+  if (err.name === "TimeoutError" || err.name === "AbortError") return `no answer within ${timeoutMs} ms`;
   const cause = err.cause;
   if (cause?.code || cause?.message)
     return `could not send: ${cause.code ?? ""}${cause.code && cause.message ? " " : ""}${cause.message ?? ""}`.trim();

@@ -45,6 +45,8 @@ export class Notifications {
   private readonly outbox: OutboxEntry[] = [];
   private readonly allowed: AllowedHosts;
   private nextId = 1;
+  /** Every secret of every notifier seen; each row is masked with all of them. */
+  private readonly secrets = new Set<string>();
 
   /** Throws an Error naming `deliverTo` when one of its entries is not a host or host:port. */
   constructor(private readonly opts: NotificationsOptions = {}) {
@@ -61,7 +63,11 @@ export class Notifications {
     notifiers: readonly (Record<string, unknown> | MissingNotifier)[],
     nowMs: number,
   ): Promise<OutboxEntry[]> {
-    const rows = await Promise.all(notifiers.map((n) => this.sendOne(event, n, nowMs)));
+    const prepared = notifiers.map((n) => this.prepare(event, n));
+    // One masker for every secret this emulator has seen: a receiver's answer quoted in a reason could carry
+    // another notifier's secret as well as its own.
+    const masker = new Masker([...this.secrets]);
+    const rows = await Promise.all(prepared.map((p) => this.sendOne(event, p, masker, nowMs)));
     for (const row of rows) {
       this.outbox.push(row);
       this.log(row);
@@ -77,11 +83,26 @@ export class Notifications {
     return this.outbox.filter((e) => keys.every(([k, v]) => e[k] === v));
   }
 
+  /** The notifier's channel and message, its secrets added to those every row is masked with. */
+  private prepare(event: AlertEvent, notifier: Record<string, unknown> | MissingNotifier): Prepared {
+    if ("missing" in notifier && notifier.missing === true)
+      return { notifier: notifier as MissingNotifier, missing: true };
+    const stored = notifier as Record<string, unknown>;
+    const properties = (stored.properties ?? {}) as Record<string, unknown>;
+    const channel = CHANNELS.find((c) => properties[c] !== undefined && properties[c] !== null);
+    if (!channel) return { notifier: stored, missing: false };
+    const message = channelMessage(channel, properties[channel] as Record<string, unknown>, event);
+    for (const s of message.secrets) this.secrets.add(s);
+    return { notifier: stored, missing: false, channel, message };
+  }
+
   private async sendOne(
     event: AlertEvent,
-    notifier: Record<string, unknown> | MissingNotifier,
+    prepared: Prepared,
+    masker: Masker,
     nowMs: number,
   ): Promise<OutboxEntry> {
+    const notifier = prepared.notifier;
     const base = {
       id: `out_${this.nextId++}`,
       time: new Date(nowMs).toISOString(),
@@ -92,23 +113,22 @@ export class Notifications {
       groupValues: event.groupValues,
       value: event.value,
     };
-    if ("missing" in notifier && notifier.missing === true) {
+    if (prepared.missing) {
       return {
         ...base,
         notifierName: "",
         channel: "",
         targetHost: null,
         outcome: "failed",
-        reason: `notifier ${notifier.id} does not exist (deleted after the monitor named it)`,
+        reason: `notifier ${String(notifier.id)} does not exist (deleted after the monitor named it)`,
         request: null,
         body: null,
       };
     }
-    const stored = notifier as Record<string, unknown>;
+    const stored = prepared.notifier;
     const notifierName = typeof stored.name === "string" ? stored.name : "";
-    const properties = (stored.properties ?? {}) as Record<string, unknown>;
-    const channel = CHANNELS.find((c) => properties[c] !== undefined && properties[c] !== null);
-    if (!channel) {
+    const { channel, message } = prepared;
+    if (!channel || !message) {
       return {
         ...base,
         notifierName,
@@ -120,8 +140,6 @@ export class Notifications {
         body: null,
       };
     }
-    const message = channelMessage(channel, properties[channel] as Record<string, unknown>, event);
-    const masker = new Masker(message.secrets);
     const row = { ...base, notifierName, channel };
 
     const disabledUntil = typeof stored.disabledUntil === "string" ? Date.parse(stored.disabledUntil) : NaN;
@@ -190,6 +208,11 @@ export class Notifications {
     );
   }
 }
+
+/** A notifier ready to send: its channel and message, or why it has none. */
+type Prepared =
+  | { notifier: MissingNotifier; missing: true }
+  | { notifier: Record<string, unknown>; missing: false; channel?: Channel; message?: ChannelMessage };
 
 /** Headers as shown: the value of every header that carries a secret masked, the rest as sent. */
 function maskHeaders(headers: Record<string, string>, masker: Masker): Record<string, string> {
