@@ -131,7 +131,7 @@ describe("each channel's request, at a local receiver", () => {
       notifier("notify_custom", "customWebhook", {
         url: `${receiver.base}/hooks/custom?sig=query-secret-123`,
         body: '{"status": "{{ if eq .Action "Open" }}firing{{ else }}resolved{{ end }}", "group": {{jsonArray .GroupValues}}, "v": {{.Value}}}',
-        headers: { "X-Team": "payments" },
+        headers: { "X-Team": "payments", "X-Api-Key": "declared-in-plain-headers" },
         secretHeaders: { "X-Signature": "header-secret-456" },
       }),
     );
@@ -140,6 +140,7 @@ describe("each channel's request, at a local receiver", () => {
     expect(got.path).toBe("/hooks/custom?sig=query-secret-123");
     expect(got.headers["content-type"]).toBe("application/json");
     expect(got.headers["x-team"]).toBe("payments");
+    expect(got.headers["x-api-key"]).toBe("declared-in-plain-headers");
     expect(got.headers["x-signature"]).toBe("header-secret-456");
     expect(got.body).toBe('{"status": "firing", "group": ["checkout"], "v": 42}');
     expect(row).toMatchObject({
@@ -157,7 +158,13 @@ describe("each channel's request, at a local receiver", () => {
     expect(row.request).toEqual({
       method: "POST",
       url: `${receiver.base}/hooks/***`,
-      headers: { "Content-Type": "application/json", "X-Team": "payments", "X-Signature": "***" },
+      // A plain header whose name says it is a credential is masked like a secret header.
+      headers: {
+        "Content-Type": "application/json",
+        "X-Team": "payments",
+        "X-Api-Key": "***",
+        "X-Signature": "***",
+      },
     });
   });
 
@@ -271,6 +278,8 @@ describe("each channel's request, at a local receiver", () => {
     expect(receiver.json()).toHaveProperty("content");
     expect(row.outcome).toBe("delivered");
     expect(row.request?.headers.Authorization).toBe("Bot ***");
+    // Discord's API URL is no secret (only the token is): the outbox shows it whole.
+    expect(row.request?.url).toBe("https://discord.com/api/v10/channels/998877/messages");
   });
 
   it("PagerDuty Events API v2: trigger then resolve with one dedup key per alert (developer.pagerduty.com, Send an Alert Event)", async () => {
@@ -396,6 +405,7 @@ describe("safe by default: loopback only, unless deliverTo allows the host", () 
     // The held row still shows what would have been sent, masked.
     expect(rows[0].body).toMatchObject({ event_action: "trigger", routing_key: "***" });
     expect(rows[1].request?.url).toBe("https://hooks.slack.com/services/***");
+    expect(rows[0].request?.url).toBe("https://events.pagerduty.com/v2/enqueue");
     expect(lines[0]).toMatch(
       /^notification held: monitor "Error rate" \(mon_errors\) Open \[checkout\] → pagerduty notifier/,
     );

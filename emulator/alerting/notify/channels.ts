@@ -21,7 +21,13 @@ export interface OutgoingRequest {
 
 /** What a channel makes of an event. */
 export type ChannelMessage =
-  | { kind: "request"; request: OutgoingRequest; secrets: string[] }
+  | {
+      kind: "request";
+      request: OutgoingRequest;
+      secrets: string[];
+      /** The URL is the user's webhook URL, a credential in itself: shown masked (a vendor's fixed API URL is not). */
+      urlIsSecret: boolean;
+    }
   | { kind: "email"; to: string[]; subject: string; text: string; secrets: string[] }
   | { kind: "invalid"; reason: string; secrets: string[] };
 
@@ -155,22 +161,38 @@ export function channelMessage(
         kind: "request",
         request: { method: "POST", url, headers: { ...JSON_HEADERS }, body },
         secrets,
+        urlIsSecret: true,
       };
     }
     case "slack": {
       const url = str(config.slackUrl);
       if (!url) return invalid("slack.slackUrl is missing");
-      return { kind: "request", request: post(url, slackMessage(event)), secrets: urlSecrets(url) };
+      return {
+        kind: "request",
+        request: post(url, slackMessage(event)),
+        secrets: urlSecrets(url),
+        urlIsSecret: true,
+      };
     }
     case "microsoftTeams": {
       const url = str(config.microsoftTeamsUrl);
       if (!url) return invalid("microsoftTeams.microsoftTeamsUrl is missing");
-      return { kind: "request", request: post(url, teamsMessage(event)), secrets: urlSecrets(url) };
+      return {
+        kind: "request",
+        request: post(url, teamsMessage(event)),
+        secrets: urlSecrets(url),
+        urlIsSecret: true,
+      };
     }
     case "discordWebhook": {
       const url = str(config.discordWebhookUrl);
       if (!url) return invalid("discordWebhook.discordWebhookUrl is missing");
-      return { kind: "request", request: post(url, discordMessage(event)), secrets: urlSecrets(url) };
+      return {
+        kind: "request",
+        request: post(url, discordMessage(event)),
+        secrets: urlSecrets(url),
+        urlIsSecret: true,
+      };
     }
     case "discord": {
       const token = str(config.discordToken);
@@ -188,6 +210,7 @@ export function channelMessage(
         kind: "request",
         request: post(url, discordMessage(event), { Authorization: `Bot ${token}` }),
         secrets: [token],
+        urlIsSecret: false,
       };
     }
     case "pagerduty": {
@@ -198,6 +221,7 @@ export function channelMessage(
         kind: "request",
         request: post(PAGERDUTY_EVENTS_URL, pagerDutyEvent(routingKey, event)),
         secrets,
+        urlIsSecret: false,
       };
     }
     case "opsgenie": {
@@ -207,6 +231,7 @@ export function channelMessage(
         kind: "request",
         request: opsgenieRequest(apiKey, config.isEU === true, event),
         secrets: [apiKey],
+        urlIsSecret: false,
       };
     }
     case "email": {
@@ -225,6 +250,10 @@ export function channelMessage(
   }
 }
 
+/** Header names that carry credentials whatever map they were declared in. */
+const CREDENTIAL_HEADER =
+  /^(authorization|proxy-authorization|cookie)$|token|secret|key|signature|password|auth/i;
+
 /** The custom webhook: the declared template rendered, POSTed with `Content-Type: application/json`, the declared
  * headers and the secret headers (axiomhq/docs custom-webhook-notifier; OA `customWebhook.{url, body, headers,
  * secretHeaders}`). An empty body is the default template, as the page says the default is. */
@@ -232,7 +261,12 @@ function customWebhook(config: Record<string, unknown>, event: AlertEvent): Chan
   const url = str(config.url);
   const headers = stringMap(config.headers);
   const secretHeaders = stringMap(config.secretHeaders);
-  const secrets = [...Object.values(secretHeaders), ...(url ? urlSecrets(url) : [])];
+  // Secret headers are masked (OA: "Sensitive HTTP headers … that should be masked in logs"); so is a plain
+  // header whose name says it carries a credential, in case one was declared in the wrong map.
+  const credentialHeaders = Object.entries(headers)
+    .filter(([name]) => CREDENTIAL_HEADER.test(name))
+    .map(([, value]) => value);
+  const secrets = [...Object.values(secretHeaders), ...credentialHeaders, ...(url ? urlSecrets(url) : [])];
   if (!url) return invalid("customWebhook.url is missing", secrets);
   const template =
     typeof config.body === "string" && config.body.trim() !== "" ? config.body : DEFAULT_WEBHOOK_TEMPLATE;
@@ -246,6 +280,7 @@ function customWebhook(config: Record<string, unknown>, event: AlertEvent): Chan
     kind: "request",
     request: { method: "POST", url, headers: { ...JSON_HEADERS, ...headers, ...secretHeaders }, body },
     secrets,
+    urlIsSecret: true,
   };
 }
 

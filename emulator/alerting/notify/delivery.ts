@@ -10,7 +10,7 @@ import { isLoopback } from "../../../provider/client/options";
 import type { OutgoingRequest } from "./channels";
 
 /** How long a send may take, connection to last byte. */
-export const DEFAULT_SEND_TIMEOUT_MS = 10_000;
+export const DEFAULT_SEND_TIMEOUT_MS = 5_000;
 
 /** The most of a receiver's error answer a failure's reason quotes. */
 const ANSWER_EXCERPT = 200;

@@ -176,7 +176,7 @@ export class Notifications {
       targetHost: url.host,
       request: {
         method: request.method,
-        url: maskUrl(request.url),
+        url: message.urlIsSecret ? maskUrl(request.url) : masker.text(request.url),
         headers: maskHeaders(request.headers, masker),
       },
       body: parseBody(masker.text(request.body)),
