@@ -198,6 +198,13 @@ describe("text/template semantics (pkg.go.dev/text/template)", () => {
     ],
     ["a raw string and a rune", "{{`a\\n`}} {{'a'}}", "a\\n 97"],
     ["define and template", '{{define "t"}}[{{.}}]{{end}}{{template "t" .Action}}', "[Open]"],
+    [
+      "else with",
+      "{{with .MatchedEvent.nope}}a{{else with .MatchedEvent.level}}{{.}}{{else}}c{{end}}",
+      "fatal",
+    ],
+    ["trim markers around else", "{{if false}}a{{- else -}}  \n b {{- end}}", "b"],
+    ["block", '{{block "b" .Title}}<{{.}}>{{end}}', "<Axiom Monitor Test Triggered>"],
   ])("%s", (_name, template, expected) => {
     expect(render(template, rich)).toBe(expected);
   });
@@ -246,6 +253,18 @@ describe("errors name the line and the problem, as Go's do", () => {
     ["an unterminated string", '{{printf "abc}}', "template: webhook:1: unterminated quoted string"],
     ["an unclosed comment", "{{/* x }}", "template: webhook:1: unclosed comment"],
     ["break outside range", "{{break}}", "template: webhook:1: {{break}} outside {{range}}"],
+    ["nil alone", "{{nil}}", "template: webhook:1: nil is not a command"],
+    [
+      "a constant as a later pipeline stage",
+      '{{.Title | "x"}}',
+      "template: webhook:1: non executable command in pipeline stage 2",
+    ],
+    ["an argument to a constant", "{{1 2}}", "template: webhook:1: can't give argument to non-function 1"],
+    [
+      "an else after else",
+      "{{if 1}}{{else}}{{else}}{{end}}",
+      "template: webhook:1: expected end; found {{else}}",
+    ],
   ])("parse: %s", (_name, template, message) => {
     const e = renderError(template);
     expect(e.phase).toBe("parse");
@@ -267,6 +286,11 @@ describe("errors name the line and the problem, as Go's do", () => {
       "index out of range",
       "{{index .GroupValues 5}}",
       'template: webhook:1:2: executing "webhook" at <index .GroupValues 5>: error calling index: index out of range: 5',
+    ],
+    [
+      "arguments to a field",
+      '{{.Title "x"}}',
+      'template: webhook:1:2: executing "webhook" at <.Title "x">: Title has arguments but cannot be invoked as function',
     ],
     [
       "len of a number",

@@ -343,8 +343,9 @@ class Parser {
     return -1;
   }
 
+  /** A token as Go's parser quotes it in an error: its source text. */
   private describe(t: Tok): string {
-    return `"${this.src.slice(t.pos, t.pos + (t.k === "string" ? 1 : 1)).trim() || t.k}"`;
+    return `"${this.src.slice(t.pos, t.pos + this.tokLen(t))}"`;
   }
 
   private lex(inner: string, base: number): Tok[] {
@@ -494,6 +495,17 @@ class Parser {
     if (depth !== 0) this.fail(startPos, depth > 0 ? "unclosed left paren" : "unexpected right paren");
     if (cur.length === 0) this.fail(startPos, "missing command");
     cmds.push(this.parseCommand(cur));
+    // Go's checkPipeline: only the first stage may be a plain operand; a later one must take the value passed on.
+    cmds.forEach((c, n) => {
+      const head = c.args[0].t;
+      if (
+        n > 0 &&
+        (head === "bool" || head === "dot" || head === "nil" || head === "number" || head === "string")
+      )
+        this.fail(c.pos, `non executable command in pipeline stage ${n + 1}`);
+    });
+    if (cmds.length === 1 && cmds[0].args.length === 1 && cmds[0].args[0].t === "nil")
+      this.fail(startPos, "nil is not a command");
     if (!isAssign) for (const d of decl) this.vars.push(d);
     return { decl, isAssign, cmds, pos: startPos, text };
   }
@@ -1030,7 +1042,14 @@ class Executor {
         }
         return;
       }
-      if (callArgs.length) this.fail(at.pos, context, `${name} is not a method but has arguments`);
+      if (callArgs.length)
+        this.fail(
+          at.pos,
+          context,
+          cur instanceof GoStruct
+            ? `${name} has arguments but cannot be invoked as function`
+            : `${name} is not a method but has arguments`,
+        );
       if (cur === undefined || cur === null) {
         // A field of nothing is nothing (missingkey=default), as Go answers `.MatchedEvent.x` on a nil map.
         cur = undefined;
