@@ -6,9 +6,11 @@
  * one without counts the alert events, however many notifiers each went to.
  *
  * When. Monitors run on their own schedule, every `intervalMinutes`, and a notification carries the time of the run
- * that sent it. `at: T` therefore matches a notification sent in `[start + T, start + T + interval)`: the first run
- * at or after T, whatever the phase of the schedule. `after: A` and `by: B` bound it to `[start + A, start + B]`,
- * both ends included. With none of them, any time in the run.
+ * that sent it. A run's window ends where it runs, that instant excluded, so what happens at T is first seen by the
+ * next run, up to one interval later. `at: T` therefore matches a notification sent in
+ * `[start + T, start + T + interval]`, both ends included: the run that sees what happened at T, whatever the phase
+ * of the schedule, and a notification sent at exactly T (a time copied from a report). `after: A` and `by: B` bound
+ * it to `[start + A, start + B]`, both ends included. With none of them, any time in the run.
  *
  * How many. Exactly one by default; `count: N` exactly N, `atLeast: N` N or more, `never: true` none.
  *
@@ -153,7 +155,7 @@ export function windowOf(
   startMs: number,
   intervalMs: number,
 ): ExpectationResult["window"] {
-  if (e.at !== undefined) return { from: startMs + e.at, to: startMs + e.at + intervalMs, toIncluded: false };
+  if (e.at !== undefined) return { from: startMs + e.at, to: startMs + e.at + intervalMs, toIncluded: true };
   return {
     from: e.after === undefined ? -Infinity : startMs + e.after,
     to: e.by === undefined ? Infinity : startMs + e.by,

@@ -33,8 +33,8 @@ function slug(text: string): string {
 }
 
 /** A number as the page prints it: up to 4 significant decimals, no exponent for ordinary values. */
-function num(v: number): string {
-  return Number.isInteger(v) ? String(v) : String(Number(v.toPrecision(6)));
+function num(v: number, digits = 6): string {
+  return Number.isInteger(v) ? String(v) : String(Number(v.toPrecision(digits)));
 }
 
 /** An alert period of a monitor: from the run that found it open to the run that closed it (or the test's end). */
@@ -164,7 +164,7 @@ function monitorChart(
   for (const v of scale.yTicks) {
     const y = scale.y(v).toFixed(2);
     parts.push(
-      `<text x="${CHART.left - 6}" y="${y}" text-anchor="end" dominant-baseline="middle">${escapeHtml(num(v))}</text>`,
+      `<text x="${CHART.left - 6}" y="${y}" text-anchor="end" dominant-baseline="middle">${escapeHtml(num(v, 3))}</text>`,
     );
   }
   parts.push(`</g>`);
@@ -301,7 +301,8 @@ export function renderReport(outcomes: readonly RunOutcome[]): string {
       const id = `${fileId}-m-${slug(m.key)}`;
       const monitorRuns = runs.filter((r) => o.facts.monitorKeyOfId.get(r.monitorId) === m.key);
       const monitorAlerts = alerts.filter((a) => a.monitorKey === m.key);
-      const periods = alertPeriods(monitorRuns, endMs);
+      // A match monitor's alert never closes (DOCS match-monitors): each notification is one event, not a period.
+      const periods = m.inputs.type === "MatchEvent" ? [] : alertPeriods(monitorRuns, endMs);
       const threshold =
         m.inputs.type === "Threshold" && m.inputs.threshold !== undefined
           ? Number(m.inputs.threshold)
