@@ -85,16 +85,54 @@ export function goTypeName(v: GoValue): string {
   return "map[string]interface {}";
 }
 
+/** The exact decimal expansion of a positive finite double: `digits` (no trailing zeros) and `dp`, the decimal
+ * point's position. A double is m·2^e, which is m·5^-e / 10^-e when e < 0: exact with BigInt. */
+function exactDecimal(x: number): { digits: string; dp: number } {
+  const view = new DataView(new ArrayBuffer(8));
+  view.setFloat64(0, x);
+  const bits = view.getBigUint64(0);
+  const biased = Number((bits >> 52n) & 0x7ffn);
+  let mantissa = bits & ((1n << 52n) - 1n);
+  let exp = -1074;
+  if (biased !== 0) {
+    mantissa |= 1n << 52n;
+    exp = biased - 1075;
+  }
+  const s = exp >= 0 ? (mantissa << BigInt(exp)).toString() : (mantissa * 5n ** BigInt(-exp)).toString();
+  return { digits: s.replace(/0+$/, ""), dp: exp >= 0 ? s.length : s.length + exp };
+}
+
+/** Rounds decimal digits to `nd` significant digits, an exact half to even, as strconv's decimal.Round does. */
+function roundDigits(digits: string, dp: number, nd: number): { digits: string; dp: number } {
+  if (nd < 0) return { digits: "", dp };
+  if (digits.length <= nd) return { digits, dp };
+  const keep = digits.slice(0, nd);
+  const rest = digits.slice(nd);
+  const up =
+    rest[0] > "5" ||
+    (rest[0] === "5" && (/[1-9]/.test(rest.slice(1)) || (nd > 0 && Number(keep[nd - 1]) % 2 === 1)));
+  if (!up) return { digits: keep.replace(/0+$/, ""), dp };
+  const out = keep.split("");
+  let i = nd - 1;
+  while (i >= 0 && out[i] === "9") out[i--] = "0";
+  if (i < 0) return { digits: "1", dp: dp + 1 };
+  out[i] = String(Number(out[i]) + 1);
+  return { digits: out.join("").replace(/0+$/, ""), dp };
+}
+
 /**
  * strconv.FormatFloat's decimal digits of `x` (positive, finite): `digits` without trailing zeros and `dp`, the
- * decimal point's position, for the shortest round-trip form (`prec` < 0) or rounded to `prec` significant digits.
+ * decimal point's position, for the shortest round-trip form (`prec` < 0; JavaScript's shortest digits are the
+ * same, both choosing the closest of the shortest) or rounded to `prec` significant digits.
  */
 function decimalDigits(x: number, prec: number): { digits: string; dp: number } {
   if (x === 0) return { digits: "", dp: 0 };
-  const s = prec < 0 ? x.toExponential() : x.toExponential(Math.max(prec - 1, 0));
-  const [mantissa, exp] = s.split("e");
-  const digits = mantissa.replace(".", "").replace(/0+$/, "");
-  return { digits, dp: Number(exp) + 1 };
+  if (prec < 0) {
+    const [mantissa, exp] = x.toExponential().split("e");
+    return { digits: mantissa.replace(".", "").replace(/0+$/, ""), dp: Number(exp) + 1 };
+  }
+  const exact = exactDecimal(x);
+  return roundDigits(exact.digits, exact.dp, prec);
 }
 
 /** strconv's %e body: one digit, `frac` more, `e±dd`. */
@@ -139,8 +177,10 @@ export function formatGoFloat(x: number, verb: string, prec: number): string {
       const { digits, dp } = decimalDigits(a, -1);
       return sign + fmtF(digits, dp, Math.max(digits.length - dp, 0));
     }
-    if (a < 1e21) return sign + a.toFixed(p);
-    return sign + BigInt(a).toString() + (p > 0 ? "." + "0".repeat(p) : "");
+    if (a === 0) return sign + fmtF("", 1, p);
+    const exact = exactDecimal(a);
+    const { digits, dp } = roundDigits(exact.digits, exact.dp, exact.dp + p);
+    return sign + fmtF(digits, dp, p);
   }
   if (verb === "e" || verb === "E") {
     if (prec < 0) {
