@@ -11,6 +11,8 @@ import { DEFAULT_WEBHOOK_TEMPLATE, renderWebhookBody } from "../../emulator/aler
 import { Router, type RequestContext } from "../../emulator/http";
 import type { RouteAccess } from "../../emulator/auth";
 import { registerNotificationsRoute, NOTIFICATIONS_PATH } from "../../emulator/routes/emulator-notifications";
+import { api } from "../helpers/emulator";
+import { createMonitor, eventsAt, ingest, startManual } from "../helpers/monitor-runs";
 
 interface Received {
   method: string;
@@ -670,5 +672,98 @@ describe("GET /_emulator/notifications", () => {
     await expect(get({ monitorId: ["a", "b"] })).rejects.toThrow(
       "query parameter monitorId given more than once",
     );
+  });
+});
+
+describe("through a running emulator on a manual clock", () => {
+  it("a grouped threshold monitor's Open and Closed reach the receiver; PagerDuty's are held; the route and the log show them masked", async () => {
+    const lines: string[] = [];
+    const em = await startManual({ logger: (l) => lines.push(l) });
+    try {
+      const secrets = ["tok-in-query-0001", "hdr-secret-0002", "slackpath-0003", "pd-routing-0004"];
+      const create = async (name: string, properties: Record<string, unknown>) => {
+        const res = await api(em, "POST", "/v2/notifiers", { name, properties });
+        expect(res.status).toBe(200);
+        return res.body.id as string;
+      };
+      const custom = await create("custom", {
+        customWebhook: {
+          url: `${receiver.base}/custom?token=${secrets[0]}`,
+          body: '{"title": "{{.Title}}", "action": "{{.Action}}", "group": {{jsonArray .GroupValues}}, "value": {{.Value}}}',
+          secretHeaders: { "X-Secret": secrets[1] },
+        },
+      });
+      const slack = await create("slack", {
+        slack: { slackUrl: `${receiver.base}/services/T1/B1/${secrets[2]}` },
+      });
+      const pd = await create("pd", { pagerduty: { routingKey: secrets[3] } });
+      await ingest(em, eventsAt(0, 3, { service: "checkout" }));
+      const m = await createMonitor(em, {
+        name: "5xx by service",
+        aplQuery: "['logs'] | summarize count() by service",
+        threshold: 2,
+        notifyByGroup: true,
+        notifierIds: [custom, slack, pd],
+      });
+      await em.clock.advance("2m");
+
+      // Minute 1 opens the checkout group; minute 2 sees no events, so the group disappears and closes at 0.
+      const customBodies = receiver.received
+        .filter((r) => r.path.startsWith("/custom"))
+        .map((r) => JSON.parse(r.body));
+      expect(customBodies).toEqual([
+        { title: "5xx by service", action: "Open", group: ["checkout"], value: 3 },
+        { title: "5xx by service", action: "Closed", group: ["checkout"], value: 0 },
+      ]);
+      expect(
+        receiver.received.filter((r) => r.path.startsWith("/custom")).map((r) => r.headers["x-secret"]),
+      ).toEqual([secrets[1], secrets[1]]);
+      expect(
+        receiver.received.filter((r) => r.path.startsWith("/services")).map((r) => JSON.parse(r.body).text),
+      ).toEqual([
+        expect.stringMatching(/^\[Open\] 5xx by service \(service=checkout\): /),
+        expect.stringMatching(/^\[Closed\] 5xx by service \(service=checkout\): /),
+      ]);
+
+      const res = await api(em, "GET", `/_emulator/notifications?monitorId=${m.id}&notifierId=${pd}`);
+      expect(res.status).toBe(200);
+      const held = res.body as OutboxEntry[];
+      expect(held.map((e) => [e.action, e.outcome, e.targetHost, e.reason])).toEqual([
+        [
+          "Open",
+          "held",
+          "events.pagerduty.com",
+          "events.pagerduty.com is not a loopback address and not in --deliver-to",
+        ],
+        [
+          "Closed",
+          "held",
+          "events.pagerduty.com",
+          "events.pagerduty.com is not a loopback address and not in --deliver-to",
+        ],
+      ]);
+      const [trigger, resolve] = held.map((e) => e.body as Record<string, unknown>);
+      expect([trigger.event_action, resolve.event_action]).toEqual(["trigger", "resolve"]);
+      expect(trigger.dedup_key).toBe(`${m.id}/checkout`);
+      expect(resolve.dedup_key).toBe(trigger.dedup_key);
+
+      const all = await api(em, "GET", "/_emulator/notifications");
+      expect((all.body as OutboxEntry[]).map((e) => e.outcome)).toEqual([
+        "delivered",
+        "delivered",
+        "held",
+        "delivered",
+        "delivered",
+        "held",
+      ]);
+      const notificationLines = lines.filter((l) => l.startsWith("notification "));
+      expect(notificationLines).toHaveLength(6);
+      for (const secret of secrets) {
+        expect({ secret, inRoute: all.text.includes(secret) }).toEqual({ secret, inRoute: false });
+        expect({ secret, inLog: lines.some((l) => l.includes(secret)) }).toEqual({ secret, inLog: false });
+      }
+    } finally {
+      await em.close();
+    }
   });
 });
