@@ -6,7 +6,13 @@
  */
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { Notifications, type AlertEvent, type OutboxEntry } from "../../emulator/alerting/notify";
+import {
+  Notifications,
+  OUTBOX_LIMIT,
+  type AlertEvent,
+  type OutboxEntry,
+} from "../../emulator/alerting/notify";
+import { maskUrl } from "../../emulator/alerting/notify/mask";
 import { DEFAULT_WEBHOOK_TEMPLATE, renderWebhookBody } from "../../emulator/alerting/notify/custom-webhook";
 import { Router, type RequestContext } from "../../emulator/http";
 import type { RouteAccess } from "../../emulator/auth";
@@ -765,5 +771,36 @@ describe("through a running emulator on a manual clock", () => {
     } finally {
       await em.close();
     }
+  });
+});
+
+describe("how a webhook URL is shown", () => {
+  it.each([
+    ["Slack", "https://hooks.slack.com/services/T000/B000/XXXXXXXX", "https://hooks.slack.com/services/***"],
+    [
+      "Teams",
+      "https://acme.webhook.office.com/webhookb2/abc@def/IncomingWebhook/123/456",
+      "https://acme.webhook.office.com/webhookb2/***",
+    ],
+    ["Discord", "https://discord.com/api/webhooks/123/tokenpart", "https://discord.com/api/***"],
+    ["a query", "https://hooks.example.com/h?sig=abc", "https://hooks.example.com/h/***"],
+    ["user info", "https://user:pass@hooks.example.com/", "https://***@hooks.example.com"],
+    ["a port", "http://127.0.0.1:8080/a/b", "http://127.0.0.1:8080/a/***"],
+    ["no path", "https://hooks.example.com", "https://hooks.example.com"],
+    ["text that is no URL", "not a url", "***"],
+  ])("%s", (_name, url, shown) => {
+    expect(maskUrl(url)).toBe(shown);
+  });
+});
+
+describe("the outbox's size", () => {
+  it(`keeps the newest ${OUTBOX_LIMIT} rows, so a long run holds its memory flat`, async () => {
+    const n = new Notifications();
+    const mail = notifier("notify_mail", "email", { emails: ["a@example.com"] });
+    for (let i = 0; i < OUTBOX_LIMIT + 5; i++) await n.dispatch(openEvent, [mail], NOW_MS + i);
+    const rows = n.entries();
+    expect(rows).toHaveLength(OUTBOX_LIMIT);
+    expect(rows[0].id).toBe("out_6");
+    expect(rows[rows.length - 1].id).toBe(`out_${OUTBOX_LIMIT + 5}`);
   });
 });
