@@ -174,6 +174,11 @@ describe("text/template semantics (pkg.go.dev/text/template)", () => {
       "true true true false",
     ],
     ["ne on strings", '{{ne .Action "Open"}}', "false"],
+    [
+      "eq against nil: a nil slice is nil, a string is not",
+      "{{eq .GroupKeys nil}} {{eq .Title nil}} {{eq .MatchedEvent nil}}",
+      "true false false",
+    ],
     ["len counts bytes of a string", '{{len "héllo"}} {{len .MatchedEvent}}', "6 5"],
     [
       "index into slices, maps and strings",
@@ -226,7 +231,11 @@ describe("fmt's printf (pkg.go.dev/fmt)", () => {
     ["%f %.2f %6.2f %.0f", [3.14159, 3.14159, 3.14159, 2.7], "3.141590 3.14   3.14 3"],
     ["%e %E", [123456.789, 0.000123], "1.234568e+05 1.230000E-04"],
     ["%g %.3g", [100000000.0, 3.14159], "1e+08 3.14"],
-    ["%.2f %.0f %.0f %.2e (exact halves round to even)", [0.125, 2.5, 3.5, 1.125], "0.12 2 4 1.12e+00 (exact halves round to even)"],
+    [
+      "%.2f %.0f %.0f %.2e (exact halves round to even)",
+      [0.125, 2.5, 3.5, 1.125],
+      "0.12 2 4 1.12e+00 (exact halves round to even)",
+    ],
     ["%.1f %.3f %f", [0.05, 1e22, 0.0], "0.1 10000000000000000000000.000 0.000000"],
     ["%t %x %X", [true, 255n, "hi"], "true ff 6869"],
     ["%T %T %T", [1n, 1.5, "s"], "int float64 string"],

@@ -638,13 +638,9 @@ function eqValues(a: GoValue, b: GoValue): boolean {
     if (ka !== kb) throw new CallError("incompatible types for comparison");
     return a === b;
   }
-  // Go 1.18+: nil compares with nil; a nil against a non-nil of another kind is simply unequal.
-  if ((a === null || a === undefined) && (b === null || b === undefined)) return true;
-  if (a === null || a === undefined || b === null || b === undefined) {
-    const other = a ?? b;
-    if (Array.isArray(other) || isGoMap(other) || other instanceof GoNil) return other instanceof GoNil;
-    throw new CallError("incompatible types for comparison");
-  }
+  // Go's eq: nil (an invalid value) equals nil and a nil slice or map, and is unequal to anything else; no error.
+  const isNil = (v: GoValue) => v === null || v === undefined || v instanceof GoNil;
+  if (a === null || a === undefined || b === null || b === undefined) return isNil(a) && isNil(b);
   if (a instanceof GoTime && b instanceof GoTime) return a.ns === b.ns;
   if (Array.isArray(a) || isGoMap(a) || a instanceof GoNil)
     throw new CallError(`non-comparable type ${formatValue(a)}: ${goTypeName(a)}`);
