@@ -8,7 +8,7 @@ import { readFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { parseRfc3339Ns } from "../../provider/time";
 import { testEvents, type TestEvent } from "./generate";
-import { buildModel, type TestModel } from "./model";
+import { buildModel, EVERYTHING, type TestModel } from "./model";
 import { AlertTestFileSchema, DEFAULT_START, type AlertTestFile, type Expectation } from "./schema";
 import { FileProblems, SourceDocument, type Problem } from "./source";
 
@@ -127,9 +127,13 @@ export async function loadAlertTest(file: string, cwd = process.cwd()): Promise<
   const startMs = Number(parseRfc3339Ns(parsed.start ?? DEFAULT_START)! / 1_000_000n);
 
   const preview = parsed.stack ? await readStackPreview(doc, parsed.stack, dirname(path)) : undefined;
-  const { model, problems } = buildModel(parsed, doc, preview);
+  const { model, problems, leftOut } = buildModel(parsed, doc, preview);
   /** Names of entries the model left out for their own problems: an expectation naming one is not blamed too. */
-  const refused = new Set([...Object.keys(parsed.monitors ?? {}), ...Object.keys(parsed.notifiers ?? {})]);
+  const refused = new Set([
+    ...leftOut,
+    ...Object.keys(parsed.monitors ?? {}),
+    ...Object.keys(parsed.notifiers ?? {}),
+  ]);
   if (model.monitors.length === 0 && problems.length === 0)
     problems.push(doc.problem([], "declares no monitor: give stack: or monitors:"));
   const { events, problems: eventProblems } = testEvents(parsed.events ?? [], startMs, (p, m) =>
@@ -141,7 +145,8 @@ export async function loadAlertTest(file: string, cwd = process.cwd()): Promise<
   parsed.expect.forEach((e, index) => {
     const monitor = findByName(model.monitors, e.monitor);
     const describe = (items: { key: string }[]) => items.map((i) => i.key).join(", ");
-    if (monitor === undefined && refused.has(e.monitor) && problems.length > 0) return;
+    if (monitor === undefined && (refused.has(e.monitor) || refused.has(EVERYTHING)) && problems.length > 0)
+      return;
     if (monitor === undefined || Array.isArray(monitor)) {
       problems.push(
         doc.problem(
@@ -156,7 +161,12 @@ export async function loadAlertTest(file: string, cwd = process.cwd()): Promise<
     let notifierKey: string | undefined;
     if (e.notifier !== undefined) {
       const notifier = findByName(model.notifiers, e.notifier);
-      if (notifier === undefined && refused.has(e.notifier) && problems.length > 0) return;
+      if (
+        notifier === undefined &&
+        (refused.has(e.notifier) || refused.has(EVERYTHING)) &&
+        problems.length > 0
+      )
+        return;
       if (notifier === undefined || Array.isArray(notifier)) {
         problems.push(
           doc.problem(

@@ -36,6 +36,9 @@ import {
   type StackResource,
 } from "./stack";
 
+/** In `leftOut`: the whole stack could not be read, so any name may have been its. */
+export const EVERYTHING = "*";
+
 /** A notifier of the test. */
 export interface TestNotifier {
   /** Its resource name: the key under `notifiers:`, or the name in its URN. */
@@ -89,7 +92,7 @@ function isObject(v: unknown): v is Record<string, unknown> {
 /** A problem in the preview's document, naming the resource. */
 function stackProblem(preview: SourceDocument, r: StackResource, field: DocPath, message: string): Problem {
   const p = preview.problem([...r.path, ...field], message);
-  return { ...p, field: `${r.kind} ${r.name}${field.length ? `: ${field.join(".")}` : ""}` };
+  return { ...p, field: `${r.kind} ${r.name}${field.length ? `: ${issuePath(field)}` : ""}` };
 }
 
 /** `value` (a stack resource's inputs, as the test will use them) parsed by `schema`; its failures, named after the
@@ -204,8 +207,14 @@ export function buildModel(
   file: AlertTestFile,
   doc: SourceDocument,
   preview?: SourceDocument,
-): { model: TestModel; problems: Problem[] } {
+): { model: TestModel; problems: Problem[]; leftOut: Set<string> } {
   const problems: Problem[] = [];
+  /** Resource names and names of the entries left out for a problem of their own, so nothing else blames them. */
+  const leftOut = new Set<string>();
+  const leaveOut = (r: StackResource) => {
+    leftOut.add(r.name);
+    if (typeof r.inputs.name === "string") leftOut.add(r.inputs.name);
+  };
   const notifiers = new Map<string, TestNotifier>();
   const monitors = new Map<string, TestMonitor>();
   const datasets = new Map<string, TestDataset>();
@@ -222,6 +231,8 @@ export function buildModel(
   if (preview) {
     const read = readPreview(preview);
     problems.push(...read.problems);
+    // A document that is no preview declares nothing: what names its resources is not blamed as well.
+    if (read.problems.length > 0) leftOut.add(EVERYTHING);
     const stackNotifiers = read.resources.filter((r) => r.kind === "Notifier");
     const seen = new Map<string, StackResource>();
     for (const r of read.resources) {
@@ -238,15 +249,21 @@ export function buildModel(
         continue;
       }
       seen.set(`${r.kind}:${r.name}`, r);
-      const fail = (field: DocPath, message: string) =>
+      const fail = (field: DocPath, message: string) => {
         problems.push(stackProblem(preview, r, field, message));
+        leaveOut(r);
+      };
       if (r.kind === "Notifier") {
+        idsOfKey.set(r.name, r.ids);
+        if (file.notifiers && r.name in file.notifiers) continue; // replaced by the file's own
         const { inputs, urlHidden } = unhideNotifier(r, fail);
         const parsed = parseStack(preview, r, NotifierInputSchema, inputs, problems);
+        if (parsed === undefined) leaveOut(r);
         if (parsed === undefined) continue;
         notifiers.set(r.name, { key: r.name, inputs: parsed as NotifierCreate, urlHidden, origin: r.urn });
         idsOfKey.set(r.name, r.ids);
       } else if (r.kind === "Monitor") {
+        if (file.monitors && r.name in file.monitors) continue; // replaced by the file's own
         const resolved = resolveStackNotifierIds(r, stackNotifiers);
         if ("problem" in resolved) {
           fail([resolved.field], resolved.problem);
@@ -273,6 +290,7 @@ export function buildModel(
           continue;
         }
         const parsed = parseStack(preview, r, VirtualFieldInputSchema, r.inputs, problems);
+        if (parsed === undefined) leaveOut(r);
         if (parsed !== undefined) virtualFields.push(parsed);
       }
     }
@@ -308,11 +326,15 @@ export function buildModel(
   if (preview) {
     for (const { r, urns } of stackMonitors) {
       if (file.monitors && r.name in file.monitors) continue; // replaced by the file's own
-      const fail = (field: DocPath, message: string) =>
+      const fail = (field: DocPath, message: string) => {
         problems.push(stackProblem(preview, r, field, message));
+        leaveOut(r);
+      };
       const inputs: Record<string, unknown> = { ...r.inputs };
       if (urns !== undefined && inputs.notifierIds !== undefined && inputs.notifierIds !== null)
         inputs.notifierIds = urns.map(urnName);
+      // Its notifierIds were refused already, naming why.
+      if (urns === undefined) continue;
       const hidden = hiddenPaths(inputs);
       if (hidden.length > 0) {
         fail(
@@ -321,8 +343,8 @@ export function buildModel(
         );
         continue;
       }
-      if (urns === undefined) continue;
       const parsed = parseStack(preview, r, MonitorInputSchema, inputs, problems);
+      if (parsed === undefined) leaveOut(r);
       if (parsed !== undefined)
         monitors.set(r.name, { key: r.name, inputs: parsed as MonitorCreate, origin: r.urn });
     }
@@ -381,5 +403,6 @@ export function buildModel(
       virtualFields,
     },
     problems,
+    leftOut,
   };
 }
