@@ -64,11 +64,11 @@ export class RealClock implements EmulatorClock {
     return BigInt(Math.trunc(this.read())) * 1_000_000n;
   }
 
-  advance(): Promise<void> {
+  advance(_ms?: number): Promise<void> {
     return Promise.reject(new Error(REAL_CLOCK_CANNOT_MOVE));
   }
 
-  advanceTo(): Promise<void> {
+  advanceTo(_ms?: number): Promise<void> {
     return Promise.reject(new Error(REAL_CLOCK_CANNOT_MOVE));
   }
 
