@@ -549,6 +549,38 @@ describe("what is held or fails", () => {
     expect(row).toMatchObject({ outcome: "failed", reason: "no answer within 25 ms" });
   });
 
+  it("a stored URL that is not an http(s) URL fails naming the field, never quoting it", async () => {
+    const n = new Notifications();
+    const rows = await n.dispatch(
+      openEvent,
+      [
+        notifier("notify_ftp", "slack", { slackUrl: "ftp://files.example.com/secretpath123" }),
+        notifier("notify_text", "customWebhook", { url: "not a url secretword99", body: "{}" }),
+      ],
+      NOW_MS,
+    );
+    expect(rows.map((r) => [r.outcome, r.reason])).toEqual([
+      ["failed", "slack.slackUrl is not an http(s) URL"],
+      ["failed", "customWebhook.url is not an http(s) URL"],
+    ]);
+    expect(JSON.stringify(rows)).not.toMatch(/secretpath123|secretword99/);
+  });
+
+  it("a fault of the emulator's own is a failed row, masked, and dispatch still answers", async () => {
+    const n = new Notifications();
+    const properties = {
+      get webhook(): never {
+        throw new Error("cannot read https://hooks.example.com/abcd-secret-77");
+      },
+      other: "abcd-secret-77",
+    };
+    const rows = await n.dispatch(openEvent, [{ id: "notify_odd", name: "odd", properties }], NOW_MS);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ notifierId: "notify_odd", outcome: "failed" });
+    expect(rows[0].reason).toMatch(/^the emulator could not build the message: cannot read/);
+    expect(rows[0].reason).not.toContain("abcd-secret-77");
+  });
+
   it("a deleted notifier, or one with no channel, fails naming why", async () => {
     const n = new Notifications();
     const rows = await n.dispatch(

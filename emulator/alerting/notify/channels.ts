@@ -127,6 +127,15 @@ function str(v: unknown): string | undefined {
   return typeof v === "string" && v !== "" ? v : undefined;
 }
 
+/** A stored URL field: the URL, or an `invalid` message naming the field (never quoting it: it is a secret). */
+function urlField(config: Record<string, unknown>, channel: string, field: string): string | ChannelMessage {
+  const url = str(config[field]);
+  if (!url) return invalid(`${channel}.${field} is missing`);
+  if (!/^https?:\/\//i.test(url) || !URL.canParse(url))
+    return invalid(`${channel}.${field} is not an http(s) URL`, urlSecrets(url));
+  return url;
+}
+
 function stringMap(v: unknown): Record<string, string> {
   const out: Record<string, string> = {};
   if (v && typeof v === "object" && !Array.isArray(v))
@@ -151,8 +160,8 @@ export function channelMessage(
     case "customWebhook":
       return customWebhook(config, event);
     case "webhook": {
-      const url = str(config.url);
-      if (!url) return invalid("webhook.url is missing");
+      const url = urlField(config, "webhook", "url");
+      if (typeof url !== "string") return url;
       const secrets = urlSecrets(url);
       // The plain webhook's body is not published; the custom webhook page's default template is the service's
       // own shape for a webhook, so it is what this one sends.
@@ -165,8 +174,8 @@ export function channelMessage(
       };
     }
     case "slack": {
-      const url = str(config.slackUrl);
-      if (!url) return invalid("slack.slackUrl is missing");
+      const url = urlField(config, "slack", "slackUrl");
+      if (typeof url !== "string") return url;
       return {
         kind: "request",
         request: post(url, slackMessage(event)),
@@ -175,8 +184,8 @@ export function channelMessage(
       };
     }
     case "microsoftTeams": {
-      const url = str(config.microsoftTeamsUrl);
-      if (!url) return invalid("microsoftTeams.microsoftTeamsUrl is missing");
+      const url = urlField(config, "microsoftTeams", "microsoftTeamsUrl");
+      if (typeof url !== "string") return url;
       return {
         kind: "request",
         request: post(url, teamsMessage(event)),
@@ -185,8 +194,8 @@ export function channelMessage(
       };
     }
     case "discordWebhook": {
-      const url = str(config.discordWebhookUrl);
-      if (!url) return invalid("discordWebhook.discordWebhookUrl is missing");
+      const url = urlField(config, "discordWebhook", "discordWebhookUrl");
+      if (typeof url !== "string") return url;
       return {
         kind: "request",
         request: post(url, discordMessage(event)),
@@ -258,7 +267,7 @@ const CREDENTIAL_HEADER =
  * headers and the secret headers (axiomhq/docs custom-webhook-notifier; OA `customWebhook.{url, body, headers,
  * secretHeaders}`). An empty body is the default template, as the page says the default is. */
 function customWebhook(config: Record<string, unknown>, event: AlertEvent): ChannelMessage {
-  const url = str(config.url);
+  const checked = urlField(config, "customWebhook", "url");
   const headers = stringMap(config.headers);
   const secretHeaders = stringMap(config.secretHeaders);
   // Secret headers are masked (OA: "Sensitive HTTP headers … that should be masked in logs"); so is a plain
@@ -266,8 +275,10 @@ function customWebhook(config: Record<string, unknown>, event: AlertEvent): Chan
   const credentialHeaders = Object.entries(headers)
     .filter(([name]) => CREDENTIAL_HEADER.test(name))
     .map(([, value]) => value);
-  const secrets = [...Object.values(secretHeaders), ...credentialHeaders, ...(url ? urlSecrets(url) : [])];
-  if (!url) return invalid("customWebhook.url is missing", secrets);
+  const secrets = [...Object.values(secretHeaders), ...credentialHeaders];
+  if (typeof checked !== "string") return { ...checked, secrets: [...checked.secrets, ...secrets] };
+  const url = checked;
+  secrets.push(...urlSecrets(url));
   const template =
     typeof config.body === "string" && config.body.trim() !== "" ? config.body : DEFAULT_WEBHOOK_TEMPLATE;
   let body: string;

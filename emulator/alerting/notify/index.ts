@@ -67,7 +67,14 @@ export class Notifications {
     // One masker for every secret this emulator has seen: a receiver's answer quoted in a reason could carry
     // another notifier's secret as well as its own.
     const masker = new Masker([...this.secrets]);
-    const rows = await Promise.all(prepared.map((p) => this.sendOne(event, p, masker, nowMs)));
+    const rows = await Promise.all(
+      prepared.map((p) =>
+        // A fault of our own is a failed row too: nothing a notifier holds may stop the scheduler.
+        this.sendOne(event, p, masker, nowMs).catch((e: unknown) =>
+          this.internalFailure(event, p, masker, nowMs, e),
+        ),
+      ),
+    );
     for (const row of rows) {
       this.outbox.push(row);
       this.log(row);
@@ -83,15 +90,52 @@ export class Notifications {
     return this.outbox.filter((e) => keys.every(([k, v]) => e[k] === v));
   }
 
+  /** The row for a send that failed on our side (a bug, not the receiver): failed, naming the error, masked. */
+  private internalFailure(
+    event: AlertEvent,
+    p: Prepared,
+    masker: Masker,
+    nowMs: number,
+    e: unknown,
+  ): OutboxEntry {
+    const stored = p.notifier as Record<string, unknown>;
+    return {
+      id: `out_${this.nextId++}`,
+      time: new Date(nowMs).toISOString(),
+      monitorId: event.monitor.id,
+      monitorName: event.monitor.name,
+      notifierId: String(stored.id ?? ""),
+      notifierName: typeof stored.name === "string" ? stored.name : "",
+      channel: p.missing ? "" : (p.channel ?? ""),
+      action: event.action,
+      groupValues: event.groupValues ? [...event.groupValues] : null,
+      value: event.value,
+      targetHost: null,
+      outcome: "failed",
+      reason: masker.text(`the emulator could not send: ${e instanceof Error ? e.message : String(e)}`),
+      request: null,
+      body: null,
+    };
+  }
+
   /** The notifier's channel and message, its secrets added to those every row is masked with. */
   private prepare(event: AlertEvent, notifier: Record<string, unknown> | MissingNotifier): Prepared {
     if ("missing" in notifier && notifier.missing === true)
       return { notifier: notifier as MissingNotifier, missing: true };
     const stored = notifier as Record<string, unknown>;
-    const properties = (stored.properties ?? {}) as Record<string, unknown>;
-    const channel = CHANNELS.find((c) => properties[c] !== undefined && properties[c] !== null);
-    if (!channel) return { notifier: stored, missing: false };
-    const message = channelMessage(channel, properties[channel] as Record<string, unknown>, event);
+    let channel: Channel | undefined;
+    let message: ChannelMessage;
+    try {
+      const properties = (stored.properties ?? {}) as Record<string, unknown>;
+      channel = CHANNELS.find((c) => properties[c] !== undefined && properties[c] !== null);
+      if (!channel) return { notifier: stored, missing: false };
+      message = channelMessage(channel, properties[channel] as Record<string, unknown>, event);
+    } catch (e) {
+      // A fault of our own: the reason may quote anything the notifier holds, so its every string is masked.
+      const secrets = stringLeaves(stored.properties).filter((v) => v.length >= 4);
+      const reason = `the emulator could not build the message: ${e instanceof Error ? e.message : String(e)}`;
+      message = { kind: "invalid", reason, secrets };
+    }
     for (const s of message.secrets) this.secrets.add(s);
     return { notifier: stored, missing: false, channel, message };
   }
@@ -110,7 +154,7 @@ export class Notifications {
       monitorName: event.monitor.name,
       notifierId: String(notifier.id ?? ""),
       action: event.action,
-      groupValues: event.groupValues,
+      groupValues: event.groupValues ? [...event.groupValues] : null,
       value: event.value,
     };
     if (prepared.missing) {
@@ -128,7 +172,7 @@ export class Notifications {
     const stored = prepared.notifier;
     const notifierName = typeof stored.name === "string" ? stored.name : "";
     const { channel, message } = prepared;
-    if (!channel || !message) {
+    if (!message) {
       return {
         ...base,
         notifierName,
@@ -140,7 +184,7 @@ export class Notifications {
         body: null,
       };
     }
-    const row = { ...base, notifierName, channel };
+    const row = { ...base, notifierName, channel: channel ?? "" };
 
     const disabledUntil = typeof stored.disabledUntil === "string" ? Date.parse(stored.disabledUntil) : NaN;
     const disabled =
@@ -207,6 +251,21 @@ export class Notifications {
         ` → ${row.channel || "?"} notifier "${row.notifierName}" (${row.notifierId})${to}${reason}`,
     );
   }
+}
+
+/** Every string inside a value, however deep; a property whose reading throws is skipped. */
+function stringLeaves(v: unknown, depth = 0): string[] {
+  if (typeof v === "string") return [v];
+  if (!v || typeof v !== "object" || depth > 8) return [];
+  const out: string[] = [];
+  for (const key of Object.keys(v)) {
+    try {
+      out.push(...stringLeaves((v as Record<string, unknown>)[key], depth + 1));
+    } catch {
+      /* a getter that throws holds nothing we can read */
+    }
+  }
+  return out;
 }
 
 /** A notifier ready to send: its channel and message, or why it has none. */
