@@ -202,6 +202,12 @@ describe("text/template semantics (pkg.go.dev/text/template)", () => {
       "1719586557 2024-06-28T14:55:57.631Z",
     ],
     ["a raw string and a rune", "{{`a\\n`}} {{'a'}}", "a\\n 97"],
+    ["a rune with %c", `{{printf "%c%c" 'G' 'o'}}`, "Go"],
+    [
+      "time fields",
+      "{{.QueryEndTime.Year}}-{{.QueryEndTime.Day}} {{.QueryEndTime.Hour}}:{{.QueryEndTime.Minute}}:{{.QueryEndTime.Second}}.{{.QueryEndTime.Nanosecond}} day {{.QueryEndTime.YearDay}}",
+      "2024-28 14:55:57.631364493 day 180",
+    ],
     ["define and template", '{{define "t"}}[{{.}}]{{end}}{{template "t" .Action}}', "[Open]"],
     [
       "else with",

@@ -360,12 +360,14 @@ function formatVerb(verb: string, v: GoValue, spec: Spec): string {
     }
     case "t":
       return typeof v === "boolean" ? pad(v ? "true" : "false", spec, false) : badVerb(verb, v);
+    case "c":
+      return typeof v === "bigint" ? pad(String.fromCodePoint(Number(v)), spec, false) : badVerb(verb, v);
     default:
       return badVerb(verb, v);
   }
 }
 
-/** fmt.Sprintf with the verbs a template uses: %v %s %q %d %f %e %g %t %x %X %o %b %T %%, flags, width and
+/** fmt.Sprintf with the verbs a template uses: %v %s %q %d %c %f %e %g %t %x %X %o %b %T %%, flags, width and
  * precision (`*` reads an int operand); a missing operand prints `%!d(MISSING)`, extra ones `%!(EXTRA …)`. */
 export function goSprintf(format: string, args: readonly GoValue[]): string {
   let out = "";

@@ -10,7 +10,8 @@
  *   `else`, `break`, `continue`; `define`/`template`/`block`;
  * - the builtins and, or, not, len, index, slice, print, printf, println, html, js, urlquery, eq, ne, lt, le,
  *   gt, ge, plus the service's jsonObject and jsonArray; methods of time.Time: String, Format, Unix, UnixMilli,
- *   UnixNano, UTC.
+ *   UnixMicro, UnixNano, UTC, IsZero, Year, Day, Hour, Minute, Second, Nanosecond, YearDay (not Month and
+ *   Weekday, whose named types print as names but compare as ints).
  * Truth: false, 0, nil, and empty strings, slices and maps are false. A missing map key yields `<no value>`; a
  * missing struct field is an error (`can't evaluate field X in type T`). Comparisons follow Go: ints compare with
  * ints and floats with floats, so `gt .Value 100` (a float64 against an int constant) is Go's error
@@ -818,9 +819,29 @@ function timeMethod(t: GoTime, name: string, args: GoValue[]): GoValue {
     case "UnixNano":
       none();
       return t.ns;
+    case "UnixMicro":
+      none();
+      return t.ns / 1_000n;
     case "UTC":
       none();
       return t;
+    case "IsZero":
+      none();
+      // Go's zero time is year 1; a notification's times are never it.
+      return false;
+    case "Year":
+    case "Day":
+    case "Hour":
+    case "Minute":
+    case "Second":
+    case "YearDay": {
+      none();
+      const layout = { Year: "2006", Day: "2", Hour: "15", Minute: "4", Second: "5", YearDay: "002" }[name];
+      return BigInt(Number(formatGoTime(t.ns, layout)));
+    }
+    case "Nanosecond":
+      none();
+      return ((t.ns % 1_000_000_000n) + 1_000_000_000n) % 1_000_000_000n;
     case "Format":
       if (args.length !== 1 || typeof args[0] !== "string")
         throw new CallError(`wrong number of args for Format: want 1 got ${args.length}`);
