@@ -139,9 +139,17 @@ OPERATIONS["GET /v2/annotations"].query = z.object({
 
 crud("/v2/monitors", "monitor", MonitorCreateSchema, MonitorSchema);
 OPERATIONS["GET /v2/monitors/:id/history"] = {
-  summary: "A monitor's history",
+  summary: "A monitor's history: each alert's open and close",
   query: z.object({ startTime: QueryTimeSchema, endTime: QueryTimeSchema }),
-  response: object({}),
+  response: object(
+    {
+      checkId: { type: "string" },
+      name: { type: "string" },
+      state: { enum: ["open", "closed"] },
+      timestamp: { type: "string", format: "date-time" },
+    },
+    ["checkId", "name", "state", "timestamp"],
+  ),
   list: true,
 };
 
