@@ -276,7 +276,7 @@ class Parser {
               open,
               `unexpected ${nameTok ? this.describe(nameTok) : "end of action"} in ${kw} clause`,
             );
-          const pipe = rest.length > 1 ? this.parsePipe(rest.slice(1), kw, false) : undefined;
+          const pipe = rest.length > 1 ? this.parsePipe(rest.slice(1), kw) : undefined;
           if (kw === "template") {
             list.push({ t: "template", name: nameTok.v, pipe, pos: open });
             continue;
@@ -294,7 +294,7 @@ class Parser {
           continue;
         }
       }
-      list.push({ t: "action", pipe: this.parsePipe(toks, "command", true), pos: open });
+      list.push({ t: "action", pipe: this.parsePipe(toks, "command"), pos: open });
     }
     return { list };
   }
@@ -434,7 +434,7 @@ class Parser {
   /** if/with/range with their else chains, up to the matching {{end}}. */
   private parseControl(kw: "if" | "with" | "range", toks: Tok[], pos: number): Node {
     const savedVars = this.vars.length;
-    const pipe = this.parsePipe(toks, kw, false, kw === "range");
+    const pipe = this.parsePipe(toks, kw, kw === "range");
     if (kw === "range") this.rangeDepth++;
     const body = this.parseList();
     if (kw === "range") this.rangeDepth--;
@@ -457,7 +457,7 @@ class Parser {
     return { t: kw, pipe, list: body.list, elseList, pos };
   }
 
-  private parsePipe(toks: Tok[], context: string, allowAssign: boolean, isRange = false): Pipe {
+  private parsePipe(toks: Tok[], context: string, isRange = false): Pipe {
     if (toks.length === 0) this.fail(this.pos, `missing value for ${context}`);
     const startPos = toks[0].pos;
     const text = this.src
@@ -477,7 +477,6 @@ class Parser {
         i = 4;
       }
     }
-    void allowAssign;
     if (isAssign && !this.vars.includes(decl[0])) this.fail(startPos, `undefined variable "${decl[0]}"`);
     const cmds: Command[] = [];
     let cur: Tok[] = [];
@@ -565,7 +564,7 @@ class Parser {
           if (inner.length === 0) this.fail(t.pos, "missing value for parenthesized pipeline");
           arg = {
             t: "pipe",
-            pipe: this.parsePipe(inner, "parenthesized pipeline", false),
+            pipe: this.parsePipe(inner, "parenthesized pipeline"),
             chain: [],
             pos: t.pos,
           };
