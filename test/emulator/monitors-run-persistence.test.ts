@@ -5,6 +5,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { COLLECTION_FAMILIES } from "../../emulator/routes";
+import { State } from "../../emulator/state";
 import { api } from "../helpers/emulator";
 import {
   alertsOf,
@@ -93,4 +95,42 @@ it("a deleted monitor's alert state goes with it, and does not come back after a
   } finally {
     await second.close();
   }
+});
+
+describe("the alert state in the journal and the snapshot (emulator/state.ts)", () => {
+  const fresh = () => new State(COLLECTION_FAMILIES, "local-org");
+
+  it("a journalled alerts change replays as the record, null drops it, and a snapshot carries it", () => {
+    const state = fresh();
+    const record = {
+      alerts: { "[]": { open: true, recent: [true], groupKeys: null, groupValues: null, value: 3 } },
+      sent: [],
+    };
+    state.apply({ alerts: "mon_1", record });
+    expect(state.alertState("mon_1")).toEqual(record);
+    const copy = fresh();
+    copy.restore(JSON.parse(JSON.stringify(state.snapshot())));
+    expect(copy.alertState("mon_1")).toEqual(record);
+    state.apply({ alerts: "mon_1", record: null });
+    expect(state.alertState("mon_1")).toBeUndefined();
+  });
+
+  it("a change that is not one is refused, naming what it lacks", () => {
+    expect(() => fresh().apply({ alerts: "mon_1", record: [1] } as never)).toThrow(
+      "an alerts change needs a record or null",
+    );
+    expect(() => fresh().restore({ monitorAlerts: [] } as never)).toThrow(
+      '"monitorAlerts" must be an object',
+    );
+  });
+
+  it("every change reaches each watcher, and an unwatched one no more", () => {
+    const state = fresh();
+    const seen: unknown[] = [];
+    const stop = state.watch((c) => seen.push(c));
+    state.setAlertState("mon_2", { alerts: {}, sent: [] });
+    stop();
+    state.deleteAlertState("mon_2");
+    expect(seen).toEqual([{ alerts: "mon_2", record: { alerts: {}, sent: [] } }]);
+  });
 });
