@@ -54,23 +54,24 @@ export interface Comparison {
   ok: boolean;
 }
 
+/** A monitor as the comparison needs it: its schedule, its wiring and its rule, for the hints. */
+export interface MonitorFacts {
+  intervalMs: number;
+  /** The notifier keys it is wired to. */
+  notifierKeys: readonly string[];
+  name: string;
+  operator?: string;
+  threshold?: number;
+}
+
 /** What the comparison needs of the run besides the outbox. */
 export interface RunFacts {
   startMs: number;
   /** The test's keys of the emulator's ids. */
   monitorKeyOfId: ReadonlyMap<string, string>;
   notifierKeyOfId: ReadonlyMap<string, string>;
-  /** Each monitor's interval (ms) and the notifier keys it is wired to, by monitor key. */
-  monitors: ReadonlyMap<
-    string,
-    {
-      intervalMs: number;
-      notifierKeys: readonly string[];
-      name: string;
-      operator?: string;
-      threshold?: number;
-    }
-  >;
+  /** What the comparison knows of each monitor, by monitor key. */
+  monitors: ReadonlyMap<string, MonitorFacts>;
   notifierNames: ReadonlyMap<string, string>;
   /** Every run the clock made (for group keys and failed queries). */
   runs: readonly MonitorRun[];
@@ -210,7 +211,8 @@ export function compare(
         for (const ei of a.entries.keys()) claimed.add(`${ai}:${ei}`);
         got.push(a);
       } else {
-        for (const _ of entries) got.push(a);
+        // One per entry: an alert sent twice to the same notifier is two notifications.
+        got.push(...entries.map(() => a));
       }
     });
     const n = got.length;

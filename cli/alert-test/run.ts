@@ -8,7 +8,7 @@
 import { startEmulator, type MonitorRun, type OutboxEntry } from "../../emulator";
 import { ObservabilityClient } from "../../provider/client";
 import type { NotifierCreate } from "../../provider/schemas/notifier";
-import { compare, type Comparison, type RunFacts } from "./compare";
+import { compare, type Comparison, type MonitorFacts, type RunFacts } from "./compare";
 import type { LoadedTest } from "./load";
 import { URL_FIELDS } from "./model";
 import { startReceiver, type ReceivedRequest } from "./receiver";
@@ -100,14 +100,14 @@ export async function runAlertTest(test: LoadedTest): Promise<RunOutcome> {
     }
 
     const monitorKeyOfId = new Map<string, string>();
-    const monitors: RunFacts["monitors"] = new Map();
+    const monitors = new Map<string, MonitorFacts>();
     for (const m of model.monitors) {
       const ids = (m.inputs.notifierIds ?? []).map((key) => notifierIds.get(key)!);
       const created = await step(`monitor ${m.key} (${m.origin})`, () =>
         client.monitors.create({ ...m.inputs, notifierIds: ids }),
       );
       monitorKeyOfId.set(created.id, m.key);
-      (monitors as Map<string, unknown>).set(m.key, {
+      monitors.set(m.key, {
         intervalMs: Number(m.inputs.intervalMinutes ?? 1) * 60_000,
         notifierKeys: m.inputs.notifierIds ?? [],
         name: m.inputs.name,

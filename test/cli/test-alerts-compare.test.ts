@@ -186,3 +186,25 @@ expect:
   expect(r.code).toBe(0);
   expect(r.out.join("\n")).toMatch(/✓ +\d+ +by-route +Open +route=\/pay/);
 });
+
+it("a monitor whose query fails says so on its row, with the engine's reason", async () => {
+  const text = `until: 5m
+notifiers:
+  hook: { name: Hook, properties: { webhook: { url: "https://example.com/hook" } } }
+monitors:
+  typo:
+    name: Reads a dataset that is not there
+    type: Threshold
+    aplQuery: "['weblogs'] | summarize count() by bin(_time, 1m)"
+    operator: Above
+    threshold: 0
+    notifierIds: [hook]
+datasets: [web]
+expect:
+  - { monitor: typo, by: 5m }
+`;
+  const r = await run("typo.yaml", text);
+  expect(r.code).toBe(1);
+  expect(r.out[0]).toBe("typo.yaml: FAIL, 0 of 1 expectations met");
+  expect(r.out[3]).toMatch(/^ +5 of its runs failed, the first at \+1m: .*weblogs/);
+});
