@@ -6,7 +6,8 @@
  * - `real` (the default): now is the machine's time; timers are `setTimeout`s, unref'd, so a scheduled monitor
  *   never keeps a process alive on its own.
  * - `manual`: now moves only when told to ({@link EmulatorClock.advance}, {@link EmulatorClock.advanceTo}). Moving
- *   it fires every timer that falls due on the way, one at a time in time order (ties in the order registered),
+ *   it fires every timer that falls due on the way, one at a time in time order (ties by rank, then in the order
+ *   registered),
  *   each awaited before the next, with now set to the timer's own time while it runs; a timer registered by a
  *   firing one fires too if it falls due before the target. So a test lays out hours of events and then advances
  *   through them without sleeping, and the result is the same on a busy machine as on an idle one.
@@ -35,8 +36,11 @@ export interface EmulatorClock {
   advance(ms: number): Promise<void>;
   /** Manual only: as {@link advance}, to the absolute time `ms` (not before now). */
   advanceTo(ms: number): Promise<void>;
-  /** Calls `fn` at the absolute time `ms` (at once, on the next turn, when that is past). */
-  at(ms: number, fn: () => void | Promise<void>): ClockTimer;
+  /**
+   * Calls `fn` at the absolute time `ms` (at once, on the next turn, when that is past). Of timers due at the same
+   * time, a manual clock fires the lower `rank` first (default 0), then the one registered first.
+   */
+  at(ms: number, fn: () => void | Promise<void>, rank?: number): ClockTimer;
 }
 
 /** The refusal of moving a real clock: names what to do instead. */
@@ -103,6 +107,7 @@ export class RealClock implements EmulatorClock {
 
 interface ManualTimer {
   due: number;
+  rank: number;
   seq: number;
   fn: () => void | Promise<void>;
   cancelled: boolean;
@@ -155,8 +160,8 @@ export class ManualClock implements EmulatorClock {
     });
   }
 
-  at(ms: number, fn: () => void | Promise<void>): ClockTimer {
-    const timer: ManualTimer = { due: ms, seq: this.seq++, fn, cancelled: false };
+  at(ms: number, fn: () => void | Promise<void>, rank = 0): ClockTimer {
+    const timer: ManualTimer = { due: ms, rank, seq: this.seq++, fn, cancelled: false };
     this.timers.push(timer);
     return {
       cancel: () => {
@@ -185,12 +190,17 @@ export class ManualClock implements EmulatorClock {
     this.current = Math.max(this.current, target);
   }
 
-  /** The earliest live timer due at or before `target` (ties: the first registered). */
+  /** The earliest live timer due at or before `target` (ties: the lower rank, then the first registered). */
   private earliestDue(target: number): ManualTimer | undefined {
     let best: ManualTimer | undefined;
     for (const t of this.timers) {
       if (t.cancelled || t.due > target) continue;
-      if (!best || t.due < best.due || (t.due === best.due && t.seq < best.seq)) best = t;
+      if (
+        !best ||
+        t.due < best.due ||
+        (t.due === best.due && (t.rank < best.rank || (t.rank === best.rank && t.seq < best.seq)))
+      )
+        best = t;
     }
     return best;
   }

@@ -11,7 +11,7 @@
  * - An edit takes effect at the next run; a changed interval moves the next run to the new grid. A delete cancels
  *   the next run, and a run under way when its monitor is deleted is dropped. `disabled` skips runs; so does
  *   `disabledUntil`, until that time (DOCS configure-monitors).
- * - Runs happen one at a time, in time order. A query that fails (unknown dataset, refused construct, over its
+ * - Runs happen one at a time, in time order; runs due at one time in the order the monitors were created. A query that fails (unknown dataset, refused construct, over its
  *   budget) is recorded on the run, with the alert state left as it was; the scheduler goes on.
  */
 import { randomBytes } from "node:crypto";
@@ -110,6 +110,9 @@ const num = (m: StoredObject, field: string, fallback: number): number => {
 /** The monitor scheduler (see the module's comment). */
 export class MonitorScheduler {
   private readonly scheduled = new Map<string, Scheduled>();
+  /** Each monitor's rank, in the order the scheduler first saw them (creation order): runs due at one time go in it. */
+  private readonly ranks = new Map<string, number>();
+  private nextRank = 0;
   /** Runs one after another: each run waits for the one before. */
   private chain: Promise<void> = Promise.resolve();
   private stopWatching?: () => void;
@@ -141,6 +144,7 @@ export class MonitorScheduler {
     else if ("del" in change && change.del === MONITORS) {
       this.scheduled.get(change.id)?.timer.cancel();
       this.scheduled.delete(change.id);
+      this.ranks.delete(change.id);
     }
   }
 
@@ -156,7 +160,9 @@ export class MonitorScheduler {
   }
 
   private schedule(id: string, intervalMs: number, dueMs: number): void {
-    const timer = this.options.clock.at(dueMs, () => this.fire(id, intervalMs, dueMs));
+    let rank = this.ranks.get(id);
+    if (rank === undefined) this.ranks.set(id, (rank = this.nextRank++));
+    const timer = this.options.clock.at(dueMs, () => this.fire(id, intervalMs, dueMs), rank);
     this.scheduled.set(id, { timer, intervalMs });
   }
 

@@ -52,6 +52,16 @@ describe("the manual clock", () => {
     expect(times.slice(5)).toEqual([360_000, 420_000]);
   });
 
+  it("of timers due at one time, the lower rank fires first, whenever registered", async () => {
+    const clock = new ManualClock(0);
+    const seen: string[] = [];
+    clock.at(10, () => void seen.push("rank 2"), 2);
+    clock.at(10, () => void seen.push("rank 1"), 1);
+    clock.at(10, () => void seen.push("rank 1, later"), 1);
+    await clock.advance(10);
+    expect(seen).toEqual(["rank 1", "rank 1, later", "rank 2"]);
+  });
+
   it("a cancelled timer never fires; moves queue one after another", async () => {
     const clock = new ManualClock(0);
     const seen: number[] = [];
