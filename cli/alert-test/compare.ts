@@ -98,26 +98,55 @@ export function formatOffset(ms: number): string {
   return sign + parts.join("");
 }
 
-/** The outbox grouped into alert events, in time order; entries of monitors the test did not make are left out. */
+/**
+ * The alert events of the run, in time order: each run's alerts (so a monitor with no notifier has them too), each
+ * with the outbox entries it sent, one per notifier. Two alerts alike in one run (a match monitor's two events in
+ * one window) share the entries in order. Monitors the test did not make are left out.
+ */
 export function gotAlerts(outbox: readonly OutboxEntry[], facts: RunFacts): GotAlert[] {
-  const byEvent = new Map<string, GotAlert>();
+  const alerts: GotAlert[] = [];
+  const byKey = new Map<string, { alert: GotAlert; notifiers: Set<string> }[]>();
+  const keyOf = (monitorId: string, action: string, groupValues: string[] | null, timeMs: number) =>
+    JSON.stringify([monitorId, action, groupValues, timeMs]);
+  const add = (monitorId: string, alert: GotAlert) => {
+    alerts.push(alert);
+    const key = keyOf(monitorId, alert.action, alert.groupValues, alert.timeMs);
+    const slot = { alert, notifiers: new Set<string>() };
+    const list = byKey.get(key);
+    if (list) list.push(slot);
+    else byKey.set(key, [slot]);
+    return slot;
+  };
+  for (const run of facts.runs) {
+    const monitorKey = facts.monitorKeyOfId.get(run.monitorId);
+    if (monitorKey === undefined) continue;
+    const timeMs = Date.parse(run.time);
+    for (const a of run.alerts ?? [])
+      add(run.monitorId, { timeMs, monitorKey, action: a.action, groupValues: a.groupValues, entries: [] });
+  }
   for (const entry of outbox) {
     const monitorKey = facts.monitorKeyOfId.get(entry.monitorId);
     if (monitorKey === undefined) continue;
     const timeMs = Date.parse(entry.time);
-    const id = JSON.stringify([entry.monitorId, entry.action, entry.groupValues, timeMs]);
-    let alert = byEvent.get(id);
-    if (!alert) {
-      alert = { timeMs, monitorKey, action: entry.action, groupValues: entry.groupValues, entries: [] };
-      byEvent.set(id, alert);
-    }
-    alert.entries.push({
+    const list = byKey.get(keyOf(entry.monitorId, entry.action, entry.groupValues, timeMs)) ?? [];
+    // An entry no run reported (none should be) still counts, as an alert of its own.
+    const slot =
+      list.find((s) => !s.notifiers.has(entry.notifierId)) ??
+      add(entry.monitorId, {
+        timeMs,
+        monitorKey,
+        action: entry.action,
+        groupValues: entry.groupValues,
+        entries: [],
+      });
+    slot.notifiers.add(entry.notifierId);
+    slot.alert.entries.push({
       notifierKey: facts.notifierKeyOfId.get(entry.notifierId) ?? entry.notifierName ?? entry.notifierId,
       outcome: entry.outcome,
       reason: entry.reason,
     });
   }
-  return [...byEvent.values()].sort((a, b) => a.timeMs - b.timeMs);
+  return alerts.sort((a, b) => a.timeMs - b.timeMs);
 }
 
 /** The group's column names a monitor's runs report, in their order (empty when ungrouped or never run). */
@@ -204,7 +233,8 @@ export function compare(
             (e.notifierKey === undefined || entry.notifierKey === e.notifierKey) &&
             (e.outcome === undefined || entry.outcome === e.outcome),
         );
-      if (entries.length === 0) return;
+      // Without a notifier or an outcome, the alert itself is what is expected, sent to anyone or no one.
+      if (entries.length === 0 && (e.notifierKey !== undefined || e.outcome !== undefined)) return;
       for (const { ei } of entries) claimed.add(`${ai}:${ei}`);
       // Without a notifier, an alert counts once whatever number of notifiers it went to.
       if (e.notifierKey === undefined) {
@@ -255,7 +285,7 @@ function hintsFor(
       `${e.monitorKey} does not notify ${e.notifierKey}: its notifierIds are ${monitor.notifierKeys.length ? monitor.notifierKeys.join(", ") : "empty"}`,
     );
   }
-  if (monitor.notifierKeys.length === 0)
+  if (e.notifierKey !== undefined && monitor.notifierKeys.length === 0)
     hints.push(`${e.monitorKey} has no notifiers, so it sends no notification`);
   const failed = facts.runs.filter(
     (r) => facts.monitorKeyOfId.get(r.monitorId) === e.monitorKey && r.state === "error",

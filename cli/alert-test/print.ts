@@ -64,7 +64,8 @@ export function formatComparison(file: string, comparison: Comparison, startMs: 
     ]);
     if (r.hints.length > 0) details.set(i + 1, r.hints);
   });
-  const laidOut = columns(table);
+  // Without expectations (a file that only lists what happens) there is no table to head.
+  const laidOut = rows.length > 0 ? columns(table) : [];
   laidOut.forEach((line, i) => {
     lines.push(`  ${line}`);
     for (const hint of details.get(i) ?? []) lines.push(`        ${hint}`);

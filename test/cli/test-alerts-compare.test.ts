@@ -208,3 +208,39 @@ expect:
   expect(r.out[0]).toBe("typo.yaml: FAIL, 0 of 1 expectations met");
   expect(r.out[3]).toMatch(/^ +5 of its runs failed, the first at \+1m: .*weblogs/);
 });
+
+it("alerts are the runs': a monitor without notifiers can be tested, and two matches in one run are two", async () => {
+  const text = `until: 10m
+notifiers:
+  hook: { name: Hook, properties: { webhook: { url: "https://example.com/hook" } } }
+monitors:
+  silent:
+    name: Alerts nobody hears
+    type: Threshold
+    aplQuery: "['app'] | summarize count() by bin(_time, 1m)"
+    operator: Above
+    threshold: 0
+  fatal:
+    name: Fatal lines
+    type: MatchEvent
+    aplQuery: "['app'] | where level == 'fatal'"
+    notifierIds: [hook]
+events:
+  - { at: 2m, dataset: app, events: [{ level: fatal, n: 1 }, { level: fatal, n: 2 }] }
+expect:
+  - { monitor: silent, action: Open, at: 2m }
+  - { monitor: silent, action: Closed, at: 3m }
+  - { monitor: fatal, action: Open, at: 2m, count: 2 }
+  - { monitor: fatal, action: Open, notifier: hook, at: 2m, count: 2 }
+  - { monitor: silent, action: Open, notifier: hook, never: true }
+`;
+  const r = await run("runs.yaml", text);
+  expect(r.err).toEqual([]);
+  expect(r.out[0]).toBe("runs.yaml: PASS, 5 of 5 expectations met");
+  expect(r.code).toBe(0);
+  expect(
+    r.outcomes[0].comparison.rows.map((row) =>
+      row.got.map((g) => formatOffset(g.timeMs - r.outcomes[0].test.startMs)),
+    ),
+  ).toEqual([["+3m"], ["+4m"], ["+3m", "+3m"], ["+3m", "+3m"], []]);
+});
