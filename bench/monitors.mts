@@ -264,7 +264,15 @@ function memory(): string {
 }
 
 async function real(): Promise<void> {
-  const em = await startEmulator({ port: 0 });
+  const runs = { made: 0, failed: 0, alerts: 0 };
+  const em = await startEmulator({
+    port: 0,
+    onMonitorRun: (run) => {
+      runs.made++;
+      if (run.error) runs.failed++;
+      runs.alerts += run.notifications;
+    },
+  });
   const RATE = 200;
   let sent = 0;
   try {
@@ -290,6 +298,7 @@ async function real(): Promise<void> {
     const history = (await call(em, "GET", "/v2/monitors")) as { id: string }[];
     console.log(
       `real: end after ${realMinutes} min, ${sent} events ingested (${RATE}/s), ${history.length} monitors, ` +
+        `${runs.made} runs (${runs.failed} failed, ${runs.alerts} alert events), ` +
         `${em.notifications().length} outbox rows: ${memory()}`,
     );
   } finally {

@@ -157,6 +157,8 @@ export interface EmulatorOptions {
    * are held and recorded in the outbox, naming why.
    */
   deliverTo?: readonly string[];
+  /** Called with every monitor run, on either clock (a manual clock's moves also answer their runs). */
+  onMonitorRun?: (run: MonitorRun) => void;
   /**
    * Monthly ingest quota in bytes (gzip-decoded bodies); a request that would pass it gets 430. Reported in
    * `X-IngestLimit-*`. Defaults to {@link DEFAULT_INGEST_QUOTA_BYTES} (the license's 500 GB).
@@ -243,6 +245,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       throw new Error(`${key} must be a positive integer`);
   }
   const clock = createClock(options);
+  if (options.onMonitorRun !== undefined && typeof options.onMonitorRun !== "function")
+    throw new Error("onMonitorRun: must be a function taking each monitor run");
   const deliverTo = deliverToOption(options.deliverTo);
   const faults = typeof options.faults === "string" ? parseFaultSpec(options.faults) : options.faults;
   for (const name of options.datasets ?? []) {
@@ -291,7 +295,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     em: context,
     clock,
     notifications,
-    onRun: (run) => collecting?.push(run),
+    onRun: (run) => {
+      collecting?.push(run);
+      options.onMonitorRun?.(run);
+    },
     logger: options.logger,
   });
   let moves: Promise<unknown> = Promise.resolve();

@@ -139,6 +139,7 @@ describe("startEmulator's clock options, refused at start when wrong, naming the
     [{ now: "2026-01-01T00:00:00Z" }, /^now: is only taken with clock: "manual"$/],
     [{ deliverTo: "hooks.example.com" }, /^deliverTo: must be a list of host names/],
     [{ deliverTo: ["ok.example.com", ""] }, /^deliverTo: must be a list of host names/],
+    [{ onMonitorRun: "log" }, /^onMonitorRun: must be a function/],
   ])("%p", async (options, message) => {
     await expect(startEmulator({ port: 0, ...(options as object) })).rejects.toThrow(message);
   });

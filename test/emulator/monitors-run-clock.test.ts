@@ -131,3 +131,20 @@ describe("on a real clock", () => {
     }
   });
 });
+
+describe("onMonitorRun", () => {
+  it("sees every run, as a move answers them", async () => {
+    const seen: string[] = [];
+    const own = await startManual({
+      onMonitorRun: (run) => seen.push(`${run.monitorName} ${run.time} ${run.state}`),
+    });
+    try {
+      await createMonitor(own, { name: "watched" });
+      const runs = await own.clock.advance("2m");
+      expect(seen).toEqual([`watched ${at(1)} ok`, `watched ${at(2)} ok`]);
+      expect(runs.map((r) => `${r.monitorName} ${r.time} ${r.state}`)).toEqual(seen);
+    } finally {
+      await own.close();
+    }
+  });
+});
