@@ -291,7 +291,11 @@ export function renderReport(outcomes: readonly RunOutcome[]): string {
     }
     for (const a of comparison.unexpected) {
       body.push(
-        `<tr class="fail unexpected" data-ok="false"><td class="mark">✗ unexpected</td><td></td><td colspan="7">${escapeHtml(describeAlertWords(a, test.startMs))}</td></tr>`,
+        `<tr class="fail unexpected" data-ok="false"><td class="mark">✗ unexpected</td><td></td>` +
+          `<td>${escapeHtml(a.monitorKey)}</td><td>${a.action}</td>` +
+          `<td>${escapeHtml(a.entries.map((e) => `${e.notifierKey} (${e.outcome})`).join(", "))}</td>` +
+          `<td colspan="3">not expected</td><td>${escapeHtml(formatOffset(a.timeMs - test.startMs))}` +
+          `${a.groupValues && a.groupValues.length ? ` (group ${escapeHtml(a.groupValues.join(", "))})` : ""}</td></tr>`,
       );
     }
     body.push(`</table>`);
