@@ -244,3 +244,34 @@ expect:
     ),
   ).toEqual([["+3m"], ["+4m"], ["+3m", "+3m"], ["+3m", "+3m"], []]);
 });
+
+it("deliver: declared sends to the URLs as written, so a vendor's host is held; the receiver is the default", async () => {
+  const text = (deliver: string) => `until: 5m
+${deliver}
+notifiers:
+  hook: { name: Hook, properties: { webhook: { url: "https://hooks.example.com/alerts" } } }
+monitors:
+  any:
+    name: Anything
+    type: Threshold
+    aplQuery: "['app'] | summarize count() by bin(_time, 1m)"
+    operator: Above
+    threshold: 0
+    notifierIds: [hook]
+events:
+  - { at: 1m, dataset: app, event: { n: 1 } }
+expect:
+  - { monitor: any, action: Open, notifier: hook, by: 3m, outcome: ${deliver ? "held" : "delivered"} }
+  - { monitor: any, action: Closed, notifier: hook, by: 5m }
+`;
+  const declared = await run("declared.yaml", text("deliver: declared"));
+  expect(declared.out[0]).toBe("declared.yaml: PASS, 2 of 2 expectations met");
+  expect(declared.outcomes[0].received).toEqual([]);
+  expect(declared.outcomes[0].outbox.map((e) => [e.targetHost, e.outcome])).toEqual([
+    ["hooks.example.com", "held"],
+    ["hooks.example.com", "held"],
+  ]);
+  const receiver = await run("receiver.yaml", text(""));
+  expect(receiver.out[0]).toBe("receiver.yaml: PASS, 2 of 2 expectations met");
+  expect(receiver.outcomes[0].received.map((q) => q.path)).toEqual(["/hook", "/hook"]);
+});
