@@ -8,6 +8,7 @@ import { registerMigrateCommand } from "./commands/migrate";
 import { registerQueryCommand } from "./commands/query";
 import { registerRecoverCommand } from "./commands/recover";
 import { registerSloCommand } from "./commands/slo";
+import { registerTestCommand } from "./commands/test-alerts";
 
 /** Builds the command tree; exported so tests and future subcommands share it. */
 export function buildProgram(): Command {
@@ -24,6 +25,7 @@ export function buildProgram(): Command {
   registerRecoverCommand(program);
   registerMigrateCommand(program);
   registerSloCommand(program);
+  registerTestCommand(program);
   return program;
 }
 

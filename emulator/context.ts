@@ -1,4 +1,5 @@
 /** What every route family shares: the state, the event store and the mutation hook. */
+import type { EmulatorClock } from "./clock";
 import type { QueryBudgetOptions } from "./query/budget";
 import type { Quotas } from "./quota";
 import type { EventStoreApi } from "./store/events";
@@ -8,6 +9,11 @@ import type { State } from "./state";
 export interface EmulatorContext {
   state: State;
   store: EventStoreApi;
+  /**
+   * The emulator's one clock (emulator/clock.ts): what every handler reads as now (ingest's `_sysTime`, queries'
+   * `now`, creation stamps, retention), real or moved by hand.
+   */
+  clock: EmulatorClock;
   /** The organization id requests are served for. */
   orgId: string;
   /** The ingest and query quotas (`X-IngestLimit-*`, `X-QueryLimit-*`, 430). */

@@ -9,7 +9,11 @@
 // First: an old Node gets one clear message, not a crash in whatever module needs a newer one.
 import "../provider/guard-node";
 import { BlockList, isIP, type AddressInfo } from "node:net";
+import { createClock, parseDurationMs, parseTimeMs, type ClockKind, type EmulatorClock } from "./clock";
 import type { EmulatorContext } from "./context";
+import type { EmulatorClockHandle, MonitorRun } from "./alerting/types";
+import { Notifications, type OutboxEntry } from "./alerting/notify";
+import { MonitorScheduler } from "./alerting/scheduler";
 import { parseFaultSpec, type FaultOptions } from "./faults";
 import { DEFAULT_INGEST_QUOTA_BYTES, DEFAULT_QUERY_QUOTA, Quota } from "./quota";
 import { DEFAULT_QUERY_TIMEOUT_MS } from "./query/budget";
@@ -24,6 +28,9 @@ import { Persistence, type RecoveryReport } from "./store/persistence";
 export type { FaultOptions } from "./faults";
 export type { RecordedRequest, EmulatorStats } from "./server";
 export type { RecoveryReport } from "./store/persistence";
+export type { EmulatorClockHandle, MonitorRun, RunAlert, RunValue, MonitorRunState } from "./alerting/types";
+export type { OutboxEntry } from "./alerting/notify";
+export type { ClockKind } from "./clock";
 export { MAX_BODY_BYTES, MAX_HEADER_BYTES } from "./server";
 export { DEFAULT_INGEST_QUOTA_BYTES, DEFAULT_QUERY_QUOTA, QUOTA_EXCEEDED_STATUS } from "./quota";
 export { DEFAULT_QUERY_TIMEOUT_MS } from "./query/budget";
@@ -136,10 +143,22 @@ export interface EmulatorOptions {
    */
   rateLimitWindowMs?: number;
   /**
-   * The clock the rate-limit windows, their `Retry-After` and API tokens' expiry read, in ms since the epoch;
-   * defaults to `Date.now`. A test seam: a test moves it by hand to cross a window or an expiry without waiting.
+   * The emulator's one clock (emulator/clock.ts), which monitor runs, rate-limit windows and their
+   * `Retry-After`, API tokens' expiry, the quotas' month and queries' `now` all read. `"real"` (the default): the
+   * machine's time, monitors run on their own. `"manual"`: time moves only through the handle's `clock.advance` /
+   * `clock.to` or `POST /_emulator/clock`, which make the monitor runs that fall due. A function answering ms since
+   * the epoch is still taken, as a real clock that reads it (a test holds rate-limit windows or token expiry still).
    */
-  clock?: () => number;
+  clock?: ClockKind | (() => number);
+  /** With `clock: "manual"`: where time starts, RFC 3339 or a Date. Defaults to the machine's time at start. */
+  now?: string | Date;
+  /**
+   * Hosts (a name, or name:port) notifications may be sent to besides loopback addresses. Sends to any other host
+   * are held and recorded in the outbox, naming why.
+   */
+  deliverTo?: readonly string[];
+  /** Called with every monitor run, on either clock (a manual clock's moves also answer their runs). */
+  onMonitorRun?: (run: MonitorRun) => void;
   /**
    * Monthly ingest quota in bytes (gzip-decoded bodies); a request that would pass it gets 430. Reported in
    * `X-IngestLimit-*`. Defaults to {@link DEFAULT_INGEST_QUOTA_BYTES} (the license's 500 GB).
@@ -189,6 +208,10 @@ export interface RunningEmulator {
   stats: EmulatorStats;
   /** With `dataFile`: what the start found in it (snapshot, journal transactions replayed, torn ones skipped). */
   recovery?: RecoveryReport;
+  /** The emulator's clock; a manual one is moved from here, answering the monitor runs made. */
+  clock: EmulatorClockHandle;
+  /** Every notification attempted so far, oldest first (also `GET /_emulator/notifications`). */
+  notifications(): readonly OutboxEntry[];
   /**
    * Stops listening; stops every running query (answered 503 at its next checkpoint), lets requests in flight
    * finish for up to {@link CLOSE_GRACE_MS}, closes connections and compacts the data file's journal into it.
@@ -221,6 +244,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     if (v !== undefined && !(Number.isSafeInteger(v) && v > 0))
       throw new Error(`${key} must be a positive integer`);
   }
+  const clock = createClock(options);
+  if (options.onMonitorRun !== undefined && typeof options.onMonitorRun !== "function")
+    throw new Error("onMonitorRun: must be a function taking each monitor run");
+  const deliverTo = deliverToOption(options.deliverTo);
   const faults = typeof options.faults === "string" ? parseFaultSpec(options.faults) : options.faults;
   for (const name of options.datasets ?? []) {
     const problem = typeof name === "string" ? datasetNameRuleProblem(name) : "must be a string";
@@ -236,14 +263,16 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       })
     : undefined;
   const recovery = await persistence?.open();
+  const readNow = () => clock.nowMs();
   const quotas = {
-    ingest: new Quota(options.ingestQuotaBytes ?? DEFAULT_INGEST_QUOTA_BYTES),
-    query: new Quota(options.queryQuota ?? DEFAULT_QUERY_QUOTA),
+    ingest: new Quota(options.ingestQuotaBytes ?? DEFAULT_INGEST_QUOTA_BYTES, readNow),
+    query: new Quota(options.queryQuota ?? DEFAULT_QUERY_QUOTA, readNow),
   };
   const shutdown = new AbortController();
   const context: EmulatorContext = {
     state,
     store,
+    clock,
     orgId,
     quotas,
     queries: {
@@ -259,6 +288,37 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   for (const name of options.datasets ?? []) ensureDataset(context, name);
   context.changed();
   await context.durable?.();
+  const notifications = new Notifications({ deliverTo, logger: options.logger });
+  /** The runs of the clock move under way, collected for its answer; moves take turns, so there is one at most. */
+  let collecting: MonitorRun[] | undefined;
+  const scheduler = new MonitorScheduler({
+    em: context,
+    clock,
+    notifications,
+    onRun: (run) => {
+      collecting?.push(run);
+      options.onMonitorRun?.(run);
+    },
+    logger: options.logger,
+  });
+  let moves: Promise<unknown> = Promise.resolve();
+  /** Moves the clock (one move at a time) and answers the runs it made, once their changes are on disk. */
+  const move = (go: () => Promise<void>): Promise<MonitorRun[]> => {
+    const turn = moves.then(async () => {
+      const runs: MonitorRun[] = [];
+      collecting = runs;
+      try {
+        await go();
+      } finally {
+        collecting = undefined;
+      }
+      await context.durable?.();
+      return runs;
+    });
+    moves = turn.catch(() => undefined);
+    return turn;
+  };
+  const clockHandle = clockHandleOf(clock, move);
   const { server, received, stats } = createEmulatorServer(context, {
     token,
     personalToken,
@@ -266,10 +326,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     faults,
     rateLimit: options.rateLimit,
     rateLimitWindowMs: options.rateLimitWindowMs,
-    clock: options.clock ?? Date.now,
+    clock: () => clock.nowMs(),
     record: options.record ?? false,
     maxBodyBytes: options.maxBodyBytes,
     logger: options.logger,
+    control: { clock: clockHandle, notifications },
   });
 
   try {
@@ -287,6 +348,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   }
   const { port } = server.address() as AddressInfo;
   const urlHost = host.includes(":") ? `[${host}]` : host === "0.0.0.0" ? "127.0.0.1" : host;
+  scheduler.start();
 
   let closing: Promise<void> | undefined;
   return {
@@ -297,17 +359,67 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     received,
     stats,
     recovery,
+    clock: clockHandle,
+    notifications: () => notifications.entries(),
     close() {
-      closing ??= new Promise<void>((resolve) => {
+      closing ??= (async () => {
         shutdown.abort();
-        const cut = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS);
-        server.close(() => {
-          clearTimeout(cut);
-          resolve();
+        // No run starts from now on; one under way stops at its query's next checkpoint, its changes saved.
+        const stopping = scheduler.stop();
+        await new Promise<void>((resolve) => {
+          const cut = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS);
+          server.close(() => {
+            clearTimeout(cut);
+            resolve();
+          });
+          server.closeIdleConnections();
         });
-        server.closeIdleConnections();
-      }).then(() => persistence?.close());
+        await stopping;
+        await persistence?.close();
+      })();
       return closing;
+    },
+  };
+}
+
+/** `deliverTo` checked: a list of non-empty host names (name or name:port). */
+function deliverToOption(value: unknown): readonly string[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value) || value.some((h) => typeof h !== "string" || h.trim() === "")) {
+    throw new Error(
+      'deliverTo: must be a list of host names (name or name:port), e.g. ["hooks.example.com"]',
+    );
+  }
+  return value.map((h: string) => h.trim().toLowerCase());
+}
+
+/** The handle's view of the clock: `advance` and `to` move a manual clock and answer the runs made meanwhile. */
+function clockHandleOf(
+  clock: EmulatorClock,
+  move: (go: () => Promise<void>) => Promise<MonitorRun[]>,
+): EmulatorClockHandle {
+  return {
+    kind: clock.kind,
+    now: () => new Date(clock.nowMs()),
+    advance(spec) {
+      const ms = parseDurationMs(spec);
+      if (ms === undefined) {
+        return Promise.reject(
+          new Error(
+            `advance: must be a duration such as "90m", "1h30m" or a number of ms, not ${JSON.stringify(spec)}`,
+          ),
+        );
+      }
+      return move(() => clock.advance(ms));
+    },
+    to(time) {
+      const ms = parseTimeMs(time);
+      if (ms === undefined) {
+        return Promise.reject(
+          new Error(`to: must be an RFC 3339 time or a Date, not ${JSON.stringify(time)}`),
+        );
+      }
+      return move(() => clock.advanceTo(ms));
     },
   };
 }

@@ -20,6 +20,7 @@ import { FaultInjector, type FaultOptions } from "./faults";
 import { quotaHeaders, quotaKindOf } from "./quota";
 import { HttpError, Router, errorReply, parseQuery, readBody, writeReply, type Reply } from "./http";
 import { registerRoutes } from "./routes";
+import { registerEmulatorControl, type EmulatorControl } from "./routes/emulator-control";
 
 /** One request as the server received it (tests assert on these); the token is redacted. */
 export interface RecordedRequest {
@@ -55,6 +56,8 @@ export interface ServerSettings {
   /** Largest request body, on the wire and once gunzipped; default {@link MAX_BODY_BYTES}. */
   maxBodyBytes?: number;
   logger?: (line: string) => void;
+  /** The emulator's own control routes (`/_emulator/…`); served when given. */
+  control?: EmulatorControl;
 }
 
 /**
@@ -172,6 +175,7 @@ export function createEmulatorServer(
 ): { server: Server; received: RecordedRequest[]; stats: EmulatorStats } {
   const router = new Router<RouteAccess>();
   registerRoutes(router, em);
+  if (settings.control) registerEmulatorControl(router, settings.control);
   // Minted API tokens (emulator/routes/tokens.ts), found by the hash of their value.
   const tokens = em.state.collection(TOKENS_COLLECTION);
 

@@ -17,6 +17,12 @@ export interface HistoryEntry {
   timestamp: string;
 }
 
+/**
+ * What the scheduler keeps of one monitor between runs (emulator/alerting/alert-state.ts owns its shape): plain
+ * JSON, persisted with `--data` so that a restart opens no alert a second time.
+ */
+export type MonitorAlertRecord = Record<string, unknown>;
+
 /** What the state needs to know of one management family: the part of its declaration that is persisted. */
 export interface CollectionSpec {
   /** The key of the collection in the snapshot and in the journal's changes: persisted, so never renamed. */
@@ -29,10 +35,14 @@ export interface CollectionSpec {
 
 /** The snapshot's key for the monitors' history logs; no collection may take it. */
 const HISTORY_KEY = "monitorHistory";
+/** The snapshot's key for the monitors' alert states; no collection may take it. */
+const ALERTS_KEY = "monitorAlerts";
 
-/** Every management collection as persisted: each one's objects under its name, plus the monitors' history. */
+/** Every management collection as persisted: each one's objects under its name, plus the monitors' history and
+ * alert states. */
 export type StateSnapshot = { [collection: string]: unknown } & {
   [HISTORY_KEY]?: Record<string, HistoryEntry[]>;
+  [ALERTS_KEY]?: Record<string, MonitorAlertRecord>;
 };
 
 /**
@@ -42,7 +52,8 @@ export type StateSnapshot = { [collection: string]: unknown } & {
 export type StateChange =
   | { put: string; obj: StoredObject }
   | { del: string; id: string }
-  | { history: string; entries: HistoryEntry[] | null };
+  | { history: string; entries: HistoryEntry[] | null }
+  | { alerts: string; record: MonitorAlertRecord | null };
 
 /** A collection keyed by id that keeps insertion order (lists come back in creation order). */
 export class Collection {
@@ -89,17 +100,26 @@ export class State {
   private readonly collections = new Map<string, Collection>();
   /** Per-monitor history log, newest last. */
   private monitorHistory: Record<string, HistoryEntry[]> = {};
+  /** Per-monitor alert state, as the scheduler left it after its last run. */
+  private monitorAlerts: Record<string, MonitorAlertRecord> = {};
   private listener?: (change: StateChange) => void;
+  /** Watchers of every change (the scheduler); unlike {@link observe}'s listener, there may be several. */
+  private readonly watchers = new Set<(change: StateChange) => void>();
 
   constructor(specs: readonly CollectionSpec[], orgId: string) {
     const prefixes = new Set<string>();
     for (const spec of specs) {
       // Each name is a key of the data file, and each prefix tells an id's collection: neither may be shared.
-      if (spec.name === HISTORY_KEY || this.collections.has(spec.name) || prefixes.has(spec.idPrefix)) {
+      if (
+        spec.name === HISTORY_KEY ||
+        spec.name === ALERTS_KEY ||
+        this.collections.has(spec.name) ||
+        prefixes.has(spec.idPrefix)
+      ) {
         throw new Error(`collection ${spec.name} (ids ${spec.idPrefix}…) clashes with another`);
       }
       prefixes.add(spec.idPrefix);
-      const col = new Collection(spec.idPrefix, spec.name, (change) => this.listener?.(change));
+      const col = new Collection(spec.idPrefix, spec.name, (change) => this.emit(change));
       col.load(spec.seed?.(orgId) ?? []);
       this.collections.set(spec.name, col);
     }
@@ -117,6 +137,38 @@ export class State {
     this.listener = listener;
   }
 
+  /**
+   * Calls `watcher` with every later change (not with what a data file loads); answers how to stop. The scheduler
+   * watches monitors come, change and go.
+   */
+  watch(watcher: (change: StateChange) => void): () => void {
+    this.watchers.add(watcher);
+    return () => void this.watchers.delete(watcher);
+  }
+
+  private emit(change: StateChange): void {
+    this.listener?.(change);
+    for (const w of this.watchers) w(change);
+  }
+
+  /** A monitor's alert state as last saved, or undefined. */
+  alertState(monitorId: string): MonitorAlertRecord | undefined {
+    return this.monitorAlerts[monitorId];
+  }
+
+  /** Saves a monitor's alert state (journalled with `--data`). */
+  setAlertState(monitorId: string, record: MonitorAlertRecord): void {
+    this.monitorAlerts[monitorId] = record;
+    this.emit({ alerts: monitorId, record });
+  }
+
+  /** Drops a monitor's alert state (its monitor was deleted). */
+  deleteAlertState(monitorId: string): void {
+    if (!(monitorId in this.monitorAlerts)) return;
+    delete this.monitorAlerts[monitorId];
+    this.emit({ alerts: monitorId, record: null });
+  }
+
   /** A monitor's history, newest last; empty when it has none. */
   history(monitorId: string): readonly HistoryEntry[] {
     return this.monitorHistory[monitorId] ?? [];
@@ -125,21 +177,22 @@ export class State {
   /** Replaces a monitor's history. */
   setHistory(monitorId: string, entries: HistoryEntry[]): void {
     this.monitorHistory[monitorId] = entries;
-    this.listener?.({ history: monitorId, entries });
+    this.emit({ history: monitorId, entries });
   }
 
   /** Drops a monitor's history (its monitor was deleted). */
   deleteHistory(monitorId: string): void {
     if (!(monitorId in this.monitorHistory)) return;
     delete this.monitorHistory[monitorId];
-    this.listener?.({ history: monitorId, entries: null });
+    this.emit({ history: monitorId, entries: null });
   }
 
   /** Applies one journalled change (replay at start-up); a change that is not one is a plain Error. */
   apply(change: StateChange): void {
-    const c = change as Partial<Record<"put" | "del" | "history" | "id", unknown>> & {
+    const c = change as Partial<Record<"put" | "del" | "history" | "alerts" | "id", unknown>> & {
       obj?: unknown;
       entries?: unknown;
+      record?: unknown;
     };
     const collection = (name: unknown) => {
       if (typeof name !== "string") throw new Error(`unknown collection ${JSON.stringify(name)}`);
@@ -158,6 +211,11 @@ export class State {
       if (c.entries === null) this.deleteHistory(c.history);
       else if (Array.isArray(c.entries)) this.setHistory(c.history, c.entries as HistoryEntry[]);
       else throw new Error("a history change needs entries or null");
+    } else if (typeof c.alerts === "string") {
+      if (c.record === null) this.deleteAlertState(c.alerts);
+      else if (typeof c.record === "object" && !Array.isArray(c.record))
+        this.setAlertState(c.alerts, c.record as MonitorAlertRecord);
+      else throw new Error("an alerts change needs a record or null");
     } else {
       throw new Error(`not a state change: ${JSON.stringify(change).slice(0, 100)}`);
     }
@@ -168,6 +226,7 @@ export class State {
     const out: StateSnapshot = {};
     for (const [name, col] of this.collections) out[name] = col.list();
     out[HISTORY_KEY] = this.monitorHistory;
+    out[ALERTS_KEY] = this.monitorAlerts;
     return out;
   }
 
@@ -190,6 +249,13 @@ export class State {
         throw new Error(`"${HISTORY_KEY}" must be an object`);
       }
       this.monitorHistory = history as Record<string, HistoryEntry[]>;
+    }
+    const alerts: unknown = s[ALERTS_KEY];
+    if (alerts !== undefined) {
+      if (typeof alerts !== "object" || alerts === null || Array.isArray(alerts)) {
+        throw new Error(`"${ALERTS_KEY}" must be an object`);
+      }
+      this.monitorAlerts = alerts as Record<string, MonitorAlertRecord>;
     }
   }
 }

@@ -16,6 +16,7 @@ import {
   startEmulator,
   type RecoveryReport,
 } from "../../emulator";
+import { parseTimeMs } from "../../emulator/clock";
 import { parseFaultSpec } from "../../emulator/faults";
 import { datasetNameRuleProblem } from "../../provider/schemas/dataset";
 import { integer } from "../flags";
@@ -27,6 +28,30 @@ function faultSpec(value: string): string {
     throw new InvalidArgumentError((err as Error).message);
   }
   return value;
+}
+
+/** `--clock`: real or manual. */
+function clockFlag(value: string): "real" | "manual" {
+  if (value !== "real" && value !== "manual")
+    throw new InvalidArgumentError(`must be "real" or "manual", not ${JSON.stringify(value)}`);
+  return value;
+}
+
+/** `--now`: an RFC 3339 time. */
+function nowFlag(value: string): string {
+  if (parseTimeMs(value) === undefined)
+    throw new InvalidArgumentError(
+      `must be an RFC 3339 time such as 2026-01-01T00:00:00Z, not ${JSON.stringify(value)}`,
+    );
+  return value;
+}
+
+/** One `--deliver-to` host (name or name:port), added to those before it. */
+function deliverToFlag(value: string, previous: string[] = []): string[] {
+  const host = value.trim();
+  if (host === "" || /[\s/]/.test(host))
+    throw new InvalidArgumentError(`must be a host name or name:port, not ${JSON.stringify(value)}`);
+  return [...previous, host];
 }
 
 /** One `--dataset` value added to those before it; a name the dataset name rule refuses is a usage error. */
@@ -71,6 +96,14 @@ Size limits: a request body over --max-body-bytes (default ${MAX_BODY_BYTES}, 32
 Queries run in slices and let other requests through between them. One that runs past --query-timeout (default
   ${DEFAULT_QUERY_TIMEOUT_MS} ms) gets 504; one running when the emulator stops gets 503.
 
+Monitors run (--clock, --now, --deliver-to): every enabled monitor runs every intervalMinutes over its window,
+  opening and closing alerts (GET /v2/monitors/{id}/history) and notifying its notifiers. --clock real (the
+  default) runs them as time passes. --clock manual holds time still (at --now, an RFC 3339 time, or the start
+  time) until POST /_emulator/clock moves it: {"advance":"90m"} or {"to":"2026-01-01T12:00:00Z"} makes every run
+  that falls due, in time order, and answers them; GET /_emulator/clock reads it. Notifications go only to
+  loopback addresses unless --deliver-to names the host (repeatable); others are held and recorded in the outbox,
+  GET /_emulator/notifications.
+
 Development defaults (published here, so not secrets), taken on a loopback host only (127.0.0.1, ::1,
 localhost):
   API token            ${DEFAULT_TOKEN}
@@ -102,6 +135,9 @@ interface EmulatorFlags {
   queryTimeout?: number;
   quiet?: boolean;
   dataset?: string[];
+  clock?: "real" | "manual";
+  now?: string;
+  deliverTo?: string[];
 }
 
 /** Adds the `emulator` subcommand. */
@@ -166,6 +202,17 @@ export function registerEmulatorCommand(program: Command): void {
       "create this dataset at start unless it exists; repeatable (see below)",
       datasetFlag,
     )
+    .option(
+      "--clock <kind>",
+      "real (default): monitors run as time passes; manual: only when moved (see below)",
+      clockFlag,
+    )
+    .option("--now <time>", "with --clock manual: where time starts, RFC 3339 (default: now)", nowFlag)
+    .option(
+      "--deliver-to <host...>",
+      "hosts notifications may be sent to besides loopback addresses; repeatable (see below)",
+      deliverToFlag,
+    )
     .option("--quiet", "do not log one line per request")
     .addHelpText("after", FAULTS_HELP)
     .action(async (flags: EmulatorFlags, command: Command) => {
@@ -175,6 +222,11 @@ export function registerEmulatorCommand(program: Command): void {
       });
       if (exposed !== undefined)
         command.error(`error: ${exposed}`, { exitCode: 2, code: "observability.host" });
+      if (flags.now !== undefined && flags.clock !== "manual")
+        command.error("error: --now needs --clock manual (a real clock reads the machine's time)", {
+          exitCode: 2,
+          code: "observability.now",
+        });
       const log = (line: string) => process.stdout.write(`${line}\n`);
       const em = await startEmulator({
         port: flags.port,
@@ -191,6 +243,9 @@ export function registerEmulatorCommand(program: Command): void {
         maxBodyBytes: flags.maxBodyBytes,
         queryTimeoutMs: flags.queryTimeout,
         datasets: flags.dataset,
+        clock: flags.clock,
+        now: flags.now,
+        deliverTo: flags.deliverTo,
         logger: flags.quiet ? undefined : log,
       });
       log(`Observability emulator listening on ${em.url}`);
@@ -209,6 +264,9 @@ export function registerEmulatorCommand(program: Command): void {
       if (flags.rateLimit) log(`  rate limit:      ${flags.rateLimit} requests/minute`);
       if (flags.ingestQuota) log(`  ingest quota:    ${flags.ingestQuota} bytes/month`);
       if (flags.queryQuota) log(`  query quota:     ${flags.queryQuota} queries/month`);
+      if (em.clock.kind === "manual")
+        log(`  clock:           manual, at ${em.clock.now().toISOString()} (move it: POST /_emulator/clock)`);
+      if (flags.deliverTo) log(`  deliver to:      ${flags.deliverTo.join(", ")} (and loopback addresses)`);
       log("");
       log("Use it from another shell:");
       log(`  export OBSERVABILITY_URL=${em.url}`);

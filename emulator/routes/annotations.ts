@@ -20,7 +20,7 @@ export const annotations: CollectionFamily = {
   path: "/v2/annotations",
   capability: "annotations",
   createdStatus: 201,
-  routes: (col) => ({
+  routes: (col, em) => ({
     list: ({ query }) => {
       const raw = query.datasets;
       const wanted = (Array.isArray(raw) ? raw : raw === undefined ? [] : [raw])
@@ -44,7 +44,7 @@ export const annotations: CollectionFamily = {
     },
     create: (raw, id) => {
       const body = validateBody(AnnotationCreateSchema, raw);
-      return compact({ id, ...body, time: body.time ?? new Date().toISOString() });
+      return compact({ id, ...body, time: body.time ?? new Date(em.clock.nowMs()).toISOString() });
     },
     // PUT is a partial update: the fields given replace those stored.
     update: (raw, current) => compact({ ...current, ...validateBody(AnnotationUpdateSchema, raw) }),

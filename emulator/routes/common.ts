@@ -137,7 +137,9 @@ export function registerCollection(
     add("POST", path, (ctx) => {
       const built = create(bodyWithoutReadOnly(ctx), col.newId());
       const created = col.set(
-        family.stamp ? { ...built, createdAt: isoSeconds(), createdBy: LOCAL_USER } : built,
+        family.stamp
+          ? { ...built, createdAt: isoSeconds(new Date(em.clock.nowMs())), createdBy: LOCAL_USER }
+          : built,
       );
       routes.onCreate?.(created);
       em.changed();

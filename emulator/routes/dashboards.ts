@@ -183,7 +183,7 @@ export const dashboards: CollectionFamily = {
       current: StoredObject | undefined,
       overwritten: boolean,
     ): Reply => {
-      const now = isoSeconds();
+      const now = isoSeconds(new Date(em.clock.nowMs()));
       const stored = col.set({
         id: current?.id ?? col.newId(),
         uid,

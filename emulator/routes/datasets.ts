@@ -30,7 +30,7 @@ import {
 } from "../http";
 import { LOCAL_USER, type Collection, type StoredObject } from "../state";
 import type { StoredEvent } from "../store/events";
-import { formatNs, nowNs } from "../time";
+import { formatNs } from "../time";
 import { compact, getOr404, type CollectionFamily } from "./common";
 import { EDGE_DEPLOYMENTS } from "./orgs";
 
@@ -44,8 +44,8 @@ const FIELD_SETTINGS = "fieldSettings";
 export const VACUUM_INTERVAL_S = 5;
 
 /** Now, RFC 3339 with all nine fraction digits, as the service writes `created` (axiom-go datasets_test.go:380). */
-function stampNow(): string {
-  return formatNs(nowNs()).replace(
+function stampNow(em: EmulatorContext): string {
+  return formatNs(em.clock.nowNs()).replace(
     /(?:\.(\d+))?Z$/,
     (_m, f: string | undefined) => `.${(f ?? "").padEnd(9, "0")}Z`,
   );
@@ -83,7 +83,7 @@ export function newDataset(em: EmulatorContext, raw: unknown, trusted = false): 
     const known = edges.list.map((e) => e.id).join(", ");
     throw new HttpError(422, `edgeDeployment: must be one of the license's edge deployments (${known})`);
   }
-  const now = stampNow();
+  const now = stampNow(em);
   return compact({
     id: body.name,
     name: body.name,
@@ -160,7 +160,7 @@ function trimDataset(em: EmulatorContext, col: Collection, ctx: RequestContext):
   const ds = getOr404(col, ctx.params.id);
   const { maxDuration } = validateBody(TrimSchema, jsonObjectBody(ctx));
   const ms = parseGoDurationMs(maxDuration)!;
-  em.store.trim(ds.id, nowNs() - BigInt(Math.round(ms * 1e6)));
+  em.store.trim(ds.id, em.clock.nowNs() - BigInt(Math.round(ms * 1e6)));
   em.changed();
 }
 
@@ -190,7 +190,7 @@ export const datasets: CollectionFamily = {
 
     /** Stores `ds` with new map fields (the service's dataset lists them as `mapFields`). */
     const setMapFields = (ds: StoredObject, names: string[]) => {
-      col.set({ ...ds, mapFields: names, updatedAt: stampNow() });
+      col.set({ ...ds, mapFields: names, updatedAt: stampNow(em) });
       em.changed();
     };
 
@@ -201,7 +201,7 @@ export const datasets: CollectionFamily = {
       update: (raw, current) => {
         const body = validateBody(DatasetUpdateSchema, raw);
         // A field left out keeps its value: the document's own example sends only description and retention.
-        return compact({ ...current, ...body, updatedAt: stampNow() }) as StoredObject;
+        return compact({ ...current, ...body, updatedAt: stampNow(em) }) as StoredObject;
       },
       onDelete: (id) => {
         em.store.drop(id);
@@ -284,7 +284,7 @@ export const datasets: CollectionFamily = {
           `${item}/vacuum`,
           (ctx) => {
             const ds = getOr404(col, ctx.params.id);
-            const now = Date.now();
+            const now = em.clock.nowMs();
             const last = lastVacuum.get(ds.id);
             if (last !== undefined && now - last < VACUUM_INTERVAL_S * 1000) {
               const wait = Math.ceil((last + VACUUM_INTERVAL_S * 1000 - now) / 1000);

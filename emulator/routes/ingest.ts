@@ -5,7 +5,6 @@ import type { EmulatorContext } from "../context";
 import { HttpError, json, queryParam } from "../http";
 import { QUOTA_EXCEEDED_STATUS, quotaHeaders } from "../quota";
 import { datasetNameProblem, parseIngest } from "../ingest";
-import { nowNs } from "../time";
 import { datasetExists, datasetMapFields } from "./datasets";
 
 /** Ingest option headers as the live service names them (OpenAPI `ingestIntoDataset` in axiomhq/docs
@@ -90,7 +89,7 @@ export function registerIngest(router: AccessRouter, em: EmulatorContext): void 
       if (!quota.fits(body.length)) {
         throw new HttpError(QUOTA_EXCEEDED_STATUS, quota.exceededMessage("ingest", body.length));
       }
-      const now = nowNs();
+      const now = em.clock.nowNs();
       const labelsText = headerValue(req.headers[EVENT_LABELS_HEADER]);
       const parsed = parseIngest(body, req.headers["content-type"], {
         timestampField: option("timestamp-field"),

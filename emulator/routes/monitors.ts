@@ -1,10 +1,11 @@
 /**
  * Monitors: `/v2/monitors`, `/v2/monitors/{id}` (PUT replaces the whole monitor) and `/{id}/history`.
  *
- * The emulator does not evaluate monitors. So that history is not always empty, creating a monitor records one
- * honest entry: state `closed` (no alert open) at the creation time. Nothing else is ever added.
+ * The scheduler (emulator/alerting/scheduler.ts) runs them and writes their history: one entry each time an alert
+ * opens or closes (`{checkId, name, state: "open" | "closed", timestamp}`, OA: axiomhq/docs
+ * restapi/versions/v2.json). A monitor that never alerted has an empty history. An edit takes effect at the next
+ * run; a delete drops the history and the alert state with the monitor.
  */
-import { randomBytes } from "node:crypto";
 import { MONITOR_DEFAULTS, MonitorCreateSchema } from "../../provider/schemas";
 import { HttpError, json, queryParam, validateBody } from "../http";
 import { parseQueryTimeNs, parseRfc3339Ns } from "../time";
@@ -24,17 +25,11 @@ export const monitors: CollectionFamily = {
   stamp: true,
   routes: (col, em) => ({
     create: (raw, id) => ({ ...monitor(raw), id }),
-    onCreate: (created) =>
-      em.state.setHistory(created.id, [
-        {
-          checkId: `chk_${randomBytes(8).toString("hex")}`,
-          name: created.name as string,
-          state: "closed",
-          timestamp: created.createdAt as string,
-        },
-      ]),
     update: (raw, current) => ({ ...monitor(raw), id: current.id }),
-    onDelete: (id) => em.state.deleteHistory(id),
+    onDelete: (id) => {
+      em.state.deleteHistory(id);
+      em.state.deleteAlertState(id);
+    },
     more: (router) =>
       // GET: the family's need, `monitors` read.
       router.add("GET", "/v2/monitors/:id/history", (ctx) => {
@@ -44,7 +39,7 @@ export const monitors: CollectionFamily = {
           throw new HttpError(400, missing.map((n) => `${n}: is required`).join("; "));
         }
         const [start, end] = ["startTime", "endTime"].map((n) => {
-          const ns = parseQueryTimeNs(queryParam(ctx.query, n)!);
+          const ns = parseQueryTimeNs(queryParam(ctx.query, n)!, em.clock.nowNs());
           if (ns === undefined)
             throw new HttpError(400, `${n}: must be an RFC 3339 time or a relative time such as now-1h`);
           return ns;

@@ -59,6 +59,7 @@ import {
   VirtualFieldSchema,
 } from "../../provider/schemas";
 import { PUBLIC, type RouteAccess } from "../auth";
+import { ClockMoveSchema } from "./emulator-control";
 import { INVALID_FIELD_STATUS } from "../http";
 
 type JsonSchema = Record<string, unknown>;
@@ -138,10 +139,117 @@ OPERATIONS["GET /v2/annotations"].query = z.object({
 
 crud("/v2/monitors", "monitor", MonitorCreateSchema, MonitorSchema);
 OPERATIONS["GET /v2/monitors/:id/history"] = {
-  summary: "A monitor's history",
+  summary: "A monitor's history: each alert's open and close",
   query: z.object({ startTime: QueryTimeSchema, endTime: QueryTimeSchema }),
-  response: object({}),
+  response: object(
+    {
+      checkId: { type: "string" },
+      name: { type: "string" },
+      state: { enum: ["open", "closed"] },
+      timestamp: { type: "string", format: "date-time" },
+    },
+    ["checkId", "name", "state", "timestamp"],
+  ),
   list: true,
+};
+
+// The emulator's own control routes (emulator/routes/emulator-control.ts): not the service's.
+const MONITOR_RUN: JsonSchema = object(
+  {
+    monitorId: { type: "string" },
+    monitorName: { type: "string" },
+    time: { type: "string", format: "date-time" },
+    windowStart: { type: "string", format: "date-time" },
+    windowEnd: { type: "string", format: "date-time" },
+    state: { enum: ["open", "closed", "ok", "error"] },
+    values: {
+      type: "array",
+      items: object({ group: { type: "object" }, value: { type: ["number", "null"] } }, ["group", "value"]),
+    },
+    error: { type: "string" },
+    notifications: { type: "integer", minimum: 0 },
+    alerts: {
+      type: "array",
+      items: object(
+        {
+          action: { enum: ["Open", "Closed"] },
+          groupValues: { type: ["array", "null"], items: { type: "string" } },
+          value: { type: ["number", "null"] },
+          body: { type: "string" },
+        },
+        ["action", "groupValues", "value", "body"],
+      ),
+    },
+    suppressed: { type: "integer", minimum: 0 },
+  },
+  [
+    "monitorId",
+    "monitorName",
+    "time",
+    "windowStart",
+    "windowEnd",
+    "state",
+    "values",
+    "notifications",
+    "alerts",
+  ],
+);
+OPERATIONS["GET /_emulator/clock"] = {
+  summary: "The emulator's clock: real or manual, and its now",
+  response: object({ kind: { enum: ["real", "manual"] }, now: { type: "string", format: "date-time" } }, [
+    "kind",
+    "now",
+  ]),
+};
+OPERATIONS["POST /_emulator/clock"] = {
+  summary: "Move a manual clock, making the monitor runs that fall due; answers them",
+  body: ClockMoveSchema,
+  response: object(
+    { now: { type: "string", format: "date-time" }, runs: { type: "array", items: MONITOR_RUN } },
+    ["now", "runs"],
+  ),
+  statuses: [409],
+  differs: ["the emulator's own route: the service has no clock to move"],
+  exceptions: {
+    positive_data_acceptance:
+      "a valid move is refused 409 on a real clock (the emulator schemathesis runs is one; only a manual clock " +
+      "moves), and on a manual clock a `to` before its now is refused 409 too; test/emulator/monitors-run-clock.test.ts " +
+      "checks both answers",
+  },
+};
+
+OPERATIONS["GET /_emulator/notifications"] = {
+  summary: "The outbox: every notification the monitors attempted, oldest first",
+  query: z.object({
+    monitorId: z.string().optional(),
+    notifierId: z.string().optional(),
+    channel: z.string().optional(),
+    action: z.string().optional(),
+    outcome: z.string().optional(),
+  }),
+  response: object(
+    {
+      id: { type: "string" },
+      time: { type: "string", format: "date-time" },
+      monitorId: { type: "string" },
+      monitorName: { type: "string" },
+      notifierId: { type: "string" },
+      notifierName: { type: "string" },
+      channel: { type: "string" },
+      action: { enum: ["Open", "Closed"] },
+      groupValues: { type: ["array", "null"], items: { type: "string" } },
+      value: { type: ["number", "null"] },
+      targetHost: { type: ["string", "null"] },
+      outcome: { enum: ["delivered", "held", "failed", "recorded"] },
+      status: { type: "integer" },
+      reason: { type: "string" },
+      request: { type: ["object", "null"] },
+      body: {},
+    },
+    ["id", "time", "monitorId", "notifierId", "channel", "action", "outcome"],
+  ),
+  list: true,
+  differs: ["the emulator's own route: the service has no outbox"],
 };
 
 crud("/v2/notifiers", "notifier", NotifierCreateSchema, NotifierSchema);

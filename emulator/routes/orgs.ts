@@ -156,7 +156,7 @@ export const orgs: CollectionFamily = {
           const id = col.newId();
           const named = body.name ?? `Agent organization ${id}`;
           const org = col.set(newOrg(id, named, edgeDeploymentOf(body.edgeDeployment)));
-          const expiresAt = isoSeconds(new Date(Date.now() + PROVISION_TTL_MS));
+          const expiresAt = isoSeconds(new Date(em.clock.nowMs() + PROVISION_TTL_MS));
           const value = `${API_TOKEN_PREFIX}${randomUUID()}`;
           const tokens = em.state.collection(TOKENS_COLLECTION);
           tokens.set({
@@ -188,7 +188,7 @@ export const orgs: CollectionFamily = {
       return {
         ...current,
         name,
-        metaModified: isoSeconds(),
+        metaModified: isoSeconds(new Date(em.clock.nowMs())),
         metaVersion: String(Number.isFinite(version) ? version + 1 : 1),
       };
     },

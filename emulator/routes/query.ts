@@ -29,7 +29,7 @@ export function registerQueries(router: AccessRouter, em: EmulatorContext): void
           em.store,
           jsonObjectBody(ctx),
           queryParam(ctx.query, "format"),
-          undefined,
+          em.clock.nowNs(),
           exists,
           em.queries,
         ),
@@ -42,7 +42,7 @@ export function registerQueries(router: AccessRouter, em: EmulatorContext): void
     (ctx) => {
       if (ctx.params.name === "") throw new HttpError(400, "dataset name must not be empty");
       return metered(() =>
-        runLegacyQuery(em.store, ctx.params.name, jsonObjectBody(ctx), undefined, exists, em.queries),
+        runLegacyQuery(em.store, ctx.params.name, jsonObjectBody(ctx), em.clock.nowNs(), exists, em.queries),
       );
     },
     LEGACY_QUERY_ACCESS,

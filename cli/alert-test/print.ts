@@ -1,0 +1,78 @@
+/**
+ * The comparison as text, promtool's way: one row per expectation, expected against got, marked ✓ or ✗, and under a
+ * failed row what happened instead; then the notifications nobody expected.
+ */
+import { describeAlert, formatOffset, type Comparison, type ExpectationResult } from "./compare";
+
+/** When an expectation looks, in words: `at +30m`, `by +45m`, `+10m..+45m`, `after +10m`, `any time`. */
+export function describeWhen(r: ExpectationResult): string {
+  const e = r.expectation;
+  if (e.at !== undefined) return `at ${formatOffset(e.at)}`;
+  if (e.after !== undefined && e.by !== undefined) return `${formatOffset(e.after)}..${formatOffset(e.by)}`;
+  if (e.by !== undefined) return `by ${formatOffset(e.by)}`;
+  if (e.after !== undefined) return `after ${formatOffset(e.after)}`;
+  return "any time";
+}
+
+function groupText(group: ExpectationResult["expectation"]["group"]): string {
+  if (group === undefined) return "-";
+  if (Array.isArray(group)) return group.map(String).join(",");
+  return Object.entries(group)
+    .map(([k, v]) => `${k}=${String(v)}`)
+    .join(",");
+}
+
+/** Left-aligned columns, two spaces apart. */
+function columns(rows: string[][]): string[] {
+  const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => [...(r[c] ?? "")].length)));
+  return rows.map((r) =>
+    r
+      .map((cell, c) => (c === r.length - 1 ? cell : cell + " ".repeat(widths[c] - [...cell].length)))
+      .join("  ")
+      .trimEnd(),
+  );
+}
+
+/** The lines printed for one test file. */
+export function formatComparison(file: string, comparison: Comparison, startMs: number): string[] {
+  const { rows, unexpected } = comparison;
+  const failed = rows.filter((r) => !r.ok).length;
+  const lines = [
+    `${file}: ${comparison.ok ? "PASS" : "FAIL"}, ${rows.length - failed} of ${rows.length} expectations met` +
+      (unexpected.length
+        ? `; ${unexpected.length} unexpected ${unexpected.length === 1 ? "notification" : "notifications"}`
+        : ""),
+  ];
+  const table: string[][] = [
+    ["", "LINE", "MONITOR", "ACTION", "GROUP", "NOTIFIER", "WHEN", "WANT", "GOT", "SENT AT"],
+  ];
+  const details = new Map<number, string[]>();
+  rows.forEach((r, i) => {
+    const e = r.expectation;
+    const times = r.got.map((g) => formatOffset(g.timeMs - startMs));
+    table.push([
+      r.ok ? "✓" : "✗",
+      String(e.line ?? "?"),
+      e.monitorKey,
+      e.action ?? "Open",
+      groupText(e.group),
+      e.notifierKey ?? "(any)",
+      describeWhen(r),
+      r.wanted,
+      String(r.got.length),
+      times.length === 0 ? "-" : times.length > 4 ? `${times.slice(0, 4).join(",")},…` : times.join(","),
+    ]);
+    if (r.hints.length > 0) details.set(i + 1, r.hints);
+  });
+  // Without expectations (a file that only lists what happens) there is no table to head.
+  const laidOut = rows.length > 0 ? columns(table) : [];
+  laidOut.forEach((line, i) => {
+    lines.push(`  ${line}`);
+    for (const hint of details.get(i) ?? []) lines.push(`        ${hint}`);
+  });
+  if (unexpected.length > 0) {
+    lines.push(comparison.ok ? "  unexpected (ignored):" : "  ✗ unexpected, no expectation describes them:");
+    for (const a of unexpected) lines.push(`        ${describeAlert(a, startMs)}`);
+  }
+  return lines;
+}

@@ -1,0 +1,88 @@
+/**
+ * The custom webhook's body: the notifier's Go text/template rendered over the documented variables
+ * (axiomhq/docs `content/docs/(documentation)/monitor-data/custom-webhook-notifier.mdx`), and the plain webhook's
+ * body, which is that page's default template rendered the same way.
+ */
+import type { AlertEvent } from "./types";
+import { GoNil, GoStruct, GoTime, fromJson, goJsonMarshal, type GoValue } from "./go-fmt";
+import { GoTemplate, TemplateError, type TemplateFunc } from "./go-template";
+
+/** The default template, as the custom webhook page gives it. */
+export const DEFAULT_WEBHOOK_TEMPLATE = `{
+  "action": "{{.Action}}",
+  "event": {
+    "monitorID": "{{.MonitorID}}",
+    "body": "{{.Body}}",
+    "description": "{{.Description}}",
+    "queryEndTime": "{{.QueryEndTime}}",
+    "queryStartTime": "{{.QueryStartTime}}",
+    "timestamp": "{{.Timestamp}}",
+    "title": "{{.Title}}",
+    "value": {{.Value}},
+    "matchedEvent": {{jsonObject .MatchedEvent}},
+    "groupKeys": {{jsonArray .GroupKeys}},
+    "groupValues": {{jsonArray .GroupValues}}
+  }
+}`;
+
+/** The name errors carry (`template: webhook:3: …`). The service's own name is not published. */
+export const TEMPLATE_NAME = "webhook";
+
+/**
+ * jsonObject and jsonArray: the docs show them writing `.MatchedEvent`, `.GroupKeys` and `.GroupValues` as JSON
+ * (`null` when absent). Inferred: both are Go's json.Marshal of their argument (so a map's keys come out sorted,
+ * and `<`, `>`, `&` as `\u003c` …), which is what the sample's `null`s show for nil values.
+ */
+const WEBHOOK_FUNCS: Record<string, TemplateFunc> = {
+  jsonObject: (args) => marshalOne("jsonObject", args),
+  jsonArray: (args) => marshalOne("jsonArray", args),
+};
+
+function marshalOne(name: string, args: GoValue[]): string {
+  if (args.length !== 1) throw new Error(`wrong number of args for ${name}: want 1 got ${args.length}`);
+  return goJsonMarshal(args[0]);
+}
+
+/**
+ * The template's data. Types as the service's Go program would hold them (inferred from the sample): strings,
+ * `Value` a float64, the three times `time.Time` in UTC (printed by `Time.String()`; the sample's `timestamp` has
+ * whole seconds while the query times carry nanoseconds, so `.Timestamp` is the event time truncated to the
+ * second), `MatchedEvent` a `map[string]interface {}`, the group keys and values `[]string`, nil when absent.
+ */
+export function templateData(event: AlertEvent): GoStruct {
+  const matched =
+    event.matchedEvent === null ? new GoNil("map", "map[string]interface {}") : fromJson(event.matchedEvent);
+  const strings = (xs: string[] | null): GoValue => (xs === null ? new GoNil("slice", "[]string") : [...xs]);
+  return new GoStruct(
+    "notify.WebhookData",
+    new Map<string, GoValue>([
+      ["Action", event.action],
+      ["MonitorID", event.monitor.id],
+      ["Title", event.monitor.name],
+      ["Description", event.monitor.description ?? ""],
+      ["Body", event.body],
+      ["Value", event.value ?? 0],
+      ["QueryStartTime", new GoTime(event.queryStartTime)],
+      ["QueryEndTime", new GoTime(event.queryEndTime)],
+      [
+        "Timestamp",
+        new GoTime(event.time - (((event.time % 1_000_000_000n) + 1_000_000_000n) % 1_000_000_000n)),
+      ],
+      ["MatchedEvent", matched],
+      ["GroupKeys", strings(event.groupKeys)],
+      ["GroupValues", strings(event.groupValues)],
+    ]),
+  );
+}
+
+/** Parses a webhook template; throws {@link TemplateError} naming the line and the problem. */
+export function parseWebhookTemplate(source: string): GoTemplate {
+  return GoTemplate.parse(TEMPLATE_NAME, source, Object.keys(WEBHOOK_FUNCS));
+}
+
+/** Renders `source` over the event: the body as the service would send it, or a {@link TemplateError}. */
+export function renderWebhookBody(source: string, event: AlertEvent): string {
+  return parseWebhookTemplate(source).execute(templateData(event), WEBHOOK_FUNCS);
+}
+
+export { TemplateError };

@@ -1,0 +1,577 @@
+/**
+ * Go values as a text/template sees them, and Go's `fmt` printing of them (`Sprint`, `Sprintln`, `Sprintf`), so
+ * that a custom webhook body renders byte for byte as the service (a Go program) renders it.
+ *
+ * The model: a JavaScript `bigint` is a Go `int`, a `number` a `float64` (JSON numbers decode to float64 in Go,
+ * so every number of a matched event is one), a plain object a `map[string]interface {}`, an array a slice,
+ * `null` a nil interface, `undefined` the invalid value text/template prints as `<no value>`. {@link GoTime},
+ * {@link GoStruct} and {@link GoNil} cover `time.Time`, the template's data struct and typed nil slices and maps.
+ * Sources: pkg.go.dev/fmt ("Printing": %v's default formats, "Format errors": `%!d(string=hi)`), pkg.go.dev/strconv
+ * (`FormatFloat`'s 'g' and 'e'), pkg.go.dev/time (`Time.String`).
+ */
+
+/** A Go `time.Time`, in UTC, to the nanosecond. */
+export class GoTime {
+  constructor(readonly ns: bigint) {}
+  /** Go's `Time.String()`: `2006-01-02 15:04:05.999999999 -0700 MST`, trailing zeros of the fraction dropped. */
+  toString(): string {
+    return formatGoTime(this.ns, "2006-01-02 15:04:05.999999999 -0700 MST");
+  }
+}
+
+/** A Go struct: the template's data. Field order is declaration order (it is how `%v` prints a struct). */
+export class GoStruct {
+  constructor(
+    readonly typeName: string,
+    readonly fields: ReadonlyMap<string, GoValue>,
+  ) {}
+}
+
+/** A typed nil: a nil slice prints `[]`, a nil map `map[]`; both are empty, and JSON-encode as `null`. */
+export class GoNil {
+  constructor(
+    readonly kind: "slice" | "map",
+    readonly typeName: string,
+  ) {}
+}
+
+/** A Go map with string keys (`map[string]interface {}`). */
+export interface GoMap {
+  [key: string]: GoValue;
+}
+
+/** Any value a template can hold. */
+export type GoValue =
+  undefined | null | string | boolean | number | bigint | GoTime | GoStruct | GoNil | GoValue[] | GoMap;
+
+/** Whether `v` is a Go map (a plain object). */
+export function isGoMap(v: GoValue): v is GoMap {
+  return (
+    typeof v === "object" && v !== null && !Array.isArray(v) && Object.getPrototypeOf(v) === Object.prototype
+  );
+}
+
+/** Converts a decoded JSON value as Go's `json.Unmarshal` into `interface{}` would hold it: numbers are float64. */
+export function fromJson(v: unknown): GoValue {
+  if (v === null || v === undefined) return null;
+  if (typeof v === "string" || typeof v === "boolean" || typeof v === "number") return v;
+  if (typeof v === "bigint") return Number(v);
+  if (Array.isArray(v)) return v.map(fromJson);
+  if (typeof v === "object") {
+    const out: GoMap = {};
+    for (const [k, x] of Object.entries(v as Record<string, unknown>)) out[k] = fromJson(x);
+    return out;
+  }
+  return String(v);
+}
+
+/** The Go type name of a value, as fmt's `%T` and error messages print it. */
+export function goTypeName(v: GoValue): string {
+  if (v === undefined || v === null) return "<nil>";
+  switch (typeof v) {
+    case "string":
+      return "string";
+    case "boolean":
+      return "bool";
+    case "number":
+      return "float64";
+    case "bigint":
+      return "int";
+  }
+  if (v instanceof GoTime) return "time.Time";
+  if (v instanceof GoStruct) return v.typeName;
+  if (v instanceof GoNil) return v.typeName;
+  if (Array.isArray(v)) return "[]interface {}";
+  return "map[string]interface {}";
+}
+
+/** The exact decimal expansion of a positive finite double: `digits` (no trailing zeros) and `dp`, the decimal
+ * point's position. A double is m·2^e, which is m·5^-e / 10^-e when e < 0: exact with BigInt. */
+function exactDecimal(x: number): { digits: string; dp: number } {
+  const view = new DataView(new ArrayBuffer(8));
+  view.setFloat64(0, x);
+  const bits = view.getBigUint64(0);
+  const biased = Number((bits >> 52n) & 0x7ffn);
+  let mantissa = bits & ((1n << 52n) - 1n);
+  let exp = -1074;
+  if (biased !== 0) {
+    mantissa |= 1n << 52n;
+    exp = biased - 1075;
+  }
+  const s = exp >= 0 ? (mantissa << BigInt(exp)).toString() : (mantissa * 5n ** BigInt(-exp)).toString();
+  return { digits: s.replace(/0+$/, ""), dp: exp >= 0 ? s.length : s.length + exp };
+}
+
+/** Rounds decimal digits to `nd` significant digits, an exact half to even, as strconv's decimal.Round does. */
+function roundDigits(digits: string, dp: number, nd: number): { digits: string; dp: number } {
+  if (nd < 0) return { digits: "", dp };
+  if (digits.length <= nd) return { digits, dp };
+  const keep = digits.slice(0, nd);
+  const rest = digits.slice(nd);
+  const up =
+    rest[0] > "5" ||
+    (rest[0] === "5" && (/[1-9]/.test(rest.slice(1)) || (nd > 0 && Number(keep[nd - 1]) % 2 === 1)));
+  if (!up) return { digits: keep.replace(/0+$/, ""), dp };
+  const out = keep.split("");
+  let i = nd - 1;
+  while (i >= 0 && out[i] === "9") out[i--] = "0";
+  if (i < 0) return { digits: "1", dp: dp + 1 };
+  out[i] = String(Number(out[i]) + 1);
+  return { digits: out.join("").replace(/0+$/, ""), dp };
+}
+
+/**
+ * strconv.FormatFloat's decimal digits of `x` (positive, finite): `digits` without trailing zeros and `dp`, the
+ * decimal point's position, for the shortest round-trip form (`prec` < 0; JavaScript's shortest digits are the
+ * same, both choosing the closest of the shortest) or rounded to `prec` significant digits.
+ */
+function decimalDigits(x: number, prec: number): { digits: string; dp: number } {
+  if (x === 0) return { digits: "", dp: 0 };
+  if (prec < 0) {
+    const [mantissa, exp] = x.toExponential().split("e");
+    return { digits: mantissa.replace(".", "").replace(/0+$/, ""), dp: Number(exp) + 1 };
+  }
+  const exact = exactDecimal(x);
+  return roundDigits(exact.digits, exact.dp, prec);
+}
+
+/** strconv's %e body: one digit, `frac` more, `e±dd`. */
+function fmtE(digits: string, dp: number, frac: number, e: string): string {
+  const d = digits.padEnd(frac + 1, "0");
+  const exp = digits === "" ? 0 : dp - 1;
+  const mant = frac > 0 ? `${d[0] || "0"}.${d.slice(1, frac + 1)}` : d[0] || "0";
+  const sign = exp < 0 ? "-" : "+";
+  return `${mant}${e}${sign}${String(Math.abs(exp)).padStart(2, "0")}`;
+}
+
+/** strconv's %f body from digits: integer part, then `frac` digits after the point. */
+function fmtF(digits: string, dp: number, frac: number): string {
+  let int = "";
+  if (dp > 0) int = digits.slice(0, dp).padEnd(dp, "0");
+  else int = "0";
+  if (frac <= 0) return int;
+  let f = "";
+  for (let i = 0; i < frac; i++) {
+    const j = dp + i;
+    f += j >= 0 && j < digits.length ? digits[j] : "0";
+  }
+  return `${int}.${f}`;
+}
+
+/**
+ * strconv.FormatFloat(x, verb, prec, 64) for verbs e, E, f, F, g, G; `prec` < 0 is the shortest form. The %v
+ * of a float64 is 'g' with the shortest digits, which switches to an exponent from 1e+06 up (Go prints
+ * `1.234567e+06`, not `1234567`) and below 1e-04.
+ */
+export function formatGoFloat(x: number, verb: string, prec: number): string {
+  if (Number.isNaN(x)) return "NaN";
+  if (x === Infinity) return "+Inf";
+  if (x === -Infinity) return "-Inf";
+  const neg = x < 0 || Object.is(x, -0);
+  const a = Math.abs(x);
+  const sign = neg ? "-" : "";
+  const e = verb === "E" || verb === "G" ? "E" : "e";
+  if (verb === "f" || verb === "F") {
+    const p = prec < 0 ? -1 : prec;
+    if (p < 0) {
+      const { digits, dp } = decimalDigits(a, -1);
+      return sign + fmtF(digits, dp, Math.max(digits.length - dp, 0));
+    }
+    if (a === 0) return sign + fmtF("", 1, p);
+    const exact = exactDecimal(a);
+    const { digits, dp } = roundDigits(exact.digits, exact.dp, exact.dp + p);
+    return sign + fmtF(digits, dp, p);
+  }
+  if (verb === "e" || verb === "E") {
+    if (prec < 0) {
+      const { digits, dp } = decimalDigits(a, -1);
+      return sign + fmtE(digits, dp, Math.max(digits.length - 1, 0), e);
+    }
+    const { digits, dp } = decimalDigits(a, prec + 1);
+    return sign + fmtE(digits, dp, prec, e);
+  }
+  // 'g' / 'G'
+  const shortest = prec < 0;
+  let p = prec === 0 ? 1 : prec;
+  const { digits, dp } = decimalDigits(a, shortest ? -1 : p);
+  const nd = digits.length;
+  if (shortest) p = nd;
+  let eprec = p;
+  if (eprec > nd && nd >= dp) eprec = nd;
+  if (shortest) eprec = 6;
+  const exp = nd === 0 ? 0 : dp - 1;
+  if (exp < -4 || exp >= eprec) {
+    if (p > nd) p = nd;
+    return sign + fmtE(digits, dp, Math.max(p - 1, 0), e);
+  }
+  if (p > dp) p = nd;
+  return sign + fmtF(digits, nd === 0 ? 1 : dp, Math.max(p - dp, 0));
+}
+
+/** Go's strconv.Quote: a double-quoted Go string literal, printable characters kept. */
+export function goQuote(s: string): string {
+  let out = '"';
+  for (const ch of s) {
+    const c = ch.codePointAt(0)!;
+    if (ch === '"') out += '\\"';
+    else if (ch === "\\") out += "\\\\";
+    else if (c === 7) out += "\\a";
+    else if (c === 8) out += "\\b";
+    else if (c === 12) out += "\\f";
+    else if (c === 10) out += "\\n";
+    else if (c === 13) out += "\\r";
+    else if (c === 9) out += "\\t";
+    else if (c === 11) out += "\\v";
+    else if (c < 0x20 || c === 0x7f) out += "\\x" + c.toString(16).padStart(2, "0");
+    else if (ch === " " || /[\p{L}\p{M}\p{N}\p{P}\p{S}]/u.test(ch)) out += ch;
+    else if (c < 0x10000) out += "\\u" + c.toString(16).padStart(4, "0");
+    else out += "\\U" + c.toString(16).padStart(8, "0");
+  }
+  return out + '"';
+}
+
+/** The default format, `%v`: what `{{.X}}` and `print` write. */
+export function formatValue(v: GoValue): string {
+  if (v === undefined || v === null) return "<nil>";
+  switch (typeof v) {
+    case "string":
+      return v;
+    case "boolean":
+      return v ? "true" : "false";
+    case "number":
+      return formatGoFloat(v, "g", -1);
+    case "bigint":
+      return v.toString();
+  }
+  if (v instanceof GoTime) return v.toString();
+  if (v instanceof GoNil) return v.kind === "slice" ? "[]" : "map[]";
+  if (v instanceof GoStruct) return `{${[...v.fields.values()].map(formatValue).join(" ")}}`;
+  if (Array.isArray(v)) return `[${v.map(formatValue).join(" ")}]`;
+  // fmt prints a map's keys sorted (Go 1.12 and later).
+  const keys = Object.keys(v).sort();
+  return `map[${keys.map((k) => `${k}:${formatValue(v[k])}`).join(" ")}]`;
+}
+
+/** fmt.Sprint: operands printed with %v, a space between two operands when neither is a string. */
+export function goSprint(args: readonly GoValue[]): string {
+  let out = "";
+  let prevString = false;
+  args.forEach((a, i) => {
+    const isString = typeof a === "string";
+    if (i > 0 && !isString && !prevString) out += " ";
+    out += formatValue(a);
+    prevString = isString;
+  });
+  return out;
+}
+
+/** fmt.Sprintln: operands always separated by a space, and a newline. */
+export function goSprintln(args: readonly GoValue[]): string {
+  return args.map(formatValue).join(" ") + "\n";
+}
+
+interface Spec {
+  minus: boolean;
+  plus: boolean;
+  sharp: boolean;
+  space: boolean;
+  zero: boolean;
+  width?: number;
+  prec?: number;
+}
+
+function pad(s: string, spec: Spec, numeric: boolean): string {
+  const w = spec.width ?? 0;
+  const len = [...s].length;
+  if (len >= w) return s;
+  if (spec.minus) return s + " ".repeat(w - len);
+  if (spec.zero && numeric) {
+    const signed = /^[+-]/.test(s);
+    return (signed ? s[0] : "") + "0".repeat(w - len) + (signed ? s.slice(1) : s);
+  }
+  return " ".repeat(w - len) + s;
+}
+
+function badVerb(verb: string, v: GoValue): string {
+  if (v === undefined || v === null) return `%!${verb}(<nil>)`;
+  return `%!${verb}(${goTypeName(v)}=${formatValue(v)})`;
+}
+
+function signed(s: string, spec: Spec, negative: boolean): string {
+  if (negative) return s;
+  if (spec.plus) return "+" + s;
+  if (spec.space) return " " + s;
+  return s;
+}
+
+/** One operand under one verb, padding included. */
+function formatVerb(verb: string, v: GoValue, spec: Spec): string {
+  if (verb === "T") return pad(goTypeName(v), spec, false);
+  if (verb === "v") {
+    if (typeof v === "number") return formatVerb("g", v, spec);
+    if (typeof v === "bigint") return formatVerb("d", v, spec);
+    return pad(formatValue(v), spec, false);
+  }
+  if (v === undefined || v === null) return badVerb(verb, v);
+  // Slices and maps apply the verb to each element, as fmt does.
+  if (Array.isArray(v))
+    return `[${v.map((x) => formatVerb(verb, x, { ...spec, width: undefined })).join(" ")}]`;
+  if (isGoMap(v)) {
+    const keys = Object.keys(v).sort();
+    return `map[${keys.map((k) => `${formatVerb(verb, k, spec)}:${formatVerb(verb, v[k], spec)}`).join(" ")}]`;
+  }
+  switch (verb) {
+    case "s":
+    case "q": {
+      let s: string | undefined;
+      if (typeof v === "string") s = v;
+      else if (v instanceof GoTime) s = v.toString();
+      else if (typeof v === "bigint" && verb === "q")
+        return pad(`'${String.fromCodePoint(Number(v))}'`, spec, false);
+      if (s === undefined) return badVerb(verb, v);
+      if (spec.prec !== undefined) s = [...s].slice(0, spec.prec).join("");
+      return pad(verb === "q" ? goQuote(s) : s, spec, false);
+    }
+    case "d":
+    case "b":
+    case "o":
+    case "x":
+    case "X": {
+      if (typeof v === "string" && (verb === "x" || verb === "X")) {
+        const hex = Buffer.from(v, "utf8").toString("hex");
+        return pad(verb === "X" ? hex.toUpperCase() : hex, spec, false);
+      }
+      if (typeof v !== "bigint") return badVerb(verb, v);
+      const radix = { d: 10, b: 2, o: 8, x: 16, X: 16 }[verb];
+      let s = (v < 0n ? -v : v).toString(radix);
+      if (verb === "X") s = s.toUpperCase();
+      if (spec.prec !== undefined) s = s.padStart(spec.prec, "0");
+      return pad(signed((v < 0n ? "-" : "") + s, spec, v < 0n), spec, true);
+    }
+    case "e":
+    case "E":
+    case "f":
+    case "F":
+    case "g":
+    case "G": {
+      if (typeof v !== "number") return badVerb(verb, v);
+      const prec = spec.prec ?? (verb === "g" || verb === "G" ? -1 : 6);
+      return pad(signed(formatGoFloat(v, verb, prec), spec, v < 0), spec, true);
+    }
+    case "t":
+      return typeof v === "boolean" ? pad(v ? "true" : "false", spec, false) : badVerb(verb, v);
+    case "c":
+      return typeof v === "bigint" ? pad(String.fromCodePoint(Number(v)), spec, false) : badVerb(verb, v);
+    default:
+      return badVerb(verb, v);
+  }
+}
+
+/** fmt.Sprintf with the verbs a template uses: %v %s %q %d %c %f %e %g %t %x %X %o %b %T %%, flags, width and
+ * precision (`*` reads an int operand); a missing operand prints `%!d(MISSING)`, extra ones `%!(EXTRA …)`. */
+export function goSprintf(format: string, args: readonly GoValue[]): string {
+  let out = "";
+  let argi = 0;
+  let i = 0;
+  const takeInt = (): number | undefined => {
+    const a = args[argi++];
+    return typeof a === "bigint" ? Number(a) : undefined;
+  };
+  while (i < format.length) {
+    const c = format[i];
+    if (c !== "%") {
+      out += c;
+      i++;
+      continue;
+    }
+    i++;
+    const spec: Spec = { minus: false, plus: false, sharp: false, space: false, zero: false };
+    for (; i < format.length; i++) {
+      const f = format[i];
+      if (f === "-") spec.minus = true;
+      else if (f === "+") spec.plus = true;
+      else if (f === "#") spec.sharp = true;
+      else if (f === " ") spec.space = true;
+      else if (f === "0") spec.zero = !spec.minus;
+      else break;
+    }
+    if (format[i] === "*") {
+      spec.width = takeInt();
+      i++;
+    } else {
+      const m = /^\d+/.exec(format.slice(i));
+      if (m) {
+        spec.width = Number(m[0]);
+        i += m[0].length;
+      }
+    }
+    if (format[i] === ".") {
+      i++;
+      if (format[i] === "*") {
+        spec.prec = takeInt();
+        i++;
+      } else {
+        const m = /^\d*/.exec(format.slice(i))!;
+        spec.prec = m[0] === "" ? 0 : Number(m[0]);
+        i += m[0].length;
+      }
+    }
+    if (i >= format.length) {
+      out += "%!(NOVERB)";
+      break;
+    }
+    const verb = String.fromCodePoint(format.codePointAt(i)!);
+    i += verb.length;
+    if (verb === "%") {
+      out += "%";
+      continue;
+    }
+    if (argi >= args.length) {
+      out += `%!${verb}(MISSING)`;
+      continue;
+    }
+    out += formatVerb(verb, args[argi++], spec);
+  }
+  if (argi < args.length) {
+    const extra = args.slice(argi).map((a) => (a == null ? "<nil>" : `${goTypeName(a)}=${formatValue(a)}`));
+    out += `%!(EXTRA ${extra.join(", ")})`;
+  }
+  return out;
+}
+
+const MONTHS = [
+  "January",
+  "February",
+  "March",
+  "April",
+  "May",
+  "June",
+  "July",
+  "August",
+  "September",
+  "October",
+  "November",
+  "December",
+];
+const DAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
+
+/**
+ * Go's `Time.Format(layout)` for a UTC time: the reference-time elements (pkg.go.dev/time, "Constants":
+ * 2006 06 January Jan 01 1 Monday Mon 02 _2 2 002 15 03 3 04 4 05 5 PM pm MST Z07:00 -07:00 -0700 Z0700 -07 Z07,
+ * and fractions .000 / .999 / ,000), everything else copied.
+ */
+export function formatGoTime(ns: bigint, layout: string): string {
+  const ms = Number(ns / 1_000_000n - (ns % 1_000_000n < 0n ? 1n : 0n));
+  const nanos = Number(((ns % 1_000_000_000n) + 1_000_000_000n) % 1_000_000_000n);
+  const d = new Date(ms);
+  const year = d.getUTCFullYear();
+  const month = d.getUTCMonth();
+  const day = d.getUTCDate();
+  const hour = d.getUTCHours();
+  const yday = Math.floor((Date.UTC(year, month, day) - Date.UTC(year, 0, 1)) / 86_400_000) + 1;
+  const two = (n: number) => String(n).padStart(2, "0");
+  const elements: [string, () => string][] = [
+    ["January", () => MONTHS[month]],
+    ["Jan", () => MONTHS[month].slice(0, 3)],
+    ["Monday", () => DAYS[d.getUTCDay()]],
+    ["Mon", () => DAYS[d.getUTCDay()].slice(0, 3)],
+    ["MST", () => "UTC"],
+    ["2006", () => String(year).padStart(4, "0")],
+    ["Z07:00:00", () => "Z"],
+    ["Z07:00", () => "Z"],
+    ["Z0700", () => "Z"],
+    ["Z07", () => "Z"],
+    ["-07:00:00", () => "+00:00:00"],
+    ["-07:00", () => "+00:00"],
+    ["-0700", () => "+0000"],
+    ["-07", () => "+00"],
+    ["002", () => String(yday).padStart(3, "0")],
+    ["01", () => two(month + 1)],
+    ["02", () => two(day)],
+    ["_2", () => String(day).padStart(2, " ")],
+    ["03", () => two(hour % 12 === 0 ? 12 : hour % 12)],
+    ["04", () => two(d.getUTCMinutes())],
+    ["05", () => two(d.getUTCSeconds())],
+    ["06", () => two(year % 100)],
+    ["15", () => two(hour)],
+    ["PM", () => (hour >= 12 ? "PM" : "AM")],
+    ["pm", () => (hour >= 12 ? "pm" : "am")],
+    ["1", () => String(month + 1)],
+    ["2", () => String(day)],
+    ["3", () => String(hour % 12 === 0 ? 12 : hour % 12)],
+    ["4", () => String(d.getUTCMinutes())],
+    ["5", () => String(d.getUTCSeconds())],
+  ];
+  let out = "";
+  let i = 0;
+  outer: while (i < layout.length) {
+    // A fraction: '.' or ',' then a run of 0s (fixed) or 9s (trailing zeros dropped), after a seconds element.
+    const frac = /^[.,](0+|9+)(?![0-9])/.exec(layout.slice(i));
+    if (frac && /5$/.test(layout.slice(0, i))) {
+      const n = frac[1].length;
+      let digits = String(nanos).padStart(9, "0").slice(0, n);
+      if (frac[1][0] === "9") {
+        digits = digits.replace(/0+$/, "");
+        if (digits !== "") out += frac[0][0] + digits;
+      } else out += frac[0][0] + digits;
+      i += frac[0].length;
+      continue;
+    }
+    for (const [name, fn] of elements) {
+      if (layout.startsWith(name, i)) {
+        out += fn();
+        i += name.length;
+        continue outer;
+      }
+    }
+    out += layout[i];
+    i++;
+  }
+  return out;
+}
+
+/** Go's encoding/json string encoding: `<`, `>`, `&`, U+2028 and U+2029 escaped (json.Marshal's HTML-safe default),
+ * controls as `\n` `\r` `\t` `\b` `\f` or `\u00xx`. */
+function goJsonString(s: string): string {
+  let out = '"';
+  for (const ch of s) {
+    const c = ch.codePointAt(0)!;
+    if (ch === '"') out += '\\"';
+    else if (ch === "\\") out += "\\\\";
+    else if (ch === "\n") out += "\\n";
+    else if (ch === "\r") out += "\\r";
+    else if (ch === "\t") out += "\\t";
+    else if (ch === "\b") out += "\\b";
+    else if (ch === "\f") out += "\\f";
+    else if (c < 0x20 || ch === "<" || ch === ">" || ch === "&" || c === 0x2028 || c === 0x2029)
+      out += "\\u" + c.toString(16).padStart(4, "0");
+    else out += ch;
+  }
+  return out + '"';
+}
+
+/**
+ * Go's `json.Marshal` of a template value: map keys sorted, struct fields in order, a typed nil slice or map
+ * `null`, a time in RFC 3339 with nanoseconds, float64 in Go's form (which matches JavaScript's shortest form:
+ * exponent below 1e-6 and from 1e21). NaN and infinities are an error, as in Go.
+ */
+export function goJsonMarshal(v: GoValue): string {
+  if (v === undefined || v === null || v instanceof GoNil) return "null";
+  switch (typeof v) {
+    case "string":
+      return goJsonString(v);
+    case "boolean":
+      return v ? "true" : "false";
+    case "bigint":
+      return v.toString();
+    case "number":
+      if (!Number.isFinite(v)) throw new Error(`json: unsupported value: ${formatGoFloat(v, "g", -1)}`);
+      return String(v);
+  }
+  if (v instanceof GoTime) return goJsonString(formatGoTime(v.ns, "2006-01-02T15:04:05.999999999Z07:00"));
+  if (v instanceof GoStruct)
+    return `{${[...v.fields].map(([k, x]) => `${goJsonString(k)}:${goJsonMarshal(x)}`).join(",")}}`;
+  if (Array.isArray(v)) return `[${v.map(goJsonMarshal).join(",")}]`;
+  const keys = Object.keys(v).sort();
+  return `{${keys.map((k) => `${goJsonString(k)}:${goJsonMarshal(v[k])}`).join(",")}}`;
+}

@@ -1,0 +1,1131 @@
+/**
+ * Go's text/template, as much of it as a custom webhook body uses (axiomhq/docs
+ * `monitor-data/custom-webhook-notifier.mdx` points to pkg.go.dev/text/template for the syntax; the semantics
+ * below are that package's documented ones):
+ * - text and actions `{{pipeline}}`, trim markers `{{- ` and ` -}}`, comments `{{/* … *\/}}`;
+ * - arguments: `.`, fields and chains `.A.B`, `$`, variables `$x` (`:=` declares, `=` assigns; scoped to the
+ *   enclosing if/with/range), parenthesized pipelines `(…).F`, and Go literals (strings, raw strings, runes,
+ *   ints, floats, true, false, nil); pipelines `a | f b` pass the value on as the last argument;
+ * - `if`/`else if`/`else`, `with`/`else with`/`else`, `range` (slices, maps in key order, ints) with `$i, $e :=`,
+ *   `else`, `break`, `continue`; `define`/`template`/`block`;
+ * - the builtins and, or, not, len, index, slice, print, printf, println, html, js, urlquery, eq, ne, lt, le,
+ *   gt, ge, plus the service's jsonObject and jsonArray; methods of time.Time: String, Format, Unix, UnixMilli,
+ *   UnixMicro, UnixNano, UTC, IsZero, Year, Day, Hour, Minute, Second, Nanosecond, YearDay (not Month and
+ *   Weekday, whose named types print as names but compare as ints).
+ * Truth: false, 0, nil, and empty strings, slices and maps are false. A missing map key yields `<no value>`; a
+ * missing struct field is an error (`can't evaluate field X in type T`). Comparisons follow Go: ints compare with
+ * ints and floats with floats, so `gt .Value 100` (a float64 against an int constant) is Go's error
+ * `incompatible types for comparison`, exactly as the service would fail it, and `gt .Value 100.0` works.
+ * Errors are Go's: `template: NAME:LINE: msg` when parsing, `template: NAME:LINE:COL: executing "NAME" at <…>:
+ * msg` when executing.
+ */
+import {
+  GoNil,
+  GoStruct,
+  GoTime,
+  formatGoTime,
+  formatValue,
+  goSprint,
+  goSprintf,
+  goSprintln,
+  goTypeName,
+  isGoMap,
+  type GoMap,
+  type GoValue,
+} from "./go-fmt";
+
+/** A parse or execution error, its message in Go's form. */
+export class TemplateError extends Error {
+  constructor(
+    message: string,
+    readonly phase: "parse" | "exec",
+  ) {
+    super(message);
+    this.name = "TemplateError";
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Syntax tree
+
+type Arg =
+  | { t: "dot"; pos: number }
+  | { t: "field"; chain: string[]; pos: number }
+  | { t: "var"; name: string; chain: string[]; pos: number }
+  | { t: "ident"; name: string; pos: number }
+  | { t: "string"; value: string; pos: number }
+  | { t: "number"; value: number | bigint; pos: number }
+  | { t: "bool"; value: boolean; pos: number }
+  | { t: "nil"; pos: number }
+  | { t: "pipe"; pipe: Pipe; chain: string[]; pos: number };
+
+interface Command {
+  args: Arg[];
+  pos: number;
+  text: string;
+}
+
+interface Pipe {
+  decl: string[];
+  isAssign: boolean;
+  cmds: Command[];
+  pos: number;
+  text: string;
+}
+
+interface ControlNode {
+  t: "if" | "with" | "range";
+  pipe: Pipe;
+  list: Node[];
+  elseList?: Node[];
+  pos: number;
+}
+
+type Node =
+  | { t: "text"; text: string }
+  | { t: "action"; pipe: Pipe; pos: number }
+  | ControlNode
+  | { t: "break" | "continue"; pos: number }
+  | { t: "template"; name: string; pipe?: Pipe; pos: number };
+
+// ---------------------------------------------------------------------------------------------------------------
+// Lexing of one action's inside
+
+type Tok =
+  | { k: "field"; v: string; pos: number; spaced: boolean }
+  | { k: "var"; v: string; pos: number; spaced: boolean }
+  | { k: "ident"; v: string; pos: number; spaced: boolean }
+  | { k: "string"; v: string; pos: number; spaced: boolean }
+  | { k: "char"; v: bigint; pos: number; spaced: boolean }
+  | { k: "number"; v: number | bigint; pos: number; spaced: boolean }
+  | { k: "dot" | "(" | ")" | "|" | ":=" | "=" | ","; v: string; pos: number; spaced: boolean };
+
+const KEYWORDS = new Set([
+  "if",
+  "else",
+  "end",
+  "range",
+  "with",
+  "define",
+  "template",
+  "block",
+  "break",
+  "continue",
+]);
+
+/** Go's interpreted-string escapes (\n \t \" \\ \xHH \uHHHH \UHHHHHHHH \NNN …); null when malformed. */
+function unquoteGo(body: string): string | null {
+  let out = "";
+  for (let i = 0; i < body.length; i++) {
+    const c = body[i];
+    if (c !== "\\") {
+      out += c;
+      continue;
+    }
+    const n = body[++i];
+    const simple: Record<string, string> = {
+      a: "\x07",
+      b: "\b",
+      f: "\f",
+      n: "\n",
+      r: "\r",
+      t: "\t",
+      v: "\v",
+      "\\": "\\",
+      '"': '"',
+      "'": "'",
+    };
+    if (n in simple) out += simple[n];
+    else if (n === "x" || n === "u" || n === "U") {
+      const len = n === "x" ? 2 : n === "u" ? 4 : 8;
+      const hex = body.slice(i + 1, i + 1 + len);
+      if (!new RegExp(`^[0-9a-fA-F]{${len}}$`).test(hex)) return null;
+      out += String.fromCodePoint(parseInt(hex, 16));
+      i += len;
+    } else if (/[0-7]/.test(n ?? "")) {
+      const oct = body.slice(i, i + 3);
+      if (!/^[0-7]{3}$/.test(oct)) return null;
+      out += String.fromCharCode(parseInt(oct, 8));
+      i += 2;
+    } else return null;
+  }
+  return out;
+}
+
+/** A Go number literal: ints (decimal, 0x, 0o, 0b, with `_`), floats, a rune; null when malformed. */
+function parseGoNumber(text: string): number | bigint | null {
+  const clean = text.replace(/_/g, "");
+  if (/^[+-]?(0[xX][0-9a-fA-F]+|0[oO]?[0-7]+|0[bB][01]+|[1-9][0-9]*|0)$/.test(clean)) {
+    const neg = clean.startsWith("-");
+    let body = clean.replace(/^[+-]/, "");
+    if (/^0[0-7]+$/.test(body)) body = "0o" + body.slice(1);
+    const v = BigInt(body);
+    return neg ? -v : v;
+  }
+  if (/^[+-]?(\d+\.?\d*([eE][+-]?\d+)?|\.\d+([eE][+-]?\d+)?)$/.test(clean)) return Number(clean);
+  return null;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Parsing
+
+/** A parsed template: its named templates (the main one is the name given), ready to execute. */
+export class GoTemplate {
+  private constructor(
+    readonly name: string,
+    private readonly source: string,
+    private readonly trees: Map<string, Node[]>,
+  ) {}
+
+  /** Parses `source`; throws {@link TemplateError} (`template: NAME:LINE: problem`) on a syntax error. */
+  static parse(name: string, source: string, funcs: readonly string[] = []): GoTemplate {
+    const trees = new Map<string, Node[]>();
+    const parser = new Parser(name, source, new Set([...BUILTIN_NAMES, ...funcs]), trees);
+    trees.set(name, parser.parseTop());
+    return new GoTemplate(name, source, trees);
+  }
+
+  /** Executes with `data` as dot; throws {@link TemplateError} on an execution error. */
+  execute(data: GoValue, funcs: Readonly<Record<string, TemplateFunc>> = {}): string {
+    const exec = new Executor(this.name, this.source, this.trees, { ...BUILTINS, ...funcs });
+    return exec.run(data);
+  }
+}
+
+/** A function a template can call. Arguments are evaluated values; throw an Error to fail the call. */
+export type TemplateFunc = (args: GoValue[]) => GoValue;
+
+function lineOf(source: string, pos: number): number {
+  let line = 1;
+  for (let i = 0; i < pos && i < source.length; i++) if (source[i] === "\n") line++;
+  return line;
+}
+
+class Parser {
+  private pos = 0;
+  /** Variables in scope, innermost last; `$` is always there. */
+  private vars: string[] = ["$"];
+  private rangeDepth = 0;
+  /** Where each token ends in the source, for the text an error quotes. */
+  private readonly tokEnd = new Map<Tok, number>();
+
+  constructor(
+    private readonly name: string,
+    private readonly src: string,
+    private readonly funcs: ReadonlySet<string>,
+    private readonly trees: Map<string, Node[]>,
+  ) {}
+
+  private fail(pos: number, msg: string): never {
+    throw new TemplateError(`template: ${this.name}:${lineOf(this.src, pos)}: ${msg}`, "parse");
+  }
+
+  parseTop(): Node[] {
+    const { list, end } = this.parseList();
+    if (end) this.fail(end.pos, `unexpected {{${end.kw}}}`);
+    return list;
+  }
+
+  /** Reads text and actions up to `{{end}}`, `{{else …}}` or the end of input. */
+  private parseList(): { list: Node[]; end?: { kw: "end" | "else"; pos: number; rest: Tok[] } } {
+    const list: Node[] = [];
+    while (this.pos < this.src.length) {
+      const open = this.src.indexOf("{{", this.pos);
+      let text = this.src.slice(this.pos, open < 0 ? undefined : open);
+      if (open < 0) {
+        if (text) list.push({ t: "text", text });
+        this.pos = this.src.length;
+        break;
+      }
+      const trimLeft = /^\{\{-[ \t\r\n]/.test(this.src.slice(open, open + 4));
+      if (trimLeft) text = text.replace(/[ \t\r\n]+$/, "");
+      if (text) list.push({ t: "text", text });
+      const innerStart = open + (trimLeft ? 3 : 2);
+      const { inner, after, trimRight, innerPos } = this.readAction(open, innerStart);
+      this.pos = after;
+      if (trimRight) {
+        const m = /^[ \t\r\n]*/.exec(this.src.slice(this.pos))!;
+        this.pos += m[0].length;
+      }
+      if (inner === null) continue; // a comment
+      const toks = this.lex(inner, innerPos);
+      if (toks.length === 0) this.fail(open, "missing value for command");
+      const first = toks[0];
+      if (first.k === "ident" && KEYWORDS.has(first.v)) {
+        const kw = first.v;
+        const rest = toks.slice(1);
+        if (kw === "end") {
+          if (rest.length) this.fail(open, `unexpected ${this.describe(rest[0])} in end`);
+          return { list, end: { kw: "end", pos: open, rest } };
+        }
+        if (kw === "else") return { list, end: { kw: "else", pos: open, rest } };
+        if (kw === "if" || kw === "with" || kw === "range") {
+          list.push(this.parseControl(kw, rest, open));
+          continue;
+        }
+        if (kw === "break" || kw === "continue") {
+          if (this.rangeDepth === 0) this.fail(open, `{{${kw}}} outside {{range}}`);
+          if (rest.length) this.fail(open, `unexpected ${this.describe(rest[0])} in {{${kw}}}`);
+          list.push({ t: kw, pos: open });
+          continue;
+        }
+        if (kw === "template" || kw === "block" || kw === "define") {
+          const nameTok = rest[0];
+          if (!nameTok || nameTok.k !== "string")
+            this.fail(
+              open,
+              `unexpected ${nameTok ? this.describe(nameTok) : "end of action"} in ${kw} clause`,
+            );
+          const pipe = rest.length > 1 ? this.parsePipe(rest.slice(1), kw) : undefined;
+          if (kw === "template") {
+            list.push({ t: "template", name: nameTok.v, pipe, pos: open });
+            continue;
+          }
+          // define and block: the body up to {{end}}, a template of its own; block also runs it here.
+          const saved = this.vars;
+          this.vars = ["$"];
+          const body = this.parseList();
+          this.vars = saved;
+          if (!body.end || body.end.kw !== "end")
+            this.fail(body.end?.pos ?? this.src.length, "unexpected EOF");
+          if (kw === "define" && pipe) this.fail(open, "unexpected pipeline in define clause");
+          this.trees.set(nameTok.v, body.list);
+          if (kw === "block") list.push({ t: "template", name: nameTok.v, pipe, pos: open });
+          continue;
+        }
+      }
+      list.push({ t: "action", pipe: this.parsePipe(toks, "command"), pos: open });
+    }
+    return { list };
+  }
+
+  /** Finds the action's closing delimiter, skipping quoted strings; a comment answers inner null. */
+  private readAction(open: number, start: number) {
+    let i = start;
+    while (i < this.src.length && /[ \t\r\n]/.test(this.src[i])) i++;
+    if (this.src.startsWith("/*", i)) {
+      const close = this.src.indexOf("*/", i + 2);
+      if (close < 0) this.fail(open, "unclosed comment");
+      let j = close + 2;
+      let trimRight = false;
+      if (/^[ \t\r\n]-\}\}/.test(this.src.slice(j, j + 4))) {
+        trimRight = true;
+        j += 2;
+      }
+      if (!this.src.startsWith("}}", j)) this.fail(open, "comment ends before closing delimiter");
+      return { inner: null, after: j + 2, trimRight, innerPos: start };
+    }
+    i = start;
+    while (i < this.src.length) {
+      const c = this.src[i];
+      if (c === '"' || c === "'" || c === "`") {
+        const close = c === "`" ? this.src.indexOf("`", i + 1) : this.findQuoteEnd(i, c);
+        if (close < 0)
+          this.fail(i, c === "`" ? "unterminated raw quoted string" : "unterminated quoted string");
+        i = close + 1;
+        continue;
+      }
+      if (this.src.startsWith("}}", i)) {
+        const trimRight = /[ \t\r\n]-$/.test(this.src.slice(i - 2, i)) && i - 2 >= start;
+        const innerEnd = trimRight ? i - 1 : i;
+        return { inner: this.src.slice(start, innerEnd), after: i + 2, trimRight, innerPos: start };
+      }
+      i++;
+    }
+    return this.fail(open, "unclosed action");
+  }
+
+  private findQuoteEnd(start: number, q: string): number {
+    for (let i = start + 1; i < this.src.length; i++) {
+      if (this.src[i] === "\\") i++;
+      else if (this.src[i] === q) return i;
+      else if (this.src[i] === "\n") return -1;
+    }
+    return -1;
+  }
+
+  /** A token as Go's parser quotes it in an error: its source text. */
+  private describe(t: Tok): string {
+    return `"${this.src.slice(t.pos, t.pos + this.tokLen(t))}"`;
+  }
+
+  private lex(inner: string, base: number): Tok[] {
+    const toks: Tok[] = [];
+    let i = 0;
+    let spaced = true;
+    while (i < inner.length) {
+      const pos = base + i;
+      const count = toks.length;
+      i = this.lexOne(inner, i, pos, spaced, toks);
+      if (toks.length > count) {
+        this.tokEnd.set(toks[toks.length - 1], base + i);
+        spaced = false;
+      } else spaced = true;
+    }
+    return toks;
+  }
+
+  /** Lexes the token at `inner[i]` (whitespace pushes nothing); answers the index after it. */
+  private lexOne(inner: string, i: number, pos: number, spaced: boolean, toks: Tok[]): number {
+    const c = inner[i];
+    if (/[ \t\r\n]/.test(c)) return i + 1;
+    if (c === "(" || c === ")" || c === "|" || c === ",") {
+      toks.push({ k: c, v: c, pos, spaced });
+      return i + 1;
+    }
+    if (c === ":" && inner[i + 1] === "=") {
+      toks.push({ k: ":=", v: ":=", pos, spaced });
+      return i + 2;
+    }
+    if (c === "=") {
+      toks.push({ k: "=", v: "=", pos, spaced });
+      return i + 1;
+    }
+    if (c === '"' || c === "'") {
+      let j = i + 1;
+      while (j < inner.length && inner[j] !== c) j += inner[j] === "\\" ? 2 : 1;
+      const v = unquoteGo(inner.slice(i + 1, j));
+      if (c === '"') {
+        if (v === null) this.fail(pos, `invalid syntax in quoted string ${inner.slice(i, j + 1)}`);
+        toks.push({ k: "string", v, pos, spaced });
+      } else {
+        if (v === null || [...v].length !== 1)
+          this.fail(pos, `malformed character constant: ${inner.slice(i, j + 1)}`);
+        toks.push({ k: "char", v: BigInt(v.codePointAt(0)!), pos, spaced });
+      }
+      return j + 1;
+    }
+    if (c === "`") {
+      const j = inner.indexOf("`", i + 1);
+      toks.push({ k: "string", v: inner.slice(i + 1, j), pos, spaced });
+      return j + 1;
+    }
+    if (c === "$") {
+      const m = /^\$[\p{L}_\p{Nd}]*/u.exec(inner.slice(i))!;
+      toks.push({ k: "var", v: m[0], pos, spaced });
+      return i + m[0].length;
+    }
+    if (c === "." && !/[0-9]/.test(inner[i + 1] ?? "")) {
+      const m = /^\.[\p{L}_][\p{L}_\p{Nd}]*/u.exec(inner.slice(i));
+      if (m) {
+        toks.push({ k: "field", v: m[0].slice(1), pos, spaced });
+        return i + m[0].length;
+      }
+      toks.push({ k: "dot", v: ".", pos, spaced });
+      return i + 1;
+    }
+    if (/[0-9.+-]/.test(c)) {
+      const text = /^[+-]?(0[xXoObB])?[0-9a-fA-F_]*(\.[0-9_]*)?([eEpP][+-]?[0-9_]+)?/.exec(
+        inner.slice(i),
+      )![0];
+      const v = text === "" || text === "+" || text === "-" ? null : parseGoNumber(text);
+      if (v === null) this.fail(pos, `bad number syntax: "${text || c}"`);
+      toks.push({ k: "number", v, pos, spaced });
+      return i + text.length;
+    }
+    if (/[\p{L}_]/u.test(c)) {
+      const m = /^[\p{L}_][\p{L}_\p{Nd}]*/u.exec(inner.slice(i))!;
+      toks.push({ k: "ident", v: m[0], pos, spaced });
+      return i + m[0].length;
+    }
+    return this.fail(pos, `unexpected "${c}" in command`);
+  }
+
+  /** if/with/range with their else chains, up to the matching {{end}}. */
+  private parseControl(kw: "if" | "with" | "range", toks: Tok[], pos: number): Node {
+    const savedVars = this.vars.length;
+    const pipe = this.parsePipe(toks, kw, kw === "range");
+    if (kw === "range") this.rangeDepth++;
+    const body = this.parseList();
+    if (kw === "range") this.rangeDepth--;
+    let elseList: Node[] | undefined;
+    if (!body.end) this.fail(this.src.length, "unexpected EOF");
+    if (body.end.kw === "else") {
+      const rest = body.end.rest;
+      if ((kw === "if" || kw === "with") && rest[0]?.k === "ident" && rest[0].v === kw) {
+        // `{{else if …}}` is `{{else}}{{if …}}…{{end}}` sharing this control's {{end}}.
+        elseList = [this.parseControl(kw, rest.slice(1), body.end.pos)];
+      } else {
+        if (rest.length) this.fail(body.end.pos, `unexpected ${this.describe(rest[0])} in else`);
+        const e = this.parseList();
+        if (!e.end) this.fail(this.src.length, "unexpected EOF");
+        if (e.end.kw !== "end") this.fail(e.end.pos, "expected end; found {{else}}");
+        elseList = e.list;
+      }
+    }
+    this.vars.length = savedVars;
+    return { t: kw, pipe, list: body.list, elseList, pos };
+  }
+
+  private parsePipe(toks: Tok[], context: string, isRange = false): Pipe {
+    if (toks.length === 0) this.fail(this.pos, `missing value for ${context}`);
+    const startPos = toks[0].pos;
+    const text = this.src
+      .slice(startPos, toks[toks.length - 1].pos + this.tokLen(toks[toks.length - 1]))
+      .trim();
+    let decl: string[] = [];
+    let isAssign = false;
+    let i = 0;
+    // `$x :=`, `$x =`, and in range `$i, $e :=`.
+    if (toks[0].k === "var") {
+      if (toks[1]?.k === ":=" || toks[1]?.k === "=") {
+        decl = [toks[0].v];
+        isAssign = toks[1].k === "=";
+        i = 2;
+      } else if (isRange && toks[1]?.k === "," && toks[2]?.k === "var" && toks[3]?.k === ":=") {
+        decl = [toks[0].v, toks[2].v];
+        i = 4;
+      }
+    }
+    if (isAssign && !this.vars.includes(decl[0])) this.fail(startPos, `undefined variable "${decl[0]}"`);
+    const cmds: Command[] = [];
+    let cur: Tok[] = [];
+    let depth = 0;
+    const rest = toks.slice(i);
+    if (rest.length === 0) this.fail(startPos, `missing value for ${context}`);
+    for (const t of rest) {
+      if (t.k === "(") depth++;
+      if (t.k === ")") depth--;
+      if (t.k === "|" && depth === 0) {
+        if (cur.length === 0) this.fail(t.pos, "missing command");
+        cmds.push(this.parseCommand(cur));
+        cur = [];
+      } else cur.push(t);
+    }
+    if (depth !== 0) this.fail(startPos, depth > 0 ? "unclosed left paren" : "unexpected right paren");
+    if (cur.length === 0) this.fail(startPos, "missing command");
+    cmds.push(this.parseCommand(cur));
+    // Go's checkPipeline: only the first stage may be a plain operand; a later one must take the value passed on.
+    cmds.forEach((c, n) => {
+      const head = c.args[0].t;
+      if (
+        n > 0 &&
+        (head === "bool" || head === "dot" || head === "nil" || head === "number" || head === "string")
+      )
+        this.fail(c.pos, `non executable command in pipeline stage ${n + 1}`);
+    });
+    if (cmds.length === 1 && cmds[0].args.length === 1 && cmds[0].args[0].t === "nil")
+      this.fail(startPos, "nil is not a command");
+    if (!isAssign) for (const d of decl) this.vars.push(d);
+    return { decl, isAssign, cmds, pos: startPos, text };
+  }
+
+  private tokLen(t: Tok): number {
+    return (this.tokEnd.get(t) ?? t.pos + 1) - t.pos;
+  }
+
+  private parseCommand(toks: Tok[]): Command {
+    const args: Arg[] = [];
+    let i = 0;
+    const pos = toks[0].pos;
+    const last = toks[toks.length - 1];
+    const text = this.src.slice(pos, last.pos + this.tokLen(last));
+    while (i < toks.length) {
+      const t = toks[i];
+      if (i > 0 && !t.spaced && t.k !== "field" && t.k !== ")")
+        this.fail(t.pos, `unexpected ${this.describe(t)} in operand`);
+      let arg: Arg;
+      i++;
+      switch (t.k) {
+        case "dot":
+          arg = { t: "dot", pos: t.pos };
+          break;
+        case "field":
+          arg = { t: "field", chain: [t.v], pos: t.pos };
+          break;
+        case "var":
+          if (!this.vars.includes(t.v)) this.fail(t.pos, `undefined variable "${t.v}"`);
+          arg = { t: "var", name: t.v, chain: [], pos: t.pos };
+          break;
+        case "string":
+          arg = { t: "string", value: t.v, pos: t.pos };
+          break;
+        case "char":
+          arg = { t: "number", value: t.v, pos: t.pos };
+          break;
+        case "number":
+          arg = { t: "number", value: t.v, pos: t.pos };
+          break;
+        case "ident":
+          if (t.v === "true" || t.v === "false") arg = { t: "bool", value: t.v === "true", pos: t.pos };
+          else if (t.v === "nil") arg = { t: "nil", pos: t.pos };
+          else if (KEYWORDS.has(t.v)) this.fail(t.pos, `unexpected <${t.v}> in command`);
+          else if (!this.funcs.has(t.v)) this.fail(t.pos, `function "${t.v}" not defined`);
+          else arg = { t: "ident", name: t.v, pos: t.pos };
+          break;
+        case "(": {
+          let depth = 1;
+          let j = i;
+          for (; j < toks.length; j++) {
+            if (toks[j].k === "(") depth++;
+            if (toks[j].k === ")" && --depth === 0) break;
+          }
+          const inner = toks.slice(i, j);
+          if (inner.length === 0) this.fail(t.pos, "missing value for parenthesized pipeline");
+          arg = {
+            t: "pipe",
+            pipe: this.parsePipe(inner, "parenthesized pipeline"),
+            chain: [],
+            pos: t.pos,
+          };
+          i = j + 1;
+          break;
+        }
+        default:
+          this.fail(t.pos, `unexpected "${t.v}" in operand`);
+      }
+      // Fields written right after an operand (`$x.A`, `(…).A`, `.A.B`) chain onto it.
+      while (i < toks.length && toks[i].k === "field" && !toks[i].spaced) {
+        const f = toks[i].v as string;
+        if (arg.t === "field" || arg.t === "var" || arg.t === "pipe") arg.chain.push(f);
+        else if (arg.t === "dot") arg = { t: "field", chain: [f], pos: arg.pos };
+        else this.fail(toks[i].pos, `unexpected . after term "${this.src.slice(arg.pos, toks[i].pos)}"`);
+        i++;
+      }
+      args.push(arg);
+    }
+    if (args.length > 1 && args[0].t !== "ident" && args[0].t !== "field" && args[0].t !== "var")
+      this.fail(
+        pos,
+        `can't give argument to non-function ${this.src.slice(args[0].pos, args[1].pos).trim()}`,
+      );
+    return { args, pos, text };
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Execution
+
+class BreakSignal {}
+class ContinueSignal {}
+
+/** Go's truth: false, 0, nil, and empty strings, slices and maps are false; structs and times are true. */
+export function isTrue(v: GoValue): boolean {
+  if (v === undefined || v === null) return false;
+  if (typeof v === "boolean") return v;
+  if (typeof v === "string") return v.length > 0;
+  if (typeof v === "number") return v !== 0;
+  if (typeof v === "bigint") return v !== 0n;
+  if (v instanceof GoNil) return false;
+  if (Array.isArray(v)) return v.length > 0;
+  if (isGoMap(v)) return Object.keys(v).length > 0;
+  return true;
+}
+
+/** An error from a builtin or function: reported as `error calling NAME: msg` by the executor. */
+class CallError extends Error {}
+
+type Basic = "bool" | "int" | "float" | "string";
+
+function basicKind(v: GoValue): Basic | undefined {
+  switch (typeof v) {
+    case "boolean":
+      return "bool";
+    case "bigint":
+      return "int";
+    case "number":
+      return "float";
+    case "string":
+      return "string";
+  }
+  return undefined;
+}
+
+function eqValues(a: GoValue, b: GoValue): boolean {
+  const ka = basicKind(a);
+  const kb = basicKind(b);
+  if (ka && kb) {
+    if (ka !== kb) throw new CallError("incompatible types for comparison");
+    return a === b;
+  }
+  // Go's eq: nil (an invalid value) equals nil and a nil slice or map, and is unequal to anything else; no error.
+  const isNil = (v: GoValue) => v === null || v === undefined || v instanceof GoNil;
+  if (a === null || a === undefined || b === null || b === undefined) return isNil(a) && isNil(b);
+  if (a instanceof GoTime && b instanceof GoTime) return a.ns === b.ns;
+  if (Array.isArray(a) || isGoMap(a) || a instanceof GoNil)
+    throw new CallError(`non-comparable type ${formatValue(a)}: ${goTypeName(a)}`);
+  throw new CallError("incompatible types for comparison");
+}
+
+function ltValues(a: GoValue, b: GoValue): boolean {
+  const ka = basicKind(a);
+  const kb = basicKind(b);
+  if (!ka || ka === "bool") throw new CallError(`invalid type for comparison`);
+  if (!kb || kb === "bool") throw new CallError(`invalid type for comparison`);
+  if (ka !== kb) throw new CallError("incompatible types for comparison");
+  return (a as number) < (b as number);
+}
+
+function want(name: string, args: GoValue[], n: number): void {
+  if (args.length !== n)
+    throw new CallError(`wrong number of args for ${name}: want ${n} got ${args.length}`);
+}
+
+function lengthOf(v: GoValue): bigint {
+  if (typeof v === "string") return BigInt(Buffer.byteLength(v, "utf8"));
+  if (Array.isArray(v)) return BigInt(v.length);
+  if (v instanceof GoNil) return 0n;
+  if (isGoMap(v)) return BigInt(Object.keys(v).length);
+  throw new CallError(`len of type ${goTypeName(v)}`);
+}
+
+function toIndex(v: GoValue): number {
+  if (typeof v !== "bigint") throw new CallError(`cannot index slice/array with type ${goTypeName(v)}`);
+  return Number(v);
+}
+
+function indexValue(item: GoValue, indexes: GoValue[]): GoValue {
+  let cur = item;
+  for (const ix of indexes) {
+    if (cur === undefined || cur === null) throw new CallError("index of untyped nil");
+    if (typeof cur === "string") {
+      const bytes = Buffer.from(cur, "utf8");
+      const i = toIndex(ix);
+      if (i < 0 || i >= bytes.length) throw new CallError(`index out of range: ${i}`);
+      cur = BigInt(bytes[i]);
+    } else if (Array.isArray(cur) || (cur instanceof GoNil && cur.kind === "slice")) {
+      const arr = Array.isArray(cur) ? cur : [];
+      const i = toIndex(ix);
+      if (i < 0 || i >= arr.length) throw new CallError(`index out of range: ${i}`);
+      cur = arr[i];
+    } else if (isGoMap(cur) || (cur instanceof GoNil && cur.kind === "map")) {
+      if (typeof ix !== "string") throw new CallError(`value has type ${goTypeName(ix)}; should be string`);
+      // A missing key yields the element's zero value: for interface{} that is nil, printed `<no value>`.
+      cur = isGoMap(cur) && Object.hasOwn(cur, ix) ? cur[ix] : undefined;
+    } else throw new CallError(`can't index item of type ${goTypeName(cur)}`);
+  }
+  return cur;
+}
+
+/** The escapers' argument rule: one string operand as it is, anything else fmt.Sprint of all. */
+function evalArgsString(args: GoValue[]): string {
+  if (args.length === 1 && typeof args[0] === "string") return args[0];
+  return goSprint(args);
+}
+
+/** text/template's HTMLEscapeString: & ' < > " and NUL. */
+export function htmlEscape(s: string): string {
+  return s.replace(/[&'<>"\0]/g, (c) =>
+    c === "&"
+      ? "&amp;"
+      : c === "'"
+        ? "&#39;"
+        : c === "<"
+          ? "&lt;"
+          : c === ">"
+            ? "&gt;"
+            : c === '"'
+              ? "&#34;"
+              : "\uFFFD",
+  );
+}
+
+/** text/template's JSEscapeString: quotes and backslash escaped, < > & = and controls as \uXXXX. */
+export function jsEscape(s: string): string {
+  let out = "";
+  for (const ch of s) {
+    const c = ch.codePointAt(0)!;
+    if (ch === "\\") out += "\\\\";
+    else if (ch === "'") out += "\\'";
+    else if (ch === '"') out += '\\"';
+    else if (ch === "<" || ch === ">" || ch === "&" || ch === "=" || c < 0x20)
+      out += "\\u" + c.toString(16).toUpperCase().padStart(4, "0");
+    else out += ch;
+  }
+  return out;
+}
+
+/** Go's url.QueryEscape: space as `+`, unreserved characters kept, the rest percent-encoded. */
+export function queryEscape(s: string): string {
+  return encodeURIComponent(s)
+    .replace(/[!'()*]/g, (c) => "%" + c.charCodeAt(0).toString(16).toUpperCase())
+    .replace(/%20/g, "+");
+}
+
+const BUILTINS: Record<string, TemplateFunc> = {
+  len: (a) => (want("len", a, 1), lengthOf(a[0])),
+  index: (a) => {
+    if (a.length < 1) throw new CallError("wrong number of args for index: want at least 1 got 0");
+    return indexValue(a[0], a.slice(1));
+  },
+  slice: (a) => {
+    if (a.length < 1) throw new CallError("wrong number of args for slice: want at least 1 got 0");
+    const [item, ...ix] = a;
+    if (ix.length > 2) throw new CallError(`too many slice indexes: ${ix.length}`);
+    const idx = ix.map(toIndex);
+    if (typeof item === "string") {
+      const bytes = Buffer.from(item, "utf8");
+      const lo = idx[0] ?? 0;
+      const hi = idx[1] ?? bytes.length;
+      if (lo < 0 || hi > bytes.length || lo > hi) throw new CallError(`index out of range: ${hi}`);
+      return bytes.subarray(lo, hi).toString("utf8");
+    }
+    if (Array.isArray(item)) {
+      const lo = idx[0] ?? 0;
+      const hi = idx[1] ?? item.length;
+      if (lo < 0 || hi > item.length || lo > hi) throw new CallError(`index out of range: ${hi}`);
+      return item.slice(lo, hi);
+    }
+    throw new CallError(`can't slice item of type ${goTypeName(item)}`);
+  },
+  not: (a) => (want("not", a, 1), !isTrue(a[0])),
+  print: (a) => goSprint(a),
+  println: (a) => goSprintln(a),
+  printf: (a) => {
+    if (a.length < 1 || typeof a[0] !== "string")
+      throw new CallError(
+        a.length < 1
+          ? "wrong number of args for printf: want at least 1 got 0"
+          : `wrong type for value; expected string; got ${goTypeName(a[0])}`,
+      );
+    return goSprintf(a[0], a.slice(1));
+  },
+  html: (a) => htmlEscape(evalArgsString(a)),
+  js: (a) => jsEscape(evalArgsString(a)),
+  urlquery: (a) => queryEscape(evalArgsString(a)),
+  eq: (a) => {
+    if (a.length < 2) throw new CallError("missing argument for comparison");
+    return a.slice(1).some((b) => eqValues(a[0], b));
+  },
+  ne: (a) => (want("ne", a, 2), !eqValues(a[0], a[1])),
+  lt: (a) => (want("lt", a, 2), ltValues(a[0], a[1])),
+  le: (a) => (want("le", a, 2), ltValues(a[0], a[1]) || eqValues(a[0], a[1])),
+  gt: (a) => (want("gt", a, 2), !ltValues(a[0], a[1]) && !eqValues(a[0], a[1])),
+  ge: (a) => (want("ge", a, 2), !ltValues(a[0], a[1])),
+  call: () => {
+    throw new CallError("call of non-function: the template's data has no functions");
+  },
+};
+
+/** and/or evaluate lazily (Go 1.18): handled by the executor, listed here so the parser knows them. */
+const BUILTIN_NAMES = [...Object.keys(BUILTINS), "and", "or"];
+
+/** Methods of time.Time a template may call. */
+function timeMethod(t: GoTime, name: string, args: GoValue[]): GoValue {
+  const none = () => {
+    if (args.length) throw new CallError(`wrong number of args for ${name}: want 0 got ${args.length}`);
+  };
+  switch (name) {
+    case "String":
+      none();
+      return t.toString();
+    case "Unix":
+      none();
+      return t.ns / 1_000_000_000n - (t.ns % 1_000_000_000n < 0n ? 1n : 0n);
+    case "UnixMilli":
+      none();
+      return t.ns / 1_000_000n;
+    case "UnixNano":
+      none();
+      return t.ns;
+    case "UnixMicro":
+      none();
+      return t.ns / 1_000n;
+    case "UTC":
+      none();
+      return t;
+    case "IsZero":
+      none();
+      // Go's zero time is year 1; a notification's times are never it.
+      return false;
+    case "Year":
+    case "Day":
+    case "Hour":
+    case "Minute":
+    case "Second":
+    case "YearDay": {
+      none();
+      const layout = { Year: "2006", Day: "2", Hour: "15", Minute: "4", Second: "5", YearDay: "002" }[name];
+      return BigInt(Number(formatGoTime(t.ns, layout)));
+    }
+    case "Nanosecond":
+      none();
+      return ((t.ns % 1_000_000_000n) + 1_000_000_000n) % 1_000_000_000n;
+    case "Format":
+      if (args.length !== 1 || typeof args[0] !== "string")
+        throw new CallError(`wrong number of args for Format: want 1 got ${args.length}`);
+      return formatGoTime(t.ns, args[0]);
+  }
+  throw new CallError(`can't evaluate field ${name} in type time.Time`);
+}
+
+class Executor {
+  private out = "";
+  private vars: { name: string; value: GoValue }[] = [];
+  private depth = 0;
+
+  constructor(
+    private readonly name: string,
+    private readonly src: string,
+    private readonly trees: Map<string, Node[]>,
+    private readonly funcs: Record<string, TemplateFunc>,
+  ) {}
+
+  run(data: GoValue): string {
+    this.vars = [{ name: "$", value: data }];
+    this.walkList(this.trees.get(this.name)!, data);
+    return this.out;
+  }
+
+  private fail(pos: number, context: string, msg: string): never {
+    const before = this.src.slice(0, pos);
+    const line = before.split("\n").length;
+    const col = pos - (before.lastIndexOf("\n") + 1);
+    throw new TemplateError(
+      `template: ${this.name}:${line}:${col}: executing "${this.name}" at <${context}>: ${msg}`,
+      "exec",
+    );
+  }
+
+  private walkList(list: Node[], dot: GoValue): void {
+    for (const n of list) this.walk(n, dot);
+  }
+
+  private walk(n: Node, dot: GoValue): void {
+    switch (n.t) {
+      case "text":
+        this.out += n.text;
+        return;
+      case "action": {
+        const v = this.evalPipe(n.pipe, dot);
+        if (n.pipe.decl.length === 0) this.out += this.printable(v);
+        return;
+      }
+      case "if":
+      case "with": {
+        const mark = this.vars.length;
+        const v = this.evalPipe(n.pipe, dot);
+        if (isTrue(v)) this.walkList(n.list, n.t === "with" ? v : dot);
+        else if (n.elseList) this.walkList(n.elseList, dot);
+        this.vars.length = mark;
+        return;
+      }
+      case "range":
+        return this.walkRange(n, dot);
+      case "break":
+        throw new BreakSignal();
+      case "continue":
+        throw new ContinueSignal();
+      case "template": {
+        const tree = this.trees.get(n.name);
+        if (!tree) this.fail(n.pos, `template "${n.name}"`, `no such template "${n.name}"`);
+        if (++this.depth > 1000)
+          this.fail(n.pos, `template "${n.name}"`, "exceeded maximum template depth (1000)");
+        const v = n.pipe ? this.evalPipe(n.pipe, dot) : undefined;
+        const saved = this.vars;
+        this.vars = [{ name: "$", value: v }];
+        this.walkList(tree, v);
+        this.vars = saved;
+        this.depth--;
+        return;
+      }
+    }
+  }
+
+  private printable(v: GoValue): string {
+    // A nil interface prints as Go's invalid value: a missing map key and a JSON null read the same.
+    return v === undefined || v === null ? "<no value>" : formatValue(v);
+  }
+
+  private walkRange(n: ControlNode, dot: GoValue): void {
+    const mark = this.vars.length;
+    // Evaluate without declaring: range declares per element.
+    const v = this.evalPipe({ ...n.pipe, decl: [] }, dot);
+    const items: [GoValue, GoValue][] = [];
+    if (Array.isArray(v)) v.forEach((e, i) => items.push([BigInt(i), e]));
+    else if (isGoMap(v)) for (const k of Object.keys(v).sort()) items.push([k, v[k]]);
+    else if (typeof v === "bigint") for (let i = 0n; i < v; i++) items.push([i, i]);
+    else if (v instanceof GoNil || v === undefined || v === null) {
+      /* nothing to range over */
+    } else this.fail(n.pipe.pos, n.pipe.text, `range can't iterate over ${formatValue(v)}`);
+    if (items.length === 0) {
+      if (n.elseList) this.walkList(n.elseList, dot);
+      this.vars.length = mark;
+      return;
+    }
+    for (const [k, e] of items) {
+      const inner = this.vars.length;
+      if (n.pipe.decl.length === 1)
+        this.vars.push({ name: n.pipe.decl[0], value: typeof v === "bigint" ? k : e });
+      if (n.pipe.decl.length === 2) {
+        this.vars.push({ name: n.pipe.decl[0], value: k });
+        this.vars.push({ name: n.pipe.decl[1], value: e });
+      }
+      try {
+        this.walkList(n.list, e);
+      } catch (err) {
+        if (err instanceof BreakSignal) {
+          this.vars.length = inner;
+          break;
+        }
+        if (!(err instanceof ContinueSignal)) throw err;
+      }
+      this.vars.length = inner;
+    }
+    this.vars.length = mark;
+  }
+
+  private evalPipe(pipe: Pipe, dot: GoValue): GoValue {
+    let value: GoValue = undefined;
+    let first = true;
+    for (const cmd of pipe.cmds) {
+      value = this.evalCommand(cmd, dot, first ? undefined : { v: value });
+      first = false;
+    }
+    if (pipe.decl.length) {
+      if (pipe.isAssign) {
+        const slot = [...this.vars].reverse().find((x) => x.name === pipe.decl[0])!;
+        slot.value = value;
+      } else this.vars.push({ name: pipe.decl[0], value });
+    }
+    return value;
+  }
+
+  private lookupVar(name: string): GoValue {
+    for (let i = this.vars.length - 1; i >= 0; i--) if (this.vars[i].name === name) return this.vars[i].value;
+    return undefined;
+  }
+
+  private evalCommand(cmd: Command, dot: GoValue, final?: { v: GoValue }): GoValue {
+    const head = cmd.args[0];
+    const rest = cmd.args.slice(1);
+    if (head.t === "ident") return this.callFunc(head.name, rest, cmd, dot, final);
+    if (head.t === "field" || head.t === "var") {
+      const base = head.t === "field" ? dot : this.lookupVar(head.name);
+      if (head.chain.length === 0) {
+        if (rest.length || final)
+          this.fail(
+            cmd.pos,
+            cmd.text,
+            `can't give argument to non-function ${head.t === "var" ? head.name : "."}`,
+          );
+        return base;
+      }
+      const args = rest.map((a) => this.evalArg(a, dot));
+      if (final) args.push(final.v);
+      return this.walkChain(base, head.chain, args, cmd);
+    }
+    if (rest.length || final) this.fail(cmd.pos, cmd.text, `can't give argument to non-function ${cmd.text}`);
+    return this.evalArg(head, dot);
+  }
+
+  private evalArg(a: Arg, dot: GoValue): GoValue {
+    switch (a.t) {
+      case "dot":
+        return dot;
+      case "string":
+        return a.value;
+      case "number":
+        return a.value;
+      case "bool":
+        return a.value;
+      case "nil":
+        return null;
+      case "var":
+        return a.chain.length
+          ? this.walkChain(this.lookupVar(a.name), a.chain, [], a)
+          : this.lookupVar(a.name);
+      case "field":
+        return this.walkChain(dot, a.chain, [], a);
+      case "pipe": {
+        const mark = this.vars.length;
+        const v = this.evalPipe(a.pipe, dot);
+        this.vars.length = mark;
+        return a.chain.length ? this.walkChain(v, a.chain, [], a) : v;
+      }
+      case "ident":
+        return this.callFunc(a.name, [], { args: [a], pos: a.pos, text: a.name }, dot);
+    }
+  }
+
+  /** `.A.B.C`: each step a struct field, a map key or a time method; args go to the last step. */
+  private walkChain(
+    base: GoValue,
+    chain: string[],
+    args: GoValue[],
+    at: { pos: number; text?: string },
+  ): GoValue {
+    let cur = base;
+    const context = at.text ?? this.src.slice(at.pos).match(/^[^\s|)}]*/)![0];
+    chain.forEach((name, i) => {
+      const last = i === chain.length - 1;
+      const callArgs = last ? args : [];
+      if (cur instanceof GoTime) {
+        try {
+          cur = timeMethod(cur, name, callArgs);
+        } catch (e) {
+          this.fail(at.pos, context, e instanceof CallError ? e.message : String(e));
+        }
+        return;
+      }
+      if (callArgs.length)
+        this.fail(
+          at.pos,
+          context,
+          cur instanceof GoStruct
+            ? `${name} has arguments but cannot be invoked as function`
+            : `${name} is not a method but has arguments`,
+        );
+      if (cur === undefined || cur === null) {
+        // A field of nothing is nothing (missingkey=default), as Go answers `.MatchedEvent.x` on a nil map.
+        cur = undefined;
+        return;
+      }
+      if (cur instanceof GoStruct) {
+        if (!cur.fields.has(name))
+          this.fail(at.pos, context, `can't evaluate field ${name} in type ${cur.typeName}`);
+        cur = cur.fields.get(name);
+        return;
+      }
+      if (isGoMap(cur)) {
+        cur = Object.hasOwn(cur, name) && cur[name] !== null ? cur[name] : undefined;
+        return;
+      }
+      if (cur instanceof GoNil && cur.kind === "map") {
+        cur = undefined;
+        return;
+      }
+      this.fail(at.pos, context, `can't evaluate field ${name} in type ${goTypeName(cur)}`);
+    });
+    return cur;
+  }
+
+  private callFunc(
+    name: string,
+    argNodes: Arg[],
+    cmd: Command,
+    dot: GoValue,
+    final?: { v: GoValue },
+  ): GoValue {
+    if (name === "and" || name === "or") {
+      const n = argNodes.length + (final ? 1 : 0);
+      if (n < 1)
+        this.fail(
+          cmd.pos,
+          cmd.text,
+          `error calling ${name}: wrong number of args for ${name}: want at least 1 got 0`,
+        );
+      let v: GoValue = undefined;
+      for (let i = 0; i < n; i++) {
+        v = i < argNodes.length ? this.evalArg(argNodes[i], dot) : final!.v;
+        if (name === "and" ? !isTrue(v) : isTrue(v)) return v;
+      }
+      return v;
+    }
+    const fn = this.funcs[name];
+    if (!fn) this.fail(cmd.pos, cmd.text, `"${name}" is not a defined function`);
+    const args = argNodes.map((a) => this.evalArg(a, dot));
+    if (final) args.push(final.v);
+    // An invalid value passed to a function becomes the zero of its interface{} parameter: nil.
+    for (let i = 0; i < args.length; i++) if (args[i] === undefined) args[i] = null;
+    try {
+      return fn(args);
+    } catch (e) {
+      if (e instanceof TemplateError) throw e;
+      const msg = e instanceof Error ? e.message : String(e);
+      return this.fail(cmd.pos, cmd.text, `error calling ${name}: ${msg}`);
+    }
+  }
+}
+
+export type { GoMap, GoValue };

@@ -1,0 +1,97 @@
+/**
+ * The one door from the monitor scheduler to the query engine: a monitor's APL runs through `runAplQuery`, the
+ * entry point `POST /v1/datasets/_apl` uses, with the same time budget and shutdown signal (the context's
+ * `queries`) and the same dataset check, so a run's query answers what the endpoint would. Only this file names
+ * the engine's entry point: a rewrite of the engine changes this file alone.
+ */
+import type { EmulatorContext } from "../context";
+import { runAplQuery } from "../query";
+import { datasetExists } from "../routes/datasets";
+import { formatNs } from "../time";
+
+/** One column of a query's result, as the tabular format describes it. */
+export interface ResultColumn {
+  name: string;
+  /** The engine's type name: `integer`, `float`, `string`, `datetime`, `boolean`, `dynamic`, … */
+  type: string;
+  /** Whether the column is an aggregation of a `summarize`. */
+  aggregated: boolean;
+}
+
+/** A query's result as rows of named values, with what the tabular format says of its columns and groups. */
+export interface ResultTable {
+  columns: ResultColumn[];
+  /** The `by` columns of a `summarize` (a binned `_time` among them); empty without a summarize. */
+  groupBy: string[];
+  /** Whether the query ended in a `summarize` (it has aggregated columns or `by` columns). */
+  summarized: boolean;
+  rows: Record<string, unknown>[];
+}
+
+/** The result of a monitor's query: a table, or why there is none (the engine's own message). */
+export type MonitorQueryResult = { ok: true; table: ResultTable } | { ok: false; error: string };
+
+/**
+ * The most rows a run reads: the server's own page cap (emulator/query SERVER_PAGE_LIMIT). A monitor's result is
+ * a summary (a few groups times a few bins) or, for a match monitor, the events of one interval.
+ */
+const RUN_ROW_LIMIT = 50_000;
+
+/**
+ * Runs `apl` over `[startNs, endNs)` at `nowNs` (what `now()` and `ago()` read). The engine's bounds are
+ * inclusive at both ends, so the end sent is one nanosecond before `endNs`: an event stamped exactly at a run's
+ * end belongs to the next window, not to both.
+ */
+export async function runMonitorQuery(
+  em: EmulatorContext,
+  apl: string,
+  window: { startNs: bigint; endNs: bigint },
+  nowNs: bigint,
+): Promise<MonitorQueryResult> {
+  let reply;
+  try {
+    reply = await runAplQuery(
+      em.store,
+      {
+        apl,
+        startTime: formatNs(window.startNs),
+        endTime: formatNs(window.endNs - 1n),
+        limit: RUN_ROW_LIMIT,
+      },
+      "tabular",
+      nowNs,
+      (name) => datasetExists(em, name),
+      em.queries,
+    );
+  } catch (err) {
+    return { ok: false, error: `the query failed: ${(err as Error)?.message ?? String(err)}` };
+  }
+  if (reply.status !== 200) {
+    const message = (reply.body as { message?: unknown } | undefined)?.message;
+    return { ok: false, error: `${reply.status}: ${typeof message === "string" ? message : "query failed"}` };
+  }
+  return { ok: true, table: tableOf(reply.body) };
+}
+
+/** The first table of a tabular body, as rows. */
+function tableOf(body: unknown): ResultTable {
+  const table = (
+    body as {
+      tables: {
+        fields: { name: string; type: string; agg?: unknown }[];
+        groups: { name: string }[];
+        columns: unknown[][];
+      }[];
+    }
+  ).tables[0];
+  const columns = table.fields.map((f) => ({ name: f.name, type: f.type, aggregated: f.agg !== undefined }));
+  const length = table.columns[0]?.length ?? 0;
+  const rows: Record<string, unknown>[] = [];
+  for (let i = 0; i < length; i++) {
+    const row: Record<string, unknown> = {};
+    columns.forEach((c, j) => (row[c.name] = table.columns[j][i]));
+    rows.push(row);
+  }
+  const groupBy = table.groups.map((g) => g.name);
+  return { columns, groupBy, summarized: groupBy.length > 0 || columns.some((c) => c.aggregated), rows };
+}

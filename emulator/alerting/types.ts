@@ -1,0 +1,62 @@
+/** What the monitor scheduler reports of each run, and the clock handle `startEmulator` answers. */
+
+/** One value a run computed: a group's (empty for an ungrouped result) value, or null when it had none. */
+export interface RunValue {
+  /** The group's values by column (the non-time `by` columns); `{}` without groups. */
+  group: Record<string, unknown>;
+  /** The value compared (a threshold's any-crossing value, an anomaly's observed value); null for no data. */
+  value: number | null;
+}
+
+/** One alert event a run decided (each goes to every notifier of the monitor). */
+export interface RunAlert {
+  action: "Open" | "Closed";
+  /** The group's values with `notifyByGroup`, else null. */
+  groupValues: string[] | null;
+  value: number | null;
+  /** The notification's human line (the docs' `Body`). */
+  body: string;
+}
+
+/** What a run found: an alert open (or kept open), one closed, nothing to report, or a query that failed. */
+export type MonitorRunState = "open" | "closed" | "ok" | "error";
+
+/** One run of one monitor. */
+export interface MonitorRun {
+  monitorId: string;
+  monitorName: string;
+  /** When it ran (RFC 3339, the clock's time). */
+  time: string;
+  /** The queried window, `[windowStart, windowEnd)` (RFC 3339). */
+  windowStart: string;
+  windowEnd: string;
+  /**
+   * `open` when an alert is open after this run (newly or still), `closed` when this run closed one, `ok` when
+   * none is open, `error` when the query failed (see `error`; alert state is left as it was).
+   */
+  state: MonitorRunState;
+  values: RunValue[];
+  /** Why the query failed (the engine's message), when `state` is `error`. */
+  error?: string;
+  /** Alert events this run sent (each to every notifier of the monitor): `alerts.length`. */
+  notifications: number;
+  /** The alert events themselves, in the order sent. */
+  alerts: RunAlert[];
+  /** A match monitor's matching events not notified because of its limits (10 a minute, 500 a day). */
+  suppressed?: number;
+}
+
+/** The clock as a `startEmulator` handle shows it. */
+export interface EmulatorClockHandle {
+  /** `"real"` or `"manual"`. */
+  readonly kind: "real" | "manual";
+  /** The clock's now. */
+  now(): Date;
+  /**
+   * Manual clock only: moves time forward by `spec` (ms, or text such as `90m`, `1h30m`), making every monitor
+   * run that falls due, in time order; resolves with those runs.
+   */
+  advance(spec: string | number): Promise<MonitorRun[]>;
+  /** Manual clock only: as {@link advance}, to an absolute time (RFC 3339 or a Date). */
+  to(time: string | Date): Promise<MonitorRun[]>;
+}

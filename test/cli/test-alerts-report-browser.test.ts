@@ -1,0 +1,383 @@
+/**
+ * The alert-test report in a real browser: headless Chromium (Debian's package, installed by
+ * scripts/install-chromium.sh when absent), driven over the DevTools protocol with undici's WebSocket. After layout,
+ * the page must show what the run did: each monitor's chart with its alert periods shaded and each notification
+ * marked where its time puts it on the chart's axis, the names and counts in words, and nothing loaded from
+ * anywhere or run (no script, no request besides the page itself).
+ */
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { WebSocket } from "undici";
+import { testAlerts, type TestAlertsResult } from "../../cli/commands/test-alerts";
+
+const ROOT = join(__dirname, "..", "..");
+
+/** The browser's path: the installed one, or the one the project's script installs. */
+function chromiumPath(): string {
+  if (process.env.CHROMIUM === undefined && existsSync("/usr/bin/chromium")) return "/usr/bin/chromium";
+  const r = spawnSync("bash", [join(ROOT, "scripts", "install-chromium.sh")], {
+    encoding: "utf8",
+    timeout: 15 * 60_000,
+  });
+  const path = r.stdout.trim().split("\n").pop();
+  if (r.status !== 0 || !path) {
+    throw new Error(
+      `scripts/install-chromium.sh failed (${r.status}): ${r.stderr.trim().split("\n").slice(-3).join(" | ")}`,
+    );
+  }
+  return path;
+}
+
+/** A browser and one page, spoken to over the DevTools protocol. */
+class Browser {
+  private nextId = 1;
+  private readonly pending = new Map<number, { resolve(v: unknown): void; reject(e: Error): void }>();
+  private readonly listeners: ((method: string, params: Record<string, unknown>) => void)[] = [];
+  private sessionId: string | undefined;
+
+  private constructor(
+    private readonly child: ChildProcess,
+    private readonly socket: WebSocket,
+    private readonly profile: string,
+  ) {
+    socket.addEventListener("message", (event) => {
+      const msg = JSON.parse(String(event.data)) as {
+        id?: number;
+        result?: unknown;
+        error?: { message: string };
+        method?: string;
+        params?: Record<string, unknown>;
+      };
+      if (msg.id !== undefined) {
+        const p = this.pending.get(msg.id);
+        this.pending.delete(msg.id);
+        if (msg.error) p?.reject(new Error(msg.error.message));
+        else p?.resolve(msg.result);
+      } else if (msg.method) {
+        for (const l of this.listeners) l(msg.method, msg.params ?? {});
+      }
+    });
+  }
+
+  /** Starts headless Chromium on a free DevTools port and opens a blank page. */
+  static async launch(executable: string): Promise<Browser> {
+    const profile = mkdtempSync(join(tmpdir(), "alert-report-chromium-"));
+    const child = spawn(
+      executable,
+      [
+        "--headless",
+        // Root in a container has no user namespace for the sandbox.
+        "--no-sandbox",
+        "--disable-gpu",
+        "--no-first-run",
+        "--remote-debugging-port=0",
+        `--user-data-dir=${profile}`,
+        "--window-size=1200,900",
+        "about:blank",
+      ],
+      { stdio: ["ignore", "ignore", "pipe"], detached: true },
+    );
+    const wsUrl = await new Promise<string>((resolve, reject) => {
+      let err = "";
+      const timer = setTimeout(() => reject(new Error(`chromium did not start: ${err.slice(-500)}`)), 60_000);
+      child.stderr!.setEncoding("utf8").on("data", (d: string) => {
+        err += d;
+        const m = /DevTools listening on (ws:\/\/\S+)/.exec(err);
+        if (m) {
+          clearTimeout(timer);
+          resolve(m[1]);
+        }
+      });
+      child.once("exit", (code) => {
+        clearTimeout(timer);
+        reject(new Error(`chromium exited (${code}): ${err.slice(-500)}`));
+      });
+    });
+    const socket = new WebSocket(wsUrl);
+    await new Promise<void>((resolve, reject) => {
+      socket.addEventListener("open", () => resolve());
+      socket.addEventListener("error", () => reject(new Error(`cannot connect to ${wsUrl}`)));
+    });
+    const browser = new Browser(child, socket, profile);
+    const { targetId } = (await browser.send("Target.createTarget", { url: "about:blank" })) as {
+      targetId: string;
+    };
+    const { sessionId } = (await browser.send("Target.attachToTarget", { targetId, flatten: true })) as {
+      sessionId: string;
+    };
+    browser.sessionId = sessionId;
+    return browser;
+  }
+
+  /** Sends a command (to the page once attached) and resolves with its result. */
+  send(method: string, params: Record<string, unknown> = {}): Promise<unknown> {
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.socket.send(
+        JSON.stringify({ id, method, params, ...(this.sessionId ? { sessionId: this.sessionId } : {}) }),
+      );
+    });
+  }
+
+  /** Resolves with the first event named `method` whose params pass `when`. */
+  waitFor(method: string): Promise<Record<string, unknown>> {
+    return new Promise((resolve) => {
+      const l = (m: string, p: Record<string, unknown>) => {
+        if (m !== method) return;
+        this.listeners.splice(this.listeners.indexOf(l), 1);
+        resolve(p);
+      };
+      this.listeners.push(l);
+    });
+  }
+
+  on(listener: (method: string, params: Record<string, unknown>) => void): void {
+    this.listeners.push(listener);
+  }
+
+  /** Evaluates `expression` in the page; answers its value. */
+  async evaluate<T>(expression: string): Promise<T> {
+    const r = (await this.send("Runtime.evaluate", { expression, returnByValue: true })) as {
+      result: { value: T };
+      exceptionDetails?: { text: string };
+    };
+    if (r.exceptionDetails) throw new Error(`in the page: ${r.exceptionDetails.text}`);
+    return r.result.value;
+  }
+
+  /** Closes the browser, and ends its process group if it lingers. */
+  async close(): Promise<void> {
+    const exited = new Promise<void>((resolve) => {
+      if (this.child.exitCode !== null) resolve();
+      else this.child.once("exit", () => resolve());
+    });
+    this.sessionId = undefined;
+    await Promise.race([this.send("Browser.close").catch(() => undefined), exited]);
+    this.socket.close();
+    const timer = setTimeout(() => {
+      try {
+        process.kill(-this.child.pid!, "SIGKILL");
+      } catch {
+        // Already gone.
+      }
+    }, 5_000);
+    await exited;
+    clearTimeout(timer);
+    rmSync(this.profile, { recursive: true, force: true });
+  }
+}
+
+/** A 40-minute run: a threshold monitor over an error burst, a match monitor firing twice, a monitor never alerting. */
+const FILE = `start: 2024-06-03T00:00:00Z
+until: 40m
+notifiers:
+  slack: { name: "On-call <Slack>", properties: { slack: { slackUrl: "https://hooks.slack.com/services/T/B/X" } } }
+monitors:
+  errors:
+    name: Errors above 5 a minute
+    type: Threshold
+    aplQuery: "['web'] | where status >= 500 | summarize count() by bin(_time, 1m)"
+    operator: Above
+    threshold: 5
+    rangeMinutes: 5
+    notifierIds: [slack]
+  fatal:
+    name: Fatal lines
+    type: MatchEvent
+    aplQuery: "['app'] | where level == 'fatal'"
+    notifierIds: [slack]
+  calm:
+    name: Never alerts
+    type: Threshold
+    aplQuery: "['web'] | summarize count() by bin(_time, 1m)"
+    operator: Above
+    threshold: 100000
+events:
+  - generate:
+      dataset: web
+      rate: 60/m
+      for: 40m
+      fields: { status: 200 }
+      mix: [{ share: 20%, from: 10m, for: 5m, fields: { status: 503 } }]
+  - { at: 25m, dataset: app, event: { level: fatal }, times: 2, every: 5m }
+expect:
+  - { monitor: errors, action: Open, by: 12m }
+  - { monitor: errors, action: Closed, by: 21m }
+  - { monitor: fatal, count: 2 }
+  - { monitor: calm, never: true }
+`;
+
+interface Mark {
+  left: number;
+  right: number;
+  top: number;
+  bottom: number;
+}
+interface ShownMonitor {
+  monitor: string;
+  heading: string;
+  svg: Mark & { startMs: number; endMs: number; plotX: number; plotWidth: number; viewWidth: number };
+  label: string;
+  periods: (Mark & {
+    fromMs: number;
+    toMs: number;
+    fill: string;
+    opacity: number;
+    title: string;
+    hit: string;
+  })[];
+  notifications: (Mark & { timeMs: number; action: string; lineX: number; title: string })[];
+  notificationRows: number;
+}
+
+let dir: string;
+let result: TestAlertsResult;
+let browser: Browser | undefined;
+let shown: {
+  title: string;
+  summary: string;
+  scripts: number;
+  monitors: ShownMonitor[];
+  expectationRows: string[];
+};
+const requests: string[] = [];
+
+beforeAll(async () => {
+  const executable = chromiumPath();
+  dir = mkdtempSync(join(tmpdir(), "alert-report-"));
+  writeFileSync(join(dir, "alerts.test.yaml"), FILE);
+  const report = join(dir, "report.html");
+  result = await testAlerts(["alerts.test.yaml"], {
+    cwd: dir,
+    report,
+    out: () => undefined,
+    err: () => undefined,
+  });
+  expect(result.code).toBe(0);
+
+  browser = await Browser.launch(executable);
+  browser.on((method, params) => {
+    if (method === "Network.requestWillBeSent") requests.push((params.request as { url: string }).url);
+  });
+  await browser.send("Network.enable");
+  await browser.send("Page.enable");
+  const loaded = browser.waitFor("Page.loadEventFired");
+  await browser.send("Page.navigate", { url: pathToFileURL(report).href });
+  await loaded;
+  // Everything below is read from the laid-out page: positions from getBoundingClientRect, colours from the
+  // computed style, and what a pointer at a spot would hit from elementFromPoint.
+  shown = await browser.evaluate(`(() => {
+    const box = (el) => { const r = el.getBoundingClientRect(); return { left: r.left, right: r.right, top: r.top, bottom: r.bottom }; };
+    const titleOf = (el) => el.querySelector(":scope > title")?.textContent ?? "";
+    return {
+      title: document.title,
+      summary: document.getElementById("summary").textContent,
+      scripts: document.scripts.length,
+      expectationRows: [...document.querySelectorAll("table.expectations tr[data-ok]")].map((tr) => tr.textContent),
+      monitors: [...document.querySelectorAll("section.monitor")].map((section) => {
+        const svg = section.querySelector("svg.chart");
+        const viewWidth = svg.viewBox.baseVal.width;
+        return {
+          monitor: section.dataset.monitor,
+          heading: section.querySelector("h3").textContent,
+          label: [...svg.getAttribute("aria-labelledby").split(" ")].map((id) => document.getElementById(id).textContent).join(" | "),
+          svg: { ...box(svg), startMs: +svg.dataset.startMs, endMs: +svg.dataset.endMs, plotX: +svg.dataset.plotX, plotWidth: +svg.dataset.plotWidth, viewWidth },
+          periods: [...svg.querySelectorAll("rect.alert-period")].map((rect) => {
+            const b = box(rect);
+            const style = getComputedStyle(rect);
+            const hit = document.elementFromPoint((b.left + b.right) / 2, b.bottom - 3);
+            return { ...b, fromMs: +rect.dataset.fromMs, toMs: +rect.dataset.toMs, fill: style.fill, opacity: +style.fillOpacity, title: titleOf(rect), hit: hit ? hit.tagName + "." + hit.getAttribute("class") : "" };
+          }),
+          notifications: [...svg.querySelectorAll("g.notification")].map((g) => {
+            const line = box(g.querySelector("line"));
+            return { ...box(g), timeMs: +g.dataset.timeMs, action: g.dataset.action, lineX: (line.left + line.right) / 2, title: titleOf(g) };
+          }),
+          notificationRows: section.querySelectorAll("table.notifications tr[data-time-ms]").length,
+        };
+      }),
+    };
+  })()`);
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+/** Where on the screen a time falls on a chart, by the scale the chart states. */
+function screenX(m: ShownMonitor, timeMs: number): number {
+  const { svg } = m;
+  const scale = (svg.right - svg.left) / svg.viewWidth;
+  return (
+    svg.left + (svg.plotX + ((timeMs - svg.startMs) / (svg.endMs - svg.startMs)) * svg.plotWidth) * scale
+  );
+}
+
+const byName = (name: string) => shown.monitors.find((m) => m.monitor === name)!;
+
+it("is one page: nothing requested but itself, no script", () => {
+  expect(requests).toEqual([expect.stringMatching(/^file:\/\/.*report\.html$/)]);
+  expect(shown.scripts).toBe(0);
+  expect(shown.title).toBe("Alert tests: 1 passed, 0 failed");
+  expect(shown.summary).toBe("1 file: 1 passed, 0 failed.");
+  expect(shown.expectationRows).toHaveLength(4);
+  expect(shown.expectationRows.every((row) => row.startsWith("✓ pass"))).toBe(true);
+});
+
+it("one chart per monitor, named in its heading and in its accessible label", () => {
+  expect(shown.monitors.map((m) => m.monitor)).toEqual(["errors", "fatal", "calm"]);
+  expect(byName("errors").heading).toBe("errors: Errors above 5 a minute");
+  expect(byName("errors").label).toMatch(
+    /^errors: run values against the threshold 5 \| 40 runs from \+0s to \+40m; 1 alert period; 2 notifications; threshold 5$/,
+  );
+  for (const m of shown.monitors) expect(m.svg.right - m.svg.left).toBeGreaterThan(500);
+});
+
+it("the burst's alert period is shaded from its Open to its Close, where their times fall on the axis", () => {
+  const m = byName("errors");
+  const outcome = result.outcomes[0];
+  const alerts = outcome.outbox.filter((e) => outcome.facts.monitorKeyOfId.get(e.monitorId) === "errors");
+  const open = Date.parse(alerts.find((a) => a.action === "Open")!.time);
+  const closed = Date.parse(alerts.find((a) => a.action === "Closed")!.time);
+  expect(m.periods).toHaveLength(1);
+  const [period] = m.periods;
+  expect([period.fromMs, period.toMs]).toEqual([open, closed]);
+  expect(period.left).toBeCloseTo(screenX(m, open), 0);
+  expect(period.right).toBeCloseTo(screenX(m, closed), 0);
+  // Painted: a visible fill, and what a pointer inside it hits is the shaded period.
+  expect(period.fill).toBe("rgb(207, 34, 46)");
+  expect(period.opacity).toBeGreaterThan(0.05);
+  expect(period.hit).toBe("rect.alert-period");
+  expect(period.title).toBe("alert open from +11m to +20m");
+});
+
+it("each notification is marked at its time, Open and Closed told apart, in the table too", () => {
+  const m = byName("errors");
+  expect(m.notifications.map((n) => [n.action, n.title])).toEqual([
+    ["Open", "Open at +11m, to slack (delivered)"],
+    ["Closed", "Closed at +20m, to slack (delivered)"],
+  ]);
+  for (const n of m.notifications) {
+    expect(n.lineX).toBeCloseTo(screenX(m, n.timeMs), 0);
+    expect(n.bottom - n.top).toBeGreaterThan(100);
+  }
+  expect(m.notificationRows).toBe(2);
+
+  const fatal = byName("fatal");
+  expect(fatal.periods).toEqual([]);
+  expect(fatal.notifications.map((n) => n.title)).toEqual([
+    "Open at +26m, to slack (delivered)",
+    "Open at +31m, to slack (delivered)",
+  ]);
+  expect(fatal.notifications[1].lineX - fatal.notifications[0].lineX).toBeCloseTo(
+    screenX(fatal, 5 * 60_000) - screenX(fatal, 0),
+    0,
+  );
+
+  const calm = byName("calm");
+  expect([calm.periods.length, calm.notifications.length, calm.notificationRows]).toEqual([0, 0, 0]);
+});
