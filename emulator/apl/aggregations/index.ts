@@ -1,9 +1,28 @@
 /**
  * The aggregation functions of APL's `summarize` (the reference's "Aggregation functions" pages, axiomhq/docs
- * apl/aggregation-function/*.mdx): a registry the core looks names up in, each entry making one accumulator per
- * group. Accumulators take the evaluated arguments of one row at a time and give their output cells at the end.
+ * apl/aggregation-function/*.mdx at fbd61330c8357f2c24ea5d7b04b018e41392332d): a registry the core looks names up
+ * in, each entry making one accumulator per group. Accumulators take the evaluated arguments of one row at a time
+ * and give their output cells at the end. Every `…if` form is its own entry: the plain aggregation fed only the
+ * rows whose predicate is `true` (null and false both leave the row out).
+ *
+ * Estimators (the reference calls dcount, percentile, histogram and topk estimates, "fast and light on resources
+ * ... but it doesn't provide precise results"):
+ * - percentile, percentiles_array (and `…if`): a merging t-digest, exact nearest-rank up to 1,000 values per group
+ *   (./tdigest.ts);
+ * - dcount, topk, histogram (and `…if`): exact (a set, a count per value, the values), so always within the
+ *   service's error; their memory grows with the distinct values (dcount, topk) or the rows (histogram) of a group,
+ *   which the query's own row bound limits.
+ *
+ * Types: sums and extremes keep their input's type (ints, reals, timespans, datetimes); avg, stdev and variance
+ * of numbers are reals; avg, stdev and percentiles of timespans are timespans. Values that are not numbers
+ * (strings, dynamic) are skipped by the numeric aggregations rather than failing the query, as APL yields null
+ * for a bad value.
  */
 import { DateTime, Timespan, sortCompare, toOutput } from "../values";
+import { argNamePart, constantNamePart, singleColumn, splitNamedArg, uniqueNames } from "./naming";
+import { TDigest } from "./tdigest";
+
+export { argNamePart } from "./naming";
 
 /** One group's running state of one aggregation. */
 export interface Accumulator {
@@ -13,38 +32,54 @@ export interface Accumulator {
   result(): unknown[];
 }
 
+/** What an accumulator may need from the query besides its arguments. */
+export interface AggregationContext {
+  /**
+   * The time window a group covers, in nanoseconds, for `rate`: the bin's width when the summarize groups by
+   * `bin(_time, w)` or `bin_auto(_time)`, otherwise the query's range (the reference's rate.mdx: "over the entire
+   * query window").
+   */
+  windowNs?: bigint;
+}
+
 /** A documented aggregation: its arity, which arguments are constants, its output names and its accumulator. */
 export interface AggregationFunction {
   minArgs: number;
   maxArgs: number;
   /** Argument positions that must be constants, evaluated once (percentile's 95, topk's k, make_list's max). */
   constantArgs?: readonly number[];
-  /** Output column names; `given` is `name =` if written; argTexts are the arguments' source texts. */
+  /** Every position from this one on is a constant too (percentiles_array's list of percentiles). */
+  constantArgsFrom?: number;
+  /**
+   * Output column names; `given` is `name =` if written; argTexts are the arguments' source texts (an argument
+   * written `name = expr`, as arg_max allows, is passed with its `name =`). A `*` argument (arg_max's "every
+   * column") gives the name `*`, and its cell is the row's columns as one object, which the core spreads.
+   */
   outputNames(
     given: string | undefined,
     argTexts: readonly string[],
     constants: readonly unknown[],
   ): string[];
   /** A fresh accumulator; throws {@link AggregationArgumentError} when a constant argument is unusable. */
-  create(constants: readonly unknown[]): Accumulator;
+  create(constants: readonly unknown[], context?: AggregationContext): Accumulator;
 }
 
 /**
- * A constant argument an aggregation cannot use (topk's k of 0, a percentile of 150). It carries no position:
- * the core rethrows it as an AplError at the call.
+ * A constant argument an aggregation cannot use (topk's k of 0, a percentile of 150), or a context it lacks. It
+ * carries no position: the core rethrows it as an AplError at the call.
  */
 export class AggregationArgumentError extends Error {
   override readonly name = "AggregationArgumentError";
 }
 
-/** Null and missing values: most aggregations skip them (the reference's pages say "null values are ignored"). */
+/** Null and missing values: the aggregations skip them (count(x) counts the others). */
 export function isNullish(v: unknown): v is null | undefined {
   return v === null || v === undefined;
 }
 
 /**
- * A key that tells values apart by type and value, for distinct counting and grouping of dynamic values:
- * `1` and `"1"` are different values, two datetimes at the same instant are one.
+ * A key that tells values apart by type and value, for distinct counting and sets of dynamic values: `1` and `"1"`
+ * are different values, two datetimes at the same instant are one.
  */
 export function valueKey(v: unknown): string {
   if (isNullish(v)) return "n";
@@ -64,109 +99,155 @@ export function valueKey(v: unknown): string {
   }
 }
 
-/**
- * The column-name part the service derives from an argument: a field path with dots (and brackets) turned into
- * underscores (`avg(req.duration)` -> `avg_req_duration`), and nothing for other expressions, as today's
- * emulator names them (`count()` -> `count_`).
- */
-export function argNamePart(argText: string | undefined): string {
-  if (argText === undefined) return "";
-  const text = argText.trim();
-  if (/^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)*$/.test(text)) return text.replace(/\./g, "_");
-  const quoted = /^\[\s*(['"])(.*)\1\s*\]$/.exec(text);
-  if (quoted) return quoted[2].replace(/[^\w$]/g, "_");
-  return "";
-}
+// ---------------------------------------------------------------------------------------------------------------
+// Helpers shared by the definitions.
 
-/** `fn_arg`, or the given name. */
-function defaultName(fn: string) {
+/** `fn_arg` from the first argument, or the given name. */
+function namedAfterFirstArg(fn: string) {
   return (given: string | undefined, argTexts: readonly string[]): string[] => [
     given ?? `${fn}_${argNamePart(argTexts[0])}`,
   ];
 }
 
-/** A number from an aggregated value; anything else (strings, booleans, dynamic) is skipped as undefined. */
-function numeric(v: unknown): number | undefined {
-  if (typeof v === "number") return v;
-  if (typeof v === "bigint") return Number(v);
-  return undefined;
-}
-
-function positiveInt(constants: readonly unknown[], at: number, fn: string, what: string): number {
-  const v = constants[at];
-  if (typeof v !== "number" || !Number.isInteger(v) || v < 1)
+/** A positive integer constant (topk's k, histogram's bins, make_list's max size). */
+function positiveInt(v: unknown, fn: string, what: string): number {
+  if (typeof v !== "number" || !Number.isInteger(v) || v < 1) {
     throw new AggregationArgumentError(
-      `${fn}() takes ${what}, a positive integer, got ${JSON.stringify(toOutput(v))}`,
+      `${fn}() takes ${what} as a positive integer constant, got ${describe(v)}`,
     );
+  }
   return v;
 }
 
-const count: AggregationFunction = {
-  minArgs: 0,
-  maxArgs: 1,
-  outputNames: (given) => [given ?? "count_"],
-  create() {
-    let n = 0;
-    return {
-      add(args) {
-        // count() counts rows; count(expr) counts the rows where expr is not null.
-        if (args.length === 0 || !isNullish(args[0])) n++;
-      },
-      result: () => [n],
-    };
-  },
-};
+/** A percentile constant, 0 to 100. */
+function percentileValue(v: unknown, fn: string): number {
+  if (typeof v !== "number" || !Number.isFinite(v) || v < 0 || v > 100) {
+    throw new AggregationArgumentError(`${fn}() takes percentiles between 0 and 100, got ${describe(v)}`);
+  }
+  return v;
+}
 
-const sum: AggregationFunction = {
-  minArgs: 1,
-  maxArgs: 1,
-  outputNames: defaultName("sum"),
-  create() {
-    let total = 0;
-    let timespan: bigint | undefined;
-    return {
-      add([v]) {
-        if (v instanceof Timespan) timespan = (timespan ?? 0n) + v.ns;
-        else {
-          const x = numeric(v);
-          if (x !== undefined) total += x;
-        }
-      },
-      result: () => [timespan !== undefined ? new Timespan(timespan) : total],
-    };
-  },
-};
+function describe(v: unknown): string {
+  if (v === undefined) return "nothing";
+  return JSON.stringify(toOutput(v)) ?? String(v);
+}
 
-const avg: AggregationFunction = {
-  minArgs: 1,
-  maxArgs: 1,
-  outputNames: defaultName("avg"),
-  create() {
-    let total = 0;
-    let n = 0;
-    return {
-      add([v]) {
-        const x = numeric(v);
-        if (x === undefined) return;
-        total += x;
-        n++;
-      },
-      result: () => [n === 0 ? null : total / n],
-    };
-  },
-};
+/**
+ * Running numeric input: numbers, or timespans (kept as nanoseconds and given back as timespans when every value
+ * was one). Mixed numbers and timespans add up as numbers of nanoseconds.
+ */
+class NumericInput {
+  numbers = 0;
+  timespans = 0;
+  /** The value as a number (timespans in ns), or undefined for a value numeric aggregations skip. */
+  read(v: unknown): number | undefined {
+    if (typeof v === "number") {
+      if (Number.isNaN(v)) return undefined;
+      this.numbers++;
+      return v;
+    }
+    if (v instanceof Timespan) {
+      this.timespans++;
+      return Number(v.ns);
+    }
+    if (typeof v === "bigint") {
+      this.numbers++;
+      return Number(v);
+    }
+    return undefined;
+  }
+  /** The output of a number in the input's unit: a timespan when the inputs were all timespans. */
+  out(x: number): number | Timespan {
+    return this.timespans > 0 && this.numbers === 0 ? new Timespan(BigInt(Math.round(x))) : x;
+  }
+}
 
-function extreme(fn: "min" | "max"): AggregationFunction {
-  const sign = fn === "min" ? -1 : 1;
+// ---------------------------------------------------------------------------------------------------------------
+// The plain aggregations. Each factory takes the name it is registered under, for its default output names.
+
+/** count(): rows. count(x) (Kusto's form): rows where x is not null. */
+function defineCount(fn: string): AggregationFunction {
+  return {
+    minArgs: 0,
+    maxArgs: 1,
+    outputNames: (given, argTexts) => [given ?? `${fn}_${argTexts.length ? argNamePart(argTexts[0]) : ""}`],
+    create() {
+      let n = 0;
+      return {
+        add(args) {
+          if (args.length === 0 || !isNullish(args[0])) n++;
+        },
+        result: () => [n],
+      };
+    },
+  };
+}
+
+/** sum(x): the sum of the numeric values; 0 when there are none (sumif.mdx: "If no records meet the condition, the result is 0"). */
+function defineSum(fn: string): AggregationFunction {
   return {
     minArgs: 1,
     maxArgs: 1,
-    outputNames: defaultName(fn),
+    outputNames: namedAfterFirstArg(fn),
+    create() {
+      const input = new NumericInput();
+      let total = 0;
+      // Timespans add exactly, in bigint nanoseconds.
+      let timespanTotal = 0n;
+      return {
+        add([v]) {
+          if (v instanceof Timespan) {
+            input.read(v);
+            timespanTotal += v.ns;
+            return;
+          }
+          const x = input.read(v);
+          if (x !== undefined) total += x;
+        },
+        result() {
+          if (input.timespans > 0 && input.numbers === 0) return [new Timespan(timespanTotal)];
+          return [total + Number(timespanTotal)];
+        },
+      };
+    },
+  };
+}
+
+/** avg(x): the mean of the numeric values, null when there are none (avgif.mdx). */
+function defineAvg(fn: string): AggregationFunction {
+  return {
+    minArgs: 1,
+    maxArgs: 1,
+    outputNames: namedAfterFirstArg(fn),
+    create() {
+      const input = new NumericInput();
+      let total = 0;
+      let n = 0;
+      return {
+        add([v]) {
+          const x = input.read(v);
+          if (x === undefined) return;
+          total += x;
+          n++;
+        },
+        result: () => [n === 0 ? null : input.out(total / n)],
+      };
+    },
+  };
+}
+
+/** min(x) / max(x): the extreme non-null value in APL's order, of the input's type; null when there is none. */
+function defineExtreme(fn: string, kind: "min" | "max"): AggregationFunction {
+  const sign = kind === "min" ? -1 : 1;
+  return {
+    minArgs: 1,
+    maxArgs: 1,
+    outputNames: namedAfterFirstArg(fn),
     create() {
       let best: unknown = undefined;
       return {
         add([v]) {
-          if (isNullish(v)) return;
+          if (isNullish(v) || (typeof v === "number" && Number.isNaN(v))) return;
           if (best === undefined || Math.sign(sortCompare(v, best)) === sign) best = v;
         },
         result: () => [best ?? null],
@@ -175,53 +256,457 @@ function extreme(fn: "min" | "max"): AggregationFunction {
   };
 }
 
-const dcount: AggregationFunction = {
-  minArgs: 1,
-  maxArgs: 2,
-  constantArgs: [1],
-  outputNames: defaultName("dcount"),
-  create() {
-    const seen = new Set<string>();
-    return {
-      add([v]) {
-        if (!isNullish(v)) seen.add(valueKey(v));
-      },
-      result: () => [seen.size],
-    };
-  },
-};
+/**
+ * variance(x) / stdev(x): the sample variance and standard deviation (n − 1), as the reference's
+ * query-data/visualizations.mdx says ("returns the sample variance"); Welford's update, stable in one pass.
+ * Null when there are no values (varianceif.mdx), 0 for one value. stdev of timespans is a timespan; variance
+ * of timespans is a number of ns².
+ */
+function defineSpread(fn: string, kind: "variance" | "stdev"): AggregationFunction {
+  return {
+    minArgs: 1,
+    maxArgs: 1,
+    outputNames: namedAfterFirstArg(fn),
+    create() {
+      const input = new NumericInput();
+      let n = 0;
+      let mean = 0;
+      let m2 = 0;
+      return {
+        add([v]) {
+          const x = input.read(v);
+          if (x === undefined) return;
+          n++;
+          const delta = x - mean;
+          mean += delta / n;
+          m2 += delta * (x - mean);
+        },
+        result() {
+          if (n === 0) return [null];
+          const variance = n === 1 ? 0 : m2 / (n - 1);
+          return [kind === "variance" ? variance : input.out(Math.sqrt(variance))];
+        },
+      };
+    },
+  };
+}
 
-const topk: AggregationFunction = {
-  minArgs: 2,
-  maxArgs: 2,
-  constantArgs: [1],
-  outputNames: defaultName("topk"),
-  create(constants) {
-    const k = positiveInt(constants, 1, "topk", "k");
-    const counts = new Map<string, { key: unknown; count: number }>();
-    return {
-      add([v]) {
-        if (isNullish(v)) return;
-        const key = valueKey(v);
-        const entry = counts.get(key);
-        if (entry) entry.count++;
-        else counts.set(key, { key: v, count: 1 });
-      },
-      result() {
-        const sorted = [...counts.values()].sort((a, b) => b.count - a.count || sortCompare(a.key, b.key));
-        return [sorted.slice(0, k).map((e) => ({ key: toOutput(e.key), count: e.count, error: 0 }))];
-      },
-    };
-  },
-};
+/**
+ * dcount(x [, accuracy]): the number of distinct non-null values, counted exactly with a set. The reference
+ * (dcount.mdx) calls the service's an estimate and documents no sketch, so the exact count is within its error.
+ * Kusto's optional accuracy level (0 to 4) is accepted and changes nothing.
+ */
+function defineDcount(fn: string): AggregationFunction {
+  return {
+    minArgs: 1,
+    maxArgs: 2,
+    constantArgs: [1],
+    outputNames: namedAfterFirstArg(fn),
+    create(constants) {
+      const accuracy = constants[1];
+      if (
+        accuracy !== undefined &&
+        !(typeof accuracy === "number" && Number.isInteger(accuracy) && accuracy >= 0 && accuracy <= 4)
+      ) {
+        throw new AggregationArgumentError(
+          `${fn}() takes an accuracy level 0 to 4, got ${describe(accuracy)}`,
+        );
+      }
+      const seen = new Set<string>();
+      return {
+        add([v]) {
+          if (!isNullish(v)) seen.add(valueKey(v));
+        },
+        result: () => [seen.size],
+      };
+    },
+  };
+}
+
+/**
+ * topk(x, k): the k most frequent non-null values as `{key, count, error}`, most frequent first, ties by value so
+ * the answer does not depend on row order. The shape is what axiomhq/axiom-go's datasets_integration_test.go reads
+ * from the service for `topk(remote_ip, 1)`; the service estimates (topk.mdx), the emulator counts exactly, so
+ * `error` is 0.
+ */
+function defineTopk(fn: string): AggregationFunction {
+  return {
+    minArgs: 2,
+    maxArgs: 2,
+    constantArgs: [1],
+    outputNames: namedAfterFirstArg(fn),
+    create(constants) {
+      const k = positiveInt(constants[1], fn, "k");
+      const counts = new Map<string, { key: unknown; count: number }>();
+      return {
+        add([v]) {
+          if (isNullish(v)) return;
+          const key = valueKey(v);
+          const entry = counts.get(key);
+          if (entry) entry.count++;
+          else counts.set(key, { key: v, count: 1 });
+        },
+        result() {
+          const sorted = [...counts.values()].sort((a, b) => b.count - a.count || sortCompare(a.key, b.key));
+          return [sorted.slice(0, k).map((e) => ({ key: toOutput(e.key), count: e.count, error: 0 }))];
+        },
+      };
+    },
+  };
+}
+
+/**
+ * percentile(x, p): the p-th percentile of the numeric values (timespans give a timespan), null when there are
+ * none. Named `percentile_x_95` (Kusto's naming, which keeps two percentiles of one column apart).
+ */
+function definePercentile(fn: string): AggregationFunction {
+  return {
+    minArgs: 2,
+    maxArgs: 2,
+    constantArgs: [1],
+    outputNames: (given, argTexts, constants) => [
+      given ?? `${fn}_${argNamePart(argTexts[0])}_${constantNamePart(constants[1])}`,
+    ],
+    create(constants) {
+      const p = percentileValue(constants[1], fn);
+      const input = new NumericInput();
+      const digest = new TDigest();
+      return {
+        add([v]) {
+          const x = input.read(v);
+          if (x !== undefined) digest.add(x);
+        },
+        result() {
+          const r = digest.percentile(p);
+          return [r === undefined ? null : input.out(r)];
+        },
+      };
+    },
+  };
+}
+
+/** The percentile list of percentiles_array: constants, each a number or a dynamic array of numbers. */
+function percentileList(constants: readonly unknown[], from: number, fn: string): number[] {
+  const list: number[] = [];
+  for (let i = from; i < constants.length; i++) {
+    const c = constants[i];
+    if (Array.isArray(c)) for (const x of c) list.push(percentileValue(x, fn));
+    else list.push(percentileValue(c, fn));
+  }
+  if (list.length === 0) throw new AggregationArgumentError(`${fn}() takes at least one percentile`);
+  return list;
+}
+
+/**
+ * percentiles_array(x, p1, p2, ...) or percentiles_array(x, dynamic([p1, ...])): one array cell with the value at
+ * each percentile, in the order asked (percentiles-array.mdx, percentiles-arrayif.mdx). Named `percentiles_x`, as
+ * the reference's percentiles-arrayif.mdx output shows.
+ */
+function definePercentilesArray(fn: string): AggregationFunction {
+  return {
+    minArgs: 2,
+    maxArgs: Infinity,
+    constantArgsFrom: 1,
+    outputNames: (given, argTexts) => [given ?? `percentiles_${argNamePart(argTexts[0])}`],
+    create(constants) {
+      const ps = percentileList(constants, 1, fn);
+      const input = new NumericInput();
+      const digest = new TDigest();
+      return {
+        add([v]) {
+          const x = input.read(v);
+          if (x !== undefined) digest.add(x);
+        },
+        result() {
+          if (digest.count === 0) return [ps.map(() => null)];
+          return [ps.map((p) => input.out(digest.percentile(p)!))];
+        },
+      };
+    },
+  };
+}
+
+/**
+ * percentiles(x, p1, p2, ...): one column per percentile, `percentiles_x_50`, `percentiles_x_95` (the reference's
+ * query-data/visualizations.mdx documents `percentiles(request_size, 95, 99, 99.9)`).
+ */
+function definePercentiles(fn: string): AggregationFunction {
+  return {
+    minArgs: 2,
+    maxArgs: Infinity,
+    constantArgsFrom: 1,
+    outputNames: (given, argTexts, constants) => {
+      const ps = percentileList(constants, 1, fn);
+      const base = given ?? `${fn}_${argNamePart(argTexts[0])}`;
+      return uniqueNames(ps.map((p) => `${base}_${constantNamePart(p)}`));
+    },
+    create(constants) {
+      const ps = percentileList(constants, 1, fn);
+      const input = new NumericInput();
+      const digest = new TDigest();
+      return {
+        add([v]) {
+          const x = input.read(v);
+          if (x !== undefined) digest.add(x);
+        },
+        result: () =>
+          ps.map((p) => {
+            const r = digest.percentile(p);
+            return r === undefined ? null : input.out(r);
+          }),
+      };
+    },
+  };
+}
+
+/** The cap of make_list, make_list_if and make_set_if when none is given (make-set-if.mdx: 1048576). */
+export const DEFAULT_MAKE_LIST_CAP = 1_048_576;
+/** make_set's cap when none is given: make-set.mdx says "Defaults to 128 if not specified". */
+export const DEFAULT_MAKE_SET_CAP = 128;
+
+/**
+ * make_list(x [, max]): the non-null values in arrival order, at most max of them. make_set(x [, max]): the
+ * distinct non-null values in order of first arrival, at most max. Both give a dynamic array; once full they stop
+ * growing (O(1) per row).
+ */
+function defineCollect(fn: string, kind: "list" | "set", defaultCap: number): AggregationFunction {
+  return {
+    minArgs: 1,
+    maxArgs: 2,
+    constantArgs: [1],
+    outputNames: namedAfterFirstArg(fn),
+    create(constants) {
+      const cap = constants[1] === undefined ? defaultCap : positiveInt(constants[1], fn, "a maximum size");
+      const items: unknown[] = [];
+      const seen = kind === "set" ? new Set<string>() : undefined;
+      return {
+        add([v]) {
+          if (isNullish(v) || items.length >= cap) return;
+          if (seen) {
+            const key = valueKey(v);
+            if (seen.has(key)) return;
+            seen.add(key);
+          }
+          items.push(v);
+        },
+        result: () => [items.slice()],
+      };
+    },
+  };
+}
+
+/**
+ * histogram(x, bins): the numeric values' distribution as `bins` equal-width bins between the group's smallest
+ * and largest value, one `{bin, count}` per non-empty bin where `bin` is the bin's lower bound (histogram.mdx's
+ * output table: a `…_bin` column and a count). The service estimates; the emulator keeps the values and counts
+ * exactly.
+ */
+function defineHistogram(fn: string): AggregationFunction {
+  return {
+    minArgs: 2,
+    maxArgs: 2,
+    constantArgs: [1],
+    outputNames: namedAfterFirstArg(fn),
+    create(constants) {
+      const bins = positiveInt(constants[1], fn, "the number of bins");
+      const input = new NumericInput();
+      let values = new Float64Array(64);
+      let n = 0;
+      return {
+        add([v]) {
+          const x = input.read(v);
+          if (x === undefined || !Number.isFinite(x)) return;
+          if (n === values.length) {
+            const grown = new Float64Array(values.length * 2);
+            grown.set(values);
+            values = grown;
+          }
+          values[n++] = x;
+        },
+        result() {
+          if (n === 0) return [[]];
+          let lo = Infinity;
+          let hi = -Infinity;
+          for (let i = 0; i < n; i++) {
+            if (values[i] < lo) lo = values[i];
+            if (values[i] > hi) hi = values[i];
+          }
+          const width = hi > lo ? (hi - lo) / bins : 1;
+          const counts = new Array<number>(hi > lo ? bins : 1).fill(0);
+          for (let i = 0; i < n; i++)
+            counts[Math.min(counts.length - 1, Math.floor((values[i] - lo) / width))]++;
+          const out: { bin: unknown; count: number }[] = [];
+          counts.forEach((count, i) => {
+            if (count > 0) out.push({ bin: toOutput(input.out(lo + i * width)), count });
+          });
+          return [out];
+        },
+      };
+    },
+  };
+}
+
+/**
+ * rate(x): the sum of x per second over the group's time window (rate.mdx: `rate(field) by bin(_time, 1h)` is
+ * the rate over each hour, without a bin it is over the query's window). The core gives the window in the
+ * {@link AggregationContext}.
+ */
+function defineRate(fn: string): AggregationFunction {
+  return {
+    minArgs: 1,
+    maxArgs: 1,
+    outputNames: namedAfterFirstArg(fn),
+    create(_constants, context) {
+      const window = context?.windowNs;
+      if (window === undefined || window <= 0n) {
+        throw new AggregationArgumentError(
+          `${fn}() needs the query's time window (a bin of _time or the range)`,
+        );
+      }
+      const seconds = Number(window) / 1e9;
+      const input = new NumericInput();
+      let total = 0;
+      return {
+        add([v]) {
+          const x = input.read(v);
+          if (x !== undefined) total += x;
+        },
+        result: () => [total / seconds],
+      };
+    },
+  };
+}
+
+/**
+ * arg_max(expr, col1, ...) / arg_min: the row where expr is largest (smallest), giving expr and the other
+ * arguments' values from that row; the first such row wins a tie. Rows where expr is null are skipped. Columns
+ * are named after the arguments (`arg_max(name=expr, ...)` names them, arg-max.mdx "Name fields"); `*` stands for
+ * every column of the row, given to the core as one object under the name `*`.
+ */
+function defineArgExtreme(fn: string, kind: "max" | "min"): AggregationFunction {
+  const sign = kind === "max" ? 1 : -1;
+  return {
+    minArgs: 1,
+    maxArgs: Infinity,
+    outputNames(given, argTexts) {
+      const names = argTexts.map((text, i) => {
+        const trimmed = text.trim();
+        if (trimmed === "*") return "*";
+        const { name, expr } = splitNamedArg(trimmed);
+        if (name) return name;
+        const column = singleColumn(expr);
+        if (column !== undefined) return column;
+        return i === 0 ? `${kind}_` : `${fn}_arg${i}`;
+      });
+      if (given !== undefined) names[0] = given;
+      return uniqueNames(names);
+    },
+    create() {
+      let best: unknown[] | undefined;
+      return {
+        add(args) {
+          const v = args[0];
+          if (isNullish(v) || (typeof v === "number" && Number.isNaN(v))) return;
+          if (best === undefined || Math.sign(sortCompare(v, best[0])) === sign) best = args.slice();
+        },
+        result: () => best ?? [],
+      };
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The `…if` forms.
+
+/**
+ * The `…if` form of `base`: the predicate sits at `predicateAt` among the arguments (last for most, second for
+ * make_list_if and make_set_if, whose max size follows it); a row counts only when it is exactly `true`. Output
+ * names are the base's, with this name (`sumif_req_duration_ms`, varianceif.mdx's `varianceif_req_duration_ms`).
+ */
+function withPredicate(
+  define: (fn: string) => AggregationFunction,
+  fn: string,
+  predicateAt: number | "last",
+): AggregationFunction {
+  const base = define(fn);
+  const at = predicateAt === "last" ? base.maxArgs : predicateAt;
+  const fromBase = (q: number) => (q >= at ? q + 1 : q);
+  const without = <T>(list: readonly T[]) => list.filter((_x, i) => i !== at);
+  return {
+    minArgs: base.minArgs + 1,
+    maxArgs: base.maxArgs + 1,
+    constantArgs: base.constantArgs?.map(fromBase),
+    constantArgsFrom: base.constantArgsFrom === undefined ? undefined : fromBase(base.constantArgsFrom),
+    outputNames: (given, argTexts, constants) =>
+      base.outputNames(given, without(argTexts), without(constants)),
+    create(constants, context) {
+      const inner = base.create(without(constants), context);
+      return {
+        add(args) {
+          if (args[at] !== true) return;
+          inner.add(without(args));
+        },
+        result: () => inner.result(),
+      };
+    },
+  };
+}
 
 /** Every aggregation by name, each …if form listed explicitly. */
 export const AGGREGATIONS: ReadonlyMap<string, AggregationFunction> = new Map<string, AggregationFunction>([
-  ["count", count],
-  ["sum", sum],
-  ["avg", avg],
-  ["min", extreme("min")],
-  ["max", extreme("max")],
-  ["dcount", dcount],
-  ["topk", topk],
+  ["arg_max", defineArgExtreme("arg_max", "max")],
+  ["arg_min", defineArgExtreme("arg_min", "min")],
+  ["avg", defineAvg("avg")],
+  ["avgif", withPredicate(defineAvg, "avgif", "last")],
+  ["count", defineCount("count")],
+  ["countif", withPredicate((fn) => ({ ...defineCount(fn), maxArgs: 0 }), "countif", 0)],
+  ["dcount", defineDcount("dcount")],
+  ["dcountif", withPredicate(defineDcount, "dcountif", 1)],
+  ["histogram", defineHistogram("histogram")],
+  ["histogramif", withPredicate(defineHistogram, "histogramif", "last")],
+  ["make_list", defineCollect("make_list", "list", DEFAULT_MAKE_LIST_CAP)],
+  [
+    "make_list_if",
+    withPredicate((fn) => defineCollect(fn, "list", DEFAULT_MAKE_LIST_CAP), "make_list_if", 1),
+  ],
+  ["make_set", defineCollect("make_set", "set", DEFAULT_MAKE_SET_CAP)],
+  ["make_set_if", withPredicate((fn) => defineCollect(fn, "set", DEFAULT_MAKE_LIST_CAP), "make_set_if", 1)],
+  ["max", defineExtreme("max", "max")],
+  ["maxif", withPredicate((fn) => defineExtreme(fn, "max"), "maxif", "last")],
+  ["min", defineExtreme("min", "min")],
+  ["minif", withPredicate((fn) => defineExtreme(fn, "min"), "minif", "last")],
+  ["percentile", definePercentile("percentile")],
+  ["percentileif", withPredicate(definePercentile, "percentileif", "last")],
+  ["percentiles", definePercentiles("percentiles")],
+  ["percentiles_array", definePercentilesArray("percentiles_array")],
+  [
+    "percentiles_arrayif",
+    // percentiles_arrayif(Field, Array, Condition): the percentiles come as one dynamic array, then the predicate.
+    withPredicate(
+      (fn) => ({ ...definePercentilesArray(fn), maxArgs: 2, constantArgs: [1], constantArgsFrom: undefined }),
+      "percentiles_arrayif",
+      2,
+    ),
+  ],
+  ["rate", defineRate("rate")],
+  ["stdev", defineSpread("stdev", "stdev")],
+  ["stdevif", withPredicate((fn) => defineSpread(fn, "stdev"), "stdevif", "last")],
+  ["sum", defineSum("sum")],
+  ["sumif", withPredicate(defineSum, "sumif", "last")],
+  ["topk", defineTopk("topk")],
+  ["topkif", withPredicate(defineTopk, "topkif", "last")],
+  ["variance", defineSpread("variance", "variance")],
+  ["varianceif", withPredicate((fn) => defineSpread(fn, "variance"), "varianceif", "last")],
+]);
+
+/**
+ * Documented aggregations the emulator refuses, with the reason the core puts in its error
+ * (`not supported by the emulator: spotlight (...)`).
+ */
+export const UNSUPPORTED_AGGREGATIONS: ReadonlyMap<string, string> = new Map([
+  [
+    "spotlight",
+    "its result is the Axiom Console's comparison charts, whose data shape the reference does not document",
+  ],
+  ["phrases", "the reference does not document how it splits text into phrases"],
 ]);
