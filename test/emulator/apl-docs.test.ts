@@ -52,6 +52,15 @@ const READER_DATASETS = [
   "otel-backend-traces",
   "DATASET_NAME",
   "dataset.name",
+  "Users",
+  "T",
+  "events",
+  "StormEvents",
+  "example",
+  "HttpRequestLogs",
+  "PodLogs",
+  "port_lookup",
+  "hn",
 ];
 
 /** The data's time span: the day before the test started, rounded to the second. */
@@ -116,13 +125,10 @@ async function runCorpus(queries: readonly CorpusQuery[], concurrency: number): 
   return out;
 }
 
-/** A refusal's message with its query-specific parts (positions, quoted names, numbers) replaced, for grouping. */
+/** A refusal's message without its position, for grouping: the construct it names stays, so the counts rank
+ * constructs (`unknown function 'parse_json'`). */
 function refusalCause(message: string): string {
-  return message
-    .replace(/\(line \d+, column \d+\)/g, "")
-    .replace(/"[^"]*"|'[^']*'|`[^`]*`/g, "…")
-    .replace(/\b\d+(\.\d+)?\b/g, "N")
-    .trim();
+  return message.replace(/\s*\(line \d+, column \d+\)/g, "").trim();
 }
 
 /** The share, and the most frequent refusal causes with a sample query each, as Markdown. */
@@ -136,6 +142,11 @@ function refusalReport(runnable: readonly Outcome[], answered: number, top: numb
     groups.set(key, list);
   }
   const ranked = [...groups.entries()].sort((a, b) => b[1].length - a[1].length);
+  const kinds = new Map<string, number>();
+  for (const [cause, list] of ranked) {
+    const kind = cause.replace(/"[^"]*"|'[^']*'|`[^`]*`/g, "…").replace(/\b\d+\b/g, "N");
+    kinds.set(kind, (kinds.get(kind) ?? 0) + list.length);
+  }
   const lines = [
     `# APL reference corpus: refusals`,
     "",
@@ -143,6 +154,10 @@ function refusalReport(runnable: readonly Outcome[], answered: number, top: numb
     "",
     `**${answered} of ${runnable.length} runnable queries answered (${((100 * answered) / runnable.length).toFixed(1)}%)**;` +
       ` ${ranked.length} distinct refusal causes. Regenerate: \`APL_REFUSALS_OUT=${process.env.APL_REFUSALS_OUT} npx jest test/emulator/apl-docs.test.ts\`.`,
+    "",
+    "## Refusals by kind",
+    "",
+    ...[...kinds.entries()].sort((a, b) => b[1] - a[1]).map(([kind, n]) => `- ${n} × ${kind}`),
     "",
     `## Top ${top} refusal causes`,
     "",
