@@ -1238,3 +1238,58 @@ describe("output names", () => {
     expect(names("arg_min", ["strlen(a) + strlen(b)", "a"])).toEqual(["min_", "a"]);
   });
 });
+
+describe("percentile's estimator (a merging t-digest, emulator/apl/aggregations/tdigest.ts)", () => {
+  /** A seeded linear congruential generator, so the distributions are the same on every run. */
+  function random(seed: number) {
+    return () => {
+      seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0;
+      return seed / 2 ** 32;
+    };
+  }
+  const r = random(42);
+  const N = 200_000;
+  const distributions: [string, number[]][] = [
+    ["uniform", Array.from({ length: N }, () => r() * 100_000)],
+    // exp(N(5, 1.5²)) by Box–Muller: a skewed, latency-like distribution with a long tail.
+    [
+      "lognormal",
+      Array.from({ length: N }, () =>
+        Math.exp(5 + 1.5 * Math.sqrt(-2 * Math.log(1 - r())) * Math.cos(2 * Math.PI * r())),
+      ),
+    ],
+    ["ascending", Array.from({ length: N }, (_x, i) => i)],
+  ];
+
+  it.each(distributions)(
+    "stays within 0.2 percentage points of rank, and 2%% of value from p50 on, over %s",
+    (_name, xs) => {
+      const sorted = Float64Array.from(xs).sort();
+      const ps = [1, 10, 50, 90, 95, 99, 99.9];
+      const estimates = run(
+        "percentiles",
+        xs.map((x) => [x]),
+        [undefined, ...ps],
+      ) as number[];
+      ps.forEach((p, i) => {
+        const estimate = estimates[i];
+        const exact = sorted[Math.ceil((p / 100) * N) - 1];
+        let below = 0;
+        while (below < N && sorted[below] < estimate) below++;
+        expect(Math.abs((below / N) * 100 - p)).toBeLessThan(0.2);
+        if (p >= 50) expect(Math.abs(estimate - exact) / exact).toBeLessThan(0.02);
+      });
+    },
+  );
+
+  it("is exact (nearest rank, a value of the column) up to 1,000 values", () => {
+    const xs = Array.from({ length: 1000 }, (_x, i) => (i * 7919) % 1000);
+    expect(
+      run(
+        "percentiles",
+        xs.map((x) => [x]),
+        [undefined, 0, 0.1, 50, 99.9, 100],
+      ),
+    ).toEqual([0, 0, 499, 998, 999]);
+  });
+});
