@@ -1,0 +1,175 @@
+/**
+ * Properties of the aggregation registry (emulator/apl/aggregations), over random rows:
+ * - every `…if(x, …, pred)` equals its plain aggregation over the rows where pred is exactly true;
+ * - the aggregations whose result is a function of the group's values, not of their order, give the same answer
+ *   for any order of the rows (sums of integers, extremes, distinct counts, top-k with its tie order, percentiles
+ *   while they are exact, histograms, sample statistics up to rounding).
+ */
+import fc from "fast-check";
+import { AGGREGATIONS, type AggregationContext } from "../../emulator/apl/aggregations";
+import { Timespan } from "../../emulator/apl/values";
+
+function run(fn: string, rows: unknown[][], constants: unknown[], context?: AggregationContext): unknown[] {
+  const acc = AGGREGATIONS.get(fn)!.create(constants, context);
+  for (const r of rows) acc.add(r);
+  return acc.result();
+}
+
+/** A cell of an event: mostly small integers (so sums are exact), some reals (never -0, which ties with 0), strings and nulls. */
+const cell = fc.oneof(
+  { weight: 6, arbitrary: fc.integer({ min: -1000, max: 1000 }) },
+  { weight: 1, arbitrary: fc.double({ min: -1e6, max: 1e6, noNaN: true }).map((x) => (x === 0 ? 0 : x)) },
+  { weight: 1, arbitrary: fc.constantFrom("a", "b", "GET", "") },
+  { weight: 1, arbitrary: fc.constantFrom(null, undefined) },
+);
+const numericCell = fc.oneof(
+  { weight: 6, arbitrary: fc.integer({ min: -1000, max: 1000 }) },
+  { weight: 1, arbitrary: fc.constant(null) },
+);
+const timespanCell = fc.bigInt({ min: 0n, max: 10n ** 12n }).map((ns) => new Timespan(ns));
+const predicate = fc.constantFrom(true, false, null, undefined);
+const WINDOW: AggregationContext = { windowNs: 60_000_000_000n };
+
+/**
+ * Each `…if` form, its plain aggregation, where its predicate sits, and its constants (positions in the `…if`
+ * form's own arguments).
+ */
+const IF_FORMS: { fn: string; plain: string; predicateAt: number; constants: unknown[]; arity: number }[] = [
+  { fn: "avgif", plain: "avg", predicateAt: 1, constants: [], arity: 2 },
+  { fn: "countif", plain: "count", predicateAt: 0, constants: [], arity: 1 },
+  { fn: "dcountif", plain: "dcount", predicateAt: 1, constants: [], arity: 2 },
+  { fn: "histogramif", plain: "histogram", predicateAt: 2, constants: [undefined, 5], arity: 3 },
+  { fn: "make_list_if", plain: "make_list", predicateAt: 1, constants: [undefined, undefined, 7], arity: 3 },
+  { fn: "make_set_if", plain: "make_set", predicateAt: 1, constants: [], arity: 2 },
+  { fn: "maxif", plain: "max", predicateAt: 1, constants: [], arity: 2 },
+  { fn: "minif", plain: "min", predicateAt: 1, constants: [], arity: 2 },
+  { fn: "percentileif", plain: "percentile", predicateAt: 2, constants: [undefined, 90], arity: 3 },
+  {
+    fn: "percentiles_arrayif",
+    plain: "percentiles_array",
+    predicateAt: 2,
+    constants: [undefined, [10, 50, 99]],
+    arity: 3,
+  },
+  { fn: "stdevif", plain: "stdev", predicateAt: 1, constants: [], arity: 2 },
+  { fn: "sumif", plain: "sum", predicateAt: 1, constants: [], arity: 2 },
+  { fn: "topkif", plain: "topk", predicateAt: 2, constants: [undefined, 3], arity: 3 },
+  { fn: "varianceif", plain: "variance", predicateAt: 1, constants: [], arity: 2 },
+];
+
+describe("…if(x, pred) is the plain aggregation over the rows where pred is true", () => {
+  it("lists every …if form of the registry", () => {
+    const ifForms = [...AGGREGATIONS.keys()].filter((name) => name.endsWith("if")).sort();
+    expect(IF_FORMS.map((f) => f.fn).sort()).toEqual(ifForms);
+  });
+
+  it.each(IF_FORMS.map((f) => [f.fn, f] as const))("%s", (_fn, form) => {
+    // Row values: the non-constant, non-predicate arguments (one, or none for countif).
+    const valueCount = form.fn === "countif" ? 0 : 1;
+    fc.assert(
+      fc.property(fc.array(fc.tuple(cell, predicate), { maxLength: 60 }), (rows) => {
+        const ifRows = rows.map(([v, p]) => {
+          const args: unknown[] = Array.from({ length: form.arity }, (_x, i) => form.constants[i]);
+          if (valueCount) args[0] = v;
+          args[form.predicateAt] = p;
+          return args;
+        });
+        const plainConstants = form.constants.filter((_x, i) => i !== form.predicateAt);
+        const plainRows = ifRows
+          .filter((r) => r[form.predicateAt] === true)
+          .map((r) => r.filter((_x, i) => i !== form.predicateAt));
+        expect(run(form.fn, ifRows, form.constants, WINDOW)).toStrictEqual(
+          run(form.plain, plainRows, plainConstants, WINDOW),
+        );
+      }),
+    );
+  });
+});
+
+/** A seeded shuffle, so a failing order is reproducible from fast-check's seed. */
+function shuffled<T>(items: T[], seed: number): T[] {
+  const out = items.slice();
+  let s = seed >>> 0 || 1;
+  for (let i = out.length - 1; i > 0; i--) {
+    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+    const j = s % (i + 1);
+    [out[i], out[j]] = [out[j], out[i]];
+  }
+  return out;
+}
+
+const ORDER_FREE: {
+  fn: string;
+  constants: unknown[];
+  values: fc.Arbitrary<unknown>;
+  approximate?: boolean;
+}[] = [
+  { fn: "count", constants: [], values: cell },
+  { fn: "sum", constants: [], values: numericCell },
+  { fn: "sum", constants: [], values: timespanCell },
+  { fn: "min", constants: [], values: cell },
+  { fn: "max", constants: [], values: cell },
+  { fn: "dcount", constants: [], values: cell },
+  { fn: "topk", constants: [undefined, 3], values: cell },
+  { fn: "percentile", constants: [undefined, 95], values: numericCell },
+  { fn: "percentiles_array", constants: [undefined, 0, 50, 100], values: timespanCell },
+  { fn: "histogram", constants: [undefined, 4], values: numericCell },
+  { fn: "rate", constants: [], values: numericCell },
+  { fn: "avg", constants: [], values: cell, approximate: true },
+  { fn: "stdev", constants: [], values: numericCell, approximate: true },
+  { fn: "variance", constants: [], values: numericCell, approximate: true },
+];
+
+describe("results that do not depend on the order of the rows", () => {
+  it.each(ORDER_FREE.map((c) => [c.fn, c] as const))("%s", (_fn, c) => {
+    fc.assert(
+      fc.property(fc.array(c.values, { maxLength: 80 }), fc.integer(), (values, seed) => {
+        const rows = values.map((v) => [v, ...c.constants.slice(1)]);
+        const a = run(c.fn, rows, c.constants, WINDOW);
+        const b = run(c.fn, shuffled(rows, seed), c.constants, WINDOW);
+        if (!c.approximate) {
+          expect(b).toStrictEqual(a);
+          return;
+        }
+        expect(b.length).toBe(a.length);
+        a.forEach((x, i) => {
+          if (typeof x === "number") expect(b[i]).toBeCloseTo(x, 6);
+          else expect(b[i]).toStrictEqual(x);
+        });
+      }),
+    );
+  });
+
+  it("arg_max picks the same extreme value in any order (the row it returns may differ on ties)", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(numericCell, fc.string()), { maxLength: 60 }),
+        fc.integer(),
+        (rows, seed) => {
+          const a = run("arg_max", rows, []);
+          const b = run("arg_max", shuffled(rows, seed), []);
+          expect(b[0]).toStrictEqual(a[0]);
+        },
+      ),
+    );
+  });
+
+  it("make_set holds the same values in any order", () => {
+    fc.assert(
+      fc.property(fc.array(cell, { maxLength: 60 }), fc.integer(), (values, seed) => {
+        const sortKey = (xs: unknown) => (xs as unknown[]).map((x) => JSON.stringify(x)).sort();
+        const a = run(
+          "make_set",
+          values.map((v) => [v]),
+          [],
+        );
+        const b = run(
+          "make_set",
+          shuffled(values, seed).map((v) => [v]),
+          [],
+        );
+        expect(sortKey(b[0])).toEqual(sortKey(a[0]));
+      }),
+    );
+  });
+});
