@@ -1154,6 +1154,13 @@ describe("nulls, types and bad constants", () => {
     ).toEqual([[0, 100]]);
   });
 
+  it("rate needs a window longer than 0, and without one (a compile-time check) gives null", () => {
+    expect(() => AGGREGATIONS.get("rate")!.create([], { windowNs: 0n })).toThrow(
+      "rate() needs a time window longer than 0, got 0 ns",
+    );
+    expect(run("rate", [[5]])).toEqual([null]);
+  });
+
   it.each([
     ["topk", [undefined, 0], "topk() takes k as a positive integer constant, got 0"],
     ["topk", [undefined, 2.5], "topk() takes k as a positive integer constant, got 2.5"],
@@ -1181,7 +1188,6 @@ describe("nulls, types and bad constants", () => {
     ],
     ["make_list", [undefined, -3], "make_list() takes a maximum size as a positive integer constant, got -3"],
     ["dcount", [undefined, 9], "dcount() takes an accuracy level 0 to 4, got 9"],
-    ["rate", [undefined], "rate() needs the query's time window (a bin of _time or the range)"],
   ])("%s refuses the constants %j, naming the function", (fn, constants, message) => {
     const create = () => AGGREGATIONS.get(fn)!.create(constants);
     expect(create).toThrow(AggregationArgumentError);

@@ -549,7 +549,7 @@ function defineHistogram(fn: string): AggregationFunction {
 /**
  * rate(x): the sum of x per second over the group's time window (rate.mdx: `rate(field) by bin(_time, 1h)` is
  * the rate over each hour, without a bin it is over the query's window). The core gives the window in the
- * {@link AggregationContext}.
+ * {@link AggregationContext}; without one (a compile-time check of the constants) the cell is null.
  */
 function defineRate(fn: string): AggregationFunction {
   return {
@@ -558,12 +558,9 @@ function defineRate(fn: string): AggregationFunction {
     outputNames: namedAfterFirstArg(fn),
     create(_constants, context) {
       const window = context?.windowNs;
-      if (window === undefined || window <= 0n) {
-        throw new AggregationArgumentError(
-          `${fn}() needs the query's time window (a bin of _time or the range)`,
-        );
+      if (window !== undefined && window <= 0n) {
+        throw new AggregationArgumentError(`${fn}() needs a time window longer than 0, got ${window} ns`);
       }
-      const seconds = Number(window) / 1e9;
       const input = new NumericInput();
       let total = 0;
       return {
@@ -571,7 +568,7 @@ function defineRate(fn: string): AggregationFunction {
           const x = input.read(v);
           if (x !== undefined) total += x;
         },
-        result: () => [total / seconds],
+        result: () => [window === undefined ? null : total / (Number(window) / 1e9)],
       };
     },
   };
