@@ -1299,3 +1299,22 @@ describe("percentile's estimator (a merging t-digest, emulator/apl/aggregations/
     ).toEqual([0, 0, 499, 998, 999]);
   });
 });
+
+describe("datetimes in percentiles and histograms", () => {
+  it("gives a datetime of the column, to the nanosecond, and skips numbers in a group of datetimes", () => {
+    const times = [t0 + 3n, t0 + 1n, t0 + 2n, t0 + 1_000_000_000_007n].map((ns) => [new DateTime(ns)]);
+    expect(run("percentile", [...times, [5]], [undefined, 50])).toStrictEqual([new DateTime(t0 + 2n)]);
+    expect(run("percentiles_array", times, [undefined, 100])).toStrictEqual([
+      [new DateTime(t0 + 1_000_000_000_007n)],
+    ]);
+    expect(run("percentile", [[5], ...times], [undefined, 50])).toStrictEqual([5]);
+    expect(run("histogram", times, [undefined, 2])).toStrictEqual([
+      [
+        { bin: "2023-11-14T22:13:20.000000001Z", count: 3 },
+        { bin: "2023-11-14T22:21:40.000000004Z", count: 1 },
+      ],
+    ]);
+    // Sums and averages of datetimes mean nothing: they are skipped.
+    expect(run("sum", times)).toStrictEqual([0]);
+  });
+});

@@ -134,30 +134,46 @@ function describe(v: unknown): string {
 
 /**
  * Running numeric input: numbers, or timespans (kept as nanoseconds and given back as timespans when every value
- * was one). Mixed numbers and timespans add up as numbers of nanoseconds.
+ * was one). Mixed numbers and timespans add up as numbers of nanoseconds. Where datetimes make sense (percentiles,
+ * histograms: `ordered`), datetimes are read as nanoseconds after the first one seen, so they keep their precision
+ * in a double, and are given back as datetimes; a group mixing datetimes with numbers keeps the kind it saw first.
  */
 class NumericInput {
   numbers = 0;
   timespans = 0;
+  datetimes = 0;
+  private origin = 0n;
+
+  constructor(private readonly ordered = false) {}
+
   /** The value as a number (timespans in ns), or undefined for a value numeric aggregations skip. */
   read(v: unknown): number | undefined {
     if (typeof v === "number") {
-      if (Number.isNaN(v)) return undefined;
+      if (Number.isNaN(v) || this.datetimes > 0) return undefined;
       this.numbers++;
       return v;
     }
     if (v instanceof Timespan) {
+      if (this.datetimes > 0) return undefined;
       this.timespans++;
       return Number(v.ns);
     }
+    if (v instanceof DateTime) {
+      if (!this.ordered || this.numbers > 0 || this.timespans > 0) return undefined;
+      if (this.datetimes++ === 0) this.origin = v.ns;
+      return Number(v.ns - this.origin);
+    }
     if (typeof v === "bigint") {
+      if (this.datetimes > 0) return undefined;
       this.numbers++;
       return Number(v);
     }
     return undefined;
   }
-  /** The output of a number in the input's unit: a timespan when the inputs were all timespans. */
-  out(x: number): number | Timespan {
+
+  /** A number in the input's unit: a timespan or datetime when the inputs were all of that kind. */
+  out(x: number): number | Timespan | DateTime {
+    if (this.datetimes > 0) return new DateTime(this.origin + BigInt(Math.round(x)));
     return this.timespans > 0 && this.numbers === 0 ? new Timespan(BigInt(Math.round(x))) : x;
   }
 }
@@ -369,7 +385,7 @@ function definePercentile(fn: string): AggregationFunction {
     ],
     create(constants) {
       const p = percentileValue(constants[1], fn);
-      const input = new NumericInput();
+      const input = new NumericInput(true);
       const digest = new TDigest();
       return {
         add([v]) {
@@ -410,7 +426,7 @@ function definePercentilesArray(fn: string): AggregationFunction {
     outputNames: (given, argTexts) => [given ?? `percentiles_${argNamePart(argTexts[0])}`],
     create(constants) {
       const ps = percentileList(constants, 1, fn);
-      const input = new NumericInput();
+      const input = new NumericInput(true);
       const digest = new TDigest();
       return {
         add([v]) {
@@ -442,7 +458,7 @@ function definePercentiles(fn: string): AggregationFunction {
     },
     create(constants) {
       const ps = percentileList(constants, 1, fn);
-      const input = new NumericInput();
+      const input = new NumericInput(true);
       const digest = new TDigest();
       return {
         add([v]) {
@@ -509,7 +525,7 @@ function defineHistogram(fn: string): AggregationFunction {
     outputNames: namedAfterFirstArg(fn),
     create(constants) {
       const bins = positiveInt(constants[1], fn, "the number of bins");
-      const input = new NumericInput();
+      const input = new NumericInput(true);
       let values = new Float64Array(64);
       let n = 0;
       return {
