@@ -176,5 +176,4 @@ export const CONVERSION_FUNCTIONS: FunctionTable = {
     }
     return [v];
   }),
-  isbool: fn(1, 1, ([v]) => typeof v === "boolean"),
 };

@@ -117,6 +117,15 @@ function indexWithin(
   }
 }
 
+/** replace_regex(regex, rewrite, text): every match replaced ($0/$1 or \\0/\\1 name groups). */
+function replaceRegex([regex, rewrite, text]: unknown[]): string | null {
+  const re = regexArg(regex);
+  const with_ = asString(rewrite);
+  const s = asString(text);
+  if (re === null || with_ === null || s === null) return null;
+  return re.replaceAll(s, with_);
+}
+
 /** Units of format_bytes / parse_bytes, with their powers (apl/scalar-functions/string-functions/format-bytes). */
 const BYTE_UNITS: Record<string, number> = {
   b: 0,
@@ -320,13 +329,9 @@ export const STRING_FUNCTIONS: FunctionTable = {
     if (needle === null || with_ === null || s === null) return null;
     return needle === "" ? s : s.split(needle).join(with_);
   }),
-  replace_regex: fn(3, 3, ([regex, rewrite, text]) => {
-    const re = regexArg(regex);
-    const with_ = asString(rewrite);
-    const s = asString(text);
-    if (re === null || with_ === null || s === null) return null;
-    return re.replaceAll(s, with_);
-  }),
+  replace_regex: fn(3, 3, replaceRegex),
+  // apl/scalar-functions/string-functions/replace: the same as replace_regex.
+  replace: fn(3, 3, replaceRegex),
   extract: fn(3, 4, ([regex, group, text]) => {
     const re = regexArg(regex);
     const g = asInteger(group);

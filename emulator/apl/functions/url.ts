@@ -117,7 +117,8 @@ function parsePath(source: string): Record<string, string> {
     DirectoryName: dirParts.length > 0 ? dirParts[dirParts.length - 1] : "",
     Filename: filename,
     Extension: dot > 0 ? filename.slice(dot + 1) : "",
-    AlternateDataStreamName: stream,
+    // The page's Returns list says AlternateDataStreamName; its example output, the service's own, says this.
+    AlternateDataStream: stream,
   };
 }
 
