@@ -12,6 +12,7 @@ import {
   UNSUPPORTED_AGGREGATIONS,
   type AggregationContext,
 } from "../../emulator/apl/aggregations";
+import { TDigest } from "../../emulator/apl/aggregations/tdigest";
 import { DateTime, Timespan } from "../../emulator/apl/values";
 
 type Row = Record<string, unknown>;
@@ -183,7 +184,7 @@ function aggregate(fn: string, args: Arg[], rows: Row[], given?: string, context
     args.map((a) => a[0]),
     constants,
   );
-  const acc = def.create(constants, context);
+  const acc = def.create(constants, { ...context, argTexts: args.map((a) => a[0]) });
   for (const row of rows) acc.add(args.map((a) => (typeof a[1] === "function" ? a[1](row) : a[1].value)));
   return { names, cells: acc.result() };
 }
@@ -1079,7 +1080,8 @@ describe("the reference's examples (apl/aggregation-function/<page>.mdx)", () =>
       expect([name, AGGREGATIONS.has(name) || UNSUPPORTED_AGGREGATIONS.has(name)]).toEqual([name, true]);
     const tested = new Set(EXAMPLES.map((e) => e.fn));
     for (const name of AGGREGATIONS.keys())
-      if (name !== "percentiles") expect([name, tested.has(name)]).toEqual([name, true]);
+      if (name !== "percentiles" && name !== "spotlight")
+        expect([name, tested.has(name)]).toEqual([name, true]);
   });
 });
 
@@ -1194,8 +1196,7 @@ describe("nulls, types and bad constants", () => {
     expect(create).toThrow(message);
   });
 
-  it("refuses spotlight and phrases by name, with the reason", () => {
-    expect(UNSUPPORTED_AGGREGATIONS.get("spotlight")).toMatch(/does not document/);
+  it("refuses phrases by name, with the reason", () => {
     expect(UNSUPPORTED_AGGREGATIONS.get("phrases")).toMatch(/does not document/);
   });
 
@@ -1288,6 +1289,22 @@ describe("percentile's estimator (a merging t-digest, emulator/apl/aggregations/
     },
   );
 
+  it.each(distributions)(
+    "reads its cdf (spotlight's distance) within 0.2 percentage points over %s",
+    (_name, xs) => {
+      const digest = new TDigest();
+      for (const x of xs) digest.add(x);
+      const sorted = Float64Array.from(xs).sort();
+      for (const p of [0.5, 10, 50, 90, 99.5]) {
+        const x = sorted[Math.floor((p / 100) * N)];
+        let atOrBelow = 0;
+        while (atOrBelow < N && sorted[atOrBelow] <= x) atOrBelow++;
+        expect(Math.abs(digest.cdf(x)! - atOrBelow / N) * 100).toBeLessThan(0.2);
+      }
+      expect([digest.cdf(-Infinity), digest.cdf(Infinity)]).toEqual([0, 1]);
+    },
+  );
+
   it("is exact (nearest rank, a value of the column) up to 1,000 values", () => {
     const xs = Array.from({ length: 1000 }, (_x, i) => (i * 7919) % 1000);
     expect(
@@ -1316,5 +1333,132 @@ describe("datetimes in percentiles and histograms", () => {
     ]);
     // Sums and averages of datetimes mean nothing: they are skipped.
     expect(run("sum", times)).toStrictEqual([0]);
+  });
+});
+
+describe("spotlight (spotlight.mdx): the selected rows against the baseline, field by field", () => {
+  const spotlight = (args: Arg[], rows: Row[]) => {
+    const { names, cells } = aggregate("spotlight", args, rows);
+    expect(names).toEqual(["spotlight_"]);
+    return cells[0] as { field: string; kind: string; score: number; [k: string]: unknown }[];
+  };
+
+  it("spotlight.mdx: summarize spotlight(status startswith \"5\", ['geo.country'], ['geo.city'], method, uri, req_duration_ms)", () => {
+    const entries = spotlight(
+      [
+        pred(`status startswith "5"`, (r) => String(r.status).startsWith("5")),
+        f("geo.country"),
+        f("geo.city"),
+        f("method"),
+        f("uri"),
+        f("req_duration_ms"),
+      ],
+      HTTP,
+    );
+    // uri and req_duration_ms never share a value between the two cohorts: distance 1. The others: 5/6.
+    expect(entries.map((e) => [e.field, e.kind, e.score])).toEqual([
+      ["req_duration_ms", "categorical", 1],
+      ["uri", "categorical", 1],
+      ["geo.city", "categorical", expect.closeTo(5 / 6, 9)],
+      ["geo.country", "categorical", expect.closeTo(5 / 6, 9)],
+      ["method", "categorical", expect.closeTo(5 / 6, 9)],
+    ]);
+    const method = entries.find((e) => e.field === "method")!;
+    expect(method).toMatchObject({
+      selected_present: 2,
+      baseline_present: 6,
+      selected_present_proportion: 1,
+      baseline_present_proportion: 1,
+    });
+    expect(method.values).toEqual([
+      {
+        value: "GET",
+        selected_count: 0,
+        baseline_count: 5,
+        selected_proportion: 0,
+        baseline_proportion: 5 / 6,
+        lift: 0,
+        difference: -5 / 6,
+      },
+      {
+        value: "PUT",
+        selected_count: 1,
+        baseline_count: 0,
+        selected_proportion: 0.5,
+        baseline_proportion: 0,
+        lift: null,
+        difference: 0.5,
+      },
+      {
+        value: "POST",
+        selected_count: 1,
+        baseline_count: 1,
+        selected_proportion: 0.5,
+        baseline_proportion: 1 / 6,
+        lift: 3,
+        difference: expect.closeTo(1 / 3, 9),
+      },
+    ]);
+  });
+
+  it("spotlight.mdx: summarize spotlight(duration > 500ms, ['service.name'], kind, status_code, duration)", () => {
+    const entries = spotlight(
+      [
+        pred("duration > 500ms", (r) => (r.duration as Timespan).ns > 500n * MS),
+        f("service.name"),
+        f("kind"),
+        f("status_code"),
+        f("duration"),
+      ],
+      SPANS,
+    );
+    expect(entries.map((e) => [e.field, e.score])).toEqual([
+      ["duration", 1],
+      ["service.name", 1],
+      ["kind", 0.25],
+      ["status_code", 0.25],
+    ]);
+  });
+
+  it("compares many-valued numbers as boxplots, scored by the Kolmogorov–Smirnov distance", () => {
+    const rows = Array.from({ length: 100 }, (_x, i) => ({ x: i, y: i % 2 }));
+    const entries = spotlight([pred("x >= 50", (r) => (r.x as number) >= 50), f("x"), f("y")], rows);
+    expect(entries[0]).toEqual({
+      field: "x",
+      kind: "numeric",
+      score: 1,
+      selected_present: 50,
+      baseline_present: 50,
+      selected_present_proportion: 1,
+      baseline_present_proportion: 1,
+      selected: { min: 50, p25: 62, p50: 74, p75: 87, max: 99 },
+      baseline: { min: 0, p25: 12, p50: 24, p75: 37, max: 49 },
+    });
+    // y alternates 0/1 in both cohorts alike.
+    expect(entries[1]).toMatchObject({ field: "y", kind: "categorical", score: 0 });
+  });
+
+  it("with * compares every top-level column of the row, counts a null predicate as baseline, and scores a field one cohort lacks by its presence", () => {
+    const rows = [
+      { a: "x", nested: { b: 1 } },
+      { a: "y", nested: { b: 2 } },
+      { a: "y", other: true },
+    ];
+    const entries = spotlight(
+      [
+        ["a == 'x'", (r) => (r.a === "x" ? true : r.other ? null : false)],
+        ["*", (r) => r],
+      ],
+      rows,
+    );
+    expect(entries.map((e) => [e.field, e.score])).toEqual([
+      ["a", 1],
+      ["other", 0.5],
+    ]);
+    expect(entries[1]).toMatchObject({
+      selected_present: 0,
+      baseline_present: 1,
+      baseline_present_proportion: 0.5,
+    });
   });
 });

@@ -30,6 +30,8 @@ export class TDigest {
   /** Unmerged values; it starts small and doubles up to EXACT_LIMIT, so a group of a few rows costs a few bytes. */
   private buffer = new Float64Array(16);
   private buffered = 0;
+  /** How many buffered values are known to be in order (sortedBuffer's cache). */
+  private sortedCount = 0;
   /** Whether any merge has happened (the digest is then an estimate). */
   private merged = false;
   private total = 0;
@@ -62,7 +64,7 @@ export class TDigest {
   percentile(p: number): number | undefined {
     if (this.total === 0) return undefined;
     if (!this.merged) {
-      const sorted = this.buffer.slice(0, this.buffered).sort();
+      const sorted = this.sortedBuffer();
       // Nearest rank: the smallest value with at least p% of the values at or below it.
       // p·n/100 rather than p/100·n, and a hair below the integer: 99.9/100·1000 is 999.0000000000001 in floats.
       const rank = Math.max(1, Math.ceil((p * sorted.length) / 100 - 1e-9));
@@ -70,6 +72,52 @@ export class TDigest {
     }
     this.mergeBuffer();
     return this.interpolate(p / 100);
+  }
+
+  /** The share (0..1) of the values at or below x; exact while nothing is merged. Undefined when empty. */
+  cdf(x: number): number | undefined {
+    if (this.total === 0) return undefined;
+    if (!this.merged) {
+      const sorted = this.sortedBuffer();
+      let lo = 0;
+      let hi = sorted.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (sorted[mid] <= x) lo = mid + 1;
+        else hi = mid;
+      }
+      return lo / sorted.length;
+    }
+    this.mergeBuffer();
+    if (x < this.minValue) return 0;
+    if (x >= this.maxValue) return 1;
+    // The inverse of interpolate(): the same piecewise-linear curve through the centroids' centres.
+    const means = this.means;
+    const weights = this.weights;
+    const n = this.centroids;
+    let cumulative = weights[0] / 2;
+    if (x < means[0])
+      return (((x - this.minValue) / (means[0] - this.minValue || 1)) * cumulative) / this.total;
+    for (let i = 0; i < n - 1; i++) {
+      const step = (weights[i] + weights[i + 1]) / 2;
+      if (x < means[i + 1]) {
+        const t = means[i + 1] > means[i] ? (x - means[i]) / (means[i + 1] - means[i]) : 1;
+        return (cumulative + t * step) / this.total;
+      }
+      cumulative += step;
+    }
+    const t = (x - means[n - 1]) / (this.maxValue - means[n - 1] || 1);
+    return Math.min(1, (cumulative + t * (weights[n - 1] / 2)) / this.total);
+  }
+
+  /** The unmerged values, sorted in place (the merge sorts them again anyway), once per change. */
+  private sortedBuffer(): Float64Array {
+    const view = this.buffer.subarray(0, this.buffered);
+    if (this.sortedCount !== this.buffered) {
+      view.sort();
+      this.sortedCount = this.buffered;
+    }
+    return view;
   }
 
   /** The quantile q (0..1) from the centroids: linear between centroid centres, exact at min and max. */
@@ -127,6 +175,7 @@ export class TDigest {
     const oldCount = this.centroids;
     const pointCount = this.buffered;
     this.buffered = 0;
+    this.sortedCount = 0;
 
     const total = this.total;
     const normaliser = 4 * Math.log(Math.max(total / this.compression, 1)) + 24;
