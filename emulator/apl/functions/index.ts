@@ -19,6 +19,7 @@ import { HASH_FUNCTIONS } from "./hash";
 import { IP_FUNCTIONS } from "./ip";
 import { MATH_FUNCTIONS } from "./math";
 import { SERIES_FUNCTIONS } from "./series";
+import { SQL_FUNCTIONS } from "./sql";
 import { STRING_FUNCTIONS } from "./string";
 import { TYPE_FUNCTIONS } from "./type";
 import { URL_FUNCTIONS } from "./url";
@@ -53,6 +54,7 @@ export const SCALAR_FUNCTIONS: ReadonlyMap<string, ScalarFunction> = merge(
   ENCODING_FUNCTIONS,
   SERIES_FUNCTIONS,
   GENAI_FUNCTIONS,
+  SQL_FUNCTIONS,
 );
 
 const NEEDS_PRICING = "needs the service's table of model prices";
