@@ -1080,7 +1080,8 @@ describe("the reference's examples (apl/aggregation-function/<page>.mdx)", () =>
       expect([name, AGGREGATIONS.has(name) || UNSUPPORTED_AGGREGATIONS.has(name)]).toEqual([name, true]);
     const tested = new Set(EXAMPLES.map((e) => e.fn));
     for (const name of AGGREGATIONS.keys())
-      if (name !== "percentiles" && name !== "spotlight")
+      // percentiles, spotlight and phrases have describe blocks of their own below.
+      if (!["percentiles", "spotlight", "phrases"].includes(name))
         expect([name, tested.has(name)]).toEqual([name, true]);
   });
 });
@@ -1196,8 +1197,8 @@ describe("nulls, types and bad constants", () => {
     expect(create).toThrow(message);
   });
 
-  it("refuses phrases by name, with the reason", () => {
-    expect(UNSUPPORTED_AGGREGATIONS.get("phrases")).toMatch(/does not document/);
+  it("refuses no aggregation of the reference", () => {
+    expect([...UNSUPPORTED_AGGREGATIONS.keys()]).toEqual([]);
   });
 
   it("declares which arguments are constants, the …if forms shifted around their predicate", () => {
@@ -1460,5 +1461,48 @@ describe("spotlight (spotlight.mdx): the selected rows against the baseline, fie
       baseline_present: 1,
       baseline_present_proportion: 0.5,
     });
+  });
+});
+
+describe("phrases (phrases.mdx): the most common 2-to-4-word phrases of a text column", () => {
+  // Conversations shaped like the page's example, whose output lists "first query", "cover related future queries"
+  // and "use title case", each in 3 rows.
+  const conversations = [
+    "Please use title case for the first query. Cover related future queries too.",
+    "Use title case here | first query again | cover related future queries",
+    "For the first query, use title case and cover related future queries.",
+    null,
+    42,
+  ].map((text) => ({ conversation_text: text }));
+
+  it("phrases.mdx: summarize common_phrases = phrases(conversation_text, 20)", () => {
+    const { names, cells } = aggregate(
+      "phrases",
+      [f("conversation_text"), k(20)],
+      conversations,
+      "common_phrases",
+    );
+    expect(names).toEqual(["common_phrases"]);
+    expect(cells).toEqual([
+      [
+        { phrase: "cover related future queries", count: 3 },
+        { phrase: "use title case", count: 3 },
+        { phrase: "first query", count: 3 },
+      ],
+    ]);
+  });
+
+  it("keeps at most max_phrases, and names the column after the text column", () => {
+    const { names, cells } = aggregate("phrases", [f("conversation_text"), k(1)], conversations);
+    expect(names).toEqual(["phrases_conversation_text"]);
+    expect(cells).toEqual([[{ phrase: "cover related future queries", count: 3 }]]);
+    expect(() => AGGREGATIONS.get("phrases")!.create([undefined, 0])).toThrow(
+      "phrases() takes max_phrases as a positive integer constant, got 0",
+    );
+  });
+
+  it("counts a phrase once per row, needs two rows, and never joins words across punctuation", () => {
+    const rows = [["disk full, disk full"], ["disk full"], ["disk. full"], ["only once here"]];
+    expect(run("phrases", rows, [undefined, 10])).toEqual([[{ phrase: "disk full", count: 2 }]]);
   });
 });
