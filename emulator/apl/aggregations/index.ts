@@ -22,7 +22,7 @@ import { DateTime, Timespan, sortCompare, toOutput } from "../values";
 import { argNamePart, constantNamePart, singleColumn, splitNamedArg, uniqueNames } from "./naming";
 import { TDigest } from "./tdigest";
 
-export { argNamePart } from "./naming";
+export { argNamePart, uniqueNames } from "./naming";
 
 /** One group's running state of one aggregation. */
 export interface Accumulator {
