@@ -58,6 +58,18 @@ const cache = new Map<string, Regex>();
 
 /** Compiles `pattern` with RE2 semantics, through a bounded LRU cache. Throws InvalidRegexError. */
 export function compileRegex(pattern: string, flags: RegexFlags = {}): Regex {
+  // Row after row calls with the same flagless pattern: answer those without building the cache key.
+  const plain = !flags.caseInsensitive && !flags.dotAll && !flags.multiline;
+  if (plain && lastPlain !== undefined && lastPlain.source === pattern) return lastPlain;
+  const found = lookup(pattern, flags);
+  if (plain) lastPlain = found;
+  return found;
+}
+
+/** The last flagless regex compileRegex answered. */
+let lastPlain: Regex | undefined;
+
+function lookup(pattern: string, flags: RegexFlags): Regex {
   const key = `${flags.caseInsensitive ? "i" : ""}${flags.dotAll ? "s" : ""}${flags.multiline ? "m" : ""}/${pattern}`;
   const hit = cache.get(key);
   if (hit !== undefined) {

@@ -20,6 +20,8 @@ export interface ScalarFunction {
   minArgs: number;
   /** Most arguments it takes; Infinity for variadic ones. */
   maxArgs: number;
+  /** True when a call may answer differently for the same arguments (rand): never fold it into a constant. */
+  volatile?: boolean;
   call(args: unknown[], ctx: FunctionContext): unknown;
 }
 
@@ -116,21 +118,11 @@ export function asBag(v: unknown): Record<string, unknown> | null {
   return null;
 }
 
-/** Total order of nanosecond counts, for bigint min/max. */
-export function bigMin(a: bigint, b: bigint): bigint {
-  return a < b ? a : b;
-}
-
-/** A small bounded cache for parses of constant arguments (format strings, patterns): key to parse. */
-export class ParseCache<T> {
-  private readonly map = new Map<string, T>();
-  constructor(private readonly limit = 256) {}
-  get(key: string, parse: (key: string) => T): T {
-    const hit = this.map.get(key);
-    if (hit !== undefined) return hit;
-    const value = parse(key);
-    this.map.set(key, value);
-    if (this.map.size > this.limit) this.map.delete(this.map.keys().next().value as string);
-    return value;
-  }
+/** A function whose every call may differ (rand): the compiler must call it per row, never once per query. */
+export function volatileFn(
+  minArgs: number,
+  maxArgs: number,
+  call: (args: unknown[], ctx: FunctionContext) => unknown,
+): ScalarFunction {
+  return { minArgs, maxArgs, volatile: true, call };
 }

@@ -4,7 +4,7 @@
  * gives null.
  */
 import { compareValues, DateTime, Timespan } from "../values";
-import { asInteger, asNumber, fn, type FunctionTable, isNull, real } from "./common";
+import { asInteger, asNumber, fn, type FunctionTable, isNull, real, volatileFn } from "./common";
 
 /** A one-number real function: null for a non-number, NaN as null. */
 function realFn(f: (x: number) => number) {
@@ -180,7 +180,7 @@ export const MATH_FUNCTIONS: FunctionTable = {
   max_of: fn(1, 64, (args) => extremeOf(args, 1)),
   min_of: fn(1, 64, (args) => extremeOf(args, -1)),
   // apl/scalar-functions/mathematical-functions/rand: [0, 1), or an integer in [0, range).
-  rand: fn(0, 1, ([limit]) => {
+  rand: volatileFn(0, 1, ([limit]) => {
     if (limit === undefined) return Math.random();
     const n = asInteger(limit);
     return n === null || n <= 0 ? null : Math.floor(Math.random() * n);
