@@ -154,6 +154,36 @@ describe("results that do not depend on the order of the rows", () => {
     );
   });
 
+  it("phrases counts the same phrases in any order", () => {
+    const text = fc
+      .array(fc.constantFrom("disk", "full", "on", "node", "error", "the", ",", "timeout", "."), {
+        maxLength: 12,
+      })
+      .map((words) => words.join(" "));
+    fc.assert(
+      fc.property(fc.array(text, { maxLength: 40 }), fc.integer(), (texts, seed) => {
+        const rows = texts.map((t) => [t, 5]);
+        expect(run("phrases", shuffled(rows, seed), [undefined, 5])).toStrictEqual(
+          run("phrases", rows, [undefined, 5]),
+        );
+      }),
+    );
+  });
+
+  it("spotlight compares the same cohorts in any order", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(predicate, cell, numericCell), { maxLength: 60 }),
+        fc.integer(),
+        (rows, seed) => {
+          const a = run("spotlight", rows, []) as [{ score: number }[]];
+          const b = run("spotlight", shuffled(rows, seed), []) as [{ score: number }[]];
+          expect(b).toStrictEqual(a);
+        },
+      ),
+    );
+  });
+
   it("make_set holds the same values in any order", () => {
     fc.assert(
       fc.property(fc.array(cell, { maxLength: 60 }), fc.integer(), (values, seed) => {

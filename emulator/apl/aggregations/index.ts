@@ -717,14 +717,12 @@ class SpotlightField {
         difference: sp - bp,
       };
     });
-    // Total variation distance: half the summed differences of proportions, "other" included.
-    let score = rows.reduce((sum, r) => sum + Math.abs(r.difference), 0);
-    if (this.other[0] || this.other[1]) {
-      score += Math.abs(
-        (selected ? this.other[0] / selected : 0) - (baseline ? this.other[1] / baseline : 0),
-      );
-    }
-    score /= 2;
+    // Total variation distance, ½·Σ|s/S − b/B| = ½·Σ|s·B − b·S| / (S·B), "other" included: summed in integers,
+    // so it is exact and does not depend on the order the values arrived in.
+    let cross = Math.abs(this.other[0] * baseline - this.other[1] * selected);
+    for (const { counts } of this.values.values())
+      cross += Math.abs(counts[0] * baseline - counts[1] * selected);
+    let score = selected && baseline ? cross / (2 * selected * baseline) : 0;
     // A cohort without the field has no proportions to compare: the field's presence is the difference.
     if (selected === 0 || baseline === 0) {
       score = Math.abs(presence.selected_present_proportion - presence.baseline_present_proportion);
