@@ -475,6 +475,9 @@ describe("conversions (conversion-functions pages' 'Conversion behavior')", () =
     expect(call("todatetime", "Mon, 24 Jun 2024 09:28:10 GMT")).toEqual(dt("2024-06-24T09:28:10Z"));
     expect(call("todatetime", "Jun 24, 2024")).toEqual(dt("2024-06-24T00:00:00Z"));
     expect(call("todatetime", "1719221290")).toEqual(dt("2024-06-24T09:28:10Z"));
+    expect(call("todatetime", "2024-06-24 09:28:10.5 +0000 UTC")).toEqual(dt("2024-06-24T09:28:10.500Z"));
+    expect(call("todatetime", "06/24/2024 09:28")).toEqual(dt("2024-06-24T09:28:00Z"));
+    expect(call("todatetime", "13/24/2024")).toBeNull();
     expect(call("todatetime", 1_000_000_000)).toEqual(new DateTime(1_000_000_000n));
     expect(call("todatetime", "2024-02-30")).toBeNull();
     expect(call("todatetime", "soon")).toBeNull();

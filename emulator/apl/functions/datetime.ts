@@ -172,7 +172,8 @@ const fractionNs = (digits: string | undefined): bigint => BigInt((digits ?? "")
 /**
  * A datetime in text. The service parses with the dateparse package (the todatetime page), which takes many
  * layouts; the emulator takes the common ones: RFC 3339 and ISO 8601 with or without the zone (UTC when
- * absent), a date alone, `/` or `.` between date fields, a space for `T`, RFC 1123 and similar forms with month
+ * absent), a date alone, `/` or `.` between date fields, a space for `T`, Go's time.String form
+ * ("2006-01-02 15:04:05.999 +0000 UTC"), US mm/dd/yyyy, RFC 1123 and similar forms with month
  * names ("Mon, 02 Jan 2006 15:04:05 GMT", "Jan 2, 2006 15:04:05"), and Unix times as 10, 13, 16 or 19 digits
  * (seconds, milliseconds, microseconds, nanoseconds).
  */
@@ -181,7 +182,7 @@ export function parseDateTimeText(text: string): bigint | null {
   const fast = parseRfc3339Ns(t);
   if (fast !== undefined) return fast;
   let m =
-    /^(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(?:[Tt ](\d{1,2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?)?\s*(Z|z|UTC|GMT|[+-]\d{2}:?\d{2}|[+-]\d{2})?$/.exec(
+    /^(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(?:[Tt ](\d{1,2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?)?\s*(Z|z|UTC|GMT|[+-]\d{2}:?\d{2}|[+-]\d{2})?(?:\s+[A-Z]{2,5})?$/.exec(
       t,
     );
   if (m) {
@@ -190,6 +191,13 @@ export function parseDateTimeText(text: string): bigint | null {
     const offset = zoneOffsetSeconds(zone);
     if (offset === undefined) return null;
     return instant(+y, +mo, +d, +h, +mi, +s, fractionNs(frac)) - BigInt(offset) * NS_PER_S;
+  }
+  // US order, as dateparse reads it: mm/dd/yyyy[ hh:mm[:ss]].
+  m = /^(\d{1,2})\/(\d{1,2})\/(\d{4})(?:[ T](\d{1,2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?)?$/.exec(t);
+  if (m) {
+    const [, mo, d, y, h = "0", mi = "0", s = "0", frac] = m;
+    if (!validFields(+y, +mo, +d, +h, +mi, +s)) return null;
+    return instant(+y, +mo, +d, +h, +mi, +s, fractionNs(frac));
   }
   m = /^\d{10}$|^\d{13}$|^\d{16}$|^\d{19}$/.exec(t);
   if (m) {
