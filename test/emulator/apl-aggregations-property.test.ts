@@ -203,3 +203,54 @@ describe("results that do not depend on the order of the rows", () => {
     );
   });
 });
+
+describe("agreement with direct computations", () => {
+  const ints = fc.array(fc.integer({ min: -10_000, max: 10_000 }), { minLength: 1, maxLength: 1000 });
+
+  it("percentile is the nearest rank of the sorted values while a group has at most 1,000 of them", () => {
+    fc.assert(
+      fc.property(ints, fc.double({ min: 0, max: 100, noNaN: true }), (xs, p) => {
+        const sorted = xs.slice().sort((a, b) => a - b);
+        const rank = Math.max(1, Math.ceil((p * xs.length) / 100 - 1e-9));
+        expect(
+          run(
+            "percentile",
+            xs.map((x) => [x]),
+            [undefined, p],
+          ),
+        ).toStrictEqual([sorted[rank - 1]]);
+      }),
+    );
+  });
+
+  it("histogram's counts add up to the numeric values, its bins ascend, and each value lands in its bin", () => {
+    fc.assert(
+      fc.property(ints, fc.integer({ min: 1, max: 30 }), (xs, bins) => {
+        const [cells] = run(
+          "histogram",
+          xs.map((x) => [x]),
+          [undefined, bins],
+        ) as [{ bin: number; count: number }[]];
+        expect(cells.reduce((n, c) => n + c.count, 0)).toBe(xs.length);
+        for (let i = 1; i < cells.length; i++) expect(cells[i].bin).toBeGreaterThan(cells[i - 1].bin);
+        expect(cells[0].bin).toBe(Math.min(...xs));
+        expect(cells.length).toBeLessThanOrEqual(bins);
+      }),
+    );
+  });
+
+  it("avg·count is sum, stdev² is variance, and dcount is the number of distinct values", () => {
+    fc.assert(
+      fc.property(ints, (xs) => {
+        const rows = xs.map((x) => [x]);
+        const [avg] = run("avg", rows, []) as [number];
+        const [sum] = run("sum", rows, []) as [number];
+        expect(avg * xs.length).toBeCloseTo(sum, 6);
+        const [stdev] = run("stdev", rows, []) as [number];
+        const [variance] = run("variance", rows, []) as [number];
+        expect(stdev * stdev).toBeCloseTo(variance, 3);
+        expect(run("dcount", rows, [])).toEqual([new Set(xs).size]);
+      }),
+    );
+  });
+});

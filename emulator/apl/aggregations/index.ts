@@ -12,6 +12,8 @@
  * - dcount, topk, histogram (and `…if`): exact (a set, a count per value, the values), so always within the
  *   service's error; their memory grows with the distinct values (dcount, topk) or the rows (histogram) of a group,
  *   which the query's own row bound limits.
+ * spotlight and phrases are implemented after what their pages say; neither page documents the result's shape or the
+ * service's method, so both are the emulator's own (see their definitions below).
  *
  * Types: sums and extremes keep their input's type (ints, reals, timespans, datetimes); avg, stdev and variance
  * of numbers are reals; avg, stdev and percentiles of timespans are timespans. Values that are not numbers
@@ -28,7 +30,10 @@ export { argNamePart, uniqueNames } from "./naming";
 export interface Accumulator {
   /** Takes one row's evaluated arguments (constants included, at their positions). */
   add(args: unknown[]): void;
-  /** One value per output column, in the order of {@link AggregationFunction.outputNames}. */
+  /**
+   * One value per output column, in the order of {@link AggregationFunction.outputNames}. arg_max and arg_min give
+   * no cells when no row had a value to compare (every column is then null).
+   */
   result(): unknown[];
 }
 
