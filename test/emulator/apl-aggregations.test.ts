@@ -1119,6 +1119,17 @@ describe("nulls, types and bad constants", () => {
     expect(run("make_set", [[[1, 2]], [[1, 2]], [{ a: 1 }]])).toStrictEqual([[[1, 2], { a: 1 }]]);
   });
 
+  it("histogram keeps only its non-empty bins, so a huge bin count costs nothing", () => {
+    expect(run("histogram", [[0], [10], [10]], [undefined, 1_000_000_000])).toEqual([
+      [
+        { bin: 0, count: 1 },
+        // The last of a billion bins, each 10/1e9 wide, starts just below 10.
+        { bin: expect.closeTo(10 - 10 / 1e9, 12), count: 2 },
+      ],
+    ]);
+    expect(run("histogram", [[3], [3]], [undefined, 5])).toEqual([[{ bin: 3, count: 2 }]]);
+  });
+
   it("dcount and make_set tell values apart by type: 1 and '1' are two values", () => {
     expect(run("dcount", [["a"], ["b"], ["a"], [null], [1], ["1"]])).toEqual([4]);
     expect(run("make_set", [[1], ["1"], [1]])).toEqual([[1, "1"]]);

@@ -555,13 +555,16 @@ function defineHistogram(fn: string): AggregationFunction {
             if (values[i] > hi) hi = values[i];
           }
           const width = hi > lo ? (hi - lo) / bins : 1;
-          const counts = new Array<number>(hi > lo ? bins : 1).fill(0);
-          for (let i = 0; i < n; i++)
-            counts[Math.min(counts.length - 1, Math.floor((values[i] - lo) / width))]++;
-          const out: { bin: unknown; count: number }[] = [];
-          counts.forEach((count, i) => {
-            if (count > 0) out.push({ bin: toOutput(input.out(lo + i * width)), count });
-          });
+          const last = hi > lo ? bins - 1 : 0;
+          // Only the bins that hold a value are kept, so a huge bin count costs nothing.
+          const counts = new Map<number, number>();
+          for (let i = 0; i < n; i++) {
+            const bin = Math.min(last, Math.floor((values[i] - lo) / width));
+            counts.set(bin, (counts.get(bin) ?? 0) + 1);
+          }
+          const out = [...counts]
+            .sort(([a], [b]) => a - b)
+            .map(([bin, count]) => ({ bin: toOutput(input.out(lo + bin * width)), count }));
           return [out];
         },
       };
