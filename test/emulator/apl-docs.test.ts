@@ -61,6 +61,7 @@ const READER_DATASETS = [
   "PodLogs",
   "port_lookup",
   "hn",
+  "Dataset",
 ];
 
 /** The data's time span: the day before the test started, rounded to the second. */
@@ -160,6 +161,18 @@ function refusalReport(runnable: readonly Outcome[], answered: number, top: numb
     "## Refusals by kind",
     "",
     ...[...kinds.entries()].sort((a, b) => b[1] - a[1]).map(([kind, n]) => `- ${n} × ${kind}`),
+    "",
+    "## Refusals that name no unsupported construct (the test fails on each)",
+    "",
+    "Either the engine should answer the query, or refuse it with `not supported by the emulator: <construct> (<why>)`;",
+    "a query with an error of its page's own goes into test/fixtures/apl-docs/docs-errors.json, with the error.",
+    "",
+    ...ranked
+      .filter(([, list]) => !REFUSAL.test(list[0].message ?? ""))
+      .map(
+        ([cause, list]) =>
+          `- ${list.length} × ${cause}: ${list.map((o) => o.query.id.replace("content/docs/", "")).join(", ")}`,
+      ),
     "",
     `## Top ${top} refusal causes`,
     "",
