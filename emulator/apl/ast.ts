@@ -170,7 +170,8 @@ export type Operator =
       pos: number;
     }
   | { op: "search"; expr: Expr; pos: number }
-  | { op: "sample"; n: number; pos: number }
+  /** `sample 10` (rows) or `sample 0.05` (a fraction of them). */
+  | { op: "sample"; n: number; fraction: boolean; pos: number }
   | { op: "sample-distinct"; n: number; column: Expr; name: string; pos: number }
   | { op: "getschema"; pos: number }
   | {

@@ -24,6 +24,8 @@ export const CORE_FUNCTIONS: ReadonlyMap<string, { minArgs: number; maxArgs: num
   ["case", { minArgs: 3, maxArgs: Infinity }],
   ["coalesce", { minArgs: 1, maxArgs: Infinity }],
   ["pack_array", { minArgs: 0, maxArgs: Infinity }],
+  ["cursor_current", { minArgs: 0, maxArgs: 0 }],
+  ["ensure_field", { minArgs: 2, maxArgs: 2 }],
 ]);
 
 /** What a call's name is: a function of the core or of the registry, an aggregation, refused, or unknown. */

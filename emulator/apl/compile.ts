@@ -4,8 +4,13 @@
  * plan operators.
  */
 import type { AggregationCall, Expr, LiteralValue, NamedExpr } from "./ast";
-import { AGGREGATIONS, AggregationArgumentError, type Accumulator } from "./aggregations";
-import { AplError, positionOf } from "./errors";
+import {
+  AGGREGATIONS,
+  AggregationArgumentError,
+  UNSUPPORTED_AGGREGATIONS,
+  type Accumulator,
+} from "./aggregations";
+import { AplError, positionOf, unsupported } from "./errors";
 import { SCALAR_FUNCTIONS } from "./functions";
 import { compileRegex } from "./regex";
 import { parseRfc3339Ns } from "../time";
@@ -516,17 +521,18 @@ function coreCall(e: Extract<Expr, { kind: "call" }>, ctx: CompileContext): Gett
     }
     case "__search": {
       // search's bare term (apl/tabular-operators/search-operator.mdx): `x` has, `x*` hasprefix, `*x` hassuffix,
-      // `*x*` contains, `a*b` a regex over terms; in any column, case-insensitively.
+      // `*x*` contains, `a*b` a regex over terms; in any column, case-insensitively unless kind=case_sensitive.
       const lit = e.args[0];
-      const term = lit.kind === "literal" && lit.value.type === "string" ? lit.value.value.toLowerCase() : "";
+      const csArg = e.args[1];
+      const cs = csArg?.kind === "literal" && csArg.value.type === "bool" && csArg.value.value;
+      const fold = (x: string) => (cs ? x : x.toLowerCase());
+      const term = lit.kind === "literal" && lit.value.type === "string" ? fold(lit.value.value) : "";
       const core = term.replace(/^\*+|\*+$/g, "");
       const lead = term.startsWith("*");
       const trail = term.endsWith("*") && term.length > 1;
       let test: (text: string) => boolean;
       if (core.includes("*")) {
-        const re = compileRegex(`\\b${core.split("*").map(escapeRegex).join(".*")}\\b`, {
-          caseInsensitive: true,
-        });
+        const re = compileRegex(`\\b${core.split("*").map(escapeRegex).join(".*")}\\b`);
         test = (t) => re.test(t);
       } else if (lead && trail) test = (t) => t.includes(core);
       else if (trail) test = (t) => hasTerm(t, core, "hasprefix");
@@ -536,11 +542,37 @@ function coreCall(e: Extract<Expr, { kind: "call" }>, ctx: CompileContext): Gett
         for (const k in r.data) {
           const v = r.data[k];
           if (v === null || v === undefined) continue;
-          if (test(toText(v).toLowerCase())) return true;
+          if (test(fold(toText(v)))) return true;
         }
         return false;
       };
     }
+    case "ensure_field": {
+      // ensure_field('name', typeof(T)): the column's value as T, or null when the column does not exist.
+      const [nameExpr, typeExpr] = e.args;
+      if (nameExpr.kind !== "literal" || nameExpr.value.type !== "string") {
+        throw compileError(ctx, "ensure_field takes the field's name as a string", nameExpr.pos);
+      }
+      const name = nameExpr.value.value;
+      const type = constantValue(typeExpr, ctx);
+      const get = fieldGetter(name, name.split("."));
+      return (r) => {
+        const v = get(r);
+        if (v === undefined || v === null) return null;
+        if (type === "string") return toText(v);
+        if (type === "int" || type === "long")
+          return typeof v === "number"
+            ? Math.trunc(v)
+            : Number.isFinite(Number(v))
+              ? Math.trunc(Number(v))
+              : null;
+        if (type === "real" || type === "double")
+          return typeof v === "number" ? v : Number.isFinite(Number(v)) ? Number(v) : null;
+        return v;
+      };
+    }
+    case "cursor_current":
+      return (r) => r.rowId ?? null;
     case "column_ifexists": {
       const nameExpr = e.args[0];
       if (nameExpr.kind !== "literal" || nameExpr.value.type !== "string") {
@@ -739,6 +771,19 @@ function loosely(a: unknown, b: unknown): number | undefined {
 
 /** A comparison or string operator: both sides compiled once, the fast path tried on the compiled left. */
 function compileComparison(e: Binary, ctx: CompileContext): Getter {
+  if (e.left.kind === "star") {
+    // `* has "x"`: true when the operator holds for any column of the row.
+    const column: Expr = { kind: "field", name: "__column", path: ["__column"], pos: e.pos };
+    const test = compileComparison({ ...e, left: column }, ctx);
+    return (r) => {
+      for (const k in r.data) {
+        const v = r.data[k];
+        if (v === null || v === undefined) continue;
+        if (test({ data: { __column: v } }) === true) return true;
+      }
+      return false;
+    };
+  }
   if (ctx.stats) ctx.stats.nodes++;
   const l = timeAware(e.left, e.right, ctx);
   if (e.right.kind === "literal") {
@@ -965,6 +1010,8 @@ export function compileAggregation(
 ): PlanAggregation {
   if (a.expr) return compileAggregationExpr(a, ctx);
   const def = AGGREGATIONS.get(a.fn);
+  const refused = UNSUPPORTED_AGGREGATIONS.get(a.fn);
+  if (!def && refused !== undefined) throw compileError(ctx, unsupported(a.fn, refused), a.pos);
   if (!def) throw compileError(ctx, `unknown aggregation function '${a.fn}'`, a.pos);
   if (a.args.length < def.minArgs || a.args.length > def.maxArgs) {
     const want =
@@ -982,7 +1029,8 @@ export function compileAggregation(
   const constantAt = new Set(def.constantArgs ?? []);
   if (def.constantArgsFrom !== undefined)
     for (let i = def.constantArgsFrom; i < a.args.length; i++) constantAt.add(i);
-  const constants: unknown[] = [];
+  // Dense, with undefined at the per-row positions: the …if forms drop the predicate's position by index.
+  const constants: unknown[] = a.args.map(() => undefined);
   const getters: Getter[] = a.args.map((x, i) => {
     if (x.kind === "star") return (r: Row) => rowBag(r);
     if (constantAt.has(i)) {
@@ -1042,7 +1090,33 @@ function compileAggregationExpr(a: AggregationCall, ctx: CompileContext): PlanAg
         return e;
     }
   };
-  const outer = compileExpr(rewrite(a.expr!), ctx);
+  const rewritten = rewrite(a.expr!);
+  if (parts.length === 0) {
+    // An expression with no aggregation (array-concat.mdx's example): the group's first row's value.
+    const get = compileExpr(a.expr!, ctx);
+    const name = a.given ?? "Column1";
+    return {
+      name,
+      outputs: [name],
+      fn: "expression",
+      getters: [get],
+      create: () => {
+        let seen = false;
+        let value: unknown = null;
+        return {
+          add(args) {
+            if (seen) return;
+            seen = true;
+            value = args[0];
+          },
+          result: () => [value],
+        };
+      },
+      fields: [],
+      args: [],
+    };
+  }
+  const outer = compileExpr(rewritten, ctx);
   const name = a.given ?? "Column1";
   return {
     name,

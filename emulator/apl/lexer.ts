@@ -47,6 +47,7 @@ const PUNCT = [
 ];
 /** Timespan literal units (apl/data-types/scalar-data-types.mdx, "Timespan literals"), short and long forms. */
 export const TIMESPAN_UNIT_NS: Readonly<Record<string, number>> = {
+  w: 7 * 86_400e9,
   d: 86_400e9,
   day: 86_400e9,
   days: 86_400e9,

@@ -17,10 +17,13 @@ import type {
   Source,
   TabularExpr,
 } from "./ast";
-import { AplError, type AplErrorType, positionOf } from "./errors";
+import { AplError, type AplErrorType, positionOf, unsupported } from "./errors";
+
+export { unsupported };
 import { arityText, lookupCall } from "./catalog";
 import { TIMESPAN_UNIT_NS, type Token, tokenize } from "./lexer";
 import { parseRfc3339Ns } from "../time";
+import { DateTime, Timespan } from "./values";
 
 /**
  * Bounds on one query, so that its parse, compile and per-row work are bounded by its size and no input meets the
@@ -36,11 +39,6 @@ export const APL_LIMITS = {
   maxChars: 1_048_576,
 } as const;
 const MAX_DEPTH = APL_LIMITS.maxDepth;
-
-/** The message of every refusal: the construct, and why the emulator cannot run it. */
-export function unsupported(construct: string, why: string): string {
-  return `not supported by the emulator: ${construct} (${why})`;
-}
 
 /** Documented operators the emulator refuses, with the reason. */
 const REFUSED_OPERATORS: Record<string, string> = {
@@ -129,8 +127,12 @@ class Parser {
   private searchDepth = 0;
   /** Tabular expressions being parsed (the query's own, subqueries, let bodies). */
   private subqueries = 0;
+  /** search kind=case_sensitive. */
+  private searchCaseSensitive = false;
   /** Names bound by `let`, scalar or tabular, in scope for what follows. */
   private readonly lets = new Map<string, "scalar" | "tabular">();
+  /** Let statements and query parameters bound to a string literal, for table(name). */
+  private readonly stringLets = new Map<string, string>();
   readonly datasets: { name: string; pos: number }[] = [];
   constructor(
     private readonly source: string,
@@ -246,10 +248,19 @@ class Parser {
     const options: Record<string, unknown> = {};
     for (;;) {
       if (this.isWord("let")) lets.push(this.letStatement());
+      else if (this.isWord("declare") && this.isWord("query_parameters", 1))
+        lets.push(...this.declareParameters());
       else if (this.isWord("set") && (this.peek(1).kind === "ident" || this.peek(1).kind === "string")) {
         this.setStatement(options);
       } else if (this.isPunct(";")) this.next();
       else break;
+    }
+    if (this.peek().kind === "eof" && lets.length > 0) {
+      this.refuse(
+        "a query of only let statements",
+        "it has no tabular expression to answer",
+        this.peek().start,
+      );
     }
     if (this.peek().kind === "eof") {
       return this.fail(
@@ -258,7 +269,14 @@ class Parser {
       );
     }
     const body = this.tabular();
-    while (this.isPunct(";")) this.next();
+    while (this.isPunct(";")) {
+      this.next();
+      // `['logs'];` then `| where ...` (a guide writes it so): the pipeline goes on.
+      while (this.isPunct("|")) {
+        this.next();
+        body.ops.push(this.operator());
+      }
+    }
     if (this.peek().kind !== "eof") {
       const t = this.peek();
       this.fail(`unexpected ${this.describe(t)}; expected '|' or end of query`, t.start);
@@ -297,6 +315,37 @@ class Parser {
     this.next();
   }
 
+  /**
+   * `declare query_parameters (name:type = default, ...);` (a dashboard's filter parameters): each is bound to its
+   * default, since the emulator's API takes no parameter values.
+   */
+  declareParameters(): LetStatement[] {
+    const at = this.next();
+    this.next();
+    this.expectPunct("(", "'(' and the parameters after declare query_parameters");
+    const out: LetStatement[] = [];
+    if (!this.isPunct(")")) {
+      do {
+        const name = this.columnName("a parameter name");
+        this.expectPunct(":", `':' and a type after ${name.name}`);
+        const type = this.typeName();
+        let expr: Expr = { kind: "literal", value: { type: "null" }, pos: name.pos };
+        if (this.isPunct("=")) {
+          this.next();
+          expr = this.expr();
+        } else if (type === "string")
+          expr = { kind: "literal", value: { type: "string", value: "" }, pos: name.pos };
+        out.push({ kind: "scalar", name: name.name, expr, pos: at.start });
+        if (expr.kind === "literal" && expr.value.type === "string")
+          this.stringLets.set(name.name, expr.value.value);
+        this.lets.set(name.name, "scalar");
+      } while (this.isPunct(",") && this.next());
+    }
+    this.expectPunct(")", "',' or ')' after the parameters");
+    if (this.isPunct(";")) this.next();
+    return out;
+  }
+
   letStatement(): LetStatement {
     const at = this.next();
     const name = this.columnName("a name after let");
@@ -315,11 +364,15 @@ class Parser {
       stmt = { kind: "scalar", name: name.name, expr: this.expr(), pos: at.start };
     }
     this.lets.set(name.name, stmt.kind);
-    if (!this.isPunct(";"))
+    if (stmt.kind === "scalar" && stmt.expr.kind === "literal" && stmt.expr.value.type === "string") {
+      this.stringLets.set(name.name, stmt.expr.value.value);
+    }
+    if (!this.isPunct(";") && this.peek().kind !== "eof") {
       this.fail(
         `expected ';' after the let statement, found ${this.describe(this.peek())}`,
         this.peek().start,
       );
+    }
     this.next();
     return stmt;
   }
@@ -343,14 +396,19 @@ class Parser {
       }
       if (this.lets.get(t.value) === "tabular") return true;
       if (this.lets.has(t.value)) return false;
-      // A bare name followed by a pipe is a dataset.
+      // A bare name (my-logs.v2 glues from several tokens) followed by a pipe is a dataset.
       let k = 1;
-      while (
-        this.peek(k).kind !== "eof" &&
-        this.peek(k).start === this.peek(k - 1).end &&
-        !this.isPunct("|", k)
-      )
+      for (;;) {
+        const u = this.peek(k);
+        const glued =
+          u.start === this.peek(k - 1).end &&
+          (u.kind === "ident" ||
+            u.kind === "int" ||
+            u.kind === "timespan" ||
+            (u.kind === "punct" && (u.value === "-" || u.value === ".")));
+        if (!glued) break;
         k++;
+      }
       return this.isPunct("|", k);
     }
     if (this.isPunct("(")) {
@@ -409,8 +467,16 @@ class Parser {
       return { kind: "union", withSource: u.withSource, sources: u.sources, pos: t.start };
     }
     if (t.value === "search" && !this.isPunct("|", 1)) {
-      this.refuse("search without a dataset", "name the dataset first: ['logs'] | search ...", t.start);
+      // search at the start reads every dataset (search-operator.mdx): a union of all, then the search.
+      this.datasets.push({ name: "*", pos: t.start });
+      const all: TabularExpr = { source: { kind: "dataset", name: "*", pos: t.start }, ops: [] };
+      const inner: TabularExpr = {
+        source: { kind: "union", withSource: "$table", sources: [all], pos: t.start },
+        ops: [this.operator()],
+      };
+      return { kind: "paren", body: inner, pos: t.start };
     }
+    if (t.value === "table" && this.isPunct("(", 1)) return this.tableFunction();
     if (t.value === "range" && this.peek(1).kind === "ident" && this.isWord("from", 2)) {
       this.refuse("range", "it is not an operator of the APL reference", t.start);
     }
@@ -426,6 +492,34 @@ class Parser {
       return { kind: "let", name: t.value, pos: t.start };
     }
     return this.bareDataset();
+  }
+
+  /** `table('name')` or `table(parameter)`: the dataset a string names (a let or query parameter's value). */
+  tableFunction(): Source {
+    const t = this.next();
+    this.next();
+    const arg = this.peek();
+    let name: string | undefined;
+    if (arg.kind === "string") name = arg.value;
+    else if (arg.kind === "ident") name = this.stringLets.get(arg.value);
+    if (name === undefined) {
+      this.fail(
+        "table() takes a dataset name as a string, or a let or query parameter holding one",
+        arg.start,
+        "semantic",
+      );
+    }
+    if (name === "") {
+      this.refuse(
+        "table() of an empty name",
+        "query parameters take their defaults in the emulator, and this one names no dataset",
+        arg.start,
+      );
+    }
+    this.next();
+    this.expectPunct(")", "')' closing table(");
+    this.datasets.push({ name, pos: t.start });
+    return { kind: "dataset", name, pos: t.start };
   }
 
   datasetRef(): Source {
@@ -626,8 +720,18 @@ class Parser {
         return this.makeSeries(pos);
       case "search":
         return this.search(pos);
-      case "sample":
-        return { op: "sample", n: this.count("sample"), pos };
+      case "sample": {
+        // sample 10 takes ten rows; sample 0.05 each row with probability 0.05 (sample-operator.mdx).
+        const n = this.peek();
+        if (n.kind === "float") {
+          this.next();
+          const p = Number(n.value);
+          if (!(p >= 0 && p <= 1))
+            this.fail(`sample's fraction must be between 0 and 1, found ${n.value}`, n.start, "semantic");
+          return { op: "sample", n: p, fraction: true, pos };
+        }
+        return { op: "sample", n: this.count("sample"), fraction: false, pos };
+      }
       case "sample-distinct": {
         const n = this.count("sample-distinct");
         this.expectWord("of", "'of' and a column after sample-distinct's count");
@@ -819,7 +923,12 @@ class Parser {
           const at = this.peek();
           if (this.isPunct("*") && (this.isPunct(",", 1) || this.isPunct(")", 1)))
             args.push({ kind: "star", pos: this.next().start });
-          else args.push(this.expr());
+          else if (this.peek().kind === "ident" && this.isPunct("=", 1)) {
+            // arg_max(duration, longestSpan = span_id): the name is kept in the argument's text.
+            this.next();
+            this.next();
+            args.push(this.expr());
+          } else args.push(this.expr());
           argTexts.push(this.source.slice(at.start, this.prevEnd()));
         } while (this.isPunct(",") && this.next());
       }
@@ -839,16 +948,6 @@ class Parser {
       expr = this.expr();
     } finally {
       this.aggregationDepth--;
-    }
-    if (!containsAggregation(expr)) {
-      if (
-        fnTok.kind === "ident" &&
-        this.tokens[start + 1]?.value === "(" &&
-        lookupCall(fnTok.value).kind === "unknown"
-      ) {
-        this.fail(`unknown aggregation function '${fnTok.value}'`, fnTok.start, "semantic");
-      }
-      this.fail("expected an aggregation such as count() or avg(field)", fnTok.start, "semantic");
     }
     return { given, fn: "", args: [], argTexts: [], expr, pos: fnTok.start };
   }
@@ -887,14 +986,14 @@ class Parser {
       } else if (t.kind === "string") {
         this.next();
         parts.push({ kind: "text", value: t.value });
-      } else if (t.kind === "ident") {
-        this.next();
+      } else if (t.kind === "ident" || (this.isPunct("[") && this.peek(1).kind === "string")) {
+        const name = this.columnName("a column name");
         let type: string | undefined;
         if (this.isPunct(":")) {
           this.next();
           type = this.typeName();
         }
-        parts.push({ kind: "column", name: t.value, type });
+        parts.push({ kind: "column", name: name.name, type });
       } else {
         this.fail(
           `expected a string, a column name or '*' in parse's pattern, found ${this.describe(t)}`,
@@ -1155,16 +1254,16 @@ class Parser {
   }
 
   search(pos: number): Operator {
+    let caseSensitive = false;
     for (;;) {
       if (this.isWord("kind") && this.isPunct("=", 1)) {
         this.next();
         this.next();
         const k = this.expectIdent("case_sensitive or case_insensitive");
-        if (k.value !== "case_sensitive" && k.value !== "case_insensitive") {
-          this.fail(`expected kind=case_sensitive or kind=case_insensitive, found '${k.value}'`, k.start);
+        if (k.value !== "case_sensitive" && k.value !== "case_insensitive" && k.value !== "default") {
+          this.fail(`expected kind=default, case_sensitive or case_insensitive, found '${k.value}'`, k.start);
         }
-        if (k.value === "case_sensitive")
-          this.refuse("search kind=case_sensitive", "the emulator searches case-insensitively only", k.start);
+        caseSensitive = k.value === "case_sensitive";
       } else if (this.isWord("in") && this.isPunct("(", 1)) {
         this.refuse(
           "search in (tables)",
@@ -1182,6 +1281,7 @@ class Parser {
       };
     }
     this.searchDepth++;
+    this.searchCaseSensitive = caseSensitive;
     try {
       return { op: "search", expr: this.expr(), pos };
     } finally {
@@ -1290,7 +1390,12 @@ class Parser {
         (t.kind === "punct" && (t.value === "|" || t.value === ")")) ||
         (t.kind === "ident" && (t.value === "and" || t.value === "or"));
       if (ends && left.kind === "literal" && left.value.type === "string") {
-        return { kind: "call", name: "__search", args: [left], pos: left.pos };
+        const cs: Expr = {
+          kind: "literal",
+          value: { type: "bool", value: this.searchCaseSensitive },
+          pos: left.pos,
+        };
+        return { kind: "call", name: "__search", args: [left, cs], pos: left.pos };
       }
     }
     if (t.kind === "punct" && COMPARISON.has(t.value)) {
@@ -1360,7 +1465,8 @@ class Parser {
     }
     if (word.value === "matches") {
       this.next();
-      this.expectWord("regex", "'regex' after matches");
+      // `matches "..."` without `regex` reads the same (apl's performance page writes it so).
+      if (this.isWord("regex")) this.next();
       return {
         kind: "binary",
         op: negated ? "!matches regex" : "matches regex",
@@ -1436,7 +1542,20 @@ class Parser {
       if (this.isPunct("[") && this.peek().start === this.prevEnd()) {
         const open = this.next();
         const index = this.expr();
-        this.expectPunct("]", "']' closing the index");
+        if (this.isPunct(":")) {
+          // `arr[1:]`, `arr[1:3]`: a slice, end exclusive (array_slice's end is inclusive).
+          this.next();
+          let end: Expr = { kind: "literal", value: { type: "int", value: -1 }, pos: open.start };
+          if (!this.isPunct("]")) {
+            const upper = this.expr();
+            const one: Expr = { kind: "literal", value: { type: "int", value: 1 }, pos: open.start };
+            end = { kind: "binary", op: "-", left: upper, right: one, pos: open.start };
+          }
+          this.expectPunct("]", "']' closing the slice");
+          e = { kind: "call", name: "array_slice", args: [e, index, end], pos: open.start };
+          continue;
+        }
+        this.expectPunct("]", "']' or ':' after the index");
         if (e.kind === "field" && index.kind === "literal" && index.value.type === "string") {
           const key = index.value.value;
           e = { kind: "field", name: `${e.name}.${key}`, path: [...e.path, key], pos: e.pos };
@@ -1483,6 +1602,11 @@ class Parser {
         this.next();
         return { kind: "literal", value: { type: "string", value: t.value }, pos: t.start };
       case "punct":
+        if (t.value === "*" && this.peek(1).kind === "ident") {
+          // `where * has "x"`: the condition holds for any column (apl/tabular-operators/where-operator.mdx).
+          this.next();
+          return { kind: "star", pos: t.start };
+        }
         if (t.value === "(") {
           this.next();
           if (this.startsTabular()) {
@@ -1527,6 +1651,18 @@ class Parser {
       const name = t.value;
       if (name === "datetime" || name === "date") return this.datetimeLiteral(t);
       if (name === "dynamic") return this.dynamicLiteral(t);
+      if (
+        name === "typeof" &&
+        this.peek(1).kind === "ident" &&
+        TYPE_NAMES.has(this.peek(1).value) &&
+        this.isPunct(")", 2)
+      ) {
+        // typeof(string): a type, as ensure_field and mv-expand's `to typeof()` take it.
+        this.next();
+        const ty = this.next();
+        this.next();
+        return { kind: "literal", value: { type: "string", value: ty.value }, pos: t.start };
+      }
       if (name === "timespan" || name === "time") return this.timespanLiteral(t);
       const typed = this.typedLiteral(t);
       if (typed) return typed;
@@ -1555,7 +1691,11 @@ class Parser {
         return this.fail(`unknown function '${name}'`, at, "semantic");
       case "aggregation":
         if (this.aggregationDepth > 0) return;
-        return this.fail(`unknown function '${name}' (aggregations belong in summarize)`, at, "semantic");
+        return this.refuse(
+          `${name} outside summarize`,
+          "it is an aggregation: use it in summarize or make-series",
+          at,
+        );
       case "unsupported":
         return this.refuse(name, kind.why, at);
       default:
@@ -1653,64 +1793,87 @@ class Parser {
     return { kind: "literal", value: { type: "datetime", ns }, pos };
   }
 
-  /** `dynamic([1, "a", {"k": null}])`, `dynamic({...})`, `dynamic(null)`, `dynamic(5)`. */
+  /** `dynamic([1, "a", {"k": null}])`, `dynamic({...})`, `dynamic(null)`, `dynamic([x, y])` (built per row). */
   dynamicLiteral(t: Token): Expr {
     this.next();
-    const value = this.dynamicValue();
+    const e = this.dynamicExpr();
     this.expectPunct(")", "')' closing dynamic(");
-    return { kind: "literal", value: { type: "dynamic", value }, pos: t.start };
+    return { ...e, pos: t.start };
   }
 
-  dynamicValue(): unknown {
+  /** A dynamic value: a constant when every element is one, else pack_array/bag_pack over the elements. */
+  dynamicExpr(): Expr {
     const t = this.peek();
     this.enter(t.start);
     try {
       if (this.isPunct("[")) {
         this.next();
-        const out: unknown[] = [];
+        const items: Expr[] = [];
         if (!this.isPunct("]")) {
           do {
             if (this.isPunct("]")) break;
-            out.push(this.dynamicValue());
+            items.push(this.dynamicExpr());
           } while (this.isPunct(",") && this.next());
         }
         this.expectPunct("]", "',' or ']' in the dynamic array");
-        return out;
+        if (items.every(isConstant)) {
+          return { kind: "literal", value: { type: "dynamic", value: items.map(constantOf) }, pos: t.start };
+        }
+        return { kind: "call", name: "pack_array", args: items, pos: t.start };
       }
       if (this.isPunct("{")) {
         this.next();
-        const out: Record<string, unknown> = {};
+        const keys: string[] = [];
+        const values: Expr[] = [];
         if (!this.isPunct("}")) {
           do {
             if (this.isPunct("}")) break;
             const k = this.next();
-            if (k.kind !== "string" && k.kind !== "ident")
+            if (k.kind !== "string" && k.kind !== "ident") {
               this.fail(`expected a quoted key in the dynamic object, found ${this.describe(k)}`, k.start);
+            }
             this.expectPunct(":", `':' after the key ${JSON.stringify(k.value)}`);
-            out[k.value] = this.dynamicValue();
+            keys.push(k.value);
+            values.push(this.dynamicExpr());
           } while (this.isPunct(",") && this.next());
         }
         this.expectPunct("}", "',' or '}' in the dynamic object");
-        return out;
+        if (values.every(isConstant)) {
+          const out: Record<string, unknown> = {};
+          keys.forEach((key, i) => (out[key] = constantOf(values[i])));
+          return { kind: "literal", value: { type: "dynamic", value: out }, pos: t.start };
+        }
+        const args: Expr[] = [];
+        keys.forEach((key, i) => {
+          args.push({ kind: "literal", value: { type: "string", value: key }, pos: t.start }, values[i]);
+        });
+        return { kind: "call", name: "bag_pack", args, pos: t.start };
       }
-      const e = this.unary();
-      if (e.kind !== "literal")
-        return this.fail(
-          "dynamic(...) takes constants: numbers, strings, true, false, null, [...] and {...}",
-          t.start,
-        );
-      switch (e.value.type) {
-        case "null":
-          return null;
-        case "datetime":
-        case "timespan":
-          return this.fail("dynamic(...) holds JSON values: write datetimes as strings", t.start, "semantic");
-        default:
-          return e.value.value;
-      }
+      return this.expr();
     } finally {
       this.depth--;
     }
+  }
+}
+
+/** Whether an expression is a literal (dynamic's elements). */
+function isConstant(e: Expr): e is Extract<Expr, { kind: "literal" }> {
+  return e.kind === "literal";
+}
+
+/** A literal's runtime value inside a dynamic: datetimes and timespans as the evaluator's values. */
+function constantOf(e: Expr): unknown {
+  if (e.kind !== "literal") return null;
+  const v = e.value;
+  switch (v.type) {
+    case "null":
+      return null;
+    case "datetime":
+      return new DateTime(v.ns);
+    case "timespan":
+      return new Timespan(v.ns);
+    default:
+      return v.value;
   }
 }
 

@@ -229,9 +229,7 @@ export function lowerOperator(o: Operator, ctx: CompileContext, inputName = ""):
       const right = subPlan(o.right, ctx);
       const { kind, on } = o;
       const lookup = o.op === "lookup";
-      return table(o.op, async (input, env) =>
-        join(input, await env.run(right), kind, on, lookup, env, ctx, o.pos),
-      );
+      return table(o.op, async (input, env) => join(input, await env.run(right), kind, on, lookup, env));
     }
     case "mv-expand":
       return lowerMvExpand(o, ctx);
@@ -246,8 +244,15 @@ export function lowerOperator(o: Operator, ctx: CompileContext, inputName = ""):
       }));
     }
     case "sample": {
-      const n = o.n;
+      const { n, fraction } = o;
       return table("sample", async (input, env) => {
+        if (fraction) {
+          // Each row kept with probability n (sample 0.05).
+          return {
+            rows: await env.budget.filter(input.rows, () => Math.random() < n),
+            columns: input.columns,
+          };
+        }
         // Reservoir sampling: n rows chosen uniformly in one pass, in their input order.
         const picked: { i: number; r: Row }[] = [];
         await env.budget.each(input.rows, (r, i) => {
@@ -425,23 +430,10 @@ async function join(
   on: { left: string; right: string }[],
   lookup: boolean,
   env: RunEnv,
-  ctx: CompileContext,
-  pos: number,
 ): Promise<TableResult> {
   const leftCols = tableColumns(left);
   const rightCols = tableColumns(right);
-  for (const k of on) {
-    if (left.rows.length > 0 && !leftCols.includes(k.left)) {
-      throw compileError(ctx, `${lookup ? "lookup" : "join"}: the left side has no column '${k.left}'`, pos);
-    }
-    if (right.rows.length > 0 && !rightCols.includes(k.right)) {
-      throw compileError(
-        ctx,
-        `${lookup ? "lookup" : "join"}: the right side has no column '${k.right}'`,
-        pos,
-      );
-    }
-  }
+  // A key column a side lacks reads as null, which matches nothing (as a missing field does elsewhere).
   const leftKey = (r: Row) => joinKey(on.map((k) => cell(r, k.left)));
   const rightKey = (r: Row) => joinKey(on.map((k) => cell(r, k.right)));
   // Right columns in the output, and their names there.
