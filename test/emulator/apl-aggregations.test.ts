@@ -1517,3 +1517,23 @@ describe("phrases (phrases.mdx): the most common 2-to-4-word phrases of a text c
     expect(run("phrases", rows, [undefined, 10])).toEqual([[{ phrase: "disk full", count: 2 }]]);
   });
 });
+
+describe("topk's bound (Space-Saving past 20,000 distinct values in a group)", () => {
+  it("keeps the frequent values with their exact counts, and gives later newcomers their possible overcount as error", () => {
+    const rows: unknown[][] = [];
+    // Two heavy hitters among 50,000 values seen once each.
+    for (let i = 0; i < 50_000; i++) {
+      rows.push([`rare${i}`]);
+      if (i % 10 === 0) rows.push(["heavy"]);
+      if (i % 25 === 0) rows.push(["medium"]);
+    }
+    const [top] = run("topk", rows, [undefined, 3]) as [{ key: unknown; count: number; error: number }[]];
+    expect(top.slice(0, 2)).toEqual([
+      { key: "heavy", count: 5000, error: 0 },
+      { key: "medium", count: 2000, error: 0 },
+    ]);
+    // The third is a rare value counted after a pruning: its count is at most its error over the truth (1).
+    expect(top[2].count - top[2].error).toBeLessThanOrEqual(1);
+    expect(top[2].error).toBeGreaterThan(0);
+  });
+});

@@ -9,9 +9,9 @@
  * ... but it doesn't provide precise results"):
  * - percentile, percentiles_array (and `…if`): a merging t-digest, exact nearest-rank up to 1,000 values per group
  *   (./tdigest.ts);
- * - dcount, topk, histogram (and `…if`): exact (a set, a count per value, the values), so always within the
- *   service's error; their memory grows with the distinct values (dcount, topk) or the rows (histogram) of a group,
- *   which the query's own row bound limits.
+ * - topk (and `…if`): exact up to 20,000 distinct values per group, then Space-Saving with a reported error;
+ * - dcount, histogram (and `…if`): exact (a set, the values), so always within the service's error; their memory
+ *   grows with the distinct values (dcount) or the rows (histogram) of a group, which the query's row bound limits.
  * spotlight and phrases are implemented after what their pages say; neither page documents the result's shape or the
  * service's method, so both are the emulator's own (see their definitions below).
  *
@@ -346,11 +346,17 @@ function defineDcount(fn: string): AggregationFunction {
   };
 }
 
+/** Distinct values topk counts exactly; past twice this it keeps the most frequent this many (Space-Saving). */
+export const TOPK_EXACT_VALUES = 10_000;
+
 /**
- * topk(x, k): the k most frequent non-null values as `{key, count, error}`, most frequent first, ties by value so
- * the answer does not depend on row order. The shape is what axiomhq/axiom-go's datasets_integration_test.go reads
- * from the service for `topk(remote_ip, 1)`; the service estimates (topk.mdx), the emulator counts exactly, so
- * `error` is 0.
+ * topk(x, k): the k most frequent non-null values as `{key, count, error}`, most frequent first, ties by value. The
+ * shape is what axiomhq/axiom-go's datasets_integration_test.go reads from the service for `topk(remote_ip, 1)`.
+ * The reference calls topk an estimate (topk.mdx). The emulator counts exactly, `error` 0, until a group has seen
+ * twice {@link TOPK_EXACT_VALUES} distinct values (or 2k, if more); then it keeps only the most frequent half, as
+ * Space-Saving (Metwally et al., 2005) does in batches: a value first seen after that starts at the largest count
+ * dropped so far, which is its `error`, the most its count can be over. Memory stays bounded, any value more frequent
+ * than rows/capacity is kept, and below the threshold the answer does not depend on row order.
  */
 function defineTopk(fn: string): AggregationFunction {
   return {
@@ -360,18 +366,33 @@ function defineTopk(fn: string): AggregationFunction {
     outputNames: namedAfterFirstArg(fn),
     create(constants) {
       const k = positiveInt(constants[1], fn, "k");
-      const counts = new Map<string, { key: unknown; count: number }>();
+      const capacity = Math.max(TOPK_EXACT_VALUES, k);
+      const counts = new Map<string, { key: unknown; count: number; error: number }>();
+      /** The largest count dropped so far: a newcomer may have been seen that often before. */
+      let floor = 0;
+      const byFrequency = (a: { key: unknown; count: number }, b: { key: unknown; count: number }) =>
+        b.count - a.count || sortCompare(a.key, b.key);
       return {
         add([v]) {
           if (isNullish(v)) return;
           const key = valueKey(v);
           const entry = counts.get(key);
-          if (entry) entry.count++;
-          else counts.set(key, { key: v, count: 1 });
+          if (entry) {
+            entry.count++;
+            return;
+          }
+          counts.set(key, { key: v, count: floor + 1, error: floor });
+          if (counts.size > 2 * capacity) {
+            const ranked = [...counts].sort(([, a], [, b]) => byFrequency(a, b));
+            for (const [dropped, e] of ranked.slice(capacity)) {
+              floor = Math.max(floor, e.count);
+              counts.delete(dropped);
+            }
+          }
         },
         result() {
-          const sorted = [...counts.values()].sort((a, b) => b.count - a.count || sortCompare(a.key, b.key));
-          return [sorted.slice(0, k).map((e) => ({ key: toOutput(e.key), count: e.count, error: 0 }))];
+          const sorted = [...counts.values()].sort(byFrequency);
+          return [sorted.slice(0, k).map((e) => ({ key: toOutput(e.key), count: e.count, error: e.error }))];
         },
       };
     },
