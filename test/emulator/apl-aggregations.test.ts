@@ -12,6 +12,7 @@ import {
   UNSUPPORTED_AGGREGATIONS,
   type AggregationContext,
 } from "../../emulator/apl/aggregations";
+import { singleColumn } from "../../emulator/apl/aggregations/naming";
 import { TDigest } from "../../emulator/apl/aggregations/tdigest";
 import { DateTime, Timespan } from "../../emulator/apl/values";
 
@@ -1247,6 +1248,23 @@ describe("output names", () => {
       "percentiles_duration_50",
       "percentiles_duration_95",
     ]);
+  });
+
+  it.each([
+    ["duration > 500ms", "duration"],
+    ["status in ('500', '502')", "status"],
+    ["['geo.city'] == 'New York'", "geo.city"],
+    ["req.headers['content-type']", "req.headers.content-type"],
+    ["['attributes'].http.status", "attributes.http.status"],
+    ["todouble(resp_body_size_bytes) / 1000", "resp_body_size_bytes"],
+    ["iff(a > 1, \"x(\", 'y')", "a"],
+    ["events[0]", "events"],
+    ["not(isnull(x)) and x != 'a'", "x"],
+    ["strcat(a, b)", undefined],
+    ["datetime(2024-01-01) - 1h", undefined],
+    ["now()", undefined],
+  ])("reads the one column of %s", (text, column) => {
+    expect(singleColumn(text)).toBe(column);
   });
 
   it("arg_max names its columns after the arguments, honours name=, keeps * for the core, and makes repeats unique", () => {

@@ -72,7 +72,15 @@ export function singleColumn(text: string): string | undefined {
       while (j < s.length && /\s/.test(s[j])) j++;
       if (s[j] === "(") continue;
       if (NOT_COLUMNS.has(m[0].toLowerCase())) continue;
-      found.add(m[0]);
+      let path = m[0];
+      // A bracketed name right after a path continues it: a.b['c.d'] is the field a.b.c.d.
+      for (;;) {
+        const more = /^\[\s*(['"])(.*?)\1\s*\]((\.[A-Za-z_$][\w$]*)*)/.exec(s.slice(i));
+        if (!more) break;
+        path += `.${more[2]}${more[3]}`;
+        i += more[0].length;
+      }
+      found.add(path);
       continue;
     }
     i++;
