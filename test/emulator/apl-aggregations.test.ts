@@ -1029,6 +1029,102 @@ const EXAMPLES: Example[] = [
       ],
     ],
   },
+  // The "APL equivalent" blocks of the pages' "Other query languages" sections.
+  {
+    page: "arg-max",
+    query: "summarize arg_max(req_duration_ms, id, uri)",
+    fn: "arg_max",
+    args: [f("req_duration_ms"), f("id"), f("uri")],
+    rows: HTTP,
+    names: ["req_duration_ms", "id", "uri"],
+    cells: [1200, "u2", "/api/login"],
+  },
+  {
+    page: "arg-min",
+    query: "summarize arg_min(req_duration_ms, id, uri)",
+    fn: "arg_min",
+    args: [f("req_duration_ms"), f("id"), f("uri")],
+    rows: HTTP,
+    names: ["req_duration_ms", "id", "uri"],
+    cells: [20, "u3", "/admin"],
+  },
+  {
+    page: "avgif",
+    query: `summarize avgif(req_duration_ms, status == "200") by id (u3)`,
+    fn: "avgif",
+    args: [f("req_duration_ms"), status200],
+    rows: where(HTTP, (r) => r.id === "u3"),
+    names: ["avgif_req_duration_ms"],
+    cells: [700],
+  },
+  {
+    page: "minif",
+    query: `summarize minif(req_duration_ms, status == "200") by id (u1)`,
+    fn: "minif",
+    args: [f("req_duration_ms"), status200],
+    rows: where(HTTP, (r) => r.id === "u1"),
+    names: ["minif_req_duration_ms"],
+    cells: [100],
+  },
+  {
+    page: "percentileif",
+    query: "summarize percentileif(req_duration_ms, 95, geo.country == 'US')",
+    fn: "percentileif",
+    args: [f("req_duration_ms"), k(95), pred("geo.country == 'US'", (r) => r["geo.country"] === "US")],
+    rows: HTTP,
+    names: ["percentileif_req_duration_ms_95"],
+    cells: [300],
+  },
+  {
+    page: "percentiles-arrayif",
+    query: "summarize Dist=percentiles_arrayif(req_duration_ms, dynamic([90, 99]), status == '200')",
+    fn: "percentiles_arrayif",
+    args: [f("req_duration_ms"), k([90, 99]), status200],
+    rows: HTTP,
+    given: "Dist",
+    names: ["Dist"],
+    cells: [[700, 700]],
+  },
+  {
+    page: "histogramif",
+    query: "summarize histogramif(req_duration_ms, 10, status == '200')",
+    fn: "histogramif",
+    args: [f("req_duration_ms"), k(10), status200],
+    rows: HTTP,
+    names: ["histogramif_req_duration_ms"],
+    cells: [
+      [
+        { bin: 100, count: 1 },
+        { bin: 160, count: 1 },
+        { bin: 280, count: 1 },
+        { bin: 640, count: 1 },
+      ],
+    ],
+  },
+  {
+    page: "topk",
+    query: "summarize topk(status, 5) by method (GET)",
+    fn: "topk",
+    args: [f("status"), k(5)],
+    rows: where(HTTP, (r) => r.method === "GET"),
+    names: ["topk_status"],
+    cells: [
+      [
+        { key: "200", count: 3, error: 0 },
+        { key: "403", count: 1, error: 0 },
+        { key: "404", count: 1, error: 0 },
+      ],
+    ],
+  },
+  {
+    page: "phrases",
+    query: "summarize phrases(uri, 10)",
+    fn: "phrases",
+    args: [f("uri"), k(10)],
+    rows: HTTP,
+    names: ["phrases_uri"],
+    cells: [[]],
+  },
 ];
 
 describe("the reference's examples (apl/aggregation-function/<page>.mdx)", () => {
@@ -1447,6 +1543,27 @@ describe("spotlight (spotlight.mdx): the selected rows against the baseline, fie
       ["service.name", 1],
       ["kind", 0.25],
       ["status_code", 0.25],
+    ]);
+  });
+
+  it("spotlight.mdx: summarize spotlight(status in ('500','502','503'), ['geo.country'], ['geo.city'], method, uri, status)", () => {
+    const entries = spotlight(
+      [
+        pred("status in ('500','502','503')", (r) => ["500", "502", "503"].includes(r.status as string)),
+        f("geo.country"),
+        f("geo.city"),
+        f("method"),
+        f("uri"),
+        f("status"),
+      ],
+      HTTP,
+    );
+    expect(entries.map((e) => [e.field, e.score])).toEqual([
+      ["status", 1],
+      ["uri", 1],
+      ["geo.city", expect.closeTo(5 / 6, 9)],
+      ["geo.country", expect.closeTo(5 / 6, 9)],
+      ["method", expect.closeTo(5 / 6, 9)],
     ]);
   });
 
