@@ -72,10 +72,11 @@ export interface Civil {
 /** The calendar fields of `ns` in UTC. */
 export function civil(ns: bigint): Civil {
   const dayIndex = floorDiv(ns, NS_PER_DAY);
-  const within = ns - dayIndex * NS_PER_DAY;
+  // Nanoseconds within a day stay below 2^53, so the rest is exact in plain numbers (and much faster).
+  const within = Number(ns - dayIndex * NS_PER_DAY);
   const days = Number(dayIndex);
   const { year, month, day } = civilFromDays(days);
-  const secondOfDay = Number(within / NS_PER_S);
+  const secondOfDay = Math.floor(within / 1e9);
   return {
     year,
     month,
@@ -83,7 +84,7 @@ export function civil(ns: bigint): Civil {
     hour: Math.floor(secondOfDay / 3600),
     minute: Math.floor(secondOfDay / 60) % 60,
     second: secondOfDay % 60,
-    nanos: Number(within % NS_PER_S),
+    nanos: within - secondOfDay * 1e9,
     days,
     // 1970-01-01 was a Thursday (4).
     weekday: (((days + 4) % 7) + 7) % 7,
@@ -310,11 +311,21 @@ export function formatGoDuration(ns: bigint): string {
   return `${sign}${out}${fraction(u, NS_PER_S)}s`;
 }
 
+/** Part names seen so far, normalized: the part is nearly always a constant, so each row skips the rewrite. */
+const normalizedParts = new Map<string, string>();
+
 /** A part name as the pages spell it, case and underscores ignored ('Second', 'week_of_year', 'dayOfYear'). */
-const normalizePart = (part: unknown): string | null => {
-  const s = asString(part);
-  return s === null ? null : s.toLowerCase().replace(/_/g, "");
-};
+function normalizePart(part: unknown): string | null {
+  if (typeof part !== "string")
+    return part === null || part === undefined ? null : normalizePart(asString(part));
+  let normalized = normalizedParts.get(part);
+  if (normalized === undefined) {
+    normalized = part.toLowerCase().replace(/_/g, "");
+    // Part names are few; a query that makes up thousands gets no more memory than that.
+    if (normalizedParts.size < 1024) normalizedParts.set(part, normalized);
+  }
+  return normalized;
+}
 
 /** Fixed-length units of datetime_add and datetime_diff. */
 const FIXED_UNITS: Record<string, bigint> = {

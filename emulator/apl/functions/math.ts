@@ -58,7 +58,12 @@ export function logGamma(x: number): number {
 export function roundTo(x: number, digits: number): number {
   if (!Number.isFinite(x)) return x;
   if (digits === 0) return Math.sign(x) * Math.round(Math.abs(x));
-  // Shifting through the decimal exponent avoids 1.005 * 100 = 100.49999999999999.
+  const scale = 10 ** digits;
+  const scaled = Math.abs(x) * scale;
+  // Away from a half, the product's rounding error cannot change the result: the fast path.
+  if (Number.isFinite(scaled) && Math.abs((scaled % 1) - 0.5) > 1e-6)
+    return (Math.sign(x) * Math.round(scaled)) / scale;
+  // Near a half, shift through the decimal exponent, which avoids 1.005 * 100 = 100.49999999999999.
   const shifted = Number(`${Math.abs(x)}e${digits}`);
   if (!Number.isFinite(shifted)) return x;
   const rounded = Number(`${Math.round(shifted)}e${-digits}`);
