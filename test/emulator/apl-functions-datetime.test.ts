@@ -257,6 +257,24 @@ describe("datetime functions, stated behaviour", () => {
     expect(call("datetime_diff", "hour", "2025-01-01T02:00:00Z", "2025-01-01T00:30:00Z")).toBe(2);
   });
 
+  // The same function in Kusto, whose APL counterpart the page follows: its reference examples
+  // (learn.microsoft.com, datetime_diff()) pin the boundary counting at every unit.
+  it.each<[string, string, string, number]>([
+    ["year", "2017-01-01T00:00:00Z", "2000-12-31T00:00:00Z", 17],
+    ["quarter", "2017-07-01T00:00:00Z", "2017-03-30T00:00:00Z", 2],
+    ["month", "2017-01-01T00:00:00Z", "2015-12-30T00:00:00Z", 13],
+    ["week", "2017-10-29T00:00:00Z", "2017-09-30T23:59:00Z", 5],
+    ["day", "2017-10-29T00:00:00Z", "2017-09-30T23:59:00Z", 29],
+    ["hour", "2017-10-31T01:00:00Z", "2017-10-30T23:59:00Z", 2],
+    ["minute", "2017-10-30T23:05:01Z", "2017-10-30T23:00:59Z", 5],
+    ["second", "2017-10-30T23:00:10.100Z", "2017-10-30T23:00:00.900Z", 10],
+    ["millisecond", "2017-10-30T23:00:00.2001Z", "2017-10-30T23:00:00.1009Z", 100],
+    ["microsecond", "2017-10-30T23:00:00.1009001Z", "2017-10-30T23:00:00.1008009Z", 100],
+    ["nanosecond", "2017-10-30T23:00:00.0000000Z", "2017-10-30T23:00:00.0000007Z", -700],
+  ])("datetime_diff('%s', %s, %s) is %d", (part, later, earlier, expected) => {
+    expect(call("datetime_diff", part, dt(later), dt(earlier))).toBe(expected);
+  });
+
   it("start/end of periods take an offset in whole periods", () => {
     expect(call("startofday", t, 1)).toEqual(dt("2024-03-01T00:00:00Z"));
     expect(call("endofday", t, -1)).toEqual(dt("2024-02-28T23:59:59.9999999Z"));

@@ -332,7 +332,7 @@ export const STRING_FUNCTIONS: FunctionTable = {
   replace_regex: fn(3, 3, replaceRegex),
   // apl/scalar-functions/string-functions/replace: the same as replace_regex.
   replace: fn(3, 3, replaceRegex),
-  extract: fn(3, 4, ([regex, group, text]) => {
+  extract: fn(3, 3, ([regex, group, text]) => {
     const re = regexArg(regex);
     const g = asInteger(group);
     const s = asString(text);
