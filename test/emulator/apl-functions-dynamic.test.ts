@@ -280,6 +280,7 @@ describe("arrays (array-functions pages)", () => {
       "GET /index, POST /submit, GET /about",
     ],
     ["array-length: three events", "array_length", [[{}, {}, {}]], 3],
+    ["array-concat: array_concat(dynamic([200]))", "array_concat", [[200]], [200]],
     ["len: an array", "len", [[1, 2]], 2],
     ["pack-array: values in order", "pack_array", ["GET", 200, null], ["GET", 200, null]],
     [
@@ -483,6 +484,15 @@ describe("IP functions (ip-functions pages)", () => {
     ["parse-ipv4-mask: ('192.168.0.1', 24)", "parse_ipv4_mask", ["192.168.0.1", 24], 3232235520],
     ["parse-ipv4-mask: ('127.0.0.1', 24)", "parse_ipv4_mask", ["127.0.0.1", 24], 2130706432],
     ["parse-ipv4: '192.168.1.1'", "parse_ipv4", ["192.168.1.1"], 3232235777],
+    ["format-ipv4-mask: ('192.168.1.10', 24)", "format_ipv4_mask", ["192.168.1.10", 24], "192.168.1.0/24"],
+    ["ipv6-is-in-any-range: one range", "ipv6_is_in_any_range", ["2001:db8::1", ["2001:db8::/32"]], true],
+    [
+      "ipv6-is-match: '2001:db8:abcd:0012::0'",
+      "ipv6_is_match",
+      ["2001:db8:abcd:0012::0", "2001:db8::/32"],
+      true,
+    ],
+    ["has-any-ipv4: a text without addresses", "has_any_ipv4", ["ip_field", ["192.168.1.0/24"]], false],
   ])("%s", (_label, name, args, expected) => {
     expect(call(name, ...args)).toEqual(expected);
   });

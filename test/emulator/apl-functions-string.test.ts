@@ -220,6 +220,31 @@ describe("string functions, the pages' examples", () => {
     ["string-functions/isempty: a missing city", "isempty", [undefined], true],
     ["string-functions/isnotnull: an empty string is not null", "isnotnull", [""], true],
     ["string-functions/isnull: an empty string is not null", "isnull", [""], false],
+    [
+      "string-functions/base64-decode-tostring: 'YWRtaW46cGFzc3dvcmQ='",
+      "base64_decode_tostring",
+      ["YWRtaW46cGFzc3dvcmQ="],
+      "admin:password",
+    ],
+    [
+      "string-functions/parse-csv: three addresses",
+      "parse_csv",
+      ["192.168.1.100,10.0.0.25,172.16.0.50"],
+      ["192.168.1.100", "10.0.0.25", "172.16.0.50"],
+    ],
+    [
+      "string-functions/split: split('apple,banana,cherry', ',')",
+      "split",
+      ["apple,banana,cherry", ","],
+      ["apple", "banana", "cherry"],
+    ],
+    [
+      "string-functions/unicode-codepoints-to-string: Hello",
+      "unicode_codepoints_to_string",
+      [[72, 101, 108, 108, 111]],
+      "Hello",
+    ],
+    ["conversion-functions/tostring: tostring('hello.*world')", "tostring", ["hello.*world"], "hello.*world"],
   ])("%s", (_label, name, args, expected) => {
     expect(call(name, ...args)).toEqual(expected);
   });
