@@ -286,6 +286,34 @@ async function summarize(
     const group = newGroup([]);
     groups.set("", group);
     await budget.each(rows, (row) => add(group, row));
+  } else if (by.length === 1 && op.by[0].timeBinNs !== undefined) {
+    // by bin(_time, w): events grouped by their bin's number, a bigint Map key (compared by value); the bin's
+    // datetime is made once per group, not once per row. Rows whose _time was replaced take the generic path.
+    const width = op.by[0].timeBinNs;
+    const [get] = by;
+    const bins = new Map<bigint, Group>();
+    await budget.each(rows, (row) => {
+      const ns = row.timeNs;
+      if (ns === undefined || row.data._time !== undefined) {
+        const v = get(row);
+        const k = keyText(v);
+        let group = groups.get(k);
+        if (!group) groups.set(k, (group = newGroup([v])));
+        add(group, row);
+        return;
+      }
+      let q = ns / width;
+      if (ns < 0n && ns % width !== 0n) q -= 1n;
+      let group = bins.get(q);
+      if (!group) {
+        const start = new DateTime(q * width);
+        const k = keyText(start);
+        group = groups.get(k);
+        if (!group) groups.set(k, (group = newGroup([start])));
+        bins.set(q, group);
+      }
+      add(group, row);
+    });
   } else if (by.length === 1) {
     // One group key: no key array per row, only the key's text.
     const [get] = by;

@@ -408,12 +408,19 @@ export function lowerSource(src: Source, ctx: CompileContext): (env: RunEnv) => 
   }
 }
 
+/** Hashable key of one join key value (strings and numbers apart, as valueKey keeps them). */
+function joinKey1(v: unknown): string | undefined {
+  if (v === null || v === undefined) return undefined;
+  if (typeof v === "string") return `s${v}`;
+  return valueKey(v);
+}
+
 /** Hashable key of a join's key values. */
 function joinKey(values: unknown[]): string | undefined {
   let key = "";
   for (const v of values) {
     if (v === null || v === undefined) return undefined;
-    key += `${valueKey(v instanceof DateTime ? v : v)}\u0000`;
+    key += `${valueKey(v)}\u0000`;
   }
   return key;
 }
@@ -434,8 +441,13 @@ async function join(
   const leftCols = tableColumns(left);
   const rightCols = tableColumns(right);
   // A key column a side lacks reads as null, which matches nothing (as a missing field does elsewhere).
-  const leftKey = (r: Row) => joinKey(on.map((k) => cell(r, k.left)));
-  const rightKey = (r: Row) => joinKey(on.map((k) => cell(r, k.right)));
+  const single = on.length === 1 ? on[0] : undefined;
+  const leftKey = single
+    ? (r: Row) => joinKey1(cell(r, single.left))
+    : (r: Row) => joinKey(on.map((k) => cell(r, k.left)));
+  const rightKey = single
+    ? (r: Row) => joinKey1(cell(r, single.right))
+    : (r: Row) => joinKey(on.map((k) => cell(r, k.right)));
   // Right columns in the output, and their names there.
   const sameKey = new Set(on.filter((k) => k.left === k.right).map((k) => k.right));
   const rightOut: { from: string; to: string }[] = [];
@@ -452,9 +464,11 @@ async function join(
     taken.add(to);
     rightOut.push({ from: c, to });
   }
+  const nullLeft: Record<string, unknown> = {};
+  for (const c of leftCols) if (!TIME_FIELDS.has(c)) nullLeft[c] = null;
   const merge = (l: Row | undefined, r: Row | undefined): Row => {
-    const data: Record<string, unknown> = {};
-    for (const c of leftCols) data[c] = l ? (cell(l, c) ?? null) : null;
+    // The left row's columns as they are (one copy), then the right side's under their output names.
+    const data: Record<string, unknown> = { ...(l ? l.data : nullLeft) };
     for (const m of rightOut) data[m.to] = r ? (cell(r, m.from) ?? null) : null;
     // Keys of a right-only row are its own: fullouter and rightouter fill them in from the right.
     if (!l && r) for (const k of on) if (k.left === k.right) data[k.left] = cell(r, k.right) ?? null;
@@ -472,17 +486,15 @@ async function join(
   const matchedRight = new Set<Row>();
   const leftColumns = { columns: leftCols };
   const both = [...leftCols, ...rightOut.map((m) => m.to)];
+  // Work since the last checkpoint: left rows and output rows. Only a full slice awaits.
   let work = 0;
-  const count = async (n: number) => {
-    work += n;
-    if (work >= env.budget.rowsPerSlice) {
+  const slice = env.budget.rowsPerSlice;
+  const seenLeft = new Set<string>();
+  for (const l of left.rows) {
+    if (++work >= slice) {
       work = 0;
       await env.budget.checkpoint();
     }
-  };
-  const seenLeft = new Set<string>();
-  for (const l of left.rows) {
-    await count(1);
     const k = leftKey(l);
     if (kind === "innerunique") {
       if (k !== undefined && seenLeft.has(k)) continue;
@@ -494,7 +506,7 @@ async function join(
       case "innerunique":
         if (matches) {
           for (const r of matches) out.push(merge(l, r));
-          await count(matches.length);
+          work += matches.length;
         }
         break;
       case "leftouter":
@@ -504,7 +516,7 @@ async function join(
             out.push(merge(l, r));
             matchedRight.add(r);
           }
-          await count(matches.length);
+          work += matches.length;
         } else out.push(merge(l, undefined));
         break;
       case "rightouter":
@@ -513,7 +525,7 @@ async function join(
             out.push(merge(l, r));
             matchedRight.add(r);
           }
-          await count(matches.length);
+          work += matches.length;
         }
         break;
       case "leftanti":
