@@ -52,8 +52,12 @@ export class InvalidRegexError extends AplError {
   }
 }
 
-/** Compiled regexes kept for reuse: a query's constant pattern compiles once, not once per row. */
-const CACHE_LIMIT = 512;
+/**
+ * Compiled regexes kept for reuse: a query's constant pattern compiles once, not once per row. Each may grow a
+ * lazy DFA of up to 8 MB (re2js's default budget) as it matches, so the cache stays small: 64 patterns are far
+ * more than one query holds, and bound the cache's worst case to about half a gigabyte.
+ */
+const CACHE_LIMIT = 64;
 const cache = new Map<string, Regex>();
 
 /** Compiles `pattern` with RE2 semantics, through a bounded LRU cache. Throws InvalidRegexError. */
