@@ -233,6 +233,9 @@ const ANSI_ESCAPES =
   // eslint-disable-next-line no-control-regex -- matching the ESC and BEL control characters is the point.
   /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b[@-Z\\-_]|\u009b[0-?]*[ -/]*[@-~]/g;
 
+/** Longest text strrep builds (UTF-16 units): the emulator's bound, not the service's. */
+export const STRREP_LIMIT = 16 * 1024 * 1024;
+
 /** The string family. */
 export const STRING_FUNCTIONS: FunctionTable = {
   strlen: unary((v) => characterCount(asString(v)!)),
@@ -263,7 +266,10 @@ export const STRING_FUNCTIONS: FunctionTable = {
     // The page: "Number of repetitions (1 to 1024). Values over 1024 are capped at 1024."
     const count = Math.min(1024, n);
     if (count < 1) return "";
-    return new Array<string>(count).fill(s).join(asString(delimiter) ?? "");
+    const separator = asString(delimiter) ?? "";
+    // 1,024 copies of a long field could reach gigabytes; past the bound the result is null, not a crash.
+    if ((s.length + separator.length) * count > STRREP_LIMIT) return null;
+    return new Array<string>(count).fill(s).join(separator);
   }),
   substring: fn(2, 3, ([source, start, length]) => {
     const s = asString(source);
