@@ -12,7 +12,6 @@ import {
   UNSUPPORTED_AGGREGATIONS,
   type AggregationContext,
 } from "../../emulator/apl/aggregations";
-import { DistinctCounter } from "../../emulator/apl/aggregations/distinct";
 import { singleColumn } from "../../emulator/apl/aggregations/naming";
 import { TDigest } from "../../emulator/apl/aggregations/tdigest";
 import { DateTime, Timespan } from "../../emulator/apl/values";
@@ -1671,38 +1670,5 @@ describe("topk's bound (Space-Saving past 20,000 distinct values in a group)", (
     // The third is a rare value counted after a pruning: its count is at most its error over the truth (1).
     expect(top[2].count - top[2].error).toBeLessThanOrEqual(1);
     expect(top[2].error).toBeGreaterThan(0);
-  });
-});
-
-describe("dcount's bound (HyperLogLog past 100,000 distinct values in a group, emulator/apl/aggregations/distinct.ts)", () => {
-  it.each([100_001, 1_000_000])("estimates %i distinct values within 3%%, whatever the duplicates", (n) => {
-    const counter = new DistinctCounter();
-    for (let i = 0; i < n; i++) {
-      counter.add(`user-${i}`);
-      if (i % 3 === 0) counter.add(`user-${i >> 1}`);
-    }
-    expect(counter.isExact).toBe(false);
-    expect(Math.abs(counter.count() - n) / n).toBeLessThan(0.03);
-  });
-
-  it("counts exactly up to the limit, and the sketch depends only on the set of values, not their order", () => {
-    const small = new DistinctCounter(10);
-    for (const x of ["a", "b", "a", "c"]) small.add(x);
-    expect([small.isExact, small.count()]).toEqual([true, 3]);
-    const keys = Array.from({ length: 5000 }, (_x, i) => `k${i % 3000}`);
-    const forward = new DistinctCounter(100);
-    const backward = new DistinctCounter(100);
-    keys.forEach((key) => forward.add(key));
-    keys.reverse().forEach((key) => backward.add(key));
-    expect(forward.isExact).toBe(false);
-    expect(backward.count()).toBe(forward.count());
-    // Small cardinalities past the limit use linear counting: close to exact.
-    expect(Math.abs(forward.count() - 3000)).toBeLessThan(60);
-  });
-
-  it("dcount over the registry reports the sketch's estimate past the limit", () => {
-    const rows = Array.from({ length: 150_000 }, (_x, i) => [i]);
-    const [estimate] = run("dcount", rows) as [number];
-    expect(Math.abs(estimate - 150_000) / 150_000).toBeLessThan(0.03);
   });
 });

@@ -10,9 +10,8 @@
  * - percentile, percentiles_array (and `…if`): a merging t-digest, exact nearest-rank up to 1,000 values per group
  *   (./tdigest.ts);
  * - topk (and `…if`): exact up to 20,000 distinct values per group, then Space-Saving with a reported error;
- * - dcount (and `…if`): exact up to 100,000 distinct values per group, then HyperLogLog (./distinct.ts);
- * - histogram (and `…if`): exact (it keeps the values), so always within the service's error; its memory grows with
- *   the rows of a group, which the query's row bound limits.
+ * - dcount, histogram (and `…if`): exact (a set, the values), so always within the service's error; their memory
+ *   grows with the distinct values (dcount) or the rows (histogram) of a group, which the query's row bound limits.
  * spotlight and phrases are implemented after what their pages say; neither page documents the result's shape or the
  * service's method, so both are the emulator's own (see their definitions below).
  *
@@ -23,7 +22,6 @@
  */
 import { DateTime, Timespan, sortCompare, toOutput } from "../values";
 import { argNamePart, constantNamePart, singleColumn, splitNamedArg, uniqueNames } from "./naming";
-import { DistinctCounter } from "./distinct";
 import { TDigest } from "./tdigest";
 
 export { argNamePart, uniqueNames } from "./naming";
@@ -317,10 +315,9 @@ function defineSpread(fn: string, kind: "variance" | "stdev"): AggregationFuncti
 }
 
 /**
- * dcount(x [, accuracy]): the number of distinct non-null values: exact up to 100,000 of them in a group, then a
- * HyperLogLog estimate (about 0.8% standard error) with bounded memory (./distinct.ts). The reference (dcount.mdx)
- * calls the service's an estimate and documents no method. Kusto's optional accuracy level (0 to 4) is accepted
- * and changes nothing.
+ * dcount(x [, accuracy]): the number of distinct non-null values, counted exactly with a set. The reference
+ * (dcount.mdx) calls the service's an estimate and documents no sketch, so the exact count is within its error.
+ * Kusto's optional accuracy level (0 to 4) is accepted and changes nothing.
  */
 function defineDcount(fn: string): AggregationFunction {
   return {
@@ -338,12 +335,12 @@ function defineDcount(fn: string): AggregationFunction {
           `${fn}() takes an accuracy level 0 to 4, got ${describe(accuracy)}`,
         );
       }
-      const distinct = new DistinctCounter();
+      const seen = new Set<string>();
       return {
         add([v]) {
-          if (!isNullish(v)) distinct.add(valueKey(v));
+          if (!isNullish(v)) seen.add(valueKey(v));
         },
-        result: () => [distinct.count()],
+        result: () => [seen.size],
       };
     },
   };
