@@ -130,7 +130,13 @@ export function elapsedUs(startedAt: bigint, now: bigint = process.hrtime.bigint
  * 1,000 when neither the query nor the request gives one.
  */
 export function aplPageLimit(ops: readonly PlanOp[], requestLimit?: number): number {
-  const limits = ops.flatMap((o) => (o.op === "limit" ? [o.n] : []));
+  // A limit bounds the page only when no later operator can make more rows than it kept (mv-expand, join, union,
+  // getschema...): those are table operators, so only the limits after the last of them count.
+  let from = 0;
+  ops.forEach((o, i) => {
+    if (o.op === "table") from = i + 1;
+  });
+  const limits = ops.slice(from).flatMap((o) => (o.op === "limit" ? [o.n] : []));
   if (requestLimit !== undefined) limits.push(requestLimit);
   return limits.length === 0 ? DEFAULT_PAGE_LIMIT : Math.min(...limits, SERVER_PAGE_LIMIT);
 }
