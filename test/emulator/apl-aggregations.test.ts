@@ -1647,6 +1647,18 @@ describe("phrases (phrases.mdx): the most common 2-to-4-word phrases of a text c
     );
   });
 
+  it("past 100,000 distinct phrases keeps the most frequent half, with their counts", () => {
+    // Each row brings fresh phrases (alpha<i> beta<i> ...) and one shared phrase; 15,000 rows bring ~200,000.
+    const rows = Array.from({ length: 15_000 }, (_x, i) => [
+      `alpha${i} beta${i} gamma${i % 7} delta common words here`,
+    ]);
+    const [top] = run("phrases", rows, [undefined, 2]) as [{ phrase: string; count: number }[]];
+    expect(top).toEqual([
+      { phrase: "delta common words here", count: 15_000 },
+      { phrase: "gamma0 delta common words", count: 2143 },
+    ]);
+  });
+
   it("counts a phrase once per row, needs two rows, and never joins words across punctuation", () => {
     const rows = [["disk full, disk full"], ["disk full"], ["disk. full"], ["only once here"]];
     expect(run("phrases", rows, [undefined, 10])).toEqual([[{ phrase: "disk full", count: 2 }]]);

@@ -5,7 +5,11 @@ import { namedAfterFirstArg, positiveInt } from "./shared";
 /** Phrases are runs of 2 to 4 words (phrases.mdx: "common phrases or word sequences"). */
 const PHRASE_WORDS_MIN = 2;
 const PHRASE_WORDS_MAX = 4;
-/** Distinct phrases one group tracks; past it, phrases seen in only one row so far are dropped (lossy counting). */
+/**
+ * Distinct phrases one group tracks. Past it, only the most frequent half is kept (ties by text, so the choice does
+ * not depend on arrival order within a batch): a sort every PHRASES_TRACKED_MAX / 2 new phrases, O(log n) a phrase
+ * amortised, where dropping only the once-seen ones could leave the map full and rescan it on every row.
+ */
 const PHRASES_TRACKED_MAX = 100_000;
 /** Words that do not start or end a phrase: "the error" is the phrase "error"'s context, not a phrase. */
 const PHRASE_EDGE_WORDS = new Set(
@@ -51,7 +55,8 @@ export function definePhrases(fn: string): AggregationFunction {
           if (typeof v !== "string" || v === "") return;
           for (const phrase of phrasesOf(v)) counts.set(phrase, (counts.get(phrase) ?? 0) + 1);
           if (counts.size > PHRASES_TRACKED_MAX) {
-            for (const [phrase, count] of counts) if (count < 2) counts.delete(phrase);
+            const ranked = [...counts].sort(([a, ca], [b, cb]) => cb - ca || (a < b ? -1 : a > b ? 1 : 0));
+            for (const [phrase] of ranked.slice(PHRASES_TRACKED_MAX / 2)) counts.delete(phrase);
           }
         },
         result() {
