@@ -44,8 +44,8 @@ export const TOPK_EXACT_VALUES = 10_000;
  * The reference calls topk an estimate (topk.mdx). The emulator counts exactly, `error` 0, until a group has seen
  * twice {@link TOPK_EXACT_VALUES} distinct values (or 2k, if more); then it keeps only the most frequent half, as
  * Space-Saving (Metwally et al., 2005) does in batches: a value first seen after that starts at the largest count
- * dropped so far, which is its `error`, the most its count can be over. Memory stays bounded, any value more frequent
- * than rows/capacity is kept, and below the threshold the answer does not depend on row order.
+ * dropped so far, which is its `error`: its true count lies between count − error and count. Memory stays bounded,
+ * and below the threshold the answer does not depend on row order.
  */
 export function defineTopk(fn: string): AggregationFunction {
   return {
