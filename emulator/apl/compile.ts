@@ -297,6 +297,9 @@ export function arithmetic(op: string, a: unknown, b: unknown): unknown {
         }
         // Kusto divides integers as integers.
         return Number.isInteger(a) && Number.isInteger(b) ? Math.trunc(a / b) : a / b;
+      case "/.":
+        // A division with a real operand (7.0 / 2), which a JS number cannot tell from an int once it is 7.
+        return b === 0 ? (a === 0 ? NaN : a > 0 ? Infinity : -Infinity) : a / b;
       case "%":
         return b === 0 ? null : a % b;
     }
@@ -307,6 +310,7 @@ export function arithmetic(op: string, a: unknown, b: unknown): unknown {
   }
   if (a instanceof Timespan && b instanceof DateTime && op === "+") return new DateTime(a.ns + b.ns);
   if (a instanceof DateTime && b instanceof DateTime && op === "-") return new Timespan(a.ns - b.ns);
+  if (op === "/.") op = "/";
   if (a instanceof Timespan && b instanceof Timespan) {
     if (op === "+") return new Timespan(a.ns + b.ns);
     if (op === "-") return new Timespan(a.ns - b.ns);
@@ -756,7 +760,12 @@ function compileChain(e: Binary, cls: string, ctx: CompileContext): Getter {
       return false;
     };
   }
-  const symbols = ops.map((o) => o.op);
+  // A real anywhere before a division makes it a real division (apl: real / int is real).
+  let real = isRealExpr(base);
+  const symbols = ops.map((o) => {
+    real ||= isRealExpr(o.right);
+    return o.op === "/" && real ? "/." : o.op;
+  });
   if (n === 1) {
     const [op] = symbols;
     const [r] = rights;
@@ -767,6 +776,44 @@ function compileChain(e: Binary, cls: string, ctx: CompileContext): Getter {
     for (let i = 0; i < n; i++) v = arithmetic(symbols[i], v, rights[i](row));
     return v;
   };
+}
+
+/** Functions whose result is a real whatever their arguments (the reference's conversion and math pages). */
+const REAL_FUNCTIONS = new Set([
+  "todouble",
+  "toreal",
+  "todecimal",
+  "sqrt",
+  "exp",
+  "exp2",
+  "exp10",
+  "log",
+  "log10",
+  "log2",
+  "pow",
+  "rand",
+  "pi",
+]);
+
+/** Whether an expression is typed real statically: a real literal, a real-valued function, or arithmetic on one. */
+function isRealExpr(e: Expr): boolean {
+  switch (e.kind) {
+    case "literal":
+      return e.value.type === "real";
+    case "call":
+      return REAL_FUNCTIONS.has(e.name);
+    case "neg":
+      return isRealExpr(e.operand);
+    case "binary":
+      return (
+        CHAIN_CLASS[e.op] !== undefined &&
+        CHAIN_CLASS[e.op] !== "and" &&
+        CHAIN_CLASS[e.op] !== "or" &&
+        (isRealExpr(e.left) || isRealExpr(e.right))
+      );
+    default:
+      return false;
+  }
 }
 
 /** Compares with `==` semantics, a string and a datetime comparing as times. */
@@ -841,15 +888,23 @@ function compileComparison(e: Binary, ctx: CompileContext): Getter {
   }
   const r = timeAware(e.right, e.left, ctx);
   switch (e.op) {
+    // apl/data-types/null-values.mdx: null == null and null != null are null; null against a value is false
+    // for == and true for !=.
     case "==":
-      return (row) => equalValues(l(row), r(row));
+      return (row) => {
+        const a = l(row);
+        const b = r(row);
+        if (isNullish(a) && isNullish(b)) return null;
+        return equalValues(a, b);
+      };
     case "!=":
       return (row) => {
         const a = l(row);
         const b = r(row);
         const aNull = a === null || a === undefined;
         const bNull = b === null || b === undefined;
-        if (aNull || bNull) return aNull !== bNull;
+        if (aNull && bNull) return null;
+        if (aNull || bNull) return true;
         const c = loosely(a, b);
         return c !== 0;
       };

@@ -1543,16 +1543,12 @@ class Parser {
         const open = this.next();
         const index = this.expr();
         if (this.isPunct(":")) {
-          // `arr[1:]`, `arr[1:3]`: a slice, end exclusive (array_slice's end is inclusive).
+          // `arr[1:]`, `arr[1:3]`: a slice, end exclusive, as array_slice takes it.
           this.next();
-          let end: Expr = { kind: "literal", value: { type: "int", value: -1 }, pos: open.start };
-          if (!this.isPunct("]")) {
-            const upper = this.expr();
-            const one: Expr = { kind: "literal", value: { type: "int", value: 1 }, pos: open.start };
-            end = { kind: "binary", op: "-", left: upper, right: one, pos: open.start };
-          }
+          const args: Expr[] = [e, index];
+          if (!this.isPunct("]")) args.push(this.expr());
           this.expectPunct("]", "']' closing the slice");
-          e = { kind: "call", name: "array_slice", args: [e, index, end], pos: open.start };
+          e = { kind: "call", name: "array_slice", args, pos: open.start };
           continue;
         }
         this.expectPunct("]", "']' or ':' after the index");
@@ -1562,7 +1558,12 @@ class Parser {
         } else e = { kind: "index", target: e, index, pos: open.start };
         continue;
       }
-      if (this.isPunct(".") && this.peek(1).kind === "ident" && e.kind !== "field" && e.kind !== "literal") {
+      if (
+        this.isPunct(".") &&
+        this.peek(1).kind === "ident" &&
+        e.kind !== "field" &&
+        (e.kind !== "literal" || e.value.type === "dynamic")
+      ) {
         const dot = this.next();
         const key = this.next().value;
         e = {
