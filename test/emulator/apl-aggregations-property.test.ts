@@ -7,6 +7,7 @@
  */
 import fc from "fast-check";
 import { AGGREGATIONS, type AggregationContext } from "../../emulator/apl/aggregations";
+import { defineTopk } from "../../emulator/apl/aggregations/collections";
 import { Timespan } from "../../emulator/apl/values";
 
 function run(fn: string, rows: unknown[][], constants: unknown[], context?: AggregationContext): unknown[] {
@@ -251,6 +252,39 @@ describe("agreement with direct computations", () => {
         expect(stdev * stdev).toBeCloseTo(variance, 3);
         expect(run("dcount", rows, [])).toEqual([new Set(xs).size]);
       }),
+    );
+  });
+});
+
+describe("topk past its exact range (batched Space-Saving, here with room for 8 values)", () => {
+  it("reports counts whose true value lies between count − error and count, most frequent first", () => {
+    const small = defineTopk("topk", 8);
+    fc.assert(
+      fc.property(
+        fc.array(fc.oneof(fc.integer({ min: 0, max: 5 }), fc.integer({ min: 0, max: 200 })), {
+          maxLength: 400,
+        }),
+        fc.integer({ min: 1, max: 8 }),
+        (values, k) => {
+          const acc = small.create([undefined, k]);
+          for (const v of values) acc.add([v, k]);
+          const [top] = acc.result() as [{ key: number; count: number; error: number }[]];
+          const truth = new Map<number, number>();
+          for (const v of values) truth.set(v, (truth.get(v) ?? 0) + 1);
+          expect(top.length).toBeLessThanOrEqual(k);
+          // Up to twice the room (16 distinct values) nothing is dropped: exact counts, every value a candidate.
+          if (truth.size <= 16) {
+            expect(top.length).toBe(Math.min(k, truth.size));
+            expect(top.every((e) => e.error === 0 && e.count === truth.get(e.key))).toBe(true);
+          }
+          for (const entry of top) {
+            const real = truth.get(entry.key) ?? 0;
+            expect(real).toBeLessThanOrEqual(entry.count);
+            expect(real).toBeGreaterThanOrEqual(entry.count - entry.error);
+          }
+          for (let i = 1; i < top.length; i++) expect(top[i].count).toBeLessThanOrEqual(top[i - 1].count);
+        },
+      ),
     );
   });
 });

@@ -42,12 +42,13 @@ export const TOPK_EXACT_VALUES = 10_000;
  * topk(x, k): the k most frequent non-null values as `{key, count, error}`, most frequent first, ties by value. The
  * shape is what axiomhq/axiom-go's datasets_integration_test.go reads from the service for `topk(remote_ip, 1)`.
  * The reference calls topk an estimate (topk.mdx). The emulator counts exactly, `error` 0, until a group has seen
- * twice {@link TOPK_EXACT_VALUES} distinct values (or 2k, if more); then it keeps only the most frequent half, as
+ * twice {@link TOPK_EXACT_VALUES} distinct values (or 2k, if more; `exactValues` lets a test make it small); then it
+ * keeps only the most frequent half, as
  * Space-Saving (Metwally et al., 2005) does in batches: a value first seen after that starts at the largest count
  * dropped so far, which is its `error`: its true count lies between count − error and count. Memory stays bounded,
  * and below the threshold the answer does not depend on row order.
  */
-export function defineTopk(fn: string): AggregationFunction {
+export function defineTopk(fn: string, exactValues = TOPK_EXACT_VALUES): AggregationFunction {
   return {
     minArgs: 2,
     maxArgs: 2,
@@ -55,7 +56,7 @@ export function defineTopk(fn: string): AggregationFunction {
     outputNames: namedAfterFirstArg(fn),
     create(constants) {
       const k = positiveInt(constants[1], fn, "k");
-      const capacity = Math.max(TOPK_EXACT_VALUES, k);
+      const capacity = Math.max(exactValues, k);
       const counts = new Map<string, { key: unknown; count: number; error: number }>();
       /** The largest count dropped so far: a newcomer may have been seen that often before. */
       let floor = 0;
