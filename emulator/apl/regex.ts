@@ -17,6 +17,8 @@ export interface Regex {
   exec(s: string): (string | undefined)[] | null;
   /** Every non-overlapping match's groups, left to right. */
   execAll(s: string): (string | undefined)[][];
+  /** How many non-overlapping matches `s` holds (cheaper than execAll's length). */
+  count(s: string): number;
   /**
    * `s` with every match replaced by `replacement`, in which `$0`/`\0` is the whole match, `$1`…`$9`/`\1`…`\9`
    * a group (`${name}` a named or numbered one), `$$` a dollar; a group that took no part is empty.
@@ -112,7 +114,7 @@ function describeProblem(e: RE2JSSyntaxException): string {
 class Re2Regex implements Regex {
   private readonly re: RE2JS;
   private readonly names: string[];
-  private readonly count: number;
+  private readonly groupTotal: number;
 
   constructor(
     readonly source: string,
@@ -129,8 +131,8 @@ class Re2Regex implements Regex {
       if (e instanceof RE2JSException) throw new InvalidRegexError(source, e.message);
       throw e;
     }
-    this.count = this.re.groupCount();
-    this.names = new Array<string>(this.count + 1).fill("");
+    this.groupTotal = this.re.groupCount();
+    this.names = new Array<string>(this.groupTotal + 1).fill("");
     for (const [name, index] of Object.entries(this.re.namedGroups())) this.names[index] = name;
   }
 
@@ -149,6 +151,11 @@ class Re2Regex implements Regex {
   execAll(s: string): (string | undefined)[][] {
     const all = this.re.re2().findAllSubmatch(s, -1) as (string | null)[][] | null;
     return all === null ? [] : all.map((m) => m.map((g) => g ?? undefined));
+  }
+
+  count(s: string): number {
+    const all = this.re.re2().findAll(s, -1) as string[] | null;
+    return all === null ? 0 : all.length;
   }
 
   replaceAll(s: string, replacement: string): string {
@@ -182,7 +189,7 @@ class Re2Regex implements Regex {
   }
 
   groupCount(): number {
-    return this.count;
+    return this.groupTotal;
   }
 
   /** The replacement text for one match (syntax in Regex.replaceAll's comment). */
@@ -196,13 +203,13 @@ class Re2Regex implements Regex {
       const next = replacement[i + 1];
       if ((c === "$" || c === "\\") && next !== undefined && next >= "0" && next <= "9") {
         const index = Number(next);
-        out += index <= this.count ? group(index) : "";
+        out += index <= this.groupTotal ? group(index) : "";
         i++;
       } else if (c === "$" && next === "{") {
         const close = replacement.indexOf("}", i + 2);
         const ref = close < 0 ? "" : replacement.slice(i + 2, close);
         const index = /^\d+$/.test(ref) ? Number(ref) : this.names.indexOf(ref);
-        if (close < 0 || index < 0 || index > this.count || ref === "") {
+        if (close < 0 || index < 0 || index > this.groupTotal || ref === "") {
           out += c;
           continue;
         }

@@ -285,6 +285,18 @@ describe("datetime functions, stated behaviour", () => {
     expect(call("endofyear", t, 1)).toEqual(dt("2025-12-31T23:59:59.9999999Z"));
   });
 
+  it("results outside years 1 to 9999 are null, however large the offset or count", () => {
+    expect(call("startofyear", t, -5.9e306)).toBeNull();
+    expect(call("endofmonth", t, 1e300)).toBeNull();
+    expect(call("startofday", t, 4_000_000)).toBeNull();
+    expect(call("datetime_add", "year", 1e300, t)).toBeNull();
+    expect(call("datetime_add", "year", 8000, t)).toBeNull();
+    expect(call("datetime_add", "day", -800_000, t)).toBeNull();
+    expect(call("unixtime_seconds_todatetime", 1e15)).toBeNull();
+    expect(call("startofyear", dt("0001-06-01T00:00:00Z"))).toEqual(dt("0001-01-01T00:00:00Z"));
+    expect(call("endofyear", dt("9999-06-01T00:00:00Z"))).toEqual(dt("9999-12-31T23:59:59.9999999Z"));
+  });
+
   it("before the epoch too", () => {
     const old = dt("1969-07-20T20:17:40Z");
     expect(call("startofday", old)).toEqual(dt("1969-07-20T00:00:00Z"));

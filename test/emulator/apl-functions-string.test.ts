@@ -371,6 +371,10 @@ describe("string functions, stated behaviour", () => {
     expect(call("base64_decode_tostring", "***")).toBeNull();
   });
 
+  it("url_encode encodes a lone surrogate as U+FFFD rather than failing", () => {
+    expect(call("url_encode", "a\uD800b")).toBe("a%EF%BF%BDb");
+  });
+
   it("null in, null out for the one-string functions", () => {
     for (const name of ["strlen", "tolower", "toupper", "reverse", "trim_space", "url_encode", "parse_csv"]) {
       expect(call(name, null)).toBeNull();

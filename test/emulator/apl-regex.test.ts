@@ -120,6 +120,12 @@ describe("matching", () => {
     ).toEqual(["", "", ""]);
   });
 
+  it("count: the number of matches, empty ones included", () => {
+    expect(compileRegex("x*").count("ab")).toBe(3);
+    expect(compileRegex("\\d+").count("1-2, 30-40, x")).toBe(4);
+    expect(compileRegex("z").count("abc")).toBe(0);
+  });
+
   it("works on non-ASCII text (UTF-16 positions)", () => {
     expect(compileRegex("(é+)b").exec("xééb")).toEqual(["ééb", "éé"]);
     expect(compileRegex("é").replaceAll("héé😀é", "e")).toBe("hee😀e");

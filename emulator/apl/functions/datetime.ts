@@ -17,6 +17,19 @@ const NS_PER_WEEK = 7n * NS_PER_DAY;
 /** Kusto's datetime resolution is the 100 ns tick: "end of day" is 23:59:59.9999999 (the endofday page). */
 const TICK_NS = 100n;
 
+/** 0001-01-01T00:00:00Z, the first instant APL's datetime holds. */
+const MIN_DATETIME_NS = -62_135_596_800n * NS_PER_S;
+/** 9999-12-31T23:59:59.999999999Z, the last. */
+const MAX_DATETIME_NS = 253_402_300_800n * NS_PER_S - 1n;
+
+/** A datetime result, or null when it falls outside years 1 to 9999 (an offset or a count too large). */
+function datetimeOrNull(ns: bigint): DateTime | null {
+  return ns < MIN_DATETIME_NS || ns > MAX_DATETIME_NS ? null : new DateTime(ns);
+}
+
+/** Whether a count of calendar units is small enough to stay inside years 1 to 9999 from anywhere. */
+const plausibleCount = (n: number, perYear: number): boolean => Math.abs(n) <= 10_000 * perYear;
+
 /** Floor division of bigints (toward negative infinity). */
 export function floorDiv(a: bigint, b: bigint): bigint {
   const q = a / b;
@@ -363,9 +376,11 @@ function datetimeAdd([part, amount, datetime]: unknown[]): unknown {
   const ns = asDateTimeNs(datetime);
   if (unit === null || n === null || ns === null) return null;
   const months = MONTH_UNITS[unit];
-  if (months !== undefined) return new DateTime(addMonths(ns, n * months));
+  if (months !== undefined) {
+    return plausibleCount(n * months, 12) ? datetimeOrNull(addMonths(ns, n * months)) : null;
+  }
   const fixed = FIXED_UNITS[unit];
-  return fixed === undefined ? null : new DateTime(ns + BigInt(n) * fixed);
+  return fixed === undefined ? null : datetimeOrNull(ns + BigInt(n) * fixed);
 }
 
 /**
@@ -444,8 +459,9 @@ function periodFunction(start: (ns: bigint, offset: number) => bigint, end: bool
     const ns = asDateTimeNs(v);
     const k = offset === undefined ? 0 : asInteger(offset);
     if (ns === null || k === null) return null;
-    const begin = start(ns, k);
-    return new DateTime(end ? start(ns, k + 1) - TICK_NS : begin);
+    // Past about 10,000 years of periods every result is out of range; the calendar math is not even tried.
+    if (!plausibleCount(k, 366)) return null;
+    return datetimeOrNull(end ? start(ns, k + 1) - TICK_NS : start(ns, k));
   });
 }
 
@@ -466,10 +482,10 @@ const startOfYear = (ns: bigint, k: number) => instant(civil(ns).year + k, 1, 1)
 /** unixtime_*_todatetime: a count of `unit` since the epoch; fractions are truncated (the pages). */
 function fromUnix(unit: bigint) {
   return fn(1, 1, ([v]) => {
-    if (typeof v === "string" && /^[+-]?\d+$/.test(v.trim())) return new DateTime(BigInt(v.trim()) * unit);
+    if (typeof v === "string" && /^[+-]?\d+$/.test(v.trim())) return datetimeOrNull(BigInt(v.trim()) * unit);
     const n = asNumber(v);
     if (n === null || !Number.isFinite(n)) return null;
-    return new DateTime(BigInt(Math.trunc(n)) * unit);
+    return datetimeOrNull(BigInt(Math.trunc(n)) * unit);
   });
 }
 
@@ -478,11 +494,11 @@ export const DATETIME_FUNCTIONS: FunctionTable = {
   now: fn(0, 1, ([offset], ctx: FunctionContext) => {
     if (offset === undefined) return new DateTime(ctx.now);
     const ns = asTimespanNs(offset);
-    return ns === null ? null : new DateTime(ctx.now + ns);
+    return ns === null ? null : datetimeOrNull(ctx.now + ns);
   }),
   ago: fn(1, 1, ([span], ctx: FunctionContext) => {
     const ns = asTimespanNs(span);
-    return ns === null ? null : new DateTime(ctx.now - ns);
+    return ns === null ? null : datetimeOrNull(ctx.now - ns);
   }),
   datetime_add: fn(3, 3, datetimeAdd),
   datetime_diff: fn(3, 3, datetimeDiff),

@@ -294,7 +294,7 @@ export const STRING_FUNCTIONS: FunctionTable = {
     const hay = asString(text);
     if (needle === null || hay === null) return null;
     const k = kind === undefined ? "normal" : asString(kind);
-    if (k === "regex") return compileRegex(needle).execAll(hay).length;
+    if (k === "regex") return compileRegex(needle).count(hay);
     if (k !== "normal") return null;
     return countOccurrences(hay, needle);
   }),
@@ -302,7 +302,7 @@ export const STRING_FUNCTIONS: FunctionTable = {
     const re = regexArg(regex);
     const hay = asString(text);
     if (re === null || hay === null) return null;
-    return re.execAll(hay).length;
+    return re.count(hay);
   }),
   indexof: fn(2, 5, (args) => {
     const s = asString(args[0]);

@@ -6,6 +6,9 @@
 import { asBag, asString, fn, type FunctionTable, isNull, unary } from "./common";
 import { aplToString } from "./conversion";
 
+/** A UTF-16 surrogate without its partner, which has no UTF-8 encoding: encoded as U+FFFD, as Go does. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
 /** `+` and %-escapes decoded; a malformed escape left as written rather than failing the row. */
 function decodeComponent(s: string): string {
   const text = s.replace(/\+/g, " ");
@@ -131,7 +134,7 @@ export const URL_FUNCTIONS: FunctionTable = {
     return parts === null ? null : formatUrl(parts);
   }),
   // The page's example: "hello world & special chars" becomes "hello%20world%20%26%20special%20chars".
-  url_encode: unary((v) => encodeURIComponent(asString(v)!)),
+  url_encode: unary((v) => encodeURIComponent(asString(v)!.replace(LONE_SURROGATE, "\uFFFD"))),
   url_decode: unary((v) => decodeComponent(asString(v)!)),
   parse_path: unary((v) => parsePath(asString(v)!)),
 };
