@@ -131,6 +131,26 @@ describe("aggregations through the query path", () => {
     expect((row.make_list_if_id as string[]).slice().sort()).toEqual(["u1", "u2"]);
   });
 
+  it("arg_min(x, *) spreads the row where x is smallest into columns", async () => {
+    const [row] = await query("| summarize arg_min(req_duration_ms, *)");
+    expect(row).toMatchObject({
+      req_duration_ms: 50,
+      method: "GET",
+      status: "404",
+      uri: "/missing",
+      id: "u4",
+      resp_body_size_bytes: 30,
+    });
+  });
+
+  it("make-series runs the same accumulators once per bin, the default where a bin has no row", async () => {
+    const [row] = await query(
+      "| make-series avg(req_duration_ms) default=0, percentile(req_duration_ms, 50) on _time from datetime(2024-01-01) to datetime(2024-01-01T00:04:00Z) step 1m",
+    );
+    expect(row.avg_req_duration_ms).toEqual([200, 450, 625, 0]);
+    expect(row.percentile_req_duration_ms_50).toEqual([100, 200, 50, 0]);
+  });
+
   it("rate by bin(_time, 1m): the sum per second of each minute", async () => {
     const rows = await query("| summarize rate(resp_body_size_bytes) by bin(_time, 1m)");
     expect(rows).toEqual([
