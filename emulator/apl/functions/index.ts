@@ -3,9 +3,10 @@
  * looks names up in. Each family lives in its own module; this one merges them (a name defined twice is a bug
  * and fails at load) and lists the documented functions the emulator refuses, with the reason.
  *
- * Not here, because their arguments are not plain values, so the compiler handles them before looking in this
- * registry: column_ifexists and ensure_field (a column name), bag_pack_columns and pack_all (the row),
- * bin_auto (the query's time range), ingestion_time and cursor_current (the stored event's metadata).
+ * Not here, because their arguments are not plain values: they belong to the compiler, which must handle them
+ * before looking in this registry: column_ifexists and ensure_field (a column name), bag_pack_columns and
+ * pack_all (the row), bin_auto (the query's time range), ingestion_time and cursor_current (the stored event's
+ * metadata).
  */
 import { ARRAY_FUNCTIONS } from "./array";
 import { BAG_FUNCTIONS } from "./bag";
