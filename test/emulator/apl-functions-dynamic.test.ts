@@ -833,6 +833,11 @@ describe("GenAI conversations (genai-functions pages)", () => {
     expect(call("genai_concat_contents", messages, " / ")).toBe(
       "Be brief. / Hi / Hello / 42 / And now? / Done.",
     );
+    // The page's example output ends in the separator, as a last message without text gives.
+    expect(call("genai_concat_contents", [...messages, { role: "assistant", tool_calls: [] }], " /")).toMatch(
+      /Done\. \/$/,
+    );
+    expect(call("genai_concat_contents", [{ content: "a" }, { content: "b" }])).toBe("a b");
     expect(call("genai_conversation_turns", messages)).toBe(2);
     expect(call("genai_has_tool_calls", messages)).toBe(true);
     expect(call("genai_has_tool_calls", [{ role: "user", content: "x" }])).toBe(false);

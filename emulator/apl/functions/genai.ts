@@ -69,12 +69,11 @@ function lastContent(messages: unknown[], role: string): string {
 
 /** The GenAI family (without the pricing functions). */
 export const GENAI_FUNCTIONS: FunctionTable = {
+  // Every message counts, an empty one too: the page's example output ends in the separator ("... blue. /"),
+  // which is what a last message without text (a tool call) gives.
   genai_concat_contents: onMessages(
     (messages, [separator]) =>
-      messages
-        .map(contentOf)
-        .filter((c) => c !== "")
-        .join(separator === undefined ? " " : (asString(separator) ?? " ")),
+      messages.map(contentOf).join(separator === undefined ? " " : (asString(separator) ?? " ")),
     1,
     2,
   ),
