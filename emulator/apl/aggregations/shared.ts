@@ -26,7 +26,8 @@ export function valueKey(v: unknown): string {
     case "bigint":
       return `#${v}`;
     default:
-      return `j${JSON.stringify(v, (_k, x: unknown) => (x instanceof DateTime || x instanceof Timespan ? toOutput(x) : x))}`;
+      // Arrays and bags by their JSON; datetimes and timespans inside them by their toJSON (text, nanoseconds).
+      return `j${JSON.stringify(v)}`;
   }
 }
 
