@@ -59,6 +59,12 @@ export function compileTabular(t: TabularExpr, ctx: CompileContext): Plan {
           by: [],
         });
         break;
+      case "search": {
+        // A filter: it joins the lazy scan like where (a page of matches stops the scan early).
+        const g = compileExpr(o.expr, ctx);
+        ops.push({ op: "where", pred: (r) => g(r) === true });
+        break;
+      }
       case "top": {
         // top n by keys: a sort whose limit keeps a bounded buffer of n rows (engine.ts sortRows).
         const n = constantValue(o.n, ctx);

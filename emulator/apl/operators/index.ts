@@ -32,15 +32,18 @@ import { createHash } from "node:crypto";
 const TIME_FIELDS = new Set(["_time", "_sysTime"]);
 const hasOwn = Object.prototype.hasOwnProperty;
 
-/** The columns of a table: those an operator fixed, else `_time`/`_sysTime` (for events) and every key, sorted. */
-export function tableColumns(t: Table): string[] {
+/**
+ * The columns of a table: those an operator fixed, else `_time`/`_sysTime` (for events) and every key, sorted;
+ * the rows' keys are read a slice at a time within the query's budget.
+ */
+async function columnsOf(t: Table, env: RunEnv): Promise<string[]> {
   if (t.columns) return t.columns;
   const keys = new Set<string>();
   let events = false;
-  for (const r of t.rows) {
+  await env.budget.each(t.rows, (r) => {
     if (r.timeNs !== undefined) events = true;
     for (const k in r.data) if (!TIME_FIELDS.has(k)) keys.add(k);
-  }
+  });
   return [...(events ? ["_time", "_sysTime"] : []), ...[...keys].sort()];
 }
 
@@ -143,7 +146,7 @@ export function lowerOperator(o: Operator, ctx: CompileContext, inputName = ""):
       const tests = o.patterns.map(globTest);
       const keep = o.op === "project-keep";
       return table(o.op, async (input, env) => {
-        const all = tableColumns(input);
+        const all = await columnsOf(input, env);
         const columns = all.filter((c) => tests.some((t) => t(c)) === keep);
         const dropped = new Set(all.filter((c) => !columns.includes(c)));
         const rows = await env.budget.map(input.rows, (r) => {
@@ -157,7 +160,7 @@ export function lowerOperator(o: Operator, ctx: CompileContext, inputName = ""):
     case "project-rename": {
       const renames = o.renames;
       return table("project-rename", async (input, env) => {
-        const all = tableColumns(input);
+        const all = await columnsOf(input, env);
         for (const r of renames) {
           if (!all.includes(r.from))
             throw compileError(ctx, `project-rename: no column '${r.from}' to rename`, o.pos);
@@ -175,8 +178,8 @@ export function lowerOperator(o: Operator, ctx: CompileContext, inputName = ""):
     }
     case "project-reorder": {
       const keys = o.keys.map((k) => ({ test: globTest(k.pattern), order: k.order }));
-      return table("project-reorder", (input) => {
-        const rest = [...tableColumns(input)];
+      return table("project-reorder", async (input, env) => {
+        const rest = [...(await columnsOf(input, env))];
         const front: string[] = [];
         for (const k of keys) {
           let hit = rest.filter((c) => k.test(c));
@@ -186,7 +189,7 @@ export function lowerOperator(o: Operator, ctx: CompileContext, inputName = ""):
             rest.splice(rest.indexOf(c), 1);
           }
         }
-        return Promise.resolve({ rows: input.rows, columns: [...front, ...rest] });
+        return { rows: input.rows, columns: [...front, ...rest] };
       });
     }
     case "distinct": {
@@ -195,7 +198,7 @@ export function lowerOperator(o: Operator, ctx: CompileContext, inputName = ""):
           ? undefined
           : o.columns.map((c) => ({ name: c.name, get: compileExpr(c.expr, ctx) }));
       return table("distinct", async (input, env) => {
-        const names = cols ? cols.map((c) => c.name) : tableColumns(input);
+        const names = cols ? cols.map((c) => c.name) : await columnsOf(input, env);
         const getters = cols ? cols.map((c) => c.get) : names.map((n) => (r: Row) => cell(r, n));
         const seen = new Set<string>();
         const rows: Row[] = [];
@@ -235,14 +238,6 @@ export function lowerOperator(o: Operator, ctx: CompileContext, inputName = ""):
       return lowerMvExpand(o, ctx);
     case "make-series":
       return lowerMakeSeries(o, ctx);
-    case "search": {
-      const g = compileExpr(o.expr, ctx);
-      return table("search", async (input, env) => ({
-        rows: await env.budget.filter(input.rows, (r) => g(r) === true),
-        keepColumns: true,
-        columns: input.columns,
-      }));
-    }
     case "sample": {
       const { n, fraction } = o;
       return table("sample", async (input, env) => {
@@ -281,19 +276,23 @@ export function lowerOperator(o: Operator, ctx: CompileContext, inputName = ""):
       });
     }
     case "getschema":
-      return table("getschema", (input) => {
-        const names = tableColumns(input);
-        const rows = names.map((name, i) => {
-          const types = new Set<string>();
-          for (const r of input.rows) {
+      return table("getschema", async (input, env) => {
+        const names = await columnsOf(input, env);
+        // Each column's types, in one pass over the rows (a slice at a time): one type names it, several are dynamic.
+        const types = names.map(() => new Set<string>());
+        await env.budget.each(input.rows, (r) => {
+          names.forEach((name, i) => {
+            if (types[i].size > 1) return;
             const t = typeOf(cell(r, name));
-            if (t !== "null") types.add(t);
-            if (types.size > 1) break;
-          }
-          const t = types.size === 1 ? schemaType([...types][0]) : types.size === 0 ? "string" : "dynamic";
+            if (t !== "null") types[i].add(t);
+          });
+        });
+        const rows = names.map((name, i) => {
+          const seen = types[i];
+          const t = seen.size === 1 ? schemaType([...seen][0]) : seen.size === 0 ? "string" : "dynamic";
           return { data: { ColumnName: name, ColumnOrdinal: i, DataType: t, ColumnType: t } };
         });
-        return Promise.resolve({ rows, columns: ["ColumnName", "ColumnOrdinal", "DataType", "ColumnType"] });
+        return { rows, columns: ["ColumnName", "ColumnOrdinal", "DataType", "ColumnType"] };
       });
     case "redact":
       return lowerRedact(o, ctx);
@@ -438,8 +437,8 @@ async function join(
   lookup: boolean,
   env: RunEnv,
 ): Promise<TableResult> {
-  const leftCols = tableColumns(left);
-  const rightCols = tableColumns(right);
+  const leftCols = await columnsOf(left, env);
+  const rightCols = await columnsOf(right, env);
   // A key column a side lacks reads as null, which matches nothing (as a missing field does elsewhere).
   const single = on.length === 1 ? on[0] : undefined;
   const leftKey = single
