@@ -31,3 +31,8 @@ export function positionOf(source: string, offset: number): { line: number; colu
   }
   return { line, column: end - lineStart + 1 };
 }
+
+/** The message of every refusal: the construct, and why the emulator cannot run it. */
+export function unsupported(construct: string, why: string): string {
+  return `not supported by the emulator: ${construct} (${why})`;
+}

@@ -1,10 +1,9 @@
-/** The emulator's APL subset: lexer, parser, compiler to closures. */
+/** The emulator's APL: lexer, parser, compiler to closures and plans. */
 export { AplError, positionOf, type AplErrorType } from "./errors";
 export { tokenize, type Token, type TokenKind } from "./lexer";
-export { APL_LIMITS, parseApl, SCALAR_FUNCTIONS, timespanNs } from "./parser";
+export { APL_LIMITS, parseApl, timespanNs, unsupported } from "./parser";
 export {
   compileExpr,
-  compileQuery,
   fieldGetter,
   type Column,
   type CompileContext,
@@ -14,6 +13,7 @@ export {
   type Predicate,
   type Row,
 } from "./compile";
+export { compileQuery, compileTabular } from "./plan";
 export {
   DateTime,
   Timespan,

@@ -97,8 +97,29 @@ export function toText(v: unknown): string {
   return String(v);
 }
 
-/** A value made JSON-safe for a response: datetimes as RFC 3339, timespans as nanoseconds. */
+/**
+ * A value made JSON-safe for a response: datetimes as RFC 3339, timespans as nanoseconds, also inside dynamic
+ * arrays and bags (make-series's time axis, make_list of datetimes); non-finite reals as null, as JSON has none.
+ */
 export function toOutput(v: unknown): unknown {
+  if (v === undefined) return null;
+  if (v === null || typeof v !== "object") {
+    return typeof v === "number" && !Number.isFinite(v) ? null : typeof v === "bigint" ? Number(v) : v;
+  }
   if (v instanceof DateTime || v instanceof Timespan) return v.toJSON();
-  return v === undefined ? null : v;
+  if (Array.isArray(v)) return needsOutput(v) ? v.map(toOutput) : v;
+  if (!needsOutput(v)) return v;
+  const out: Record<string, unknown> = {};
+  for (const [k, x] of Object.entries(v as Record<string, unknown>)) out[k] = toOutput(x);
+  return out;
+}
+
+/** Whether a dynamic value holds anything toOutput must change (checked before copying it). */
+function needsOutput(v: unknown): boolean {
+  if (v === undefined || v instanceof DateTime || v instanceof Timespan || typeof v === "bigint") return true;
+  if (typeof v === "number") return !Number.isFinite(v);
+  if (v === null || typeof v !== "object") return false;
+  if (Array.isArray(v)) return v.some(needsOutput);
+  for (const k in v) if (needsOutput((v as Record<string, unknown>)[k])) return true;
+  return false;
 }

@@ -3,8 +3,9 @@
  * for as long as the pipeline allows (where, sort by _time), so the common paging query is one pass from
  * one end that stops collecting at the limit; anything else materializes and falls back to real work.
  */
-import type { Column, Plan, PlanOp, Predicate, Row } from "../apl/compile";
-import { sortCompare, toOutput } from "../apl/values";
+import type { Column, Plan, PlanAggregation, PlanOp, Predicate, Row, RunEnv, Table } from "../apl/compile";
+import { AplError } from "../apl/errors";
+import { DateTime, Timespan, sortCompare } from "../apl/values";
 import type { StoredEvent } from "../store/events";
 import { QueryBudget } from "./budget";
 
@@ -19,6 +20,18 @@ export interface ExecOptions {
   pageLimit: number;
   /** Time budget and slicing; an unbounded budget (default timeout, no shutdown signal) when not given. */
   budget?: QueryBudget;
+  /** Events of the other datasets a query reads (union, join, lookup); none when not given. */
+  datasetEvents?: (name: string) => readonly StoredEvent[] | undefined;
+  /** Names of every dataset, for union's wildcards. */
+  datasetNames?: () => string[];
+}
+
+/** A dataset a sub-query reads and the store does not hold. */
+export class UnknownDatasetError extends Error {
+  override readonly name = "UnknownDatasetError";
+  constructor(readonly dataset: string) {
+    super(`dataset "${dataset}" not found`);
+  }
 }
 
 /** The aggregations of a summarize, kept for the legacy format's buckets. */
@@ -158,7 +171,7 @@ async function drain(
  */
 async function sortRows(
   rows: Row[],
-  keys: { get: Column["get"]; desc: boolean }[],
+  keys: { get: Column["get"]; desc: boolean; nullsFirst?: boolean }[],
   budget: QueryBudget,
   top = Infinity,
 ): Promise<Row[]> {
@@ -173,10 +186,11 @@ async function sortRows(
       const y = b.k[j];
       const xn = x === null || x === undefined;
       const yn = y === null || y === undefined;
-      // Kusto's defaults: nulls last when descending, first when ascending.
+      // Kusto's defaults: nulls last when descending, first when ascending; `nulls first|last` overrides.
       if (xn || yn) {
         if (xn && yn) continue;
-        return (xn ? 1 : -1) * (keys[j].desc ? 1 : -1);
+        const first = keys[j].nullsFirst ?? !keys[j].desc;
+        return xn === first ? -1 : 1;
       }
       const c = sortCompare(x, y);
       if (c !== 0) return keys[j].desc ? -c : c;
@@ -206,122 +220,168 @@ async function sortRows(
   return best.map((d) => d.row);
 }
 
-function groupKey(values: unknown[]): string {
-  return JSON.stringify(values.map((v) => (v === undefined ? null : v)));
+/** A group key's text: cheap for the common scalar keys, JSON for dynamic ones. */
+function keyText(v: unknown): string {
+  if (v === null || v === undefined) return "n";
+  switch (typeof v) {
+    case "string":
+      return `s${v}`;
+    case "number":
+      return `#${v}`;
+    case "boolean":
+      return v ? "b1" : "b0";
+  }
+  if (v instanceof DateTime) return `d${v.ns}`;
+  if (v instanceof Timespan) return `t${v.ns}`;
+  return `j${JSON.stringify(v, (_k, x: unknown) => (x instanceof DateTime ? `d${x.ns}` : x instanceof Timespan ? `t${x.ns}` : x))}`;
 }
 
-/** A value topk counted. */
-interface TopkEntry {
-  key: unknown;
-  count: number;
+const NO_ARGS: unknown[] = [];
+
+/** One aggregation's per-row step: its arguments evaluated, handed to the group's accumulator. */
+function feeder(agg: PlanAggregation): (acc: ReturnType<PlanAggregation["create"]>, row: Row) => void {
+  const g = agg.getters;
+  switch (g.length) {
+    case 0:
+      return (acc) => acc.add(NO_ARGS);
+    case 1: {
+      const [a] = g;
+      return (acc, row) => acc.add([a(row)]);
+    }
+    case 2: {
+      const [a, b] = g;
+      return (acc, row) => acc.add([a(row), b(row)]);
+    }
+    default:
+      return (acc, row) => acc.add(g.map((x) => x(row)));
+  }
 }
 
-/**
- * topk's cell: the k most frequent values as `{key, count, error}`, most frequent first (ties by value, so the
- * answer does not depend on arrival order). The shape is what axiomhq/axiom-go axiom/datasets_integration_test.go
- * reads from the live service for `topk(remote_ip, 1)`; the service estimates, the emulator counts exactly, so
- * `error` is always 0.
- */
-async function topk(
-  counts: Map<string, TopkEntry> | undefined,
-  k: number,
-  budget: QueryBudget,
-): Promise<{ key: unknown; count: number; error: number }[]> {
-  if (!counts) return [];
-  const sorted = await budget.sort(
-    [...counts.values()],
-    (a, b) => b.count - a.count || sortCompare(a.key, b.key),
-  );
-  return sorted.slice(0, k).map((e) => ({ key: toOutput(e.key), count: e.count, error: 0 }));
+/** A summarize's aggregations flattened: expressions over aggregations contribute their hidden parts. */
+function leaves(aggs: PlanAggregation[]): PlanAggregation[] {
+  return aggs.flatMap((a) => (a.parts ? a.parts : [a]));
 }
 
 async function summarize(
   rows: Row[],
   op: Extract<PlanOp, { op: "summarize" }>,
   budget: QueryBudget,
-): Promise<Row[]> {
-  interface Acc {
+): Promise<{ rows: Row[]; columns: string[] }> {
+  type Acc = ReturnType<PlanAggregation["create"]>;
+  interface Group {
     keys: unknown[];
-    count: number;
-    state: { sum: number; n: number; best: unknown; seen?: Set<string>; counts?: Map<string, TopkEntry> }[];
+    accs: Acc[];
   }
-  const groups = new Map<string, Acc>();
-  await budget.each(rows, (row) => {
-    const keys = op.by.map((b) => b.get(row));
-    const k = groupKey(keys);
-    let acc = groups.get(k);
-    if (!acc) {
-      acc = { keys, count: 0, state: op.aggs.map(() => ({ sum: 0, n: 0, best: undefined })) };
-      groups.set(k, acc);
-    }
-    acc.count++;
-    op.aggs.forEach((agg, j) => {
-      if (!agg.get) return;
-      const v = agg.get(row);
-      if (v === null || v === undefined) return;
-      const s = acc.state[j];
-      if (agg.fn === "sum" || agg.fn === "avg") {
-        if (typeof v === "number") {
-          s.sum += v;
-          s.n++;
-        }
-      } else if (agg.fn === "min" || agg.fn === "max") {
-        if (s.best === undefined) s.best = v;
-        else {
-          const c = sortCompare(v, s.best);
-          if (agg.fn === "min" ? c < 0 : c > 0) s.best = v;
-        }
-      } else if (agg.fn === "dcount") {
-        (s.seen ??= new Set()).add(groupKey([v]));
-      } else if (agg.fn === "topk") {
-        const key = groupKey([v]);
-        const counts = (s.counts ??= new Map());
-        const entry = counts.get(key);
-        if (entry) entry.count++;
-        else counts.set(key, { key: v, count: 1 });
+  const flat = leaves(op.aggs);
+  const feeds = flat.map(feeder);
+  const nAggs = flat.length;
+  const window = op.windowNs;
+  const newGroup = (keys: unknown[]): Group => ({ keys, accs: flat.map((a) => a.create(window)) });
+  const groups = new Map<string, Group>();
+  const by = op.by.map((b) => b.get);
+  const add = (group: Group, row: Row) => {
+    for (let j = 0; j < nAggs; j++) feeds[j](group.accs[j], row);
+  };
+  if (by.length === 0) {
+    const group = newGroup([]);
+    groups.set("", group);
+    await budget.each(rows, (row) => add(group, row));
+  } else if (by.length === 1 && op.by[0].timeBinNs !== undefined) {
+    // by bin(_time, w): events grouped by their bin's number, a bigint Map key (compared by value); the bin's
+    // datetime is made once per group, not once per row. Rows whose _time was replaced take the generic path.
+    const width = op.by[0].timeBinNs;
+    const [get] = by;
+    const bins = new Map<bigint, Group>();
+    await budget.each(rows, (row) => {
+      const ns = row.timeNs;
+      if (ns === undefined || row.data._time !== undefined) {
+        const v = get(row);
+        const k = keyText(v);
+        let group = groups.get(k);
+        if (!group) groups.set(k, (group = newGroup([v])));
+        add(group, row);
+        return;
       }
+      let q = ns / width;
+      if (ns < 0n && ns % width !== 0n) q -= 1n;
+      let group = bins.get(q);
+      if (!group) {
+        const start = new DateTime(q * width);
+        const k = keyText(start);
+        group = groups.get(k);
+        if (!group) groups.set(k, (group = newGroup([start])));
+        bins.set(q, group);
+      }
+      add(group, row);
     });
-  });
+  } else if (by.length === 1) {
+    // One group key: no key array per row, only the key's text.
+    const [get] = by;
+    await budget.each(rows, (row) => {
+      const v = get(row);
+      const k = keyText(v);
+      let group = groups.get(k);
+      if (!group) groups.set(k, (group = newGroup([v])));
+      add(group, row);
+    });
+  } else {
+    await budget.each(rows, (row) => {
+      const keys = by.map((g) => g(row));
+      let k = "";
+      for (const v of keys) k += `${keyText(v)}\u0000`;
+      let group = groups.get(k);
+      if (!group) groups.set(k, (group = newGroup(keys)));
+      add(group, row);
+    });
+  }
   const out: Row[] = [];
-  for (const acc of groups.values()) {
+  const spread = new Set<string>();
+  const taken = new Set([
+    ...op.by.map((b) => b.name),
+    ...op.aggs.flatMap((a) => a.outputs.filter((n) => n !== "*")),
+  ]);
+  for (const group of groups.values()) {
     const data: Record<string, unknown> = {};
-    op.by.forEach((b, j) => (data[b.name] = acc.keys[j] ?? null));
-    for (let j = 0; j < op.aggs.length; j++) {
-      const agg = op.aggs[j];
-      const s = acc.state[j];
-      switch (agg.fn) {
-        case "count":
-          data[agg.name] = acc.count;
-          break;
-        case "sum":
-          data[agg.name] = s.sum;
-          break;
-        case "avg":
-          data[agg.name] = s.n === 0 ? null : s.sum / s.n;
-          break;
-        case "min":
-        case "max":
-          data[agg.name] = s.best ?? null;
-          break;
-        case "dcount":
-          data[agg.name] = s.seen?.size ?? 0;
-          break;
-        case "topk":
-          data[agg.name] = await topk(s.counts, agg.k ?? 1, budget);
-          break;
+    op.by.forEach((b, j) => (data[b.name] = group.keys[j] ?? null));
+    let leaf = 0;
+    for (const agg of op.aggs) {
+      if (agg.parts) {
+        const values = agg.parts.map(() => group.accs[leaf++].result()[0]);
+        data[agg.name] = agg.combine!(values) ?? null;
+        continue;
       }
+      const cells = group.accs[leaf++].result();
+      agg.outputs.forEach((name, i) => {
+        const v = cells[i];
+        if (name === "*") {
+          // arg_max(x, *): the row's columns, spread into the output row.
+          if (v && typeof v === "object" && !Array.isArray(v)) {
+            for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
+              if (taken.has(k)) continue;
+              data[k] = x ?? null;
+              spread.add(k);
+            }
+          }
+        } else data[name] = v ?? null;
+      });
     }
     out.push({ data });
     if (out.length % budget.rowsPerSlice === 0) await budget.checkpoint();
   }
+  const columns = [
+    ...op.by.map((b) => b.name),
+    ...op.aggs.flatMap((a) => a.outputs.flatMap((n) => (n === "*" ? [...spread] : [n]))),
+  ];
   // Groups come out ordered by their keys so that pages are deterministic.
-  return op.by.length === 0
-    ? out
-    : sortRows(
-        out,
-        op.by.map((b) => ({ get: (r: Row) => r.data[b.name], desc: false })),
-        budget,
-      );
+  const sorted =
+    op.by.length === 0
+      ? out
+      : await sortRows(
+          out,
+          op.by.map((b) => ({ get: (r: Row) => r.data[b.name], desc: false })),
+          budget,
+        );
+  return { rows: sorted, columns };
 }
 
 /** Runs `plan` over `events` (ascending by time and arrival) with the request's range, cursor and limit. */
@@ -331,10 +391,37 @@ export async function execute(
   opts: ExecOptions,
 ): Promise<ExecResult> {
   const budget = opts.budget ?? new QueryBudget();
-  let lo = opts.startNs === undefined ? 0 : lowerBound(events, timeOf, opts.startNs, false);
-  let hi = opts.endNs === undefined ? events.length : lowerBound(events, timeOf, opts.endNs, true);
+  const env: RunEnv = {
+    budget,
+    datasetNames: () => opts.datasetNames?.() ?? [],
+    run: async (sub: Plan): Promise<Table> => {
+      // A sub-query runs whole over its dataset within the query's range: no cursor, no page limit.
+      let subEvents: readonly StoredEvent[] = [];
+      if (sub.source === undefined || sub.source.kind === "dataset") {
+        const name = sub.source?.name ?? sub.dataset;
+        const found = opts.datasetEvents?.(name);
+        if (found === undefined) throw new UnknownDatasetError(name);
+        subEvents = found;
+      }
+      const res = await execute(subEvents, sub, {
+        ...opts,
+        cursor: undefined,
+        includeCursor: undefined,
+        pageLimit: Infinity,
+        budget,
+      });
+      return { rows: res.rows, columns: res.columns };
+    },
+  };
+  const fromTable = plan.source?.kind === "table";
+  let lo = opts.startNs === undefined || fromTable ? 0 : lowerBound(events, timeOf, opts.startNs, false);
+  let hi = fromTable
+    ? 0
+    : opts.endNs === undefined
+      ? events.length
+      : lowerBound(events, timeOf, opts.endNs, true);
   const desc = cursorDescending(plan.ops);
-  if (opts.cursor !== undefined && opts.cursor !== "") {
+  if (!fromTable && opts.cursor !== undefined && opts.cursor !== "") {
     if (desc) hi = Math.min(hi, lowerBound(events, rowIdOf, opts.cursor, !!opts.includeCursor));
     else lo = Math.max(lo, lowerBound(events, rowIdOf, opts.cursor, !opts.includeCursor));
   }
@@ -352,6 +439,15 @@ export async function execute(
   let rows: Row[] = [];
   let matched: number | undefined;
   let order: { field: string; desc: boolean }[] | undefined;
+  if (plan.source?.kind === "table") {
+    const t = await plan.source.run(env);
+    scan = undefined;
+    rows = t.rows;
+    result.columns = t.columns;
+    result.derived = true;
+    result.rowsExamined = rows.length;
+    order = [];
+  }
 
   const materialize = async (limit = Infinity): Promise<Row[]> => {
     if (!scan) return rows;
@@ -374,8 +470,14 @@ export async function execute(
         break;
       case "sort":
         order = op.keys.map((k) => ({ field: k.name, desc: k.desc }));
-        if (scan && op.keys.length === 1 && op.keys[0].name === "_time") scan.desc = op.keys[0].desc;
-        else {
+        if (
+          scan &&
+          op.keys.length === 1 &&
+          op.keys[0].name === "_time" &&
+          op.keys[0].nullsFirst === undefined
+        ) {
+          scan.desc = op.keys[0].desc;
+        } else {
           const all = await materialize();
           const next = plan.ops[at + 1];
           // A limit right after only needs the first n; the count is what the sort saw, as the limit would say.
@@ -404,6 +506,7 @@ export async function execute(
         else rows = await budget.map(rows, map);
         if (!base) result.columns = cols.map((c) => c.name);
         else if (result.columns) {
+          result.columns = [...result.columns];
           for (const c of cols) if (!result.columns.includes(c.name)) result.columns.push(c.name);
         }
         result.derived = true;
@@ -412,13 +515,25 @@ export async function execute(
       case "summarize": {
         rows = await materialize();
         matched ??= rows.length;
-        rows = await summarize(rows, op, budget);
-        result.columns = [...op.by.map((b) => b.name), ...op.aggs.map((a) => a.name)];
+        const out = await summarize(rows, op, budget);
+        rows = out.rows;
+        result.columns = out.columns;
         result.summary = {
           by: op.by.map((b) => b.name),
           aggs: op.aggs.map((a) => ({ name: a.name, fn: a.fn, fields: a.fields, args: a.args })),
         };
         order = op.by.map((b) => ({ field: b.name, desc: false }));
+        result.derived = true;
+        break;
+      }
+      case "table": {
+        const input = await materialize();
+        const out = await op.run({ rows: input, columns: result.columns }, env);
+        rows = out.rows;
+        if (!out.keepColumns || out.columns) result.columns = out.columns;
+        if (out.order) order = out.order;
+        // Rows a table operator made are no longer summarize's groups.
+        result.summary = out.summary;
         result.derived = true;
         break;
       }
@@ -433,4 +548,9 @@ export async function execute(
   result.rowsMatched = matched ?? rows.length;
   result.order = order ?? [];
   return result;
+}
+
+/** An AplError for the engine's callers: what a sub-query's operator refused while running. */
+export function isQueryError(err: unknown): err is AplError {
+  return err instanceof AplError;
 }

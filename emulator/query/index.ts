@@ -13,7 +13,7 @@ import { INVALID_FIELD_STATUS, errorReply, type Reply } from "../http";
 import type { EventStoreApi } from "../store/events";
 import { nowNs, parseQueryTimeNs } from "../time";
 import { QueryBudget, QueryInterrupted, type QueryBudgetOptions } from "./budget";
-import { execute, type ExecResult } from "./engine";
+import { execute, UnknownDatasetError, type ExecResult } from "./engine";
 import { buildStatus, legacyBody, tabularBody } from "./format";
 import {
   compileLegacyFilter,
@@ -54,6 +54,12 @@ function invalidField(message: string): Reply {
  */
 export type DatasetExists = (name: string) => boolean;
 
+/** A query the APL front end refused: 400 with `detail: {line, column, errorType, message}`. */
+function aplErrorReply(err: AplError): Reply {
+  const detail = { line: err.line, column: err.column, errorType: err.errorType, message: err.message };
+  return badRequest(`apl: ${err.message} (line ${err.line}, column ${err.column})`, detail);
+}
+
 function notFound(dataset: string): Reply {
   return errorReply(404, `dataset "${dataset}" not found`);
 }
@@ -85,6 +91,10 @@ async function executeWithin(
     return await execute(events, plan, opts);
   } catch (err) {
     if (err instanceof QueryInterrupted) return interrupted(err);
+    if (err instanceof UnknownDatasetError) return notFound(err.dataset);
+    // An operator that finds its input unusable while running (project-rename of a missing column, a join key
+    // neither side has) answers as a query error, like one found while compiling.
+    if (err instanceof AplError) return aplErrorReply(err);
     throw err;
   }
 }
@@ -120,7 +130,13 @@ export function elapsedUs(startedAt: bigint, now: bigint = process.hrtime.bigint
  * 1,000 when neither the query nor the request gives one.
  */
 export function aplPageLimit(ops: readonly PlanOp[], requestLimit?: number): number {
-  const limits = ops.flatMap((o) => (o.op === "limit" ? [o.n] : []));
+  // A limit bounds the page only when no later operator can make more rows than it kept (mv-expand, join, union,
+  // getschema...): those are table operators, so only the limits after the last of them count.
+  let from = 0;
+  ops.forEach((o, i) => {
+    if (o.op === "table") from = i + 1;
+  });
+  const limits = ops.slice(from).flatMap((o) => (o.op === "limit" ? [o.n] : []));
   if (requestLimit !== undefined) limits.push(requestLimit);
   return limits.length === 0 ? DEFAULT_PAGE_LIMIT : Math.min(...limits, SERVER_PAGE_LIMIT);
 }
@@ -151,11 +167,13 @@ export async function runAplQuery(
     plan = compileQuery(parseApl(req.value.apl), { now, ...range, stats });
   } catch (err) {
     if (!(err instanceof AplError)) throw err;
-    const detail = { line: err.line, column: err.column, errorType: err.errorType, message: err.message };
-    return badRequest(`apl: ${err.message} (line ${err.line}, column ${err.column})`, detail);
+    return aplErrorReply(err);
   }
-  if (!exists(plan.dataset)) return notFound(plan.dataset);
-  const events = store.events(plan.dataset) ?? [];
+  // Every dataset the query names must exist (a union's wildcard may match none).
+  for (const name of plan.datasets ?? [plan.dataset]) {
+    if (name !== "" && !name.includes("*") && !exists(name)) return notFound(name);
+  }
+  const events = plan.dataset === "" ? [] : (store.events(plan.dataset) ?? []);
   budget.sizeSlices(stats.nodes);
   const res = await executeWithin(events, plan, {
     ...range,
@@ -163,13 +181,14 @@ export async function runAplQuery(
     includeCursor: req.value.includeCursor,
     pageLimit: aplPageLimit(plan.ops, req.value.limit),
     budget,
+    datasetEvents: (name) => (exists(name) ? (store.events(name) ?? []) : undefined),
+    datasetNames: () => store.names().filter(exists),
   });
   if ("status" in res) return res;
   const status = buildStatus(res, req.value.cursor, elapsedUs(startedAt));
+  const shown = plan.dataset !== "" ? plan.dataset : (plan.datasets?.find((d) => !d.includes("*")) ?? "");
   const out =
-    fmt.value === "tabular"
-      ? tabularBody(res, status, plan.dataset)
-      : legacyBody(res, status, { dataset: plan.dataset });
+    fmt.value === "tabular" ? tabularBody(res, status, shown) : legacyBody(res, status, { dataset: shown });
   return { status: 200, body: out };
 }
 

@@ -1,12 +1,14 @@
 /** The legacy query's JSON filter tree and projection, lowered onto the same plan as APL. */
 import {
   type Column,
+  compileAggregation,
   compileExpr,
   fieldGetter,
   type PlanAggregation,
   type PlanOp,
   type Predicate,
 } from "../apl/compile";
+import { compileRegex, type Regex } from "../apl/regex";
 import { AplError } from "../apl/errors";
 import { parseApl } from "../apl/parser";
 import { DateTime, compareValues, equalValues, toText } from "../apl/values";
@@ -50,8 +52,11 @@ const MAX_DEPTH = 100;
 /** Longest pattern a `regexp` filter may hold: the emulator runs patterns in-process, so it keeps them short. */
 export const MAX_PATTERN_LENGTH = 1024;
 
-/** A `regexp` filter's pattern as a RegExp; an empty or invalid pattern is a 422 naming the filter's value. */
-function compilePattern(pattern: string, caseSensitive: boolean, at: string): RegExp {
+/**
+ * A `regexp` filter's pattern, compiled with RE2 (emulator/apl/regex.ts: linear time, so `(a+)+$` cannot stall the
+ * emulator as JavaScript's backtracking engine did); an empty or invalid pattern is a 422 naming the filter's value.
+ */
+function compilePattern(pattern: string, caseSensitive: boolean, at: string): Regex {
   if (pattern === "") throw new LegacyRequestError(`${at}.value`, "must be a non-empty pattern for regexp");
   if (pattern.length > MAX_PATTERN_LENGTH) {
     throw new LegacyRequestError(
@@ -61,9 +66,10 @@ function compilePattern(pattern: string, caseSensitive: boolean, at: string): Re
   }
   try {
     // Unanchored, as RE2's MatchString; case-insensitive unless caseSensitive, as the other string operators.
-    return new RegExp(pattern, caseSensitive ? "" : "i");
+    return compileRegex(pattern, { caseInsensitive: !caseSensitive });
   } catch (e) {
-    throw new LegacyRequestError(`${at}.value`, `is not a valid regular expression: ${(e as Error).message}`);
+    if (!(e instanceof AplError)) throw e;
+    throw new LegacyRequestError(`${at}.value`, `is not a valid regular expression: ${e.message}`);
   }
 }
 
@@ -183,7 +189,7 @@ export function legacyProjection(project: readonly unknown[]): Column[] {
 
 /** Aggregation operations the legacy query accepts (a subset of axiomhq/axiom-go axiom/querylegacy/aggregation.go),
  * and the APL function each runs as. */
-const LEGACY_AGGREGATIONS: Record<string, PlanAggregation["fn"]> = {
+const LEGACY_AGGREGATIONS: Record<string, string> = {
   count: "count",
   distinct: "dcount",
   sum: "sum",
@@ -269,8 +275,20 @@ export function legacySummarize(
       k = argument;
     }
     const name = typeof alias === "string" && alias !== "" ? alias : (op as string).toUpperCase();
-    const get = field === "*" ? undefined : fieldGetter(field, field.split("."));
-    return { name, fn, get, k, fields: field === "*" ? [] : [field], args: k !== undefined ? [k] : [] };
+    const path = field.split(".");
+    const fieldExpr = { kind: "field" as const, name: field, path, pos: 0 };
+    // The same accumulators as APL's summarize; count counts rows whatever its field.
+    const args =
+      fn === "count"
+        ? []
+        : fn === "topk"
+          ? [fieldExpr, { kind: "literal" as const, value: { type: "int" as const, value: k! }, pos: 0 }]
+          : [fieldExpr];
+    const agg = compileAggregation(
+      { given: name, fn, args, argTexts: args.map(() => field), pos: 0 },
+      { now: 0n },
+    );
+    return { ...agg, fields: field === "*" ? [] : [field], args: k !== undefined ? [k] : [] };
   });
   if (aggs.length === 0) {
     if (groupBy.length > 0) throw new LegacyRequestError("groupBy", "needs at least one aggregation");

@@ -95,7 +95,9 @@ describe("APL where expressions", () => {
       [6],
     ],
     ["true literal", "t | where true", [6, 5, 4, 3, 2, 1]],
-    ["null literal", "t | where duration == null", [6]],
+    // apl/data-types/null-values.mdx: null == null is bool(null), which where drops; isnull() finds nulls.
+    ["null == null is null, not true", "t | where duration == null", []],
+    ["isnull finds the null", "t | where isnull(duration)", [6]],
     ["strcat() concatenates", "t | where strcat(service, '-', status) == 'web-404'", [2]],
     ["tolower()", "t | where tolower(service) == 'api-gw'", [4]],
     ["strlen()", "t | where strlen(msg) == 12", [6]],
@@ -293,12 +295,12 @@ describe("APL errors point at the offending token", () => {
     ["missing expression", "t | where", 1, 10],
     ["missing dataset", "| where a", 1, 1],
     ["empty bracket dataset", "[''] | limit 1", 1, 2],
-    ["sort by an expression", "t | sort by a + 1", 1, 13],
-    ["project an unnamed expression", "t | project a + 1", 1, 13],
+    ["sort by nothing", "t | sort by", 1, 12],
+    ["project with a dangling comma", "t | project a,", 1, 15],
     ["! without an operator", "t | where a ! b", 1, 13],
     ["error on a later line", "t\n| where a ==\n  | limit 1", 3, 3],
     ["unknown operator on a later line", "t\n| where a == 1\n| frobnicate", 3, 3],
-    ["a hyphenated operator", "t | project-away a", 1, 5],
+    ["an unknown hyphenated operator", "t | project-frobnicate a", 1, 5],
   ])("%s: %j", async (_rule, apl, line, column) => {
     let err: unknown;
     try {
@@ -316,8 +318,8 @@ describe("APL errors point at the offending token", () => {
     });
   });
 
-  it.each([["project-away"], ["project-rename"], ["mv-expand"]])(
-    "the hyphenated operator %s is named whole as unsupported",
+  it.each([["project-frobnicate"], ["mv-apply"], ["make-graph"]])(
+    "the unknown hyphenated operator %s is named whole",
     (name) => {
       expect(() => parseApl(`t | ${name} a`)).toThrow(`unknown or unsupported operator '${name}'`);
     },

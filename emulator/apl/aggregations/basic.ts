@@ -1,0 +1,197 @@
+/** count, sum, avg, min, max, stdev, variance, rate, arg_max and arg_min. */
+import { Timespan, sortCompare } from "../values";
+import { AggregationArgumentError, type AggregationFunction } from "./contract";
+import { argNamePart, singleColumn, splitNamedArg, uniqueNames } from "./naming";
+import { NumericInput, isNullish, namedAfterFirstArg } from "./shared";
+
+/** count(): rows. count(x) (Kusto's form): rows where x is not null. */
+export function defineCount(fn: string): AggregationFunction {
+  return {
+    minArgs: 0,
+    maxArgs: 1,
+    outputNames: (given, argTexts) => [given ?? `${fn}_${argTexts.length ? argNamePart(argTexts[0]) : ""}`],
+    create() {
+      let n = 0;
+      return {
+        add(args) {
+          if (args.length === 0 || !isNullish(args[0])) n++;
+        },
+        result: () => [n],
+      };
+    },
+  };
+}
+
+/** sum(x): the sum of the numeric values; 0 when there are none (sumif.mdx: "If no records meet the condition, the result is 0"). */
+export function defineSum(fn: string): AggregationFunction {
+  return {
+    minArgs: 1,
+    maxArgs: 1,
+    outputNames: namedAfterFirstArg(fn),
+    create() {
+      const input = new NumericInput();
+      let total = 0;
+      // Timespans add exactly, in bigint nanoseconds.
+      let timespanTotal = 0n;
+      return {
+        add([v]) {
+          if (v instanceof Timespan) {
+            input.read(v);
+            timespanTotal += v.ns;
+            return;
+          }
+          const x = input.read(v);
+          if (x !== undefined) total += x;
+        },
+        result() {
+          if (input.timespans > 0 && input.numbers === 0) return [new Timespan(timespanTotal)];
+          return [total + Number(timespanTotal)];
+        },
+      };
+    },
+  };
+}
+
+/** avg(x): the mean of the numeric values, null when there are none (avgif.mdx). */
+export function defineAvg(fn: string): AggregationFunction {
+  return {
+    minArgs: 1,
+    maxArgs: 1,
+    outputNames: namedAfterFirstArg(fn),
+    create() {
+      const input = new NumericInput();
+      let total = 0;
+      let n = 0;
+      return {
+        add([v]) {
+          const x = input.read(v);
+          if (x === undefined) return;
+          total += x;
+          n++;
+        },
+        result: () => [n === 0 ? null : input.out(total / n)],
+      };
+    },
+  };
+}
+
+/** min(x) / max(x): the extreme non-null value in APL's order, of the input's type; null when there is none. */
+export function defineExtreme(fn: string, kind: "min" | "max"): AggregationFunction {
+  const sign = kind === "min" ? -1 : 1;
+  return {
+    minArgs: 1,
+    maxArgs: 1,
+    outputNames: namedAfterFirstArg(fn),
+    create() {
+      let best: unknown = undefined;
+      return {
+        add([v]) {
+          if (isNullish(v) || (typeof v === "number" && Number.isNaN(v))) return;
+          if (best === undefined || Math.sign(sortCompare(v, best)) === sign) best = v;
+        },
+        result: () => [best ?? null],
+      };
+    },
+  };
+}
+
+/**
+ * variance(x) / stdev(x): the sample variance and standard deviation (n − 1), as the reference's
+ * query-data/visualizations.mdx says ("returns the sample variance"); Welford's update, stable in one pass.
+ * Null when there are no values (varianceif.mdx), 0 for one value. stdev of timespans is a timespan; variance
+ * of timespans is a number of ns².
+ */
+export function defineSpread(fn: string, kind: "variance" | "stdev"): AggregationFunction {
+  return {
+    minArgs: 1,
+    maxArgs: 1,
+    outputNames: namedAfterFirstArg(fn),
+    create() {
+      const input = new NumericInput();
+      let n = 0;
+      let mean = 0;
+      let m2 = 0;
+      return {
+        add([v]) {
+          const x = input.read(v);
+          if (x === undefined) return;
+          n++;
+          const delta = x - mean;
+          mean += delta / n;
+          m2 += delta * (x - mean);
+        },
+        result() {
+          if (n === 0) return [null];
+          const variance = n === 1 ? 0 : m2 / (n - 1);
+          return [kind === "variance" ? variance : input.out(Math.sqrt(variance))];
+        },
+      };
+    },
+  };
+}
+
+/**
+ * rate(x): the sum of x per second over the group's time window (rate.mdx: `rate(field) by bin(_time, 1h)` is
+ * the rate over each hour, without a bin it is over the query's window). The core gives the window in the
+ * {@link AggregationContext}; without one (a compile-time check of the constants) the cell is null.
+ */
+export function defineRate(fn: string): AggregationFunction {
+  return {
+    minArgs: 1,
+    maxArgs: 1,
+    outputNames: namedAfterFirstArg(fn),
+    create(_constants, context) {
+      const window = context?.windowNs;
+      if (window !== undefined && window <= 0n) {
+        throw new AggregationArgumentError(`${fn}() needs a time window longer than 0, got ${window} ns`);
+      }
+      const input = new NumericInput();
+      let total = 0;
+      return {
+        add([v]) {
+          const x = input.read(v);
+          if (x !== undefined) total += x;
+        },
+        result: () => [window === undefined ? null : total / (Number(window) / 1e9)],
+      };
+    },
+  };
+}
+
+/**
+ * arg_max(expr, col1, ...) / arg_min: the row where expr is largest (smallest), giving expr and the other
+ * arguments' values from that row; the first such row wins a tie. Rows where expr is null are skipped. Columns
+ * are named after the arguments (`arg_max(name=expr, ...)` names them, arg-max.mdx "Name fields"); `*` stands for
+ * every column of the row, given to the core as one object under the name `*`.
+ */
+export function defineArgExtreme(fn: string, kind: "max" | "min"): AggregationFunction {
+  const sign = kind === "max" ? 1 : -1;
+  return {
+    minArgs: 1,
+    maxArgs: Infinity,
+    outputNames(given, argTexts) {
+      const names = argTexts.map((text, i) => {
+        const trimmed = text.trim();
+        if (trimmed === "*") return "*";
+        const { name, expr } = splitNamedArg(trimmed);
+        if (name) return name;
+        const column = singleColumn(expr);
+        if (column !== undefined) return column;
+        return i === 0 ? `${kind}_` : `${fn}_arg${i}`;
+      });
+      if (given !== undefined) names[0] = given;
+      return uniqueNames(names);
+    },
+    create() {
+      let best: unknown[] | undefined;
+      return {
+        add(args) {
+          const v = args[0];
+          if (isNullish(v) || (typeof v === "number" && Number.isNaN(v))) return;
+          if (best === undefined || Math.sign(sortCompare(v, best[0])) === sign) best = args.slice();
+        },
+        result: () => best ?? [],
+      };
+    },
+  };
+}

@@ -1,0 +1,54 @@
+/** The contract between the aggregation registry and the query core: accumulators, their context, their errors. */
+
+/** One group's running state of one aggregation. */
+export interface Accumulator {
+  /** Takes one row's evaluated arguments (constants included, at their positions). */
+  add(args: unknown[]): void;
+  /**
+   * One value per output column, in the order of {@link AggregationFunction.outputNames}. arg_max and arg_min give
+   * no cells when no row had a value to compare (every column is then null).
+   */
+  result(): unknown[];
+}
+
+/** What an accumulator may need from the query besides its arguments. */
+export interface AggregationContext {
+  /**
+   * The time window a group covers, in nanoseconds, for `rate`: the bin's width when the summarize groups by
+   * `bin(_time, w)` or `bin_auto(_time)`, otherwise the query's range (the reference's rate.mdx: "over the entire
+   * query window").
+   */
+  windowNs?: bigint;
+  /** The arguments' source texts, as given to outputNames: spotlight names its fields after them. */
+  argTexts?: readonly string[];
+}
+
+/** A documented aggregation: its arity, which arguments are constants, its output names and its accumulator. */
+export interface AggregationFunction {
+  minArgs: number;
+  maxArgs: number;
+  /** Argument positions that must be constants, evaluated once (percentile's 95, topk's k, make_list's max). */
+  constantArgs?: readonly number[];
+  /** Every position from this one on is a constant too (percentiles_array's list of percentiles). */
+  constantArgsFrom?: number;
+  /**
+   * Output column names; `given` is `name =` if written; argTexts are the arguments' source texts (an argument
+   * written `name = expr`, as arg_max allows, is passed with its `name =`). A `*` argument (arg_max's "every
+   * column") gives the name `*`, and its cell is the row's columns as one object, which the core spreads.
+   */
+  outputNames(
+    given: string | undefined,
+    argTexts: readonly string[],
+    constants: readonly unknown[],
+  ): string[];
+  /** A fresh accumulator; throws {@link AggregationArgumentError} when a constant argument is unusable. */
+  create(constants: readonly unknown[], context?: AggregationContext): Accumulator;
+}
+
+/**
+ * A constant argument an aggregation cannot use (topk's k of 0, a percentile of 150), or a context it lacks. It
+ * carries no position: the core rethrows it as an AplError at the call.
+ */
+export class AggregationArgumentError extends Error {
+  override readonly name = "AggregationArgumentError";
+}
