@@ -113,7 +113,8 @@ export function testEvents(
         );
         return;
       }
-      events.push(...generateBlock(entry.generate, startMs, index));
+      // One at a time: spreading a block of more than about 100,000 events into push's arguments overflows the stack.
+      for (const event of generateBlock(entry.generate, startMs, index)) events.push(event);
       return;
     }
     const times = entry.times ?? 1;

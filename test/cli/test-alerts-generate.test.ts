@@ -165,6 +165,16 @@ describe("explicit events", () => {
     ]);
   });
 
+  it("a block of a million events loads (spread into push's arguments, one overflowed the stack)", () => {
+    const { events, problems } = testEvents(
+      [{ generate: block({ dataset: "d", rate: "1000/m", for: "1000m" }) }],
+      START,
+      problemAt,
+    );
+    expect(problems).toEqual([]);
+    expect(events).toHaveLength(1_000_000);
+  });
+
   it("a file may not generate more than five million events", () => {
     const { problems } = testEvents(
       [{ generate: block({ dataset: "d", rate: "1000/s", for: "2h" }) }],
