@@ -4,6 +4,10 @@
  * The burn-rate queries then run on the emulator over events with a known error ratio, and must give the
  * workbook's arithmetic: burn rate = error ratio ÷ (1 − objective).
  */
+import { readFileSync } from "node:fs";
+import * as path from "node:path";
+import { parse } from "yaml";
+import { testAlerts } from "../../cli/commands/test-alerts";
 import { useExampleRun } from "./harness";
 import { ofKind } from "./program";
 
@@ -53,5 +57,33 @@ describe("examples/slo", () => {
 
   it("a second run over the unchanged program changes nothing", () => {
     expect(run.diffs.filter((d) => d.changed)).toEqual([]);
+  });
+
+  describe("its alert-test file (examples/slo/alerts.test.yaml)", () => {
+    const FILE = path.join(__dirname, "..", "..", "examples", "slo", "alerts.test.yaml");
+
+    it("holds the monitors the program registers, wired to its notifiers by resource name", () => {
+      const file = parse(readFileSync(FILE, "utf8")) as { monitors: Record<string, Record<string, unknown>> };
+      const notifierName = new Map(ofKind(run.first, "Notifier").map((r) => [r.id, r.name]));
+      const registered = Object.fromEntries(
+        ofKind(run.first, "Monitor").map((r) => {
+          const { __provider: _provider, notifierIds, ...inputs } = r.inputs as Record<string, unknown>;
+          return [
+            r.name,
+            { ...inputs, notifierIds: (notifierIds as string[]).map((id) => notifierName.get(id)) },
+          ];
+        }),
+      );
+      expect(file.monitors).toEqual(registered);
+    });
+
+    it("passes: the outage pages and tickets, the /pay regression pages its group, and every alert closes", async () => {
+      const lines: string[] = [];
+      const result = await testAlerts([FILE], { out: (l) => lines.push(l), err: (l) => lines.push(l) });
+      expect({ code: result.code, first: lines[0] }).toEqual({
+        code: 0,
+        first: expect.stringMatching(/alerts\.test\.yaml: PASS, 11 of 11 expectations met$/),
+      });
+    }, 120_000);
   });
 });
