@@ -250,6 +250,9 @@ describe("fmt's printf (pkg.go.dev/fmt)", () => {
     ["%d %d", [1n], "1 %!d(MISSING)"],
     ["%d", [1n, "x"], "1%!(EXTRA string=x)"],
     ["100%%", [], "100%"],
+    ["%*d|%-*d", [5n, 42n, 3n, 7n], "   42|7  "],
+    ["%*d", [2_000_000n, 1n], "%!(BADWIDTH)1"],
+    ["%99999999d", [1n], "%!(NOVERB)%!(EXTRA int=1)"],
   ])("Sprintf(%j, …)", (format, args, expected) => {
     expect(goSprintf(format, args)).toBe(expected);
   });

@@ -367,15 +367,27 @@ function formatVerb(verb: string, v: GoValue, spec: Spec): string {
   }
 }
 
+/** fmt's parsenum: digits from `start`; a number past 1e6 consumes the rest of the format, as Go's does. */
+function parseNum(format: string, start: number): { num?: number; next: number } {
+  let num = 0;
+  let i = start;
+  for (; i < format.length && format[i] >= "0" && format[i] <= "9"; i++) {
+    if (num > 1_000_000) return { next: format.length };
+    num = num * 10 + Number(format[i]);
+  }
+  return i === start ? { next: i } : { num, next: i };
+}
+
 /** fmt.Sprintf with the verbs a template uses: %v %s %q %d %c %f %e %g %t %x %X %o %b %T %%, flags, width and
  * precision (`*` reads an int operand); a missing operand prints `%!d(MISSING)`, extra ones `%!(EXTRA …)`. */
 export function goSprintf(format: string, args: readonly GoValue[]): string {
   let out = "";
   let argi = 0;
   let i = 0;
+  // fmt's bound on a width or precision (tooLarge: more than 1e6 either way): a larger one is refused, as Go does.
   const takeInt = (): number | undefined => {
     const a = args[argi++];
-    return typeof a === "bigint" ? Number(a) : undefined;
+    return typeof a === "bigint" && a <= 1_000_000n && a >= -1_000_000n ? Number(a) : undefined;
   };
   while (i < format.length) {
     const c = format[i];
@@ -397,23 +409,23 @@ export function goSprintf(format: string, args: readonly GoValue[]): string {
     }
     if (format[i] === "*") {
       spec.width = takeInt();
+      if (spec.width === undefined) out += "%!(BADWIDTH)";
       i++;
     } else {
-      const m = /^\d+/.exec(format.slice(i));
-      if (m) {
-        spec.width = Number(m[0]);
-        i += m[0].length;
-      }
+      const n = parseNum(format, i);
+      spec.width = n.num;
+      i = n.next;
     }
     if (format[i] === ".") {
       i++;
       if (format[i] === "*") {
         spec.prec = takeInt();
+        if (spec.prec === undefined) out += "%!(BADPREC)";
         i++;
       } else {
-        const m = /^\d*/.exec(format.slice(i))!;
-        spec.prec = m[0] === "" ? 0 : Number(m[0]);
-        i += m[0].length;
+        const n = parseNum(format, i);
+        spec.prec = n.num ?? 0;
+        i = n.next;
       }
     }
     if (i >= format.length) {
