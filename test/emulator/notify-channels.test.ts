@@ -521,6 +521,24 @@ describe("what is held or fails", () => {
     expect(receiver.received).toHaveLength(2);
   });
 
+  it("a long error answer is quoted by its first 200 characters, through undici and through the seam", async () => {
+    receiver.status = 503;
+    receiver.answer = "y".repeat(1_000_000);
+    const hook = notifier("notify_wh", "webhook", { url: `${receiver.base}/hook` });
+    const viaUndici = await dispatchOne(new Notifications(), openEvent, hook);
+    const viaSeam = await dispatchOne(
+      new Notifications({ fetch: (u, init) => fetch(u, init) }),
+      openEvent,
+      hook,
+    );
+    for (const row of [viaUndici, viaSeam])
+      expect(row).toMatchObject({
+        outcome: "failed",
+        status: 503,
+        reason: `the receiver answered 503: ${"y".repeat(200)}…`,
+      });
+  });
+
   it("a receiver that is not there fails with the system's reason, and dispatch does not throw", async () => {
     const url = receiver.base;
     await receiver.stop();
