@@ -389,16 +389,7 @@ function judgeGroups(
     }
     for (const [key, entry] of Object.entries(alerts.alerts)) {
       if (seen.has(key) || key === NO_DATA_KEY) continue;
-      const group = Object.fromEntries((entry.groupKeys ?? []).map((k, i) => [k, entry.groupValues?.[i]]));
-      judgements.push({
-        key,
-        crossed: false,
-        value: 0,
-        groupKeys: entry.groupKeys,
-        groupValues: entry.groupValues,
-        group,
-        disappeared: true,
-      });
+      judgements.push(departed(key, entry));
     }
     if ((read.noData && alertOnNoData) || alerts.alerts[NO_DATA_KEY]) {
       judgements.push({
@@ -430,6 +421,11 @@ function judgeGroups(
       group: {},
       noData,
     });
+    // Alerts of groups kept from before an edit turned notifyByGroup off: each closes, as a group that left.
+    for (const [key, entry] of Object.entries(alerts.alerts)) {
+      if (key === WHOLE_KEY) continue;
+      judgements.push(departed(key, entry));
+    }
   }
 
   const rule = triggerRule(monitor);
@@ -485,6 +481,25 @@ function judgeGroups(
     values: judgements.map((j) => ({ group: j.group, value: j.value })),
     events,
     history,
+  };
+}
+
+/**
+ * The judgement of an alert whose group is no longer in the result: it closes with value 0 (DOCS). A grouped
+ * monitor's no-data alert, left by an edit, closes as no data.
+ */
+function departed(key: string, entry: AlertEntry): Judgement {
+  if (key === NO_DATA_KEY) {
+    return { key, crossed: false, value: null, groupKeys: null, groupValues: null, group: {}, noData: true };
+  }
+  return {
+    key,
+    crossed: false,
+    value: 0,
+    groupKeys: entry.groupKeys,
+    groupValues: entry.groupValues,
+    group: Object.fromEntries((entry.groupKeys ?? []).map((k, i) => [k, entry.groupValues?.[i]])),
+    disappeared: true,
   };
 }
 
