@@ -270,6 +270,25 @@ export class MonitorScheduler {
       .sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
     const events: AlertEvent[] = [];
     const history: HistoryEntry[] = [];
+    // Alerts left open by an edit that made a threshold or anomaly monitor a match monitor: a match monitor
+    // keeps none, so each closes now.
+    for (const [key, entry] of Object.entries(ctx.alerts.alerts)) {
+      if (entry.open) {
+        history.push(historyEntry(ctx, entry.checkId ?? newCheckId(), "closed"));
+        if (ctx.monitor.skipResolved !== true) {
+          events.push(
+            alertEvent(ctx, "Closed", {
+              value: null,
+              groupKeys: entry.groupKeys,
+              groupValues: entry.groupValues,
+              matchedEvent: null,
+              body: "The monitor is now a match monitor, which keeps no alert open; this alert closes",
+            }),
+          );
+        }
+      }
+      delete ctx.alerts.alerts[key];
+    }
     let suppressed = 0;
     for (const { row } of rows) {
       if (!takeMatchSend(ctx.alerts, ctx.runMs)) {

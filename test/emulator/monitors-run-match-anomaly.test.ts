@@ -58,6 +58,20 @@ describe("match monitors (DOCS match-monitors)", () => {
     expect((await historyOf(em, m.id)).map((h) => h.state)).toEqual(["open", "open", "open"]);
   });
 
+  it("an edit that makes a threshold monitor a match monitor closes its open alert at the next run", async () => {
+    await ingest(em, [...eventsAt(0, 3), { _time: at(1, 30), level: "fatal" }]);
+    const m = await createMonitor(em, { threshold: 2 });
+    expect(alertsOf(await em.clock.advance("1m"), m.id)).toEqual([[1, "Open", null, 3]]);
+    const { id: _id, createdAt: _c, createdBy: _b, operator: _o, threshold: _t, ...body } = m;
+    const put = await api(em, "PUT", `/v2/monitors/${m.id}`, { ...body, ...matchFatal });
+    expect(put.status).toBe(200);
+    expect(alertsOf(await em.clock.advance("1m"), m.id)).toEqual([
+      [2, "Closed", null, null],
+      [2, "Open", null, null],
+    ]);
+    expect((await historyOf(em, m.id)).map((h) => h.state)).toEqual(["open", "closed", "open"]);
+  });
+
   it("the projected columns are what a notification carries", async () => {
     await ingest(em, [{ _time: at(0, 1), level: "fatal", msg: "boom", secret: "x" }]);
     const m = await createMonitor(em, {
