@@ -172,13 +172,25 @@ export class MonitorScheduler {
     this.scheduled.delete(id);
     const monitor = this.em.state.collection(MONITORS).get(id);
     if (!monitor) return undefined;
-    this.schedule(id, intervalMs, dueMs + intervalMs);
+    this.schedule(id, intervalMs, this.nextDue(dueMs, intervalMs));
     if (disabledAt(monitor, dueMs)) return undefined;
     const work = this.chain.then(() => this.run(id, dueMs));
     this.chain = work.catch((err: unknown) => {
       this.options.logger?.(`monitor ${id}: the scheduler failed a run: ${(err as Error)?.message ?? err}`);
     });
     return this.chain;
+  }
+
+  /**
+   * The run after one due at `dueMs`. A manual clock makes every run on the way, however far it moves. On the real
+   * clock, runs missed while the machine slept (or the emulator was starved) are skipped to the grid's next point
+   * after now: one run catches up, not one per missed interval.
+   */
+  private nextDue(dueMs: number, intervalMs: number): number {
+    const next = dueMs + intervalMs;
+    const now = this.options.clock.nowMs();
+    if (this.options.clock.kind === "manual" || next > now) return next;
+    return (Math.floor(now / intervalMs) + 1) * intervalMs;
   }
 
   /** Runs one monitor at `runMs`: query, judge, save, send; reports the run. */
