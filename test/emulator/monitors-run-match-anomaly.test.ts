@@ -181,6 +181,30 @@ describe("anomaly monitors (DOCS anomaly-monitors; the band is the emulator's do
     },
   );
 
+  it("with notifyByGroup, each group is judged against its own baseline", async () => {
+    // api's baseline is about 100, web's about 400; today api moves to 130 and web stays at 400.
+    const byService = (service: string, value: (i: number) => number, dayOffset: number) =>
+      Array.from({ length: 10 }, (_, i) => ({
+        _time: at(i - dayOffset * DAY_MINUTES, 30),
+        service,
+        ms: value(i),
+      }));
+    await ingest(em, [
+      ...[1, 2].flatMap((day) => byService("api", (i) => (i % 2 ? 102 : 98), day)),
+      ...[1, 2].flatMap((day) => byService("web", (i) => (i % 2 ? 404 : 396), day)),
+      ...byService("api", () => 130, 0),
+      ...byService("web", () => 400, 0),
+    ]);
+    const m = await anomaly({
+      operator: "Above",
+      aplQuery: "['logs'] | summarize avg(ms) by service, bin(_time, 1m)",
+      notifyByGroup: true,
+    });
+    const [run] = await em.clock.advance("10m");
+    expect(run).toMatchObject({ monitorId: m.id, state: "open" });
+    expect(run.alerts.map((a) => [a.action, a.groupValues, a.value])).toEqual([["Open", ["api"], 130]]);
+  });
+
   it("with no baseline (no events on the earlier days) nothing is anomalous", async () => {
     await ingest(em, today(1000));
     const m = await anomaly({ operator: "AboveOrBelow" });
