@@ -4,7 +4,8 @@
  * - Ingest responses carry `X-IngestLimit-Limit`, `-Remaining` (bytes) and `-Reset` (Unix seconds); query
  *   responses (`_apl` and the legacy query) carry the matching `X-QueryLimit-*` headers.
  * - A quota runs over the billing period of the org's license: a calendar month in UTC, so `Reset` is the
- *   first second of the next month and usage starts again from zero then.
+ *   first second of the next month and usage starts again from zero then. The month is the emulator's clock's
+ *   (emulator/clock.ts): a manual clock moved past a month's end starts the next one.
  * - The ingest quota counts the bytes of each accepted request body after gzip decoding (the result's
  *   `processedBytes`). The service's query quota is in GB-hours, which an emulator cannot measure, so here it
  *   counts query requests answered 200.
@@ -39,6 +40,7 @@ export class Quota {
 
   constructor(
     readonly limit: number,
+    /** Now in ms: the emulator's clock (startEmulator passes it); the machine's time when not given. */
     private readonly clock: () => number = Date.now,
   ) {}
 

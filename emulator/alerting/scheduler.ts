@@ -172,13 +172,25 @@ export class MonitorScheduler {
     this.scheduled.delete(id);
     const monitor = this.em.state.collection(MONITORS).get(id);
     if (!monitor) return undefined;
-    this.schedule(id, intervalMs, dueMs + intervalMs);
+    this.schedule(id, intervalMs, this.nextDue(dueMs, intervalMs));
     if (disabledAt(monitor, dueMs)) return undefined;
     const work = this.chain.then(() => this.run(id, dueMs));
     this.chain = work.catch((err: unknown) => {
       this.options.logger?.(`monitor ${id}: the scheduler failed a run: ${(err as Error)?.message ?? err}`);
     });
     return this.chain;
+  }
+
+  /**
+   * The run after one due at `dueMs`. A manual clock makes every run on the way, however far it moves. On the real
+   * clock, runs missed while the machine slept (or the emulator was starved) are skipped to the grid's next point
+   * after now: one run catches up, not one per missed interval.
+   */
+  private nextDue(dueMs: number, intervalMs: number): number {
+    const next = dueMs + intervalMs;
+    const now = this.options.clock.nowMs();
+    if (this.options.clock.kind === "manual" || next > now) return next;
+    return (Math.floor(now / intervalMs) + 1) * intervalMs;
   }
 
   /** Runs one monitor at `runMs`: query, judge, save, send; reports the run. */
@@ -270,6 +282,25 @@ export class MonitorScheduler {
       .sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
     const events: AlertEvent[] = [];
     const history: HistoryEntry[] = [];
+    // Alerts left open by an edit that made a threshold or anomaly monitor a match monitor: a match monitor
+    // keeps none, so each closes now.
+    for (const [key, entry] of Object.entries(ctx.alerts.alerts)) {
+      if (entry.open) {
+        history.push(historyEntry(ctx, entry.checkId ?? newCheckId(), "closed"));
+        if (ctx.monitor.skipResolved !== true) {
+          events.push(
+            alertEvent(ctx, "Closed", {
+              value: null,
+              groupKeys: entry.groupKeys,
+              groupValues: entry.groupValues,
+              matchedEvent: null,
+              body: "The monitor is now a match monitor, which keeps no alert open; this alert closes",
+            }),
+          );
+        }
+      }
+      delete ctx.alerts.alerts[key];
+    }
     let suppressed = 0;
     for (const { row } of rows) {
       if (!takeMatchSend(ctx.alerts, ctx.runMs)) {
@@ -389,16 +420,7 @@ function judgeGroups(
     }
     for (const [key, entry] of Object.entries(alerts.alerts)) {
       if (seen.has(key) || key === NO_DATA_KEY) continue;
-      const group = Object.fromEntries((entry.groupKeys ?? []).map((k, i) => [k, entry.groupValues?.[i]]));
-      judgements.push({
-        key,
-        crossed: false,
-        value: 0,
-        groupKeys: entry.groupKeys,
-        groupValues: entry.groupValues,
-        group,
-        disappeared: true,
-      });
+      judgements.push(departed(key, entry));
     }
     if ((read.noData && alertOnNoData) || alerts.alerts[NO_DATA_KEY]) {
       judgements.push({
@@ -430,6 +452,11 @@ function judgeGroups(
       group: {},
       noData,
     });
+    // Alerts of groups kept from before an edit turned notifyByGroup off: each closes, as a group that left.
+    for (const [key, entry] of Object.entries(alerts.alerts)) {
+      if (key === WHOLE_KEY) continue;
+      judgements.push(departed(key, entry));
+    }
   }
 
   const rule = triggerRule(monitor);
@@ -485,6 +512,25 @@ function judgeGroups(
     values: judgements.map((j) => ({ group: j.group, value: j.value })),
     events,
     history,
+  };
+}
+
+/**
+ * The judgement of an alert whose group is no longer in the result: it closes with value 0 (DOCS). A grouped
+ * monitor's no-data alert, left by an edit, closes as no data.
+ */
+function departed(key: string, entry: AlertEntry): Judgement {
+  if (key === NO_DATA_KEY) {
+    return { key, crossed: false, value: null, groupKeys: null, groupValues: null, group: {}, noData: true };
+  }
+  return {
+    key,
+    crossed: false,
+    value: 0,
+    groupKeys: entry.groupKeys,
+    groupValues: entry.groupValues,
+    group: Object.fromEntries((entry.groupKeys ?? []).map((k, i) => [k, entry.groupValues?.[i]])),
+    disappeared: true,
   };
 }
 

@@ -3,6 +3,8 @@
  * and times as the handle and `POST /_emulator/clock` take them; `startEmulator`'s clock options refused at start
  * when of the wrong type, naming the option; and every time-dependent reader following a manual clock.
  */
+import { spawnSync } from "node:child_process";
+import { join } from "node:path";
 import { startEmulator } from "../../emulator";
 import {
   createClock,
@@ -91,6 +93,21 @@ describe("the real clock", () => {
     const real = new RealClock();
     const before = Date.now();
     expect(real.nowMs()).toBeGreaterThanOrEqual(before);
+  });
+
+  it("its timers are unref'd: a process whose only work is an hour-away monitor run exits at once", async () => {
+    const root = join(__dirname, "..", "..");
+    const script =
+      `const { RealClock } = require(${JSON.stringify(join(root, "dist", "emulator", "clock.js"))});` +
+      "new RealClock().at(Date.now() + 3_600_000, () => console.log('fired'));" +
+      "console.log('registered');";
+    const child = spawnSync(join(root, "node_modules", ".bin", "node"), ["-e", script], {
+      encoding: "utf8",
+      timeout: 30_000,
+    });
+    expect(child.error).toBeUndefined();
+    expect(child.status).toBe(0);
+    expect(child.stdout).toBe("registered\n");
   });
 
   it("a timer already due fires on the next turn, and a cancelled one never", async () => {

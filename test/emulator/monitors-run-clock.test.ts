@@ -4,6 +4,14 @@
  * development tokens may use the route.
  */
 import { startEmulator, type RunningEmulator } from "../../emulator";
+import { Notifications } from "../../emulator/alerting/notify";
+import { MonitorScheduler } from "../../emulator/alerting/scheduler";
+import type { EmulatorClock } from "../../emulator/clock";
+import type { EmulatorContext } from "../../emulator/context";
+import { Quota } from "../../emulator/quota";
+import { COLLECTION_FAMILIES } from "../../emulator/routes";
+import { State } from "../../emulator/state";
+import { EventStore } from "../../emulator/store/events";
 import { api } from "../helpers/emulator";
 import { at, createMonitor, eventsAt, ingest, startManual } from "../helpers/monitor-runs";
 
@@ -146,5 +154,65 @@ describe("onMonitorRun", () => {
     } finally {
       await own.close();
     }
+  });
+});
+
+describe("the real clock's runs", () => {
+  it("after the machine slept past several runs, one run catches up and the next is on the grid after now", async () => {
+    // A real clock whose time the test sets, and whose timers the test fires: the scheduler's side of the real
+    // clock, without waiting on one.
+    let now = Date.UTC(2026, 0, 10, 12, 0, 30);
+    const timers: { ms: number; fn: () => void | Promise<void>; cancelled: boolean }[] = [];
+    const clock: EmulatorClock = {
+      kind: "real",
+      nowMs: () => now,
+      nowNs: () => BigInt(now) * 1_000_000n,
+      advance: () => Promise.reject(new Error("real")),
+      advanceTo: () => Promise.reject(new Error("real")),
+      at(ms, fn) {
+        const timer = { ms, fn, cancelled: false };
+        timers.push(timer);
+        return { cancel: () => void (timer.cancelled = true) };
+      },
+    };
+    const state = new State(COLLECTION_FAMILIES, "local-org");
+    state.collection("datasets").set({ id: "logs", name: "logs" });
+    const em: EmulatorContext = {
+      state,
+      store: new EventStore(),
+      clock,
+      orgId: "local-org",
+      quotas: { ingest: new Quota(1e9), query: new Quota(1e9) },
+      queries: {},
+      changed: () => undefined,
+    };
+    const runs: string[] = [];
+    const scheduler = new MonitorScheduler({
+      em,
+      clock,
+      notifications: new Notifications(),
+      onRun: (run) => runs.push(run.time),
+    });
+    state.collection("monitors").set({
+      id: "mon_1",
+      name: "m",
+      type: "Threshold",
+      aplQuery: "['logs'] | summarize count()",
+      operator: "Above",
+      threshold: 0,
+      intervalMinutes: 1,
+      rangeMinutes: 1,
+    });
+    scheduler.start();
+    const live = () => timers.filter((t) => !t.cancelled);
+    expect(live().map((t) => new Date(t.ms).toISOString())).toEqual(["2026-01-10T12:01:00.000Z"]);
+    // The machine sleeps ten and a half minutes; the timer fires late.
+    now = Date.UTC(2026, 0, 10, 12, 11, 0) + 30_000;
+    const first = live()[0];
+    first.cancelled = true;
+    await first.fn();
+    expect(runs).toEqual(["2026-01-10T12:01:00Z"]);
+    expect(live().map((t) => new Date(t.ms).toISOString())).toEqual(["2026-01-10T12:12:00.000Z"]);
+    await scheduler.stop();
   });
 });

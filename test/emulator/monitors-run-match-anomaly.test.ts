@@ -58,6 +58,20 @@ describe("match monitors (DOCS match-monitors)", () => {
     expect((await historyOf(em, m.id)).map((h) => h.state)).toEqual(["open", "open", "open"]);
   });
 
+  it("an edit that makes a threshold monitor a match monitor closes its open alert at the next run", async () => {
+    await ingest(em, [...eventsAt(0, 3), { _time: at(1, 30), level: "fatal" }]);
+    const m = await createMonitor(em, { threshold: 2 });
+    expect(alertsOf(await em.clock.advance("1m"), m.id)).toEqual([[1, "Open", null, 3]]);
+    const { id: _id, createdAt: _c, createdBy: _b, operator: _o, threshold: _t, ...body } = m;
+    const put = await api(em, "PUT", `/v2/monitors/${m.id}`, { ...body, ...matchFatal });
+    expect(put.status).toBe(200);
+    expect(alertsOf(await em.clock.advance("1m"), m.id)).toEqual([
+      [2, "Closed", null, null],
+      [2, "Open", null, null],
+    ]);
+    expect((await historyOf(em, m.id)).map((h) => h.state)).toEqual(["open", "closed", "open"]);
+  });
+
   it("the projected columns are what a notification carries", async () => {
     await ingest(em, [{ _time: at(0, 1), level: "fatal", msg: "boom", secret: "x" }]);
     const m = await createMonitor(em, {
@@ -166,6 +180,30 @@ describe("anomaly monitors (DOCS anomaly-monitors; the band is the emulator's do
       }
     },
   );
+
+  it("with notifyByGroup, each group is judged against its own baseline", async () => {
+    // api's baseline is about 100, web's about 400; today api moves to 130 and web stays at 400.
+    const byService = (service: string, value: (i: number) => number, dayOffset: number) =>
+      Array.from({ length: 10 }, (_, i) => ({
+        _time: at(i - dayOffset * DAY_MINUTES, 30),
+        service,
+        ms: value(i),
+      }));
+    await ingest(em, [
+      ...[1, 2].flatMap((day) => byService("api", (i) => (i % 2 ? 102 : 98), day)),
+      ...[1, 2].flatMap((day) => byService("web", (i) => (i % 2 ? 404 : 396), day)),
+      ...byService("api", () => 130, 0),
+      ...byService("web", () => 400, 0),
+    ]);
+    const m = await anomaly({
+      operator: "Above",
+      aplQuery: "['logs'] | summarize avg(ms) by service, bin(_time, 1m)",
+      notifyByGroup: true,
+    });
+    const [run] = await em.clock.advance("10m");
+    expect(run).toMatchObject({ monitorId: m.id, state: "open" });
+    expect(run.alerts.map((a) => [a.action, a.groupValues, a.value])).toEqual([["Open", ["api"], 130]]);
+  });
 
   it("with no baseline (no events on the earlier days) nothing is anomalous", async () => {
     await ingest(em, today(1000));

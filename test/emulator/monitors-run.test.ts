@@ -187,6 +187,24 @@ describe("notifyByGroup (GO NotifyByGroup; DOCS custom-webhook-notifier: a group
     ]);
   });
 
+  it("an edit turning it off closes each group's alert at the next run; the monitor is then one alert", async () => {
+    await ingest(em, [
+      ...eventsAt(0, 3, { service: "api", status: 500 }),
+      ...eventsAt(1, 3, { service: "api", status: 500 }),
+    ]);
+    const m = await createMonitor(em, { aplQuery: byService, threshold: 2, notifyByGroup: true });
+    expect(alertsOf(await em.clock.advance("1m"), m.id)).toEqual([[1, "Open", ["api"], 3]]);
+    const { id: _id, createdAt: _c, createdBy: _b, ...body } = m;
+    expect((await api(em, "PUT", `/v2/monitors/${m.id}`, { ...body, notifyByGroup: false })).status).toBe(
+      200,
+    );
+    expect(alertsOf(await em.clock.advance("2m"), m.id)).toEqual([
+      [2, "Open", null, 3],
+      [2, "Closed", ["api"], 0],
+      [3, "Closed", null, null],
+    ]);
+  });
+
   it("without it the monitor is one alert: open while any group crosses, closed when none does (DOCS)", async () => {
     await ingest(em, [
       ...eventsAt(0, 3, { service: "api", status: 500 }),

@@ -330,6 +330,13 @@ describe("each channel's request, at a local receiver", () => {
       event_action: "resolve",
       dedup_key: "mon_errors/checkout",
     });
+    // A key past PagerDuty's 255 characters becomes the monitor id and a digest of the groups: still one per alert.
+    const long = { ...openEvent, groupValues: ["x".repeat(300)] };
+    await dispatchOne(n, long, pd);
+    const longKey = receiver.json().dedup_key as string;
+    expect(longKey).toMatch(/^mon_errors\/sha256-[0-9a-f]{64}$/);
+    await dispatchOne(n, { ...long, action: "Closed" }, pd);
+    expect(receiver.json().dedup_key).toBe(longKey);
     // Another group is another alert: another key.
     await dispatchOne(n, { ...openEvent, groupValues: ["search"] }, pd);
     expect(receiver.json().dedup_key).toBe("mon_errors/search");
@@ -430,6 +437,16 @@ describe("safe by default: loopback only, unless deliverTo allows the host", () 
     ["another host", ["hooks.example.com"], "https://evil.example.net/x", false],
     ["a loopback name is always allowed", [], "http://localhost:1/x", true],
     ["a name that only starts like localhost is not", [], "http://localhost.example.com/x", false],
+    ["127.0.0.0/8 beyond 127.0.0.1", [], "http://127.8.9.10:1/x", true],
+    ["IPv6 loopback", [], "http://[::1]:1/x", true],
+    [
+      "a loopback address written as one number (the URL parser reads 127.0.0.1)",
+      [],
+      "http://2130706433:1/x",
+      true,
+    ],
+    ["0.0.0.0 (every interface) is not loopback", [], "http://0.0.0.0:1/x", false],
+    ["an IPv4-mapped IPv6 address is held, the safe side", [], "http://[::ffff:7f00:1]:1/x", false],
   ])("deliverTo: %s", async (_name, deliverTo, url, allowed) => {
     const calls: string[] = [];
     const n = new Notifications({
@@ -519,6 +536,24 @@ describe("what is held or fails", () => {
     );
     expect(redirected).toMatchObject({ outcome: "failed", status: 302, reason: "the receiver answered 302" });
     expect(receiver.received).toHaveLength(2);
+  });
+
+  it("a long error answer is quoted by its first 200 characters, through undici and through the seam", async () => {
+    receiver.status = 503;
+    receiver.answer = "y".repeat(1_000_000);
+    const hook = notifier("notify_wh", "webhook", { url: `${receiver.base}/hook` });
+    const viaUndici = await dispatchOne(new Notifications(), openEvent, hook);
+    const viaSeam = await dispatchOne(
+      new Notifications({ fetch: (u, init) => fetch(u, init) }),
+      openEvent,
+      hook,
+    );
+    for (const row of [viaUndici, viaSeam])
+      expect(row).toMatchObject({
+        outcome: "failed",
+        status: 503,
+        reason: `the receiver answered 503: ${"y".repeat(200)}…`,
+      });
   });
 
   it("a receiver that is not there fails with the system's reason, and dispatch does not throw", async () => {

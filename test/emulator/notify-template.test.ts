@@ -250,6 +250,9 @@ describe("fmt's printf (pkg.go.dev/fmt)", () => {
     ["%d %d", [1n], "1 %!d(MISSING)"],
     ["%d", [1n, "x"], "1%!(EXTRA string=x)"],
     ["100%%", [], "100%"],
+    ["%*d|%-*d", [5n, 42n, 3n, 7n], "   42|7  "],
+    ["%*d", [2_000_000n, 1n], "%!(BADWIDTH)1"],
+    ["%99999999d", [1n], "%!(NOVERB)%!(EXTRA int=1)"],
   ])("Sprintf(%j, …)", (format, args, expected) => {
     expect(goSprintf(format, args)).toBe(expected);
   });
@@ -313,6 +316,16 @@ describe("errors name the line and the problem, as Go's do", () => {
       "len of a number",
       "{{len .Value}}",
       'template: webhook:1:2: executing "webhook" at <len .Value>: error calling len: len of type float64',
+    ],
+    [
+      "a loop without end (the emulator's bound: Go has none)",
+      "{{range 100000000000}}{{end}}",
+      'template: webhook:1:0: executing "webhook" at <range>: stopped after 1000000 steps (the emulator\'s limit)',
+    ],
+    [
+      "output without end (the emulator's bound)",
+      '{{range 2000}}{{printf "%1000s" "x"}}{{end}}',
+      'template: webhook:1:0: executing "webhook" at <output>: output passed 1048576 characters (the emulator\'s limit)',
     ],
   ])("exec: %s", (_name, template, message) => {
     const e = renderError(template, template.includes("GroupValues") ? grouped : docsSample);

@@ -75,9 +75,25 @@ export function templateData(event: AlertEvent): GoStruct {
   );
 }
 
+/** Parsed templates by source, newest last: a notifier's template is parsed once, not at every send. */
+const parsed = new Map<string, GoTemplate | TemplateError>();
+const PARSED_LIMIT = 256;
+
 /** Parses a webhook template; throws {@link TemplateError} naming the line and the problem. */
 export function parseWebhookTemplate(source: string): GoTemplate {
-  return GoTemplate.parse(TEMPLATE_NAME, source, Object.keys(WEBHOOK_FUNCS));
+  let entry = parsed.get(source);
+  if (entry === undefined) {
+    try {
+      entry = GoTemplate.parse(TEMPLATE_NAME, source, Object.keys(WEBHOOK_FUNCS));
+    } catch (e) {
+      if (!(e instanceof TemplateError)) throw e;
+      entry = e;
+    }
+    if (parsed.size >= PARSED_LIMIT) parsed.delete(parsed.keys().next().value as string);
+    parsed.set(source, entry);
+  }
+  if (entry instanceof TemplateError) throw entry;
+  return entry;
 }
 
 /** Renders `source` over the event: the body as the service would send it, or a {@link TemplateError}. */

@@ -77,7 +77,7 @@ export async function send(
         signal: AbortSignal.timeout(timeoutMs),
       });
       status = res.status;
-      text = status >= 200 && status < 300 ? "" : await res.text().catch(() => "");
+      text = res.body ? await readExcerpt(res.body) : "";
     } else {
       const res = await undiciRequest(req.url, {
         method: req.method,
@@ -88,7 +88,7 @@ export async function send(
         signal: AbortSignal.timeout(timeoutMs),
       });
       status = res.statusCode;
-      text = await res.body.text().catch(() => "");
+      text = await readExcerpt(res.body);
     }
     if (status >= 200 && status < 300) return { ok: true, status };
     const excerpt = text.length > ANSWER_EXCERPT ? `${text.slice(0, ANSWER_EXCERPT)}…` : text;
@@ -97,6 +97,34 @@ export async function send(
     return { ok: false, reason: describeError(e, timeoutMs) };
   }
 }
+
+/**
+ * The start of a receiver's answer, for a failure's reason: at most {@link ANSWER_EXCERPT} characters are kept
+ * and reading stops after a few KiB, so a receiver answering without end cannot hold a send or fill memory.
+ */
+async function readExcerpt(
+  body: AsyncIterable<Uint8Array> & { destroy?: () => void; cancel?: () => unknown },
+): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of body) {
+      chunks.push(Buffer.from(chunk));
+      size += chunk.length;
+      if (size >= EXCERPT_READ_BYTES) break;
+    }
+  } catch {
+    /* an answer cut short still gives what arrived */
+  } finally {
+    // Stop the rest of the body: undici's readable is destroyed, a web stream cancelled.
+    body.destroy?.();
+    void Promise.resolve(body.cancel?.()).catch(() => undefined);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+/** How much of an answer is read for its excerpt. */
+const EXCERPT_READ_BYTES = 4096;
 
 /** A network error as one line: undici's and fetch's wrap the system error (ECONNREFUSED …) in `cause`. */
 function describeError(e: unknown, timeoutMs: number): string {

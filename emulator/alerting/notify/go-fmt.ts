@@ -367,15 +367,27 @@ function formatVerb(verb: string, v: GoValue, spec: Spec): string {
   }
 }
 
+/** fmt's parsenum: digits from `start`; a number past 1e6 consumes the rest of the format, as Go's does. */
+function parseNum(format: string, start: number): { num?: number; next: number } {
+  let num = 0;
+  let i = start;
+  for (; i < format.length && format[i] >= "0" && format[i] <= "9"; i++) {
+    if (num > 1_000_000) return { next: format.length };
+    num = num * 10 + Number(format[i]);
+  }
+  return i === start ? { next: i } : { num, next: i };
+}
+
 /** fmt.Sprintf with the verbs a template uses: %v %s %q %d %c %f %e %g %t %x %X %o %b %T %%, flags, width and
  * precision (`*` reads an int operand); a missing operand prints `%!d(MISSING)`, extra ones `%!(EXTRA …)`. */
 export function goSprintf(format: string, args: readonly GoValue[]): string {
   let out = "";
   let argi = 0;
   let i = 0;
+  // fmt's bound on a width or precision (tooLarge: more than 1e6 either way): a larger one is refused, as Go does.
   const takeInt = (): number | undefined => {
     const a = args[argi++];
-    return typeof a === "bigint" ? Number(a) : undefined;
+    return typeof a === "bigint" && a <= 1_000_000n && a >= -1_000_000n ? Number(a) : undefined;
   };
   while (i < format.length) {
     const c = format[i];
@@ -397,23 +409,23 @@ export function goSprintf(format: string, args: readonly GoValue[]): string {
     }
     if (format[i] === "*") {
       spec.width = takeInt();
+      if (spec.width === undefined) out += "%!(BADWIDTH)";
       i++;
     } else {
-      const m = /^\d+/.exec(format.slice(i));
-      if (m) {
-        spec.width = Number(m[0]);
-        i += m[0].length;
-      }
+      const n = parseNum(format, i);
+      spec.width = n.num;
+      i = n.next;
     }
     if (format[i] === ".") {
       i++;
       if (format[i] === "*") {
         spec.prec = takeInt();
+        if (spec.prec === undefined) out += "%!(BADPREC)";
         i++;
       } else {
-        const m = /^\d*/.exec(format.slice(i))!;
-        spec.prec = m[0] === "" ? 0 : Number(m[0]);
-        i += m[0].length;
+        const n = parseNum(format, i);
+        spec.prec = n.num ?? 0;
+        i = n.next;
       }
     }
     if (i >= format.length) {
@@ -468,66 +480,177 @@ export function formatGoTime(ns: bigint, layout: string): string {
   const month = d.getUTCMonth();
   const day = d.getUTCDate();
   const hour = d.getUTCHours();
-  const yday = Math.floor((Date.UTC(year, month, day) - Date.UTC(year, 0, 1)) / 86_400_000) + 1;
   const two = (n: number) => String(n).padStart(2, "0");
-  const elements: [string, () => string][] = [
-    ["January", () => MONTHS[month]],
-    ["Jan", () => MONTHS[month].slice(0, 3)],
-    ["Monday", () => DAYS[d.getUTCDay()]],
-    ["Mon", () => DAYS[d.getUTCDay()].slice(0, 3)],
-    ["MST", () => "UTC"],
-    ["2006", () => String(year).padStart(4, "0")],
-    ["Z07:00:00", () => "Z"],
-    ["Z07:00", () => "Z"],
-    ["Z0700", () => "Z"],
-    ["Z07", () => "Z"],
-    ["-07:00:00", () => "+00:00:00"],
-    ["-07:00", () => "+00:00"],
-    ["-0700", () => "+0000"],
-    ["-07", () => "+00"],
-    ["002", () => String(yday).padStart(3, "0")],
-    ["01", () => two(month + 1)],
-    ["02", () => two(day)],
-    ["_2", () => String(day).padStart(2, " ")],
-    ["03", () => two(hour % 12 === 0 ? 12 : hour % 12)],
-    ["04", () => two(d.getUTCMinutes())],
-    ["05", () => two(d.getUTCSeconds())],
-    ["06", () => two(year % 100)],
-    ["15", () => two(hour)],
-    ["PM", () => (hour >= 12 ? "PM" : "AM")],
-    ["pm", () => (hour >= 12 ? "pm" : "am")],
-    ["1", () => String(month + 1)],
-    ["2", () => String(day)],
-    ["3", () => String(hour % 12 === 0 ? 12 : hour % 12)],
-    ["4", () => String(d.getUTCMinutes())],
-    ["5", () => String(d.getUTCSeconds())],
-  ];
+  const hour12 = hour % 12 === 0 ? 12 : hour % 12;
   let out = "";
+  for (const chunk of layoutChunks(layout)) {
+    if (typeof chunk === "string") {
+      out += chunk;
+      continue;
+    }
+    if ("frac" in chunk) {
+      let digits = String(nanos).padStart(9, "0").slice(0, chunk.frac);
+      if (chunk.trim) digits = digits.replace(/0+$/, "");
+      if (digits !== "" || !chunk.trim) out += chunk.sep + digits;
+      continue;
+    }
+    switch (chunk.element) {
+      case "January":
+        out += MONTHS[month];
+        break;
+      case "Jan":
+        out += MONTHS[month].slice(0, 3);
+        break;
+      case "Monday":
+        out += DAYS[d.getUTCDay()];
+        break;
+      case "Mon":
+        out += DAYS[d.getUTCDay()].slice(0, 3);
+        break;
+      case "MST":
+        out += "UTC";
+        break;
+      case "2006":
+        out += String(year).padStart(4, "0");
+        break;
+      case "Z07:00:00":
+      case "Z07:00":
+      case "Z0700":
+      case "Z07":
+        out += "Z";
+        break;
+      case "-07:00:00":
+        out += "+00:00:00";
+        break;
+      case "-07:00":
+        out += "+00:00";
+        break;
+      case "-0700":
+        out += "+0000";
+        break;
+      case "-07":
+        out += "+00";
+        break;
+      case "002":
+        out += String(
+          Math.floor((Date.UTC(year, month, day) - Date.UTC(year, 0, 1)) / 86_400_000) + 1,
+        ).padStart(3, "0");
+        break;
+      case "01":
+        out += two(month + 1);
+        break;
+      case "02":
+        out += two(day);
+        break;
+      case "_2":
+        out += String(day).padStart(2, " ");
+        break;
+      case "03":
+        out += two(hour12);
+        break;
+      case "04":
+        out += two(d.getUTCMinutes());
+        break;
+      case "05":
+        out += two(d.getUTCSeconds());
+        break;
+      case "06":
+        out += two(year % 100);
+        break;
+      case "15":
+        out += two(hour);
+        break;
+      case "PM":
+        out += hour >= 12 ? "PM" : "AM";
+        break;
+      case "pm":
+        out += hour >= 12 ? "pm" : "am";
+        break;
+      case "1":
+        out += String(month + 1);
+        break;
+      case "2":
+        out += String(day);
+        break;
+      case "3":
+        out += String(hour12);
+        break;
+      case "4":
+        out += String(d.getUTCMinutes());
+        break;
+      case "5":
+        out += String(d.getUTCSeconds());
+        break;
+    }
+  }
+  return out;
+}
+
+/** The reference-time elements, longest first where one is a prefix of another. */
+const ELEMENTS = [
+  "January",
+  "Jan",
+  "Monday",
+  "Mon",
+  "MST",
+  "2006",
+  "Z07:00:00",
+  "Z07:00",
+  "Z0700",
+  "Z07",
+  "-07:00:00",
+  "-07:00",
+  "-0700",
+  "-07",
+  "002",
+  "01",
+  "02",
+  "_2",
+  "03",
+  "04",
+  "05",
+  "06",
+  "15",
+  "PM",
+  "pm",
+  "1",
+  "2",
+  "3",
+  "4",
+  "5",
+];
+
+type LayoutChunk = string | { element: string } | { frac: number; trim: boolean; sep: string };
+const layoutCache = new Map<string, LayoutChunk[]>();
+
+/** A layout split into literal text, elements and fractions, once per layout (a template formats the same few). */
+function layoutChunks(layout: string): LayoutChunk[] {
+  const cached = layoutCache.get(layout);
+  if (cached) return cached;
+  const chunks: LayoutChunk[] = [];
   let i = 0;
   outer: while (i < layout.length) {
     // A fraction: '.' or ',' then a run of 0s (fixed) or 9s (trailing zeros dropped), after a seconds element.
     const frac = /^[.,](0+|9+)(?![0-9])/.exec(layout.slice(i));
     if (frac && /5$/.test(layout.slice(0, i))) {
-      const n = frac[1].length;
-      let digits = String(nanos).padStart(9, "0").slice(0, n);
-      if (frac[1][0] === "9") {
-        digits = digits.replace(/0+$/, "");
-        if (digits !== "") out += frac[0][0] + digits;
-      } else out += frac[0][0] + digits;
+      chunks.push({ frac: frac[1].length, trim: frac[1][0] === "9", sep: frac[0][0] });
       i += frac[0].length;
       continue;
     }
-    for (const [name, fn] of elements) {
-      if (layout.startsWith(name, i)) {
-        out += fn();
-        i += name.length;
+    for (const element of ELEMENTS) {
+      if (layout.startsWith(element, i)) {
+        chunks.push({ element });
+        i += element.length;
         continue outer;
       }
     }
-    out += layout[i];
+    const last = chunks[chunks.length - 1];
+    if (typeof last === "string") chunks[chunks.length - 1] = last + layout[i];
+    else chunks.push(layout[i]);
     i++;
   }
-  return out;
+  if (layoutCache.size < 64) layoutCache.set(layout, chunks);
+  return chunks;
 }
 
 /** Go's encoding/json string encoding: `<`, `>`, `&`, U+2028 and U+2029 escaped (json.Marshal's HTML-safe default),

@@ -849,8 +849,13 @@ function timeMethod(t: GoTime, name: string, args: GoValue[]): GoValue {
   throw new CallError(`can't evaluate field ${name} in type time.Time`);
 }
 
+/** The most actions and texts one execution may walk, and the most it may write (the emulator's bounds). */
+export const MAX_STEPS = 1_000_000;
+export const MAX_OUTPUT = 1 << 20;
+
 class Executor {
   private out = "";
+  private steps = 0;
   private vars: { name: string; value: GoValue }[] = [];
   private depth = 0;
 
@@ -881,7 +886,20 @@ class Executor {
     for (const n of list) this.walk(n, dot);
   }
 
+  /**
+   * Bounds of our own (Go has none): a template that loops for ever, or writes without end, must not stall the
+   * scheduler or fill the memory; it fails like any execution error. Counted per node walked and per iteration.
+   */
+  private step(n: Node): void {
+    const pos = "pos" in n ? n.pos : 0;
+    if (++this.steps > MAX_STEPS)
+      this.fail(pos, "range", `stopped after ${MAX_STEPS} steps (the emulator's limit)`);
+    if (this.out.length > MAX_OUTPUT)
+      this.fail(pos, "output", `output passed ${MAX_OUTPUT} characters (the emulator's limit)`);
+  }
+
   private walk(n: Node, dot: GoValue): void {
+    this.step(n);
     switch (n.t) {
       case "text":
         this.out += n.text;
@@ -931,19 +949,23 @@ class Executor {
     const mark = this.vars.length;
     // Evaluate without declaring: range declares per element.
     const v = this.evalPipe({ ...n.pipe, decl: [] }, dot);
-    const items: [GoValue, GoValue][] = [];
-    if (Array.isArray(v)) v.forEach((e, i) => items.push([BigInt(i), e]));
-    else if (isGoMap(v)) for (const k of Object.keys(v).sort()) items.push([k, v[k]]);
-    else if (typeof v === "bigint") for (let i = 0n; i < v; i++) items.push([i, i]);
-    else if (v instanceof GoNil || v === undefined || v === null) {
-      /* nothing to range over */
-    } else this.fail(n.pipe.pos, n.pipe.text, `range can't iterate over ${formatValue(v)}`);
-    if (items.length === 0) {
-      if (n.elseList) this.walkList(n.elseList, dot);
-      this.vars.length = mark;
-      return;
-    }
+    // Elements are produced one at a time, so `range 1000000000` holds no list (the step budget stops it).
+    let items: Iterable<[GoValue, GoValue]>;
+    if (Array.isArray(v)) items = v.map((e, i): [GoValue, GoValue] => [BigInt(i), e]);
+    else if (isGoMap(v))
+      items = Object.keys(v)
+        .sort()
+        .map((k): [GoValue, GoValue] => [k, v[k]]);
+    else if (typeof v === "bigint")
+      items = (function* () {
+        for (let i = 0n; i < v; i++) yield [i, i] as [GoValue, GoValue];
+      })();
+    else if (v instanceof GoNil || v === undefined || v === null) items = [];
+    else this.fail(n.pipe.pos, n.pipe.text, `range can't iterate over ${formatValue(v)}`);
+    let any = false;
     for (const [k, e] of items) {
+      any = true;
+      this.step(n);
       const inner = this.vars.length;
       if (n.pipe.decl.length === 1)
         this.vars.push({ name: n.pipe.decl[0], value: typeof v === "bigint" ? k : e });
@@ -962,6 +984,7 @@ class Executor {
       }
       this.vars.length = inner;
     }
+    if (!any && n.elseList) this.walkList(n.elseList, dot);
     this.vars.length = mark;
   }
 

@@ -3,11 +3,12 @@
 
 /** One notification the scheduler decided on: a monitor entering (`Open`) or leaving (`Closed`) alert. */
 export interface AlertEvent {
-  /** When the run happened, nanoseconds since the epoch (the template's `.Timestamp`). */
+  /** When the run happened, nanoseconds since the epoch (the template's `.Timestamp`, which shows whole seconds). */
   time: bigint;
   monitor: { id: string; name: string; description?: string; type: string };
   action: "Open" | "Closed";
-  /** The value that crossed (or, on close, the last value; 0 for a group that disappeared). */
+  /** The value that crossed (or, on close, the last value; 0 for a group that disappeared); null when there is
+   * none (no data, a match), which a template's `.Value` reads as 0. */
   value: number | null;
   threshold?: number;
   operator?: string;
