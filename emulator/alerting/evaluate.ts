@@ -71,7 +71,11 @@ export type ReadResult =
 const isTimeColumn = (name: string, type: string) =>
   type === "datetime" || name === "_time" || name === "_sysTime";
 
-/** Reads a summarize result into groups of numeric values; `columnName` (when not empty) picks the column. */
+/**
+ * Reads a summarize result into groups of numeric values; `columnName` (when not empty) picks the column. No event
+ * matching the query is no data (DOCS threshold-monitors: "no matching event"), though an ungrouped `summarize`
+ * still answers one row of zeros for it.
+ */
 export function readResult(table: ResultTable, columnName: string | undefined): ReadResult {
   const types = new Map(table.columns.map((c) => [c.name, c.type]));
   const groupColumns = table.groupBy.filter((name) => !isTimeColumn(name, types.get(name) ?? ""));
@@ -115,6 +119,7 @@ export function readResult(table: ResultTable, columnName: string | undefined): 
       }
     }
   }
+  if (table.matched === 0) return { ok: true, grouped: groupColumns.length > 0, groups: [], noData: true };
   return { ok: true, grouped: groupColumns.length > 0, groups: [...groups.values()], noData: numeric === 0 };
 }
 

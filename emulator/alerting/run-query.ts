@@ -26,6 +26,11 @@ export interface ResultTable {
   /** Whether the query ended in a `summarize` (it has aggregated columns or `by` columns). */
   summarized: boolean;
   rows: Record<string, unknown>[];
+  /**
+   * How many events matched the query's filters (the status's `rowsMatched`). A `summarize` without `by` answers
+   * one row even when none did (`count()` is 0, as in APL's model, Kusto), so this is how a run tells "no data".
+   */
+  matched: number;
 }
 
 /** The result of a monitor's query: a table, or why there is none (the engine's own message). */
@@ -73,6 +78,12 @@ export async function runMonitorQuery(
   return { ok: true, table: tableOf(reply.body) };
 }
 
+/** The status's `rowsMatched`, or the rows when a body has none. */
+function matchedOf(body: unknown, rows: number): number {
+  const matched = (body as { status?: { rowsMatched?: unknown } }).status?.rowsMatched;
+  return typeof matched === "number" ? matched : rows;
+}
+
 /** The first table of a tabular body, as rows. */
 function tableOf(body: unknown): ResultTable {
   const table = (
@@ -93,5 +104,11 @@ function tableOf(body: unknown): ResultTable {
     rows.push(row);
   }
   const groupBy = table.groups.map((g) => g.name);
-  return { columns, groupBy, summarized: groupBy.length > 0 || columns.some((c) => c.aggregated), rows };
+  return {
+    columns,
+    groupBy,
+    summarized: groupBy.length > 0 || columns.some((c) => c.aggregated),
+    rows,
+    matched: matchedOf(body, rows.length),
+  };
 }

@@ -3,7 +3,7 @@
  * in it, and each family listed gets its collection, its place in the `--data` snapshot and journal, and its
  * routes without another mention. A family that misses one of them fails here, by name.
  */
-import { readdirSync } from "node:fs";
+import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { COLLECTION_FAMILIES, EVENT_ROUTES } from "../../emulator/routes";
 import { State, type StateChange } from "../../emulator/state";
@@ -14,14 +14,33 @@ const ROUTES_DIR = join(__dirname, "..", "..", "emulator", "routes");
 const NOT_A_FAMILY = ["index.ts", "common.ts", "openapi.ts"];
 const families = COLLECTION_FAMILIES.map((f) => [f.name, f] as const);
 
+/**
+ * The emulator's own routes under `/_emulator` (its clock, its outbox): not families of the service's API, so not
+ * in the registry; the server registers them (server.ts imports emulator-control.ts, which serves the outbox too).
+ */
+const CONTROL_ROUTES: Record<string, { importedBy: string; name: string }> = {
+  "emulator-control.ts": { importedBy: "server.ts", name: "./routes/emulator-control" },
+  "emulator-notifications.ts": { importedBy: "routes/emulator-control.ts", name: "./emulator-notifications" },
+};
+
 describe("every route file is registered", () => {
-  const files = readdirSync(ROUTES_DIR).filter((f) => f.endsWith(".ts") && !NOT_A_FAMILY.includes(f));
+  const files = readdirSync(ROUTES_DIR).filter(
+    (f) => f.endsWith(".ts") && !NOT_A_FAMILY.includes(f) && !(f in CONTROL_ROUTES),
+  );
   const registered = new Set<unknown>([...COLLECTION_FAMILIES, ...EVENT_ROUTES]);
 
   it.each(files)("emulator/routes/%s exports what the registry lists", (file) => {
     const exported = Object.values(require(join(ROUTES_DIR, file)) as Record<string, unknown>);
     expect(exported.filter((v) => registered.has(v))).not.toEqual([]);
   });
+
+  it.each(Object.entries(CONTROL_ROUTES))(
+    "emulator/routes/%s, a control route, is served by %j",
+    (_file, by) => {
+      const source = readFileSync(join(ROUTES_DIR, "..", by.importedBy), "utf8");
+      expect(source).toContain(`from "${by.name}"`);
+    },
+  );
 });
 
 describe.each(families)("the %s family", (name, family) => {
