@@ -49,8 +49,10 @@ resources:
       events:
         bad: "status >= 500"
       objective: ${objective}
-      pageNotifierIds: [\${pager.id}]
-      ticketNotifierIds: [\${tickets.id}]
+      pageNotifierIds:
+        - \${pager.id}
+      ticketNotifierIds:
+        - \${tickets.id}
 outputs:
   monitorIds: \${availability.monitorIds}
   burnRates: \${availability.burnRates}
