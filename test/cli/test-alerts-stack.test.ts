@@ -322,8 +322,8 @@ it("a file that is not a preview, and a preview that is missing", async () => {
 it("a notifier whose whole properties the preview hides runs as a webhook to the receiver", async () => {
   // As the native provider's preview prints it: any secret field marks the whole object.
   const preview = createPreview();
-  (preview.steps[2] as { newState: { inputs: Record<string, unknown> } }).newState.inputs.properties =
-    "[secret]";
+  const slack = preview.steps[2] as unknown as { newState: { inputs: Record<string, unknown> } };
+  slack.newState.inputs.properties = "[secret]";
   write("whole.json", preview);
   const name = write("whole.yaml", TEST("{ preview: whole.json }"));
   const test = await loadAlertTest(name, tmp.path);
