@@ -134,8 +134,18 @@ export async function loadAlertTest(file: string, cwd = process.cwd()): Promise<
     ...Object.keys(parsed.monitors ?? {}),
     ...Object.keys(parsed.notifiers ?? {}),
   ]);
-  if (model.monitors.length === 0 && problems.length === 0)
-    problems.push(doc.problem([], "declares no monitor: give stack: or monitors:"));
+  if (model.monitors.length === 0 && problems.length === 0) {
+    // Every expectation would name a missing monitor: the one cause is said once.
+    refused.add(EVERYTHING);
+    problems.push(
+      parsed.stack
+        ? doc.problem(
+            ["stack"],
+            "the preview shows no monitor of this package; `pulumi preview --json` lists resources that do not change only with --show-sames: add it",
+          )
+        : doc.problem([], "declares no monitor: give stack: or monitors:"),
+    );
+  }
   const { events, problems: eventProblems } = testEvents(parsed.events ?? [], startMs, (p, m) =>
     doc.problem(p, m),
   );

@@ -154,6 +154,13 @@ function unhideNotifier(
 ): { inputs: Record<string, unknown>; urlHidden: boolean } {
   const inputs = structuredClone(r.inputs);
   let urlHidden = false;
+  // The engine prints the whole `properties` as one secret when any field in it is secret (the native provider's
+  // preview: `"properties": "[secret]"`), so not even the channel shows. The notifier then runs as a plain webhook
+  // to the receiver: its wiring and timing are tested, not its channel's own request.
+  if (inputs.properties === SECRET || inputs.properties === UNKNOWN) {
+    inputs.properties = { webhook: { url: HIDDEN_URL } };
+    return { inputs, urlHidden: true };
+  }
   const properties = inputs.properties;
   if (isObject(properties)) {
     for (const [channel, config] of Object.entries(properties)) {

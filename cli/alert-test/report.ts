@@ -354,7 +354,10 @@ export function renderReport(outcomes: readonly RunOutcome[]): string {
         body.push(
           `<tr><td>${escapeHtml(formatOffset(p.fromMs - test.startMs))}</td><td>${p.closed ? escapeHtml(formatOffset(p.toMs - test.startMs)) : "still open at the end"}</td></tr>`,
         );
-      if (periods.length === 0) body.push(`<tr><td colspan="2">none</td></tr>`);
+      if (periods.length === 0)
+        body.push(
+          `<tr><td colspan="2">${m.inputs.type === "MatchEvent" ? "none: a match monitor's alert never closes, each notification is one event" : "none"}</td></tr>`,
+        );
       body.push(`</table>`);
       body.push(
         `<details><summary>Every run of ${escapeHtml(m.key)} (${monitorRuns.length})</summary><table class="runs"><tr><th scope="col">At</th><th scope="col">State</th><th scope="col">Values</th></tr>`,

@@ -237,7 +237,7 @@ export const StackSchema = z
   .strictObject({
     /** A file holding `pulumi preview --json`'s output, relative to the test file. */
     preview: NonEmptyStringSchema.optional(),
-    /** A command printing it, run by the shell in `cwd`, e.g. `pulumi preview --json --stack dev`. */
+    /** A command printing it, run by the shell in `cwd`, e.g. `pulumi preview --json --show-sames --stack dev`. */
     command: NonEmptyStringSchema.optional(),
     /** Where the command runs, relative to the test file (default: the test file's folder). */
     cwd: NonEmptyStringSchema.optional(),

@@ -19,6 +19,11 @@
  *   When the counts differ (an entry computed from something other than a notifier's id), the monitor is refused
  *   with the reason, rather than guessed.
  *
+ * Measured on a real preview (test/e2e-native/alert-tests-preview.test.ts, the YAML flagship on the native
+ * provider): the notifier's whole `properties` is printed as `[secret]` (any secret field in it marks the object),
+ * the monitors' `propertyDependencies.notifierIds` name the notifier's URN, and a preview after `up` lists the
+ * resources that do not change only with `--show-sames`.
+ *
  * A resource is this package's by its type: the native provider's `observability:index:<Kind>`, or a dynamic
  * resource `pulumi-nodejs:dynamic/observability:<Kind>` (or older states' `pulumi-nodejs:dynamic:Resource`, whose
  * serialized provider names the kind), as `observability recover` reads them (provider/resources/recovery.ts).

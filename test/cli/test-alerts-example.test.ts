@@ -169,3 +169,41 @@ const bin = join(ROOT, "dist", "cli", "commands", "test-alerts.js");
   },
   120_000,
 );
+
+describe("examples/adopt-existing/alerts.test.yaml", () => {
+  const ADOPT = "examples/adopt-existing/alerts.test.yaml";
+
+  it("passes: the disk monitor opens on db-2's first reading above 90% and closes after; the email is recorded", async () => {
+    const lines: string[] = [];
+    const r = await testAlerts([ADOPT], { cwd: ROOT, out: (l) => lines.push(l), err: (l) => lines.push(l) });
+    expect(lines[0]).toBe(`${ADOPT}: PASS, 2 of 2 expectations met`);
+    expect(r.code).toBe(0);
+    expect(r.outcomes[0].outbox.map((e) => [e.action, e.time, e.outcome])).toEqual([
+      ["Open", "2024-06-03T00:45:00.000Z", "recorded"],
+      ["Closed", "2024-06-03T01:00:00.000Z", "recorded"],
+    ]);
+  });
+
+  it("its monitor and notifier are the ones index.ts adopts, with the default config", () => {
+    const file = parse(readFileSync(join(ROOT, ADOPT), "utf8")) as Record<
+      string,
+      Record<string, Record<string, unknown>>
+    >;
+    const source = readFileSync(join(ROOT, "examples", "adopt-existing", "index.ts"), "utf8");
+    const monitor = file.monitors["disk-full"];
+    // Values the program spells out (the name and threshold are its config's defaults).
+    for (const key of ["description", "aplQuery"])
+      expect(source).toContain(`${key}: ${JSON.stringify(monitor[key])}`);
+    expect(source).toContain(`?? ${JSON.stringify(monitor.name)}`);
+    expect(source).toContain(`?? ${monitor.threshold};`);
+    for (const key of ["type", "operator"]) expect(source).toContain(`${key}: "${String(monitor[key])}"`);
+    for (const key of ["intervalMinutes", "rangeMinutes"])
+      expect(source).toContain(`${key}: ${String(monitor[key])},`);
+    expect(monitor.notifierIds).toEqual(["platform-email"]);
+    expect(source).toContain("notifierIds: [platformEmail.id]");
+    const notifier = file.notifiers["platform-email"];
+    expect(source).toContain(`?? ${JSON.stringify(notifier.name)}`);
+    const emails = (notifier.properties as { email: { emails: string[] } }).email.emails;
+    expect(source).toContain(`email: { emails: ${JSON.stringify(emails).replace(/","/g, '", "')} }`);
+  });
+});

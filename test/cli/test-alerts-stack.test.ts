@@ -318,3 +318,31 @@ it("a file that is not a preview, and a preview that is missing", async () => {
     "both.yaml:3: stack: give exactly one of preview: FILE or command: COMMAND",
   ]);
 });
+
+it("a notifier whose whole properties the preview hides runs as a webhook to the receiver", async () => {
+  // As the native provider's preview prints it: any secret field marks the whole object.
+  const preview = createPreview();
+  const slack = preview.steps[2] as unknown as { newState: { inputs: Record<string, unknown> } };
+  slack.newState.inputs.properties = "[secret]";
+  write("whole.json", preview);
+  const name = write("whole.yaml", TEST("{ preview: whole.json }"));
+  const test = await loadAlertTest(name, tmp.path);
+  expect(test.model.notifiers.find((n) => n.key === "oncall-slack")).toMatchObject({
+    urlHidden: true,
+    inputs: { properties: { webhook: { url: "http://receiver.invalid/" } } },
+  });
+  const out: string[] = [];
+  const r = await testAlerts([name], { cwd: tmp.path, out: (l) => out.push(l), err: (l) => out.push(l) });
+  expect(out[0]).toBe("whole.yaml: PASS, 3 of 3 expectations met");
+  expect(r.code).toBe(0);
+  expect(
+    r.outcomes[0].outbox.filter((e) => e.notifierName === "On-call Slack").map((e) => e.channel),
+  ).toEqual(["webhook", "webhook"]);
+});
+
+it("a preview that lists no monitor (a deployed stack previewed without --show-sames) says to add it", async () => {
+  write("sames.json", { steps: [root], changeSummary: { same: 6 } });
+  expect(await problemsOf(write("sames.yaml", TEST("{ preview: sames.json }")))).toEqual([
+    "sames.yaml:3: stack: the preview shows no monitor of this package; `pulumi preview --json` lists resources that do not change only with --show-sames: add it",
+  ]);
+});
