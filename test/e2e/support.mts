@@ -16,7 +16,13 @@ import { beyondBaseline, serviceContents, type ServiceContents } from "../helper
 
 /** The slice of the built client these runs use. */
 export interface Client {
-  monitors: CrudApi;
+  monitors: CrudApi & {
+    /** Each open and close of the monitor's alerts between two RFC 3339 times (GET /v2/monitors/{id}/history). */
+    history(
+      id: string,
+      window: { startTime: string; endTime: string },
+    ): Promise<{ checkId: string; name: string; state: string; timestamp: string }[]>;
+  };
   notifiers: CrudApi;
   roles: CrudApi;
   annotations: CrudApi;
@@ -33,6 +39,8 @@ export interface Client {
     update(uid: string, body: Record<string, unknown>): Promise<unknown>;
   };
   orgs: { get(id: string): Promise<Record<string, unknown>>; list(): Promise<Record<string, unknown>[]> };
+  /** Sends events (each may carry its own `_time`) to a dataset (POST /v1/datasets/{name}/ingest). */
+  ingest(dataset: string, events: Record<string, unknown>[]): Promise<{ ingested: number; failed: number }>;
   close(): Promise<void>;
 }
 export type ServiceObject = Record<string, unknown> & { id: string };
@@ -49,24 +57,77 @@ export interface RunningEmulator {
   orgId: string;
   /** Requests served so far. */
   stats: { requests: number };
+  /** The emulator's clock; `advance` and `to` move a manual one and answer the monitor runs they made. */
+  clock: {
+    now(): Date;
+    advance(spec: string | number): Promise<MonitorRun[]>;
+    to(time: string | Date): Promise<MonitorRun[]>;
+  };
+  /** Every notification its monitors attempted, oldest first (also `GET /_emulator/notifications`). */
+  notifications(): readonly OutboxEntry[];
   close(): Promise<void>;
 }
 
+/** The slice of a monitor run (emulator/alerting/types.ts) these runs read. */
+export interface MonitorRun {
+  monitorId: string;
+  monitorName: string;
+  time: string;
+  windowStart: string;
+  windowEnd: string;
+  state: "open" | "closed" | "ok" | "error";
+  values: { group: Record<string, unknown>; value: number | null }[];
+  error?: string;
+  notifications: number;
+}
+
+/** The slice of an outbox row (emulator/alerting/notify/types.ts) these runs read. */
+export interface OutboxEntry {
+  time: string;
+  monitorId: string;
+  monitorName: string;
+  notifierId: string;
+  notifierName: string;
+  channel: string;
+  action: "Open" | "Closed";
+  value: number | null;
+  targetHost: string | null;
+  outcome: string;
+  status?: number;
+  reason?: string;
+  request: { method: string; url: string; headers: Record<string, string> } | null;
+  body: unknown;
+}
+
+/** What a run may ask of its emulator beyond the defaults: a manual clock, where it starts, allowed hosts, a log. */
+export interface ServiceOptions {
+  /** `"manual"`: time stands still until the run moves it (`em.clock.advance`/`to`); monitors run only then. */
+  clock?: "manual";
+  /** With a manual clock: where time starts (RFC 3339). */
+  now?: string;
+  /** Hosts notifications may be sent to besides loopback addresses. */
+  deliverTo?: string[];
+  /** Receives the emulator's log lines (one per request, one per notification). */
+  logger?: (line: string) => void;
+}
+
 /** A fresh in-process emulator with its own random token, and a client for it. */
-export async function freshService(): Promise<{
+export async function freshService(options: ServiceOptions = {}): Promise<{
   em: RunningEmulator;
   client: Client;
   close(): Promise<void>;
 }> {
   const { startEmulator } = requireFromRepo("./dist/emulator/index.js") as {
-    startEmulator(o: { port: number; host: string; token?: string }): Promise<RunningEmulator>;
+    startEmulator(
+      o: { port: number; host: string; token?: string } & ServiceOptions,
+    ): Promise<RunningEmulator>;
   };
   const { ObservabilityClient } = requireFromRepo("./dist/provider/client/index.js") as {
     ObservabilityClient: new (o: { url: string; token: string; orgId: string }) => Client;
   };
   // A token no other run uses, so that finding it in a state file means this run's state leaked it.
   const token = `xaat-e2e-${Math.random().toString(36).slice(2, 12)}`;
-  const em = await startEmulator({ port: 0, host: "127.0.0.1", token });
+  const em = await startEmulator({ ...options, port: 0, host: "127.0.0.1", token });
   const client = new ObservabilityClient({ url: em.url, token: em.token, orgId: em.orgId });
   return {
     em,
