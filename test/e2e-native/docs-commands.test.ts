@@ -34,7 +34,7 @@ if (!cli.path) console.warn(`docs commands: skipped: no Pulumi CLI: ${cli.reason
 const maybe = cli.path ? describe : describe.skip;
 
 /** The bin's commands, as `observability --help` lists them; anything else after the bin is a placeholder. */
-const BIN_COMMANDS = ["emulator", "annotate", "ingest", "query", "recover", "migrate"];
+const BIN_COMMANDS = ["emulator", "annotate", "ingest", "query", "recover", "migrate", "test", "slo"];
 
 /** The same line with the placeholders of versions and servers filled in. */
 function pluginLine(command: string, serverUrl: string, releasesUrl: string): string {
