@@ -162,7 +162,7 @@ function report(
     say("");
     say(
       `${plan.missing} of the ${plan.checked} objects looked for are not on the service these credentials reach (${from}): ` +
-        "if that is more than were deleted, the credentials are likely for another organization than the one Terraform's provider configuration points at; run again with that organization's.",
+        "unless that many were deleted, the credentials are likely for another organization than the one Terraform's provider configuration points at: check it, and run again with that organization's credentials.",
     );
   }
   if (alsoForgotten.length > 0) {

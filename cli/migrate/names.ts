@@ -23,8 +23,12 @@
  * worked out over every object of the state, taken or not, so skipping one never renames another.
  *
  * `logicalName` is the object's Terraform address itself (`module.team["a"].axiom_monitor.errors[0]`): unique, and
- * what `terraform state` commands name it by. A URN separates its parts with `::`, so an address holding `::` (in
- * a for_each key) takes its `name` instead.
+ * what `terraform state` commands name it by. Two characters of a for_each key cannot go into it, and an address
+ * holding either takes its `name` instead (unique too: an address always holds a `.`, a name never does):
+ * - `::`, which separates a URN's parts;
+ * - `$`: Pulumi YAML reads `${` as an interpolation and `$$` as an escaped `$`, and its code generator
+ *   (pulumi-language-yaml v1.25.0) writes the logical name without escaping either, so the program's name differs
+ *   from the imported one and the preview proposes a replacement (Terraform writes a key's `${` as `$${`).
  */
 import { addressOf, hclUnquoted, type StateInstance } from "./tfstate";
 
@@ -121,7 +125,7 @@ export function nameAll(instances: readonly Nameable[]): Names[] {
     const renamed = name !== wanted[k] ? "numbered" : wanted[k] !== plain[k] ? "module" : undefined;
     return {
       name,
-      logicalName: address.includes("::") ? name : address,
+      logicalName: address.includes("::") || address.includes("$") ? name : address,
       ...(renamed ? { renamed } : {}),
     };
   });

@@ -670,7 +670,7 @@ describe("a state with the awkward cases: each row's rule", () => {
     const taken = project.rows.filter((r) => r.outcome === "taken");
     // Rows go by rule, the file in the state's order.
     expect(file.resources.map((r) => [r.logicalName, r.name]).sort()).toEqual(
-      taken.map((r) => [r.address, r.name]).sort(),
+      taken.map((r) => [r.logicalName ?? r.address, r.name]).sort(),
     );
   });
 
@@ -842,7 +842,11 @@ describe("names: identifiers every generator takes, unique across types, the add
     expect(isIdentifier(identifierOf(readable))).toBe(true);
   });
 
-  it("an address holding `::` (a URN's separator) takes its name as the logical name", () => {
+  it("an address holding `::` (a URN's separator) or `$` (Pulumi YAML's interpolation) takes its name as the logical name", () => {
+    expect(nameAll([item("a", "", "${x}")])[0]).toEqual({
+      name: "a___u7b_x_u7d_",
+      logicalName: "a___u7b_x_u7d_",
+    });
     expect(nameAll([item("a", "", "x::y")])[0]).toEqual({
       name: "a_x_u3a__u3a_y",
       logicalName: "a_x_u3a__u3a_y",

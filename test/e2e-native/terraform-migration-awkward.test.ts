@@ -131,7 +131,7 @@ maybe(
         .resources;
       const taken = project.rows.filter((r) => r.outcome === "taken");
       expect(specs.map((s) => [s.logicalName, s.name]).sort()).toEqual(
-        taken.map((r) => [r.address, r.name]).sort(),
+        taken.map((r) => [r.logicalName ?? r.address, r.name]).sort(),
       );
     });
 

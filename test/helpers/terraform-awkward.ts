@@ -43,6 +43,8 @@ export interface AwkwardRow {
   outcome: "taken" | "forgotten" | "kept";
   /** For one taken, its name in the program. */
   name?: string;
+  /** For one taken, the name in its URN where that is not its address. */
+  logicalName?: string;
   /** A part of the report's line for it. */
   says?: string;
 }
@@ -60,7 +62,7 @@ export const AWKWARD_KEYS: readonly [key: string, name: string, rule: string][] 
   [
     "${var} %{if}",
     "channel___u7b_var_u7d____u7b_if_u7d_",
-    "template introducers are escaped in the address, mapped in the name",
+    "template introducers are escaped in the address, mapped in the name; the logical name is the name",
   ],
 ];
 
@@ -253,6 +255,8 @@ export async function makeAwkwardTerraformProject(
       rule: `for_each: ${rule}; a MatchEvent monitor's threshold is no drift`,
       outcome: "taken",
       name,
+      // Pulumi YAML would read the `$` of the address (names.ts).
+      ...(key.includes("$") ? { logicalName: name } : {}),
     })),
     {
       address: 'module.team["a b"].module.inner.axiom_monitor.alerts',
