@@ -22,15 +22,40 @@
  * carries it, whatever happens to its siblings), and what still clashes is numbered in the state's order. Names are
  * worked out over every object of the state, taken or not, so skipping one never renames another.
  *
- * `logicalName` is the object's Terraform address itself (`module.team["a"].axiom_monitor.errors[0]`): unique, and
- * what `terraform state` commands name it by. Two characters of a for_each key cannot go into it, and an address
- * holding either takes its `name` instead (unique too: an address always holds a `.`, a name never does):
- * - `::`, which separates a URN's parts;
- * - `$`: Pulumi YAML reads `${` as an interpolation and `$$` as an escaped `$`, and its code generator
- *   (pulumi-language-yaml v1.25.0) writes the logical name without escaping either, so the program's name differs
- *   from the imported one and the preview proposes a replacement (Terraform writes a key's `${` as `$${`).
+ * `logicalName`, the name in the URN, is the object's Terraform address with its keys bare
+ * (`module.team[a].axiom_notifier.oncall[pager.duty]`, `axiom_monitor.errors[0]`): what `terraform state` commands
+ * name it by, but for the quotes. It must be a string literal to every generator, and not all of them escape one:
+ * - the Node.js and Python generators write it between double quotes as it is (pkg/codegen/nodejs and python,
+ *   `makeResourceName`: `"%s"`), so a `"` ends the string early and a `\` or a line break changes it; the quotes
+ *   of the address are therefore left out, and a key holding `"`, `\` or a character Go's `unicode.IsPrint`
+ *   refuses (a tab, a line break) cannot be written at all;
+ * - Pulumi YAML reads `${` as an interpolation and `$$` as an escaped `$`, and its code generator
+ *   (pulumi-language-yaml v1.25.0) writes the name without escaping either: no `$`;
+ * - a URN separates its parts with `::`; and `[` or `]` in a bare key would make two addresses alike.
+ * An object whose address holds one of those takes its `name` as its logical name, as does one whose logical name
+ * another object of its type already has; a name is unique and never holds a `.`, which an address always does.
  */
-import { addressOf, hclUnquoted, type StateInstance } from "./tfstate";
+import { hclUnquoted, type StateInstance } from "./tfstate";
+
+/** What a key of a logical name may not hold (see above): `"`, `\\`, `$`, brackets, `::`, what Go does not print. */
+const UNSAFE_IN_KEY = /["\\$[\]]|::|[^ \p{L}\p{M}\p{N}\p{P}\p{S}]/u;
+
+/** The address with its keys bare, or undefined where a key holds what a logical name cannot (see above). */
+function bareAddress(i: Nameable): string | undefined {
+  let unsafe = false;
+  const bare = (key: string) => {
+    if (UNSAFE_IN_KEY.test(key)) unsafe = true;
+    return `[${key}]`;
+  };
+  const module = i.module.replace(
+    /\[(?:"((?:[^"\\]|\\.)*)"|(\d+))\]/g,
+    (_m, s: string | undefined, n: string | undefined) => (s !== undefined ? bare(hclUnquoted(s)) : `[${n}]`),
+  );
+  const index =
+    i.indexKey === undefined ? "" : typeof i.indexKey === "number" ? `[${i.indexKey}]` : bare(i.indexKey);
+  const local = `${i.mode === "data" ? "data." : ""}${i.type}.${i.name}${index}`;
+  return unsafe ? undefined : module ? `${module}.${local}` : local;
+}
 
 /** Pulumi's converter's special characters, each made `_` (tf_state.go, `specialRunes`). */
 const CONVERTER_SPECIAL = new Set(" -./\\$@#%^&*()\"'<>|");
@@ -117,16 +142,15 @@ export function nameAll(instances: readonly Nameable[]): Names[] {
   );
   // What still clashes (two keys alike once made identifiers, two module paths alike) is numbered in order.
   const taken = new Set<string>();
+  const logicalTaken = new Set<string>();
   return instances.map((i, k) => {
     let name = wanted[k];
     for (let n = 2; taken.has(name); n++) name = `${wanted[k]}_${n}`;
     taken.add(name);
-    const address = addressOf(i);
+    const bare = bareAddress(i);
+    const logicalName = bare !== undefined && !logicalTaken.has(`${i.type}\u0000${bare}`) ? bare : name;
+    logicalTaken.add(`${i.type}\u0000${logicalName}`);
     const renamed = name !== wanted[k] ? "numbered" : wanted[k] !== plain[k] ? "module" : undefined;
-    return {
-      name,
-      logicalName: address.includes("::") || address.includes("$") ? name : address,
-      ...(renamed ? { renamed } : {}),
-    };
+    return { name, logicalName, ...(renamed ? { renamed } : {}) };
   });
 }

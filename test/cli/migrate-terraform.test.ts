@@ -93,7 +93,7 @@ describe("a state with every case", () => {
     expect(
       file.resources.map(({ type, name, logicalName, id }) => ({ type, name, logicalName, id })),
     ).toEqual([
-      // A dashboard's id is its uid. The logical name (the URN's) is the Terraform address.
+      // A dashboard's id is its uid. The logical name (the URN's) is the Terraform address, its keys bare.
       {
         type: "observability:index:Dashboard",
         name: "board",
@@ -123,13 +123,13 @@ describe("a state with every case", () => {
       {
         type: "observability:index:Notifier",
         name: "oncall_pager_duty",
-        logicalName: 'axiom_notifier.oncall["pager.duty"]',
+        logicalName: "axiom_notifier.oncall[pager.duty]",
         id: made.pagerduty,
       },
       {
         type: "observability:index:Notifier",
         name: "oncall_slack",
-        logicalName: 'axiom_notifier.oncall["slack"]',
+        logicalName: "axiom_notifier.oncall[slack]",
         id: made.slack,
       },
       { type: "observability:index:ApiToken", name: "ci", logicalName: "axiom_token.ci", id: made.token.id },
@@ -145,7 +145,7 @@ describe("a state with every case", () => {
       {
         type: "observability:index:Monitor",
         name: "errors",
-        logicalName: 'module.team["a"].axiom_monitor.errors',
+        logicalName: "module.team[a].axiom_monitor.errors",
         id: made.moduleMonitor,
       },
     ]);
@@ -188,7 +188,7 @@ describe("a state with every case", () => {
       `axiom_monitor.errors[0]: new obs.Monitor("axiom_monitor.errors[0]", { /* its inputs */ adopt: "${made.monitors[0]}" })`,
     );
     expect(result.stderr).toContain(
-      `axiom_notifier.oncall["slack"]: new obs.Notifier(${JSON.stringify('axiom_notifier.oncall["slack"]')}, { /* its inputs */ adopt: "${made.slack}" })`,
+      `axiom_notifier.oncall["slack"]: new obs.Notifier("axiom_notifier.oncall[slack]", { /* its inputs */ adopt: "${made.slack}" })`,
     );
     expect(result.stderr).toMatch(/axiom_token\.ci: ApiToken cannot adopt: a token cannot be adopted/);
   });
@@ -802,7 +802,7 @@ describe("names: identifiers every generator takes, unique across types, the add
       { name: "team_a_errors", logicalName: "module.team_a.axiom_monitor.errors", renamed: "module" },
       {
         name: "team_b_inner_errors",
-        logicalName: 'module.team["b"].module.inner.axiom_monitor.errors',
+        logicalName: "module.team[b].module.inner.axiom_monitor.errors",
         renamed: "module",
       },
     ]);
@@ -822,8 +822,8 @@ describe("names: identifiers every generator takes, unique across types, the add
 
   it("names alike only once made identifiers are numbered in the state's order", () => {
     expect(nameAll([item("a", "", "x.y"), item("a", "", "x_y")])).toEqual([
-      { name: "a_x_y", logicalName: 'axiom_monitor.a["x.y"]' },
-      { name: "a_x_y_2", logicalName: 'axiom_monitor.a["x_y"]', renamed: "numbered" },
+      { name: "a_x_y", logicalName: "axiom_monitor.a[x.y]" },
+      { name: "a_x_y_2", logicalName: "axiom_monitor.a[x_y]", renamed: "numbered" },
     ]);
   });
 
@@ -842,15 +842,22 @@ describe("names: identifiers every generator takes, unique across types, the add
     expect(isIdentifier(identifierOf(readable))).toBe(true);
   });
 
-  it("an address holding `::` (a URN's separator) or `$` (Pulumi YAML's interpolation) takes its name as the logical name", () => {
-    expect(nameAll([item("a", "", "${x}")])[0]).toEqual({
-      name: "a___u7b_x_u7d_",
-      logicalName: "a___u7b_x_u7d_",
-    });
-    expect(nameAll([item("a", "", "x::y")])[0]).toEqual({
-      name: "a_x_u3a__u3a_y",
-      logicalName: "a_x_u3a__u3a_y",
-    });
+  it.each([
+    ["x::y", "a_x_u3a__u3a_y", "`::`, a URN's separator"],
+    ["${x}", "a___u7b_x_u7d_", "`$`, which Pulumi YAML reads"],
+    ['say "hi"', "a_say__hi_", '`"`, which the Node.js and Python generators write unescaped'],
+    ["back\\slash", "a_back_slash", "`\\`"],
+    ["line\nbreak", "a_line_ua_break", "a line break"],
+    ["tab\there", "a_tab_u9_here", "a tab"],
+    ["[x]", "a__u5b_x_u5d_", "brackets, which would make two bare addresses alike"],
+  ])("a key holding %j takes the name %j as the logical name: %s", (key, name) => {
+    expect(nameAll([item("a", "", key)])[0]).toEqual({ name, logicalName: name });
+  });
+
+  it("a key every generator can write stays in the logical name, bare: an emoji, `;`, `?`, spaces, `'`", () => {
+    expect(nameAll([item("a", 'module.m["x y"]', "🚀 it's; ok?")])[0].logicalName).toBe(
+      "module.m[x y].axiom_monitor.a[🚀 it's; ok?]",
+    );
   });
 });
 

@@ -43,26 +43,57 @@ export interface AwkwardRow {
   outcome: "taken" | "forgotten" | "kept";
   /** For one taken, its name in the program. */
   name?: string;
-  /** For one taken, the name in its URN where that is not its address. */
+  /** For one taken, the name in its URN where that is not its address (cli/migrate/names.ts). */
   logicalName?: string;
   /** A part of the report's line for it. */
   says?: string;
 }
 
 /** The for_each keys of the MatchEvent monitors, each with the name it gets. */
-export const AWKWARD_KEYS: readonly [key: string, name: string, rule: string][] = [
-  ["🚀 launch", "channel__u1f680__launch", "an emoji is encoded by its code point, a space made _"],
-  ["tab\there", "channel_tab_u9_here", "a tab is encoded"],
-  ["semi;colon", "channel_semi_u3b_colon", "`;` is encoded"],
-  ["new line?no", "channel_new_line_u3f_no", "`?` is encoded (HCL would read a conditional)"],
-  ["pager.duty", "channel_pager_duty", "`.` is made _, as Pulumi's converter does"],
-  ["on call", "channel_on_call", "a space is made _"],
-  [`it's "quoted"`, "channel_it_s__quoted_", "quotes are made _"],
-  ["line\nbreak", "channel_line_ua_break", "a line break is encoded"],
+export const AWKWARD_KEYS: readonly [
+  key: string,
+  name: string,
+  logicalName: string | undefined,
+  rule: string,
+][] = [
+  [
+    "🚀 launch",
+    "channel__u1f680__launch",
+    "axiom_monitor.channel[🚀 launch]",
+    "an emoji is encoded by its code point, a space made _",
+  ],
+  [
+    "tab\there",
+    "channel_tab_u9_here",
+    undefined,
+    "a tab is encoded; no generator can write it in the logical name",
+  ],
+  ["semi;colon", "channel_semi_u3b_colon", "axiom_monitor.channel[semi;colon]", "`;` is encoded"],
+  [
+    "new line?no",
+    "channel_new_line_u3f_no",
+    "axiom_monitor.channel[new line?no]",
+    "`?` is encoded (HCL would read a conditional)",
+  ],
+  [
+    "pager.duty",
+    "channel_pager_duty",
+    "axiom_monitor.channel[pager.duty]",
+    "`.` is made _, as Pulumi's converter does",
+  ],
+  ["on call", "channel_on_call", "axiom_monitor.channel[on call]", "a space is made _"],
+  [
+    `it's "quoted"`,
+    "channel_it_s__quoted_",
+    undefined,
+    'quotes are made _; the Node.js and Python generators would not escape the `"`',
+  ],
+  ["line\nbreak", "channel_line_ua_break", undefined, "a line break is encoded"],
   [
     "${var} %{if}",
     "channel___u7b_var_u7d____u7b_if_u7d_",
-    "template introducers are escaped in the address, mapped in the name; the logical name is the name",
+    undefined,
+    "template introducers are escaped in the address, mapped in the name; Pulumi YAML would read the `$`",
   ],
 ];
 
@@ -201,6 +232,7 @@ export async function makeAwkwardTerraformProject(
       rule: "a deposed object the service no longer has does not hold its address back",
       outcome: "taken",
       name: "by_key_staging",
+      logicalName: "axiom_dataset.by_key[staging]",
     },
     {
       address: 'axiom_dataset.by_key["staging"] (deposed object 0dead0ff)',
@@ -244,7 +276,7 @@ export async function makeAwkwardTerraformProject(
       outcome: "kept",
       says: "the service no longer has Monitor",
     },
-    ...AWKWARD_KEYS.map(([key, name, rule]): AwkwardRow => ({
+    ...AWKWARD_KEYS.map(([key, name, logicalName, rule]): AwkwardRow => ({
       address: addressOf({
         module: "",
         mode: "managed",
@@ -255,14 +287,14 @@ export async function makeAwkwardTerraformProject(
       rule: `for_each: ${rule}; a MatchEvent monitor's threshold is no drift`,
       outcome: "taken",
       name,
-      // Pulumi YAML would read the `$` of the address (names.ts).
-      ...(key.includes("$") ? { logicalName: name } : {}),
+      logicalName: logicalName ?? name,
     })),
     {
       address: 'module.team["a b"].module.inner.axiom_monitor.alerts',
       rule: "nested modules: the module path where two resources share a name, though the other is skipped",
       outcome: "taken",
       name: "team_a_b_inner_alerts",
+      logicalName: "module.team[a b].module.inner.axiom_monitor.alerts",
     },
     {
       address: 'module.team["c"].module.inner.axiom_monitor.alerts',
