@@ -4,11 +4,15 @@
  * deposed, duplicate, deleted and drifted objects) taken all the way through the real engine: `observability migrate
  * terraform`, `pulumi import --file` (the CLI built here, whose PCL step parses every name: pulumi/pulumi
  * pkg/importer/language.go), the YAML program it writes added to the project, `pulumi preview --expect-no-changes`,
- * and the hand-over script, after which every object the service has is in exactly one tool's state.
+ * and the hand-over script, after which every object the service has is in exactly one tool's state. The TypeScript,
+ * Python and Go programs the CLI's generators write for the same import (engine/sdkgen -import-program, as
+ * terraform-migration-languages.test.ts makes them) are parsed by each language's own parser, and declare each
+ * resource under its URN's name: the Node.js and Python generators write that name between quotes unescaped.
  *
  * `terraform` (not installed here) is stood in for by a script that records each address `terraform state rm` is
  * given, NUL-separated so that a key's line break survives.
  */
+import { spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -28,6 +32,50 @@ const yaml = toolPath("pulumi-yaml.mts");
 const missing = !cli.path ? cli.reason : !yaml.path ? `no YAML language host: ${yaml.reason}` : undefined;
 if (missing) console.warn(`terraform-migration-awkward: skipped: ${missing}`);
 const maybe = missing ? describe.skip : describe;
+// engine/sdkgen, which makes the CLI's program generation for the other languages, is built with Go
+// (terraform-migration-languages.test.ts runs those programs; here, their syntax and names).
+const GO =
+  process.env.GO ??
+  (spawnSync("go", ["version"], { stdio: "ignore" }).status === 0 ? "go" : "/usr/local/go/bin/go");
+const GOFMT = GO === "go" ? "gofmt" : path.join(path.dirname(GO), "gofmt");
+const PYTHON = process.env.PYTHON ?? "python3";
+const hasGoAndPython =
+  spawnSync(GO, ["version"], { stdio: "ignore" }).status === 0 &&
+  spawnSync(PYTHON, ["--version"], { stdio: "ignore" }).status === 0;
+if (!missing && !hasGoAndPython)
+  console.warn("terraform-migration-awkward: the other languages skipped: no Go toolchain or no python3");
+
+/** The first argument of each `new observability.<Type>(…)` of a TypeScript program, and its syntax errors. */
+async function typescriptNames(source: string): Promise<{ names: string[]; errors: string[] }> {
+  const ts = await import("typescript");
+  const { diagnostics } = ts.transpileModule(source, { reportDiagnostics: true });
+  const file = ts.createSourceFile("index.ts", source, ts.ScriptTarget.ES2022, true);
+  const names: string[] = [];
+  const visit = (node: import("typescript").Node): void => {
+    if (
+      ts.isNewExpression(node) &&
+      node.expression.getText(file).startsWith("observability.") &&
+      node.arguments?.[0] &&
+      ts.isStringLiteral(node.arguments[0])
+    )
+      names.push(node.arguments[0].text);
+    ts.forEachChild(node, visit);
+  };
+  visit(file);
+  return {
+    names,
+    errors: (diagnostics ?? []).map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n")),
+  };
+}
+
+/** The first argument of each `observability.<Type>(…)` call of a Python program, read by Python's own parser. */
+const PYTHON_NAMES = [
+  "import ast, json, sys",
+  "tree = ast.parse(open(sys.argv[1], encoding='utf-8').read())",
+  "print(json.dumps([c.args[0].value for c in ast.walk(tree) if isinstance(c, ast.Call)",
+  "  and isinstance(c.func, ast.Attribute) and isinstance(c.func.value, ast.Name)",
+  "  and c.func.value.id == 'observability' and c.args and isinstance(c.args[0], ast.Constant)]))",
+].join("\n");
 
 interface ImportSpec {
   type: string;
@@ -174,6 +222,56 @@ maybe(
       await pulumi(["preview", "--expect-no-changes"]);
       expect(await serviceContents(client)).toEqual(baseline);
     });
+
+    (hasGoAndPython ? test : test.skip)(
+      "TypeScript, Python and Go: the generated programs parse, and declare each resource under its URN's name",
+      async () => {
+        const exported = path.join(root, "export.json");
+        writeFileSync(exported, await pulumi(["stack", "export", "--show-secrets"]), { mode: 0o600 });
+        const generated = path.join(root, "generated");
+        await mustExec(
+          NODE,
+          [
+            path.join(ROOT, "scripts", "sdkgen.mts"),
+            "--import-program",
+            "--state",
+            exported,
+            "--import-file",
+            path.join(cwd, "import.json"),
+            "--out",
+            generated,
+          ],
+          { env },
+        );
+        rmSync(exported);
+        const logical = specs.map((s) => s.logicalName).sort();
+        const typescript = await typescriptNames(
+          readFileSync(path.join(generated, "nodejs", "index.ts"), "utf8"),
+        );
+        expect(typescript.errors).toEqual([]);
+        expect(typescript.names.sort()).toEqual(logical);
+        const python = await exec(
+          PYTHON,
+          ["-c", PYTHON_NAMES, path.join(generated, "python", "__main__.py")],
+          {
+            env,
+          },
+        );
+        expect({ code: python.code, stderr: python.stderr }).toEqual({ code: 0, stderr: "" });
+        expect((JSON.parse(python.stdout) as string[]).sort()).toEqual(logical);
+        const goFile = path.join(generated, "go", "main.go");
+        const gofmt = await exec(GOFMT, ["-l", "-e", goFile], {
+          env,
+        });
+        expect({ code: gofmt.code, stderr: gofmt.stderr }).toEqual({ code: 0, stderr: "" });
+        // Go's generator quotes with %q, whose escapes JSON reads alike for these keys.
+        const goNames = [
+          ...readFileSync(goFile, "utf8").matchAll(/observability\.New\w+\(ctx, ("(?:[^"\\]|\\.)*")/g),
+        ].map((m) => JSON.parse(m[1]) as string);
+        expect(goNames.sort()).toEqual(logical);
+      },
+      10 * 60_000,
+    );
 
     test("the hand-over script: every object the service has ends in exactly one tool's state", async () => {
       await mustExec("sh", ["handover.sh"], { cwd, env });
