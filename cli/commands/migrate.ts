@@ -23,7 +23,7 @@ import {
   secretsOfState,
   stateRm,
   type ImportFile,
-  type Skipped,
+  type Plan,
   type Taken,
 } from "../migrate/plan";
 import { parseState, StateFormatError, type TerraformState } from "../migrate/tfstate";
@@ -138,24 +138,39 @@ function adoptLine(t: Taken): string {
 function report(
   state: TerraformState,
   source: string,
-  taken: Taken[],
-  skipped: Skipped[],
+  plan: Plan,
   out: string | undefined,
   rmScript: string | undefined,
   from: string,
   say: (line: string) => void,
 ): void {
+  const { taken, skipped, alsoForgotten } = plan;
   say(
     `Read ${source}: a Terraform ${state.terraformVersion} state (serial ${state.serial}), ${state.instances.length} object(s); checked against the service with ${from}.`,
   );
   say("");
   say(`Taken (${taken.length}): each is a resource of the import file.`);
   for (const t of taken)
-    say(`  ${t.address} -> ${t.spec.type} ${t.logicalName} (id ${t.id})${RENAMED[t.renamed ?? ""] ?? ""}`);
+    say(`  ${t.address} -> ${t.spec.type} ${t.name} (id ${t.id})${RENAMED[t.renamed ?? ""] ?? ""}`);
   if (skipped.length > 0) {
     say("");
-    say(`Skipped (${skipped.length}):`);
+    say(`Skipped (${skipped.length}): Terraform keeps each one.`);
     for (const s of skipped) say(`  ${s.address}: ${s.reason}`);
+  }
+  // Most objects missing is more likely credentials for another organization than objects deleted.
+  if (plan.missing > 0 && plan.missing * 2 > plan.checked) {
+    say("");
+    say(
+      `${plan.missing} of the ${plan.checked} objects looked for are not on the service these credentials reach (${from}): ` +
+        "unless that many were deleted, the credentials are likely for another organization than the one Terraform's provider configuration points at: check it, and run again with that organization's credentials.",
+    );
+  }
+  if (alsoForgotten.length > 0) {
+    say("");
+    say(
+      `Also forgotten by the hand-over (${alsoForgotten.length}): each is at an address step 5 hands over.`,
+    );
+    for (const s of alsoForgotten) say(`  ${s.address}: ${s.reason}`);
   }
   const drifted = taken.filter((t) => t.drift.length > 0);
   say("");
@@ -195,9 +210,9 @@ function report(
   );
   say("  4. Add the generated code to the program, then: pulumi preview --expect-no-changes");
   say(
-    `  5. Hand each object over (Terraform forgets it, the object stays)${rmScript ? `: sh ${rmScript}, which runs` : ""}; and delete its block from the Terraform code:`,
+    `  5. Hand each object over: Terraform forgets it and the object stays. ${rmScript ? `Run sh ${rmScript}, which runs these commands` : "Run these commands"}, and delete the same resources' blocks from the Terraform code:`,
   );
-  for (const t of taken) say(`     ${stateRm(t.address)}`);
+  for (const address of plan.handover) say(`     ${stateRm(address)}`);
   say("");
   say(
     'With the TypeScript dynamic resources instead of `pulumi import` (`import * as obs from "pulumi-observability"`), declare each one as in Terraform, with `adopt` (then steps 4 and 5):',
@@ -245,7 +260,7 @@ export async function migrateTerraform(file: string, flags: MigrateFlags, io: Mi
   } finally {
     await client.close();
   }
-  report(state, source, plan.taken, plan.skipped, flags.out, flags.rmScript, from, say);
+  report(state, source, plan, flags.out, flags.rmScript, from, say);
   if (plan.taken.length === 0)
     throw new CommandError(
       `nothing to take: ${source} holds no object of terraform-provider-axiom that the service has`,
@@ -272,11 +287,11 @@ export async function migrateTerraform(file: string, flags: MigrateFlags, io: Mi
       // JSON's quoting keeps a path with a line break inside the comment.
       `# Written by observability migrate terraform from ${JSON.stringify(source)}: run it once \`pulumi preview --expect-no-changes\` passes.`,
       "set -e",
-      ...plan.taken.map((t) => stateRm(t.address)),
+      ...plan.handover.map(stateRm),
       "",
     ].join("\n");
     writeFileSync(flags.rmScript, script, { mode: 0o755 });
-    say(`Wrote ${flags.rmScript}: the ${plan.taken.length} \`terraform state rm\` command(s) of step 5.`);
+    say(`Wrote ${flags.rmScript}: the ${plan.handover.length} \`terraform state rm\` command(s) of step 5.`);
   }
   return EXIT.ok;
 }

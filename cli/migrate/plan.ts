@@ -1,13 +1,13 @@
 /**
  * What `observability migrate terraform` decides for each object of a Terraform state: taken into the import file
- * (`pulumi import --file`), or skipped with the reason; the Pulumi name of each one taken; and where Terraform's
- * record and the service differ.
+ * (`pulumi import --file`), or skipped with the reason; the Pulumi names of each one taken (names.ts); where
+ * Terraform's record and the service differ; and the addresses the hand-over makes Terraform forget.
  *
- * Names follow Pulumi's own converter (pulumi/pulumi-converter-terraform pkg/convert/tf_state.go, `TranslateState`):
- * the Terraform name, `-<index>` for count and `-<key>` for for_each, its special characters made `_`; the
- * converter drops the module path, which clashes when two modules hold the same name (pulumi/pulumi#17386), so here
- * the module path is put in front where, and only where, it tells two apart. The unreplaced form is kept as
- * `logicalName`, the name in the resource's URN, so a for_each key reads as it does in Terraform.
+ * The hand-over leaves every object the service has in exactly one tool's state. `terraform state rm <address>`
+ * forgets every object recorded at the address (its current object and any deposed one), so an address is handed
+ * over only where each object it records is taken, is the same object as one taken, or is no longer on the
+ * service; and every address that records a taken object is handed over (a second resource holding the same
+ * object, a tainted record of it), or Terraform would go on managing what Pulumi manages.
  */
 import { ForbiddenError, NotFoundError } from "../../provider/client/errors";
 import { SECRET_SIG, SIG_KEY } from "../../provider/native/values";
@@ -31,6 +31,7 @@ import {
   type TerraformResource,
 } from "../../provider/terraform";
 import { CommandError } from "../exit";
+import { nameAll, type Names } from "./names";
 import { addressOf, parseProviderAddress, stringsAt, type StateInstance } from "./tfstate";
 
 /**
@@ -73,11 +74,7 @@ export interface Taken {
   id: string;
   name: string;
   logicalName: string;
-  /**
-   * Why the name is not the converter's: `module`, its module path put in front to tell it from another's;
-   * `numbered`, a number added where even that left two alike.
-   */
-  renamed?: "module" | "numbered";
+  renamed?: Names["renamed"];
   drift: Drift[];
   /** Secret outputs carried from Terraform's state (an API token's value), by output key. */
   carried: string[];
@@ -94,7 +91,7 @@ export interface Skipped {
   reason: string;
 }
 
-/** A managed instance of this provider that is current and has an id, before the service is asked. */
+/** A managed object of this provider whose id and inputs the state records, before the service is asked. */
 interface Candidate {
   address: string;
   instance: StateInstance;
@@ -105,6 +102,14 @@ interface Candidate {
   inputs: Props;
   /** The module that declares the provider configuration it was made through, when not the root module. */
   providerModule?: string;
+}
+
+/** A managed object of the selected provider configuration, current, tainted or deposed. */
+interface Recorded {
+  address: string;
+  instance: StateInstance;
+  /** Its kind, id and inputs, where the state's record can be read. */
+  candidate?: Candidate;
 }
 
 /** What to take from the state: the unaliased provider configuration, or the one with this alias. */
@@ -129,18 +134,29 @@ function lookupOf(tfType: string): string | undefined {
   return undefined;
 }
 
-/** Splits the state's objects into candidates and those skipped before any request. */
+/** The provider configuration an instance was made through, as the report names it. */
+function configurationOf(p: { alias?: string; module?: string }): string {
+  const name = p.alias ? `${TERRAFORM_PROVIDER}.${p.alias}` : TERRAFORM_PROVIDER;
+  if (p.module) return `the provider configuration ${name} that ${p.module} declares`;
+  return p.alias ? `the provider configuration ${name}` : "the default provider configuration";
+}
+
+/**
+ * Splits the state's objects, before any request: `candidates`, the current objects that may be taken;
+ * `records`, every managed object of the selected provider configuration (current, tainted or deposed), which the
+ * hand-over must account for since `terraform state rm` forgets every object at an address; and what is skipped
+ * for what the state alone says.
+ */
 export function classify(
   instances: readonly StateInstance[],
   selection: Selection = {},
-): { candidates: Candidate[]; skipped: Skipped[] } {
+): { candidates: Candidate[]; records: Recorded[]; skipped: Skipped[] } {
   const candidates: Candidate[] = [];
+  const records: Recorded[] = [];
   const skipped: Skipped[] = [];
-  const seen = new Map<string, string>();
   for (const instance of instances) {
     const address = addressOf(instance);
-    const label = instance.deposed ? `${address} (deposed object ${instance.deposed})` : address;
-    const skip = (reason: string) => skipped.push({ address: label, reason });
+    const skip = (reason: string) => skipped.push({ address: labelOf(instance), reason });
     const provider = parseProviderAddress(instance.provider);
     const ours =
       provider !== undefined && provider.source.split("/").slice(-2).join("/") === PROVIDER_ADDRESS;
@@ -162,8 +178,8 @@ export function classify(
     if ((provider.alias ?? undefined) !== selection.alias) {
       skip(
         provider.alias
-          ? `made through the provider configuration ${TERRAFORM_PROVIDER}.${provider.alias}, whose objects may be in another organization: run again with its credentials and --alias ${provider.alias}`
-          : `made through the default provider configuration, not ${TERRAFORM_PROVIDER}.${selection.alias}: run again without --alias, with its credentials`,
+          ? `made through ${configurationOf(provider)}, whose objects may be in another organization: run again with its credentials and --alias ${provider.alias}`
+          : `made through ${configurationOf(provider)}, not ${TERRAFORM_PROVIDER}.${selection.alias}: run again without --alias, with its credentials`,
       );
       continue;
     }
@@ -172,114 +188,48 @@ export function classify(
       skip(`no kind of this package manages ${instance.type}`);
       continue;
     }
-    if (instance.status === "tainted") {
-      skip(
-        "tainted: Terraform would replace it at its next apply; settle it in Terraform first (`terraform apply`, or `terraform untaint` if it is sound)",
-      );
-      continue;
-    }
-    if (instance.status === "deposed") {
-      skip(
-        "a deposed object, left by an interrupted replacement; Terraform deletes it at its next apply: settle it there first",
-      );
-      continue;
-    }
+    const record: Recorded = { address, instance };
+    records.push(record);
     let id: string;
     try {
       id = resource.importId(instance.attributes);
     } catch (e) {
-      skip(`its id cannot be read from the state: ${(e as Error).message}`);
-      continue;
-    }
-    if (typeof id !== "string" || id === "") {
-      skip("the state records no id for it");
+      if (instance.status === "current")
+        skip(`its id cannot be read from the state: ${(e as Error).message}`);
       continue;
     }
     let inputs: Props;
     try {
       inputs = resource.inputs(instance.attributes);
     } catch (e) {
-      skip(`its attributes cannot be read as ${resource.kind}'s inputs: ${(e as Error).message}`);
+      if (instance.status === "current")
+        skip(`its attributes cannot be read as ${resource.kind}'s inputs: ${(e as Error).message}`);
       continue;
     }
-    const kind = resource.kind as DeclaredKindName;
-    const twin = seen.get(`${kind}\u0000${id}`);
-    if (twin) {
-      skip(
-        `the same object (${kind} ${id}) as ${twin}, which is taken; a second Pulumi resource would fight it`,
-      );
-      continue;
-    }
-    seen.set(`${kind}\u0000${id}`, address);
-    candidates.push({
+    const candidate: Candidate = {
       address,
       instance,
       resource,
-      kind,
+      kind: resource.kind as DeclaredKindName,
       id,
       inputs,
       ...(provider.module ? { providerModule: provider.module } : {}),
-    });
+    };
+    record.candidate = candidate;
+    if (instance.status === "current") candidates.push(candidate);
   }
-  return { candidates, skipped };
+  return { candidates, records, skipped };
 }
+
+/** How the report names an object of the state: its address, and a deposed object's key. */
+const labelOf = (i: StateInstance) =>
+  i.deposed ? `${addressOf(i)} (deposed object ${i.deposed})` : addressOf(i);
 
 /** A shell word: single-quoted, a quote inside closed, escaped and reopened. */
 const quoted = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
 /** The command that makes Terraform forget the object at `address` (the object stays on the service). */
 export const stateRm = (address: string) => `terraform state rm ${quoted(address)}`;
-
-/** Pulumi's converter's special characters, each made `_` (tf_state.go, `specialRunes`). */
-const SPECIAL = /[ \-./\\$@#%^&*()"'<>|]/g;
-
-/** The module path as a name's prefix: `module.team["a"].module.x` is `team-a-x`. */
-function modulePrefix(module: string): string {
-  return module
-    .split(/\.?module\./)
-    .filter((p) => p !== "")
-    .map((p) =>
-      p.replace(
-        /\[(?:"((?:[^"\\]|\\.)*)"|(\d+))\]/g,
-        (_m, s: string | undefined, n: string | undefined) =>
-          `-${s !== undefined ? JSON.parse(`"${s}"`) : n}`,
-      ),
-    )
-    .join("-");
-}
-
-/** The names of the candidates, in their order: the converter's, with the module path where it avoids a clash. */
-export function nameAll(
-  items: readonly Pick<Candidate, "instance" | "resource">[],
-): { name: string; logicalName: string; renamed?: "module" | "numbered" }[] {
-  const plain = items.map(({ instance: i }) =>
-    i.indexKey === undefined ? i.name : `${i.name}-${i.indexKey}`,
-  );
-  const key = (k: number, logical: string) =>
-    `${items[k].resource.token}\u0000${logical.replace(SPECIAL, "_")}`;
-  const counts = new Map<string, number>();
-  plain.forEach((p, k) => counts.set(key(k, p), (counts.get(key(k, p)) ?? 0) + 1));
-  const logical = plain.map((p, k) =>
-    counts.get(key(k, p))! > 1 && items[k].instance.module
-      ? `${modulePrefix(items[k].instance.module)}-${p}`
-      : p,
-  );
-  // What still clashes (two objects of the root module whose names differ only in special characters, or two
-  // module paths alike once made names) is numbered in the state's order.
-  const taken = new Set<string>();
-  return logical.map((l, k) => {
-    let chosen = l;
-    for (let n = 2; taken.has(key(k, chosen)); n++) chosen = `${l}-${n}`;
-    taken.add(key(k, chosen));
-    const renamed = chosen !== l ? "numbered" : l !== plain[k] ? "module" : undefined;
-    return {
-      name: chosen.replace(SPECIAL, "_"),
-      // `::` separates a URN's parts, so a name holding it is taken as made an identifier.
-      logicalName: chosen.includes("::") ? chosen.replace(SPECIAL, "_") : chosen,
-      ...(renamed ? { renamed } : {}),
-    };
-  });
-}
 
 /** The kind's declaration as data. */
 function descriptor(kind: DeclaredKindName): Descriptor<{ id: string }> {
@@ -359,10 +309,23 @@ function differingPaths(a: unknown, b: unknown, path: string, out: string[]): vo
 const valueAt = (v: unknown, path: string): unknown =>
   path.split(".").reduce<unknown>((o, k) => (o && typeof o === "object" ? (o as Props)[k] : undefined), v);
 
-/** Where Terraform's record and the service's object differ, compared as the kind's diff compares. */
-export function driftOf(kind: DeclaredKindName, terraform: Props, serviceObject: { id: string }): Drift[] {
+/** Go's zero value of a scalar: what Go's encoding of an absent field reads as. */
+const isGoZero = (v: unknown) => v === 0 || v === false || v === "";
+
+/**
+ * Where Terraform's record and the service's object differ, compared as the kind's diff compares: both through
+ * the kind's normalization (its defaults, lists without order, times as instants). terraform-provider-axiom records
+ * each scalar the service leaves out as Go's zero value (axiom/resource_monitor.go `flattenMonitor`:
+ * `types.Float64Value(monitor.Threshold)` is 0 for a MatchEvent monitor, which has no threshold), so a zero in
+ * Terraform's record where the normalized service object has no value at all is the same reading, not drift.
+ */
+export function driftOf(kind: DeclaredKindName, recorded: Props, serviceObject: { id: string }): Drift[] {
   const d = descriptor(kind);
   const service = normalize(d, d.toInputs(serviceObject));
+  const normalized = canonical(d, service);
+  const terraform: Props = {};
+  for (const [key, value] of Object.entries(recorded))
+    if (!(normalized[key] === undefined && isGoZero(value))) terraform[key] = value;
   const { diffs } = inputChanges(d, service, terraform);
   const a = canonical(d, terraform);
   const b = canonical(d, service);
@@ -437,45 +400,183 @@ function specOf(
   };
 }
 
-/** The migration of a state's objects: what is taken, with names, ids and drift, and what is skipped. */
+/** What the migration of a state does with its objects. */
+export interface Plan {
+  taken: Taken[];
+  /** What stays with Terraform, and why. */
+  skipped: Skipped[];
+  /** Records the hand-over makes Terraform forget besides those of the objects taken, and why that is right. */
+  alsoForgotten: Skipped[];
+  /** The addresses of step 5's `terraform state rm`, in the state's order. */
+  handover: string[];
+  /** How many current objects were looked for on the service, and how many it did not have. */
+  checked: number;
+  missing: number;
+}
+
+/** The object a record holds, as a key: its kind and id. */
+const objectKey = (c: Candidate) => `${c.kind}\u0000${c.id}`;
+
+/** The migration of a state's objects: what is taken, with names, ids and drift, what is skipped, what is handed over. */
 export async function planMigration(
   client: ObservabilityClient,
   instances: readonly StateInstance[],
   selection: Selection = {},
-): Promise<{ taken: Taken[]; skipped: Skipped[] }> {
-  const { candidates, skipped } = classify(instances, selection);
-  const found = await findOnService(client, candidates);
-  const present = candidates.filter((c) => {
-    if (found.get(c)) return true;
-    skipped.push({
-      address: c.address,
-      reason: c.providerModule
-        ? `the service these credentials reach has no ${c.kind} ${c.id}; it was made through the provider configuration ` +
-          `declared in ${c.providerModule}, which may point at another organization: check it there before \`${stateRm(c.address)}\``
-        : `the service no longer has ${c.kind} ${c.id}: nothing to take; Terraform forgets it at its next refresh, or \`${stateRm(c.address)}\``,
+): Promise<Plan> {
+  const { candidates, records, skipped } = classify(instances, selection);
+  // Every record whose id is readable is looked for: a tainted or deposed object still on the service is one the
+  // hand-over must not leave in neither tool.
+  const found = await findOnService(
+    client,
+    records.flatMap((r) => (r.candidate ? [r.candidate] : [])),
+  );
+  const onService = (r: Recorded) => r.candidate === undefined || found.get(r.candidate) !== undefined;
+  const byAddress = new Map<string, Recorded[]>();
+  for (const r of records) byAddress.set(r.address, [...(byAddress.get(r.address) ?? []), r]);
+  const recordsOf = (key: string) => records.filter((r) => r.candidate && objectKey(r.candidate) === key);
+
+  // Each object the service has is taken by the first current record of it, in the state's order.
+  const takers = new Map<string, Candidate>();
+  const missing: Candidate[] = [];
+  for (const c of candidates) {
+    if (!found.get(c)) missing.push(c);
+    else if (!takers.has(objectKey(c))) takers.set(objectKey(c), c);
+  }
+  // An object is taken only if every address recording it can be handed over: each other object recorded there is
+  // taken too, or gone from the service. Dropping one can block another, so this runs until nothing changes.
+  const blocked = new Map<string, string>();
+  for (let changed = true; changed;) {
+    changed = false;
+    for (const [key, taker] of takers) {
+      const addresses = [...new Set(recordsOf(key).map((r) => r.address))];
+      const blocker = addresses
+        .flatMap((a) => byAddress.get(a)!)
+        .find(
+          (r) =>
+            onService(r) &&
+            !(r.candidate && (objectKey(r.candidate) === key || takers.has(objectKey(r.candidate)))),
+        );
+      if (!blocker) continue;
+      blocked.set(key, blockedReason(taker, blocker));
+      takers.delete(key);
+      changed = true;
+    }
+  }
+  const handover = new Set<string>();
+  for (const r of records) if (r.candidate && takers.has(objectKey(r.candidate))) handover.add(r.address);
+
+  const alsoForgotten: Skipped[] = [];
+  for (const r of records) {
+    const c = r.candidate;
+    const label = labelOf(r.instance);
+    const key = c ? objectKey(c) : undefined;
+    const taker = key !== undefined ? takers.get(key) : undefined;
+    if (taker === c && c !== undefined) continue;
+    const what = c ? `${c.kind} ${c.id}` : "";
+    if (taker && r.instance.status === "current") {
+      alsoForgotten.push({
+        address: label,
+        reason: `the same object (${what}) as ${taker.address}, which is taken: Pulumi manages it from step 5, so Terraform forgets this record of it too`,
+      });
+    } else if (taker && r.instance.status === "tainted") {
+      alsoForgotten.push({
+        address: label,
+        reason: `tainted, and the same object (${what}) as ${taker.address}, which is taken: Terraform forgets this record too, or its next apply would replace the object Pulumi manages`,
+      });
+    } else if (taker) {
+      alsoForgotten.push({
+        address: label,
+        reason: `a deposed record of the same object (${what}) as ${taker.address}, which is taken: Terraform forgets it with its address`,
+      });
+    } else if (handover.has(r.address)) {
+      // Only an object the service no longer has can share a handed-over address with what is not taken.
+      alsoForgotten.push({
+        address: label,
+        reason: `${r.instance.status === "deposed" ? "a deposed object" : "an object"} the service no longer has${c ? ` (${what})` : ""}: \`${stateRm(r.address)}\` forgets its record with the rest of the address`,
+      });
+    } else if (key !== undefined && blocked.has(key) && r.instance.status === "current") {
+      skipped.push({ address: label, reason: blocked.get(key)! });
+    } else if (r.instance.status === "tainted") {
+      skipped.push({
+        address: label,
+        reason:
+          "tainted: Terraform would replace it at its next apply; settle it in Terraform first (`terraform apply`, or `terraform untaint` if it is sound)",
+      });
+    } else if (r.instance.status === "deposed") {
+      skipped.push({
+        address: label,
+        reason:
+          "a deposed object, left by an interrupted replacement; Terraform deletes it at its next apply: settle it there first",
+      });
+    } else if (c && !found.get(c)) {
+      skipped.push({
+        address: label,
+        reason: c.providerModule
+          ? `the service these credentials reach has no ${c.kind} ${c.id}; it was made through the provider configuration ` +
+            `that ${c.providerModule} declares, which may point at another organization: check it there before \`${stateRm(c.address)}\``
+          : `the service no longer has ${c.kind} ${c.id}: nothing to take; Terraform forgets it at its next refresh, or \`${stateRm(c.address)}\``,
+      });
+    }
+  }
+  // Skipped ones in the state's order.
+  const order = new Map(instances.map((i, k) => [labelOf(i), k]));
+  skipped.sort((a, b) => (order.get(a.address) ?? 0) - (order.get(b.address) ?? 0));
+
+  // Names over every object that could be taken, so that what is skipped renames nothing.
+  const nameable = records.filter((r) => r.instance.status !== "deposed");
+  const names = new Map(nameAll(nameable.map((r) => r.instance)).map((n, k) => [nameable[k].instance, n]));
+  const taken = candidates
+    .filter((c) => takers.get(objectKey(c)) === c)
+    .map((c): Taken => {
+      const obj = found.get(c)!;
+      const named = names.get(c.instance)!;
+      const { spec, carried, lost } = specOf(c, named, obj);
+      const written = c.resource.schemaVersion;
+      const schemaNote =
+        c.instance.schemaVersion === written
+          ? undefined
+          : `recorded under schema version ${c.instance.schemaVersion}, where terraform-provider-axiom v1.6.1 writes ${written}: ` +
+            "its attributes may be laid out otherwise, so drift may be misreported (the import reads the service, and is not affected); " +
+            "`terraform apply -refresh-only` with that provider rewrites it";
+      return {
+        ...c,
+        ...named,
+        ...(schemaNote ? { schemaNote } : {}),
+        drift: driftOf(c.kind, c.inputs, obj),
+        carried,
+        lost,
+        spec,
+      };
     });
-    return false;
-  });
-  const names = nameAll(present);
-  const taken = present.map((c, k): Taken => {
-    const obj = found.get(c)!;
-    const { spec, carried, lost } = specOf(c, names[k], obj);
-    const written = c.resource.schemaVersion;
-    const schemaNote =
-      c.instance.schemaVersion === written
-        ? undefined
-        : `recorded under schema version ${c.instance.schemaVersion}, where terraform-provider-axiom v1.6.1 writes ${written}: ` +
-          "its attributes may be laid out otherwise, so drift may be misreported (the import reads the service, and is not affected); " +
-          "`terraform apply -refresh-only` with that provider rewrites it";
-    return {
-      ...c,
-      ...names[k],
-      ...(schemaNote ? { schemaNote } : {}),
-      drift: driftOf(c.kind, c.inputs, obj),
-      carried,
-      lost,
-      spec,
-    };
-  });
-  return { taken, skipped };
+  return {
+    taken,
+    skipped,
+    alsoForgotten,
+    handover: [...handover],
+    checked: candidates.length,
+    missing: missing.length,
+  };
+}
+
+/** Why an object is not taken: an address recording it also records another object that would be left in neither tool. */
+function blockedReason(taker: Candidate, blocker: Recorded): string {
+  const what = blocker.candidate
+    ? `${blocker.candidate.kind} ${blocker.candidate.id}, which the service still has`
+    : "whose id cannot be read from the state";
+  const other =
+    blocker.instance.status === "deposed"
+      ? `the deposed object ${blocker.instance.deposed} (${what})`
+      : `${blocker.instance.status === "tainted" ? "a tainted object" : "an object"} (${what})`;
+  const where =
+    blocker.address === taker.address
+      ? "its address also records"
+      : `${blocker.address}, which records the same object, also records`;
+  const settle =
+    blocker.instance.status === "deposed"
+      ? `\`terraform apply -target=${quoted(blocker.address)}\` destroys a deposed object`
+      : "`terraform apply`, or `terraform untaint` if it is sound";
+  return (
+    `not taken: ${where} ${other}, and \`terraform state rm\` forgets every object of an address, which would leave that one in neither tool. ` +
+    `Settle it in Terraform first (${settle}), then pull the state and run this again`
+  );
 }

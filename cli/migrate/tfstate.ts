@@ -44,11 +44,54 @@ export class StateFormatError extends Error {
 const describe = (v: unknown): string =>
   v === null ? "null" : Array.isArray(v) ? "a list" : typeof v === "object" ? "an object" : typeof v;
 
-/** A Terraform address's index part: `[0]` or `["key"]`, the key quoted as HCL quotes a string. */
+/**
+ * `s` as Terraform quotes a for_each key in an address (hashicorp/terraform internal/addrs/instance_key.go,
+ * `toHCLQuotedString`): `\n`, `\r`, `\t`, `\"` and `\\` escaped, `${` and `%{` doubled to `$${` and `%%{` (else
+ * they open a template), a character Go's `unicode.IsPrint` refuses as `\uXXXX` or `\UXXXXXXXX`, any other as it
+ * is. `terraform state rm` parses the address back the same way.
+ */
+export function hclQuoted(s: string): string {
+  let out = '"';
+  const chars = [...s];
+  chars.forEach((ch, k) => {
+    const escapes: Record<string, string> = {
+      "\n": "\\n",
+      "\r": "\\r",
+      "\t": "\\t",
+      '"': '\\"',
+      "\\": "\\\\",
+    };
+    if (ch in escapes) out += escapes[ch];
+    else if ((ch === "$" || ch === "%") && chars[k + 1] === "{") out += ch + ch;
+    else if (ch === " " || /^[\p{L}\p{M}\p{N}\p{P}\p{S}]$/u.test(ch)) out += ch;
+    else {
+      const code = ch.codePointAt(0)!;
+      out +=
+        code < 0x10000
+          ? `\\u${code.toString(16).padStart(4, "0")}`
+          : `\\U${code.toString(16).padStart(8, "0")}`;
+    }
+  });
+  return `${out}"`;
+}
+
+/** The key of a quoted index as Terraform wrote it ({@link hclQuoted} undone). */
+export function hclUnquoted(quotedKey: string): string {
+  return quotedKey.replace(
+    /\\(?:u([0-9a-fA-F]{4})|U([0-9a-fA-F]{8})|(.))|([$%])\4\{/gsu,
+    (_m, u?: string, bigU?: string, esc?: string, introducer?: string) => {
+      if (introducer) return `${introducer}{`;
+      if (u || bigU) return String.fromCodePoint(parseInt((u ?? bigU)!, 16));
+      return ({ n: "\n", r: "\r", t: "\t" } as Record<string, string>)[esc!] ?? esc!;
+    },
+  );
+}
+
+/** A Terraform address's index part: `[0]` or `["key"]`, the key quoted as Terraform quotes it. */
 export function indexPart(key: number | string | undefined): string {
   if (key === undefined) return "";
   if (typeof key === "number") return `[${key}]`;
-  return `[${JSON.stringify(key)}]`;
+  return `[${hclQuoted(key)}]`;
 }
 
 /** The instance's address as Terraform's commands take it (`module.a.axiom_monitor.errors["prod"]`). */
@@ -203,7 +246,7 @@ export function parseState(text: string, source: string): TerraformState {
 export function parseProviderAddress(
   address: string,
 ): { source: string; alias?: string; module?: string } | undefined {
-  const prefix = /^((?:module\.[^.[]+(?:\[[^\]]*\])?\.)+)/.exec(address)?.[1];
+  const prefix = /^((?:module\.[^.[]+(?:\[(?:"(?:[^"\\]|\\.)*"|\d+)\])?\.)+)/.exec(address)?.[1];
   const local = prefix ? address.slice(prefix.length) : address;
   const module = prefix ? { module: prefix.slice(0, -1) } : {};
   const m = /^provider\["([^"]+)"\](?:\.([A-Za-z0-9_-]+))?$/.exec(local);

@@ -16,8 +16,14 @@ import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ObservabilityClient } from "../../provider/client";
 import { migrateTerraform } from "../../cli/commands/migrate";
-import { nameAll } from "../../cli/migrate/plan";
-import { TERRAFORM_RESOURCES } from "../../provider/terraform";
+import { identifierOf, isIdentifier, nameAll } from "../../cli/migrate/names";
+import { hclQuoted, hclUnquoted } from "../../cli/migrate/tfstate";
+import { stateRm } from "../../cli/migrate/plan";
+import {
+  afterHandover,
+  makeAwkwardTerraformProject,
+  type AwkwardProject,
+} from "../helpers/terraform-awkward";
 import { emulatorEnv, oneLine, runCli, useTempDir } from "../helpers/cli";
 import { useEmulator } from "../helpers/emulator";
 import {
@@ -87,41 +93,61 @@ describe("a state with every case", () => {
     expect(
       file.resources.map(({ type, name, logicalName, id }) => ({ type, name, logicalName, id })),
     ).toEqual([
-      // A dashboard's id is its uid.
-      { type: "observability:index:Dashboard", name: "board", logicalName: "board", id: "tf-board" },
-      { type: "observability:index:Dataset", name: "logs", logicalName: "logs", id: made.dataset },
+      // A dashboard's id is its uid. The logical name (the URN's) is the Terraform address, its keys bare.
+      {
+        type: "observability:index:Dashboard",
+        name: "board",
+        logicalName: "axiom_dashboard.board",
+        id: "tf-board",
+      },
+      {
+        type: "observability:index:Dataset",
+        name: "logs",
+        logicalName: "axiom_dataset.logs",
+        id: made.dataset,
+      },
       // count: the index kept.
       {
         type: "observability:index:Monitor",
         name: "errors_0",
-        logicalName: "errors-0",
+        logicalName: "axiom_monitor.errors[0]",
         id: made.monitors[0],
       },
       {
         type: "observability:index:Monitor",
         name: "errors_1",
-        logicalName: "errors-1",
+        logicalName: "axiom_monitor.errors[1]",
         id: made.monitors[1],
       },
       // for_each: the key kept; the converter makes the `.` and `-` of a name `_`.
       {
         type: "observability:index:Notifier",
         name: "oncall_pager_duty",
-        logicalName: "oncall-pager.duty",
+        logicalName: "axiom_notifier.oncall[pager.duty]",
         id: made.pagerduty,
       },
       {
         type: "observability:index:Notifier",
         name: "oncall_slack",
-        logicalName: "oncall-slack",
+        logicalName: "axiom_notifier.oncall[slack]",
         id: made.slack,
       },
-      { type: "observability:index:ApiToken", name: "ci", logicalName: "ci", id: made.token.id },
-      { type: "observability:index:User", name: "ada", logicalName: "ada", id: made.user },
+      { type: "observability:index:ApiToken", name: "ci", logicalName: "axiom_token.ci", id: made.token.id },
+      { type: "observability:index:User", name: "ada", logicalName: "axiom_user.ada", id: made.user },
       // A module's resource whose name clashes with none keeps its name: the module path is dropped.
-      { type: "observability:index:VirtualField", name: "dur", logicalName: "dur", id: made.vfield },
+      {
+        type: "observability:index:VirtualField",
+        name: "dur",
+        logicalName: "module.fields.axiom_virtual_field.dur",
+        id: made.vfield,
+      },
       // `errors` of module.team["a"] has no index, so it clashes with neither `errors-0` nor `errors-1`.
-      { type: "observability:index:Monitor", name: "errors", logicalName: "errors", id: made.moduleMonitor },
+      {
+        type: "observability:index:Monitor",
+        name: "errors",
+        logicalName: "module.team[a].axiom_monitor.errors",
+        id: made.moduleMonitor,
+      },
     ]);
   });
 
@@ -159,10 +185,10 @@ describe("a state with every case", () => {
 
   it("prints the adopt lines of the dynamic resources, and says the token cannot adopt", () => {
     expect(result.stderr).toContain(
-      `axiom_monitor.errors[0]: new obs.Monitor("errors-0", { /* its inputs */ adopt: "${made.monitors[0]}" })`,
+      `axiom_monitor.errors[0]: new obs.Monitor("axiom_monitor.errors[0]", { /* its inputs */ adopt: "${made.monitors[0]}" })`,
     );
     expect(result.stderr).toContain(
-      `axiom_notifier.oncall["slack"]: new obs.Notifier("oncall-slack", { /* its inputs */ adopt: "${made.slack}" })`,
+      `axiom_notifier.oncall["slack"]: new obs.Notifier("axiom_notifier.oncall[slack]", { /* its inputs */ adopt: "${made.slack}" })`,
     );
     expect(result.stderr).toMatch(/axiom_token\.ci: ApiToken cannot adopt: a token cannot be adopted/);
   });
@@ -357,7 +383,7 @@ it("a provider configuration declared in a module: its objects are taken, and on
   expect((JSON.parse(r.stdout) as ImportFileShape).resources.map((x) => x.id)).toEqual([made.monitors[0]]);
   expect(r.stderr).toContain(
     "module.legacy.axiom_monitor.elsewhere: the service these credentials reach has no Monitor mon_in_another_org; " +
-      "it was made through the provider configuration declared in module.legacy, which may point at another organization",
+      "it was made through the provider configuration that module.legacy declares, which may point at another organization",
   );
 });
 
@@ -369,7 +395,7 @@ it("a token whose value Terraform's state does not hold: imported by id, and the
   expect(spec).toEqual({
     type: "observability:index:ApiToken",
     name: "ci",
-    logicalName: "ci",
+    logicalName: "axiom_token.ci",
     id: made.token.id,
   });
   expect(r.stderr).toMatch(
@@ -407,10 +433,10 @@ it("reads count and for_each as today's Terraform writes them, without `each`", 
   expect(JSON.stringify(modern)).not.toContain('"each"');
   const r = await runCli(["migrate", "terraform", writeState("modern.tfstate", modern)], { env: env() });
   expect(r.code).toBe(0);
-  expect((JSON.parse(r.stdout) as ImportFileShape).resources.map((x) => x.logicalName)).toEqual([
-    "errors-0",
-    "errors-1",
-    "oncall-slack",
+  expect((JSON.parse(r.stdout) as ImportFileShape).resources.map((x) => x.name)).toEqual([
+    "errors_0",
+    "errors_1",
+    "oncall_slack",
   ]);
 });
 
@@ -574,11 +600,11 @@ it("two modules' resources of the same name: each named with its module path, an
   const r = await runCli(["migrate", "terraform", writeState("clash.tfstate", clash)], { env: env() });
   expect(r.code).toBe(0);
   expect((JSON.parse(r.stdout) as ImportFileShape).resources.map((x) => [x.name, x.logicalName])).toEqual([
-    ["team_a_errors", "team_a-errors"],
-    ["team_b_errors", "team_b-errors"],
+    ["team_a_errors", "module.team_a.axiom_monitor.errors"],
+    ["team_b_errors", "module.team_b.axiom_monitor.errors"],
   ]);
   expect(r.stderr).toContain(
-    `module.team_a.axiom_monitor.errors -> observability:index:Monitor team_a-errors (id ${made.monitors[0]}); its module path is in its name`,
+    `module.team_a.axiom_monitor.errors -> observability:index:Monitor team_a_errors (id ${made.monitors[0]}); its module path is in its name`,
   );
 });
 
@@ -609,23 +635,159 @@ it("--rm-script writes the hand-over as a script that gives terraform each addre
   expect(given).toBe(`axiom_monitor.q["it's \\"one\\""]\n`);
 });
 
-describe("names, as Pulumi's converter forms them, with the module path only where it avoids a clash", () => {
-  const monitor = TERRAFORM_RESOURCES.get("axiom_monitor")!;
-  const dataset = TERRAFORM_RESOURCES.get("axiom_dataset")!;
-  const item = (name: string, module = "", indexKey?: number | string, resource = monitor) => ({
-    resource,
-    instance: {
-      module,
-      mode: "managed" as const,
-      type: resource.tfType,
-      name,
-      provider: axiomProvider(),
-      ...(indexKey !== undefined ? { indexKey } : {}),
-      status: "current" as const,
-      schemaVersion: 1,
-      attributes: {},
-      sensitivePaths: [],
-    },
+describe("a state with the awkward cases: each row's rule", () => {
+  let project: AwkwardProject;
+  let result: Awaited<ReturnType<typeof runCli>>;
+  let file: ImportFileShape;
+  let script: string;
+  const lineOf = (address: string) =>
+    result.stderr.split("\n").find((l) => l.startsWith(`  ${address}: `) || l.startsWith(`  ${address} -> `));
+
+  beforeAll(async () => {
+    project = await makeAwkwardTerraformProject(em.current, client);
+    const rm = join(tmp.path, "awkward-handover.sh");
+    result = await runCli(
+      [
+        "migrate",
+        "terraform",
+        writeState("awkward.tfstate", project.state),
+        "--rm-script",
+        rm,
+        "--out",
+        join(tmp.path, "awkward.json"),
+      ],
+      { env: env() },
+    );
+    file = JSON.parse(readFileSync(join(tmp.path, "awkward.json"), "utf8")) as ImportFileShape;
+    script = readFileSync(rm, "utf8");
+  });
+
+  it("exits 0", () => {
+    expect(result.code).toBe(0);
+  });
+
+  it("takes exactly the rows marked taken, each by its name, its address as the logical name", () => {
+    const taken = project.rows.filter((r) => r.outcome === "taken");
+    // Rows go by rule, the file in the state's order.
+    expect(file.resources.map((r) => [r.logicalName, r.name]).sort()).toEqual(
+      taken.map((r) => [r.logicalName ?? r.address, r.name]).sort(),
+    );
+  });
+
+  it("every name is an identifier, and no two are alike, whatever their types", () => {
+    const names = file.resources.map((r) => r.name);
+    for (const name of names) expect(name).toMatch(/^[A-Za-z_][A-Za-z0-9_]*$/);
+    expect(new Set(names).size).toBe(names.length);
+  });
+
+  it("reports each row as its rule says", () => {
+    for (const row of project.rows) {
+      const line = lineOf(row.address);
+      expect({ row: row.rule, line }).toEqual({ row: row.rule, line: expect.any(String) });
+      if (row.says)
+        expect({ row: row.rule, line }).toEqual({ row: row.rule, line: expect.stringContaining(row.says) });
+    }
+    expect(result.stderr).toMatch(
+      new RegExp(`Skipped \\(${project.rows.filter((r) => r.outcome === "kept").length}\\)`),
+    );
+    expect(result.stderr).toMatch(
+      new RegExp(
+        `Also forgotten by the hand-over \\(${project.rows.filter((r) => r.outcome === "forgotten").length}\\)`,
+      ),
+    );
+  });
+
+  it("the hand-over script forgets the taken rows' addresses and the forgotten ones', nothing else", () => {
+    const addresses = project.rows
+      .filter((r) => r.outcome !== "kept")
+      .map((r) => r.address.replace(/ \(deposed object \w+\)$/, ""));
+    expect(
+      script
+        .split("\n")
+        .filter((l) => l.startsWith("terraform state rm "))
+        .sort(),
+    ).toEqual([...new Set(addresses)].map(stateRm).sort());
+  });
+
+  it("after the hand-over, every object the service has is in exactly one tool's state", async () => {
+    const removed = script
+      .split("\n")
+      .filter((l) => l.startsWith("terraform state rm "))
+      .map((l) => l.slice("terraform state rm '".length, -1).replace(/'\\''/g, "'"));
+    const holders = await afterHandover(project.state, file.resources, removed, client);
+    const notOne = Object.entries(holders).filter(([, h]) => h.length !== 1);
+    expect(notOne).toEqual([]);
+    // Every case is counted: objects kept by Terraform and objects taken by Pulumi.
+    expect(Object.values(holders).filter((h) => h[0] === "pulumi")).toHaveLength(file.resources.length);
+    expect(Object.values(holders).filter((h) => h[0] === "terraform").length).toBeGreaterThanOrEqual(4);
+  });
+
+  it("reports drift where the records differ, and none for a MatchEvent monitor's threshold Terraform records as 0", () => {
+    const { address, path, terraform, service } = project.drifted;
+    expect(result.stderr).toContain(`${address}: ${path} (Terraform ${terraform}, service ${service})`);
+    expect(result.stderr).toMatch(/Drift \(1\)/);
+    expect(result.stderr).not.toContain("threshold (Terraform 0");
+  });
+
+  it("says how to settle a live deposed object before the rm, quoting the address for a shell", () => {
+    expect(lineOf('axiom_dataset.by_key["prod.eu"]')).toContain(
+      `\`terraform apply -target='axiom_dataset.by_key["prod.eu"]'\` destroys a deposed object`,
+    );
+  });
+
+  it("the Next text says what to run and what to delete", () => {
+    expect(result.stderr).toContain(
+      `5. Hand each object over: Terraform forgets it and the object stays. Run sh ${join(tmp.path, "awkward-handover.sh")}, which runs these commands, and delete the same resources' blocks from the Terraform code:`,
+    );
+  });
+});
+
+it("most objects not on the service: the report says the credentials may be for another organization", async () => {
+  const state = terraformState([
+    counted("axiom_monitor", "m", [
+      recorded.errors0,
+      { ...recorded.errors1, id: "mon_elsewhere_1" },
+      { ...recorded.errors1, id: "mon_elsewhere_2" },
+    ]),
+  ]);
+  const r = await runCli(["migrate", "terraform", writeState("elsewhere.tfstate", state)], { env: env() });
+  expect(r.code).toBe(0);
+  expect(r.stderr).toMatch(
+    /2 of the 3 objects looked for are not on the service these credentials reach \(the environment\): .*likely for another organization/,
+  );
+  // One missing of three is a deletion, not a hint.
+  const one = terraformState([
+    counted("axiom_monitor", "m", [recorded.errors0, recorded.errors1, { ...recorded.errors1, id: "mon_x" }]),
+  ]);
+  const r2 = await runCli(["migrate", "terraform", writeState("one-missing.tfstate", one)], { env: env() });
+  expect(r2.stderr).not.toContain("another organization than");
+});
+
+it("a module's own provider configuration is named as such when --alias selects another", async () => {
+  const state = terraformState([
+    single("axiom_monitor", "m", recorded.errors0, {
+      module: "module.legacy",
+      provider: `module.legacy.${axiomProvider()}`,
+    }),
+    single("axiom_dataset", "d", recorded.dataset, { provider: axiomProvider("eu") }),
+  ]);
+  const r = await runCli(["migrate", "terraform", writeState("own-config.tfstate", state), "--alias", "eu"], {
+    env: env(),
+  });
+  expect(r.code).toBe(0);
+  expect(r.stderr).toContain(
+    "module.legacy.axiom_monitor.m: made through the provider configuration axiom that module.legacy declares, not axiom.eu",
+  );
+  expect(r.stderr).not.toContain("default provider configuration");
+});
+
+describe("names: identifiers every generator takes, unique across types, the address as the logical name", () => {
+  const item = (name: string, module = "", indexKey?: number | string, type = "axiom_monitor") => ({
+    module,
+    mode: "managed" as const,
+    type,
+    name,
+    ...(indexKey !== undefined ? { indexKey } : {}),
   });
 
   it("two modules with the same name each get their module path; the root one keeps the plain name", () => {
@@ -636,24 +798,82 @@ describe("names, as Pulumi's converter forms them, with the module path only whe
         item("errors", 'module.team["b"].module.inner'),
       ]),
     ).toEqual([
-      { name: "errors", logicalName: "errors" },
-      { name: "team_a_errors", logicalName: "team_a-errors", renamed: "module" },
-      { name: "team_b_inner_errors", logicalName: "team-b-inner-errors", renamed: "module" },
+      { name: "errors", logicalName: "axiom_monitor.errors" },
+      { name: "team_a_errors", logicalName: "module.team_a.axiom_monitor.errors", renamed: "module" },
+      {
+        name: "team_b_inner_errors",
+        logicalName: "module.team[b].module.inner.axiom_monitor.errors",
+        renamed: "module",
+      },
     ]);
   });
 
-  it("the same name of two types is no clash (their URNs differ by type)", () => {
-    expect(nameAll([item("logs"), item("logs", "module.m", undefined, dataset)]).map((n) => n.name)).toEqual([
-      "logs",
-      "logs",
+  it("names are unique across types: a monitor errors[0] and a dataset errors_0 are not both errors_0", () => {
+    expect(nameAll([item("errors_0", "", undefined, "axiom_dataset"), item("errors", "", 0)])).toEqual([
+      { name: "errors_0", logicalName: "axiom_dataset.errors_0" },
+      { name: "errors_0_2", logicalName: "axiom_monitor.errors[0]", renamed: "numbered" },
     ]);
+  });
+
+  it("every instance of a module's resource carries the module path when one of them clashes", () => {
+    const names = nameAll([item("x", "", 1), item("x", "module.m", 0), item("x", "module.m", 1)]);
+    expect(names.map((n) => n.name)).toEqual(["x_1", "m_x_0", "m_x_1"]);
   });
 
   it("names alike only once made identifiers are numbered in the state's order", () => {
     expect(nameAll([item("a", "", "x.y"), item("a", "", "x_y")])).toEqual([
-      { name: "a_x_y", logicalName: "a-x.y" },
-      { name: "a_x_y_2", logicalName: "a-x_y-2", renamed: "numbered" },
+      { name: "a_x_y", logicalName: "axiom_monitor.a[x.y]" },
+      { name: "a_x_y_2", logicalName: "axiom_monitor.a[x_y]", renamed: "numbered" },
     ]);
+  });
+
+  it.each([
+    ["🚀", "_u1f680_", "an emoji, by its code point"],
+    ["a\tb", "a_u9_b", "a tab"],
+    ["a;b", "a_u3b_b", "`;`"],
+    ["a?b", "a_u3f_b", "`?`, which HCL reads as a conditional"],
+    ["é", "_ue9_", "a letter outside ASCII (Go's generator refuses marks the others take)"],
+    ["a.b c-d", "a_b_c_d", "the converter's special characters, made _ as it does"],
+    ["9lives", "_9lives", "a leading digit"],
+    ["null", "_null", "an HCL literal"],
+    ["for", "_for", "an HCL keyword"],
+  ])("%j is %j: %s", (readable, name) => {
+    expect(identifierOf(readable)).toBe(name);
+    expect(isIdentifier(identifierOf(readable))).toBe(true);
+  });
+
+  it.each([
+    ["x::y", "a_x_u3a__u3a_y", "`::`, a URN's separator"],
+    ["${x}", "a___u7b_x_u7d_", "`$`, which Pulumi YAML reads"],
+    ['say "hi"', "a_say__hi_", '`"`, which the Node.js and Python generators write unescaped'],
+    ["back\\slash", "a_back_slash", "`\\`"],
+    ["line\nbreak", "a_line_ua_break", "a line break"],
+    ["tab\there", "a_tab_u9_here", "a tab"],
+    ["[x]", "a__u5b_x_u5d_", "brackets, which would make two bare addresses alike"],
+  ])("a key holding %j takes the name %j as the logical name: %s", (key, name) => {
+    expect(nameAll([item("a", "", key)])[0]).toEqual({ name, logicalName: name });
+  });
+
+  it("a key every generator can write stays in the logical name, bare: an emoji, `;`, `?`, spaces, `'`", () => {
+    expect(nameAll([item("a", 'module.m["x y"]', "🚀 it's; ok?")])[0].logicalName).toBe(
+      "module.m[x y].axiom_monitor.a[🚀 it's; ok?]",
+    );
+  });
+});
+
+describe("addresses as Terraform writes them (hashicorp/terraform internal/addrs/instance_key.go, toHCLQuotedString)", () => {
+  it.each([
+    ["pager.duty", '"pager.duty"'],
+    ['it\'s "q"', '"it\'s \\"q\\""'],
+    ["a\tb\nc\rd", '"a\\tb\\nc\\rd"'],
+    ["back\\slash", '"back\\\\slash"'],
+    ["${v} %{if} $x %y", '"$${v} %%{if} $x %y"'],
+    ["🚀 go", '"🚀 go"'],
+    ["nbsp\u00a0here", '"nbsp\\u00a0here"'],
+    ["\u{e0001}", '"\\U000e0001"'],
+  ])("%j is quoted %s, and read back", (key, quoted) => {
+    expect(hclQuoted(key)).toBe(quoted);
+    expect(hclUnquoted(quoted.slice(1, -1))).toBe(key);
   });
 });
 

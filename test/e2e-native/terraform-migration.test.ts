@@ -7,8 +7,9 @@
  * program), `pulumi preview --expect-no-changes`, and the hand-over script.
  *
  * Two programs of the page are stood in for, and only those: `terraform` (not installed here), by a script on PATH
- * that answers `terraform state pull` with the state and records each `terraform state rm`; and `npx observability`,
- * by this checkout's build (the page's reader has the package installed). The engine is the real one throughout.
+ * that answers `terraform state pull` with the state and records each `terraform state rm`; and
+ * `npx -p pulumi-observability observability`, by this checkout's build (npx would fetch the published package).
+ * The engine is the real one throughout.
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import * as os from "node:os";
@@ -90,7 +91,7 @@ maybe("docs/migrating-from-terraform.md, followed block by block", () => {
     let stdout = "";
     let stderr = "";
     for (const block of blocks) {
-      const script = block.replace(/\bnpx observability\b/g, "observability");
+      const script = block.replace(/\bnpx (?:-p pulumi-observability )?observability\b/g, "observability");
       const r = await exec("bash", ["-euo", "pipefail", "-c", script], {
         cwd: project,
         env: { ...env, ...extra },

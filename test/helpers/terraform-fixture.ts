@@ -67,6 +67,10 @@ export async function makeTerraformProject(
     errors1: await tf("axiom_monitor", monitorConfig("errors 1", 20)),
     team: await tf("axiom_monitor", monitorConfig("team errors", 30)),
     gone: await tf("axiom_monitor", monitorConfig("gone", 1)),
+    // Objects of their own: a tainted or deposed record of an object taken elsewhere is another case
+    // (test/helpers/terraform-awkward.ts).
+    shaky: await tf("axiom_monitor", monitorConfig("shaky", 2)),
+    swapped: await tf("axiom_monitor", monitorConfig("swapped", 3)),
     slack: await tf("axiom_notifier", {
       name: "oncall-slack",
       properties: { slack: { slack_url: SLACK_URL } },
@@ -120,8 +124,8 @@ export async function makeTerraformProject(
       single("axiom_virtual_field", "dur", recorded.vfield, { module: "module.fields" }),
       single("axiom_monitor", "errors", recorded.team, { module: 'module.team["a"]' }),
       single("axiom_monitor", "old", recorded.gone),
-      single("axiom_monitor", "shaky", recorded.errors0, { tainted: true }),
-      single("axiom_monitor", "swapped", recorded.errors1, { deposed: "0a1b2c3d" }),
+      single("axiom_monitor", "shaky", recorded.shaky, { tainted: true }),
+      single("axiom_monitor", "swapped", recorded.swapped, { deposed: "0a1b2c3d" }),
       single("axiom_dataset", "existing", { ...recorded.dataset }, { mode: "data" }),
       single(
         "aws_s3_bucket",

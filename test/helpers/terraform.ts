@@ -569,7 +569,10 @@ export function terraformState(
 ): TerraformState {
   const records = resources.map((r) => {
     const mode = r.mode ?? "managed";
-    const ours = r.provider === undefined || r.provider.startsWith(axiomProvider());
+    // A module that declares its own configuration records it under its path (`module.x.provider[...]`).
+    const ours =
+      r.provider === undefined ||
+      r.provider.slice(r.provider.indexOf("provider[")).startsWith(axiomProvider());
     const schema = ours ? TF_SCHEMAS[r.type] : undefined;
     if (ours && !schema) throw new Error(`terraformState: ${r.type} is not a type of the axiom provider`);
     const instances = [...r.instances]
