@@ -45,7 +45,12 @@ export function docsCommands(root: string): DocsCommand[] {
         ["npx", NPX],
       ] as const) {
         const m = pattern.exec(text);
-        if (m) found.push({ page, line: i + 1, command: m[0].trim().replace(/\s*\\$/, ""), kind });
+        // A bare `npx observability` right after the line installs the package is run in a project that depends on
+        // it, where npm runs that project's copy (docs/migrating-from-terraform.md says so in one sentence).
+        const installedFirst =
+          kind === "npx" && text.slice(0, m?.index ?? 0).includes("npm install pulumi-observability");
+        if (m && !installedFirst)
+          found.push({ page, line: i + 1, command: m[0].trim().replace(/\s*\\$/, ""), kind });
       }
     });
   }
