@@ -37,9 +37,10 @@ const maybe = cli.path ? describe : describe.skip;
 const BIN_COMMANDS = ["emulator", "annotate", "ingest", "query", "recover", "migrate", "test", "slo"];
 
 /** The same line with the placeholders of versions and servers filled in. */
-function pluginLine(command: string, serverUrl: string, releasesUrl: string): string {
+function pluginLine(command: string, serverUrl: string, releasesUrl: string, platform: string): string {
   return command
     .replace(/v?<version>/g, `v${VERSION}`)
+    .replace(/<os>-<arch>/g, platform)
     .replace(releasesUrl, serverUrl)
     .replace(/--server <[^>]+>/, `--server ${serverUrl}`);
 }
@@ -88,8 +89,14 @@ maybe("the pages' install and run lines, run", () => {
     async (command) => {
       const { env, home } = freshPulumiEnv(pulumi, [path.dirname(NODE)]);
       scratch.push(path.dirname(home));
-      const line = pluginLine(command, server.url, releasesUrl);
-      const run = await exec("bash", ["-euo", "pipefail", "-c", line], { cwd: ROOT, env });
+      const line = pluginLine(command, server.url, releasesUrl, platform);
+      // A tarball named bare (`--file pulumi-resource-observability-v….tar.gz`) is the one the reader downloaded
+      // from the release into the folder they are in: here, the release's own folder.
+      const bare = /--file [^/\s]+\.tar\.gz/.test(line);
+      const run = await exec("bash", ["-euo", "pipefail", "-c", line], {
+        cwd: bare ? RELEASE_DIR : ROOT,
+        env,
+      });
       expect({ line, code: run.code, stderr: run.stderr.trim().split("\n").slice(-5) }).toMatchObject({
         code: 0,
       });

@@ -2,10 +2,12 @@
  * The `Slo` component in a YAML program, under the real engine: the YAML host registers it as a remote component
  * (its schema says `isComponent`), the engine asks the plugin to make it through Construct, and the plugin makes
  * its children (the native Monitors of its window pairs, its Dashboard) through the engine's resource monitor. Up,
- * a preview with no change, the outputs, a refusal at preview naming the input, and destroy.
+ * the outputs, an alert test of its monitors read from the stack's preview, a preview with no change, a refusal at
+ * preview naming the input, and destroy.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
+import { testAlerts } from "../../cli/commands/test-alerts";
 import { exec, mustExec } from "../../scripts/shared/commands";
 import { changesOf, demoFolder, noChanges, openHarnessIn, toolPath, type Harness } from "./flagship";
 
@@ -109,6 +111,47 @@ maybe("the Slo component in YAML, made by the plugin through Construct", () => {
     const boards = await h.client.dashboards.list();
     expect(boards.map((b) => b.uid)).toContain("slo-checkout-availability");
     expect(outputs.dashboardId).toEqual(expect.any(String));
+  });
+
+  test("its monitors, read from the stack's pulumi preview --json, pass an alert test of an outage", async () => {
+    // The component's children as the engine shows them: no monitor is written out in the test file.
+    writeFileSync(path.join(h.work, "preview.json"), await pulumi(["preview", "--json", "--show-sames"]));
+    writeFileSync(
+      path.join(h.work, "alerts.test.yaml"),
+      [
+        "stack: { preview: preview.json }",
+        "start: 2024-06-03T00:00:00Z",
+        "until: 8h",
+        "events:",
+        "  - generate:",
+        "      dataset: slo-requests",
+        "      rate: 10/m",
+        "      from: -3d",
+        "      for: 80h",
+        "      fields: { status: 200 }",
+        "      mix: [{ share: 100%, from: 1h, for: 10m, fields: { status: 503 } }]",
+        "expect:",
+        "  - { monitor: availability-pageFast, action: Open, notifier: pager, after: 1h, by: 1h2m }",
+        "  - { monitor: availability-pageSlow, action: Open, notifier: pager, after: 1h, by: 1h10m }",
+        "  - { monitor: availability-ticket, action: Open, notifier: tickets, after: 1h, by: 2h }",
+        "  - { monitor: availability-pageFast, action: Closed, notifier: pager, after: 1h10m, by: 1h16m }",
+        "  - { monitor: availability-pageSlow, action: Closed, notifier: pager, after: 1h10m, by: 1h45m }",
+        "  - { monitor: availability-ticket, action: Closed, notifier: tickets, after: 1h10m, by: 8h }",
+        "",
+      ].join("\n"),
+    );
+    const lines: string[] = [];
+    const result = await testAlerts(["alerts.test.yaml"], {
+      cwd: h.work,
+      out: (l) => lines.push(l),
+      err: (l) => lines.push(l),
+    });
+    expect({ code: result.code, table: lines }).toEqual({
+      code: 0,
+      table: expect.arrayContaining([
+        expect.stringMatching(/alerts\.test\.yaml: PASS, 6 of 6 expectations met$/),
+      ]),
+    });
   });
 
   test("a preview after up proposes no change", async () => {
