@@ -276,16 +276,19 @@ export const INGEST_ACCESS: RouteAccess = (ctx) => datasetNeed("ingest", "create
 export const LEGACY_QUERY_ACCESS: RouteAccess = (ctx) => datasetNeed("query", "read", [ctx.params.name]);
 
 /**
- * `POST /v1/datasets/_apl`: `query` ⊇ ["read"] on the dataset the APL reads (emulator/apl's parser names it). A
- * query that does not parse names none: a token with query rights on some dataset then gets the parser's 400,
- * one without gets 403 and learns nothing of the query.
+ * `POST /v1/datasets/_apl`: `query` ⊇ ["read"] on every dataset the APL reads (emulator/apl's parser names them
+ * all: the source, and those of `union`, `join`, `lookup`, `table()`), so a token scoped to one dataset cannot read
+ * another through a join. A wildcard (`union github*`, a leading `search`) may read any dataset, present or to come:
+ * it needs the `*` key's rights. A query that reads none (`print`, `datatable`) or does not parse needs query rights
+ * on some dataset: a token without gets 403 and learns nothing of the query.
  */
 export const APL_QUERY_ACCESS: RouteAccess = (ctx) => {
   let datasets: string[] = [];
   try {
     const body: unknown = JSON.parse(ctx.body.toString("utf8"));
     const apl = (body as { apl?: unknown } | null)?.apl;
-    if (typeof apl === "string") datasets = [parseApl(apl).dataset];
+    if (typeof apl === "string")
+      datasets = [...new Set(parseApl(apl).datasets.map((name) => (name.includes("*") ? "*" : name)))];
   } catch {
     // Malformed JSON or APL: the handler answers it, once the caller may query something.
   }

@@ -237,6 +237,31 @@ describe("a minted token is allowed exactly what its capabilities grant", () => 
     expect(other.status).not.toBe(200);
   });
 
+  it.each([
+    ["union", "['svc-logs'] | union ['other-logs'] | count"],
+    ["join", "['svc-logs'] | join kind=inner (['other-logs']) on msg | count"],
+    ["lookup", "['svc-logs'] | lookup (['other-logs']) on msg"],
+    ["a union at the start", "union ['svc-logs'], ['other-logs'] | count"],
+    ["a wildcard union", "union svc* | count"],
+    ["a leading search", 'search "hi" | count'],
+  ])("a token scoped to one dataset cannot read another through %s: 403 naming it", async (_how, query) => {
+    await createDatasets(em.current, "svc-logs", "other-logs");
+    const { token } = await mint({
+      name: "svc reader",
+      datasetCapabilities: { "svc-logs": { query: ["read"] } },
+    });
+    expect((await apl(token, "['svc-logs'] | count")).status).toBe(200);
+    expect403(await apl(token, query), /datasetCapabilities\["(other-logs|\*)"\]\.query/);
+    const both = await mint({
+      name: "both",
+      datasetCapabilities: { "svc-logs": { query: ["read"] }, "other-logs": { query: ["read"] } },
+    });
+    // Named datasets are granted one by one; a wildcard needs the "*" key.
+    expect((await apl(both.token, query)).status).toBe(
+      query.includes("*") || query.startsWith("search") ? 403 : 200,
+    );
+  });
+
   it('the "*" dataset key grants every dataset; query rights let an APL query through', async () => {
     await createDatasets(em.current, "svc-logs");
     const { token } = await mint({ name: "reader", datasetCapabilities: { "*": { query: ["read"] } } });
