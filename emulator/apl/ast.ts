@@ -109,10 +109,10 @@ export interface SortKey {
 export type ParsePart =
   { kind: "text"; value: string } | { kind: "column"; name: string; type?: string } | { kind: "skip" };
 
-/** One side of a join key: `a`, `$left.a == $right.b`. */
+/** A join condition: the left side's key expression and the right side's (`on a`, `a == b`, `$left.a == $right.b`). */
 export interface JoinKey {
-  left: string;
-  right: string;
+  left: Expr;
+  right: Expr;
 }
 
 /** A tabular operator after a `|`. */

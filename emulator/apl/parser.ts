@@ -1100,7 +1100,8 @@ class Parser {
   }
 
   join(op: "join" | "lookup", pos: number): Operator {
-    let kind = op === "join" ? "innerunique" : "leftouter";
+    // Defaults: inner for join (join-operator.mdx, "Kinds of join"), leftouter for lookup (lookup-operator.mdx).
+    let kind = op === "join" ? "inner" : "leftouter";
     const kinds =
       op === "join"
         ? [
@@ -1143,27 +1144,43 @@ class Parser {
     this.expectWord("on", `'on' and the ${op}'s key columns`);
     const on: JoinKey[] = [];
     do {
-      const at = this.peek();
-      const left = this.joinSide();
+      // `key` (the same column on both sides), `a == b` (left's expression, right's expression, join-operator.mdx)
+      // or `$left.a == $right.b` in either order.
+      const first = this.joinSide();
       if (this.isPunct("==")) {
         this.next();
-        const r = this.joinSide();
-        if (left.side === "right" && r.side !== "right") on.push({ left: r.name, right: left.name });
-        else on.push({ left: left.name, right: r.name });
-      } else if (left.side === undefined) on.push({ left: left.name, right: left.name });
-      else this.fail(`expected '==' after $${left.side}.${left.name}`, at.start);
+        const second = this.joinSide();
+        if (first.side === "right" || second.side === "left")
+          on.push({ left: second.expr, right: first.expr });
+        else on.push({ left: first.expr, right: second.expr });
+      } else if (first.side === undefined && first.expr.kind === "field") {
+        on.push({ left: first.expr, right: first.expr });
+      } else this.fail(`expected '==' and the other side's key after the ${op}'s key`, this.peek().start);
     } while (this.isPunct(",") && this.next());
     return { op, kind, right, on, pos };
   }
 
-  joinSide(): { side?: "left" | "right"; name: string } {
-    const t = this.peek();
-    if (t.kind === "ident" && (t.value === "$left" || t.value === "$right") && this.isPunct(".", 1)) {
-      this.next();
-      this.next();
-      return { side: t.value === "$left" ? "left" : "right", name: this.columnPath("a column name").name };
+  /** One side of a join condition: an expression, `$left.` or `$right.` marking the side it reads. */
+  joinSide(): { side?: "left" | "right"; expr: Expr } {
+    const expr = this.additive();
+    if (
+      expr.kind === "field" &&
+      (expr.path[0] === "$left" || expr.path[0] === "$right") &&
+      expr.path.length > 1
+    ) {
+      const path = expr.path.slice(1);
+      const name = path.join(".");
+      return {
+        side: expr.path[0] === "$left" ? "left" : "right",
+        expr: {
+          kind: "field",
+          name,
+          path: name.includes(".") && path.length === 1 ? [name] : path,
+          pos: expr.pos,
+        },
+      };
     }
-    return { name: this.columnPath("a key column").name };
+    return { expr };
   }
 
   mvExpand(pos: number): Operator {

@@ -310,10 +310,22 @@ describe("union, join and lookup (union-operator.mdx, join-operator.mdx, lookup-
       ["Europe", "Americas", "Europe"],
     ],
     [
-      "join kind=innerunique: one left row per key",
-      "logs | join kind=innerunique (dcs) on dc | count",
+      "join's default kind is inner: every matching pair",
+      "logs | join (dcs | union (dcs | where dc == 'eu')) on dc | count",
       "Count",
-      [2],
+      [5],
+    ],
+    [
+      "join kind=innerunique: each left row with its first right match only",
+      "logs | join kind=innerunique (dcs | union (dcs | where dc == 'eu')) on dc | count",
+      "Count",
+      [3],
+    ],
+    [
+      "join on left_expr == right_expr, each side read from its own dataset",
+      "logs | join kind=inner (['audit-logs'] | project who = actor, rid = toupper(id)) on toupper(id) == rid | sort by id asc",
+      "who",
+      ["alice", "carol"],
     ],
     [
       "join kind=leftouter keeps unmatched left rows with nulls",

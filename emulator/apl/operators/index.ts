@@ -15,6 +15,7 @@ import {
   escapeRegex,
   fieldGetter,
   type CompileContext,
+  type Getter,
   type Plan,
   type PlanAggregation,
   type Row,
@@ -230,7 +231,16 @@ export function lowerOperator(o: Operator, ctx: CompileContext, inputName = ""):
     case "join":
     case "lookup": {
       const right = subPlan(o.right, ctx);
-      const { kind, on } = o;
+      const { kind } = o;
+      const on = o.on.map((k) => ({
+        left: compileExpr(k.left, ctx),
+        right: compileExpr(k.right, ctx),
+        // The same column on both sides (`on key`): lookup keeps it once, an outer join fills it from either side.
+        same:
+          k.left.kind === "field" && k.right.kind === "field" && k.left.name === k.right.name
+            ? k.left.name
+            : undefined,
+      }));
       const lookup = o.op === "lookup";
       return table(o.op, async (input, env) => join(input, await env.run(right), kind, on, lookup, env));
     }
@@ -433,7 +443,7 @@ async function join(
   left: Table,
   right: Table,
   kind: string,
-  on: { left: string; right: string }[],
+  on: { left: Getter; right: Getter; same?: string }[],
   lookup: boolean,
   env: RunEnv,
 ): Promise<TableResult> {
@@ -442,13 +452,13 @@ async function join(
   // A key column a side lacks reads as null, which matches nothing (as a missing field does elsewhere).
   const single = on.length === 1 ? on[0] : undefined;
   const leftKey = single
-    ? (r: Row) => joinKey1(cell(r, single.left))
-    : (r: Row) => joinKey(on.map((k) => cell(r, k.left)));
+    ? (r: Row) => joinKey1(single.left(r))
+    : (r: Row) => joinKey(on.map((k) => k.left(r)));
   const rightKey = single
-    ? (r: Row) => joinKey1(cell(r, single.right))
-    : (r: Row) => joinKey(on.map((k) => cell(r, k.right)));
+    ? (r: Row) => joinKey1(single.right(r))
+    : (r: Row) => joinKey(on.map((k) => k.right(r)));
   // Right columns in the output, and their names there.
-  const sameKey = new Set(on.filter((k) => k.left === k.right).map((k) => k.right));
+  const sameKey = new Set(on.flatMap((k) => (k.same !== undefined ? [k.same] : [])));
   const rightOut: { from: string; to: string }[] = [];
   const taken = new Set(leftCols);
   for (const c of rightCols) {
@@ -470,7 +480,7 @@ async function join(
     const data: Record<string, unknown> = { ...(l ? l.data : nullLeft) };
     for (const m of rightOut) data[m.to] = r ? (cell(r, m.from) ?? null) : null;
     // Keys of a right-only row are its own: fullouter and rightouter fill them in from the right.
-    if (!l && r) for (const k of on) if (k.left === k.right) data[k.left] = cell(r, k.right) ?? null;
+    if (!l && r) for (const k of on) if (k.same !== undefined) data[k.same] = cell(r, k.same) ?? null;
     return { timeNs: l?.timeNs ?? r?.timeNs, sysTimeNs: l?.sysTimeNs ?? r?.sysTimeNs, data };
   };
   const index = new Map<string, Row[]>();
@@ -488,25 +498,23 @@ async function join(
   // Work since the last checkpoint: left rows and output rows. Only a full slice awaits.
   let work = 0;
   const slice = env.budget.rowsPerSlice;
-  const seenLeft = new Set<string>();
   for (const l of left.rows) {
     if (++work >= slice) {
       work = 0;
       await env.budget.checkpoint();
     }
     const k = leftKey(l);
-    if (kind === "innerunique") {
-      if (k !== undefined && seenLeft.has(k)) continue;
-      if (k !== undefined) seenLeft.add(k);
-    }
     const matches = k === undefined ? undefined : index.get(k);
     switch (kind) {
       case "inner":
-      case "innerunique":
         if (matches) {
           for (const r of matches) out.push(merge(l, r));
           work += matches.length;
         }
+        break;
+      case "innerunique":
+        // join-operator.mdx: for each left row, only the first matching right row.
+        if (matches) out.push(merge(l, matches[0]));
         break;
       case "leftouter":
       case "fullouter":
