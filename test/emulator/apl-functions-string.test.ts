@@ -267,8 +267,14 @@ describe("string functions, stated behaviour", () => {
     expect(call("len", "a😀b")).toBe(3);
   });
 
-  it("strcat and strcat_delim treat null as empty; strcat converts other types", () => {
+  it("strcat and strcat_delim treat null as empty; strcat converts other types as tostring does", () => {
     expect(call("strcat", "a", null, 1, true)).toBe("a1true");
+    // The replace-regex page's example: strcat(tostring(duration), ...) and strcat_delim's trace summary show
+    // a duration as "125ms".
+    expect(call("strcat", ms(125), "|", dt("2024-11-06T10:00:00Z"), "|", { a: [1] })).toBe(
+      '125ms|2024-11-06T10:00:00Z|{"a":[1]}',
+    );
+    expect(call("strlen", ms(80_000))).toBe(5);
     expect(call("strcat_delim", "-", "a", undefined, "b")).toBe("a--b");
   });
 

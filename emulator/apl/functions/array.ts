@@ -5,7 +5,7 @@
  */
 import { equalValues, sortCompare, Timespan } from "../values";
 import { asArray, asBag, asInteger, asString, fn, type FunctionTable, isBag, isNull } from "./common";
-import { aplToString } from "./conversion";
+import { aplToString } from "./text";
 import { characterCount } from "./string";
 
 /** A one-array function that answers null when the argument is not an array. */

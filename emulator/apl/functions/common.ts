@@ -4,7 +4,9 @@
  * wrong type, or a null, with null rather than an error; these helpers return null for "not convertible", and
  * each function decides what that means for it (per its page under apl/scalar-functions).
  */
-import { DateTime, Timespan, toText } from "../values";
+import { aplToString, isBag } from "./text";
+
+export { isBag };
 
 /** What a function may read besides its arguments: the query's clock and time range, in nanoseconds. */
 export interface FunctionContext {
@@ -47,21 +49,10 @@ export function isNull(v: unknown): v is null | undefined {
   return v === null || v === undefined;
 }
 
-/** A property bag (`dynamic` object): a plain object, not an array, datetime or timespan. */
-export function isBag(v: unknown): v is Record<string, unknown> {
-  return (
-    typeof v === "object" &&
-    v !== null &&
-    !Array.isArray(v) &&
-    !(v instanceof DateTime) &&
-    !(v instanceof Timespan)
-  );
-}
-
 /** A string argument: strings as they are, other scalars as tostring() writes them; null stays null. */
 export function asString(v: unknown): string | null {
   if (isNull(v)) return null;
-  return typeof v === "string" ? v : toText(v);
+  return typeof v === "string" ? v : aplToString(v);
 }
 
 /**
