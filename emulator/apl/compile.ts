@@ -447,7 +447,8 @@ function hasListOp(op: string, left: Getter, items: Getter[]): Getter {
 function flatten(values: unknown[]): unknown[] {
   const out: unknown[] = [];
   for (const v of values) {
-    if (Array.isArray(v)) out.push(...(v as unknown[]));
+    // Element by element: a long array spread into push() would overflow the call stack.
+    if (Array.isArray(v)) for (const x of v as unknown[]) out.push(x);
     else out.push(v);
   }
   return out;

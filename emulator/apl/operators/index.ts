@@ -372,9 +372,10 @@ async function unionTables(
       continue;
     }
     const name = p.name;
-    rows.push(
-      ...(await env.budget.map(p.table.rows, (r) => ({ ...r, data: { [withSource]: name, ...r.data } }))),
-    );
+    // One row at a time: spreading a million rows into push() would overflow the call stack.
+    await env.budget.each(p.table.rows, (r) => {
+      rows.push({ ...r, data: { [withSource]: name, ...r.data } });
+    });
   }
   if (columns && withSource !== undefined) columns = [withSource, ...columns.filter((c) => c !== withSource)];
   return { rows, columns };
