@@ -347,6 +347,9 @@ describe("string functions, stated behaviour", () => {
     expect(call("strcmp", "a", "b")).toBe(-1);
     expect(call("strcmp", "GET", "GET")).toBe(0);
     expect(call("strcmp", "b", "a")).toBe(1);
+    // By code point (UTF-8 byte order, as the Go service compares), not by UTF-16 unit: U+FFFD < U+1F600.
+    expect(call("strcmp", "\uFFFD", "😀")).toBe(-1);
+    expect(call("strcmp", "a😀", "a😀b")).toBe(-1);
   });
 
   it("parse_csv: quoted fields and doubled quotes", () => {

@@ -36,6 +36,18 @@ function sliceCharacters(s: string, start: number, length: number | undefined): 
   return start >= end ? "" : chars.slice(start, end).join("");
 }
 
+/**
+ * -1, 0 or 1 as `a` sorts before, with or after `b` by code point, which is the service's (Go's) byte order of
+ * UTF-8; JavaScript's < compares UTF-16 units, which puts U+E000..U+FFFF after the astral planes.
+ */
+export function compareCodePoints(a: string, b: string): number {
+  if (!hasSurrogates(a) && !hasSurrogates(b)) return a < b ? -1 : a > b ? 1 : 0;
+  const x = Array.from(a, (c) => c.codePointAt(0)!);
+  const y = Array.from(b, (c) => c.codePointAt(0)!);
+  for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i] < y[i] ? -1 : 1;
+  return x.length === y.length ? 0 : x.length < y.length ? -1 : 1;
+}
+
 /** The regex a function's pattern argument names; a non-string pattern is null (and so the result is null). */
 function regexArg(v: unknown): Regex | null {
   const pattern = asString(v);
@@ -257,7 +269,7 @@ export const STRING_FUNCTIONS: FunctionTable = {
     const x = asString(a);
     const y = asString(b);
     if (x === null || y === null) return null;
-    return x < y ? -1 : x > y ? 1 : 0;
+    return compareCodePoints(x, y);
   }),
   strrep: fn(2, 3, ([value, times, delimiter]) => {
     const s = asString(value);
