@@ -781,6 +781,32 @@ describe("time series (time-series pages)", () => {
     expect(call("series_iir", [1], [1], [0])).toBeNull();
   });
 
+  it("FFT of any length agrees with the O(n²) definition (Bluestein for lengths that are not powers of two)", () => {
+    for (const n of [3, 5, 12, 17, 64]) {
+      const signal = Array.from({ length: n }, (_, i) => Math.sin(i * 1.3) + (i % 3));
+      const [fr, fi] = call("series_fft", signal) as number[][];
+      for (let k = 0; k < n; k++) {
+        let sr = 0;
+        let si = 0;
+        for (let t = 0; t < n; t++) {
+          sr += signal[t] * Math.cos((-2 * Math.PI * k * t) / n);
+          si += signal[t] * Math.sin((-2 * Math.PI * k * t) / n);
+        }
+        expect(fr[k]).toBeCloseTo(sr, 9);
+        expect(fi[k]).toBeCloseTo(si, 9);
+      }
+    }
+    const long = Array.from({ length: 10_007 }, (_, i) => (i * 7919) % 13);
+    const [lr, li] = call("series_fft", long) as number[][];
+    const [back] = call("series_ifft", lr, li) as number[][];
+    expect(back[10_006]).toBeCloseTo(long[10_006], 6);
+    expect(lr[0]).toBeCloseTo(
+      long.reduce((a, b) => a + b, 0),
+      6,
+    );
+    expect(call("series_fft", [])).toEqual([[], []]);
+  });
+
   it("FFT and its inverse: a known transform, and the round trip for lengths that are and are not powers of two", () => {
     const [re, im] = call("series_fft", [1, 0, 0, 0]) as number[][];
     expect(re).toEqual([1, 1, 1, 1]);
