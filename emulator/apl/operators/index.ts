@@ -448,8 +448,21 @@ async function join(
   lookup: boolean,
   env: RunEnv,
 ): Promise<TableResult> {
-  const leftCols = await columnsOf(left, env);
+  // The left side's columns are listed only when known or needed: listing them reads every key of every row,
+  // which for a million events costs more than the join. A right column's clash is checked on its own.
+  const outer = kind === "rightouter" || kind === "fullouter";
+  const leftCols = left.columns ?? (outer ? await columnsOf(left, env) : undefined);
   const rightCols = await columnsOf(right, env);
+  let leftEvents: boolean | undefined;
+  const leftHas = async (c: string): Promise<boolean> => {
+    if (leftCols) return leftCols.includes(c);
+    if (TIME_FIELDS.has(c)) return (leftEvents ??= left.rows.some((r) => r.timeNs !== undefined));
+    let found = false;
+    await env.budget.each(left.rows, (r) => {
+      if (!found && hasOwn.call(r.data, c)) found = true;
+    });
+    return found;
+  };
   // A key column a side lacks reads as null, which matches nothing (as a missing field does elsewhere).
   const single = on.length === 1 ? on[0] : undefined;
   const leftKey = single
@@ -458,24 +471,25 @@ async function join(
   const rightKey = single
     ? (r: Row) => joinKey1(single.right(r))
     : (r: Row) => joinKey(on.map((k) => k.right(r)));
-  // Right columns in the output, and their names there.
+  // Right columns in the output, and their names there: a clash with a left column takes the suffix 1 (2, ...).
   const sameKey = new Set(on.flatMap((k) => (k.same !== undefined ? [k.same] : [])));
   const rightOut: { from: string; to: string }[] = [];
-  const taken = new Set(leftCols);
+  const taken = new Set<string>();
+  const clashes = async (name: string) => taken.has(name) || (await leftHas(name));
   for (const c of rightCols) {
     if (TIME_FIELDS.has(c) && lookup) continue;
     if (lookup && sameKey.has(c)) continue;
     let to = c;
-    if (taken.has(to)) {
+    if (await clashes(to)) {
       let n = 1;
-      while (taken.has(`${c}${n}`)) n++;
+      while (await clashes(`${c}${n}`)) n++;
       to = `${c}${n}`;
     }
     taken.add(to);
     rightOut.push({ from: c, to });
   }
   const nullLeft: Record<string, unknown> = {};
-  for (const c of leftCols) if (!TIME_FIELDS.has(c)) nullLeft[c] = null;
+  for (const c of leftCols ?? []) if (!TIME_FIELDS.has(c)) nullLeft[c] = null;
   const merge = (l: Row | undefined, r: Row | undefined): Row => {
     // The left row's columns as they are (one copy), then the right side's under their output names.
     const data: Record<string, unknown> = { ...(l ? l.data : nullLeft) };
@@ -494,8 +508,8 @@ async function join(
   });
   const out: Row[] = [];
   const matchedRight = new Set<Row>();
-  const leftColumns = { columns: leftCols };
-  const both = [...leftCols, ...rightOut.map((m) => m.to)];
+  const leftColumns = { columns: left.columns };
+  const both = leftCols && [...leftCols, ...rightOut.map((m) => m.to)];
   // Work since the last checkpoint: left rows and output rows. Only a full slice awaits.
   let work = 0;
   const slice = env.budget.rowsPerSlice;
@@ -552,7 +566,7 @@ async function join(
   if (kind === "rightanti" || kind === "rightsemi") {
     const want = kind === "rightsemi";
     const rows = await env.budget.filter(right.rows, (r) => matchedRight.has(r) === want);
-    return { rows, columns: rightCols };
+    return { rows, columns: right.columns };
   }
   if (kind === "rightouter" || kind === "fullouter") {
     await env.budget.each(right.rows, (r) => {
