@@ -772,6 +772,12 @@ describe("time series (time-series pages)", () => {
     expect(call("series_fill_forward", [null, 1, null, null, 4])).toEqual([null, 1, 1, 1, 4]);
     expect(call("series_fill_backward", [null, 1, null, 4, null])).toEqual([1, 1, 4, 4, null]);
     expect(call("series_fill_linear", [null, 1, null, null, 4, null])).toEqual([1, 1, 2, 3, 4, 4]);
+    expect(call("series_fill_linear", [null, null])).toEqual([null, null]);
+    expect(call("series_fill_linear", [2, null, null, null, 10, null, 0])).toEqual([2, 4, 6, 8, 10, 5, 0]);
+    // Linear in the series' length: 200,000 points with every other one missing.
+    const long = Array.from({ length: 200_000 }, (_, i) => (i % 2 === 0 ? i : null));
+    expect((call("series_fill_linear", long) as number[])[199_999]).toBe(199_998);
+    expect((call("series_fill_linear", long) as number[])[12_345]).toBe(12_345);
   });
 
   it("filters: FIR moving average and a first-order IIR (a running sum)", () => {

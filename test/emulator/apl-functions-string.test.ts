@@ -327,6 +327,9 @@ describe("string functions, stated behaviour", () => {
     expect(call("indexof_regex", "abc", "c", 0, 1, -2)).toBeNull();
     expect(call("indexof_regex", "a1b2c3", "[0-9]", 0, 2)).toBe(3);
     expect(call("indexof_regex", "a1b2c3", "[0-9]", 2)).toBe(3);
+    // The match's own position, not the first place its text occurs.
+    expect(call("indexof_regex", "concat cat", "\\bcat")).toBe(7);
+    expect(call("indexof_regex", "x😀ab", "ab")).toBe(2);
   });
 
   it("trim family: a cutset of characters at either end; the regex forms remove repeated matches", () => {

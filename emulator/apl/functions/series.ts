@@ -311,16 +311,21 @@ export const SERIES_FUNCTIONS: FunctionTable = {
   series_fill_linear: fn(1, 1, ([v]) => {
     const a = numbers(v);
     if (a === null) return null;
-    const known = a.flatMap((x, i) => (x === null ? [] : [i]));
-    if (known.length === 0) return a;
     const out = [...a];
-    for (let i = 0; i < out.length; i++) {
-      if (out[i] !== null) continue;
-      const after = known.find((k) => k > i);
-      const before = [...known].reverse().find((k) => k < i);
-      if (before === undefined) out[i] = a[after!];
-      else if (after === undefined) out[i] = a[before];
-      else out[i] = a[before]! + ((a[after]! - a[before]!) * (i - before)) / (after - before);
+    // One pass: each run of nulls is filled from the values on either side of it.
+    let before = -1;
+    for (let i = 0; i <= out.length; i++) {
+      if (i < out.length && out[i] === null) continue;
+      const gapStart = before + 1;
+      if (i > gapStart) {
+        for (let j = gapStart; j < i; j++) {
+          if (before < 0 && i === out.length) break;
+          if (before < 0) out[j] = a[i];
+          else if (i === out.length) out[j] = a[before];
+          else out[j] = a[before]! + ((a[i]! - a[before]!) * (j - before)) / (i - before);
+        }
+      }
+      before = i;
     }
     return out;
   }),

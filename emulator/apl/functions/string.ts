@@ -333,11 +333,9 @@ export const STRING_FUNCTIONS: FunctionTable = {
     const startN = start === undefined ? 0 : asInteger(start);
     if (startN === null || startN < 0) return null;
     return indexWithin(s, [s, pattern, startN, length, occurrence], (hay, from) => {
-      const tail = hay.slice(from);
-      const m = re.exec(tail);
-      if (m === null || m[0] === undefined) return null;
-      const at = from + tail.indexOf(m[0]);
-      return { at, next: at + Math.max(1, m[0].length) };
+      const m = re.firstIndex(hay.slice(from));
+      if (m === null) return null;
+      return { at: from + m[0], next: from + Math.max(m[1], m[0] + 1) };
     });
   }),
   replace_string: fn(3, 3, ([lookup, rewrite, text]) => {
