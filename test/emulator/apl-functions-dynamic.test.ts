@@ -665,6 +665,21 @@ describe("SQL (sql-functions pages)", () => {
     expect(call("format_sql", call("parse_sql", sql))).toBe(sql);
   });
 
+  it("a long statement parses in time linear in its length", () => {
+    const columns = Array.from({ length: 20_000 }, (_, i) => `c${i}`).join(", ");
+    const model = call("parse_sql", `SELECT ${columns} FROM t`) as { columns: unknown[] };
+    expect(model.columns).toHaveLength(20_000);
+  });
+
+  it("nesting too deep for the stack is null, not a crash", () => {
+    expect(
+      call("parse_sql", `SELECT a FROM t WHERE ${"(".repeat(100_000)}a = 1${")".repeat(100_000)}`),
+    ).toBeNull();
+    // A long OR chain nests as deep as it is long; reading and writing it back must not crash either.
+    const chain = Array.from({ length: 100_000 }, (_, i) => `a = ${i}`).join(" or ");
+    expect(() => call("format_sql", call("parse_sql", `SELECT a FROM t WHERE ${chain}`))).not.toThrow();
+  });
+
   it("what is not a SELECT the emulator reads is null", () => {
     expect(call("parse_sql", "DELETE FROM logs")).toBeNull();
     expect(call("parse_sql", "SELECT FROM")).toBeNull();
