@@ -4,8 +4,8 @@
  * run through runAplQuery (the `POST /v1/datasets/_apl` handler) in the tabular format; rows are read back as
  * objects of the output columns.
  */
-import { AplError, parseApl } from "../../emulator/apl";
-import { runAplQuery } from "../../emulator/query";
+import { AplError, compileQuery, parseApl } from "../../emulator/apl";
+import { execute, QueryInterrupted, runAplQuery } from "../../emulator/query";
 import { QueryBudget } from "../../emulator/query/budget";
 import { EventStore } from "../../emulator/store/events";
 
@@ -517,5 +517,80 @@ describe("refusals name the construct and why (issue 45: 'not supported by the e
     expect(err).toBeInstanceOf(AplError);
     expect(err).toMatchObject({ line, column });
     expect((err as AplError).message).toContain(expected);
+  });
+});
+
+describe("every operator that takes its input whole runs in the budget's slices (a long one can be stopped)", () => {
+  const ROWS = 20_000;
+  const SLICE = 1000;
+  let big: EventStore;
+  beforeAll(() => {
+    big = new EventStore();
+    big.append(
+      "big",
+      Array.from({ length: ROWS }, (_, i) => ({
+        timeNs: T0 + BigInt(i),
+        data: { k: i % 7, s: `id=${i} ok`, arr: [i, i + 1] },
+      })),
+      T0,
+    );
+  });
+
+  /** Checkpoints a query passes with slices of {@link SLICE} rows (emulator/query/budget.ts). */
+  async function checkpoints(apl: string): Promise<number> {
+    const budget = new QueryBudget();
+    budget.rowsPerSlice = SLICE;
+    const plan = compileQuery(parseApl(apl), { now: NOW });
+    await execute(big.events("big") ?? [], plan, {
+      pageLimit: 10,
+      budget,
+      datasetEvents: (name) => big.events(name),
+      datasetNames: () => big.names(),
+    });
+    return budget.checkpoints;
+  }
+
+  it.each([
+    ["mv-expand", "big | mv-expand arr"],
+    ["distinct", "big | distinct s"],
+    ["union", "big | union big"],
+    ["join", "big | join kind=inner (big | where k == 1 | take 3) on k"],
+    ["lookup", "big | lookup (big | distinct k) on k"],
+    ["parse", "big | parse s with 'id=' n:long ' ' rest"],
+    ["parse-kv", "big | parse-kv s as (id) with (pair_delimiter=' ', kv_delimiter='=')"],
+    ["project-away", "big | project-away arr"],
+    ["project-rename", "big | project-rename t = s"],
+    ["extend-valid", "big | extend-valid k = k + 1"],
+    ["getschema", "big | getschema"],
+    ["redact", "big | redact @'\\d' on s"],
+    ["sample", "big | sample 10"],
+    ["sample-distinct", "big | sample-distinct 3 of k"],
+    ["make-series", "big | make-series count() on _time step 1ms"],
+  ])("%s passes checkpoints of its own, besides the scan's", async (_op, apl) => {
+    // The scan alone: ROWS / SLICE checkpoints, less the last.
+    const scan = await checkpoints("big | where k >= 0");
+    expect(scan).toBeGreaterThan(0);
+    expect(await checkpoints(apl)).toBeGreaterThan(scan);
+  });
+
+  it("past its budget, a query stops at an operator's checkpoint", async () => {
+    // The clock stands still through the scan and moves one ms per reading once mv-expand runs; the budget
+    // allows 2 ms, so mv-expand's own checkpoints stop the query.
+    let ms = 0;
+    let expanding = false;
+    const budget = new QueryBudget({ timeoutMs: 2, clock: () => (expanding ? ms++ : 0) });
+    budget.rowsPerSlice = SLICE;
+    const plan = compileQuery(parseApl("big | mv-expand arr"), { now: NOW });
+    const expand = plan.ops[0];
+    if (expand.op !== "table") throw new Error("mv-expand is a table operator");
+    const run = expand.run.bind(expand);
+    expand.run = (input, env) => {
+      expanding = true;
+      return run(input, env);
+    };
+    await expect(execute(big.events("big") ?? [], plan, { pageLimit: 10, budget })).rejects.toBeInstanceOf(
+      QueryInterrupted,
+    );
+    expect(expanding).toBe(true);
   });
 });
