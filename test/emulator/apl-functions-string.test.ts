@@ -510,6 +510,16 @@ describe("conversions (conversion-functions pages' 'Conversion behavior')", () =
     expect(call(name, ...args)).toEqual(expected);
   });
 
+  it("parse_json and todynamic refuse nesting deeper than an ingested event may have (100 levels)", () => {
+    const deep = "[".repeat(200_000) + "]".repeat(200_000);
+    expect(call("parse_json", deep)).toBe(deep);
+    expect(call("todynamic", deep)).toBeNull();
+    const ok = "[".repeat(100) + "]".repeat(100);
+    expect(call("tostring", call("parse_json", ok))).toBe(ok);
+    expect(call("parse_json", '{"a":"[[[[[["}')).toEqual({ a: "[[[[[[" });
+    expect(call("parse_json", '["\\"", [1]]')).toEqual(['"', [1]]);
+  });
+
   it("todatetime: the page's dates, numbers as nanoseconds, common layouts, null for the rest", () => {
     expect(call("todatetime", "2024-06-24")).toEqual(dt("2024-06-24T00:00:00Z"));
     expect(call("todatetime", "2022-11-13")).toEqual(dt("2022-11-13T00:00:00Z"));
