@@ -1895,26 +1895,6 @@ function constantOf(e: Expr): unknown {
   }
 }
 
-/** Whether an expression calls an aggregation (summarize's computed columns). */
-export function containsAggregation(e: Expr): boolean {
-  switch (e.kind) {
-    case "call":
-      return lookupCall(e.name).kind === "aggregation" || e.args.some(containsAggregation);
-    case "binary":
-      return containsAggregation(e.left) || containsAggregation(e.right);
-    case "neg":
-      return containsAggregation(e.operand);
-    case "index":
-      return containsAggregation(e.target) || containsAggregation(e.index);
-    case "in":
-      return containsAggregation(e.operand) || e.list.some(containsAggregation);
-    case "between":
-      return containsAggregation(e.operand) || containsAggregation(e.low) || containsAggregation(e.high);
-    default:
-      return false;
-  }
-}
-
 /** The default name of an unnamed computed column: `Column1`, `Column2`, ... as the service names them. */
 function defaultName(expr: Expr, n: number): string {
   if (expr.kind === "index" && expr.target.kind === "field" && expr.index.kind === "literal") {

@@ -4,7 +4,6 @@
  * one end that stops collecting at the limit; anything else materializes and falls back to real work.
  */
 import type { Column, Plan, PlanAggregation, PlanOp, Predicate, Row, RunEnv, Table } from "../apl/compile";
-import { AplError } from "../apl/errors";
 import { DateTime, Timespan, sortCompare } from "../apl/values";
 import type { StoredEvent } from "../store/events";
 import { QueryBudget } from "./budget";
@@ -548,9 +547,4 @@ export async function execute(
   result.rowsMatched = matched ?? rows.length;
   result.order = order ?? [];
   return result;
-}
-
-/** An AplError for the engine's callers: what a sub-query's operator refused while running. */
-export function isQueryError(err: unknown): err is AplError {
-  return err instanceof AplError;
 }
