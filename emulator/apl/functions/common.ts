@@ -4,7 +4,7 @@
  * wrong type, or a null, with null rather than an error; these helpers return null for "not convertible", and
  * each function decides what that means for it (per its page under apl/scalar-functions).
  */
-import { aplToString, isBag } from "./text";
+import { aplToString, isBag, parseJsonText } from "./text";
 
 export { isBag };
 
@@ -85,12 +85,8 @@ export function real(n: number): number | null {
 export function asArray(v: unknown): unknown[] | null {
   if (Array.isArray(v)) return v;
   if (typeof v === "string" && v.trimStart().startsWith("[")) {
-    try {
-      const parsed: unknown = JSON.parse(v);
-      return Array.isArray(parsed) ? parsed : null;
-    } catch {
-      return null;
-    }
+    const parsed = parseJsonText(v);
+    return Array.isArray(parsed) ? parsed : null;
   }
   return null;
 }
@@ -99,12 +95,8 @@ export function asArray(v: unknown): unknown[] | null {
 export function asBag(v: unknown): Record<string, unknown> | null {
   if (isBag(v)) return v;
   if (typeof v === "string" && v.trimStart().startsWith("{")) {
-    try {
-      const parsed: unknown = JSON.parse(v);
-      return isBag(parsed) ? parsed : null;
-    } catch {
-      return null;
-    }
+    const parsed = parseJsonText(v);
+    return isBag(parsed) ? parsed : null;
   }
   return null;
 }

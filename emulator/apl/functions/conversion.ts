@@ -3,42 +3,10 @@
  * behavior" list, type by type. The service is written in Go, and the pages describe Go's conversions (Go's
  * FormatFloat, duration strings such as "1m20s", RFC3339Nano), which these follow.
  */
-import { MAX_NESTING } from "../../ingest";
 import { DateTime, Timespan } from "../values";
 import { asInteger, fn, type FunctionTable, isBag, isNull, unary } from "./common";
 import { parseDateTimeText, parseTimespanText } from "./datetime";
-import { aplToString, canonicalJson } from "./text";
-
-/** Whether JSON text nests objects and arrays deeper than `limit` (strings skipped; one pass, no parse). */
-function nestsDeeper(text: string, limit: number): boolean {
-  let depth = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 92 /* \\ */) i++;
-      else if (c === 34 /* " */) inString = false;
-    } else if (c === 34) inString = true;
-    else if (c === 91 /* [ */ || c === 123 /* { */) {
-      if (++depth > limit) return true;
-    } else if (c === 93 /* ] */ || c === 125 /* } */) depth--;
-  }
-  return false;
-}
-
-/**
- * JSON text parsed, or undefined when it is not JSON, or nests deeper than an ingested event may
- * (MAX_NESTING): the emulator's dynamic values stay as deep as the events it stores, so writing one back as
- * text (tostring, dynamic_to_json, hash) cannot run out of stack.
- */
-export function parseJsonText(text: string): unknown {
-  if (nestsDeeper(text, MAX_NESTING)) return undefined;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
-}
+import { aplToString, canonicalJson, parseJsonText } from "./text";
 
 /** toint/tolong: integers as they are, reals truncated, booleans 0/1, datetimes and timespans as nanoseconds,
  * strings only in the strict form `[+-]digits` (the toint page: "Hex values and other formats aren't supported"). */

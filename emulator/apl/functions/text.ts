@@ -4,6 +4,7 @@
  * which every function that takes a string applies to a non-string argument, as strcat's page says ("Non-string
  * values are converted to strings").
  */
+import { MAX_NESTING } from "../../ingest";
 import { formatNs } from "../../time";
 import { DateTime, Timespan } from "../values";
 
@@ -98,4 +99,35 @@ export function canonicalJson(v: unknown): string {
     return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(v[k])}`).join(",")}}`;
   }
   return JSON.stringify(toJsonValue(v));
+}
+
+/** Whether JSON text nests objects and arrays deeper than `limit` (strings skipped; one pass, no parse). */
+function nestsDeeper(text: string, limit: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92 /* \\ */) i++;
+      else if (c === 34 /* " */) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 91 /* [ */ || c === 123 /* { */) {
+      if (++depth > limit) return true;
+    } else if (c === 93 /* ] */ || c === 125 /* } */) depth--;
+  }
+  return false;
+}
+
+/**
+ * JSON text parsed, or undefined when it is not JSON, or nests deeper than an ingested event may
+ * (MAX_NESTING): the emulator's dynamic values stay as deep as the events it stores, so writing one back as
+ * text (tostring, dynamic_to_json, hash) cannot run out of stack.
+ */
+export function parseJsonText(text: string): unknown {
+  if (nestsDeeper(text, MAX_NESTING)) return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
 }
