@@ -2,7 +2,7 @@
  * Values as text, shared by every family: tostring's rules (apl/scalar-functions/conversion-functions/tostring:
  * reals in their shortest form, durations as Go writes them, datetimes as RFC3339Nano, dynamic values as JSON),
  * which every function that takes a string applies to a non-string argument, as strcat's page says ("Non-string
- * values are converted to strings").
+ * values are converted to strings"); and text as JSON, read with a bound on its nesting.
  */
 import { MAX_NESTING } from "../../ingest";
 import { formatNs } from "../../time";
