@@ -464,7 +464,7 @@ class Parser {
     if (t.value === "union" && !this.isPunct("|", 1)) {
       this.next();
       const u = this.unionBody();
-      return { kind: "union", withSource: u.withSource, sources: u.sources, pos: t.start };
+      return { kind: "union", withSource: u.withSource, inner: u.inner, sources: u.sources, pos: t.start };
     }
     if (t.value === "search" && !this.isPunct("|", 1)) {
       // search at the start reads every dataset (search-operator.mdx): a union of all, then the search.
@@ -709,7 +709,7 @@ class Parser {
         return this.parseKv(pos);
       case "union": {
         const u = this.unionBody();
-        return { op: "union", withSource: u.withSource, sources: u.sources, pos };
+        return { op: "union", withSource: u.withSource, inner: u.inner, sources: u.sources, pos };
       }
       case "join":
       case "lookup":
@@ -1049,8 +1049,9 @@ class Parser {
   }
 
   /** `[withsource=F] [kind=...] T1, T2, (subquery)`. */
-  unionBody(): { withSource?: string; sources: TabularExpr[] } {
+  unionBody(): { withSource?: string; inner: boolean; sources: TabularExpr[] } {
     let withSource: string | undefined;
+    let inner = false;
     for (;;) {
       if (this.isWord("withsource") && this.isPunct("=", 1)) {
         this.next();
@@ -1062,6 +1063,7 @@ class Parser {
         const k = this.expectIdent("inner or outer");
         if (k.value !== "inner" && k.value !== "outer")
           this.fail(`expected kind=inner or kind=outer, found '${k.value}'`, k.start);
+        inner = k.value === "inner";
       } else if (this.isWord("isfuzzy") && this.isPunct("=", 1)) {
         this.next();
         this.next();
@@ -1071,7 +1073,7 @@ class Parser {
     const sources: TabularExpr[] = [];
     do sources.push(this.tableRef());
     while (this.isPunct(",") && this.next());
-    return { withSource, sources };
+    return { withSource, inner, sources };
   }
 
   /** A table operand: a parenthesised subquery, a let name or a dataset (wildcards allowed). */

@@ -304,6 +304,12 @@ describe("union, join and lookup (union-operator.mdx, join-operator.mdx, lookup-
     ],
     ["union at the start of a query", "union logs, dcs | count", "Count", [8]],
     [
+      "union kind=inner keeps only the columns every table has",
+      "union kind=inner logs, dcs | getschema | where ColumnName !startswith '_'",
+      "ColumnName",
+      ["dc"],
+    ],
+    [
       "join kind=inner keeps each matching pair",
       "logs | join kind=inner (dcs) on dc | sort by id asc",
       "region",

@@ -221,11 +221,11 @@ export function lowerOperator(o: Operator, ctx: CompileContext, inputName = ""):
       return lowerParseKv(o, ctx);
     case "union": {
       const members = o.sources.map((s) => ({ name: memberName(s.source), plan: subPlan(s, ctx) }));
-      const withSource = o.withSource;
+      const { withSource, inner } = o;
       return table("union", async (input, env) => {
         const parts: { name: string; table: Table }[] = [{ name: inputName, table: input }];
         for (const m of members) parts.push(...(await runMember(m, env)));
-        return unionTables(parts, withSource, env);
+        return unionTables(parts, withSource, inner, env);
       });
     }
     case "join":
@@ -358,8 +358,10 @@ async function runMember(
 async function unionTables(
   parts: { name: string; table: Table }[],
   withSource: string | undefined,
+  inner: boolean | undefined,
   env: RunEnv,
 ): Promise<TableResult> {
+  if (inner) return innerUnion(parts, withSource, env);
   const rows: Row[] = [];
   let columns: string[] | undefined = [];
   for (const p of parts) {
@@ -379,6 +381,29 @@ async function unionTables(
   }
   if (columns && withSource !== undefined) columns = [withSource, ...columns.filter((c) => c !== withSource)];
   return { rows, columns };
+}
+
+/** union kind=inner: only the columns every table has, each row cut down to them. */
+async function innerUnion(
+  parts: { name: string; table: Table }[],
+  withSource: string | undefined,
+  env: RunEnv,
+): Promise<TableResult> {
+  let common: string[] | undefined;
+  for (const p of parts) {
+    const cols = await columnsOf(p.table, env);
+    common = common ? common.filter((c) => cols.includes(c)) : cols;
+  }
+  const columns = common ?? [];
+  const rows: Row[] = [];
+  for (const p of parts) {
+    await env.budget.each(p.table.rows, (r) => {
+      const data: Record<string, unknown> = withSource === undefined ? {} : { [withSource]: p.name };
+      for (const c of columns) if (!TIME_FIELDS.has(c)) data[c] = cell(r, c) ?? null;
+      rows.push({ timeNs: r.timeNs, sysTimeNs: r.sysTimeNs, data });
+    });
+  }
+  return { rows, columns: withSource === undefined ? columns : [withSource, ...columns] };
 }
 
 /** The rows of a `source` (print, datatable, union at the start). */
@@ -410,7 +435,7 @@ export function lowerSource(src: Source, ctx: CompileContext): (env: RunEnv) => 
       return async (env) => {
         const parts: { name: string; table: Table }[] = [];
         for (const m of members) parts.push(...(await runMember(m, env)));
-        return unionTables(parts, src.withSource, env);
+        return unionTables(parts, src.withSource, src.inner, env);
       };
     }
     default:
