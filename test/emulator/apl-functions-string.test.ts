@@ -381,6 +381,9 @@ describe("string functions, stated behaviour", () => {
     expect(call("base64_encode_fromarray", [300])).toBe("");
     expect(call("base64_decode_toarray", "***")).toEqual([]);
     expect(call("base64_decode_tostring", "***")).toBeNull();
+    // Bytes that are not UTF-8 (0xff) make no string; an encoded U+FFFD is a character like any other.
+    expect(call("base64_decode_tostring", "/w==")).toBeNull();
+    expect(call("base64_decode_tostring", call("base64_encode_tostring", "\uFFFD"))).toBe("\uFFFD");
   });
 
   it("url_encode encodes a lone surrogate as U+FFFD rather than failing", () => {
