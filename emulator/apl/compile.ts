@@ -8,6 +8,7 @@ import {
   AGGREGATIONS,
   AggregationArgumentError,
   UNSUPPORTED_AGGREGATIONS,
+  uniqueNames,
   type Accumulator,
 } from "./aggregations";
 import { AplError, positionOf, unsupported } from "./errors";
@@ -189,6 +190,11 @@ export function fieldGetter(name: string, path: readonly string[] = [name]): Get
       r.sysTimeNs !== undefined && !hasOwn.call(r.data, "_sysTime")
         ? new DateTime(r.sysTimeNs)
         : r.data._sysTime;
+  if (path.length <= 1 && name.includes(".")) {
+    // ['a.b'] reads the flat key a.b, else the nested a.b: the service flattens nested objects into dotted names.
+    const parts = name.split(".");
+    return (r) => (hasOwn.call(r.data, name) ? r.data[name] : walkPath(r.data, parts, 0));
+  }
   if (path.length <= 1) return (r) => (hasOwn.call(r.data, name) ? r.data[name] : undefined);
   return (r) => {
     if (hasOwn.call(r.data, name)) return r.data[name];
@@ -633,8 +639,9 @@ function call(e: Extract<Expr, { kind: "call" }>, ctx: CompileContext): Getter {
       throw err;
     }
   };
-  // Constant arguments (all of them literals) are evaluated once: the call becomes a constant.
-  if (e.args.every((x) => x.kind === "literal")) {
+  // Constant arguments (all of them literals) are evaluated once: the call becomes a constant, unless the
+  // function answers anew each call (rand).
+  if (!fn.volatile && e.args.every((x) => x.kind === "literal")) {
     const v = wrap(() =>
       fn.call(
         args.map((g) => g({ data: {} })),
@@ -1108,7 +1115,9 @@ export function compileAggregation(
     def.create(constants);
   } catch (err) {
     if (err instanceof AggregationArgumentError || err instanceof AplError) {
-      throw compileError(ctx, `${a.fn}(): ${err.message}`, a.pos);
+      // The registry's messages name the function already ("topk() takes k as ..."); others get its name.
+      const message = err.message.startsWith(`${a.fn}(`) ? err.message : `${a.fn}(): ${err.message}`;
+      throw compileError(ctx, message, a.pos);
     }
     throw err;
   }
@@ -1118,7 +1127,7 @@ export function compileAggregation(
     outputs: hiddenName ? [hiddenName] : names,
     fn: a.fn,
     getters,
-    create: (windowNs) => def.create(constants, { windowNs }),
+    create: (windowNs) => def.create(constants, { windowNs, argTexts: a.argTexts }),
     fields,
     args: constants.filter((v) => v !== undefined),
   };
@@ -1238,10 +1247,25 @@ export function compileSummarize(
   const window =
     binWidth(by, ctx) ??
     (ctx.startNs !== undefined && ctx.endNs !== undefined ? ctx.endNs - ctx.startNs : undefined);
+  const compiled = aggs.map((a) => compileAggregation(a, ctx));
+  // Repeated output names are made unique as the service does (x, x1, x2): arg_max(x, a), arg_min(x, *).
+  const names = uniqueNames([
+    ...by.map((c) => c.name),
+    ...compiled.flatMap((a) => a.outputs.filter((n) => n !== "*")),
+  ]);
+  let at = by.length;
+  const renamed = compiled.map((a) => {
+    const outputs = a.outputs.map((n) => (n === "*" ? n : names[at++]));
+    return { ...a, outputs, name: outputs.find((n) => n !== "*") ?? a.name };
+  });
   return {
     op: "summarize",
-    aggs: aggs.map((a) => compileAggregation(a, ctx)),
-    by: by.map((c) => ({ name: c.name, get: compileExpr(c.expr, ctx), timeBinNs: timeBin(c.expr, ctx) })),
+    aggs: renamed,
+    by: by.map((c, i) => ({
+      name: names[i],
+      get: compileExpr(c.expr, ctx),
+      timeBinNs: timeBin(c.expr, ctx),
+    })),
     windowNs: window,
   };
 }

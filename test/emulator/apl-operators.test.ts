@@ -600,3 +600,14 @@ describe("every operator that takes its input whole runs in the budget's slices 
     expect(expanding).toBe(true);
   });
 });
+
+describe("summarize's output names", () => {
+  it("repeated names are made unique as the service does (x, x1)", async () => {
+    const { fields } = await run("logs | summarize max(ms), max(ms)");
+    expect(fields).toEqual(["max_ms", "max_ms1"]);
+  });
+
+  it("['a.b'] reaches a nested a.b when no flat key holds it (the service flattens nested objects)", async () => {
+    expect(await column("logs | where id == 'e' | project v = ['bag.a']", "v")).toEqual([1]);
+  });
+});
