@@ -127,6 +127,8 @@ class Parser {
   private searchDepth = 0;
   /** Tabular expressions being parsed (the query's own, subqueries, let bodies). */
   private subqueries = 0;
+  /** Inside summarize's by clause. */
+  private inBy = 0;
   /** search kind=case_sensitive. */
   private searchCaseSensitive = false;
   /** Names bound by `let`, scalar or tabular, in scope for what follows. */
@@ -879,14 +881,19 @@ class Parser {
       this.next();
       let unnamed = 0;
       do {
-        by.push(
-          this.namedExpr((expr) => {
+        this.inBy++;
+        let named: NamedExpr;
+        try {
+          named = this.namedExpr((expr) => {
             // bin(_time, 1m) groups as `_time`, as the service names it.
             if (expr.kind === "call" && expr.args[0]?.kind === "field") return expr.args[0].name;
             unnamed++;
             return defaultName(expr, unnamed);
-          }),
-        );
+          });
+        } finally {
+          this.inBy--;
+        }
+        by.push(named);
       } while (this.isPunct(",") && this.next());
     } else if (this.peek().kind !== "eof" && !this.isPunct("|") && !this.isPunct(")") && !this.isPunct(";")) {
       const u = this.peek();
@@ -1690,6 +1697,9 @@ class Parser {
       if (name === "toscalar") this.refuse("toscalar", "bind the value with let instead", t.start);
       const args = this.args();
       this.checkCall(name, args.length, t.start, open.start);
+      if (name === "histogram" && this.inBy > 0 && this.aggregationDepth === 0) {
+        return { kind: "call", name: "bin", args, pos: t.start };
+      }
       return { kind: "call", name, args, pos: t.start };
     }
     const path = [t.value];
@@ -1711,6 +1721,8 @@ class Parser {
         return this.fail(`unknown function '${name}'`, at, "semantic");
       case "aggregation":
         if (this.aggregationDepth > 0) return;
+        // `by histogram(x, 10)` groups x in bins of 10 (histogram.mdx's SQL comparison: FLOOR(x/10)*10).
+        if (name === "histogram" && this.inBy > 0 && argc === 2) return;
         return this.refuse(
           `${name} outside summarize`,
           "it is an aggregation: use it in summarize or make-series",

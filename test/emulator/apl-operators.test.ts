@@ -165,6 +165,12 @@ describe("tabular operators, as their pages document them", () => {
       [2, 2, 1],
     ],
     [
+      "histogram.mdx: by histogram(x, 10) groups x in bins of 10",
+      "logs | summarize n = count() by histogram(ms, 10) | sort by ms asc",
+      "ms",
+      [0, 10, 30, 250],
+    ],
+    [
       "summarize-operator.mdx: an expression over aggregations",
       "logs | summarize r = round(100.0 * countif(status == '200') / count(), 1)",
       "r",
