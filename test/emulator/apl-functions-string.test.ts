@@ -558,3 +558,29 @@ describe("conversions (conversion-functions pages' 'Conversion behavior')", () =
     expect(call("tostring", { a: [1, dt("2024-01-01T00:00:00Z")] })).toBe('{"a":[1,"2024-01-01T00:00:00Z"]}');
   });
 });
+
+describe("text that would make a backtracking pattern stall answers at once", () => {
+  // Each of these took seconds at 20,000 characters with the patterns the emulator first had (a digit run that
+  // could be split between \d+ and \d*, a run of blanks between \s* and \s+): quadratic. At 200,000 they would
+  // take minutes; linear patterns answer in milliseconds, well inside the test's timeout.
+  const digits = "1".repeat(200_000) + "x";
+
+  it.each<[string, unknown[], unknown]>([
+    ["sqrt", [digits], null],
+    ["todouble", [digits], null],
+    ["toint", [digits], null],
+    ["parse_bytes", [digits], 0],
+    ["totimespan", [digits], null],
+    ["totimespan", ["1".repeat(200_000) + "h1x"], null],
+    ["todatetime", ["2024-01-01" + " ".repeat(200_000) + "x"], null],
+    ["todatetime", ["02 Jan 2006" + " ".repeat(200_000) + "x"], null],
+    ["array_extract", [[1], "$" + ".a".repeat(100_000)], []],
+  ])("%s", (name, args, expected) => {
+    expect(call(name, ...args)).toEqual(expected);
+  });
+
+  it("parse_url of a long run of colons", () => {
+    const parsed = call("parse_url", "http://" + "a:".repeat(100_000) + "x") as { host: string };
+    expect(parsed.host).toBe("a");
+  });
+});

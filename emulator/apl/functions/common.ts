@@ -56,6 +56,12 @@ export function asString(v: unknown): string | null {
 }
 
 /**
+ * A decimal number in text. Each digit has one place it can match, so a long run of digits that does not end
+ * well fails in linear time (`\d+\.?\d*` would try every split of the run: quadratic).
+ */
+const DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
+
+/**
  * A numeric argument: numbers, booleans as 0/1, and strings that are wholly a decimal number (event fields often
  * carry numbers as text); anything else is null. Timespans and datetimes are not numbers here.
  */
@@ -64,7 +70,7 @@ export function asNumber(v: unknown): number | null {
   if (typeof v === "boolean") return v ? 1 : 0;
   if (typeof v === "string") {
     const t = v.trim();
-    if (t === "" || !/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(t)) return null;
+    if (t === "" || !DECIMAL.test(t)) return null;
     return Number(t);
   }
   return null;

@@ -18,8 +18,11 @@ function toInteger(v: unknown): number | null {
   return null;
 }
 
-/** Go's floating-point literal syntax as strconv.ParseFloat takes it: decimals, exponents, Inf, NaN. */
-const GO_FLOAT = /^[+-]?((\d[\d_]*)?\.?\d[\d_]*([eE][+-]?\d+)?|\d+\.|inf|infinity|nan)$/i;
+/**
+ * Go's floating-point literal syntax as strconv.ParseFloat takes it: decimals, exponents, Inf, NaN. Written so
+ * each character has one place to match: linear time on any text.
+ */
+const GO_FLOAT = /^[+-]?(?:(?:\d[\d_]*(?:\.[\d_]*)?|\.\d[\d_]*)(?:[eE][+-]?\d+)?|inf|infinity|nan)$/i;
 
 /** todouble/toreal (apl/scalar-functions/conversion-functions/todouble). */
 function toReal(v: unknown): number | null {

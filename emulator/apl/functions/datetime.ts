@@ -196,7 +196,7 @@ export function parseDateTimeText(text: string): bigint | null {
   const fast = parseRfc3339Ns(t);
   if (fast !== undefined) return fast;
   let m =
-    /^(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(?:[Tt ](\d{1,2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?)?\s*(Z|z|UTC|GMT|[+-]\d{2}:?\d{2}|[+-]\d{2})?(?:\s+[A-Z]{2,5})?$/.exec(
+    /^(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(?:[Tt ](\d{1,2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?)? ?(Z|z|UTC|GMT|[+-]\d{2}:?\d{2}|[+-]\d{2})?(?: [A-Z]{2,5})?$/.exec(
       t,
     );
   if (m) {
@@ -281,11 +281,11 @@ export function parseTimespanText(text: string): bigint | null {
       fractionNs(frac);
     return sign === "-" ? -ns : ns;
   }
-  m = /^([+-])?((?:(?:\d+\.?\d*|\.\d+)(?:ns|us|µs|μs|ms|s|m|h|d))+)$/.exec(t);
+  m = /^([+-])?((?:(?:\d+(?:\.\d*)?|\.\d+)(?:ns|us|µs|μs|ms|s|m|h|d))+)$/.exec(t);
   if (m) {
     let total = 0n;
-    for (const part of m[2].matchAll(/(\d*)\.?(\d*)(ns|us|µs|μs|ms|s|m|h|d)/g)) {
-      total += scaled(part[1], part[2], DURATION_UNITS[part[3]]);
+    for (const part of m[2].matchAll(/(\d*)(?:\.(\d*))?(ns|us|µs|μs|ms|s|m|h|d)/g)) {
+      total += scaled(part[1], part[2] ?? "", DURATION_UNITS[part[3]]);
     }
     return m[1] === "-" ? -total : total;
   }

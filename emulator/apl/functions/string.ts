@@ -205,7 +205,8 @@ function parseBytes(args: unknown[]): number | null {
   if (text === null) return null;
   const base = args[1] === undefined || isNull(args[1]) ? 2 : asInteger(args[1]);
   if (base !== 2 && base !== 10) return 0;
-  const m = /^\s*([+-]?(?:\d+\.?\d*|\.\d+))\s*([A-Za-z]*)\s*$/.exec(text);
+  // One optional space between number and unit: no two blanks patterns to split a run of spaces between.
+  const m = /^([+-]?(?:\d+(?:\.\d*)?|\.\d+))\s?([A-Za-z]*)$/.exec(text.trim());
   if (!m) return 0;
   const power = m[2] === "" ? 0 : BYTE_UNITS[m[2].toLowerCase()];
   if (power === undefined) return 0;
