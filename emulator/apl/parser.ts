@@ -127,6 +127,9 @@ class Parser {
   private searchDepth = 0;
   /** Tabular expressions being parsed (the query's own, subqueries, let bodies). */
   private subqueries = 0;
+  /** Parsing a search that starts the query, which may name its datasets with `in (...)`. */
+  private searchAtStart = false;
+  private searchTables: { name: string; pos: number }[] = [];
   /** Inside summarize's by clause. */
   private inBy = 0;
   /** search kind=case_sensitive. */
@@ -469,12 +472,25 @@ class Parser {
       return { kind: "union", withSource: u.withSource, inner: u.inner, sources: u.sources, pos: t.start };
     }
     if (t.value === "search" && !this.isPunct("|", 1)) {
-      // search at the start reads every dataset (search-operator.mdx): a union of all, then the search.
-      this.datasets.push({ name: "*", pos: t.start });
-      const all: TabularExpr = { source: { kind: "dataset", name: "*", pos: t.start }, ops: [] };
+      // search at the start reads every dataset, or those `in (...)` names (search-operator.mdx): a union of
+      // them, then the search.
+      this.searchTables = [];
+      this.searchAtStart = true;
+      let op: Operator;
+      try {
+        op = this.operator();
+      } finally {
+        this.searchAtStart = false;
+      }
+      const tables = this.searchTables.length > 0 ? this.searchTables : [{ name: "*", pos: t.start }];
+      this.searchTables = [];
+      const sources: TabularExpr[] = tables.map((d) => {
+        this.datasets.push(d);
+        return { source: { kind: "dataset", name: d.name, pos: d.pos }, ops: [] };
+      });
       const inner: TabularExpr = {
-        source: { kind: "union", withSource: "$table", sources: [all], pos: t.start },
-        ops: [this.operator()],
+        source: { kind: "union", withSource: "$table", sources, pos: t.start },
+        ops: [op],
       };
       return { kind: "paren", body: inner, pos: t.start };
     }
@@ -1291,11 +1307,18 @@ class Parser {
         }
         caseSensitive = k.value === "case_sensitive";
       } else if (this.isWord("in") && this.isPunct("(", 1)) {
-        this.refuse(
-          "search in (tables)",
-          "search the pipeline's own rows; use union to add datasets",
-          this.peek().start,
-        );
+        if (!this.searchAtStart) {
+          this.refuse(
+            "search in (tables) after a pipe",
+            'start the query with it: search in (logs*) "term"',
+            this.peek().start,
+          );
+        }
+        this.next();
+        this.next();
+        do this.searchTables.push(this.pattern("a dataset or pattern"));
+        while (this.isPunct(",") && this.next());
+        this.expectPunct(")", "',' or ')' after search's datasets");
       } else break;
     }
     if (this.isPunct("*") && (this.peek(1).kind === "eof" || this.isPunct("|", 1) || this.isPunct(")", 1))) {

@@ -251,6 +251,18 @@ describe("tabular operators, as their pages document them", () => {
     ["search-operator.mdx: a term in any column", "logs | search 'login'", "id", ["d"]],
     ["search-operator.mdx: field:term", "logs | search method:'post' | sort by id asc", "id", ["c", "d"]],
     ["search-operator.mdx: a wildcard term is a prefix", "logs | search 'miss*'", "id", ["b"]],
+    [
+      "search-operator.mdx: search in (datasets) at the start",
+      "search in (*logs) 'carol' | project id",
+      "id",
+      ["c"],
+    ],
+    [
+      "search-operator.mdx: search at the start reads every dataset",
+      "search 'Americas' | project dc",
+      "dc",
+      ["us"],
+    ],
     ["sample-operator.mdx: sample n returns n rows", "logs | sample 3 | count", "Count", [3]],
     [
       "getschema-operator.mdx: names, ordinals and types",
