@@ -164,6 +164,9 @@ async function drain(
   return { rows, matched, examined };
 }
 
+/** The largest `top` kept in a sorted buffer rather than by sorting every row. */
+const TOP_BUFFER_MAX = 2048;
+
 /**
  * Rows ordered by the keys (ties keep their input order). With `top`, only the first `top` of that order: one
  * pass keeps them in a small sorted buffer, so `sort by f | limit n` over many rows does not sort them all.
@@ -197,9 +200,10 @@ async function sortRows(
     return a.i - b.i;
   };
   const decorate = (row: Row, i: number): Decorated => ({ row, i, k: keys.map((key) => key.get(row)) });
-  if (top >= rows.length) {
+  // The sorted buffer costs O(top) per insertion: past a few thousand rows kept, a full sort is cheaper.
+  if (top >= rows.length || top > TOP_BUFFER_MAX) {
     const sorted = await budget.sort(await budget.map(rows, decorate), compare);
-    return sorted.map((d) => d.row);
+    return (top < sorted.length ? sorted.slice(0, top) : sorted).map((d) => d.row);
   }
   if (top <= 0) return [];
   const best: Decorated[] = [];
