@@ -15,7 +15,8 @@ import { AplError, positionOf, unsupported } from "./errors";
 import { SCALAR_FUNCTIONS } from "./functions";
 import { compileRegex } from "./regex";
 import { parseRfc3339Ns } from "../time";
-import { DateTime, Timespan, compareValues, equalValues, toText } from "./values";
+import { aplToString } from "./functions/text";
+import { DateTime, Timespan, compareValues, equalValues } from "./values";
 import type { QueryBudget } from "../query/budget";
 
 /** A row flowing through a pipeline. Stored events are rows; project/extend/summarize make new ones. */
@@ -242,7 +243,7 @@ export function indexValue(v: unknown, index: unknown): unknown {
     return at >= 0 && at < v.length ? v[at] : null;
   }
   if (typeof v === "object" && !(v instanceof DateTime) && !(v instanceof Timespan)) {
-    const key = toText(index);
+    const key = aplToString(index);
     return hasOwn.call(v, key) ? (v as Record<string, unknown>)[key] : null;
   }
   return null;
@@ -408,7 +409,7 @@ function stringOp(op: string, left: Getter, right: Getter, rightExpr: Expr): Get
     return (r) => {
       const a = left(r);
       if (isNullish(a)) return negated;
-      const hay = typeof a === "string" ? a : toText(a);
+      const hay = typeof a === "string" ? a : aplToString(a);
       return test(cs ? hay : hay.toLowerCase(), needle) !== negated;
     };
   }
@@ -416,7 +417,9 @@ function stringOp(op: string, left: Getter, right: Getter, rightExpr: Expr): Get
     const a = left(r);
     const b = right(r);
     if (isNullish(a) || isNullish(b)) return negated;
-    const hit = cs ? test(toText(a), toText(b)) : test(toText(a).toLowerCase(), toText(b).toLowerCase());
+    const hit = cs
+      ? test(aplToString(a), aplToString(b))
+      : test(aplToString(a).toLowerCase(), aplToString(b).toLowerCase());
     return negated ? !hit : hit;
   };
 }
@@ -430,12 +433,12 @@ function hasListOp(op: string, left: Getter, items: Getter[]): Getter {
   return (r) => {
     const a = left(r);
     if (isNullish(a)) return negated;
-    const hay = cs ? toText(a) : toText(a).toLowerCase();
+    const hay = cs ? aplToString(a) : aplToString(a).toLowerCase();
     const needles = flatten(items.map((g) => g(r)));
     let hit = all;
     for (const n of needles) {
       if (isNullish(n)) continue;
-      const found = hasTerm(hay, cs ? toText(n) : toText(n).toLowerCase(), "has");
+      const found = hasTerm(hay, cs ? aplToString(n) : aplToString(n).toLowerCase(), "has");
       if (all && !found) {
         hit = false;
         break;
@@ -558,7 +561,7 @@ function coreCall(e: Extract<Expr, { kind: "call" }>, ctx: CompileContext): Gett
         for (const k in r.data) {
           const v = r.data[k];
           if (v === null || v === undefined) continue;
-          if (test(fold(toText(v)))) return true;
+          if (test(fold(aplToString(v)))) return true;
         }
         return false;
       };
@@ -575,7 +578,7 @@ function coreCall(e: Extract<Expr, { kind: "call" }>, ctx: CompileContext): Gett
       return (r) => {
         const v = get(r);
         if (v === undefined || v === null) return null;
-        if (type === "string") return toText(v);
+        if (type === "string") return aplToString(v);
         if (type === "int" || type === "long")
           return typeof v === "number"
             ? Math.trunc(v)
@@ -879,7 +882,7 @@ function compileComparison(e: Binary, ctx: CompileContext): Getter {
       return (row) => {
         const a = l(row);
         if (isNullish(a)) return negated;
-        return re.test(toText(a)) !== negated;
+        return re.test(aplToString(a)) !== negated;
       };
     }
     const rg = compileExpr(e.right, ctx);
@@ -888,7 +891,7 @@ function compileComparison(e: Binary, ctx: CompileContext): Getter {
       const p = rg(row);
       if (isNullish(a) || typeof p !== "string") return negated;
       try {
-        return compileRegex(p).test(toText(a)) !== negated;
+        return compileRegex(p).test(aplToString(a)) !== negated;
       } catch {
         return false;
       }
@@ -923,7 +926,7 @@ function compileComparison(e: Binary, ctx: CompileContext): Getter {
         const a = l(row);
         const b = r(row);
         if (isNullish(a) || isNullish(b)) return !want && isNullish(a) !== isNullish(b);
-        return (toText(a).toLowerCase() === toText(b).toLowerCase()) === want;
+        return (aplToString(a).toLowerCase() === aplToString(b).toLowerCase()) === want;
       };
     }
     case "<":

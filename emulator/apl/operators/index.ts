@@ -27,7 +27,8 @@ import {
 import { AplError } from "../errors";
 import { parseDatetimeText } from "../parser";
 import { compileRegex, type Regex } from "../regex";
-import { DateTime, Timespan, toText, typeOf } from "../values";
+import { aplToString } from "../functions/text";
+import { DateTime, Timespan, typeOf } from "../values";
 import { createHash } from "node:crypto";
 
 const TIME_FIELDS = new Set(["_time", "_sysTime"]);
@@ -78,7 +79,7 @@ export function convertTo(type: string | undefined, v: unknown): unknown {
   if (type === undefined || v === null || v === undefined) return v ?? null;
   switch (type) {
     case "string":
-      return toText(v);
+      return aplToString(v);
     case "int":
     case "long": {
       const n =
@@ -642,7 +643,7 @@ function lowerParse(o: Extract<Operator, { op: "parse" }>, ctx: CompileContext):
     const out: Row[] = [];
     await env.budget.each(input.rows, (r) => {
       const v = source(r);
-      const m = v === null || v === undefined ? null : re.exec(toText(v));
+      const m = v === null || v === undefined ? null : re.exec(aplToString(v));
       if (!m && where) return;
       const data = { ...r.data };
       let ok = true;
@@ -678,7 +679,7 @@ function lowerParseKv(o: Extract<Operator, { op: "parse-kv" }>, ctx: CompileCont
       const v = source(r);
       const found = new Map<string, string>();
       if (v !== null && v !== undefined) {
-        for (const pair of toText(v).split(pairDelimiter)) {
+        for (const pair of aplToString(v).split(pairDelimiter)) {
           const at = pair.indexOf(kvDelimiter);
           if (at < 0) continue;
           found.set(unquote(pair.slice(0, at)), unquote(pair.slice(at + kvDelimiter.length)));
