@@ -73,6 +73,19 @@ export interface TableOp {
   /** The operator's name, for errors. */
   name: string;
   run(input: Table, env: RunEnv): Promise<TableResult>;
+  /**
+   * Set when the operator works one row at a time (parse, extend-valid, redact, ...): the engine then runs it
+   * inside the lazy scan, so `| parse ... | take 10` parses ten rows, not the dataset.
+   */
+  rowwise?: RowwiseOp;
+}
+
+/** One row in, one row (or none, when `drops`) out, and what the step does to the column list. */
+export interface RowwiseOp {
+  map(row: Row): Row | undefined;
+  /** Whether `map` may drop a row (parse-where): a filter as well as a map. */
+  drops: boolean;
+  columns(input: string[] | undefined): string[] | undefined;
 }
 
 /** One lowered pipeline step. */

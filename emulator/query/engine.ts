@@ -86,8 +86,13 @@ export function cursorDescending(ops: readonly PlanOp[]): boolean {
   return true;
 }
 
-/** One row-wise step of a lazy scan: a filter, or a map (project/extend) that keeps the row's time and id. */
-type Stage = { pred: Predicate; map?: undefined } | { pred?: undefined; map: (row: Row) => Row };
+/**
+ * One row-wise step of a lazy scan: a filter, or a map (project/extend, parse, ...) that keeps the row's time and
+ * id; a map that `drops` may also drop the row (parse-where), so it filters too.
+ */
+type Stage =
+  | { pred: Predicate; map?: undefined; drops?: undefined }
+  | { pred?: undefined; map: (row: Row) => Row | undefined; drops?: boolean };
 
 interface Scan {
   lo: number;
@@ -106,8 +111,11 @@ function passes(preds: Predicate[], row: Row): boolean {
 function through(stages: readonly Stage[], row: Row): Row | undefined {
   for (let i = 0; i < stages.length; i++) {
     const s = stages[i];
-    if (s.map) row = s.map(row);
-    else if (!s.pred(row)) return undefined;
+    if (s.map) {
+      const out = s.map(row);
+      if (out === undefined) return undefined;
+      row = out;
+    } else if (!s.pred(row)) return undefined;
   }
   return row;
 }
@@ -128,7 +136,7 @@ async function drain(
   let examined = 0;
   const { lo, hi, stages } = scan;
   let cut = stages.length;
-  while (cut > 0 && stages[cut - 1].map) cut--;
+  while (cut > 0 && stages[cut - 1].map && !stages[cut - 1].drops) cut--;
   const head = stages.slice(0, cut);
   const tail = stages.slice(cut);
   // Only filters before the cut: the stored event itself is what they test, on the fast path.
@@ -530,6 +538,14 @@ export async function execute(
         break;
       }
       case "table": {
+        if (scan && op.rowwise) {
+          // A row-at-a-time operator joins the lazy scan: only the rows a later limit keeps are ever mapped.
+          scan.stages.push({ map: op.rowwise.map, drops: op.rowwise.drops });
+          result.columns = op.rowwise.columns(result.columns);
+          result.summary = undefined;
+          result.derived = true;
+          break;
+        }
         const input = await materialize();
         const out = await op.run({ rows: input, columns: result.columns }, env);
         rows = out.rows;

@@ -580,13 +580,9 @@ describe("every operator that takes its input whole runs in the budget's slices 
     ["union", "big | union big"],
     ["join", "big | join kind=inner (big | where k == 1 | take 3) on k"],
     ["lookup", "big | lookup (big | distinct k) on k"],
-    ["parse", "big | parse s with 'id=' n:long ' ' rest"],
-    ["parse-kv", "big | parse-kv s as (id) with (pair_delimiter=' ', kv_delimiter='=')"],
     ["project-away", "big | project-away arr"],
     ["project-rename", "big | project-rename t = s"],
-    ["extend-valid", "big | extend-valid k = k + 1"],
     ["getschema", "big | getschema"],
-    ["redact", "big | redact @'\\d' on s"],
     ["sample", "big | sample 10"],
     ["sample-distinct", "big | sample-distinct 3 of k"],
     ["make-series", "big | make-series count() on _time step 1ms"],
@@ -595,6 +591,19 @@ describe("every operator that takes its input whole runs in the budget's slices 
     const scan = await checkpoints("big | where k >= 0");
     expect(scan).toBeGreaterThan(0);
     expect(await checkpoints(apl)).toBeGreaterThan(scan);
+  });
+
+  it.each([
+    ["parse", "big | parse s with 'id=' n:long ' ' rest"],
+    ["parse-where", "big | parse-where s with 'id=' n:long ' ' rest"],
+    ["parse-kv", "big | parse-kv s as (id) with (pair_delimiter=' ', kv_delimiter='=')"],
+    ["extend-valid", "big | extend-valid k = k + 1"],
+    ["redact", "big | redact @'\\d' on s"],
+  ])("%s works a row at a time inside the scan, and so within its checkpoints", async (_op, apl) => {
+    const plan = compileQuery(parseApl(apl), { now: NOW });
+    const op = plan.ops[0];
+    expect(op.op === "table" && op.rowwise !== undefined).toBe(true);
+    expect(await checkpoints(apl)).toBeGreaterThanOrEqual(await checkpoints("big | where k >= 0"));
   });
 
   it("past its budget, a query stops at an operator's checkpoint", async () => {

@@ -19,6 +19,7 @@ import {
   type Plan,
   type PlanAggregation,
   type Row,
+  type RowwiseOp,
   type RunEnv,
   type Table,
   type TableOp,
@@ -121,14 +122,38 @@ function table(name: string, run: TableOp["run"]): TableOp {
   return { op: "table", name, run };
 }
 
+/** A row-at-a-time operator: run over whole tables, or inside the engine's lazy scan. */
+function rowwise(name: string, step: RowwiseOp): TableOp {
+  return {
+    op: "table",
+    name,
+    rowwise: step,
+    run: async (input, env) => {
+      const rows: Row[] = [];
+      await env.budget.each(input.rows, (r) => {
+        const out = step.map(r);
+        if (out) rows.push(out);
+      });
+      return { rows, columns: step.columns(input.columns) };
+    },
+  };
+}
+
+/** The input's columns followed by the new ones it lacks (undefined stays undefined: every key). */
+function withColumns(input: string[] | undefined, added: readonly string[]): string[] | undefined {
+  return input && [...input, ...added.filter((n) => !input.includes(n))];
+}
+
 /** A table operator for every operator the plan does not run row by row. */
 export function lowerOperator(o: Operator, ctx: CompileContext, inputName = ""): TableOp {
   switch (o.op) {
     case "extend": {
       // extend-valid: a null result leaves the column's value as it was.
       const cols = o.columns.map((c) => ({ name: c.name, get: compileExpr(c.expr, ctx) }));
-      return table("extend-valid", async (input, env) => ({
-        rows: await env.budget.map(input.rows, (r) => {
+      const names = cols.map((c) => c.name);
+      return rowwise("extend-valid", {
+        drops: false,
+        map: (r) => {
           const data = { ...r.data };
           for (const c of cols) {
             const v = c.get(r);
@@ -136,12 +161,9 @@ export function lowerOperator(o: Operator, ctx: CompileContext, inputName = ""):
             else if (!hasOwn.call(data, c.name)) data[c.name] = null;
           }
           return { ...r, data };
-        }),
-        columns: input.columns && [
-          ...input.columns,
-          ...cols.map((c) => c.name).filter((n) => !input.columns!.includes(n)),
-        ],
-      }));
+        },
+        columns: (input) => withColumns(input, names),
+      });
     }
     case "project-away":
     case "project-keep": {
@@ -639,12 +661,13 @@ function lowerParse(o: Extract<Operator, { op: "parse" }>, ctx: CompileContext):
   const source = compileExpr(o.source, ctx);
   const relaxed = o.kind === "relaxed";
   const { where } = o;
-  return table(o.where ? "parse-where" : "parse", async (input, env) => {
-    const out: Row[] = [];
-    await env.budget.each(input.rows, (r) => {
+  const names = columns.map((c) => c.name);
+  return rowwise(o.where ? "parse-where" : "parse", {
+    drops: where,
+    map: (r) => {
       const v = source(r);
       const m = v === null || v === undefined ? null : re.exec(aplToString(v));
-      if (!m && where) return;
+      if (!m && where) return undefined;
       const data = { ...r.data };
       let ok = true;
       columns.forEach((c, i) => {
@@ -653,16 +676,10 @@ function lowerParse(o: Extract<Operator, { op: "parse" }>, ctx: CompileContext):
         if (raw !== undefined && value === null && c.type !== undefined) ok = false;
         data[c.name] = value;
       });
-      if (!ok && where && !relaxed) return;
-      out.push({ ...r, data });
-    });
-    return {
-      rows: out,
-      columns: input.columns && [
-        ...input.columns,
-        ...columns.map((c) => c.name).filter((n) => !input.columns!.includes(n)),
-      ],
-    };
+      if (!ok && where && !relaxed) return undefined;
+      return { ...r, data };
+    },
+    columns: (input) => withColumns(input, names),
   });
 }
 
@@ -674,8 +691,10 @@ function lowerParseKv(o: Extract<Operator, { op: "parse-kv" }>, ctx: CompileCont
     if (quote && t.length >= 2 && quote.includes(t[0]) && t[t.length - 1] === t[0]) return t.slice(1, -1);
     return t;
   };
-  return table("parse-kv", async (input, env) => ({
-    rows: await env.budget.map(input.rows, (r) => {
+  const names = keys.map((k) => k.name);
+  return rowwise("parse-kv", {
+    drops: false,
+    map: (r) => {
       const v = source(r);
       const found = new Map<string, string>();
       if (v !== null && v !== undefined) {
@@ -688,12 +707,9 @@ function lowerParseKv(o: Extract<Operator, { op: "parse-kv" }>, ctx: CompileCont
       const data = { ...r.data };
       for (const k of keys) data[k.name] = found.has(k.name) ? convertTo(k.type, found.get(k.name)) : null;
       return { ...r, data };
-    }),
-    columns: input.columns && [
-      ...input.columns,
-      ...keys.map((k) => k.name).filter((n) => !input.columns!.includes(n)),
-    ],
-  }));
+    },
+    columns: (input) => withColumns(input, names),
+  });
 }
 
 /**
@@ -869,8 +885,9 @@ function lowerRedact(o: Extract<Operator, { op: "redact" }>, ctx: CompileContext
     return s;
   };
   const getters = fields?.map((f) => ({ name: f, get: fieldGetter(f, f.split(".")) }));
-  return table("redact", async (input, env) => ({
-    rows: await env.budget.map(input.rows, (r) => {
+  return rowwise("redact", {
+    drops: false,
+    map: (r) => {
       const data = { ...r.data };
       if (getters) {
         for (const g of getters) {
@@ -879,7 +896,7 @@ function lowerRedact(o: Extract<Operator, { op: "redact" }>, ctx: CompileContext
         }
       } else for (const k in data) if (typeof data[k] === "string") data[k] = redactText(data[k]);
       return { ...r, data };
-    }),
-    columns: input.columns,
-  }));
+    },
+    columns: (input) => input,
+  });
 }
