@@ -580,7 +580,8 @@ describe("every operator that takes its input whole runs in the budget's slices 
     ["union", "big | union big"],
     ["join", "big | join kind=inner (big | where k == 1 | take 3) on k"],
     ["lookup", "big | lookup (big | distinct k) on k"],
-    ["project-away", "big | project-away arr"],
+    ["project-keep", "big | project-keep k, s"],
+    ["project-away of _time", "big | project-away _time"],
     ["project-rename", "big | project-rename t = s"],
     ["getschema", "big | getschema"],
     ["sample", "big | sample 10"],
@@ -598,6 +599,7 @@ describe("every operator that takes its input whole runs in the budget's slices 
     ["parse-where", "big | parse-where s with 'id=' n:long ' ' rest"],
     ["parse-kv", "big | parse-kv s as (id) with (pair_delimiter=' ', kv_delimiter='=')"],
     ["extend-valid", "big | extend-valid k = k + 1"],
+    ["project-away", "big | project-away arr"],
     ["redact", "big | redact @'\\d' on s"],
   ])("%s works a row at a time inside the scan, and so within its checkpoints", async (_op, apl) => {
     const plan = compileQuery(parseApl(apl), { now: NOW });

@@ -169,6 +169,25 @@ export function lowerOperator(o: Operator, ctx: CompileContext, inputName = ""):
     case "project-keep": {
       const tests = o.patterns.map(globTest);
       const keep = o.op === "project-keep";
+      const matches = (c: string) => tests.some((t) => t(c));
+      if (!keep && !matches("_time") && !matches("_sysTime")) {
+        // project-away of data columns only: each row drops its matching keys, inside the lazy scan.
+        const seen = new Map<string, boolean>();
+        const away = (k: string) => {
+          let m = seen.get(k);
+          if (m === undefined) seen.set(k, (m = matches(k)));
+          return m;
+        };
+        return rowwise("project-away", {
+          drops: false,
+          map: (r) => {
+            const data: Record<string, unknown> = {};
+            for (const k in r.data) if (!away(k)) data[k] = r.data[k];
+            return { ...r, data };
+          },
+          columns: (input) => input?.filter((c) => !away(c)),
+        });
+      }
       return table(o.op, async (input, env) => {
         const all = await columnsOf(input, env);
         const columns = all.filter((c) => tests.some((t) => t(c)) === keep);
