@@ -3,7 +3,7 @@
  * the pipeline into plan operators the engine (emulator/query/engine.ts) runs. The legacy endpoint builds the same
  * plan operators.
  */
-import type { AggregationCall, Expr, LiteralValue, NamedExpr } from "./ast";
+import type { AggregationCall, Expr, LiteralValue, NamedExpr, TabularExpr } from "./ast";
 import {
   AGGREGATIONS,
   AggregationArgumentError,
@@ -152,6 +152,8 @@ export interface CompileContext {
   scalars?: Map<string, unknown>;
   /** Plans of tabular `let` statements in scope. */
   tables?: Map<string, Plan>;
+  /** Compiles a sub-query (union's members, join's right side); plan.ts sets it, the operators call it. */
+  subquery?: (t: TabularExpr, ctx: CompileContext) => Plan;
 }
 
 /** An AplError at `pos` of the compiled query. */

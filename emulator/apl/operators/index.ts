@@ -360,17 +360,8 @@ function schemaType(t: string): string {
 
 /** A sub-query's plan (union member, join's right side), with let-bound tables resolved. */
 function subPlan(t: TabularExpr, ctx: CompileContext): Plan {
-  return compileSub(t, ctx);
-}
-
-/** Set by plan.ts: compiles a sub-query (kept as a hook so this file does not import plan.ts back). */
-let compileSub: (t: TabularExpr, ctx: CompileContext) => Plan = () => {
-  throw new Error("operators: compileSub is not set");
-};
-
-/** Registers the compiler of sub-queries (called once by plan.ts). */
-export function setSubqueryCompiler(f: typeof compileSub): void {
-  compileSub = f;
+  if (!ctx.subquery) throw new Error("operators: compile sub-queries through plan.ts compileTabular");
+  return ctx.subquery(t, ctx);
 }
 
 function memberName(s: Source): string {
