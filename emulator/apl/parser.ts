@@ -363,7 +363,7 @@ class Parser {
       );
     }
     let stmt: LetStatement;
-    if (this.startsTabular()) {
+    if (this.startsTabular(true)) {
       stmt = { kind: "tabular", name: name.name, body: this.tabular(), pos: at.start };
     } else {
       stmt = { kind: "scalar", name: name.name, expr: this.expr(), pos: at.start };
@@ -390,7 +390,7 @@ class Parser {
   }
 
   /** Whether what follows is a tabular expression rather than a scalar one (let's right side, subqueries). */
-  startsTabular(): boolean {
+  startsTabular(letBody = false): boolean {
     const t = this.peek();
     if (this.isPunct("[") && this.peek(1).kind === "string" && this.isPunct("]", 2)) return true;
     if (t.kind === "ident") {
@@ -414,7 +414,8 @@ class Parser {
         if (!glued) break;
         k++;
       }
-      return this.isPunct("|", k);
+      // `let t = logs;`: at the top there are no columns, so a bare name that is no let names a dataset.
+      return this.isPunct("|", k) || (letBody && (this.isPunct(";", k) || this.peek(k).kind === "eof"));
     }
     if (this.isPunct("(")) {
       // A parenthesised pipeline: look for a '|' at depth one.

@@ -451,6 +451,13 @@ describe("statements and sources (query-statement/*.mdx, the data types page's d
       ["b", "c"],
     ],
     ["let binds a table", "let gets = logs | where method == 'GET'; gets | count", "Count", [3]],
+    ["let binds a dataset by its bare name", "let l = logs; l | count", "Count", [5]],
+    [
+      "let binds a scalar from another scalar",
+      "let a = 20; let b = a; logs | where ms > b | count",
+      "Count",
+      [2],
+    ],
     [
       "a let-bound table in a join",
       "let regions = dcs | project dc, region; logs | join kind=inner (regions) on dc | count",
