@@ -284,7 +284,9 @@ class Parser {
     }
     if (this.peek().kind !== "eof") {
       const t = this.peek();
-      this.fail(`unexpected ${this.describe(t)}; expected '|' or end of query`, t.start);
+      // A lone '=' after a condition is the commonest slip: say how to compare.
+      const hint = t.kind === "punct" && t.value === "=" ? " (compare with ==)" : "";
+      this.fail(`unexpected ${this.describe(t)}; expected '|' or end of query${hint}`, t.start);
     }
     const first = this.datasets[0];
     const names = [...new Set(this.datasets.map((d) => d.name))];

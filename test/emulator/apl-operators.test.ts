@@ -538,6 +538,7 @@ describe("refusals name the construct and why (issue 45: 'not supported by the e
     ["a let without its ';' before the query", "let x = 1 logs | count", 1, 11, "';'"],
     ["parse without with", "logs | parse uri '/api/' rest", 1, 18, "'with'"],
     ["between without ..", "logs | where ms between (1, 2)", 1, 27, "'..'"],
+    ["a single = in a condition", "logs | where ms = 2", 1, 17, "compare with =="],
   ])("syntax: %s names what was expected, at line:column", (_rule, apl, line, column, expected) => {
     let err: unknown;
     try {
