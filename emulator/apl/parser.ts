@@ -1665,7 +1665,7 @@ class Parser {
           if (this.startsTabular()) {
             this.refuse(
               "a subquery as a value",
-              "bind scalars with let, or use toscalar() on a summarize",
+              "the emulator does not evaluate a subquery to a value; bind constants with let, or join the tables",
               t.start,
             );
           }
@@ -1720,7 +1720,13 @@ class Parser {
       const typed = this.typedLiteral(t);
       if (typed) return typed;
       const open = this.next();
-      if (name === "toscalar") this.refuse("toscalar", "bind the value with let instead", t.start);
+      if (name === "toscalar") {
+        this.refuse(
+          "toscalar",
+          "the emulator does not evaluate a subquery to a value; toscalar is not in the APL reference",
+          t.start,
+        );
+      }
       const args = this.args();
       this.checkCall(name, args.length, t.start, open.start);
       if (name === "histogram" && this.inBy > 0 && this.aggregationDepth === 0) {
