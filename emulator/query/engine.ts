@@ -402,6 +402,8 @@ export async function execute(
   opts: ExecOptions,
 ): Promise<ExecResult> {
   const budget = opts.budget ?? new QueryBudget();
+  // Rows the sub-queries (union's members, join's right side) examined, counted into the status too.
+  let subExamined = 0;
   const env: RunEnv = {
     budget,
     datasetNames: () => opts.datasetNames?.() ?? [],
@@ -421,6 +423,7 @@ export async function execute(
         pageLimit: Infinity,
         budget,
       });
+      subExamined += res.rowsExamined;
       return { rows: res.rows, columns: res.columns };
     },
   };
@@ -564,6 +567,7 @@ export async function execute(
     if (rows.length > opts.pageLimit) rows = rows.slice(0, opts.pageLimit);
   }
   result.rows = rows;
+  result.rowsExamined += subExamined;
   result.rowsMatched = matched ?? rows.length;
   result.order = order ?? [];
   return result;

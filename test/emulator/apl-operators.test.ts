@@ -405,6 +405,12 @@ describe("union, join and lookup (union-operator.mdx, join-operator.mdx, lookup-
     expect(await column(apl, col)).toEqual(want);
   });
 
+  it("the status's rowsExamined counts the rows a union's members examined", async () => {
+    const res = await runAplQuery(store(), { apl: "logs | union ['audit-logs'] | count" }, "tabular", NOW);
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    expect((res.body as any).status.rowsExamined).toBe(LOGS.length + AUDIT.length);
+  });
+
   it("join with a right column of the left's name suffixes it with 1", async () => {
     const { fields } = await run("logs | join kind=inner (dcs) on dc");
     expect(fields).toContain("dc1");
