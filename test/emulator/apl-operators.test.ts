@@ -405,6 +405,17 @@ describe("union, join and lookup (union-operator.mdx, join-operator.mdx, lookup-
     expect(await column(apl, col)).toEqual(want);
   });
 
+  it("the table's sources and datasetNames list every dataset read, a wildcard's matches included", async () => {
+    const res = await runAplQuery(store(), { apl: "logs | union *logs | join (dcs) on dc" }, "tabular", NOW);
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    const body = res.body as any;
+    expect(body.datasetNames).toEqual(["logs", "audit-logs", "dcs"]);
+    expect(body.tables[0].sources).toEqual([{ name: "logs" }, { name: "audit-logs" }, { name: "dcs" }]);
+    const printed = await runAplQuery(store(), { apl: "print 1" }, "tabular", NOW);
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    expect((printed.body as any).datasetNames).toEqual([]);
+  });
+
   it("the status's rowsExamined counts the rows a union's members examined", async () => {
     const res = await runAplQuery(store(), { apl: "logs | union ['audit-logs'] | count" }, "tabular", NOW);
     // eslint-disable-next-line @typescript-eslint/no-explicit-any

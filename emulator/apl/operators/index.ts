@@ -58,8 +58,8 @@ function cell(r: Row, name: string): unknown {
   return undefined;
 }
 
-/** A glob with `*` wildcards as a test on column names. */
-function globTest(pattern: string): (name: string) => boolean {
+/** A glob with `*` wildcards as a test on names (columns, union's dataset patterns). */
+export function globTest(pattern: string): (name: string) => boolean {
   if (!pattern.includes("*")) return (n) => n === pattern;
   const parts = pattern.split("*");
   return (n) => {
