@@ -109,10 +109,10 @@ export interface SortKey {
 export type ParsePart =
   { kind: "text"; value: string } | { kind: "column"; name: string; type?: string } | { kind: "skip" };
 
-/** One side of a join key: `a`, `$left.a == $right.b`. */
+/** A join condition: the left side's key expression and the right side's (`on a`, `a == b`, `$left.a == $right.b`). */
 export interface JoinKey {
-  left: string;
-  right: string;
+  left: Expr;
+  right: Expr;
 }
 
 /** A tabular operator after a `|`. */
@@ -148,7 +148,8 @@ export type Operator =
       quote?: string;
       pos: number;
     }
-  | { op: "union"; withSource?: string; sources: TabularExpr[]; pos: number }
+  /** `inner` keeps only the columns every table has; `outer` (the default) keeps them all. */
+  | { op: "union"; withSource?: string; inner?: boolean; sources: TabularExpr[]; pos: number }
   | { op: "join" | "lookup"; kind: string; right: TabularExpr; on: JoinKey[]; pos: number }
   | {
       op: "mv-expand";
@@ -191,7 +192,7 @@ export type Source =
   | { kind: "let"; name: string; pos: number }
   | { kind: "datatable"; columns: { name: string; type: string }[]; rows: Expr[][]; pos: number }
   | { kind: "print"; columns: NamedExpr[]; pos: number }
-  | { kind: "union"; withSource?: string; sources: TabularExpr[]; pos: number }
+  | { kind: "union"; withSource?: string; inner?: boolean; sources: TabularExpr[]; pos: number }
   | { kind: "paren"; body: TabularExpr; pos: number };
 
 /** A source and its pipeline. */

@@ -3,18 +3,20 @@
  * the pipeline into plan operators the engine (emulator/query/engine.ts) runs. The legacy endpoint builds the same
  * plan operators.
  */
-import type { AggregationCall, Expr, LiteralValue, NamedExpr } from "./ast";
+import type { AggregationCall, Expr, LiteralValue, NamedExpr, TabularExpr } from "./ast";
 import {
   AGGREGATIONS,
   AggregationArgumentError,
   UNSUPPORTED_AGGREGATIONS,
+  uniqueNames,
   type Accumulator,
 } from "./aggregations";
 import { AplError, positionOf, unsupported } from "./errors";
 import { SCALAR_FUNCTIONS } from "./functions";
 import { compileRegex } from "./regex";
 import { parseRfc3339Ns } from "../time";
-import { DateTime, Timespan, compareValues, equalValues, toText } from "./values";
+import { aplToString } from "./functions/text";
+import { DateTime, Timespan, compareValues, equalValues } from "./values";
 import type { QueryBudget } from "../query/budget";
 
 /** A row flowing through a pipeline. Stored events are rows; project/extend/summarize make new ones. */
@@ -71,6 +73,19 @@ export interface TableOp {
   /** The operator's name, for errors. */
   name: string;
   run(input: Table, env: RunEnv): Promise<TableResult>;
+  /**
+   * Set when the operator works one row at a time (parse, extend-valid, redact, ...): the engine then runs it
+   * inside the lazy scan, so `| parse ... | take 10` parses ten rows, not the dataset.
+   */
+  rowwise?: RowwiseOp;
+}
+
+/** One row in, one row (or none, when `drops`) out, and what the step does to the column list. */
+export interface RowwiseOp {
+  map(row: Row): Row | undefined;
+  /** Whether `map` may drop a row (parse-where): a filter as well as a map. */
+  drops: boolean;
+  columns(input: string[] | undefined): string[] | undefined;
 }
 
 /** One lowered pipeline step. */
@@ -137,6 +152,8 @@ export interface CompileContext {
   scalars?: Map<string, unknown>;
   /** Plans of tabular `let` statements in scope. */
   tables?: Map<string, Plan>;
+  /** Compiles a sub-query (union's members, join's right side); plan.ts sets it, the operators call it. */
+  subquery?: (t: TabularExpr, ctx: CompileContext) => Plan;
 }
 
 /** An AplError at `pos` of the compiled query. */
@@ -189,6 +206,11 @@ export function fieldGetter(name: string, path: readonly string[] = [name]): Get
       r.sysTimeNs !== undefined && !hasOwn.call(r.data, "_sysTime")
         ? new DateTime(r.sysTimeNs)
         : r.data._sysTime;
+  if (path.length <= 1 && name.includes(".")) {
+    // ['a.b'] reads the flat key a.b, else the nested a.b: the service flattens nested objects into dotted names.
+    const parts = name.split(".");
+    return (r) => (hasOwn.call(r.data, name) ? r.data[name] : walkPath(r.data, parts, 0));
+  }
   if (path.length <= 1) return (r) => (hasOwn.call(r.data, name) ? r.data[name] : undefined);
   return (r) => {
     if (hasOwn.call(r.data, name)) return r.data[name];
@@ -236,7 +258,7 @@ export function indexValue(v: unknown, index: unknown): unknown {
     return at >= 0 && at < v.length ? v[at] : null;
   }
   if (typeof v === "object" && !(v instanceof DateTime) && !(v instanceof Timespan)) {
-    const key = toText(index);
+    const key = aplToString(index);
     return hasOwn.call(v, key) ? (v as Record<string, unknown>)[key] : null;
   }
   return null;
@@ -402,7 +424,7 @@ function stringOp(op: string, left: Getter, right: Getter, rightExpr: Expr): Get
     return (r) => {
       const a = left(r);
       if (isNullish(a)) return negated;
-      const hay = typeof a === "string" ? a : toText(a);
+      const hay = typeof a === "string" ? a : aplToString(a);
       return test(cs ? hay : hay.toLowerCase(), needle) !== negated;
     };
   }
@@ -410,7 +432,9 @@ function stringOp(op: string, left: Getter, right: Getter, rightExpr: Expr): Get
     const a = left(r);
     const b = right(r);
     if (isNullish(a) || isNullish(b)) return negated;
-    const hit = cs ? test(toText(a), toText(b)) : test(toText(a).toLowerCase(), toText(b).toLowerCase());
+    const hit = cs
+      ? test(aplToString(a), aplToString(b))
+      : test(aplToString(a).toLowerCase(), aplToString(b).toLowerCase());
     return negated ? !hit : hit;
   };
 }
@@ -424,12 +448,12 @@ function hasListOp(op: string, left: Getter, items: Getter[]): Getter {
   return (r) => {
     const a = left(r);
     if (isNullish(a)) return negated;
-    const hay = cs ? toText(a) : toText(a).toLowerCase();
+    const hay = cs ? aplToString(a) : aplToString(a).toLowerCase();
     const needles = flatten(items.map((g) => g(r)));
     let hit = all;
     for (const n of needles) {
       if (isNullish(n)) continue;
-      const found = hasTerm(hay, cs ? toText(n) : toText(n).toLowerCase(), "has");
+      const found = hasTerm(hay, cs ? aplToString(n) : aplToString(n).toLowerCase(), "has");
       if (all && !found) {
         hit = false;
         break;
@@ -447,7 +471,8 @@ function hasListOp(op: string, left: Getter, items: Getter[]): Getter {
 function flatten(values: unknown[]): unknown[] {
   const out: unknown[] = [];
   for (const v of values) {
-    if (Array.isArray(v)) out.push(...(v as unknown[]));
+    // Element by element: a long array spread into push() would overflow the call stack.
+    if (Array.isArray(v)) for (const x of v as unknown[]) out.push(x);
     else out.push(v);
   }
   return out;
@@ -551,7 +576,7 @@ function coreCall(e: Extract<Expr, { kind: "call" }>, ctx: CompileContext): Gett
         for (const k in r.data) {
           const v = r.data[k];
           if (v === null || v === undefined) continue;
-          if (test(fold(toText(v)))) return true;
+          if (test(fold(aplToString(v)))) return true;
         }
         return false;
       };
@@ -568,7 +593,7 @@ function coreCall(e: Extract<Expr, { kind: "call" }>, ctx: CompileContext): Gett
       return (r) => {
         const v = get(r);
         if (v === undefined || v === null) return null;
-        if (type === "string") return toText(v);
+        if (type === "string") return aplToString(v);
         if (type === "int" || type === "long")
           return typeof v === "number"
             ? Math.trunc(v)
@@ -632,8 +657,9 @@ function call(e: Extract<Expr, { kind: "call" }>, ctx: CompileContext): Getter {
       throw err;
     }
   };
-  // Constant arguments (all of them literals) are evaluated once: the call becomes a constant.
-  if (e.args.every((x) => x.kind === "literal")) {
+  // Constant arguments (all of them literals) are evaluated once: the call becomes a constant, unless the
+  // function answers anew each call (rand).
+  if (!fn.volatile && e.args.every((x) => x.kind === "literal")) {
     const v = wrap(() =>
       fn.call(
         args.map((g) => g({ data: {} })),
@@ -871,7 +897,7 @@ function compileComparison(e: Binary, ctx: CompileContext): Getter {
       return (row) => {
         const a = l(row);
         if (isNullish(a)) return negated;
-        return re.test(toText(a)) !== negated;
+        return re.test(aplToString(a)) !== negated;
       };
     }
     const rg = compileExpr(e.right, ctx);
@@ -880,7 +906,7 @@ function compileComparison(e: Binary, ctx: CompileContext): Getter {
       const p = rg(row);
       if (isNullish(a) || typeof p !== "string") return negated;
       try {
-        return compileRegex(p).test(toText(a)) !== negated;
+        return compileRegex(p).test(aplToString(a)) !== negated;
       } catch {
         return false;
       }
@@ -915,7 +941,7 @@ function compileComparison(e: Binary, ctx: CompileContext): Getter {
         const a = l(row);
         const b = r(row);
         if (isNullish(a) || isNullish(b)) return !want && isNullish(a) !== isNullish(b);
-        return (toText(a).toLowerCase() === toText(b).toLowerCase()) === want;
+        return (aplToString(a).toLowerCase() === aplToString(b).toLowerCase()) === want;
       };
     }
     case "<":
@@ -1107,7 +1133,9 @@ export function compileAggregation(
     def.create(constants);
   } catch (err) {
     if (err instanceof AggregationArgumentError || err instanceof AplError) {
-      throw compileError(ctx, `${a.fn}(): ${err.message}`, a.pos);
+      // The registry's messages name the function already ("topk() takes k as ..."); others get its name.
+      const message = err.message.startsWith(`${a.fn}(`) ? err.message : `${a.fn}(): ${err.message}`;
+      throw compileError(ctx, message, a.pos);
     }
     throw err;
   }
@@ -1117,7 +1145,7 @@ export function compileAggregation(
     outputs: hiddenName ? [hiddenName] : names,
     fn: a.fn,
     getters,
-    create: (windowNs) => def.create(constants, { windowNs }),
+    create: (windowNs) => def.create(constants, { windowNs, argTexts: a.argTexts }),
     fields,
     args: constants.filter((v) => v !== undefined),
   };
@@ -1237,10 +1265,25 @@ export function compileSummarize(
   const window =
     binWidth(by, ctx) ??
     (ctx.startNs !== undefined && ctx.endNs !== undefined ? ctx.endNs - ctx.startNs : undefined);
+  const compiled = aggs.map((a) => compileAggregation(a, ctx));
+  // Repeated output names are made unique as the service does (x, x1, x2): arg_max(x, a), arg_min(x, *).
+  const names = uniqueNames([
+    ...by.map((c) => c.name),
+    ...compiled.flatMap((a) => a.outputs.filter((n) => n !== "*")),
+  ]);
+  let at = by.length;
+  const renamed = compiled.map((a) => {
+    const outputs = a.outputs.map((n) => (n === "*" ? n : names[at++]));
+    return { ...a, outputs, name: outputs.find((n) => n !== "*") ?? a.name };
+  });
   return {
     op: "summarize",
-    aggs: aggs.map((a) => compileAggregation(a, ctx)),
-    by: by.map((c) => ({ name: c.name, get: compileExpr(c.expr, ctx), timeBinNs: timeBin(c.expr, ctx) })),
+    aggs: renamed,
+    by: by.map((c, i) => ({
+      name: names[i],
+      get: compileExpr(c.expr, ctx),
+      timeBinNs: timeBin(c.expr, ctx),
+    })),
     windowNs: window,
   };
 }

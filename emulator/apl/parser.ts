@@ -127,6 +127,11 @@ class Parser {
   private searchDepth = 0;
   /** Tabular expressions being parsed (the query's own, subqueries, let bodies). */
   private subqueries = 0;
+  /** Parsing a search that starts the query, which may name its datasets with `in (...)`. */
+  private searchAtStart = false;
+  private searchTables: { name: string; pos: number }[] = [];
+  /** Inside summarize's by clause. */
+  private inBy = 0;
   /** search kind=case_sensitive. */
   private searchCaseSensitive = false;
   /** Names bound by `let`, scalar or tabular, in scope for what follows. */
@@ -279,7 +284,9 @@ class Parser {
     }
     if (this.peek().kind !== "eof") {
       const t = this.peek();
-      this.fail(`unexpected ${this.describe(t)}; expected '|' or end of query`, t.start);
+      // A lone '=' after a condition is the commonest slip: say how to compare.
+      const hint = t.kind === "punct" && t.value === "=" ? " (compare with ==)" : "";
+      this.fail(`unexpected ${this.describe(t)}; expected '|' or end of query${hint}`, t.start);
     }
     const first = this.datasets[0];
     const names = [...new Set(this.datasets.map((d) => d.name))];
@@ -358,7 +365,7 @@ class Parser {
       );
     }
     let stmt: LetStatement;
-    if (this.startsTabular()) {
+    if (this.startsTabular(true)) {
       stmt = { kind: "tabular", name: name.name, body: this.tabular(), pos: at.start };
     } else {
       stmt = { kind: "scalar", name: name.name, expr: this.expr(), pos: at.start };
@@ -385,7 +392,7 @@ class Parser {
   }
 
   /** Whether what follows is a tabular expression rather than a scalar one (let's right side, subqueries). */
-  startsTabular(): boolean {
+  startsTabular(letBody = false): boolean {
     const t = this.peek();
     if (this.isPunct("[") && this.peek(1).kind === "string" && this.isPunct("]", 2)) return true;
     if (t.kind === "ident") {
@@ -409,7 +416,8 @@ class Parser {
         if (!glued) break;
         k++;
       }
-      return this.isPunct("|", k);
+      // `let t = logs;`: at the top there are no columns, so a bare name that is no let names a dataset.
+      return this.isPunct("|", k) || (letBody && (this.isPunct(";", k) || this.peek(k).kind === "eof"));
     }
     if (this.isPunct("(")) {
       // A parenthesised pipeline: look for a '|' at depth one.
@@ -464,15 +472,28 @@ class Parser {
     if (t.value === "union" && !this.isPunct("|", 1)) {
       this.next();
       const u = this.unionBody();
-      return { kind: "union", withSource: u.withSource, sources: u.sources, pos: t.start };
+      return { kind: "union", withSource: u.withSource, inner: u.inner, sources: u.sources, pos: t.start };
     }
     if (t.value === "search" && !this.isPunct("|", 1)) {
-      // search at the start reads every dataset (search-operator.mdx): a union of all, then the search.
-      this.datasets.push({ name: "*", pos: t.start });
-      const all: TabularExpr = { source: { kind: "dataset", name: "*", pos: t.start }, ops: [] };
+      // search at the start reads every dataset, or those `in (...)` names (search-operator.mdx): a union of
+      // them, then the search.
+      this.searchTables = [];
+      this.searchAtStart = true;
+      let op: Operator;
+      try {
+        op = this.operator();
+      } finally {
+        this.searchAtStart = false;
+      }
+      const tables = this.searchTables.length > 0 ? this.searchTables : [{ name: "*", pos: t.start }];
+      this.searchTables = [];
+      const sources: TabularExpr[] = tables.map((d) => {
+        this.datasets.push(d);
+        return { source: { kind: "dataset", name: d.name, pos: d.pos }, ops: [] };
+      });
       const inner: TabularExpr = {
-        source: { kind: "union", withSource: "$table", sources: [all], pos: t.start },
-        ops: [this.operator()],
+        source: { kind: "union", withSource: "$table", sources, pos: t.start },
+        ops: [op],
       };
       return { kind: "paren", body: inner, pos: t.start };
     }
@@ -709,7 +730,7 @@ class Parser {
         return this.parseKv(pos);
       case "union": {
         const u = this.unionBody();
-        return { op: "union", withSource: u.withSource, sources: u.sources, pos };
+        return { op: "union", withSource: u.withSource, inner: u.inner, sources: u.sources, pos };
       }
       case "join":
       case "lookup":
@@ -879,14 +900,19 @@ class Parser {
       this.next();
       let unnamed = 0;
       do {
-        by.push(
-          this.namedExpr((expr) => {
+        this.inBy++;
+        let named: NamedExpr;
+        try {
+          named = this.namedExpr((expr) => {
             // bin(_time, 1m) groups as `_time`, as the service names it.
             if (expr.kind === "call" && expr.args[0]?.kind === "field") return expr.args[0].name;
             unnamed++;
             return defaultName(expr, unnamed);
-          }),
-        );
+          });
+        } finally {
+          this.inBy--;
+        }
+        by.push(named);
       } while (this.isPunct(",") && this.next());
     } else if (this.peek().kind !== "eof" && !this.isPunct("|") && !this.isPunct(")") && !this.isPunct(";")) {
       const u = this.peek();
@@ -1049,8 +1075,9 @@ class Parser {
   }
 
   /** `[withsource=F] [kind=...] T1, T2, (subquery)`. */
-  unionBody(): { withSource?: string; sources: TabularExpr[] } {
+  unionBody(): { withSource?: string; inner: boolean; sources: TabularExpr[] } {
     let withSource: string | undefined;
+    let inner = false;
     for (;;) {
       if (this.isWord("withsource") && this.isPunct("=", 1)) {
         this.next();
@@ -1062,6 +1089,7 @@ class Parser {
         const k = this.expectIdent("inner or outer");
         if (k.value !== "inner" && k.value !== "outer")
           this.fail(`expected kind=inner or kind=outer, found '${k.value}'`, k.start);
+        inner = k.value === "inner";
       } else if (this.isWord("isfuzzy") && this.isPunct("=", 1)) {
         this.next();
         this.next();
@@ -1071,7 +1099,7 @@ class Parser {
     const sources: TabularExpr[] = [];
     do sources.push(this.tableRef());
     while (this.isPunct(",") && this.next());
-    return { withSource, sources };
+    return { withSource, inner, sources };
   }
 
   /** A table operand: a parenthesised subquery, a let name or a dataset (wildcards allowed). */
@@ -1100,7 +1128,8 @@ class Parser {
   }
 
   join(op: "join" | "lookup", pos: number): Operator {
-    let kind = op === "join" ? "innerunique" : "leftouter";
+    // Defaults: inner for join (join-operator.mdx, "Kinds of join"), leftouter for lookup (lookup-operator.mdx).
+    let kind = op === "join" ? "inner" : "leftouter";
     const kinds =
       op === "join"
         ? [
@@ -1143,27 +1172,43 @@ class Parser {
     this.expectWord("on", `'on' and the ${op}'s key columns`);
     const on: JoinKey[] = [];
     do {
-      const at = this.peek();
-      const left = this.joinSide();
+      // `key` (the same column on both sides), `a == b` (left's expression, right's expression, join-operator.mdx)
+      // or `$left.a == $right.b` in either order.
+      const first = this.joinSide();
       if (this.isPunct("==")) {
         this.next();
-        const r = this.joinSide();
-        if (left.side === "right" && r.side !== "right") on.push({ left: r.name, right: left.name });
-        else on.push({ left: left.name, right: r.name });
-      } else if (left.side === undefined) on.push({ left: left.name, right: left.name });
-      else this.fail(`expected '==' after $${left.side}.${left.name}`, at.start);
+        const second = this.joinSide();
+        if (first.side === "right" || second.side === "left")
+          on.push({ left: second.expr, right: first.expr });
+        else on.push({ left: first.expr, right: second.expr });
+      } else if (first.side === undefined && first.expr.kind === "field") {
+        on.push({ left: first.expr, right: first.expr });
+      } else this.fail(`expected '==' and the other side's key after the ${op}'s key`, this.peek().start);
     } while (this.isPunct(",") && this.next());
     return { op, kind, right, on, pos };
   }
 
-  joinSide(): { side?: "left" | "right"; name: string } {
-    const t = this.peek();
-    if (t.kind === "ident" && (t.value === "$left" || t.value === "$right") && this.isPunct(".", 1)) {
-      this.next();
-      this.next();
-      return { side: t.value === "$left" ? "left" : "right", name: this.columnPath("a column name").name };
+  /** One side of a join condition: an expression, `$left.` or `$right.` marking the side it reads. */
+  joinSide(): { side?: "left" | "right"; expr: Expr } {
+    const expr = this.additive();
+    if (
+      expr.kind === "field" &&
+      (expr.path[0] === "$left" || expr.path[0] === "$right") &&
+      expr.path.length > 1
+    ) {
+      const path = expr.path.slice(1);
+      const name = path.join(".");
+      return {
+        side: expr.path[0] === "$left" ? "left" : "right",
+        expr: {
+          kind: "field",
+          name,
+          path: name.includes(".") && path.length === 1 ? [name] : path,
+          pos: expr.pos,
+        },
+      };
     }
-    return { name: this.columnPath("a key column").name };
+    return { expr };
   }
 
   mvExpand(pos: number): Operator {
@@ -1265,11 +1310,18 @@ class Parser {
         }
         caseSensitive = k.value === "case_sensitive";
       } else if (this.isWord("in") && this.isPunct("(", 1)) {
-        this.refuse(
-          "search in (tables)",
-          "search the pipeline's own rows; use union to add datasets",
-          this.peek().start,
-        );
+        if (!this.searchAtStart) {
+          this.refuse(
+            "search in (tables) after a pipe",
+            'start the query with it: search in (logs*) "term"',
+            this.peek().start,
+          );
+        }
+        this.next();
+        this.next();
+        do this.searchTables.push(this.pattern("a dataset or pattern"));
+        while (this.isPunct(",") && this.next());
+        this.expectPunct(")", "',' or ')' after search's datasets");
       } else break;
     }
     if (this.isPunct("*") && (this.peek(1).kind === "eof" || this.isPunct("|", 1) || this.isPunct(")", 1))) {
@@ -1613,7 +1665,7 @@ class Parser {
           if (this.startsTabular()) {
             this.refuse(
               "a subquery as a value",
-              "bind scalars with let, or use toscalar() on a summarize",
+              "the emulator does not evaluate a subquery to a value; bind constants with let, or join the tables",
               t.start,
             );
           }
@@ -1668,9 +1720,18 @@ class Parser {
       const typed = this.typedLiteral(t);
       if (typed) return typed;
       const open = this.next();
-      if (name === "toscalar") this.refuse("toscalar", "bind the value with let instead", t.start);
+      if (name === "toscalar") {
+        this.refuse(
+          "toscalar",
+          "the emulator does not evaluate a subquery to a value; toscalar is not in the APL reference",
+          t.start,
+        );
+      }
       const args = this.args();
       this.checkCall(name, args.length, t.start, open.start);
+      if (name === "histogram" && this.inBy > 0 && this.aggregationDepth === 0) {
+        return { kind: "call", name: "bin", args, pos: t.start };
+      }
       return { kind: "call", name, args, pos: t.start };
     }
     const path = [t.value];
@@ -1692,6 +1753,8 @@ class Parser {
         return this.fail(`unknown function '${name}'`, at, "semantic");
       case "aggregation":
         if (this.aggregationDepth > 0) return;
+        // `by histogram(x, 10)` groups x in bins of 10 (histogram.mdx's SQL comparison: FLOOR(x/10)*10).
+        if (name === "histogram" && this.inBy > 0 && argc === 2) return;
         return this.refuse(
           `${name} outside summarize`,
           "it is an aggregation: use it in summarize or make-series",
@@ -1875,26 +1938,6 @@ function constantOf(e: Expr): unknown {
       return new Timespan(v.ns);
     default:
       return v.value;
-  }
-}
-
-/** Whether an expression calls an aggregation (summarize's computed columns). */
-export function containsAggregation(e: Expr): boolean {
-  switch (e.kind) {
-    case "call":
-      return lookupCall(e.name).kind === "aggregation" || e.args.some(containsAggregation);
-    case "binary":
-      return containsAggregation(e.left) || containsAggregation(e.right);
-    case "neg":
-      return containsAggregation(e.operand);
-    case "index":
-      return containsAggregation(e.target) || containsAggregation(e.index);
-    case "in":
-      return containsAggregation(e.operand) || e.list.some(containsAggregation);
-    case "between":
-      return containsAggregation(e.operand) || containsAggregation(e.low) || containsAggregation(e.high);
-    default:
-      return false;
   }
 }
 

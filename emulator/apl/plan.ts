@@ -14,10 +14,11 @@ import {
   type Plan,
   type PlanOp,
 } from "./compile";
-import { lowerOperator, lowerSource, setSubqueryCompiler } from "./operators";
+import { lowerOperator, lowerSource } from "./operators";
 
 /** Lowers one tabular expression (a pipeline and its source) into a plan. */
-export function compileTabular(t: TabularExpr, ctx: CompileContext): Plan {
+export function compileTabular(t: TabularExpr, context: CompileContext): Plan {
+  const ctx = context.subquery ? context : { ...context, subquery: compileTabular };
   const ops: PlanOp[] = [];
   for (const o of t.ops) {
     switch (o.op) {
@@ -132,8 +133,6 @@ function expandColumns(cols: NamedExpr[], ctx: CompileContext): Column[] {
   }
   return out;
 }
-
-setSubqueryCompiler(compileTabular);
 
 /** Binds the let statements in order: scalars to their values, tables to their plans. */
 function bindLets(lets: LetStatement[], ctx: CompileContext): void {

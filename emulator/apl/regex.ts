@@ -17,6 +17,8 @@ export interface Regex {
   exec(s: string): (string | undefined)[] | null;
   /** Every non-overlapping match's groups, left to right. */
   execAll(s: string): (string | undefined)[][];
+  /** Where the first match starts and ends (UTF-16 offsets), or null. */
+  firstIndex(s: string): [start: number, end: number] | null;
   /** How many non-overlapping matches `s` holds (cheaper than execAll's length). */
   count(s: string): number;
   /**
@@ -151,6 +153,11 @@ class Re2Regex implements Regex {
   execAll(s: string): (string | undefined)[][] {
     const all = this.re.re2().findAllSubmatch(s, -1) as (string | null)[][] | null;
     return all === null ? [] : all.map((m) => m.map((g) => g ?? undefined));
+  }
+
+  firstIndex(s: string): [start: number, end: number] | null {
+    const at = this.re.re2().findIndex(s) as number[] | null;
+    return at === null ? null : [at[0], at[1]];
   }
 
   count(s: string): number {

@@ -1,4 +1,8 @@
-/** Runtime values of the evaluator: JSON values from events, plus datetimes and timespans in nanoseconds. */
+/**
+ * Runtime values of the evaluator: JSON values from events, plus datetimes and timespans in nanoseconds. Every
+ * module of emulator/apl reads and makes these; `dynamic` values are arrays and plain objects, which may hold
+ * datetimes and timespans too (toOutput formats them at any depth).
+ */
 import { formatNs, parseRfc3339Ns } from "../time";
 
 /** A point in time (`_time`, `datetime(...)`, `now()`). */

@@ -4,7 +4,6 @@
  * one end that stops collecting at the limit; anything else materializes and falls back to real work.
  */
 import type { Column, Plan, PlanAggregation, PlanOp, Predicate, Row, RunEnv, Table } from "../apl/compile";
-import { AplError } from "../apl/errors";
 import { DateTime, Timespan, sortCompare } from "../apl/values";
 import type { StoredEvent } from "../store/events";
 import { QueryBudget } from "./budget";
@@ -87,8 +86,13 @@ export function cursorDescending(ops: readonly PlanOp[]): boolean {
   return true;
 }
 
-/** One row-wise step of a lazy scan: a filter, or a map (project/extend) that keeps the row's time and id. */
-type Stage = { pred: Predicate; map?: undefined } | { pred?: undefined; map: (row: Row) => Row };
+/**
+ * One row-wise step of a lazy scan: a filter, or a map (project/extend, parse, ...) that keeps the row's time and
+ * id; a map that `drops` may also drop the row (parse-where), so it filters too.
+ */
+type Stage =
+  | { pred: Predicate; map?: undefined; drops?: undefined }
+  | { pred?: undefined; map: (row: Row) => Row | undefined; drops?: boolean };
 
 interface Scan {
   lo: number;
@@ -107,8 +111,11 @@ function passes(preds: Predicate[], row: Row): boolean {
 function through(stages: readonly Stage[], row: Row): Row | undefined {
   for (let i = 0; i < stages.length; i++) {
     const s = stages[i];
-    if (s.map) row = s.map(row);
-    else if (!s.pred(row)) return undefined;
+    if (s.map) {
+      const out = s.map(row);
+      if (out === undefined) return undefined;
+      row = out;
+    } else if (!s.pred(row)) return undefined;
   }
   return row;
 }
@@ -129,7 +136,7 @@ async function drain(
   let examined = 0;
   const { lo, hi, stages } = scan;
   let cut = stages.length;
-  while (cut > 0 && stages[cut - 1].map) cut--;
+  while (cut > 0 && stages[cut - 1].map && !stages[cut - 1].drops) cut--;
   const head = stages.slice(0, cut);
   const tail = stages.slice(cut);
   // Only filters before the cut: the stored event itself is what they test, on the fast path.
@@ -165,6 +172,9 @@ async function drain(
   return { rows, matched, examined };
 }
 
+/** The largest `top` kept in a sorted buffer rather than by sorting every row. */
+const TOP_BUFFER_MAX = 2048;
+
 /**
  * Rows ordered by the keys (ties keep their input order). With `top`, only the first `top` of that order: one
  * pass keeps them in a small sorted buffer, so `sort by f | limit n` over many rows does not sort them all.
@@ -198,9 +208,10 @@ async function sortRows(
     return a.i - b.i;
   };
   const decorate = (row: Row, i: number): Decorated => ({ row, i, k: keys.map((key) => key.get(row)) });
-  if (top >= rows.length) {
+  // The sorted buffer costs O(top) per insertion: past a few thousand rows kept, a full sort is cheaper.
+  if (top >= rows.length || top > TOP_BUFFER_MAX) {
     const sorted = await budget.sort(await budget.map(rows, decorate), compare);
-    return sorted.map((d) => d.row);
+    return (top < sorted.length ? sorted.slice(0, top) : sorted).map((d) => d.row);
   }
   if (top <= 0) return [];
   const best: Decorated[] = [];
@@ -391,6 +402,8 @@ export async function execute(
   opts: ExecOptions,
 ): Promise<ExecResult> {
   const budget = opts.budget ?? new QueryBudget();
+  // Rows the sub-queries (union's members, join's right side) examined, counted into the status too.
+  let subExamined = 0;
   const env: RunEnv = {
     budget,
     datasetNames: () => opts.datasetNames?.() ?? [],
@@ -410,6 +423,7 @@ export async function execute(
         pageLimit: Infinity,
         budget,
       });
+      subExamined += res.rowsExamined;
       return { rows: res.rows, columns: res.columns };
     },
   };
@@ -527,6 +541,14 @@ export async function execute(
         break;
       }
       case "table": {
+        if (scan && op.rowwise) {
+          // A row-at-a-time operator joins the lazy scan: only the rows a later limit keeps are ever mapped.
+          scan.stages.push({ map: op.rowwise.map, drops: op.rowwise.drops });
+          result.columns = op.rowwise.columns(result.columns);
+          result.summary = undefined;
+          result.derived = true;
+          break;
+        }
         const input = await materialize();
         const out = await op.run({ rows: input, columns: result.columns }, env);
         rows = out.rows;
@@ -545,12 +567,8 @@ export async function execute(
     if (rows.length > opts.pageLimit) rows = rows.slice(0, opts.pageLimit);
   }
   result.rows = rows;
+  result.rowsExamined += subExamined;
   result.rowsMatched = matched ?? rows.length;
   result.order = order ?? [];
   return result;
-}
-
-/** An AplError for the engine's callers: what a sub-query's operator refused while running. */
-export function isQueryError(err: unknown): err is AplError {
-  return err instanceof AplError;
 }

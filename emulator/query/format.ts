@@ -54,7 +54,11 @@ function jsonData(res: ExecResult, row: Row, columns: string[] | undefined): Rec
 }
 
 /** The legacy body; summarize results go to `buckets.totals` as the service does. */
-export function legacyBody(res: ExecResult, status: QueryStatus, extra?: { dataset: string }): LegacyResult {
+export function legacyBody(
+  res: ExecResult,
+  status: QueryStatus,
+  extra?: { dataset: string; datasets?: readonly string[] },
+): LegacyResult {
   const buckets: { series: unknown[]; totals: unknown[] } = { series: [], totals: [] };
   const body: LegacyResult = { status, matches: [], buckets };
   if (res.summary) {
@@ -75,7 +79,7 @@ export function legacyBody(res: ExecResult, status: QueryStatus, extra?: { datas
     }));
   }
   if (extra) {
-    body.datasetNames = [extra.dataset];
+    body.datasetNames = [...(extra.datasets ?? (extra.dataset === "" ? [] : [extra.dataset]))];
     body.fieldsMetaMap = {
       [extra.dataset]: fieldTypes(res).map((f) => ({ ...f, unit: "", hidden: false, description: "" })),
     };
@@ -117,8 +121,16 @@ interface TabularAggregation {
 /** APL functions whose operation goes by another name (axiom-go axiom/query/aggregation.go: OpDistinct). */
 const AGG_OP: Record<string, string> = { dcount: "distinct" };
 
-/** The tabular body: one table, column-major, aligned with `fields`. */
-export function tabularBody(res: ExecResult, status: QueryStatus, dataset: string): TabularResult {
+/**
+ * The tabular body: one table, column-major, aligned with `fields`. `datasets` are every dataset the query read
+ * (a union's or a join's too), the table's `sources`; `print` and `datatable` read none.
+ */
+export function tabularBody(
+  res: ExecResult,
+  status: QueryStatus,
+  dataset: string,
+  datasets: readonly string[] = dataset === "" ? [] : [dataset],
+): TabularResult {
   const names = outputColumns(res);
   const fields: { name: string; type: string; agg?: TabularAggregation }[] = [];
   const columns: unknown[][] = [];
@@ -143,13 +155,13 @@ export function tabularBody(res: ExecResult, status: QueryStatus, dataset: strin
     tables: [
       {
         name: "0",
-        sources: [{ name: dataset }],
+        sources: datasets.map((name) => ({ name })),
         fields,
         order: res.order,
         groups: res.summary ? res.summary.by.map((name) => ({ name })) : [],
         columns,
       },
     ],
-    datasetNames: [dataset],
+    datasetNames: [...datasets],
   };
 }

@@ -7,6 +7,7 @@
  * paging advice of the service's API reference (axiom.co/docs/restapi) implies: not adjusting the bound risks overlap.
  */
 import { AplError, compileQuery, fieldGetter, parseApl, type Plan, type PlanOp } from "../apl";
+import { globTest } from "../apl/operators";
 import { formatFailures, validate } from "../../provider/schemas/common";
 import { AplRequestSchema, LegacyQueryRequestSchema, QueryFormatSchema } from "../../provider/schemas/query";
 import { INVALID_FIELD_STATUS, errorReply, type Reply } from "../http";
@@ -186,9 +187,26 @@ export async function runAplQuery(
   });
   if ("status" in res) return res;
   const status = buildStatus(res, req.value.cursor, elapsedUs(startedAt));
-  const shown = plan.dataset !== "" ? plan.dataset : (plan.datasets?.find((d) => !d.includes("*")) ?? "");
+  // Every dataset the query read; a wildcard stands for the ones that exist and match it.
+  const read = [
+    ...new Set(
+      (plan.datasets ?? [plan.dataset]).flatMap((d) =>
+        d === ""
+          ? []
+          : d.includes("*")
+            ? store
+                .names()
+                .filter((n) => exists(n) && globTest(d)(n))
+                .sort()
+            : [d],
+      ),
+    ),
+  ];
+  const shown = plan.dataset !== "" ? plan.dataset : (read[0] ?? "");
   const out =
-    fmt.value === "tabular" ? tabularBody(res, status, shown) : legacyBody(res, status, { dataset: shown });
+    fmt.value === "tabular"
+      ? tabularBody(res, status, shown, read)
+      : legacyBody(res, status, { dataset: shown, datasets: read });
   return { status: 200, body: out };
 }
 

@@ -223,8 +223,9 @@ export function legacyVirtualFields(body: Record<string, unknown>, now: bigint):
       throw new LegacyRequestError(`${at}.expr`, "must be a non-empty APL expression");
     }
     let query;
+    const source = `['_'] | extend __virtual = ${expression}`;
     try {
-      query = parseApl(`['_'] | extend __virtual = ${expression}`);
+      query = parseApl(source);
     } catch (err) {
       if (err instanceof AplError) throw new LegacyRequestError(`${at}.expr`, err.message);
       throw err;
@@ -233,7 +234,13 @@ export function legacyVirtualFields(body: Record<string, unknown>, now: bigint):
     if (query.ops.length !== 1 || op.op !== "extend" || op.columns.length !== 1) {
       throw new LegacyRequestError(`${at}.expr`, "must be one expression");
     }
-    return { name: alias, get: compileExpr(op.columns[0].expr, { now }) };
+    try {
+      return { name: alias, get: compileExpr(op.columns[0].expr, { now, source }) };
+    } catch (err) {
+      // A call the compiler refuses (a bad regex, column_ifexists of a non-string) names the field too.
+      if (err instanceof AplError) throw new LegacyRequestError(`${at}.expr`, err.message);
+      throw err;
+    }
   });
 }
 

@@ -151,6 +151,19 @@ describe("aggregations through the query path", () => {
     expect(row.percentile_req_duration_ms_50).toEqual([100, 200, 50, 0]);
   });
 
+  it("spotlight names its fields after the arguments, and * compares every column", async () => {
+    const [row] = await query("| summarize spotlight(status == '500', method, uri)");
+    const entries = row.spotlight_ as { field: string; score: number }[];
+    expect(entries.map((e) => e.field).sort()).toEqual(["method", "uri"]);
+    const [all] = await query("| summarize spotlight(status == '500', *)");
+    expect((all.spotlight_ as { field: string }[]).map((e) => e.field)).toContain("req_duration_ms");
+  });
+
+  it("two aggregations with one default name keep both columns (x, x1)", async () => {
+    const [row] = await query("| summarize arg_max(req_duration_ms, uri), arg_min(req_duration_ms, id)");
+    expect(row).toMatchObject({ req_duration_ms: 1200, uri: "/api/cart", req_duration_ms1: 50, id: "u4" });
+  });
+
   it("rate by bin(_time, 1m): the sum per second of each minute", async () => {
     const rows = await query("| summarize rate(resp_body_size_bytes) by bin(_time, 1m)");
     expect(rows).toEqual([
@@ -172,5 +185,7 @@ describe("aggregations through the query path", () => {
       message: expect.stringContaining("topk() takes k as a positive integer constant, got 0"),
       detail: { line: 1, column: expect.any(Number), errorType: "semantic" },
     });
+    // The registry's message names its function already: the core does not prefix it again.
+    expect((res.body as { message: string }).message).not.toContain("topk(): topk()");
   });
 });

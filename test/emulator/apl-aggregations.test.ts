@@ -1227,6 +1227,23 @@ describe("nulls, types and bad constants", () => {
     expect(run("histogram", [[3], [3]], [undefined, 5])).toEqual([[{ bin: 3, count: 2 }]]);
   });
 
+  it("keeps a text apart from the tagged key of another type that reads the same", () => {
+    const lookalikes = [
+      [new DateTime(5n)],
+      ["\u0000d5"],
+      ["\u0000\u0000d5"],
+      [new Timespan(5n)],
+      [5],
+      ["5"],
+      [0],
+      [-0],
+    ];
+    expect(run("dcount", lookalikes)).toEqual([7]);
+    expect(run("topk", lookalikes, [undefined, 10])).toEqual([
+      expect.arrayContaining([{ key: 0, count: 2, error: 0 }]),
+    ]);
+  });
+
   it("dcount and make_set tell values apart by type: 1 and '1' are two values", () => {
     expect(run("dcount", [["a"], ["b"], ["a"], [null], [1], ["1"]])).toEqual([4]);
     expect(run("make_set", [[1], ["1"], [1]])).toEqual([[1, "1"]]);

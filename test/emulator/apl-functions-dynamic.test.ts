@@ -665,6 +665,21 @@ describe("SQL (sql-functions pages)", () => {
     expect(call("format_sql", call("parse_sql", sql))).toBe(sql);
   });
 
+  it("a long statement parses in time linear in its length", () => {
+    const columns = Array.from({ length: 20_000 }, (_, i) => `c${i}`).join(", ");
+    const model = call("parse_sql", `SELECT ${columns} FROM t`) as { columns: unknown[] };
+    expect(model.columns).toHaveLength(20_000);
+  });
+
+  it("nesting too deep for the stack is null, not a crash", () => {
+    expect(
+      call("parse_sql", `SELECT a FROM t WHERE ${"(".repeat(100_000)}a = 1${")".repeat(100_000)}`),
+    ).toBeNull();
+    // A long OR chain nests as deep as it is long; reading and writing it back must not crash either.
+    const chain = Array.from({ length: 100_000 }, (_, i) => `a = ${i}`).join(" or ");
+    expect(() => call("format_sql", call("parse_sql", `SELECT a FROM t WHERE ${chain}`))).not.toThrow();
+  });
+
   it("what is not a SELECT the emulator reads is null", () => {
     expect(call("parse_sql", "DELETE FROM logs")).toBeNull();
     expect(call("parse_sql", "SELECT FROM")).toBeNull();
@@ -772,6 +787,12 @@ describe("time series (time-series pages)", () => {
     expect(call("series_fill_forward", [null, 1, null, null, 4])).toEqual([null, 1, 1, 1, 4]);
     expect(call("series_fill_backward", [null, 1, null, 4, null])).toEqual([1, 1, 4, 4, null]);
     expect(call("series_fill_linear", [null, 1, null, null, 4, null])).toEqual([1, 1, 2, 3, 4, 4]);
+    expect(call("series_fill_linear", [null, null])).toEqual([null, null]);
+    expect(call("series_fill_linear", [2, null, null, null, 10, null, 0])).toEqual([2, 4, 6, 8, 10, 5, 0]);
+    // Linear in the series' length: 200,000 points with every other one missing.
+    const long = Array.from({ length: 200_000 }, (_, i) => (i % 2 === 0 ? i : null));
+    expect((call("series_fill_linear", long) as number[])[199_999]).toBe(199_998);
+    expect((call("series_fill_linear", long) as number[])[12_345]).toBe(12_345);
   });
 
   it("filters: FIR moving average and a first-order IIR (a running sum)", () => {
@@ -779,6 +800,32 @@ describe("time series (time-series pages)", () => {
     expect(call("series_fir", [1, 2, 3], [1, 1], false)).toEqual([1, 3, 5]);
     expect(call("series_iir", [1, 2, 3, 4], [1], [1, -1])).toEqual([1, 3, 6, 10]);
     expect(call("series_iir", [1], [1], [0])).toBeNull();
+  });
+
+  it("FFT of any length agrees with the O(n²) definition (Bluestein for lengths that are not powers of two)", () => {
+    for (const n of [3, 5, 12, 17, 64]) {
+      const signal = Array.from({ length: n }, (_, i) => Math.sin(i * 1.3) + (i % 3));
+      const [fr, fi] = call("series_fft", signal) as number[][];
+      for (let k = 0; k < n; k++) {
+        let sr = 0;
+        let si = 0;
+        for (let t = 0; t < n; t++) {
+          sr += signal[t] * Math.cos((-2 * Math.PI * k * t) / n);
+          si += signal[t] * Math.sin((-2 * Math.PI * k * t) / n);
+        }
+        expect(fr[k]).toBeCloseTo(sr, 9);
+        expect(fi[k]).toBeCloseTo(si, 9);
+      }
+    }
+    const long = Array.from({ length: 10_007 }, (_, i) => (i * 7919) % 13);
+    const [lr, li] = call("series_fft", long) as number[][];
+    const [back] = call("series_ifft", lr, li) as number[][];
+    expect(back[10_006]).toBeCloseTo(long[10_006], 6);
+    expect(lr[0]).toBeCloseTo(
+      long.reduce((a, b) => a + b, 0),
+      6,
+    );
+    expect(call("series_fft", [])).toEqual([[], []]);
   });
 
   it("FFT and its inverse: a known transform, and the round trip for lengths that are and are not powers of two", () => {

@@ -11,7 +11,8 @@
 import fc from "fast-check";
 import { AplError } from "../../emulator/apl/errors";
 import { SCALAR_FUNCTIONS } from "../../emulator/apl/functions";
-import { civil, formatGoDuration, parseTimespanText } from "../../emulator/apl/functions/datetime";
+import { civil, parseTimespanText } from "../../emulator/apl/functions/datetime";
+import { formatGoDuration } from "../../emulator/apl/functions/text";
 import { compileRegex } from "../../emulator/apl/regex";
 import { DateTime, Timespan } from "../../emulator/apl/values";
 

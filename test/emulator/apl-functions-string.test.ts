@@ -267,8 +267,14 @@ describe("string functions, stated behaviour", () => {
     expect(call("len", "a😀b")).toBe(3);
   });
 
-  it("strcat and strcat_delim treat null as empty; strcat converts other types", () => {
+  it("strcat and strcat_delim treat null as empty; strcat converts other types as tostring does", () => {
     expect(call("strcat", "a", null, 1, true)).toBe("a1true");
+    // The replace-regex page's example: strcat(tostring(duration), ...) and strcat_delim's trace summary show
+    // a duration as "125ms".
+    expect(call("strcat", ms(125), "|", dt("2024-11-06T10:00:00Z"), "|", { a: [1] })).toBe(
+      '125ms|2024-11-06T10:00:00Z|{"a":[1]}',
+    );
+    expect(call("strlen", ms(80_000))).toBe(5);
     expect(call("strcat_delim", "-", "a", undefined, "b")).toBe("a--b");
   });
 
@@ -321,6 +327,9 @@ describe("string functions, stated behaviour", () => {
     expect(call("indexof_regex", "abc", "c", 0, 1, -2)).toBeNull();
     expect(call("indexof_regex", "a1b2c3", "[0-9]", 0, 2)).toBe(3);
     expect(call("indexof_regex", "a1b2c3", "[0-9]", 2)).toBe(3);
+    // The match's own position, not the first place its text occurs.
+    expect(call("indexof_regex", "concat cat", "\\bcat")).toBe(7);
+    expect(call("indexof_regex", "x😀ab", "ab")).toBe(2);
   });
 
   it("trim family: a cutset of characters at either end; the regex forms remove repeated matches", () => {
@@ -341,6 +350,9 @@ describe("string functions, stated behaviour", () => {
     expect(call("strcmp", "a", "b")).toBe(-1);
     expect(call("strcmp", "GET", "GET")).toBe(0);
     expect(call("strcmp", "b", "a")).toBe(1);
+    // By code point (UTF-8 byte order, as the Go service compares), not by UTF-16 unit: U+FFFD < U+1F600.
+    expect(call("strcmp", "\uFFFD", "😀")).toBe(-1);
+    expect(call("strcmp", "a😀", "a😀b")).toBe(-1);
   });
 
   it("parse_csv: quoted fields and doubled quotes", () => {
@@ -369,6 +381,9 @@ describe("string functions, stated behaviour", () => {
     expect(call("base64_encode_fromarray", [300])).toBe("");
     expect(call("base64_decode_toarray", "***")).toEqual([]);
     expect(call("base64_decode_tostring", "***")).toBeNull();
+    // Bytes that are not UTF-8 (0xff) make no string; an encoded U+FFFD is a character like any other.
+    expect(call("base64_decode_tostring", "/w==")).toBeNull();
+    expect(call("base64_decode_tostring", call("base64_encode_tostring", "\uFFFD"))).toBe("\uFFFD");
   });
 
   it("url_encode encodes a lone surrogate as U+FFFD rather than failing", () => {
@@ -498,6 +513,16 @@ describe("conversions (conversion-functions pages' 'Conversion behavior')", () =
     expect(call(name, ...args)).toEqual(expected);
   });
 
+  it("parse_json and todynamic refuse nesting deeper than an ingested event may have (100 levels)", () => {
+    const deep = "[".repeat(200_000) + "]".repeat(200_000);
+    expect(call("parse_json", deep)).toBe(deep);
+    expect(call("todynamic", deep)).toBeNull();
+    const ok = "[".repeat(100) + "]".repeat(100);
+    expect(call("tostring", call("parse_json", ok))).toBe(ok);
+    expect(call("parse_json", '{"a":"[[[[[["}')).toEqual({ a: "[[[[[[" });
+    expect(call("parse_json", '["\\"", [1]]')).toEqual(['"', [1]]);
+  });
+
   it("todatetime: the page's dates, numbers as nanoseconds, common layouts, null for the rest", () => {
     expect(call("todatetime", "2024-06-24")).toEqual(dt("2024-06-24T00:00:00Z"));
     expect(call("todatetime", "2022-11-13")).toEqual(dt("2022-11-13T00:00:00Z"));
@@ -531,5 +556,31 @@ describe("conversions (conversion-functions pages' 'Conversion behavior')", () =
     expect(call("tostring", new Timespan(1500n))).toBe("1.5µs");
     expect(call("tostring", new Timespan(-2_000_000n))).toBe("-2ms");
     expect(call("tostring", { a: [1, dt("2024-01-01T00:00:00Z")] })).toBe('{"a":[1,"2024-01-01T00:00:00Z"]}');
+  });
+});
+
+describe("text that would make a backtracking pattern stall answers at once", () => {
+  // Each of these took seconds at 20,000 characters with the patterns the emulator first had (a digit run that
+  // could be split between \d+ and \d*, a run of blanks between \s* and \s+): quadratic. At 200,000 they would
+  // take minutes; linear patterns answer in milliseconds, well inside the test's timeout.
+  const digits = "1".repeat(200_000) + "x";
+
+  it.each<[string, unknown[], unknown]>([
+    ["sqrt", [digits], null],
+    ["todouble", [digits], null],
+    ["toint", [digits], null],
+    ["parse_bytes", [digits], 0],
+    ["totimespan", [digits], null],
+    ["totimespan", ["1".repeat(200_000) + "h1x"], null],
+    ["todatetime", ["2024-01-01" + " ".repeat(200_000) + "x"], null],
+    ["todatetime", ["02 Jan 2006" + " ".repeat(200_000) + "x"], null],
+    ["array_extract", [[1], "$" + ".a".repeat(100_000)], []],
+  ])("%s", (name, args, expected) => {
+    expect(call(name, ...args)).toEqual(expected);
+  });
+
+  it("parse_url of a long run of colons", () => {
+    const parsed = call("parse_url", "http://" + "a:".repeat(100_000) + "x") as { host: string };
+    expect(parsed.host).toBe("a");
   });
 });

@@ -4,8 +4,8 @@
  * run through runAplQuery (the `POST /v1/datasets/_apl` handler) in the tabular format; rows are read back as
  * objects of the output columns.
  */
-import { AplError, parseApl } from "../../emulator/apl";
-import { runAplQuery } from "../../emulator/query";
+import { AplError, compileQuery, parseApl } from "../../emulator/apl";
+import { execute, QueryInterrupted, runAplQuery } from "../../emulator/query";
 import { QueryBudget } from "../../emulator/query/budget";
 import { EventStore } from "../../emulator/store/events";
 
@@ -165,6 +165,12 @@ describe("tabular operators, as their pages document them", () => {
       [2, 2, 1],
     ],
     [
+      "histogram.mdx: by histogram(x, 10) groups x in bins of 10",
+      "logs | summarize n = count() by histogram(ms, 10) | sort by ms asc",
+      "ms",
+      [0, 10, 30, 250],
+    ],
+    [
       "summarize-operator.mdx: an expression over aggregations",
       "logs | summarize r = round(100.0 * countif(status == '200') / count(), 1)",
       "r",
@@ -245,6 +251,18 @@ describe("tabular operators, as their pages document them", () => {
     ["search-operator.mdx: a term in any column", "logs | search 'login'", "id", ["d"]],
     ["search-operator.mdx: field:term", "logs | search method:'post' | sort by id asc", "id", ["c", "d"]],
     ["search-operator.mdx: a wildcard term is a prefix", "logs | search 'miss*'", "id", ["b"]],
+    [
+      "search-operator.mdx: search in (datasets) at the start",
+      "search in (*logs) 'carol' | project id",
+      "id",
+      ["c"],
+    ],
+    [
+      "search-operator.mdx: search at the start reads every dataset",
+      "search 'Americas' | project dc",
+      "dc",
+      ["us"],
+    ],
     ["sample-operator.mdx: sample n returns n rows", "logs | sample 3 | count", "Count", [3]],
     [
       "getschema-operator.mdx: names, ordinals and types",
@@ -304,16 +322,34 @@ describe("union, join and lookup (union-operator.mdx, join-operator.mdx, lookup-
     ],
     ["union at the start of a query", "union logs, dcs | count", "Count", [8]],
     [
+      "union kind=inner keeps only the columns every table has",
+      "union kind=inner logs, dcs | getschema | where ColumnName !startswith '_'",
+      "ColumnName",
+      ["dc"],
+    ],
+    [
       "join kind=inner keeps each matching pair",
       "logs | join kind=inner (dcs) on dc | sort by id asc",
       "region",
       ["Europe", "Americas", "Europe"],
     ],
     [
-      "join kind=innerunique: one left row per key",
-      "logs | join kind=innerunique (dcs) on dc | count",
+      "join's default kind is inner: every matching pair",
+      "logs | join (dcs | union (dcs | where dc == 'eu')) on dc | count",
       "Count",
-      [2],
+      [5],
+    ],
+    [
+      "join kind=innerunique: each left row with its first right match only",
+      "logs | join kind=innerunique (dcs | union (dcs | where dc == 'eu')) on dc | count",
+      "Count",
+      [3],
+    ],
+    [
+      "join on left_expr == right_expr, each side read from its own dataset",
+      "logs | join kind=inner (['audit-logs'] | project who = actor, rid = toupper(id)) on toupper(id) == rid | sort by id asc",
+      "who",
+      ["alice", "carol"],
     ],
     [
       "join kind=leftouter keeps unmatched left rows with nulls",
@@ -369,6 +405,23 @@ describe("union, join and lookup (union-operator.mdx, join-operator.mdx, lookup-
     expect(await column(apl, col)).toEqual(want);
   });
 
+  it("the table's sources and datasetNames list every dataset read, a wildcard's matches included", async () => {
+    const res = await runAplQuery(store(), { apl: "logs | union *logs | join (dcs) on dc" }, "tabular", NOW);
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    const body = res.body as any;
+    expect(body.datasetNames).toEqual(["logs", "audit-logs", "dcs"]);
+    expect(body.tables[0].sources).toEqual([{ name: "logs" }, { name: "audit-logs" }, { name: "dcs" }]);
+    const printed = await runAplQuery(store(), { apl: "print 1" }, "tabular", NOW);
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    expect((printed.body as any).datasetNames).toEqual([]);
+  });
+
+  it("the status's rowsExamined counts the rows a union's members examined", async () => {
+    const res = await runAplQuery(store(), { apl: "logs | union ['audit-logs'] | count" }, "tabular", NOW);
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    expect((res.body as any).status.rowsExamined).toBe(LOGS.length + AUDIT.length);
+  });
+
   it("join with a right column of the left's name suffixes it with 1", async () => {
     const { fields } = await run("logs | join kind=inner (dcs) on dc");
     expect(fields).toContain("dc1");
@@ -415,6 +468,13 @@ describe("statements and sources (query-statement/*.mdx, the data types page's d
       ["b", "c"],
     ],
     ["let binds a table", "let gets = logs | where method == 'GET'; gets | count", "Count", [3]],
+    ["let binds a dataset by its bare name", "let l = logs; l | count", "Count", [5]],
+    [
+      "let binds a scalar from another scalar",
+      "let a = 20; let b = a; logs | where ms > b | count",
+      "Count",
+      [2],
+    ],
     [
       "a let-bound table in a join",
       "let regions = dcs | project dc, region; logs | join kind=inner (regions) on dc | count",
@@ -495,6 +555,7 @@ describe("refusals name the construct and why (issue 45: 'not supported by the e
     ["a let without its ';' before the query", "let x = 1 logs | count", 1, 11, "';'"],
     ["parse without with", "logs | parse uri '/api/' rest", 1, 18, "'with'"],
     ["between without ..", "logs | where ms between (1, 2)", 1, 27, "'..'"],
+    ["a single = in a condition", "logs | where ms = 2", 1, 17, "compare with =="],
   ])("syntax: %s names what was expected, at line:column", (_rule, apl, line, column, expected) => {
     let err: unknown;
     try {
@@ -505,5 +566,102 @@ describe("refusals name the construct and why (issue 45: 'not supported by the e
     expect(err).toBeInstanceOf(AplError);
     expect(err).toMatchObject({ line, column });
     expect((err as AplError).message).toContain(expected);
+  });
+});
+
+describe("every operator that takes its input whole runs in the budget's slices (a long one can be stopped)", () => {
+  const ROWS = 20_000;
+  const SLICE = 1000;
+  let big: EventStore;
+  beforeAll(() => {
+    big = new EventStore();
+    big.append(
+      "big",
+      Array.from({ length: ROWS }, (_, i) => ({
+        timeNs: T0 + BigInt(i),
+        data: { k: i % 7, s: `id=${i} ok`, arr: [i, i + 1] },
+      })),
+      T0,
+    );
+  });
+
+  /** Checkpoints a query passes with slices of {@link SLICE} rows (emulator/query/budget.ts). */
+  async function checkpoints(apl: string): Promise<number> {
+    const budget = new QueryBudget();
+    budget.rowsPerSlice = SLICE;
+    const plan = compileQuery(parseApl(apl), { now: NOW });
+    await execute(big.events("big") ?? [], plan, {
+      pageLimit: 10,
+      budget,
+      datasetEvents: (name) => big.events(name),
+      datasetNames: () => big.names(),
+    });
+    return budget.checkpoints;
+  }
+
+  it.each([
+    ["mv-expand", "big | mv-expand arr"],
+    ["distinct", "big | distinct s"],
+    ["union", "big | union big"],
+    ["join", "big | join kind=inner (big | where k == 1 | take 3) on k"],
+    ["lookup", "big | lookup (big | distinct k) on k"],
+    ["project-keep", "big | project-keep k, s"],
+    ["project-away of _time", "big | project-away _time"],
+    ["project-rename", "big | project-rename t = s"],
+    ["getschema", "big | getschema"],
+    ["sample", "big | sample 10"],
+    ["sample-distinct", "big | sample-distinct 3 of k"],
+    ["make-series", "big | make-series count() on _time step 1ms"],
+  ])("%s passes checkpoints of its own, besides the scan's", async (_op, apl) => {
+    // The scan alone: ROWS / SLICE checkpoints, less the last.
+    const scan = await checkpoints("big | where k >= 0");
+    expect(scan).toBeGreaterThan(0);
+    expect(await checkpoints(apl)).toBeGreaterThan(scan);
+  });
+
+  it.each([
+    ["parse", "big | parse s with 'id=' n:long ' ' rest"],
+    ["parse-where", "big | parse-where s with 'id=' n:long ' ' rest"],
+    ["parse-kv", "big | parse-kv s as (id) with (pair_delimiter=' ', kv_delimiter='=')"],
+    ["extend-valid", "big | extend-valid k = k + 1"],
+    ["project-away", "big | project-away arr"],
+    ["redact", "big | redact @'\\d' on s"],
+  ])("%s works a row at a time inside the scan, and so within its checkpoints", async (_op, apl) => {
+    const plan = compileQuery(parseApl(apl), { now: NOW });
+    const op = plan.ops[0];
+    expect(op.op === "table" && op.rowwise !== undefined).toBe(true);
+    expect(await checkpoints(apl)).toBeGreaterThanOrEqual(await checkpoints("big | where k >= 0"));
+  });
+
+  it("past its budget, a query stops at an operator's checkpoint", async () => {
+    // The clock stands still through the scan and moves one ms per reading once mv-expand runs; the budget
+    // allows 2 ms, so mv-expand's own checkpoints stop the query.
+    let ms = 0;
+    let expanding = false;
+    const budget = new QueryBudget({ timeoutMs: 2, clock: () => (expanding ? ms++ : 0) });
+    budget.rowsPerSlice = SLICE;
+    const plan = compileQuery(parseApl("big | mv-expand arr"), { now: NOW });
+    const expand = plan.ops[0];
+    if (expand.op !== "table") throw new Error("mv-expand is a table operator");
+    const run = expand.run.bind(expand);
+    expand.run = (input, env) => {
+      expanding = true;
+      return run(input, env);
+    };
+    await expect(execute(big.events("big") ?? [], plan, { pageLimit: 10, budget })).rejects.toBeInstanceOf(
+      QueryInterrupted,
+    );
+    expect(expanding).toBe(true);
+  });
+});
+
+describe("summarize's output names", () => {
+  it("repeated names are made unique as the service does (x, x1)", async () => {
+    const { fields } = await run("logs | summarize max(ms), max(ms)");
+    expect(fields).toEqual(["max_ms", "max_ms1"]);
+  });
+
+  it("['a.b'] reaches a nested a.b when no flat key holds it (the service flattens nested objects)", async () => {
+    expect(await column("logs | where id == 'e' | project v = ['bag.a']", "v")).toEqual([1]);
   });
 });

@@ -80,3 +80,48 @@ describe("APL front end (property): 200 or 4xx, never 5xx, with bounded work", (
     await fc.assert(fc.asyncProperty(aplQueryEdited, check), { numRuns: 300 });
   });
 });
+
+describe("the reference's own queries, each with a random edit (a token deleted, a token copied elsewhere, the text cut)", () => {
+  it("only ever answer 200, 400 or 404, never a 5xx or a throw", async () => {
+    const { readFileSync } = await import("node:fs");
+    const { httpLogs } = await import("../fixtures/apl-docs/datasets");
+    const corpus = JSON.parse(readFileSync(`${__dirname}/../fixtures/apl-docs/queries.json`, "utf8")) as {
+      queries: { apl: string }[];
+    };
+    const queries = corpus.queries.map((q) => q.apl).filter((apl) => apl.includes("['sample-http-logs']"));
+    const end = Date.UTC(2026, 0, 2);
+    const s = new EventStore();
+    s.append(
+      "sample-http-logs",
+      httpLogs(200, end - 3_600_000, end).map((data) => ({
+        timeNs: BigInt(Date.parse(String(data._time))) * 1_000_000n,
+        data,
+      })),
+      T0,
+    );
+    await fc.assert(
+      fc.asyncProperty(
+        fc.nat(queries.length - 1),
+        fc.nat(),
+        fc.nat(),
+        fc.constantFrom("delete", "copy", "cut"),
+        async (which, at, from, edit) => {
+          const apl = queries[which];
+          const tokens = tokenize(apl).slice(0, -1);
+          if (tokens.length === 0) return;
+          const cut = tokens[at % tokens.length];
+          const other = tokens[from % tokens.length];
+          const edited =
+            edit === "delete"
+              ? apl.slice(0, cut.start) + apl.slice(cut.end)
+              : edit === "copy"
+                ? `${apl.slice(0, cut.start)}${apl.slice(other.start, other.end)} ${apl.slice(cut.start)}`
+                : apl.slice(0, cut.end);
+          const res = await runAplQuery(s, { apl: edited }, "tabular", BigInt(end) * 1_000_000n);
+          expect([200, 400, 404]).toContain(res.status);
+        },
+      ),
+      { numRuns: 1500 },
+    );
+  }, 120_000);
+});

@@ -120,6 +120,12 @@ describe("matching", () => {
     ).toEqual(["", "", ""]);
   });
 
+  it("firstIndex: UTF-16 offsets of the first match", () => {
+    expect(compileRegex("\\bcat").firstIndex("concat cat")).toEqual([7, 10]);
+    expect(compileRegex("é+").firstIndex("😀ééb")).toEqual([2, 4]);
+    expect(compileRegex("z").firstIndex("abc")).toBeNull();
+  });
+
   it("count: the number of matches, empty ones included", () => {
     expect(compileRegex("x*").count("ab")).toBe(3);
     expect(compileRegex("\\d+").count("1-2, 30-40, x")).toBe(4);

@@ -432,3 +432,38 @@ describe("errors", () => {
     expect(res.body.message).toMatch(message);
   });
 });
+
+describe("regexes never stall (issue 45): RE2, linear in the subject", () => {
+  const subject = `${"a".repeat(50_000)}!`;
+
+  it("the legacy regexp filter answers (a+)+$ over a long field at once", async () => {
+    const s = new (await import("../../emulator/store/events")).EventStore();
+    s.append("r", [{ timeNs: 1_000_000_000n, data: { msg: subject } }], 1_000_000_000n);
+    const { runLegacyQuery } = await import("../../emulator/query");
+    const started = process.hrtime.bigint();
+    const res = await runLegacyQuery(s, "r", {
+      startTime: "1970-01-01T00:00:00Z",
+      endTime: "1970-01-01T00:00:02Z",
+      filter: { op: "regexp", field: "msg", value: "(a+)+$" },
+    });
+    expect(res.status).toBe(200);
+    expect((res.body as { matches: unknown[] }).matches).toEqual([]);
+    // V8's backtracking engine stalls for minutes at 35 characters; RE2 takes milliseconds at 50,000.
+    expect(Number(process.hrtime.bigint() - started) / 1e9).toBeLessThan(10);
+  });
+
+  it("APL's matches regex and parse kind=regex answer it at once too", async () => {
+    const s = new (await import("../../emulator/store/events")).EventStore();
+    s.append("r", [{ timeNs: 1_000_000_000n, data: { msg: subject } }], 1_000_000_000n);
+    const { runAplQuery } = await import("../../emulator/query");
+    const started = process.hrtime.bigint();
+    const where = await runAplQuery(s, { apl: "r | where msg matches regex '(a+)+$' | count" }, "tabular");
+    const parse = await runAplQuery(
+      s,
+      { apl: "r | parse kind=regex msg with '(a+)+$' x | count" },
+      "tabular",
+    );
+    expect([where.status, parse.status]).toEqual([200, 200]);
+    expect(Number(process.hrtime.bigint() - started) / 1e9).toBeLessThan(10);
+  });
+});

@@ -1,7 +1,7 @@
 /** dcount, topk, make_list and make_set: aggregations over the values themselves rather than their magnitudes. */
 import { sortCompare, toOutput } from "../values";
 import { AggregationArgumentError, type AggregationFunction } from "./contract";
-import { describe, isNullish, namedAfterFirstArg, positiveInt, valueKey } from "./shared";
+import { describe, distinctKey, isNullish, namedAfterFirstArg, positiveInt } from "./shared";
 
 /**
  * dcount(x [, accuracy]): the number of distinct non-null values, counted exactly with a set. The reference
@@ -24,10 +24,10 @@ export function defineDcount(fn: string): AggregationFunction {
           `${fn}() takes an accuracy level 0 to 4, got ${describe(accuracy)}`,
         );
       }
-      const seen = new Set<string>();
+      const seen = new Set<unknown>();
       return {
         add([v]) {
-          if (!isNullish(v)) seen.add(valueKey(v));
+          if (!isNullish(v)) seen.add(distinctKey(v));
         },
         result: () => [seen.size],
       };
@@ -57,7 +57,7 @@ export function defineTopk(fn: string, exactValues = TOPK_EXACT_VALUES): Aggrega
     create(constants) {
       const k = positiveInt(constants[1], fn, "k");
       const capacity = Math.max(exactValues, k);
-      const counts = new Map<string, { key: unknown; count: number; error: number }>();
+      const counts = new Map<unknown, { key: unknown; count: number; error: number }>();
       /** The largest count dropped so far: a newcomer may have been seen that often before. */
       let floor = 0;
       const byFrequency = (a: { key: unknown; count: number }, b: { key: unknown; count: number }) =>
@@ -65,7 +65,7 @@ export function defineTopk(fn: string, exactValues = TOPK_EXACT_VALUES): Aggrega
       return {
         add([v]) {
           if (isNullish(v)) return;
-          const key = valueKey(v);
+          const key = distinctKey(v);
           const entry = counts.get(key);
           if (entry) {
             entry.count++;
@@ -108,12 +108,12 @@ export function defineCollect(fn: string, kind: "list" | "set", defaultCap: numb
     create(constants) {
       const cap = constants[1] === undefined ? defaultCap : positiveInt(constants[1], fn, "a maximum size");
       const items: unknown[] = [];
-      const seen = kind === "set" ? new Set<string>() : undefined;
+      const seen = kind === "set" ? new Set<unknown>() : undefined;
       return {
         add([v]) {
           if (isNullish(v) || items.length >= cap) return;
           if (seen) {
-            const key = valueKey(v);
+            const key = distinctKey(v);
             if (seen.has(key)) return;
             seen.add(key);
           }

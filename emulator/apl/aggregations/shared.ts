@@ -9,6 +9,24 @@ export function isNullish(v: unknown): v is null | undefined {
 }
 
 /**
+ * The key of a value in the sets and maps of dcount, topk, make_set and spotlight: the value itself when it is a
+ * string, number or boolean (a Map tells 1 from "1" and puts 0 with -0 and NaN with NaN by itself), otherwise a
+ * string tagged with a NUL, which no ordinary text starts with (a text that does is tagged too, so nothing
+ * collides). Unlike {@link valueKey} it builds no string for the common values: about 100 ns a row less.
+ */
+export function distinctKey(v: unknown): string | number | boolean {
+  switch (typeof v) {
+    case "string":
+      return v.charCodeAt(0) === 0 ? `\u0000s${v}` : v;
+    case "number":
+    case "boolean":
+      return v;
+    default:
+      return `\u0000${valueKey(v)}`;
+  }
+}
+
+/**
  * A key that tells values apart by type and value, for distinct counting and sets of dynamic values: `1` and `"1"`
  * are different values, two datetimes at the same instant are one.
  */

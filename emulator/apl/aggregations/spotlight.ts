@@ -2,7 +2,7 @@
 import { DateTime, Timespan, sortCompare, toOutput } from "../values";
 import type { AggregationFunction } from "./contract";
 import { singleColumn } from "./naming";
-import { NumericInput, isNullish, valueKey } from "./shared";
+import { NumericInput, distinctKey, isNullish } from "./shared";
 import { TDigest } from "./tdigest";
 
 /** How many distinct values a numeric field may take and still be compared as categories (spotlight). */
@@ -15,7 +15,7 @@ const SPOTLIGHT_VALUES_SHOWN = 10;
 /** One field's two cohorts in spotlight. */
 class SpotlightField {
   /** value key -> the value and its count in each cohort (selected, baseline) */
-  readonly values = new Map<string, { value: unknown; counts: [number, number] }>();
+  readonly values = new Map<unknown, { value: unknown; counts: [number, number] }>();
   other: [number, number] = [0, 0];
   present: [number, number] = [0, 0];
   readonly input = new NumericInput(true);
@@ -32,7 +32,7 @@ class SpotlightField {
         : undefined;
     if (x === undefined) this.numeric = false;
     else this.digests[cohort].add(x);
-    const key = valueKey(v);
+    const key = distinctKey(v);
     const entry = this.values.get(key);
     if (entry) entry.counts[cohort]++;
     else if (this.values.size < SPOTLIGHT_VALUES_MAX) {

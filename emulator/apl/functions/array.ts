@@ -5,7 +5,7 @@
  */
 import { equalValues, sortCompare, Timespan } from "../values";
 import { asArray, asBag, asInteger, asString, fn, type FunctionTable, isBag, isNull } from "./common";
-import { aplToString } from "./conversion";
+import { aplToString } from "./text";
 import { characterCount } from "./string";
 
 /** A one-array function that answers null when the argument is not an array. */
@@ -72,6 +72,11 @@ function indexOf(a: unknown[], [lookup, start, length, occurrence]: unknown[]): 
 /** One step of a JSONPath expression: a member name, an index, or a wildcard. */
 type PathStep = { kind: "name"; name: string } | { kind: "index"; index: number } | { kind: "all" };
 
+/** `.name` or `.*`. */
+const MEMBER_STEP = /\.(\*|[^.[\]]+)/y;
+/** `[*]`, `[n]`, `['name']` or `["name"]`. */
+const BRACKET_STEP = /\[\s*(?:(\*)|(-?\d+)|'((?:[^'\\]|\\.)*)'|"((?:[^"\\]|\\.)*)")\s*\]/y;
+
 /** The steps of a JSONPath (`$`, `.name`, `['name']`, `["name"]`, `[n]`, `[*]`, `.*`); null when malformed. */
 export function parseJsonPath(path: string): PathStep[] | null {
   const t = path.trim();
@@ -79,19 +84,17 @@ export function parseJsonPath(path: string): PathStep[] | null {
   const steps: PathStep[] = [];
   let i = 1;
   while (i < t.length) {
-    if (t[i] === ".") {
-      const m = /^\.(\*|[^.[\]]+)/.exec(t.slice(i));
-      if (!m) return null;
-      steps.push(m[1] === "*" ? { kind: "all" } : { kind: "name", name: m[1] });
-      i += m[0].length;
-    } else if (t[i] === "[") {
-      const m = /^\[\s*(?:(\*)|(-?\d+)|'((?:[^'\\]|\\.)*)'|"((?:[^"\\]|\\.)*)")\s*\]/.exec(t.slice(i));
-      if (!m) return null;
-      if (m[1]) steps.push({ kind: "all" });
-      else if (m[2] !== undefined) steps.push({ kind: "index", index: Number(m[2]) });
-      else steps.push({ kind: "name", name: (m[3] ?? m[4]).replace(/\\(.)/g, "$1") });
-      i += m[0].length;
-    } else return null;
+    // Sticky patterns match where the last step ended, without copying the rest of the path each time.
+    const shape = t[i] === "." ? MEMBER_STEP : t[i] === "[" ? BRACKET_STEP : null;
+    if (shape === null) return null;
+    shape.lastIndex = i;
+    const m = shape.exec(t);
+    if (!m) return null;
+    if (shape === MEMBER_STEP) steps.push(m[1] === "*" ? { kind: "all" } : { kind: "name", name: m[1] });
+    else if (m[1]) steps.push({ kind: "all" });
+    else if (m[2] !== undefined) steps.push({ kind: "index", index: Number(m[2]) });
+    else steps.push({ kind: "name", name: (m[3] ?? m[4]).replace(/\\(.)/g, "$1") });
+    i = shape.lastIndex;
   }
   return steps;
 }

@@ -4,7 +4,9 @@
  * wrong type, or a null, with null rather than an error; these helpers return null for "not convertible", and
  * each function decides what that means for it (per its page under apl/scalar-functions).
  */
-import { DateTime, Timespan, toText } from "../values";
+import { aplToString, isBag, parseJsonText } from "./text";
+
+export { isBag };
 
 /** What a function may read besides its arguments: the query's clock and time range, in nanoseconds. */
 export interface FunctionContext {
@@ -47,22 +49,17 @@ export function isNull(v: unknown): v is null | undefined {
   return v === null || v === undefined;
 }
 
-/** A property bag (`dynamic` object): a plain object, not an array, datetime or timespan. */
-export function isBag(v: unknown): v is Record<string, unknown> {
-  return (
-    typeof v === "object" &&
-    v !== null &&
-    !Array.isArray(v) &&
-    !(v instanceof DateTime) &&
-    !(v instanceof Timespan)
-  );
-}
-
 /** A string argument: strings as they are, other scalars as tostring() writes them; null stays null. */
 export function asString(v: unknown): string | null {
   if (isNull(v)) return null;
-  return typeof v === "string" ? v : toText(v);
+  return typeof v === "string" ? v : aplToString(v);
 }
+
+/**
+ * A decimal number in text. Each digit has one place it can match, so a long run of digits that does not end
+ * well fails in linear time (`\d+\.?\d*` would try every split of the run: quadratic).
+ */
+const DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 
 /**
  * A numeric argument: numbers, booleans as 0/1, and strings that are wholly a decimal number (event fields often
@@ -73,7 +70,7 @@ export function asNumber(v: unknown): number | null {
   if (typeof v === "boolean") return v ? 1 : 0;
   if (typeof v === "string") {
     const t = v.trim();
-    if (t === "" || !/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(t)) return null;
+    if (t === "" || !DECIMAL.test(t)) return null;
     return Number(t);
   }
   return null;
@@ -94,12 +91,8 @@ export function real(n: number): number | null {
 export function asArray(v: unknown): unknown[] | null {
   if (Array.isArray(v)) return v;
   if (typeof v === "string" && v.trimStart().startsWith("[")) {
-    try {
-      const parsed: unknown = JSON.parse(v);
-      return Array.isArray(parsed) ? parsed : null;
-    } catch {
-      return null;
-    }
+    const parsed = parseJsonText(v);
+    return Array.isArray(parsed) ? parsed : null;
   }
   return null;
 }
@@ -108,12 +101,8 @@ export function asArray(v: unknown): unknown[] | null {
 export function asBag(v: unknown): Record<string, unknown> | null {
   if (isBag(v)) return v;
   if (typeof v === "string" && v.trimStart().startsWith("{")) {
-    try {
-      const parsed: unknown = JSON.parse(v);
-      return isBag(parsed) ? parsed : null;
-    } catch {
-      return null;
-    }
+    const parsed = parseJsonText(v);
+    return isBag(parsed) ? parsed : null;
   }
   return null;
 }

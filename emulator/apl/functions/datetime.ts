@@ -196,7 +196,7 @@ export function parseDateTimeText(text: string): bigint | null {
   const fast = parseRfc3339Ns(t);
   if (fast !== undefined) return fast;
   let m =
-    /^(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(?:[Tt ](\d{1,2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?)?\s*(Z|z|UTC|GMT|[+-]\d{2}:?\d{2}|[+-]\d{2})?(?:\s+[A-Z]{2,5})?$/.exec(
+    /^(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(?:[Tt ](\d{1,2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?)? ?(Z|z|UTC|GMT|[+-]\d{2}:?\d{2}|[+-]\d{2})?(?: [A-Z]{2,5})?$/.exec(
       t,
     );
   if (m) {
@@ -281,47 +281,16 @@ export function parseTimespanText(text: string): bigint | null {
       fractionNs(frac);
     return sign === "-" ? -ns : ns;
   }
-  m = /^([+-])?((?:(?:\d+\.?\d*|\.\d+)(?:ns|us|µs|μs|ms|s|m|h|d))+)$/.exec(t);
+  m = /^([+-])?((?:(?:\d+(?:\.\d*)?|\.\d+)(?:ns|us|µs|μs|ms|s|m|h|d))+)$/.exec(t);
   if (m) {
     let total = 0n;
-    for (const part of m[2].matchAll(/(\d*)\.?(\d*)(ns|us|µs|μs|ms|s|m|h|d)/g)) {
-      total += scaled(part[1], part[2], DURATION_UNITS[part[3]]);
+    for (const part of m[2].matchAll(/(\d*)(?:\.(\d*))?(ns|us|µs|μs|ms|s|m|h|d)/g)) {
+      total += scaled(part[1], part[2] ?? "", DURATION_UNITS[part[3]]);
     }
     return m[1] === "-" ? -total : total;
   }
   if (t === "0") return 0n;
   return null;
-}
-
-/** Go's time.Duration.String(): "1h0m0s", "1m20s", "1.5s", "2ms", "1.5µs", "0s" (the tostring page). */
-export function formatGoDuration(ns: bigint): string {
-  if (ns === 0n) return "0s";
-  const negative = ns < 0n;
-  let u = negative ? -ns : ns;
-  const sign = negative ? "-" : "";
-  const fraction = (value: bigint, unit: bigint): string => {
-    const whole = value / unit;
-    const rest = value % unit;
-    if (rest === 0n) return whole.toString();
-    const digits = rest
-      .toString()
-      .padStart(unit.toString().length - 1, "0")
-      .replace(/0+$/, "");
-    return `${whole}.${digits}`;
-  };
-  if (u < NS_PER_S) {
-    if (u < NS_PER_US) return `${sign}${u}ns`;
-    if (u < NS_PER_MS) return `${sign}${fraction(u, NS_PER_US)}µs`;
-    return `${sign}${fraction(u, NS_PER_MS)}ms`;
-  }
-  let out = "";
-  const hours = u / NS_PER_HOUR;
-  u -= hours * NS_PER_HOUR;
-  const minutes = u / NS_PER_MIN;
-  u -= minutes * NS_PER_MIN;
-  if (hours > 0n) out += `${hours}h`;
-  if (hours > 0n || minutes > 0n) out += `${minutes}m`;
-  return `${sign}${out}${fraction(u, NS_PER_S)}s`;
 }
 
 /** Part names seen so far, normalized: the part is nearly always a constant, so each row skips the rewrite. */

@@ -4,6 +4,9 @@
  */
 import { asArray, asString, fn, type FunctionTable, unary } from "./common";
 
+/** A decoder that refuses malformed UTF-8 rather than writing U+FFFD for it. */
+const STRICT_UTF8 = new TextDecoder("utf-8", { fatal: true });
+
 /** Standard or URL-safe Base64, padding optional; null when the text is not Base64. */
 function decodeBase64(text: string): Buffer | null {
   const t = text.trim();
@@ -29,8 +32,11 @@ export const ENCODING_FUNCTIONS: FunctionTable = {
     const bytes = decodeBase64(asString(v)!);
     if (bytes === null) return null;
     // Bytes that are not UTF-8 make no string (Kusto returns null there too).
-    const text = new TextDecoder("utf-8", { fatal: false }).decode(bytes);
-    return text.includes("\uFFFD") ? null : text;
+    try {
+      return STRICT_UTF8.decode(bytes);
+    } catch {
+      return null;
+    }
   }),
   // apl/scalar-functions/string-functions/base64-decode-toarray: an empty array for input that is not Base64.
   base64_decode_toarray: unary((v) => {

@@ -5,7 +5,7 @@
  * service's price table and are refused (see ./index.ts).
  */
 import { asArray, asInteger, asString, fn, type FunctionTable, isBag, isNull } from "./common";
-import { aplToString } from "./conversion";
+import { aplToString } from "./text";
 
 /** A message's role ("" when it has none). */
 function roleOf(m: unknown): string {

@@ -8,7 +8,7 @@
  */
 import { createHash } from "node:crypto";
 import { asInteger, fn, type FunctionTable, isNull } from "./common";
-import { aplToString } from "./conversion";
+import { aplToString } from "./text";
 
 const MASK = (1n << 64n) - 1n;
 const P1 = 0x9e3779b185ebca87n;

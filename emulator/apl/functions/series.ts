@@ -87,62 +87,94 @@ function stats(v: unknown): number[] | null {
   return [min, minIdx, max, maxIdx, mean, variance, Math.sqrt(variance)];
 }
 
-/** The discrete Fourier transform (inverse when `inverse`), radix-2 when the length is a power of two. */
+/** In-place iterative Cooley-Tukey FFT of a power-of-two length (sign -1 forward, +1 inverse, unscaled). */
+function radix2(r: Float64Array, m: Float64Array, sign: number): void {
+  const n = r.length;
+  for (let i = 1, j = 0; i < n; i++) {
+    let bit = n >> 1;
+    for (; j & bit; bit >>= 1) j ^= bit;
+    j ^= bit;
+    if (i < j) {
+      [r[i], r[j]] = [r[j], r[i]];
+      [m[i], m[j]] = [m[j], m[i]];
+    }
+  }
+  for (let len = 2; len <= n; len <<= 1) {
+    const half = len >> 1;
+    const angle = (sign * 2 * Math.PI) / len;
+    for (let k = 0; k < half; k++) {
+      const wr = Math.cos(angle * k);
+      const wi = Math.sin(angle * k);
+      for (let i = k; i < n; i += len) {
+        const xr = r[i + half] * wr - m[i + half] * wi;
+        const xi = r[i + half] * wi + m[i + half] * wr;
+        r[i + half] = r[i] - xr;
+        m[i + half] = m[i] - xi;
+        r[i] += xr;
+        m[i] += xi;
+      }
+    }
+  }
+}
+
+/**
+ * The discrete Fourier transform (inverse when `inverse`, scaled by 1/n) of any length in O(n log n): radix-2
+ * when the length is a power of two, otherwise Bluestein's chirp-z algorithm, which turns the transform into a
+ * circular convolution computed with power-of-two transforms.
+ */
 export function dft(re: number[], im: number[], inverse: boolean): [number[], number[]] {
   const n = re.length;
   const sign = inverse ? 1 : -1;
-  const outRe = new Array<number>(n).fill(0);
-  const outIm = new Array<number>(n).fill(0);
-  if (n > 0 && (n & (n - 1)) === 0) {
-    // Iterative Cooley-Tukey on a bit-reversed copy.
-    const r = [...re];
-    const m = [...im];
-    for (let i = 1, j = 0; i < n; i++) {
-      let bit = n >> 1;
-      for (; j & bit; bit >>= 1) j ^= bit;
-      j ^= bit;
-      if (i < j) {
-        [r[i], r[j]] = [r[j], r[i]];
-        [m[i], m[j]] = [m[j], m[i]];
-      }
-    }
-    for (let len = 2; len <= n; len <<= 1) {
-      const angle = (sign * 2 * Math.PI) / len;
-      for (let i = 0; i < n; i += len) {
-        for (let k = 0; k < len / 2; k++) {
-          const wr = Math.cos(angle * k);
-          const wi = Math.sin(angle * k);
-          const xr = r[i + k + len / 2] * wr - m[i + k + len / 2] * wi;
-          const xi = r[i + k + len / 2] * wi + m[i + k + len / 2] * wr;
-          r[i + k + len / 2] = r[i + k] - xr;
-          m[i + k + len / 2] = m[i + k] - xi;
-          r[i + k] += xr;
-          m[i + k] += xi;
-        }
-      }
-    }
-    for (let i = 0; i < n; i++) {
-      outRe[i] = inverse ? r[i] / n : r[i];
-      outIm[i] = inverse ? m[i] / n : m[i];
-    }
-    return [outRe, outIm];
+  const scale = inverse && n > 0 ? 1 / n : 1;
+  if (n === 0) return [[], []];
+  if ((n & (n - 1)) === 0) {
+    const r = Float64Array.from(re);
+    const m = Float64Array.from(im);
+    radix2(r, m, sign);
+    return [Array.from(r, (x) => x * scale), Array.from(m, (x) => x * scale)];
   }
+  // Chirp w[k] = exp(sign·iπk²/n); k² is taken mod 2n so the angle stays small and exact.
+  const wr = new Float64Array(n);
+  const wi = new Float64Array(n);
   for (let k = 0; k < n; k++) {
-    let sr = 0;
-    let si = 0;
-    for (let t = 0; t < n; t++) {
-      const angle = (sign * 2 * Math.PI * ((k * t) % n)) / n;
-      sr += re[t] * Math.cos(angle) - im[t] * Math.sin(angle);
-      si += re[t] * Math.sin(angle) + im[t] * Math.cos(angle);
-    }
-    outRe[k] = inverse ? sr / n : sr;
-    outIm[k] = inverse ? si / n : si;
+    const angle = (sign * Math.PI * ((k * k) % (2 * n))) / n;
+    wr[k] = Math.cos(angle);
+    wi[k] = Math.sin(angle);
+  }
+  let size = 1;
+  while (size < 2 * n - 1) size <<= 1;
+  const ar = new Float64Array(size);
+  const ai = new Float64Array(size);
+  const br = new Float64Array(size);
+  const bi = new Float64Array(size);
+  for (let k = 0; k < n; k++) {
+    ar[k] = re[k] * wr[k] - im[k] * wi[k];
+    ai[k] = re[k] * wi[k] + im[k] * wr[k];
+  }
+  br[0] = wr[0];
+  bi[0] = -wi[0];
+  for (let k = 1; k < n; k++) {
+    br[k] = br[size - k] = wr[k];
+    bi[k] = bi[size - k] = -wi[k];
+  }
+  radix2(ar, ai, -1);
+  radix2(br, bi, -1);
+  for (let k = 0; k < size; k++) {
+    const x = ar[k] * br[k] - ai[k] * bi[k];
+    ai[k] = ar[k] * bi[k] + ai[k] * br[k];
+    ar[k] = x;
+  }
+  radix2(ar, ai, 1);
+  const outRe = new Array<number>(n);
+  const outIm = new Array<number>(n);
+  for (let k = 0; k < n; k++) {
+    const cr = ar[k] / size;
+    const ci = ai[k] / size;
+    outRe[k] = (cr * wr[k] - ci * wi[k]) * scale;
+    outIm[k] = (cr * wi[k] + ci * wr[k]) * scale;
   }
   return [outRe, outIm];
 }
-
-/** Longest series the O(n²) transform takes (lengths that are powers of two have no limit but memory). */
-const DFT_LIMIT = 4096;
 
 /** series_fft / series_ifft: [real series, imaginary series]; nulls count as zero. */
 function transform(inverse: boolean) {
@@ -151,8 +183,6 @@ function transform(inverse: boolean) {
     if (re === null) return null;
     const im = imaginary === undefined ? re.map(() => 0) : numbers(imaginary);
     if (im === null || im.length !== re.length) return null;
-    const n = re.length;
-    if ((n & (n - 1)) !== 0 && n > DFT_LIMIT) return null;
     return dft(
       re.map((x) => x ?? 0),
       im.map((x) => x ?? 0),
@@ -281,16 +311,21 @@ export const SERIES_FUNCTIONS: FunctionTable = {
   series_fill_linear: fn(1, 1, ([v]) => {
     const a = numbers(v);
     if (a === null) return null;
-    const known = a.flatMap((x, i) => (x === null ? [] : [i]));
-    if (known.length === 0) return a;
     const out = [...a];
-    for (let i = 0; i < out.length; i++) {
-      if (out[i] !== null) continue;
-      const after = known.find((k) => k > i);
-      const before = [...known].reverse().find((k) => k < i);
-      if (before === undefined) out[i] = a[after!];
-      else if (after === undefined) out[i] = a[before];
-      else out[i] = a[before]! + ((a[after]! - a[before]!) * (i - before)) / (after - before);
+    // One pass: each run of nulls is filled from the values on either side of it.
+    let before = -1;
+    for (let i = 0; i <= out.length; i++) {
+      if (i < out.length && out[i] === null) continue;
+      const gapStart = before + 1;
+      if (i > gapStart) {
+        for (let j = gapStart; j < i; j++) {
+          if (before < 0 && i === out.length) break;
+          if (before < 0) out[j] = a[i];
+          else if (i === out.length) out[j] = a[before];
+          else out[j] = a[before]! + ((a[i]! - a[before]!) * (j - before)) / (i - before);
+        }
+      }
+      before = i;
     }
     return out;
   }),

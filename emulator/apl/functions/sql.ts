@@ -47,28 +47,42 @@ const KEYWORDS = new Set([
   "right",
 ]);
 
+/** Token shapes, sticky so each match starts where the last token ended (no copying of the rest). */
+const TOKEN_SHAPES: [Token["kind"], RegExp][] = [
+  ["word", /[A-Za-z_][A-Za-z0-9_$]*/y],
+  ["number", /\d+\.?\d*(?:[eE][+-]?\d+)?|\.\d+(?:[eE][+-]?\d+)?/y],
+  ["string", /'((?:[^']|'')*)'/y],
+  ["quoted", /"((?:[^"]|"")*)"|`([^`]*)`/y],
+  ["op", /<=|>=|<>|!=|=|<|>|\(|\)|,|\*|\+|-|\/|%|\.|;/y],
+];
+const BLANKS = /\s+/y;
+
 function tokenize(sql: string): Token[] | null {
   const tokens: Token[] = [];
   let i = 0;
   while (i < sql.length) {
-    const c = sql[i];
-    if (/\s/.test(c)) {
-      i++;
+    BLANKS.lastIndex = i;
+    if (BLANKS.test(sql)) {
+      i = BLANKS.lastIndex;
       continue;
     }
-    const rest = sql.slice(i);
-    let m: RegExpExecArray | null;
-    if ((m = /^[A-Za-z_][A-Za-z0-9_$]*/.exec(rest))) tokens.push({ kind: "word", text: m[0] });
-    else if ((m = /^(\d+\.?\d*(?:[eE][+-]?\d+)?|\.\d+(?:[eE][+-]?\d+)?)/.exec(rest)))
-      tokens.push({ kind: "number", text: m[0] });
-    else if ((m = /^'((?:[^']|'')*)'/.exec(rest)))
-      tokens.push({ kind: "string", text: m[1].replace(/''/g, "'") });
-    else if ((m = /^"((?:[^"]|"")*)"|^`([^`]*)`/.exec(rest)))
-      tokens.push({ kind: "quoted", text: (m[1] ?? m[2]).replace(/""/g, '"') });
-    else if ((m = /^(<=|>=|<>|!=|=|<|>|\(|\)|,|\*|\+|-|\/|%|\.|;)/.exec(rest)))
-      tokens.push({ kind: "op", text: m[0] });
-    else return null;
-    i += m[0].length;
+    let matched = false;
+    for (const [kind, shape] of TOKEN_SHAPES) {
+      shape.lastIndex = i;
+      const m = shape.exec(sql);
+      if (!m) continue;
+      const text =
+        kind === "string"
+          ? m[1].replace(/''/g, "'")
+          : kind === "quoted"
+            ? (m[1] ?? m[2]).replace(/""/g, '"')
+            : m[0];
+      tokens.push({ kind, text });
+      i += m[0].length;
+      matched = true;
+      break;
+    }
+    if (!matched) return null;
   }
   tokens.push({ kind: "end", text: "" });
   return tokens;
@@ -337,7 +351,8 @@ export function parseSql(sql: string): Node | null {
   try {
     return new SqlParser(tokens).statement();
   } catch (e) {
-    if (e instanceof SyntaxError) return null;
+    // A RangeError is the stack running out on thousands of nested parentheses: too deep to read, like bad SQL.
+    if (e instanceof SyntaxError || e instanceof RangeError) return null;
     throw e;
   }
 }
@@ -413,7 +428,7 @@ export function formatSql(model: Record<string, unknown>): string | null {
     }
     return sql;
   } catch (e) {
-    if (e instanceof TypeError) return null;
+    if (e instanceof TypeError || e instanceof RangeError) return null;
     throw e;
   }
 }

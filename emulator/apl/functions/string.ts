@@ -36,6 +36,18 @@ function sliceCharacters(s: string, start: number, length: number | undefined): 
   return start >= end ? "" : chars.slice(start, end).join("");
 }
 
+/**
+ * -1, 0 or 1 as `a` sorts before, with or after `b` by code point, which is the service's (Go's) byte order of
+ * UTF-8; JavaScript's < compares UTF-16 units, which puts U+E000..U+FFFF after the astral planes.
+ */
+export function compareCodePoints(a: string, b: string): number {
+  if (!hasSurrogates(a) && !hasSurrogates(b)) return a < b ? -1 : a > b ? 1 : 0;
+  const x = Array.from(a, (c) => c.codePointAt(0)!);
+  const y = Array.from(b, (c) => c.codePointAt(0)!);
+  for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i] < y[i] ? -1 : 1;
+  return x.length === y.length ? 0 : x.length < y.length ? -1 : 1;
+}
+
 /** The regex a function's pattern argument names; a non-string pattern is null (and so the result is null). */
 function regexArg(v: unknown): Regex | null {
   const pattern = asString(v);
@@ -193,7 +205,8 @@ function parseBytes(args: unknown[]): number | null {
   if (text === null) return null;
   const base = args[1] === undefined || isNull(args[1]) ? 2 : asInteger(args[1]);
   if (base !== 2 && base !== 10) return 0;
-  const m = /^\s*([+-]?(?:\d+\.?\d*|\.\d+))\s*([A-Za-z]*)\s*$/.exec(text);
+  // One optional space between number and unit: no two blanks patterns to split a run of spaces between.
+  const m = /^([+-]?(?:\d+(?:\.\d*)?|\.\d+))\s?([A-Za-z]*)$/.exec(text.trim());
   if (!m) return 0;
   const power = m[2] === "" ? 0 : BYTE_UNITS[m[2].toLowerCase()];
   if (power === undefined) return 0;
@@ -257,7 +270,7 @@ export const STRING_FUNCTIONS: FunctionTable = {
     const x = asString(a);
     const y = asString(b);
     if (x === null || y === null) return null;
-    return x < y ? -1 : x > y ? 1 : 0;
+    return compareCodePoints(x, y);
   }),
   strrep: fn(2, 3, ([value, times, delimiter]) => {
     const s = asString(value);
@@ -321,11 +334,9 @@ export const STRING_FUNCTIONS: FunctionTable = {
     const startN = start === undefined ? 0 : asInteger(start);
     if (startN === null || startN < 0) return null;
     return indexWithin(s, [s, pattern, startN, length, occurrence], (hay, from) => {
-      const tail = hay.slice(from);
-      const m = re.exec(tail);
-      if (m === null || m[0] === undefined) return null;
-      const at = from + tail.indexOf(m[0]);
-      return { at, next: at + Math.max(1, m[0].length) };
+      const m = re.firstIndex(hay.slice(from));
+      if (m === null) return null;
+      return { at: from + m[0], next: from + Math.max(m[1], m[0] + 1) };
     });
   }),
   replace_string: fn(3, 3, ([lookup, rewrite, text]) => {

@@ -4,7 +4,7 @@
  * username, password, query (a bag of parameters) and fragment.
  */
 import { asBag, asString, fn, type FunctionTable, isNull, unary } from "./common";
-import { aplToString } from "./conversion";
+import { aplToString } from "./text";
 
 /** A UTF-16 surrogate without its partner, which has no UTF-8 encoding: encoded as U+FFFD, as Go does. */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;

@@ -15,9 +15,11 @@ import {
   escapeRegex,
   fieldGetter,
   type CompileContext,
+  type Getter,
   type Plan,
   type PlanAggregation,
   type Row,
+  type RowwiseOp,
   type RunEnv,
   type Table,
   type TableOp,
@@ -26,7 +28,8 @@ import {
 import { AplError } from "../errors";
 import { parseDatetimeText } from "../parser";
 import { compileRegex, type Regex } from "../regex";
-import { DateTime, Timespan, toText, typeOf } from "../values";
+import { aplToString } from "../functions/text";
+import { DateTime, Timespan, typeOf } from "../values";
 import { createHash } from "node:crypto";
 
 const TIME_FIELDS = new Set(["_time", "_sysTime"]);
@@ -55,8 +58,8 @@ function cell(r: Row, name: string): unknown {
   return undefined;
 }
 
-/** A glob with `*` wildcards as a test on column names. */
-function globTest(pattern: string): (name: string) => boolean {
+/** A glob with `*` wildcards as a test on names (columns, union's dataset patterns). */
+export function globTest(pattern: string): (name: string) => boolean {
   if (!pattern.includes("*")) return (n) => n === pattern;
   const parts = pattern.split("*");
   return (n) => {
@@ -77,7 +80,7 @@ export function convertTo(type: string | undefined, v: unknown): unknown {
   if (type === undefined || v === null || v === undefined) return v ?? null;
   switch (type) {
     case "string":
-      return toText(v);
+      return aplToString(v);
     case "int":
     case "long": {
       const n =
@@ -119,14 +122,38 @@ function table(name: string, run: TableOp["run"]): TableOp {
   return { op: "table", name, run };
 }
 
+/** A row-at-a-time operator: run over whole tables, or inside the engine's lazy scan. */
+function rowwise(name: string, step: RowwiseOp): TableOp {
+  return {
+    op: "table",
+    name,
+    rowwise: step,
+    run: async (input, env) => {
+      const rows: Row[] = [];
+      await env.budget.each(input.rows, (r) => {
+        const out = step.map(r);
+        if (out) rows.push(out);
+      });
+      return { rows, columns: step.columns(input.columns) };
+    },
+  };
+}
+
+/** The input's columns followed by the new ones it lacks (undefined stays undefined: every key). */
+function withColumns(input: string[] | undefined, added: readonly string[]): string[] | undefined {
+  return input && [...input, ...added.filter((n) => !input.includes(n))];
+}
+
 /** A table operator for every operator the plan does not run row by row. */
 export function lowerOperator(o: Operator, ctx: CompileContext, inputName = ""): TableOp {
   switch (o.op) {
     case "extend": {
       // extend-valid: a null result leaves the column's value as it was.
       const cols = o.columns.map((c) => ({ name: c.name, get: compileExpr(c.expr, ctx) }));
-      return table("extend-valid", async (input, env) => ({
-        rows: await env.budget.map(input.rows, (r) => {
+      const names = cols.map((c) => c.name);
+      return rowwise("extend-valid", {
+        drops: false,
+        map: (r) => {
           const data = { ...r.data };
           for (const c of cols) {
             const v = c.get(r);
@@ -134,17 +161,33 @@ export function lowerOperator(o: Operator, ctx: CompileContext, inputName = ""):
             else if (!hasOwn.call(data, c.name)) data[c.name] = null;
           }
           return { ...r, data };
-        }),
-        columns: input.columns && [
-          ...input.columns,
-          ...cols.map((c) => c.name).filter((n) => !input.columns!.includes(n)),
-        ],
-      }));
+        },
+        columns: (input) => withColumns(input, names),
+      });
     }
     case "project-away":
     case "project-keep": {
       const tests = o.patterns.map(globTest);
       const keep = o.op === "project-keep";
+      const matches = (c: string) => tests.some((t) => t(c));
+      if (!keep && !matches("_time") && !matches("_sysTime")) {
+        // project-away of data columns only: each row drops its matching keys, inside the lazy scan.
+        const seen = new Map<string, boolean>();
+        const away = (k: string) => {
+          let m = seen.get(k);
+          if (m === undefined) seen.set(k, (m = matches(k)));
+          return m;
+        };
+        return rowwise("project-away", {
+          drops: false,
+          map: (r) => {
+            const data: Record<string, unknown> = {};
+            for (const k in r.data) if (!away(k)) data[k] = r.data[k];
+            return { ...r, data };
+          },
+          columns: (input) => input?.filter((c) => !away(c)),
+        });
+      }
       return table(o.op, async (input, env) => {
         const all = await columnsOf(input, env);
         const columns = all.filter((c) => tests.some((t) => t(c)) === keep);
@@ -220,17 +263,26 @@ export function lowerOperator(o: Operator, ctx: CompileContext, inputName = ""):
       return lowerParseKv(o, ctx);
     case "union": {
       const members = o.sources.map((s) => ({ name: memberName(s.source), plan: subPlan(s, ctx) }));
-      const withSource = o.withSource;
+      const { withSource, inner } = o;
       return table("union", async (input, env) => {
         const parts: { name: string; table: Table }[] = [{ name: inputName, table: input }];
         for (const m of members) parts.push(...(await runMember(m, env)));
-        return unionTables(parts, withSource, env);
+        return unionTables(parts, withSource, inner, env);
       });
     }
     case "join":
     case "lookup": {
       const right = subPlan(o.right, ctx);
-      const { kind, on } = o;
+      const { kind } = o;
+      const on = o.on.map((k) => ({
+        left: compileExpr(k.left, ctx),
+        right: compileExpr(k.right, ctx),
+        // The same column on both sides (`on key`): lookup keeps it once, an outer join fills it from either side.
+        same:
+          k.left.kind === "field" && k.right.kind === "field" && k.left.name === k.right.name
+            ? k.left.name
+            : undefined,
+      }));
       const lookup = o.op === "lookup";
       return table(o.op, async (input, env) => join(input, await env.run(right), kind, on, lookup, env));
     }
@@ -308,17 +360,8 @@ function schemaType(t: string): string {
 
 /** A sub-query's plan (union member, join's right side), with let-bound tables resolved. */
 function subPlan(t: TabularExpr, ctx: CompileContext): Plan {
-  return compileSub(t, ctx);
-}
-
-/** Set by plan.ts: compiles a sub-query (kept as a hook so this file does not import plan.ts back). */
-let compileSub: (t: TabularExpr, ctx: CompileContext) => Plan = () => {
-  throw new Error("operators: compileSub is not set");
-};
-
-/** Registers the compiler of sub-queries (called once by plan.ts). */
-export function setSubqueryCompiler(f: typeof compileSub): void {
-  compileSub = f;
+  if (!ctx.subquery) throw new Error("operators: compile sub-queries through plan.ts compileTabular");
+  return ctx.subquery(t, ctx);
 }
 
 function memberName(s: Source): string {
@@ -348,8 +391,10 @@ async function runMember(
 async function unionTables(
   parts: { name: string; table: Table }[],
   withSource: string | undefined,
+  inner: boolean | undefined,
   env: RunEnv,
 ): Promise<TableResult> {
+  if (inner) return innerUnion(parts, withSource, env);
   const rows: Row[] = [];
   let columns: string[] | undefined = [];
   for (const p of parts) {
@@ -362,12 +407,36 @@ async function unionTables(
       continue;
     }
     const name = p.name;
-    rows.push(
-      ...(await env.budget.map(p.table.rows, (r) => ({ ...r, data: { [withSource]: name, ...r.data } }))),
-    );
+    // One row at a time: spreading a million rows into push() would overflow the call stack.
+    await env.budget.each(p.table.rows, (r) => {
+      rows.push({ ...r, data: { [withSource]: name, ...r.data } });
+    });
   }
   if (columns && withSource !== undefined) columns = [withSource, ...columns.filter((c) => c !== withSource)];
   return { rows, columns };
+}
+
+/** union kind=inner: only the columns every table has, each row cut down to them. */
+async function innerUnion(
+  parts: { name: string; table: Table }[],
+  withSource: string | undefined,
+  env: RunEnv,
+): Promise<TableResult> {
+  let common: string[] | undefined;
+  for (const p of parts) {
+    const cols = await columnsOf(p.table, env);
+    common = common ? common.filter((c) => cols.includes(c)) : cols;
+  }
+  const columns = common ?? [];
+  const rows: Row[] = [];
+  for (const p of parts) {
+    await env.budget.each(p.table.rows, (r) => {
+      const data: Record<string, unknown> = withSource === undefined ? {} : { [withSource]: p.name };
+      for (const c of columns) if (!TIME_FIELDS.has(c)) data[c] = cell(r, c) ?? null;
+      rows.push({ timeNs: r.timeNs, sysTimeNs: r.sysTimeNs, data });
+    });
+  }
+  return { rows, columns: withSource === undefined ? columns : [withSource, ...columns] };
 }
 
 /** The rows of a `source` (print, datatable, union at the start). */
@@ -399,7 +468,7 @@ export function lowerSource(src: Source, ctx: CompileContext): (env: RunEnv) => 
       return async (env) => {
         const parts: { name: string; table: Table }[] = [];
         for (const m of members) parts.push(...(await runMember(m, env)));
-        return unionTables(parts, src.withSource, env);
+        return unionTables(parts, src.withSource, src.inner, env);
       };
     }
     default:
@@ -433,44 +502,58 @@ async function join(
   left: Table,
   right: Table,
   kind: string,
-  on: { left: string; right: string }[],
+  on: { left: Getter; right: Getter; same?: string }[],
   lookup: boolean,
   env: RunEnv,
 ): Promise<TableResult> {
-  const leftCols = await columnsOf(left, env);
+  // The left side's columns are listed only when known or needed: listing them reads every key of every row,
+  // which for a million events costs more than the join. A right column's clash is checked on its own.
+  const outer = kind === "rightouter" || kind === "fullouter";
+  const leftCols = left.columns ?? (outer ? await columnsOf(left, env) : undefined);
   const rightCols = await columnsOf(right, env);
+  let leftEvents: boolean | undefined;
+  const leftHas = async (c: string): Promise<boolean> => {
+    if (leftCols) return leftCols.includes(c);
+    if (TIME_FIELDS.has(c)) return (leftEvents ??= left.rows.some((r) => r.timeNs !== undefined));
+    let found = false;
+    await env.budget.each(left.rows, (r) => {
+      if (!found && hasOwn.call(r.data, c)) found = true;
+    });
+    return found;
+  };
   // A key column a side lacks reads as null, which matches nothing (as a missing field does elsewhere).
   const single = on.length === 1 ? on[0] : undefined;
   const leftKey = single
-    ? (r: Row) => joinKey1(cell(r, single.left))
-    : (r: Row) => joinKey(on.map((k) => cell(r, k.left)));
+    ? (r: Row) => joinKey1(single.left(r))
+    : (r: Row) => joinKey(on.map((k) => k.left(r)));
   const rightKey = single
-    ? (r: Row) => joinKey1(cell(r, single.right))
-    : (r: Row) => joinKey(on.map((k) => cell(r, k.right)));
-  // Right columns in the output, and their names there.
-  const sameKey = new Set(on.filter((k) => k.left === k.right).map((k) => k.right));
+    ? (r: Row) => joinKey1(single.right(r))
+    : (r: Row) => joinKey(on.map((k) => k.right(r)));
+  // Right columns in the output, and their names there: a clash with a left column takes the suffix 1 (2, ...).
+  const sameKey = new Set(on.flatMap((k) => (k.same !== undefined ? [k.same] : [])));
   const rightOut: { from: string; to: string }[] = [];
-  const taken = new Set(leftCols);
+  const taken = new Set<string>();
+  const clashes = async (name: string) => taken.has(name) || (await leftHas(name));
   for (const c of rightCols) {
     if (TIME_FIELDS.has(c) && lookup) continue;
     if (lookup && sameKey.has(c)) continue;
     let to = c;
-    if (taken.has(to)) {
+    if (await clashes(to)) {
       let n = 1;
-      while (taken.has(`${c}${n}`)) n++;
+      while (await clashes(`${c}${n}`)) n++;
       to = `${c}${n}`;
     }
     taken.add(to);
     rightOut.push({ from: c, to });
   }
   const nullLeft: Record<string, unknown> = {};
-  for (const c of leftCols) if (!TIME_FIELDS.has(c)) nullLeft[c] = null;
+  for (const c of leftCols ?? []) if (!TIME_FIELDS.has(c)) nullLeft[c] = null;
   const merge = (l: Row | undefined, r: Row | undefined): Row => {
     // The left row's columns as they are (one copy), then the right side's under their output names.
     const data: Record<string, unknown> = { ...(l ? l.data : nullLeft) };
     for (const m of rightOut) data[m.to] = r ? (cell(r, m.from) ?? null) : null;
     // Keys of a right-only row are its own: fullouter and rightouter fill them in from the right.
-    if (!l && r) for (const k of on) if (k.left === k.right) data[k.left] = cell(r, k.right) ?? null;
+    if (!l && r) for (const k of on) if (k.same !== undefined) data[k.same] = cell(r, k.same) ?? null;
     return { timeNs: l?.timeNs ?? r?.timeNs, sysTimeNs: l?.sysTimeNs ?? r?.sysTimeNs, data };
   };
   const index = new Map<string, Row[]>();
@@ -483,30 +566,28 @@ async function join(
   });
   const out: Row[] = [];
   const matchedRight = new Set<Row>();
-  const leftColumns = { columns: leftCols };
-  const both = [...leftCols, ...rightOut.map((m) => m.to)];
+  const leftColumns = { columns: left.columns };
+  const both = leftCols && [...leftCols, ...rightOut.map((m) => m.to)];
   // Work since the last checkpoint: left rows and output rows. Only a full slice awaits.
   let work = 0;
   const slice = env.budget.rowsPerSlice;
-  const seenLeft = new Set<string>();
   for (const l of left.rows) {
     if (++work >= slice) {
       work = 0;
       await env.budget.checkpoint();
     }
     const k = leftKey(l);
-    if (kind === "innerunique") {
-      if (k !== undefined && seenLeft.has(k)) continue;
-      if (k !== undefined) seenLeft.add(k);
-    }
     const matches = k === undefined ? undefined : index.get(k);
     switch (kind) {
       case "inner":
-      case "innerunique":
         if (matches) {
           for (const r of matches) out.push(merge(l, r));
           work += matches.length;
         }
+        break;
+      case "innerunique":
+        // join-operator.mdx: for each left row, only the first matching right row.
+        if (matches) out.push(merge(l, matches[0]));
         break;
       case "leftouter":
       case "fullouter":
@@ -543,7 +624,7 @@ async function join(
   if (kind === "rightanti" || kind === "rightsemi") {
     const want = kind === "rightsemi";
     const rows = await env.budget.filter(right.rows, (r) => matchedRight.has(r) === want);
-    return { rows, columns: rightCols };
+    return { rows, columns: right.columns };
   }
   if (kind === "rightouter" || kind === "fullouter") {
     await env.budget.each(right.rows, (r) => {
@@ -590,12 +671,13 @@ function lowerParse(o: Extract<Operator, { op: "parse" }>, ctx: CompileContext):
   const source = compileExpr(o.source, ctx);
   const relaxed = o.kind === "relaxed";
   const { where } = o;
-  return table(o.where ? "parse-where" : "parse", async (input, env) => {
-    const out: Row[] = [];
-    await env.budget.each(input.rows, (r) => {
+  const names = columns.map((c) => c.name);
+  return rowwise(o.where ? "parse-where" : "parse", {
+    drops: where,
+    map: (r) => {
       const v = source(r);
-      const m = v === null || v === undefined ? null : re.exec(toText(v));
-      if (!m && where) return;
+      const m = v === null || v === undefined ? null : re.exec(aplToString(v));
+      if (!m && where) return undefined;
       const data = { ...r.data };
       let ok = true;
       columns.forEach((c, i) => {
@@ -604,16 +686,10 @@ function lowerParse(o: Extract<Operator, { op: "parse" }>, ctx: CompileContext):
         if (raw !== undefined && value === null && c.type !== undefined) ok = false;
         data[c.name] = value;
       });
-      if (!ok && where && !relaxed) return;
-      out.push({ ...r, data });
-    });
-    return {
-      rows: out,
-      columns: input.columns && [
-        ...input.columns,
-        ...columns.map((c) => c.name).filter((n) => !input.columns!.includes(n)),
-      ],
-    };
+      if (!ok && where && !relaxed) return undefined;
+      return { ...r, data };
+    },
+    columns: (input) => withColumns(input, names),
   });
 }
 
@@ -625,12 +701,14 @@ function lowerParseKv(o: Extract<Operator, { op: "parse-kv" }>, ctx: CompileCont
     if (quote && t.length >= 2 && quote.includes(t[0]) && t[t.length - 1] === t[0]) return t.slice(1, -1);
     return t;
   };
-  return table("parse-kv", async (input, env) => ({
-    rows: await env.budget.map(input.rows, (r) => {
+  const names = keys.map((k) => k.name);
+  return rowwise("parse-kv", {
+    drops: false,
+    map: (r) => {
       const v = source(r);
       const found = new Map<string, string>();
       if (v !== null && v !== undefined) {
-        for (const pair of toText(v).split(pairDelimiter)) {
+        for (const pair of aplToString(v).split(pairDelimiter)) {
           const at = pair.indexOf(kvDelimiter);
           if (at < 0) continue;
           found.set(unquote(pair.slice(0, at)), unquote(pair.slice(at + kvDelimiter.length)));
@@ -639,12 +717,9 @@ function lowerParseKv(o: Extract<Operator, { op: "parse-kv" }>, ctx: CompileCont
       const data = { ...r.data };
       for (const k of keys) data[k.name] = found.has(k.name) ? convertTo(k.type, found.get(k.name)) : null;
       return { ...r, data };
-    }),
-    columns: input.columns && [
-      ...input.columns,
-      ...keys.map((k) => k.name).filter((n) => !input.columns!.includes(n)),
-    ],
-  }));
+    },
+    columns: (input) => withColumns(input, names),
+  });
 }
 
 /**
@@ -820,8 +895,9 @@ function lowerRedact(o: Extract<Operator, { op: "redact" }>, ctx: CompileContext
     return s;
   };
   const getters = fields?.map((f) => ({ name: f, get: fieldGetter(f, f.split(".")) }));
-  return table("redact", async (input, env) => ({
-    rows: await env.budget.map(input.rows, (r) => {
+  return rowwise("redact", {
+    drops: false,
+    map: (r) => {
       const data = { ...r.data };
       if (getters) {
         for (const g of getters) {
@@ -830,7 +906,7 @@ function lowerRedact(o: Extract<Operator, { op: "redact" }>, ctx: CompileContext
         }
       } else for (const k in data) if (typeof data[k] === "string") data[k] = redactText(data[k]);
       return { ...r, data };
-    }),
-    columns: input.columns,
-  }));
+    },
+    columns: (input) => input,
+  });
 }
