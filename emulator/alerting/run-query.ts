@@ -7,6 +7,7 @@
 import type { EmulatorContext } from "../context";
 import { runAplQuery } from "../query";
 import { datasetExists } from "../routes/datasets";
+import { virtualFieldsOf } from "../routes/virtual-fields";
 import { formatNs } from "../time";
 
 /** One column of a query's result, as the tabular format describes it. */
@@ -67,6 +68,8 @@ export async function runMonitorQuery(
       nowNs,
       (name) => datasetExists(em, name),
       em.queries,
+      // The dataset's virtual fields, as the endpoint computes them (the flagship's anomaly monitor reads one).
+      (dataset) => virtualFieldsOf(em, dataset),
     );
   } catch (err) {
     return { ok: false, error: `the query failed: ${(err as Error)?.message ?? String(err)}` };

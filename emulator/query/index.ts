@@ -6,7 +6,7 @@
  * Time bounds are inclusive at both ends (`startTime <= _time <= endTime`), which is what the
  * paging advice of the service's API reference (axiom.co/docs/restapi) implies: not adjusting the bound risks overlap.
  */
-import { AplError, compileQuery, fieldGetter, parseApl, type Plan, type PlanOp } from "../apl";
+import { AplError, compileQuery, fieldGetter, parseApl, type Column, type Plan, type PlanOp } from "../apl";
 import { globTest } from "../apl/operators";
 import { formatFailures, validate } from "../../provider/schemas/common";
 import { AplRequestSchema, LegacyQueryRequestSchema, QueryFormatSchema } from "../../provider/schemas/query";
@@ -17,6 +17,7 @@ import { QueryBudget, QueryInterrupted, type QueryBudgetOptions } from "./budget
 import { execute, UnknownDatasetError, type ExecResult } from "./engine";
 import { buildStatus, legacyBody, tabularBody } from "./format";
 import {
+  compileFieldExpression,
   compileLegacyFilter,
   isZeroFilter,
   legacyProjection,
@@ -48,6 +49,9 @@ function badRequest(message: string, detail?: unknown): Reply {
 function invalidField(message: string): Reply {
   return errorReply(INVALID_FIELD_STATUS, message);
 }
+
+/** A dataset's virtual fields (`/v2/vfields`): the columns an APL query of it sees besides its events' fields. */
+export type DatasetVirtualFields = (dataset: string) => readonly { name: string; expression: string }[];
 
 /**
  * Whether a dataset exists. The server asks the datasets collection (a dataset created and still empty exists);
@@ -153,6 +157,7 @@ export async function runAplQuery(
   now: bigint = nowNs(),
   exists: DatasetExists = (name) => store.events(name) !== undefined,
   limits: QueryBudgetOptions = {},
+  virtualFields: DatasetVirtualFields = () => [],
 ): Promise<Reply> {
   const startedAt = process.hrtime.bigint();
   const budget = new QueryBudget(limits);
@@ -173,6 +178,19 @@ export async function runAplQuery(
   // Every dataset the query names must exist (a union's wildcard may match none).
   for (const name of plan.datasets ?? [plan.dataset]) {
     if (name !== "" && !name.includes("*") && !exists(name)) return notFound(name);
+  }
+  // The dataset's virtual fields are its columns too, computed from each event before the first operator.
+  if (plan.dataset !== "") {
+    const columns: Column[] = [];
+    for (const vf of virtualFields(plan.dataset)) {
+      try {
+        columns.push({ name: vf.name, get: compileFieldExpression(vf.expression, now) });
+      } catch (err) {
+        if (!(err instanceof AplError)) throw err;
+        return badRequest(`virtual field ${vf.name} of dataset ${plan.dataset}: ${err.message}`);
+      }
+    }
+    if (columns.length > 0) plan = { ...plan, ops: [{ op: "extend", columns }, ...plan.ops] };
   }
   const events = plan.dataset === "" ? [] : (store.events(plan.dataset) ?? []);
   budget.sizeSlices(stats.nodes);

@@ -4,6 +4,7 @@ import {
   compileAggregation,
   compileExpr,
   fieldGetter,
+  type Getter,
   type PlanAggregation,
   type PlanOp,
   type Predicate,
@@ -222,26 +223,29 @@ export function legacyVirtualFields(body: Record<string, unknown>, now: bigint):
     if (typeof expression !== "string" || expression.trim() === "") {
       throw new LegacyRequestError(`${at}.expr`, "must be a non-empty APL expression");
     }
-    let query;
-    const source = `['_'] | extend __virtual = ${expression}`;
     try {
-      query = parseApl(source);
+      return { name: alias, get: compileFieldExpression(expression, now) };
     } catch (err) {
-      if (err instanceof AplError) throw new LegacyRequestError(`${at}.expr`, err.message);
-      throw err;
-    }
-    const [op] = query.ops;
-    if (query.ops.length !== 1 || op.op !== "extend" || op.columns.length !== 1) {
-      throw new LegacyRequestError(`${at}.expr`, "must be one expression");
-    }
-    try {
-      return { name: alias, get: compileExpr(op.columns[0].expr, { now, source }) };
-    } catch (err) {
-      // A call the compiler refuses (a bad regex, column_ifexists of a non-string) names the field too.
+      // A parse error, more than one expression, or a call the compiler refuses (a bad regex, column_ifexists of a
+      // non-string) names the field.
       if (err instanceof AplError) throw new LegacyRequestError(`${at}.expr`, err.message);
       throw err;
     }
   });
+}
+
+/**
+ * One APL expression compiled as a column's getter, as `extend name = <expression>` compiles it: a virtual field's
+ * expression, sent with a legacy query or kept on a dataset. Anything but one expression is refused (an AplError),
+ * so an expression cannot smuggle in another operator.
+ */
+export function compileFieldExpression(expression: string, now: bigint): Getter {
+  const source = `['_'] | extend __virtual = ${expression}`;
+  const query = parseApl(source);
+  const [op] = query.ops;
+  if (query.ops.length !== 1 || op.op !== "extend" || op.columns.length !== 1)
+    throw new AplError("must be one expression", 1, 1);
+  return compileExpr(op.columns[0].expr, { now, source });
 }
 
 /**

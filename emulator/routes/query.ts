@@ -6,6 +6,7 @@ import { HttpError, jsonObjectBody, queryParam, type Reply } from "../http";
 import { runAplQuery, runLegacyQuery } from "../query";
 import { QUOTA_EXCEEDED_STATUS, quotaHeaders } from "../quota";
 import { datasetExists } from "./datasets";
+import { virtualFieldsOf } from "./virtual-fields";
 
 /** Registers the query routes. */
 export function registerQueries(router: AccessRouter, em: EmulatorContext): void {
@@ -32,6 +33,7 @@ export function registerQueries(router: AccessRouter, em: EmulatorContext): void
           em.clock.nowNs(),
           exists,
           em.queries,
+          (dataset) => virtualFieldsOf(em, dataset),
         ),
       ),
     APL_QUERY_ACCESS,

@@ -3,9 +3,9 @@
  * `GET`/`PUT`/`DELETE /v2/vfields/{id}`. Responses are the document's flat `VirtualFieldWithId`:
  * `{id, dataset, name, expression, type, description?, unit?}` (axiom-go axiom/vfields_test.go fixtures).
  *
- * The expression is required and non-empty, and otherwise taken as sent: the emulator's APL engine knows a subset
- * of APL's scalar functions and operators (no `in`, `case`, `extract`, …), so parsing with it would refuse
- * expressions the service takes.
+ * The expression is required and non-empty, and otherwise taken as sent, as the service takes it; an APL query of
+ * the dataset computes it ({@link virtualFieldsOf}), and one the emulator's engine cannot compile fails those
+ * queries with a 400 naming the field.
  */
 import { VirtualFieldCreateSchema } from "../../provider/schemas";
 import { datasetNeed, datasetsNamedBy } from "../auth";
@@ -30,6 +30,21 @@ export function datasetExists(em: EmulatorContext, name: string): boolean {
     return true;
   }
   return datasets.get(name) !== undefined;
+}
+
+/**
+ * A dataset's virtual fields, oldest first: the columns its APL queries (`/v1/datasets/_apl`, monitor runs) compute
+ * from each event (emulator/query runAplQuery).
+ */
+export function virtualFieldsOf(
+  em: EmulatorContext,
+  dataset: string,
+): { name: string; expression: string }[] {
+  return em.state
+    .collection("virtualFields")
+    .list()
+    .filter((v) => v.dataset === dataset)
+    .map((v) => ({ name: String(v.name), expression: String(v.expression) }));
 }
 
 /** The virtual-field family. */

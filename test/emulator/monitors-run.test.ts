@@ -430,3 +430,30 @@ describe("history (OA GET /v2/monitors/{id}/history)", () => {
     expect(recent.body.map((h: { timestamp: string }) => h.timestamp)).toEqual([at(4), at(5)]);
   });
 });
+
+describe("a run's query sees the dataset's virtual fields, as /v1/datasets/_apl does", () => {
+  it("a threshold on a virtual field (the flagship's duration_ms) opens when the field crosses", async () => {
+    // duration in nanoseconds, the virtual field in milliseconds: 812 ms crosses 500, 95 ms does not.
+    await api(em, "POST", "/v2/vfields", {
+      dataset: "logs",
+      name: "duration_ms",
+      expression: "duration / 1000000",
+      type: "number",
+    });
+    await ingest(em, [
+      { _time: at(0, 10), duration: 95_000_000 },
+      { _time: at(1, 10), duration: 812_000_000 },
+    ]);
+    const m = await createMonitor(em, {
+      aplQuery: "['logs'] | summarize max(duration_ms)",
+      operator: "Above",
+      threshold: 500,
+    });
+    const runs = await em.clock.advance("2m");
+    expect(statesOf(runs, m.id)).toEqual([
+      [1, "ok"],
+      [2, "open"],
+    ]);
+    expect(alertsOf(runs, m.id)).toEqual([[2, "Open", null, 812]]);
+  });
+});

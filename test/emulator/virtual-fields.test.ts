@@ -166,3 +166,73 @@ describe("datasetExists: the seam for datasets that are objects of their own", (
     expect(datasetExists(ctx(state), "logs")).toBe(true);
   });
 });
+
+/**
+ * A dataset's virtual fields are columns of its APL queries, computed from each event at query time (the service's
+ * docs, query-data/virtual-fields: "computed at query time"; the flagship's `duration_ms`, read by its anomaly
+ * monitor). Monitor runs go through the same engine, so they see them too (test/emulator/monitors-run*.test.ts).
+ */
+describe("a dataset's virtual fields in its APL queries", () => {
+  const query = (apl: string) =>
+    api(em.current, "POST", "/v1/datasets/_apl?format=tabular", {
+      apl,
+      startTime: "2024-01-01T00:00:00Z",
+      endTime: "2024-01-02T00:00:00Z",
+    });
+  const column = (body: Record<string, unknown>, name: string) => {
+    const table = (body.tables as { fields: { name: string }[]; columns: unknown[][] }[])[0];
+    return table.columns[table.fields.findIndex((f) => f.name === name)];
+  };
+
+  beforeAll(async () => {
+    await api(em.current, "POST", "/v2/datasets", { name: "vf-http" });
+    await api(em.current, "POST", "/v2/datasets", { name: "vf-other" });
+    for (const dataset of ["vf-http", "vf-other"])
+      await api(em.current, "POST", `/v1/datasets/${dataset}/ingest`, [
+        { _time: "2024-01-01T00:00:00Z", duration: 812_000_000, status: 503 },
+        { _time: "2024-01-01T00:01:00Z", duration: 95_000_000, status: 200 },
+      ]);
+    await api(em.current, "POST", "/v2/vfields", {
+      dataset: "vf-http",
+      name: "duration_ms",
+      expression: "duration / 1000000",
+      type: "number",
+    });
+    await api(em.current, "POST", "/v2/vfields", {
+      dataset: "vf-http",
+      name: "failed",
+      expression: "status >= 500",
+      type: "boolean",
+    });
+  });
+
+  it("a query reads them as fields: in where, summarize and the result's columns", async () => {
+    const rows = await query("['vf-http'] | sort by _time asc | project duration_ms, failed");
+    expect(rows.status).toBe(200);
+    expect(column(rows.body, "duration_ms")).toEqual([812, 95]);
+    expect(column(rows.body, "failed")).toEqual([true, false]);
+    const avg = await query("['vf-http'] | where failed | summarize avg(duration_ms)");
+    expect(column(avg.body, "avg_duration_ms")).toEqual([812]);
+  });
+
+  it("another dataset's virtual fields are not this one's", async () => {
+    const rows = await query("['vf-other'] | project duration_ms = column_ifexists('duration_ms', -1)");
+    expect(rows.status).toBe(200);
+    expect(column(rows.body, "duration_ms")).toEqual([-1, -1]);
+  });
+
+  it("one the engine cannot compute fails the dataset's queries with a 400 naming it, never silently", async () => {
+    const bad = await api(em.current, "POST", "/v2/vfields", {
+      dataset: "vf-other",
+      name: "city",
+      expression: "geo_info_from_ip_address(ip).city",
+      type: "string",
+    });
+    expect(bad.status).toBe(200);
+    const res = await query("['vf-other'] | count");
+    expect(res.status).toBe(400);
+    expect(res.body.message).toMatch(/^virtual field city of dataset vf-other: .*geo_info_from_ip_address/);
+    await api(em.current, "DELETE", `/v2/vfields/${bad.body.id}`);
+    expect((await query("['vf-other'] | count")).status).toBe(200);
+  });
+});
