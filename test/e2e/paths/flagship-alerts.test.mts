@@ -54,9 +54,8 @@ const minuteOf = (time: string): number => (Date.parse(time) - T0) / MINUTE;
  * A checkout request's latency in ms: 28 to 32 by the minute, so each 5-minute bin (minutes 5k to 5k+4) averages
  * exactly 30 on every day, and the baseline has no spread (the band's floor, 10% of the mean, sets its width).
  *
- * The flagship's anomaly query reads `duration_ms`, a dataset virtual field (`duration / 1000000`). The emulator's
- * APL does not compute dataset virtual fields (neither in `/v1/datasets/_apl` nor in a monitor's run), so the
- * events carry `duration_ms` themselves beside the `duration` the field would read.
+ * The flagship's anomaly query reads `duration_ms`, the stack's virtual field (`duration / 1000000`), which a
+ * monitor's run computes from each event's `duration` as the service does.
  */
 function steadyLatencyMs(minute: number): number {
   return 28 + (((minute % 5) + 5) % 5);
@@ -70,7 +69,6 @@ function checkoutRequest(minutes: number, seconds: number, status: number, durat
     route: "/pay",
     status,
     duration: durationMs * 1_000_000,
-    duration_ms: durationMs,
   };
 }
 
