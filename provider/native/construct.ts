@@ -10,7 +10,19 @@
  * resource is an Output carrying it), the component made in a fresh async store, its outputs serialized, and
  * every registration awaited (`waitForRPCs`) before the answer.
  */
-import * as pulumi from "@pulumi/pulumi";
+// The SDK's modules by subpath, not its root: the released plugin bundles these, and leaves the root out
+// (scripts/release-plugin.mts), so an import of the root would fail there.
+import { Output, all, type Input, type Inputs } from "@pulumi/pulumi/output";
+import {
+  ComponentResource,
+  CustomResource,
+  DependencyProviderResource,
+  DependencyResource,
+  type ComponentResourceOptions,
+  type CustomResourceOptions,
+  type ProviderResource,
+  type Resource,
+} from "@pulumi/pulumi/resource";
 import { SloArgsError, planSlo, type SloPlan } from "../slo/plan";
 import { typeToken } from "./tokens";
 
@@ -30,23 +42,18 @@ const PASSED_THROUGH = ["pageNotifierIds", "ticketNotifierIds"];
 export class ConstructInputError extends Error {}
 
 /** One of this provider's own resources, registered by type token (a kind's `observability:index:<Kind>`). */
-class KindResource extends pulumi.CustomResource {
-  constructor(kind: string, name: string, props: pulumi.Inputs, opts: pulumi.CustomResourceOptions) {
+class KindResource extends CustomResource {
+  constructor(kind: string, name: string, props: Inputs, opts: CustomResourceOptions) {
     super(typeToken(kind), name, props, opts);
   }
 }
 
 /** The component `Slo`, as the plugin makes it: its children are the native provider's own Monitor and Dashboard. */
-class NativeSlo extends pulumi.ComponentResource {
-  constructor(
-    name: string,
-    plan: SloPlan,
-    passed: Record<string, unknown>,
-    opts: pulumi.ComponentResourceOptions,
-  ) {
+class NativeSlo extends ComponentResource {
+  constructor(name: string, plan: SloPlan, passed: Record<string, unknown>, opts: ComponentResourceOptions) {
     super(typeToken("Slo"), name, {}, opts);
     // What the component's inputs came from (a dataset's name from a Dataset), its children wait for too.
-    const children: pulumi.CustomResourceOptions = { parent: this, dependsOn: opts.dependsOn };
+    const children: CustomResourceOptions = { parent: this, dependsOn: opts.dependsOn };
     const monitors = plan.monitors.map((m) => {
       const ids = passed[m.severity === "page" ? "pageNotifierIds" : "ticketNotifierIds"] ?? [];
       const monitor = new KindResource(
@@ -65,8 +72,8 @@ class NativeSlo extends pulumi.ComponentResource {
           children,
         )
       : undefined;
-    const outputs: Record<string, pulumi.Input<unknown>> = {
-      monitorIds: pulumi.all(Object.fromEntries(monitors.map(([key, m]) => [key, m.id]))),
+    const outputs: Record<string, Input<unknown>> = {
+      monitorIds: all(Object.fromEntries(monitors.map(([key, m]) => [key, m.id]))),
       queries: plan.queries,
       burnRates: Object.fromEntries(plan.monitors.map((m) => [m.key, m.burnRate])),
       ...(board ? { dashboardId: board.id } : {}),
@@ -82,7 +89,7 @@ class NativeSlo extends pulumi.ComponentResource {
  */
 async function knownValue(name: string, key: string, value: unknown): Promise<unknown> {
   let v = value;
-  if (pulumi.Output.isInstance(value)) {
+  if (Output.isInstance(value)) {
     const o = value as any;
     if (!(await o.isKnown))
       throw new ConstructInputError(
@@ -132,7 +139,7 @@ export function construct(req: any, engineAddress: string | undefined): Promise<
     // The notifier ids are held to the rules where known; an unknown one (a notifier being made) waits for apply.
     for (const key of PASSED_THROUGH) {
       const v = passed[key];
-      const known = pulumi.Output.isInstance(v)
+      const known = Output.isInstance(v)
         ? (await (v as any).isKnown)
           ? await (v as any).promise()
           : undefined
@@ -153,15 +160,15 @@ export function construct(req: any, engineAddress: string | undefined): Promise<
       ...[...(req.getInputdependenciesMap()?.entries() ?? [])].flatMap(([, deps]: [string, any]) =>
         deps.getUrnsList(),
       ),
-    ].map((urn: string) => new pulumi.DependencyResource(urn));
-    const providers: Record<string, pulumi.ProviderResource> = {};
+    ].map((urn: string) => new DependencyResource(urn));
+    const providers: Record<string, ProviderResource> = {};
     // The program's explicit providers (`urn::id` references), which the children use as the component would.
     for (const [pkg, ref] of req.getProvidersMap()?.entries() ?? [])
-      providers[pkg] = new pulumi.DependencyProviderResource(String(ref));
+      providers[pkg] = new DependencyProviderResource(String(ref));
     const component = new NativeSlo(name, plan, passed, {
       dependsOn,
       providers,
-      parent: req.getParent() ? new pulumi.DependencyResource(req.getParent()) : undefined,
+      parent: req.getParent() ? new DependencyResource(req.getParent()) : undefined,
       protect: req.getProtect(),
       aliases:
         req
@@ -176,7 +183,7 @@ export function construct(req: any, engineAddress: string | undefined): Promise<
       (component as any).outputs,
     );
     const dependenciesMap = resp.getStatedependenciesMap();
-    for (const [key, resources] of stateDependencies as Map<string, Set<pulumi.Resource>>) {
+    for (const [key, resources] of stateDependencies as Map<string, Set<Resource>>) {
       const deps = new providerPb.ConstructResponse.PropertyDependencies();
       deps.setUrnsList(await Promise.all([...resources].map((r) => (r.urn as any).promise())));
       dependenciesMap.set(key, deps);

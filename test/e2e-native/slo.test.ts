@@ -1,15 +1,23 @@
 /**
- * The `Slo` component in a YAML program, under the real engine: the YAML host registers it as a remote component
+ * The `Slo` component in a YAML program, under the real engine and the released plugin (its bundle, installed from
+ * the release's server): the YAML host registers it as a remote component
  * (its schema says `isComponent`), the engine asks the plugin to make it through Construct, and the plugin makes
  * its children (the native Monitors of its window pairs, its Dashboard) through the engine's resource monitor. Up,
  * the outputs, an alert test of its monitors read from the stack's preview, a preview with no change, a refusal at
  * preview naming the input, and destroy.
  */
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { testAlerts } from "../../cli/commands/test-alerts";
 import { exec, mustExec } from "../../scripts/shared/commands";
-import { changesOf, demoFolder, noChanges, openHarnessIn, toolPath, type Harness } from "./flagship";
+import { changesOf, demoFolder, NODE, noChanges, openHarnessIn, toolPath, type Harness } from "./flagship";
+import {
+  ensureRelease,
+  freshPulumiEnv,
+  installPlugin,
+  serveRelease,
+  type ReleaseServer,
+} from "./release-support";
 
 const cli = toolPath("pulumi-path.mts");
 const host = toolPath("pulumi-yaml.mts");
@@ -68,11 +76,24 @@ maybe("the Slo component in YAML, made by the plugin through Construct", () => {
   const pulumi = (args: string[], input?: string) =>
     mustExec(h.pulumi, [...args, "--stack", "dev", "--non-interactive"], { cwd: h.work, env: h.env, input });
 
+  let server: ReleaseServer | undefined;
+  let pluginHome: string | undefined;
+
   beforeAll(async () => {
+    // The plugin as users get it: the release's bundle, installed from its server (release-support.ts), so the
+    // bundled Construct path is what runs (the checkout's unbundled plugin makes an Slo in yaml.test.ts's docs).
+    await ensureRelease();
+    server = await serveRelease();
+    const fresh = freshPulumiEnv(cli.path!, [host.path!, path.dirname(NODE)]);
+    pluginHome = fresh.home;
+    await installPlugin(cli.path!, fresh.env, server.url);
     const work = path.join(demoFolder("slo-yaml-"), "slo-yaml");
     mkdirSync(work, { recursive: true });
     writeFileSync(path.join(work, "Pulumi.yaml"), program("99.9"));
-    h = await openHarnessIn(cli.path!, work, [host.path!]);
+    h = await openHarnessIn(cli.path!, work, [host.path!], {
+      pulumiHome: fresh.home,
+      baseEnv: { ...fresh.env, HOME: process.env.HOME },
+    });
     await mustExec(
       h.pulumi,
       ["stack", "init", "dev", "--secrets-provider", "passphrase", "--non-interactive"],
@@ -84,7 +105,11 @@ maybe("the Slo component in YAML, made by the plugin through Construct", () => {
     await pulumi(["config", "set", "observability:url", h.em.url]);
     await pulumi(["config", "set", "--secret", "observability:token"], h.em.token);
   }, 20 * 60_000);
-  afterAll(async () => h?.close());
+  afterAll(async () => {
+    await h?.close();
+    await server?.close();
+    if (pluginHome) rmSync(path.dirname(pluginHome), { recursive: true, force: true });
+  });
 
   test("up makes the dataset, the notifiers, the component and its three monitors and dashboard", async () => {
     const changes = changesOf(await pulumi(["up", "--yes", "--skip-preview", "--json"]));
