@@ -79,7 +79,8 @@ const EXTRA: Record<string, string> = {
   "PUT /v2/users/{}": "axiom-go Users.Update and terraform-provider-axiom send it; it renames only",
   "GET /openapi.json": "the emulator's own document",
   "GET /_emulator/clock": "the emulator's own control route: its clock (emulator/routes/emulator-control.ts)",
-  "POST /_emulator/clock": "the emulator's own control route: moves a manual clock, making the monitor runs due",
+  "POST /_emulator/clock":
+    "the emulator's own control route: moves a manual clock, making the monitor runs due",
   "GET /_emulator/notifications": "the emulator's own control route: the outbox of notifications",
 };
 
