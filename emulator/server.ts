@@ -20,7 +20,8 @@ import { FaultInjector, type FaultOptions } from "./faults";
 import { quotaHeaders, quotaKindOf } from "./quota";
 import { HttpError, Router, errorReply, parseQuery, readBody, writeReply, type Reply } from "./http";
 import { registerRoutes } from "./routes";
-import { registerEmulatorControl, type EmulatorControl } from "./routes/emulator-control";
+import type { EmulatorControl } from "./alerting/types";
+import { registerEmulatorControl } from "./routes/emulator-control";
 
 /** One request as the server received it (tests assert on these); the token is redacted. */
 export interface RecordedRequest {

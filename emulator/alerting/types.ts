@@ -1,4 +1,5 @@
 /** What the monitor scheduler reports of each run, and the clock handle `startEmulator` answers. */
+import type { Notifications } from "./notify";
 
 /** One value a run computed: a group's (empty for an ungrouped result) value, or null when it had none. */
 export interface RunValue {
@@ -59,4 +60,14 @@ export interface EmulatorClockHandle {
   advance(spec: string | number): Promise<MonitorRun[]>;
   /** Manual clock only: as {@link advance}, to an absolute time (RFC 3339 or a Date). */
   to(time: string | Date): Promise<MonitorRun[]>;
+}
+
+/**
+ * What the control routes (`/_emulator/clock`, `/_emulator/notifications`) need of the emulator. Declared here,
+ * beside the clock's handle, so the server's public typings (`pulumi-observability/emulator`) reach no zod schema.
+ */
+export interface EmulatorControl {
+  clock: EmulatorClockHandle;
+  /** The notifications and their outbox (`GET /_emulator/notifications`, emulator/routes/emulator-notifications.ts). */
+  notifications: Notifications;
 }

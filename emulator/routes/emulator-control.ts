@@ -9,16 +9,10 @@ import { DateTimeSchema } from "../../provider/schemas/common";
 import type { AccessRouter, Need } from "../auth";
 import { parseDurationMs, parseTimeMs, REAL_CLOCK_CANNOT_MOVE } from "../clock";
 import { HttpError, json, jsonObjectBody, validateBody } from "../http";
-import type { EmulatorClockHandle } from "../alerting/types";
-import type { Notifications } from "../alerting/notify";
+import type { EmulatorControl } from "../alerting/types";
 import { registerNotificationsRoute } from "./emulator-notifications";
 
-/** What the control routes need of the emulator. */
-export interface EmulatorControl {
-  clock: EmulatorClockHandle;
-  /** The notifications and their outbox (`GET /_emulator/notifications`, emulator/routes/emulator-notifications.ts). */
-  notifications: Notifications;
-}
+export type { EmulatorControl } from "../alerting/types";
 
 /** The need of every control route: a development token. */
 export const CONTROL_ACCESS: Need = {

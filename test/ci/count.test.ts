@@ -228,7 +228,7 @@ esac
     // Each step's time, for the log's parts; none of them a line CI would read as a count.
     const times = r.stdout.split("\n").filter((l) => / took \d+ s$/.test(l));
     expect(times.map((l) => l.replace(/\d+ s$/, "N s"))).toEqual(
-      ["npm ci", "npm run lint", "npm test", "npm run test:schemathesis", "npm run test:e2e"].map(
+      ["npm ci", "chromium", "npm run lint", "npm test", "npm run test:schemathesis", "npm run test:e2e"].map(
         (step) => `ci: ${step} took N s`,
       ),
     );
