@@ -23,7 +23,7 @@ const PLAN: SloPlan = planSlo("checkout", {
   ticketNotifierIds: ["tickets"],
 });
 /** Requests a minute: enough that each window's ratio is the mix's share (the generator spreads it evenly). */
-const RATE = 20;
+const RATE = 10;
 const monitorName = (key: string) => PLAN.monitors.find((m) => m.key === key)!.monitor.name;
 
 /** One notification expected: a pair opens (or closes) between `after` and `by`, offsets from the errors' start. */
