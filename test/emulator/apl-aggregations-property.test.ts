@@ -10,6 +10,10 @@ import { AGGREGATIONS, type AggregationContext } from "../../emulator/apl/aggreg
 import { defineTopk } from "../../emulator/apl/aggregations/collections";
 import { Timespan } from "../../emulator/apl/values";
 
+// One seed for every run, so CI and a laptop draw the same cases and a failure reproduces; FC_SEED explores others
+// (FC_SEED=$RANDOM npx jest <this file>), as a property test should be run now and then.
+fc.configureGlobal({ seed: Number(process.env.FC_SEED ?? 20261128) });
+
 function run(fn: string, rows: unknown[][], constants: unknown[], context?: AggregationContext): unknown[] {
   const acc = AGGREGATIONS.get(fn)!.create(constants, context);
   for (const r of rows) acc.add(r);

@@ -85,6 +85,8 @@ export function binValue(v: unknown, size: unknown): unknown {
   const x = asNumber(v);
   const s = asNumber(size);
   if (s !== null && s > 0 && (v instanceof Timespan || v instanceof DateTime)) {
+    // An infinite size has no nanoseconds to count: no bin (BigInt of Infinity would throw).
+    if (!Number.isFinite(s)) return null;
     // A numeric size with a time value counts in nanoseconds.
     return binValue(v, new Timespan(BigInt(Math.trunc(s))));
   }
