@@ -10,7 +10,9 @@
 import * as pulumi from "@pulumi/pulumi";
 import { Dashboard, type DashboardArgs } from "../resources/dashboard";
 import { Monitor } from "../resources/monitor";
+import { formatFailures, validate } from "../schemas/common";
 import { SloArgsError, planSlo } from "./plan";
+import { NotifierIdsSchema } from "./spec";
 
 /** Who an alert window pair wakes. (Written out, not imported from spec.ts: the root's typings never reach zod.) */
 export type SloSeverity = "page" | "ticket";
@@ -149,18 +151,8 @@ function checkedIds(
   ids: pulumi.Input<pulumi.Input<string>[]> | undefined,
 ): pulumi.Output<string[]> {
   return pulumi.output(ids ?? []).apply((known) => {
-    const failures = planSloFailures(name, { [property]: known });
-    if (failures) throw new pulumi.RunError(`Slo ${name}: ${failures.message}`);
+    const checked = validate(NotifierIdsSchema, known, property);
+    if (!checked.ok) throw new pulumi.RunError(`Slo ${name}: ${formatFailures(checked.failures)}`);
     return known;
   });
-}
-
-/** The failures of the notifier ids alone, run through the same rules as the rest (plan.ts). */
-function planSloFailures(name: string, ids: Record<string, unknown>): SloArgsError | undefined {
-  try {
-    planSlo(name, { dataset: "-", events: { bad: "true" }, objective: 50, ...ids });
-    return undefined;
-  } catch (e) {
-    return e instanceof SloArgsError ? e : undefined;
-  }
 }

@@ -73,7 +73,8 @@ const AlertWindowOverrideSchema = z.strictObject({
     .optional(),
 });
 
-const notifierIds = z
+/** A list of notifier ids: each non-empty, none twice. The TypeScript face checks known Outputs with it too. */
+export const NotifierIdsSchema = z
   .array(nonEmpty("a notifier id"), { error: "must be a list of notifier ids" })
   .refine((ids) => new Set(ids).size === ids.length, { error: "must not name a notifier twice" });
 
@@ -116,9 +117,9 @@ export const SloArgsSchema = z
       .max(SLO_WINDOW_DAYS.max, { error: `must be at most ${SLO_WINDOW_DAYS.max} days` })
       .optional(),
     /** Notifiers the page pairs alert. */
-    pageNotifierIds: notifierIds.optional(),
+    pageNotifierIds: NotifierIdsSchema.optional(),
     /** Notifiers the ticket pair alerts. */
-    ticketNotifierIds: notifierIds.optional(),
+    ticketNotifierIds: NotifierIdsSchema.optional(),
     /** Overrides of the default pairs by key (`pageFast`, `pageSlow`, `ticket`), or further pairs by new keys. */
     alertWindows: z.record(z.string(), AlertWindowOverrideSchema).optional(),
     /** Fields to group by (per route, per service): each group alerts on its own (`notifyByGroup`). */
