@@ -1,5 +1,6 @@
 /** Notifier: the API reference's Notifier object and its channels (axiom.co/docs/restapi). Endpoints: `/v2/notifiers`. */
 import { z } from "zod";
+import { parseWebhookTemplate, TemplateError } from "../../emulator/alerting/notify/custom-webhook";
 import {
   DateTimeSchema,
   NonEmptyStringSchema,
@@ -17,13 +18,30 @@ const httpUrl = () =>
     .refine((s) => /^https?:\/\//i.test(s) && URL.canParse(s), { error: "must be an http(s) URL" });
 const secretString = () => NonEmptyStringSchema;
 
+/**
+ * A custom webhook's body is a Go text/template (axiomhq/docs custom-webhook-notifier). One that Go's parser
+ * refuses (`{{if}}`, an unclosed action, a function other than Go's builtins and the page's jsonObject and
+ * jsonArray) could never render, so every notification through it would fail. The service's docs do not say
+ * whether it refuses one when the notifier is saved; refusing it here is ours: `pulumi preview` names the field
+ * and Go's error, and the emulator answers 422 (docs/emulator.md).
+ */
+const goTemplate = () =>
+  z.string({ error: "must be a string" }).superRefine((source, ctx) => {
+    try {
+      parseWebhookTemplate(source);
+    } catch (e) {
+      if (!(e instanceof TemplateError)) throw e;
+      ctx.addIssue({ code: "custom", message: `must be a Go template the service can parse (${e.message})` });
+    }
+  });
+
 /** The channels, keyed as the service keys them (axiom-go `axiom/notifiers.go`, `NotifierProperties`). */
 export const ChannelSchemas = {
   customWebhook: z.object({
     /** Required; the URL called. */
     url: httpUrl(),
-    /** Required; the request body template. */
-    body: z.string({ error: "must be a string" }),
+    /** Required; the request body template, Go text/template syntax. */
+    body: goTemplate(),
     headers: StringMapSchema.optional(),
     secretHeaders: StringMapSchema.optional(),
   }),

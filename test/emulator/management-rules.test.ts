@@ -164,6 +164,29 @@ const rows: Row[] = [
     "properties.customWebhook.body",
   ],
   [
+    "notifier customWebhook.body parses as a Go template (an if without a value fails)",
+    "notifier",
+    notifier({ customWebhook: { url: "https://example.com/hook", body: '{"a": "{{if}}x{{end}}"}' } }),
+    "properties.customWebhook.body",
+  ],
+  [
+    "notifier customWebhook.body parses as a Go template (an unclosed action fails)",
+    "notifier",
+    notifier({ customWebhook: { url: "https://example.com/hook", body: '{"a": "{{.Title"}' } }),
+    "properties.customWebhook.body",
+  ],
+  [
+    "notifier customWebhook.body parses as a Go template (the docs' default template passes)",
+    "notifier",
+    notifier({
+      customWebhook: {
+        url: "https://example.com/hook",
+        body: '{"action": "{{.Action}}", "matchedEvent": {{jsonObject .MatchedEvent}}, "status": "{{ if eq .Action "Open" }}firing{{ else }}resolved{{ end }}"}',
+      },
+    }),
+    null,
+  ],
+  [
     "notifier slack.slackUrl is a URL",
     "notifier",
     notifier({ slack: { slackUrl: "nope" } }),
@@ -375,6 +398,13 @@ describe("spec rules on update", () => {
     ],
     ["notifier PUT exactly one channel", "notifier", notifier(slack), notifier({}), "properties"],
     [
+      "notifier PUT customWebhook.body parses as a Go template",
+      "notifier",
+      notifier({ customWebhook: { url: "https://example.com/hook", body: "{{.Title}}" } }),
+      notifier({ customWebhook: { url: "https://example.com/hook", body: "{{if .Value}}open" } }),
+      "properties.customWebhook.body",
+    ],
+    [
       "role PUT auditLog allows only read",
       "role",
       role(),
@@ -425,4 +455,19 @@ describe("starred-query list parameters", () => {
   it("limit 1000 is accepted", async () => {
     expect((await api(em.current, "GET", "/v2/apl-starred-queries?limit=1000")).status).toBe(200);
   });
+});
+
+it("refuses a custom webhook template Go cannot parse with Go's own error, on create and on update", async () => {
+  const hook = (body: string) => notifier({ customWebhook: { url: "https://example.com/hook", body } });
+  const created = await api(em.current, "POST", PATHS.notifier, hook("{{if}}x{{end}}"));
+  expect(created.status).toBe(422);
+  expect(created.body.message).toBe(
+    "properties.customWebhook.body: must be a Go template the service can parse (template: webhook:1: missing value for if)",
+  );
+  const ok = await api(em.current, "POST", PATHS.notifier, hook("{{.Title}}"));
+  const updated = await api(em.current, "PUT", `${PATHS.notifier}/${ok.body.id}`, hook("a\n{{end}}"));
+  expect(updated.status).toBe(422);
+  expect(updated.body.message).toBe(
+    "properties.customWebhook.body: must be a Go template the service can parse (template: webhook:2: unexpected {{end}})",
+  );
 });

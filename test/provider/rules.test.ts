@@ -283,6 +283,20 @@ const rules: [string, ResourceKind, Props, string, string][] = [
     "string",
   ],
   [
+    "notifier customWebhook body parses as a Go template, Go's error quoted",
+    "Notifier",
+    { name: "n", properties: { customWebhook: { url: "https://h.test", body: "{{if}}x{{end}}" } } },
+    "properties.customWebhook.body",
+    "Go template the service can parse (template: webhook:1: missing value for if)",
+  ],
+  [
+    "notifier customWebhook body calls only Go's builtins and the documented jsonObject and jsonArray",
+    "Notifier",
+    { name: "n", properties: { customWebhook: { url: "https://h.test", body: "{{toJson .Title}}" } } },
+    "properties.customWebhook.body",
+    'function "toJson" not defined',
+  ],
+  [
     "notifier discord needs discordToken",
     "Notifier",
     { name: "n", properties: { discord: { discordChannel: "c", discordToken: "" } } },
