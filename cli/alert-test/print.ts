@@ -14,7 +14,8 @@ export function describeWhen(r: ExpectationResult): string {
   return "any time";
 }
 
-function groupText(group: ExpectationResult["expectation"]["group"]): string {
+/** An expectation's group as the tables write it (`service=checkout` or `a,b`), `-` without one. */
+export function groupText(group: ExpectationResult["expectation"]["group"]): string {
   if (group === undefined) return "-";
   if (Array.isArray(group)) return group.map(String).join(",");
   return Object.entries(group)

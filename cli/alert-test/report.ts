@@ -9,229 +9,50 @@
  * `data-plot-width`), so a reader (a screen reader, or a test in a browser) can check that a mark sits where its
  * time says.
  */
-import type { MonitorRun } from "../../emulator";
+import {
+  alertPeriods,
+  chartHtml,
+  CHART_CSS,
+  escapeHtml,
+  formatValue as num,
+  runChart,
+  type AlertPeriod,
+} from "../../emulator/chart";
 import { formatOffset, gotAlerts, type GotAlert } from "./compare";
-import { describeWhen } from "./print";
+import { describeWhen, groupText } from "./print";
 import type { RunOutcome } from "./run";
-
-/** The chart's geometry, in CSS pixels. */
-export const CHART = { width: 960, height: 240, left: 64, right: 16, top: 16, bottom: 36 } as const;
-
-const SERIES_COLORS = ["#1f6feb", "#8250df", "#bf8700", "#1a7f37", "#cf222e", "#0a7ea4"];
-
-/** Text made safe for HTML content and attribute values. */
-export function escapeHtml(text: string): string {
-  return text.replace(
-    /[&<>"']/g,
-    (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!,
-  );
-}
 
 /** An id made of safe characters, unique with its prefix. */
 function slug(text: string): string {
   return text.replace(/[^A-Za-z0-9_-]+/g, "-").replace(/^-+|-+$/g, "") || "x";
 }
 
-/** A number as the page prints it: up to 4 significant decimals, no exponent for ordinary values. */
-function num(v: number, digits = 6): string {
-  return Number.isInteger(v) ? String(v) : String(Number(v.toPrecision(digits)));
-}
-
-/** An alert period of a monitor: from the run that found it open to the run that closed it (or the test's end). */
-export interface AlertPeriod {
-  fromMs: number;
-  toMs: number;
-  /** False when the test ended with the alert still open. */
-  closed: boolean;
-}
-
-/** The periods a monitor's runs show its alert open (runs in time order). */
-export function alertPeriods(runs: readonly MonitorRun[], endMs: number): AlertPeriod[] {
-  const periods: AlertPeriod[] = [];
-  let openSince: number | undefined;
-  for (const run of runs) {
-    const t = Date.parse(run.time);
-    if (run.state === "open" && openSince === undefined) openSince = t;
-    if (run.state === "closed" && openSince !== undefined) {
-      periods.push({ fromMs: openSince, toMs: t, closed: true });
-      openSince = undefined;
-    }
-  }
-  if (openSince !== undefined) periods.push({ fromMs: openSince, toMs: endMs, closed: false });
-  return periods;
-}
-
-interface Scale {
-  x(t: number): number;
-  y(v: number): number;
-  yTicks: number[];
-}
-
-function scaleFor(startMs: number, endMs: number, values: number[], threshold: number | undefined): Scale {
-  const plotW = CHART.width - CHART.left - CHART.right;
-  const plotH = CHART.height - CHART.top - CHART.bottom;
-  const all = threshold === undefined ? values : [...values, threshold];
-  let lo = Math.min(0, ...all);
-  let hi = Math.max(...all, 0);
-  if (hi === lo) hi = lo + 1;
-  hi += (hi - lo) * 0.1;
-  if (lo < 0) lo -= (hi - lo) * 0.05;
-  const span = endMs - startMs || 1;
-  return {
-    x: (t) => CHART.left + ((t - startMs) / span) * plotW,
-    y: (v) => CHART.top + plotH - ((v - lo) / (hi - lo)) * plotH,
-    yTicks: [lo, (lo + hi) / 2, hi],
-  };
-}
-
-/** Time ticks: about six, on whole minutes, hours or days of offset. */
-function timeTicks(startMs: number, endMs: number): number[] {
-  const span = endMs - startMs;
-  const steps = [
-    60_000,
-    5 * 60_000,
-    10 * 60_000,
-    15 * 60_000,
-    30 * 60_000,
-    3_600_000,
-    2 * 3_600_000,
-    3 * 3_600_000,
-    6 * 3_600_000,
-    12 * 3_600_000,
-    86_400_000,
-  ];
-  const step = steps.find((s) => span / s <= 8) ?? Math.ceil(span / 8 / 86_400_000) * 86_400_000;
-  const ticks: number[] = [];
-  for (let t = 0; t <= span; t += step) ticks.push(startMs + t);
-  return ticks;
-}
-
-/** The chart of one monitor. */
-function monitorChart(
-  id: string,
-  label: string,
-  runs: readonly MonitorRun[],
-  alerts: readonly GotAlert[],
-  periods: readonly AlertPeriod[],
-  threshold: number | undefined,
-  startMs: number,
-  endMs: number,
-): string {
-  const series = new Map<
-    string,
-    { group: Record<string, unknown>; points: { t: number; v: number | null }[] }
-  >();
-  for (const run of runs) {
-    const t = Date.parse(run.time);
-    for (const value of run.values) {
-      const key = JSON.stringify(value.group);
-      let s = series.get(key);
-      if (!s) series.set(key, (s = { group: value.group, points: [] }));
-      s.points.push({ t, v: value.value });
-    }
-  }
-  const values = [...series.values()]
-    .flatMap((s) => s.points.map((p) => p.v))
-    .filter((v): v is number => v !== null);
-  const scale = scaleFor(startMs, endMs, values, threshold);
-  const plotTop = CHART.top;
-  const plotBottom = CHART.height - CHART.bottom;
-  const parts: string[] = [];
-  parts.push(
-    `<svg class="chart" role="img" aria-labelledby="${id}-title ${id}-desc" width="${CHART.width}" height="${CHART.height}" ` +
-      `viewBox="0 0 ${CHART.width} ${CHART.height}" data-start-ms="${startMs}" data-end-ms="${endMs}" ` +
-      `data-plot-x="${CHART.left}" data-plot-width="${CHART.width - CHART.left - CHART.right}">`,
-    `<title id="${id}-title">${escapeHtml(label)}</title>`,
-    `<desc id="${id}-desc">${escapeHtml(
-      `${runs.length} runs from ${formatOffset(0)} to ${formatOffset(endMs - startMs)}; ` +
-        `${periods.length} alert ${periods.length === 1 ? "period" : "periods"}; ${alerts.length} ${alerts.length === 1 ? "notification" : "notifications"}` +
-        (threshold === undefined ? "" : `; threshold ${num(threshold)}`),
-    )}</desc>`,
-  );
-  // Axes and ticks.
-  parts.push(`<g class="axis">`);
-  parts.push(
-    `<line x1="${CHART.left}" y1="${plotBottom}" x2="${CHART.width - CHART.right}" y2="${plotBottom}"/>`,
-  );
-  parts.push(`<line x1="${CHART.left}" y1="${plotTop}" x2="${CHART.left}" y2="${plotBottom}"/>`);
-  for (const t of timeTicks(startMs, endMs)) {
-    const x = scale.x(t).toFixed(2);
-    parts.push(`<line x1="${x}" y1="${plotBottom}" x2="${x}" y2="${plotBottom + 4}"/>`);
-    parts.push(
-      `<text x="${x}" y="${plotBottom + 18}" text-anchor="middle">${escapeHtml(formatOffset(t - startMs))}</text>`,
-    );
-  }
-  for (const v of scale.yTicks) {
-    const y = scale.y(v).toFixed(2);
-    parts.push(
-      `<text x="${CHART.left - 6}" y="${y}" text-anchor="end" dominant-baseline="middle">${escapeHtml(num(v, 3))}</text>`,
-    );
-  }
-  parts.push(`</g>`);
-  // Alert periods, under everything else.
-  for (const p of periods) {
-    const x = scale.x(p.fromMs);
-    const w = Math.max(1, scale.x(p.toMs) - x);
-    const words = `alert open from ${formatOffset(p.fromMs - startMs)} to ${p.closed ? formatOffset(p.toMs - startMs) : "the end of the test (still open)"}`;
-    parts.push(
-      `<rect class="alert-period" x="${x.toFixed(2)}" y="${plotTop}" width="${w.toFixed(2)}" height="${plotBottom - plotTop}" ` +
-        `data-from-ms="${p.fromMs}" data-to-ms="${p.toMs}" data-closed="${p.closed}"><title>${escapeHtml(words)}</title></rect>`,
-    );
-  }
-  if (threshold !== undefined) {
-    const y = scale.y(threshold).toFixed(2);
-    parts.push(
-      `<line class="threshold" x1="${CHART.left}" y1="${y}" x2="${CHART.width - CHART.right}" y2="${y}" data-value="${threshold}">` +
-        `<title>threshold ${escapeHtml(num(threshold))}</title></line>`,
-    );
-  }
-  [...series.values()].forEach((s, i) => {
-    const color = SERIES_COLORS[i % SERIES_COLORS.length];
-    const name = Object.keys(s.group).length
-      ? Object.entries(s.group)
-          .map(([k, v]) => `${k}=${String(v)}`)
-          .join(", ")
-      : "value";
-    // A null (no data) breaks the line.
-    const segments: string[][] = [[]];
-    for (const p of s.points) {
-      if (p.v === null) segments.push([]);
-      else segments[segments.length - 1].push(`${scale.x(p.t).toFixed(2)},${scale.y(p.v).toFixed(2)}`);
-    }
-    parts.push(
-      `<g class="series" data-group="${escapeHtml(JSON.stringify(s.group))}"><title>${escapeHtml(name)}</title>`,
-    );
-    for (const seg of segments.filter((x) => x.length > 0)) {
-      if (seg.length === 1) {
-        const [cx, cy] = seg[0].split(",");
-        parts.push(`<circle cx="${cx}" cy="${cy}" r="2" fill="${color}"/>`);
-      } else parts.push(`<polyline fill="none" stroke="${color}" points="${seg.join(" ")}"/>`);
-    }
-    parts.push(`</g>`);
-  });
-  for (const a of alerts) {
-    const x = scale.x(a.timeMs);
-    const words = describeAlertWords(a, startMs);
-    const open = a.action === "Open";
-    const tip = open
-      ? `${x.toFixed(2)},${plotTop + 10} ${(x - 5).toFixed(2)},${plotTop} ${(x + 5).toFixed(2)},${plotTop}`
-      : `${x.toFixed(2)},${plotTop} ${(x - 5).toFixed(2)},${plotTop + 10} ${(x + 5).toFixed(2)},${plotTop + 10}`;
-    parts.push(
-      `<g class="notification ${open ? "open" : "closed"}" data-action="${a.action}" data-time-ms="${a.timeMs}" data-x="${x.toFixed(2)}" ` +
-        `data-notifiers="${escapeHtml(a.entries.map((e) => e.notifierKey).join(","))}">` +
-        `<title>${escapeHtml(words)}</title>` +
-        `<line x1="${x.toFixed(2)}" y1="${plotTop}" x2="${x.toFixed(2)}" y2="${plotBottom}"/>` +
-        `<polygon points="${tip}"/></g>`,
-    );
-  }
-  parts.push(`</svg>`);
-  return parts.join("\n");
-}
-
 function describeAlertWords(a: GotAlert, startMs: number): string {
   const group = a.groupValues && a.groupValues.length ? ` for ${a.groupValues.join(", ")}` : "";
   const to = a.entries.map((e) => `${e.notifierKey} (${e.outcome})`).join(", ");
   return `${a.action} at ${formatOffset(a.timeMs - startMs)}${group}, to ${to || "no notifier"}`;
+}
+
+/**
+ * A warning of a file's run (a run whose query failed, a notification that failed, a notifier run as a stand-in),
+ * as the run gives it: its words, and where it points when it knows.
+ */
+type RunWarning = string | { message: string; monitor?: string; notifier?: string; line?: number };
+
+/** The warnings a file's run gave, if its outcome carries any. */
+function warningsOf(o: RunOutcome): readonly RunWarning[] {
+  return (o as { warnings?: readonly RunWarning[] }).warnings ?? [];
+}
+
+function warningText(w: RunWarning): string {
+  if (typeof w === "string") return w;
+  const at = [w.line === undefined ? "" : `line ${w.line}`, w.monitor ?? w.notifier ?? ""].filter(Boolean);
+  return at.length ? `${at.join(", ")}: ${w.message}` : w.message;
+}
+
+/** A period's group as the tables write it: its values, or `-` for the monitor's one alert. */
+function periodGroup(p: AlertPeriod): string {
+  return p.groupValues && p.groupValues.length ? p.groupValues.join(", ") : "-";
 }
 
 const STYLE = `
@@ -242,17 +63,10 @@ table { border-collapse: collapse; margin: 8px 0; }
 th, td { border: 1px solid #d0d7de; padding: 3px 8px; text-align: left; vertical-align: top; }
 th { background: #f6f8fa; }
 td.mark { font-weight: bold; }
-.chart { display: block; background: #fff; border: 1px solid #d0d7de; }
-.chart text { font-size: 11px; fill: #57606a; }
-.chart .axis line { stroke: #8c959f; stroke-width: 1; }
-.chart .alert-period { fill: #cf222e; fill-opacity: 0.16; }
-.chart .threshold { stroke: #cf222e; stroke-width: 1.5; stroke-dasharray: 6 4; }
-.chart polyline { stroke-width: 1.5; }
-.chart .notification line { stroke-width: 1.5; }
-.chart .notification.open line, .chart .notification.open polygon { stroke: #cf222e; fill: #cf222e; }
-.chart .notification.closed line, .chart .notification.closed polygon { stroke: #1a7f37; fill: #1a7f37; }
 .meta { color: #57606a; margin: 0 0 6px; }
-`;
+.warnings { border-left: 4px solid #bf8700; background: #fff8c5; padding: 4px 12px; margin: 8px 0; }
+.warnings h3 { margin: 4px 0; }
+${CHART_CSS}`;
 
 /** The whole page for the outcomes of one command's files. */
 export function renderReport(outcomes: readonly RunOutcome[]): string {
@@ -275,15 +89,22 @@ export function renderReport(outcomes: readonly RunOutcome[]): string {
       `<h2>${escapeHtml(test.file)}: <span class="${comparison.ok ? "pass" : "fail"}">${comparison.ok ? "PASS" : "FAIL"}</span></h2>`,
       `<p class="meta">From ${escapeHtml(new Date(test.startMs).toISOString())} for ${escapeHtml(formatOffset(test.untilMs).slice(1))}; ${test.events.length} events; ${runs.length} monitor runs; ${o.outbox.length} notifications sent.</p>`,
     );
+    const warnings = warningsOf(o);
+    if (warnings.length > 0)
+      body.push(
+        `<section class="warnings" aria-labelledby="${fileId}-warnings"><h3 id="${fileId}-warnings">${warnings.length} ${warnings.length === 1 ? "warning" : "warnings"}</h3><ul>`,
+        ...warnings.map((w) => `<li>${escapeHtml(warningText(w))}</li>`),
+        `</ul></section>`,
+      );
     body.push(`<table class="expectations"><caption>Expected against got</caption>`);
     body.push(
-      `<tr><th scope="col">Result</th><th scope="col">Line</th><th scope="col">Monitor</th><th scope="col">Action</th><th scope="col">Notifier</th><th scope="col">When</th><th scope="col">Want</th><th scope="col">Got</th><th scope="col">Sent at</th></tr>`,
+      `<tr><th scope="col">Result</th><th scope="col">Line</th><th scope="col">Monitor</th><th scope="col">Action</th><th scope="col">Group</th><th scope="col">Notifier</th><th scope="col">When</th><th scope="col">Want</th><th scope="col">Got</th><th scope="col">Sent at</th></tr>`,
     );
     for (const r of comparison.rows) {
       const e = r.expectation;
       body.push(
         `<tr class="${r.ok ? "pass" : "fail"}" data-ok="${r.ok}"><td class="mark">${r.ok ? "✓ pass" : "✗ fail"}</td><td>${e.line ?? ""}</td>` +
-          `<td>${escapeHtml(e.monitorKey)}</td><td>${e.action ?? "Open"}</td><td>${escapeHtml(e.notifierKey ?? "(any)")}</td>` +
+          `<td>${escapeHtml(e.monitorKey)}</td><td>${e.action ?? "Open"}</td><td class="group">${escapeHtml(groupText(e.group))}</td><td>${escapeHtml(e.notifierKey ?? "(any)")}</td>` +
           `<td>${escapeHtml(describeWhen(r))}</td><td>${escapeHtml(r.wanted)}</td><td>${r.got.length}</td>` +
           `<td>${escapeHtml(r.got.map((g) => formatOffset(g.timeMs - test.startMs)).join(", ") || "-")}` +
           `${r.hints.length ? `<br>${r.hints.map(escapeHtml).join("<br>")}` : ""}</td></tr>`,
@@ -292,10 +113,9 @@ export function renderReport(outcomes: readonly RunOutcome[]): string {
     for (const a of comparison.unexpected) {
       body.push(
         `<tr class="fail unexpected" data-ok="false"><td class="mark">✗ unexpected</td><td></td>` +
-          `<td>${escapeHtml(a.monitorKey)}</td><td>${a.action}</td>` +
+          `<td>${escapeHtml(a.monitorKey)}</td><td>${a.action}</td><td class="group">${escapeHtml((a.groupValues ?? []).join(",") || "-")}</td>` +
           `<td>${escapeHtml(a.entries.map((e) => `${e.notifierKey} (${e.outcome})`).join(", "))}</td>` +
-          `<td colspan="3">not expected</td><td>${escapeHtml(formatOffset(a.timeMs - test.startMs))}` +
-          `${a.groupValues && a.groupValues.length ? ` (group ${escapeHtml(a.groupValues.join(", "))})` : ""}</td></tr>`,
+          `<td colspan="3">not expected</td><td>${escapeHtml(formatOffset(a.timeMs - test.startMs))}</td></tr>`,
       );
     }
     body.push(`</table>`);
@@ -325,15 +145,24 @@ export function renderReport(outcomes: readonly RunOutcome[]): string {
         `<p class="meta">${escapeHtml(m.inputs.type)}, ${escapeHtml(rule)}; every ${m.inputs.intervalMinutes ?? 1} min over ${m.inputs.rangeMinutes ?? 1} min. ` +
           `${monitorRuns.length} runs, ${periods.length} alert ${periods.length === 1 ? "period" : "periods"}, ${monitorAlerts.length} ${monitorAlerts.length === 1 ? "notification" : "notifications"}` +
           `${errors.length ? `, <span class="fail">${errors.length} failed runs: ${escapeHtml(errors[0].error ?? "")}</span>` : ""}.</p>`,
-        monitorChart(
-          id,
-          `${m.key}: run values${threshold === undefined ? "" : ` against the threshold ${num(threshold)}`}`,
-          monitorRuns,
-          monitorAlerts,
-          periods,
-          threshold,
-          test.startMs,
-          endMs,
+        chartHtml(
+          runChart({
+            id,
+            label: `${m.key}: run values${threshold === undefined ? "" : ` against the threshold ${num(threshold)}`}`,
+            startMs: test.startMs,
+            endMs,
+            runs: monitorRuns,
+            threshold,
+            periods,
+            marks: monitorAlerts.map((a) => ({
+              timeMs: a.timeMs,
+              action: a.action,
+              words: describeAlertWords(a, test.startMs),
+              notifiers: a.entries.map((e) => e.notifierKey),
+            })),
+            timeLabel: (t) => formatOffset(t - test.startMs),
+            openEnd: "the end of the test",
+          }),
         ),
       );
       body.push(
@@ -348,15 +177,15 @@ export function renderReport(outcomes: readonly RunOutcome[]): string {
       if (monitorAlerts.length === 0) body.push(`<tr><td colspan="4">none</td></tr>`);
       body.push(`</table>`);
       body.push(
-        `<table class="periods"><caption>Alert periods of ${escapeHtml(m.key)}</caption><tr><th scope="col">From</th><th scope="col">To</th></tr>`,
+        `<table class="periods"><caption>Alert periods of ${escapeHtml(m.key)}</caption><tr><th scope="col">Group</th><th scope="col">From</th><th scope="col">To</th></tr>`,
       );
       for (const p of periods)
         body.push(
-          `<tr><td>${escapeHtml(formatOffset(p.fromMs - test.startMs))}</td><td>${p.closed ? escapeHtml(formatOffset(p.toMs - test.startMs)) : "still open at the end"}</td></tr>`,
+          `<tr data-from-ms="${p.fromMs}"><td class="group">${escapeHtml(periodGroup(p))}</td><td>${escapeHtml(formatOffset(p.fromMs - test.startMs))}</td><td>${p.closed ? escapeHtml(formatOffset(p.toMs - test.startMs)) : "still open at the end"}</td></tr>`,
         );
       if (periods.length === 0)
         body.push(
-          `<tr><td colspan="2">${m.inputs.type === "MatchEvent" ? "none: a match monitor's alert never closes, each notification is one event" : "none"}</td></tr>`,
+          `<tr><td colspan="3">${m.inputs.type === "MatchEvent" ? "none: a match monitor's alert never closes, each notification is one event" : "none"}</td></tr>`,
         );
       body.push(`</table>`);
       body.push(

@@ -6,12 +6,13 @@
  * anywhere or run (no script, no request besides the page itself).
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { WebSocket } from "undici";
 import { testAlerts, type TestAlertsResult } from "../../cli/commands/test-alerts";
+import { renderReport } from "../../cli/alert-test/report";
 
 const ROOT = join(__dirname, "..", "..");
 
@@ -190,6 +191,14 @@ monitors:
     type: MatchEvent
     aplQuery: "['app'] | where level == 'fatal'"
     notifierIds: [slack]
+  by-route:
+    name: Server errors by route
+    type: Threshold
+    aplQuery: "['shop'] | where status >= 500 | summarize count() by route, bin(_time, 1m)"
+    operator: Above
+    threshold: 5
+    rangeMinutes: 5
+    notifyByGroup: true
   calm:
     name: Never alerts
     type: Threshold
@@ -204,11 +213,25 @@ events:
       fields: { status: 200 }
       mix: [{ share: 20%, from: 10m, for: 5m, fields: { status: 503 } }]
   - { at: 25m, dataset: app, event: { level: fatal }, times: 2, every: 5m }
+  # Two routes' bursts: /checkout's twice, with runs between them where its group has no value at all.
+  - generate:
+      dataset: shop
+      rate: 60/m
+      for: 40m
+      fields: { status: 200, route: /home }
+      mix:
+        - { share: 20%, from: 10m, for: 5m, fields: { status: 503, route: /checkout } }
+        - { share: 20%, from: 20m, for: 4m, fields: { status: 503, route: "<i>search</i>" } }
+        - { share: 20%, from: 30m, for: 3m, fields: { status: 503, route: /checkout } }
 expect:
   - { monitor: errors, action: Open, by: 12m }
   - { monitor: errors, action: Closed, by: 21m }
   - { monitor: fatal, count: 2 }
   - { monitor: calm, never: true }
+  - { monitor: by-route, group: { route: /checkout }, count: 2 }
+  - { monitor: by-route, action: Closed, group: { route: /checkout }, count: 2 }
+  - { monitor: by-route, group: { route: "<i>search</i>" } }
+  - { monitor: by-route, action: Closed, group: { route: "<i>search</i>" } }
 `;
 
 interface Mark {
@@ -232,6 +255,10 @@ interface ShownMonitor {
   })[];
   notifications: (Mark & { timeMs: number; action: string; lineX: number; title: string })[];
   notificationRows: number;
+  series: { group: string; polylines: number; dots: number; dash: string; stroke: string; title: string }[];
+  legend: { text: string; swatchDash: string; swatchStroke: string; hidden: string | null }[];
+  describedBy: string;
+  periodRows: string[][];
 }
 
 let dir: string;
@@ -243,21 +270,47 @@ let shown: {
   scripts: number;
   monitors: ShownMonitor[];
   expectationRows: string[];
+  expectationHead: string[];
+  expectationGroups: string[];
+  warnings: string[];
+  elementsInText: number;
 };
+/** The chart's accessible names and descriptions as Chromium computes them for assistive technology. */
+let accessible: { role: string; name: string; description: string }[];
 const requests: string[] = [];
 
 beforeAll(async () => {
   const executable = chromiumPath();
   dir = mkdtempSync(join(tmpdir(), "alert-report-"));
   writeFileSync(join(dir, "alerts.test.yaml"), FILE);
-  const report = join(dir, "report.html");
+  const written = join(dir, "written.html");
   result = await testAlerts(["alerts.test.yaml"], {
     cwd: dir,
-    report,
+    report: written,
     out: () => undefined,
     err: () => undefined,
   });
   expect(result.code).toBe(0);
+  // The page shown is the one the command wrote, with warnings added as a run gives them (a failed run, a stand-in
+  // notifier), one holding HTML: the same renderer writes both.
+  expect(readFileSync(written, "utf8")).toBe(renderReport(result.outcomes));
+  const report = join(dir, "report.html");
+  writeFileSync(
+    report,
+    renderReport(
+      result.outcomes.map((o) =>
+        Object.assign({}, o, {
+          warnings: [
+            {
+              message: "ran as a plain webhook to the receiver: its properties are [secret] in the preview",
+              notifier: "pager",
+            },
+            "1 run of <b>errors</b> failed",
+          ],
+        }),
+      ),
+    ),
+  );
 
   browser = await Browser.launch(executable);
   browser.on((method, params) => {
@@ -278,8 +331,15 @@ beforeAll(async () => {
       summary: document.getElementById("summary").textContent,
       scripts: document.scripts.length,
       expectationRows: [...document.querySelectorAll("table.expectations tr[data-ok]")].map((tr) => tr.textContent),
+      expectationHead: [...document.querySelectorAll("table.expectations th")].map((th) => th.textContent),
+      expectationGroups: [...document.querySelectorAll("table.expectations tr[data-ok] td.group")].map((td) => td.textContent),
+      warnings: [...document.querySelectorAll("section.warnings li")].map((li) => li.textContent),
+      // Names holding markup are text: no <b> or <i> element anywhere in the page.
+      elementsInText: document.querySelectorAll("b, i").length,
       monitors: [...document.querySelectorAll("section.monitor")].map((section) => {
         const svg = section.querySelector("svg.chart");
+        // In view, so that what a pointer would hit can be asked; every box of this chart is read at this scroll.
+        svg.scrollIntoView({ block: "center" });
         const viewWidth = svg.viewBox.baseVal.width;
         return {
           monitor: section.dataset.monitor,
@@ -297,10 +357,32 @@ beforeAll(async () => {
             return { ...box(g), timeMs: +g.dataset.timeMs, action: g.dataset.action, lineX: (line.left + line.right) / 2, title: titleOf(g) };
           }),
           notificationRows: section.querySelectorAll("table.notifications tr[data-time-ms]").length,
+          series: [...svg.querySelectorAll("g.series")].map((g) => {
+            const line = g.querySelector("polyline");
+            return { group: g.dataset.group, polylines: g.querySelectorAll("polyline").length, dots: g.querySelectorAll("circle").length, dash: line ? getComputedStyle(line).strokeDasharray : "", stroke: line ? getComputedStyle(line).stroke : "", title: titleOf(g) };
+          }),
+          legend: [...section.querySelectorAll("ul.legend li")].map((li) => {
+            const swatch = li.querySelector("svg.swatch");
+            const line = swatch.querySelector("line");
+            return { text: li.textContent, swatchDash: getComputedStyle(line).strokeDasharray, swatchStroke: getComputedStyle(line).stroke, hidden: swatch.getAttribute("aria-hidden") };
+          }),
+          describedBy: (svg.getAttribute("aria-describedby") ?? "").split(" ").filter(Boolean).map((id) => document.getElementById(id).textContent).join(" | "),
+          periodRows: [...section.querySelectorAll("table.periods tr[data-from-ms]")].map((tr) => [...tr.cells].map((td) => td.textContent)),
         };
       }),
     };
   })()`);
+  await browser.send("Accessibility.enable");
+  const { nodes } = (await browser.send("Accessibility.getFullAXTree")) as {
+    nodes: { role?: { value: string }; name?: { value: string }; description?: { value: string } }[];
+  };
+  accessible = nodes
+    .filter((n) => n.role?.value === "image")
+    .map((n) => ({
+      role: n.role!.value,
+      name: n.name?.value ?? "",
+      description: n.description?.value ?? "",
+    }));
 }, 180_000);
 
 afterAll(async () => {
@@ -324,12 +406,12 @@ it("is one page: nothing requested but itself, no script", () => {
   expect(shown.scripts).toBe(0);
   expect(shown.title).toBe("Alert tests: 1 passed, 0 failed");
   expect(shown.summary).toBe("1 file: 1 passed, 0 failed.");
-  expect(shown.expectationRows).toHaveLength(4);
+  expect(shown.expectationRows).toHaveLength(8);
   expect(shown.expectationRows.every((row) => row.startsWith("✓ pass"))).toBe(true);
 });
 
 it("one chart per monitor, named in its heading and in its accessible label", () => {
-  expect(shown.monitors.map((m) => m.monitor)).toEqual(["errors", "fatal", "calm"]);
+  expect(shown.monitors.map((m) => m.monitor)).toEqual(["errors", "fatal", "by-route", "calm"]);
   expect(byName("errors").heading).toBe("errors: Errors above 5 a minute");
   expect(byName("errors").label).toMatch(
     /^errors: run values against the threshold 5 \| 40 runs from \+0s to \+40m; 1 alert period; 2 notifications; threshold 5$/,
@@ -380,4 +462,83 @@ it("each notification is marked at its time, Open and Closed told apart, in the 
 
   const calm = byName("calm");
   expect([calm.periods.length, calm.notifications.length, calm.notificationRows]).toEqual([0, 0, 0]);
+});
+
+it("rule: the expectations table has the terminal's group column", () => {
+  expect(shown.expectationHead).toEqual([
+    "Result",
+    "Line",
+    "Monitor",
+    "Action",
+    "Group",
+    "Notifier",
+    "When",
+    "Want",
+    "Got",
+    "Sent at",
+  ]);
+  expect(shown.expectationGroups).toEqual([
+    "-",
+    "-",
+    "-",
+    "-",
+    "route=/checkout",
+    "route=/checkout",
+    "route=<i>search</i>",
+    "route=<i>search</i>",
+  ]);
+});
+
+it("rule: the alert periods table names each period's group, so two groups' rows differ", () => {
+  const m = byName("by-route");
+  expect(m.periodRows).toEqual([
+    ["/checkout", "+11m", "+20m"],
+    ["<i>search</i>", "+21m", "+29m"],
+    ["/checkout", "+31m", "+38m"],
+  ]);
+  expect(m.periods.map((p) => p.title)).toEqual([
+    "alert open for /checkout from +11m to +20m",
+    "alert open for <i>search</i> from +21m to +29m",
+    "alert open for /checkout from +31m to +38m",
+  ]);
+  expect(byName("errors").periodRows).toEqual([["-", "+11m", "+20m"]]);
+});
+
+it("rule: a group's line breaks at each run where it has no data, never joined across the gap", () => {
+  const m = byName("by-route");
+  const checkout = m.series.find((s) => s.group === JSON.stringify({ route: "/checkout" }))!;
+  // Two bursts, two pieces: nothing drawn across the runs between them where /checkout had no value.
+  expect(checkout.polylines).toBe(2);
+  const search = m.series.find((s) => s.group === JSON.stringify({ route: "<i>search</i>" }))!;
+  expect(search.polylines).toBe(1);
+});
+
+it("rule: a legend names each group's line by its pattern in words, not by colour alone, for a screen reader too", () => {
+  const m = byName("by-route");
+  expect(m.legend.map((l) => l.text)).toEqual([
+    "route=/checkout (solid blue line, broken at 22 runs without data)",
+    "route=<i>search</i> (dashed purple line, broken at 31 runs without data)",
+  ]);
+  // The two lines differ in pattern as well as colour, and each swatch repeats its line's look.
+  expect(m.series.map((s) => s.dash)).toEqual(["none", "10px, 4px"]);
+  expect(m.legend.map((l) => [l.swatchDash, l.swatchStroke])).toEqual(
+    m.series.map((s) => [s.dash, s.stroke]),
+  );
+  expect(m.legend.every((l) => l.hidden === "true")).toBe(true);
+  expect(m.describedBy).toBe(m.legend.map((l) => l.text).join(""));
+  // What assistive technology gets: the chart as an image named by its title and description, described by the legend.
+  const chart = accessible.find((a) => a.name.startsWith("by-route:"))!;
+  expect(chart.name).toMatch(
+    /^by-route: run values against the threshold 5 .*2 lines, one per group, named in the legend$/,
+  );
+  expect(chart.description).toContain("route=/checkout (solid blue line");
+  expect(chart.description).toContain("route=<i>search</i> (dashed purple line");
+});
+
+it("rule: the run's warnings are listed in the report, as text", () => {
+  expect(shown.warnings).toEqual([
+    "pager: ran as a plain webhook to the receiver: its properties are [secret] in the preview",
+    "1 run of <b>errors</b> failed",
+  ]);
+  expect(shown.elementsInText).toBe(0);
 });

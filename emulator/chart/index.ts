@@ -1,0 +1,466 @@
+/**
+ * The one drawing of a monitor's runs: each group's values over time against the threshold, the periods its alert
+ * was open shaded, each notification marked, and a legend naming each group's line. Both pages that show monitors
+ * draw with it: the alert-test report (cli/alert-test/report.ts, which writes it as HTML text) and the emulator's
+ * live console (emulator/console/, which sends the same tree as JSON for its script to build with DOM calls). It
+ * lives in emulator/ because the CLI imports the emulator and never the other way round.
+ *
+ * The drawing is a tree of plain nodes (tag, attributes, children; a string child is text), not markup: whoever
+ * shows it turns names and values into text nodes and attribute values, so a group, monitor or notifier name
+ * holding HTML is shown as written and never parsed.
+ *
+ * Every drawn element carries its facts as data attributes (`data-time-ms`, `data-from-ms`, `data-to-ms`) and a
+ * `<title>` in words, and the chart carries its scale (`data-start-ms`, `data-end-ms`, `data-plot-x`,
+ * `data-plot-width`), so a reader (a screen reader, or a test in a browser) can check that a mark sits where its
+ * time says. Lines are told apart by colour and by dash pattern, and the legend names each line's pattern in words.
+ */
+import type { MonitorRun } from "../alerting/types";
+
+/** One element of a drawing: its tag, attributes and children (strings are text). */
+export interface ChartNode {
+  tag: string;
+  attrs?: Record<string, string>;
+  children?: (ChartNode | string)[];
+}
+
+/** The chart's geometry, in CSS pixels. */
+export const CHART = { width: 960, height: 240, left: 64, right: 16, top: 16, bottom: 36 } as const;
+
+/** A line's look: its colour and its dash pattern, and both in words for the legend. */
+export interface SeriesStyle {
+  color: string;
+  colorName: string;
+  /** The SVG `stroke-dasharray`; empty for a solid line. */
+  dash: string;
+  dashName: string;
+}
+
+const COLORS: readonly (readonly [string, string])[] = [
+  ["#1f6feb", "blue"],
+  ["#8250df", "purple"],
+  ["#bf8700", "amber"],
+  ["#1a7f37", "green"],
+  ["#0a7ea4", "teal"],
+  ["#57606a", "grey"],
+];
+// Five patterns against six colours: the pair repeats only after thirty lines. Red is the threshold's and the
+// alert's colour, and the threshold's dash (6 4) is none of these.
+const DASHES: readonly (readonly [string, string])[] = [
+  ["", "solid"],
+  ["10 4", "dashed"],
+  ["2 3", "dotted"],
+  ["10 3 2 3", "dash-dot"],
+  ["16 4 4 4", "long dash-short dash"],
+];
+
+/** The look of the `i`th line (from 0). */
+export function seriesStyle(i: number): SeriesStyle {
+  const [color, colorName] = COLORS[i % COLORS.length];
+  const [dash, dashName] = DASHES[i % DASHES.length];
+  return { color, colorName, dash, dashName };
+}
+
+/** A number as the pages print it: up to `digits` significant digits, no exponent for ordinary values. */
+export function formatValue(v: number, digits = 6): string {
+  return Number.isInteger(v) ? String(v) : String(Number(v.toPrecision(digits)));
+}
+
+/** A group as text: `service=checkout, region=eu`, or `value` for an ungrouped result. */
+export function groupName(group: Record<string, unknown>): string {
+  const entries = Object.entries(group);
+  return entries.length ? entries.map(([k, v]) => `${k}=${String(v)}`).join(", ") : "value";
+}
+
+/** An alert period: from the run that opened a group's alert to the run that closed it (or the chart's end). */
+export interface AlertPeriod {
+  fromMs: number;
+  toMs: number;
+  /** False when the alert was still open at the end. */
+  closed: boolean;
+  /** The group's values (`notifyByGroup`), or null for the monitor's one alert. */
+  groupValues: string[] | null;
+}
+
+/**
+ * The periods a monitor's runs (in time order) show its alerts open, one per group with `notifyByGroup`. A group's
+ * period opens with the run that sent its Open and ends with the run that sent its Close; a run after which no
+ * alert is open ends every period still open (so a monitor with `skipResolved`, whose closes send nothing, still
+ * shows where its alert closed). A period still open at `endMs` ends there, not closed.
+ */
+export function alertPeriods(runs: readonly MonitorRun[], endMs: number): AlertPeriod[] {
+  const periods: AlertPeriod[] = [];
+  const open = new Map<string, { fromMs: number; groupValues: string[] | null }>();
+  const close = (key: string, t: number) => {
+    const p = open.get(key)!;
+    periods.push({ fromMs: p.fromMs, toMs: t, closed: true, groupValues: p.groupValues });
+    open.delete(key);
+  };
+  for (const run of runs) {
+    const t = Date.parse(run.time);
+    for (const alert of run.alerts) {
+      const key = JSON.stringify(alert.groupValues);
+      if (alert.action === "Open" && !open.has(key))
+        open.set(key, { fromMs: t, groupValues: alert.groupValues });
+      else if (alert.action === "Closed" && open.has(key)) close(key, t);
+    }
+    // An alert open without an Open among the alerts (a run before the first one sent, or a failed notification
+    // list) still shows: the monitor's state says open.
+    if (run.state === "open" && open.size === 0) open.set("null", { fromMs: t, groupValues: null });
+    if (run.state === "closed" || run.state === "ok") for (const key of [...open.keys()]) close(key, t);
+  }
+  for (const p of open.values()) periods.push({ ...p, toMs: endMs, closed: false });
+  return periods.sort((a, b) => a.fromMs - b.fromMs);
+}
+
+/** A notification drawn on the chart. */
+export interface ChartMark {
+  timeMs: number;
+  action: "Open" | "Closed";
+  /** What it was, in words (its title). */
+  words: string;
+  /** The notifiers it went to, for `data-notifiers`. */
+  notifiers: readonly string[];
+}
+
+/** What one chart shows. */
+export interface RunChartSpec {
+  /** A prefix for the ids of the chart's parts, unique in its page (safe characters only). */
+  id: string;
+  /** The chart's name, for its title. */
+  label: string;
+  startMs: number;
+  endMs: number;
+  /** The monitor's runs, in time order; a failed run has no values. */
+  runs: readonly Pick<MonitorRun, "time" | "values" | "state">[];
+  threshold?: number;
+  periods: readonly AlertPeriod[];
+  marks: readonly ChartMark[];
+  /** A time as the page writes it (`+11m` in a test's report, the clock's time in the console). */
+  timeLabel(ms: number): string;
+  /** The end of a period still open, in words: `the end of the test`, `now`. */
+  openEnd: string;
+}
+
+interface Scale {
+  x(t: number): number;
+  y(v: number): number;
+  yTicks: number[];
+}
+
+function scaleFor(startMs: number, endMs: number, values: number[], threshold: number | undefined): Scale {
+  const plotW = CHART.width - CHART.left - CHART.right;
+  const plotH = CHART.height - CHART.top - CHART.bottom;
+  let lo = 0;
+  let hi = 0;
+  // A loop, not Math.min(...values): a chart of many runs and groups would pass the engine's argument limit.
+  for (const v of threshold === undefined ? values : [...values, threshold]) {
+    if (v < lo) lo = v;
+    if (v > hi) hi = v;
+  }
+  if (hi === lo) hi = lo + 1;
+  hi += (hi - lo) * 0.1;
+  if (lo < 0) lo -= (hi - lo) * 0.05;
+  const span = endMs - startMs || 1;
+  return {
+    x: (t) => CHART.left + ((t - startMs) / span) * plotW,
+    y: (v) => CHART.top + plotH - ((v - lo) / (hi - lo)) * plotH,
+    yTicks: [lo, (lo + hi) / 2, hi],
+  };
+}
+
+/** Time ticks: about six, on whole minutes, hours or days from the start. */
+function timeTicks(startMs: number, endMs: number): number[] {
+  const span = endMs - startMs;
+  const steps = [
+    60_000,
+    5 * 60_000,
+    10 * 60_000,
+    15 * 60_000,
+    30 * 60_000,
+    3_600_000,
+    2 * 3_600_000,
+    3 * 3_600_000,
+    6 * 3_600_000,
+    12 * 3_600_000,
+    86_400_000,
+  ];
+  const step = steps.find((s) => span / s <= 8) ?? Math.ceil(span / 8 / 86_400_000) * 86_400_000;
+  const ticks: number[] = [];
+  for (let t = 0; t <= span; t += step) ticks.push(startMs + t);
+  return ticks;
+}
+
+const el = (
+  tag: string,
+  attrs: Record<string, string> = {},
+  children: (ChartNode | string)[] = [],
+): ChartNode => ({
+  tag,
+  attrs,
+  children,
+});
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/** One group's line: its points, `null` where a run had no value for it (which breaks the line). */
+interface Series {
+  group: Record<string, unknown>;
+  points: { t: number; v: number | null }[];
+}
+
+/**
+ * Each group's values over the runs, one point per run: a run without a value for the group (no data, a failed
+ * query, the group absent from its result) is a null, so the line breaks there rather than joining its neighbours.
+ */
+function seriesOf(runs: RunChartSpec["runs"]): Series[] {
+  const keys = new Map<string, Record<string, unknown>>();
+  for (const run of runs) for (const v of run.values) keys.set(JSON.stringify(v.group), v.group);
+  return [...keys].map(([key, group]) => ({
+    group,
+    points: runs.map((run) => ({
+      t: Date.parse(run.time),
+      v: run.values.find((v) => JSON.stringify(v.group) === key)?.value ?? null,
+    })),
+  }));
+}
+
+/** A line's pieces: the runs of consecutive values, split at each null. */
+function segmentsOf(points: Series["points"]): { t: number; v: number }[][] {
+  const segments: { t: number; v: number }[][] = [[]];
+  for (const p of points) {
+    if (p.v === null) segments.push([]);
+    else segments[segments.length - 1].push({ t: p.t, v: p.v });
+  }
+  return segments.filter((s) => s.length > 0);
+}
+
+/** The chart of one monitor and its legend, as a `<figure>`. */
+export function runChart(spec: RunChartSpec): ChartNode {
+  const { id, startMs, endMs, runs, threshold, periods, marks, timeLabel } = spec;
+  const series = seriesOf(runs);
+  const values: number[] = [];
+  for (const s of series) for (const p of s.points) if (p.v !== null) values.push(p.v);
+  const scale = scaleFor(startMs, endMs, values, threshold);
+  const plotTop = CHART.top;
+  const plotBottom = CHART.height - CHART.bottom;
+  const f = (n: number) => n.toFixed(2);
+
+  const svg: (ChartNode | string)[] = [
+    el("title", { id: `${id}-title` }, [spec.label]),
+    el("desc", { id: `${id}-desc` }, [
+      `${plural(runs.length, "run")} from ${timeLabel(startMs)} to ${timeLabel(endMs)}; ` +
+        `${plural(periods.length, "alert period")}; ${plural(marks.length, "notification")}` +
+        (threshold === undefined ? "" : `; threshold ${formatValue(threshold)}`) +
+        (series.length > 1 ? `; ${plural(series.length, "line")}, one per group, named in the legend` : ""),
+    ]),
+  ];
+  const axis: ChartNode[] = [
+    el("line", {
+      x1: `${CHART.left}`,
+      y1: `${plotBottom}`,
+      x2: `${CHART.width - CHART.right}`,
+      y2: `${plotBottom}`,
+    }),
+    el("line", { x1: `${CHART.left}`, y1: `${plotTop}`, x2: `${CHART.left}`, y2: `${plotBottom}` }),
+  ];
+  for (const t of timeTicks(startMs, endMs)) {
+    const x = f(scale.x(t));
+    axis.push(el("line", { x1: x, y1: `${plotBottom}`, x2: x, y2: `${plotBottom + 4}` }));
+    axis.push(el("text", { x, y: `${plotBottom + 18}`, "text-anchor": "middle" }, [timeLabel(t)]));
+  }
+  for (const v of scale.yTicks) {
+    axis.push(
+      el(
+        "text",
+        { x: `${CHART.left - 6}`, y: f(scale.y(v)), "text-anchor": "end", "dominant-baseline": "middle" },
+        [formatValue(v, 3)],
+      ),
+    );
+  }
+  svg.push(el("g", { class: "axis" }, axis));
+  // Alert periods, under everything else.
+  for (const p of periods) {
+    const x = scale.x(p.fromMs);
+    const w = Math.max(1, scale.x(p.toMs) - x);
+    const group = p.groupValues ? ` for ${p.groupValues.join(", ")}` : "";
+    const words = `alert open${group} from ${timeLabel(p.fromMs)} to ${p.closed ? timeLabel(p.toMs) : `${spec.openEnd} (still open)`}`;
+    svg.push(
+      el(
+        "rect",
+        {
+          class: "alert-period",
+          x: f(x),
+          y: `${plotTop}`,
+          width: f(w),
+          height: `${plotBottom - plotTop}`,
+          "data-from-ms": `${p.fromMs}`,
+          "data-to-ms": `${p.toMs}`,
+          "data-closed": `${p.closed}`,
+          "data-group": p.groupValues ? p.groupValues.join(", ") : "",
+        },
+        [el("title", {}, [words])],
+      ),
+    );
+  }
+  if (threshold !== undefined) {
+    const y = f(scale.y(threshold));
+    svg.push(
+      el(
+        "line",
+        {
+          class: "threshold",
+          x1: `${CHART.left}`,
+          y1: y,
+          x2: `${CHART.width - CHART.right}`,
+          y2: y,
+          "data-value": `${threshold}`,
+        },
+        [el("title", {}, [`threshold ${formatValue(threshold)}`])],
+      ),
+    );
+  }
+  const legend: ChartNode[] = [];
+  series.forEach((s, i) => {
+    const style = seriesStyle(i);
+    const name = groupName(s.group);
+    const segments = segmentsOf(s.points);
+    const noData = s.points.filter((p) => p.v === null).length;
+    const lineAttrs = (extra: Record<string, string>) => ({
+      ...extra,
+      stroke: style.color,
+      ...(style.dash ? { "stroke-dasharray": style.dash } : {}),
+    });
+    const pieces: (ChartNode | string)[] = [
+      el("title", {}, [`${name}: ${style.dashName} ${style.colorName} line`]),
+    ];
+    for (const seg of segments) {
+      // One value between two runs without data has no neighbour to join: a dot shows it.
+      if (seg.length === 1)
+        pieces.push(
+          el("circle", { cx: f(scale.x(seg[0].t)), cy: f(scale.y(seg[0].v)), r: "2.5", fill: style.color }),
+        );
+      else
+        pieces.push(
+          el(
+            "polyline",
+            lineAttrs({
+              fill: "none",
+              points: seg.map((p) => `${f(scale.x(p.t))},${f(scale.y(p.v))}`).join(" "),
+            }),
+          ),
+        );
+    }
+    svg.push(
+      el(
+        "g",
+        {
+          class: "series",
+          id: `${id}-s${i}`,
+          "data-group": JSON.stringify(s.group),
+          "data-segments": `${segments.length}`,
+          "data-no-data": `${noData}`,
+        },
+        pieces,
+      ),
+    );
+    legend.push(
+      el("li", { "data-series": `${id}-s${i}` }, [
+        // The swatch repeats the line's look; the words after it say the same for whoever cannot see it.
+        el(
+          "svg",
+          { class: "swatch", width: "36", height: "10", viewBox: "0 0 36 10", "aria-hidden": "true" },
+          [el("line", lineAttrs({ x1: "0", y1: "5", x2: "36", y2: "5" }))],
+        ),
+        el("span", { class: "legend-name" }, [name]),
+        el("span", { class: "legend-look" }, [
+          ` (${style.dashName} ${style.colorName} line${noData ? `, broken at ${plural(noData, "run")} without data` : ""})`,
+        ]),
+      ]),
+    );
+  });
+  for (const a of marks) {
+    const x = scale.x(a.timeMs);
+    const open = a.action === "Open";
+    const tip = open
+      ? `${f(x)},${plotTop + 10} ${f(x - 5)},${plotTop} ${f(x + 5)},${plotTop}`
+      : `${f(x)},${plotTop} ${f(x - 5)},${plotTop + 10} ${f(x + 5)},${plotTop + 10}`;
+    svg.push(
+      el(
+        "g",
+        {
+          class: `notification ${open ? "open" : "closed"}`,
+          "data-action": a.action,
+          "data-time-ms": `${a.timeMs}`,
+          "data-x": f(x),
+          "data-notifiers": a.notifiers.join(","),
+        },
+        [
+          el("title", {}, [a.words]),
+          el("line", { x1: f(x), y1: `${plotTop}`, x2: f(x), y2: `${plotBottom}` }),
+          el("polygon", { points: tip }),
+        ],
+      ),
+    );
+  }
+  const chart = el(
+    "svg",
+    {
+      class: "chart",
+      role: "img",
+      "aria-labelledby": `${id}-title ${id}-desc`,
+      ...(legend.length ? { "aria-describedby": `${id}-legend` } : {}),
+      width: `${CHART.width}`,
+      height: `${CHART.height}`,
+      viewBox: `0 0 ${CHART.width} ${CHART.height}`,
+      "data-start-ms": `${startMs}`,
+      "data-end-ms": `${endMs}`,
+      "data-plot-x": `${CHART.left}`,
+      "data-plot-width": `${CHART.width - CHART.left - CHART.right}`,
+    },
+    svg,
+  );
+  const caption = legend.length
+    ? el("figcaption", {}, [
+        el("span", { class: "legend-heading", id: `${id}-legend-heading` }, ["Lines: "]),
+        el("ul", { class: "legend", id: `${id}-legend`, "aria-labelledby": `${id}-legend-heading` }, legend),
+      ])
+    : el("figcaption", {}, ["No values yet."]);
+  return el("figure", { class: "run-chart", id: `${id}-figure` }, [chart, caption]);
+}
+
+/** Text made safe for HTML content and attribute values. */
+export function escapeHtml(text: string): string {
+  return text.replace(
+    /[&<>"']/g,
+    (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!,
+  );
+}
+
+/** A drawing as HTML text, every name and value escaped (for a page written whole, such as the report). */
+export function chartHtml(node: ChartNode | string): string {
+  if (typeof node === "string") return escapeHtml(node);
+  const attrs = Object.entries(node.attrs ?? {})
+    .map(([k, v]) => ` ${k}="${escapeHtml(v)}"`)
+    .join("");
+  return `<${node.tag}${attrs}>${(node.children ?? []).map(chartHtml).join("")}</${node.tag}>`;
+}
+
+/** The chart's styles, shared by the pages that draw it. */
+export const CHART_CSS = `
+.run-chart { margin: 8px 0; }
+.chart { display: block; max-width: 100%; height: auto; background: #fff; border: 1px solid #d0d7de; }
+.chart text { font-size: 11px; fill: #57606a; }
+.chart .axis line { stroke: #8c959f; stroke-width: 1; }
+.chart .alert-period { fill: #cf222e; fill-opacity: 0.16; }
+.chart .threshold { stroke: #cf222e; stroke-width: 1.5; stroke-dasharray: 6 4; }
+.chart polyline { stroke-width: 1.75; }
+.chart .notification line { stroke-width: 1.5; }
+.chart .notification.open line, .chart .notification.open polygon { stroke: #cf222e; fill: #cf222e; }
+.chart .notification.closed line, .chart .notification.closed polygon { stroke: #1a7f37; fill: #1a7f37; }
+.run-chart figcaption { font-size: 13px; color: #1f2328; }
+.run-chart .legend { display: inline; list-style: none; margin: 0; padding: 0; }
+.run-chart .legend li { display: inline-block; margin: 2px 16px 2px 0; }
+.run-chart .swatch { vertical-align: middle; margin-right: 4px; }
+.run-chart .swatch line { stroke-width: 2; }
+.run-chart .legend-look { color: #57606a; }
+`;
