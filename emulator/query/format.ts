@@ -92,12 +92,14 @@ function fieldTypes(res: ExecResult): { name: string; type: string }[] {
   return outputColumns(res).map((name) => ({ name, type: columnType(columnValues(res.rows, name)) }));
 }
 
-function columnValues(rows: Row[], name: string): unknown[] {
+/** A column's values over the rows, as the engine holds them. */
+export function columnValues(rows: Row[], name: string): unknown[] {
   const get = fieldGetter(name);
   return rows.map((r) => get(r));
 }
 
-function columnType(values: unknown[]): string {
+/** The type a column of these values is given (see {@link fieldTypes}). */
+export function columnType(values: unknown[]): string {
   const types = new Set<string>();
   for (const v of values) {
     const t = typeOf(v);

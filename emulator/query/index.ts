@@ -160,24 +160,103 @@ export async function runAplQuery(
   virtualFields: DatasetVirtualFields = () => [],
 ): Promise<Reply> {
   const startedAt = process.hrtime.bigint();
-  const budget = new QueryBudget(limits);
   const fmt = validate(QueryFormatSchema, format ?? "legacy");
   if (!fmt.ok) return badRequest(`format: ${fmt.failures[0].reason}`);
   const req = validate(AplRequestSchema, body);
   if (!req.ok) return invalidField(formatFailures(req.failures));
   const range = timeRange(req.value, now);
   if ("status" in range) return range;
+  const ran = await executeApl(
+    store,
+    {
+      apl: req.value.apl,
+      ...range,
+      nowNs: now,
+      cursor: req.value.cursor,
+      includeCursor: req.value.includeCursor,
+      limit: req.value.limit,
+    },
+    { exists, virtualFields },
+    limits,
+  );
+  if (!ran.ok) return errorReply(ran.error.status, ran.error.message, ran.error.detail);
+  const { res, plan, read } = ran;
+  const status = buildStatus(res, req.value.cursor, elapsedUs(startedAt));
+  const shown = plan.dataset !== "" ? plan.dataset : (read[0] ?? "");
+  const out =
+    fmt.value === "tabular"
+      ? tabularBody(res, status, shown, read)
+      : legacyBody(res, status, { dataset: shown, datasets: read });
+  return { status: 200, body: out };
+}
+
+/** An APL query run in process: its text, its inclusive bounds (as the endpoint's), its now and its page. */
+export interface AplRun {
+  apl: string;
+  /** Inclusive bounds in nanoseconds, as the endpoint's `startTime` and `endTime` read. */
+  startNs?: bigint;
+  endNs?: bigint;
+  /** What `now()` and `ago()` read. */
+  nowNs: bigint;
+  cursor?: string;
+  includeCursor?: boolean;
+  /** The request's row limit; the query's own and the server's apply too. */
+  limit?: number;
+}
+
+/** What a query needs to know of the datasets besides their events (emulator/catalog answers it). */
+export interface AplCatalog {
+  exists: DatasetExists;
+  virtualFields: DatasetVirtualFields;
+}
+
+/** Why a query has no result: the status and message the endpoint answers with (APL errors carry `detail`). */
+export interface QueryError {
+  status: number;
+  message: string;
+  detail?: unknown;
+}
+
+/** A query's execution, or why there is none. */
+export type AplExecution =
+  { ok: true; res: ExecResult; plan: Plan; read: string[] } | { ok: false; error: QueryError };
+
+/** A reply of {@link executeWithin}'s refusals, as a {@link QueryError}. */
+function errorOf(reply: Reply): QueryError {
+  const body = reply.body as { message: string; detail?: unknown };
+  return { status: reply.status, message: body.message, detail: body.detail };
+}
+
+/**
+ * The typed entry to the APL engine: parses, checks the datasets against `catalog`, adds their virtual fields and
+ * runs the query over `store` within `limits`. No HTTP body goes in or out: `POST /v1/datasets/_apl` formats what
+ * this answers, and monitor runs read it as a table (./table.ts).
+ */
+export async function executeApl(
+  store: EventStoreApi,
+  run: AplRun,
+  catalog: AplCatalog,
+  limits: QueryBudgetOptions = {},
+): Promise<AplExecution> {
+  const { exists, virtualFields } = catalog;
+  const now = run.nowNs;
+  const range = { startNs: run.startNs, endNs: run.endNs };
+  if (range.startNs !== undefined && range.endNs !== undefined && range.startNs > range.endNs) {
+    return { ok: false, error: errorOf(invalidField("startTime: must not be after endTime")) };
+  }
+  const budget = new QueryBudget(limits);
   let plan: Plan;
   const stats = { nodes: 0 };
   try {
-    plan = compileQuery(parseApl(req.value.apl), { now, ...range, stats });
+    plan = compileQuery(parseApl(run.apl), { now, ...range, stats });
   } catch (err) {
     if (!(err instanceof AplError)) throw err;
-    return aplErrorReply(err);
+    return { ok: false, error: errorOf(aplErrorReply(err)) };
   }
   // Every dataset the query names must exist (a union's wildcard may match none).
   for (const name of plan.datasets ?? [plan.dataset]) {
-    if (name !== "" && !name.includes("*") && !exists(name)) return notFound(name);
+    if (name !== "" && !name.includes("*") && !exists(name))
+      return { ok: false, error: errorOf(notFound(name)) };
   }
   // The dataset's virtual fields are its columns too, computed from each event before the first operator.
   if (plan.dataset !== "") {
@@ -187,7 +266,10 @@ export async function runAplQuery(
         columns.push({ name: vf.name, get: compileFieldExpression(vf.expression, now) });
       } catch (err) {
         if (!(err instanceof AplError)) throw err;
-        return badRequest(`virtual field ${vf.name} of dataset ${plan.dataset}: ${err.message}`);
+        return {
+          ok: false,
+          error: errorOf(badRequest(`virtual field ${vf.name} of dataset ${plan.dataset}: ${err.message}`)),
+        };
       }
     }
     if (columns.length > 0) plan = { ...plan, ops: [{ op: "extend", columns }, ...plan.ops] };
@@ -196,15 +278,14 @@ export async function runAplQuery(
   budget.sizeSlices(stats.nodes);
   const res = await executeWithin(events, plan, {
     ...range,
-    cursor: req.value.cursor,
-    includeCursor: req.value.includeCursor,
-    pageLimit: aplPageLimit(plan.ops, req.value.limit),
+    cursor: run.cursor,
+    includeCursor: run.includeCursor,
+    pageLimit: aplPageLimit(plan.ops, run.limit),
     budget,
     datasetEvents: (name) => (exists(name) ? (store.events(name) ?? []) : undefined),
     datasetNames: () => store.names().filter(exists),
   });
-  if ("status" in res) return res;
-  const status = buildStatus(res, req.value.cursor, elapsedUs(startedAt));
+  if ("status" in res) return { ok: false, error: errorOf(res) };
   // Every dataset the query read; a wildcard stands for the ones that exist and match it.
   const read = [
     ...new Set(
@@ -220,12 +301,7 @@ export async function runAplQuery(
       ),
     ),
   ];
-  const shown = plan.dataset !== "" ? plan.dataset : (read[0] ?? "");
-  const out =
-    fmt.value === "tabular"
-      ? tabularBody(res, status, shown, read)
-      : legacyBody(res, status, { dataset: shown, datasets: read });
-  return { status: 200, body: out };
+  return { ok: true, res, plan, read };
 }
 
 /**

@@ -1,0 +1,551 @@
+/**
+ * Judging a monitor's run, as a pure function: (monitor, the run's query results, the alert state before it, the
+ * run's time) → (the alert state after it, the alerts' transitions, the notifications and history entries they
+ * make). No clock, no store, no sending: the emulator's scheduler keeps timers, runs the queries, saves and sends;
+ * a backtest feeds it results from the service or from fetched events and sends nothing. Grafana's state manager
+ * is the model (pkg/services/ngalert/state/manager.go: evaluation results in, transitions out, the sender
+ * injected and nil when backtesting).
+ *
+ * The rules are those of docs/emulator.md, "Monitors that run", with their sources:
+ * - threshold monitors (./evaluate.ts): any value of a group crossing puts it in alert; `notifyByGroup` judges
+ *   each group on its own, and a group no longer in the result closes with value 0 (DOCS);
+ * - `alertOnNoData`: no data opens an alert with value null, a crossing taking precedence (DOCS);
+ * - anomaly monitors (./anomaly.ts): each value against the band of the same window on earlier days;
+ * - match monitors: one `Open` per matching event, oldest first, within 10 a minute and 500 a day (DOCS);
+ * - N of the last M runs (./alert-state.ts); notifications on open, on close unless `skipResolved`, and on every
+ *   run while open with `notifyEveryRun` (DOCS, OA).
+ *
+ * Each alert carries a stable id: the same monitor, group and opening run give the same id on every evaluation,
+ * so a backtest's alerts, the history's `checkId` and a report name one alert alike.
+ */
+import { createHash } from "node:crypto";
+import type { HistoryEntry } from "../state";
+import { formatNs, parseRfc3339Ns } from "../time";
+import { step, takeMatchSend, type AlertEntry, type MonitorAlerts, type Transition } from "./alert-state";
+import { anomalyDirection, bandOf, isAnomalous, mostAnomalous, type AnomalyBand } from "./anomaly";
+import {
+  crosses,
+  formatValue,
+  operatorWords,
+  readResult,
+  worstValue,
+  type GroupValues,
+  type ThresholdOperator,
+} from "./evaluate";
+import type { RunnableMonitor } from "./monitor";
+import type { AlertEvent } from "./notify/types";
+import type { ResultTable } from "./run-query";
+import type { MonitorRunState, RunValue } from "./types";
+
+/** The alert key of a grouped monitor's no-data alert; no group's key (a JSON array) can take it. */
+export const NO_DATA_KEY = "no-data";
+/** The alert key of an ungrouped monitor: its one alert, as an empty group. */
+export const WHOLE_KEY = "[]";
+
+const MINUTE_MS = 60_000;
+const DAY_MS = 86_400_000;
+const NS_PER_MS = 1_000_000n;
+
+/** A query's window and now, in nanoseconds: `[startNs, endNs)`. */
+export interface QueryWindow {
+  startNs: bigint;
+  endNs: bigint;
+  nowNs: bigint;
+}
+
+/** A result table; a row's event time may come beside it (`times`), else its `_time` is read. */
+export type JudgeTable = ResultTable & { times?: readonly (bigint | undefined)[] };
+
+/** One query's outcome: its table, or why it failed. */
+export type QueryOutcome = { ok: true; table: JudgeTable } | { ok: false; error: string };
+
+/**
+ * The window a run at `runMs` queries: `[run − secondDelay − span, run − secondDelay)`, the span being the range
+ * (a match monitor's: its interval, so each event is seen once).
+ */
+export function runWindow(monitor: RunnableMonitor, runMs: number): QueryWindow {
+  const spanMinutes = monitor.type === "MatchEvent" ? monitor.intervalMinutes : monitor.rangeMinutes;
+  const endMs = runMs - monitor.secondDelay * 1000;
+  const startMs = endMs - spanMinutes * MINUTE_MS;
+  return { startNs: ms(startMs), endNs: ms(endMs), nowNs: ms(runMs) };
+}
+
+/**
+ * Every query a run needs, in the order {@link judge} reads their outcomes: the run's window, then an anomaly
+ * monitor's baseline windows, 1 … `compareDays` days back (one when it is 0).
+ */
+export function runQueries(monitor: RunnableMonitor, runMs: number): QueryWindow[] {
+  const main = runWindow(monitor, runMs);
+  if (monitor.type !== "AnomalyDetection") return [main];
+  const out = [main];
+  for (let d = 1; d <= Math.max(1, monitor.compareDays); d++) {
+    const back = ms(d * DAY_MS);
+    out.push({ startNs: main.startNs - back, endNs: main.endNs - back, nowNs: main.nowNs - back });
+  }
+  return out;
+}
+
+/** The times a monitor runs in `(fromMs, toMs]`: its interval's grid since the epoch. */
+export function runTimes(monitor: RunnableMonitor, fromMs: number, toMs: number): number[] {
+  const interval = Math.max(1, monitor.intervalMinutes) * MINUTE_MS;
+  const out: number[] = [];
+  for (let t = (Math.floor(fromMs / interval) + 1) * interval; t <= toMs; t += interval) out.push(t);
+  return out;
+}
+
+/** Whether the monitor skips a run at `runMs`: `disabled`, or `disabledUntil` still ahead (DOCS). */
+export function disabledAt(monitor: RunnableMonitor, runMs: number): boolean {
+  if (monitor.disabled) return true;
+  if (monitor.disabledUntil === null) return false;
+  const until = parseRfc3339Ns(monitor.disabledUntil);
+  return until !== undefined && ms(runMs) < until;
+}
+
+/** What one run did to one alert, as a backtest and the alert tests read it. */
+export interface AlertTransition {
+  /** The alert's stable id (its open and its close share it; the history's `checkId`). */
+  alertId: string;
+  /** The alert's key: `[]` for the whole monitor, a group's values as JSON, or `no-data`. */
+  key: string;
+  /** The group's values by column (`{}` when ungrouped). */
+  group: Record<string, unknown>;
+  action: "open" | "close";
+  value: number | null;
+  /** Whether the transition notifies (a close with `skipResolved` does not). */
+  notifies: boolean;
+}
+
+/** What judging one run decided. */
+export interface Judged {
+  state: MonitorRunState;
+  values: RunValue[];
+  /** The alert state after the run (a new object: the prior one is not changed). */
+  alerts: MonitorAlerts;
+  transitions: AlertTransition[];
+  /** The notifications, in the order they go (each to every notifier of the monitor). */
+  events: AlertEvent[];
+  history: HistoryEntry[];
+  /** A match monitor's matching events held back by its limits. */
+  suppressed?: number;
+  /** Why the run failed (the alert state is then the prior one). */
+  error?: string;
+}
+
+/** One alert's judgement in one run. */
+interface Judgement {
+  key: string;
+  crossed: boolean;
+  value: number | null;
+  groupKeys: string[] | null;
+  groupValues: string[] | null;
+  group: Record<string, unknown>;
+  noData?: boolean;
+  disappeared?: boolean;
+  band?: AnomalyBand;
+}
+
+/** What judging needs besides the alert state. */
+interface RunContext {
+  monitor: RunnableMonitor;
+  alerts: MonitorAlerts;
+  runMs: number;
+  window: QueryWindow;
+}
+
+/** The stable id of an alert of `monitorId` under `key`, opened by the run at `runMs` (`n`: a match's index). */
+export function alertId(monitorId: string, key: string, runMs: number, n = 0): string {
+  const hash = createHash("sha256").update(`${monitorId}\n${key}\n${runMs}\n${n}`).digest("hex");
+  return `chk_${hash.slice(0, 16)}`;
+}
+
+/**
+ * Judges one run of `monitor` at `runMs` from its queries' outcomes (in {@link runQueries}' order) and the alert
+ * state before it. Pure: the same arguments give the same answer, and `prior` is left as it was.
+ */
+export function judge(
+  monitor: RunnableMonitor,
+  outcomes: readonly QueryOutcome[],
+  prior: MonitorAlerts,
+  runMs: number,
+): Judged {
+  const ctx: RunContext = {
+    monitor,
+    alerts: structuredClone(prior),
+    runMs,
+    window: runWindow(monitor, runMs),
+  };
+  const main = outcomes[0];
+  if (main === undefined) return failed(prior, "the run's query gave no result");
+  if (!main.ok) return failed(prior, main.error);
+  if (monitor.type === "MatchEvent") return judgeMatches(ctx, main.table, prior);
+  if (monitor.type === "AnomalyDetection") return judgeAnomaly(ctx, main.table, outcomes.slice(1), prior);
+  return judgeThreshold(ctx, main.table, prior);
+}
+
+const failed = (prior: MonitorAlerts, error: string): Judged => ({
+  state: "error",
+  values: [],
+  alerts: prior,
+  transitions: [],
+  events: [],
+  history: [],
+  error,
+});
+
+/** A row's event time: the table's `times`, else its `_time` read as RFC 3339. */
+function rowTime(table: JudgeTable, i: number): bigint {
+  return table.times?.[i] ?? parseRfc3339Ns(String(table.rows[i]._time ?? "")) ?? 0n;
+}
+
+/** A match monitor: one notification per matching event, oldest first, within the limits; never closed. */
+function judgeMatches(ctx: RunContext, table: JudgeTable, prior: MonitorAlerts): Judged {
+  if (table.summarized) {
+    return failed(
+      prior,
+      "a match monitor's query filters events (where, extend, project, parse); it must not summarize. " +
+        "Use a threshold monitor to compare an aggregate",
+    );
+  }
+  const rows = table.rows
+    .map((row, i) => ({ row, at: rowTime(table, i) }))
+    .sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
+  const events: AlertEvent[] = [];
+  const history: HistoryEntry[] = [];
+  const transitions: AlertTransition[] = [];
+  // Alerts left open by an edit that made a threshold or anomaly monitor a match monitor: a match monitor keeps
+  // none, so each closes now.
+  for (const [key, entry] of Object.entries(ctx.alerts.alerts)) {
+    if (entry.open) {
+      const id = entry.checkId ?? alertId(ctx.monitor.id, key, ctx.runMs);
+      history.push(historyEntry(ctx, id, "closed"));
+      transitions.push({
+        alertId: id,
+        key,
+        group: groupOf(entry),
+        action: "close",
+        value: null,
+        notifies: !ctx.monitor.skipResolved,
+      });
+      if (!ctx.monitor.skipResolved) {
+        events.push(
+          alertEvent(ctx, "Closed", {
+            value: null,
+            groupKeys: entry.groupKeys,
+            groupValues: entry.groupValues,
+            matchedEvent: null,
+            body: "The monitor is now a match monitor, which keeps no alert open; this alert closes",
+          }),
+        );
+      }
+    }
+    delete ctx.alerts.alerts[key];
+  }
+  let suppressed = 0;
+  rows.forEach(({ row }, i) => {
+    if (!takeMatchSend(ctx.alerts, ctx.runMs)) {
+      suppressed++;
+      return;
+    }
+    const { _sysTime: _omitted, ...matched } = row;
+    const id = alertId(ctx.monitor.id, "match", ctx.runMs, i);
+    events.push(
+      alertEvent(ctx, "Open", {
+        value: null,
+        groupKeys: null,
+        groupValues: null,
+        matchedEvent: matched,
+        body: JSON.stringify(matched),
+      }),
+    );
+    history.push(historyEntry(ctx, id, "open"));
+    transitions.push({ alertId: id, key: "match", group: {}, action: "open", value: null, notifies: true });
+  });
+  return {
+    state: rows.length > 0 ? "open" : "ok",
+    values: [{ group: {}, value: rows.length }],
+    alerts: ctx.alerts,
+    transitions,
+    events,
+    history,
+    suppressed,
+  };
+}
+
+/** An anomaly monitor: each value of the window against the band of the same window on earlier days. */
+function judgeAnomaly(
+  ctx: RunContext,
+  table: JudgeTable,
+  baselines: readonly QueryOutcome[],
+  prior: MonitorAlerts,
+): Judged {
+  const read = readResult(table, ctx.monitor.columnName);
+  if (!read.ok) return failed(prior, read.error);
+  const days = Math.max(1, ctx.monitor.compareDays);
+  const baseline = new Map<string, number[]>();
+  const all: number[] = [];
+  for (let d = 1; d <= days; d++) {
+    const back = `the baseline ${d} day${d > 1 ? "s" : ""} back`;
+    const earlier = baselines[d - 1];
+    if (earlier === undefined) return failed(prior, `${back}: no result`);
+    if (!earlier.ok) return failed(prior, `${back}: ${earlier.error}`);
+    const past = readResult(earlier.table, ctx.monitor.columnName);
+    if (!past.ok) return failed(prior, `${back}: ${past.error}`);
+    for (const g of past.groups) {
+      const list = baseline.get(g.key) ?? [];
+      list.push(...g.values);
+      baseline.set(g.key, list);
+      all.push(...g.values);
+    }
+  }
+  const direction = anomalyDirection(ctx.monitor.operator ?? "");
+  return judgeGroups(ctx, read, (g, whole) => {
+    const band = bandOf(whole ? all : (baseline.get(g.key) ?? []), ctx.monitor.tolerance);
+    return {
+      band,
+      value: mostAnomalous(g.values, band, direction),
+      crossed: band !== undefined && g.values.some((v) => isAnomalous(v, band, direction)),
+    };
+  });
+}
+
+/** A threshold monitor: any value of a group crossing the threshold puts it in alert (./evaluate.ts). */
+function judgeThreshold(ctx: RunContext, table: JudgeTable, prior: MonitorAlerts): Judged {
+  const read = readResult(table, ctx.monitor.columnName);
+  if (!read.ok) return failed(prior, read.error);
+  const operator = (ctx.monitor.operator ?? "") as ThresholdOperator;
+  const threshold = ctx.monitor.threshold ?? 0;
+  return judgeGroups(ctx, read, (g) => {
+    const value = worstValue(operator, g.values);
+    return { value, crossed: value !== null && crosses(operator, value, threshold) };
+  });
+}
+
+/**
+ * Judges each alert of a threshold or anomaly monitor: per group with `notifyByGroup` (a group that disappears
+ * closes with value 0), else the whole result as one; no data alerts with `alertOnNoData` (a threshold result
+ * takes precedence, DOCS). Then steps each alert (N of M) and turns transitions into history and notifications.
+ */
+function judgeGroups(
+  ctx: RunContext,
+  read: Extract<ReturnType<typeof readResult>, { ok: true }>,
+  judgeOne: (
+    g: GroupValues,
+    whole: boolean,
+  ) => { value: number | null; crossed: boolean; band?: AnomalyBand },
+): Judged {
+  const { monitor, alerts } = ctx;
+  const judgements: Judgement[] = [];
+  if (monitor.notifyByGroup && read.grouped) {
+    const seen = new Set<string>();
+    for (const g of read.groups) {
+      seen.add(g.key);
+      judgements.push({
+        key: g.key,
+        ...judgeOne(g, false),
+        groupKeys: g.groupKeys,
+        groupValues: g.groupValues,
+        group: g.group,
+      });
+    }
+    for (const [key, entry] of Object.entries(alerts.alerts)) {
+      if (seen.has(key) || key === NO_DATA_KEY) continue;
+      judgements.push(departed(key, entry));
+    }
+    if ((read.noData && monitor.alertOnNoData) || alerts.alerts[NO_DATA_KEY]) {
+      judgements.push({
+        key: NO_DATA_KEY,
+        crossed: read.noData && monitor.alertOnNoData,
+        value: null,
+        groupKeys: null,
+        groupValues: null,
+        group: {},
+        noData: true,
+      });
+    }
+  } else {
+    const whole: GroupValues = {
+      key: WHOLE_KEY,
+      groupKeys: [],
+      groupValues: [],
+      group: {},
+      values: read.groups.flatMap((g) => g.values),
+    };
+    const j = judgeOne(whole, true);
+    const noData = read.noData && monitor.alertOnNoData && !j.crossed;
+    judgements.push({
+      key: WHOLE_KEY,
+      ...j,
+      crossed: j.crossed || noData,
+      groupKeys: null,
+      groupValues: null,
+      group: {},
+      noData,
+    });
+    // Alerts of groups kept from before an edit turned notifyByGroup off: each closes, as a group that left.
+    for (const [key, entry] of Object.entries(alerts.alerts)) {
+      if (key === WHOLE_KEY) continue;
+      judgements.push(departed(key, entry));
+    }
+  }
+
+  const rule = triggerRuleOf(monitor);
+  const events: AlertEvent[] = [];
+  const history: HistoryEntry[] = [];
+  const transitions: AlertTransition[] = [];
+  let anyOpen = false;
+  let anyClosed = false;
+  for (const j of judgements) {
+    const entry: AlertEntry = (alerts.alerts[j.key] ??= {
+      open: false,
+      recent: [],
+      groupKeys: j.groupKeys,
+      groupValues: j.groupValues,
+      value: null,
+    });
+    entry.value = j.value;
+    const transition = step(entry, j.crossed, rule);
+    if (transition === "opened") entry.checkId = alertId(monitor.id, j.key, ctx.runMs);
+    const notifies =
+      transition === "opened" ||
+      (transition === "stayed-open" && monitor.notifyEveryRun) ||
+      (transition === "closed" && !monitor.skipResolved);
+    if (transition === "opened" || transition === "closed") {
+      const id = entry.checkId ?? alertId(monitor.id, j.key, ctx.runMs);
+      history.push(historyEntry(ctx, id, transition === "opened" ? "open" : "closed"));
+      transitions.push({
+        alertId: id,
+        key: j.key,
+        group: j.group,
+        action: transition === "opened" ? "open" : "close",
+        value: j.value,
+        notifies,
+      });
+    }
+    if (notifies) {
+      events.push(
+        alertEvent(ctx, transition === "closed" ? "Closed" : "Open", {
+          value: j.value,
+          groupKeys: j.groupKeys,
+          groupValues: j.groupValues,
+          matchedEvent: null,
+          body: bodyLine(monitor, j, transition),
+          threshold: j.band
+            ? j.value !== null && j.value < j.band.low
+              ? j.band.low
+              : j.band.high
+            : undefined,
+        }),
+      );
+    }
+    if (transition === "closed") entry.checkId = undefined;
+    anyOpen ||= entry.open;
+    anyClosed ||= transition === "closed";
+    // A closed alert whose last runs all stayed under is forgotten: groups that come and go leave nothing behind.
+    if (!entry.open && !entry.recent.some(Boolean)) delete alerts.alerts[j.key];
+  }
+  return {
+    state: anyOpen ? "open" : anyClosed ? "closed" : "ok",
+    values: judgements.map((j) => ({ group: j.group, value: j.value })),
+    alerts,
+    transitions,
+    events,
+    history,
+  };
+}
+
+/** M and N of a typed monitor (./alert-state.ts triggerRule states the rule). */
+function triggerRuleOf(monitor: RunnableMonitor): { runs: number; positives: number } {
+  const m = Math.max(1, Math.trunc(monitor.triggerFromNRuns || 1));
+  const n = Math.trunc(monitor.triggerAfterNPositiveResults || 0);
+  return { runs: m, positives: n <= 0 ? m : Math.min(n, m) };
+}
+
+/** A group's values by column, from what an alert entry kept. */
+function groupOf(entry: AlertEntry): Record<string, unknown> {
+  return Object.fromEntries((entry.groupKeys ?? []).map((k, i) => [k, entry.groupValues?.[i]]));
+}
+
+/**
+ * The judgement of an alert whose group is no longer in the result: it closes with value 0 (DOCS). A grouped
+ * monitor's no-data alert, left by an edit, closes as no data.
+ */
+function departed(key: string, entry: AlertEntry): Judgement {
+  if (key === NO_DATA_KEY) {
+    return { key, crossed: false, value: null, groupKeys: null, groupValues: null, group: {}, noData: true };
+  }
+  return {
+    key,
+    crossed: false,
+    value: 0,
+    groupKeys: entry.groupKeys,
+    groupValues: entry.groupValues,
+    group: groupOf(entry),
+    disappeared: true,
+  };
+}
+
+/** The human line of a notification (the docs' sample: "Current value of 57347 is above or equal to the threshold
+ * value of 0"). */
+function bodyLine(monitor: RunnableMonitor, j: Judgement, transition: Transition): string {
+  const closing = transition === "closed";
+  if (j.disappeared) return "The group is no longer in the query's result; its alert closes with value 0";
+  if (j.noData) {
+    return closing
+      ? "Data is back in the query's window"
+      : "No data in the query's window, and the monitor alerts on no data";
+  }
+  const value = formatValue(j.value);
+  const operator = monitor.operator ?? "";
+  if (j.band) {
+    const range = `the expected range ${formatValue(round(j.band.low))} to ${formatValue(round(j.band.high))}`;
+    return closing
+      ? `Current value of ${value} is back within ${range}`
+      : `Current value of ${value} is ${j.value !== null && j.value < j.band.low ? "below" : "above"} ${range}`;
+  }
+  const threshold = formatValue(monitor.threshold ?? 0);
+  if (j.value === null) {
+    return `No value in the query's window is ${operatorWords(operator)} the threshold value of ${threshold}`;
+  }
+  return closing
+    ? `Current value of ${value} is no longer ${operatorWords(operator)} the threshold value of ${threshold}`
+    : `Current value of ${value} is ${operatorWords(operator)} the threshold value of ${threshold}`;
+}
+
+const round = (v: number) => Math.round(v * 1000) / 1000;
+
+/** An alert event of this run. */
+function alertEvent(
+  ctx: RunContext,
+  action: "Open" | "Closed",
+  rest: Pick<AlertEvent, "value" | "groupKeys" | "groupValues" | "matchedEvent" | "body"> & {
+    threshold?: number;
+  },
+): AlertEvent {
+  const { monitor } = ctx;
+  const threshold = rest.threshold ?? monitor.threshold;
+  return {
+    time: ctx.window.nowNs,
+    monitor: {
+      id: monitor.id,
+      name: monitor.name,
+      description: monitor.description,
+      type: monitor.type,
+    },
+    action,
+    value: rest.value,
+    ...(threshold !== undefined ? { threshold } : {}),
+    ...(monitor.operator !== undefined ? { operator: monitor.operator } : {}),
+    queryStartTime: ctx.window.startNs,
+    queryEndTime: ctx.window.endNs,
+    groupKeys: rest.groupKeys,
+    groupValues: rest.groupValues,
+    matchedEvent: rest.matchedEvent,
+    body: rest.body,
+  };
+}
+
+function historyEntry(ctx: RunContext, checkId: string, state: "open" | "closed"): HistoryEntry {
+  return { checkId, name: ctx.monitor.name, state, timestamp: formatNs(ms(ctx.runMs)) };
+}
+
+const ms = (v: number): bigint => BigInt(v) * NS_PER_MS;

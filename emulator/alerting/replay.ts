@@ -1,0 +1,61 @@
+/**
+ * Runs one monitor over a past period without a clock: each run time of its grid in `(fromMs, toMs]`, its
+ * queries answered by `query`, judged by ./judge.ts from the state the run before left. The emulator's scheduler
+ * makes the same runs one timer at a time; a backtest makes them here, over events fetched from the service or
+ * over the service's own finer bins, and sends nothing.
+ */
+import { readAlerts, type MonitorAlerts } from "./alert-state";
+import {
+  disabledAt,
+  judge,
+  runQueries,
+  runTimes,
+  type Judged,
+  type QueryOutcome,
+  type QueryWindow,
+} from "./judge";
+import type { RunnableMonitor } from "./monitor";
+
+/** One run made by {@link replay}. */
+export interface ReplayedRun {
+  runMs: number;
+  /** The run's window (the first of its queries). */
+  window: QueryWindow;
+  judged: Judged;
+}
+
+/** Answers one query of a run. */
+export type WindowQuery = (window: QueryWindow) => Promise<QueryOutcome>;
+
+/**
+ * Every run of `monitor` in `(fromMs, toMs]`, in time order, starting from `prior` (no alert open by default).
+ * A disabled run is skipped, as the scheduler skips it. `onRun` sees each run as it is made (a progress bar).
+ */
+export async function replay(
+  monitor: RunnableMonitor,
+  fromMs: number,
+  toMs: number,
+  query: WindowQuery,
+  options: { prior?: MonitorAlerts; onRun?: (run: ReplayedRun, done: number, total: number) => void } = {},
+): Promise<{ runs: ReplayedRun[]; alerts: MonitorAlerts }> {
+  let alerts = options.prior ?? readAlerts(undefined);
+  const times = runTimes(monitor, fromMs, toMs);
+  const runs: ReplayedRun[] = [];
+  for (const [i, runMs] of times.entries()) {
+    if (disabledAt(monitor, runMs)) continue;
+    const windows = runQueries(monitor, runMs);
+    const outcomes: QueryOutcome[] = [];
+    for (const w of windows) {
+      const outcome = await query(w);
+      outcomes.push(outcome);
+      // A failed query fails the run: the baselines after it are not asked for.
+      if (!outcome.ok) break;
+    }
+    const judged = judge(monitor, outcomes, alerts, runMs);
+    alerts = judged.alerts;
+    const run = { runMs, window: windows[0], judged };
+    runs.push(run);
+    options.onRun?.(run, i + 1, times.length);
+  }
+  return { runs, alerts };
+}

@@ -1,0 +1,67 @@
+/**
+ * The catalog: what the query engine needs to know of the datasets besides their events. A dataset exists when
+ * it was created (a dataset object of the `datasets` collection, emulator/routes/datasets.ts); its virtual fields
+ * are the `virtualFields` objects naming it, oldest first. It sits beside the store so that the query endpoint,
+ * monitor runs and backtests ask one place, not the HTTP routes.
+ */
+import type { AplCatalog } from "../query";
+import type { State } from "../state";
+import type { EventStoreApi } from "../store/events";
+
+/** The collections the catalog reads (emulator/routes/datasets.ts, virtual-fields.ts keep them). */
+const DATASETS = "datasets";
+const VIRTUAL_FIELDS = "virtualFields";
+
+/** A dataset's virtual field, as a query computes it. */
+export interface CatalogVirtualField {
+  name: string;
+  expression: string;
+}
+
+/** What the catalog answers. */
+export interface Catalog extends AplCatalog {
+  /** Whether a dataset of this name exists (ingest and queries answer 404 otherwise). */
+  exists(name: string): boolean;
+  /** The dataset's virtual fields, oldest first. */
+  virtualFields(dataset: string): CatalogVirtualField[];
+}
+
+/** Whether `state` keeps the collection (a state built for one family in a test may not). */
+function has(state: State, name: string): boolean {
+  try {
+    state.collection(name);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The catalog of an emulator's state. Without a `datasets` collection (a state made for a narrower test), a
+ * dataset exists once the store holds it, as the query engine's default says; without virtual fields, none.
+ */
+export function catalogOf(state: State, store: EventStoreApi): Catalog {
+  const datasets = has(state, DATASETS) ? state.collection(DATASETS) : undefined;
+  const fields = has(state, VIRTUAL_FIELDS) ? state.collection(VIRTUAL_FIELDS) : undefined;
+  return {
+    exists: (name) => (datasets ? datasets.get(name) !== undefined : store.events(name) !== undefined),
+    virtualFields: (dataset) =>
+      (fields?.list() ?? [])
+        .filter((v) => v.dataset === dataset)
+        .map((v) => ({ name: String(v.name), expression: String(v.expression) })),
+  };
+}
+
+/**
+ * A catalog of a store alone: every dataset it holds exists, and `virtualFields` lists each dataset's fields.
+ * A backtest's local store of fetched events reads through this one.
+ */
+export function storeCatalog(
+  store: EventStoreApi,
+  virtualFields: Readonly<Record<string, readonly CatalogVirtualField[]>> = {},
+): Catalog {
+  return {
+    exists: (name) => store.events(name) !== undefined,
+    virtualFields: (dataset) => [...(virtualFields[dataset] ?? [])],
+  };
+}

@@ -1,0 +1,236 @@
+/**
+ * Judging as a pure function (emulator/alerting/judge.ts): each rule of docs/emulator.md "Monitors that run" as a
+ * row over tables written by hand, with no server; then the same monitors judged over a local store of events
+ * (emulator/alerting/replay.ts through the typed query entry) against what the emulator's scheduler did with the
+ * same events on its manual clock, run for run.
+ */
+import type { MonitorRun } from "../../emulator";
+import { readAlerts } from "../../emulator/alerting/alert-state";
+import { alertId, judge, runQueries, runWindow, type JudgeTable } from "../../emulator/alerting/judge";
+import { parseMonitor, type RunnableMonitor } from "../../emulator/alerting/monitor";
+import { replay } from "../../emulator/alerting/replay";
+import { storeCatalog } from "../../emulator/catalog";
+import { queryTable } from "../../emulator/query/table";
+import { EventStore } from "../../emulator/store/events";
+import { parseRfc3339Ns } from "../../emulator/time";
+import { createMonitor, eventsAt, ingest, startManual, T0 } from "../helpers/monitor-runs";
+
+const MIN = 60_000;
+
+/** A threshold monitor with `fields` on top, typed as runs read it. */
+const monitor = (fields: Record<string, unknown> = {}): RunnableMonitor =>
+  parseMonitor({
+    id: "mon_1",
+    name: "m",
+    type: "Threshold",
+    aplQuery: "['logs'] | summarize count()",
+    operator: "Above",
+    threshold: 5,
+    ...fields,
+  });
+
+/** A summarize result: `values` of column `n`, one row each, grouped by `host` when `hosts` are given. */
+function table(values: number[], hosts?: string[], matched = values.length): JudgeTable {
+  return {
+    columns: [
+      ...(hosts ? [{ name: "host", type: "string", aggregated: false }] : []),
+      { name: "n", type: "integer", aggregated: true },
+    ],
+    groupBy: hosts ? ["host"] : [],
+    summarized: true,
+    rows: values.map((n, i) => (hosts ? { host: hosts[i], n } : { n })),
+    matched,
+  };
+}
+
+/** Judges a sequence of results, one run a minute from T0, and answers each run's transitions in short. */
+function judgeAll(m: RunnableMonitor, tables: JudgeTable[]): string[][] {
+  let alerts = readAlerts(undefined);
+  return tables.map((t, i) => {
+    const judged = judge(m, [{ ok: true, table: t }], alerts, T0 + (i + 1) * MIN);
+    alerts = judged.alerts;
+    return judged.transitions.map((x) => `${x.action} ${x.key} ${x.value}${x.notifies ? "" : " silent"}`);
+  });
+}
+
+describe("judging rules, with no server (docs/emulator.md, Monitors that run)", () => {
+  it.each<[string, Record<string, unknown>, JudgeTable[], string[][]]>([
+    [
+      "threshold: any value crossing opens, none closes (DOCS threshold-monitors)",
+      {},
+      [table([3]), table([2, 9]), table([4])],
+      [[], ["open [] 9"], ["close [] 4"]],
+    ],
+    [
+      "triggerFromNRuns 3 with triggerAfterNPositiveResults 2: two of the last three (GO)",
+      { triggerFromNRuns: 3, triggerAfterNPositiveResults: 2 },
+      [table([9]), table([1]), table([9]), table([9]), table([1]), table([1])],
+      [[], [], ["open [] 9"], [], [], ["close [] 1"]],
+    ],
+    [
+      "notifyByGroup: each group on its own; a group that leaves closes with value 0 (GO, DOCS)",
+      { notifyByGroup: true },
+      [table([9, 1], ["a", "b"]), table([1], ["b"])],
+      [['open ["a"] 9'], ['close ["a"] 0']],
+    ],
+    [
+      "alertOnNoData: no matching event opens with null; data back closes (DOCS)",
+      { alertOnNoData: true },
+      [table([0], undefined, 0), table([1])],
+      [["open [] null"], ["close [] 1"]],
+    ],
+    [
+      "skipResolved: the close is recorded but does not notify (OA)",
+      { skipResolved: true },
+      [table([9]), table([1])],
+      [["open [] 9"], ["close [] 1 silent"]],
+    ],
+  ])("%s", (_rule, fields, tables, expected) => {
+    expect(judgeAll(monitor(fields), tables)).toEqual(expected);
+  });
+
+  it("notifyEveryRun: each run in alert notifies, with no new transition (OA)", () => {
+    const m = monitor({ notifyEveryRun: true });
+    const first = judge(m, [{ ok: true, table: table([9]) }], readAlerts(undefined), T0 + MIN);
+    const second = judge(m, [{ ok: true, table: table([9]) }], first.alerts, T0 + 2 * MIN);
+    expect(second.transitions).toEqual([]);
+    expect(second.events.map((e) => e.action)).toEqual(["Open"]);
+  });
+
+  it("a failed query leaves the prior state and is the run's error (docs: a failing query)", () => {
+    const m = monitor();
+    const open = judge(m, [{ ok: true, table: table([9]) }], readAlerts(undefined), T0 + MIN);
+    const failed = judge(m, [{ ok: false, error: "404: dataset" }], open.alerts, T0 + 2 * MIN);
+    expect(failed).toMatchObject({ state: "error", error: "404: dataset", transitions: [], events: [] });
+    expect(failed.alerts).toBe(open.alerts);
+  });
+
+  it("is pure: the prior state is not changed, and the same inputs give the same alert id", () => {
+    const m = monitor();
+    const prior = readAlerts(undefined);
+    const a = judge(m, [{ ok: true, table: table([9]) }], prior, T0 + MIN);
+    const b = judge(m, [{ ok: true, table: table([9]) }], prior, T0 + MIN);
+    expect(prior).toEqual(readAlerts(undefined));
+    expect(a).toEqual(b);
+    expect(a.transitions[0].alertId).toBe(alertId("mon_1", "[]", T0 + MIN));
+    expect(a.history).toEqual([
+      { checkId: a.transitions[0].alertId, name: "m", state: "open", timestamp: "2026-01-10T12:01:00Z" },
+    ]);
+    // The close carries the open's id, as the history's checkId pairs them.
+    const closed = judge(m, [{ ok: true, table: table([1]) }], a.alerts, T0 + 2 * MIN);
+    expect(closed.transitions[0]).toMatchObject({ action: "close", alertId: a.transitions[0].alertId });
+  });
+
+  it("the window is [run − secondDelay − range, run − secondDelay); an anomaly monitor's baselines follow it day by day", () => {
+    const m = monitor({ rangeMinutes: 10, secondDelay: 30 });
+    const w = runWindow(m, T0);
+    expect([w.startNs, w.endNs]).toEqual([
+      BigInt(T0 - 30_000 - 10 * MIN) * 1_000_000n,
+      BigInt(T0 - 30_000) * 1_000_000n,
+    ]);
+    const anomaly = monitor({ type: "AnomalyDetection", compareDays: 2, tolerance: 0 });
+    expect(runQueries(anomaly, T0).map((q) => q.endNs)).toEqual(
+      [0, 1, 2].map((d) => BigInt(T0 - d * 86_400_000) * 1_000_000n),
+    );
+  });
+
+  it("a match monitor: one Open per event, oldest first, ten a minute at most (DOCS match-monitors)", () => {
+    const m = monitor({ type: "MatchEvent", aplQuery: "['logs']" });
+    const rows = Array.from({ length: 12 }, (_, i) => ({
+      _time: new Date(T0 - MIN + (11 - i) * 1000).toISOString(),
+      i,
+    }));
+    const judged = judge(
+      m,
+      [{ ok: true, table: { columns: [], groupBy: [], summarized: false, rows, matched: rows.length } }],
+      readAlerts(undefined),
+      T0,
+    );
+    expect(judged.events.map((e) => (e.matchedEvent as { i: number }).i)).toEqual([
+      11, 10, 9, 8, 7, 6, 5, 4, 3, 2,
+    ]);
+    expect(judged.suppressed).toBe(2);
+  });
+});
+
+describe("judging over a local store gives the scheduler's runs (the same events, the same monitors)", () => {
+  it("threshold, grouped, N of M, no data, every run, skip resolved, match and anomaly monitors", async () => {
+    const em = await startManual();
+    try {
+      const events = [
+        ...eventsAt(-1440 + 3, 4, { host: "a", ms: 10 }),
+        ...eventsAt(-1440 + 4, 4, { host: "a", ms: 10 }),
+        ...eventsAt(1, 3, { host: "a", ms: 100 }),
+        ...eventsAt(2, 7, { host: "b", ms: 900 }),
+        ...eventsAt(3, 9, { host: "a", ms: 50 }),
+        ...eventsAt(4, 2, { host: "b", ms: 20, status: 500 }),
+        ...eventsAt(9, 8, { host: "a", ms: 70 }),
+        ...eventsAt(11, 1, { host: "c", ms: 5, status: 500 }),
+      ];
+      await ingest(em, events);
+      const specs: Record<string, unknown>[] = [
+        { aplQuery: "['logs'] | summarize count() by bin(_time, 1m)", rangeMinutes: 5, threshold: 6 },
+        {
+          aplQuery: "['logs'] | summarize n = count() by host",
+          notifyByGroup: true,
+          threshold: 2,
+          triggerFromNRuns: 2,
+          triggerAfterNPositiveResults: 1,
+        },
+        { aplQuery: "['logs'] | summarize avg(ms)", alertOnNoData: true, threshold: 60, secondDelay: 30 },
+        { aplQuery: "['logs'] | summarize max(ms)", threshold: 40, notifyEveryRun: true, skipResolved: true },
+        {
+          type: "MatchEvent",
+          aplQuery: "['logs'] | where status == 500",
+          operator: undefined,
+          threshold: undefined,
+        },
+        {
+          type: "AnomalyDetection",
+          aplQuery: "['logs'] | summarize count() by bin(_time, 1m)",
+          operator: "Above",
+          compareDays: 1,
+          tolerance: 10,
+          threshold: undefined,
+          rangeMinutes: 2,
+        },
+      ];
+      const created = [];
+      for (const s of specs) created.push(await createMonitor(em, s));
+      const runs = await em.clock.advance("15m");
+
+      const store = new EventStore();
+      store.append(
+        "logs",
+        events.map(({ _time, ...data }) => ({ timeNs: parseRfc3339Ns(String(_time))!, data })),
+        BigInt(T0) * 1_000_000n,
+      );
+      const catalog = storeCatalog(store);
+      for (const stored of created) {
+        const m = parseMonitor(stored);
+        const { runs: replayed } = await replay(m, T0, T0 + 15 * MIN, async (w) => {
+          const r = await queryTable(store, { apl: m.aplQuery, ...w, limit: 50_000 }, catalog);
+          return r.ok ? r : { ok: false, error: `${r.error.status}: ${r.error.message}` };
+        });
+        const expected = runs
+          .filter((r: MonitorRun) => r.monitorId === m.id)
+          .map((r) => ({ time: r.time, state: r.state, values: r.values, alerts: r.alerts }));
+        const got = replayed.map((r) => ({
+          time: new Date(r.runMs).toISOString().replace(".000Z", "Z"),
+          state: r.judged.state,
+          values: r.judged.values,
+          alerts: r.judged.events.map((e) => ({
+            action: e.action,
+            groupValues: e.groupValues,
+            value: e.value,
+            body: e.body,
+          })),
+        }));
+        expect(got).toEqual(expected);
+        expect(expected.some((r) => r.alerts.length > 0)).toBe(true);
+      }
+    } finally {
+      await em.close();
+    }
+  });
+});
