@@ -7,6 +7,7 @@ import { spawn } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { parseRfc3339Ns } from "../../provider/time";
+import { formatOffset } from "./compare";
 import { testEvents, type TestEvent } from "./generate";
 import { buildModel, EVERYTHING, type TestModel } from "./model";
 import { AlertTestFileSchema, DEFAULT_START, type AlertTestFile, type Expectation } from "./schema";
@@ -32,6 +33,18 @@ export interface LoadedTest {
   model: TestModel;
   events: TestEvent[];
   expectations: ResolvedExpectation[];
+}
+
+/**
+ * The most monitor runs a test may make, every monitor's runs from start to until counted. Ours: each run queries
+ * its window and is kept for the comparison and the report, so the runs bound the test's time and memory as the
+ * events' bytes bound its data. A 1-minute monitor for a month is 44,640 runs.
+ */
+export const MAX_RUNS = 50_000;
+
+/** How many runs a monitor every `intervalMs` makes over `(startMs, startMs + untilMs]`: its grid since the epoch. */
+export function runsOf(startMs: number, untilMs: number, intervalMs: number): number {
+  return Math.floor((startMs + untilMs) / intervalMs) - Math.floor(startMs / intervalMs);
 }
 
 /** How long `stack.command` may run before it is stopped (a preview of a large stack takes minutes). */
@@ -144,6 +157,23 @@ export async function loadAlertTest(file: string, cwd = process.cwd()): Promise<
             "the preview shows no monitor of this package; `pulumi preview --json` lists resources that do not change only with --show-sames: add it",
           )
         : doc.problem([], "declares no monitor: give stack: or monitors:"),
+    );
+  }
+  const runs = model.monitors.map((m) => ({
+    key: m.key,
+    intervalMs: Number(m.inputs.intervalMinutes ?? 1) * 60_000,
+  }));
+  const totalRuns = runs.reduce((n, m) => n + runsOf(startMs, parsed.until, m.intervalMs), 0);
+  if (totalRuns > MAX_RUNS) {
+    const each = runs
+      .map((m) => `${m.key} every ${formatOffset(m.intervalMs).slice(1)}`)
+      .slice(0, 5)
+      .join(", ");
+    problems.push(
+      doc.problem(
+        ["until"],
+        `makes ${totalRuns.toLocaleString("en-US")} monitor runs (${each}${runs.length > 5 ? ", …" : ""}), past the ${MAX_RUNS.toLocaleString("en-US")} a test may make; shorten until or lengthen intervalMinutes`,
+      ),
     );
   }
   const { events, problems: eventProblems } = testEvents(parsed.events ?? [], startMs, (p, m) =>

@@ -254,11 +254,21 @@ const ResourceMapSchema = z.record(z.string(), z.unknown(), {
   error: "must be a map of resource names to their inputs",
 });
 
+/**
+ * The longest a test may run. Ours: a month holds the longest window a monitor's alert test needs (an SLO's 30-day
+ * budget), and every minute of it is a run of each 1-minute monitor (see MAX_RUNS in load.ts).
+ */
+export const MAX_UNTIL_MS = 31 * 86_400_000;
+
+const UntilSchema = DurationSchema.refine((ms) => ms <= MAX_UNTIL_MS, {
+  message: "is past the 31d a test may run (a month: the longest window an alert test needs); shorten it",
+});
+
 /** The whole file. Monitors and notifiers are only shaped here; their inputs are checked by the resources' own
  * schemas (model.ts), so a test refuses exactly what `pulumi up` would. */
 export const AlertTestFileSchema = z.strictObject({
   start: DateTimeSchema.optional(),
-  until: DurationSchema,
+  until: UntilSchema,
   stack: StackSchema.optional(),
   /** `receiver` (default): every notifier's URL points at the run's local receiver. `declared`: as written. */
   deliver: z.enum(["receiver", "declared"], { error: "must be receiver or declared" }).optional(),

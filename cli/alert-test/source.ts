@@ -22,14 +22,18 @@ export interface Problem {
   file: string;
   /** 1-based line; undefined when the problem belongs to no line (an empty file). */
   line?: number;
+  /** 1-based column on that line, where the line is known. */
+  column?: number;
   /** Dotted path of the field, `expect[2].at`; empty for the document itself. */
   field: string;
   message: string;
 }
 
-/** `file:line: field: message`, the one-line form every problem is printed in. */
+/** `file:line:column: field: message`, the one-line form every problem is printed in (editors and CI annotations
+ * jump to it). */
 export function formatProblem(p: Problem): string {
-  const where = p.line === undefined ? p.file : `${p.file}:${p.line}`;
+  const where =
+    p.line === undefined ? p.file : `${p.file}:${p.line}${p.column === undefined ? "" : `:${p.column}`}`;
   return p.field ? `${where}: ${p.field}: ${p.message}` : `${where}: ${p.message}`;
 }
 
@@ -45,6 +49,7 @@ export class FileProblems extends Error {
         (a, b) =>
           (a.p.file === b.p.file ? 0 : a.p.file < b.p.file ? -1 : 1) ||
           (a.p.line ?? Infinity) - (b.p.line ?? Infinity) ||
+          (a.p.column ?? 0) - (b.p.column ?? 0) ||
           a.i - b.i,
       )
       .map(({ p }) => p);
@@ -77,6 +82,7 @@ export class SourceDocument {
     const problems: Problem[] = doc.errors.map((e) => ({
       file,
       line: e.linePos?.[0]?.line ?? lines.linePos(e.pos[0]).line,
+      column: e.linePos?.[0]?.col ?? lines.linePos(e.pos[0]).col,
       field: "",
       message: e.message.replace(/\s*at line \d+, column \d+:?[\s\S]*$/, "").trim(),
     }));
@@ -86,7 +92,7 @@ export class SourceDocument {
       // Aliases are expanded here; a bomb of nested aliases stops at the parser's own limit.
       value = doc.toJS({ maxAliasCount: 1000 });
     } catch (err) {
-      throw new FileProblems([{ file, line: 1, field: "", message: (err as Error).message }]);
+      throw new FileProblems([{ file, line: 1, column: 1, field: "", message: (err as Error).message }]);
     }
     return new SourceDocument(file, value, doc, lines);
   }
@@ -96,6 +102,27 @@ export class SourceDocument {
    * that lacks it, and an unknown field on its own key.
    */
   lineOf(path: DocPath): number | undefined {
+    return this.positionOf(path)?.line;
+  }
+
+  /** The line and column of the value at `path`, placed as {@link lineOf} places it. */
+  positionOf(path: DocPath, { key = false } = {}): { line: number; column: number } | undefined {
+    const node = this.nodeAt(path, key);
+    const offset = node?.range?.[0];
+    if (offset === undefined) return undefined;
+    const { line, col } = this.lines.linePos(offset);
+    return { line, column: col };
+  }
+
+  /** Where `offset` (0-based, in the file's text) is. */
+  positionAtOffset(offset: number): { line: number; column: number } {
+    const { line, col } = this.lines.linePos(offset);
+    return { line, column: col };
+  }
+
+  /** The node of the value at `path` (with `key`, of its key in the map), or of the map lacking it (see
+   * {@link lineOf}). */
+  nodeAt(path: DocPath, atKey = false): Node | undefined {
     let node: unknown = this.doc.contents;
     /** The key of the map that holds `node`: a missing field is placed on it (`errors:`), not on its first field. */
     let keyNode: Node | undefined;
@@ -118,14 +145,12 @@ export class SourceDocument {
       }
       if (!isNode(node)) break;
     }
-    const at = (missing && keyNode) || (isNode(node) ? node : keyNode);
-    const offset = at?.range?.[0];
-    return offset === undefined ? undefined : this.lines.linePos(offset).line;
+    return (missing && keyNode) || (atKey && keyNode) || (isNode(node) ? node : keyNode);
   }
 
   /** A problem at `path`, with its line. */
   problem(path: DocPath, message: string): Problem {
-    return { file: this.file, line: this.lineOf(path), field: issuePath(path), message };
+    return { file: this.file, ...this.positionOf(path), field: issuePath(path), message };
   }
 
   /**
@@ -145,7 +170,7 @@ export class SourceDocument {
         const full = key === undefined ? path : [...path, key];
         problems.push({
           file: this.file,
-          line: this.lineOf(full),
+          ...this.positionOf(full, { key: key !== undefined }),
           field: issuePath(full),
           message: key === undefined ? failure.reason : "is not a known field",
         });

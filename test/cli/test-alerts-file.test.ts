@@ -47,13 +47,13 @@ it("a YAML syntax error names its line", async () => {
   const name = file("syntax.yaml", "until: 1h\nexpect:\n  - monitor: [unclosed\n");
   // The parser places an unclosed flow list where its `]` was due: the end of the file.
   expect(await problemsOf(name)).toEqual([
-    "syntax.yaml:4: Flow sequence in block collection must be sufficiently indented and end with a ]",
+    "syntax.yaml:4:1: Flow sequence in block collection must be sufficiently indented and end with a ]",
   ]);
 });
 
 it("a document that is not a map says what it must be", async () => {
   expect(await problemsOf(file("list.yaml", "- until: 1h\n"))).toEqual([
-    "list.yaml:1: must be a map with until:, expect: and the monitors to test (see docs/testing-alerts.md)",
+    "list.yaml:1:1: must be a map with until:, expect: and the monitors to test (see docs/testing-alerts.md)",
   ]);
 });
 
@@ -80,13 +80,13 @@ it("every field's problem at once, each on its own line", async () => {
     ].join("\n"),
   );
   expect(await problemsOf(name)).toEqual([
-    "many.yaml:1: start: must be an RFC 3339 date-time",
-    "many.yaml:1: until: is required",
-    "many.yaml:2: colour: is not a known field",
-    'many.yaml:4: events[0].at: must be an offset from start such as "10m", "1h30m", "0m" or "-7d" (before start)',
-    'many.yaml:9: events[1].generate.rate: must be a rate such as "120/m", "2/s" or "500/h"',
-    'many.yaml:12: events[1].generate.mix[0].share: must be a share such as "3%" or 0.03, more than 0 and at most 100%',
-    "many.yaml:16: expect[0].action: must be Open or Closed",
+    "many.yaml:1:1: until: is required",
+    "many.yaml:1:8: start: must be an RFC 3339 date-time",
+    "many.yaml:2:1: colour: is not a known field",
+    'many.yaml:4:9: events[0].at: must be an offset from start such as "10m", "1h30m", "0m" or "-7d" (before start)',
+    'many.yaml:9:13: events[1].generate.rate: must be a rate such as "120/m", "2/s" or "500/h"',
+    'many.yaml:12:18: events[1].generate.mix[0].share: must be a share such as "3%" or 0.03, more than 0 and at most 100%',
+    "many.yaml:16:13: expect[0].action: must be Open or Closed",
   ]);
 });
 
@@ -107,10 +107,10 @@ it("a monitor is checked by the Monitor resource's own rules, on its lines", asy
     ].join("\n"),
   );
   expect(await problemsOf(name)).toEqual([
-    "monitor.yaml:3: monitors.errors.threshold: is required when type is Threshold",
-    "monitor.yaml:7: monitors.errors.operator: must be one of Below, BelowOrEqual, Above, AboveOrEqual, AboveOrBelow",
-    "monitor.yaml:8: monitors.errors.intervalMinutes: must be at least 1",
-    "monitor.yaml:9: monitors.errors.colour: is not a known field",
+    "monitor.yaml:3:3: monitors.errors.threshold: is required when type is Threshold",
+    "monitor.yaml:7:15: monitors.errors.operator: must be one of Below, BelowOrEqual, Above, AboveOrEqual, AboveOrBelow",
+    "monitor.yaml:8:22: monitors.errors.intervalMinutes: must be at least 1",
+    "monitor.yaml:9:5: monitors.errors.colour: is not a known field",
   ]);
 });
 
@@ -120,9 +120,9 @@ it("names that lead nowhere: a monitor's notifier, an expectation's monitor and 
     `until: 1h${MONITOR.replace("[slack]", "[slack, pager]")}expect:\n  - monitor: checkout\n  - monitor: errors\n    notifier: email\n    by: 2h\n`,
   );
   expect(await problemsOf(name)).toEqual([
-    "names.yaml:13: monitors.errors.notifierIds[1]: names no notifier of this test (slack): give a notifier's resource name or name",
-    "names.yaml:15: expect[0].monitor: names no monitor of this test (errors)",
-    "names.yaml:17: expect[1].notifier: names no notifier of this test (slack)",
+    "names.yaml:13:26: monitors.errors.notifierIds[1]: names no notifier of this test (slack): give a notifier's resource name or name",
+    "names.yaml:15:14: expect[0].monitor: names no monitor of this test (errors)",
+    "names.yaml:17:15: expect[1].notifier: names no notifier of this test (slack)",
   ]);
 });
 
@@ -132,16 +132,16 @@ it("an expectation's time and count rules", async () => {
     `until: 1h${MONITOR}expect:\n  - monitor: errors\n    at: 5m\n    by: 10m\n  - monitor: errors\n    after: 20m\n    by: 10m\n  - monitor: errors\n    count: 2\n    never: true\n`,
   );
   expect(await problemsOf(name)).toEqual([
-    "when.yaml:16: expect[0].at: is exact: give at, or after and/or by, not both",
-    "when.yaml:20: expect[1].by: must not be before after",
-    "when.yaml:21: expect[2]: give at most one of count, atLeast and never",
+    "when.yaml:16:9: expect[0].at: is exact: give at, or after and/or by, not both",
+    "when.yaml:20:9: expect[1].by: must not be before after",
+    "when.yaml:21:5: expect[2]: give at most one of count, atLeast and never",
   ]);
 });
 
 it("an expectation past the run's end can never be met", async () => {
   const name = file("late.yaml", `until: 1h${MONITOR}expect:\n  - monitor: errors\n    by: 2h\n`);
   expect(await problemsOf(name)).toEqual([
-    "late.yaml:16: expect[0].by: is after until (the run ends there), so nothing can happen by then",
+    "late.yaml:16:9: expect[0].by: is after until (the run ends there), so nothing can happen by then",
   ]);
 });
 
@@ -158,7 +158,7 @@ it("the command prints each problem on stderr, prefixed, runs nothing and exits 
   expect(result.outcomes).toEqual([]);
   expect(out).toEqual([]);
   expect(err).toEqual([
-    'bad.yaml:1: until: must be a duration such as "90s", "10m", "1h30m" or "2d"',
+    'bad.yaml:1:8: until: must be a duration such as "90s", "10m", "1h30m" or "2d"',
     "missing.yaml: no such file",
   ]);
 });

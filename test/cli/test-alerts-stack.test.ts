@@ -199,7 +199,7 @@ it("the same through stack.command, a command that prints the preview", async ()
 it("a failing command is a problem naming it, its exit code and its last words", async () => {
   const name = write("failing.yaml", TEST('{ command: "echo no stack selected >&2; exit 3" }'));
   expect(await problemsOf(name)).toEqual([
-    'failing.yaml:3: stack.command: "echo no stack selected >&2; exit 3" exited with 3: no stack selected',
+    'failing.yaml:3:19: stack.command: "echo no stack selected >&2; exit 3" exited with 3: no stack selected',
   ]);
 });
 
@@ -268,7 +268,7 @@ it("what cannot be told from a preview is refused, naming the resource, the fiel
   const problems = await problemsOf(name);
   expect(problems).toEqual([
     expect.stringMatching(
-      /^unknowns\.json:\d+: Monitor checkout-5xx: notifierIds: has 2 ids unknown at preview, and depends on 3 other notifiers of this stack \(oncall-slack, incident-bot, oncall-pagerduty\), so which notifier each one is cannot be told; declare the monitor under monitors: in the test file$/,
+      /^unknowns\.json:\d+:\d+: Monitor checkout-5xx: notifierIds: has 2 ids unknown at preview, and depends on 3 other notifiers of this stack \(oncall-slack, incident-bot, oncall-pagerduty\), so which notifier each one is cannot be told; declare the monitor under monitors: in the test file$/,
     ),
   ]);
   // Declaring it in the file replaces the stack's; its unknown query is then the file's to give.
@@ -297,7 +297,7 @@ it("an unknown query is refused with the advice to declare the monitor in the fi
   const problems = await problemsOf(write("query.yaml", TEST("{ preview: query.json }")));
   expect(problems).toEqual([
     expect.stringMatching(
-      /^query\.json:\d+: Monitor checkout-5xx: aplQuery: is secret or unknown at preview \(computed from another resource's output\); declare the monitor under monitors: in the test file$/,
+      /^query\.json:\d+:\d+: Monitor checkout-5xx: aplQuery: is secret or unknown at preview \(computed from another resource's output\); declare the monitor under monitors: in the test file$/,
     ),
   ]);
   const line = Number(/^query\.json:(\d+):/.exec(problems[0])![1]);
@@ -309,13 +309,13 @@ it("an unknown query is refused with the advice to declare the monitor in the fi
 it("a file that is not a preview, and a preview that is missing", async () => {
   write("not-preview.json", { message: "error: no stack named 'dev' found" });
   expect(await problemsOf(write("np.yaml", TEST("{ preview: not-preview.json }")))).toEqual([
-    "not-preview.json:1: is not the output of `pulumi preview --json` (a JSON object with a `steps` list); a preview that failed prints its diagnostics instead, so run it by hand to see why",
+    "not-preview.json:1:1: is not the output of `pulumi preview --json` (a JSON object with a `steps` list); a preview that failed prints its diagnostics instead, so run it by hand to see why",
   ]);
   expect(await problemsOf(write("missing.yaml", TEST("{ preview: nowhere.json }")))).toEqual([
-    expect.stringMatching(/^missing\.yaml:3: stack\.preview: cannot read .*nowhere\.json: ENOENT$/),
+    expect.stringMatching(/^missing\.yaml:3:19: stack\.preview: cannot read .*nowhere\.json: ENOENT$/),
   ]);
   expect(await problemsOf(write("both.yaml", TEST("{ preview: a.json, command: cat }")))).toEqual([
-    "both.yaml:3: stack: give exactly one of preview: FILE or command: COMMAND",
+    "both.yaml:3:8: stack: give exactly one of preview: FILE or command: COMMAND",
   ]);
 });
 
@@ -343,6 +343,6 @@ it("a notifier whose whole properties the preview hides runs as a webhook to the
 it("a preview that lists no monitor (a deployed stack previewed without --show-sames) says to add it", async () => {
   write("sames.json", { steps: [root], changeSummary: { same: 6 } });
   expect(await problemsOf(write("sames.yaml", TEST("{ preview: sames.json }")))).toEqual([
-    "sames.yaml:3: stack: the preview shows no monitor of this package; `pulumi preview --json` lists resources that do not change only with --show-sames: add it",
+    "sames.yaml:3:8: stack: the preview shows no monitor of this package; `pulumi preview --json` lists resources that do not change only with --show-sames: add it",
   ]);
 });
