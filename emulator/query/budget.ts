@@ -1,5 +1,5 @@
 /**
- * A query's time budget, and the points where a running query lets the rest of the emulator run.
+ * A query's time and memory budgets, and the points where a running query lets the rest of the emulator run.
  *
  * Queries run on the main thread, in slices: after each slice of rows the executor awaits
  * {@link QueryBudget.checkpoint}, which yields to the event loop (other requests, SIGTERM), and stops the query
@@ -8,6 +8,7 @@
  * structured clone of a million events takes seconds) or moved off the main thread with ingest and persistence.
  * Slicing keeps the store where it is and costs one `setImmediate` per slice (measured in bench/emulator-query.ts).
  */
+import { getHeapStatistics } from "node:v8";
 
 /**
  * Work units (rows × compiled syntax-tree nodes) in one slice: a few milliseconds of evaluation. Smaller slices
@@ -18,16 +19,55 @@ export const SLICE_WORK = 262_144;
 /** How long one query may run, in ms, before it is answered 504; the CLI's `--query-timeout` changes it. */
 export const DEFAULT_QUERY_TIMEOUT_MS = 30_000;
 
-/** Why a query stopped before its end: its budget ran out, or the emulator is shutting down. */
+/**
+ * How many bytes of rows and values one query may build (join's and mv-expand's output rows, make-series' arrays,
+ * summarize's and distinct's groups, a union's rows), as {@link QueryBudget.charge} estimates them; the option
+ * `memoryBytes` changes it. Ours: the service publishes no per-query memory limit. A gibibyte holds a join of a
+ * million events of a dozen fields with a small table (bench/apl-engine.mts), and four such queries fit under
+ * Node's default heap limit of about 4 GiB.
+ */
+export const DEFAULT_QUERY_MEMORY_BYTES = 1024 * 1024 * 1024;
+
+/**
+ * The estimated bytes of one row an operator builds: the row and its data object (about 112 bytes in V8) and about
+ * 40 bytes for each of its `fields` (a property's slot and descriptor; the values themselves are shared with the
+ * rows read, unless an operator made them). Measured on Node 20 with rows of 1 to 11 fields (from 115 + 45 a
+ * field down to 115 + 41); wider rows take less per field, so this errs on the side of counting more.
+ */
+export const rowBytes = (fields: number): number => 112 + 40 * fields;
+
+/**
+ * The memory every query running in this process may hold at once, together: half of V8's heap limit, so that
+ * queries running side by side (requests and monitor runs) stop with an answer naming the budget well before the
+ * process would die of "JavaScript heap out of memory".
+ */
+export class MemoryPool {
+  /** Bytes the queries running now have charged. */
+  held = 0;
+  constructor(readonly bytes: number) {}
+}
+
+/** The process's one pool: every emulator in a process shares its heap. */
+export const PROCESS_QUERY_MEMORY = new MemoryPool(Math.floor(getHeapStatistics().heap_size_limit / 2));
+
+/** Why a query stopped before its end: a budget ran out, or the emulator is shutting down. */
 export class QueryInterrupted extends Error {
   override readonly name = "QueryInterrupted";
   constructor(
-    readonly reason: "timeout" | "shutdown",
+    /** `memory`: past its own memory budget; `busy`: past the memory all running queries share. */
+    readonly reason: "timeout" | "shutdown" | "memory" | "busy",
     message: string,
   ) {
     super(message);
   }
 }
+
+const MIB = 1024 * 1024;
+/** Bytes as the budget's messages give them: MiB, to one decimal below 10. */
+const mib = (bytes: number): string => {
+  const m = bytes / MIB;
+  return `${m < 10 ? Math.round(m * 10) / 10 : Math.round(m)} MiB`;
+};
 
 /** Settings of a {@link QueryBudget}. */
 export interface QueryBudgetOptions {
@@ -39,6 +79,10 @@ export interface QueryBudgetOptions {
   signal?: AbortSignal;
   /** Awaited at every checkpoint, after the yield (a test seam: it shows the query in progress, or holds it). */
   onSlice?: () => void | Promise<void>;
+  /** Bytes of rows and values the query may build; default {@link DEFAULT_QUERY_MEMORY_BYTES}. */
+  memoryBytes?: number;
+  /** The memory shared with the other queries running; default {@link PROCESS_QUERY_MEMORY}. */
+  pool?: MemoryPool;
 }
 
 const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -46,6 +90,12 @@ const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 /** One query's budget: created when the query starts, consulted at each checkpoint. */
 export class QueryBudget {
   readonly timeoutMs: number;
+  readonly memoryBytes: number;
+  /** Bytes charged so far (see {@link QueryBudget.charge}); given back to the pool by {@link QueryBudget.release}. */
+  held = 0;
+  /** Nested runs of the engine under way on this budget (sub-queries share it); the outermost releases it. */
+  depth = 0;
+  private readonly pool: MemoryPool;
   private readonly clock: () => number;
   private readonly startedAt: number;
   /** Checkpoints passed so far (tests assert that long scans pass some). */
@@ -55,6 +105,8 @@ export class QueryBudget {
 
   constructor(private readonly options: QueryBudgetOptions = {}) {
     this.timeoutMs = options.timeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS;
+    this.memoryBytes = options.memoryBytes ?? DEFAULT_QUERY_MEMORY_BYTES;
+    this.pool = options.pool ?? PROCESS_QUERY_MEMORY;
     this.clock = options.clock ?? (() => performance.now());
     this.startedAt = this.clock();
   }
@@ -75,6 +127,40 @@ export class QueryBudget {
         `query exceeded the emulator's time budget of ${this.timeoutMs} ms and was stopped; narrow its time range or filter`,
       );
     }
+  }
+
+  /**
+   * Counts `bytes` an operator is about to build (`what` names it, for the message) against the query's memory
+   * budget and the pool's. Checked at once, not at the next checkpoint: a join's output grows inside a slice.
+   */
+  charge(bytes: number, what: string): void {
+    this.held += bytes;
+    this.pool.held += bytes;
+    if (this.held > this.memoryBytes) {
+      throw new QueryInterrupted(
+        "memory",
+        `query exceeded the emulator's memory budget of ${mib(this.memoryBytes)} (${what} built more than that) ` +
+          "and was stopped; narrow its time range, filter or summarize before the join, mv-expand or make-series",
+      );
+    }
+    if (this.pool.held > this.pool.bytes) {
+      throw new QueryInterrupted(
+        "busy",
+        `the queries running at once hold the emulator's shared query memory of ${mib(this.pool.bytes)} ` +
+          `(this one ${mib(this.held)}, at ${what}); it was stopped, try again when fewer queries run`,
+      );
+    }
+  }
+
+  /** {@link QueryBudget.charge} for `rows` rows of `fields` fields each (see {@link rowBytes}). */
+  chargeRows(rows: number, fields: number, what: string): void {
+    if (rows > 0) this.charge(rows * rowBytes(fields), what);
+  }
+
+  /** Gives what the query charged back to the pool: its rows are the caller's now, or garbage. Idempotent. */
+  release(): void {
+    this.pool.held -= this.held;
+    this.held = 0;
   }
 
   /** Between slices: lets the event loop run, then stops the query if it must stop. */

@@ -6,7 +6,7 @@
 import type { Column, Plan, PlanAggregation, PlanOp, Predicate, Row, RunEnv, Table } from "../apl/compile";
 import { DateTime, Timespan, sortCompare } from "../apl/values";
 import type { StoredEvent } from "../store/events";
-import { QueryBudget } from "./budget";
+import { QueryBudget, rowBytes } from "./budget";
 
 /** Time range, cursor and page limit of one query. Both time bounds are inclusive. */
 export interface ExecOptions {
@@ -287,7 +287,13 @@ async function summarize(
   const feeds = flat.map(feeder);
   const nAggs = flat.length;
   const window = op.windowNs;
-  const newGroup = (keys: unknown[]): Group => ({ keys, accs: flat.map((a) => a.create(window)) });
+  // A group's estimated bytes: its output row, and an accumulator per aggregation (what they collect, such as
+  // make_list's values, is not counted).
+  const groupBytes = rowBytes(op.by.length + nAggs) + 64 * nAggs;
+  const newGroup = (keys: unknown[]): Group => {
+    budget.charge(groupBytes, "summarize's groups");
+    return { keys, accs: flat.map((a) => a.create(window)) };
+  };
   const groups = new Map<string, Group>();
   const by = op.by.map((b) => b.get);
   const add = (group: Group, row: Row) => {
@@ -395,13 +401,31 @@ async function summarize(
   return { rows: sorted, columns };
 }
 
-/** Runs `plan` over `events` (ascending by time and arrival) with the request's range, cursor and limit. */
+/**
+ * Runs `plan` over `events` (ascending by time and arrival) with the request's range, cursor and limit. When the
+ * outermost run ends (sub-queries run through here too, on the same budget), the memory it charged goes back to
+ * the pool shared by running queries: its rows are the caller's now, and the pool bounds what runs at once.
+ */
 export async function execute(
   events: readonly StoredEvent[],
   plan: Plan,
   opts: ExecOptions,
 ): Promise<ExecResult> {
   const budget = opts.budget ?? new QueryBudget();
+  budget.depth++;
+  try {
+    return await executeOn(events, plan, { ...opts, budget });
+  } finally {
+    if (--budget.depth === 0) budget.release();
+  }
+}
+
+async function executeOn(
+  events: readonly StoredEvent[],
+  plan: Plan,
+  opts: ExecOptions & { budget: QueryBudget },
+): Promise<ExecResult> {
+  const { budget } = opts;
   // Rows the sub-queries (union's members, join's right side) examined, counted into the status too.
   let subExamined = 0;
   const env: RunEnv = {

@@ -76,10 +76,13 @@ function notFound(dataset: string): Reply {
  * query timeout apart (axiomhq/axiom-go axiom/client.go special-cases only 429 and 430; @axiomhq/js
  * dist/esm/fetchClient.js retries 500, 502, 503 and 504 alike), so the status is the one Kusto's query service,
  * APL's model, documents for a query past its timeout (Azure Monitor Logs API, "Timeouts": 504 Gateway Timeout).
- * Shutting down: 503, the server is going away.
+ * Shutting down: 503, the server is going away. Past its own memory budget: 400, as a query the engine refuses
+ * (the query as written cannot run here; no official client retries a 400, which would only repeat the work).
+ * Past the memory the running queries share: 503, the server is busy, and a retry later may pass.
  */
 function interrupted(err: QueryInterrupted): Reply {
-  return errorReply(err.reason === "timeout" ? 504 : 503, err.message);
+  const status = err.reason === "timeout" ? 504 : err.reason === "memory" ? 400 : 503;
+  return errorReply(status, err.message);
 }
 
 /**

@@ -3,7 +3,9 @@
  * -reorder, extend-valid, distinct, parse, parse-kv, union, join, lookup, mv-expand, make-series, search, sample,
  * sample-distinct, getschema, redact, top; and the row sources print and datatable. Each runs in slices of the
  * query's budget (emulator/query/budget.ts), so a long one can be stopped, and none is quadratic in rows: join,
- * lookup and distinct hash their keys, top keeps a bounded buffer.
+ * lookup and distinct hash their keys, top keeps a bounded buffer. Those that build more rows or values than they
+ * read (join, lookup, mv-expand, make-series, union, distinct) count them against the query's memory budget as
+ * they build them; operators that copy the rows they read replace them, so they hold no more than their input.
  */
 import type { Operator, Source, TabularExpr } from "../ast";
 import { valueKey } from "../aggregations";
@@ -31,6 +33,7 @@ import { compileRegex, type Regex } from "../regex";
 import { aplToString } from "../functions/text";
 import { DateTime, Timespan, typeOf } from "../values";
 import { createHash } from "node:crypto";
+import { rowBytes } from "../../query/budget";
 
 const TIME_FIELDS = new Set(["_time", "_sysTime"]);
 const hasOwn = Object.prototype.hasOwnProperty;
@@ -249,6 +252,7 @@ export function lowerOperator(o: Operator, ctx: CompileContext, inputName = ""):
           const values = getters.map((g) => g(r) ?? null);
           const key = values.map(valueKey).join("\u0000");
           if (seen.has(key)) return;
+          env.budget.charge(rowBytes(names.length) + 2 * key.length, "distinct's rows");
           seen.add(key);
           const data: Record<string, unknown> = {};
           names.forEach((n, i) => (data[n] = values[i]));
@@ -402,6 +406,8 @@ async function unionTables(
       for (const c of p.table.columns) if (!columns.includes(c)) columns.push(c);
     } else if (p.table.rows.length > 0 || !p.table.columns) columns = undefined;
     if (withSource === undefined) {
+      // The members' rows themselves: a slot each.
+      env.budget.charge(8 * p.table.rows.length, "union's rows");
       for (const r of p.table.rows) rows.push(r);
       await env.budget.checkpoint();
       continue;
@@ -409,6 +415,7 @@ async function unionTables(
     const name = p.name;
     // One row at a time: spreading a million rows into push() would overflow the call stack.
     await env.budget.each(p.table.rows, (r) => {
+      env.budget.chargeRows(1, fieldCount(r.data) + 1, "union's rows");
       rows.push({ ...r, data: { [withSource]: name, ...r.data } });
     });
   }
@@ -430,6 +437,7 @@ async function innerUnion(
   const columns = common ?? [];
   const rows: Row[] = [];
   for (const p of parts) {
+    env.budget.chargeRows(p.table.rows.length, columns.length + 1, "union's rows");
     await env.budget.each(p.table.rows, (r) => {
       const data: Record<string, unknown> = withSource === undefined ? {} : { [withSource]: p.name };
       for (const c of columns) if (!TIME_FIELDS.has(c)) data[c] = cell(r, c) ?? null;
@@ -474,6 +482,11 @@ export function lowerSource(src: Source, ctx: CompileContext): (env: RunEnv) => 
     default:
       throw compileError(ctx, "unsupported source", src.pos);
   }
+}
+
+/** How many fields a row's data holds (an output row copying it holds as many). */
+function fieldCount(data: Record<string, unknown>): number {
+  return Object.keys(data).length;
 }
 
 /** Hashable key of one join key value (strings and numbers apart, as valueKey keeps them). */
@@ -561,9 +574,15 @@ async function join(
     const k = rightKey(r);
     if (k === undefined) return;
     const list = index.get(k);
+    // The index's estimated bytes: a slot per row, and a map entry, a list and the key's text per key.
+    env.budget.charge(list ? 8 : 96 + 2 * k.length, "join's index of its right side");
     if (list) list.push(r);
     else index.set(k, [r]);
   });
+  // Each output row is counted against the query's memory budget before it is built, so that a join whose output
+  // explodes (a self-join on a key with few values) stops at the budget, not at the process's heap limit.
+  const outputRows = (l: Row, n: number) =>
+    env.budget.chargeRows(n, fieldCount(l.data) + rightOut.length, "join's output rows");
   const out: Row[] = [];
   const matchedRight = new Set<Row>();
   const leftColumns = { columns: left.columns };
@@ -581,26 +600,35 @@ async function join(
     switch (kind) {
       case "inner":
         if (matches) {
+          outputRows(l, matches.length);
           for (const r of matches) out.push(merge(l, r));
           work += matches.length;
         }
         break;
       case "innerunique":
         // join-operator.mdx: for each left row, only the first matching right row.
-        if (matches) out.push(merge(l, matches[0]));
+        if (matches) {
+          outputRows(l, 1);
+          out.push(merge(l, matches[0]));
+        }
         break;
       case "leftouter":
       case "fullouter":
         if (matches) {
+          outputRows(l, lookup ? 1 : matches.length);
           for (const r of lookup ? matches.slice(0, 1) : matches) {
             out.push(merge(l, r));
             matchedRight.add(r);
           }
           work += matches.length;
-        } else out.push(merge(l, undefined));
+        } else {
+          outputRows(l, 1);
+          out.push(merge(l, undefined));
+        }
         break;
       case "rightouter":
         if (matches) {
+          outputRows(l, matches.length);
           for (const r of matches) {
             out.push(merge(l, r));
             matchedRight.add(r);
@@ -608,11 +636,18 @@ async function join(
           work += matches.length;
         }
         break;
+      // The left rows themselves: a slot each.
       case "leftanti":
-        if (!matches) out.push(l);
+        if (!matches) {
+          env.budget.charge(8, "join's output rows");
+          out.push(l);
+        }
         break;
       case "leftsemi":
-        if (matches) out.push(l);
+        if (matches) {
+          env.budget.charge(8, "join's output rows");
+          out.push(l);
+        }
         break;
       case "rightanti":
       case "rightsemi":
@@ -627,8 +662,11 @@ async function join(
     return { rows, columns: right.columns };
   }
   if (kind === "rightouter" || kind === "fullouter") {
+    const rightOnly = rowBytes(Object.keys(nullLeft).length + rightOut.length);
     await env.budget.each(right.rows, (r) => {
-      if (!matchedRight.has(r)) out.push(merge(undefined, r));
+      if (matchedRight.has(r)) return;
+      env.budget.charge(rightOnly, "join's output rows");
+      out.push(merge(undefined, r));
     });
   }
   return { rows: out, columns: both };
@@ -730,8 +768,10 @@ function lowerMvExpand(o: Extract<Operator, { op: "mv-expand" }>, ctx: CompileCo
   const cols = o.columns.map((c) => ({ name: c.name, get: compileExpr(c.expr, ctx), to: c.to }));
   const limit = o.limit ?? Infinity;
   const itemIndex = o.itemIndex;
-  const elements = (v: unknown): unknown[] => {
+  const elements = (v: unknown, budget: RunEnv["budget"]): unknown[] => {
     if (typeof v === "string" && (v.startsWith("[") || v.startsWith("{"))) {
+      // The values parsed from the text are new: about as many bytes as the text's UTF-16.
+      budget.charge(2 * v.length, "mv-expand's parsed arrays");
       try {
         v = JSON.parse(v) as unknown;
       } catch {
@@ -744,12 +784,15 @@ function lowerMvExpand(o: Extract<Operator, { op: "mv-expand" }>, ctx: CompileCo
     }
     return [v];
   };
+  const added = cols.length + (itemIndex ? 1 : 0);
   return table("mv-expand", async (input, env) => {
     const out: Row[] = [];
     let work = 0;
     for (const r of input.rows) {
-      const lists = cols.map((c) => elements(c.get(r)));
+      const lists = cols.map((c) => elements(c.get(r), env.budget));
       const n = Math.min(limit, Math.max(1, ...lists.map((l) => l.length)));
+      // Counted before they are built: an array of a million elements stops at the budget, not at the heap limit.
+      env.budget.chargeRows(n, fieldCount(r.data) + added, "mv-expand's rows");
       for (let i = 0; i < n; i++) {
         const data = { ...r.data };
         cols.forEach((c, j) => (data[c.name] = convertTo(c.to, lists[j][i] ?? null)));
@@ -821,11 +864,20 @@ function lowerMakeSeries(o: Extract<Operator, { op: "make-series" }>, ctx: Compi
       const gk = keys.map(valueKey).join("\u0000");
       let g = groups.get(gk);
       if (!g) {
+        // A group's row, and per aggregation its bins' slots and its output array (8 bytes a bin each).
+        env.budget.charge(
+          rowBytes(by.length + aggs.length + 1) + 16 * bins * aggs.length,
+          "make-series' arrays",
+        );
         g = { keys, accs: aggs.map(() => new Array(bins)) };
         groups.set(gk, g);
       }
       aggs.forEach((a, j) => {
-        const acc = (g.accs[j][b] ??= a.create(BigInt(Math.round(stepN))));
+        let acc = g.accs[j][b];
+        if (!acc) {
+          env.budget.charge(64, "make-series' arrays");
+          acc = g.accs[j][b] = a.create(BigInt(Math.round(stepN)));
+        }
         acc.add(a.getters.map((get) => get(r)));
       });
     });
