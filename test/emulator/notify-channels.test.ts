@@ -31,7 +31,8 @@ interface Received {
 class Receiver {
   readonly received: Received[] = [];
   status = 200;
-  answer = "ok";
+  /** The answer's body: text, or made from the request received. */
+  answer: string | ((got: Received) => string) = "ok";
   location?: string;
   private server!: Server;
   base = "";
@@ -41,14 +42,15 @@ class Receiver {
       const chunks: Buffer[] = [];
       req.on("data", (c: Buffer) => chunks.push(c));
       req.on("end", () => {
-        this.received.push({
+        const got = {
           method: req.method ?? "",
           path: req.url ?? "",
           headers: req.headers,
           body: Buffer.concat(chunks).toString("utf8"),
-        });
+        };
+        this.received.push(got);
         res.writeHead(this.status, this.location ? { Location: this.location } : {});
-        res.end(this.answer);
+        res.end(typeof this.answer === "string" ? this.answer : this.answer(got));
       });
     });
     await new Promise<void>((resolve) => this.server.listen(0, "127.0.0.1", resolve));
@@ -650,7 +652,13 @@ describe("masking: no secret in the outbox, a log line or a reason", () => {
     const seen: string[] = [];
     // The receiver echoes what it got, so a failure's reason would quote the secrets if they were not masked.
     receiver.status = 400;
-    receiver.answer = JSON.stringify(secrets);
+    receiver.answer = (got) =>
+      JSON.stringify({
+        path: got.path,
+        auth: got.headers.authorization,
+        key: got.headers["x-key"],
+        body: got.body,
+      });
     const n = new Notifications({
       deliverTo: ["events.pagerduty.com", "api.opsgenie.com", "discord.com"],
       fetch: forwardingFetch(seen),
@@ -851,7 +859,8 @@ describe("how a webhook URL is shown", () => {
     ],
     ["Discord", "https://discord.com/api/webhooks/123/tokenpart", "https://discord.com/api/***"],
     ["a query", "https://hooks.example.com/h?sig=abc", "https://hooks.example.com/h/***"],
-    ["user info", "https://user:pass@hooks.example.com/", "https://***@hooks.example.com"],
+    // The username is no secret: only the password is.
+    ["user info", "https://user:pass@hooks.example.com/", "https://user:***@hooks.example.com"],
     ["a port", "http://127.0.0.1:8080/a/b", "http://127.0.0.1:8080/a/***"],
     ["no path", "https://hooks.example.com", "https://hooks.example.com"],
     ["text that is no URL", "not a url", "***"],

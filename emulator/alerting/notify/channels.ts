@@ -17,6 +17,8 @@ export interface OutgoingRequest {
   headers: Record<string, string>;
   /** The body exactly as sent. */
   body: string;
+  /** The value `body` was written from, when a channel builds one: the outbox masks it before writing it. */
+  json?: unknown;
 }
 
 /** What a channel makes of an event. */
@@ -25,6 +27,8 @@ export type ChannelMessage =
       kind: "request";
       request: OutgoingRequest;
       secrets: string[];
+      /** Headers whose whole value is a credential (lower case): shown masked, keeping an auth scheme's name. */
+      secretHeaders: string[];
       /** The URL is the user's webhook URL, a credential in itself: shown masked (a vendor's fixed API URL is not). */
       urlIsSecret: boolean;
     }
@@ -120,7 +124,13 @@ function details(event: AlertEvent): Record<string, string> {
 }
 
 function post(url: string, body: unknown, headers: Record<string, string> = {}): OutgoingRequest {
-  return { method: "POST", url, headers: { ...JSON_HEADERS, ...headers }, body: JSON.stringify(body) };
+  return {
+    method: "POST",
+    url,
+    headers: { ...JSON_HEADERS, ...headers },
+    body: JSON.stringify(body),
+    json: body,
+  };
 }
 
 function str(v: unknown): string | undefined {
@@ -170,6 +180,7 @@ export function channelMessage(
         kind: "request",
         request: { method: "POST", url, headers: { ...JSON_HEADERS }, body },
         secrets,
+        secretHeaders: [],
         urlIsSecret: true,
       };
     }
@@ -180,6 +191,7 @@ export function channelMessage(
         kind: "request",
         request: post(url, slackMessage(event)),
         secrets: urlSecrets(url),
+        secretHeaders: [],
         urlIsSecret: true,
       };
     }
@@ -190,6 +202,7 @@ export function channelMessage(
         kind: "request",
         request: post(url, teamsMessage(event)),
         secrets: urlSecrets(url),
+        secretHeaders: [],
         urlIsSecret: true,
       };
     }
@@ -200,6 +213,7 @@ export function channelMessage(
         kind: "request",
         request: post(url, discordMessage(event)),
         secrets: urlSecrets(url),
+        secretHeaders: [],
         urlIsSecret: true,
       };
     }
@@ -219,6 +233,7 @@ export function channelMessage(
         kind: "request",
         request: post(url, discordMessage(event), { Authorization: `Bot ${token}` }),
         secrets: [token],
+        secretHeaders: ["authorization"],
         urlIsSecret: false,
       };
     }
@@ -230,6 +245,7 @@ export function channelMessage(
         kind: "request",
         request: post(PAGERDUTY_EVENTS_URL, pagerDutyEvent(routingKey, event)),
         secrets,
+        secretHeaders: [],
         urlIsSecret: false,
       };
     }
@@ -240,6 +256,7 @@ export function channelMessage(
         kind: "request",
         request: opsgenieRequest(apiKey, config.isEU === true, event),
         secrets: [apiKey],
+        secretHeaders: ["authorization"],
         urlIsSecret: false,
       };
     }
@@ -272,10 +289,11 @@ function customWebhook(config: Record<string, unknown>, event: AlertEvent): Chan
   const secretHeaders = stringMap(config.secretHeaders);
   // Secret headers are masked (OA: "Sensitive HTTP headers … that should be masked in logs"); so is a plain
   // header whose name says it carries a credential, in case one was declared in the wrong map.
-  const credentialHeaders = Object.entries(headers)
-    .filter(([name]) => CREDENTIAL_HEADER.test(name))
-    .map(([, value]) => value);
-  const secrets = [...Object.values(secretHeaders), ...credentialHeaders];
+  const credentialHeaders = Object.entries(headers).filter(([name]) => CREDENTIAL_HEADER.test(name));
+  const secrets = [...Object.values(secretHeaders), ...credentialHeaders.map(([, value]) => value)];
+  const secretNames = [...Object.keys(secretHeaders), ...credentialHeaders.map(([name]) => name)].map((n) =>
+    n.toLowerCase(),
+  );
   if (typeof checked !== "string") return { ...checked, secrets: [...checked.secrets, ...secrets] };
   const url = checked;
   secrets.push(...urlSecrets(url));
@@ -291,6 +309,7 @@ function customWebhook(config: Record<string, unknown>, event: AlertEvent): Chan
     kind: "request",
     request: { method: "POST", url, headers: { ...JSON_HEADERS, ...headers, ...secretHeaders }, body },
     secrets,
+    secretHeaders: secretNames,
     urlIsSecret: true,
   };
 }

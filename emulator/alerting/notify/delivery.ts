@@ -8,6 +8,7 @@
 import { request as undiciRequest } from "undici";
 import { isLoopback } from "../../../provider/client/options";
 import type { OutgoingRequest } from "./channels";
+import type { Masker } from "./mask";
 
 /** How long a send may take, connection to last byte. */
 export const DEFAULT_SEND_TIMEOUT_MS = 5_000;
@@ -59,15 +60,20 @@ export type SendResult = { ok: true; status: number } | { ok: false; status?: nu
 /** The HTTP seam: the WHATWG fetch signature (tests pass their own, so no real network is touched). */
 export type FetchLike = (url: string, init: RequestInit) => Promise<Response>;
 
-/** Sends `req`; answers its status, or why it failed. Never throws. */
+/**
+ * Sends `req`; answers its status, or why it failed, masked by `masker`. Never throws. The receiver's answer is
+ * masked before it is cut to its excerpt: cut first, a secret at the cut would be quoted in part, and a part is
+ * no spelling of the secret.
+ */
 export async function send(
   req: OutgoingRequest,
   timeoutMs: number,
+  masker: Masker,
   fetchSeam?: FetchLike,
 ): Promise<SendResult> {
   try {
     let status: number;
-    let text: string;
+    let answer: { text: string; cut: boolean };
     if (fetchSeam) {
       const res = await fetchSeam(req.url, {
         method: req.method,
@@ -77,7 +83,7 @@ export async function send(
         signal: AbortSignal.timeout(timeoutMs),
       });
       status = res.status;
-      text = res.body ? await readExcerpt(res.body) : "";
+      answer = res.body ? await readExcerpt(res.body) : { text: "", cut: false };
     } else {
       const res = await undiciRequest(req.url, {
         method: req.method,
@@ -88,39 +94,48 @@ export async function send(
         signal: AbortSignal.timeout(timeoutMs),
       });
       status = res.statusCode;
-      text = await readExcerpt(res.body);
+      answer = await readExcerpt(res.body);
     }
     if (status >= 200 && status < 300) return { ok: true, status };
-    const excerpt = text.length > ANSWER_EXCERPT ? `${text.slice(0, ANSWER_EXCERPT)}…` : text;
+    const text = masker.text(answer.text, { cut: answer.cut });
+    const chars = [...text];
+    const excerpt = chars.length > ANSWER_EXCERPT ? `${chars.slice(0, ANSWER_EXCERPT).join("")}…` : text;
     return { ok: false, status, reason: `the receiver answered ${status}${excerpt ? `: ${excerpt}` : ""}` };
   } catch (e) {
-    return { ok: false, reason: describeError(e, timeoutMs) };
+    // A client's error may quote what it refused (a header's value, the URL).
+    return { ok: false, reason: masker.text(describeError(e, timeoutMs)) };
   }
 }
 
 /**
- * The start of a receiver's answer, for a failure's reason: at most {@link ANSWER_EXCERPT} characters are kept
- * and reading stops after a few KiB, so a receiver answering without end cannot hold a send or fill memory.
+ * The start of a receiver's answer, for a failure's reason (at most {@link ANSWER_EXCERPT} characters of it are
+ * quoted): reading stops after a few KiB, so a receiver answering without end cannot hold a send or fill memory.
+ * `cut` says whether reading stopped before the end.
  */
 async function readExcerpt(
   body: AsyncIterable<Uint8Array> & { destroy?: () => void; cancel?: () => unknown },
-): Promise<string> {
+): Promise<{ text: string; cut: boolean }> {
   const chunks: Buffer[] = [];
   let size = 0;
+  let cut = false;
   try {
     for await (const chunk of body) {
       chunks.push(Buffer.from(chunk));
       size += chunk.length;
-      if (size >= EXCERPT_READ_BYTES) break;
+      if (size >= EXCERPT_READ_BYTES) {
+        cut = true;
+        break;
+      }
     }
   } catch {
     /* an answer cut short still gives what arrived */
+    cut = true;
   } finally {
     // Stop the rest of the body: undici's readable is destroyed, a web stream cancelled.
     body.destroy?.();
     void Promise.resolve(body.cancel?.()).catch(() => undefined);
   }
-  return Buffer.concat(chunks).toString("utf8");
+  return { text: Buffer.concat(chunks).toString("utf8"), cut };
 }
 
 /** How much of an answer is read for its excerpt. */

@@ -6,7 +6,8 @@
  * message (./channels.ts; a custom webhook's template renders here, and a template error fails the send naming
  * the line); a host that is not loopback and not allowed holds it (./delivery.ts); otherwise it is POSTed. An
  * email is recorded, never sent. Every outcome is one outbox row and one log line, with the notifier's secrets
- * masked (./mask.ts). Nothing here throws into the scheduler.
+ * masked (./mask.ts): each send by its own notifier's secrets, so no row is masked with another's. Nothing here
+ * throws into the scheduler.
  */
 import { CHANNELS, channelMessage, type Channel, type ChannelMessage } from "./channels";
 import { AllowedHosts, DEFAULT_SEND_TIMEOUT_MS, holdReason, send, type FetchLike } from "./delivery";
@@ -45,8 +46,6 @@ export class Notifications {
   private readonly outbox: OutboxEntry[] = [];
   private readonly allowed: AllowedHosts;
   private nextId = 1;
-  /** Every secret of every notifier seen; each row is masked with all of them. */
-  private readonly secrets = new Set<string>();
 
   /** Throws an Error naming `deliverTo` when one of its entries is not a host or host:port. */
   constructor(private readonly opts: NotificationsOptions = {}) {
@@ -64,15 +63,10 @@ export class Notifications {
     nowMs: number,
   ): Promise<OutboxEntry[]> {
     const prepared = notifiers.map((n) => this.prepare(event, n));
-    // One masker for every secret this emulator has seen: a receiver's answer quoted in a reason could carry
-    // another notifier's secret as well as its own.
-    const masker = new Masker([...this.secrets]);
     const rows = await Promise.all(
       prepared.map((p) =>
         // A fault of our own is a failed row too: nothing a notifier holds may stop the scheduler.
-        this.sendOne(event, p, masker, nowMs).catch((e: unknown) =>
-          this.internalFailure(event, p, masker, nowMs, e),
-        ),
+        this.sendOne(event, p, nowMs).catch((e: unknown) => this.internalFailure(event, p, nowMs, e)),
       ),
     );
     for (const row of rows) {
@@ -91,14 +85,12 @@ export class Notifications {
   }
 
   /** The row for a send that failed on our side (a bug, not the receiver): failed, naming the error, masked. */
-  private internalFailure(
-    event: AlertEvent,
-    p: Prepared,
-    masker: Masker,
-    nowMs: number,
-    e: unknown,
-  ): OutboxEntry {
+  private internalFailure(event: AlertEvent, p: Prepared, nowMs: number, e: unknown): OutboxEntry {
     const stored = p.notifier as Record<string, unknown>;
+    // A fault of ours may quote anything the notifier holds: every string of it is masked, not only its secrets.
+    const masker = p.missing
+      ? new Masker([])
+      : new Masker([...(p.message?.secrets ?? []), ...notifierStrings(stored)]);
     return {
       id: `out_${this.nextId++}`,
       time: new Date(nowMs).toISOString(),
@@ -118,7 +110,7 @@ export class Notifications {
     };
   }
 
-  /** The notifier's channel and message, its secrets added to those every row is masked with. */
+  /** The notifier's channel and message, and the masker of its secrets. */
   private prepare(event: AlertEvent, notifier: Record<string, unknown> | MissingNotifier): Prepared {
     if ("missing" in notifier && notifier.missing === true)
       return { notifier: notifier as MissingNotifier, missing: true };
@@ -132,20 +124,13 @@ export class Notifications {
       message = channelMessage(channel, properties[channel] as Record<string, unknown>, event);
     } catch (e) {
       // A fault of our own: the reason may quote anything the notifier holds, so its every string is masked.
-      const secrets = stringLeaves(stored.properties).filter((v) => v.length >= 4);
       const reason = `the emulator could not build the message: ${e instanceof Error ? e.message : String(e)}`;
-      message = { kind: "invalid", reason, secrets };
+      message = { kind: "invalid", reason, secrets: notifierStrings(stored) };
     }
-    for (const s of message.secrets) this.secrets.add(s);
-    return { notifier: stored, missing: false, channel, message };
+    return { notifier: stored, missing: false, channel, message, masker: new Masker(message.secrets) };
   }
 
-  private async sendOne(
-    event: AlertEvent,
-    prepared: Prepared,
-    masker: Masker,
-    nowMs: number,
-  ): Promise<OutboxEntry> {
+  private async sendOne(event: AlertEvent, prepared: Prepared, nowMs: number): Promise<OutboxEntry> {
     const notifier = prepared.notifier;
     const base = {
       id: `out_${this.nextId++}`,
@@ -171,8 +156,8 @@ export class Notifications {
     }
     const stored = prepared.notifier;
     const notifierName = typeof stored.name === "string" ? stored.name : "";
-    const { channel, message } = prepared;
-    if (!message) {
+    const { channel, message, masker } = prepared;
+    if (!message || !masker) {
       return {
         ...base,
         notifierName,
@@ -202,6 +187,7 @@ export class Notifications {
         body: null,
       };
     if (message.kind === "email") {
+      // An email's addresses are no secret field (the provider's SECRET_CHANNEL_FIELDS): shown as they are.
       const body = { to: message.to, subject: message.subject, text: message.text };
       if (disabled)
         return { ...row, targetHost: null, outcome: "held", reason: disabled, request: null, body };
@@ -221,21 +207,29 @@ export class Notifications {
       request: {
         method: request.method,
         url: message.urlIsSecret ? maskUrl(request.url) : masker.text(request.url),
-        headers: maskHeaders(request.headers, masker),
+        headers: maskHeaders(request.headers, message.secretHeaders, masker),
       },
-      body: parseBody(masker.text(request.body)),
+      // Masked as values, before anything writes them as JSON: a secret holding `"`, `\` or a newline is found
+      // as it is, not as JSON escapes it.
+      body: masker.value(request.json !== undefined ? request.json : parseBody(request.body)),
     };
     if (disabled) return { ...row, ...shown, outcome: "held", reason: disabled };
     const hold = holdReason(url, this.allowed);
     if (hold) return { ...row, ...shown, outcome: "held", reason: hold };
-    const result = await send(request, this.opts.timeoutMs ?? DEFAULT_SEND_TIMEOUT_MS, this.opts.fetch);
+    const result = await send(
+      request,
+      this.opts.timeoutMs ?? DEFAULT_SEND_TIMEOUT_MS,
+      masker,
+      this.opts.fetch,
+    );
     if (result.ok) return { ...row, ...shown, outcome: "delivered", status: result.status };
     return {
       ...row,
       ...shown,
       outcome: "failed",
       ...(result.status !== undefined ? { status: result.status } : {}),
-      reason: masker.text(result.reason),
+      // send() masked the receiver's answer before cutting it to its excerpt.
+      reason: result.reason,
     };
   }
 
@@ -250,6 +244,18 @@ export class Notifications {
         `${row.groupValues?.length ? ` [${row.groupValues.join(", ")}]` : ""}` +
         ` → ${row.channel || "?"} notifier "${row.notifierName}" (${row.notifierId})${to}${reason}`,
     );
+  }
+}
+
+/**
+ * Every string a notifier's properties hold, of four characters or more (shorter ones are names, and masking them
+ * would blot out the text around them): what a fault of ours might quote.
+ */
+function notifierStrings(stored: Record<string, unknown>): string[] {
+  try {
+    return stringLeaves(stored.properties).filter((v) => v.length >= 4);
+  } catch {
+    return [];
   }
 }
 
@@ -271,15 +277,56 @@ function stringLeaves(v: unknown, depth = 0): string[] {
 /** A notifier ready to send: its channel and message, or why it has none. */
 type Prepared =
   | { notifier: MissingNotifier; missing: true }
-  | { notifier: Record<string, unknown>; missing: false; channel?: Channel; message?: ChannelMessage };
+  | {
+      notifier: Record<string, unknown>;
+      missing: false;
+      channel?: Channel;
+      message?: ChannelMessage;
+      /** This notifier's secrets, and no other's. */
+      masker?: Masker;
+    };
 
-/** Headers as shown: the value of every header that carries a secret masked, the rest as sent. */
-function maskHeaders(headers: Record<string, string>, masker: Masker): Record<string, string> {
+/**
+ * Authorization schemes whose name is shown before a masked credential: IANA's HTTP Authentication Scheme
+ * Registry's, and the vendors' own (Discord's `Bot`, Opsgenie's `GenieKey`, the common `Token` and `ApiKey`).
+ * Any other first word of a secret header may be part of the secret, and is masked with the rest.
+ */
+const AUTH_SCHEMES = new Set(
+  [
+    "Basic",
+    "Bearer",
+    "Digest",
+    "HOBA",
+    "Mutual",
+    "Negotiate",
+    "NTLM",
+    "OAuth",
+    "Bot",
+    "GenieKey",
+    "Token",
+    "ApiKey",
+  ].map((s) => s.toLowerCase()),
+);
+
+/**
+ * Headers as shown: a secret header's value masked whole, keeping an authorization scheme's name (`GenieKey ***`,
+ * `Bot ***`, `Bearer ***`) so the outbox shows which was sent; any other header as sent, unless it quotes a
+ * secret.
+ */
+function maskHeaders(
+  headers: Record<string, string>,
+  secretNames: readonly string[],
+  masker: Masker,
+): Record<string, string> {
+  const secret = new Set(secretNames);
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(headers)) {
-    const masked = masker.text(v);
-    // `GenieKey <key>` and `Bot <token>` keep their scheme, so the outbox shows which authorization was sent.
-    out[k] = masked === v ? v : masked.includes(MASK) && /^\w+ \*\*\*$/.test(masked) ? masked : MASK;
+    if (!secret.has(k.toLowerCase())) {
+      out[k] = masker.text(v);
+      continue;
+    }
+    const scheme = /^([\w-]+) +\S/.exec(v);
+    out[k] = scheme && AUTH_SCHEMES.has(scheme[1].toLowerCase()) ? `${scheme[1]} ${MASK}` : MASK;
   }
   return out;
 }
