@@ -5,7 +5,7 @@
  */
 import type { AlertEvent } from "./types";
 import { GoNil, GoStruct, GoTime, fromJson, goJsonMarshal, type GoValue } from "./go-fmt";
-import { GoTemplate, TemplateError, type TemplateFunc } from "./go-template";
+import { GoTemplate, TemplateError, type RenderLimits, type TemplateFunc } from "./go-template";
 
 /** The default template, as the custom webhook page gives it. */
 export const DEFAULT_WEBHOOK_TEMPLATE = `{
@@ -96,9 +96,10 @@ export function parseWebhookTemplate(source: string): GoTemplate {
   return entry;
 }
 
-/** Renders `source` over the event: the body as the service would send it, or a {@link TemplateError}. */
-export function renderWebhookBody(source: string, event: AlertEvent): string {
-  return parseWebhookTemplate(source).execute(templateData(event), WEBHOOK_FUNCS);
+/** Renders `source` over the event: the body as the service would send it, or a {@link TemplateError} (one past
+ * the emulator's bounds names the bound; tests may pass `limits` of their own, a clock for instance). */
+export function renderWebhookBody(source: string, event: AlertEvent, limits?: Partial<RenderLimits>): string {
+  return parseWebhookTemplate(source).execute(templateData(event), WEBHOOK_FUNCS, limits);
 }
 
 export { TemplateError };

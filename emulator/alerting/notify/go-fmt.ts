@@ -51,6 +51,29 @@ export function isGoMap(v: GoValue): v is GoMap {
   );
 }
 
+/**
+ * A string being built passed the most a render lets one value hold (the emulator's bound: Go has none, see
+ * docs/emulator.md). `max` is in UTF-16 code units here; a string's UTF-8 size is never below its length, so
+ * whatever this refuses is over `max` bytes too, and the executor checks the exact size of what is accepted.
+ */
+export class ValueTooLarge extends Error {
+  constructor(readonly max: number) {
+    super(`a value passed ${max} bytes`);
+    this.name = "ValueTooLarge";
+  }
+}
+
+/** Builds a string piece by piece and refuses to grow past `max` units, so that no piece is built past the
+ * bound before it is refused (one `printf` of 500 verbs of a million characters each stops at the second). */
+class Builder {
+  s = "";
+  constructor(readonly max: number) {}
+  add(piece: string): void {
+    if (this.s.length + piece.length > this.max) throw new ValueTooLarge(this.max);
+    this.s += piece;
+  }
+}
+
 /** Converts a decoded JSON value as Go's `json.Unmarshal` into `interface{}` would hold it: numbers are float64. */
 export function fromJson(v: unknown): GoValue {
   if (v === null || v === undefined) return null;
@@ -208,66 +231,106 @@ export function formatGoFloat(x: number, verb: string, prec: number): string {
   return sign + fmtF(digits, nd === 0 ? 1 : dp, Math.max(p - dp, 0));
 }
 
-/** Go's strconv.Quote: a double-quoted Go string literal, printable characters kept. */
+/** Go's strconv.Quote: a double-quoted Go string literal, printable characters kept. One regular expression
+ * pass over the string: a character at a time with `+=` would build a rope of a million pieces for a 1 MiB value. */
 export function goQuote(s: string): string {
-  let out = '"';
-  for (const ch of s) {
-    const c = ch.codePointAt(0)!;
-    if (ch === '"') out += '\\"';
-    else if (ch === "\\") out += "\\\\";
-    else if (c === 7) out += "\\a";
-    else if (c === 8) out += "\\b";
-    else if (c === 12) out += "\\f";
-    else if (c === 10) out += "\\n";
-    else if (c === 13) out += "\\r";
-    else if (c === 9) out += "\\t";
-    else if (c === 11) out += "\\v";
-    else if (c < 0x20 || c === 0x7f) out += "\\x" + c.toString(16).padStart(2, "0");
-    else if (ch === " " || /[\p{L}\p{M}\p{N}\p{P}\p{S}]/u.test(ch)) out += ch;
-    else if (c < 0x10000) out += "\\u" + c.toString(16).padStart(4, "0");
-    else out += "\\U" + c.toString(16).padStart(8, "0");
-  }
-  return out + '"';
+  return '"' + s.replace(QUOTED, quoteChar) + '"';
 }
 
-/** The default format, `%v`: what `{{.X}}` and `print` write. */
-export function formatValue(v: GoValue): string {
-  if (v === undefined || v === null) return "<nil>";
+/** What strconv.Quote escapes: the quote, the backslash, controls, and what is not printable (not a letter, mark,
+ * number, punctuation, symbol or the space); a lone surrogate is not printable either. */
+const QUOTED = /["\\]|[^\p{L}\p{M}\p{N}\p{P}\p{S} ]/gu;
+
+function quoteChar(ch: string): string {
+  const c = ch.codePointAt(0)!;
+  if (ch === '"') return '\\"';
+  if (ch === "\\") return "\\\\";
+  if (c === 7) return "\\a";
+  if (c === 8) return "\\b";
+  if (c === 12) return "\\f";
+  if (c === 10) return "\\n";
+  if (c === 13) return "\\r";
+  if (c === 9) return "\\t";
+  if (c === 11) return "\\v";
+  if (c < 0x20 || c === 0x7f) return "\\x" + c.toString(16).padStart(2, "0");
+  if (c < 0x10000) return "\\u" + c.toString(16).padStart(4, "0");
+  return "\\U" + c.toString(16).padStart(8, "0");
+}
+
+/** The default format, `%v`: what `{{.X}}` and `print` write. Past `max` characters it throws
+ * {@link ValueTooLarge}, having built no more than that (a value of the data can be as large as the event). */
+export function formatValue(v: GoValue, max = Infinity): string {
+  if (typeof v === "string") {
+    if (v.length > max) throw new ValueTooLarge(max);
+    return v;
+  }
+  const b = new Builder(max);
+  writeValue(b, v);
+  return b.s;
+}
+
+function writeValue(b: Builder, v: GoValue): void {
+  if (v === undefined || v === null) return b.add("<nil>");
   switch (typeof v) {
     case "string":
-      return v;
+      return b.add(v);
     case "boolean":
-      return v ? "true" : "false";
+      return b.add(v ? "true" : "false");
     case "number":
-      return formatGoFloat(v, "g", -1);
+      return b.add(formatGoFloat(v, "g", -1));
     case "bigint":
-      return v.toString();
+      return b.add(v.toString());
   }
-  if (v instanceof GoTime) return v.toString();
-  if (v instanceof GoNil) return v.kind === "slice" ? "[]" : "map[]";
-  if (v instanceof GoStruct) return `{${[...v.fields.values()].map(formatValue).join(" ")}}`;
-  if (Array.isArray(v)) return `[${v.map(formatValue).join(" ")}]`;
+  if (v instanceof GoTime) return b.add(v.toString());
+  if (v instanceof GoNil) return b.add(v.kind === "slice" ? "[]" : "map[]");
+  const list = (items: Iterable<GoValue>, open: string, close: string) => {
+    b.add(open);
+    let first = true;
+    for (const x of items) {
+      if (!first) b.add(" ");
+      first = false;
+      writeValue(b, x);
+    }
+    b.add(close);
+  };
+  if (v instanceof GoStruct) return list(v.fields.values(), "{", "}");
+  if (Array.isArray(v)) return list(v, "[", "]");
   // fmt prints a map's keys sorted (Go 1.12 and later).
-  const keys = Object.keys(v).sort();
-  return `map[${keys.map((k) => `${k}:${formatValue(v[k])}`).join(" ")}]`;
+  b.add("map[");
+  Object.keys(v)
+    .sort()
+    .forEach((k, i) => {
+      if (i > 0) b.add(" ");
+      b.add(k);
+      b.add(":");
+      writeValue(b, v[k]);
+    });
+  b.add("]");
 }
 
-/** fmt.Sprint: operands printed with %v, a space between two operands when neither is a string. */
-export function goSprint(args: readonly GoValue[]): string {
-  let out = "";
+/** fmt.Sprint: operands printed with %v, a space between two operands when neither is a string. Past `max`
+ * characters it throws {@link ValueTooLarge}: `print $a $a` doubles a value, and is refused before it does. */
+export function goSprint(args: readonly GoValue[], max = Infinity): string {
+  const b = new Builder(max);
   let prevString = false;
   args.forEach((a, i) => {
     const isString = typeof a === "string";
-    if (i > 0 && !isString && !prevString) out += " ";
-    out += formatValue(a);
+    if (i > 0 && !isString && !prevString) b.add(" ");
+    writeValue(b, a);
     prevString = isString;
   });
-  return out;
+  return b.s;
 }
 
-/** fmt.Sprintln: operands always separated by a space, and a newline. */
-export function goSprintln(args: readonly GoValue[]): string {
-  return args.map(formatValue).join(" ") + "\n";
+/** fmt.Sprintln: operands always separated by a space, and a newline; bounded as {@link goSprint}. */
+export function goSprintln(args: readonly GoValue[], max = Infinity): string {
+  const b = new Builder(max);
+  args.forEach((a, i) => {
+    if (i > 0) b.add(" ");
+    writeValue(b, a);
+  });
+  b.add("\n");
+  return b.s;
 }
 
 interface Spec {
@@ -282,7 +345,9 @@ interface Spec {
 
 function pad(s: string, spec: Spec, numeric: boolean): string {
   const w = spec.width ?? 0;
-  const len = [...s].length;
+  // Width counts runes; only whether there are fewer than w matters, so count no further than w (a 256-million-
+  // character value spread into an array of its characters only to be measured took gigabytes).
+  const len = runesUpTo(s, w);
   if (len >= w) return s;
   if (spec.minus) return s + " ".repeat(w - len);
   if (spec.zero && numeric) {
@@ -292,9 +357,40 @@ function pad(s: string, spec: Spec, numeric: boolean): string {
   return " ".repeat(w - len) + s;
 }
 
-function badVerb(verb: string, v: GoValue): string {
+/** How many code points `s` holds, counting no further than `limit`: time in min(len, limit), no allocation. */
+function runesUpTo(s: string, limit: number): number {
+  // A string of n UTF-16 units holds between n/2 and n code points.
+  if (s.length <= limit) return s.length === 0 ? 0 : countRunes(s, s.length);
+  if (s.length >= 2 * limit) return limit;
+  return countRunes(s, limit);
+}
+
+function countRunes(s: string, limit: number): number {
+  let n = 0;
+  for (let i = 0; i < s.length && n < limit; i++, n++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+      const d = s.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) i++;
+    }
+  }
+  return n;
+}
+
+/** The first `n` code points of `s` (a precision of %s counts runes): time in n, the string not spread. */
+function firstRunes(s: string, n: number): string {
+  if (n >= s.length) return s;
+  let i = 0;
+  for (let k = 0; k < n && i < s.length; k++) {
+    const c = s.charCodeAt(i);
+    i += c >= 0xd800 && c <= 0xdbff && i + 1 < s.length && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00 ? 2 : 1;
+  }
+  return s.slice(0, i);
+}
+
+function badVerb(verb: string, v: GoValue, max: number): string {
   if (v === undefined || v === null) return `%!${verb}(<nil>)`;
-  return `%!${verb}(${goTypeName(v)}=${formatValue(v)})`;
+  return `%!${verb}(${goTypeName(v)}=${formatValue(v, max)})`;
 }
 
 function signed(s: string, spec: Spec, negative: boolean): string {
@@ -304,21 +400,46 @@ function signed(s: string, spec: Spec, negative: boolean): string {
   return s;
 }
 
-/** One operand under one verb, padding included. */
-function formatVerb(verb: string, v: GoValue, spec: Spec): string {
+/** An int as the rune fmt writes for %c: one that is not a Unicode scalar value is U+FFFD (utf8.AppendRune's
+ * RuneError), where String.fromCodePoint would throw. */
+function runeText(v: bigint): string {
+  if (v < 0n || v > 0x10ffffn || (v >= 0xd800n && v <= 0xdfffn)) return "\uFFFD";
+  return String.fromCodePoint(Number(v));
+}
+
+/** One operand under one verb, padding included; bounded by `max` characters as {@link goSprintf} is. */
+function formatVerb(verb: string, v: GoValue, spec: Spec, max: number): string {
   if (verb === "T") return pad(goTypeName(v), spec, false);
   if (verb === "v") {
-    if (typeof v === "number") return formatVerb("g", v, spec);
-    if (typeof v === "bigint") return formatVerb("d", v, spec);
-    return pad(formatValue(v), spec, false);
+    if (typeof v === "number") return formatVerb("g", v, spec, max);
+    if (typeof v === "bigint") return formatVerb("d", v, spec, max);
+    return pad(formatValue(v, max), spec, false);
   }
-  if (v === undefined || v === null) return badVerb(verb, v);
+  if (v === undefined || v === null) return badVerb(verb, v, max);
   // Slices and maps apply the verb to each element, as fmt does.
-  if (Array.isArray(v))
-    return `[${v.map((x) => formatVerb(verb, x, { ...spec, width: undefined })).join(" ")}]`;
+  if (Array.isArray(v)) {
+    const b = new Builder(max);
+    b.add("[");
+    v.forEach((x, i) => {
+      if (i > 0) b.add(" ");
+      b.add(formatVerb(verb, x, { ...spec, width: undefined }, max));
+    });
+    b.add("]");
+    return b.s;
+  }
   if (isGoMap(v)) {
-    const keys = Object.keys(v).sort();
-    return `map[${keys.map((k) => `${formatVerb(verb, k, spec)}:${formatVerb(verb, v[k], spec)}`).join(" ")}]`;
+    const b = new Builder(max);
+    b.add("map[");
+    Object.keys(v)
+      .sort()
+      .forEach((k, i) => {
+        if (i > 0) b.add(" ");
+        b.add(formatVerb(verb, k, spec, max));
+        b.add(":");
+        b.add(formatVerb(verb, v[k], spec, max));
+      });
+    b.add("]");
+    return b.s;
   }
   switch (verb) {
     case "s":
@@ -326,10 +447,9 @@ function formatVerb(verb: string, v: GoValue, spec: Spec): string {
       let s: string | undefined;
       if (typeof v === "string") s = v;
       else if (v instanceof GoTime) s = v.toString();
-      else if (typeof v === "bigint" && verb === "q")
-        return pad(`'${String.fromCodePoint(Number(v))}'`, spec, false);
-      if (s === undefined) return badVerb(verb, v);
-      if (spec.prec !== undefined) s = [...s].slice(0, spec.prec).join("");
+      else if (typeof v === "bigint" && verb === "q") return pad(`'${runeText(v)}'`, spec, false);
+      if (s === undefined) return badVerb(verb, v, max);
+      if (spec.prec !== undefined) s = firstRunes(s, spec.prec);
       return pad(verb === "q" ? goQuote(s) : s, spec, false);
     }
     case "d":
@@ -341,7 +461,7 @@ function formatVerb(verb: string, v: GoValue, spec: Spec): string {
         const hex = Buffer.from(v, "utf8").toString("hex");
         return pad(verb === "X" ? hex.toUpperCase() : hex, spec, false);
       }
-      if (typeof v !== "bigint") return badVerb(verb, v);
+      if (typeof v !== "bigint") return badVerb(verb, v, max);
       const radix = { d: 10, b: 2, o: 8, x: 16, X: 16 }[verb];
       let s = (v < 0n ? -v : v).toString(radix);
       if (verb === "X") s = s.toUpperCase();
@@ -354,16 +474,16 @@ function formatVerb(verb: string, v: GoValue, spec: Spec): string {
     case "F":
     case "g":
     case "G": {
-      if (typeof v !== "number") return badVerb(verb, v);
+      if (typeof v !== "number") return badVerb(verb, v, max);
       const prec = spec.prec ?? (verb === "g" || verb === "G" ? -1 : 6);
       return pad(signed(formatGoFloat(v, verb, prec), spec, v < 0), spec, true);
     }
     case "t":
-      return typeof v === "boolean" ? pad(v ? "true" : "false", spec, false) : badVerb(verb, v);
+      return typeof v === "boolean" ? pad(v ? "true" : "false", spec, false) : badVerb(verb, v, max);
     case "c":
-      return typeof v === "bigint" ? pad(String.fromCodePoint(Number(v)), spec, false) : badVerb(verb, v);
+      return typeof v === "bigint" ? pad(runeText(v), spec, false) : badVerb(verb, v, max);
     default:
-      return badVerb(verb, v);
+      return badVerb(verb, v, max);
   }
 }
 
@@ -380,8 +500,8 @@ function parseNum(format: string, start: number): { num?: number; next: number }
 
 /** fmt.Sprintf with the verbs a template uses: %v %s %q %d %c %f %e %g %t %x %X %o %b %T %%, flags, width and
  * precision (`*` reads an int operand); a missing operand prints `%!d(MISSING)`, extra ones `%!(EXTRA …)`. */
-export function goSprintf(format: string, args: readonly GoValue[]): string {
-  let out = "";
+export function goSprintf(format: string, args: readonly GoValue[], max = Infinity): string {
+  const out = new Builder(max);
   let argi = 0;
   let i = 0;
   // fmt's bound on a width or precision (tooLarge: more than 1e6 either way): a larger one is refused, as Go does.
@@ -392,8 +512,10 @@ export function goSprintf(format: string, args: readonly GoValue[]): string {
   while (i < format.length) {
     const c = format[i];
     if (c !== "%") {
-      out += c;
-      i++;
+      // The text up to the next verb in one piece.
+      const next = format.indexOf("%", i);
+      out.add(format.slice(i, next < 0 ? undefined : next));
+      i = next < 0 ? format.length : next;
       continue;
     }
     i++;
@@ -409,7 +531,7 @@ export function goSprintf(format: string, args: readonly GoValue[]): string {
     }
     if (format[i] === "*") {
       spec.width = takeInt();
-      if (spec.width === undefined) out += "%!(BADWIDTH)";
+      if (spec.width === undefined) out.add("%!(BADWIDTH)");
       i++;
     } else {
       const n = parseNum(format, i);
@@ -420,7 +542,7 @@ export function goSprintf(format: string, args: readonly GoValue[]): string {
       i++;
       if (format[i] === "*") {
         spec.prec = takeInt();
-        if (spec.prec === undefined) out += "%!(BADPREC)";
+        if (spec.prec === undefined) out.add("%!(BADPREC)");
         i++;
       } else {
         const n = parseNum(format, i);
@@ -429,26 +551,28 @@ export function goSprintf(format: string, args: readonly GoValue[]): string {
       }
     }
     if (i >= format.length) {
-      out += "%!(NOVERB)";
+      out.add("%!(NOVERB)");
       break;
     }
     const verb = String.fromCodePoint(format.codePointAt(i)!);
     i += verb.length;
     if (verb === "%") {
-      out += "%";
+      out.add("%");
       continue;
     }
     if (argi >= args.length) {
-      out += `%!${verb}(MISSING)`;
+      out.add(`%!${verb}(MISSING)`);
       continue;
     }
-    out += formatVerb(verb, args[argi++], spec);
+    out.add(formatVerb(verb, args[argi++], spec, max));
   }
   if (argi < args.length) {
-    const extra = args.slice(argi).map((a) => (a == null ? "<nil>" : `${goTypeName(a)}=${formatValue(a)}`));
-    out += `%!(EXTRA ${extra.join(", ")})`;
+    const extra = args
+      .slice(argi)
+      .map((a) => (a == null ? "<nil>" : `${goTypeName(a)}=${formatValue(a, max)}`));
+    out.add(`%!(EXTRA ${extra.join(", ")})`);
   }
-  return out;
+  return out.s;
 }
 
 const MONTHS = [
@@ -632,7 +756,7 @@ function layoutChunks(layout: string): LayoutChunk[] {
   outer: while (i < layout.length) {
     // A fraction: '.' or ',' then a run of 0s (fixed) or 9s (trailing zeros dropped), after a seconds element.
     const frac = /^[.,](0+|9+)(?![0-9])/.exec(layout.slice(i));
-    if (frac && /5$/.test(layout.slice(0, i))) {
+    if (frac && layout[i - 1] === "5") {
       chunks.push({ frac: frac[1].length, trim: frac[1][0] === "9", sep: frac[0][0] });
       i += frac[0].length;
       continue;

@@ -23,6 +23,7 @@ import {
   GoNil,
   GoStruct,
   GoTime,
+  ValueTooLarge,
   formatGoTime,
   formatValue,
   goSprint,
@@ -39,11 +40,53 @@ export class TemplateError extends Error {
   constructor(
     message: string,
     readonly phase: "parse" | "exec",
+    /** Which of the emulator's bounds stopped the render (see {@link RenderLimits}), when one did. */
+    readonly limit?: LimitName,
   ) {
     super(message);
     this.name = "TemplateError";
   }
 }
+
+/** The bounds a render can pass. */
+export type LimitName = "output" | "value" | "values" | "time" | "steps" | "depth";
+
+/**
+ * The bounds of one render: ours, since Go's text/template has none and the service publishes none (docs/emulator.md,
+ * "Custom webhook templates: our bounds", gives the reason for each). A notification's body is a few hundred bytes
+ * rendered in well under a millisecond; each bound is far above that and far below what would hurt the emulator.
+ */
+export interface RenderLimits {
+  /** The most the output may hold, in UTF-8 bytes, checked at every write. */
+  maxOutputBytes: number;
+  /** The most one value a template makes may hold (a function's result, a literal), in UTF-8 bytes. */
+  maxValueBytes: number;
+  /** The most all the values one render makes may hold together: what bounds its memory, variables included. */
+  maxTotalBytes: number;
+  /** The most actions, texts and iterations one render may walk. */
+  maxSteps: number;
+  /** How long one render may take, in ms of {@link RenderLimits.now}. */
+  budgetMs: number;
+  /** The clock the budget is read on, in ms (performance.now); tests pass their own, so that none depends on the
+   * machine's speed. */
+  now: () => number;
+}
+
+const MiB = 1 << 20;
+
+/** The emulator's bounds. */
+export const RENDER_LIMITS: Readonly<RenderLimits> = Object.freeze({
+  maxOutputBytes: MiB,
+  maxValueBytes: MiB,
+  maxTotalBytes: 16 * MiB,
+  maxSteps: 1_000_000,
+  budgetMs: 100,
+  now: () => performance.now(),
+});
+
+/** How deep actions may nest in the source ((…), if, with, range, block, define): ours, so that neither parsing
+ * nor running a template recurses deeper than the JavaScript stack allows (Go's own bound is 10000). */
+export const MAX_NESTING = 100;
 
 // ---------------------------------------------------------------------------------------------------------------
 // Syntax tree
@@ -185,15 +228,34 @@ export class GoTemplate {
     return new GoTemplate(name, source, trees);
   }
 
-  /** Executes with `data` as dot; throws {@link TemplateError} on an execution error. */
-  execute(data: GoValue, funcs: Readonly<Record<string, TemplateFunc>> = {}): string {
-    const exec = new Executor(this.name, this.source, this.trees, { ...BUILTINS, ...funcs });
+  /**
+   * Executes with `data` as dot; throws {@link TemplateError} on an execution error, and on passing one of the
+   * `limits` (the emulator's {@link RENDER_LIMITS} unless given), its `limit` naming which.
+   */
+  execute(
+    data: GoValue,
+    funcs: Readonly<Record<string, TemplateFunc>> = {},
+    limits: Partial<RenderLimits> = {},
+  ): string {
+    const exec = new Executor(
+      this.name,
+      this.source,
+      this.trees,
+      { ...BUILTINS, ...funcs },
+      { ...RENDER_LIMITS, ...limits },
+    );
     return exec.run(data);
   }
 }
 
+/** What a function may know of the render calling it: the most characters its result may hold (it throws
+ * {@link ValueTooLarge} rather than build more). */
+export interface CallContext {
+  maxChars: number;
+}
+
 /** A function a template can call. Arguments are evaluated values; throw an Error to fail the call. */
-export type TemplateFunc = (args: GoValue[]) => GoValue;
+export type TemplateFunc = (args: GoValue[], ctx: CallContext) => GoValue;
 
 function lineOf(source: string, pos: number): number {
   let line = 1;
@@ -201,8 +263,18 @@ function lineOf(source: string, pos: number): number {
   return line;
 }
 
+/** `s` without its trailing spaces, tabs and newlines. A loop: `/[ \t\r\n]+$/` retries from every space of a
+ * run that does not end the text, which took 14 s over 100,000 spaces followed by one letter. */
+function trimSpaceEnd(s: string): string {
+  let end = s.length;
+  while (end > 0 && " \t\r\n".includes(s[end - 1])) end--;
+  return s.slice(0, end);
+}
+
 class Parser {
   private pos = 0;
+  /** How deep the actions being parsed nest; bounded by {@link MAX_NESTING}. */
+  private nesting = 0;
   /** Variables in scope, innermost last; `$` is always there. */
   private vars: string[] = ["$"];
   private rangeDepth = 0;
@@ -218,6 +290,17 @@ class Parser {
 
   private fail(pos: number, msg: string): never {
     throw new TemplateError(`template: ${this.name}:${lineOf(this.src, pos)}: ${msg}`, "parse");
+  }
+
+  /** Runs `f` one level deeper, failing past {@link MAX_NESTING} levels (ours; Go's parser allows 10000). */
+  private nested<T>(pos: number, f: () => T): T {
+    if (++this.nesting > MAX_NESTING)
+      this.fail(pos, `actions nest deeper than the emulator's limit of ${MAX_NESTING}`);
+    try {
+      return f();
+    } finally {
+      this.nesting--;
+    }
   }
 
   parseTop(): Node[] {
@@ -238,7 +321,7 @@ class Parser {
         break;
       }
       const trimLeft = /^\{\{-[ \t\r\n]/.test(this.src.slice(open, open + 4));
-      if (trimLeft) text = text.replace(/[ \t\r\n]+$/, "");
+      if (trimLeft) text = trimSpaceEnd(text);
       if (text) list.push({ t: "text", text });
       const innerStart = open + (trimLeft ? 3 : 2);
       const { inner, after, trimRight, innerPos } = this.readAction(open, innerStart);
@@ -260,7 +343,7 @@ class Parser {
         }
         if (kw === "else") return { list, end: { kw: "else", pos: open, rest } };
         if (kw === "if" || kw === "with" || kw === "range") {
-          list.push(this.parseControl(kw, rest, open));
+          list.push(this.nested(open, () => this.parseControl(kw, rest, open)));
           continue;
         }
         if (kw === "break" || kw === "continue") {
@@ -284,7 +367,7 @@ class Parser {
           // define and block: the body up to {{end}}, a template of its own; block also runs it here.
           const saved = this.vars;
           this.vars = ["$"];
-          const body = this.parseList();
+          const body = this.nested(open, () => this.parseList());
           this.vars = saved;
           if (!body.end || body.end.kw !== "end")
             this.fail(body.end?.pos ?? this.src.length, "unexpected EOF");
@@ -444,7 +527,8 @@ class Parser {
       const rest = body.end.rest;
       if ((kw === "if" || kw === "with") && rest[0]?.k === "ident" && rest[0].v === kw) {
         // `{{else if …}}` is `{{else}}{{if …}}…{{end}}` sharing this control's {{end}}.
-        elseList = [this.parseControl(kw, rest.slice(1), body.end.pos)];
+        const at = body.end.pos;
+        elseList = [this.nested(at, () => this.parseControl(kw, rest.slice(1), at))];
       } else {
         if (rest.length) this.fail(body.end.pos, `unexpected ${this.describe(rest[0])} in else`);
         const e = this.parseList();
@@ -484,7 +568,9 @@ class Parser {
     const rest = toks.slice(i);
     if (rest.length === 0) this.fail(startPos, `missing value for ${context}`);
     for (const t of rest) {
-      if (t.k === "(") depth++;
+      // Refused here, before each level rescans the tokens inside it: 10,000 parentheses fail at once.
+      if (t.k === "(" && ++depth + this.nesting > MAX_NESTING)
+        this.fail(t.pos, `actions nest deeper than the emulator's limit of ${MAX_NESTING}`);
       if (t.k === ")") depth--;
       if (t.k === "|" && depth === 0) {
         if (cur.length === 0) this.fail(t.pos, "missing command");
@@ -564,7 +650,7 @@ class Parser {
           if (inner.length === 0) this.fail(t.pos, "missing value for parenthesized pipeline");
           arg = {
             t: "pipe",
-            pipe: this.parsePipe(inner, "parenthesized pipeline"),
+            pipe: this.nested(t.pos, () => this.parsePipe(inner, "parenthesized pipeline")),
             chain: [],
             pos: t.pos,
           };
@@ -643,7 +729,7 @@ function eqValues(a: GoValue, b: GoValue): boolean {
   if (a === null || a === undefined || b === null || b === undefined) return isNil(a) && isNil(b);
   if (a instanceof GoTime && b instanceof GoTime) return a.ns === b.ns;
   if (Array.isArray(a) || isGoMap(a) || a instanceof GoNil)
-    throw new CallError(`non-comparable type ${formatValue(a)}: ${goTypeName(a)}`);
+    throw new CallError(`non-comparable type ${brief(a)}: ${goTypeName(a)}`);
   throw new CallError("incompatible types for comparison");
 }
 
@@ -679,8 +765,10 @@ function indexValue(item: GoValue, indexes: GoValue[]): GoValue {
   for (const ix of indexes) {
     if (cur === undefined || cur === null) throw new CallError("index of untyped nil");
     if (typeof cur === "string") {
-      const bytes = Buffer.from(cur, "utf8");
       const i = toIndex(ix);
+      // Byte i lies within the first i + 1 characters (each is one byte or more): encode those (and one more, not
+      // to split a surrogate pair), not the whole string at every call of a loop over it.
+      const bytes = Buffer.from(i >= 0 && cur.length > i + 2 ? cur.slice(0, i + 2) : cur, "utf8");
       if (i < 0 || i >= bytes.length) throw new CallError(`index out of range: ${i}`);
       cur = BigInt(bytes[i]);
     } else if (Array.isArray(cur) || (cur instanceof GoNil && cur.kind === "slice")) {
@@ -698,9 +786,15 @@ function indexValue(item: GoValue, indexes: GoValue[]): GoValue {
 }
 
 /** The escapers' argument rule: one string operand as it is, anything else fmt.Sprint of all. */
-function evalArgsString(args: GoValue[]): string {
+function evalArgsString(args: GoValue[], max: number): string {
   if (args.length === 1 && typeof args[0] === "string") return args[0];
-  return goSprint(args);
+  return goSprint(args, max);
+}
+
+/** An escaper's result, refused past `max` characters (an escape writes up to six for one). */
+function bounded(s: string, max: number): string {
+  if (s.length > max) throw new ValueTooLarge(max);
+  return s;
 }
 
 /** text/template's HTMLEscapeString: & ' < > " and NUL. */
@@ -720,24 +814,23 @@ export function htmlEscape(s: string): string {
   );
 }
 
-/** text/template's JSEscapeString: quotes and backslash escaped, < > & = and controls as \uXXXX. */
+/** text/template's JSEscapeString: quotes and backslash escaped, < > & = and controls as \uXXXX. One regular
+ * expression pass: a character at a time with `+=` built a rope of a million pieces for a 1 MiB value. */
 export function jsEscape(s: string): string {
-  let out = "";
-  for (const ch of s) {
-    const c = ch.codePointAt(0)!;
-    if (ch === "\\") out += "\\\\";
-    else if (ch === "'") out += "\\'";
-    else if (ch === '"') out += '\\"';
-    else if (ch === "<" || ch === ">" || ch === "&" || ch === "=" || c < 0x20)
-      out += "\\u" + c.toString(16).toUpperCase().padStart(4, "0");
-    else out += ch;
-  }
-  return out;
+  // eslint-disable-next-line no-control-regex -- escaping the control characters is the point.
+  return s.replace(/[\\'"<>&=\x00-\x1f]/g, (ch) =>
+    ch === "\\" || ch === "'" || ch === '"'
+      ? "\\" + ch
+      : "\\u" + ch.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0"),
+  );
 }
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 /** Go's url.QueryEscape: space as `+`, unreserved characters kept, the rest percent-encoded. */
 export function queryEscape(s: string): string {
-  return encodeURIComponent(s)
+  // A lone surrogate (JSON may hold one) is U+FFFD, as Go's decoder makes it, not encodeURIComponent's URIError.
+  return encodeURIComponent(s.replace(LONE_SURROGATE, "\uFFFD"))
     .replace(/[!'()*]/g, (c) => "%" + c.charCodeAt(0).toString(16).toUpperCase())
     .replace(/%20/g, "+");
 }
@@ -769,20 +862,20 @@ const BUILTINS: Record<string, TemplateFunc> = {
     throw new CallError(`can't slice item of type ${goTypeName(item)}`);
   },
   not: (a) => (want("not", a, 1), !isTrue(a[0])),
-  print: (a) => goSprint(a),
-  println: (a) => goSprintln(a),
-  printf: (a) => {
+  print: (a, ctx) => goSprint(a, ctx.maxChars),
+  println: (a, ctx) => goSprintln(a, ctx.maxChars),
+  printf: (a, ctx) => {
     if (a.length < 1 || typeof a[0] !== "string")
       throw new CallError(
         a.length < 1
           ? "wrong number of args for printf: want at least 1 got 0"
           : `wrong type for value; expected string; got ${goTypeName(a[0])}`,
       );
-    return goSprintf(a[0], a.slice(1));
+    return goSprintf(a[0], a.slice(1), ctx.maxChars);
   },
-  html: (a) => htmlEscape(evalArgsString(a)),
-  js: (a) => jsEscape(evalArgsString(a)),
-  urlquery: (a) => queryEscape(evalArgsString(a)),
+  html: (a, ctx) => bounded(htmlEscape(evalArgsString(a, ctx.maxChars)), ctx.maxChars),
+  js: (a, ctx) => bounded(jsEscape(evalArgsString(a, ctx.maxChars)), ctx.maxChars),
+  urlquery: (a, ctx) => bounded(queryEscape(evalArgsString(a, ctx.maxChars)), ctx.maxChars),
   eq: (a) => {
     if (a.length < 2) throw new CallError("missing argument for comparison");
     return a.slice(1).some((b) => eqValues(a[0], b));
@@ -850,36 +943,106 @@ function timeMethod(t: GoTime, name: string, args: GoValue[]): GoValue {
 }
 
 /** The most actions and texts one execution may walk, and the most it may write (the emulator's bounds). */
-export const MAX_STEPS = 1_000_000;
-export const MAX_OUTPUT = 1 << 20;
+export const MAX_STEPS = RENDER_LIMITS.maxSteps;
+export const MAX_OUTPUT = RENDER_LIMITS.maxOutputBytes;
+
+/** The clock is read once this much work has been done since it was last read: a step is one unit, and a
+ * function pays one unit per 64 characters it reads or makes. Often enough that no stretch between two readings
+ * lasts more than a fraction of a millisecond; seldom enough that reading it costs little (a reading costs about
+ * as much as an empty step). */
+const CHECK_EVERY = 256;
+
+/** How deep a render may nest (templates calling templates, and actions within actions): ours, so that running a
+ * template recurses no deeper than the JavaScript stack allows. */
+const MAX_EXEC_DEPTH = 1000;
+
+/** `n` bytes as the limits' messages say it: in MiB when whole. */
+function bytesText(n: number): string {
+  return n % MiB === 0 ? `${n / MiB} MiB (${n} bytes)` : `${n} bytes`;
+}
+
+/** A value's size as a function reads it: a string's length, a list's or map's count of items. */
+function sizeOf(v: GoValue): number {
+  if (typeof v === "string") return v.length;
+  if (Array.isArray(v)) return v.length;
+  return 1;
+}
+
+/** Go's error context: the node's text, cut to 20 runes and `...` (parse.Tree.ErrorContext). */
+function errorContext(text: string): string {
+  const runes = [...text.slice(0, 40)];
+  return runes.length > 20 ? runes.slice(0, 20).join("") + "..." : text;
+}
+
+/** Where a node is, and the context an error inside it quotes: an action's pipeline, a control's keyword. */
+function nodeAt(n: Node): { pos: number; context: string } {
+  switch (n.t) {
+    case "text":
+      return { pos: 0, context: "text" };
+    case "action":
+      return { pos: n.pipe.pos, context: n.pipe.text };
+    case "template":
+      return { pos: n.pos, context: `template "${n.name}"` };
+    default:
+      return { pos: n.pos, context: n.t };
+  }
+}
+
+/** A value as an error message quotes it: in full as Go does, unless it is long (an error is no place for a
+ * megabyte of the data). */
+function brief(v: GoValue): string {
+  try {
+    return formatValue(v, 200);
+  } catch (e) {
+    if (!(e instanceof ValueTooLarge)) throw e;
+    return `<a ${goTypeName(v)} of more than 200 characters>`;
+  }
+}
 
 class Executor {
   private out = "";
+  private outBytes = 0;
   private steps = 0;
   private vars: { name: string; value: GoValue }[] = [];
   private depth = 0;
+  private nesting = 0;
+  /** Bytes of every value made so far. */
+  private made = 0;
+  private work = 0;
+  private nextCheck = CHECK_EVERY;
+  private started = 0;
+  /** The node being walked: where a limit passed inside it is reported. */
+  private at: { pos: number; context: string } = { pos: 0, context: "" };
 
   constructor(
     private readonly name: string,
     private readonly src: string,
     private readonly trees: Map<string, Node[]>,
     private readonly funcs: Record<string, TemplateFunc>,
+    private readonly limits: RenderLimits,
   ) {}
 
   run(data: GoValue): string {
     this.vars = [{ name: "$", value: data }];
+    this.started = this.limits.now();
     this.walkList(this.trees.get(this.name)!, data);
     return this.out;
   }
 
-  private fail(pos: number, context: string, msg: string): never {
+  private fail(pos: number, context: string, msg: string, limit?: LimitName): never {
     const before = this.src.slice(0, pos);
     const line = before.split("\n").length;
     const col = pos - (before.lastIndexOf("\n") + 1);
     throw new TemplateError(
-      `template: ${this.name}:${line}:${col}: executing "${this.name}" at <${context}>: ${msg}`,
+      `template: ${this.name}:${line}:${col}: executing "${this.name}" at <${errorContext(context)}>: ${msg}`,
       "exec",
+      limit,
     );
+  }
+
+  /** Fails at the node being walked, naming the limit it passed. */
+  private failLimit(limit: LimitName, msg: string): never {
+    return this.fail(this.at.pos, this.at.context, msg, limit);
   }
 
   private walkList(list: Node[], dot: GoValue): void {
@@ -887,39 +1050,105 @@ class Executor {
   }
 
   /**
-   * Bounds of our own (Go has none): a template that loops for ever, or writes without end, must not stall the
-   * scheduler or fill the memory; it fails like any execution error. Counted per node walked and per iteration.
+   * Bounds of our own (Go has none): a template that loops for ever, or works without end, must not stall the
+   * scheduler or the server; it fails like any execution error. Counted per node walked and per iteration.
    */
   private step(n: Node): void {
     const pos = "pos" in n ? n.pos : 0;
-    if (++this.steps > MAX_STEPS)
-      this.fail(pos, "range", `stopped after ${MAX_STEPS} steps (the emulator's limit)`);
-    if (this.out.length > MAX_OUTPUT)
-      this.fail(pos, "output", `output passed ${MAX_OUTPUT} characters (the emulator's limit)`);
+    if (++this.steps > this.limits.maxSteps)
+      this.fail(pos, "range", `stopped after ${this.limits.maxSteps} steps (the emulator's limit)`, "steps");
+    this.charge(1);
+  }
+
+  /** Counts `units` of work, and reads the clock when enough has been done since the last reading. */
+  private charge(units: number): void {
+    this.work += units;
+    if (this.work < this.nextCheck) return;
+    this.nextCheck = this.work + CHECK_EVERY;
+    if (this.limits.now() - this.started > this.limits.budgetMs)
+      this.failLimit("time", `the render passed the emulator's budget of ${this.limits.budgetMs} ms`);
+  }
+
+  /** Appends to the output, refusing a write that would take it past its bound (checked at every write, so that
+   * one action cannot write past it). */
+  private write(s: string): void {
+    const bytes = s.length === 0 ? 0 : Buffer.byteLength(s, "utf8");
+    if (this.outBytes + bytes > this.limits.maxOutputBytes) this.outputTooLarge();
+    this.outBytes += bytes;
+    this.out += s;
+    this.charge(s.length / 64);
+  }
+
+  private outputTooLarge(): never {
+    return this.failLimit(
+      "output",
+      `the template's output passed the emulator's limit of ${bytesText(this.limits.maxOutputBytes)}`,
+    );
+  }
+
+  private valueTooLarge(): never {
+    return this.failLimit(
+      "value",
+      `a template value passed the emulator's limit of ${bytesText(this.limits.maxValueBytes)}`,
+    );
+  }
+
+  /** Accepts a value the template made: within the bound of one value, and of all values together. */
+  private accept(v: GoValue): GoValue {
+    if (typeof v !== "string") {
+      if (Array.isArray(v)) this.charge(v.length / 64);
+      return v;
+    }
+    if (v.length > this.limits.maxValueBytes) this.valueTooLarge();
+    const bytes = Buffer.byteLength(v, "utf8");
+    if (bytes > this.limits.maxValueBytes) this.valueTooLarge();
+    this.made += bytes;
+    if (this.made > this.limits.maxTotalBytes)
+      this.failLimit(
+        "values",
+        `the template's values passed the emulator's limit of ${bytesText(this.limits.maxTotalBytes)} in all`,
+      );
+    this.charge(v.length / 64);
+    return v;
+  }
+
+  /** Runs `f` one level deeper, failing past {@link MAX_EXEC_DEPTH}. */
+  private nested<T>(f: () => T): T {
+    if (++this.nesting > MAX_EXEC_DEPTH)
+      this.failLimit("depth", `the render nests deeper than the emulator's limit of ${MAX_EXEC_DEPTH}`);
+    try {
+      return f();
+    } finally {
+      this.nesting--;
+    }
   }
 
   private walk(n: Node, dot: GoValue): void {
+    this.at = nodeAt(n);
     this.step(n);
     switch (n.t) {
       case "text":
-        this.out += n.text;
+        this.write(n.text);
         return;
       case "action": {
         const v = this.evalPipe(n.pipe, dot);
-        if (n.pipe.decl.length === 0) this.out += this.printable(v);
+        this.at = nodeAt(n);
+        if (n.pipe.decl.length === 0) this.write(this.printable(v));
         return;
       }
       case "if":
       case "with": {
         const mark = this.vars.length;
         const v = this.evalPipe(n.pipe, dot);
-        if (isTrue(v)) this.walkList(n.list, n.t === "with" ? v : dot);
-        else if (n.elseList) this.walkList(n.elseList, dot);
+        this.nested(() => {
+          if (isTrue(v)) this.walkList(n.list, n.t === "with" ? v : dot);
+          else if (n.elseList) this.walkList(n.elseList, dot);
+        });
         this.vars.length = mark;
         return;
       }
       case "range":
-        return this.walkRange(n, dot);
+        return this.nested(() => this.walkRange(n, dot));
       case "break":
         throw new BreakSignal();
       case "continue":
@@ -928,11 +1157,11 @@ class Executor {
         const tree = this.trees.get(n.name);
         if (!tree) this.fail(n.pos, `template "${n.name}"`, `no such template "${n.name}"`);
         if (++this.depth > 1000)
-          this.fail(n.pos, `template "${n.name}"`, "exceeded maximum template depth (1000)");
+          this.fail(n.pos, `template "${n.name}"`, "exceeded maximum template depth (1000)", "depth");
         const v = n.pipe ? this.evalPipe(n.pipe, dot) : undefined;
         const saved = this.vars;
         this.vars = [{ name: "$", value: v }];
-        this.walkList(tree, v);
+        this.nested(() => this.walkList(tree, v));
         this.vars = saved;
         this.depth--;
         return;
@@ -942,7 +1171,14 @@ class Executor {
 
   private printable(v: GoValue): string {
     // A nil interface prints as Go's invalid value: a missing map key and a JSON null read the same.
-    return v === undefined || v === null ? "<no value>" : formatValue(v);
+    if (v === undefined || v === null) return "<no value>";
+    try {
+      // What is left of the output bounds how much of a value (a large map of the data) is formatted.
+      return formatValue(v, this.limits.maxOutputBytes - this.outBytes);
+    } catch (e) {
+      if (e instanceof ValueTooLarge) this.outputTooLarge();
+      throw e;
+    }
   }
 
   private walkRange(n: ControlNode, dot: GoValue): void {
@@ -961,10 +1197,11 @@ class Executor {
         for (let i = 0n; i < v; i++) yield [i, i] as [GoValue, GoValue];
       })();
     else if (v instanceof GoNil || v === undefined || v === null) items = [];
-    else this.fail(n.pipe.pos, n.pipe.text, `range can't iterate over ${formatValue(v)}`);
+    else this.fail(n.pipe.pos, n.pipe.text, `range can't iterate over ${brief(v)}`);
     let any = false;
     for (const [k, e] of items) {
       any = true;
+      this.at = nodeAt(n);
       this.step(n);
       const inner = this.vars.length;
       if (n.pipe.decl.length === 1)
@@ -1037,7 +1274,7 @@ class Executor {
       case "dot":
         return dot;
       case "string":
-        return a.value;
+        return this.accept(a.value);
       case "number":
         return a.value;
       case "bool":
@@ -1079,6 +1316,8 @@ class Executor {
         } catch (e) {
           this.fail(at.pos, context, e instanceof CallError ? e.message : String(e));
         }
+        // Format's layout is a value of the template's, and its result is one the template makes.
+        this.accept(cur);
         return;
       }
       if (callArgs.length)
@@ -1140,14 +1379,24 @@ class Executor {
     const args = argNodes.map((a) => this.evalArg(a, dot));
     if (final) args.push(final.v);
     // An invalid value passed to a function becomes the zero of its interface{} parameter: nil.
-    for (let i = 0; i < args.length; i++) if (args[i] === undefined) args[i] = null;
+    let read = 0;
+    for (let i = 0; i < args.length; i++) {
+      if (args[i] === undefined) args[i] = null;
+      read += sizeOf(args[i]);
+    }
+    this.at = { pos: cmd.pos, context: cmd.text };
+    // A function's time grows with what it reads (`len`, `eq`, `slice` of a large value in a loop): paid before.
+    this.charge(1 + read / 64);
+    let result: GoValue;
     try {
-      return fn(args);
+      result = fn(args, { maxChars: this.limits.maxValueBytes });
     } catch (e) {
       if (e instanceof TemplateError) throw e;
+      if (e instanceof ValueTooLarge) this.valueTooLarge();
       const msg = e instanceof Error ? e.message : String(e);
       return this.fail(cmd.pos, cmd.text, `error calling ${name}: ${msg}`);
     }
+    return this.accept(result);
   }
 }
 

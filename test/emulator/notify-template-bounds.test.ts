@@ -1,0 +1,309 @@
+/**
+ * The custom webhook template's bounds (ours: the service renders with Go's text/template and publishes none; see
+ * docs/emulator.md, "Custom webhook templates: our bounds"): the size of every value and of the output at every
+ * write, the time of one render, the steps and the nesting, and no primitive slower than linear in its input.
+ * Each row is a reproduction of a finding: it failed (killed the process, or took seconds to hours) before.
+ *
+ * The time budget is read on a clock the test passes (`limits.now`), a counter that moves a millisecond at each
+ * reading, so that what passes the budget does so after the same work on a busy machine as on an idle one. The
+ * memory bound is checked where it cannot be argued with: the issue's reproductions run in a worker thread whose
+ * heap is capped at 64 MB, far below what each used to take (1 GB and more).
+ */
+import { Worker } from "node:worker_threads";
+import { buildSync } from "esbuild";
+import { channelMessage } from "../../emulator/alerting/notify/channels";
+import { renderWebhookBody, TemplateError } from "../../emulator/alerting/notify/custom-webhook";
+import { goSprintf } from "../../emulator/alerting/notify/go-fmt";
+import { RENDER_LIMITS, type RenderLimits } from "../../emulator/alerting/notify/go-template";
+import type { AlertEvent } from "../../emulator/alerting/notify";
+
+const event: AlertEvent = {
+  time: 1719586557631364493n,
+  monitor: { id: "mon_1", name: "Errors", description: "", type: "Threshold" },
+  action: "Open",
+  value: 57347,
+  queryStartTime: 1719585957631364493n,
+  queryEndTime: 1719586557631364493n,
+  groupKeys: null,
+  groupValues: null,
+  matchedEvent: null,
+  body: "Current value of 57347 is above or equal to the threshold value of 0",
+};
+
+/** A clock that moves 1 ms each time it is read, and counts its readings. */
+function tickingClock(): { now: () => number; readings: () => number } {
+  let t = 0;
+  return { now: () => t++, readings: () => t };
+}
+
+/** A clock that never moves: the budget never passes, so another bound must stop the render. */
+const frozen = { now: () => 0 };
+
+function renderError(template: string, limits: Partial<RenderLimits> = {}, on = event): TemplateError {
+  try {
+    renderWebhookBody(template, on, limits);
+  } catch (e) {
+    if (e instanceof TemplateError) return e;
+    throw e;
+  }
+  throw new Error(`expected ${JSON.stringify(template)} to fail`);
+}
+
+const MIB_TEXT = "1 MiB (1048576 bytes)";
+
+/** The issue's 218-byte body: a million-character value doubled eight times (256 MB), then copied. */
+const DOUBLING =
+  '{{$a := printf "%1000000d" 1}}\n' + "{{$a = print $a $a}}\n".repeat(8) + '{{$x := printf "%s" $a}}\n';
+/** One printf of 500 verbs of a million characters each: 500 MB in one action. */
+const FIVE_HUNDRED_VERBS = `{{printf "${"%1000000d".repeat(500)}"${" 1".repeat(500)}}}`;
+/** A huge count, each iteration cheap: within the step limit's reach only after a million steps. */
+const HUGE_RANGE = '{{range 1000000}}{{$x := printf "%d" 7}}{{end}}';
+/** A loop over a large value: 400 readings of a value of a million characters. */
+const LARGE_VALUE_LOOP =
+  '{{$big := printf "%1000000s" "x"}}{{range 400}}{{if eq (len $big) 0}}{{end}}{{end}}';
+
+describe("the issue's reproductions fail naming the limit", () => {
+  it.each([
+    [
+      "a value doubled with print",
+      DOUBLING,
+      `template: webhook:2:7: executing "webhook" at <print $a $a>: a template value passed the emulator's limit of ${MIB_TEXT}`,
+    ],
+    [
+      "one printf of 500 verbs of a million characters",
+      FIVE_HUNDRED_VERBS,
+      `template: webhook:1:2: executing "webhook" at <printf "%1000000d%10...>: a template value passed the emulator's limit of ${MIB_TEXT}`,
+    ],
+  ])("%s", (_name, template, message) => {
+    const e = renderError(template, frozen);
+    expect([e.phase, e.limit, e.message]).toEqual(["exec", "value", message]);
+  });
+
+  it("a range over a huge count stops at the time budget, after 100 readings of a 1 ms clock", () => {
+    const clock = tickingClock();
+    const e = renderError(HUGE_RANGE, clock);
+    expect([e.limit, e.message]).toEqual([
+      "time",
+      `template: webhook:1:19: executing "webhook" at <$x := printf "%d" 7>: the render passed the emulator's budget of 100 ms`,
+    ]);
+    // Read at the start, then once per 256 units of work: the 102nd reading is the first past 100 ms.
+    expect(clock.readings()).toBe(102);
+  });
+
+  it("a loop reading a large value stops at the budget: each reading of it is paid for by its size", () => {
+    const clock = tickingClock();
+    const e = renderError(LARGE_VALUE_LOOP, clock);
+    expect(e.limit).toBe("time");
+    expect(e.message).toContain("the render passed the emulator's budget of 100 ms");
+    // Each `len` of a million characters is more than 256 units of work: the clock is read at each iteration.
+    expect(clock.readings()).toBeLessThanOrEqual(102);
+    // With a clock that never moves the same loop finishes: it is the budget that stopped it, nothing else.
+    expect(renderWebhookBody(LARGE_VALUE_LOOP, event, frozen)).toBe("");
+  });
+
+  it("makes an over-limit render a failed send whose reason names the limit", () => {
+    const message = channelMessage(
+      "customWebhook",
+      { url: "http://127.0.0.1:1/hook", body: DOUBLING },
+      event,
+    );
+    expect(message.kind).toBe("invalid");
+    expect(message.kind === "invalid" && message.reason).toBe(
+      `customWebhook.body: template: webhook:2:7: executing "webhook" at <print $a $a>: a template value passed the emulator's limit of ${MIB_TEXT}`,
+    );
+  });
+
+  // The memory bound, measured: each reproduction renders in a worker whose heap is capped at 64 MB, on the
+  // emulator's own limits and clock. Before, the first died of "JavaScript heap out of memory" at 1 GB.
+  it("each reproduction fails within a 64 MB heap, on the emulator's own clock", async () => {
+    const results = await renderInSmallHeap([DOUBLING, FIVE_HUNDRED_VERBS, HUGE_RANGE, LARGE_VALUE_LOOP]);
+    expect(results.map((r) => r.limit)).toEqual(["value", "value", "time", "time"]);
+    // Generous: the budget is 100 ms, and the issue's promise is an answer within 2 s.
+    for (const r of results) expect(r.ms).toBeLessThan(2000);
+  });
+});
+
+describe("every bound, one row each", () => {
+  it.each<[string, string, Partial<RenderLimits>, string, string]>([
+    [
+      "the output, at every write: one action cannot pass it (the second copy of a 1,000,000-byte value)",
+      '{{$a := printf "%1000000d" 1}}{{$a}}{{$a}}',
+      frozen,
+      "output",
+      `template: webhook:1:38: executing "webhook" at <$a>: the template's output passed the emulator's limit of ${MIB_TEXT}`,
+    ],
+    [
+      "the output, counted in UTF-8 bytes: 100,000 times four three-byte characters are 1.2 MB",
+      "{{range 100000}}€€€€{{end}}",
+      frozen,
+      "output",
+      `template: webhook:1:0: executing "webhook" at <text>: the template's output passed the emulator's limit of ${MIB_TEXT}`,
+    ],
+    [
+      "a value's size, a literal's included",
+      `{{$x := "${"y".repeat(RENDER_LIMITS.maxValueBytes + 1)}"}}`,
+      frozen,
+      "value",
+      `template: webhook:1:2: executing "webhook" at <$x := "yyyyyyyyyyyyy...>: a template value passed the emulator's limit of ${MIB_TEXT}`,
+    ],
+    [
+      "a width wider than the value limit",
+      '{{printf "%2000000d" 1}}',
+      frozen,
+      "value",
+      `template: webhook:1:2: executing "webhook" at <printf "%2000000d" 1>: a template value passed the emulator's limit of ${MIB_TEXT}`,
+    ],
+    [
+      "an escaper's result (js writes six characters for one <)",
+      "{{js .MatchedEvent.lt}}",
+      frozen,
+      "value",
+      `template: webhook:1:2: executing "webhook" at <js .MatchedEvent.lt>: a template value passed the emulator's limit of ${MIB_TEXT}`,
+    ],
+    [
+      "every value made, in all: 17 copies of a 1,000,000-byte value are past 16 MiB",
+      '{{$big := printf "%1000000s" "x"}}{{range 400}}{{$c := printf "%s" $big}}{{end}}',
+      frozen,
+      "values",
+      `template: webhook:1:55: executing "webhook" at <printf "%s" $big>: the template's values passed the emulator's limit of 16 MiB (16777216 bytes) in all`,
+    ],
+    [
+      "the steps, when the clock does not move (a tenth of the emulator's million, to keep this file fast)",
+      "{{range 100000000000}}{{end}}",
+      { ...frozen, maxSteps: 100_000 },
+      "steps",
+      `template: webhook:1:0: executing "webhook" at <range>: stopped after 100000 steps (the emulator's limit)`,
+    ],
+    [
+      "template recursion (Go's own bound, lower)",
+      '{{define "r"}}{{template "r" .}}{{end}}{{template "r" .}}',
+      frozen,
+      "depth",
+      `template: webhook:1:14: executing "webhook" at <template "r">: exceeded maximum template depth (1000)`,
+    ],
+    [
+      "nesting within recursion",
+      '{{define "r"}}{{if true}}{{with 1}}{{template "r" .}}{{end}}{{end}}{{end}}{{template "r" .}}',
+      frozen,
+      "depth",
+      `template: webhook:1:14: executing "webhook" at <if>: the render nests deeper than the emulator's limit of 1000`,
+    ],
+  ])("%s", (_name, template, limits, limit, message) => {
+    const e = renderError(template, limits, { ...event, matchedEvent: { lt: "<".repeat(200_000) } });
+    expect([e.limit, e.message]).toEqual([limit, message]);
+  });
+
+  it("actions nest no deeper than 100 in the source (a parse error, no stack overflow)", () => {
+    const deep = (n: number) => "{{if true}}".repeat(n) + "x" + "{{end}}".repeat(n);
+    expect(renderWebhookBody(deep(100), event)).toBe("x");
+    const e = renderError(deep(101));
+    expect([e.phase, e.message]).toEqual([
+      "parse",
+      "template: webhook:1: actions nest deeper than the emulator's limit of 100",
+    ]);
+    const parens = (n: number) => "{{" + "(".repeat(n) + "1" + ")".repeat(n) + "}}";
+    expect(renderWebhookBody(parens(99), event)).toBe("1");
+    expect(renderError(parens(10_000)).message).toBe(
+      "template: webhook:1: actions nest deeper than the emulator's limit of 100",
+    );
+  });
+
+  it("a template within every bound renders as before", () => {
+    expect(
+      renderWebhookBody('{{printf "%1000000d" 1 | len}} {{printf "%.3s|%5s" "abcdef" "é"}}', event),
+    ).toBe("1000000 abc|    é");
+  });
+});
+
+describe("no primitive slower than linear in its input", () => {
+  it("padding measures the value no further than the width (it spread a 256-million-character value)", () => {
+    // A rope of 2^28 characters, never flattened: the old pad() made an array of every one of its characters.
+    const huge = "ab".repeat(1 << 27);
+    expect(goSprintf("%5s", [huge]).length).toBe(1 << 28);
+    expect(goSprintf("%-5s|", ["é"])).toBe("é    |");
+    expect(goSprintf("%.2s", ["ab".repeat(1 << 20)])).toBe("ab");
+    expect(goSprintf("%.1s", ["😀x"])).toBe("😀");
+  });
+
+  it("trim markers after a long run of spaces parse in linear time (the regex took 14 s over 100,000)", () => {
+    const template = " ".repeat(200_000) + "x   {{- 1}}";
+    const started = performance.now();
+    expect(renderWebhookBody(template, event)).toBe(" ".repeat(200_000) + "x1");
+    // Generous: linear is milliseconds; the old regular expression took about a minute over 200,000 spaces.
+    expect(performance.now() - started).toBeLessThan(2000);
+  });
+
+  it("%c of an int that is no character writes U+FFFD, as Go does, where it threw", () => {
+    expect(renderWebhookBody('{{printf "%c|%c|%c" 1114112 -1 55296}}', event)).toBe("\uFFFD|\uFFFD|\uFFFD");
+  });
+
+  it("urlquery of a lone surrogate writes U+FFFD's encoding, where it threw URIError", () => {
+    expect(
+      renderWebhookBody("{{urlquery .MatchedEvent.s}}", { ...event, matchedEvent: { s: "a\uD800b" } }),
+    ).toBe("a%EF%BF%BDb");
+  });
+
+  it("an error quotes a long value briefly (the reason is no place for a megabyte)", () => {
+    const e = renderError('{{range (printf "%100000s" "x")}}{{end}}');
+    expect(e.message).toBe(
+      `template: webhook:1:8: executing "webhook" at <(printf "%100000s" "...>: range can't iterate over <a string of more than 200 characters>`,
+    );
+  });
+});
+
+interface WorkerResult {
+  limit?: string;
+  message?: string;
+  ms: number;
+}
+
+/**
+ * Renders each template in a worker thread whose heap is capped at 64 MB, the renderer bundled for it (esbuild,
+ * a dev dependency). A render that needs more memory ends the worker with ERR_WORKER_OUT_OF_MEMORY, failing the
+ * test; the test's own process is unharmed.
+ */
+async function renderInSmallHeap(templates: string[]): Promise<WorkerResult[]> {
+  const bundle = buildSync({
+    entryPoints: [require.resolve("../../emulator/alerting/notify/custom-webhook")],
+    bundle: true,
+    platform: "node",
+    format: "iife",
+    globalName: "renderer",
+    write: false,
+    logLevel: "silent",
+  }).outputFiles[0].text;
+  const main = `
+    const { parentPort, workerData } = require("node:worker_threads");
+    const results = workerData.templates.map((t) => {
+      const started = performance.now();
+      try {
+        renderer.renderWebhookBody(t, { ...workerData.event, time: BigInt(workerData.event.time),
+          queryStartTime: BigInt(workerData.event.queryStartTime), queryEndTime: BigInt(workerData.event.queryEndTime) });
+        return { ms: performance.now() - started };
+      } catch (e) {
+        return { limit: e.limit, message: e.message, ms: performance.now() - started };
+      }
+    });
+    parentPort.postMessage(results);
+  `;
+  const plain = {
+    ...event,
+    time: String(event.time),
+    queryStartTime: String(event.queryStartTime),
+    queryEndTime: String(event.queryEndTime),
+  };
+  const worker = new Worker(bundle + main, {
+    eval: true,
+    workerData: { templates, event: plain },
+    resourceLimits: { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 16 },
+  });
+  try {
+    return await new Promise<WorkerResult[]>((resolve, reject) => {
+      worker.once("message", resolve);
+      worker.once("error", reject);
+      worker.once("exit", (code) => reject(new Error(`the worker exited with code ${code}`)));
+    });
+  } finally {
+    await worker.terminate();
+  }
+}
