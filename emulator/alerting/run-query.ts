@@ -1,11 +1,16 @@
 /**
  * The one door from the monitor scheduler to the query engine: a monitor's APL runs through `runAplQuery`, the
- * entry point `POST /v1/datasets/_apl` uses, with the same time budget and shutdown signal (the context's
- * `queries`) and the same dataset check, so a run's query answers what the endpoint would. Only this file names
- * the engine's entry point: a rewrite of the engine changes this file alone.
+ * entry point `POST /v1/datasets/_apl` uses, with the same shutdown signal (the context's `queries`) and the same
+ * dataset check, so a run's query answers what the endpoint would. Its budgets are a run's (see
+ * {@link runBudget}). Only this file names the engine's entry point: a rewrite of the engine changes this file alone.
  */
 import type { EmulatorContext } from "../context";
 import { runAplQuery } from "../query";
+import {
+  DEFAULT_QUERY_MEMORY_BYTES,
+  DEFAULT_QUERY_TIMEOUT_MS,
+  type QueryBudgetOptions,
+} from "../query/budget";
 import { datasetExists } from "../routes/datasets";
 import { virtualFieldsOf } from "../routes/virtual-fields";
 import { formatNs } from "../time";
@@ -44,6 +49,26 @@ export type MonitorQueryResult = { ok: true; table: ResultTable } | { ok: false;
 const RUN_ROW_LIMIT = 50_000;
 
 /**
+ * The most bytes of rows and values one run's query may build (emulator/query/budget.ts counts them): a quarter of
+ * an endpoint query's. Ours: monitors run unattended, side by side and again every interval, and their results are
+ * summaries or one interval's matches, so a run that builds more is a query that would not finish well anyway.
+ */
+export const RUN_MEMORY_BYTES = 256 * 1024 * 1024;
+
+/**
+ * A run's query budgets: the emulator's query timeout, but no longer than the monitor's interval (a run that
+ * outlasts it would only make the next one skip; stopped at the interval, its share of the machine goes back to the
+ * others), and {@link RUN_MEMORY_BYTES} (or the emulator's own per-query budget, when set lower).
+ */
+export function runBudget(em: EmulatorContext, intervalMs: number): QueryBudgetOptions {
+  return {
+    ...em.queries,
+    timeoutMs: Math.min(em.queries.timeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS, intervalMs),
+    memoryBytes: Math.min(em.queries.memoryBytes ?? DEFAULT_QUERY_MEMORY_BYTES, RUN_MEMORY_BYTES),
+  };
+}
+
+/**
  * Runs `apl` over `[startNs, endNs)` at `nowNs` (what `now()` and `ago()` read). The engine's bounds are
  * inclusive at both ends, so the end sent is one nanosecond before `endNs`: an event stamped exactly at a run's
  * end belongs to the next window, not to both.
@@ -53,6 +78,7 @@ export async function runMonitorQuery(
   apl: string,
   window: { startNs: bigint; endNs: bigint },
   nowNs: bigint,
+  limits: QueryBudgetOptions = em.queries,
 ): Promise<MonitorQueryResult> {
   let reply;
   try {
@@ -67,7 +93,7 @@ export async function runMonitorQuery(
       "tabular",
       nowNs,
       (name) => datasetExists(em, name),
-      em.queries,
+      limits,
       // The dataset's virtual fields, as the endpoint computes them (the flagship's anomaly monitor reads one).
       (dataset) => virtualFieldsOf(em, dataset),
     );

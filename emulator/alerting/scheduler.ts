@@ -11,12 +11,23 @@
  * - An edit takes effect at the next run; a changed interval moves the next run to the new grid. A delete cancels
  *   the next run, and a run under way when its monitor is deleted is dropped. `disabled` skips runs; so does
  *   `disabledUntil`, until that time (DOCS configure-monitors).
- * - Runs happen one at a time, in time order; runs due at one time in the order the monitors were created. A query that fails (unknown dataset, refused construct, over its
- *   budget) is recorded on the run, with the alert state left as it was; the scheduler goes on.
+ * - A monitor makes one run at a time. A run that falls due while the monitor's previous run is still under way
+ *   is skipped, not queued, and recorded as a run of state `skipped` naming the run under way (as Prometheus
+ *   counts a rule group's missed iterations, rules/group.go: its next evaluation is the next tick after the one
+ *   under way ends, and the ticks it missed are counted, never caught up). Queued runs are what starved every
+ *   monitor: each late run made the next later.
+ * - Different monitors' runs go side by side: a run's query yields between slices (emulator/query/budget.ts), so
+ *   one monitor's slow query delays another's run by a slice, not by the whole query. On a manual clock each
+ *   run is awaited before the next timer fires, so runs there go one at a time, in time order, and runs due at one
+ *   time in the order the monitors were created.
+ * - A run's query has a run's budgets (./run-query.ts runBudget): the query timeout, cut to the monitor's
+ *   interval, and a memory budget. A query that fails (unknown dataset, refused construct, over a budget) is
+ *   recorded on the run, naming why, with the alert state left as it was; the scheduler goes on.
  */
 import { randomBytes } from "node:crypto";
 import type { EmulatorClock, ClockTimer } from "../clock";
 import type { EmulatorContext } from "../context";
+import type { QueryBudgetOptions } from "../query/budget";
 import type { HistoryEntry, StateChange, StoredObject } from "../state";
 import { formatNs, parseRfc3339Ns } from "../time";
 import {
@@ -40,7 +51,7 @@ import {
   type ThresholdOperator,
 } from "./evaluate";
 import type { AlertEvent, MissingNotifier, Notifications } from "./notify";
-import { runMonitorQuery, type ResultTable } from "./run-query";
+import { runBudget, runMonitorQuery, type ResultTable } from "./run-query";
 import type { MonitorRun, RunValue } from "./types";
 
 /** The collections the scheduler reads (emulator/routes/monitors.ts, notifiers.ts). */
@@ -113,8 +124,8 @@ export class MonitorScheduler {
   /** Each monitor's rank, in the order the scheduler first saw them (creation order): runs due at one time go in it. */
   private readonly ranks = new Map<string, number>();
   private nextRank = 0;
-  /** Runs one after another: each run waits for the one before. */
-  private chain: Promise<void> = Promise.resolve();
+  /** Each monitor's run under way, by monitor id: when it was due, and its end. A monitor has one at most. */
+  private readonly underway = new Map<string, { dueMs: number; done: Promise<void> }>();
   private stopWatching?: () => void;
   private stopped = false;
 
@@ -130,13 +141,13 @@ export class MonitorScheduler {
     this.stopWatching = this.em.state.watch((change) => this.onChange(change));
   }
 
-  /** Cancels every scheduled run and waits for the one under way, if any. */
+  /** Cancels every scheduled run and waits for the runs under way. */
   async stop(): Promise<void> {
     this.stopped = true;
     this.stopWatching?.();
     for (const s of this.scheduled.values()) s.timer.cancel();
     this.scheduled.clear();
-    await this.chain;
+    await Promise.all([...this.underway.values()].map((u) => u.done));
   }
 
   private onChange(change: StateChange): void {
@@ -166,7 +177,10 @@ export class MonitorScheduler {
     this.scheduled.set(id, { timer, intervalMs });
   }
 
-  /** A monitor's run falls due: the next one is scheduled, then this one runs after any run under way. */
+  /**
+   * A monitor's run falls due: the next one is scheduled, then this one runs at once, or is skipped when the
+   * monitor's previous run is still under way. Answers the run's end (a manual clock awaits it).
+   */
   private fire(id: string, intervalMs: number, dueMs: number): Promise<void> | undefined {
     if (this.stopped) return undefined;
     this.scheduled.delete(id);
@@ -174,11 +188,49 @@ export class MonitorScheduler {
     if (!monitor) return undefined;
     this.schedule(id, intervalMs, this.nextDue(dueMs, intervalMs));
     if (disabledAt(monitor, dueMs)) return undefined;
-    const work = this.chain.then(() => this.run(id, dueMs));
-    this.chain = work.catch((err: unknown) => {
-      this.options.logger?.(`monitor ${id}: the scheduler failed a run: ${(err as Error)?.message ?? err}`);
+    const busy = this.underway.get(id);
+    if (busy) {
+      this.skip(monitor, dueMs, busy.dueMs);
+      return undefined;
+    }
+    const done = this.run(id, dueMs, intervalMs)
+      .catch((err: unknown) => {
+        this.options.logger?.(`monitor ${id}: the scheduler failed a run: ${(err as Error)?.message ?? err}`);
+      })
+      .finally(() => this.underway.delete(id));
+    this.underway.set(id, { dueMs, done });
+    return done;
+  }
+
+  /** Records a run not made because the run due at `busyMs` is still under way (see the module's comment). */
+  private skip(monitor: StoredObject, dueMs: number, busyMs: number): void {
+    const { startMs, endMs } = windowOf(monitor, dueMs);
+    const reason =
+      `the run due at ${iso(busyMs)} was still under way; a monitor makes one run at a time, and a run that ` +
+      "falls due meanwhile is skipped (its window is not read)";
+    this.options.logger?.(
+      `monitor ${monitor.id} (${String(monitor.name)}): run at ${iso(dueMs)} skipped: ${reason}`,
+    );
+    this.options.onRun?.({
+      monitorId: monitor.id,
+      monitorName: String(monitor.name),
+      time: iso(dueMs),
+      windowStart: iso(startMs),
+      windowEnd: iso(endMs),
+      state: "skipped",
+      values: [],
+      reason,
+      notifications: 0,
+      alerts: [],
+      ...this.startedAt(),
     });
-    return this.chain;
+  }
+
+  /** A run's `startedAt`: the real clock's now; nothing on a manual clock (a run starts at its time there). */
+  private startedAt(): { startedAt?: string } {
+    return this.options.clock.kind === "real"
+      ? { startedAt: new Date(this.options.clock.nowMs()).toISOString() }
+      : {};
   }
 
   /**
@@ -194,25 +246,23 @@ export class MonitorScheduler {
   }
 
   /** Runs one monitor at `runMs`: query, judge, save, send; reports the run. */
-  private async run(id: string, runMs: number): Promise<void> {
+  private async run(id: string, runMs: number, intervalMs: number): Promise<void> {
     const monitors = this.em.state.collection(MONITORS);
     const monitor = monitors.get(id);
     if (!monitor || this.stopped) return;
+    const started = this.startedAt();
     const type = String(monitor.type);
-    const delayMs = num(monitor, "secondDelay", 0) * 1000;
-    const spanMinutes =
-      type === "MatchEvent" ? num(monitor, "intervalMinutes", 1) : num(monitor, "rangeMinutes", 1);
-    const endMs = runMs - delayMs;
-    const startMs = endMs - spanMinutes * MINUTE_MS;
+    const { startMs, endMs } = windowOf(monitor, runMs);
     const window = { startNs: BigInt(startMs) * NS_PER_MS, endNs: BigInt(endMs) * NS_PER_MS };
     const nowNs = BigInt(runMs) * NS_PER_MS;
     const apl = String(monitor.aplQuery);
+    const limits = runBudget(this.em, intervalMs);
 
-    const result = await runMonitorQuery(this.em, apl, window, nowNs);
+    const result = await runMonitorQuery(this.em, apl, window, nowNs, limits);
     // Deleted while its query ran: nothing of it is kept.
     if (monitors.get(id) === undefined || this.stopped) return;
     const alerts = readAlerts(this.em.state.alertState(id));
-    const ctx: RunContext = { monitor, alerts, runMs, window, nowNs };
+    const ctx: RunContext = { monitor, alerts, runMs, window, nowNs, limits };
     let outcome: RunOutcome;
     if (!result.ok) outcome = failed(result.error);
     else if (type === "MatchEvent") outcome = this.judgeMatches(ctx, result.table);
@@ -256,6 +306,7 @@ export class MonitorScheduler {
         body: e.body,
       })),
       ...(outcome.suppressed ? { suppressed: outcome.suppressed } : {}),
+      ...started,
     });
   }
 
@@ -346,6 +397,7 @@ export class MonitorScheduler {
         String(ctx.monitor.aplQuery),
         { startNs: ctx.window.startNs - back, endNs: ctx.window.endNs - back },
         ctx.nowNs - back,
+        ctx.limits,
       );
       if (!earlier.ok) return failed(`the baseline ${d} day${d > 1 ? "s" : ""} back: ${earlier.error}`);
       const past = readResult(earlier.table, columnName);
@@ -378,6 +430,8 @@ interface RunContext {
   runMs: number;
   window: { startNs: bigint; endNs: bigint };
   nowNs: bigint;
+  /** The run's query budgets (each baseline query of an anomaly monitor has its own). */
+  limits: QueryBudgetOptions;
 }
 
 /** A threshold monitor: any value of a group crossing the threshold puts it in alert (./evaluate.ts). */
@@ -610,6 +664,20 @@ const newCheckId = () => `chk_${randomBytes(8).toString("hex")}`;
 
 /** RFC 3339 of a time in ms. */
 const iso = (ms: number) => formatNs(BigInt(ms) * NS_PER_MS);
+
+/**
+ * The window of a run at `runMs`: it ends `secondDelay` before the run and spans `rangeMinutes` (a match monitor:
+ * its interval), as the module's comment says.
+ */
+function windowOf(monitor: StoredObject, runMs: number): { startMs: number; endMs: number } {
+  const delayMs = num(monitor, "secondDelay", 0) * 1000;
+  const spanMinutes =
+    String(monitor.type) === "MatchEvent"
+      ? num(monitor, "intervalMinutes", 1)
+      : num(monitor, "rangeMinutes", 1);
+  const endMs = runMs - delayMs;
+  return { startMs: endMs - spanMinutes * MINUTE_MS, endMs };
+}
 
 /** Whether the monitor is disabled at `ms`: `disabled`, or `disabledUntil` still ahead. */
 function disabledAt(monitor: StoredObject, ms: number): boolean {

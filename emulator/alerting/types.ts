@@ -19,8 +19,11 @@ export interface RunAlert {
   body: string;
 }
 
-/** What a run found: an alert open (or kept open), one closed, nothing to report, or a query that failed. */
-export type MonitorRunState = "open" | "closed" | "ok" | "error";
+/**
+ * What a run found: an alert open (or kept open), one closed, nothing to report, or a query that failed; or a run
+ * skipped, not made, because the monitor's previous run was still under way when it fell due.
+ */
+export type MonitorRunState = "open" | "closed" | "ok" | "error" | "skipped";
 
 /** One run of one monitor. */
 export interface MonitorRun {
@@ -33,12 +36,20 @@ export interface MonitorRun {
   windowEnd: string;
   /**
    * `open` when an alert is open after this run (newly or still), `closed` when this run closed one, `ok` when
-   * none is open, `error` when the query failed (see `error`; alert state is left as it was).
+   * none is open, `error` when the query failed (see `error`; alert state is left as it was), `skipped` when the
+   * run was not made (see `reason`; its window is not read, and alert state is left as it was).
    */
   state: MonitorRunState;
   values: RunValue[];
-  /** Why the query failed (the engine's message), when `state` is `error`. */
+  /** Why the query failed (the engine's message, naming the budget a query went past), when `state` is `error`. */
   error?: string;
+  /** Why the run was skipped, when `state` is `skipped`: the run still under way, and when it was due. */
+  reason?: string;
+  /**
+   * On the real clock: when the run started (RFC 3339, to the millisecond), at or after `time` by however late it
+   * started. Absent on a manual clock, where a run starts at its `time` by construction.
+   */
+  startedAt?: string;
   /** Alert events this run sent (each to every notifier of the monitor): `alerts.length`. */
   notifications: number;
   /** The alert events themselves, in the order sent. */
