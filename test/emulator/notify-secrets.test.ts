@@ -8,8 +8,10 @@
  * carries the marker, so "the marker is nowhere" is the check. Then: only the secret fields are masked (hosts
  * and usernames are shown), and the built emulator's stdout and stderr through a whole monitor run.
  */
+import { spawn } from "node:child_process";
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { join } from "node:path";
 import { Notifications, type AlertEvent, type OutboxEntry } from "../../emulator/alerting/notify";
 import { MASK, Masker, maskUrl } from "../../emulator/alerting/notify/mask";
 import { SECRET_CHANNEL_FIELDS } from "../../provider/schemas/notifier";
@@ -449,5 +451,136 @@ describe("only the secret fields are masked: not hosts, not usernames, not anoth
     ],
   ])("a URL shown: %s", (_name, url, shown) => {
     expect(maskUrl(url)).toBe(shown);
+  });
+});
+
+describe("the built emulator: its stdout and stderr, the outbox route and the monitor history", () => {
+  /** Starts `observability emulator` (the built bin) and resolves once its banner names its URL. */
+  function startBin(
+    args: string[],
+  ): Promise<{ url: string; output: () => string; stop: () => Promise<void> }> {
+    const root = join(__dirname, "..", "..");
+    const child = spawn(
+      join(root, "node_modules", ".bin", "node"),
+      [join(root, "dist", "cli", "index.js"), ...args],
+      {
+        cwd: root,
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
+    let out = "";
+    const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+    return new Promise((resolve, reject) => {
+      child.stdout.setEncoding("utf8").on("data", (d: string) => {
+        out += d;
+        const m = /listening on (http:\/\/\S+)/.exec(out);
+        if (m && out.includes("Press Ctrl-C"))
+          resolve({
+            url: m[1],
+            output: () => out,
+            stop: () => {
+              child.kill("SIGTERM");
+              return exited;
+            },
+          });
+      });
+      // Both streams into one text: a secret in either fails the test.
+      child.stderr.setEncoding("utf8").on("data", (d: string) => (out += d));
+      child.once("exit", (code) =>
+        reject(new Error(`the emulator exited (${code}) before listening: ${out}`)),
+      );
+    });
+  }
+
+  it("every channel's secret, holding every awkward character, is in none of them after a monitor opens and closes", async () => {
+    const bin = await startBin([
+      "emulator",
+      "--port",
+      "0",
+      "--clock",
+      "manual",
+      "--now",
+      "2026-02-03T04:00:00Z",
+      "--dataset",
+      "logs",
+    ]);
+    try {
+      const call = async (method: string, path: string, body?: unknown) => {
+        const res = await fetch(`${bin.url}${path}`, {
+          method,
+          headers: {
+            authorization: "Bearer xaat-local-development-token",
+            "content-type": "application/json",
+          },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        });
+        const text = await res.text();
+        expect({ path, status: res.status, text }).toMatchObject({ path, status: 200 });
+        return { text, json: JSON.parse(text) as unknown };
+      };
+      const [, make] = VALUES[VALUES.length - 1];
+      const markers = FIELDS.map((_f, i) => `QZXBIN${String.fromCharCode(65 + i)}MARK`);
+      const ids: string[] = [];
+      for (const [i, field] of FIELDS.entries()) {
+        const created = await call("POST", "/v2/notifiers", {
+          name: `${field.channel} ${i}`,
+          properties: { [field.channel]: field.config(make(markers[i]), receiver.base) },
+        });
+        ids.push((created.json as { id: string }).id);
+      }
+      await call("POST", "/v1/datasets/logs/ingest", [
+        { _time: "2026-02-03T04:00:30Z", service: "checkout" },
+      ]);
+      const monitor = await call("POST", "/v2/monitors", {
+        name: "errors",
+        type: "Threshold",
+        aplQuery: "['logs'] | summarize count()",
+        operator: "Above",
+        threshold: 0,
+        intervalMinutes: 1,
+        rangeMinutes: 1,
+        notifierIds: ids,
+      });
+      const monitorId = (monitor.json as { id: string }).id;
+      // Minute 1 sees the event and opens; minute 2 sees none and closes.
+      await call("POST", "/_emulator/clock", { advance: "2m" });
+
+      const outbox = await call("GET", "/_emulator/notifications");
+      const history = await call(
+        "GET",
+        `/v2/monitors/${monitorId}/history?startTime=2000-01-01T00:00:00Z&endTime=2100-01-01T00:00:00Z`,
+      );
+      const rows = outbox.json as OutboxEntry[];
+      expect(rows).toHaveLength(2 * FIELDS.length);
+      expect(history.json).toHaveLength(2);
+      // The loopback channels reached the echoing receiver; the vendors' were held.
+      expect(new Set(rows.map((r) => `${r.channel} ${r.outcome} ${r.status ?? ""}`))).toEqual(
+        new Set([
+          "slack failed 500",
+          "microsoftTeams failed 500",
+          "discordWebhook failed 500",
+          "webhook failed 500",
+          "customWebhook failed 500",
+          // A header value holding a newline is one no client sends.
+          "customWebhook failed ",
+          "pagerduty held ",
+          "opsgenie held ",
+          "discord held ",
+        ]),
+      );
+      expect(receiver.received.some((r) => JSON.stringify(r).includes("QZXBIN"))).toBe(true);
+      await bin.stop();
+      const output = bin.output();
+      expect(output.match(/^notification (failed|held)/gm)).toHaveLength(2 * FIELDS.length);
+      for (const marker of markers)
+        for (const [where, text] of [
+          ["stdout and stderr", output],
+          ["GET /_emulator/notifications", outbox.text],
+          ["the monitor history", history.text],
+        ])
+          expect({ marker, where, leaks: text.includes(marker) }).toEqual({ marker, where, leaks: false });
+    } finally {
+      await bin.stop();
+    }
   });
 });
