@@ -62,7 +62,13 @@ export class Notifications {
     notifiers: readonly (Record<string, unknown> | MissingNotifier)[],
     nowMs: number,
   ): Promise<OutboxEntry[]> {
-    const prepared = notifiers.map((n) => this.prepare(event, n));
+    const prepared: Prepared[] = [];
+    for (const n of notifiers) {
+      // A custom webhook's template may render for up to its time budget (./go-template.ts): other requests get
+      // a turn before each, so that many renders in a row (one per group and notifier) never block the server.
+      await new Promise((resolve) => setImmediate(resolve));
+      prepared.push(this.prepare(event, n));
+    }
     const rows = await Promise.all(
       prepared.map((p) =>
         // A fault of our own is a failed row too: nothing a notifier holds may stop the scheduler.
