@@ -17,7 +17,7 @@ import { MASK, Masker, maskUrl } from "../../emulator/alerting/notify/mask";
 import { SECRET_CHANNEL_FIELDS } from "../../provider/schemas/notifier";
 
 /** How the receiver quotes the request in its 500 answer. */
-type EchoMode = "json" | "raw" | "decoded";
+type EchoMode = "json" | "raw" | "decoded" | "latin1";
 
 /** A local receiver answering 500 with an echo of the request: its URL, its non-standard headers, its body. */
 class EchoReceiver {
@@ -64,12 +64,16 @@ function echo(
     Object.entries(got.headers).filter(([k]) => !PLAIN_HEADERS.has(k) && !k.startsWith("sec-")),
   ) as Record<string, string>;
   if (mode === "json") return JSON.stringify({ url: got.url, headers, body: got.body });
+  // Latin-1: the body's UTF-8 bytes read as Latin-1, as a server that assumes it does (é reads Ã©).
+  if (mode === "latin1")
+    return `${got.url} ${Object.values(headers).join(" ")} ${Buffer.from(got.body, "utf8").toString("latin1")}`;
   if (mode === "raw")
     return `${got.url} ${Object.entries(headers)
       .map(([k, v]) => `${k}: ${v}`)
       .join(" ")} ${got.body}`;
   // Decoded: the URL's escapes undone, the body's JSON read and each string quoted trimmed, as a receiver that
-  // logs the values it parsed would.
+  // logs the values it parsed would; the headers' bytes read as UTF-8, as most servers outside Node read them (a
+  // client sends a header's é as one byte, which UTF-8 reads as U+FFFD).
   let body = got.body;
   try {
     body = leaves(JSON.parse(got.body))
@@ -85,7 +89,7 @@ function echo(
     /* not decodable: as it came */
   }
   return `${url} ${Object.values(headers)
-    .map((v) => v.trim())
+    .map((v) => Buffer.from(v, "latin1").toString("utf8").trim())
     .join(" ")} ${body}`;
 }
 
@@ -124,6 +128,7 @@ const VALUES: [string, (m: string) => string][] = [
   ["a backslash (\\)", (m) => `b\\${m}\\b`],
   ["a tab", (m) => `t\t${m}\tt`],
   ["non-ASCII characters", (m) => `é${m}✓ü`],
+  ["Latin-1 characters (a header can carry them)", (m) => `ü${m}ñé`],
   ["all of them, and a trailing space", (m) => `"\\${m}\té✓\n `],
 ];
 
@@ -247,7 +252,7 @@ describe.each(ROWS)("%s", (_name, field, make, i) => {
   const marker = `QZXMARK${String.fromCharCode(65 + i)}${field.channel.length}${field.field.length}`;
   const secret = make(marker);
 
-  it.each<EchoMode>(["json", "raw", "decoded"])(
+  it.each<EchoMode>(["json", "raw", "decoded", "latin1"])(
     "echoed %s: not in the outbox, a reason or a log line",
     async (mode) => {
       const { rows, lines } = await sendBoth(field, secret, mode);

@@ -99,7 +99,8 @@ function decodeSafely(s: string): string {
 
 /**
  * Every way text may spell `secret`: as it is and trimmed (a key read from a file ends in a newline, and a
- * receiver may trim it); each of those JSON-escaped (as JavaScript writes it, as Go's encoding/json does, with
+ * receiver may trim it), and with its non-ASCII characters as a receiver may misread them (a header's Latin-1
+ * byte read as UTF-8 is U+FFFD; UTF-8 read as Latin-1 turns é into Ã©); each of those JSON-escaped (as JavaScript writes it, as Go's encoding/json does, with
  * `<`, `>`, `&` as `\u003c`…, and ASCII-only, as Python's json.dumps does, in either case of hex digits), escaped
  * twice (a JSON body quoted in a JSON answer), percent-encoded (a path's, a form's, in either case of hex digits)
  * and HTML-escaped. A secret that is only whitespace carries nothing and has none.
@@ -107,7 +108,14 @@ function decodeSafely(s: string): string {
 export function spellings(secret: string): string[] {
   if (secret.trim() === "") return [];
   const out = new Set<string>();
-  for (const base of new Set([secret, secret.trim(), secret.trimEnd(), secret.trimStart()])) {
+  const trimmed = [secret, secret.trim(), secret.trimEnd(), secret.trimStart()];
+  const misread = /[^\x20-\x7e\t\n\r]/.test(secret)
+    ? trimmed.flatMap((s) => [
+        s.replace(/[\u0080-\u00ff]/g, "\ufffd"),
+        Buffer.from(s, "utf8").toString("latin1"),
+      ])
+    : [];
+  for (const base of new Set([...trimmed, ...misread])) {
     const json = jsonInner(base);
     const forms = [
       base,
