@@ -12,12 +12,14 @@
  *   (the npm registry does not hold this build); the line's arguments become `--help` of its command, since the
  *   commands themselves (an emulator left running, a migration of a state the folder lacks) are other tests'.
  *   npm must run this package's bin: the help names the command.
+ *
+ * The same lines inside a clone of this repository, where the package is the project itself: test/docs/npx-in-clone.test.ts.
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { exec } from "../../scripts/shared/commands";
-import { docsCommands } from "../helpers/docs-commands";
+import { docsCommands, npxCheck } from "../helpers/docs-commands";
 import { NODE, ROOT, toolPath } from "./flagship";
 import {
   VERSION,
@@ -32,9 +34,6 @@ const COMMANDS = docsCommands(ROOT);
 const cli = toolPath("pulumi-path.mts");
 if (!cli.path) console.warn(`docs commands: skipped: no Pulumi CLI: ${cli.reason}`);
 const maybe = cli.path ? describe : describe.skip;
-
-/** The bin's commands, as `observability --help` lists them; anything else after the bin is a placeholder. */
-const BIN_COMMANDS = ["emulator", "annotate", "ingest", "query", "recover", "migrate", "test", "slo"];
 
 /** The same line with the placeholders of versions and servers filled in. */
 function pluginLine(command: string, serverUrl: string, releasesUrl: string, platform: string): string {
@@ -110,13 +109,13 @@ maybe("the pages' install and run lines, run", () => {
   test.each(npxLines)(
     "%s",
     async (command) => {
-      const m = /^npx -p pulumi-observability observability(?: (\S+))?/.exec(command);
-      expect(m).not.toBeNull();
-      const sub = BIN_COMMANDS.includes(m![1] ?? "") ? m![1] : undefined;
+      const check = npxCheck(command);
+      expect(check).toBeDefined();
+      const { sub, bin } = check!;
       const dir = fresh("docs-npx-");
       writeFileSync(path.join(dir, "package.json"), '{ "name": "not-a-dependent", "private": true }\n');
       const tgz = path.join(RELEASE_DIR, `pulumi-observability-${VERSION}.tgz`);
-      const args = ["-y", "-p", tgz, "observability", ...(sub ? [sub, "--help"] : ["--version"])];
+      const args = ["-y", "-p", tgz, ...bin];
       const run = await exec("npx", args, {
         cwd: dir,
         env: {

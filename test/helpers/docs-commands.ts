@@ -56,3 +56,19 @@ export function docsCommands(root: string): DocsCommand[] {
   }
   return found;
 }
+
+/** The bin's commands, as `observability --help` lists them; anything else after the bin is a placeholder. */
+export const BIN_COMMANDS = ["emulator", "annotate", "ingest", "query", "recover", "migrate", "test", "slo"];
+
+/**
+ * How a test runs a page's `npx -p pulumi-observability observability …` line without doing its command's work
+ * (an emulator left running, a migration of a state the folder lacks: other tests'): the package's part of the line
+ * (`-p pulumi-observability`), and the bin's arguments, `<command> --help` or, for a placeholder, `--version`.
+ * Undefined when the line is not of that form.
+ */
+export function npxCheck(command: string): { sub?: string; bin: string[] } | undefined {
+  const m = /^npx -p pulumi-observability observability(?: (\S+))?/.exec(command);
+  if (!m) return undefined;
+  const sub = BIN_COMMANDS.includes(m[1] ?? "") ? m[1] : undefined;
+  return { sub, bin: ["observability", ...(sub ? [sub, "--help"] : ["--version"])] };
+}
