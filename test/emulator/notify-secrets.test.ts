@@ -129,6 +129,8 @@ const VALUES: [string, (m: string) => string][] = [
   ["a tab", (m) => `t\t${m}\tt`],
   ["non-ASCII characters", (m) => `é${m}✓ü`],
   ["Latin-1 characters (a header can carry them)", (m) => `ü${m}ñé`],
+  // No character at all: JSON escapes it, UTF-8 and a URL write U+FFFD, and encodeURIComponent throws.
+  ["lone surrogates", (m) => `\ud800${m}\udfff`],
   ["all of them, and a trailing space", (m) => `"\\${m}\té✓\n `],
 ];
 
@@ -327,6 +329,36 @@ describe("a vendor's body holds the secret as a field: masked in the value, befo
       expect(JSON.stringify(rows)).not.toMatch(/QZXGENIE|QZXBOT/);
     },
   );
+});
+
+describe("every spelling of a secret in free text is masked whole", () => {
+  // A secret holding what each spelling changes; each row is the secret as that writer writes it, given literally.
+  const secret = "k</\"\\é✓&'\tQZX\n";
+  it.each([
+    ["as it is", "k</\"\\é✓&'\tQZX\n"],
+    ["trimmed, as a receiver trims a value", "k</\"\\é✓&'\tQZX"],
+    ["JSON, as JavaScript writes it", String.raw`k</\"\\é✓&'\tQZX\n`],
+    ["JSON, as Go's encoding/json writes it", String.raw`k\u003c/\"\\é✓\u0026'\tQZX\n`],
+    ["JSON, as Python's json.dumps writes it (ASCII only)", String.raw`k</\"\\\u00e9\u2713&'\tQZX\n`],
+    ["JSON, with upper-case hex digits", String.raw`k</\"\\\u00E9\u2713&'\tQZX\n`],
+    ["JSON, as PHP's json_encode writes it (/ escaped)", String.raw`k<\/\"\\\u00e9\u2713&'\tQZX\n`],
+    ["JSON, escaped twice (a JSON body quoted in JSON)", String.raw`k</\\\"\\\\é✓&'\\tQZX\\n`],
+    ["JSON of the trimmed value", String.raw`k</\"\\é✓&'\tQZX`],
+    ["percent-encoded, as encodeURIComponent writes it", "k%3C%2F%22%5C%C3%A9%E2%9C%93%26'%09QZX%0A"],
+    ["percent-encoded, lower-case hex digits", "k%3c%2f%22%5c%c3%a9%e2%9c%93%26'%09QZX%0a"],
+    ["percent-encoded, as a URL's path writes it", "k%3C/%22%5C%C3%A9%E2%9C%93&'%09QZX%0A"],
+    ["form-encoded", "k%3C%2F%22%5C%C3%A9%E2%9C%93%26%27%09QZX%0A"],
+    ["HTML-escaped", "k&lt;/&#34;\\é✓&amp;&#39;\tQZX\n"],
+    ["HTML-escaped, &quot;", "k&lt;/&quot;\\é✓&amp;&#39;\tQZX\n"],
+    ["its é sent as a header's Latin-1 byte, read as UTF-8", "k</\"\\\ufffd✓&'\tQZX\n"],
+    ["its UTF-8 read as Latin-1", "k</\"\\Ã©â\u009c\u0093&'\tQZX\n"],
+  ])("%s", (_name, spelled) => {
+    expect(new Masker([secret]).text(`before ${spelled} after`)).toBe(`before ${MASK} after`);
+  });
+
+  it("a secret that is only whitespace masks nothing, and text without a secret is left as it is", () => {
+    expect(new Masker([" \n", secret]).text("a b\nc QZX")).toBe("a b\nc QZX");
+  });
 });
 
 describe("a reason quotes the receiver's answer masked first, then cut", () => {

@@ -98,12 +98,15 @@ function decodeSafely(s: string): string {
 }
 
 /**
- * Every way text may spell `secret`: as it is and trimmed (a key read from a file ends in a newline, and a
- * receiver may trim it), and with its non-ASCII characters as a receiver may misread them (a header's Latin-1
- * byte read as UTF-8 is U+FFFD; UTF-8 read as Latin-1 turns é into Ã©); each of those JSON-escaped (as JavaScript writes it, as Go's encoding/json does, with
- * `<`, `>`, `&` as `\u003c`…, and ASCII-only, as Python's json.dumps does, in either case of hex digits), escaped
- * twice (a JSON body quoted in a JSON answer), percent-encoded (a path's, a form's, in either case of hex digits)
- * and HTML-escaped. A secret that is only whitespace carries nothing and has none.
+ * Every way text may spell `secret`:
+ * - as it is and trimmed (a key read from a file ends in a newline, and a receiver may trim it), and with its
+ *   non-ASCII characters as a receiver may misread them (a header's Latin-1 byte read as UTF-8 is U+FFFD; UTF-8
+ *   read as Latin-1 turns é into Ã©; a lone surrogate is written as U+FFFD);
+ * - each of those JSON-escaped: as JavaScript writes it; as Go's encoding/json does (`<`, `>`, `&` as `\u003c`…);
+ *   ASCII-only, as Python's json.dumps does (`\u00e9`, hex digits in either case); with `/` as `\/`, as PHP's
+ *   json_encode does; and escaped twice (a JSON body quoted in a JSON answer);
+ * - percent-encoded (as a path's and as a form's, hex digits in either case) and HTML-escaped.
+ * A secret that is only whitespace carries nothing and has none.
  */
 export function spellings(secret: string): string[] {
   if (secret.trim() === "") return [];
@@ -113,24 +116,23 @@ export function spellings(secret: string): string[] {
     ? trimmed.flatMap((s) => [
         s.replace(/[\u0080-\u00ff]/g, "\ufffd"),
         Buffer.from(s, "utf8").toString("latin1"),
+        // A lone surrogate is no character: written as UTF-8 it becomes U+FFFD.
+        Buffer.from(s, "utf8").toString("utf8"),
       ])
     : [];
   for (const base of new Set([...trimmed, ...misread])) {
     const json = jsonInner(base);
     const forms = [
       base,
-      json,
       jsonInner(json),
-      goJson(json),
-      asciiJson(json, false),
-      asciiJson(json, true),
-      asciiJson(goJson(json), false),
-      encodeURIComponent(base),
-      encodeURI(base),
+      percent(encodeURIComponent, base),
+      percent(encodeURI, base),
       new URLSearchParams({ s: base }).toString().slice(2),
       html(base, "&#34;"),
       html(base, "&quot;"),
     ];
+    for (const j of [json, json.replace(/\//g, "\\/")])
+      forms.push(j, goJson(j), asciiJson(j, false), asciiJson(j, true), asciiJson(goJson(j), false));
     for (const f of forms) {
       out.add(f);
       // Percent-encoding's hex digits in lower case, as some clients write them.
@@ -138,6 +140,15 @@ export function spellings(secret: string): string[] {
     }
   }
   return [...out].filter((s) => s !== "");
+}
+
+/** A percent-encoding of `s`; none (the empty string) for a lone surrogate, which encodeURI refuses. */
+function percent(encode: (s: string) => string, s: string): string {
+  try {
+    return encode(s);
+  } catch {
+    return "";
+  }
 }
 
 /** JSON's spelling of a string, without its quotes. */
