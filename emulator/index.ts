@@ -21,6 +21,7 @@ import { COLLECTION_FAMILIES } from "./routes";
 import { ensureDataset } from "./routes/datasets";
 import { datasetNameRuleProblem } from "../provider/schemas/dataset";
 import { createEmulatorServer, type EmulatorStats, type RecordedRequest } from "./server";
+import { RecentRuns } from "./console";
 import { State } from "./state";
 import { EventStore } from "./store/events";
 import { Persistence, type RecoveryReport } from "./store/persistence";
@@ -291,12 +292,15 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const notifications = new Notifications({ deliverTo, logger: options.logger });
   /** The runs of the clock move under way, collected for its answer; moves take turns, so there is one at most. */
   let collecting: MonitorRun[] | undefined;
+  /** The last runs of each monitor, for the console's charts. */
+  const recentRuns = new RecentRuns();
   const scheduler = new MonitorScheduler({
     em: context,
     clock,
     notifications,
     onRun: (run) => {
       collecting?.push(run);
+      recentRuns.record(run);
       options.onMonitorRun?.(run);
     },
     logger: options.logger,
@@ -331,6 +335,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     maxBodyBytes: options.maxBodyBytes,
     logger: options.logger,
     control: { clock: clockHandle, notifications },
+    // The console at `/` may use the development token by itself only where the emulator takes it: on loopback.
+    console: {
+      runs: recentRuns,
+      developmentToken: token === DEFAULT_TOKEN && isLoopbackHost(host) ? token : undefined,
+      isLoopbackHost,
+    },
   });
 
   try {

@@ -22,6 +22,7 @@ import { HttpError, Router, errorReply, parseQuery, readBody, writeReply, type R
 import { registerRoutes } from "./routes";
 import type { EmulatorControl } from "./alerting/types";
 import { registerEmulatorControl } from "./routes/emulator-control";
+import { registerConsole, type ConsoleSettings } from "./console";
 
 /** One request as the server received it (tests assert on these); the token is redacted. */
 export interface RecordedRequest {
@@ -59,6 +60,8 @@ export interface ServerSettings {
   logger?: (line: string) => void;
   /** The emulator's own control routes (`/_emulator/…`); served when given. */
   control?: EmulatorControl;
+  /** The live console at `/` (emulator/console/); served when given, with `control`. */
+  console?: Omit<ConsoleSettings, "control">;
 }
 
 /**
@@ -177,6 +180,8 @@ export function createEmulatorServer(
   const router = new Router<RouteAccess>();
   registerRoutes(router, em);
   if (settings.control) registerEmulatorControl(router, settings.control);
+  if (settings.control && settings.console)
+    registerConsole(router, em, { ...settings.console, control: settings.control });
   // Minted API tokens (emulator/routes/tokens.ts), found by the hash of their value.
   const tokens = em.state.collection(TOKENS_COLLECTION);
 

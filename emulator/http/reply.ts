@@ -10,6 +10,8 @@ export interface Reply {
   status: number;
   /** Sent as JSON; undefined for an empty body. */
   body?: unknown;
+  /** Sent as it is instead of `body`, with the `Content-Type` its headers give (the console's page and assets). */
+  text?: string;
   /** Headers beside those the server sets on every response; `Content-Type`/`-Length` come from the body. */
   headers?: Record<string, string>;
 }
@@ -39,6 +41,11 @@ export function errorReply(
 export function writeReply(res: ServerResponse, reply: Reply): void {
   res.statusCode = reply.status;
   for (const [k, v] of Object.entries(reply.headers ?? {})) res.setHeader(k, v);
+  if (reply.text !== undefined) {
+    res.setHeader("Content-Length", Buffer.byteLength(reply.text));
+    res.end(reply.text);
+    return;
+  }
   if (reply.body === undefined) {
     res.end();
     return;

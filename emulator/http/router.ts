@@ -62,7 +62,8 @@ export class Router<A> {
   match(method: string, path: string): RouteMatch<A> {
     let parts: string[];
     try {
-      parts = path.split("/").slice(1).map(decodeURIComponent);
+      // The root has no segment (the console's page lives there); any other path's empty segments count.
+      parts = path === "/" ? [] : path.split("/").slice(1).map(decodeURIComponent);
     } catch {
       return { kind: "not-found" };
     }

@@ -138,7 +138,7 @@ function typeOf(v: unknown): string | undefined {
  * also after the map field was removed (axiomhq/axiom-go axiom/datasets_integration_test.go,
  * TestIngestWithMapFields). A field seen with more than one type lists them joined by `|`.
  */
-function seenFields(events: readonly StoredEvent[]): Map<string, Set<string>> {
+export function seenFields(events: readonly StoredEvent[]): Map<string, Set<string>> {
   const fields = new Map<string, Set<string>>();
   if (events.length === 0) return fields;
   fields.set("_time", new Set(["datetime"]));
