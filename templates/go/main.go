@@ -46,9 +46,10 @@ func program(ctx *pulumi.Context) error {
 		Name:        pulumi.String(project + " errors"),
 		Description: pulumi.String("More than 10 error events in five minutes."),
 		Type:        obs.MonitorTypeThreshold,
-		// Reading the dataset's name from the resource makes the monitor wait for it.
-		AplQuery: pulumi.Sprintf(
-			"['%s'] | where level == 'error' | summarize count() by bin_auto(_time)", logs.Name),
+		// Reading the dataset's name from the resource makes the monitor wait for it. One count over the five-minute
+		// range, as the description says (by bin_auto(_time), the threshold would apply to bins of a size the range
+		// picks).
+		AplQuery:        pulumi.Sprintf("['%s'] | where level == 'error' | summarize count()", logs.Name),
 		Operator:        obs.MonitorOperatorAbove,
 		Threshold:       pulumi.Float64(10),
 		IntervalMinutes: pulumi.Int(5),
