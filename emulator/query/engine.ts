@@ -151,6 +151,7 @@ async function drain(
     left -= take;
     const end = i + take * step;
     for (; i !== end; i += step) {
+      if (budget.overdue()) await budget.pause();
       const ev = events[i];
       let row: Row | undefined = ev;
       if (one) {

@@ -654,6 +654,8 @@ async function join(
         if (matches) for (const r of matches) matchedRight.add(r);
         break;
     }
+    // A left row's matches may be thousands of rows: the slice ends on time too.
+    if (env.budget.overdue(1 + (matches?.length ?? 0))) await env.budget.pause();
   }
   if (kind === "leftanti" || kind === "leftsemi") return { rows: out, ...leftColumns };
   if (kind === "rightanti" || kind === "rightsemi") {
@@ -803,7 +805,7 @@ function lowerMvExpand(o: Extract<Operator, { op: "mv-expand" }>, ctx: CompileCo
       if (work >= env.budget.rowsPerSlice) {
         work = 0;
         await env.budget.checkpoint();
-      }
+      } else if (env.budget.overdue(n)) await env.budget.pause();
     }
     const extra = [...cols.map((c) => c.name), ...(itemIndex ? [itemIndex] : [])];
     return {
