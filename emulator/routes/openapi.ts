@@ -161,12 +161,14 @@ const MONITOR_RUN: JsonSchema = object(
     time: { type: "string", format: "date-time" },
     windowStart: { type: "string", format: "date-time" },
     windowEnd: { type: "string", format: "date-time" },
-    state: { enum: ["open", "closed", "ok", "error"] },
+    state: { enum: ["open", "closed", "ok", "error", "skipped"] },
     values: {
       type: "array",
       items: object({ group: { type: "object" }, value: { type: ["number", "null"] } }, ["group", "value"]),
     },
     error: { type: "string" },
+    reason: { type: "string" },
+    startedAt: { type: "string", format: "date-time" },
     notifications: { type: "integer", minimum: 0 },
     alerts: {
       type: "array",
