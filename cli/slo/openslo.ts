@@ -172,10 +172,11 @@ export function convertOpenSloFiles(files: readonly OpenSloFile[]): OpenSloConve
   }
   if (problems.length > 0) throw new OpenSloError(problems);
 
+  // Every object of a kind by name: a reference to a name that two objects hold is refused as ambiguous.
   const byName = (kind: string) => {
-    const map = new Map<string, Entry>();
+    const map = new Map<string, Entry[]>();
     for (const e of entries)
-      if (e.kind === kind && e.name !== undefined && !map.has(e.name)) map.set(e.name, e);
+      if (e.kind === kind && e.name !== undefined) map.set(e.name, [...(map.get(e.name) ?? []), e]);
     return map;
   };
   const slis = byName("SLI");
@@ -224,8 +225,8 @@ export function convertOpenSlo(text: string): ConvertedSlo[] {
 /** One SLO as the component's inputs, or undefined after adding its problems. */
 function convertSlo(
   entry: Entry,
-  slis: Map<string, Entry>,
-  dataSources: Map<string, Entry>,
+  slis: Map<string, Entry[]>,
+  dataSources: Map<string, Entry[]>,
   problems: string[],
 ): ConvertedSlo | undefined {
   const { doc, name, prefix } = entry;
@@ -274,10 +275,13 @@ function convertSlo(
   let indicatorPath = "spec.indicator";
   const ref = at(doc, "spec.indicatorRef");
   if (indicator === undefined && typeof ref === "string") {
-    const sli = slis.get(ref);
+    const found = slis.get(ref) ?? [];
+    const sli = found.length === 1 ? found[0] : undefined;
     indicator = sli?.doc;
     indicatorPath = `SLI ${ref}`;
-    if (!sli) fail("spec.indicatorRef", `names the SLI ${JSON.stringify(ref)}, which the files do not hold`);
+    if (found.length === 0)
+      fail("spec.indicatorRef", `names the SLI ${JSON.stringify(ref)}, which the files do not hold`);
+    else if (!sli) fail("spec.indicatorRef", ambiguous("SLI", ref, found));
     else uses.push(sli);
   } else if (indicator === undefined)
     fail("spec.indicator", "is required (or spec.indicatorRef naming an SLI of the files)");
@@ -359,22 +363,35 @@ function convertSlo(
   return converted;
 }
 
+/** The refusal of a reference to a name that several objects of the kind hold. */
+function ambiguous(kind: string, name: string, found: Entry[]): string {
+  const where = found.map((e) => e.prefix.replace(/: $/, "")).filter(Boolean);
+  return (
+    `names the ${kind} ${JSON.stringify(name)}, which ${found.length} objects of the files are named` +
+    (where.length > 0 ? ` (in ${[...new Set(where)].join(", ")})` : "") +
+    ": the reference is ambiguous"
+  );
+}
+
 /** A ratio's metric source as its dataset and predicate: its DataSource followed, its APL read. */
 function readMetricSource(
   source: unknown,
   path: string,
-  dataSources: Map<string, Entry>,
+  dataSources: Map<string, Entry[]>,
   fail: (path: string, why: string) => void,
   uses: Entry[],
 ): { dataset: string; predicate?: string } | undefined {
   const ref = at(source, "metricSourceRef");
   let from: Entry | undefined;
   if (ref !== undefined) {
-    from = typeof ref === "string" ? dataSources.get(ref) : undefined;
+    const found = typeof ref === "string" ? (dataSources.get(ref) ?? []) : [];
+    from = found.length === 1 ? found[0] : undefined;
     if (!from) {
       fail(
         `${path}.metricSourceRef`,
-        `names the DataSource ${JSON.stringify(ref)}, which the files do not hold`,
+        found.length > 1
+          ? ambiguous("DataSource", ref as string, found)
+          : `names the DataSource ${JSON.stringify(ref)}, which the files do not hold`,
       );
       return undefined;
     }

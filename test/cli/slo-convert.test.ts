@@ -360,6 +360,14 @@ describe("OpenSLO as it is written", () => {
       withSource("            spec:\n              query: \"['http-logs'] | where status >= 500\""),
       "SLO checkout-errors: spec.indicator.spec.ratioMetric.bad.metricSource.type: is required (or metricSourceRef naming a DataSource of type Axiom)",
     ],
+    [
+      "a name two DataSources hold",
+      MULTI.replace("  name: prom\n", "  name: axiom-http\n"),
+      ["bad", "total"].map(
+        (key) =>
+          `SLO checkout-errors: spec.indicator.spec.ratioMetric.${key}.metricSource.metricSourceRef: names the DataSource "axiom-http", which 2 objects of the files are named (in f.yaml): the reference is ambiguous`,
+      ),
+    ],
   ])("metricSourceRef: %s is refused, naming the field", (_rule, text, problem) => {
     let error: unknown;
     try {
@@ -368,7 +376,7 @@ describe("OpenSLO as it is written", () => {
       error = e;
     }
     expect(error).toBeInstanceOf(OpenSloError);
-    expect((error as OpenSloError).problems).toEqual([`f.yaml: ${problem}`]);
+    expect((error as OpenSloError).problems).toEqual([problem].flat().map((p) => `f.yaml: ${p}`));
   });
 
   /** The OpenSLO project's own v1 examples (test/fixtures/openslo-v1/README.md: their source and license). */
