@@ -17,9 +17,16 @@
  * Unexpected. A notification that no expectation's monitor, action, notifier, group and time describe is listed as
  * unexpected, and fails the test unless the file says `unexpected: ignore` (as promtool fails on an alert it was not
  * told to expect).
+ *
+ * Strict. A test passes only if what it tested ran (as promtool fails a test on a rule it cannot evaluate): a run
+ * whose query failed fails it, and so does a notification that failed to render or deliver, unless an expectation
+ * asks for that failure (`outcome: failed`). A held send (a vendor's host the emulator does not call) is not a
+ * failure. The file's `allow:` lets either pass, as a warning that names it.
  */
 import type { MonitorRun, OutboxEntry } from "../../emulator";
+import type { RunWarning } from "./check";
 import type { ResolvedExpectation } from "./load";
+import type { Allowance } from "./schema";
 
 /** One alert event as the outbox shows it: what a monitor sent at one time, for one group, to its notifiers. */
 export interface GotAlert {
@@ -45,12 +52,45 @@ export interface ExpectationResult {
   hints: string[];
 }
 
+/**
+ * What ran and failed: a monitor's runs whose query failed, or a notifier's sends that failed to render or deliver
+ * (that no expectation asked for with `outcome: failed`), one per monitor (and notifier).
+ */
+export interface RunFailure {
+  kind: "query-failed" | "notification-failed";
+  monitor: string;
+  /** The notifier, for a failed notification. */
+  notifier?: string;
+  /** How many failed, and of how many (runs of the monitor; its sends to that notifier). */
+  failed: number;
+  of: number;
+  /** When the first one was, ms since the epoch. */
+  firstMs: number;
+  /** The first one's error: the engine's, the template's, the receiver's answer. */
+  error: string;
+  /** For a failed query: where the monitor's `aplQuery` is written. */
+  query?: SourcePosition;
+  /** The whole failure, in words, as printed. */
+  message: string;
+}
+
+/** A place in a file. */
+export interface SourcePosition {
+  file: string;
+  line?: number;
+  column?: number;
+}
+
 /** The whole comparison. */
 export interface Comparison {
   rows: ExpectationResult[];
   /** Notifications no expectation describes. */
   unexpected: GotAlert[];
-  /** Whether the test passes: every row ok, and no unexpected notification unless they are ignored. */
+  /** Failed runs and sends that fail the test (the strict rule above). */
+  failures: RunFailure[];
+  /** Failed runs and sends the file's `allow:` lets pass. */
+  allowed: RunWarning[];
+  /** Whether the test passes: every row ok, no unexpected notification unless they are ignored, no failure. */
   ok: boolean;
 }
 
@@ -62,6 +102,8 @@ export interface MonitorFacts {
   name: string;
   operator?: string;
   threshold?: number;
+  /** Where its `aplQuery` is written, for a failed run's message. */
+  query?: SourcePosition;
 }
 
 /** What the comparison needs of the run besides the outbox. */
@@ -76,6 +118,8 @@ export interface RunFacts {
   /** Every run the clock made (for group keys and failed queries). */
   runs: readonly MonitorRun[];
   unexpected: "fail" | "ignore";
+  /** What the file's `allow:` lets pass. */
+  allow?: ReadonlySet<Allowance>;
 }
 
 /** An offset from start as text: `+1h5m`, `-7d`, `+0s`, `+30.5s`. */
@@ -216,6 +260,8 @@ export function compare(
   const alerts = gotAlerts(outbox, facts);
   /** Entries some expectation describes, as `alertIndex:entryIndex`. */
   const claimed = new Set<string>();
+  /** Failed entries an expectation asks for (`outcome: failed`): these failures are what was tested. */
+  const expectedFailures = new Set<string>();
   const rows = expectations.map((e): ExpectationResult => {
     const monitor = facts.monitors.get(e.monitorKey)!;
     const action = e.action ?? "Open";
@@ -236,6 +282,7 @@ export function compare(
       // Without a notifier or an outcome, the alert itself is what is expected, sent to anyone or no one.
       if (entries.length === 0 && (e.notifierKey !== undefined || e.outcome !== undefined)) return;
       for (const { ei } of entries) claimed.add(`${ai}:${ei}`);
+      if (e.outcome === "failed") for (const { ei } of entries) expectedFailures.add(`${ai}:${ei}`);
       // Without a notifier, an alert counts once whatever number of notifiers it went to.
       if (e.notifierKey === undefined) {
         for (const ei of a.entries.keys()) claimed.add(`${ai}:${ei}`);
@@ -266,8 +313,103 @@ export function compare(
     const rest = a.entries.filter((_, ei) => !claimed.has(`${ai}:${ei}`));
     if (rest.length > 0) unexpected.push({ ...a, entries: rest });
   });
-  const ok = rows.every((r) => r.ok) && (facts.unexpected === "ignore" || unexpected.length === 0);
-  return { rows, unexpected, ok };
+  const { failures, allowed } = failuresOf(alerts, expectedFailures, facts);
+  const ok =
+    rows.every((r) => r.ok) &&
+    (facts.unexpected === "ignore" || unexpected.length === 0) &&
+    failures.length === 0;
+  return { rows, unexpected, failures, allowed, ok };
+}
+
+/** `file:line:column`, as far as known. */
+export function formatPosition(p: SourcePosition): string {
+  return `${p.file}${p.line === undefined ? "" : `:${p.line}${p.column === undefined ? "" : `:${p.column}`}`}`;
+}
+
+/** The failed runs and sends of the run, by the strict rule (module comment); those `allow:` lets pass apart. */
+function failuresOf(
+  alerts: readonly GotAlert[],
+  expectedFailures: ReadonlySet<string>,
+  facts: RunFacts,
+): { failures: RunFailure[]; allowed: RunWarning[] } {
+  const found: RunFailure[] = [];
+  const runsOf = new Map<string, { total: number; failed: MonitorRun[] }>();
+  for (const run of facts.runs) {
+    const key = facts.monitorKeyOfId.get(run.monitorId);
+    if (key === undefined) continue;
+    let entry = runsOf.get(key);
+    if (!entry) runsOf.set(key, (entry = { total: 0, failed: [] }));
+    entry.total++;
+    if (run.state === "error") entry.failed.push(run);
+  }
+  for (const [monitor, { total, failed }] of runsOf) {
+    if (failed.length === 0) continue;
+    const first = failed[0];
+    const firstMs = Date.parse(first.time);
+    const query = facts.monitors.get(monitor)?.query;
+    const error = first.error ?? "no reason given";
+    found.push({
+      kind: "query-failed",
+      monitor,
+      failed: failed.length,
+      of: total,
+      firstMs,
+      error,
+      query,
+      message:
+        `monitor ${monitor}: ${failed.length} of its ${total} runs failed, the first at ${formatOffset(firstMs - facts.startMs)}: ${error}` +
+        (query ? ` (its aplQuery: ${formatPosition(query)})` : ""),
+    });
+  }
+  const sends = new Map<
+    string,
+    { monitor: string; notifier: string; total: number; failed: GotAlert[]; reasons: string[] }
+  >();
+  alerts.forEach((a, ai) =>
+    a.entries.forEach((entry, ei) => {
+      const key = JSON.stringify([a.monitorKey, entry.notifierKey]);
+      let s = sends.get(key);
+      if (!s)
+        sends.set(
+          key,
+          (s = { monitor: a.monitorKey, notifier: entry.notifierKey, total: 0, failed: [], reasons: [] }),
+        );
+      s.total++;
+      if (entry.outcome === "failed" && !expectedFailures.has(`${ai}:${ei}`)) {
+        s.failed.push(a);
+        s.reasons.push(entry.reason ?? "no reason given");
+      }
+    }),
+  );
+  for (const s of sends.values()) {
+    if (s.failed.length === 0) continue;
+    const firstMs = s.failed[0].timeMs;
+    found.push({
+      kind: "notification-failed",
+      monitor: s.monitor,
+      notifier: s.notifier,
+      failed: s.failed.length,
+      of: s.total,
+      firstMs,
+      error: s.reasons[0],
+      message: `notifier ${s.notifier}: ${s.failed.length} of the ${s.total} notifications from monitor ${s.monitor} failed, the first at ${formatOffset(firstMs - facts.startMs)}: ${s.reasons[0]}; expect them with outcome: failed if that is what the test is for`,
+    });
+  }
+  const failures: RunFailure[] = [];
+  const allowed: RunWarning[] = [];
+  for (const f of found) {
+    const allowance = f.kind === "query-failed" ? "failed-queries" : "failed-notifications";
+    if (facts.allow?.has(allowance))
+      allowed.push({
+        kind: "allowed",
+        monitor: f.monitor,
+        notifier: f.notifier,
+        ...f.query,
+        message: `allowed by the file's allow: ${allowance}: ${f.message}`,
+      });
+    else failures.push(f);
+  }
+  return { failures, allowed };
 }
 
 /** What came nearest to a failed expectation, in words. */

@@ -9,9 +9,21 @@ import { dirname, resolve } from "node:path";
 import { parseRfc3339Ns } from "../../provider/time";
 import { formatOffset } from "./compare";
 import { testEvents, type TestEvent } from "./generate";
-import { buildModel, EVERYTHING, type TestModel } from "./model";
-import { AlertTestFileSchema, DEFAULT_START, type AlertTestFile, type Expectation } from "./schema";
-import { FileProblems, SourceDocument, type Problem } from "./source";
+import { checkMonitor, checkNotifier, standInWarning, type RunWarning } from "./check";
+import { buildModel, refusedMessage, type TestModel } from "./model";
+import {
+  AlertTestFileSchema,
+  DEFAULT_START,
+  EventEntrySchema,
+  ExpectationSchema,
+  type AlertTestFile,
+  type Allowance,
+  type Expectation,
+} from "./schema";
+import { didYouMean } from "./suggest";
+import { FileProblems, SourceDocument, type DocPath, type Problem } from "./source";
+import { issuePath } from "../../provider/schemas/common";
+import type { MonitorCreate } from "../../provider/schemas/monitor";
 
 /** An expectation with its monitor and notifier found in the model. */
 export interface ResolvedExpectation extends Expectation {
@@ -30,9 +42,13 @@ export interface LoadedTest {
   untilMs: number;
   deliver: "receiver" | "declared";
   unexpected: "fail" | "ignore";
+  /** What the file's `allow:` lets pass (a warning instead of a failure). */
+  allow: ReadonlySet<Allowance>;
   model: TestModel;
   events: TestEvent[];
   expectations: ResolvedExpectation[];
+  /** What the checks found worth saying that fails nothing: stand-ins, bin_auto. */
+  warnings: RunWarning[];
 }
 
 /**
@@ -112,7 +128,50 @@ function findByName<T extends { key: string; inputs: { name: string } }>(
   return byName.length === 1 ? byName[0] : byName.length > 1 ? byName : undefined;
 }
 
-/** Reads, checks and resolves one alert-test file. `file` is resolved against `cwd` (default: the process's). */
+/** The file's fields that parsed; an entry of `events` or `expect` that did not is `undefined`, keeping its place. */
+type PartialFile = Partial<Omit<AlertTestFile, "events" | "expect">> & {
+  events?: (AlertTestFile["events"] extends (infer E)[] | undefined ? E | undefined : never)[];
+  expect?: (Expectation | undefined)[];
+};
+
+/**
+ * The file checked against its schema, every problem in `problems`, and what parsed of it: each top-level field on
+ * its own and each entry of `events` and `expect` on its own, so that one mistake does not hide the checks of the
+ * rest (the monitors, the names, the expectations).
+ */
+function parseFile(doc: SourceDocument, problems: Problem[]): PartialFile {
+  try {
+    return doc.parseWith(AlertTestFileSchema);
+  } catch (err) {
+    if (!(err instanceof FileProblems)) throw err;
+    problems.push(...err.problems);
+  }
+  const value = doc.value as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  const ok = <T>(schema: { safeParse: (v: unknown) => { success: boolean; data?: T } }, v: unknown) => {
+    const r = schema.safeParse(v);
+    return r.success ? r.data : undefined;
+  };
+  for (const [key, schema] of Object.entries(AlertTestFileSchema.shape)) {
+    if (!(key in value)) continue;
+    const v = value[key];
+    if (key === "events" && Array.isArray(v)) out.events = v.map((e) => ok(EventEntrySchema, e));
+    else if (key === "expect" && Array.isArray(v)) out.expect = v.map((e) => ok(ExpectationSchema, e));
+    else out[key] = ok(schema as never, v);
+  }
+  return out as PartialFile;
+}
+
+/** Every name an entry answers to: its resource name and its `name`. */
+const namesOf = (items: readonly { key: string; inputs: { name: string } }[]) =>
+  items.flatMap((i) => [i.key, i.inputs.name]);
+
+/**
+ * Reads, checks and resolves one alert-test file. `file` is resolved against `cwd` (default: the process's).
+ * Everything that can be checked before the clock starts is, and every problem is thrown at once: the file's
+ * fields, the stack's preview, every monitor's query (compiled by the emulator's engine) and every custom webhook's
+ * template, the names that lead nowhere (with the nearest name), and the bounds.
+ */
 export async function loadAlertTest(file: string, cwd = process.cwd()): Promise<LoadedTest> {
   const path = resolve(cwd, file);
   let text: string;
@@ -136,20 +195,28 @@ export async function loadAlertTest(file: string, cwd = process.cwd()): Promise<
         "must be a map with until:, expect: and the monitors to test (see docs/testing-alerts.md)",
       ),
     ]);
-  const parsed = doc.parseWith(AlertTestFileSchema);
+  const problems: Problem[] = [];
+  const parsed = parseFile(doc, problems);
   const startMs = Number(parseRfc3339Ns(parsed.start ?? DEFAULT_START)! / 1_000_000n);
+  const stackGiven = "stack" in (doc.value as object);
 
-  const preview = parsed.stack ? await readStackPreview(doc, parsed.stack, dirname(path)) : undefined;
-  const { model, problems, leftOut } = buildModel(parsed, doc, preview);
-  /** Names of entries the model left out for their own problems: an expectation naming one is not blamed too. */
-  const refused = new Set([
-    ...leftOut,
-    ...Object.keys(parsed.monitors ?? {}),
-    ...Object.keys(parsed.notifiers ?? {}),
-  ]);
+  let preview: SourceDocument | undefined;
+  if (parsed.stack) {
+    try {
+      preview = await readStackPreview(doc, parsed.stack, dirname(path));
+    } catch (err) {
+      if (!(err instanceof FileProblems)) throw err;
+      problems.push(...err.problems);
+    }
+  }
+  const built = buildModel(parsed as AlertTestFile, doc, preview);
+  const { model, refused } = built;
+  problems.push(...built.problems);
+  // A stack that could not be read (or was refused) declares nothing that can be told apart.
+  if (stackGiven && preview === undefined) refused.everything = true;
   if (model.monitors.length === 0 && problems.length === 0) {
     // Every expectation would name a missing monitor: the one cause is said once.
-    refused.add(EVERYTHING);
+    refused.everything = true;
     problems.push(
       parsed.stack
         ? doc.problem(
@@ -159,41 +226,96 @@ export async function loadAlertTest(file: string, cwd = process.cwd()): Promise<
         : doc.problem([], "declares no monitor: give stack: or monitors:"),
     );
   }
-  const runs = model.monitors.map((m) => ({
-    key: m.key,
-    intervalMs: Number(m.inputs.intervalMinutes ?? 1) * 60_000,
-  }));
-  const totalRuns = runs.reduce((n, m) => n + runsOf(startMs, parsed.until, m.intervalMs), 0);
-  if (totalRuns > MAX_RUNS) {
-    const each = runs
-      .map((m) => `${m.key} every ${formatOffset(m.intervalMs).slice(1)}`)
-      .slice(0, 5)
-      .join(", ");
-    problems.push(
-      doc.problem(
-        ["until"],
-        `makes ${totalRuns.toLocaleString("en-US")} monitor runs (${each}${runs.length > 5 ? ", …" : ""}), past the ${MAX_RUNS.toLocaleString("en-US")} a test may make; shorten until or lengthen intervalMinutes`,
-      ),
-    );
-  }
+
   const { events, problems: eventProblems } = testEvents(parsed.events ?? [], startMs, (p, m) =>
     doc.problem(p, m),
   );
   problems.push(...eventProblems);
 
+  // The monitors' queries and the notifiers' templates, as the emulator will read them.
+  const warnings: RunWarning[] = [];
+  // The datasets the test creates, and those its refused events name (their own problems are said).
+  const rawEvents = (doc.value as { events?: unknown }).events;
+  const datasets = [
+    ...new Set([
+      ...model.datasets.map((d) => d.name),
+      ...(Array.isArray(rawEvents) ? rawEvents : []).flatMap((e: unknown) => {
+        const entry = e as { dataset?: unknown; generate?: { dataset?: unknown } } | null;
+        const name = entry?.generate?.dataset ?? entry?.dataset;
+        return typeof name === "string" ? [name] : [];
+      }),
+    ]),
+  ];
+  for (const m of [...model.monitors]) {
+    const checked = checkMonitor(m, datasets);
+    warnings.push(...checked.warnings);
+    if (checked.problems.length === 0) continue;
+    problems.push(...checked.problems);
+    // Refused: an expectation naming it says why, rather than that no monitor has its name.
+    for (const name of [m.key, m.inputs.name])
+      if (!refused.monitors.has(name)) refused.monitors.set(name, checked.problems[0]);
+    model.monitors.splice(model.monitors.indexOf(m), 1);
+  }
+  // A monitor of the file refused for another field still has its query checked, so that its every problem is
+  // said at once (its warnings are not: it does not run).
+  for (const [key, inputs] of Object.entries(parsed.monitors ?? {})) {
+    const m = inputs as Record<string, unknown>;
+    if (model.monitors.some((x) => x.key === key) || typeof m?.aplQuery !== "string") continue;
+    const place = { doc, path: ["monitors", key], field: (f: DocPath) => issuePath(["monitors", key, ...f]) };
+    const origin = `${doc.file}:${doc.lineOf(["monitors", key])}`;
+    const monitor = { key, inputs: m as unknown as MonitorCreate, origin, place };
+    if (refused.monitors.get(key)?.field !== place.field(["aplQuery"]))
+      problems.push(...checkMonitor(monitor, datasets).problems);
+  }
+  for (const n of model.notifiers) {
+    problems.push(...checkNotifier(n));
+    const standIn = standInWarning(n);
+    if (standIn) warnings.push(standIn);
+  }
+
+  if (parsed.until !== undefined) {
+    const runs = model.monitors.map((m) => ({
+      key: m.key,
+      intervalMs: Number(m.inputs.intervalMinutes ?? 1) * 60_000,
+    }));
+    const totalRuns = runs.reduce((n, m) => n + runsOf(startMs, parsed.until!, m.intervalMs), 0);
+    if (totalRuns > MAX_RUNS) {
+      const each = runs
+        .map((m) => `${m.key} every ${formatOffset(m.intervalMs).slice(1)}`)
+        .slice(0, 5)
+        .join(", ");
+      problems.push(
+        doc.problem(
+          ["until"],
+          `makes ${totalRuns.toLocaleString("en-US")} monitor runs (${each}${runs.length > 5 ? ", …" : ""}), past the ${MAX_RUNS.toLocaleString("en-US")} a test may make; shorten until or lengthen intervalMinutes`,
+        ),
+      );
+    }
+  }
+
   const expectations: ResolvedExpectation[] = [];
-  parsed.expect.forEach((e, index) => {
+  (parsed.expect ?? []).forEach((e, index) => {
+    if (e === undefined) return; // its own problems are said
     const monitor = findByName(model.monitors, e.monitor);
     const describe = (items: { key: string }[]) => items.map((i) => i.key).join(", ");
-    if (monitor === undefined && (refused.has(e.monitor) || refused.has(EVERYTHING)) && problems.length > 0)
-      return;
-    if (monitor === undefined || Array.isArray(monitor)) {
+    if (monitor === undefined) {
+      const why = refused.monitors.get(e.monitor);
+      if (why === undefined && refused.everything) return; // the one cause is said already
       problems.push(
         doc.problem(
           ["expect", index, "monitor"],
-          monitor === undefined
-            ? `names no monitor of this test (${describe(model.monitors)})`
-            : `is the name of several monitors (${describe(monitor)}); use the resource name`,
+          why
+            ? refusedMessage("monitor", e.monitor, why)
+            : `names no monitor of this test (${describe(model.monitors) || "none"})${didYouMean(e.monitor, [...namesOf(model.monitors), ...refused.monitors.keys()])}`,
+        ),
+      );
+      return;
+    }
+    if (Array.isArray(monitor)) {
+      problems.push(
+        doc.problem(
+          ["expect", index, "monitor"],
+          `is the name of several monitors (${describe(monitor)}); use the resource name`,
         ),
       );
       return;
@@ -201,19 +323,24 @@ export async function loadAlertTest(file: string, cwd = process.cwd()): Promise<
     let notifierKey: string | undefined;
     if (e.notifier !== undefined) {
       const notifier = findByName(model.notifiers, e.notifier);
-      if (
-        notifier === undefined &&
-        (refused.has(e.notifier) || refused.has(EVERYTHING)) &&
-        problems.length > 0
-      )
-        return;
-      if (notifier === undefined || Array.isArray(notifier)) {
+      if (notifier === undefined) {
+        const why = refused.notifiers.get(e.notifier);
+        if (why === undefined && refused.everything) return;
         problems.push(
           doc.problem(
             ["expect", index, "notifier"],
-            notifier === undefined
-              ? `names no notifier of this test (${describe(model.notifiers) || "none declared"})`
-              : `is the name of several notifiers (${describe(notifier)}); use the resource name`,
+            why
+              ? refusedMessage("notifier", e.notifier, why)
+              : `names no notifier of this test (${describe(model.notifiers) || "none declared"})${didYouMean(e.notifier, [...namesOf(model.notifiers), ...refused.notifiers.keys()])}`,
+          ),
+        );
+        return;
+      }
+      if (Array.isArray(notifier)) {
+        problems.push(
+          doc.problem(
+            ["expect", index, "notifier"],
+            `is the name of several notifiers (${describe(notifier)}); use the resource name`,
           ),
         );
         return;
@@ -222,7 +349,7 @@ export async function loadAlertTest(file: string, cwd = process.cwd()): Promise<
     }
     for (const bound of ["at", "after", "by"] as const) {
       const v = e[bound];
-      if (v !== undefined && v > parsed.until)
+      if (v !== undefined && parsed.until !== undefined && v > parsed.until)
         problems.push(
           doc.problem(
             ["expect", index, bound],
@@ -243,11 +370,13 @@ export async function loadAlertTest(file: string, cwd = process.cwd()): Promise<
   return {
     file,
     startMs,
-    untilMs: parsed.until,
+    untilMs: parsed.until!,
     deliver: parsed.deliver ?? "receiver",
     unexpected: parsed.unexpected ?? "fail",
+    allow: new Set(parsed.allow ?? []),
     model,
     events,
     expectations,
+    warnings,
   };
 }

@@ -9,6 +9,7 @@
  */
 import type { z } from "zod";
 import {
+  MONITOR_OPERATORS,
   monitorCrossFieldIssues,
   MonitorFieldsSchema,
   MonitorInputSchema,
@@ -25,7 +26,8 @@ import { VirtualFieldInputSchema, type VirtualFieldCreate } from "../../provider
 import { DatasetNameSchema } from "../../provider/schemas/dataset";
 import { issuePath } from "../../provider/schemas/common";
 import type { AlertTestFile } from "./schema";
-import { FileProblems, type DocPath, type Problem, type SourceDocument } from "./source";
+import { didYouMean } from "./suggest";
+import { FileProblems, offsetOf, type DocPath, type Problem, type SourceDocument } from "./source";
 import {
   hiddenPaths,
   readPreview,
@@ -36,8 +38,31 @@ import {
   type StackResource,
 } from "./stack";
 
-/** In `leftOut`: the whole stack could not be read, so any name may have been its. */
-export const EVERYTHING = "*";
+/** Where an entry is written, so that a check made later (its query, its template) names its place. */
+export interface Place {
+  doc: SourceDocument;
+  /** The entry's inputs in `doc`. */
+  path: DocPath;
+  /** How a problem names a field of it: `monitors.errors.aplQuery`, or `Monitor errors: aplQuery` in a preview. */
+  field: (field: DocPath) => string;
+}
+
+/** A problem at `field` of the entry at `place`; `offset` places it inside that field's string value. */
+export function problemAt(place: Place, field: DocPath, message: string, offset?: number): Problem {
+  const path = [...place.path, ...field];
+  const position =
+    offset === undefined ? place.doc.positionOf(path) : place.doc.positionInValue(path, offset);
+  return { file: place.doc.file, ...position, field: place.field(field), message };
+}
+
+/** The entries a test refused, by resource name and by `name`, each with its first problem: what names one says
+ * why it is missing. */
+export interface Refusals {
+  monitors: Map<string, Problem>;
+  notifiers: Map<string, Problem>;
+  /** The stack's preview could not be read: any name may have been its. */
+  everything: boolean;
+}
 
 /** A notifier of the test. */
 export interface TestNotifier {
@@ -46,8 +71,14 @@ export interface TestNotifier {
   inputs: NotifierCreate;
   /** Whether its URL was a secret or unknown in the preview, so it must go to the receiver whatever `deliver` says. */
   urlHidden: boolean;
+  /**
+   * Why it runs as a stand-in rather than as declared, when it does: the preview hid its `properties` (it runs as a
+   * plain webhook to the receiver) or a key of its channel (a stand-in value is sent in its place).
+   */
+  standIn?: string;
   /** Where it was declared, for messages. */
   origin: string;
+  place: Place;
 }
 
 /** A monitor of the test; `inputs.notifierIds` hold notifier keys until the run maps them to ids. */
@@ -55,6 +86,7 @@ export interface TestMonitor {
   key: string;
   inputs: MonitorCreate;
   origin: string;
+  place: Place;
 }
 
 /** A dataset to create. */
@@ -151,15 +183,21 @@ function parseInline<T>(
 function unhideNotifier(
   r: StackResource,
   problem: (field: DocPath, message: string) => void,
-): { inputs: Record<string, unknown>; urlHidden: boolean } {
+): { inputs: Record<string, unknown>; urlHidden: boolean; standIn?: string } {
   const inputs = structuredClone(r.inputs);
   let urlHidden = false;
+  /** The fields given a stand-in value, for the run's warning. */
+  const stoodIn: string[] = [];
   // The engine prints the whole `properties` as one secret when any field in it is secret (the native provider's
   // preview: `"properties": "[secret]"`), so not even the channel shows. The notifier then runs as a plain webhook
   // to the receiver: its wiring and timing are tested, not its channel's own request.
   if (inputs.properties === SECRET || inputs.properties === UNKNOWN) {
     inputs.properties = { webhook: { url: HIDDEN_URL } };
-    return { inputs, urlHidden: true };
+    return {
+      inputs,
+      urlHidden: true,
+      standIn: `the preview shows its properties as ${inputs.properties === UNKNOWN ? "unknown" : SECRET}, so not even its channel is known: it runs as a plain webhook to the test's receiver, which tests its wiring and timing, not its channel's own request; declare it under notifiers: (same resource name) to test that`,
+    };
   }
   const properties = inputs.properties;
   if (isObject(properties)) {
@@ -174,14 +212,20 @@ function unhideNotifier(
           if (!isObject(value)) config[field] = {};
           else
             for (const [h, v] of Object.entries(value))
-              if (v === UNKNOWN || v === SECRET) value[h] = STAND_IN_SECRET;
+              if (v === UNKNOWN || v === SECRET) {
+                value[h] = STAND_IN_SECRET;
+                stoodIn.push(`${channel}.${field}.${h}`);
+              }
         } else if (typeof value === "string") {
           if (field === "body" || field === "emails")
             problem(
               ["properties", channel, field],
               "is secret or unknown at preview; declare the notifier under notifiers: in the test file",
             );
-          else config[field] = STAND_IN_SECRET;
+          else {
+            config[field] = STAND_IN_SECRET;
+            stoodIn.push(`${channel}.${field}`);
+          }
         } else {
           problem(
             ["properties", channel, field],
@@ -198,7 +242,61 @@ function unhideNotifier(
         "is secret or unknown at preview; declare the notifier under notifiers: in the test file",
       );
   }
-  return { inputs, urlHidden };
+  return {
+    inputs,
+    urlHidden,
+    standIn:
+      stoodIn.length > 0
+        ? `the preview shows ${stoodIn.join(", ")} as ${SECRET}: the test sends ${JSON.stringify(STAND_IN_SECRET)} in ${stoodIn.length === 1 ? "its" : "their"} place, so the request is tested, not the real ${stoodIn.length === 1 ? "value" : "values"}`
+        : undefined,
+  };
+}
+
+/** Every name a notifier of the test answers to: resource names and names. */
+export function notifierNames(notifiers: ReadonlyMap<string, TestNotifier>): string[] {
+  return [...notifiers.values()].flatMap((n) => [n.key, n.inputs.name]);
+}
+
+/** What naming a refused entry says: that it was refused, and its first problem, where. */
+export function refusedMessage(kind: string, name: string, why: Problem): string {
+  const where =
+    why.line === undefined ? why.file : `${why.file}:${why.line}${why.column ? `:${why.column}` : ""}`;
+  // The reason's first clause: the whole of it is printed on its own line, where `where` points.
+  const reason = why.message.split("; ")[0];
+  return `names ${kind} ${name}, which this test refused at ${where} (${why.field ? `${why.field}: ` : ""}${reason})`;
+}
+
+/**
+ * The resource's operator message names every operator, AboveOrBelow included, which only an anomaly monitor may
+ * use: for any other, the ones it may use, and the nearest of them.
+ */
+function operatorProblem(p: Problem, inputs: Record<string, unknown>): Problem {
+  if (
+    !/(^|[.: ])operator$/.test(p.field) ||
+    !p.message.startsWith("must be one of") ||
+    inputs.type === "AnomalyDetection"
+  )
+    return p;
+  const allowed = MONITOR_OPERATORS.filter((o) => o !== "AboveOrBelow");
+  const given = typeof inputs.operator === "string" ? inputs.operator : "";
+  return {
+    ...p,
+    message: `must be one of ${allowed.join(", ")} (AboveOrBelow is only for AnomalyDetection)${didYouMean(given, allowed)}`,
+  };
+}
+
+/**
+ * A custom webhook's body refused for its template (`template: webhook:3: …`, Go names the line only) placed on the
+ * template's own line, where the value's start was given.
+ */
+function templateProblem(p: Problem, place: Place): Problem {
+  const line = /template: [^:\s]*:(\d+):/.exec(p.message)?.[1];
+  const field = ["properties", "customWebhook", "body"];
+  const body = place.doc.valueAt([...place.path, ...field]);
+  if (line === undefined || !p.field.endsWith("customWebhook.body") || typeof body !== "string") return p;
+  let offset = offsetOf(body, Number(line), 1);
+  offset += /^[ \t]*/.exec(body.slice(offset))![0].length;
+  return { ...p, ...place.doc.positionInValue([...place.path, ...field], offset) };
 }
 
 /** The key a `notifierIds` entry of the file names: `oncall-slack` or `${oncall-slack.id}`. */
@@ -214,14 +312,31 @@ export function buildModel(
   file: AlertTestFile,
   doc: SourceDocument,
   preview?: SourceDocument,
-): { model: TestModel; problems: Problem[]; leftOut: Set<string> } {
+): { model: TestModel; problems: Problem[]; refused: Refusals } {
   const problems: Problem[] = [];
-  /** Resource names and names of the entries left out for a problem of their own, so nothing else blames them. */
-  const leftOut = new Set<string>();
-  const leaveOut = (r: StackResource) => {
-    leftOut.add(r.name);
-    if (typeof r.inputs.name === "string") leftOut.add(r.inputs.name);
+  /** The entries left out for a problem of their own, by resource name and name: what names one says why. */
+  const refused: Refusals = { monitors: new Map(), notifiers: new Map(), everything: false };
+  const refuse = (kind: string, names: unknown[], problem: Problem | undefined) => {
+    const into = kind === "Monitor" ? refused.monitors : kind === "Notifier" ? refused.notifiers : undefined;
+    if (!into || !problem) return;
+    for (const n of names) if (typeof n === "string" && !into.has(n)) into.set(n, problem);
   };
+  const leaveOut = (r: StackResource) =>
+    refuse(
+      r.kind,
+      [r.name, r.inputs.name],
+      problems.findLast((p) => p.field.startsWith(`${r.kind} ${r.name}`)),
+    );
+  const stackPlace = (r: StackResource): Place => ({
+    doc: preview!,
+    path: r.path,
+    field: (field) => `${r.kind} ${r.name}${field.length ? `: ${issuePath(field)}` : ""}`,
+  });
+  const filePlace = (path: DocPath): Place => ({
+    doc,
+    path,
+    field: (field) => issuePath([...path, ...field]),
+  });
   const notifiers = new Map<string, TestNotifier>();
   const monitors = new Map<string, TestMonitor>();
   const datasets = new Map<string, TestDataset>();
@@ -239,7 +354,7 @@ export function buildModel(
     const read = readPreview(preview);
     problems.push(...read.problems);
     // A document that is no preview declares nothing: what names its resources is not blamed as well.
-    if (read.problems.length > 0) leftOut.add(EVERYTHING);
+    if (read.problems.length > 0) refused.everything = true;
     const stackNotifiers = read.resources.filter((r) => r.kind === "Notifier");
     const seen = new Map<string, StackResource>();
     for (const r of read.resources) {
@@ -263,11 +378,18 @@ export function buildModel(
       if (r.kind === "Notifier") {
         idsOfKey.set(r.name, r.ids);
         if (file.notifiers && r.name in file.notifiers) continue; // replaced by the file's own
-        const { inputs, urlHidden } = unhideNotifier(r, fail);
+        const { inputs, urlHidden, standIn } = unhideNotifier(r, fail);
         const parsed = parseStack(preview, r, NotifierInputSchema, inputs, problems);
         if (parsed === undefined) leaveOut(r);
         if (parsed === undefined) continue;
-        notifiers.set(r.name, { key: r.name, inputs: parsed as NotifierCreate, urlHidden, origin: r.urn });
+        notifiers.set(r.name, {
+          key: r.name,
+          inputs: parsed as NotifierCreate,
+          urlHidden,
+          standIn,
+          origin: r.urn,
+          place: stackPlace(r),
+        });
         idsOfKey.set(r.name, r.ids);
       } else if (r.kind === "Monitor") {
         if (file.monitors && r.name in file.monitors) continue; // replaced by the file's own
@@ -313,10 +435,13 @@ export function buildModel(
         inputs,
         urlHidden: false,
         origin: `${doc.file}:${doc.lineOf(["notifiers", key])}`,
+        place: filePlace(["notifiers", key]),
       });
     } catch (err) {
-      if (err instanceof FileProblems) problems.push(...err.problems);
-      else throw err;
+      if (!(err instanceof FileProblems)) throw err;
+      const own = err.problems.map((p) => templateProblem(p, filePlace(["notifiers", key])));
+      problems.push(...own);
+      refuse("Notifier", [key, isObject(value) ? value.name : undefined], own[0]);
     }
   }
 
@@ -350,10 +475,17 @@ export function buildModel(
         );
         continue;
       }
+      const before = problems.length;
       const parsed = parseStack(preview, r, MonitorInputSchema, inputs, problems);
+      for (let i = before; i < problems.length; i++) problems[i] = operatorProblem(problems[i], inputs);
       if (parsed === undefined) leaveOut(r);
       if (parsed !== undefined)
-        monitors.set(r.name, { key: r.name, inputs: parsed as MonitorCreate, origin: r.urn });
+        monitors.set(r.name, {
+          key: r.name,
+          inputs: parsed as MonitorCreate,
+          origin: r.urn,
+          place: stackPlace(r),
+        });
     }
   }
 
@@ -365,11 +497,14 @@ export function buildModel(
       const ids: string[] = [];
       for (const [i, entry] of (inputs.notifierIds ?? []).entries()) {
         const found = notifierKey(entry);
+        const why = refused.notifiers.get(referencedKey(entry)) ?? refused.notifiers.get(entry);
         if (found === undefined) {
           problems.push(
             doc.problem(
               ["monitors", k, "notifierIds", i],
-              `names no notifier of this test (${[...notifiers.keys()].join(", ") || "none declared"}): give a notifier's resource name or name`,
+              why
+                ? refusedMessage("notifier", referencedKey(entry), why)
+                : `names no notifier of this test (${[...notifiers.keys()].join(", ") || "none declared"}): give a notifier's resource name or name${didYouMean(referencedKey(entry), notifierNames(notifiers))}`,
             ),
           );
         } else ids.push(found);
@@ -378,10 +513,13 @@ export function buildModel(
         key: k,
         inputs: { ...inputs, notifierIds: ids },
         origin: `${doc.file}:${doc.lineOf(["monitors", k])}`,
+        place: filePlace(["monitors", k]),
       });
     } catch (err) {
-      if (err instanceof FileProblems) problems.push(...err.problems);
-      else throw err;
+      if (!(err instanceof FileProblems)) throw err;
+      const own = err.problems.map((p) => operatorProblem(p, isObject(value) ? value : {}));
+      problems.push(...own);
+      refuse("Monitor", [k, isObject(value) ? value.name : undefined], own[0]);
     }
   }
 
@@ -396,6 +534,7 @@ export function buildModel(
 
   for (const name of file.datasets ?? []) addDataset(name);
   for (const [i, entry] of (file.events ?? []).entries()) {
+    if (entry === undefined) continue; // refused by the file's schema, which said why
     const name = "generate" in entry ? entry.generate.dataset : entry.dataset;
     if (DatasetNameSchema.safeParse(name).success) addDataset(name);
     else problems.push(doc.problem(["events", i, "dataset"], "must be a dataset name"));
@@ -410,6 +549,6 @@ export function buildModel(
       virtualFields,
     },
     problems,
-    leftOut,
+    refused,
   };
 }

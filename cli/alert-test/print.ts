@@ -2,6 +2,7 @@
  * The comparison as text, promtool's way: one row per expectation, expected against got, marked ✓ or ✗, and under a
  * failed row what happened instead; then the notifications nobody expected.
  */
+import type { RunWarning } from "./check";
 import { describeAlert, formatOffset, type Comparison, type ExpectationResult } from "./compare";
 
 /** When an expectation looks, in words: `at +30m`, `by +45m`, `+10m..+45m`, `after +10m`, `any time`. */
@@ -34,15 +35,37 @@ function columns(rows: string[][]): string[] {
   );
 }
 
-/** The lines printed for one test file. */
-export function formatComparison(file: string, comparison: Comparison, startMs: number): string[] {
-  const { rows, unexpected } = comparison;
+/** `1 thing`, `2 things`. */
+const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+/** A warning's one line: its place, when it has one, then its words. */
+export function formatWarning(w: RunWarning): string {
+  const where =
+    w.file === undefined
+      ? ""
+      : `${w.file}${w.line === undefined ? "" : `:${w.line}${w.column === undefined ? "" : `:${w.column}`}`}: `;
+  return `${where}${w.message}`;
+}
+
+/** The lines printed for one test file; `warnings` are the run's (stand-ins, bin_auto, what `allow:` let pass). */
+export function formatComparison(
+  file: string,
+  comparison: Comparison,
+  startMs: number,
+  warnings: readonly RunWarning[] = [],
+): string[] {
+  const { rows, unexpected, failures } = comparison;
   const failed = rows.filter((r) => !r.ok).length;
+  const queries = failures.filter((f) => f.kind === "query-failed").length;
+  const sends = failures.length - queries;
   const lines = [
     `${file}: ${comparison.ok ? "PASS" : "FAIL"}, ${rows.length - failed} of ${rows.length} expectations met` +
       (unexpected.length
-        ? `; ${unexpected.length} unexpected ${unexpected.length === 1 ? "notification" : "notifications"}`
-        : ""),
+        ? `; ${count(unexpected.length, "unexpected notification", "unexpected notifications")}`
+        : "") +
+      (queries ? `; ${count(queries, "monitor whose runs failed", "monitors whose runs failed")}` : "") +
+      (sends ? `; ${count(sends, "notifier whose sends failed", "notifiers whose sends failed")}` : "") +
+      (warnings.length ? `; ${count(warnings.length, "warning", "warnings")}` : ""),
   ];
   const table: string[][] = [
     ["", "LINE", "MONITOR", "ACTION", "GROUP", "NOTIFIER", "WHEN", "WANT", "GOT", "SENT AT"],
@@ -75,5 +98,12 @@ export function formatComparison(file: string, comparison: Comparison, startMs: 
     lines.push(comparison.ok ? "  unexpected (ignored):" : "  ✗ unexpected, no expectation describes them:");
     for (const a of unexpected) lines.push(`        ${describeAlert(a, startMs)}`);
   }
+  if (failures.length > 0) {
+    lines.push(
+      "  ✗ failed while it ran (a test passes only if what it tests runs; allow: in the file lets it pass):",
+    );
+    for (const f of failures) lines.push(`        ${f.message}`);
+  }
+  for (const w of warnings) lines.push(`  ! warning: ${formatWarning(w)}`);
   return lines;
 }

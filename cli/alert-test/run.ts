@@ -9,6 +9,9 @@ import { startEmulator, type MonitorRun, type OutboxEntry } from "../../emulator
 import { ObservabilityClient } from "../../provider/client";
 import type { NotifierCreate } from "../../provider/schemas/notifier";
 import { compare, type Comparison, type MonitorFacts, type RunFacts } from "./compare";
+export type { RunWarning } from "./check";
+export type { RunFailure } from "./compare";
+import type { RunWarning } from "./check";
 import type { LoadedTest } from "./load";
 import { URL_FIELDS } from "./model";
 import { startReceiver, type ReceivedRequest } from "./receiver";
@@ -16,7 +19,14 @@ import { startReceiver, type ReceivedRequest } from "./receiver";
 /** What a run did and found. */
 export interface RunOutcome {
   test: LoadedTest;
+  /** Whether the file passes: `comparison.ok` (every row met, nothing unexpected, no failed run or send). */
+  ok: boolean;
   comparison: Comparison;
+  /**
+   * What the reader should know that fails nothing, in the order found: notifiers that run as stand-ins, threshold
+   * monitors binned by `bin_auto`, failures the file's `allow:` lets pass. Each names what it is about.
+   */
+  warnings: RunWarning[];
   runs: MonitorRun[];
   outbox: OutboxEntry[];
   facts: RunFacts;
@@ -113,6 +123,10 @@ export async function runAlertTest(test: LoadedTest): Promise<RunOutcome> {
         name: m.inputs.name,
         operator: m.inputs.operator,
         threshold: m.inputs.threshold === undefined ? undefined : Number(m.inputs.threshold),
+        query: {
+          file: m.place.doc.file,
+          ...m.place.doc.positionOf([...m.place.path, "aplQuery"]),
+        },
       });
     }
 
@@ -126,10 +140,14 @@ export async function runAlertTest(test: LoadedTest): Promise<RunOutcome> {
       notifierNames: new Map(model.notifiers.map((n) => [n.key, n.inputs.name])),
       runs,
       unexpected: test.unexpected,
+      allow: test.allow,
     };
+    const comparison = compare(test.expectations, outbox, facts);
     return {
       test,
-      comparison: compare(test.expectations, outbox, facts),
+      ok: comparison.ok,
+      comparison,
+      warnings: [...test.warnings, ...comparison.allowed],
       runs,
       outbox,
       facts,

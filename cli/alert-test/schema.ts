@@ -7,6 +7,7 @@ import { z } from "zod";
 import { parseDurationMs } from "../../emulator/clock";
 import { DateTimeSchema, NonEmptyStringSchema, projectMessage } from "../../provider/schemas/common";
 import { DatasetNameSchema } from "../../provider/schemas/dataset";
+import { choosesSchema } from "./source";
 
 /** Where the clock starts when the file names no `start`: a fixed time, so a run never depends on the day. */
 export const DEFAULT_START = "2024-01-01T00:00:00Z";
@@ -177,7 +178,7 @@ export const EventEntrySchema = z.unknown().transform((v, ctx) => {
   // The same error map and input reports as the outer parse, so the nested messages read the same.
   const options = { error: projectMessage, reportInput: true };
   const parsed = isGenerate
-    ? z.strictObject({ generate: GenerateSchema }).safeParse(v, options)
+    ? GenerateEntrySchema.safeParse(v, options)
     : ExplicitEventSchema.safeParse(v, options);
   if (!parsed.success) {
     for (const issue of parsed.error.issues) ctx.addIssue({ ...issue } as z.core.$ZodRawIssue);
@@ -186,6 +187,10 @@ export const EventEntrySchema = z.unknown().transform((v, ctx) => {
   return parsed.data;
 });
 export type EventEntry = ExplicitEvent | { generate: GenerateBlock };
+const GenerateEntrySchema = z.strictObject({ generate: GenerateSchema });
+choosesSchema(EventEntrySchema, (v) =>
+  v !== null && typeof v === "object" && "generate" in v ? GenerateEntrySchema : ExplicitEventSchema,
+);
 
 const ACTIONS = ["Open", "Closed"] as const;
 
@@ -264,6 +269,10 @@ const UntilSchema = DurationSchema.refine((ms) => ms <= MAX_UNTIL_MS, {
   message: "is past the 31d a test may run (a month: the longest window an alert test needs); shorten it",
 });
 
+/** What a file's `allow:` may let pass. */
+export const ALLOWANCES = ["failed-queries", "failed-notifications"] as const;
+export type Allowance = (typeof ALLOWANCES)[number];
+
 /** The whole file. Monitors and notifiers are only shaped here; their inputs are checked by the resources' own
  * schemas (model.ts), so a test refuses exactly what `pulumi up` would. */
 export const AlertTestFileSchema = z.strictObject({
@@ -272,6 +281,16 @@ export const AlertTestFileSchema = z.strictObject({
   stack: StackSchema.optional(),
   /** `receiver` (default): every notifier's URL points at the run's local receiver. `declared`: as written. */
   deliver: z.enum(["receiver", "declared"], { error: "must be receiver or declared" }).optional(),
+  /**
+   * What the file lets pass that fails a test by default, each still printed as a warning: `failed-queries` (a
+   * monitor run whose query failed), `failed-notifications` (a notification that failed to render or deliver and
+   * that no expectation asks for with `outcome: failed`).
+   */
+  allow: z
+    .array(z.enum(ALLOWANCES, { error: `must be ${ALLOWANCES.join(" or ")}` }), {
+      error: `must be a list of ${ALLOWANCES.join(", ")}`,
+    })
+    .optional(),
   /** `fail` (default): a notification no expectation describes fails the test. `ignore`: it is only listed. */
   unexpected: z.enum(["fail", "ignore"], { error: "must be fail or ignore" }).optional(),
   datasets: z.array(DatasetNameSchema, { error: "must be a list of dataset names" }).optional(),

@@ -15,6 +15,7 @@ import {
 } from "yaml";
 import { issuePath, projectMessage, validationFailures } from "../../provider/schemas/common";
 import type { z } from "zod";
+import { didYouMean } from "./suggest";
 
 /** One problem in an input file: where it is and what is wrong. */
 export interface Problem {
@@ -58,6 +59,17 @@ export class FileProblems extends Error {
   }
 }
 
+/** The offset in `text` of 1-based `line` and `column` (a query's or a template's error, inside its value). */
+export function offsetOf(text: string, line: number, column: number): number {
+  let offset = 0;
+  for (let l = 1; l < line; l++) {
+    const eol = text.indexOf("\n", offset);
+    if (eol < 0) return text.length;
+    offset = eol + 1;
+  }
+  return Math.min(offset + column - 1, text.length);
+}
+
 /** A path into a document: keys and list indexes. */
 export type DocPath = readonly (string | number)[];
 
@@ -70,6 +82,8 @@ export class SourceDocument {
     readonly value: unknown,
     private readonly doc: Document.Parsed,
     private readonly lines: LineCounter,
+    /** The document's text, for positions inside a string value. */
+    private readonly text: string,
   ) {}
 
   /**
@@ -94,7 +108,7 @@ export class SourceDocument {
     } catch (err) {
       throw new FileProblems([{ file, line: 1, column: 1, field: "", message: (err as Error).message }]);
     }
-    return new SourceDocument(file, value, doc, lines);
+    return new SourceDocument(file, value, doc, lines, text);
   }
 
   /**
@@ -112,6 +126,54 @@ export class SourceDocument {
     if (offset === undefined) return undefined;
     const { line, col } = this.lines.linePos(offset);
     return { line, column: col };
+  }
+
+  /**
+   * Where the character at `offset` of the string value at `path` is written in the file: a query's error at its
+   * own line and column, in a block (`|`, `>`), a quoted or a plain scalar alike. The scalar's text is walked
+   * against its value: escapes (`\"`, `''`), a folded line's indentation and a block's indentation are skipped,
+   * so a position inside a token lands on that token. Without a scalar at `path`, the value's own position.
+   */
+  positionInValue(path: DocPath, offset: number): { line: number; column: number } | undefined {
+    const node = this.nodeAt(path);
+    const value = this.valueAt(path);
+    if (!isScalar(node) || typeof value !== "string" || !node.range) return this.positionOf(path);
+    const [from, to] = node.range;
+    let i = from;
+    // The value starts after an opening quote, or on the line after a block's header (`|`, `>-`, …).
+    if (node.type === "QUOTE_DOUBLE" || node.type === "QUOTE_SINGLE") i += 1;
+    else if (node.type === "BLOCK_LITERAL" || node.type === "BLOCK_FOLDED") {
+      const eol = this.text.indexOf("\n", i);
+      i = eol < 0 ? to : eol + 1;
+    }
+    const src = this.text;
+    const single = node.type === "QUOTE_SINGLE";
+    const isSpace = (c: string | undefined) => c === " " || c === "\t" || c === "\n" || c === "\r";
+    const skipSpace = () => {
+      while (i < to && isSpace(src[i])) i++;
+    };
+    /** Past the source's spelling of `c` (a non-space): indentation, then an escape's backslash or quote. */
+    const reach = (c: string) => {
+      skipSpace();
+      if ((src[i] === "\\" || (single && src[i] === "'")) && src[i + 1] === c) i++;
+    };
+    const end = Math.min(offset, value.length);
+    for (let j = 0; j < end && i < to; j++) {
+      const c = value[j];
+      if (single && c === "'" && src[i] === "'" && src[i + 1] === "'") i += 2;
+      else if (src[i] === c) i++;
+      else if (isSpace(c)) {
+        // A folded line break (or an escaped \n, \t) stands for this space.
+        if (src[i] === "\\") i += 2;
+        else if (isSpace(src[i])) i++;
+      } else {
+        reach(c);
+        // One for one past an escape the walk does not read (\u00e9).
+        i++;
+      }
+    }
+    if (end < value.length && !isSpace(value[end])) reach(value[end]);
+    return this.positionAtOffset(Math.min(i, Math.max(from, to - 1)));
   }
 
   /** Where `offset` (0-based, in the file's text) is. */
@@ -166,13 +228,15 @@ export class SourceDocument {
       // An unknown key is placed on its own line; validationFailures names it in the field.
       const [failure] = validationFailures({ issues: [issue] } as z.ZodError, "", value);
       const keys = issue.code === "unrecognized_keys" ? issue.keys : [undefined];
+      const known =
+        issue.code === "unrecognized_keys" ? knownKeysAt(schema, issue.path as DocPath, value) : [];
       for (const key of keys) {
         const full = key === undefined ? path : [...path, key];
         problems.push({
           file: this.file,
           ...this.positionOf(full, { key: key !== undefined }),
           field: issuePath(full),
-          message: key === undefined ? failure.reason : "is not a known field",
+          message: key === undefined ? failure.reason : `is not a known field${didYouMean(key, known)}`,
         });
       }
     }
@@ -192,4 +256,85 @@ export class SourceDocument {
 
 function scalarValue(node: unknown): unknown {
   return isScalar(node) ? node.value : undefined;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The fields a schema knows at a path, for "did you mean …?" on an unknown one
+
+type AnySchema = z.core.$ZodType;
+interface Def {
+  type: string;
+  innerType?: AnySchema;
+  in?: AnySchema;
+  out?: AnySchema;
+  getter?: () => AnySchema;
+  options?: AnySchema[];
+  left?: AnySchema;
+  right?: AnySchema;
+  shape?: Record<string, AnySchema>;
+  element?: AnySchema;
+  valueType?: AnySchema;
+}
+const defOf = (s: AnySchema) => (s as unknown as { _zod: { def: Def } })._zod.def;
+
+/** Schemas that read their value before choosing a schema for it (an `events` entry), so the walk asks them. */
+const chosenBy = new WeakMap<AnySchema, (value: unknown) => AnySchema>();
+
+/** Declares that `schema` parses its value with `choose(value)`, for {@link knownKeysAt}. */
+export function choosesSchema(schema: AnySchema, choose: (value: unknown) => AnySchema): void {
+  chosenBy.set(schema, choose);
+}
+
+/** The schemas `s` may parse `value` with, wrappers (optional, pipes, unions, …) taken off. */
+function concrete(s: AnySchema, value: unknown, depth = 0): AnySchema[] {
+  if (depth > 20) return [];
+  const def = defOf(s);
+  const chosen = chosenBy.get(s);
+  if (chosen) return concrete(chosen(value), value, depth + 1);
+  switch (def.type) {
+    case "optional":
+    case "nullable":
+    case "default":
+    case "prefault":
+    case "readonly":
+    case "catch":
+    case "nonoptional":
+      return concrete(def.innerType!, value, depth + 1);
+    case "pipe":
+      return [...concrete(def.in!, value, depth + 1), ...concrete(def.out!, value, depth + 1)];
+    case "lazy":
+      return concrete(def.getter!(), value, depth + 1);
+    case "union":
+      return def.options!.flatMap((o) => concrete(o, value, depth + 1));
+    case "intersection":
+      return [...concrete(def.left!, value, depth + 1), ...concrete(def.right!, value, depth + 1)];
+    default:
+      return [s];
+  }
+}
+
+/** The field names the object schema at `path` of `schema` knows (for `value`, the value parsed), or none. */
+export function knownKeysAt(schema: AnySchema, path: DocPath, value: unknown): string[] {
+  let at: AnySchema[] = [schema];
+  let v = value;
+  for (const key of path) {
+    at = at.flatMap((s) =>
+      concrete(s, v).flatMap((c) => {
+        const def = defOf(c);
+        if (def.type === "object" && typeof key === "string" && def.shape && key in def.shape)
+          return [def.shape[key]];
+        if (def.type === "array" && typeof key === "number") return [def.element!];
+        if (def.type === "record") return [def.valueType!];
+        return [];
+      }),
+    );
+    v = v !== null && typeof v === "object" ? (v as Record<string | number, unknown>)[key] : undefined;
+  }
+  const keys = new Set<string>();
+  for (const s of at)
+    for (const c of concrete(s, v)) {
+      const def = defOf(c);
+      if (def.type === "object" && def.shape) for (const k of Object.keys(def.shape)) keys.add(k);
+    }
+  return [...keys];
 }

@@ -76,8 +76,8 @@ export async function testAlerts(
       continue;
     }
     outcomes.push(outcome);
-    for (const line of formatComparison(file, outcome.comparison, test.startMs)) out(line);
-    if (!outcome.comparison.ok) worst(EXIT.failed);
+    for (const line of formatComparison(file, outcome.comparison, test.startMs, outcome.warnings)) out(line);
+    if (!outcome.ok) worst(EXIT.failed);
   }
   if (options.report !== undefined) {
     try {

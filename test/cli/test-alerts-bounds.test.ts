@@ -26,7 +26,8 @@ const monitor = (key: string, interval = 1) => `
 
 /** Runs the command on one file; answers its exit code, what it ran and its stderr lines. */
 async function run(text: string) {
-  writeFileSync(join(tmp.path, "t.yaml"), text);
+  // The monitors' dataset, last so that the lines above keep their numbers.
+  writeFileSync(join(tmp.path, "t.yaml"), `${text}datasets: [web]\n`);
   const err: string[] = [];
   const out: string[] = [];
   const result = await testAlerts(["t.yaml"], {

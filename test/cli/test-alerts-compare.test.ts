@@ -193,9 +193,10 @@ notifiers:
   hook: { name: Hook, properties: { webhook: { url: "https://example.com/hook" } } }
 monitors:
   typo:
-    name: Reads a dataset that is not there
+    name: Reads a column its query does not give
     type: Threshold
-    aplQuery: "['weblogs'] | summarize count() by bin(_time, 1m)"
+    aplQuery: "['web'] | summarize count() by bin(_time, 1m)"
+    columnName: errors
     operator: Above
     threshold: 0
     notifierIds: [hook]
@@ -205,8 +206,8 @@ expect:
 `;
   const r = await run("typo.yaml", text);
   expect(r.code).toBe(1);
-  expect(r.out[0]).toBe("typo.yaml: FAIL, 0 of 1 expectations met");
-  expect(r.out[3]).toMatch(/^ +5 of its runs failed, the first at \+1m: .*weblogs/);
+  expect(r.out[0]).toBe("typo.yaml: FAIL, 0 of 1 expectations met; 1 monitor whose runs failed");
+  expect(r.out[3]).toMatch(/^ +5 of its runs failed, the first at \+1m: .*errors/);
 });
 
 it("alerts are the runs': a monitor without notifiers can be tested, and two matches in one run are two", async () => {

@@ -29,6 +29,7 @@ async function problemsOf(name: string): Promise<string[]> {
 }
 
 const MONITOR = `
+datasets: [web]
 notifiers:
   slack:
     name: On-call Slack
@@ -108,7 +109,9 @@ it("a monitor is checked by the Monitor resource's own rules, on its lines", asy
   );
   expect(await problemsOf(name)).toEqual([
     "monitor.yaml:3:3: monitors.errors.threshold: is required when type is Threshold",
-    "monitor.yaml:7:15: monitors.errors.operator: must be one of Below, BelowOrEqual, Above, AboveOrEqual, AboveOrBelow",
+    // Refused for its fields, its query is still checked, so every problem is said at once.
+    "monitor.yaml:6:18: monitors.errors.aplQuery: reads dataset web, which this test does not create (it creates none): every run would fail; list it under datasets:, or send it events",
+    "monitor.yaml:7:15: monitors.errors.operator: must be one of Below, BelowOrEqual, Above, AboveOrEqual (AboveOrBelow is only for AnomalyDetection)",
     "monitor.yaml:8:22: monitors.errors.intervalMinutes: must be at least 1",
     "monitor.yaml:9:5: monitors.errors.colour: is not a known field",
   ]);
@@ -120,9 +123,9 @@ it("names that lead nowhere: a monitor's notifier, an expectation's monitor and 
     `until: 1h${MONITOR.replace("[slack]", "[slack, pager]")}expect:\n  - monitor: checkout\n  - monitor: errors\n    notifier: email\n    by: 2h\n`,
   );
   expect(await problemsOf(name)).toEqual([
-    "names.yaml:13:26: monitors.errors.notifierIds[1]: names no notifier of this test (slack): give a notifier's resource name or name",
-    "names.yaml:15:14: expect[0].monitor: names no monitor of this test (errors)",
-    "names.yaml:17:15: expect[1].notifier: names no notifier of this test (slack)",
+    "names.yaml:14:26: monitors.errors.notifierIds[1]: names no notifier of this test (slack): give a notifier's resource name or name",
+    "names.yaml:16:14: expect[0].monitor: names no monitor of this test (errors)",
+    "names.yaml:18:15: expect[1].notifier: names no notifier of this test (slack)",
   ]);
 });
 
@@ -132,16 +135,16 @@ it("an expectation's time and count rules", async () => {
     `until: 1h${MONITOR}expect:\n  - monitor: errors\n    at: 5m\n    by: 10m\n  - monitor: errors\n    after: 20m\n    by: 10m\n  - monitor: errors\n    count: 2\n    never: true\n`,
   );
   expect(await problemsOf(name)).toEqual([
-    "when.yaml:16:9: expect[0].at: is exact: give at, or after and/or by, not both",
-    "when.yaml:20:9: expect[1].by: must not be before after",
-    "when.yaml:21:5: expect[2]: give at most one of count, atLeast and never",
+    "when.yaml:17:9: expect[0].at: is exact: give at, or after and/or by, not both",
+    "when.yaml:21:9: expect[1].by: must not be before after",
+    "when.yaml:22:5: expect[2]: give at most one of count, atLeast and never",
   ]);
 });
 
 it("an expectation past the run's end can never be met", async () => {
   const name = file("late.yaml", `until: 1h${MONITOR}expect:\n  - monitor: errors\n    by: 2h\n`);
   expect(await problemsOf(name)).toEqual([
-    "late.yaml:16:9: expect[0].by: is after until (the run ends there), so nothing can happen by then",
+    "late.yaml:17:9: expect[0].by: is after until (the run ends there), so nothing can happen by then",
   ]);
 });
 

@@ -177,7 +177,20 @@ it("a create preview: unknown notifier ids told by the monitor's property depend
   // And the whole test runs: the hidden URLs went to the receiver, whatever `deliver` says.
   const out: string[] = [];
   const r = await testAlerts([name], { cwd: tmp.path, out: (l) => out.push(l), err: (l) => out.push(l) });
-  expect(out[0]).toBe("stack.yaml: PASS, 3 of 3 expectations met");
+  expect(out[0]).toBe("stack.yaml: PASS, 3 of 3 expectations met; 2 warnings");
+  // A stand-in is named in the output, and in the run's result for the report.
+  expect(out.filter((l) => l.startsWith("  ! warning:"))).toEqual([
+    expect.stringMatching(
+      /^ {2}! warning: preview\.json:\d+:\d+: notifier oncall-pagerduty runs as a stand-in: the preview shows pagerduty\.routingKey as \[secret\]: the test sends "alert-test-stand-in" in its place, so the request is tested, not the real value$/,
+    ),
+    expect.stringMatching(
+      /^ {2}! warning: preview\.json:\d+:\d+: notifier incident-bot runs as a stand-in: the preview shows customWebhook\.secretHeaders\.Authorization as \[secret\]/,
+    ),
+  ]);
+  expect(r.outcomes[0].warnings).toEqual([
+    expect.objectContaining({ kind: "stand-in", notifier: "oncall-pagerduty", file: "preview.json" }),
+    expect.objectContaining({ kind: "stand-in", notifier: "incident-bot", file: "preview.json" }),
+  ]);
   expect(r.code).toBe(0);
   expect(r.outcomes[0].received.map((q) => q.path).sort()).toEqual([
     "/incident-bot",
@@ -192,7 +205,7 @@ it("the same through stack.command, a command that prints the preview", async ()
   const name = write("command.yaml", TEST('{ command: "cat preview.json" }'));
   const out: string[] = [];
   const r = await testAlerts([name], { cwd: tmp.path, out: (l) => out.push(l), err: (l) => out.push(l) });
-  expect(out[0]).toBe("command.yaml: PASS, 3 of 3 expectations met");
+  expect(out[0]).toBe("command.yaml: PASS, 3 of 3 expectations met; 2 warnings");
   expect(r.code).toBe(0);
 });
 
@@ -270,6 +283,14 @@ it("what cannot be told from a preview is refused, naming the resource, the fiel
     expect.stringMatching(
       /^unknowns\.json:\d+:\d+: Monitor checkout-5xx: notifierIds: has 2 ids unknown at preview, and depends on 3 other notifiers of this stack \(oncall-slack, incident-bot, oncall-pagerduty\), so which notifier each one is cannot be told; declare the monitor under monitors: in the test file$/,
     ),
+    // Each expectation naming it says it was refused, where, and why.
+    ...[0, 1, 2].map((i) =>
+      expect.stringMatching(
+        new RegExp(
+          `^unknowns\\.yaml:\\d+:\\d+: expect\\[${i}\\]\\.monitor: names monitor (checkout-5xx|Checkout 5xx), which this test refused at unknowns\\.json:\\d+:\\d+ \\(Monitor checkout-5xx: notifierIds: has 2 ids unknown at preview, .*cannot be told\\)$`,
+        ),
+      ),
+    ),
   ]);
   // Declaring it in the file replaces the stack's; its unknown query is then the file's to give.
   const fixed = write(
@@ -298,6 +319,13 @@ it("an unknown query is refused with the advice to declare the monitor in the fi
   expect(problems).toEqual([
     expect.stringMatching(
       /^query\.json:\d+:\d+: Monitor checkout-5xx: aplQuery: is secret or unknown at preview \(computed from another resource's output\); declare the monitor under monitors: in the test file$/,
+    ),
+    ...[0, 1, 2].map((i) =>
+      expect.stringMatching(
+        new RegExp(
+          `^query\\.yaml:\\d+:\\d+: expect\\[${i}\\]\\.monitor: names monitor (checkout-5xx|Checkout 5xx), which this test refused at query\\.json:\\d+:\\d+ \\(Monitor checkout-5xx: aplQuery: is secret or unknown at preview \\(computed from another resource's output\\)\\)$`,
+        ),
+      ),
     ),
   ]);
   const line = Number(/^query\.json:(\d+):/.exec(problems[0])![1]);
@@ -333,7 +361,13 @@ it("a notifier whose whole properties the preview hides runs as a webhook to the
   });
   const out: string[] = [];
   const r = await testAlerts([name], { cwd: tmp.path, out: (l) => out.push(l), err: (l) => out.push(l) });
-  expect(out[0]).toBe("whole.yaml: PASS, 3 of 3 expectations met");
+  expect(out[0]).toBe("whole.yaml: PASS, 3 of 3 expectations met; 3 warnings");
+  expect(out).toContainEqual(
+    expect.stringMatching(
+      /^ {2}! warning: whole\.json:\d+:\d+: notifier oncall-slack runs as a stand-in: the preview shows its properties as \[secret\], so not even its channel is known: it runs as a plain webhook to the test's receiver/,
+    ),
+  );
+  expect(r.outcomes[0].warnings[0]).toMatchObject({ kind: "stand-in", notifier: "oncall-slack" });
   expect(r.code).toBe(0);
   expect(
     r.outcomes[0].outbox.filter((e) => e.notifierName === "On-call Slack").map((e) => e.channel),
