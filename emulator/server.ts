@@ -22,7 +22,8 @@ import { HttpError, Router, errorReply, parseQuery, readBody, writeReply, type R
 import { registerRoutes } from "./routes";
 import type { EmulatorControl } from "./alerting/types";
 import { registerEmulatorControl } from "./routes/emulator-control";
-import { registerConsole, type ConsoleSettings } from "./console";
+import { registerConsole } from "./console";
+import type { ConsoleSettings } from "./console/data";
 
 /** One request as the server received it (tests assert on these); the token is redacted. */
 export interface RecordedRequest {

@@ -10,7 +10,8 @@
  * the outputs. The program runs as an Automation API inline program, so the CLI needs no Node.js language host. A
  * second run reports no changes; `destroy` deletes the resources and removes the stack.
  *
- * `--keep` leaves the emulator running and prints its URL and token; otherwise nothing is left running.
+ * Its live console is at the emulator's URL (`http://127.0.0.1:8787/`), printed with the outputs. `--keep` leaves
+ * the emulator and its console running and prints their URL and the token; otherwise nothing is left running.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, openSync, readlinkSync } from "node:fs";
@@ -179,7 +180,8 @@ function printNextSteps(emulator: EmulatorHandle): void {
     [
       "",
       `Emulator data: ${emulator.data}. Run \`npm run demo\` again: Pulumi reports no changes.`,
-      "`npm run demo -- --keep` leaves the emulator running to look around; `npm run demo -- destroy` tears it all down.",
+      `Console: ${emulator.url}/ shows the datasets, monitors, alerts and notifications while the emulator runs.`,
+      "`npm run demo -- --keep` leaves the emulator and its console running to look around; `npm run demo -- destroy` tears it all down.",
     ].join("\n"),
   );
 }
@@ -191,8 +193,9 @@ function printKept(emulator: EmulatorHandle): void {
       emulator.pid
         ? `The emulator keeps running (pid ${emulator.pid}, data in .demo/emulator.json, log in .demo/emulator.log):`
         : `The emulator that was already running keeps running (data: ${emulator.data}):`,
-      `    URL:   ${emulator.url}`,
-      `    token: ${emulator.token}`,
+      `    URL:     ${emulator.url}`,
+      `    console: ${emulator.url}/ (open it in a browser)`,
+      `    token:   ${emulator.token}`,
       `    curl -H 'authorization: Bearer ${emulator.token}' ${emulator.url}/v2/monitors`,
       // The flagship created the dataset its monitors query, so events can be sent to it.
       `    curl -H 'authorization: Bearer ${emulator.token}' -d '[{"service":"checkout","status":502}]' ${emulator.url}/v1/datasets/http-logs/ingest`,

@@ -249,6 +249,8 @@ export function registerEmulatorCommand(program: Command): void {
         logger: flags.quiet ? undefined : log,
       });
       log(`Observability emulator listening on ${em.url}`);
+      // The page asks for a token itself where it may not use the development one (see docs/emulator.md).
+      log(`  console:         ${em.url}/ (open it in a browser: datasets, monitors, alerts, notifications)`);
       // A token given on the command line is the user's own, and may guard an emulator other machines reach: it
       // is not printed again. The published defaults are.
       const shown = flags.token ? "<the one given with --token>" : em.token;

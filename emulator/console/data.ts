@@ -11,7 +11,7 @@
  */
 import { alertPeriods, runChart, type ChartNode } from "../chart";
 import { readAlerts } from "../alerting/alert-state";
-import type { MonitorRun } from "../alerting/types";
+import type { EmulatorControl, MonitorRun } from "../alerting/types";
 import type { EmulatorContext } from "../context";
 import { seenFields, DATASETS } from "../routes/datasets";
 import type { StoredObject } from "../state";
@@ -64,6 +64,19 @@ export class RecentRuns {
   get version(): number {
     return this.counter;
   }
+}
+
+/**
+ * What the console needs besides the routes. Declared here, with no route types, so that the server's public
+ * typings (`pulumi-observability/emulator`) reach no HTTP toolkit or zod through it.
+ */
+export interface ConsoleSettings {
+  control: EmulatorControl;
+  runs: RecentRuns;
+  /** The token the page may use by itself (the published development token), or undefined. */
+  developmentToken: string | undefined;
+  /** Whether a `Host` header's name is a loopback one. */
+  isLoopbackHost(host: string): boolean;
 }
 
 /** One dataset as the console lists it. */

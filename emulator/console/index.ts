@@ -18,13 +18,18 @@
 import type { AccessRouter, RouteAccess } from "../auth";
 import { PUBLIC } from "../auth";
 import type { EmulatorContext } from "../context";
-import type { EmulatorControl } from "../alerting/types";
 import { HttpError, json, type Reply } from "../http";
 import { NOTIFICATIONS_PATH } from "../routes/emulator-notifications";
-import { consoleDatasets, consoleMonitor, consoleMonitors, datasetsVersion, RecentRuns } from "./data";
+import {
+  consoleDatasets,
+  consoleMonitor,
+  consoleMonitors,
+  datasetsVersion,
+  type ConsoleSettings,
+} from "./data";
 import { CONSOLE_CSS, CONSOLE_SCRIPT, consolePage } from "./page";
 
-export { RecentRuns } from "./data";
+export { RecentRuns, type ConsoleSettings } from "./data";
 
 /** Where the console's own routes live. */
 export const CONSOLE_PREFIX = "/_emulator/console";
@@ -33,16 +38,6 @@ export const CONSOLE_PREFIX = "/_emulator/console";
 export const CONSOLE_CSP =
   "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; " +
   "base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
-
-/** What the console needs besides the routes. */
-export interface ConsoleSettings {
-  control: EmulatorControl;
-  runs: RecentRuns;
-  /** The token the page may use by itself (the published development token), or undefined. */
-  developmentToken: string | undefined;
-  /** Whether a `Host` header's name is a loopback one. */
-  isLoopbackHost(host: string): boolean;
-}
 
 const SECURITY_HEADERS: Record<string, string> = {
   "Content-Security-Policy": CONSOLE_CSP,

@@ -35,6 +35,10 @@ it("prints the URL, tokens and env lines, serves, and exits 0 on SIGINT", async 
     expect(token).toBe("xaat-local-development-token");
     expect(p.out()).toContain("xapt-local-development-token");
     expect(p.out()).toContain("x-service-org-id: local-org");
+    expect(p.out()).toContain(`  console:         ${url}/ `);
+    const page = await request(`${url}/`);
+    expect([page.statusCode, page.headers["content-type"]]).toEqual([200, "text/html; charset=utf-8"]);
+    await page.body.dump();
     const res = await request(`${url}/v2/orgs`, { headers: { authorization: `Bearer ${token}` } });
     expect(res.statusCode).toBe(200);
     expect(await res.body.json()).toEqual([expect.objectContaining({ id: "local-org" })]);
