@@ -2,6 +2,7 @@
 import { Command, CommanderError } from "commander";
 import { VERSION } from "../provider/client/version";
 import { registerAnnotateCommand } from "./commands/annotate";
+import { registerBacktestCommand } from "./commands/backtest";
 import { registerEmulatorCommand } from "./commands/emulator";
 import { registerIngestCommand } from "./commands/ingest";
 import { registerMigrateCommand } from "./commands/migrate";
@@ -26,6 +27,7 @@ export function buildProgram(): Command {
   registerMigrateCommand(program);
   registerSloCommand(program);
   registerTestCommand(program);
+  registerBacktestCommand(program);
   return program;
 }
 

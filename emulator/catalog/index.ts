@@ -53,15 +53,20 @@ export function catalogOf(state: State, store: EventStoreApi): Catalog {
 }
 
 /**
- * A catalog of a store alone: every dataset it holds exists, and `virtualFields` lists each dataset's fields.
- * A backtest's local store of fetched events reads through this one.
+ * A catalog of a store alone: the datasets named exist (every dataset the store holds when none are named, though
+ * a store forgets a dataset it trimmed empty), with the virtual fields given. A backtest's local store of fetched
+ * events reads through this one.
  */
 export function storeCatalog(
   store: EventStoreApi,
-  virtualFields: Readonly<Record<string, readonly CatalogVirtualField[]>> = {},
+  options: {
+    datasets?: readonly string[];
+    virtualFields?: Readonly<Record<string, readonly CatalogVirtualField[]>>;
+  } = {},
 ): Catalog {
+  const names = options.datasets && new Set(options.datasets);
   return {
-    exists: (name) => store.events(name) !== undefined,
-    virtualFields: (dataset) => [...(virtualFields[dataset] ?? [])],
+    exists: (name) => (names ? names.has(name) : store.events(name) !== undefined),
+    virtualFields: (dataset) => [...(options.virtualFields?.[dataset] ?? [])],
   };
 }

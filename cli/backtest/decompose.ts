@@ -1,0 +1,283 @@
+/**
+ * The service-side path of a backtest: a monitor's query whose `summarize` can be rebuilt exactly from finer bins
+ * is sent to the service once for the whole period (or in as few pieces as its result limit allows), rewritten to
+ * bin at the finest grain on which every run's window edges and the query's own bins fall; each run's window is
+ * then rebuilt from those bins, as the engine would have summarized it.
+ *
+ * Decomposable: one dataset, row-wise operators (`where`, `extend`, `project` and kin, `parse`), then a last
+ * `summarize` of `count`, `countif`, `sum`, `sumif`, `min`, `max` and `avg` (as a sum and a count of its values)
+ * by plain columns and at most one `bin(_time, …)`; no `now()` or `ago()` (a run reads them at its own time, one
+ * request at another). Percentiles and `dcount` cannot be rebuilt from parts; anything else goes to the event path.
+ *
+ * Exact for integer values (counts always are): a sum of floats rebuilt from partial sums may differ from the
+ * engine's running sum in its last bits. `avg` counts its field's non-null values, as the engine counts its
+ * numbers: equal while the field holds numbers or nothing.
+ */
+import { compileQuery, parseApl, type AggregationCall, type NamedExpr, type Query } from "../../emulator/apl";
+import { DateTime, sortCompare } from "../../emulator/apl/values";
+import type { JudgeTable } from "../../emulator/alerting/judge";
+import type { RunnableMonitor } from "../../emulator/alerting/monitor";
+
+/** How one output column of the summarize is rebuilt from its partial columns. */
+interface RebuiltAggregation {
+  /** The column's name in the monitor's result. */
+  name: string;
+  kind: "sum" | "min" | "max" | "avg";
+  /** The partial columns the rewritten query answers (avg: its sum, then its count). */
+  partials: string[];
+}
+
+/** A `by` column of the monitor's summarize. */
+interface ByColumn {
+  name: string;
+  /** The time bin's width in ns, for `bin(_time, w)`; undefined for a plain column. */
+  binNs?: bigint;
+}
+
+/** A monitor query the service-side path can take. */
+export interface Decomposition {
+  /** The query up to its summarize, as written. */
+  prefix: string;
+  aggs: RebuiltAggregation[];
+  by: ByColumn[];
+  /** The rewritten summarize's aggregations (`__p0 = count()`, …), the row count `__n` last. */
+  partialTexts: string[];
+  /** The rewritten summarize's plain `by` columns (`host = host`). */
+  byTexts: string[];
+}
+
+/** The column of the rewritten query holding each fine bin's start. */
+export const BIN_COLUMN = "__bin";
+/** The column counting the events of a fine bin: the run's "rows matched". */
+export const COUNT_COLUMN = "__n";
+
+const ROW_WISE = new Set([
+  "where",
+  "extend",
+  "project",
+  "project-away",
+  "project-keep",
+  "project-rename",
+  "parse",
+]);
+const SUMMED = new Set(["count", "countif", "sum", "sumif"]);
+const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** Whether an expression (or anything under it) calls `now` or `ago`. */
+function readsNow(node: unknown): boolean {
+  if (node === null || typeof node !== "object") return false;
+  const n = node as { kind?: string; name?: string };
+  if (n.kind === "call" && (n.name === "now" || n.name === "ago")) return true;
+  return Object.values(node).some(readsNow);
+}
+
+/** The monitor's query as a {@link Decomposition}, or the reason it is none. */
+export function decompose(apl: string): Decomposition | { reason: string } {
+  let q: Query;
+  try {
+    q = parseApl(apl);
+  } catch (err) {
+    return { reason: `its query does not parse: ${(err as Error).message}` };
+  }
+  if (q.lets.length > 0 || q.datasets.length !== 1 || q.dataset === "")
+    return { reason: "its query reads more than one dataset or uses let" };
+  const ops = q.ops;
+  const last = ops[ops.length - 1];
+  if (last?.op !== "summarize") return { reason: "its query does not end in summarize" };
+  const bad = ops.slice(0, -1).find((o) => !ROW_WISE.has(o.op));
+  if (bad) return { reason: `its query has ${bad.op} before its summarize` };
+  if (readsNow(q)) return { reason: "its query reads now() or ago(), which a run reads at its own time" };
+  let names: { by: string[]; aggs: string[] };
+  try {
+    const plan = compileQuery(q, { now: 0n });
+    const s = plan.ops[plan.ops.length - 1];
+    if (s?.op !== "summarize") return { reason: "its query does not end in summarize" };
+    names = { by: s.by.map((c) => c.name), aggs: s.aggs.map((a) => a.name) };
+  } catch (err) {
+    return { reason: `its query does not compile: ${(err as Error).message}` };
+  }
+  const aggs: RebuiltAggregation[] = [];
+  const partialTexts: string[] = [];
+  for (const [i, a] of (last.aggs as AggregationCall[]).entries()) {
+    const name = names.aggs[i];
+    const args = a.argTexts.join(", ");
+    const p = `__p${i}`;
+    if (a.fn === "" || a.expr !== undefined) return { reason: `its aggregation ${name} is an expression` };
+    if (SUMMED.has(a.fn)) {
+      aggs.push({ name, kind: "sum", partials: [p] });
+      partialTexts.push(`${p} = ${a.fn}(${args})`);
+    } else if (a.fn === "min" || a.fn === "max") {
+      aggs.push({ name, kind: a.fn, partials: [p] });
+      partialTexts.push(`${p} = ${a.fn}(${args})`);
+    } else if (a.fn === "avg" && a.argTexts.length === 1) {
+      aggs.push({ name, kind: "avg", partials: [`${p}s`, `${p}c`] });
+      partialTexts.push(`${p}s = sum(${args})`, `${p}c = countif(isnotnull(${args}))`);
+    } else {
+      return { reason: `${a.fn}() cannot be rebuilt from finer bins` };
+    }
+  }
+  partialTexts.push(`${COUNT_COLUMN} = count()`);
+  const by: ByColumn[] = [];
+  const byTexts: string[] = [];
+  for (const [i, b] of (last.by as NamedExpr[]).entries()) {
+    const name = names.by[i];
+    const e = b.expr;
+    if (e.kind === "field" && e.path.length === 1 && IDENTIFIER.test(e.name) && IDENTIFIER.test(name)) {
+      by.push({ name });
+      byTexts.push(`${name} = ${e.name}`);
+      continue;
+    }
+    const [field, width] = e.kind === "call" ? e.args : [];
+    if (
+      e.kind === "call" &&
+      (e.name === "bin" || e.name === "floor") &&
+      e.args.length === 2 &&
+      field.kind === "field" &&
+      field.name === "_time" &&
+      width.kind === "literal" &&
+      width.value.type === "timespan" &&
+      width.value.ns > 0n &&
+      !by.some((c) => c.binNs !== undefined)
+    ) {
+      by.push({ name, binNs: width.value.ns });
+      continue;
+    }
+    return {
+      reason: `its summarize groups by ${name}, which is neither a column nor bin(_time, a constant)`,
+    };
+  }
+  const pipe = apl.lastIndexOf("|", last.pos);
+  return { prefix: apl.slice(0, pipe).trimEnd(), aggs, by, partialTexts, byTexts };
+}
+
+const gcd = (a: bigint, b: bigint): bigint => (b === 0n ? a : gcd(b, a % b));
+const MS = 1_000_000n;
+
+/**
+ * The finest grain the rewrite bins at, in ns: the greatest common divisor of the interval (every run time is a
+ * multiple of it), the range and the delay (a window's edges are a run time less them) and the query's own bin
+ * (each fine bin then lies in one of its bins).
+ */
+export function grainNs(monitor: RunnableMonitor, d: Decomposition): bigint {
+  let g = BigInt(Math.max(1, monitor.intervalMinutes)) * 60_000n * MS;
+  g = gcd(g, BigInt(monitor.rangeMinutes) * 60_000n * MS);
+  if (monitor.secondDelay > 0) g = gcd(g, BigInt(monitor.secondDelay) * 1000n * MS);
+  for (const b of d.by) if (b.binNs !== undefined) g = gcd(g, b.binNs);
+  return g;
+}
+
+/** The query the service runs: the monitor's up to its summarize, then its partials by fine bin and columns. */
+export function rewrite(d: Decomposition, grain: bigint, limit: number): string {
+  const span = grain % MS === 0n ? `${grain / MS}ms` : `${grain}ns`;
+  const by = [`${BIN_COLUMN} = bin(_time, ${span})`, ...d.byTexts].join(", ");
+  return `${d.prefix}\n| summarize ${d.partialTexts.join(", ")} by ${by}\n| limit ${limit}`;
+}
+
+/** One row of the rewritten query's answer: its fine bin's start and its values. */
+export interface FineRow {
+  binNs: bigint;
+  row: Record<string, unknown>;
+}
+
+/** Combines two partials of one kind. */
+function combine(kind: "sum" | "min" | "max", a: unknown, b: unknown): unknown {
+  if (kind === "sum") return (typeof a === "number" ? a : 0) + (typeof b === "number" ? b : 0);
+  if (a === null || a === undefined) return b ?? null;
+  if (b === null || b === undefined) return a;
+  const c = sortCompare(b, a);
+  return (kind === "min" ? c < 0 : c > 0) ? b : a;
+}
+
+/**
+ * The monitor's result over `[startNs, endNs)`, rebuilt from the fine bins (sorted by `binNs`, as the service
+ * answered them): groups ordered by their keys, as the engine's summarize answers them;
+ * an ungrouped summarize over nothing answers its one row of zeros (and nulls for min, max and avg).
+ */
+export function rebuild(
+  d: Decomposition,
+  fine: readonly FineRow[],
+  startNs: bigint,
+  endNs: bigint,
+): JudgeTable {
+  interface Group {
+    keys: Record<string, unknown>;
+    parts: unknown[][];
+  }
+  const groups = new Map<string, Group>();
+  let matched = 0;
+  let lo = 0;
+  let hi = fine.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (fine[mid].binNs < startNs) lo = mid + 1;
+    else hi = mid;
+  }
+  for (let i = lo; i < fine.length && fine[i].binNs < endNs; i++) {
+    const { binNs, row } = fine[i];
+    const keys: Record<string, unknown> = {};
+    for (const b of d.by) {
+      if (b.binNs === undefined) keys[b.name] = row[b.name] ?? null;
+      else {
+        let q = binNs / b.binNs;
+        if (binNs < 0n && binNs % b.binNs !== 0n) q -= 1n;
+        keys[b.name] = new DateTime(q * b.binNs);
+      }
+    }
+    const key = JSON.stringify(
+      d.by.map((b) => keys[b.name]),
+      (_k, v: unknown) => (typeof v === "bigint" ? String(v) : v),
+    );
+    let g = groups.get(key);
+    if (!g) groups.set(key, (g = { keys, parts: d.aggs.map((a) => a.partials.map(() => undefined)) }));
+    matched += Number(row[COUNT_COLUMN] ?? 0);
+    d.aggs.forEach((a, j) => {
+      a.partials.forEach((p, k) => {
+        g.parts[j][k] = combine(a.kind === "avg" ? "sum" : a.kind, g.parts[j][k], row[p]);
+      });
+    });
+  }
+  if (groups.size === 0 && d.by.length === 0) {
+    groups.set("[]", { keys: {}, parts: d.aggs.map((a) => a.partials.map(() => undefined)) });
+  }
+  // The engine answers a summarize's groups ordered by their keys, nulls first (emulator/query/engine.ts).
+  const ordered = [...groups.values()].sort((x, y) => {
+    for (const b of d.by) {
+      const u = x.keys[b.name];
+      const v = y.keys[b.name];
+      const un = u === null || u === undefined;
+      const vn = v === null || v === undefined;
+      if (un || vn) {
+        if (un && vn) continue;
+        return un ? -1 : 1;
+      }
+      const c = sortCompare(u, v);
+      if (c !== 0) return c;
+    }
+    return 0;
+  });
+  const rows = ordered.map((g) => {
+    const row: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(g.keys)) row[k] = v instanceof DateTime ? v.toJSON() : v;
+    d.aggs.forEach((a, j) => {
+      const [x, n] = g.parts[j];
+      if (a.kind === "sum") row[a.name] = typeof x === "number" ? x : 0;
+      else if (a.kind === "avg") row[a.name] = typeof n === "number" && n > 0 ? (x as number) / n : null;
+      else row[a.name] = x ?? null;
+    });
+    return row;
+  });
+  return {
+    columns: [
+      ...d.by.map((b) => ({
+        name: b.name,
+        type: b.binNs !== undefined ? "datetime" : "string",
+        aggregated: false,
+      })),
+      ...d.aggs.map((a) => ({ name: a.name, type: "float", aggregated: true })),
+    ],
+    groupBy: d.by.map((b) => b.name),
+    summarized: true,
+    rows,
+    matched,
+  };
+}

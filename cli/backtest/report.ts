@@ -1,0 +1,320 @@
+/**
+ * What a backtest says: per monitor its runs, alerts (per group), notifications per notifier, time in alert, the
+ * longest alert, flaps and failed runs, and the path it took with what it cost; with a base, what changed. The
+ * JSON is a contract other tools read (docs/backtesting.md): times in RFC 3339, `group` an object of the `by`
+ * columns' values (`{}` when ungrouped), `close` null for an alert still open at the end.
+ */
+import { isDeepStrictEqual } from "node:util";
+import { formatNs } from "../../emulator/time";
+import type { MonitorBacktest, Period } from "./run";
+
+/** One alert: when it opened and closed (null: still open at the end of the period). */
+export interface AlertSummary {
+  group: Record<string, unknown>;
+  open: string;
+  close: string | null;
+}
+
+/** One notification a notifier would have received. */
+export interface NotificationSummary {
+  time: string;
+  action: "Open" | "Closed";
+  group: Record<string, unknown>;
+  notifier: string;
+}
+
+/** One monitor's backtest, as the JSON contract states it. */
+export interface MonitorSummary {
+  name: string;
+  /** Its resource name. */
+  key: string;
+  path: "service" | "events";
+  /** Why it took the event path. */
+  why?: string;
+  requests: number;
+  rows: number;
+  runs: number;
+  failedRuns: number;
+  /** The first failed runs (at most 5) and why. */
+  failures: { time: string; error: string }[];
+  alerts: AlertSummary[];
+  notifications: NotificationSummary[];
+  timeInAlertSeconds: number;
+  longestAlertSeconds: number;
+  /** Alerts that reopened within one range of closing (same group). */
+  flaps: number;
+  /** Why the monitor could not be backtested at all. */
+  error?: string;
+}
+
+/** A monitor of a diff: its change, and the base's and head's backtests. */
+export interface MonitorDiff extends Partial<MonitorSummary> {
+  name: string;
+  change: "added" | "removed" | "changed" | "unchanged";
+  /** The inputs that differ (a changed monitor's). */
+  inputs?: string[];
+  base: MonitorSummary | null;
+  head: MonitorSummary | null;
+}
+
+/** The whole report. */
+export interface BacktestReport {
+  from: string;
+  to: string;
+  monitors: (MonitorSummary | MonitorDiff)[];
+}
+
+const iso = (ms: number) => formatNs(BigInt(ms) * 1_000_000n);
+
+/** A monitor's backtest summarized (see {@link MonitorSummary}). */
+export function summarize(b: MonitorBacktest, period: Period): MonitorSummary {
+  const alerts: (AlertSummary & { key: string; openMs: number; closeMs?: number })[] = [];
+  const openById = new Map<string, (typeof alerts)[number]>();
+  const notifications: NotificationSummary[] = [];
+  const failures: { time: string; error: string }[] = [];
+  let failedRuns = 0;
+  let flaps = 0;
+  const lastClose = new Map<string, number>();
+  const rangeMs = b.monitor.rangeMinutes * 60_000;
+  for (const run of b.runs) {
+    const j = run.judged;
+    if (j.error !== undefined) {
+      failedRuns++;
+      if (failures.length < 5) failures.push({ time: iso(run.runMs), error: j.error });
+    }
+    for (const t of j.transitions) {
+      if (t.action === "open") {
+        const closed = lastClose.get(t.key);
+        if (closed !== undefined && run.runMs - closed <= rangeMs) flaps++;
+        const a = { group: t.group, open: iso(run.runMs), close: null, key: t.key, openMs: run.runMs };
+        alerts.push(a);
+        openById.set(t.alertId, a);
+      } else {
+        const a = openById.get(t.alertId);
+        if (a) {
+          a.close = iso(run.runMs);
+          a.closeMs = run.runMs;
+          openById.delete(t.alertId);
+        }
+        lastClose.set(t.key, run.runMs);
+      }
+    }
+    for (const e of j.events) {
+      const group = Object.fromEntries((e.groupKeys ?? []).map((k, i) => [k, e.groupValues?.[i] ?? null]));
+      for (const notifier of b.notifiers)
+        notifications.push({ time: iso(run.runMs), action: e.action, group, notifier });
+    }
+  }
+  const durations = alerts.map((a) => (a.closeMs ?? period.toMs) - a.openMs);
+  return {
+    name: b.monitor.name,
+    key: b.key,
+    path: b.path,
+    ...(b.why !== undefined ? { why: b.why } : {}),
+    requests: b.requests,
+    rows: b.rows,
+    runs: b.runs.length,
+    failedRuns,
+    failures,
+    alerts: alerts.map(({ group, open, close }) => ({ group, open, close })),
+    notifications,
+    timeInAlertSeconds: durations.reduce((s, d) => s + d, 0) / 1000,
+    longestAlertSeconds: durations.reduce((s, d) => Math.max(s, d), 0) / 1000,
+    flaps,
+    ...(b.error !== undefined ? { error: b.error } : {}),
+  };
+}
+
+/** The report of one backtest. */
+export function report(results: readonly MonitorBacktest[], period: Period): BacktestReport {
+  return {
+    from: iso(period.fromMs),
+    to: iso(period.toMs),
+    monitors: results.map((r) => summarize(r, period)),
+  };
+}
+
+/** The monitor fields a diff compares (the id is the resource name on both sides). */
+function changedInputs(base: MonitorBacktest, head: MonitorBacktest): string[] {
+  const out: string[] = [];
+  const b = base.monitor as unknown as Record<string, unknown>;
+  const h = head.monitor as unknown as Record<string, unknown>;
+  for (const key of [...new Set([...Object.keys(b), ...Object.keys(h)])].sort()) {
+    if (key !== "id" && !isDeepStrictEqual(b[key], h[key])) out.push(key);
+  }
+  if (!isDeepStrictEqual([...base.notifiers].sort(), [...head.notifiers].sort())) out.push("notifiers");
+  return [...new Set(out)];
+}
+
+/** The diff of a base's and a head's backtests over one period, monitors matched by resource name. */
+export function diffReport(
+  base: readonly MonitorBacktest[],
+  head: readonly MonitorBacktest[],
+  period: Period,
+): BacktestReport {
+  const keys = [...new Set([...head.map((m) => m.key), ...base.map((m) => m.key)])];
+  const monitors = keys.map((key): MonitorDiff => {
+    const b = base.find((m) => m.key === key);
+    const h = head.find((m) => m.key === key);
+    const bs = b ? summarize(b, period) : null;
+    const hs = h ? summarize(h, period) : null;
+    const inputs = b && h ? changedInputs(b, h) : undefined;
+    const change = !b ? "added" : !h ? "removed" : inputs!.length > 0 ? "changed" : "unchanged";
+    return { ...(hs ?? bs!), change, ...(inputs && inputs.length > 0 ? { inputs } : {}), base: bs, head: hs };
+  });
+  // The monitors whose paging changed lead.
+  monitors.sort((x, y) => Number(pagingChanged(y)) - Number(pagingChanged(x)));
+  return { from: iso(period.fromMs), to: iso(period.toMs), monitors };
+}
+
+/** Notifications per notifier. */
+export function perNotifier(s: MonitorSummary | null): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const n of s?.notifications ?? []) out.set(n.notifier, (out.get(n.notifier) ?? 0) + 1);
+  return out;
+}
+
+/** Whether a diffed monitor's notifications differ between base and head (per notifier, or in time). */
+export function pagingChanged(d: MonitorDiff): boolean {
+  return !isDeepStrictEqual(d.base?.notifications ?? [], d.head?.notifications ?? []);
+}
+
+/** Whether `--fail-on` fails this report: `more-pages` when a notifier gets more from some head monitor than
+ * from its base, `any-change` when any monitor's alerts or notifications differ, or it was added or removed. */
+export function failsOn(r: BacktestReport, rule: "more-pages" | "any-change"): boolean {
+  return r.monitors.some((m) => {
+    if (!("change" in m)) return false;
+    if (rule === "any-change")
+      return (
+        m.change === "added" ||
+        m.change === "removed" ||
+        pagingChanged(m) ||
+        !isDeepStrictEqual(m.base?.alerts, m.head?.alerts)
+      );
+    const before = perNotifier(m.base);
+    for (const [notifier, n] of perNotifier(m.head)) if (n > (before.get(notifier) ?? 0)) return true;
+    return false;
+  });
+}
+
+/** A duration in words: `2h 5m`, `40s`. */
+export function duration(seconds: number): string {
+  if (seconds === 0) return "0s";
+  const parts: string[] = [];
+  let rest = Math.round(seconds);
+  for (const [unit, size] of [
+    ["d", 86_400],
+    ["h", 3_600],
+    ["m", 60],
+    ["s", 1],
+  ] as const) {
+    if (rest >= size) {
+      parts.push(`${Math.floor(rest / size)}${unit}`);
+      rest %= size;
+    }
+  }
+  return parts.slice(0, 2).join(" ");
+}
+
+const groupText = (g: Record<string, unknown>) =>
+  Object.keys(g).length === 0
+    ? ""
+    : ` ${Object.entries(g)
+        .map(([k, v]) => `${k}=${String(v)}`)
+        .join(" ")}`;
+
+const pathText = (s: MonitorSummary) =>
+  `${s.path} path, ${s.requests} request${s.requests === 1 ? "" : "s"}, ${s.rows.toLocaleString("en-US")} rows` +
+  (s.why ? ` (events: ${s.why})` : "");
+
+const notifierText = (m: Map<string, number>) =>
+  m.size === 0 ? "none" : [...m].map(([n, c]) => `${n} ${c}`).join(", ");
+
+/** The report as text for a terminal. */
+export function formatText(r: BacktestReport): string[] {
+  const lines = [`backtest ${r.from} to ${r.to}`];
+  for (const m of r.monitors) {
+    if ("change" in m) {
+      lines.push("", `${m.name}: ${m.change}${m.inputs ? ` (${m.inputs.join(", ")})` : ""}`);
+      const b = m.base;
+      const h = m.head;
+      lines.push(`  notifications: ${notifierText(perNotifier(b))} -> ${notifierText(perNotifier(h))}`);
+      lines.push(`  alerts: ${b?.alerts.length ?? 0} -> ${h?.alerts.length ?? 0}`);
+      lines.push(
+        `  time in alert: ${duration(b?.timeInAlertSeconds ?? 0)} -> ${duration(h?.timeInAlertSeconds ?? 0)}`,
+      );
+      const moved = firstMoved(b, h);
+      if (moved) lines.push(`  first alert that moved: ${moved}`);
+      continue;
+    }
+    lines.push("", `${m.name} (${pathText(m)})`);
+    if (m.error) {
+      lines.push(`  could not be backtested: ${m.error}`);
+      continue;
+    }
+    lines.push(`  runs: ${m.runs}, failed: ${m.failedRuns}`);
+    for (const f of m.failures) lines.push(`    failed at ${f.time}: ${f.error}`);
+    lines.push(
+      `  alerts: ${m.alerts.length} (time in alert ${duration(m.timeInAlertSeconds)}, longest ${duration(m.longestAlertSeconds)}, flaps ${m.flaps})`,
+    );
+    for (const a of m.alerts) lines.push(`    ${a.open} to ${a.close ?? "still open"}${groupText(a.group)}`);
+    lines.push(`  notifications: ${notifierText(perNotifier(m))}`);
+  }
+  return lines;
+}
+
+/** The first alert of base that head does not have, or of head that base does not (in time order). */
+function firstMoved(b: MonitorSummary | null, h: MonitorSummary | null): string | undefined {
+  const key = (a: AlertSummary) => JSON.stringify([a.open, a.close, a.group]);
+  const inHead = new Set((h?.alerts ?? []).map(key));
+  const inBase = new Set((b?.alerts ?? []).map(key));
+  const gone = (b?.alerts ?? []).filter((a) => !inHead.has(key(a))).map((a) => ({ a, side: "base only" }));
+  const fresh = (h?.alerts ?? []).filter((a) => !inBase.has(key(a))).map((a) => ({ a, side: "head only" }));
+  const first = [...gone, ...fresh].sort((x, y) => x.a.open.localeCompare(y.a.open))[0];
+  return (
+    first && `${first.a.open} to ${first.a.close ?? "still open"}${groupText(first.a.group)} (${first.side})`
+  );
+}
+
+const cell = (text: string) => text.replace(/\|/g, "\\|");
+
+/** The report as markdown, for a pull request's comment or `$GITHUB_STEP_SUMMARY`. */
+export function formatMarkdown(r: BacktestReport): string[] {
+  const lines = [`### Backtest, ${r.from} to ${r.to}`, ""];
+  const diffs = r.monitors.filter((m): m is MonitorDiff => "change" in m);
+  if (diffs.length > 0) {
+    const paging = diffs.filter(pagingChanged);
+    lines.push(
+      paging.length === 0
+        ? "No monitor's notifications change."
+        : `**${paging.length} monitor${paging.length === 1 ? "" : "s"} page differently.**`,
+      "",
+      "| Monitor | Change | Notifications (base → head) | Alerts | Time in alert | First alert that moved |",
+      "| --- | --- | --- | --- | --- | --- |",
+    );
+    for (const m of diffs) {
+      lines.push(
+        `| ${cell(m.name)} | ${m.change}${m.inputs ? ` (${cell(m.inputs.join(", "))})` : ""} | ${cell(
+          `${notifierText(perNotifier(m.base))} → ${notifierText(perNotifier(m.head))}`,
+        )} | ${m.base?.alerts.length ?? 0} → ${m.head?.alerts.length ?? 0} | ${duration(
+          m.base?.timeInAlertSeconds ?? 0,
+        )} → ${duration(m.head?.timeInAlertSeconds ?? 0)} | ${cell(firstMoved(m.base, m.head) ?? "")} |`,
+      );
+    }
+    return lines;
+  }
+  lines.push(
+    "| Monitor | Path | Runs | Failed | Alerts | Notifications | Time in alert | Longest | Flaps |",
+    "| --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+  );
+  for (const m of r.monitors as MonitorSummary[]) {
+    lines.push(
+      `| ${cell(m.name)} | ${m.path} (${m.requests} req) | ${m.runs} | ${m.error ? cell(m.error) : m.failedRuns} | ${
+        m.alerts.length
+      } | ${cell(notifierText(perNotifier(m)))} | ${duration(m.timeInAlertSeconds)} | ${duration(
+        m.longestAlertSeconds,
+      )} | ${m.flaps} |`,
+    );
+  }
+  return lines;
+}

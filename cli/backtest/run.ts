@@ -1,0 +1,398 @@
+/**
+ * Runs monitors over a past period of the service's events, by the emulator's own rules (the pure judge of
+ * emulator/alerting/judge.ts, one run after another as emulator/alerting/replay.ts makes them), and sends nothing
+ * anywhere. Each monitor takes one of two paths:
+ *
+ * - `service`: a decomposable query (./decompose.ts) is sent to the service once for the period, binned at the
+ *   finest grain its runs need, in as few requests as the result limit allows; each run's window is rebuilt
+ *   from those bins.
+ * - `events`: any other query. Only the events it reads are fetched (its dataset, its leading `where` filters
+ *   pushed down) through the query API's paging, into a local store that keeps only what the next runs' windows
+ *   still need, and each run's query runs there on the emulator's engine.
+ */
+import { ApiError, ForbiddenError, NotFoundError, type ObservabilityClient } from "../../provider/client";
+import { parseApl } from "../../emulator/apl";
+import { readAlerts } from "../../emulator/alerting/alert-state";
+import { runTimes, type QueryOutcome, type QueryWindow } from "../../emulator/alerting/judge";
+import type { RunnableMonitor } from "../../emulator/alerting/monitor";
+import { replay, type ReplayedRun } from "../../emulator/alerting/replay";
+import { storeCatalog } from "../../emulator/catalog";
+import { queryTable } from "../../emulator/query/table";
+import { EventStore } from "../../emulator/store/events";
+import { formatNs, parseRfc3339Ns } from "../../emulator/time";
+import { BIN_COLUMN, decompose, grainNs, rebuild, rewrite, type FineRow } from "./decompose";
+
+/** A monitor to backtest, with the notifiers it names (by their keys in the stack or test file). */
+export interface BacktestMonitor {
+  /** Its resource name (the stack's or the test file's key). */
+  key: string;
+  monitor: RunnableMonitor;
+  notifiers: string[];
+}
+
+/** The period: runs at `(fromMs, toMs]`. */
+export interface Period {
+  fromMs: number;
+  toMs: number;
+}
+
+/**
+ * The most rows one query answers: the query API's `limit` goes up to 50,000 (the API reference's legacy query
+ * request, which the emulator's SERVER_PAGE_LIMIT follows). An answer that fills it may have been cut, so its
+ * period is split in two and asked again.
+ */
+export const RESULT_ROW_LIMIT = 50_000;
+/** Rows per page of the event path's fetch. */
+export const PAGE_ROWS = 10_000;
+/** The default of `--max-events`. */
+export const DEFAULT_MAX_EVENTS = 5_000_000;
+
+/** What one monitor's backtest did. */
+export interface MonitorBacktest {
+  key: string;
+  monitor: RunnableMonitor;
+  notifiers: string[];
+  path: "service" | "events";
+  /** Why the monitor took the event path (the rewrite's reason), when it did. */
+  why?: string;
+  /** Requests sent to the service, and rows they answered. */
+  requests: number;
+  rows: number;
+  runs: ReplayedRun[];
+  /** A failure of the whole monitor (its dataset missing, no query rights): no runs then. */
+  error?: string;
+}
+
+/** A backtest that must not start (too many events): the message says how many and how to narrow it. */
+export class BacktestRefused extends Error {
+  override readonly name = "BacktestRefused";
+}
+
+/** Options of {@link backtest}. */
+export interface BacktestOptions {
+  maxEvents?: number;
+  /** `events` takes the event path for every monitor (the property test compares the two paths with it). */
+  paths?: "auto" | "events";
+  /** Events fetched so far of `total` (the event path's progress). */
+  onProgress?: (fetched: number, total: number) => void;
+}
+
+const NS_PER_MS = 1_000_000n;
+const DAY_NS = 86_400_000n * NS_PER_MS;
+const ns = (ms: number) => BigInt(ms) * NS_PER_MS;
+
+/** The first and last run of a monitor in the period, or undefined when it has none. */
+function runSpan(m: RunnableMonitor, period: Period): { first: number; last: number } | undefined {
+  const times = runTimes(m, period.fromMs, period.toMs);
+  return times.length === 0 ? undefined : { first: times[0], last: times[times.length - 1] };
+}
+
+/** What the service said, as a line naming the monitor's dataset where it matters. */
+function serviceError(err: unknown, dataset: string): string {
+  if (err instanceof ForbiddenError)
+    return `the token may not query dataset ${dataset} (403): give it query rights on ${dataset}`;
+  if (err instanceof NotFoundError) return `dataset ${dataset} does not exist on the service (404)`;
+  if (err instanceof ApiError) return `the service answered ${err.status ?? "no response"}: ${err.message}`;
+  throw err;
+}
+
+/** The events the event path fetches for a monitor: the APL and the window `[startNs, endNs)`. */
+export function eventFetch(
+  m: RunnableMonitor,
+  period: Period,
+): { apl: string; dataset: string; startNs: bigint; endNs: bigint } | { reason: string } | undefined {
+  const span = runSpan(m, period);
+  if (!span) return undefined;
+  let q;
+  try {
+    q = parseApl(m.aplQuery);
+  } catch (err) {
+    return { reason: `its query does not parse: ${(err as Error).message}` };
+  }
+  if (q.datasets.length !== 1 || q.dataset === "" || q.lets.length > 0)
+    return {
+      reason: "its query reads several datasets (or uses let); a backtest runs queries of one dataset",
+    };
+  // The leading `where`s go to the service; one that reads now() or ago() would be read at the fetch's time, not
+  // at each run's, so pushing stops there.
+  let cut = m.aplQuery.length;
+  for (const op of q.ops) {
+    if (
+      op.op === "where" &&
+      !/\b(now|ago)\s*\(/.test(JSON.stringify(op.expr, (_k, v) => (typeof v === "bigint" ? String(v) : v)))
+    )
+      continue;
+    cut = m.aplQuery.lastIndexOf("|", op.pos);
+    break;
+  }
+  const first = runQueriesSpan(m, span);
+  return { apl: m.aplQuery.slice(0, cut).trimEnd(), dataset: q.dataset, ...first };
+}
+
+/** The span every run's queries read, `[startNs, endNs)`: the first window's start (an anomaly's baseline days
+ * before it) to the last window's end. */
+function runQueriesSpan(m: RunnableMonitor, span: { first: number; last: number }) {
+  const delay = BigInt(m.secondDelay) * 1000n * NS_PER_MS;
+  const minutes = m.type === "MatchEvent" ? m.intervalMinutes : m.rangeMinutes;
+  const back = m.type === "AnomalyDetection" ? BigInt(Math.max(1, m.compareDays)) * DAY_NS : 0n;
+  return {
+    startNs: ns(span.first) - delay - BigInt(minutes) * 60_000n * NS_PER_MS - back,
+    endNs: ns(span.last) - delay,
+  };
+}
+
+/** The first number of a tabular answer (a `count`'s). */
+function firstNumber(result: { tables?: { columns?: unknown[][] }[] }): number {
+  const v = result.tables?.[0]?.columns?.[0]?.[0];
+  return typeof v === "number" ? v : 0;
+}
+
+/** Rows of a tabular answer's first table. */
+function tabularRows(result: {
+  tables?: { fields?: { name?: string }[]; columns?: unknown[][] }[];
+}): Record<string, unknown>[] {
+  const t = result.tables?.[0];
+  const fields = t?.fields ?? [];
+  const columns = t?.columns ?? [];
+  const length = columns[0]?.length ?? 0;
+  const rows: Record<string, unknown>[] = [];
+  for (let i = 0; i < length; i++) {
+    const row: Record<string, unknown> = {};
+    fields.forEach((f, j) => {
+      if (f.name !== undefined) row[f.name] = columns[j]?.[i];
+    });
+    rows.push(row);
+  }
+  return rows;
+}
+
+/** The service-side path of one monitor (see the module's comment); undefined when its query is not decomposable. */
+async function servicePath(
+  client: ObservabilityClient,
+  b: BacktestMonitor,
+  period: Period,
+): Promise<MonitorBacktest | { path?: undefined; why: string }> {
+  const m = b.monitor;
+  if (m.type !== "Threshold") return { why: `a ${m.type} monitor is judged on its events` };
+  const d = decompose(m.aplQuery);
+  if ("reason" in d) return { why: d.reason };
+  const out: MonitorBacktest = { ...b, path: "service", requests: 0, rows: 0, runs: [] };
+  const span = runSpan(m, period);
+  if (!span) return out;
+  const grain = grainNs(m, d);
+  const { startNs, endNs } = runQueriesSpan(m, span);
+  const apl = rewrite(d, grain, RESULT_ROW_LIMIT);
+  const fine: FineRow[] = [];
+  const dataset = parseApl(m.aplQuery).dataset;
+  // Whole grains per request: as many as one answer can hold with one group; halved while an answer comes back full.
+  let chunk = grain * BigInt(RESULT_ROW_LIMIT);
+  let at = startNs;
+  while (at < endNs) {
+    const to = at + chunk < endNs ? at + chunk : endNs;
+    let result;
+    try {
+      out.requests++;
+      result = await client.query(apl, {
+        startTime: formatNs(at),
+        endTime: formatNs(to - 1n),
+        format: "tabular",
+      });
+    } catch (err) {
+      return { ...out, error: serviceError(err, dataset) };
+    }
+    const rows = tabularRows(result);
+    if (rows.length >= RESULT_ROW_LIMIT && chunk > grain) {
+      chunk = ((chunk / 2n + grain - 1n) / grain) * grain;
+      continue;
+    }
+    out.rows += rows.length;
+    const part: FineRow[] = [];
+    for (const row of rows) {
+      const binNs = parseRfc3339Ns(String(row[BIN_COLUMN] ?? ""));
+      if (binNs !== undefined) part.push({ binNs, row });
+    }
+    // Stable: rows of one bin keep the service's order, which is their groups' first events' order.
+    part.sort((x, y) => (x.binNs < y.binNs ? -1 : x.binNs > y.binNs ? 1 : 0));
+    fine.push(...part);
+    at = to;
+  }
+  const { runs } = await replay(m, period.fromMs, period.toMs, async (w) => ({
+    ok: true,
+    table: rebuild(d, fine, w.startNs, w.endNs),
+  }));
+  out.runs = runs;
+  return out;
+}
+
+/** How many events a monitor's event path would fetch (one `count` request), or its failure. */
+async function countEvents(
+  client: ObservabilityClient,
+  fetch: { apl: string; dataset: string; startNs: bigint; endNs: bigint },
+): Promise<number | { error: string }> {
+  try {
+    const result = await client.query(`${fetch.apl}\n| count`, {
+      startTime: formatNs(fetch.startNs),
+      endTime: formatNs(fetch.endNs - 1n),
+      format: "tabular",
+    });
+    return firstNumber(result);
+  } catch (err) {
+    return { error: serviceError(err, fetch.dataset) };
+  }
+}
+
+/**
+ * The event path of one monitor: its events, fetched page by page in time order, go into a local store that
+ * drops what no later run reads (an anomaly monitor's baselines keep the days before), and each run's queries run
+ * there.
+ */
+async function eventPath(
+  client: ObservabilityClient,
+  b: BacktestMonitor,
+  period: Period,
+  fetch: { apl: string; dataset: string; startNs: bigint; endNs: bigint },
+  progress: (n: number) => void,
+): Promise<MonitorBacktest> {
+  const m = b.monitor;
+  const out: MonitorBacktest = { ...b, path: "events", requests: 0, rows: 0, runs: [] };
+  const store = new EventStore();
+  const catalog = storeCatalog(store, { datasets: [fetch.dataset] });
+  const rows = client
+    .paginate(fetch.apl, {
+      startTime: formatNs(fetch.startNs),
+      endTime: formatNs(fetch.endNs - 1n),
+      order: "asc",
+      pageSize: PAGE_ROWS,
+    })
+    [Symbol.asyncIterator]();
+  let pending: { timeNs: bigint; data: Record<string, unknown> } | undefined;
+  let done = false;
+  /** Fetches until every event before `untilNs` is in the store. */
+  const fill = async (untilNs: bigint) => {
+    const batch: { timeNs: bigint; data: Record<string, unknown> }[] = [];
+    while (!done) {
+      if (!pending) {
+        const next = await rows.next();
+        if (next.done) {
+          done = true;
+          break;
+        }
+        const match = next.value;
+        pending = { timeNs: parseRfc3339Ns(String(match._time ?? "")) ?? 0n, data: match.data ?? {} };
+        out.rows++;
+      }
+      if (pending.timeNs >= untilNs) break;
+      batch.push(pending);
+      pending = undefined;
+    }
+    if (batch.length > 0) store.append(fetch.dataset, batch, 0n);
+    progress(out.rows);
+  };
+  const keepsHistory = m.type === "AnomalyDetection";
+  try {
+    const { runs } = await replay(
+      m,
+      period.fromMs,
+      period.toMs,
+      async (w: QueryWindow): Promise<QueryOutcome> => {
+        await fill(w.endNs);
+        const r = await queryTable(store, { apl: m.aplQuery, ...w, limit: RESULT_ROW_LIMIT }, catalog);
+        // What no later window reads goes: windows only move forward (a baseline's are days back, so it keeps all).
+        if (!keepsHistory && w.startNs > fetch.startNs) store.trim(fetch.dataset, w.startNs);
+        return r.ok ? r : { ok: false, error: `${r.error.status}: ${r.error.message}` };
+      },
+    );
+    out.runs = runs;
+  } catch (err) {
+    return { ...out, error: serviceError(err, fetch.dataset) };
+  }
+  // The walk asks for full pages until a short one: one request per page.
+  out.requests += Math.floor(out.rows / PAGE_ROWS) + 1;
+  return out;
+}
+
+/**
+ * Backtests `monitors` over `period` against the service `client` talks to. The event path's events are counted
+ * first (one request per monitor); over `maxEvents` in all, nothing is fetched and {@link BacktestRefused} says
+ * how many and how to narrow it.
+ */
+export async function backtest(
+  client: ObservabilityClient,
+  monitors: readonly BacktestMonitor[],
+  period: Period,
+  options: BacktestOptions = {},
+): Promise<MonitorBacktest[]> {
+  const maxEvents = options.maxEvents ?? DEFAULT_MAX_EVENTS;
+  const results: (MonitorBacktest | undefined)[] = [];
+  const pending: {
+    index: number;
+    b: BacktestMonitor;
+    why: string;
+    fetch: ReturnType<typeof eventFetch>;
+    count: number;
+  }[] = [];
+  for (const b of monitors) {
+    const service =
+      options.paths === "events"
+        ? { why: "--paths events" as string, path: undefined }
+        : await servicePath(client, b, period);
+    if (service.path !== undefined) {
+      results.push(service as MonitorBacktest);
+      continue;
+    }
+    const why = service.why;
+    results.push(undefined);
+    const fetch = eventFetch(b.monitor, period);
+    const index = results.length - 1;
+    if (fetch === undefined) {
+      results[index] = { ...b, path: "events", why: why, requests: 0, rows: 0, runs: [] };
+    } else if ("reason" in fetch) {
+      results[index] = {
+        ...b,
+        path: "events",
+        why: why,
+        requests: 0,
+        rows: 0,
+        runs: [],
+        error: fetch.reason,
+      };
+    } else {
+      const count = await countEvents(client, fetch);
+      if (typeof count !== "number") {
+        results[index] = {
+          ...b,
+          path: "events",
+          why: why,
+          requests: 1,
+          rows: 0,
+          runs: [],
+          error: count.error,
+        };
+      } else pending.push({ index, b, why: why, fetch, count });
+    }
+  }
+  const total = pending.reduce((n, p) => n + p.count, 0);
+  if (total > maxEvents) {
+    const each = pending
+      .filter((p) => p.count > 0)
+      .sort((x, y) => y.count - x.count)
+      .map((p) => `${p.b.key}: ${p.count.toLocaleString("en-US")}`)
+      .join(", ");
+    throw new BacktestRefused(
+      `the backtest would fetch ${total.toLocaleString("en-US")} events (${each}), more than --max-events ` +
+        `${maxEvents.toLocaleString("en-US")}; narrow it with a shorter period (--since, --from/--to), fewer ` +
+        "monitors (--monitor NAME), or raise --max-events",
+    );
+  }
+  let before = 0;
+  for (const p of pending) {
+    const fetch = p.fetch as Exclude<ReturnType<typeof eventFetch>, undefined | { reason: string }>;
+    const r = await eventPath(client, p.b, period, fetch, (n) => options.onProgress?.(before + n, total));
+    before += r.rows;
+    results[p.index] = { ...r, why: p.why, requests: r.requests + 1 };
+  }
+  return results as MonitorBacktest[];
+}
+
+/** A fresh alert state, for callers that judge from nothing. */
+export const noAlerts = () => readAlerts(undefined);

@@ -1,0 +1,73 @@
+/**
+ * Where a backtest's monitors come from: a stack's `pulumi preview --json` (`--preview FILE`, read as `test
+ * alerts` reads `stack:`), or an alert-test file's `monitors:` and `notifiers:` (and its `stack:`). Each monitor is
+ * parsed once into the typed monitor runs read (emulator/alerting/monitor.ts); its notifiers are named by their
+ * resource names.
+ */
+import { readFile } from "node:fs/promises";
+import { parseMonitor } from "../../emulator/alerting/monitor";
+import { loadAlertTest } from "../alert-test/load";
+import { buildModel, type TestModel } from "../alert-test/model";
+import type { AlertTestFile } from "../alert-test/schema";
+import { FileProblems, SourceDocument } from "../alert-test/source";
+import { UsageError } from "../exit";
+import type { BacktestMonitor } from "./run";
+
+/** A source of monitors: a preview file or an alert-test file. */
+export type MonitorSource = { preview: string } | { testFile: string };
+
+/** The monitors of a model, typed; a monitor's id is its resource name, so its alert ids are stable across runs. */
+function monitorsOf(model: TestModel): BacktestMonitor[] {
+  return model.monitors.map((m) => ({
+    key: m.key,
+    monitor: parseMonitor({ ...m.inputs, id: m.key }),
+    notifiers: [...(m.inputs.notifierIds ?? [])],
+  }));
+}
+
+/** The monitors of a `pulumi preview --json` file; its problems are thrown as {@link FileProblems}. */
+async function fromPreview(file: string): Promise<BacktestMonitor[]> {
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (err) {
+    throw new UsageError(
+      `--preview ${file}: cannot read it (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`,
+    );
+  }
+  const preview = SourceDocument.parse(file, text);
+  // The preview alone: no test file's own monitors or notifiers replace the stack's.
+  const none = SourceDocument.parse("(no test file)", "{}");
+  const { model, problems } = buildModel({} as AlertTestFile, none, preview);
+  if (problems.length > 0) throw new FileProblems(problems);
+  if (model.monitors.length === 0)
+    throw new UsageError(
+      `--preview ${file}: the preview shows no monitor of this package; \`pulumi preview --json\` lists resources that do not change only with --show-sames: add it`,
+    );
+  return monitorsOf(model);
+}
+
+/** The monitors of an alert-test file (its `stack:` and its own `monitors:`). */
+async function fromTestFile(file: string): Promise<BacktestMonitor[]> {
+  const test = await loadAlertTest(file);
+  return monitorsOf(test.model);
+}
+
+/** The monitors of `source`, those `names` pick (by resource name or `name`) when given. */
+export async function loadMonitors(
+  source: MonitorSource,
+  names: readonly string[] = [],
+): Promise<BacktestMonitor[]> {
+  const all = "preview" in source ? await fromPreview(source.preview) : await fromTestFile(source.testFile);
+  if (names.length === 0) return all;
+  const picked: BacktestMonitor[] = [];
+  for (const name of names) {
+    const found = all.filter((m) => m.key === name || m.monitor.name === name);
+    if (found.length === 0)
+      throw new UsageError(
+        `--monitor ${name}: no monitor of that name (the monitors: ${all.map((m) => m.key).join(", ")})`,
+      );
+    for (const m of found) if (!picked.includes(m)) picked.push(m);
+  }
+  return picked;
+}

@@ -1,0 +1,132 @@
+/**
+ * The two paths of `observability backtest` give the same answer (issue: "The same answer both ways"): over
+ * random decomposable monitors (aggregation, bin size, range, interval, secondDelay, operator, grouping,
+ * triggerFromNRuns) and random event streams, the service-side path (the monitor's query rewritten to finer
+ * bins, each window rebuilt from them) and the event path (the events fetched, each run's query run locally)
+ * make identical runs, alerts and notifications, with the emulator serving as the service.
+ */
+import fc from "fast-check";
+import { ObservabilityClient } from "../../provider/client";
+import { parseMonitor } from "../../emulator/alerting/monitor";
+import { backtest, type MonitorBacktest } from "../../cli/backtest/run";
+import { decompose } from "../../cli/backtest/decompose";
+import { useEmulator, api } from "../helpers/emulator";
+
+// One seed for every run, so CI and a laptop draw the same cases and a failure reproduces; FC_SEED explores others.
+fc.configureGlobal({ seed: Number(process.env.FC_SEED ?? 20261204) });
+
+const T0 = Date.UTC(2026, 0, 10, 12, 0, 0);
+const PERIOD = { fromMs: T0, toMs: T0 + 90 * 60_000 };
+const em = useEmulator({ clock: "manual", now: new Date(T0 + 3 * 3_600_000).toISOString() });
+let client: ObservabilityClient;
+beforeAll(() => {
+  client = new ObservabilityClient({ url: em.current.url, token: em.current.token });
+});
+afterAll(() => client.close());
+
+const AGGREGATIONS = [
+  "count()",
+  "countif(v > 50)",
+  "sum(v)",
+  "sumif(v, v > 30)",
+  "min(v)",
+  "max(v)",
+  "avg(v)",
+];
+
+const monitorArb = fc.record({
+  agg: fc.constantFrom(...AGGREGATIONS),
+  bin: fc.constantFrom(undefined, "1m", "2m", "5m", "90s"),
+  byHost: fc.boolean(),
+  filter: fc.boolean(),
+  rangeMinutes: fc.constantFrom(1, 2, 5, 10),
+  intervalMinutes: fc.constantFrom(1, 2, 5),
+  secondDelay: fc.constantFrom(0, 30, 60, 90),
+  operator: fc.constantFrom("Above", "AboveOrEqual", "Below", "BelowOrEqual"),
+  threshold: fc.integer({ min: 0, max: 120 }),
+  notifyByGroup: fc.boolean(),
+  alertOnNoData: fc.boolean(),
+  triggerFromNRuns: fc.integer({ min: 1, max: 3 }),
+  triggerAfterNPositiveResults: fc.integer({ min: 0, max: 3 }),
+  skipResolved: fc.boolean(),
+});
+
+const eventArb = fc.record({
+  // Seconds into the period, with some before it (the first windows reach back) and a few past its end.
+  at: fc.integer({ min: -15 * 60, max: 95 * 60 }),
+  v: fc.option(fc.integer({ min: 0, max: 100 }), { nil: undefined, freq: 8 }),
+  host: fc.constantFrom("a", "b", "c"),
+  status: fc.constantFrom(200, 500),
+});
+
+/** What a comparison reads of a backtest: every run's state, values, transitions and notifications. */
+const runsOf = (r: MonitorBacktest) =>
+  r.runs.map((run) => ({
+    runMs: run.runMs,
+    state: run.judged.state,
+    values: run.judged.values,
+    error: run.judged.error,
+    transitions: run.judged.transitions,
+    events: run.judged.events,
+  }));
+
+let datasets = 0;
+
+describe("the service-side path and the event path agree", () => {
+  it("on random decomposable monitors and event streams", async () => {
+    let serviceRuns = 0;
+    let alerts = 0;
+    await fc.assert(
+      fc.asyncProperty(monitorArb, fc.array(eventArb, { maxLength: 150 }), async (m, events) => {
+        const dataset = `ds${datasets++}`;
+        expect((await api(em.current, "POST", "/v2/datasets", { name: dataset })).status).toBe(200);
+        if (events.length > 0) {
+          const body = events.map((e) => ({
+            _time: new Date(T0 + e.at * 1000).toISOString(),
+            host: e.host,
+            status: e.status,
+            ...(e.v === undefined ? {} : { v: e.v }),
+          }));
+          expect((await api(em.current, "POST", `/v1/datasets/${dataset}/ingest`, body)).status).toBe(200);
+        }
+        const by = [m.bin ? `bin(_time, ${m.bin})` : "", m.byHost ? "host" : ""].filter(Boolean).join(", ");
+        const aplQuery =
+          `['${dataset}']${m.filter ? " | where status == 500" : ""} | summarize ${m.agg}` +
+          (by ? ` by ${by}` : "");
+        const monitor = parseMonitor({ id: "m", name: "m", type: "Threshold", aplQuery, ...m });
+        const b = [{ key: "m", monitor, notifiers: ["pager"] }];
+        const [service] = await backtest(client, b, PERIOD);
+        const [local] = await backtest(client, b, PERIOD, { paths: "events" });
+        expect(service.path).toBe("service");
+        expect(local.path).toBe("events");
+        expect(service.error).toBeUndefined();
+        expect(runsOf(service)).toEqual(runsOf(local));
+        serviceRuns += service.runs.length;
+        alerts += service.runs.reduce((n, r) => n + r.judged.transitions.length, 0);
+      }),
+      { numRuns: 40 },
+    );
+    // The cases are not all quiet: they make runs and open and close alerts.
+    expect(serviceRuns).toBeGreaterThan(400);
+    expect(alerts).toBeGreaterThan(40);
+  }, 120_000);
+});
+
+describe("which queries the service-side path takes (decompose)", () => {
+  it.each([
+    ["['l'] | summarize percentile(v, 95)", "percentile() cannot be rebuilt from finer bins"],
+    ["['l'] | summarize dcount(host)", "dcount() cannot be rebuilt from finer bins"],
+    [
+      "['l'] | where _time > ago(5m) | summarize count()",
+      "its query reads now() or ago(), which a run reads at its own time",
+    ],
+    ["['l'] | summarize n = count() | where n > 1", "its query does not end in summarize"],
+    ["['l'] | take 5 | summarize count()", "its query has limit before its summarize"],
+    [
+      "['l'] | summarize count() by tostring(v)",
+      "its summarize groups by v, which is neither a column nor bin(_time, a constant)",
+    ],
+  ])("%s goes to the event path: %s", (apl, reason) => {
+    expect(decompose(apl)).toEqual({ reason });
+  });
+});
