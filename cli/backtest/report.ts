@@ -142,8 +142,7 @@ function changedInputs(base: MonitorBacktest, head: MonitorBacktest): string[] {
   for (const key of [...new Set([...Object.keys(b), ...Object.keys(h)])].sort()) {
     if (key !== "id" && !isDeepStrictEqual(b[key], h[key])) out.push(key);
   }
-  if (!isDeepStrictEqual([...base.notifiers].sort(), [...head.notifiers].sort())) out.push("notifiers");
-  return [...new Set(out)];
+  return out;
 }
 
 /** The diff of a base's and a head's backtests over one period, monitors matched by resource name. */

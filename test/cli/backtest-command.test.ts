@@ -1,0 +1,229 @@
+/**
+ * `observability backtest` end to end against an emulator holding known incidents (docs/backtesting.md): the JSON
+ * contract with counts worked out by hand, each path's cost, the text and markdown reports, the diff against a
+ * base with --fail-on, and each bad input's error naming the flag or the monitor. Nothing reaches the outbox.
+ */
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { ObservabilityClient } from "../../provider/client";
+import { runBacktest, periodOf } from "../../cli/commands/backtest";
+import type { BacktestReport, MonitorDiff, MonitorSummary } from "../../cli/backtest/report";
+import { CommandError, UsageError } from "../../cli/exit";
+import { api, useEmulator } from "../helpers/emulator";
+
+const T0 = Date.UTC(2026, 0, 10, 12, 0, 0);
+const NOW = T0 + 2 * 3_600_000;
+const at = (minutes: number, seconds = 0) => new Date(T0 + minutes * 60_000 + seconds * 1000).toISOString();
+const em = useEmulator({ clock: "manual", now: new Date(NOW).toISOString(), datasets: ["web"] });
+let client: ObservabilityClient;
+const dir = mkdtempSync(join(tmpdir(), "backtest-"));
+
+/** An alert-test file with the two monitors, the second's threshold and notifier as given. */
+function testFile(name: string, errorsAbove = 3, notifier = "oncall"): string {
+  const path = join(dir, name);
+  writeFileSync(
+    path,
+    `until: 1h
+datasets: [web]
+notifiers:
+  oncall: { name: On-call, properties: { webhook: { url: "http://127.0.0.1:9/hook" } } }
+  team: { name: Team, properties: { webhook: { url: "http://127.0.0.1:9/team" } } }
+monitors:
+  errors:
+    name: Server errors
+    type: Threshold
+    aplQuery: "['web'] | where status >= 500 | summarize count() by bin(_time, 1m)"
+    operator: Above
+    threshold: ${errorsAbove}
+    intervalMinutes: 1
+    rangeMinutes: 1
+    notifierIds: [${notifier}]
+  latency:
+    name: Slow responses
+    type: Threshold
+    aplQuery: "['web'] | summarize percentile(ms, 95) by bin(_time, 1m)"
+    operator: Above
+    threshold: 500
+    intervalMinutes: 1
+    rangeMinutes: 1
+    notifierIds: [oncall, team]
+expect: []
+`,
+  );
+  return path;
+}
+
+const FLAGS = { monitor: [], from: at(0), to: at(30), maxEvents: 5_000_000, format: "json" as const };
+
+/** Runs the command and answers its code and parsed JSON (or its text). */
+async function run(file: string | undefined, flags: Record<string, unknown> = {}) {
+  let text = "";
+  const code = await runBacktest(file, { ...FLAGS, ...flags } as never, {
+    client,
+    out: (t) => (text += t),
+    nowMs: NOW,
+  });
+  return {
+    code,
+    text,
+    json: (flags.format ?? "json") === "json" ? (JSON.parse(text) as BacktestReport) : undefined,
+  };
+}
+
+beforeAll(async () => {
+  client = new ObservabilityClient({ url: em.current.url, token: em.current.token });
+  // One healthy request a minute, and an incident: five slow server errors a minute from minute 10 to 13.
+  const events = [
+    ...Array.from({ length: 45 }, (_, i) => ({ _time: at(i - 5, 30), status: 200, ms: 100 })),
+    ...[10, 11, 12, 13].flatMap((m) =>
+      Array.from({ length: 5 }, (_, i) => ({ _time: at(m, 5 + i), status: 503, ms: 900 })),
+    ),
+  ];
+  expect((await api(em.current, "POST", "/v1/datasets/web/ingest", events)).status).toBe(200);
+});
+afterAll(() => client.close());
+
+describe("the report of a period with a known incident (counts worked out by hand)", () => {
+  it("gives each monitor's runs, alerts, notifications per notifier and path, as the JSON contract says", async () => {
+    const { code, json } = await run(testFile("head.test.yaml"));
+    expect(code).toBe(0);
+    expect(json).toMatchObject({ from: "2026-01-10T12:00:00Z", to: "2026-01-10T12:30:00Z" });
+    const [errors, latency] = json!.monitors as MonitorSummary[];
+    // The run at :11 sees minute 10's five errors; the run at :15 sees none (minute 14 is quiet): open 4 minutes.
+    expect(errors).toMatchObject({
+      name: "Server errors",
+      path: "service",
+      requests: 1,
+      rows: 4,
+      runs: 30,
+      failedRuns: 0,
+      alerts: [{ group: {}, open: "2026-01-10T12:11:00Z", close: "2026-01-10T12:15:00Z" }],
+      notifications: [
+        { time: "2026-01-10T12:11:00Z", action: "Open", group: {}, notifier: "oncall" },
+        { time: "2026-01-10T12:15:00Z", action: "Closed", group: {}, notifier: "oncall" },
+      ],
+      timeInAlertSeconds: 240,
+      longestAlertSeconds: 240,
+      flaps: 0,
+    });
+    // A percentile cannot be rebuilt from finer bins: its events are fetched (30 healthy in the first run's window to the last's, [0m, 30m), and 20 errors),
+    // one count and one page; both notifiers get each notification.
+    expect(latency).toMatchObject({
+      path: "events",
+      why: "percentile() cannot be rebuilt from finer bins",
+      requests: 2,
+      rows: 50,
+      runs: 30,
+      alerts: [{ open: "2026-01-10T12:11:00Z", close: "2026-01-10T12:15:00Z" }],
+    });
+    expect(latency.notifications.map((n) => `${n.action} ${n.notifier}`)).toEqual([
+      "Open oncall",
+      "Open team",
+      "Closed oncall",
+      "Closed team",
+    ]);
+  });
+
+  it("sends nothing to any notifier: the emulator's outbox stays empty", async () => {
+    await run(testFile("quiet.test.yaml"));
+    const outbox = await api(em.current, "GET", "/_emulator/notifications");
+    expect(outbox.status).toBe(200);
+    expect(outbox.body.notifications ?? outbox.body).toEqual([]);
+  });
+
+  it("prints text and markdown", async () => {
+    const text = (await run(testFile("t.test.yaml"), { format: "text" })).text;
+    expect(text).toContain("Server errors (service path, 1 request, 4 rows)");
+    expect(text).toContain("2026-01-10T12:11:00Z to 2026-01-10T12:15:00Z");
+    const md = (await run(testFile("m.test.yaml"), { format: "markdown" })).text;
+    expect(md).toContain("| Server errors | service (1 req) | 30 | 0 | 1 | oncall 2 | 4m | 4m | 0 |");
+  });
+});
+
+describe("the diff against a base (--base, --fail-on)", () => {
+  it("a lowered threshold and a rewired notifier show as changed, leading the markdown, and fail more-pages", async () => {
+    const base = testFile("base.test.yaml");
+    // Threshold 0: the healthy minutes' errors are none, so still one alert; the notifications move to team.
+    const head = testFile("head2.test.yaml", 0, "team");
+    const { json, code } = await run(head, { base, failOn: "more-pages" });
+    const errors = json!.monitors[0] as MonitorDiff;
+    expect(errors).toMatchObject({
+      name: "Server errors",
+      change: "changed",
+      inputs: ["notifierIds", "threshold"],
+    });
+    expect(errors.base!.notifications.map((n) => n.notifier)).toEqual(["oncall", "oncall"]);
+    expect(errors.head!.notifications.map((n) => n.notifier)).toEqual(["team", "team"]);
+    expect((json!.monitors[1] as MonitorDiff).change).toBe("unchanged");
+    // team gets more pages from the head than from the base.
+    expect(code).toBe(1);
+    const md = (await run(head, { base, format: "markdown" })).text;
+    expect(md).toContain("**1 monitor page differently.**");
+    expect(md.indexOf("Server errors")).toBeLessThan(md.indexOf("Slow responses"));
+    expect(md).toContain("oncall 2 → team 2");
+  });
+
+  it("exits 0 without --fail-on, and with it when nothing pages more", async () => {
+    const base = testFile("b2.test.yaml");
+    expect((await run(testFile("h3.test.yaml"), { base })).code).toBe(0);
+    expect((await run(testFile("h4.test.yaml"), { base, failOn: "more-pages" })).code).toBe(0);
+    expect((await run(testFile("h5.test.yaml"), { base, failOn: "any-change" })).code).toBe(0);
+  });
+});
+
+describe("bad input gets a clear error naming the flag or the monitor", () => {
+  it.each<[string, Record<string, unknown>, string]>([
+    [
+      "an unknown monitor name",
+      { monitor: ["nope"] },
+      "--monitor nope: no monitor of that name (the monitors: errors, latency)",
+    ],
+    ["a period in the future", { to: at(200) }, "--to 2026-01-10T15:20:00.000Z: is in the future"],
+    ["a period that ends before it starts", { from: at(30), to: at(0) }, "must be before --to"],
+    ["both --since and --from", { since: "1h" }, "give --since, or --from and --to, not both"],
+    ["--fail-on without --base", { failOn: "any-change" }, "--fail-on compares with a base: give --base"],
+  ])("%s", async (_rule, flags, message) => {
+    const p = run(testFile("bad.test.yaml"), flags);
+    await expect(p).rejects.toBeInstanceOf(UsageError);
+    await expect(run(testFile("bad.test.yaml"), flags)).rejects.toThrow(message);
+  });
+
+  it("a backtest over --max-events stops before it starts, saying how many and how to narrow it", async () => {
+    const p = run(testFile("max.test.yaml"), { maxEvents: 10 });
+    await expect(p).rejects.toBeInstanceOf(CommandError);
+    await expect(run(testFile("max.test.yaml"), { maxEvents: 10 })).rejects.toThrow(
+      "the backtest would fetch 50 events (latency: 50), more than --max-events 10; narrow it with a shorter period (--since, --from/--to), fewer monitors (--monitor NAME), or raise --max-events",
+    );
+  });
+
+  it("a monitor of a dataset the service does not have names the dataset", async () => {
+    const path = join(dir, "missing.test.yaml");
+    writeFileSync(
+      path,
+      `until: 1h
+datasets: [nowhere]
+monitors:
+  gone:
+    type: Threshold
+    name: Gone
+    aplQuery: "['nowhere'] | summarize count()"
+    operator: Above
+    threshold: 1
+expect: []
+`,
+    );
+    const { json } = await run(path);
+    expect(json!.monitors[0]).toMatchObject({
+      name: "Gone",
+      error: "dataset nowhere does not exist on the service (404)",
+    });
+  });
+
+  it("--since reads a duration back from now", () => {
+    expect(periodOf({ since: "7d" }, NOW)).toEqual({ fromMs: NOW - 7 * 86_400_000, toMs: NOW });
+    expect(() => periodOf({ since: "a week" }, NOW)).toThrow(
+      "--since a week: must be a duration such as 7d, 24h or 90m",
+    );
+  });
+});
