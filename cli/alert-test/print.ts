@@ -24,6 +24,29 @@ export function groupText(group: ExpectationResult["expectation"]["group"]): str
     .join(",");
 }
 
+/** The cells of a row: the table's columns after the mark. */
+function rowCells(r: ExpectationResult, startMs: number): string[] {
+  const e = r.expectation;
+  const times = r.got.map((g) => formatOffset(g.timeMs - startMs));
+  return [
+    String(e.line ?? "?"),
+    e.monitorKey,
+    e.action ?? "Open",
+    groupText(e.group),
+    e.notifierKey ?? "(any)",
+    describeWhen(r),
+    r.wanted,
+    String(r.got.length),
+    times.length === 0 ? "-" : times.length > 4 ? `${times.slice(0, 4).join(",")},…` : times.join(","),
+  ];
+}
+
+/** A row in one line that says its columns: `✗ line 33: errors Open, group -, to slack, +10m..+12m: want 1, got 0 (sent at -)`. */
+export function rowLine(r: ExpectationResult, startMs: number): string {
+  const [line, monitor, action, group, notifier, when, want, got, sent] = rowCells(r, startMs);
+  return `${r.ok ? "✓" : "✗"} line ${line}: ${monitor} ${action}, group ${group}, to ${notifier}, ${when}: want ${want}, got ${got} (sent at ${sent})`;
+}
+
 /** Left-aligned columns, two spaces apart. */
 function columns(rows: string[][]): string[] {
   const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => [...(r[c] ?? "")].length)));
@@ -72,20 +95,7 @@ export function formatComparison(
   ];
   const details = new Map<number, string[]>();
   rows.forEach((r, i) => {
-    const e = r.expectation;
-    const times = r.got.map((g) => formatOffset(g.timeMs - startMs));
-    table.push([
-      r.ok ? "✓" : "✗",
-      String(e.line ?? "?"),
-      e.monitorKey,
-      e.action ?? "Open",
-      groupText(e.group),
-      e.notifierKey ?? "(any)",
-      describeWhen(r),
-      r.wanted,
-      String(r.got.length),
-      times.length === 0 ? "-" : times.length > 4 ? `${times.slice(0, 4).join(",")},…` : times.join(","),
-    ]);
+    table.push([r.ok ? "✓" : "✗", ...rowCells(r, startMs)]);
     if (r.hints.length > 0) details.set(i + 1, r.hints);
   });
   // Without expectations (a file that only lists what happens) there is no table to head.

@@ -11,12 +11,17 @@ import { formatComparison } from "../alert-test/print";
 import { renderReport } from "../alert-test/report";
 import { runAlertTest, SetupError, type RunOutcome } from "../alert-test/run";
 import { FileProblems, formatProblem } from "../alert-test/source";
-import { action, EXIT, type ExitCode } from "../exit";
+import { action, EXIT, UsageError, type ExitCode } from "../exit";
+import { toJson, toJunit, type FileResult } from "../alert-test/formats";
 
 /** Options of {@link testAlerts}. */
 export interface TestAlertsOptions {
   /** Write the HTML report here. */
   report?: string;
+  /** Write JUnit XML here (one test suite per file, one test case per expectation). */
+  junit?: string;
+  /** `text` (default): the tables. `json`: one JSON document on stdout instead (docs/testing-alerts.md). */
+  format?: "text" | "json";
   /** Resolves the files (default: the process's working directory). */
   cwd?: string;
   /** Where the table goes, a line at a time (default: stdout). */
@@ -45,8 +50,12 @@ export async function testAlerts(
   files: readonly string[],
   options: TestAlertsOptions = {},
 ): Promise<TestAlertsResult> {
-  const out = options.out ?? ((line: string) => process.stdout.write(`${line}\n`));
+  const stdout = options.out ?? ((line: string) => process.stdout.write(`${line}\n`));
   const err = options.err ?? ((line: string) => process.stderr.write(`observability test alerts: ${line}\n`));
+  const json = options.format === "json";
+  // With --format json, stdout holds the document alone; the tables are not printed.
+  const out = json ? () => {} : stdout;
+  const results: FileResult[] = [];
   let code: ExitCode = EXIT.ok;
   const worst = (c: ExitCode) => {
     if (c > code) code = c;
@@ -57,6 +66,10 @@ export async function testAlerts(
     return { code: EXIT.usage, outcomes };
   }
   for (const file of files) {
+    const startedAt = new Date();
+    const began = performance.now();
+    const result = (r: Partial<FileResult>) =>
+      results.push({ file, startedAt, seconds: (performance.now() - began) / 1000, ...r });
     let test: LoadedTest;
     try {
       test = await loadAlertTest(file, options.cwd);
@@ -64,6 +77,7 @@ export async function testAlerts(
       if (!(e instanceof FileProblems)) throw e;
       for (const p of e.problems) err(formatProblem(p));
       worst(EXIT.usage);
+      result({ problems: e.problems });
       continue;
     }
     let outcome: RunOutcome;
@@ -73,23 +87,26 @@ export async function testAlerts(
       if (!(e instanceof SetupError)) throw e;
       err(`${file}: the test could not be set up: ${e.message}`);
       worst(EXIT.failed);
+      result({ setupError: e.message });
       continue;
     }
+    result({ outcome });
     outcomes.push(outcome);
     for (const line of formatComparison(file, outcome.comparison, test.startMs, outcome.warnings)) out(line);
     if (!outcome.ok) worst(EXIT.failed);
   }
-  if (options.report !== undefined) {
+  const write = async (flag: string, path: string, content: () => string) => {
     try {
-      await writeFile(options.report, renderReport(outcomes));
-      out(`report: ${options.report}`);
+      await writeFile(path, content());
+      out(`${flag.slice(2)}: ${path}`);
     } catch (e) {
-      err(
-        `--report ${options.report}: cannot write it (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`,
-      );
+      err(`${flag} ${path}: cannot write it (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
       worst(EXIT.usage);
     }
-  }
+  };
+  if (options.report !== undefined) await write("--report", options.report, () => renderReport(outcomes));
+  if (options.junit !== undefined) await write("--junit", options.junit, () => toJunit(results));
+  if (json) stdout(JSON.stringify(toJson(results, code), null, 2));
   return { code, outcomes };
 }
 
@@ -106,11 +123,29 @@ export function registerTestCommand(program: Command): void {
       "--report <file.html>",
       "also write one self-contained HTML page: each monitor's values, alerts and notifications",
     )
+    .option(
+      "--junit <file.xml>",
+      "also write JUnit XML for CI test reports: a test suite per file, a test case per expectation",
+    )
+    .option(
+      "--format <format>",
+      "text (default): a table per file; json: one JSON document on stdout (its shape: docs/testing-alerts.md)",
+      "text",
+    )
     .addHelpText("after", EXAMPLE)
     .action(
-      action("test alerts", async (files: string[], flags: { report?: string }) => {
-        const { code } = await testAlerts(files, { report: flags.report });
-        return code;
-      }),
+      action(
+        "test alerts",
+        async (files: string[], flags: { report?: string; junit?: string; format: string }) => {
+          if (flags.format !== "text" && flags.format !== "json")
+            throw new UsageError(`--format: must be text or json, not ${JSON.stringify(flags.format)}`);
+          const { code } = await testAlerts(files, {
+            report: flags.report,
+            junit: flags.junit,
+            format: flags.format,
+          });
+          return code;
+        },
+      ),
     );
 }
