@@ -64,7 +64,7 @@ const SUMMED = new Set(["count", "countif", "sum", "sumif"]);
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** Whether an expression (or anything under it) calls `now` or `ago`. */
-function readsNow(node: unknown): boolean {
+export function readsNow(node: unknown): boolean {
   if (node === null || typeof node !== "object") return false;
   const n = node as { kind?: string; name?: string };
   if (n.kind === "call" && (n.name === "now" || n.name === "ago")) return true;

@@ -7,7 +7,7 @@
  *   finest grain its runs need, in as few requests as the result limit allows; each run's window is rebuilt
  *   from those bins.
  * - `events`: any other query. Only the events it reads are fetched (its dataset, its leading `where` filters
- *   pushed down) through the query API's paging, into a local store that keeps only what the next runs' windows
+ *   pushed down, the columns it names) through the query API's paging, into a local store that keeps only what the next runs' windows
  *   still need, and each run's query runs there on the emulator's engine.
  */
 import { ApiError, ForbiddenError, NotFoundError, type ObservabilityClient } from "../../provider/client";
@@ -20,7 +20,7 @@ import { storeCatalog } from "../../emulator/catalog";
 import { queryTable } from "../../emulator/query/table";
 import { EventStore } from "../../emulator/store/events";
 import { formatNs, parseRfc3339Ns } from "../../emulator/time";
-import { BIN_COLUMN, decompose, grainNs, rebuild, rewrite, type FineRow } from "./decompose";
+import { BIN_COLUMN, decompose, grainNs, readsNow, rebuild, rewrite, type FineRow } from "./decompose";
 
 /** A monitor to backtest, with the notifiers it names (by their keys in the stack or test file). */
 export interface BacktestMonitor {
@@ -117,16 +117,44 @@ export function eventFetch(
   // at each run's, so pushing stops there.
   let cut = m.aplQuery.length;
   for (const op of q.ops) {
-    if (
-      op.op === "where" &&
-      !/\b(now|ago)\s*\(/.test(JSON.stringify(op.expr, (_k, v) => (typeof v === "bigint" ? String(v) : v)))
-    )
-      continue;
+    if (op.op === "where" && !readsNow(op.expr)) continue;
     cut = m.aplQuery.lastIndexOf("|", op.pos);
     break;
   }
   const first = runQueriesSpan(m, span);
-  return { apl: m.aplQuery.slice(0, cut).trimEnd(), dataset: q.dataset, ...first };
+  const columns = columnsRead(q.ops);
+  const projection = columns ? `\n| project ${["_time", ...columns].map((c) => `['${c}']`).join(", ")}` : "";
+  return { apl: m.aplQuery.slice(0, cut).trimEnd() + projection, dataset: q.dataset, ...first };
+}
+
+/** Operators that read columns not named in the query (a pattern, the whole row). */
+const READS_PATTERNS = new Set(["project-away", "project-keep", "project-reorder", "search", "getschema"]);
+/** Functions that read the whole row or a column named by a value. */
+const READS_ROW = new Set(["pack_all", "bag_pack_all", "column_ifexists", "hash"]);
+
+/**
+ * The top-level columns a query's operators read, so the fetch asks for those alone; undefined when that cannot
+ * be told (a `*`, a column pattern, a function of the whole row), and the fetch then asks for every column.
+ */
+export function columnsRead(ops: readonly unknown[]): string[] | undefined {
+  const names = new Set<string>();
+  let whole = false;
+  const walk = (node: unknown): void => {
+    if (whole || node === null || typeof node !== "object") return;
+    if (Array.isArray(node)) return node.forEach(walk);
+    const n = node as { kind?: string; op?: string; name?: string; path?: string[] };
+    if (n.kind === "star" || (n.op !== undefined && READS_PATTERNS.has(n.op))) whole = true;
+    else if (n.kind === "call" && n.name !== undefined && READS_ROW.has(n.name)) whole = true;
+    else if (n.kind === "field" && n.path && n.path.length > 0) names.add(n.path[0]);
+    for (const v of Object.values(node)) walk(v);
+  };
+  walk(ops);
+  if (whole) return undefined;
+  names.delete("_time");
+  names.delete("_sysTime");
+  // A name that a bracketed literal cannot carry plainly: every column, rather than a wrong one.
+  if ([...names].some((c) => c.includes("'") || c.includes("\\"))) return undefined;
+  return [...names].sort();
 }
 
 /** The span every run's queries read, `[startNs, endNs)`: the first window's start (an anomaly's baseline days

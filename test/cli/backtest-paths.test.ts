@@ -8,7 +8,7 @@
 import fc from "fast-check";
 import { ObservabilityClient } from "../../provider/client";
 import { parseMonitor } from "../../emulator/alerting/monitor";
-import { backtest, type MonitorBacktest } from "../../cli/backtest/run";
+import { backtest, eventFetch, type MonitorBacktest } from "../../cli/backtest/run";
 import { decompose } from "../../cli/backtest/decompose";
 import { useEmulator, api } from "../helpers/emulator";
 
@@ -128,5 +128,56 @@ describe("which queries the service-side path takes (decompose)", () => {
     ],
   ])("%s goes to the event path: %s", (apl, reason) => {
     expect(decompose(apl)).toEqual({ reason });
+  });
+});
+
+describe("what the event path fetches (eventFetch)", () => {
+  const fetchOf = (aplQuery: string) => {
+    const m = parseMonitor({
+      id: "m",
+      name: "m",
+      type: "Threshold",
+      aplQuery,
+      operator: "Above",
+      threshold: 1,
+    });
+    const f = eventFetch(m, PERIOD);
+    return f && "apl" in f ? f.apl : f;
+  };
+  it.each([
+    [
+      "its leading wheres go to the service, with the columns it names",
+      "['web'] | where status >= 500 | extend s = ms * 2 | summarize percentile(s, 95)",
+      "['web'] | where status >= 500\n| project ['_time'], ['ms'], ['s'], ['status']",
+    ],
+    [
+      "a where reading ago() stays local (a run reads it at its own time), and so does all after it",
+      "['web'] | where status >= 500 | where _time > ago(5m) | where host == 'a' | summarize dcount(user)",
+      "['web'] | where status >= 500\n| project ['_time'], ['host'], ['status'], ['user']",
+    ],
+    [
+      "a query that reads the whole row fetches every column",
+      "['web'] | where status >= 500 | summarize arg_max(ms, *)",
+      "['web'] | where status >= 500",
+    ],
+  ])("%s", (_rule, apl, fetched) => {
+    expect(fetchOf(apl)).toBe(fetched);
+  });
+
+  it("the window reaches back over the first run's range and delay, and an anomaly monitor's baseline days", () => {
+    const m = parseMonitor({
+      id: "m",
+      name: "m",
+      type: "AnomalyDetection",
+      aplQuery: "['web'] | summarize count()",
+      operator: "Above",
+      compareDays: 2,
+      rangeMinutes: 10,
+      secondDelay: 60,
+    });
+    const f = eventFetch(m, PERIOD) as { startNs: bigint; endNs: bigint };
+    const ms = (v: number) => BigInt(v) * 1_000_000n;
+    expect(f.startNs).toBe(ms(T0 + 60_000 - 60_000 - 10 * 60_000 - 2 * 86_400_000));
+    expect(f.endNs).toBe(ms(PERIOD.toMs - 60_000));
   });
 });
