@@ -226,4 +226,99 @@ expect: []
       "--since a week: must be a duration such as 7d, 24h or 90m",
     );
   });
+
+  it("a token without query rights names the dataset to grant", async () => {
+    const minted = await api(em.current, "POST", "/v2/tokens", {
+      name: "ingest only",
+      datasetCapabilities: { web: { ingest: ["create"] } },
+    });
+    expect(minted.status).toBe(200);
+    const ingestOnly = new ObservabilityClient({ url: em.current.url, token: minted.body.token });
+    try {
+      let text = "";
+      await runBacktest(testFile("rights.test.yaml"), { ...FLAGS } as never, {
+        client: ingestOnly,
+        out: (t) => (text += t),
+        nowMs: NOW,
+      });
+      const monitors = (JSON.parse(text) as BacktestReport).monitors as MonitorSummary[];
+      for (const m of monitors)
+        expect(m.error).toBe("the token may not query dataset web (403): give it query rights on web");
+    } finally {
+      await ingestOnly.close();
+    }
+  });
+
+  it("a monitor whose query does not parse is named, with the parser's message", async () => {
+    const path = join(dir, "unparsable.test.yaml");
+    writeFileSync(
+      path,
+      `until: 1h
+datasets: [web]
+monitors:
+  broken:
+    type: Threshold
+    name: Broken
+    aplQuery: "['web'] | summarize count("
+    operator: Above
+    threshold: 1
+expect: []
+`,
+    );
+    const p = run(path);
+    await expect(p).rejects.toThrow("monitors.broken.aplQuery: does not parse: unexpected end of query");
+  });
+});
+
+describe("monitors from a stack's preview (--preview)", () => {
+  /** A `pulumi preview --json` document creating `monitors` (resource name → inputs). */
+  function preview(name: string, monitors: Record<string, Record<string, unknown>>): string {
+    const path = join(dir, name);
+    const steps = Object.entries(monitors).map(([key, inputs]) => {
+      const urn = `urn:pulumi:dev::shop::observability:index:Monitor::${key}`;
+      return { op: "create", urn, newState: { urn, type: "observability:index:Monitor", inputs } };
+    });
+    writeFileSync(path, JSON.stringify({ steps }));
+    return path;
+  }
+
+  it("runs the preview's monitors", async () => {
+    const path = preview("head.json", {
+      errors: {
+        name: "Server errors",
+        type: "Threshold",
+        aplQuery: "['web'] | where status >= 500 | summarize count() by bin(_time, 1m)",
+        operator: "Above",
+        threshold: 3,
+      },
+    });
+    const { json } = await run(undefined, { preview: path });
+    expect(json!.monitors).toEqual([
+      expect.objectContaining({
+        key: "errors",
+        path: "service",
+        alerts: [{ group: {}, open: "2026-01-10T12:11:00Z", close: "2026-01-10T12:15:00Z" }],
+      }),
+    ]);
+  });
+
+  it.each<[string, () => Promise<unknown>, string]>([
+    [
+      "a preview without this package's monitors",
+      () => run(undefined, { preview: preview("empty.json", {}) }),
+      "the preview shows no monitor of this package",
+    ],
+    [
+      "a preview file that cannot be read",
+      () => run(undefined, { preview: join(dir, "nope.json") }),
+      "--preview",
+    ],
+    [
+      "both a file and --preview",
+      () => run(testFile("x.test.yaml"), { preview: "p.json" }),
+      "give the monitors",
+    ],
+  ])("%s is refused, naming it", async (_rule, go, message) => {
+    await expect(go()).rejects.toThrow(message);
+  });
 });
