@@ -53,8 +53,8 @@ export type LimitName = "output" | "value" | "values" | "time" | "steps" | "dept
 
 /**
  * The bounds of one render: ours, since Go's text/template has none and the service publishes none (docs/emulator.md,
- * "Custom webhook templates: our bounds", gives the reason for each). A notification's body is a few hundred bytes
- * rendered in well under a millisecond; each bound is far above that and far below what would hurt the emulator.
+ * "Custom webhook templates: our bounds", gives the reason for each). A notification's body is a few hundred bytes:
+ * each bound is far above what it needs and far below what would hurt the emulator.
  */
 export interface RenderLimits {
   /** The most the output may hold, in UTF-8 bytes, checked at every write. */
@@ -264,7 +264,7 @@ function lineOf(source: string, pos: number): number {
 }
 
 /** `s` without its trailing spaces, tabs and newlines. A loop: `/[ \t\r\n]+$/` retries from every space of a
- * run that does not end the text, which took 14 s over 100,000 spaces followed by one letter. */
+ * run that does not end the text: quadratic in the run's length. */
 function trimSpaceEnd(s: string): string {
   let end = s.length;
   while (end > 0 && " \t\r\n".includes(s[end - 1])) end--;
