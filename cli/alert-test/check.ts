@@ -9,7 +9,8 @@ import { AplError, compileQuery, parseApl, type Query } from "../../emulator/apl
 import { autoBinNs } from "../../emulator/apl/compile";
 import { parseWebhookTemplate, TemplateError } from "../../emulator/alerting/notify/custom-webhook";
 import { formatOffset } from "./compare";
-import { problemAt, type TestMonitor, type TestNotifier } from "./model";
+import { compileFieldExpression } from "../../emulator/query/legacy";
+import { problemAt, type Place, type TestMonitor, type TestNotifier } from "./model";
 import { offsetOf, type Problem } from "./source";
 import { didYouMean } from "./suggest";
 
@@ -61,7 +62,7 @@ function binText(ns: bigint): string {
 export function checkMonitor(
   m: TestMonitor,
   datasets: readonly string[],
-): { problems: Problem[]; warnings: RunWarning[] } {
+): { problems: Problem[]; warnings: RunWarning[]; groupColumns?: string[] } {
   const apl = m.inputs.aplQuery;
   const problems: Problem[] = [];
   const warnings: RunWarning[] = [];
@@ -114,7 +115,42 @@ export function checkMonitor(
         `bin by an explicit size (bin(_time, ${rangeMinutes}m) for the whole range), or not at all, to say what it counts`,
     });
   }
-  return { problems, warnings };
+  return { problems, warnings, groupColumns: groupColumnsOf(query) };
+}
+
+/**
+ * The columns a monitor's alerts are grouped by, when the query says them plainly: it ends in a `summarize`, whose
+ * `by` columns other than the binned `_time` are the group (as the runs report them). Undefined when anything
+ * follows the summarize (a `project` may rename them), so nothing is refused on a guess.
+ */
+function groupColumnsOf(query: Query): string[] | undefined {
+  const last = query.ops.at(-1);
+  if (last?.op !== "summarize") return undefined;
+  return last.by.flatMap((b) => b.names ?? [b.name]).filter((name) => name !== "_time");
+}
+
+/**
+ * A virtual field's expression compiled as the emulator computes it in every query of its dataset: one that does not
+ * compile fails each of those queries, so every run of a monitor reading the dataset would fail.
+ */
+export function checkVirtualField(expression: string, place: Place): Problem[] {
+  try {
+    compileFieldExpression(expression, 0n);
+    return [];
+  } catch (err) {
+    if (!(err instanceof AplError)) throw err;
+    // The expression is compiled inside `['_'] | extend __virtual = …`: its own column is past that prefix.
+    const prefix = "['_'] | extend __virtual = ".length;
+    const column = err.line === 1 ? Math.max(1, err.column - prefix) : err.column;
+    return [
+      problemAt(
+        place,
+        ["expression"],
+        `does not compile: ${err.message}; every query of its dataset would fail, and every run of a monitor reading it`,
+        offsetOf(expression, err.line, column),
+      ),
+    ];
+  }
 }
 
 /** A custom webhook's body parsed as the service's Go template; its error placed on the template's line. */

@@ -9,7 +9,7 @@ import { dirname, resolve } from "node:path";
 import { parseRfc3339Ns } from "../../provider/time";
 import { formatOffset } from "./compare";
 import { testEvents, type TestEvent } from "./generate";
-import { checkMonitor, checkNotifier, standInWarning, type RunWarning } from "./check";
+import { checkMonitor, checkNotifier, checkVirtualField, standInWarning, type RunWarning } from "./check";
 import { buildModel, refusedMessage, type TestModel } from "./model";
 import {
   AlertTestFileSchema,
@@ -246,15 +246,24 @@ export async function loadAlertTest(file: string, cwd = process.cwd()): Promise<
       }),
     ]),
   ];
+  /** Each monitor's group columns, where its query says them plainly, to check the expectations' groups. */
+  const groupColumns = new Map<string, string[]>();
   for (const m of [...model.monitors]) {
     const checked = checkMonitor(m, datasets);
     warnings.push(...checked.warnings);
+    if (checked.groupColumns) groupColumns.set(m.key, checked.groupColumns);
     if (checked.problems.length === 0) continue;
     problems.push(...checked.problems);
     // Refused: an expectation naming it says why, rather than that no monitor has its name.
     for (const name of [m.key, m.inputs.name])
       if (!refused.monitors.has(name)) refused.monitors.set(name, checked.problems[0]);
     model.monitors.splice(model.monitors.indexOf(m), 1);
+  }
+  for (const [key, vf] of Object.entries(parsed.virtualFields ?? {})) {
+    const expression = (vf as { expression?: unknown } | null)?.expression;
+    if (typeof expression !== "string" || expression.trim() === "") continue; // its own schema says why
+    const path = ["virtualFields", key];
+    problems.push(...checkVirtualField(expression, { doc, path, field: (f) => issuePath([...path, ...f]) }));
   }
   // A monitor of the file refused for another field still has its query checked, so that its every problem is
   // said at once (its warnings are not: it does not run).
@@ -346,6 +355,26 @@ export async function loadAlertTest(file: string, cwd = process.cwd()): Promise<
         return;
       }
       notifierKey = notifier.key;
+    }
+    const columns = groupColumns.get(monitor.key);
+    if (e.group !== undefined && columns !== undefined) {
+      const by = columns.length ? `its query groups by ${columns.join(", ")}` : "its query groups by nothing";
+      if (Array.isArray(e.group) && e.group.length !== columns.length)
+        problems.push(
+          doc.problem(
+            ["expect", index, "group"],
+            `gives ${e.group.length} ${e.group.length === 1 ? "value" : "values"}, but monitor ${monitor.key} has ${columns.length} group ${columns.length === 1 ? "column" : "columns"} (${by})`,
+          ),
+        );
+      else if (!Array.isArray(e.group))
+        for (const column of Object.keys(e.group))
+          if (!columns.includes(column))
+            problems.push(
+              doc.problem(
+                ["expect", index, "group", column],
+                `is not a group column of monitor ${monitor.key} (${by})${didYouMean(column, columns)}`,
+              ),
+            );
     }
     for (const bound of ["at", "after", "by"] as const) {
       const v = e[bound];

@@ -109,6 +109,19 @@ describe("each mistake, at its own line and column", () => {
     ]);
   });
 
+  it("a virtual field's expression that does not compile (every query of its dataset would fail)", async () => {
+    const problems = await problemsOf(
+      monitorFile(
+        `    aplQuery: "['web-logs'] | summarize count() by bin(_time, 1m)"\nvirtualFields:\n  ms: { dataset: web-logs, name: ms, expression: "duration / / 1000000" }`,
+      ),
+    );
+    expect(problems).toEqual([
+      expect.stringMatching(
+        /^t\.yaml:14:62: virtualFields\.ms\.expression: does not compile: .*; every query of its dataset would fail, and every run of a monitor reading it$/,
+      ),
+    ]);
+  });
+
   it("an unknown name suggests the nearest: a monitor, a notifier, a monitor's notifierIds entry", async () => {
     const problems = await problemsOf(
       monitorFile(
@@ -120,6 +133,19 @@ describe("each mistake, at its own line and column", () => {
       "t.yaml:11:19: monitors.errors-by-route.notifierIds[0]: names no notifier of this test (slack): give a notifier's resource name or name; did you mean slack?",
       "t.yaml:15:16: expect[1].monitor: names no monitor of this test (errors-by-route); did you mean errors-by-route?",
       "t.yaml:16:43: expect[2].notifier: names no notifier of this test (slack); did you mean slack?",
+    ]);
+  });
+
+  it("an expectation's group names the query's group columns, or gives as many values", async () => {
+    const problems = await problemsOf(
+      monitorFile(
+        `    aplQuery: "['web-logs'] | summarize count() by bin(_time, 1m), route"`,
+        "  - { monitor: errors-by-route, group: { rout: /pay }, never: true }\n  - { monitor: errors-by-route, group: [/pay, 500], never: true }\n",
+      ),
+    );
+    expect(problems).toEqual([
+      "t.yaml:15:48: expect[1].group.rout: is not a group column of monitor errors-by-route (its query groups by route); did you mean route?",
+      "t.yaml:16:40: expect[2].group: gives 2 values, but monitor errors-by-route has 1 group column (its query groups by route)",
     ]);
   });
 
