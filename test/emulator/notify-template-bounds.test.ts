@@ -88,7 +88,7 @@ describe("the issue's reproductions fail naming the limit", () => {
     const e = renderError(HUGE_RANGE, clock);
     expect([e.limit, e.message]).toEqual([
       "time",
-      `template: webhook:1:19: executing "webhook" at <$x := printf "%d" 7>: the render passed the emulator's budget of 100 ms`,
+      `template: webhook:1:25: executing "webhook" at <printf "%d" 7>: the render passed the emulator's budget of 100 ms`,
     ]);
     // Read at the start, then once per 256 units of work: the 102nd reading is the first past 100 ms.
     expect(clock.readings()).toBe(102);
@@ -165,11 +165,11 @@ describe("every bound, one row each", () => {
       `template: webhook:1:2: executing "webhook" at <js .MatchedEvent.lt>: a template value passed the emulator's limit of ${MIB_TEXT}`,
     ],
     [
-      "every value made, in all: 17 copies of a 1,000,000-byte value are past 16 MiB",
+      "every value made, in all: 17 copies of a value of 1,000,000 characters are past 16 Mi characters",
       '{{$big := printf "%1000000s" "x"}}{{range 400}}{{$c := printf "%s" $big}}{{end}}',
       frozen,
       "values",
-      `template: webhook:1:55: executing "webhook" at <printf "%s" $big>: the template's values passed the emulator's limit of 16 MiB (16777216 bytes) in all`,
+      `template: webhook:1:55: executing "webhook" at <printf "%s" $big>: the template's values passed the emulator's limit of 16777216 characters in all`,
     ],
     [
       "the steps, when the clock does not move (a tenth of the emulator's million, to keep this file fast)",

@@ -28,7 +28,7 @@ fc.configureGlobal({ seed: SEED });
 const PHRASE: Record<LimitName, RegExp> = {
   output: /the template's output passed the emulator's limit of 1 MiB \(1048576 bytes\)$/,
   value: /a template value passed the emulator's limit of 1 MiB \(1048576 bytes\)$/,
-  values: /the template's values passed the emulator's limit of 16 MiB \(16777216 bytes\) in all$/,
+  values: /the template's values passed the emulator's limit of 16777216 characters in all$/,
   time: /the render passed the emulator's budget of 100 ms$/,
   steps: /stopped after 1000000 steps \(the emulator's limit\)$/,
   depth:

@@ -61,8 +61,9 @@ export interface RenderLimits {
   maxOutputBytes: number;
   /** The most one value a template makes may hold (a function's result, a literal), in UTF-8 bytes. */
   maxValueBytes: number;
-  /** The most all the values one render makes may hold together: what bounds its memory, variables included. */
-  maxTotalBytes: number;
+  /** The most characters all the values one render makes may hold together (in UTF-16 code units, what memory
+   * holds, one or two bytes each): what bounds its memory, variables included. */
+  maxTotalChars: number;
   /** The most actions, texts and iterations one render may walk. */
   maxSteps: number;
   /** How long one render may take, in ms of {@link RenderLimits.now}. */
@@ -78,7 +79,7 @@ const MiB = 1 << 20;
 export const RENDER_LIMITS: Readonly<RenderLimits> = Object.freeze({
   maxOutputBytes: MiB,
   maxValueBytes: MiB,
-  maxTotalBytes: 16 * MiB,
+  maxTotalChars: 16 * MiB,
   maxSteps: 1_000_000,
   budgetMs: 100,
   now: () => performance.now(),
@@ -1001,18 +1002,21 @@ function brief(v: GoValue): string {
 
 class Executor {
   private out = "";
-  private outBytes = 0;
+  private outChars = 0;
+  /** The output's exact size in UTF-8 bytes, counted once it could be near the bound (-1 until then). */
+  private outBytes = -1;
   private steps = 0;
   private vars: { name: string; value: GoValue }[] = [];
   private depth = 0;
   private nesting = 0;
-  /** Bytes of every value made so far. */
+  /** Characters of every value made so far. */
   private made = 0;
   private work = 0;
   private nextCheck = CHECK_EVERY;
   private started = 0;
+  private readonly callContext: CallContext;
   /** The node being walked: where a limit passed inside it is reported. */
-  private at: { pos: number; context: string } = { pos: 0, context: "" };
+  private at: Node | Command = { t: "text", text: "" };
 
   constructor(
     private readonly name: string,
@@ -1020,7 +1024,9 @@ class Executor {
     private readonly trees: Map<string, Node[]>,
     private readonly funcs: Record<string, TemplateFunc>,
     private readonly limits: RenderLimits,
-  ) {}
+  ) {
+    this.callContext = { maxChars: limits.maxValueBytes };
+  }
 
   run(data: GoValue): string {
     this.vars = [{ name: "$", value: data }];
@@ -1042,7 +1048,9 @@ class Executor {
 
   /** Fails at the node being walked, naming the limit it passed. */
   private failLimit(limit: LimitName, msg: string): never {
-    return this.fail(this.at.pos, this.at.context, msg, limit);
+    const { pos, context } =
+      "args" in this.at ? { pos: this.at.pos, context: this.at.text } : nodeAt(this.at);
+    return this.fail(pos, context, msg, limit);
   }
 
   private walkList(list: Node[], dot: GoValue): void {
@@ -1072,9 +1080,13 @@ class Executor {
   /** Appends to the output, refusing a write that would take it past its bound (checked at every write, so that
    * one action cannot write past it). */
   private write(s: string): void {
-    const bytes = s.length === 0 ? 0 : Buffer.byteLength(s, "utf8");
-    if (this.outBytes + bytes > this.limits.maxOutputBytes) this.outputTooLarge();
-    this.outBytes += bytes;
+    this.outChars += s.length;
+    if (this.outBytes >= 0) this.outBytes += Buffer.byteLength(s, "utf8");
+    // A character is at most 3 bytes of UTF-8 (a surrogate pair, two characters, is 4): until the output could be
+    // past the bound its bytes need no counting, and from then on each write's are counted.
+    else if (this.outChars * 3 > this.limits.maxOutputBytes)
+      this.outBytes = Buffer.byteLength(this.out, "utf8") + Buffer.byteLength(s, "utf8");
+    if (this.outBytes > this.limits.maxOutputBytes) this.outputTooLarge();
     this.out += s;
     this.charge(s.length / 64);
   }
@@ -1099,17 +1111,23 @@ class Executor {
       if (Array.isArray(v)) this.charge(v.length / 64);
       return v;
     }
-    if (v.length > this.limits.maxValueBytes) this.valueTooLarge();
-    const bytes = Buffer.byteLength(v, "utf8");
-    if (bytes > this.limits.maxValueBytes) this.valueTooLarge();
-    this.made += bytes;
-    if (this.made > this.limits.maxTotalBytes)
+    this.checkSize(v);
+    // Counted in characters, what memory holds (one or two bytes each).
+    this.made += v.length;
+    if (this.made > this.limits.maxTotalChars)
       this.failLimit(
         "values",
-        `the template's values passed the emulator's limit of ${bytesText(this.limits.maxTotalBytes)} in all`,
+        `the template's values passed the emulator's limit of ${this.limits.maxTotalChars} characters in all`,
       );
     this.charge(v.length / 64);
     return v;
+  }
+
+  /** A string within the bound of one value, in UTF-8 bytes (counted only when it could be past it). */
+  private checkSize(v: string): void {
+    if (v.length * 3 <= this.limits.maxValueBytes) return;
+    if (v.length > this.limits.maxValueBytes || Buffer.byteLength(v, "utf8") > this.limits.maxValueBytes)
+      this.valueTooLarge();
   }
 
   /** Runs `f` one level deeper, failing past {@link MAX_EXEC_DEPTH}. */
@@ -1124,7 +1142,7 @@ class Executor {
   }
 
   private walk(n: Node, dot: GoValue): void {
-    this.at = nodeAt(n);
+    this.at = n;
     this.step(n);
     switch (n.t) {
       case "text":
@@ -1132,7 +1150,7 @@ class Executor {
         return;
       case "action": {
         const v = this.evalPipe(n.pipe, dot);
-        this.at = nodeAt(n);
+        this.at = n;
         if (n.pipe.decl.length === 0) this.write(this.printable(v));
         return;
       }
@@ -1174,7 +1192,7 @@ class Executor {
     if (v === undefined || v === null) return "<no value>";
     try {
       // What is left of the output bounds how much of a value (a large map of the data) is formatted.
-      return formatValue(v, this.limits.maxOutputBytes - this.outBytes);
+      return formatValue(v, this.limits.maxOutputBytes - Math.max(this.outBytes, this.outChars));
     } catch (e) {
       if (e instanceof ValueTooLarge) this.outputTooLarge();
       throw e;
@@ -1201,7 +1219,7 @@ class Executor {
     let any = false;
     for (const [k, e] of items) {
       any = true;
-      this.at = nodeAt(n);
+      this.at = n;
       this.step(n);
       const inner = this.vars.length;
       if (n.pipe.decl.length === 1)
@@ -1274,7 +1292,9 @@ class Executor {
       case "dot":
         return dot;
       case "string":
-        return this.accept(a.value);
+        // The source's own text: checked against the bound of one value, but not made again at each use.
+        this.checkSize(a.value);
+        return a.value;
       case "number":
         return a.value;
       case "bool":
@@ -1384,12 +1404,12 @@ class Executor {
       if (args[i] === undefined) args[i] = null;
       read += sizeOf(args[i]);
     }
-    this.at = { pos: cmd.pos, context: cmd.text };
+    this.at = cmd;
     // A function's time grows with what it reads (`len`, `eq`, `slice` of a large value in a loop): paid before.
     this.charge(1 + read / 64);
     let result: GoValue;
     try {
-      result = fn(args, { maxChars: this.limits.maxValueBytes });
+      result = fn(args, this.callContext);
     } catch (e) {
       if (e instanceof TemplateError) throw e;
       if (e instanceof ValueTooLarge) this.valueTooLarge();
