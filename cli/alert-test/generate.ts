@@ -31,8 +31,8 @@ export const MAX_EVENT_BYTES = 1 << 20;
 
 /**
  * The most bytes a file's events may hold in all, as JSON text. Ours: the count alone did not bound memory (five
- * million events of 2 KB each reached 3.5 GB before the run was stopped); the emulator holds each event about
- * three times over while it ingests, so this keeps a test within about a gigabyte.
+ * million events of 2 KB each reached 3.5 GB before the run was stopped), and the events are held by the test and
+ * again by the emulator it ingests them into.
  */
 export const MAX_TOTAL_EVENT_BYTES = 256 << 20;
 
