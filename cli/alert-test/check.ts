@@ -101,6 +101,8 @@ export function checkMonitor(
   }
   if (m.inputs.type === "Threshold" && callsFunction(query, "bin_auto")) {
     const bin = autoBinNs(ctx);
+    // A Threshold monitor has both (the resource's rule), but the text does not lean on it.
+    const rule = [m.inputs.operator, m.inputs.threshold].filter((v) => v !== undefined).join(" ");
     const at = problemAt(m.place, ["aplQuery"], "", Math.max(0, apl.indexOf("bin_auto")));
     warnings.push({
       kind: "bin-auto",
@@ -110,7 +112,7 @@ export function checkMonitor(
       column: at.column,
       message:
         `${m.key} bins by bin_auto, which the emulator makes ${binText(bin)} bins over its ${rangeMinutes}-minute range, so its threshold` +
-        `${m.inputs.threshold === undefined ? "" : ` (${m.inputs.operator ?? ""} ${m.inputs.threshold})`.replace("( ", "(")} is compared with ${binText(bin)} of data at a time. ` +
+        `${rule ? ` (${rule})` : ""} is compared with ${binText(bin)} of data at a time. ` +
         "The service documents only that bin_auto's size follows the query's range, not which size, so the monitor means whatever the service's steps are: " +
         `bin by an explicit size (bin(_time, ${rangeMinutes}m) for the whole range), or not at all, to say what it counts`,
     });
