@@ -237,6 +237,13 @@ describe("no primitive slower than linear in its input", () => {
     expect(performance.now() - started).toBeLessThan(2000);
   });
 
+  it("a long time layout (past the 256 characters kept parsed) formats as its pieces do", () => {
+    const piece = "Mon Jan _2 15:04:05.000 2006 x ";
+    const one = renderWebhookBody(`{{.QueryEndTime.Format "${piece}"}}`, event);
+    expect(renderWebhookBody(`{{.QueryEndTime.Format "${piece.repeat(100)}"}}`, event)).toBe(one.repeat(100));
+    expect(one).toBe("Fri Jun 28 14:55:57.631 2024 x ");
+  });
+
   it("%c of an int that is no character writes U+FFFD, as Go does, where it threw", () => {
     expect(renderWebhookBody('{{printf "%c|%c|%c" 1114112 -1 55296}}', event)).toBe("\uFFFD|\uFFFD|\uFFFD");
   });

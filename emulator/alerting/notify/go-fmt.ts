@@ -606,8 +606,14 @@ export function formatGoTime(ns: bigint, layout: string): string {
   const hour = d.getUTCHours();
   const two = (n: number) => String(n).padStart(2, "0");
   const hour12 = hour % 12 === 0 ? 12 : hour % 12;
+  // Pieces joined once: `+=` of a piece per element would build a rope of a million pieces for a long layout.
+  const parts: string[] = [];
   let out = "";
   for (const chunk of layoutChunks(layout)) {
+    if (out.length > 64) {
+      parts.push(out);
+      out = "";
+    }
     if (typeof chunk === "string") {
       out += chunk;
       continue;
@@ -707,7 +713,8 @@ export function formatGoTime(ns: bigint, layout: string): string {
         break;
     }
   }
-  return out;
+  parts.push(out);
+  return parts.join("");
 }
 
 /** The reference-time elements, longest first where one is a prefix of another. */
@@ -747,35 +754,53 @@ const ELEMENTS = [
 type LayoutChunk = string | { element: string } | { frac: number; trim: boolean; sep: string };
 const layoutCache = new Map<string, LayoutChunk[]>();
 
-/** A layout split into literal text, elements and fractions, once per layout (a template formats the same few). */
-function layoutChunks(layout: string): LayoutChunk[] {
+/** The longest layout kept parsed: a template formats the same few short layouts; a long one (a value of the
+ * template's, up to its bound) is scanned as it is formatted, neither kept nor held as one object per element. */
+const CACHED_LAYOUT = 256;
+
+/** A layout split into literal text, elements and fractions; a short one once. */
+function layoutChunks(layout: string): Iterable<LayoutChunk> {
+  if (layout.length > CACHED_LAYOUT) return scanLayout(layout);
   const cached = layoutCache.get(layout);
   if (cached) return cached;
-  const chunks: LayoutChunk[] = [];
+  const chunks = [...scanLayout(layout)];
+  if (layoutCache.size < 64) layoutCache.set(layout, chunks);
+  return chunks;
+}
+
+function* scanLayout(layout: string): Generator<LayoutChunk> {
+  let text = "";
   let i = 0;
   outer: while (i < layout.length) {
     // A fraction: '.' or ',' then a run of 0s (fixed) or 9s (trailing zeros dropped), after a seconds element.
-    const frac = /^[.,](0+|9+)(?![0-9])/.exec(layout.slice(i));
-    if (frac && layout[i - 1] === "5") {
-      chunks.push({ frac: frac[1].length, trim: frac[1][0] === "9", sep: frac[0][0] });
+    const frac = layout[i - 1] === "5" ? /^[.,](0+|9+)(?![0-9])/.exec(layout.slice(i)) : null;
+    if (frac) {
+      if (text) yield text;
+      text = "";
+      yield { frac: frac[1].length, trim: frac[1][0] === "9", sep: frac[0][0] };
       i += frac[0].length;
       continue;
     }
     for (const element of ELEMENTS) {
       if (layout.startsWith(element, i)) {
-        chunks.push({ element });
+        if (text) yield text;
+        text = "";
+        yield { element };
         i += element.length;
         continue outer;
       }
     }
-    const last = chunks[chunks.length - 1];
-    if (typeof last === "string") chunks[chunks.length - 1] = last + layout[i];
-    else chunks.push(layout[i]);
-    i++;
+    // Literal text up to the next character that may start an element or a fraction, in one piece.
+    let j = i + 1;
+    while (j < layout.length && !LAYOUT_START.has(layout[j])) j++;
+    text += layout.slice(i, j);
+    i = j;
   }
-  if (layoutCache.size < 64) layoutCache.set(layout, chunks);
-  return chunks;
+  if (text) yield text;
 }
+
+/** The characters an element or a fraction may start with. */
+const LAYOUT_START = new Set([..."JMZ-0123456_PpM.,"]);
 
 /** Go's encoding/json string encoding: `<`, `>`, `&`, U+2028 and U+2029 escaped (json.Marshal's HTML-safe default),
  * controls as `\n` `\r` `\t` `\b` `\f` or `\u00xx`. */
