@@ -53,7 +53,8 @@ function renderError(template: string, limits: Partial<RenderLimits> = {}, on = 
 
 const MIB_TEXT = "1 MiB (1048576 bytes)";
 
-/** The 218-byte body: a million-character value doubled eight times (256 MB), then copied. */
+/** The issue's body (218 bytes there, 224 here with a newline after each action): a million-character value doubled
+ * eight times (256 MB), then copied. */
 const DOUBLING =
   '{{$a := printf "%1000000d" 1}}\n' + "{{$a = print $a $a}}\n".repeat(8) + '{{$x := printf "%s" $a}}\n';
 /** One printf of 500 verbs of a million characters each: 500 MB in one action. */
