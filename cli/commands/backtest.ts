@@ -3,6 +3,7 @@
  * rules, and prints what they would have done (runs, alerts, notifications per notifier); with `--base`, what a
  * change to them does. Nothing is sent to any notifier. docs/backtesting.md describes it and its JSON.
  */
+import { writeFile } from "node:fs/promises";
 import { Command, InvalidArgumentError, Option } from "commander";
 import { parseDurationMs } from "../../emulator/clock";
 import { parseRfc3339Ns } from "../../emulator/time";
@@ -14,6 +15,7 @@ import {
   type MonitorBacktest,
   type Period,
 } from "../backtest/run";
+import { renderBacktestReport } from "../backtest/html";
 import { diffReport, failsOn, formatMarkdown, formatText, report } from "../backtest/report";
 import { loadMonitors, type MonitorSource } from "../backtest/sources";
 import { addConnectionOptions, connect, TOKEN_HELP, type ConnectionFlags } from "../connection";
@@ -31,6 +33,7 @@ interface BacktestFlags extends ConnectionFlags {
   format?: "text" | "markdown" | "json";
   maxEvents: number;
   failOn?: "more-pages" | "any-change";
+  report?: string;
 }
 
 const EXAMPLE = `
@@ -120,6 +123,15 @@ export async function runBacktest(
   const format = flags.format ?? (process.stdout.isTTY ? "text" : "json");
   if (format === "json") out(`${JSON.stringify(r, null, 2)}\n`);
   else out(`${(format === "markdown" ? formatMarkdown(r) : formatText(r)).join("\n")}\n`);
+  if (flags.report !== undefined) {
+    try {
+      await writeFile(flags.report, renderBacktestReport(headRuns, period, baseRuns));
+    } catch (err) {
+      throw new CommandError(
+        `--report ${flags.report}: cannot write it (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`,
+      );
+    }
+  }
   if (flags.failOn !== undefined && failsOn(r, flags.failOn)) return EXIT.failed;
   return EXIT.ok;
 }
@@ -154,6 +166,10 @@ export function registerBacktestCommand(program: Command): void {
     .option("--preview <file>", "the monitors of a stack's `pulumi preview --json` output")
     .option("--base <file>", "compare with these monitors (the same kind of source as the head)")
     .option("--monitor <name>", "run only this monitor (repeatable)", collect, [])
+    .option(
+      "--report <file.html>",
+      "also write one self-contained HTML page: each monitor's values against its threshold, alerts shaded, notifications marked",
+    )
     .option("--since <duration>", "the period up to now, e.g. 7d, 24h")
     .option("--from <time>", "start of the period (RFC 3339)")
     .option("--to <time>", "end of the period (RFC 3339)")

@@ -1,0 +1,160 @@
+/**
+ * The backtest's HTML report (`--report`) in a real browser (headless Chromium over the DevTools protocol, as the
+ * alert-test report is tested): after layout, each monitor's chart shades its alert periods where the JSON's
+ * alerts put them on the axis, marks each notification at its time, and the page loads nothing and runs nothing.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { ObservabilityClient } from "../../provider/client";
+import { runBacktest } from "../../cli/commands/backtest";
+import type { BacktestReport, MonitorSummary } from "../../cli/backtest/report";
+import { Browser, chromiumPath } from "../helpers/chromium";
+import { api, useEmulator } from "../helpers/emulator";
+
+const T0 = Date.UTC(2026, 0, 10, 12, 0, 0);
+const at = (minutes: number, seconds = 0) => new Date(T0 + minutes * 60_000 + seconds * 1000).toISOString();
+const em = useEmulator({ clock: "manual", now: at(120), datasets: ["web"] });
+let dir: string;
+let json: BacktestReport;
+let browser: Browser | undefined;
+const requests: string[] = [];
+let shown: {
+  scripts: number;
+  monitors: {
+    monitor: string;
+    svg: {
+      left: number;
+      width: number;
+      startMs: number;
+      endMs: number;
+      plotX: number;
+      plotWidth: number;
+      viewWidth: number;
+    };
+    periods: { left: number; right: number; fromMs: number; toMs: number }[];
+    notifications: { x: number; timeMs: number; action: string }[];
+  }[];
+};
+
+beforeAll(async () => {
+  const executable = chromiumPath();
+  dir = mkdtempSync(join(tmpdir(), "backtest-report-"));
+  // Two incidents on route /pay: minutes 5 to 7 and 20 to 21; a quiet route beside it.
+  const events = [
+    ...Array.from({ length: 40 }, (_, i) => ({ _time: at(i, 30), status: 200, route: "/home" })),
+    ...[5, 6, 7, 20, 21].flatMap((m) =>
+      Array.from({ length: 4 }, (_, i) => ({ _time: at(m, 5 + i), status: 503, route: "/pay" })),
+    ),
+  ];
+  expect((await api(em.current, "POST", "/v1/datasets/web/ingest", events)).status).toBe(200);
+  writeFileSync(
+    join(dir, "m.test.yaml"),
+    `until: 1h
+datasets: [web]
+notifiers:
+  oncall: { name: On-call, properties: { webhook: { url: "http://127.0.0.1:9/hook" } } }
+monitors:
+  by-route:
+    name: Server errors by route
+    type: Threshold
+    aplQuery: "['web'] | where status >= 500 | summarize count() by route, bin(_time, 1m)"
+    operator: Above
+    threshold: 3
+    notifyByGroup: true
+    notifierIds: [oncall]
+expect: []
+`,
+  );
+  const client = new ObservabilityClient({ url: em.current.url, token: em.current.token });
+  const report = join(dir, "report.html");
+  let text = "";
+  try {
+    await runBacktest(
+      join(dir, "m.test.yaml"),
+      { monitor: [], from: at(0), to: at(30), maxEvents: 1000, format: "json", report } as never,
+      { client, out: (t) => (text += t), nowMs: T0 + 120 * 60_000 },
+    );
+  } finally {
+    await client.close();
+  }
+  json = JSON.parse(text) as BacktestReport;
+  expect(readFileSync(report, "utf8")).toContain("<!doctype html>");
+
+  browser = await Browser.launch(executable);
+  browser.on((method, params) => {
+    if (method === "Network.requestWillBeSent") requests.push((params.request as { url: string }).url);
+  });
+  await browser.send("Network.enable");
+  await browser.send("Page.enable");
+  const loaded = browser.waitFor("Page.loadEventFired");
+  await browser.send("Page.navigate", { url: pathToFileURL(report).href });
+  await loaded;
+  shown = await browser.evaluate(`(() => ({
+    scripts: document.scripts.length,
+    monitors: [...document.querySelectorAll("section.monitor")].map((section) => {
+      const svg = section.querySelector("svg.chart");
+      const r = svg.getBoundingClientRect();
+      return {
+        monitor: section.dataset.monitor,
+        svg: { left: r.left, width: r.width, startMs: +svg.dataset.startMs, endMs: +svg.dataset.endMs, plotX: +svg.dataset.plotX, plotWidth: +svg.dataset.plotWidth, viewWidth: svg.viewBox.baseVal.width },
+        periods: [...svg.querySelectorAll("rect.alert-period")].map((rect) => {
+          const b = rect.getBoundingClientRect();
+          return { left: b.left, right: b.right, fromMs: +rect.dataset.fromMs, toMs: +rect.dataset.toMs };
+        }),
+        notifications: [...svg.querySelectorAll("g.notification")].map((g) => {
+          const b = g.querySelector("line").getBoundingClientRect();
+          return { x: (b.left + b.right) / 2, timeMs: +g.dataset.timeMs, action: g.dataset.action };
+        }),
+      };
+    }),
+  }))()`);
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+describe("the backtest's report in a browser", () => {
+  it("shades each alert where the JSON's alerts say, at the right place on the axis", () => {
+    const m = json.monitors[0] as MonitorSummary;
+    // /pay's bursts: open at :06 (minute 5's four errors), closed at :09; open at :21, closed at :23.
+    expect(m.alerts).toEqual([
+      { group: { route: "/pay" }, open: "2026-01-10T12:06:00Z", close: "2026-01-10T12:09:00Z" },
+      { group: { route: "/pay" }, open: "2026-01-10T12:21:00Z", close: "2026-01-10T12:23:00Z" },
+    ]);
+    const [chart] = shown.monitors;
+    expect(chart.monitor).toBe("by-route");
+    expect(chart.periods.map((p) => [p.fromMs, p.toMs])).toEqual(
+      m.alerts.map((a) => [Date.parse(a.open), Date.parse(a.close!)]),
+    );
+    const { svg } = chart;
+    const scale = svg.width / svg.viewWidth;
+    const xOf = (t: number) =>
+      svg.left + (svg.plotX + ((t - svg.startMs) / (svg.endMs - svg.startMs)) * svg.plotWidth) * scale;
+    for (const p of chart.periods) {
+      expect(Math.abs(p.left - xOf(p.fromMs))).toBeLessThan(1.5);
+      expect(Math.abs(p.right - xOf(p.toMs))).toBeLessThan(1.5);
+    }
+  });
+
+  it("marks each notification at its time, and loads and runs nothing", () => {
+    const [chart] = shown.monitors;
+    const m = json.monitors[0] as MonitorSummary;
+    expect(chart.notifications.map((n) => `${n.action} ${new Date(n.timeMs).toISOString()}`)).toEqual(
+      m.notifications.map((n) => `${n.action} ${new Date(n.time).toISOString()}`),
+    );
+    const { svg } = chart;
+    const scale = svg.width / svg.viewWidth;
+    for (const n of chart.notifications) {
+      const x =
+        svg.left +
+        (svg.plotX + ((n.timeMs - svg.startMs) / (svg.endMs - svg.startMs)) * svg.plotWidth) * scale;
+      expect(Math.abs(n.x - x)).toBeLessThan(1.5);
+    }
+    expect(shown.scripts).toBe(0);
+    expect(requests.filter((u) => !u.startsWith("file:"))).toEqual([]);
+  });
+});
