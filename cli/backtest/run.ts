@@ -71,6 +71,8 @@ export class BacktestRefused extends Error {
 /** Options of {@link backtest}. */
 export interface BacktestOptions {
   maxEvents?: number;
+  /** Now, for the datasets' retention (default: the machine's). */
+  nowMs?: number;
   /** `events` takes the event path for every monitor (the property test compares the two paths with it). */
   paths?: "auto" | "events";
   /** Events fetched so far of `total` (the event path's progress). */
@@ -340,6 +342,56 @@ async function eventPath(
 }
 
 /**
+ * Refuses a period that reaches back past a monitor's dataset's retention: its first runs would see no events and
+ * say nothing true. A dataset the token may not read (a query-only token) or that does not exist is not checked
+ * here; its queries say what is wrong.
+ */
+async function checkRetention(
+  client: ObservabilityClient,
+  monitors: readonly BacktestMonitor[],
+  period: Period,
+  nowMs: number,
+): Promise<void> {
+  const kept = new Map<string, number | undefined>();
+  for (const b of monitors) {
+    const span = runSpan(b.monitor, period);
+    if (!span) continue;
+    let dataset: string;
+    try {
+      dataset = parseApl(b.monitor.aplQuery).dataset;
+    } catch {
+      continue;
+    }
+    if (dataset === "") continue;
+    if (!kept.has(dataset)) {
+      let days: number | undefined;
+      try {
+        const d = (await client.datasets.get(dataset)) as {
+          retentionDays?: unknown;
+          useRetentionPeriod?: unknown;
+        };
+        if (d.useRetentionPeriod === true && typeof d.retentionDays === "number" && d.retentionDays > 0)
+          days = d.retentionDays;
+      } catch (err) {
+        if (!(err instanceof ApiError)) throw err;
+      }
+      kept.set(dataset, days);
+    }
+    const days = kept.get(dataset);
+    if (days === undefined) continue;
+    const oldest = nowMs - days * 86_400_000;
+    const reads = Number(runQueriesSpan(b.monitor, span).startNs / NS_PER_MS);
+    if (reads < oldest) {
+      throw new BacktestRefused(
+        `monitor ${b.key} reads dataset ${dataset} from ${formatNs(ns(reads))}, but ${dataset} keeps ${days} ` +
+          `day${days === 1 ? "" : "s"} of events (since ${formatNs(ns(oldest))}): its first runs would see none; ` +
+          `start the period later (--from, --since)`,
+      );
+    }
+  }
+}
+
+/**
  * Backtests `monitors` over `period` against the service `client` talks to. The event path's events are counted
  * first (one request per monitor); over `maxEvents` in all, nothing is fetched and {@link BacktestRefused} says
  * how many and how to narrow it.
@@ -351,6 +403,7 @@ export async function backtest(
   options: BacktestOptions = {},
 ): Promise<MonitorBacktest[]> {
   const maxEvents = options.maxEvents ?? DEFAULT_MAX_EVENTS;
+  await checkRetention(client, monitors, period, options.nowMs ?? Date.now());
   const results: (MonitorBacktest | undefined)[] = [];
   const pending: {
     index: number;

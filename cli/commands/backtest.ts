@@ -108,7 +108,7 @@ export async function runBacktest(
   let headRuns: MonitorBacktest[];
   let baseRuns: MonitorBacktest[] | undefined;
   try {
-    const options = { maxEvents: flags.maxEvents, onProgress: io.progress };
+    const options = { maxEvents: flags.maxEvents, onProgress: io.progress, nowMs: io.nowMs };
     const picked =
       base && flags.monitor.length > 0 ? base.filter((b) => head.some((h) => h.key === b.key)) : base;
     headRuns = await backtest(client, head, period, options);

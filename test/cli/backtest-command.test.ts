@@ -220,6 +220,34 @@ expect: []
     });
   });
 
+  it("a period longer than the dataset's retention stops before it starts, naming monitor and dataset", async () => {
+    const created = await api(em.current, "POST", "/v2/datasets", {
+      name: "short",
+      retentionDays: 1,
+      useRetentionPeriod: true,
+    });
+    expect(created.status).toBe(200);
+    const path = join(dir, "retention.test.yaml");
+    writeFileSync(
+      path,
+      `until: 1h
+datasets: [short]
+monitors:
+  kept:
+    type: Threshold
+    name: Kept
+    aplQuery: "['short'] | summarize count()"
+    operator: Above
+    threshold: 1
+expect: []
+`,
+    );
+    const from = new Date(NOW - 3 * 86_400_000).toISOString();
+    await expect(run(path, { from, to: at(30) })).rejects.toThrow(
+      "monitor kept reads dataset short from 2026-01-07T14:00:00Z, but short keeps 1 day of events (since 2026-01-09T14:00:00Z): its first runs would see none; start the period later (--from, --since)",
+    );
+  });
+
   it("--since reads a duration back from now", () => {
     expect(periodOf({ since: "7d" }, NOW)).toEqual({ fromMs: NOW - 7 * 86_400_000, toMs: NOW });
     expect(() => periodOf({ since: "a week" }, NOW)).toThrow(
