@@ -245,6 +245,13 @@ describe("no primitive slower than linear in its input", () => {
     expect(one).toBe("Fri Jun 28 14:55:57.631 2024 x ");
   });
 
+  it("jsonObject escapes in one pass as Go's json.Marshal does (quotes, controls, < > &, U+2028 and U+2029)", () => {
+    const s = '"\\\n\r\t\b\f\u0001<>&\u2028\u2029é';
+    expect(renderWebhookBody("{{jsonObject .MatchedEvent}}", { ...event, matchedEvent: { s } })).toBe(
+      '{"s":"\\"\\\\\\n\\r\\t\\b\\f\\u0001\\u003c\\u003e\\u0026\\u2028\\u2029é"}',
+    );
+  });
+
   it("%c of an int that is no character writes U+FFFD, as Go does, where it threw", () => {
     expect(renderWebhookBody('{{printf "%c|%c|%c" 1114112 -1 55296}}', event)).toBe("\uFFFD|\uFFFD|\uFFFD");
   });

@@ -805,21 +805,31 @@ const LAYOUT_START = new Set([..."JMZ-0123456_PpM.,"]);
 /** Go's encoding/json string encoding: `<`, `>`, `&`, U+2028 and U+2029 escaped (json.Marshal's HTML-safe default),
  * controls as `\n` `\r` `\t` `\b` `\f` or `\u00xx`. */
 function goJsonString(s: string): string {
-  let out = '"';
-  for (const ch of s) {
-    const c = ch.codePointAt(0)!;
-    if (ch === '"') out += '\\"';
-    else if (ch === "\\") out += "\\\\";
-    else if (ch === "\n") out += "\\n";
-    else if (ch === "\r") out += "\\r";
-    else if (ch === "\t") out += "\\t";
-    else if (ch === "\b") out += "\\b";
-    else if (ch === "\f") out += "\\f";
-    else if (c < 0x20 || ch === "<" || ch === ">" || ch === "&" || c === 0x2028 || c === 0x2029)
-      out += "\\u" + c.toString(16).padStart(4, "0");
-    else out += ch;
+  // One regular expression pass: a character at a time with `+=` built a rope of a piece per character.
+  return '"' + s.replace(JSON_ESCAPED, jsonEscapeChar) + '"';
+}
+
+// eslint-disable-next-line no-control-regex -- escaping the control characters is the point.
+const JSON_ESCAPED = /["\\\x00-\x1f<>&\u2028\u2029]/g;
+
+function jsonEscapeChar(ch: string): string {
+  switch (ch) {
+    case '"':
+      return '\\"';
+    case "\\":
+      return "\\\\";
+    case "\n":
+      return "\\n";
+    case "\r":
+      return "\\r";
+    case "\t":
+      return "\\t";
+    case "\b":
+      return "\\b";
+    case "\f":
+      return "\\f";
   }
-  return out + '"';
+  return "\\u" + ch.charCodeAt(0).toString(16).padStart(4, "0");
 }
 
 /**
