@@ -213,6 +213,20 @@ describe("every bound, one row each", () => {
     );
   });
 
+  it("a template holds at most 10,000 actions and comments (a request may carry 32 MiB of them)", () => {
+    expect(renderWebhookBody("{{/* c */}}{{1}}".repeat(5_000), event)).toBe("1".repeat(5_000));
+    const e = renderError("{{/* c */}}{{1}}".repeat(5_000) + "{{1}}");
+    expect([e.phase, e.message]).toEqual([
+      "parse",
+      "template: webhook:1: the template holds more than the emulator's limit of 10000 actions",
+    ]);
+    // Refused as soon as the limit is passed, however long the rest.
+    const started = performance.now();
+    expect(renderError("{{.}}".repeat(1 << 22)).phase).toBe("parse");
+    // Generous (the issue's 2 s): the parser stops at the 10,001st action; it used to read all four million.
+    expect(performance.now() - started).toBeLessThan(2000);
+  });
+
   it("a template within every bound renders as before", () => {
     expect(
       renderWebhookBody('{{printf "%1000000d" 1 | len}} {{printf "%.3s|%5s" "abcdef" "é"}}', event),

@@ -85,6 +85,11 @@ export const RENDER_LIMITS: Readonly<RenderLimits> = Object.freeze({
   now: () => performance.now(),
 });
 
+/** The most actions (and comments) one template's source may hold: ours, so that parsing one, which the emulator
+ * does when a notifier is saved, stays small: its time and memory grow with the actions, and a request may carry
+ * 32 MiB of `{{.}}`. A notification's template has tens; Go has no bound. */
+export const MAX_ACTIONS = 10_000;
+
 /** How deep actions may nest in the source ((…), if, with, range, block, define): ours, so that neither parsing
  * nor running a template recurses deeper than the JavaScript stack allows (Go's own bound is 10000). */
 export const MAX_NESTING = 100;
@@ -276,6 +281,8 @@ class Parser {
   private pos = 0;
   /** How deep the actions being parsed nest; bounded by {@link MAX_NESTING}. */
   private nesting = 0;
+  /** Actions and comments read so far; bounded by {@link MAX_ACTIONS}. */
+  private actions = 0;
   /** Variables in scope, innermost last; `$` is always there. */
   private vars: string[] = ["$"];
   private rangeDepth = 0;
@@ -321,6 +328,8 @@ class Parser {
         this.pos = this.src.length;
         break;
       }
+      if (++this.actions > MAX_ACTIONS)
+        this.fail(open, `the template holds more than the emulator's limit of ${MAX_ACTIONS} actions`);
       const trimLeft = /^\{\{-[ \t\r\n]/.test(this.src.slice(open, open + 4));
       if (trimLeft) text = trimSpaceEnd(text);
       if (text) list.push({ t: "text", text });
