@@ -71,6 +71,8 @@ export class BacktestRefused extends Error {
 /** Options of {@link backtest}. */
 export interface BacktestOptions {
   maxEvents?: number;
+  /** The most rows one answer holds (default {@link RESULT_ROW_LIMIT}): lower for a service that answers fewer. */
+  resultRowLimit?: number;
   /** Now, for the datasets' retention (default: the machine's). */
   nowMs?: number;
   /** `events` takes the event path for every monitor (the property test compares the two paths with it). */
@@ -201,6 +203,7 @@ async function servicePath(
   client: ObservabilityClient,
   b: BacktestMonitor,
   period: Period,
+  limit: number,
 ): Promise<MonitorBacktest | { path?: undefined; why: string }> {
   const m = b.monitor;
   if (m.type !== "Threshold") return { why: `a ${m.type} monitor is judged on its events` };
@@ -211,11 +214,15 @@ async function servicePath(
   if (!span) return out;
   const grain = grainNs(m, d);
   const { startNs, endNs } = runQueriesSpan(m, span);
-  const apl = rewrite(d, grain, RESULT_ROW_LIMIT);
+  const apl = rewrite(d, grain, limit);
   const fine: FineRow[] = [];
   const dataset = parseApl(m.aplQuery).dataset;
-  // Whole grains per request: as many as one answer can hold with one group; halved while an answer comes back full.
-  let chunk = grain * BigInt(RESULT_ROW_LIMIT);
+  // Whole grains per request: at first as many as one answer holds with one group. An answer that comes back full
+  // may have been cut, so its span is asked again, halved; after each answer the next span is sized from the rows
+  // a grain held so far, to fill four fifths of an answer.
+  const most = BigInt(limit);
+  let chunk = grain * most;
+  let grainsSeen = 0n;
   let at = startNs;
   while (at < endNs) {
     const to = at + chunk < endNs ? at + chunk : endNs;
@@ -231,7 +238,7 @@ async function servicePath(
       return { ...out, error: serviceError(err, dataset) };
     }
     const rows = tabularRows(result);
-    if (rows.length >= RESULT_ROW_LIMIT && chunk > grain) {
+    if (rows.length >= limit && chunk > grain) {
       chunk = ((chunk / 2n + grain - 1n) / grain) * grain;
       continue;
     }
@@ -241,9 +248,12 @@ async function servicePath(
       const binNs = parseRfc3339Ns(String(row[BIN_COLUMN] ?? ""));
       if (binNs !== undefined) part.push({ binNs, row });
     }
-    // Stable: rows of one bin keep the service's order, which is their groups' first events' order.
     part.sort((x, y) => (x.binNs < y.binNs ? -1 : x.binNs > y.binNs ? 1 : 0));
-    fine.push(...part);
+    for (const p of part) fine.push(p);
+    grainsSeen += (to - at + grain - 1n) / grain;
+    const perGrain = Math.max(out.rows / Number(grainsSeen), 1);
+    const grains = BigInt(Math.max(1, Math.floor((0.8 * limit) / perGrain)));
+    chunk = grain * (grains < most ? grains : most);
     at = to;
   }
   const { runs } = await replay(m, period.fromMs, period.toMs, async (w) => ({
@@ -416,7 +426,7 @@ export async function backtest(
     const service =
       options.paths === "events"
         ? { why: "--paths events" as string, path: undefined }
-        : await servicePath(client, b, period);
+        : await servicePath(client, b, period, options.resultRowLimit ?? RESULT_ROW_LIMIT);
     if (service.path !== undefined) {
       results.push(service as MonitorBacktest);
       continue;

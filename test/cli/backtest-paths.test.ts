@@ -112,6 +112,38 @@ describe("the service-side path and the event path agree", () => {
   }, 120_000);
 });
 
+describe("the service-side path within the service's result limit", () => {
+  it("splits the period when an answer comes back full, and still agrees with the event path", async () => {
+    const dataset = "limited";
+    expect((await api(em.current, "POST", "/v2/datasets", { name: dataset })).status).toBe(200);
+    const body = Array.from({ length: 300 }, (_, i) => ({
+      _time: new Date(T0 - 10 * 60_000 + i * 20_000).toISOString(),
+      host: ["a", "b", "c", "d"][i % 4],
+      v: i % 17,
+    }));
+    expect((await api(em.current, "POST", `/v1/datasets/${dataset}/ingest`, body)).status).toBe(200);
+    const monitor = parseMonitor({
+      id: "m",
+      name: "m",
+      type: "Threshold",
+      aplQuery: `['${dataset}'] | summarize sum(v) by host`,
+      operator: "Above",
+      threshold: 40,
+      rangeMinutes: 5,
+      notifyByGroup: true,
+    });
+    const b = [{ key: "m", monitor, notifiers: ["pager"] }];
+    const [split] = await backtest(client, b, PERIOD, { resultRowLimit: 20 });
+    const [local] = await backtest(client, b, PERIOD, { paths: "events" });
+    // Three events a minute, of three hosts, over the 94 minutes the runs read is 282 fine rows: at most 20 an answer
+    // takes at least 15 answers, and the first, asked for 20 minutes at once, came back full and was asked again.
+    expect(split.path).toBe("service");
+    expect(split.rows).toBe(282);
+    expect(split.requests).toBeGreaterThan(15);
+    expect(runsOf(split)).toEqual(runsOf(local));
+  });
+});
+
 describe("which queries the service-side path takes (decompose)", () => {
   it.each([
     ["['l'] | summarize percentile(v, 95)", "percentile() cannot be rebuilt from finer bins"],
