@@ -91,7 +91,8 @@ export const RENDER_LIMITS: Readonly<RenderLimits> = Object.freeze({
 export const MAX_ACTIONS = 10_000;
 
 /** How deep actions may nest in the source ((…), if, with, range, block, define): ours, so that neither parsing
- * nor running a template recurses deeper than the JavaScript stack allows (Go's own bound is 10000). */
+ * nor running a template recurses deeper than the JavaScript stack allows (Go bounds parentheses at 10000, "max
+ * expression depth exceeded", and controls not at all). */
 export const MAX_NESTING = 100;
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -300,7 +301,7 @@ class Parser {
     throw new TemplateError(`template: ${this.name}:${lineOf(this.src, pos)}: ${msg}`, "parse");
   }
 
-  /** Runs `f` one level deeper, failing past {@link MAX_NESTING} levels (ours; Go's parser allows 10000). */
+  /** Runs `f` one level deeper, failing past {@link MAX_NESTING} levels. */
   private nested<T>(pos: number, f: () => T): T {
     if (++this.nesting > MAX_NESTING)
       this.fail(pos, `actions nest deeper than the emulator's limit of ${MAX_NESTING}`);
@@ -952,14 +953,9 @@ function timeMethod(t: GoTime, name: string, args: GoValue[]): GoValue {
   throw new CallError(`can't evaluate field ${name} in type time.Time`);
 }
 
-/** The most actions and texts one execution may walk, and the most it may write (the emulator's bounds). */
-export const MAX_STEPS = RENDER_LIMITS.maxSteps;
-export const MAX_OUTPUT = RENDER_LIMITS.maxOutputBytes;
-
 /** The clock is read once this much work has been done since it was last read: a step is one unit, and a
- * function pays one unit per 64 characters it reads or makes. Often enough that no stretch between two readings
- * lasts more than a fraction of a millisecond; seldom enough that reading it costs little (a reading costs about
- * as much as an empty step). */
+ * function pays one unit per 64 characters it reads or makes. Often enough that the stretch between two readings
+ * is a few hundred steps or a few kilobytes; seldom enough that reading the clock is not most of the work. */
 const CHECK_EVERY = 256;
 
 /** How deep a render may nest (templates calling templates, and actions within actions): ours, so that running a
