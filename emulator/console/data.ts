@@ -15,13 +15,14 @@ import type { EmulatorControl, MonitorRun } from "../alerting/types";
 import type { EmulatorContext } from "../context";
 import { seenFields, DATASETS } from "../routes/datasets";
 import type { StoredObject } from "../state";
+import type { StoredEvent } from "../store/events";
 
 /** Runs kept per monitor for its chart: an hour of a 1-minute monitor. */
 export const RUNS_KEPT = 60;
 /** Groups' values kept per run (the chart's lines), and open groups listed per monitor. */
 export const GROUPS_SHOWN = 20;
 /** The events whose fields a dataset lists: the latest ones, so the cost stays flat as a dataset grows. */
-export const FIELDS_SAMPLE = 10_000;
+export const FIELDS_SAMPLE = 1_000;
 /** History entries shown per monitor, newest first. */
 export const HISTORY_SHOWN = 50;
 
@@ -87,10 +88,19 @@ export interface ConsoleDataset {
   latestEventTime: string | null;
   /** Events ingested in the last minute of the clock (by `_sysTime`). */
   ingestLastMinute: number;
-  /** Fields of the latest {@link FIELDS_SAMPLE} events: name and type(s). */
+  /** Fields of the last {@link FIELDS_SAMPLE} events the store holds (the latest, or the last to arrive). */
   fields: { name: string; type: string }[];
   /** Whether the fields come from part of the events only. */
   fieldsSampled: boolean;
+}
+
+/**
+ * A dataset's events as the store holds them, not sorted for the console: a late batch leaves them out of order
+ * until the next query sorts them, and a sort of 100,000 rows on each poll would cost the emulator what the
+ * console must not (bench/console.mts). The figures below need no order.
+ */
+function asStored(em: EmulatorContext, name: string): readonly StoredEvent[] {
+  return (em.store.eventsAsStored ? em.store.eventsAsStored(name) : em.store.events(name)) ?? [];
 }
 
 const iso = (ns: bigint) => new Date(Number(ns / 1_000_000n)).toISOString();
@@ -116,7 +126,7 @@ export function consoleDatasets(em: EmulatorContext): ConsoleDataset[] {
   ]);
   const out: ConsoleDataset[] = [];
   for (const name of [...names].sort()) {
-    const rows = em.store.events(name) ?? [];
+    const rows = asStored(em, name);
     // The count and the last row id change with every append, trim or drop; the second moves the minute's window.
     const key = `${rows.length}:${rows.length ? rows[rows.length - 1].rowId : ""}:${nowNs / 1_000_000_000n}`;
     const cached = caches.get(name);
@@ -125,13 +135,18 @@ export function consoleDatasets(em: EmulatorContext): ConsoleDataset[] {
       continue;
     }
     let ingested = 0;
+    let latest: bigint | undefined;
     const since = nowNs - MINUTE_NS;
-    for (let i = 0; i < rows.length; i++) if (rows[i].sysTimeNs > since) ingested++;
+    for (let i = 0; i < rows.length; i++) {
+      const row = rows[i];
+      if (row.sysTimeNs > since) ingested++;
+      if (latest === undefined || row.timeNs > latest) latest = row.timeNs;
+    }
     const sample = rows.length > FIELDS_SAMPLE ? rows.slice(rows.length - FIELDS_SAMPLE) : rows;
     const value: ConsoleDataset = {
       name,
       events: rows.length,
-      latestEventTime: rows.length ? iso(rows[rows.length - 1].timeNs) : null,
+      latestEventTime: latest === undefined ? null : iso(latest),
       ingestLastMinute: ingested,
       fields: [...seenFields(sample)]
         .map(([field, types]) => ({ name: field, type: [...types].sort().join("|") }))
@@ -149,8 +164,8 @@ export function consoleDatasets(em: EmulatorContext): ConsoleDataset[] {
 export function datasetsVersion(em: EmulatorContext): string {
   let v = `${em.clock.nowNs() / 1_000_000_000n}`;
   for (const name of em.store.names()) {
-    const rows = em.store.events(name) ?? [];
-    v += `|${name}:${rows.length}`;
+    const rows = asStored(em, name);
+    v += `|${name}:${rows.length}:${rows.length ? rows[rows.length - 1].rowId : ""}`;
   }
   return `${v}|${em.state.collection(DATASETS).list().length}`;
 }

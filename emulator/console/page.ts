@@ -241,6 +241,7 @@ export const CONSOLE_SCRIPT = String.raw`"use strict";
   function failure(r) { return (r.data && r.data.message) || ("HTTP " + r.status); }
   function showError(id, text) { $(id).textContent = text || ""; }
 
+  function count(n, what) { return n + " " + what + (n === 1 ? "" : "s"); }
   function setConnection(text) { if ($("connection").textContent !== text) $("connection").textContent = text; }
   function when(iso) { return iso ? iso.replace("T", " ").replace(/\.\d+Z$|Z$/, " UTC") : ""; }
 
@@ -261,7 +262,7 @@ export const CONSOLE_SCRIPT = String.raw`"use strict";
       if (r.status !== 200) { $("clock-result").textContent = ""; showError("clock-error", failure(r)); return; }
       showError("clock-error", "");
       var alerts = r.data.runs.reduce(function (n, run) { return n + run.notifications; }, 0);
-      $("clock-result").textContent = "Moved to " + when(r.data.now) + ": " + r.data.runs.length + " monitor runs, " + alerts + " alert events.";
+      $("clock-result").textContent = "Moved to " + when(r.data.now) + ": " + count(r.data.runs.length, "monitor run") + ", " + count(alerts, "alert event") + ".";
       $("clock-to").value = "";
       return poll();
     }).catch(handleCallError);

@@ -129,7 +129,7 @@ it("rule: ingesting an incident and advancing the manual clock with the page's o
   await polls(2);
   expect(await text("#clock-now")).toBe("2024-06-03 00:01:00 UTC");
   expect(await text("#clock-result")).toBe(
-    "Moved to 2024-06-03 00:01:00 UTC: 1 monitor runs, 1 alert events.",
+    "Moved to 2024-06-03 00:01:00 UTC: 1 monitor run, 1 alert event.",
   );
   expect(
     await browser.evaluate(`document.querySelector("#monitors-body tr[data-monitor-id]").dataset.state`),
