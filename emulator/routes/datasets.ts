@@ -17,6 +17,7 @@ import {
   type EdgeDeployment,
 } from "../../provider/schemas";
 import { datasetNeed } from "../auth";
+import { catalogOf } from "../catalog";
 import type { EmulatorContext } from "../context";
 import {
   HttpError,
@@ -111,9 +112,9 @@ export function ensureDataset(em: EmulatorContext, name: string, trusted = false
   em.state.collection(DATASETS).set(newDataset(em, { name }, trusted));
 }
 
-/** Whether a dataset of this name was created (ingest and queries answer 404 otherwise). */
+/** Whether a dataset of this name was created (ingest and queries answer 404 otherwise): the catalog's answer. */
 export function datasetExists(em: EmulatorContext, name: string): boolean {
-  return em.state.collection(DATASETS).get(name) !== undefined;
+  return catalogOf(em.state).exists(name);
 }
 
 /** The map fields of a dataset (none when it does not exist). */

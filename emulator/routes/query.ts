@@ -5,14 +5,13 @@ import type { EmulatorContext } from "../context";
 import { HttpError, jsonObjectBody, queryParam, type Reply } from "../http";
 import { runAplQuery, runLegacyQuery } from "../query";
 import { QUOTA_EXCEEDED_STATUS, quotaHeaders } from "../quota";
-import { datasetExists } from "./datasets";
-import { virtualFieldsOf } from "./virtual-fields";
+import { catalogOf } from "../catalog";
 
 /** Registers the query routes. */
 export function registerQueries(router: AccessRouter, em: EmulatorContext): void {
   // A dataset never created answers 404 naming it, even where no event was ever ingested; one created and still
   // empty answers an empty result. Our decision: no official client's test or doc queries a missing dataset.
-  const exists = (name: string) => datasetExists(em, name);
+  const exists = (name: string) => catalogOf(em.state).exists(name);
   /** Refuses with 430 when the quota is spent; charges one query for each answered 200. */
   const metered = async (run: () => Promise<Reply>): Promise<Reply> => {
     const quota = em.quotas.query;
@@ -33,7 +32,7 @@ export function registerQueries(router: AccessRouter, em: EmulatorContext): void
           em.clock.nowNs(),
           exists,
           em.queries,
-          (dataset) => virtualFieldsOf(em, dataset),
+          (dataset) => catalogOf(em.state).virtualFields(dataset),
         ),
       ),
     APL_QUERY_ACCESS,

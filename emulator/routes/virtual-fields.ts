@@ -4,47 +4,26 @@
  * `{id, dataset, name, expression, type, description?, unit?}` (axiom-go axiom/vfields_test.go fixtures).
  *
  * The expression is required and non-empty, and otherwise taken as sent, as the service takes it; an APL query of
- * the dataset computes it ({@link virtualFieldsOf}), and one the emulator's engine cannot compile fails those
+ * the dataset computes it (emulator/catalog answers them to the query engine), and one the emulator's engine cannot compile fails those
  * queries with a 400 naming the field.
  */
 import { VirtualFieldCreateSchema } from "../../provider/schemas";
 import { datasetNeed, datasetsNamedBy } from "../auth";
+import { catalogOf } from "../catalog";
 import type { EmulatorContext } from "../context";
 import { HttpError, json, queryParam, validateBody } from "../http";
 import type { StoredObject } from "../state";
 import { compact, type CollectionFamily } from "./common";
 
-/** The collection datasets live in, once they are objects of their own (id = name). */
-const DATASETS = "datasets";
-
-/**
- * Whether a dataset of this name exists. Until the emulator keeps datasets as a collection of their own, every
- * dataset exists (ingest creates none and needs none); once a `datasets` collection is registered, only its
- * objects do.
- */
-export function datasetExists(em: EmulatorContext, name: string): boolean {
-  let datasets;
-  try {
-    datasets = em.state.collection(DATASETS);
-  } catch {
-    return true;
-  }
-  return datasets.get(name) !== undefined;
-}
-
 /**
  * A dataset's virtual fields, oldest first: the columns its APL queries (`/v1/datasets/_apl`, monitor runs) compute
- * from each event (emulator/query runAplQuery).
+ * from each event. The catalog beside the store answers it (emulator/catalog).
  */
 export function virtualFieldsOf(
   em: EmulatorContext,
   dataset: string,
 ): { name: string; expression: string }[] {
-  return em.state
-    .collection("virtualFields")
-    .list()
-    .filter((v) => v.dataset === dataset)
-    .map((v) => ({ name: String(v.name), expression: String(v.expression) }));
+  return catalogOf(em.state).virtualFields(dataset);
 }
 
 /** The virtual-field family. */
@@ -58,7 +37,7 @@ export const virtualFields: CollectionFamily = {
   routes: (col, em) => {
     const vfield = (raw: Record<string, unknown>, id: string): StoredObject => {
       const body = validateBody(VirtualFieldCreateSchema, raw);
-      if (!datasetExists(em, body.dataset)) {
+      if (!catalogOf(em.state).exists(body.dataset)) {
         throw new HttpError(422, `dataset: no dataset named "${body.dataset}" exists`);
       }
       // The response always carries `type` ("" when none was given), as the document's fixtures do.

@@ -4,8 +4,7 @@
  * fixtures (axiom/vfields_test.go) and its live test's round trip (axiom/vfields_integration_test.go:36-87).
  */
 import { COLLECTION_FAMILIES } from "../../emulator/routes";
-import { datasetExists } from "../../emulator/routes/virtual-fields";
-import type { EmulatorContext } from "../../emulator/context";
+import { catalogOf } from "../../emulator/catalog";
 import { State } from "../../emulator/state";
 import { api, useEmulator } from "../helpers/emulator";
 
@@ -150,20 +149,20 @@ describe("422 on a body field missing or invalid, on create and on update", () =
   });
 });
 
-describe("datasetExists: the seam for datasets that are objects of their own", () => {
-  const ctx = (state: State) => ({ state }) as unknown as EmulatorContext;
+describe("the catalog's datasets: the seam for datasets that are objects of their own", () => {
+  const datasetExists = (state: State, name: string) => catalogOf(state).exists(name);
 
   const others = COLLECTION_FAMILIES.filter((f) => f.name !== "datasets");
 
   it("every dataset exists while the emulator has no datasets collection", () => {
-    expect(datasetExists(ctx(new State(others, "o")), "anything")).toBe(true);
+    expect(datasetExists(new State(others, "o"), "anything")).toBe(true);
   });
 
   it("with a datasets collection (id = name), only its datasets exist", () => {
     const state = new State([...others, { name: "datasets", idPrefix: "ds-seam-" }], "o");
-    expect(datasetExists(ctx(state), "logs")).toBe(false);
+    expect(datasetExists(state, "logs")).toBe(false);
     state.collection("datasets").set({ id: "logs", name: "logs" });
-    expect(datasetExists(ctx(state), "logs")).toBe(true);
+    expect(datasetExists(state, "logs")).toBe(true);
   });
 });
 
