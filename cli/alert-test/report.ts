@@ -19,7 +19,7 @@ import {
   type AlertPeriod,
 } from "../../emulator/chart";
 import { formatOffset, gotAlerts, type GotAlert } from "./compare";
-import { describeWhen, groupText } from "./print";
+import { describeWhen, formatWarning, groupText } from "./print";
 import type { RunOutcome } from "./run";
 
 /** An id made of safe characters, unique with its prefix. */
@@ -31,23 +31,6 @@ function describeAlertWords(a: GotAlert, startMs: number): string {
   const group = a.groupValues && a.groupValues.length ? ` for ${a.groupValues.join(", ")}` : "";
   const to = a.entries.map((e) => `${e.notifierKey} (${e.outcome})`).join(", ");
   return `${a.action} at ${formatOffset(a.timeMs - startMs)}${group}, to ${to || "no notifier"}`;
-}
-
-/**
- * A warning of a file's run (a run whose query failed, a notification that failed, a notifier run as a stand-in),
- * as the run gives it: its words, and where it points when it knows.
- */
-type RunWarning = string | { message: string; monitor?: string; notifier?: string; line?: number };
-
-/** The warnings a file's run gave, if its outcome carries any. */
-function warningsOf(o: RunOutcome): readonly RunWarning[] {
-  return (o as { warnings?: readonly RunWarning[] }).warnings ?? [];
-}
-
-function warningText(w: RunWarning): string {
-  if (typeof w === "string") return w;
-  const at = [w.line === undefined ? "" : `line ${w.line}`, w.monitor ?? w.notifier ?? ""].filter(Boolean);
-  return at.length ? `${at.join(", ")}: ${w.message}` : w.message;
 }
 
 /** A period's group as the tables write it: its values, or `-` for the monitor's one alert. */
@@ -65,7 +48,8 @@ th { background: #f6f8fa; }
 td.mark { font-weight: bold; }
 .meta { color: #57606a; margin: 0 0 6px; }
 .warnings { border-left: 4px solid #bf8700; background: #fff8c5; padding: 4px 12px; margin: 8px 0; }
-.warnings h3 { margin: 4px 0; }
+.warnings h3, .failures h3 { margin: 4px 0; }
+.failures { border-left: 4px solid #cf222e; background: #ffebe9; padding: 4px 12px; margin: 8px 0; }
 ${CHART_CSS}`;
 
 /** The whole page for the outcomes of one command's files. */
@@ -89,11 +73,19 @@ export function renderReport(outcomes: readonly RunOutcome[]): string {
       `<h2>${escapeHtml(test.file)}: <span class="${comparison.ok ? "pass" : "fail"}">${comparison.ok ? "PASS" : "FAIL"}</span></h2>`,
       `<p class="meta">From ${escapeHtml(new Date(test.startMs).toISOString())} for ${escapeHtml(formatOffset(test.untilMs).slice(1))}; ${test.events.length} events; ${runs.length} monitor runs; ${o.outbox.length} notifications sent.</p>`,
     );
-    const warnings = warningsOf(o);
-    if (warnings.length > 0)
+    // What the terminal prints under the table, first here: what failed while it ran, and the run's warnings.
+    const { failures } = comparison;
+    if (failures.length > 0)
       body.push(
-        `<section class="warnings" aria-labelledby="${fileId}-warnings"><h3 id="${fileId}-warnings">${warnings.length} ${warnings.length === 1 ? "warning" : "warnings"}</h3><ul>`,
-        ...warnings.map((w) => `<li>${escapeHtml(warningText(w))}</li>`),
+        `<section class="failures" aria-labelledby="${fileId}-failures"><h3 id="${fileId}-failures" class="fail">Failed while it ran</h3>` +
+          `<p>A test passes only if what it tests runs; <code>allow:</code> in the file lets it pass.</p><ul>`,
+        ...failures.map((f) => `<li data-kind="${f.kind}">${escapeHtml(f.message)}</li>`),
+        `</ul></section>`,
+      );
+    if (o.warnings.length > 0)
+      body.push(
+        `<section class="warnings" aria-labelledby="${fileId}-warnings"><h3 id="${fileId}-warnings">${o.warnings.length} ${o.warnings.length === 1 ? "warning" : "warnings"}</h3><ul>`,
+        ...o.warnings.map((w) => `<li data-kind="${w.kind}">${escapeHtml(formatWarning(w))}</li>`),
         `</ul></section>`,
       );
     body.push(`<table class="expectations"><caption>Expected against got</caption>`);

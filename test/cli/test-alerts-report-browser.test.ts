@@ -114,6 +114,7 @@ let shown: {
   expectationHead: string[];
   expectationGroups: string[];
   warnings: string[];
+  failures: string[];
   elementsInText: number;
 };
 /** The chart's accessible names and descriptions as Chromium computes them for assistive technology. */
@@ -141,12 +142,35 @@ beforeAll(async () => {
     renderReport(
       result.outcomes.map((o) =>
         Object.assign({}, o, {
+          comparison: {
+            ...o.comparison,
+            failures: [
+              {
+                kind: "query-failed" as const,
+                monitor: "errors",
+                failed: 1,
+                of: 40,
+                firstMs: Date.parse("2024-06-03T00:03:00Z"),
+                error: "<b>boom</b>",
+                message: "monitor errors: 1 of 40 runs failed, the first at +3m: <b>boom</b>",
+              },
+            ],
+          },
           warnings: [
+            ...o.warnings,
             {
-              message: "ran as a plain webhook to the receiver: its properties are [secret] in the preview",
+              kind: "stand-in",
               notifier: "pager",
+              file: "alerts.test.yaml",
+              line: 4,
+              column: 3,
+              message: "notifier pager runs as a stand-in: its properties are [secret] in the preview",
             },
-            "1 run of <b>errors</b> failed",
+            {
+              kind: "allowed",
+              monitor: "errors",
+              message: "1 run of <b>errors</b> failed, allowed by allow:",
+            },
           ],
         }),
       ),
@@ -175,6 +199,7 @@ beforeAll(async () => {
       expectationHead: [...document.querySelectorAll("table.expectations th")].map((th) => th.textContent),
       expectationGroups: [...document.querySelectorAll("table.expectations tr[data-ok] td.group")].map((td) => td.textContent),
       warnings: [...document.querySelectorAll("section.warnings li")].map((li) => li.textContent),
+      failures: [...document.querySelectorAll("section.failures li")].map((li) => li.textContent),
       // Names holding markup are text: no <b> or <i> element anywhere in the page.
       elementsInText: document.querySelectorAll("b, i").length,
       monitors: [...document.querySelectorAll("section.monitor")].map((section) => {
@@ -376,10 +401,11 @@ it("rule: a legend names each group's line by its pattern in words, not by colou
   expect(chart.description).toContain("route=<i>search</i> (dashed purple line");
 });
 
-it("rule: the run's warnings are listed in the report, as text", () => {
+it("rule: the run's warnings and what failed while it ran are listed in the report, as text", () => {
+  expect(shown.failures).toEqual(["monitor errors: 1 of 40 runs failed, the first at +3m: <b>boom</b>"]);
   expect(shown.warnings).toEqual([
-    "pager: ran as a plain webhook to the receiver: its properties are [secret] in the preview",
-    "1 run of <b>errors</b> failed",
+    "alerts.test.yaml:4:3: notifier pager runs as a stand-in: its properties are [secret] in the preview",
+    "1 run of <b>errors</b> failed, allowed by allow:",
   ]);
   expect(shown.elementsInText).toBe(0);
 });
