@@ -173,12 +173,12 @@ function fmtF(digits: string, dp: number, frac: number): string {
   if (dp > 0) int = digits.slice(0, dp).padEnd(dp, "0");
   else int = "0";
   if (frac <= 0) return int;
-  let f = "";
-  for (let i = 0; i < frac; i++) {
-    const j = dp + i;
-    f += j >= 0 && j < digits.length ? digits[j] : "0";
-  }
-  return `${int}.${f}`;
+  // The fraction's digits are those from the point on, zeros before them (dp < 0) and after them: built in a few
+  // pieces, not a digit at a time (a precision of millions made a rope of a piece per digit).
+  const lead = Math.min(frac, Math.max(0, -dp));
+  const from = Math.max(dp, 0);
+  const body = digits.slice(from, Math.max(from, Math.min(dp + frac, digits.length)));
+  return `${int}.${("0".repeat(lead) + body).padEnd(frac, "0")}`;
 }
 
 /**
@@ -564,6 +564,10 @@ export function goSprintf(format: string, args: readonly GoValue[], max = Infini
       out.add(`%!${verb}(MISSING)`);
       continue;
     }
+    // A verb writes at least its width, and an int's or a fixed or exponent float's at least its precision (fmt's
+    // bound lets either reach ten million): refused before it is built.
+    if ((spec.width ?? 0) > max || ((spec.prec ?? 0) > max && "dboxXeEfF".includes(verb)))
+      throw new ValueTooLarge(max);
     out.add(formatVerb(verb, args[argi++], spec, max));
   }
   if (argi < args.length) {

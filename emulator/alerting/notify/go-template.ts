@@ -705,7 +705,11 @@ export function isTrue(v: GoValue): boolean {
   if (typeof v === "bigint") return v !== 0n;
   if (v instanceof GoNil) return false;
   if (Array.isArray(v)) return v.length > 0;
-  if (isGoMap(v)) return Object.keys(v).length > 0;
+  if (isGoMap(v)) {
+    // Whether it has a key, without listing them all: `{{if .MatchedEvent}}` in a loop stays cheap.
+    for (const key in v) if (Object.hasOwn(v, key)) return true;
+    return false;
+  }
   return true;
 }
 
