@@ -254,6 +254,44 @@ OPERATIONS["GET /_emulator/notifications"] = {
   differs: ["the emulator's own route: the service has no outbox"],
 };
 
+// The live console (emulator/console/): its page and assets are for a browser, its data routes for the page.
+const CONSOLE_ASSET: Pick<OperationSpec, "differs" | "exceptions"> = {
+  differs: ["the emulator's own console, not the service's API"],
+  exceptions: {
+    content_type_conformance:
+      "the console's page and assets are HTML, CSS and JavaScript for a browser, not the API's JSON; " +
+      "test/emulator/console.test.ts checks their types and their Content-Security-Policy",
+  },
+};
+OPERATIONS["GET /"] = { summary: "The live console's page (HTML)", ...CONSOLE_ASSET };
+OPERATIONS["GET /favicon.ico"] = { summary: "No icon: an empty answer", ok: 204, ...CONSOLE_ASSET };
+OPERATIONS["GET /_emulator/console/app.js"] = { summary: "The console's script", ...CONSOLE_ASSET };
+OPERATIONS["GET /_emulator/console/app.css"] = { summary: "The console's styles", ...CONSOLE_ASSET };
+const consoleData = (summary: string, response: JsonSchema): OperationSpec => ({
+  summary,
+  response,
+  differs: ["the emulator's own console, not the service's API; the rights of the API route it mirrors"],
+});
+OPERATIONS["GET /_emulator/console/datasets"] = consoleData(
+  "The console's datasets: events, the latest event's time, ingest in the last minute, fields",
+  { type: "array", items: { type: "object" } },
+);
+OPERATIONS["GET /_emulator/console/monitors"] = consoleData(
+  "The console's monitors: type, state with open groups, last run, notifiers",
+  { type: "array", items: { type: "object" } },
+);
+OPERATIONS["GET /_emulator/console/monitors/:id"] = consoleData(
+  "One monitor for the console: its chart of the last runs, history and runs",
+  { type: "object" },
+);
+OPERATIONS["GET /_emulator/console/notifications"] = consoleData(
+  "The console's outbox: the newest notifications first, as the outbox answers them",
+  object({ total: { type: "integer" }, entries: { type: "array", items: { type: "object" } } }, [
+    "total",
+    "entries",
+  ]),
+);
+
 crud("/v2/notifiers", "notifier", NotifierCreateSchema, NotifierSchema);
 // provider/schemas/monitor.ts and notifier.ts `tolerateClientSpellings`: an empty string is how Go and
 // Terraform clients send "unset" for these.

@@ -82,6 +82,14 @@ const EXTRA: Record<string, string> = {
   "POST /_emulator/clock":
     "the emulator's own control route: moves a manual clock, making the monitor runs due",
   "GET /_emulator/notifications": "the emulator's own control route: the outbox of notifications",
+  "GET /": "the emulator's live console (emulator/console/)",
+  "GET /favicon.ico": "the console's icon: none, an empty answer",
+  "GET /_emulator/console/app.js": "the console's script",
+  "GET /_emulator/console/app.css": "the console's styles",
+  "GET /_emulator/console/datasets": "the console's data: datasets",
+  "GET /_emulator/console/monitors": "the console's data: monitors",
+  "GET /_emulator/console/monitors/{}": "the console's data: one monitor",
+  "GET /_emulator/console/notifications": "the console's data: the outbox",
 };
 
 const routeKey = (key: string) => key.replace(/:[A-Za-z]+/g, "{}");
