@@ -177,6 +177,8 @@ export function rewrite(d: Decomposition, grain: bigint, limit: number): string 
 export interface FineRow {
   binNs: bigint;
   row: Record<string, unknown>;
+  /** Its plain `by` columns' values as one key, made by the first {@link rebuild} that reads it. */
+  plainKey?: string;
 }
 
 /** Combines two partials of one kind. */
@@ -212,23 +214,25 @@ export function rebuild(
     if (fine[mid].binNs < startNs) lo = mid + 1;
     else hi = mid;
   }
+  const timeBin = d.by.find((b) => b.binNs !== undefined)?.binNs;
   for (let i = lo; i < fine.length && fine[i].binNs < endNs; i++) {
-    const { binNs, row } = fine[i];
-    const keys: Record<string, unknown> = {};
-    for (const b of d.by) {
-      if (b.binNs === undefined) keys[b.name] = row[b.name] ?? null;
-      else {
-        let q = binNs / b.binNs;
-        if (binNs < 0n && binNs % b.binNs !== 0n) q -= 1n;
-        keys[b.name] = new DateTime(q * b.binNs);
-      }
+    const f = fine[i];
+    const { binNs, row } = f;
+    // Each run reads a fine row again: its plain columns' key is made once, and the time bin's from its number.
+    f.plainKey ??= JSON.stringify(d.by.map((b) => (b.binNs === undefined ? (row[b.name] ?? null) : 0)));
+    let q = 0n;
+    if (timeBin !== undefined) {
+      q = binNs / timeBin;
+      if (binNs < 0n && binNs % timeBin !== 0n) q -= 1n;
     }
-    const key = JSON.stringify(
-      d.by.map((b) => keys[b.name]),
-      (_k, v: unknown) => (typeof v === "bigint" ? String(v) : v),
-    );
+    const key = `${q}\u0000${f.plainKey}`;
     let g = groups.get(key);
-    if (!g) groups.set(key, (g = { keys, parts: d.aggs.map((a) => a.partials.map(() => undefined)) }));
+    if (!g) {
+      const keys: Record<string, unknown> = {};
+      for (const b of d.by)
+        keys[b.name] = b.binNs === undefined ? (row[b.name] ?? null) : new DateTime(q * b.binNs);
+      groups.set(key, (g = { keys, parts: d.aggs.map((a) => a.partials.map(() => undefined)) }));
+    }
     matched += Number(row[COUNT_COLUMN] ?? 0);
     d.aggs.forEach((a, j) => {
       a.partials.forEach((p, k) => {
