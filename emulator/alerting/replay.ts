@@ -21,7 +21,9 @@ export interface ReplayedRun {
   runMs: number;
   /** The run's window (the first of its queries). */
   window: QueryWindow;
-  judged: Judged;
+  /** What the judge decided, without the alert state it left (the next run's input, not kept: a month of runs
+   * would otherwise hold a month of states). */
+  judged: Omit<Judged, "alerts">;
 }
 
 /** Answers one query of a run. */
@@ -51,8 +53,8 @@ export async function replay(
       // A failed query fails the run: the baselines after it are not asked for.
       if (!outcome.ok) break;
     }
-    const judged = judge(monitor, outcomes, alerts, runMs);
-    alerts = judged.alerts;
+    const { alerts: after, ...judged } = judge(monitor, outcomes, alerts, runMs);
+    alerts = after;
     const run = { runMs, window: windows[0], judged };
     runs.push(run);
     options.onRun?.(run, i + 1, times.length);
