@@ -164,6 +164,45 @@ describe("the diff against a base (--base, --fail-on)", () => {
     expect(md).toContain("oncall 2 → team 2");
   });
 
+  it("a monitor only in the head is added, one only in the base removed; any-change fails on them", async () => {
+    const only = (name: string, key: string) => {
+      const path = join(dir, name);
+      writeFileSync(
+        path,
+        `until: 1h
+datasets: [web]
+notifiers:
+  oncall: { name: On-call, properties: { webhook: { url: "http://127.0.0.1:9/hook" } } }
+monitors:
+  ${key}:
+    name: ${key}
+    type: Threshold
+    aplQuery: "['web'] | where status >= 500 | summarize count()"
+    operator: Above
+    threshold: 3
+    notifierIds: [oncall]
+expect: []
+`,
+      );
+      return path;
+    };
+    const { json, code } = await run(only("added.test.yaml", "fresh"), {
+      base: only("removed.test.yaml", "stale"),
+      failOn: "any-change",
+    });
+    const changes = (json!.monitors as MonitorDiff[]).map((m) => [
+      m.name,
+      m.change,
+      m.base === null,
+      m.head === null,
+    ]);
+    expect(changes).toEqual([
+      ["fresh", "added", true, false],
+      ["stale", "removed", false, true],
+    ]);
+    expect(code).toBe(1);
+  });
+
   it("exits 0 without --fail-on, and with it when nothing pages more", async () => {
     const base = testFile("b2.test.yaml");
     expect((await run(testFile("h3.test.yaml"), { base })).code).toBe(0);
