@@ -3,7 +3,7 @@
  * contract with counts worked out by hand, each path's cost, the text and markdown reports, the diff against a
  * base with --fail-on, and each bad input's error naming the flag or the monitor. Nothing reaches the outbox.
  */
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ObservabilityClient } from "../../provider/client";
@@ -123,6 +123,23 @@ describe("the report of a period with a known incident (counts worked out by han
       "Closed oncall",
       "Closed team",
     ]);
+  });
+
+  it("answers what docs/backtesting.md shows as the JSON contract, field for field", async () => {
+    const doc = readFileSync(join(__dirname, "..", "..", "docs", "backtesting.md"), "utf8");
+    const shown = JSON.parse(/```json\n([\s\S]*?)\n```/.exec(doc)![1]) as BacktestReport;
+    const { json } = await run(testFile("doc.test.yaml"), { monitor: ["errors"] });
+    expect(json).toEqual(shown);
+  });
+
+  it("prints the diff as text: notifications per notifier and alerts base -> head", async () => {
+    const { text } = await run(testFile("text-head.test.yaml", 3, "team"), {
+      base: testFile("text-base.test.yaml"),
+      format: "text",
+    });
+    expect(text).toContain("Server errors: changed (notifierIds)");
+    expect(text).toContain("  notifications: oncall 2 -> team 2");
+    expect(text).toContain("  alerts: 1 -> 1");
   });
 
   it("sends nothing to any notifier: the emulator's outbox stays empty", async () => {
