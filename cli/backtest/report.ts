@@ -10,6 +10,8 @@ import type { MonitorBacktest, Period } from "./run";
 
 /** One alert: when it opened and closed (null: still open at the end of the period). */
 export interface AlertSummary {
+  /** Its stable id: the same monitor, group and opening run give the same id in every backtest (the judge's). */
+  id: string;
   group: Record<string, unknown>;
   open: string;
   close: string | null;
@@ -86,7 +88,14 @@ export function summarize(b: MonitorBacktest, period: Period): MonitorSummary {
       if (t.action === "open") {
         const closed = lastClose.get(t.key);
         if (closed !== undefined && run.runMs - closed <= rangeMs) flaps++;
-        const a = { group: t.group, open: iso(run.runMs), close: null, key: t.key, openMs: run.runMs };
+        const a = {
+          id: t.alertId,
+          group: t.group,
+          open: iso(run.runMs),
+          close: null,
+          key: t.key,
+          openMs: run.runMs,
+        };
         alerts.push(a);
         openById.set(t.alertId, a);
       } else {
@@ -116,7 +125,7 @@ export function summarize(b: MonitorBacktest, period: Period): MonitorSummary {
     runs: b.runs.length,
     failedRuns,
     failures,
-    alerts: alerts.map(({ group, open, close }) => ({ group, open, close })),
+    alerts: alerts.map(({ id, group, open, close }) => ({ id, group, open, close })),
     notifications,
     timeInAlertSeconds: durations.reduce((s, d) => s + d, 0) / 1000,
     longestAlertSeconds: durations.reduce((s, d) => Math.max(s, d), 0) / 1000,
@@ -264,6 +273,7 @@ export function formatText(r: BacktestReport): string[] {
 
 /** The first alert of base that head does not have, or of head that base does not (in time order). */
 function firstMoved(b: MonitorSummary | null, h: MonitorSummary | null): string | undefined {
+  // By when and for whom, not by id: a base's and a head's alerts of one group opened at one run share it anyway.
   const key = (a: AlertSummary) => JSON.stringify([a.open, a.close, a.group]);
   const inHead = new Set((h?.alerts ?? []).map(key));
   const inBase = new Set((b?.alerts ?? []).map(key));

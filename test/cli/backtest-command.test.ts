@@ -98,7 +98,14 @@ describe("the report of a period with a known incident (counts worked out by han
       rows: 4,
       runs: 30,
       failedRuns: 0,
-      alerts: [{ group: {}, open: "2026-01-10T12:11:00Z", close: "2026-01-10T12:15:00Z" }],
+      alerts: [
+        {
+          id: expect.stringMatching(/^chk_[0-9a-f]{16}$/),
+          group: {},
+          open: "2026-01-10T12:11:00Z",
+          close: "2026-01-10T12:15:00Z",
+        },
+      ],
       notifications: [
         { time: "2026-01-10T12:11:00Z", action: "Open", group: {}, notifier: "oncall" },
         { time: "2026-01-10T12:15:00Z", action: "Closed", group: {}, notifier: "oncall" },
@@ -381,7 +388,14 @@ describe("monitors from a stack's preview (--preview)", () => {
       expect.objectContaining({
         key: "errors",
         path: "service",
-        alerts: [{ group: {}, open: "2026-01-10T12:11:00Z", close: "2026-01-10T12:15:00Z" }],
+        alerts: [
+          {
+            id: expect.stringMatching(/^chk_[0-9a-f]{16}$/),
+            group: {},
+            open: "2026-01-10T12:11:00Z",
+            close: "2026-01-10T12:15:00Z",
+          },
+        ],
       }),
     ]);
   });

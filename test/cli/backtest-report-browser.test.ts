@@ -122,8 +122,18 @@ describe("the backtest's report in a browser", () => {
     const m = json.monitors[0] as MonitorSummary;
     // /pay's bursts: open at :06 (minute 5's four errors), closed at :09; open at :21, closed at :23.
     expect(m.alerts).toEqual([
-      { group: { route: "/pay" }, open: "2026-01-10T12:06:00Z", close: "2026-01-10T12:09:00Z" },
-      { group: { route: "/pay" }, open: "2026-01-10T12:21:00Z", close: "2026-01-10T12:23:00Z" },
+      {
+        id: expect.any(String),
+        group: { route: "/pay" },
+        open: "2026-01-10T12:06:00Z",
+        close: "2026-01-10T12:09:00Z",
+      },
+      {
+        id: expect.any(String),
+        group: { route: "/pay" },
+        open: "2026-01-10T12:21:00Z",
+        close: "2026-01-10T12:23:00Z",
+      },
     ]);
     const [chart] = shown.monitors;
     expect(chart.monitor).toBe("by-route");
