@@ -126,7 +126,9 @@ export function eventFetch(
     break;
   }
   const first = runQueriesSpan(m, span);
-  const columns = columnsRead(q.ops);
+  // A match monitor's notification carries the whole event unless its query projects: fetch every column then.
+  const carriesEvent = m.type === "MatchEvent" && !q.ops.some((o) => o.op === "project");
+  const columns = carriesEvent ? undefined : columnsRead(q.ops);
   const projection = columns ? `\n| project ${["_time", ...columns].map((c) => `['${c}']`).join(", ")}` : "";
   return { apl: m.aplQuery.slice(0, cut).trimEnd() + projection, dataset: q.dataset, ...first };
 }

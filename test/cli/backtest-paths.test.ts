@@ -196,6 +196,25 @@ describe("what the event path fetches (eventFetch)", () => {
     expect(fetchOf(apl)).toBe(fetched);
   });
 
+  it("a match monitor that does not project fetches every column: its notification carries the whole event", () => {
+    const m = parseMonitor({
+      id: "m",
+      name: "m",
+      type: "MatchEvent",
+      aplQuery: "['web'] | where level == 'fatal'",
+    });
+    expect((eventFetch(m, PERIOD) as { apl: string }).apl).toBe("['web'] | where level == 'fatal'");
+    const projecting = parseMonitor({
+      id: "m",
+      name: "m",
+      type: "MatchEvent",
+      aplQuery: "['web'] | where level == 'fatal' | project message",
+    });
+    expect((eventFetch(projecting, PERIOD) as { apl: string }).apl).toBe(
+      "['web'] | where level == 'fatal'\n| project ['_time'], ['level'], ['message']",
+    );
+  });
+
   it("the window reaches back over the first run's range and delay, and an anomaly monitor's baseline days", () => {
     const m = parseMonitor({
       id: "m",
