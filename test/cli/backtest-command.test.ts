@@ -10,6 +10,7 @@ import { ObservabilityClient } from "../../provider/client";
 import { runBacktest, periodOf } from "../../cli/commands/backtest";
 import type { BacktestReport, MonitorDiff, MonitorSummary } from "../../cli/backtest/report";
 import { CommandError, UsageError } from "../../cli/exit";
+import { buildProgram } from "../../cli/program";
 import { api, useEmulator } from "../helpers/emulator";
 
 const T0 = Date.UTC(2026, 0, 10, 12, 0, 0);
@@ -162,6 +163,36 @@ describe("the report of a period with a known incident (counts worked out by han
     expect(text).toContain("2026-01-10T12:11:00Z to 2026-01-10T12:15:00Z");
     const md = (await run(testFile("m.test.yaml"), { format: "markdown" })).text;
     expect(md).toContain("| Server errors | service (1 req) | 30 | 0 | 1 | oncall 2 | 4m | 4m | 0 |");
+  });
+});
+
+describe("the command's flags (observability backtest …)", () => {
+  it("parses the file, --monitor, --from/--to, --max-events, --format and the connection flags", async () => {
+    const written: string[] = [];
+    const write = jest.spyOn(process.stdout, "write").mockImplementation((chunk) => {
+      written.push(String(chunk));
+      return true;
+    });
+    const token = process.env.OBSERVABILITY_TOKEN;
+    process.env.OBSERVABILITY_TOKEN = em.current.token;
+    const code = process.exitCode;
+    try {
+      // prettier-ignore
+      await buildProgram().parseAsync([
+        "node", "observability", "backtest", testFile("flags.test.yaml"), "--monitor", "latency",
+        "--from", at(0), "--to", at(30), "--max-events", "100", "--format", "json", "--url", em.current.url,
+      ]);
+      expect(process.exitCode ?? 0).toBe(0);
+    } finally {
+      write.mockRestore();
+      process.exitCode = code;
+      if (token === undefined) delete process.env.OBSERVABILITY_TOKEN;
+      else process.env.OBSERVABILITY_TOKEN = token;
+    }
+    const out = JSON.parse(written.join("")) as BacktestReport;
+    expect(out.monitors.map((m) => [m.name, (m as MonitorSummary).path, (m as MonitorSummary).rows])).toEqual(
+      [["Slow responses", "events", 50]],
+    );
   });
 });
 
