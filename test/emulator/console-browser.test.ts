@@ -273,6 +273,20 @@ it("rule: the query box answers through the engine of /v1/datasets/_apl, rows sh
   ]);
 });
 
+it("the clock's form moves a manual clock to a time, making the due runs (the burst leaves the window: a Close)", async () => {
+  await browser.evaluate(`(() => {
+    document.getElementById("clock-to").value = "2024-06-03T00:05:00Z";
+    document.querySelector("#clock-to-form button").click();
+  })()`);
+  expect(await shows(`document.getElementById("clock-now").textContent === "2024-06-03 00:05:00 UTC"`)).toBe(
+    true,
+  );
+  expect(await text("#clock-result")).toBe(
+    "Moved to 2024-06-03 00:05:00 UTC: 4 monitor runs, 1 alert event.",
+  );
+  expect(emulator.clock.now().toISOString()).toBe("2024-06-03T00:05:00.000Z");
+});
+
 it("nothing was loaded from another origin, and the browser's console has no error", () => {
   const origin = new URL(emulator.url).origin;
   expect(requests.filter((u) => !u.startsWith(origin))).toEqual([]);
