@@ -100,11 +100,19 @@ function serviceError(err: unknown, dataset: string): string {
   throw err;
 }
 
-/** The events the event path fetches for a monitor: the APL and the window `[startNs, endNs)`. */
-export function eventFetch(
-  m: RunnableMonitor,
-  period: Period,
-): { apl: string; dataset: string; startNs: bigint; endNs: bigint } | { reason: string } | undefined {
+/** What the event path fetches for a monitor: per dataset its APL, over the window `[startNs, endNs)`. */
+export interface EventFetch {
+  sources: { dataset: string; apl: string }[];
+  startNs: bigint;
+  endNs: bigint;
+}
+
+/**
+ * What the event path fetches for a monitor. A query of one dataset sends its leading `where`s to the service and
+ * asks for the columns it names; a query that reads several (union, join, lookup, named each) fetches each of them
+ * whole over the window. Undefined when the monitor makes no run in the period.
+ */
+export function eventFetch(m: RunnableMonitor, period: Period): EventFetch | { reason: string } | undefined {
   const span = runSpan(m, period);
   if (!span) return undefined;
   let q;
@@ -113,10 +121,16 @@ export function eventFetch(
   } catch (err) {
     return { reason: `its query does not parse: ${(err as Error).message}` };
   }
-  if (q.datasets.length !== 1 || q.dataset === "" || q.lets.length > 0)
-    return {
-      reason: "its query reads several datasets (or uses let); a backtest runs queries of one dataset",
-    };
+  if (q.lets.length > 0) return { reason: "its query uses let, which a backtest does not fetch for" };
+  const datasets = [...new Set(q.datasets)].filter((d) => d !== "");
+  if (datasets.length === 0) return { reason: "its query reads no dataset" };
+  const wildcard = datasets.find((d) => d.includes("*"));
+  if (wildcard)
+    return { reason: `its query reads datasets by a pattern (${wildcard}); name each dataset it reads` };
+  const window = runQueriesSpan(m, span);
+  if (datasets.length > 1) {
+    return { sources: datasets.map((dataset) => ({ dataset, apl: `['${dataset}']` })), ...window };
+  }
   // The leading `where`s go to the service; one that reads now() or ago() would be read at the fetch's time, not
   // at each run's, so pushing stops there.
   let cut = m.aplQuery.length;
@@ -125,12 +139,14 @@ export function eventFetch(
     cut = m.aplQuery.lastIndexOf("|", op.pos);
     break;
   }
-  const first = runQueriesSpan(m, span);
   // A match monitor's notification carries the whole event unless its query projects: fetch every column then.
   const carriesEvent = m.type === "MatchEvent" && !q.ops.some((o) => o.op === "project");
   const columns = carriesEvent ? undefined : columnsRead(q.ops);
   const projection = columns ? `\n| project ${["_time", ...columns].map((c) => `['${c}']`).join(", ")}` : "";
-  return { apl: m.aplQuery.slice(0, cut).trimEnd() + projection, dataset: q.dataset, ...first };
+  return {
+    sources: [{ dataset: q.dataset, apl: m.aplQuery.slice(0, cut).trimEnd() + projection }],
+    ...window,
+  };
 }
 
 /** Operators that read columns not named in the query (a pattern, the whole row). */
@@ -266,21 +282,25 @@ async function servicePath(
   return out;
 }
 
-/** How many events a monitor's event path would fetch (one `count` request), or its failure. */
+/** How many events a monitor's event path would fetch (one `count` request a dataset), or its failure. */
 async function countEvents(
   client: ObservabilityClient,
-  fetch: { apl: string; dataset: string; startNs: bigint; endNs: bigint },
+  fetch: EventFetch,
 ): Promise<number | { error: string }> {
-  try {
-    const result = await client.query(`${fetch.apl}\n| count`, {
-      startTime: formatNs(fetch.startNs),
-      endTime: formatNs(fetch.endNs - 1n),
-      format: "tabular",
-    });
-    return firstNumber(result);
-  } catch (err) {
-    return { error: serviceError(err, fetch.dataset) };
+  let total = 0;
+  for (const source of fetch.sources) {
+    try {
+      const result = await client.query(`${source.apl}\n| count`, {
+        startTime: formatNs(fetch.startNs),
+        endTime: formatNs(fetch.endNs - 1n),
+        format: "tabular",
+      });
+      total += firstNumber(result);
+    } catch (err) {
+      return { error: serviceError(err, source.dataset) };
+    }
   }
+  return total;
 }
 
 /**
@@ -292,42 +312,52 @@ async function eventPath(
   client: ObservabilityClient,
   b: BacktestMonitor,
   period: Period,
-  fetch: { apl: string; dataset: string; startNs: bigint; endNs: bigint },
+  fetch: EventFetch,
   progress: (n: number) => void,
 ): Promise<MonitorBacktest> {
   const m = b.monitor;
   const out: MonitorBacktest = { ...b, path: "events", requests: 0, rows: 0, runs: [] };
   const store = new EventStore();
-  const catalog = storeCatalog(store, { datasets: [fetch.dataset] });
-  const rows = client
-    .paginate(fetch.apl, {
-      startTime: formatNs(fetch.startNs),
-      endTime: formatNs(fetch.endNs - 1n),
-      order: "asc",
-      pageSize: PAGE_ROWS,
-    })
-    [Symbol.asyncIterator]();
-  let pending: { timeNs: bigint; data: Record<string, unknown> } | undefined;
-  let done = false;
+  const catalog = storeCatalog(store, { datasets: fetch.sources.map((f) => f.dataset) });
+  /** Each dataset's walk, in time order, and the first row it gave that the store does not hold yet. */
+  const walks = fetch.sources.map((source) => ({
+    source,
+    rows: client
+      .paginate(source.apl, {
+        startTime: formatNs(fetch.startNs),
+        endTime: formatNs(fetch.endNs - 1n),
+        order: "asc",
+        pageSize: PAGE_ROWS,
+      })
+      [Symbol.asyncIterator](),
+    pending: undefined as { timeNs: bigint; data: Record<string, unknown> } | undefined,
+    done: false,
+    fetched: 0,
+  }));
+  let failing = fetch.sources[0].dataset;
   /** Fetches until every event before `untilNs` is in the store. */
   const fill = async (untilNs: bigint) => {
-    const batch: { timeNs: bigint; data: Record<string, unknown> }[] = [];
-    while (!done) {
-      if (!pending) {
-        const next = await rows.next();
-        if (next.done) {
-          done = true;
-          break;
+    for (const walk of walks) {
+      failing = walk.source.dataset;
+      const batch: { timeNs: bigint; data: Record<string, unknown> }[] = [];
+      while (!walk.done) {
+        if (!walk.pending) {
+          const next = await walk.rows.next();
+          if (next.done) {
+            walk.done = true;
+            break;
+          }
+          const match = next.value;
+          walk.pending = { timeNs: parseRfc3339Ns(String(match._time ?? "")) ?? 0n, data: match.data ?? {} };
+          walk.fetched++;
+          out.rows++;
         }
-        const match = next.value;
-        pending = { timeNs: parseRfc3339Ns(String(match._time ?? "")) ?? 0n, data: match.data ?? {} };
-        out.rows++;
+        if (walk.pending.timeNs >= untilNs) break;
+        batch.push(walk.pending);
+        walk.pending = undefined;
       }
-      if (pending.timeNs >= untilNs) break;
-      batch.push(pending);
-      pending = undefined;
+      if (batch.length > 0) store.append(walk.source.dataset, batch, 0n);
     }
-    if (batch.length > 0) store.append(fetch.dataset, batch, 0n);
     progress(out.rows);
   };
   const keepsHistory = m.type === "AnomalyDetection";
@@ -340,16 +370,17 @@ async function eventPath(
         await fill(w.endNs);
         const r = await queryTable(store, { apl: m.aplQuery, ...w, limit: RESULT_ROW_LIMIT }, catalog);
         // What no later window reads goes: windows only move forward (a baseline's are days back, so it keeps all).
-        if (!keepsHistory && w.startNs > fetch.startNs) store.trim(fetch.dataset, w.startNs);
+        if (!keepsHistory && w.startNs > fetch.startNs)
+          for (const f of fetch.sources) store.trim(f.dataset, w.startNs);
         return r.ok ? r : { ok: false, error: `${r.error.status}: ${r.error.message}` };
       },
     );
     out.runs = runs;
   } catch (err) {
-    return { ...out, error: serviceError(err, fetch.dataset) };
+    return { ...out, error: serviceError(err, failing) };
   }
-  // The walk asks for full pages until a short one: one request per page.
-  out.requests += Math.floor(out.rows / PAGE_ROWS) + 1;
+  // Each walk asks for full pages until a short one: one request per page.
+  for (const walk of walks) out.requests += Math.floor(walk.fetched / PAGE_ROWS) + 1;
   return out;
 }
 
@@ -421,7 +452,7 @@ export async function backtest(
     index: number;
     b: BacktestMonitor;
     why: string;
-    fetch: ReturnType<typeof eventFetch>;
+    fetch: EventFetch;
     count: number;
   }[] = [];
   for (const b of monitors) {
@@ -479,10 +510,11 @@ export async function backtest(
   }
   let before = 0;
   for (const p of pending) {
-    const fetch = p.fetch as Exclude<ReturnType<typeof eventFetch>, undefined | { reason: string }>;
+    const fetch = p.fetch;
     const r = await eventPath(client, p.b, period, fetch, (n) => options.onProgress?.(before + n, total));
     before += r.rows;
-    results[p.index] = { ...r, why: p.why, requests: r.requests + 1 };
+    // Besides its pages, a monitor's event path sent one count a dataset.
+    results[p.index] = { ...r, why: p.why, requests: r.requests + p.fetch.sources.length };
   }
   return results as MonitorBacktest[];
 }

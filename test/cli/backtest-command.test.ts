@@ -150,6 +150,38 @@ describe("the report of a period with a known incident (counts worked out by han
     expect(text).toContain("  alerts: 1 -> 1");
   });
 
+  it("a monitor of several datasets fetches each of them, and judges their union", async () => {
+    expect((await api(em.current, "POST", "/v2/datasets", { name: "api" })).status).toBe(200);
+    const burst = Array.from({ length: 5 }, (_, i) => ({ _time: at(20, 10 + i), status: 502 }));
+    expect((await api(em.current, "POST", "/v1/datasets/api/ingest", burst)).status).toBe(200);
+    const path = join(dir, "union.test.yaml");
+    writeFileSync(
+      path,
+      `until: 1h
+datasets: [web, api]
+monitors:
+  both:
+    type: Threshold
+    name: Errors anywhere
+    aplQuery: "union ['web'], ['api'] | where status >= 500 | summarize count() by bin(_time, 1m)"
+    operator: Above
+    threshold: 3
+expect: []
+`,
+    );
+    const { json } = await run(path);
+    // web's 30 healthy and 20 errors, api's 5; two counts and two pages.
+    expect(json!.monitors[0]).toMatchObject({
+      path: "events",
+      requests: 4,
+      rows: 55,
+      alerts: [
+        { open: "2026-01-10T12:11:00Z", close: "2026-01-10T12:15:00Z" },
+        { open: "2026-01-10T12:21:00Z", close: "2026-01-10T12:22:00Z" },
+      ],
+    });
+  });
+
   it("sends nothing to any notifier: the emulator's outbox stays empty", async () => {
     await run(testFile("quiet.test.yaml"));
     const outbox = await api(em.current, "GET", "/_emulator/notifications");

@@ -8,7 +8,7 @@
 import fc from "fast-check";
 import { ObservabilityClient } from "../../provider/client";
 import { parseMonitor } from "../../emulator/alerting/monitor";
-import { backtest, eventFetch, type MonitorBacktest } from "../../cli/backtest/run";
+import { backtest, eventFetch, type EventFetch, type MonitorBacktest } from "../../cli/backtest/run";
 import { decompose } from "../../cli/backtest/decompose";
 import { useEmulator, api } from "../helpers/emulator";
 
@@ -174,7 +174,7 @@ describe("what the event path fetches (eventFetch)", () => {
       threshold: 1,
     });
     const f = eventFetch(m, PERIOD);
-    return f && "apl" in f ? f.apl : f;
+    return f && "sources" in f ? f.sources.map((x) => x.apl).join(" + ") : f;
   };
   it.each([
     [
@@ -186,6 +186,11 @@ describe("what the event path fetches (eventFetch)", () => {
       "a where reading ago() stays local (a run reads it at its own time), and so does all after it",
       "['web'] | where status >= 500 | where _time > ago(5m) | where host == 'a' | summarize dcount(user)",
       "['web'] | where status >= 500\n| project ['_time'], ['host'], ['status'], ['user']",
+    ],
+    [
+      "a query that reads several datasets fetches each of them whole",
+      "['web'] | where status >= 500 | join kind=inner (['users']) on user | summarize dcount(user)",
+      "['web'] + ['users']",
     ],
     [
       "a query that reads the whole row fetches every column",
@@ -203,14 +208,14 @@ describe("what the event path fetches (eventFetch)", () => {
       type: "MatchEvent",
       aplQuery: "['web'] | where level == 'fatal'",
     });
-    expect((eventFetch(m, PERIOD) as { apl: string }).apl).toBe("['web'] | where level == 'fatal'");
+    expect((eventFetch(m, PERIOD) as EventFetch).sources[0].apl).toBe("['web'] | where level == 'fatal'");
     const projecting = parseMonitor({
       id: "m",
       name: "m",
       type: "MatchEvent",
       aplQuery: "['web'] | where level == 'fatal' | project message",
     });
-    expect((eventFetch(projecting, PERIOD) as { apl: string }).apl).toBe(
+    expect((eventFetch(projecting, PERIOD) as EventFetch).sources[0].apl).toBe(
       "['web'] | where level == 'fatal'\n| project ['_time'], ['level'], ['message']",
     );
   });
