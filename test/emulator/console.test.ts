@@ -5,6 +5,7 @@
  */
 import { request } from "undici";
 import { startEmulator, type RunningEmulator } from "../../emulator";
+import { chartHtml } from "../../emulator/chart";
 import { CONSOLE_CSP } from "../../emulator/console";
 import { CONSOLE_SCRIPT } from "../../emulator/console/page";
 import { ObservabilityClient } from "../../provider/client";
@@ -152,6 +153,63 @@ describe("rule: each data route needs the rights of the API route it mirrors", (
     });
     expect([again.status, again.text]).toEqual([304, ""]);
   });
+});
+
+it("a grouped monitor lists its open groups, and its detail draws a line per group with the shared chart", async () => {
+  const g = await startEmulator({ clock: "manual", now: new Date("2024-06-03T00:00:00Z"), port: 0 });
+  const c = new ObservabilityClient({ url: g.url, token: g.token });
+  try {
+    await c.datasets.create({ name: "web" });
+    const m = await c.monitors.create({
+      name: "by service",
+      type: "Threshold",
+      aplQuery: "['web'] | where status >= 500 | summarize count() by service, bin(_time, 1m)",
+      operator: "Above",
+      threshold: 2,
+      rangeMinutes: 5,
+      notifyByGroup: true,
+    });
+    await c.ingest(
+      "web",
+      ["checkout", "search", "<b>x</b>"].flatMap((service, k) =>
+        Array.from({ length: k === 2 ? 1 : 5 }, (_, i) => ({
+          _time: new Date(Date.parse("2024-06-02T23:59:00Z") + i * 1000).toISOString(),
+          service,
+          status: 503,
+        })),
+      ),
+    );
+    await g.clock.advance("2m");
+    const list = JSON.parse(
+      await request(`${g.url}/_emulator/console/monitors`, { headers: auth(g.token) }).then((r) =>
+        r.body.text(),
+      ),
+    ) as {
+      state: string;
+      openGroups: string[];
+      openCount: number;
+    }[];
+    expect(list.map((x) => [x.state, x.openGroups, x.openCount])).toEqual([
+      ["open", ["checkout", "search"], 2],
+    ]);
+    const detail = JSON.parse(
+      await request(`${g.url}/_emulator/console/monitors/${m.id}`, { headers: auth(g.token) }).then((r) =>
+        r.body.text(),
+      ),
+    ) as { chart: unknown; history: unknown[]; runs: unknown[] };
+    const html = chartHtml(detail.chart as Parameters<typeof chartHtml>[0]);
+    expect(html.match(/<g class="series"/g)).toHaveLength(3);
+    expect(html).toContain("service=&lt;b&gt;x&lt;/b&gt;");
+    expect([detail.history.length, detail.runs.length]).toEqual([2, 2]);
+    // A deleted monitor's runs go with it.
+    await c.monitors.delete(m.id);
+    expect(
+      (await request(`${g.url}/_emulator/console/monitors/${m.id}`, { headers: auth(g.token) })).statusCode,
+    ).toBe(404);
+  } finally {
+    await c.close();
+    await g.close();
+  }
 });
 
 it("rule: the page's data for 1,000 monitors and 100,000 events answers in under 100 ms", async () => {
