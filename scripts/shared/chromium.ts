@@ -56,7 +56,17 @@ export class Browser {
         if (msg.error) p?.reject(new Error(msg.error.message));
         else p?.resolve(msg.result);
       } else if (msg.method) {
-        for (const l of this.listeners) l(msg.method, msg.params ?? {});
+        // A copy: a waitFor listener removes itself while the event is handed round, which would skip the next
+        // listener in the live array. A listener that throws is recorded as an error of the run instead of ending
+        // the hand-round, so a page's load event can never be lost behind it (a lost one hung open() until its
+        // hook's timeout, on a loaded machine).
+        for (const l of [...this.listeners]) {
+          try {
+            l(msg.method, msg.params ?? {});
+          } catch (e) {
+            this.errors.push(`listener of ${msg.method}: ${e instanceof Error ? e.message : String(e)}`);
+          }
+        }
       }
     });
   }

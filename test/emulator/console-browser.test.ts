@@ -304,7 +304,9 @@ describe("an emulator with its own token", () => {
     second = browser;
     second.on((method, params) => {
       if (method !== "Network.requestWillBeSent") return;
-      const url = new URL((params.request as { url: string }).url);
+      const request = params.request as { url?: string } | undefined;
+      if (request?.url === undefined || !URL.canParse(request.url)) return;
+      const url = new URL(request.url);
       if (url.origin === new URL(own.url).origin) seen.push(url.pathname);
     });
     second.errors.length = 0;
