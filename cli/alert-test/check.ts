@@ -7,7 +7,7 @@
  */
 import { AplError, compileQuery, parseApl, type Query } from "../../emulator/apl";
 import { autoBinNs } from "../../emulator/apl/compile";
-import { parseWebhookTemplate, TemplateError } from "../../emulator/alerting/notify/custom-webhook";
+import { parseWebhookTemplate, TemplateError } from "../../provider/go-template/webhook";
 import { formatOffset } from "./compare";
 import { compileFieldExpression } from "../../emulator/query/legacy";
 import { problemAt, type Place, type TestMonitor, type TestNotifier } from "./model";

@@ -1,6 +1,6 @@
 /** Notifier: the API reference's Notifier object and its channels (axiom.co/docs/restapi). Endpoints: `/v2/notifiers`. */
 import { z } from "zod";
-import { parseWebhookTemplate, TemplateError } from "../../emulator/alerting/notify/custom-webhook";
+import { parseWebhookTemplate, TemplateError } from "../go-template/webhook";
 import {
   DateTimeSchema,
   NonEmptyStringSchema,

@@ -16,7 +16,7 @@ import { Worker } from "node:worker_threads";
 import { buildSync } from "esbuild";
 import fc from "fast-check";
 import { renderWebhookBody, TemplateError } from "../../emulator/alerting/notify/custom-webhook";
-import { RENDER_LIMITS, type LimitName } from "../../emulator/alerting/notify/go-template";
+import { RENDER_LIMITS, type LimitName } from "../../provider/go-template/go-template";
 import type { AlertEvent } from "../../emulator/alerting/notify";
 
 // One seed for every run, so CI and a laptop draw the same cases and a failure reproduces; FC_SEED explores others

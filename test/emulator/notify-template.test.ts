@@ -9,7 +9,7 @@ import {
   renderWebhookBody,
   TemplateError,
 } from "../../emulator/alerting/notify/custom-webhook";
-import { goSprintf } from "../../emulator/alerting/notify/go-fmt";
+import { goSprintf } from "../../provider/go-template/go-fmt";
 import type { AlertEvent } from "../../emulator/alerting/notify";
 
 /** The docs' sample event: a threshold monitor triggering (custom-webhook-notifier.mdx, "Examples"). */

@@ -7,7 +7,7 @@
 import { createHash } from "node:crypto";
 import { DEFAULT_WEBHOOK_TEMPLATE, renderWebhookBody } from "./custom-webhook";
 import type { AlertEvent } from "./types";
-import { formatGoTime } from "./go-fmt";
+import { formatGoTime } from "../../../provider/go-template/go-fmt";
 import { urlSecrets } from "./mask";
 
 /** An HTTP request a channel makes. */

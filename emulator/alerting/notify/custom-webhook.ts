@@ -4,8 +4,9 @@
  * body, which is that page's default template rendered the same way.
  */
 import type { AlertEvent } from "./types";
-import { GoNil, GoStruct, GoTime, fromJson, goJsonMarshal, type GoValue } from "./go-fmt";
-import { GoTemplate, TemplateError, type RenderLimits, type TemplateFunc } from "./go-template";
+import { GoNil, GoStruct, GoTime, fromJson, type GoValue } from "../../../provider/go-template/go-fmt";
+import { TemplateError, type RenderLimits } from "../../../provider/go-template/go-template";
+import { WEBHOOK_FUNCS, parseWebhookTemplate } from "../../../provider/go-template/webhook";
 
 /** The default template, as the custom webhook page gives it. */
 export const DEFAULT_WEBHOOK_TEMPLATE = `{
@@ -24,24 +25,6 @@ export const DEFAULT_WEBHOOK_TEMPLATE = `{
     "groupValues": {{jsonArray .GroupValues}}
   }
 }`;
-
-/** The name errors carry (`template: webhook:3: …`). The service's own name is not published. */
-export const TEMPLATE_NAME = "webhook";
-
-/**
- * jsonObject and jsonArray: the docs show them writing `.MatchedEvent`, `.GroupKeys` and `.GroupValues` as JSON
- * (`null` when absent). Inferred: both are Go's json.Marshal of their argument (so a map's keys come out sorted,
- * and `<`, `>`, `&` as `\u003c` …), which is what the sample's `null`s show for nil values.
- */
-const WEBHOOK_FUNCS: Record<string, TemplateFunc> = {
-  jsonObject: (args) => marshalOne("jsonObject", args),
-  jsonArray: (args) => marshalOne("jsonArray", args),
-};
-
-function marshalOne(name: string, args: GoValue[]): string {
-  if (args.length !== 1) throw new Error(`wrong number of args for ${name}: want 1 got ${args.length}`);
-  return goJsonMarshal(args[0]);
-}
 
 /**
  * The template's data. Types as the service's Go program would hold them (inferred from the sample): strings,
@@ -75,31 +58,10 @@ export function templateData(event: AlertEvent): GoStruct {
   );
 }
 
-/** Parsed templates by source, newest last: a notifier's template is parsed once, not at every send. */
-const parsed = new Map<string, GoTemplate | TemplateError>();
-const PARSED_LIMIT = 256;
-
-/** Parses a webhook template; throws {@link TemplateError} naming the line and the problem. */
-export function parseWebhookTemplate(source: string): GoTemplate {
-  let entry = parsed.get(source);
-  if (entry === undefined) {
-    try {
-      entry = GoTemplate.parse(TEMPLATE_NAME, source, Object.keys(WEBHOOK_FUNCS));
-    } catch (e) {
-      if (!(e instanceof TemplateError)) throw e;
-      entry = e;
-    }
-    if (parsed.size >= PARSED_LIMIT) parsed.delete(parsed.keys().next().value as string);
-    parsed.set(source, entry);
-  }
-  if (entry instanceof TemplateError) throw entry;
-  return entry;
-}
-
 /** Renders `source` over the event: the body as the service would send it, or a {@link TemplateError} (one past
  * the emulator's bounds names the bound; tests may pass `limits` of their own, a clock for instance). */
 export function renderWebhookBody(source: string, event: AlertEvent, limits?: Partial<RenderLimits>): string {
   return parseWebhookTemplate(source).execute(templateData(event), WEBHOOK_FUNCS, limits);
 }
 
-export { TemplateError };
+export { TemplateError, parseWebhookTemplate };

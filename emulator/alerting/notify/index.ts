@@ -64,7 +64,7 @@ export class Notifications {
   ): Promise<OutboxEntry[]> {
     const prepared: Prepared[] = [];
     for (const n of notifiers) {
-      // A custom webhook's template may render for up to its time budget (./go-template.ts): other requests get
+      // A custom webhook's template may render for up to its time budget (provider/go-template/go-template.ts): other requests get
       // a turn before each, so that many renders in a row (one per group and notifier) never block the server.
       await new Promise((resolve) => setImmediate(resolve));
       prepared.push(this.prepare(event, n));
