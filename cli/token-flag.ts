@@ -5,7 +5,7 @@
 
 /** The commands that talk to the service, each with `--token-file` (see connection.ts); a test keeps them equal.
  * The emulator's own `--token` is the development token it accepts, not a credential, and is not refused. */
-export const SERVICE_COMMANDS: readonly string[] = ["annotate", "ingest", "query", "migrate"];
+export const SERVICE_COMMANDS: readonly string[] = ["annotate", "ingest", "query", "migrate", "backtest"];
 
 /** The one-line refusal when `args` (argv without node and the script) put a token on the command line. */
 export function tokenFlagProblem(args: readonly string[]): string | undefined {

@@ -36,6 +36,7 @@ it.each([
   ["ingest", "logs", "--token", "xaat-secret-on-the-command-line"],
   ["annotate", "--dataset", "logs", "--type", "deploy", "--token=xaat-secret-on-the-command-line"],
   ["migrate", "terraform", "terraform.tfstate", "--token", "xaat-secret-on-the-command-line"],
+  ["backtest", "--preview", "preview.json", "--since", "7d", "--token=xaat-secret-on-the-command-line"],
 ])("a token given as a flag to %s is refused in one line that never echoes it (exit 2)", async (...args) => {
   const failure = await run(node, [cli, ...args]).then(
     () => undefined,
