@@ -261,7 +261,7 @@ export interface ConsoleMonitorDetail extends ConsoleMonitor {
   chart: ChartNode;
   /** Opens and closes, newest first, at most {@link HISTORY_SHOWN}. */
   history: { time: string; state: string; checkId: string }[];
-  runs: { time: string; state: string; values: string; error?: string }[];
+  runs: { time: string; state: string; values: string; error?: string; reason?: string }[];
 }
 
 /** One monitor's detail, or undefined when there is no such monitor. */
@@ -318,6 +318,8 @@ export function consoleMonitor(
         )
         .join("; "),
       ...(r.error === undefined ? {} : { error: r.error }),
+      // A skipped run's reason names the run still under way (the scheduler's skip), shown as a failed run's error is.
+      ...(r.reason === undefined ? {} : { reason: r.reason }),
     })),
   };
 }

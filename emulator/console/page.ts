@@ -348,7 +348,7 @@ export const CONSOLE_SCRIPT = String.raw`"use strict";
         return h("tr", null, [td(when(e.time)), td(e.state, "state-" + (e.state === "open" ? "open" : "ok")), td(e.checkId)]);
       }), 3, "No opens or closes yet.");
       fill($("detail-runs"), m.runs.map(function (run) {
-        return h("tr", { "data-state": run.state }, [td(when(run.time)), td(run.state, "state-" + run.state), td(run.error || run.values || "-")]);
+        return h("tr", { "data-state": run.state }, [td(when(run.time)), td(run.state, "state-" + run.state), td(run.error || run.reason || run.values || "-")]);
       }), 3, "No runs yet.");
     });
   }

@@ -16,6 +16,8 @@ import { Quota } from "../../emulator/quota";
 import { COLLECTION_FAMILIES } from "../../emulator/routes";
 import { State } from "../../emulator/state";
 import { EventStore } from "../../emulator/store/events";
+import { RecentRuns } from "../../emulator/console";
+import { consoleMonitor } from "../../emulator/console/data";
 import { settle } from "../helpers/manual-clock";
 
 const T0 = Date.UTC(2026, 0, 10, 12, 0, 0);
@@ -151,6 +153,12 @@ describe("a monitor whose run is still under way", () => {
       startedAt: new Date(T0 + 120_000).toISOString(),
     });
     expect(h.logged).toContain(`monitor mon_1 (slow): run at ${at(2)} skipped: ${skipped!.reason}`);
+    // The console's monitor detail (GET /_emulator/console/monitors/{id}) lists it with its reason.
+    const recent = new RecentRuns();
+    h.runs.forEach((r) => recent.record(r));
+    expect(consoleMonitor(h.em, recent, "mon_1")?.runs).toEqual([
+      { time: at(2), state: "skipped", values: "", reason: skipped!.reason },
+    ]);
     expect(summary(h.runs)).toEqual([
       ["cheap", 1, "ok"],
       ["slow", 2, "skipped"],
