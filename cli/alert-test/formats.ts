@@ -2,14 +2,16 @@
  * The command's results for CI: JUnit XML (`--junit FILE.xml`), which GitHub's test-report actions and GitLab's
  * `artifacts:reports:junit` read, and one JSON document (`--format json`) whose shape docs/testing-alerts.md states.
  *
- * JUnit: one `<testsuite>` per file, one `<testcase>` per expectation, under one `<testsuites>`. The elements and
- * attributes are those of the JUnit schema the CI readers follow (Jenkins' junit.xsd, which GitLab's parser and
- * the GitHub actions read): a suite's `name`, `tests`, `failures`, `errors`, `skipped`, `time` and `timestamp`; a
- * case's `name`, `classname` and `time`; a `<failure message type>` whose text is the row as printed and what
- * happened instead; an `<error message type>` where a file could not be read or set up (it ran no expectation).
+ * JUnit: one `<testsuite>` per file, one `<testcase>` per expectation, under one `<testsuites>`, valid against the
+ * schema of Ant's JUnit report (test/fixtures/junit/ant-junit.xsd, the strictest of the readers' schemas) and
+ * Jenkins' junit-10.xsd: a suite's `name`, `package`, `id`, `hostname`, `tests`, `failures`, `errors`, `skipped`,
+ * `time` and `timestamp`, with its `<properties>`, `<system-out>` and `<system-err>`; a case's `name`, `classname`
+ * and `time`; a `<failure message type>` whose text is the row as printed and what happened instead; an `<error
+ * message type>` where a file could not be read or set up (it ran no expectation).
  * A notification no expectation describes, a failed run and a failed send (the strict rules) are a case each, so a
  * report lists every reason a file failed. Warnings go in the suite's `<system-out>`.
  */
+import { hostname as osHostname } from "node:os";
 import { describeAlert, formatOffset, type RunFailure } from "./compare";
 import type { RunWarning } from "./check";
 import { describeWhen, formatWarning, rowLine } from "./print";
@@ -30,21 +32,43 @@ export interface FileResult {
   setupError?: string;
 }
 
-/** Text safe in XML content and attributes: `&<>"'` escaped, and characters XML 1.0 cannot hold dropped. */
-export function xmlText(text: string): string {
-  return text
-    .replace(/[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, "")
+/**
+ * Characters XML 1.0 cannot hold at all, even as a character reference (§2.2): the C0 controls but tab, LF and CR,
+ * lone surrogates, U+FFFE and U+FFFF. A document holding one is not well-formed, and a CI reader refuses the whole
+ * report, so each is replaced by U+FFFD (the replacement character): the reader sees that something was there.
+ */
+const XML_INVALID = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
+
+const escapeMarkup = (text: string) =>
+  text
+    .replace(XML_INVALID, "\uFFFD")
     .replace(/&/g, "&amp;")
     .replace(/</g, "&lt;")
     .replace(/>/g, "&gt;")
     .replace(/"/g, "&quot;")
     .replace(/'/g, "&apos;");
+
+/**
+ * Text safe as element content: markup escaped, characters XML cannot hold replaced, and CR written as `&#13;`
+ * (a parser turns a literal CR, or CR LF, into LF: §2.11), so the text reads back as written.
+ */
+export function xmlText(text: string): string {
+  return escapeMarkup(text).replace(/\r/g, "&#13;");
+}
+
+/**
+ * Text safe as an attribute value: as {@link xmlText}, and tab, LF and CR written as `&#9;`, `&#10;`, `&#13;`: a
+ * parser replaces each literal one in an attribute with a space (attribute-value normalisation, XML 1.0 §3.3.3), so
+ * a failure's message with a line break would read back as one line.
+ */
+export function xmlAttribute(text: string): string {
+  return escapeMarkup(text).replace(/[\t\n\r]/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 const attrs = (a: Record<string, string | number | undefined>) =>
   Object.entries(a)
     .filter(([, v]) => v !== undefined)
-    .map(([k, v]) => ` ${k}="${xmlText(String(v))}"`)
+    .map(([k, v]) => ` ${k}="${xmlAttribute(String(v))}"`)
     .join("");
 
 /** The schema's timestamp: ISO 8601 without a zone (xs:dateTime as junit.xsd restricts it), UTC. */
@@ -103,53 +127,66 @@ function failureCase(f: RunFailure): Case {
   };
 }
 
+/** Where the JUnit document says the tests ran: the schema requires a host, and "localhost" where none is known. */
+export interface JunitOptions {
+  hostname?: string;
+}
+
 /** The JUnit XML document of the results. */
-export function toJunit(results: readonly FileResult[]): string {
-  const suites: string[] = [];
-  let total = 0;
-  let failures = 0;
-  let errors = 0;
-  let time = 0;
-  for (const r of results) {
-    time += r.seconds;
-    const head = { name: r.file, timestamp: timestamp(r.startedAt), time: seconds(r.seconds) };
+export function toJunit(results: readonly FileResult[], options: JunitOptions = {}): string {
+  const hostname = (options.hostname ?? osHostname()).trim() || "localhost";
+  const suites = results.map((r, id) => {
+    // Ant's aggregated form: `package` and `id` are required in <testsuites>. A file has no package, so `package` is
+    // the file, as `name` and each case's `classname` are; `id` counts the suites from 0, as the schema says.
+    const head = {
+      name: r.file,
+      package: r.file,
+      id,
+      hostname,
+      timestamp: timestamp(r.startedAt),
+      time: seconds(r.seconds),
+    };
+    let cases: string[];
+    let counts: { tests: number; failures: number; errors: number };
+    let out: string[] = [];
     if (r.outcome === undefined) {
       const message = r.problems
         ? `${r.problems.length} ${r.problems.length === 1 ? "problem" : "problems"} in the file: it ran nothing`
         : `the test could not be set up: ${r.setupError ?? ""}`;
       const text = r.problems ? r.problems.map(formatProblem).join("\n") : (r.setupError ?? "");
-      total += 1;
-      errors += 1;
-      suites.push(
-        `  <testsuite${attrs({ ...head, tests: 1, failures: 0, errors: 1, skipped: 0 })}>\n` +
-          `    <testcase${attrs({ name: r.problems ? "the file loads" : "the test is set up", classname: r.file, time: seconds(r.seconds) })}>\n` +
+      counts = { tests: 1, failures: 0, errors: 1 };
+      cases = [
+        `    <testcase${attrs({ name: r.problems ? "the file loads" : "the test is set up", classname: r.file, time: seconds(r.seconds) })}>\n` +
           `      <error${attrs({ message, type: r.problems ? "problems" : "setup" })}>${xmlText(text)}</error>\n` +
-          `    </testcase>\n  </testsuite>`,
+          `    </testcase>`,
+      ];
+    } else {
+      const all = casesOf(r.outcome);
+      counts = { tests: all.length, failures: all.filter((c) => c.failure).length, errors: 0 };
+      cases = all.map(
+        (c) =>
+          `    <testcase${attrs({ name: c.name, classname: r.file, time: "0.000" })}` +
+          (c.failure
+            ? `>\n      <failure${attrs({ message: c.failure.message, type: c.failure.type })}>${xmlText(c.failure.text)}</failure>\n    </testcase>`
+            : " />"),
       );
-      continue;
+      out = r.outcome.warnings.map((w) => `warning: ${formatWarning(w)}`);
     }
-    const cases = casesOf(r.outcome);
-    const failed = cases.filter((c) => c.failure).length;
-    total += cases.length;
-    failures += failed;
-    const body = cases.map(
-      (c) =>
-        `    <testcase${attrs({ name: c.name, classname: r.file, time: "0.000" })}` +
-        (c.failure
-          ? `>\n      <failure${attrs({ message: c.failure.message, type: c.failure.type })}>${xmlText(c.failure.text)}</failure>\n    </testcase>`
-          : " />"),
+    // The schema's sequence: <properties>, the cases, <system-out>, <system-err>, each of the three required even
+    // when empty. The command has no properties to give and writes nothing to stderr while a file runs.
+    return (
+      `  <testsuite${attrs({ ...head, ...counts, skipped: 0 })}>\n` +
+      `    <properties />\n` +
+      cases.map((c) => `${c}\n`).join("") +
+      `    <system-out>${xmlText(out.join("\n"))}</system-out>\n` +
+      `    <system-err />\n` +
+      `  </testsuite>`
     );
-    const out = r.outcome.warnings.map((w) => `warning: ${formatWarning(w)}`);
-    suites.push(
-      `  <testsuite${attrs({ ...head, tests: cases.length, failures: failed, errors: 0, skipped: 0 })}>\n` +
-        body.map((b) => `${b}\n`).join("") +
-        (out.length ? `    <system-out>${xmlText(out.join("\n"))}</system-out>\n` : "") +
-        `  </testsuite>`,
-    );
-  }
+  });
+  // <testsuites> carries no attributes: Ant's schema allows none there, and the readers add up the suites' counts.
   return (
     `<?xml version="1.0" encoding="UTF-8"?>\n` +
-    `<testsuites${attrs({ name: "observability test alerts", tests: total, failures, errors, time: seconds(time) })}>\n` +
+    `<testsuites>\n` +
     suites.map((s) => `${s}\n`).join("") +
     `</testsuites>\n`
   );

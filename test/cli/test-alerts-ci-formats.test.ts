@@ -1,13 +1,15 @@
 /**
- * `--junit FILE.xml` and `--format json`: what CI reads. The XML is parsed by a maintained XML parser (not matched
- * by patterns) and held to the structure of the JUnit schema that GitHub's test-report actions and GitLab's
- * `artifacts:reports:junit` read (Jenkins' junit.xsd): `testsuites` > `testsuite` (name, tests, failures, errors,
- * skipped, time, timestamp) > `testcase` (name, classname, time) with an optional `failure` or `error` (message,
- * type, text); counts that add up. One suite per file, one case per expectation.
+ * `--junit FILE.xml` and `--format json`: what CI reads. The XML is validated by libxml2 against the JUnit schemas
+ * the CI readers follow (test/fixtures/junit/), read back through it as a conforming parser does (so a message's
+ * line breaks must survive attribute-value normalisation), and its counts checked. One suite per file, one case per
+ * expectation.
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { XMLParser, XMLValidator } from "fast-xml-parser";
+import { hostname } from "node:os";
+import { XMLParser } from "fast-xml-parser";
+import { validateXML } from "xmllint-wasm";
+import { toJunit } from "../../cli/alert-test/formats";
 import { testAlerts } from "../../cli/commands/test-alerts";
 import { useTempDir } from "../helpers/cli";
 
@@ -64,71 +66,77 @@ async function runAll() {
 type Node = Record<string, unknown>;
 const asArray = (v: unknown): Node[] => (v === undefined ? [] : Array.isArray(v) ? v : [v]) as Node[];
 
-/** junit.xsd's rules for the elements this command writes, checked on the parsed tree. */
-function checkJunitSchema(root: Node): void {
-  expect(Object.keys(root).filter((k) => !k.startsWith("?"))).toEqual(["testsuites"]);
+/**
+ * The schemas the CI readers follow, as published (test/fixtures/junit/README.md says where from): Ant's, which
+ * GitLab's and the GitHub actions' `testsuites > testsuite > testcase > failure|error|skipped, system-out,
+ * system-err` comes from and which requires every suite's `package`, `id`, `hostname` and `timestamp`; and
+ * Jenkins' junit-10.xsd. libxml2 (compiled to WebAssembly, so no system package) validates against them.
+ */
+const SCHEMAS = ["ant-junit.xsd", "jenkins-junit-10.xsd"];
+const fixture = (name: string) => readFileSync(join(__dirname, "..", "fixtures", "junit", name), "utf8");
+
+/** libxml2's complaints about the document against one schema; none when it is valid. */
+async function schemaErrors(xml: string, schema: string): Promise<string[]> {
+  const result = await validateXML({
+    xml: [{ fileName: "alerts.xml", contents: xml }],
+    schema: [{ fileName: schema, contents: fixture(schema) }],
+  });
+  return result.valid ? [] : result.errors.map((e) => e.rawMessage);
+}
+
+/** The document as libxml2, a conforming parser, reads it (canonical XML: attribute values normalised as XML 1.0
+ * says, every remaining tab, line break and CR written as a reference), then parsed into a tree. */
+async function readAsConformingParser(xml: string): Promise<Node> {
+  const result = await validateXML({
+    xml: [{ fileName: "alerts.xml", contents: xml }],
+    normalization: "c14n",
+  });
+  expect(result.errors.map((e) => e.rawMessage)).toEqual([]);
+  return new XMLParser({
+    ignoreAttributes: false,
+    attributeNamePrefix: "@_",
+    parseAttributeValue: false,
+    // canonical XML writes tab, LF and CR as hexadecimal references
+    htmlEntities: true,
+  }).parse(result.normalized) as Node;
+}
+
+/** What the schemas cannot say: each suite's counts are those of its cases, and every case is the file's. */
+function checkCounts(root: Node): void {
   const suites = root.testsuites as Node;
-  const allowed = (node: Node, attrs: string[], children: string[]) => {
-    for (const k of Object.keys(node)) {
-      if (k === "#text") continue;
-      if (k.startsWith("@_")) expect(attrs).toContain(k.slice(2));
-      else expect(children).toContain(k);
-    }
-  };
-  allowed(suites, ["name", "tests", "failures", "errors", "time", "disabled"], ["testsuite"]);
-  let tests = 0;
-  let failures = 0;
-  let errors = 0;
-  for (const suite of asArray(suites.testsuite)) {
-    allowed(
-      suite,
-      ["name", "tests", "failures", "errors", "skipped", "time", "timestamp", "hostname", "id", "package"],
-      ["properties", "testcase", "system-out", "system-err"],
-    );
-    for (const required of ["name", "tests", "failures", "errors", "time", "timestamp"])
-      expect(suite[`@_${required}`]).toBeDefined();
-    // xs:dateTime without a zone, as junit.xsd's timestamp is restricted.
-    expect(suite["@_timestamp"]).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d$/);
-    expect(suite["@_time"]).toMatch(/^\d+(\.\d+)?$/);
+  asArray(suites.testsuite).forEach((suite, id) => {
     const cases = asArray(suite.testcase);
     expect(Number(suite["@_tests"])).toBe(cases.length);
     expect(Number(suite["@_failures"])).toBe(cases.filter((c) => c.failure !== undefined).length);
     expect(Number(suite["@_errors"])).toBe(cases.filter((c) => c.error !== undefined).length);
-    for (const c of cases) {
-      allowed(
-        c,
-        ["name", "classname", "time", "assertions", "status"],
-        ["failure", "error", "skipped", "system-out", "system-err"],
-      );
-      expect(typeof c["@_name"]).toBe("string");
-      expect(c["@_classname"]).toBe(suite["@_name"]);
-      for (const f of [...asArray(c.failure), ...asArray(c.error)]) {
-        allowed(f, ["message", "type"], []);
-        expect(typeof f["@_message"]).toBe("string");
-        expect(typeof f["#text"]).toBe("string");
-      }
-    }
-    tests += cases.length;
-    failures += Number(suite["@_failures"]);
-    errors += Number(suite["@_errors"]);
-  }
-  expect([suites["@_tests"], suites["@_failures"], suites["@_errors"]].map(Number)).toEqual([
-    tests,
-    failures,
-    errors,
-  ]);
+    expect([suite["@_id"], suite["@_package"], suite["@_hostname"]]).toEqual([
+      String(id),
+      suite["@_name"],
+      hostname(),
+    ]);
+    for (const c of cases) expect(c["@_classname"]).toBe(suite["@_name"]);
+  });
 }
+
+it.each(SCHEMAS)(
+  "--junit writes a document valid against %s: a file that passes, one that fails and one that did not load",
+  async (schema) => {
+    const { xml } = await runAll();
+    expect(await schemaErrors(xml, schema)).toEqual([]);
+  },
+);
+
+it("the schema check can fail: a suite without the hostname Ant's schema requires is refused, naming it", async () => {
+  const { xml } = await runAll();
+  const errors = await schemaErrors(xml.replace(/ hostname="[^"]*"/, ""), "ant-junit.xsd");
+  expect(errors).toEqual([expect.stringMatching(/testsuite.*The attribute 'hostname' is required/)]);
+});
 
 it("--junit writes a JUnit XML document: a suite per file, a case per expectation, failures with the row and what happened", async () => {
   const { result, xml } = await runAll();
   expect(result.code).toBe(2);
-  expect(XMLValidator.validate(xml)).toBe(true);
-  const root = new XMLParser({
-    ignoreAttributes: false,
-    attributeNamePrefix: "@_",
-    parseAttributeValue: false,
-  }).parse(xml) as Node;
-  checkJunitSchema(root);
+  const root = await readAsConformingParser(xml);
+  checkCounts(root);
   const suites = asArray((root.testsuites as Node).testsuite);
   expect(suites.map((s) => [s["@_name"], s["@_tests"], s["@_failures"], s["@_errors"]])).toEqual([
     ["passing.yaml", "2", "0", "0"],
@@ -136,6 +144,8 @@ it("--junit writes a JUnit XML document: a suite per file, a case per expectatio
     ["failing.yaml", "4", "3", "0"],
     ["broken.yaml", "1", "0", "1"],
   ]);
+  // xs:dateTime without a zone, as the schemas' timestamp is restricted: when the file started, in UTC.
+  for (const s of suites) expect(s["@_timestamp"]).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d$/);
   const passing = asArray(suites[0].testcase);
   expect(passing.map((c) => c["@_name"])).toEqual([
     "line 7: fatal Open at +2m, want 1",
@@ -159,6 +169,23 @@ it("--junit writes a JUnit XML document: a suite per file, a case per expectatio
   const broken = asArray(suites[2].testcase)[0].error as Node;
   expect(broken["@_type"]).toBe("problems");
   expect(broken["#text"]).toMatch(/^broken\.yaml:1:8: until: must be a duration/);
+});
+
+it("a message keeps its line breaks, tabs and CRs, and characters XML cannot hold are replaced, never ill-formed", async () => {
+  // A setup error holding a line break, a tab, a CR, a control character (U+0001) and a lone surrogate: the error
+  // reaches both the <error> message attribute and its text.
+  const setupError = "first line\nsecond\tcolumn\rthird \u0001 \uD800 end";
+  const xml = toJunit(
+    [{ file: "odd.yaml", seconds: 0.5, startedAt: new Date(Date.UTC(2024, 5, 3)), setupError }],
+    { hostname: "ci-runner" },
+  );
+  for (const schema of SCHEMAS) expect(await schemaErrors(xml, schema)).toEqual([]);
+  const suite = (await readAsConformingParser(xml)).testsuites as Node;
+  const error = (suite.testsuite as Node).testcase as Node;
+  const readBack = "first line\nsecond\tcolumn\rthird \uFFFD \uFFFD end";
+  expect((error.error as Node)["@_message"]).toBe(`the test could not be set up: ${readBack}`);
+  expect((error.error as Node)["#text"]).toBe(readBack);
+  expect((suite.testsuite as Node)["@_timestamp"]).toBe("2024-06-03T00:00:00");
 });
 
 it("--format json prints one documented document on stdout, and nothing else", async () => {
