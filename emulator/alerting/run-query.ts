@@ -1,19 +1,18 @@
 /**
- * The one door from the monitor scheduler to the query engine: a monitor's APL runs through `runAplQuery`, the
- * entry point `POST /v1/datasets/_apl` uses, with the same shutdown signal (the context's `queries`) and the same
- * dataset check, so a run's query answers what the endpoint would. Its budgets are a run's (see
+ * The one door from the monitor scheduler to the query engine: a monitor's APL runs through the engine's typed
+ * entry (emulator/query/table.ts), the execution `POST /v1/datasets/_apl` formats, with the same shutdown signal
+ * (the context's `queries`) and the same catalog of datasets and virtual fields, so a run's query answers what the
+ * endpoint would, with no HTTP body in between. Its budgets are a run's (see
  * {@link runBudget}). Only this file names the engine's entry point: a rewrite of the engine changes this file alone.
  */
 import type { EmulatorContext } from "../context";
-import { runAplQuery } from "../query";
+import { catalogOf } from "../catalog";
 import {
   DEFAULT_QUERY_MEMORY_BYTES,
   DEFAULT_QUERY_TIMEOUT_MS,
   type QueryBudgetOptions,
 } from "../query/budget";
-import { datasetExists } from "../routes/datasets";
-import { virtualFieldsOf } from "../routes/virtual-fields";
-import { formatNs } from "../time";
+import { queryTable } from "../query/table";
 
 /** One column of a query's result, as the tabular format describes it. */
 export interface ResultColumn {
@@ -69,9 +68,9 @@ export function runBudget(em: EmulatorContext, intervalMs: number): QueryBudgetO
 }
 
 /**
- * Runs `apl` over `[startNs, endNs)` at `nowNs` (what `now()` and `ago()` read). The engine's bounds are
- * inclusive at both ends, so the end sent is one nanosecond before `endNs`: an event stamped exactly at a run's
- * end belongs to the next window, not to both.
+ * Runs `apl` over `[startNs, endNs)` at `nowNs` (what `now()` and `ago()` read). The window is half-open (the
+ * typed entry asks the engine, whose bounds are inclusive, to stop a nanosecond before its end): an event stamped
+ * exactly at a run's end belongs to the next window, not to both.
  */
 export async function runMonitorQuery(
   em: EmulatorContext,
@@ -80,64 +79,15 @@ export async function runMonitorQuery(
   nowNs: bigint,
   limits: QueryBudgetOptions = em.queries,
 ): Promise<MonitorQueryResult> {
-  let reply;
   try {
-    reply = await runAplQuery(
+    const result = await queryTable(
       em.store,
-      {
-        apl,
-        startTime: formatNs(window.startNs),
-        endTime: formatNs(window.endNs - 1n),
-        limit: RUN_ROW_LIMIT,
-      },
-      "tabular",
-      nowNs,
-      (name) => datasetExists(em, name),
+      { apl, startNs: window.startNs, endNs: window.endNs, nowNs, limit: RUN_ROW_LIMIT },
+      catalogOf(em.state),
       limits,
-      // The dataset's virtual fields, as the endpoint computes them (the flagship's anomaly monitor reads one).
-      (dataset) => virtualFieldsOf(em, dataset),
     );
+    return result.ok ? result : { ok: false, error: `${result.error.status}: ${result.error.message}` };
   } catch (err) {
     return { ok: false, error: `the query failed: ${(err as Error)?.message ?? String(err)}` };
   }
-  if (reply.status !== 200) {
-    const message = (reply.body as { message?: unknown } | undefined)?.message;
-    return { ok: false, error: `${reply.status}: ${typeof message === "string" ? message : "query failed"}` };
-  }
-  return { ok: true, table: tableOf(reply.body) };
-}
-
-/** The status's `rowsMatched`, or the rows when a body has none. */
-function matchedOf(body: unknown, rows: number): number {
-  const matched = (body as { status?: { rowsMatched?: unknown } }).status?.rowsMatched;
-  return typeof matched === "number" ? matched : rows;
-}
-
-/** The first table of a tabular body, as rows. */
-function tableOf(body: unknown): ResultTable {
-  const table = (
-    body as {
-      tables: {
-        fields: { name: string; type: string; agg?: unknown }[];
-        groups: { name: string }[];
-        columns: unknown[][];
-      }[];
-    }
-  ).tables[0];
-  const columns = table.fields.map((f) => ({ name: f.name, type: f.type, aggregated: f.agg !== undefined }));
-  const length = table.columns[0]?.length ?? 0;
-  const rows: Record<string, unknown>[] = [];
-  for (let i = 0; i < length; i++) {
-    const row: Record<string, unknown> = {};
-    columns.forEach((c, j) => (row[c.name] = table.columns[j][i]));
-    rows.push(row);
-  }
-  const groupBy = table.groups.map((g) => g.name);
-  return {
-    columns,
-    groupBy,
-    summarized: groupBy.length > 0 || columns.some((c) => c.aggregated),
-    rows,
-    matched: matchedOf(body, rows.length),
-  };
 }

@@ -23,36 +23,19 @@
  * - A run's query has a run's budgets (./run-query.ts runBudget): the query timeout, cut to the monitor's
  *   interval, and a memory budget. A query that fails (unknown dataset, refused construct, over a budget) is
  *   recorded on the run, naming why, with the alert state left as it was; the scheduler goes on.
+ * - Judging a run is ./judge.ts's pure function (the monitor parsed once into its typed form, the run's query
+ *   results, the alert state before it): this file keeps the timers, runs the queries, saves and sends.
  */
-import { randomBytes } from "node:crypto";
 import type { EmulatorClock, ClockTimer } from "../clock";
 import type { EmulatorContext } from "../context";
-import type { QueryBudgetOptions } from "../query/budget";
-import type { HistoryEntry, StateChange, StoredObject } from "../state";
-import { formatNs, parseRfc3339Ns } from "../time";
-import {
-  alertsRecord,
-  readAlerts,
-  step,
-  takeMatchSend,
-  triggerRule,
-  type AlertEntry,
-  type MonitorAlerts,
-  type Transition,
-} from "./alert-state";
-import { anomalyDirection, bandOf, isAnomalous, mostAnomalous, type AnomalyBand } from "./anomaly";
-import {
-  crosses,
-  formatValue,
-  operatorWords,
-  readResult,
-  worstValue,
-  type GroupValues,
-  type ThresholdOperator,
-} from "./evaluate";
-import type { AlertEvent, MissingNotifier, Notifications } from "./notify";
-import { runBudget, runMonitorQuery, type ResultTable } from "./run-query";
-import type { MonitorRun, RunValue } from "./types";
+import type { StateChange, StoredObject } from "../state";
+import { formatNs } from "../time";
+import { alertsRecord, readAlerts } from "./alert-state";
+import { disabledAt, judge, runQueries, runWindow, type QueryOutcome } from "./judge";
+import { parseMonitor, type RunnableMonitor } from "./monitor";
+import type { MissingNotifier, Notifications } from "./notify";
+import { runBudget, runMonitorQuery } from "./run-query";
+import type { MonitorRun } from "./types";
 
 /** The collections the scheduler reads (emulator/routes/monitors.ts, notifiers.ts). */
 const MONITORS = "monitors";
@@ -61,13 +44,7 @@ const NOTIFIERS = "notifiers";
 /** The most history entries kept per monitor (the oldest go first), so a long run's memory stays flat. */
 export const HISTORY_LIMIT = 1000;
 
-/** The alert key of a grouped monitor's no-data alert; no group's key (a JSON array) can take it. */
-const NO_DATA_KEY = "no-data";
-/** The alert key of an ungrouped monitor: its one alert, as an empty group. */
-const WHOLE_KEY = "[]";
-
 const MINUTE_MS = 60_000;
-const DAY_MS = 86_400_000;
 const NS_PER_MS = 1_000_000n;
 
 /** Settings of a {@link MonitorScheduler}. */
@@ -86,38 +63,6 @@ interface Scheduled {
   intervalMs: number;
 }
 
-/** One alert's judgement in one run. */
-interface Judgement {
-  key: string;
-  crossed: boolean;
-  value: number | null;
-  groupKeys: string[] | null;
-  groupValues: string[] | null;
-  group: Record<string, unknown>;
-  /** A no-data judgement (its body says so). */
-  noData?: boolean;
-  /** A group that was in the previous results and is not in this one: it closes with value 0 (DOCS). */
-  disappeared?: boolean;
-  /** The band an anomaly value was judged against. */
-  band?: AnomalyBand;
-}
-
-/** What a run decided, before it is saved and sent. */
-interface RunOutcome {
-  state: MonitorRun["state"];
-  values: RunValue[];
-  events: AlertEvent[];
-  history: HistoryEntry[];
-  suppressed?: number;
-  error?: string;
-}
-
-/** A monitor's field as a number, or `fallback`. */
-const num = (m: StoredObject, field: string, fallback: number): number => {
-  const v = m[field];
-  return typeof v === "number" && Number.isFinite(v) ? v : fallback;
-};
-
 /** The monitor scheduler (see the module's comment). */
 export class MonitorScheduler {
   private readonly scheduled = new Map<string, Scheduled>();
@@ -126,6 +71,8 @@ export class MonitorScheduler {
   private nextRank = 0;
   /** Each monitor's run under way, by monitor id: when it was due, and its end. A monitor has one at most. */
   private readonly underway = new Map<string, { dueMs: number; done: Promise<void> }>();
+  /** Each stored monitor parsed once into its typed form (an edit stores a new object, parsed at its next run). */
+  private readonly parsed = new WeakMap<StoredObject, RunnableMonitor>();
   private stopWatching?: () => void;
   private stopped = false;
 
@@ -162,7 +109,7 @@ export class MonitorScheduler {
   /** Schedules a monitor's next run, unless one is scheduled at its interval already (an edit keeps it). */
   private follow(monitor: StoredObject): void {
     if (this.stopped) return;
-    const intervalMs = Math.max(1, num(monitor, "intervalMinutes", 1)) * MINUTE_MS;
+    const intervalMs = Math.max(1, this.typed(monitor).intervalMinutes) * MINUTE_MS;
     const current = this.scheduled.get(monitor.id);
     if (current?.intervalMs === intervalMs) return;
     current?.timer.cancel();
@@ -187,7 +134,7 @@ export class MonitorScheduler {
     const monitor = this.em.state.collection(MONITORS).get(id);
     if (!monitor) return undefined;
     this.schedule(id, intervalMs, this.nextDue(dueMs, intervalMs));
-    if (disabledAt(monitor, dueMs)) return undefined;
+    if (disabledAt(this.typed(monitor), dueMs)) return undefined;
     const busy = this.underway.get(id);
     if (busy) {
       this.skip(monitor, dueMs, busy.dueMs);
@@ -204,7 +151,7 @@ export class MonitorScheduler {
 
   /** Records a run not made because the run due at `busyMs` is still under way (see the module's comment). */
   private skip(monitor: StoredObject, dueMs: number, busyMs: number): void {
-    const { startMs, endMs } = windowOf(monitor, dueMs);
+    const { startNs, endNs } = runWindow(this.typed(monitor), dueMs);
     const reason =
       `the run due at ${iso(busyMs)} was still under way; a monitor makes one run at a time, and a run that ` +
       "falls due meanwhile is skipped (its window is not read)";
@@ -215,8 +162,8 @@ export class MonitorScheduler {
       monitorId: monitor.id,
       monitorName: String(monitor.name),
       time: iso(dueMs),
-      windowStart: iso(startMs),
-      windowEnd: iso(endMs),
+      windowStart: formatNs(startNs),
+      windowEnd: formatNs(endNs),
       state: "skipped",
       values: [],
       reason,
@@ -245,67 +192,67 @@ export class MonitorScheduler {
     return (Math.floor(now / intervalMs) + 1) * intervalMs;
   }
 
-  /** Runs one monitor at `runMs`: query, judge, save, send; reports the run. */
+  /** A stored monitor in its typed form, parsed once per stored version. */
+  private typed(stored: StoredObject): RunnableMonitor {
+    let monitor = this.parsed.get(stored);
+    if (!monitor) this.parsed.set(stored, (monitor = parseMonitor(stored)));
+    return monitor;
+  }
+
+  /** Runs one monitor at `runMs`: its queries, the judge (./judge.ts), then save and send; reports the run. */
   private async run(id: string, runMs: number, intervalMs: number): Promise<void> {
     const monitors = this.em.state.collection(MONITORS);
-    const monitor = monitors.get(id);
-    if (!monitor || this.stopped) return;
+    const stored = monitors.get(id);
+    if (!stored || this.stopped) return;
     const started = this.startedAt();
-    const type = String(monitor.type);
-    const { startMs, endMs } = windowOf(monitor, runMs);
-    const window = { startNs: BigInt(startMs) * NS_PER_MS, endNs: BigInt(endMs) * NS_PER_MS };
-    const nowNs = BigInt(runMs) * NS_PER_MS;
-    const apl = String(monitor.aplQuery);
+    const monitor = this.typed(stored);
     const limits = runBudget(this.em, intervalMs);
-
-    const result = await runMonitorQuery(this.em, apl, window, nowNs, limits);
-    // Deleted while its query ran: nothing of it is kept.
+    const outcomes: QueryOutcome[] = [];
+    // The run's window, then an anomaly monitor's baselines; a failed query fails the run, so none after it runs.
+    for (const w of runQueries(monitor, runMs)) {
+      const result = await runMonitorQuery(this.em, monitor.aplQuery, w, w.nowNs, limits);
+      outcomes.push(result);
+      if (!result.ok) break;
+    }
+    // Deleted while its queries ran: nothing of it is kept.
     if (monitors.get(id) === undefined || this.stopped) return;
-    const alerts = readAlerts(this.em.state.alertState(id));
-    const ctx: RunContext = { monitor, alerts, runMs, window, nowNs, limits };
-    let outcome: RunOutcome;
-    if (!result.ok) outcome = failed(result.error);
-    else if (type === "MatchEvent") outcome = this.judgeMatches(ctx, result.table);
-    else if (type === "AnomalyDetection") outcome = await this.judgeAnomaly(ctx, result.table);
-    else outcome = judgeThreshold(ctx, result.table);
-    if (monitors.get(id) === undefined || this.stopped) return;
+    const judged = judge(monitor, outcomes, readAlerts(this.em.state.alertState(id)), runMs);
 
-    if (outcome.error === undefined) {
-      this.em.state.setAlertState(id, alertsRecord(alerts));
-      if (outcome.history.length > 0) {
-        const history = [...this.em.state.history(id), ...outcome.history];
+    if (judged.error === undefined) {
+      this.em.state.setAlertState(id, alertsRecord(judged.alerts));
+      if (judged.history.length > 0) {
+        const history = [...this.em.state.history(id), ...judged.history];
         this.em.state.setHistory(id, history.slice(Math.max(0, history.length - HISTORY_LIMIT)));
       }
       this.em.changed();
       // With --data the run's changes go to disk in the background; a failed write is the journal's to report.
       void this.em.durable?.()?.catch(() => undefined);
     } else {
-      this.options.logger?.(
-        `monitor ${id} (${String(monitor.name)}): run at ${iso(runMs)}: ${outcome.error}`,
-      );
+      this.options.logger?.(`monitor ${id} (${monitor.name}): run at ${iso(runMs)}: ${judged.error}`);
     }
 
-    const notifiers = this.notifiersOf(monitor);
-    for (const event of outcome.events) {
+    const notifiers = this.notifiersOf(stored);
+    for (const event of judged.events) {
       if (notifiers.length > 0) await this.options.notifications.dispatch(event, notifiers, runMs);
     }
+    const window = runWindow(monitor, runMs);
     this.options.onRun?.({
       monitorId: id,
-      monitorName: String(monitor.name),
+      monitorName: monitor.name,
       time: iso(runMs),
-      windowStart: iso(startMs),
-      windowEnd: iso(endMs),
-      state: outcome.state,
-      values: outcome.values,
-      ...(outcome.error !== undefined ? { error: outcome.error } : {}),
-      notifications: outcome.events.length,
-      alerts: outcome.events.map((e) => ({
+      windowStart: formatNs(window.startNs),
+      windowEnd: formatNs(window.endNs),
+      state: judged.state,
+      values: judged.values,
+      ...(judged.error !== undefined ? { error: judged.error } : {}),
+      notifications: judged.events.length,
+      alerts: judged.events.map((e) => ({
         action: e.action,
         groupValues: e.groupValues,
         value: e.value,
         body: e.body,
       })),
-      ...(outcome.suppressed ? { suppressed: outcome.suppressed } : {}),
+      ...(judged.suppressed ? { suppressed: judged.suppressed } : {}),
       ...started,
     });
   }
@@ -316,373 +263,7 @@ export class MonitorScheduler {
     const col = this.em.state.collection(NOTIFIERS);
     return ids.map((id) => col.get(String(id)) ?? { id: String(id), missing: true as const });
   }
-
-  /**
-   * A match monitor: one notification per matching event, oldest first, within the limits; never closed (DOCS
-   * match-monitors). The query must not aggregate.
-   */
-  private judgeMatches(ctx: RunContext, table: ResultTable): RunOutcome {
-    if (table.summarized) {
-      return failed(
-        "a match monitor's query filters events (where, extend, project, parse); it must not summarize. " +
-          "Use a threshold monitor to compare an aggregate",
-      );
-    }
-    const rows = table.rows
-      .map((row) => ({ row, at: parseRfc3339Ns(String(row._time ?? "")) ?? 0n }))
-      .sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
-    const events: AlertEvent[] = [];
-    const history: HistoryEntry[] = [];
-    // Alerts left open by an edit that made a threshold or anomaly monitor a match monitor: a match monitor
-    // keeps none, so each closes now.
-    for (const [key, entry] of Object.entries(ctx.alerts.alerts)) {
-      if (entry.open) {
-        history.push(historyEntry(ctx, entry.checkId ?? newCheckId(), "closed"));
-        if (ctx.monitor.skipResolved !== true) {
-          events.push(
-            alertEvent(ctx, "Closed", {
-              value: null,
-              groupKeys: entry.groupKeys,
-              groupValues: entry.groupValues,
-              matchedEvent: null,
-              body: "The monitor is now a match monitor, which keeps no alert open; this alert closes",
-            }),
-          );
-        }
-      }
-      delete ctx.alerts.alerts[key];
-    }
-    let suppressed = 0;
-    for (const { row } of rows) {
-      if (!takeMatchSend(ctx.alerts, ctx.runMs)) {
-        suppressed++;
-        continue;
-      }
-      const { _sysTime: _omitted, ...matched } = row;
-      events.push(
-        alertEvent(ctx, "Open", {
-          value: null,
-          groupKeys: null,
-          groupValues: null,
-          matchedEvent: matched,
-          body: JSON.stringify(matched),
-        }),
-      );
-      history.push(historyEntry(ctx, newCheckId(), "open"));
-    }
-    return {
-      state: rows.length > 0 ? "open" : "ok",
-      values: [{ group: {}, value: rows.length }],
-      events,
-      history,
-      suppressed,
-    };
-  }
-
-  /**
-   * An anomaly monitor: each value of the window against the band of the same window on earlier days
-   * (./anomaly.ts), per group with `notifyByGroup`.
-   */
-  private async judgeAnomaly(ctx: RunContext, table: ResultTable): Promise<RunOutcome> {
-    const columnName = String(ctx.monitor.columnName ?? "");
-    const read = readResult(table, columnName);
-    if (!read.ok) return failed(read.error);
-    const days = Math.max(1, num(ctx.monitor, "compareDays", 1));
-    const baseline = new Map<string, number[]>();
-    const all: number[] = [];
-    for (let d = 1; d <= days; d++) {
-      const back = BigInt(d * DAY_MS) * NS_PER_MS;
-      const earlier = await runMonitorQuery(
-        this.em,
-        String(ctx.monitor.aplQuery),
-        { startNs: ctx.window.startNs - back, endNs: ctx.window.endNs - back },
-        ctx.nowNs - back,
-        ctx.limits,
-      );
-      if (!earlier.ok) return failed(`the baseline ${d} day${d > 1 ? "s" : ""} back: ${earlier.error}`);
-      const past = readResult(earlier.table, columnName);
-      if (!past.ok) return failed(`the baseline ${d} day${d > 1 ? "s" : ""} back: ${past.error}`);
-      for (const g of past.groups) {
-        const list = baseline.get(g.key) ?? [];
-        list.push(...g.values);
-        baseline.set(g.key, list);
-        all.push(...g.values);
-      }
-    }
-    const tolerance = num(ctx.monitor, "tolerance", 0);
-    const direction = anomalyDirection(String(ctx.monitor.operator));
-    const judge = (values: number[], base: number[]) => {
-      const band = bandOf(base, tolerance);
-      return {
-        band,
-        value: mostAnomalous(values, band, direction),
-        crossed: band !== undefined && values.some((v) => isAnomalous(v, band, direction)),
-      };
-    };
-    return judgeGroups(ctx, read, (g, whole) => judge(g.values, whole ? all : (baseline.get(g.key) ?? [])));
-  }
 }
-
-/** What judging one run needs. */
-interface RunContext {
-  monitor: StoredObject;
-  alerts: MonitorAlerts;
-  runMs: number;
-  window: { startNs: bigint; endNs: bigint };
-  nowNs: bigint;
-  /** The run's query budgets (each baseline query of an anomaly monitor has its own). */
-  limits: QueryBudgetOptions;
-}
-
-/** A threshold monitor: any value of a group crossing the threshold puts it in alert (./evaluate.ts). */
-function judgeThreshold(ctx: RunContext, table: ResultTable): RunOutcome {
-  const read = readResult(table, String(ctx.monitor.columnName ?? ""));
-  if (!read.ok) return failed(read.error);
-  const operator = String(ctx.monitor.operator) as ThresholdOperator;
-  const threshold = num(ctx.monitor, "threshold", 0);
-  return judgeGroups(ctx, read, (g) => {
-    const value = worstValue(operator, g.values);
-    return { value, crossed: value !== null && crosses(operator, value, threshold) };
-  });
-}
-
-/**
- * Judges each alert of a threshold or anomaly monitor: per group with `notifyByGroup` (a group that disappears
- * closes with value 0), else the whole result as one; no data alerts with `alertOnNoData` (a threshold result
- * takes precedence, DOCS). Then steps each alert (N of M) and turns transitions into history and notifications.
- */
-function judgeGroups(
-  ctx: RunContext,
-  read: Extract<ReturnType<typeof readResult>, { ok: true }>,
-  judge: (g: GroupValues, whole: boolean) => { value: number | null; crossed: boolean; band?: AnomalyBand },
-): RunOutcome {
-  const { monitor, alerts } = ctx;
-  const alertOnNoData = monitor.alertOnNoData === true;
-  const judgements: Judgement[] = [];
-  if (monitor.notifyByGroup === true && read.grouped) {
-    const seen = new Set<string>();
-    for (const g of read.groups) {
-      const j = judge(g, false);
-      seen.add(g.key);
-      judgements.push({
-        key: g.key,
-        ...j,
-        groupKeys: g.groupKeys,
-        groupValues: g.groupValues,
-        group: g.group,
-      });
-    }
-    for (const [key, entry] of Object.entries(alerts.alerts)) {
-      if (seen.has(key) || key === NO_DATA_KEY) continue;
-      judgements.push(departed(key, entry));
-    }
-    if ((read.noData && alertOnNoData) || alerts.alerts[NO_DATA_KEY]) {
-      judgements.push({
-        key: NO_DATA_KEY,
-        crossed: read.noData && alertOnNoData,
-        value: null,
-        groupKeys: null,
-        groupValues: null,
-        group: {},
-        noData: true,
-      });
-    }
-  } else {
-    const whole: GroupValues = {
-      key: WHOLE_KEY,
-      groupKeys: [],
-      groupValues: [],
-      group: {},
-      values: read.groups.flatMap((g) => g.values),
-    };
-    const j = judge(whole, true);
-    const noData = read.noData && alertOnNoData && !j.crossed;
-    judgements.push({
-      key: WHOLE_KEY,
-      ...j,
-      crossed: j.crossed || noData,
-      groupKeys: null,
-      groupValues: null,
-      group: {},
-      noData,
-    });
-    // Alerts of groups kept from before an edit turned notifyByGroup off: each closes, as a group that left.
-    for (const [key, entry] of Object.entries(alerts.alerts)) {
-      if (key === WHOLE_KEY) continue;
-      judgements.push(departed(key, entry));
-    }
-  }
-
-  const rule = triggerRule(monitor);
-  const events: AlertEvent[] = [];
-  const history: HistoryEntry[] = [];
-  let anyOpen = false;
-  let anyClosed = false;
-  for (const j of judgements) {
-    const entry: AlertEntry = (alerts.alerts[j.key] ??= {
-      open: false,
-      recent: [],
-      groupKeys: j.groupKeys,
-      groupValues: j.groupValues,
-      value: null,
-    });
-    entry.value = j.value;
-    const transition = step(entry, j.crossed, rule);
-    if (transition === "opened") entry.checkId = newCheckId();
-    if (transition === "opened" || transition === "closed") {
-      history.push(
-        historyEntry(ctx, entry.checkId ?? newCheckId(), transition === "opened" ? "open" : "closed"),
-      );
-    }
-    if (
-      transition === "opened" ||
-      (transition === "stayed-open" && monitor.notifyEveryRun === true) ||
-      (transition === "closed" && monitor.skipResolved !== true)
-    ) {
-      const action = transition === "closed" ? "Closed" : "Open";
-      events.push(
-        alertEvent(ctx, action, {
-          value: j.value,
-          groupKeys: j.groupKeys,
-          groupValues: j.groupValues,
-          matchedEvent: null,
-          body: bodyLine(monitor, j, transition),
-          threshold: j.band
-            ? j.value !== null && j.value < j.band.low
-              ? j.band.low
-              : j.band.high
-            : undefined,
-        }),
-      );
-    }
-    if (transition === "closed") entry.checkId = undefined;
-    anyOpen ||= entry.open;
-    anyClosed ||= transition === "closed";
-    // A closed alert whose last runs all stayed under is forgotten: groups that come and go leave nothing behind.
-    if (!entry.open && !entry.recent.some(Boolean)) delete alerts.alerts[j.key];
-  }
-  return {
-    state: anyOpen ? "open" : anyClosed ? "closed" : "ok",
-    values: judgements.map((j) => ({ group: j.group, value: j.value })),
-    events,
-    history,
-  };
-}
-
-/**
- * The judgement of an alert whose group is no longer in the result: it closes with value 0 (DOCS). A grouped
- * monitor's no-data alert, left by an edit, closes as no data.
- */
-function departed(key: string, entry: AlertEntry): Judgement {
-  if (key === NO_DATA_KEY) {
-    return { key, crossed: false, value: null, groupKeys: null, groupValues: null, group: {}, noData: true };
-  }
-  return {
-    key,
-    crossed: false,
-    value: 0,
-    groupKeys: entry.groupKeys,
-    groupValues: entry.groupValues,
-    group: Object.fromEntries((entry.groupKeys ?? []).map((k, i) => [k, entry.groupValues?.[i]])),
-    disappeared: true,
-  };
-}
-
-/** The human line of a notification (the docs' sample: "Current value of 57347 is above or equal to the threshold
- * value of 0"). */
-function bodyLine(monitor: StoredObject, j: Judgement, transition: Transition): string {
-  const closing = transition === "closed";
-  if (j.disappeared) return "The group is no longer in the query's result; its alert closes with value 0";
-  if (j.noData) {
-    return closing
-      ? "Data is back in the query's window"
-      : "No data in the query's window, and the monitor alerts on no data";
-  }
-  const value = formatValue(j.value);
-  const operator = String(monitor.operator);
-  if (j.band) {
-    const range = `the expected range ${formatValue(round(j.band.low))} to ${formatValue(round(j.band.high))}`;
-    return closing
-      ? `Current value of ${value} is back within ${range}`
-      : `Current value of ${value} is ${j.value !== null && j.value < j.band.low ? "below" : "above"} ${range}`;
-  }
-  const threshold = formatValue(num(monitor, "threshold", 0));
-  if (j.value === null) {
-    return `No value in the query's window is ${operatorWords(operator)} the threshold value of ${threshold}`;
-  }
-  return closing
-    ? `Current value of ${value} is no longer ${operatorWords(operator)} the threshold value of ${threshold}`
-    : `Current value of ${value} is ${operatorWords(operator)} the threshold value of ${threshold}`;
-}
-
-const round = (v: number) => Math.round(v * 1000) / 1000;
-
-/** An alert event of this run. */
-function alertEvent(
-  ctx: RunContext,
-  action: "Open" | "Closed",
-  rest: Pick<AlertEvent, "value" | "groupKeys" | "groupValues" | "matchedEvent" | "body"> & {
-    threshold?: number;
-  },
-): AlertEvent {
-  const { monitor } = ctx;
-  const threshold = rest.threshold ?? (typeof monitor.threshold === "number" ? monitor.threshold : undefined);
-  return {
-    time: ctx.nowNs,
-    monitor: {
-      id: monitor.id,
-      name: String(monitor.name),
-      description: typeof monitor.description === "string" ? monitor.description : undefined,
-      type: String(monitor.type),
-    },
-    action,
-    value: rest.value,
-    ...(threshold !== undefined ? { threshold } : {}),
-    ...(typeof monitor.operator === "string" ? { operator: monitor.operator } : {}),
-    queryStartTime: ctx.window.startNs,
-    queryEndTime: ctx.window.endNs,
-    groupKeys: rest.groupKeys,
-    groupValues: rest.groupValues,
-    matchedEvent: rest.matchedEvent,
-    body: rest.body,
-  };
-}
-
-function historyEntry(ctx: RunContext, checkId: string, state: "open" | "closed"): HistoryEntry {
-  return { checkId, name: String(ctx.monitor.name), state, timestamp: iso(ctx.runMs) };
-}
-
-const failed = (error: string): RunOutcome => ({
-  state: "error",
-  values: [],
-  events: [],
-  history: [],
-  error,
-});
-
-const newCheckId = () => `chk_${randomBytes(8).toString("hex")}`;
 
 /** RFC 3339 of a time in ms. */
 const iso = (ms: number) => formatNs(BigInt(ms) * NS_PER_MS);
-
-/**
- * The window of a run at `runMs`: it ends `secondDelay` before the run and spans `rangeMinutes` (a match monitor:
- * its interval), as the module's comment says.
- */
-function windowOf(monitor: StoredObject, runMs: number): { startMs: number; endMs: number } {
-  const delayMs = num(monitor, "secondDelay", 0) * 1000;
-  const spanMinutes =
-    String(monitor.type) === "MatchEvent"
-      ? num(monitor, "intervalMinutes", 1)
-      : num(monitor, "rangeMinutes", 1);
-  const endMs = runMs - delayMs;
-  return { startMs: endMs - spanMinutes * MINUTE_MS, endMs };
-}
-
-/** Whether the monitor is disabled at `ms`: `disabled`, or `disabledUntil` still ahead. */
-function disabledAt(monitor: StoredObject, ms: number): boolean {
-  if (monitor.disabled === true) return true;
-  if (typeof monitor.disabledUntil !== "string" || monitor.disabledUntil === "") return false;
-  const until = parseRfc3339Ns(monitor.disabledUntil);
-  return until !== undefined && BigInt(ms) * NS_PER_MS < until;
-}

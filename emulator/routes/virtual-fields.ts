@@ -10,21 +10,9 @@
 import { VirtualFieldCreateSchema } from "../../provider/schemas";
 import { datasetNeed, datasetsNamedBy } from "../auth";
 import { catalogOf } from "../catalog";
-import type { EmulatorContext } from "../context";
 import { HttpError, json, queryParam, validateBody } from "../http";
 import type { StoredObject } from "../state";
 import { compact, type CollectionFamily } from "./common";
-
-/**
- * A dataset's virtual fields, oldest first: the columns its APL queries (`/v1/datasets/_apl`, monitor runs) compute
- * from each event. The catalog beside the store answers it (emulator/catalog).
- */
-export function virtualFieldsOf(
-  em: EmulatorContext,
-  dataset: string,
-): { name: string; expression: string }[] {
-  return catalogOf(em.state).virtualFields(dataset);
-}
 
 /** The virtual-field family. */
 export const virtualFields: CollectionFamily = {

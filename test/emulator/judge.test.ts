@@ -13,7 +13,7 @@ import { storeCatalog } from "../../emulator/catalog";
 import { queryTable } from "../../emulator/query/table";
 import { EventStore } from "../../emulator/store/events";
 import { parseRfc3339Ns } from "../../emulator/time";
-import { createMonitor, eventsAt, ingest, startManual, T0 } from "../helpers/monitor-runs";
+import { createMonitor, eventsAt, historyOf, ingest, startManual, T0 } from "../helpers/monitor-runs";
 
 const MIN = 60_000;
 
@@ -228,6 +228,12 @@ describe("judging over a local store gives the scheduler's runs (the same events
         }));
         expect(got).toEqual(expected);
         expect(expected.some((r) => r.alerts.length > 0)).toBe(true);
+        // The history carries the judge's stable alert ids: the scheduler judges with it.
+        const history = (await historyOf(em, m.id)).map((h) => `${h.state} ${h.checkId}`);
+        const transitions = replayed.flatMap((r) =>
+          r.judged.transitions.map((t) => `${t.action === "open" ? "open" : "closed"} ${t.alertId}`),
+        );
+        expect(history).toEqual(transitions);
       }
     } finally {
       await em.close();
