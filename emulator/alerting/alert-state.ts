@@ -68,9 +68,12 @@ export interface TriggerRule {
 }
 
 /** The rule of a monitor's `triggerFromNRuns` / `triggerAfterNPositiveResults` (see the module's comment). */
-export function triggerRule(monitor: Record<string, unknown>): TriggerRule {
-  const m = Math.max(1, Math.trunc(Number(monitor.triggerFromNRuns) || 1));
-  const n = Math.trunc(Number(monitor.triggerAfterNPositiveResults) || 0);
+export function triggerRule(monitor: {
+  triggerFromNRuns: number;
+  triggerAfterNPositiveResults: number;
+}): TriggerRule {
+  const m = Math.max(1, Math.trunc(monitor.triggerFromNRuns || 1));
+  const n = Math.trunc(monitor.triggerAfterNPositiveResults || 0);
   return { runs: m, positives: n <= 0 ? m : Math.min(n, m) };
 }
 

@@ -21,7 +21,14 @@
 import { createHash } from "node:crypto";
 import type { HistoryEntry } from "../state";
 import { formatNs, parseRfc3339Ns } from "../time";
-import { step, takeMatchSend, type AlertEntry, type MonitorAlerts, type Transition } from "./alert-state";
+import {
+  step,
+  takeMatchSend,
+  triggerRule,
+  type AlertEntry,
+  type MonitorAlerts,
+  type Transition,
+} from "./alert-state";
 import { anomalyDirection, bandOf, isAnomalous, mostAnomalous, type AnomalyBand } from "./anomaly";
 import {
   crosses,
@@ -388,7 +395,7 @@ function judgeGroups(
     }
   }
 
-  const rule = triggerRuleOf(monitor);
+  const rule = triggerRule(monitor);
   const events: AlertEvent[] = [];
   const history: HistoryEntry[] = [];
   const transitions: AlertTransition[] = [];
@@ -451,13 +458,6 @@ function judgeGroups(
     events,
     history,
   };
-}
-
-/** M and N of a typed monitor (./alert-state.ts triggerRule states the rule). */
-function triggerRuleOf(monitor: RunnableMonitor): { runs: number; positives: number } {
-  const m = Math.max(1, Math.trunc(monitor.triggerFromNRuns || 1));
-  const n = Math.trunc(monitor.triggerAfterNPositiveResults || 0);
-  return { runs: m, positives: n <= 0 ? m : Math.min(n, m) };
 }
 
 /** A group's values by column, from what an alert entry kept. */
