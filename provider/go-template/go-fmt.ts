@@ -309,11 +309,13 @@ function writeValue(b: Builder, v: GoValue): void {
 }
 
 /** fmt.Sprint: operands printed with %v, a space between two operands when neither is a string. Past `max`
- * characters it throws {@link ValueTooLarge}: `print $a $a` doubles a value, and is refused before it does. */
-export function goSprint(args: readonly GoValue[], max = Infinity): string {
+ * characters it throws {@link ValueTooLarge}: `print $a $a` doubles a value, and is refused before it does.
+ * `tick` is called before each operand (a template counts the work, and checks its time budget, as it goes). */
+export function goSprint(args: readonly GoValue[], max = Infinity, tick?: () => void): string {
   const b = new Builder(max);
   let prevString = false;
   args.forEach((a, i) => {
+    tick?.();
     const isString = typeof a === "string";
     if (i > 0 && !isString && !prevString) b.add(" ");
     writeValue(b, a);
@@ -323,9 +325,10 @@ export function goSprint(args: readonly GoValue[], max = Infinity): string {
 }
 
 /** fmt.Sprintln: operands always separated by a space, and a newline; bounded as {@link goSprint}. */
-export function goSprintln(args: readonly GoValue[], max = Infinity): string {
+export function goSprintln(args: readonly GoValue[], max = Infinity, tick?: () => void): string {
   const b = new Builder(max);
   args.forEach((a, i) => {
+    tick?.();
     if (i > 0) b.add(" ");
     writeValue(b, a);
   });
@@ -500,7 +503,12 @@ function parseNum(format: string, start: number): { num?: number; next: number }
 
 /** fmt.Sprintf with the verbs a template uses: %v %s %q %d %c %f %e %g %t %x %X %o %b %T %%, flags, width and
  * precision (`*` reads an int operand); a missing operand prints `%!d(MISSING)`, extra ones `%!(EXTRA …)`. */
-export function goSprintf(format: string, args: readonly GoValue[], max = Infinity): string {
+export function goSprintf(
+  format: string,
+  args: readonly GoValue[],
+  max = Infinity,
+  tick?: () => void,
+): string {
   const out = new Builder(max);
   let argi = 0;
   let i = 0;
@@ -519,6 +527,8 @@ export function goSprintf(format: string, args: readonly GoValue[], max = Infini
       continue;
     }
     i++;
+    // Each verb is work (a format of 30,000 verbs over as many operands): counted by the caller, who checks its time.
+    tick?.();
     const spec: Spec = { minus: false, plus: false, sharp: false, space: false, zero: false };
     for (; i < format.length; i++) {
       const f = format[i];

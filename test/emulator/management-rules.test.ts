@@ -457,6 +457,24 @@ describe("starred-query list parameters", () => {
   });
 });
 
+it("refuses a custom webhook template past 64 KiB of UTF-8 (our bound) before parsing it, on create and on update", async () => {
+  const hook = (body: string) => notifier({ customWebhook: { url: "https://example.com/hook", body } });
+  const message =
+    "properties.customWebhook.body: must be at most 64 KiB (65536 bytes of UTF-8), our bound on a custom webhook's template: a notification's body is small JSON";
+  // A megabyte of escapes in one string (it parsed, slowly, and was kept), and one byte past the bound.
+  const created = await api(em.current, "POST", PATHS.notifier, hook(`{{"${"\\x41".repeat(250_000)}"}}`));
+  expect([created.status, created.body.message]).toEqual([422, message]);
+  const ok = await api(em.current, "POST", PATHS.notifier, hook("é".repeat(32_768)));
+  expect(ok.status).toBe(200);
+  const updated = await api(
+    em.current,
+    "PUT",
+    `${PATHS.notifier}/${ok.body.id}`,
+    hook("é".repeat(32_768) + "x"),
+  );
+  expect([updated.status, updated.body.message]).toEqual([422, message]);
+});
+
 it("refuses a custom webhook template Go cannot parse with Go's own error, on create and on update", async () => {
   const hook = (body: string) => notifier({ customWebhook: { url: "https://example.com/hook", body } });
   const created = await api(em.current, "POST", PATHS.notifier, hook("{{if}}x{{end}}"));

@@ -33,6 +33,7 @@ const PHRASE: Record<LimitName, RegExp> = {
   steps: /stopped after 1000000 steps \(the emulator's limit\)$/,
   depth:
     /exceeded maximum template depth \(1000\)$|the render nests deeper than the emulator's limit of 1000$/,
+  source: /the template's source passed the emulator's limit of 64 KiB \(65536 bytes\) of UTF-8$/,
 };
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -290,6 +290,16 @@ const rules: [string, ResourceKind, Props, string, string][] = [
     "Go template the service can parse (template: webhook:1: missing value for if)",
   ],
   [
+    "notifier customWebhook body is at most 64 KiB of UTF-8 (our bound), refused before it is parsed",
+    "Notifier",
+    {
+      name: "n",
+      properties: { customWebhook: { url: "https://h.test", body: `{{"${"\\x41".repeat(300_000)}"}}` } },
+    },
+    "properties.customWebhook.body",
+    "must be at most 64 KiB (65536 bytes of UTF-8), our bound on a custom webhook's template",
+  ],
+  [
     "notifier customWebhook body calls only Go's builtins and the documented jsonObject and jsonArray",
     "Notifier",
     { name: "n", properties: { customWebhook: { url: "https://h.test", body: "{{toJson .Title}}" } } },
@@ -661,6 +671,11 @@ const atLimits: [string, ResourceKind, Props][] = [
   ["role auditLog read", "Role", { name: "r", orgCapabilities: { auditLog: ["read"] } }],
   ["role billing read and update", "Role", { name: "r", orgCapabilities: { billing: ["read", "update"] } }],
   [
+    "notifier customWebhook body of 65,536 bytes of UTF-8 (32,768 two-byte characters)",
+    "Notifier",
+    { name: "n", properties: { customWebhook: { url: "https://h.test", body: "é".repeat(32_768) } } },
+  ],
+  [
     "starred query defaultLimit 1",
     "StarredQuery",
     { ...base.StarredQuery, query: { apl: "x", defaultLimit: 1 } },
@@ -677,6 +692,12 @@ const pastLimits: [string, ResourceKind, Props, string][] = [
   ["monitor rangeMinutes 0.5", "Monitor", { ...base.Monitor, rangeMinutes: 0.5 }, "rangeMinutes"],
   ["annotation type of 257 characters", "Annotation", { ...base.Annotation, type: long(257) }, "type"],
   ["annotation url of 513 characters", "Annotation", { ...base.Annotation, url: long(513) }, "url"],
+  [
+    "notifier customWebhook body of 65,537 bytes of UTF-8 (32,769 characters, counted in bytes)",
+    "Notifier",
+    { name: "n", properties: { customWebhook: { url: "https://h.test", body: "é".repeat(32_768) + "x" } } },
+    "properties.customWebhook.body",
+  ],
 ];
 
 describe("the limits are inclusive", () => {
