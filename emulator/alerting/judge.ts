@@ -241,6 +241,7 @@ function judgeMatches(ctx: RunContext, table: JudgeTable, prior: MonitorAlerts):
             groupValues: entry.groupValues,
             matchedEvent: null,
             body: "The monitor is now a match monitor, which keeps no alert open; this alert closes",
+            alertId: id,
           }),
         );
       }
@@ -262,6 +263,7 @@ function judgeMatches(ctx: RunContext, table: JudgeTable, prior: MonitorAlerts):
         groupValues: null,
         matchedEvent: matched,
         body: JSON.stringify(matched),
+        alertId: id,
       }),
     );
     history.push(historyEntry(ctx, id, "open"));
@@ -436,6 +438,8 @@ function judgeGroups(
           groupValues: j.groupValues,
           matchedEvent: null,
           body: bodyLine(monitor, j, transition),
+          // The alert notified of: the one open (its open, a repeat with notifyEveryRun), or the one closing.
+          alertId: entry.checkId,
           threshold: j.band
             ? j.value !== null && j.value < j.band.low
               ? j.band.low
@@ -517,7 +521,7 @@ const round = (v: number) => Math.round(v * 1000) / 1000;
 function alertEvent(
   ctx: RunContext,
   action: "Open" | "Closed",
-  rest: Pick<AlertEvent, "value" | "groupKeys" | "groupValues" | "matchedEvent" | "body"> & {
+  rest: Pick<AlertEvent, "value" | "groupKeys" | "groupValues" | "matchedEvent" | "body" | "alertId"> & {
     threshold?: number;
   },
 ): AlertEvent {
@@ -541,6 +545,7 @@ function alertEvent(
     groupValues: rest.groupValues,
     matchedEvent: rest.matchedEvent,
     body: rest.body,
+    ...(rest.alertId !== undefined ? { alertId: rest.alertId } : {}),
   };
 }
 

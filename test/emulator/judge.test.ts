@@ -13,6 +13,7 @@ import { storeCatalog } from "../../emulator/catalog";
 import { queryTable } from "../../emulator/query/table";
 import { EventStore } from "../../emulator/store/events";
 import { parseRfc3339Ns } from "../../emulator/time";
+import { api } from "../helpers/emulator";
 import { createMonitor, eventsAt, historyOf, ingest, startManual, T0 } from "../helpers/monitor-runs";
 
 const MIN = 60_000;
@@ -150,6 +151,39 @@ describe("judging rules, with no server (docs/emulator.md, Monitors that run)", 
       11, 10, 9, 8, 7, 6, 5, 4, 3, 2,
     ]);
     expect(judged.suppressed).toBe(2);
+  });
+});
+
+describe("the alert id in the emulator's history and outbox", () => {
+  it("each notification carries the id its alert's history entries share", async () => {
+    const em = await startManual();
+    try {
+      const email = await api(em, "POST", "/v2/notifiers", {
+        name: "mail",
+        properties: { email: { emails: ["oncall@example.com"] } },
+      });
+      expect(email.status).toBe(200);
+      await ingest(em, [...eventsAt(0, 3), ...eventsAt(2, 3)]);
+      const m = await createMonitor(em, { threshold: 2, notifyEveryRun: true, notifierIds: [email.body.id] });
+      await em.clock.advance("4m");
+      const history = await historyOf(em, m.id);
+      const [first, second] = [history[0].checkId, history[2].checkId];
+      expect(history.map((h) => `${h.state} ${h.checkId}`)).toEqual([
+        `open ${first}`,
+        `closed ${first}`,
+        `open ${second}`,
+        `closed ${second}`,
+      ]);
+      expect(first).not.toBe(second);
+      expect(em.notifications().map((e) => `${e.action} ${e.alertId}`)).toEqual([
+        `Open ${first}`,
+        `Closed ${first}`,
+        `Open ${second}`,
+        `Closed ${second}`,
+      ]);
+    } finally {
+      await em.close();
+    }
   });
 });
 

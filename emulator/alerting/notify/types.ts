@@ -21,6 +21,9 @@ export interface AlertEvent {
   matchedEvent: Record<string, unknown> | null;
   /** The human line, as the docs' sample: `Current value of 57347 is above or equal to the threshold value of 0`. */
   body: string;
+  /** The alert's stable id (emulator/alerting/judge.ts; the history's `checkId`): its open, its close and every
+   * notification between them share it. */
+  alertId?: string;
 }
 
 /** How one send ended: sent and answered 2xx, held back (not sent, with the reason), failed (with status/reason),
@@ -34,6 +37,8 @@ export interface OutboxEntry {
   time: string;
   monitorId: string;
   monitorName: string;
+  /** The alert this notification is of (the history's `checkId`), when the run's judge gave one. */
+  alertId?: string;
   notifierId: string;
   notifierName: string;
   /** The notifier's channel key: customWebhook, webhook, slack, microsoftTeams, discordWebhook, discord,
