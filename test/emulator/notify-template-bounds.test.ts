@@ -14,7 +14,8 @@ import { buildSync } from "esbuild";
 import { channelMessage } from "../../emulator/alerting/notify/channels";
 import { renderWebhookBody, TemplateError } from "../../emulator/alerting/notify/custom-webhook";
 import { goSprintf } from "../../provider/go-template/go-fmt";
-import { type RenderLimits } from "../../provider/go-template/go-template";
+import { GoTemplate, type RenderLimits } from "../../provider/go-template/go-template";
+import { parsedCacheSize, parseWebhookTemplate } from "../../provider/go-template/webhook";
 import type { AlertEvent, OutboxEntry } from "../../emulator/alerting/notify";
 import { api } from "../helpers/emulator";
 import { createMonitor, eventsAt, ingest, startManual } from "../helpers/monitor-runs";
@@ -297,6 +298,126 @@ describe("no primitive slower than linear in its input", () => {
     expect(e.message).toBe(
       `template: webhook:1:8: executing "webhook" at <(printf "%100000s" "...>: range can't iterate over <a string of more than 200 characters>`,
     );
+  });
+});
+
+/** One action of `n` arguments: `head` then `arg` n times (60,000 bytes for 30,000 one-character arguments). */
+const manyArgs = (head: string, arg: string, n: number) => `{{${head}${` ${arg}`.repeat(n)}}}`;
+
+/** What parsing `source` throws, a TemplateError. */
+function parseError(source: string): TemplateError {
+  try {
+    parseWebhookTemplate(source);
+  } catch (e) {
+    if (e instanceof TemplateError) return e;
+    throw e;
+  }
+  throw new Error(`expected ${JSON.stringify(source.slice(0, 40))}… to fail to parse`);
+}
+
+const SOURCE_BOUND = "the template's source passed the emulator's limit of 64 KiB (65536 bytes) of UTF-8";
+
+describe("a template's source is bounded: 64 KiB of UTF-8, parsed in one pass", () => {
+  it("a source past 64 KiB is refused before it is parsed, and never kept in the parse cache", () => {
+    // The issue's 7 MB of `\x41` in one string took 7 s to parse; here a megabyte, refused at once.
+    const huge = `{{"${"\\x41".repeat(250_000)}"}}`;
+    const before = parsedCacheSize();
+    const e = parseError(huge);
+    expect([e.phase, e.limit, e.message]).toEqual(["parse", "source", `template: webhook: ${SOURCE_BOUND}`]);
+    // The parser itself refuses it too, whoever calls it.
+    expect(() => GoTemplate.parse("webhook", huge)).toThrow(`template: webhook: ${SOURCE_BOUND}`);
+    // Twenty refused 30 MB sources held 600 MB as the cache's keys.
+    expect(parsedCacheSize()).toEqual(before);
+  });
+
+  it("the bound counts UTF-8 bytes: 32,768 two-byte characters pass, one more byte is past it", () => {
+    expect(renderWebhookBody("é".repeat(32_768), event)).toBe("é".repeat(32_768));
+    expect(parseError("é".repeat(32_768) + "x").limit).toBe("source");
+    // 21,845 three-byte characters (65,535 bytes) are within it, though they need no count past 21,845 units.
+    expect(renderWebhookBody("€".repeat(21_845), event)).toHaveLength(21_845);
+    expect(parseError("€".repeat(21_846)).limit).toBe("source");
+  });
+
+  it("the parse cache holds at most 256 sources and 512 Ki characters of them", () => {
+    for (let i = 0; i < 300; i++) parseWebhookTemplate(`{{/* ${i} */}}x`);
+    expect(parsedCacheSize().entries).toBe(256);
+    for (let i = 0; i < 12; i++) parseWebhookTemplate(`${i}${"y".repeat(60_000)}`);
+    const { entries, chars } = parsedCacheSize();
+    expect(chars).toBeLessThanOrEqual(512 * 1024);
+    expect(entries).toBeLessThan(256);
+  });
+
+  it.each([
+    ["\\x41\\x4a\\x4A", "AJJ"],
+    ["\\u00e9\\U0001F600", "é😀"],
+    ['\\101\\n\\t\\\\\\"', 'A\n\t\\"'],
+    ["plain, then \\a", "plain, then \x07"],
+  ])("a string's escapes unquote as Go's do: %s", (escaped, value) => {
+    expect(renderWebhookBody(`{{print "${escaped}"}}`, event)).toBe(value);
+  });
+
+  it.each([
+    ["a code point past U+10FFFF (it threw RangeError)", "\\U00110000"],
+    ["a surrogate", "\\uD800"],
+    ["an octal escape past 255", "\\400"],
+    ["too few hex digits", "\\x4"],
+    ["a digit that is not hex", "\\x4g"],
+    ["an unknown escape", "\\q"],
+  ])("a malformed escape is Go's syntax error: %s", (_name, escaped) => {
+    expect(parseError(`{{"${escaped}"}}`).message).toBe(
+      `template: webhook:1: invalid syntax in quoted string "${escaped}"`,
+    );
+  });
+
+  it("16,000 escapes in one string (the most the bound holds) unquote to their characters", () => {
+    expect(renderWebhookBody(`{{"${"\\x41".repeat(16_000)}"}}`, event)).toBe("A".repeat(16_000));
+  });
+
+  it("100 levels of parentheses around 30,000 arguments parse once each (each level rescanned them all)", () => {
+    const deep = `{{len ${"(".repeat(99)}print${" 1".repeat(30_000)}${")".repeat(99)}}}`;
+    expect(renderWebhookBody(deep, event, frozen)).toBe("59999");
+    expect(parseError("{{print ) (1}}").message).toBe("template: webhook:1: unexpected right paren");
+    expect(parseError("{{print (1}}").message).toBe("template: webhook:1: unclosed left paren");
+  });
+});
+
+describe("the time budget is checked while a command's arguments are evaluated and used", () => {
+  // Before, the budget was read once before a function ran and not while its arguments were evaluated: one
+  // action of 30,000 arguments read the 1 ms clock three times and rendered in full (500,000 took 1.9 s).
+  it.each([
+    ["eq of 30,000 arguments", manyArgs("eq 1", "1", 30_000), "eq 1 1 1 1 1 1 1 1 1..."],
+    ["and of 30,000 arguments", manyArgs("and", "1", 30_000), "and 1 1 1 1 1 1 1 1 ..."],
+    ["or of 30,000 arguments", manyArgs("or", "0", 30_000), "or 0 0 0 0 0 0 0 0 0..."],
+    ["print of 30,000 arguments", manyArgs("print", "1", 30_000), "print 1 1 1 1 1 1 1 ..."],
+    [
+      "a method's 30,000 arguments (each was evaluated before the call was refused)",
+      manyArgs(".QueryEndTime.Format", "1", 30_000),
+      ".QueryEndTime.Format...",
+    ],
+  ])("%s stops at the budget, naming the command", (_name, template, context) => {
+    const clock = tickingClock();
+    const e = renderError(template, clock);
+    expect([e.limit, e.message]).toEqual([
+      "time",
+      `template: webhook:1:2: executing "webhook" at <${context}>: the render passed the emulator's budget of 100 ms`,
+    ]);
+    // Read at the start, then once per 256 arguments: the 102nd reading is the first past 100 ms.
+    expect(clock.readings()).toBe(102);
+  });
+
+  it("eq pays for each comparison as it makes it: 2,000 comparisons of 100,000 characters stop at the budget", () => {
+    const template =
+      '{{$a := printf "%100000s" "x"}}{{$b := printf "%100000s" "y"}}' + manyArgs("eq $a", "$b", 2_000);
+    const clock = tickingClock();
+    const e = renderError(template, clock);
+    expect(e.limit).toBe("time");
+    expect(e.message).toContain(
+      "at <eq $a $b $b $b $b $b...>: the render passed the emulator's budget of 100 ms",
+    );
+    // Each comparison of 100,000 characters is past 256 units: the clock is read at each, so it stops at once.
+    expect(clock.readings()).toBe(102);
+    // With a clock that never moves the same comparisons finish: it is the budget that stopped them.
+    expect(renderWebhookBody(template, event, frozen)).toBe("false");
   });
 });
 
