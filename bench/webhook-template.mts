@@ -9,10 +9,13 @@
  * parse cache is keyed by source; a digit in front makes each one new), and the issue's sources of a megabyte,
  * which the bound refuses before reading them. Render rows: on the real clock with the emulator's 100 ms budget,
  * the wall time of one render (its parse not counted) whose command's arguments, or eq's comparisons, are the
- * work: how far past the budget it runs before it stops.
+ * work: how far past the budget it runs before it stops. Last, this build only: the emulator's answer to
+ * `POST /v2/notifiers` with the issue's 31.5 MB body, and how late a timer set meanwhile fired (how long the event
+ * loop was held).
  */
 import { loadavg } from "node:os";
 import path from "node:path";
+import { startEmulator } from "../dist/emulator/index.js";
 
 interface Webhook {
   parseWebhookTemplate: (source: string) => { execute: (data: unknown) => string };
@@ -121,4 +124,38 @@ for (const row of RENDER) {
     return `${label} ${ms.toFixed(0).padStart(7)} ms (${outcome})`;
   });
   console.log(`  ${row.name.padEnd(44)} ${cells.join("  |  ")}`);
+}
+
+console.log("\nPOST /v2/notifiers with a 31.5 MB custom webhook body (this build)");
+{
+  const em = await startEmulator({ port: 0 });
+  try {
+    const body = JSON.stringify({
+      name: "huge",
+      properties: {
+        customWebhook: { url: "http://127.0.0.1:9/hook", body: `{{"${"\\x41".repeat(6_300_000)}"}}` },
+      },
+    });
+    // A timer due every 10 ms: its worst lateness is how long the event loop was held while the request was handled.
+    let worstLate = 0;
+    let due = performance.now() + 10;
+    const timer = setInterval(() => {
+      worstLate = Math.max(worstLate, performance.now() - due);
+      due = performance.now() + 10;
+    }, 10);
+    const started = performance.now();
+    const res = await fetch(`${em.url}/v2/notifiers`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${em.token}`, "content-type": "application/json" },
+      body,
+    });
+    const text = await res.text();
+    const ms = performance.now() - started;
+    clearInterval(timer);
+    console.log(
+      `  ${(body.length / 1e6).toFixed(1)} MB: ${res.status} in ${ms.toFixed(0)} ms, event loop held at most ${worstLate.toFixed(0)} ms: ${text.slice(0, 160)}`,
+    );
+  } finally {
+    await em.close();
+  }
 }
