@@ -7,6 +7,7 @@ import { open, type FileHandle } from "node:fs/promises";
 import { Readable } from "node:stream";
 import { StringDecoder } from "node:string_decoder";
 import { createGunzip } from "node:zlib";
+import { parse as parseCsvStream } from "csv-parse";
 import { parse as parseCsv } from "csv-parse/sync";
 import { CommandError, UsageError } from "./exit";
 
@@ -334,4 +335,109 @@ class JsonArraySplitter {
   private fail(reason: string): never {
     throw new CommandError(`${this.name}: invalid JSON array: ${reason}`);
   }
+}
+
+/** One event of a file read whole by {@link eventObjects}, and where it is written. */
+export interface FileEvent {
+  event: Record<string, unknown>;
+  /** `line 3` (NDJSON, CSV: the record's first line) or `element 3` (a JSON array), for messages. */
+  where: string;
+}
+
+/**
+ * The events of one input as objects, for a reader that needs them on this side (an alert test's `replay:`) rather
+ * than sent as they are: the same decoding (gzip), format detection (flag, extension, first character), CSV header
+ * check and JSON array splitting `ingest` uses, and the service's own reading of an NDJSON line (blank lines skip,
+ * each other line one JSON object) and of a CSV cell (`csvCell`, typed as ingest stores it). A line that is not an
+ * object, or longer than `maxLineChars`, throws a {@link CommandError} naming the input and the line.
+ */
+export async function* eventObjects(
+  input: Input,
+  given: InputFormat | undefined,
+  options: {
+    csvDelimiter?: string;
+    maxLineChars: number;
+    /** The CSV cell reader; the service's, passed in so this module does not import the emulator. */
+    csvCell: (value: string, ctx: { header: boolean; quoting: boolean }) => unknown;
+  },
+): AsyncGenerator<FileEvent> {
+  const detected = await detectFormat(
+    await decoded(
+      input.read(() => {}),
+      input.name,
+    ),
+    input.name,
+    given,
+  );
+  const delimiter = options.csvDelimiter ?? ",";
+  if (detected.format === "json") {
+    let n = 0;
+    for await (const event of jsonArrayEvents(detected.data, input.name))
+      yield { event, where: `element ${++n}` };
+    return;
+  }
+  if (detected.format === "csv") {
+    const data = await checkCsvHeader(detected.data, input.name, delimiter);
+    const parser = parseCsvStream({
+      columns: true,
+      delimiter,
+      skip_empty_lines: true,
+      bom: true,
+      info: true,
+      max_record_size: options.maxLineChars,
+      cast: (value, ctx) => options.csvCell(value, ctx),
+    });
+    const source = Readable.from(data);
+    source.on("error", (err) => parser.destroy(err));
+    source.pipe(parser);
+    try {
+      for await (const item of parser) {
+        const { record, info } = item as { record: Record<string, unknown>; info: { lines: number } };
+        for (const k of Object.keys(record)) if (record[k] === undefined) delete record[k];
+        yield { event: record, where: `line ${info.lines}` };
+      }
+    } catch (err) {
+      if (err instanceof CommandError) throw err;
+      throw new CommandError(`${input.name}: invalid CSV: ${(err as Error).message}`);
+    } finally {
+      source.destroy();
+    }
+    return;
+  }
+  const decoder = new StringDecoder("utf8");
+  let partial = "";
+  let line = 0;
+  const parseLine = (text: string): FileEvent | undefined => {
+    line++;
+    if (text.trim() === "") return undefined;
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (err) {
+      throw new CommandError(`${input.name}: line ${line}: invalid JSON: ${(err as Error).message}`);
+    }
+    if (value === null || typeof value !== "object" || Array.isArray(value)) {
+      const got = Array.isArray(value) ? "an array" : value === null ? "null" : typeof value;
+      throw new CommandError(`${input.name}: line ${line}: must be a JSON object (an event), got ${got}`);
+    }
+    return { event: value as Record<string, unknown>, where: `line ${line}` };
+  };
+  const tooLong = () =>
+    new CommandError(`${input.name}: line ${line + 1}: longer than ${options.maxLineChars} characters`);
+  for await (const chunk of detected.data) {
+    const text = partial + decoder.write(chunk);
+    let from = 0;
+    for (let eol = text.indexOf("\n"); eol !== -1; eol = text.indexOf("\n", from)) {
+      if (eol - from > options.maxLineChars) throw tooLong();
+      const e = parseLine(text.slice(from, eol));
+      if (e) yield e;
+      from = eol + 1;
+    }
+    partial = text.slice(from);
+    if (partial.length > options.maxLineChars) throw tooLong();
+  }
+  partial += decoder.end();
+  if (partial.length > options.maxLineChars) throw tooLong();
+  const last = parseLine(partial);
+  if (last) yield last;
 }

@@ -220,6 +220,8 @@ export function testEvents(
   entries: readonly (EventEntry | undefined)[],
   startMs: number,
   problemAt: (path: DocPath, message: string) => Problem,
+  /** Each `replay:` entry's events by its index, read already (replay.ts); a replay that was refused is absent. */
+  replayed: ReadonlyMap<number, { events: readonly TestEvent[]; bytes: number }> = new Map(),
 ): { events: TestEvent[]; problems: Problem[]; bytes: number } {
   const events: TestEvent[] = [];
   const problems: Problem[] = [];
@@ -259,6 +261,26 @@ export function testEvents(
       bytes += block.bytes;
       // One at a time: spreading a block of more than about 100,000 events into push's arguments overflows the stack.
       for (const event of block.events) events.push(event);
+      return;
+    }
+    if ("replay" in entry) {
+      const replay = replayed.get(index);
+      if (replay === undefined) return; // its own problem is said
+      if (events.length + replay.events.length > MAX_EVENTS) {
+        problems.push(
+          problemAt(
+            ["events", index, "replay", "file"],
+            `makes the file's events ${(events.length + replay.events.length).toLocaleString("en-US")}, past the ${MAX_EVENTS.toLocaleString("en-US")} one file may hold; replay a shorter period`,
+          ),
+        );
+        return;
+      }
+      if (bytes + replay.bytes > MAX_TOTAL_EVENT_BYTES) {
+        problems.push(problemAt(["events", index, "replay", "file"], pastTotal(replay.bytes)));
+        return;
+      }
+      bytes += replay.bytes;
+      for (const event of replay.events) events.push(event);
       return;
     }
     const times = entry.times ?? 1;

@@ -8,7 +8,8 @@ import { readFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { parseRfc3339Ns } from "../../provider/time";
 import { formatOffset } from "./compare";
-import { testEvents, type TestEvent } from "./generate";
+import { MAX_TOTAL_EVENT_BYTES, testEvents, type TestEvent } from "./generate";
+import { readReplay } from "./replay";
 import { checkMonitor, checkNotifier, checkVirtualField, standInWarning, type RunWarning } from "./check";
 import { buildModel, refusedMessage, type TestModel } from "./model";
 import {
@@ -227,8 +228,20 @@ export async function loadAlertTest(file: string, cwd = process.cwd()): Promise<
     );
   }
 
-  const { events, problems: eventProblems } = testEvents(parsed.events ?? [], startMs, (p, m) =>
-    doc.problem(p, m),
+  // Each replay's file, read before the events are laid out (the reading is the only part that waits).
+  const replayed = new Map<number, { events: TestEvent[]; bytes: number }>();
+  for (const [index, entry] of (parsed.events ?? []).entries()) {
+    if (entry === undefined || !("replay" in entry)) continue;
+    const r = await readReplay(entry.replay, dirname(path), startMs, MAX_TOTAL_EVENT_BYTES);
+    if ("problem" in r)
+      problems.push(doc.problem(["events", index, "replay", r.problem.field], r.problem.message));
+    else replayed.set(index, r);
+  }
+  const { events, problems: eventProblems } = testEvents(
+    parsed.events ?? [],
+    startMs,
+    (p, m) => doc.problem(p, m),
+    replayed,
   );
   problems.push(...eventProblems);
 
@@ -240,8 +253,12 @@ export async function loadAlertTest(file: string, cwd = process.cwd()): Promise<
     ...new Set([
       ...model.datasets.map((d) => d.name),
       ...(Array.isArray(rawEvents) ? rawEvents : []).flatMap((e: unknown) => {
-        const entry = e as { dataset?: unknown; generate?: { dataset?: unknown } } | null;
-        const name = entry?.generate?.dataset ?? entry?.dataset;
+        const entry = e as {
+          dataset?: unknown;
+          generate?: { dataset?: unknown };
+          replay?: { dataset?: unknown };
+        } | null;
+        const name = entry?.generate?.dataset ?? entry?.replay?.dataset ?? entry?.dataset;
         return typeof name === "string" ? [name] : [];
       }),
     ]),

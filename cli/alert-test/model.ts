@@ -535,7 +535,8 @@ export function buildModel(
   for (const name of file.datasets ?? []) addDataset(name);
   for (const [i, entry] of (file.events ?? []).entries()) {
     if (entry === undefined) continue; // refused by the file's schema, which said why
-    const name = "generate" in entry ? entry.generate.dataset : entry.dataset;
+    const name =
+      "generate" in entry ? entry.generate.dataset : "replay" in entry ? entry.replay.dataset : entry.dataset;
     if (DatasetNameSchema.safeParse(name).success) addDataset(name);
     else problems.push(doc.problem(["events", i, "dataset"], "must be a dataset name"));
   }

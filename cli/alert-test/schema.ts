@@ -7,6 +7,7 @@ import { z } from "zod";
 import { parseDurationMs } from "../../emulator/clock";
 import { DateTimeSchema, NonEmptyStringSchema, projectMessage } from "../../provider/schemas/common";
 import { DatasetNameSchema } from "../../provider/schemas/dataset";
+import { INPUT_FORMATS } from "../input";
 import { choosesSchema } from "./source";
 
 /** Where the clock starts when the file names no `start`: a fixed time, so a run never depends on the day. */
@@ -172,25 +173,52 @@ export const ExplicitEventSchema = z
   });
 export type ExplicitEvent = z.output<typeof ExplicitEventSchema>;
 
-/** An entry of `events:`, told apart by its `generate` key. */
+/**
+ * `replay:` a file of recorded events (NDJSON, a JSON array or CSV, read as `observability ingest` reads it), into
+ * one dataset. Without `shift`, each event keeps its own `_time`. `shift: {firstEventAt: 10m}` moves every event by
+ * one amount, so that the file's earliest `_time` lands at start + 10m and the gaps between events are kept.
+ */
+export const ReplaySchema = z.strictObject({
+  /** Relative to the test file. */
+  file: NonEmptyStringSchema.refine((f) => f.trim() !== "-", {
+    message: "must name a file (a test does not read standard input)",
+  }),
+  dataset: DatasetNameSchema,
+  /** As `ingest --format`; default from the extension, else the first character. */
+  format: z.enum(INPUT_FORMATS, { error: `must be ${INPUT_FORMATS.join(", ")}` }).optional(),
+  shift: z
+    .strictObject(
+      { firstEventAt: OffsetSchema },
+      {
+        error:
+          "must be {firstEventAt: OFFSET}: where the file's earliest event lands, e.g. {firstEventAt: 10m}",
+      },
+    )
+    .optional(),
+});
+export type ReplayBlock = z.output<typeof ReplaySchema>;
+const ReplayEntrySchema = z.strictObject({ replay: ReplaySchema });
+
+/** The schema of an entry of `events:`: a `generate` or a `replay` key chooses, else an explicit event. */
+function entrySchema(v: unknown) {
+  const has = (key: string) => v !== null && typeof v === "object" && !Array.isArray(v) && key in v;
+  return has("generate") ? GenerateEntrySchema : has("replay") ? ReplayEntrySchema : ExplicitEventSchema;
+}
+
+/** An entry of `events:`, told apart by its `generate` or `replay` key. */
 export const EventEntrySchema = z.unknown().transform((v, ctx) => {
-  const isGenerate = v !== null && typeof v === "object" && !Array.isArray(v) && "generate" in v;
   // The same error map and input reports as the outer parse, so the nested messages read the same.
   const options = { error: projectMessage, reportInput: true };
-  const parsed = isGenerate
-    ? GenerateEntrySchema.safeParse(v, options)
-    : ExplicitEventSchema.safeParse(v, options);
+  const parsed = (entrySchema(v) as z.ZodType<EventEntry>).safeParse(v, options);
   if (!parsed.success) {
     for (const issue of parsed.error.issues) ctx.addIssue({ ...issue } as z.core.$ZodRawIssue);
     return z.NEVER;
   }
   return parsed.data;
 });
-export type EventEntry = ExplicitEvent | { generate: GenerateBlock };
+export type EventEntry = ExplicitEvent | { generate: GenerateBlock } | { replay: ReplayBlock };
 const GenerateEntrySchema = z.strictObject({ generate: GenerateSchema });
-choosesSchema(EventEntrySchema, (v) =>
-  v !== null && typeof v === "object" && "generate" in v ? GenerateEntrySchema : ExplicitEventSchema,
-);
+choosesSchema(EventEntrySchema, entrySchema);
 
 const ACTIONS = ["Open", "Closed"] as const;
 
@@ -297,7 +325,9 @@ export const AlertTestFileSchema = z.strictObject({
   virtualFields: ResourceMapSchema.optional(),
   notifiers: ResourceMapSchema.optional(),
   monitors: ResourceMapSchema.optional(),
-  events: z.array(EventEntrySchema, { error: "must be a list of events and generate blocks" }).optional(),
+  events: z
+    .array(EventEntrySchema, { error: "must be a list of events, generate blocks and replays" })
+    .optional(),
   expect: z.array(ExpectationSchema, { error: "must be a list of expected notifications" }),
 });
 export type AlertTestFile = z.output<typeof AlertTestFileSchema>;

@@ -83,6 +83,24 @@ class LineError {
   constructor(readonly message: string) {}
 }
 
+/**
+ * A CSV cell's value as the service stores it: unquoted `true`/`false` and numbers written as JSON writes them are
+ * typed, an empty cell is no field (undefined), anything quoted or in the header stays text. Exported so that the
+ * CLI's alert tests read a replayed CSV file's rows as ingest stores them.
+ */
+export function csvCell(value: string, ctx: { header: boolean; quoting: boolean }): unknown {
+  if (ctx.header || ctx.quoting) return value;
+  if (value === "") return undefined;
+  if (value === "true") return true;
+  if (value === "false") return false;
+  // A number only when it is written as JSON would write one: `007` or `.5` (a zip code, a version) stay text.
+  if (/^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/.test(value)) {
+    const n = Number(value);
+    if (Number.isFinite(n)) return n;
+  }
+  return value;
+}
+
 /** Raw values of the body: parsed values, or a {@link LineError} for a line that is not JSON. */
 function rawEvents(
   format: Format,
@@ -136,18 +154,7 @@ function rawEvents(
       delimiter: csvDelimiter,
       skip_empty_lines: true,
       bom: true,
-      cast: (value, ctx) => {
-        if (ctx.header || ctx.quoting) return value;
-        if (value === "") return undefined;
-        if (value === "true") return true;
-        if (value === "false") return false;
-        // A number only when it is written as JSON would write one: `007` or `.5` (a zip code, a version) stay text.
-        if (/^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/.test(value)) {
-          const n = Number(value);
-          if (Number.isFinite(n)) return n;
-        }
-        return value;
-      },
+      cast: csvCell,
     }) as Record<string, unknown>[];
   } catch (err) {
     // A line whose field count differs from the names given in the header is the header's mismatch as much as the
