@@ -104,8 +104,8 @@ export function sourceTooLarge(source: string): string | undefined {
 }
 
 /** The most actions (and comments) one template's source may hold: ours, so that parsing one, which the emulator
- * does when a notifier is saved, stays small: its time and memory grow with the actions, and a request may carry
- * 32 MiB of `{{.}}`. A notification's template has tens; Go has no bound. */
+ * does when a notifier is saved, stays small: its time and memory grow with the actions, and 13,000 `{{.}}` fit
+ * in {@link MAX_SOURCE_BYTES}. A notification's template has tens; Go has no bound. */
 export const MAX_ACTIONS = 10_000;
 
 /** How deep actions may nest in the source ((…), if, with, range, block, define): ours, so that neither parsing
