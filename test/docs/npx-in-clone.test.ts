@@ -99,3 +99,13 @@ describe("scripts/link-own-bins.mts", () => {
     expect(readlinkSync(path.join(dir, "node_modules", ".bin", "other"))).toBe(path.join("..", "..", "x.js"));
   });
 });
+
+test("the docs' list of the bin's commands is the program's own (a command missing from it is run as --version, so its line would check nothing)", () => {
+  const { buildProgram } = require("../../cli/program") as typeof import("../../cli/program");
+  const { BIN_COMMANDS } = require("../helpers/docs-commands") as typeof import("../helpers/docs-commands");
+  expect([...BIN_COMMANDS].sort()).toEqual(
+    buildProgram()
+      .commands.map((c) => c.name())
+      .sort(),
+  );
+});

@@ -58,7 +58,17 @@ export function docsCommands(root: string): DocsCommand[] {
 }
 
 /** The bin's commands, as `observability --help` lists them; anything else after the bin is a placeholder. */
-export const BIN_COMMANDS = ["emulator", "annotate", "ingest", "query", "recover", "migrate", "test", "slo"];
+export const BIN_COMMANDS = [
+  "emulator",
+  "annotate",
+  "ingest",
+  "query",
+  "recover",
+  "migrate",
+  "test",
+  "slo",
+  "backtest",
+];
 
 /**
  * How a test runs a page's `npx -p pulumi-observability observability …` line without doing its command's work
