@@ -29,7 +29,14 @@ import { Persistence, type RecoveryReport } from "./store/persistence";
 export type { FaultOptions } from "./faults";
 export type { RecordedRequest, EmulatorStats } from "./server";
 export type { RecoveryReport } from "./store/persistence";
-export type { EmulatorClockHandle, MonitorRun, RunAlert, RunValue, MonitorRunState } from "./alerting/types";
+export type {
+  EmulatorClockHandle,
+  MonitorRun,
+  RunAlert,
+  RunTransition,
+  RunValue,
+  MonitorRunState,
+} from "./alerting/types";
 export type { OutboxEntry } from "./alerting/notify";
 export type { ClockKind } from "./clock";
 export { MAX_BODY_BYTES, MAX_HEADER_BYTES } from "./server";

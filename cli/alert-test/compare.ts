@@ -144,47 +144,43 @@ export function formatOffset(ms: number): string {
 
 /**
  * The alert events of the run, in time order: each run's alerts (so a monitor with no notifier has them too), each
- * with the outbox entries it sent, one per notifier. Two alerts alike in one run (a match monitor's two events in
- * one window) share the entries in order. Monitors the test did not make are left out.
+ * with the outbox entries it sent, one per notifier. An entry belongs to the alert event of its run that has its
+ * `alertId` and its action: one alert is notified at most once a run, and two matches of one run are two alerts.
+ * Monitors the test did not make are left out.
  */
 export function gotAlerts(outbox: readonly OutboxEntry[], facts: RunFacts): GotAlert[] {
   const alerts: GotAlert[] = [];
-  const byKey = new Map<string, { alert: GotAlert; notifiers: Set<string> }[]>();
-  const keyOf = (monitorId: string, action: string, groupValues: string[] | null, timeMs: number) =>
-    JSON.stringify([monitorId, action, groupValues, timeMs]);
-  const add = (monitorId: string, alert: GotAlert) => {
+  /** Each alert's events, by its id: its Open, a repeat with notifyEveryRun, its Closed. */
+  const byId = new Map<string, GotAlert[]>();
+  const add = (alert: GotAlert, alertId: string | undefined) => {
     alerts.push(alert);
-    const key = keyOf(monitorId, alert.action, alert.groupValues, alert.timeMs);
-    const slot = { alert, notifiers: new Set<string>() };
-    const list = byKey.get(key);
-    if (list) list.push(slot);
-    else byKey.set(key, [slot]);
-    return slot;
+    if (alertId === undefined) return alert;
+    const list = byId.get(alertId);
+    if (list) list.push(alert);
+    else byId.set(alertId, [alert]);
+    return alert;
   };
   for (const run of facts.runs) {
     const monitorKey = facts.monitorKeyOfId.get(run.monitorId);
     if (monitorKey === undefined) continue;
     const timeMs = Date.parse(run.time);
-    for (const a of run.alerts ?? [])
-      add(run.monitorId, { timeMs, monitorKey, action: a.action, groupValues: a.groupValues, entries: [] });
+    for (const a of run.alerts)
+      add({ timeMs, monitorKey, action: a.action, groupValues: a.groupValues, entries: [] }, a.alertId);
   }
   for (const entry of outbox) {
     const monitorKey = facts.monitorKeyOfId.get(entry.monitorId);
     if (monitorKey === undefined) continue;
     const timeMs = Date.parse(entry.time);
-    const list = byKey.get(keyOf(entry.monitorId, entry.action, entry.groupValues, timeMs)) ?? [];
-    // An entry no run reported (none should be) still counts, as an alert of its own.
-    const slot =
-      list.find((s) => !s.notifiers.has(entry.notifierId)) ??
-      add(entry.monitorId, {
-        timeMs,
-        monitorKey,
-        action: entry.action,
-        groupValues: entry.groupValues,
-        entries: [],
-      });
-    slot.notifiers.add(entry.notifierId);
-    slot.alert.entries.push({
+    const alert =
+      (entry.alertId === undefined
+        ? undefined
+        : byId.get(entry.alertId)?.find((a) => a.timeMs === timeMs && a.action === entry.action)) ??
+      // An entry no run reported (none should be) still counts, as an alert of its own.
+      add(
+        { timeMs, monitorKey, action: entry.action, groupValues: entry.groupValues, entries: [] },
+        entry.alertId,
+      );
+    alert.entries.push({
       notifierKey: facts.notifierKeyOfId.get(entry.notifierId) ?? entry.notifierName ?? entry.notifierId,
       outcome: entry.outcome,
       reason: entry.reason,

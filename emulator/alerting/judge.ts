@@ -116,6 +116,8 @@ export interface AlertTransition {
   key: string;
   /** The group's values by column (`{}` when ungrouped). */
   group: Record<string, unknown>;
+  /** The group's values as text, as its notifications carry them (`notifyByGroup`), else null. */
+  groupValues: string[] | null;
   action: "open" | "close";
   value: number | null;
   /** Whether the transition notifies (a close with `skipResolved` does not). */
@@ -229,6 +231,7 @@ function judgeMatches(ctx: RunContext, table: JudgeTable, prior: MonitorAlerts):
         alertId: id,
         key,
         group: groupOf(entry),
+        groupValues: entry.groupValues,
         action: "close",
         value: null,
         notifies: !ctx.monitor.skipResolved,
@@ -267,7 +270,15 @@ function judgeMatches(ctx: RunContext, table: JudgeTable, prior: MonitorAlerts):
       }),
     );
     history.push(historyEntry(ctx, id, "open"));
-    transitions.push({ alertId: id, key: "match", group: {}, action: "open", value: null, notifies: true });
+    transitions.push({
+      alertId: id,
+      key: "match",
+      group: {},
+      groupValues: null,
+      action: "open",
+      value: null,
+      notifies: true,
+    });
   });
   return {
     state: rows.length > 0 ? "open" : "ok",
@@ -425,6 +436,7 @@ function judgeGroups(
         alertId: id,
         key: j.key,
         group: j.group,
+        groupValues: j.groupValues,
         action: transition === "opened" ? "open" : "close",
         value: j.value,
         notifies,

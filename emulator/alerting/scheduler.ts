@@ -169,6 +169,7 @@ export class MonitorScheduler {
       reason,
       notifications: 0,
       alerts: [],
+      transitions: [],
       ...this.startedAt(),
     });
   }
@@ -251,6 +252,14 @@ export class MonitorScheduler {
         groupValues: e.groupValues,
         value: e.value,
         body: e.body,
+        ...(e.alertId !== undefined ? { alertId: e.alertId } : {}),
+      })),
+      transitions: judged.transitions.map((t) => ({
+        alertId: t.alertId,
+        action: t.action,
+        groupValues: t.groupValues,
+        value: t.value,
+        notifies: t.notifies,
       })),
       ...(judged.suppressed ? { suppressed: judged.suppressed } : {}),
       ...started,

@@ -17,6 +17,24 @@ export interface RunAlert {
   value: number | null;
   /** The notification's human line (the docs' `Body`). */
   body: string;
+  /** The alert it is of: its stable id (emulator/alerting/judge.ts), as the outbox row's `alertId` and the
+   * history's `checkId` carry it. */
+  alertId?: string;
+}
+
+/**
+ * What a run did to one alert: opened it or closed it, as judged (emulator/alerting/judge.ts). A close that
+ * notifies nothing (`skipResolved`) is here too, so an alert's open period is exact from these alone.
+ */
+export interface RunTransition {
+  /** The alert's stable id: its open and its close share it (the history's `checkId`, the outbox's `alertId`). */
+  alertId: string;
+  action: "open" | "close";
+  /** The group's values with `notifyByGroup`, else null. */
+  groupValues: string[] | null;
+  value: number | null;
+  /** Whether it notified (a close with `skipResolved` does not). */
+  notifies: boolean;
 }
 
 /**
@@ -54,6 +72,8 @@ export interface MonitorRun {
   notifications: number;
   /** The alert events themselves, in the order sent. */
   alerts: RunAlert[];
+  /** The alerts this run opened or closed, in the order judged (none for a failed or skipped run). */
+  transitions: RunTransition[];
   /** A match monitor's matching events not notified because of its limits (10 a minute, 500 a day). */
   suppressed?: number;
 }

@@ -82,33 +82,40 @@ export interface AlertPeriod {
 }
 
 /**
- * The periods a monitor's runs (in time order) show its alerts open, one per group with `notifyByGroup`. A group's
- * period opens with the run that sent its Open and ends with the run that sent its Close; a run after which no
- * alert is open ends every period still open (so a monitor with `skipResolved`, whose closes send nothing, still
- * shows where its alert closed). A period still open at `endMs` ends there, not closed.
+ * The periods a monitor's runs (in time order) show its alerts open: one per alert, by its stable id, from the run
+ * whose judging opened it to the run that closed it, whether or not the close notified (`skipResolved`), so a
+ * grouped monitor's periods are each group's exactly, a group that reopens being a new period. A period still open
+ * at `endMs` ends there, not closed.
+ *
+ * Runs that begin after an alert opened (the console keeps a monitor's last runs): a close of an alert not seen
+ * opening makes a period from the first run given; and when the last judged run leaves an alert open though none
+ * seen opening is, one period of no known group runs from the first run given to `endMs`.
  */
-export function alertPeriods(runs: readonly MonitorRun[], endMs: number): AlertPeriod[] {
+export function alertPeriods(
+  runs: readonly Pick<MonitorRun, "time" | "state" | "transitions">[],
+  endMs: number,
+): AlertPeriod[] {
   const periods: AlertPeriod[] = [];
   const open = new Map<string, { fromMs: number; groupValues: string[] | null }>();
-  const close = (key: string, t: number) => {
-    const p = open.get(key)!;
-    periods.push({ fromMs: p.fromMs, toMs: t, closed: true, groupValues: p.groupValues });
-    open.delete(key);
-  };
+  const firstMs = runs.length > 0 ? Date.parse(runs[0].time) : endMs;
+  let lastState: MonitorRun["state"] | undefined;
   for (const run of runs) {
     const t = Date.parse(run.time);
-    for (const alert of run.alerts) {
-      const key = JSON.stringify(alert.groupValues);
-      if (alert.action === "Open" && !open.has(key))
-        open.set(key, { fromMs: t, groupValues: alert.groupValues });
-      else if (alert.action === "Closed" && open.has(key)) close(key, t);
+    for (const tr of run.transitions) {
+      if (tr.action === "open") {
+        open.set(tr.alertId, { fromMs: t, groupValues: tr.groupValues });
+        continue;
+      }
+      const p = open.get(tr.alertId) ?? { fromMs: firstMs, groupValues: tr.groupValues };
+      periods.push({ ...p, toMs: t, closed: true });
+      open.delete(tr.alertId);
     }
-    // An alert open without an Open among the alerts (a run before the first one sent, or a failed notification
-    // list) still shows: the monitor's state says open.
-    if (run.state === "open" && open.size === 0) open.set("null", { fromMs: t, groupValues: null });
-    if (run.state === "closed" || run.state === "ok") for (const key of [...open.keys()]) close(key, t);
+    // A failed or skipped run leaves the alert state as it was.
+    if (run.state !== "error" && run.state !== "skipped") lastState = run.state;
   }
   for (const p of open.values()) periods.push({ ...p, toMs: endMs, closed: false });
+  if (lastState === "open" && open.size === 0)
+    periods.push({ fromMs: firstMs, toMs: endMs, closed: false, groupValues: null });
   return periods.sort((a, b) => a.fromMs - b.fromMs);
 }
 

@@ -248,7 +248,13 @@ describe("judging over a local store gives the scheduler's runs (the same events
         });
         const expected = runs
           .filter((r: MonitorRun) => r.monitorId === m.id)
-          .map((r) => ({ time: r.time, state: r.state, values: r.values, alerts: r.alerts }));
+          .map((r) => ({
+            time: r.time,
+            state: r.state,
+            values: r.values,
+            alerts: r.alerts,
+            transitions: r.transitions,
+          }));
         const got = replayed.map((r) => ({
           time: new Date(r.runMs).toISOString().replace(".000Z", "Z"),
           state: r.judged.state,
@@ -258,6 +264,14 @@ describe("judging over a local store gives the scheduler's runs (the same events
             groupValues: e.groupValues,
             value: e.value,
             body: e.body,
+            alertId: e.alertId,
+          })),
+          transitions: r.judged.transitions.map((t) => ({
+            alertId: t.alertId,
+            action: t.action,
+            groupValues: t.groupValues,
+            value: t.value,
+            notifies: t.notifies,
           })),
         }));
         expect(got).toEqual(expected);
