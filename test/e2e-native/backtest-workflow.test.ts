@@ -23,8 +23,9 @@ const OBSERVABILITY = path.join(ROOT, "dist", "cli", "index.js");
 
 /**
  * The base branch's program: two notifiers, and two threshold monitors counting over five minutes every five
- * minutes. The slow-requests monitor comes first and stays as it is, so that the markdown's leading with the
- * monitor whose paging changed is the diff's doing, not the program's order.
+ * minutes. The checkout-latency monitor stays as it is and comes first in the previews (the error monitor depends
+ * on it: the YAML host's order of independent resources is its own), so that the markdown's leading with the
+ * monitor whose paging changed is the diff's doing, not the order the preview lists them in.
  */
 const PROGRAM = `name: backtest-workflow
 runtime: yaml
@@ -46,10 +47,10 @@ resources:
         email:
           emails: [checkout-team@example.com]
 
-  slow-requests:
+  checkout-latency:
     type: observability:Monitor
     properties:
-      name: Checkout slow requests
+      name: Checkout latency
       type: Threshold
       aplQuery: "['http-logs'] | where duration_ms > 2000 | summarize count()"
       operator: Above
@@ -71,6 +72,10 @@ resources:
       rangeMinutes: 5
       notifierIds:
         - \${oncall-slack.id}
+    options:
+      # Registered after checkout-latency, so that the preview lists the unchanged monitor first.
+      dependsOn:
+        - \${checkout-latency}
 `;
 
 const MINUTE = 60_000;
@@ -180,7 +185,8 @@ maybe("the pull-request workflow of docs/backtesting.md under the real engine", 
   afterAll(async () => h?.close());
 
   test("the previews propose creates only, the notifiers' ids unknown: the wiring is in the monitors' property dependencies", () => {
-    /** Each monitor's threshold, notifier ids and the resources its notifierIds depend on, as the preview says. */
+    /** Each monitor's threshold, notifier ids and the resources its notifierIds depend on, as the preview says,
+     * in the preview's order (the unchanged monitor first: the markdown's order below is then the diff's). */
     const wiring = (preview: string) => {
       const doc = JSON.parse(preview) as {
         changeSummary: Record<string, number>;
@@ -201,18 +207,17 @@ maybe("the pull-request workflow of docs/backtesting.md under the real engine", 
           s.newState!.inputs.threshold,
           s.newState!.inputs.notifierIds,
           s.newState!.propertyDependencies?.notifierIds?.map((urn) => urn.split("::").at(-1)),
-        ])
-        .sort();
+        ]);
     };
     // No notifier exists yet: each monitor's notifierIds is Pulumi's marker of a value unknown at preview.
     const unknown = [UNKNOWN];
     expect(wiring(base)).toEqual([
+      ["checkout-latency", 20, unknown, ["oncall-slack"]],
       ["error-rate", 25, unknown, ["oncall-slack"]],
-      ["slow-requests", 20, unknown, ["oncall-slack"]],
     ]);
     expect(wiring(head)).toEqual([
+      ["checkout-latency", 20, unknown, ["oncall-slack"]],
       ["error-rate", 10, unknown, ["checkout-email"]],
-      ["slow-requests", 20, unknown, ["oncall-slack"]],
     ]);
   });
 
@@ -226,7 +231,7 @@ maybe("the pull-request workflow of docs/backtesting.md under the real engine", 
    * - Checkout 5xx rate, head (above 10, to checkout-email): A (15 min), B (B + 5 min to B + 15 min, 10 min) and C
    *   (5 min); D's 5 is not above 10: 3 alerts, 30 min; checkout-email 6 notifications, oncall-slack none.
    *   The first alert that moved: A is the same on both sides, B is the earliest of the head's others.
-   * - Checkout slow requests, both sides (above 20, to oncall-slack): E's 30, one window: 1 alert, 5 min,
+   * - Checkout latency, both sides (above 20, to oncall-slack): E's 30, one window: 1 alert, 5 min,
    *   oncall-slack 2 notifications; unchanged.
    */
   test("the docs' diff command: the markdown leads with the monitor whose paging changed, with the hand counts, and fails on more pages", async () => {
@@ -255,7 +260,7 @@ maybe("the pull-request workflow of docs/backtesting.md under the real engine", 
       `| Checkout 5xx rate | changed (notifierIds, threshold) | oncall-slack 2 → checkout-email 6 | 1 → 3 | 15m → 30m | ${rfc(
         incidents.B + 5 * MINUTE,
       )} to ${rfc(incidents.B + 15 * MINUTE)} (head only) |`,
-      "| Checkout slow requests | unchanged | oncall-slack 2 → oncall-slack 2 | 1 → 1 | 5m → 5m |  |",
+      "| Checkout latency | unchanged | oncall-slack 2 → oncall-slack 2 | 1 → 1 | 5m → 5m |  |",
     ]);
     // checkout-email gets 6 notifications where it got none: more pages, so the gating step fails.
     expect(run.code).toBe(1);
@@ -279,7 +284,7 @@ maybe("the pull-request workflow of docs/backtesting.md under the real engine", 
     const monitors = r.monitors as MonitorDiff[];
     expect(monitors.map((m) => [m.key, m.change, m.inputs])).toEqual([
       ["error-rate", "changed", ["notifierIds", "threshold"]],
-      ["slow-requests", "unchanged", undefined],
+      ["checkout-latency", "unchanged", undefined],
     ]);
     const alert = (start: number, windows: number) => ({
       group: {},
