@@ -34,6 +34,8 @@ export interface GotAlert {
   monitorKey: string;
   action: "Open" | "Closed";
   groupValues: string[] | null;
+  /** The alert it is of: its stable id (the history's `checkId`), as the run and the outbox row carry it. */
+  alertId?: string;
   /** One per notifier it went to. */
   entries: { notifierKey: string; outcome: OutboxEntry["outcome"]; reason?: string }[];
 }
@@ -152,20 +154,32 @@ export function gotAlerts(outbox: readonly OutboxEntry[], facts: RunFacts): GotA
   const alerts: GotAlert[] = [];
   /** Each alert's events, by its id: its Open, a repeat with notifyEveryRun, its Closed. */
   const byId = new Map<string, GotAlert[]>();
-  const add = (alert: GotAlert, alertId: string | undefined) => {
+  const add = (alert: GotAlert) => {
     alerts.push(alert);
-    if (alertId === undefined) return alert;
-    const list = byId.get(alertId);
+    if (alert.alertId === undefined) return alert;
+    const list = byId.get(alert.alertId);
     if (list) list.push(alert);
-    else byId.set(alertId, [alert]);
+    else byId.set(alert.alertId, [alert]);
     return alert;
   };
+  /** An alert event with no entry yet, from a run's alert or an outbox row. */
+  const event = (
+    timeMs: number,
+    monitorKey: string,
+    a: { action: GotAlert["action"]; groupValues: string[] | null; alertId?: string },
+  ): GotAlert => ({
+    timeMs,
+    monitorKey,
+    action: a.action,
+    groupValues: a.groupValues,
+    ...(a.alertId !== undefined ? { alertId: a.alertId } : {}),
+    entries: [],
+  });
   for (const run of facts.runs) {
     const monitorKey = facts.monitorKeyOfId.get(run.monitorId);
     if (monitorKey === undefined) continue;
     const timeMs = Date.parse(run.time);
-    for (const a of run.alerts)
-      add({ timeMs, monitorKey, action: a.action, groupValues: a.groupValues, entries: [] }, a.alertId);
+    for (const a of run.alerts) add(event(timeMs, monitorKey, a));
   }
   for (const entry of outbox) {
     const monitorKey = facts.monitorKeyOfId.get(entry.monitorId);
@@ -176,10 +190,7 @@ export function gotAlerts(outbox: readonly OutboxEntry[], facts: RunFacts): GotA
         ? undefined
         : byId.get(entry.alertId)?.find((a) => a.timeMs === timeMs && a.action === entry.action)) ??
       // An entry no run reported (none should be) still counts, as an alert of its own.
-      add(
-        { timeMs, monitorKey, action: entry.action, groupValues: entry.groupValues, entries: [] },
-        entry.alertId,
-      );
+      add(event(timeMs, monitorKey, entry));
     alert.entries.push({
       notifierKey: facts.notifierKeyOfId.get(entry.notifierId) ?? entry.notifierName ?? entry.notifierId,
       outcome: entry.outcome,

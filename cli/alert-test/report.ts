@@ -4,6 +4,11 @@
  * it the same facts as tables (the chart's text fallback). Inline SVG and CSS only: no script, no external asset (the
  * page's Content-Security-Policy forbids both), so it opens from a CI artifact as it is.
  *
+ * The alert periods are the judge's: one per alert, by its stable id, from the run that opened it to the run that
+ * closed it (emulator/chart's alertPeriods over the runs' transitions), so each group of a grouped monitor has its
+ * own, a silent close (`skipResolved`) ends one and a reopening starts another. A period's row and its alert's
+ * notifications carry the id (`data-alert-id`).
+ *
  * Every drawn element carries its facts as data attributes (`data-time-ms`, `data-from-ms`, `data-to-ms`) and a
  * `<title>` in words, and the chart carries its scale (`data-start-ms`, `data-end-ms`, `data-plot-x`,
  * `data-plot-width`), so a reader (a screen reader, or a test in a browser) can check that a mark sits where its
@@ -31,6 +36,12 @@ function describeAlertWords(a: GotAlert, startMs: number): string {
   const group = a.groupValues && a.groupValues.length ? ` for ${a.groupValues.join(", ")}` : "";
   const to = a.entries.map((e) => `${e.notifierKey} (${e.outcome})`).join(", ");
   return `${a.action} at ${formatOffset(a.timeMs - startMs)}${group}, to ${to || "no notifier"}`;
+}
+
+/** An alert's stable id as a row's attribute (the history's `checkId`), so a reader can pair a period with its
+ * notifications; nothing when there is none. */
+function alertIdAttr(alertId: string | undefined): string {
+  return alertId === undefined ? "" : ` data-alert-id="${escapeHtml(alertId)}"`;
 }
 
 /** A period's group as the tables write it: its values, or `-` for the monitor's one alert. */
@@ -104,7 +115,7 @@ export function renderReport(outcomes: readonly RunOutcome[]): string {
     }
     for (const a of comparison.unexpected) {
       body.push(
-        `<tr class="fail unexpected" data-ok="false"><td class="mark">✗ unexpected</td><td></td>` +
+        `<tr class="fail unexpected" data-ok="false"${alertIdAttr(a.alertId)}><td class="mark">✗ unexpected</td><td></td>` +
           `<td>${escapeHtml(a.monitorKey)}</td><td>${a.action}</td><td class="group">${escapeHtml((a.groupValues ?? []).join(",") || "-")}</td>` +
           `<td>${escapeHtml(a.entries.map((e) => `${e.notifierKey} (${e.outcome})`).join(", "))}</td>` +
           `<td colspan="3">not expected</td><td>${escapeHtml(formatOffset(a.timeMs - test.startMs))}</td></tr>`,
@@ -162,7 +173,7 @@ export function renderReport(outcomes: readonly RunOutcome[]): string {
       );
       for (const a of monitorAlerts) {
         body.push(
-          `<tr data-time-ms="${a.timeMs}" data-action="${a.action}"><td>${escapeHtml(formatOffset(a.timeMs - test.startMs))}</td><td>${a.action}</td>` +
+          `<tr data-time-ms="${a.timeMs}" data-action="${a.action}"${alertIdAttr(a.alertId)}><td>${escapeHtml(formatOffset(a.timeMs - test.startMs))}</td><td>${a.action}</td>` +
             `<td>${escapeHtml((a.groupValues ?? []).join(", ") || "-")}</td><td>${escapeHtml(a.entries.map((e) => `${e.notifierKey} (${e.outcome})`).join(", ") || "-")}</td></tr>`,
         );
       }
@@ -173,7 +184,7 @@ export function renderReport(outcomes: readonly RunOutcome[]): string {
       );
       for (const p of periods)
         body.push(
-          `<tr data-from-ms="${p.fromMs}"><td class="group">${escapeHtml(periodGroup(p))}</td><td>${escapeHtml(formatOffset(p.fromMs - test.startMs))}</td><td>${p.closed ? escapeHtml(formatOffset(p.toMs - test.startMs)) : "still open at the end"}</td></tr>`,
+          `<tr data-from-ms="${p.fromMs}"${alertIdAttr(p.alertId)}><td class="group">${escapeHtml(periodGroup(p))}</td><td>${escapeHtml(formatOffset(p.fromMs - test.startMs))}</td><td>${p.closed ? escapeHtml(formatOffset(p.toMs - test.startMs)) : "still open at the end"}</td></tr>`,
         );
       if (periods.length === 0)
         body.push(

@@ -79,6 +79,8 @@ export interface AlertPeriod {
   closed: boolean;
   /** The group's values (`notifyByGroup`), or null for the monitor's one alert. */
   groupValues: string[] | null;
+  /** The alert's stable id (the history's `checkId`); absent for an alert whose open and close were not seen. */
+  alertId?: string;
 }
 
 /**
@@ -96,17 +98,17 @@ export function alertPeriods(
   endMs: number,
 ): AlertPeriod[] {
   const periods: AlertPeriod[] = [];
-  const open = new Map<string, { fromMs: number; groupValues: string[] | null }>();
+  const open = new Map<string, { fromMs: number; groupValues: string[] | null; alertId: string }>();
   const firstMs = runs.length > 0 ? Date.parse(runs[0].time) : endMs;
   let lastState: MonitorRun["state"] | undefined;
   for (const run of runs) {
     const t = Date.parse(run.time);
     for (const tr of run.transitions) {
       if (tr.action === "open") {
-        open.set(tr.alertId, { fromMs: t, groupValues: tr.groupValues });
+        open.set(tr.alertId, { fromMs: t, groupValues: tr.groupValues, alertId: tr.alertId });
         continue;
       }
-      const p = open.get(tr.alertId) ?? { fromMs: firstMs, groupValues: tr.groupValues };
+      const p = open.get(tr.alertId) ?? { fromMs: firstMs, groupValues: tr.groupValues, alertId: tr.alertId };
       periods.push({ ...p, toMs: t, closed: true });
       open.delete(tr.alertId);
     }
@@ -304,6 +306,7 @@ export function runChart(spec: RunChartSpec): ChartNode {
           "data-to-ms": `${p.toMs}`,
           "data-closed": `${p.closed}`,
           "data-group": p.groupValues ? p.groupValues.join(", ") : "",
+          ...(p.alertId !== undefined ? { "data-alert-id": p.alertId } : {}),
         },
         [el("title", {}, [words])],
       ),

@@ -22,15 +22,17 @@ async function run(name: string, text: string) {
   return { ...result, out, err };
 }
 
-/** The rows of a monitor's alert-periods table in the report: `[group, from, to]`. */
-function periodRows(html: string, monitor: string): string[][] {
-  const table = html.match(
-    new RegExp(`<table class="periods"><caption>Alert periods of ${monitor}</caption>.*?</table>`, "s"),
+/** A table of the report's monitor section: each row's alert id and cells. */
+function tableRows(html: string, table: "periods" | "notifications", monitor: string) {
+  const caption = table === "periods" ? `Alert periods of ${monitor}` : `Notifications of ${monitor}`;
+  const found = html.match(
+    new RegExp(`<table class="${table}"><caption>${caption}</caption>.*?</table>`, "s"),
   );
-  if (!table) throw new Error(`no periods table for ${monitor}`);
-  return [...table[0].matchAll(/<tr data-from-ms="\d+">(.*?)<\/tr>/g)].map((row) =>
-    [...row[1].matchAll(/<td[^>]*>(.*?)<\/td>/g)].map((cell) => cell[1]),
-  );
+  if (!found) throw new Error(`no ${table} table for ${monitor}`);
+  return [...found[0].matchAll(/<tr data-[^>]*?(?: data-alert-id="([^"]*)")?>(.*?)<\/tr>/g)].map((row) => ({
+    alertId: row[1],
+    cells: [...row[2].matchAll(/<td[^>]*>(.*?)<\/td>/g)].map((cell) => cell[1]),
+  }));
 }
 
 it("rule: a grouped monitor's alert periods are each alert's, a silent close ending one and a reopening starting another", async () => {
@@ -62,10 +64,29 @@ expect:
   );
   expect(r.err).toEqual([]);
   expect(r.out[0]).toBe("groups.yaml: PASS, 2 of 2 expectations met");
-  expect(periodRows(renderReport(r.outcomes), "by-route")).toEqual([
+  const html = renderReport(r.outcomes);
+  const periods = tableRows(html, "periods", "by-route");
+  expect(periods.map((p) => p.cells)).toEqual([
     ["/checkout", "+6m", "+13m"],
     ["/search", "+6m", "+30m"],
     ["/checkout", "+19m", "+26m"],
+  ]);
+  // Each period is its alert's: the id its Open carries, and the history's checkId of its open and its close.
+  const opens = tableRows(html, "notifications", "by-route");
+  expect(opens.map((n) => [n.cells[0], n.cells[2], n.alertId])).toEqual([
+    ["+6m", "/checkout", periods[0].alertId],
+    ["+6m", "/search", periods[1].alertId],
+    ["+19m", "/checkout", periods[2].alertId],
+  ]);
+  expect(new Set(periods.map((p) => p.alertId)).size).toBe(3);
+  const ids = r.outcomes[0].runs.flatMap((run) => run.transitions.map((t) => `${t.action} ${t.alertId}`));
+  expect(ids).toEqual([
+    `open ${periods[0].alertId}`,
+    `open ${periods[1].alertId}`,
+    `close ${periods[0].alertId}`,
+    `open ${periods[2].alertId}`,
+    `close ${periods[2].alertId}`,
+    `close ${periods[1].alertId}`,
   ]);
 });
 

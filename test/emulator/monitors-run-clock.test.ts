@@ -4,6 +4,7 @@
  * development tokens may use the route.
  */
 import { startEmulator, type RunningEmulator } from "../../emulator";
+import { alertId } from "../../emulator/alerting/judge";
 import { Notifications } from "../../emulator/alerting/notify";
 import { MonitorScheduler } from "../../emulator/alerting/scheduler";
 import type { EmulatorClock } from "../../emulator/clock";
@@ -50,6 +51,17 @@ describe("POST /_emulator/clock", () => {
           groupValues: null,
           value: 2,
           body: "Current value of 2 is above the threshold value of 1",
+          alertId: alertId(m.id, "[]", Date.parse(at(2))),
+        },
+      ],
+      // The judge's transitions, the alert's stable id with them.
+      transitions: [
+        {
+          alertId: alertId(m.id, "[]", Date.parse(at(2))),
+          action: "open",
+          groupValues: null,
+          value: 2,
+          notifies: true,
         },
       ],
     });

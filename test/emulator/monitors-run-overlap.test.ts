@@ -150,6 +150,7 @@ describe("a monitor whose run is still under way", () => {
         "due meanwhile is skipped (its window is not read)",
       notifications: 0,
       alerts: [],
+      transitions: [],
       startedAt: new Date(T0 + 120_000).toISOString(),
     });
     expect(h.logged).toContain(`monitor mon_1 (slow): run at ${at(2)} skipped: ${skipped!.reason}`);
