@@ -25,8 +25,8 @@ export function periodsOf(b: MonitorBacktest, endMs: number): AlertPeriod[] {
   for (const run of b.runs) {
     for (const t of run.judged.transitions) {
       if (t.action === "open") {
-        const groupValues = t.key.startsWith("[") && t.key !== "[]" ? (JSON.parse(t.key) as string[]) : null;
-        open.set(t.alertId, { fromMs: run.runMs, groupValues });
+        // The judge's own text of the group, as its notifications carry it: the alert's key is not parsed back.
+        open.set(t.alertId, { fromMs: run.runMs, groupValues: t.groupValues });
       } else {
         const p = open.get(t.alertId);
         if (p) periods.push({ ...p, toMs: run.runMs, closed: true });

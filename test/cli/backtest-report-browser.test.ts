@@ -33,7 +33,7 @@ let shown: {
       plotWidth: number;
       viewWidth: number;
     };
-    periods: { left: number; right: number; fromMs: number; toMs: number }[];
+    periods: { left: number; right: number; fromMs: number; toMs: number; group: string }[];
     notifications: { x: number; timeMs: number; action: string }[];
   }[];
 };
@@ -101,7 +101,7 @@ expect: []
         svg: { left: r.left, width: r.width, startMs: +svg.dataset.startMs, endMs: +svg.dataset.endMs, plotX: +svg.dataset.plotX, plotWidth: +svg.dataset.plotWidth, viewWidth: svg.viewBox.baseVal.width },
         periods: [...svg.querySelectorAll("rect.alert-period")].map((rect) => {
           const b = rect.getBoundingClientRect();
-          return { left: b.left, right: b.right, fromMs: +rect.dataset.fromMs, toMs: +rect.dataset.toMs };
+          return { left: b.left, right: b.right, fromMs: +rect.dataset.fromMs, toMs: +rect.dataset.toMs, group: rect.dataset.group };
         }),
         notifications: [...svg.querySelectorAll("g.notification")].map((g) => {
           const b = g.querySelector("line").getBoundingClientRect();
@@ -140,6 +140,8 @@ describe("the backtest's report in a browser", () => {
     expect(chart.periods.map((p) => [p.fromMs, p.toMs])).toEqual(
       m.alerts.map((a) => [Date.parse(a.open), Date.parse(a.close!)]),
     );
+    // Each period names its group, as the judge's transitions give it (the chart's data-group).
+    expect(chart.periods.map((p) => p.group)).toEqual(["/pay", "/pay"]);
     const { svg } = chart;
     const scale = svg.width / svg.viewWidth;
     const xOf = (t: number) =>
