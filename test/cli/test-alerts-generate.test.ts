@@ -117,6 +117,26 @@ describe("a generated block", () => {
   });
 });
 
+it("rule (docs/testing-alerts.md): mix entries count positions each on their own, so two of one share over one window take the same events, the later's fields winning", () => {
+  const events = generateBlock(
+    block({
+      dataset: "http-logs",
+      rate: "60/m",
+      for: "10m",
+      fields: { route: "/", status: 200 },
+      mix: [
+        { share: "10%", fields: { route: "/checkout", status: 500 } },
+        { share: "10%", fields: { route: "/search", status: 500 } },
+      ],
+    }),
+    START,
+    0,
+  );
+  const errors = events.filter((e) => e.data.status === 500);
+  expect(errors).toHaveLength(60); // not 120: the second entry took the first one's events
+  expect(new Set(errors.map((e) => e.data.route))).toEqual(new Set(["/search"]));
+});
+
 it("a share's even spread: floor(n × s) of n, for shares that do not divide evenly", () => {
   for (const [n, share] of [
     [1000, 0.03],
