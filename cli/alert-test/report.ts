@@ -22,6 +22,7 @@ import {
   formatValue as num,
   runChart,
   type AlertPeriod,
+  standalonePage,
 } from "../../emulator/chart";
 import { formatOffset, gotAlerts, type GotAlert } from "./compare";
 import { describeWhen, formatWarning, groupText } from "./print";
@@ -207,16 +208,5 @@ export function renderReport(outcomes: readonly RunOutcome[]): string {
     }
     body.push(`</section>`);
   });
-  return [
-    `<!doctype html>`,
-    `<html lang="en"><head><meta charset="utf-8">`,
-    // Nothing may load from elsewhere, and nothing runs: the page is its own whole.
-    `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">`,
-    `<meta name="viewport" content="width=device-width, initial-scale=1">`,
-    `<title>${escapeHtml(title)}</title><style>${STYLE}</style></head>`,
-    `<body>`,
-    ...body,
-    `</body></html>`,
-    ``,
-  ].join("\n");
+  return standalonePage(title, STYLE, body);
 }

@@ -12,6 +12,7 @@ import {
   runChart,
   type AlertPeriod,
   type ChartMark,
+  standalonePage,
 } from "../../emulator/chart";
 import { formatNs } from "../../emulator/time";
 import type { MonitorBacktest, Period } from "./run";
@@ -112,15 +113,5 @@ export function renderBacktestReport(
     }
     body.push(`</section>`);
   });
-  return [
-    `<!doctype html>`,
-    `<html lang="en"><head><meta charset="utf-8">`,
-    `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">`,
-    `<meta name="viewport" content="width=device-width, initial-scale=1">`,
-    `<title>${escapeHtml(title)}</title><style>${STYLE}</style></head>`,
-    `<body>`,
-    ...body,
-    `</body></html>`,
-    ``,
-  ].join("\n");
+  return standalonePage(title, STYLE, body);
 }

@@ -446,6 +446,25 @@ export function escapeHtml(text: string): string {
   );
 }
 
+/**
+ * A page written whole, as the alert tests' and the backtest's reports are: nothing may load from elsewhere and
+ * nothing runs (its policy allows only its own inline style and data: images), so a report opened from a CI
+ * artifact shows what it holds and does nothing else. `body` is HTML already escaped; `title` is escaped here.
+ */
+export function standalonePage(title: string, style: string, body: readonly string[]): string {
+  return [
+    `<!doctype html>`,
+    `<html lang="en"><head><meta charset="utf-8">`,
+    `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">`,
+    `<meta name="viewport" content="width=device-width, initial-scale=1">`,
+    `<title>${escapeHtml(title)}</title><style>${style}</style></head>`,
+    `<body>`,
+    ...body,
+    `</body></html>`,
+    ``,
+  ].join("\n");
+}
+
 /** A drawing as HTML text, every name and value escaped (for a page written whole, such as the report). */
 export function chartHtml(node: ChartNode | string): string {
   if (typeof node === "string") return escapeHtml(node);
