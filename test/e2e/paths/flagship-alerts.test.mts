@@ -395,7 +395,8 @@ describeEngine("the flagship's alerting under the real engine, on a manual clock
     const bot = rows.find((e) => e.channel === "customWebhook");
     expect(bot?.request).toMatchObject({
       url: `${receiver.url}/incident/***`,
-      headers: { Authorization: "***" },
+      // The scheme's name stays, so the row says which kind of credential was sent (docs/emulator.md).
+      headers: { Authorization: "Bearer ***" },
     });
     expect(log.filter((l) => l.startsWith("notification "))).toHaveLength(10);
   });
