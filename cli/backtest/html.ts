@@ -2,8 +2,10 @@
  * `--report FILE.html`: the alert-test report's page over the backtest's real period, drawn with the same chart
  * (emulator/chart): each monitor's values against its threshold, the periods its alerts were open shaded, each
  * notification marked. The alert periods come from the judge's transitions exactly (an alert's open and its
- * close, by its stable id). With `--base`, the base's chart sits under the head's, each with its threshold. One
- * self-contained page: nothing loads from elsewhere and nothing runs.
+ * close, by its stable id). With `--base`, a monitor on both sides gets one chart where the head's and the base's
+ * values, thresholds, alert periods and notifications are drawn over each other, each named in the legend; a monitor
+ * on one side only gets that side's chart, saying it was added or removed. One self-contained page: nothing loads
+ * from elsewhere and nothing runs.
  */
 import {
   chartHtml,
@@ -12,6 +14,7 @@ import {
   runChart,
   type AlertPeriod,
   type ChartMark,
+  type ChartSide,
   standalonePage,
 } from "../../emulator/chart";
 import { formatNs } from "../../emulator/time";
@@ -51,21 +54,57 @@ function marksOf(b: MonitorBacktest): ChartMark[] {
   );
 }
 
-/** One monitor's chart. */
-function chartOf(b: MonitorBacktest, period: Period, id: string, label: string): string {
+/** A backtest as one side of a chart: its runs, threshold, alert periods and notifications. */
+function sideOf(b: MonitorBacktest, period: Period): ChartSide {
+  return {
+    runs: b.runs.map((r) => ({ time: iso(r.runMs), values: r.judged.values, state: r.judged.state })),
+    threshold: b.monitor.threshold,
+    periods: periodsOf(b, period.toMs),
+    marks: marksOf(b),
+  };
+}
+
+const frameOf = (period: Period, id: string, label: string) => ({
+  id,
+  label,
+  startMs: period.fromMs,
+  endMs: period.toMs,
+  timeLabel: iso,
+  openEnd: "the end of the period",
+});
+
+/** A monitor's chart: its head's and base's over each other when it has both, else its one side's. */
+function chartOf(
+  key: string,
+  period: Period,
+  id: string,
+  sides: { head?: MonitorBacktest; base?: MonitorBacktest; compared: boolean },
+): string {
+  const { head, base } = sides;
+  if (head && base) {
+    const thresholds = (["head", "base"] as const).flatMap((name) => {
+      const t = sides[name]!.monitor.threshold;
+      return t === undefined ? [] : [`${t} (${name})`];
+    });
+    const against = thresholds.length
+      ? ` against the ${thresholds.length > 1 ? "thresholds" : "threshold"} ${thresholds.join(" and ")}`
+      : "";
+    return chartHtml(
+      runChart({
+        ...frameOf(period, id, `${key}: head and base run values${against}`),
+        sides: [
+          { name: "head", ...sideOf(head, period) },
+          { name: "base", ...sideOf(base, period) },
+        ],
+      }),
+    );
+  }
+  const only = (head ?? base)!;
+  const change = !sides.compared ? "" : head ? "added, only in the head: " : "removed, only in the base: ";
+  const against =
+    only.monitor.threshold === undefined ? "" : ` against the threshold ${only.monitor.threshold}`;
   return chartHtml(
-    runChart({
-      id,
-      label,
-      startMs: period.fromMs,
-      endMs: period.toMs,
-      runs: b.runs.map((r) => ({ time: iso(r.runMs), values: r.judged.values, state: r.judged.state })),
-      threshold: b.monitor.threshold,
-      periods: periodsOf(b, period.toMs),
-      marks: marksOf(b),
-      timeLabel: iso,
-      openEnd: "the end of the period",
-    }),
+    runChart({ ...frameOf(period, id, `${change}${key}: run values${against}`), ...sideOf(only, period) }),
   );
 }
 
@@ -75,7 +114,10 @@ h1 { font-size: 22px; } h2 { font-size: 18px; margin-top: 32px; }
 .meta { color: #57606a; margin: 0 0 6px; }
 ${CHART_CSS}`;
 
-/** The whole page: the head's monitors, each with its base's chart under it when there is a base. */
+/**
+ * The whole page: a section for each monitor, with a line of facts for each side it is on and its one chart, the
+ * base's drawn over the head's when there is a base.
+ */
 export function renderBacktestReport(
   head: readonly MonitorBacktest[],
   period: Period,
@@ -84,12 +126,15 @@ export function renderBacktestReport(
   const title = `Backtest, ${iso(period.fromMs)} to ${iso(period.toMs)}`;
   const body = [`<h1>${escapeHtml(title)}</h1>`];
   const keys = [...new Set([...head.map((m) => m.key), ...(base ?? []).map((m) => m.key)])];
+  const compared = base !== undefined;
   keys.forEach((key, i) => {
     const h = head.find((m) => m.key === key);
     const b = base?.find((m) => m.key === key);
     const any = (h ?? b)!;
+    const change = !compared ? undefined : h && b ? "both" : h ? "added" : "removed";
     body.push(
-      `<section class="monitor" data-monitor="${escapeHtml(key)}" data-runs="${h?.runs.length ?? 0}">`,
+      `<section class="monitor" data-monitor="${escapeHtml(key)}" data-runs="${h?.runs.length ?? 0}"` +
+        `${change ? ` data-change="${change}"` : ""}>`,
       `<h2>${escapeHtml(key)}: ${escapeHtml(any.monitor.name)}</h2>`,
     );
     for (const [side, m] of [
@@ -97,21 +142,22 @@ export function renderBacktestReport(
       ["base", b],
     ] as const) {
       if (!m) continue;
-      if (side === "base" && !base) continue;
       const periods = periodsOf(m, period.toMs);
+      const which =
+        change === "added"
+          ? "head (added, not in the base): "
+          : change === "removed"
+            ? "base (removed, not in the head): "
+            : compared
+              ? `${side}: `
+              : "";
       body.push(
-        `<p class="meta">${base ? `${side}: ` : ""}${m.path} path, ${m.requests} requests, ${m.runs.length} runs, ` +
+        `<p class="meta">${which}${m.path} path, ${m.requests} requests, ${m.runs.length} runs, ` +
           `${periods.length} alert ${periods.length === 1 ? "period" : "periods"}` +
           `${m.error ? `; could not be backtested: ${escapeHtml(m.error)}` : ""}.</p>`,
-        chartOf(
-          m,
-          period,
-          `m${i}-${side}`,
-          `${base ? `${side}: ` : ""}${key}: run values${m.monitor.threshold === undefined ? "" : ` against the threshold ${m.monitor.threshold}`}`,
-        ),
       );
     }
-    body.push(`</section>`);
+    body.push(chartOf(key, period, `m${i}`, { head: h, base: b, compared }), `</section>`);
   });
   return standalonePage(title, STYLE, body);
 }

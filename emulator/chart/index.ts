@@ -2,8 +2,9 @@
  * The one drawing of a monitor's runs: each group's values over time against the threshold, the periods its alert
  * was open shaded, each notification marked, and a legend naming each group's line. Both pages that show monitors
  * draw with it: the alert-test report (cli/alert-test/report.ts, which writes it as HTML text) and the emulator's
- * live console (emulator/console/, which sends the same tree as JSON for its script to build with DOM calls). It
- * lives in emulator/ because the CLI imports the emulator and never the other way round.
+ * live console (emulator/console/, which sends the same tree as JSON for its script to build with DOM calls). The
+ * backtest's report draws with it too, and against a base draws both sides on one chart (a {@link SidesChartSpec}).
+ * It lives in emulator/ because the CLI imports the emulator and never the other way round.
  *
  * The drawing is a tree of plain nodes (tag, attributes, children; a string child is text), not markup: whoever
  * shows it turns names and values into text nodes and attribute values, so a group, monitor or notifier name
@@ -131,23 +132,102 @@ export interface ChartMark {
   notifiers: readonly string[];
 }
 
-/** What one chart shows. */
-export interface RunChartSpec {
+/** One set of runs a chart draws: the chart's only one, or one side of a comparison (a base and a head). */
+export interface ChartSide {
+  /**
+   * The side's name (`head`, `base`), which names its lines, its threshold, its alert periods and its
+   * notifications; absent on a chart of one side.
+   */
+  name?: string;
+  /** The monitor's runs, in time order; a failed run has no values. */
+  runs: readonly Pick<MonitorRun, "time" | "values" | "state">[];
+  threshold?: number;
+  periods: readonly AlertPeriod[];
+  marks: readonly ChartMark[];
+}
+
+/** What a chart shows besides its runs. */
+interface ChartFrame {
   /** A prefix for the ids of the chart's parts, unique in its page (safe characters only). */
   id: string;
   /** The chart's name, for its title. */
   label: string;
   startMs: number;
   endMs: number;
-  /** The monitor's runs, in time order; a failed run has no values. */
-  runs: readonly Pick<MonitorRun, "time" | "values" | "state">[];
-  threshold?: number;
-  periods: readonly AlertPeriod[];
-  marks: readonly ChartMark[];
   /** A time as the page writes it (`+11m` in a test's report, the clock's time in the console). */
   timeLabel(ms: number): string;
   /** The end of a period still open, in words: `the end of the test`, `now`. */
   openEnd: string;
+}
+
+/** What one chart shows. */
+export interface RunChartSpec extends ChartFrame, Omit<ChartSide, "name"> {}
+
+/**
+ * What a chart comparing sides shows (the backtest's base and head): every side's lines, threshold, alert periods
+ * and notifications on one scale, each named with its side's name and drawn in its side's look ({@link sideLook}).
+ */
+export interface SidesChartSpec extends ChartFrame {
+  sides: readonly (ChartSide & { name: string })[];
+}
+
+/**
+ * How one side of a comparison draws its threshold, its alert periods and its notifications, and each in words
+ * for the legend. The first side's is the look of a chart of one side.
+ */
+export interface SideLook {
+  thresholdColor: string;
+  thresholdDash: string;
+  thresholdName: string;
+  /** The colour of the diagonal hatching over the side's alert periods; empty for the usual light red shading. */
+  hatch: string;
+  periodName: string;
+  /** Where a notification's triangle sits, and its line's dash pattern (empty for solid). */
+  markAt: "top" | "bottom";
+  markDash: string;
+  markName: string;
+}
+
+// Two looks: the pages compare two sides. A third side would share the second's look, its legend still naming it.
+const SIDE_LOOKS: readonly SideLook[] = [
+  {
+    thresholdColor: "#cf222e",
+    thresholdDash: "6 4",
+    thresholdName: "red dashed line",
+    hatch: "",
+    periodName: "light red shading",
+    markAt: "top",
+    markDash: "",
+    markName: "solid upright line, triangle at the top; red opens, green closes",
+  },
+  {
+    thresholdColor: "#953800",
+    thresholdDash: "2 3",
+    thresholdName: "brown dotted line",
+    hatch: "#953800",
+    periodName: "brown diagonal hatching",
+    markAt: "bottom",
+    markDash: "2 3",
+    markName: "dotted upright line, triangle at the bottom; red opens, green closes",
+  },
+];
+
+/** The look of the `i`th side (from 0) of a chart comparing sides. */
+export function sideLook(i: number): SideLook {
+  return SIDE_LOOKS[Math.min(i, SIDE_LOOKS.length - 1)];
+}
+
+/**
+ * The look of the line of group `g` (from 0, over every side's groups) on side `s` of `sides`. On a chart of one
+ * side it is {@link seriesStyle}'s. Comparing sides, a group keeps its colour on every side and the side sets the
+ * dash pattern (the first solid, the second dashed), so a group's lines pair up across sides; past six groups the
+ * colours come round again with the next patterns.
+ */
+export function sideSeriesStyle(g: number, s: number, sides: number): SeriesStyle {
+  if (sides <= 1) return seriesStyle(g);
+  const [color, colorName] = COLORS[g % COLORS.length];
+  const [dash, dashName] = DASHES[(Math.floor(g / COLORS.length) * sides + s) % DASHES.length];
+  return { color, colorName, dash, dashName };
 }
 
 interface Scale {
@@ -156,15 +236,17 @@ interface Scale {
   yTicks: number[];
 }
 
-function scaleFor(startMs: number, endMs: number, values: number[], threshold: number | undefined): Scale {
+function scaleFor(startMs: number, endMs: number, values: number[], thresholds: number[]): Scale {
   const plotW = CHART.width - CHART.left - CHART.right;
   const plotH = CHART.height - CHART.top - CHART.bottom;
   let lo = 0;
   let hi = 0;
   // A loop, not Math.min(...values): a chart of many runs and groups would pass the engine's argument limit.
-  for (const v of threshold === undefined ? values : [...values, threshold]) {
-    if (v < lo) lo = v;
-    if (v > hi) hi = v;
+  for (const list of [values, thresholds]) {
+    for (const v of list) {
+      if (v < lo) lo = v;
+      if (v > hi) hi = v;
+    }
   }
   if (hi === lo) hi = lo + 1;
   hi += (hi - lo) * 0.1;
@@ -213,18 +295,25 @@ const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? o
 
 /** One group's line: its points, `null` where a run had no value for it (which breaks the line). */
 interface Series {
+  key: string;
   group: Record<string, unknown>;
   points: { t: number; v: number | null }[];
+}
+
+/** The groups that have a value in some run, by their key, in the order they first appear. */
+function groupsOf(runs: ChartSide["runs"]): Map<string, Record<string, unknown>> {
+  const keys = new Map<string, Record<string, unknown>>();
+  for (const run of runs) for (const v of run.values) keys.set(JSON.stringify(v.group), v.group);
+  return keys;
 }
 
 /**
  * Each group's values over the runs, one point per run: a run without a value for the group (no data, a failed
  * query, the group absent from its result) is a null, so the line breaks there rather than joining its neighbours.
  */
-function seriesOf(runs: RunChartSpec["runs"]): Series[] {
-  const keys = new Map<string, Record<string, unknown>>();
-  for (const run of runs) for (const v of run.values) keys.set(JSON.stringify(v.group), v.group);
-  return [...keys].map(([key, group]) => ({
+function seriesOf(runs: ChartSide["runs"], groups: Map<string, Record<string, unknown>>): Series[] {
+  return [...groups].map(([key, group]) => ({
+    key,
     group,
     points: runs.map((run) => ({
       t: Date.parse(run.time),
@@ -243,31 +332,97 @@ function segmentsOf(points: Series["points"]): { t: number; v: number }[][] {
   return segments.filter((s) => s.length > 0);
 }
 
-/** The chart of one monitor and its legend, as a `<figure>`. */
-export function runChart(spec: RunChartSpec): ChartNode {
-  const { id, startMs, endMs, runs, threshold, periods, marks, timeLabel } = spec;
-  const series = seriesOf(runs);
+/** A line's name in the legend: its group, after its side's name on a chart comparing sides. */
+function lineName(side: ChartSide, group: Record<string, unknown>): string {
+  if (side.name === undefined) return groupName(group);
+  return Object.keys(group).length ? `${side.name} ${groupName(group)}` : side.name;
+}
+
+/**
+ * The chart of one monitor and its legend, as a `<figure>`: of its runs (a {@link RunChartSpec}), or of several
+ * sides' runs on one scale (a {@link SidesChartSpec}: the backtest's base and head), where the legend also names
+ * each threshold, each side's shading of its alert periods and each side's notification marks.
+ */
+export function runChart(spec: RunChartSpec | SidesChartSpec): ChartNode {
+  const { id, startMs, endMs, timeLabel } = spec;
+  const compared = "sides" in spec;
+  const sides: readonly ChartSide[] = compared ? spec.sides : [spec];
+  const groupsBySide = sides.map((side) => groupsOf(side.runs));
+  // Each group's place over every side, so a group keeps its colour from one side to the next.
+  const groupIndex = new Map<string, number>();
+  for (const groups of groupsBySide)
+    for (const key of groups.keys()) if (!groupIndex.has(key)) groupIndex.set(key, groupIndex.size);
+  const lines = sides.flatMap((side, s) =>
+    seriesOf(side.runs, groupsBySide[s]).map((series) => ({
+      side,
+      series,
+      style: sideSeriesStyle(groupIndex.get(series.key)!, s, sides.length),
+    })),
+  );
   const values: number[] = [];
-  for (const s of series) for (const p of s.points) if (p.v !== null) values.push(p.v);
-  const scale = scaleFor(startMs, endMs, values, threshold);
+  for (const { series } of lines) for (const p of series.points) if (p.v !== null) values.push(p.v);
+  // Sides that share a threshold share its line, named for them all.
+  const thresholds = new Map<number, number[]>();
+  sides.forEach((side, s) => {
+    if (side.threshold !== undefined)
+      thresholds.set(side.threshold, [...(thresholds.get(side.threshold) ?? []), s]);
+  });
+  const scale = scaleFor(startMs, endMs, values, [...thresholds.keys()]);
   const plotTop = CHART.top;
   const plotBottom = CHART.height - CHART.bottom;
+  const plotRight = CHART.width - CHART.right;
   const f = (n: number) => n.toFixed(2);
 
+  const alertFacts = (side: ChartSide, sep: string) =>
+    `${plural(side.periods.length, "alert period")}${sep}${plural(side.marks.length, "notification")}` +
+    (side.threshold === undefined ? "" : `${sep}threshold ${formatValue(side.threshold)}`);
+  const desc = compared
+    ? `from ${timeLabel(startMs)} to ${timeLabel(endMs)}; ` +
+      sides
+        .map((side) => `${side.name}: ${plural(side.runs.length, "run")}, ${alertFacts(side, ", ")}`)
+        .join("; ") +
+      `; ${plural(lines.length, "line")}, named in the legend`
+    : `${plural(sides[0].runs.length, "run")} from ${timeLabel(startMs)} to ${timeLabel(endMs)}; ` +
+      alertFacts(sides[0], "; ") +
+      (lines.length > 1 ? `; ${plural(lines.length, "line")}, one per group, named in the legend` : "");
   const svg: (ChartNode | string)[] = [
     el("title", { id: `${id}-title` }, [spec.label]),
-    el("desc", { id: `${id}-desc` }, [
-      `${plural(runs.length, "run")} from ${timeLabel(startMs)} to ${timeLabel(endMs)}; ` +
-        `${plural(periods.length, "alert period")}; ${plural(marks.length, "notification")}` +
-        (threshold === undefined ? "" : `; threshold ${formatValue(threshold)}`) +
-        (series.length > 1 ? `; ${plural(series.length, "line")}, one per group, named in the legend` : ""),
-    ]),
+    el("desc", { id: `${id}-desc` }, [desc]),
   ];
+  const hatchId = (s: number) => `${id}-hatch${s}`;
+  const hatches = sides.flatMap((_, s) => {
+    const { hatch } = sideLook(s);
+    if (!compared || !hatch) return [];
+    return [
+      el(
+        "pattern",
+        {
+          id: hatchId(s),
+          patternUnits: "userSpaceOnUse",
+          width: "6",
+          height: "6",
+          patternTransform: "rotate(45)",
+        },
+        [
+          el("line", {
+            x1: "0",
+            y1: "0",
+            x2: "0",
+            y2: "6",
+            stroke: hatch,
+            "stroke-width": "2",
+            "stroke-opacity": "0.55",
+          }),
+        ],
+      ),
+    ];
+  });
+  if (hatches.length) svg.push(el("defs", {}, hatches));
   const axis: ChartNode[] = [
     el("line", {
       x1: `${CHART.left}`,
       y1: `${plotBottom}`,
-      x2: `${CHART.width - CHART.right}`,
+      x2: `${plotRight}`,
       y2: `${plotBottom}`,
     }),
     el("line", { x1: `${CHART.left}`, y1: `${plotTop}`, x2: `${CHART.left}`, y2: `${plotBottom}` }),
@@ -287,52 +442,100 @@ export function runChart(spec: RunChartSpec): ChartNode {
     );
   }
   svg.push(el("g", { class: "axis" }, axis));
+  const sideAttrs = (side: ChartSide): Record<string, string> =>
+    side.name === undefined ? {} : { "data-side": side.name };
+  const prefixed = (side: ChartSide, words: string) =>
+    side.name === undefined ? words : `${side.name} ${words}`;
   // Alert periods, under everything else.
-  for (const p of periods) {
-    const x = scale.x(p.fromMs);
-    const w = Math.max(1, scale.x(p.toMs) - x);
-    const group = p.groupValues ? ` for ${p.groupValues.join(", ")}` : "";
-    const words = `alert open${group} from ${timeLabel(p.fromMs)} to ${p.closed ? timeLabel(p.toMs) : `${spec.openEnd} (still open)`}`;
-    svg.push(
-      el(
-        "rect",
-        {
-          class: "alert-period",
-          x: f(x),
-          y: `${plotTop}`,
-          width: f(w),
-          height: `${plotBottom - plotTop}`,
-          "data-from-ms": `${p.fromMs}`,
-          "data-to-ms": `${p.toMs}`,
-          "data-closed": `${p.closed}`,
-          "data-group": p.groupValues ? p.groupValues.join(", ") : "",
-          ...(p.alertId !== undefined ? { "data-alert-id": p.alertId } : {}),
-        },
-        [el("title", {}, [words])],
-      ),
-    );
-  }
-  if (threshold !== undefined) {
-    const y = f(scale.y(threshold));
+  sides.forEach((side, s) => {
+    const { hatch } = sideLook(s);
+    for (const p of side.periods) {
+      const x = scale.x(p.fromMs);
+      const w = Math.max(1, scale.x(p.toMs) - x);
+      const group = p.groupValues ? ` for ${p.groupValues.join(", ")}` : "";
+      const words = `alert open${group} from ${timeLabel(p.fromMs)} to ${p.closed ? timeLabel(p.toMs) : `${spec.openEnd} (still open)`}`;
+      svg.push(
+        el(
+          "rect",
+          {
+            class: "alert-period",
+            x: f(x),
+            y: `${plotTop}`,
+            width: f(w),
+            height: `${plotBottom - plotTop}`,
+            "data-from-ms": `${p.fromMs}`,
+            "data-to-ms": `${p.toMs}`,
+            "data-closed": `${p.closed}`,
+            "data-group": p.groupValues ? p.groupValues.join(", ") : "",
+            ...(p.alertId !== undefined ? { "data-alert-id": p.alertId } : {}),
+            ...sideAttrs(side),
+            // Inline, so the page's rule for the usual shading does not cover the hatching.
+            ...(compared && hatch ? { style: `fill: url(#${hatchId(s)}); fill-opacity: 1` } : {}),
+          },
+          [el("title", {}, [prefixed(side, words)])],
+        ),
+      );
+    }
+  });
+  const thresholdName = (sideIndexes: number[]) => sideIndexes.map((s) => sides[s].name).join(" and ");
+  // Labels over their lines, one moved under its line when it would overlap the label above it.
+  let lastLabelY = -Infinity;
+  for (const [threshold, sideIndexes] of [...thresholds].sort(([a], [b]) => b - a)) {
+    const y = scale.y(threshold);
+    const look = sideLook(sideIndexes[0]);
+    const words = `${compared ? `${thresholdName(sideIndexes)} ` : ""}threshold ${formatValue(threshold)}`;
     svg.push(
       el(
         "line",
         {
           class: "threshold",
           x1: `${CHART.left}`,
-          y1: y,
-          x2: `${CHART.width - CHART.right}`,
-          y2: y,
+          y1: f(y),
+          x2: `${plotRight}`,
+          y2: f(y),
           "data-value": `${threshold}`,
+          ...(compared
+            ? {
+                "data-sides": sideIndexes.map((s) => sides[s].name).join(","),
+                style: `stroke: ${look.thresholdColor}; stroke-dasharray: ${look.thresholdDash}`,
+              }
+            : {}),
         },
-        [el("title", {}, [`threshold ${formatValue(threshold)}`])],
+        [el("title", {}, [words])],
+      ),
+    );
+    if (!compared) continue;
+    let labelY = y - 4;
+    if (labelY - lastLabelY < 12 || labelY < plotTop + 10) labelY = y + 12;
+    lastLabelY = labelY;
+    svg.push(
+      el(
+        "text",
+        {
+          class: "threshold-label",
+          x: `${plotRight - 4}`,
+          y: f(labelY),
+          "text-anchor": "end",
+          style: `fill: ${look.thresholdColor}`,
+        },
+        [words],
       ),
     );
   }
   const legend: ChartNode[] = [];
-  series.forEach((s, i) => {
-    const style = seriesStyle(i);
-    const name = groupName(s.group);
+  const swatch = (shape: ChartNode) =>
+    el("svg", { class: "swatch", width: "36", height: "10", viewBox: "0 0 36 10", "aria-hidden": "true" }, [
+      shape,
+    ]);
+  const legendItem = (attrs: Record<string, string>, shape: ChartNode, name: string, look: string) =>
+    el("li", attrs, [
+      // The swatch repeats the drawing's look; the words after it say the same for whoever cannot see it.
+      swatch(shape),
+      el("span", { class: "legend-name" }, [name]),
+      el("span", { class: "legend-look" }, [` (${look})`]),
+    ]);
+  lines.forEach(({ side, series: s, style }, i) => {
+    const name = lineName(side, s.group);
     const segments = segmentsOf(s.points);
     const noData = s.points.filter((p) => p.v === null).length;
     const lineAttrs = (extra: Record<string, string>) => ({
@@ -369,48 +572,102 @@ export function runChart(spec: RunChartSpec): ChartNode {
           "data-group": JSON.stringify(s.group),
           "data-segments": `${segments.length}`,
           "data-no-data": `${noData}`,
+          ...sideAttrs(side),
         },
         pieces,
       ),
     );
     legend.push(
-      el("li", { "data-series": `${id}-s${i}` }, [
-        // The swatch repeats the line's look; the words after it say the same for whoever cannot see it.
-        el(
-          "svg",
-          { class: "swatch", width: "36", height: "10", viewBox: "0 0 36 10", "aria-hidden": "true" },
-          [el("line", lineAttrs({ x1: "0", y1: "5", x2: "36", y2: "5" }))],
-        ),
-        el("span", { class: "legend-name" }, [name]),
-        el("span", { class: "legend-look" }, [
-          ` (${style.dashName} ${style.colorName} line${noData ? `, broken at ${plural(noData, "run")} without data` : ""})`,
-        ]),
-      ]),
-    );
-  });
-  for (const a of marks) {
-    const x = scale.x(a.timeMs);
-    const open = a.action === "Open";
-    const tip = open
-      ? `${f(x)},${plotTop + 10} ${f(x - 5)},${plotTop} ${f(x + 5)},${plotTop}`
-      : `${f(x)},${plotTop} ${f(x - 5)},${plotTop + 10} ${f(x + 5)},${plotTop + 10}`;
-    svg.push(
-      el(
-        "g",
-        {
-          class: `notification ${open ? "open" : "closed"}`,
-          "data-action": a.action,
-          "data-time-ms": `${a.timeMs}`,
-          "data-x": f(x),
-          "data-notifiers": a.notifiers.join(","),
-        },
-        [
-          el("title", {}, [a.words]),
-          el("line", { x1: f(x), y1: `${plotTop}`, x2: f(x), y2: `${plotBottom}` }),
-          el("polygon", { points: tip }),
-        ],
+      legendItem(
+        { "data-series": `${id}-s${i}` },
+        el("line", lineAttrs({ x1: "0", y1: "5", x2: "36", y2: "5" })),
+        name,
+        `${style.dashName} ${style.colorName} line${noData ? `, broken at ${plural(noData, "run")} without data` : ""}`,
       ),
     );
+  });
+  sides.forEach((side, s) => {
+    const look = sideLook(s);
+    for (const a of side.marks) {
+      const x = scale.x(a.timeMs);
+      const open = a.action === "Open";
+      // The triangle's flat side on the plot's edge, its point towards the plot when the alert opens.
+      const [edge, inward] = look.markAt === "top" ? [plotTop, plotTop + 10] : [plotBottom, plotBottom - 10];
+      const [tipY, baseY] = open ? [inward, edge] : [edge, inward];
+      const tip = `${f(x)},${tipY} ${f(x - 5)},${baseY} ${f(x + 5)},${baseY}`;
+      svg.push(
+        el(
+          "g",
+          {
+            class: `notification ${open ? "open" : "closed"}`,
+            "data-action": a.action,
+            "data-time-ms": `${a.timeMs}`,
+            "data-x": f(x),
+            "data-notifiers": a.notifiers.join(","),
+            ...sideAttrs(side),
+          },
+          [
+            el("title", {}, [side.name === undefined ? a.words : `${side.name}: ${a.words}`]),
+            el("line", {
+              x1: f(x),
+              y1: `${plotTop}`,
+              x2: f(x),
+              y2: `${plotBottom}`,
+              ...(compared && look.markDash ? { "stroke-dasharray": look.markDash } : {}),
+            }),
+            el("polygon", { points: tip }),
+          ],
+        ),
+      );
+    }
+  });
+  if (compared) {
+    for (const [threshold, sideIndexes] of thresholds) {
+      const look = sideLook(sideIndexes[0]);
+      legend.push(
+        legendItem(
+          { "data-threshold": `${threshold}` },
+          el("line", {
+            x1: "0",
+            y1: "5",
+            x2: "36",
+            y2: "5",
+            stroke: look.thresholdColor,
+            "stroke-dasharray": look.thresholdDash,
+          }),
+          `${thresholdName(sideIndexes)} threshold ${formatValue(threshold)}`,
+          look.thresholdName,
+        ),
+      );
+    }
+    sides.forEach((side, s) => {
+      const look = sideLook(s);
+      legend.push(
+        legendItem(
+          { "data-periods": side.name! },
+          el("rect", {
+            width: "36",
+            height: "10",
+            ...(look.hatch ? { fill: `url(#${hatchId(s)})` } : { fill: "#cf222e", "fill-opacity": "0.16" }),
+          }),
+          `${side.name} alert open`,
+          `${look.periodName}; ${plural(side.periods.length, "period")}`,
+        ),
+        legendItem(
+          { "data-marks": side.name! },
+          el("line", {
+            x1: "18",
+            y1: "0",
+            x2: "18",
+            y2: "10",
+            stroke: "#cf222e",
+            ...(look.markDash ? { "stroke-dasharray": look.markDash } : {}),
+          }),
+          `${side.name} notifications`,
+          `${look.markName}; ${plural(side.marks.length, "notification")}`,
+        ),
+      );
+    });
   }
   const chart = el(
     "svg",
@@ -431,7 +688,9 @@ export function runChart(spec: RunChartSpec): ChartNode {
   );
   const caption = legend.length
     ? el("figcaption", {}, [
-        el("span", { class: "legend-heading", id: `${id}-legend-heading` }, ["Lines: "]),
+        el("span", { class: "legend-heading", id: `${id}-legend-heading` }, [
+          compared ? "Legend: " : "Lines: ",
+        ]),
         el("ul", { class: "legend", id: `${id}-legend`, "aria-labelledby": `${id}-legend-heading` }, legend),
       ])
     : el("figcaption", {}, ["No values yet."]);
@@ -482,6 +741,7 @@ export const CHART_CSS = `
 .chart .axis line { stroke: #8c959f; stroke-width: 1; }
 .chart .alert-period { fill: #cf222e; fill-opacity: 0.16; }
 .chart .threshold { stroke: #cf222e; stroke-width: 1.5; stroke-dasharray: 6 4; }
+.chart .threshold-label { font-weight: 600; paint-order: stroke; stroke: #fff; stroke-width: 3px; }
 .chart polyline { stroke-width: 1.75; }
 .chart .notification line { stroke-width: 1.5; }
 .chart .notification.open line, .chart .notification.open polygon { stroke: #cf222e; fill: #cf222e; }

@@ -2,6 +2,8 @@
  * The backtest's HTML report (`--report`) in a real browser (headless Chromium over the DevTools protocol, as the
  * alert-test report is tested): after layout, each monitor's chart shades its alert periods where the JSON's
  * alerts put them on the axis, marks each notification at its time, and the page loads nothing and runs nothing.
+ * Against a base (`--base`), each monitor's one chart shows both sides: both thresholds drawn and labelled, the
+ * base's alert periods hatched where its alerts were, and the legend naming every line, threshold and shading.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -18,6 +20,7 @@ const at = (minutes: number, seconds = 0) => new Date(T0 + minutes * 60_000 + se
 const em = useEmulator({ clock: "manual", now: at(120), datasets: ["web"] });
 let dir: string;
 let json: BacktestReport;
+let diffJson: BacktestReport;
 let browser: Browser | undefined;
 const requests: string[] = [];
 let shown: {
@@ -36,6 +39,25 @@ let shown: {
     periods: { left: number; right: number; fromMs: number; toMs: number; group: string }[];
     notifications: { x: number; timeMs: number; action: string }[];
   }[];
+};
+/** What the report against a base shows, read after layout. */
+let overlay: {
+  charts: number;
+  scripts: number;
+  svg: {
+    left: number;
+    width: number;
+    startMs: number;
+    endMs: number;
+    plotX: number;
+    plotWidth: number;
+    viewWidth: number;
+  };
+  thresholds: { value: number; sides: string; y: number; dash: string }[];
+  labels: { text: string; width: number; y: number }[];
+  periods: { side: string; fill: string; left: number; right: number; fromMs: number; toMs: number }[];
+  legend: string[];
+  described: string;
 };
 
 beforeAll(async () => {
@@ -67,19 +89,40 @@ monitors:
 expect: []
 `,
   );
+  // The base: the same monitor paging on any error.
+  writeFileSync(
+    join(dir, "base.test.yaml"),
+    readFileSync(join(dir, "m.test.yaml"), "utf8").replace("threshold: 3", "threshold: 1"),
+  );
   const client = new ObservabilityClient({ url: em.current.url, token: em.current.token });
   const report = join(dir, "report.html");
+  const diffPage = join(dir, "diff.html");
   let text = "";
+  let diffText = "";
   try {
     await runBacktest(
       join(dir, "m.test.yaml"),
       { monitor: [], from: at(0), to: at(30), maxEvents: 1000, format: "json", report } as never,
       { client, out: (t) => (text += t), nowMs: T0 + 120 * 60_000 },
     );
+    await runBacktest(
+      join(dir, "m.test.yaml"),
+      {
+        monitor: [],
+        from: at(0),
+        to: at(30),
+        maxEvents: 1000,
+        format: "json",
+        report: diffPage,
+        base: join(dir, "base.test.yaml"),
+      } as never,
+      { client, out: (t) => (diffText += t), nowMs: T0 + 120 * 60_000 },
+    );
   } finally {
     await client.close();
   }
   json = JSON.parse(text) as BacktestReport;
+  diffJson = JSON.parse(diffText) as BacktestReport;
   expect(readFileSync(report, "utf8")).toContain("<!doctype html>");
 
   browser = await Browser.launch(executable);
@@ -110,6 +153,31 @@ expect: []
       };
     }),
   }))()`);
+
+  const diffLoaded = browser.waitFor("Page.loadEventFired");
+  await browser.send("Page.navigate", { url: pathToFileURL(diffPage).href });
+  await diffLoaded;
+  overlay = await browser.evaluate(`(() => {
+    const svg = document.querySelector("section.monitor svg.chart");
+    const r = svg.getBoundingClientRect();
+    return {
+      charts: document.querySelectorAll("section.monitor svg.chart").length,
+      scripts: document.scripts.length,
+      svg: { left: r.left, width: r.width, startMs: +svg.dataset.startMs, endMs: +svg.dataset.endMs, plotX: +svg.dataset.plotX, plotWidth: +svg.dataset.plotWidth, viewWidth: svg.viewBox.baseVal.width },
+      thresholds: [...svg.querySelectorAll("line.threshold")].map((l) => ({
+        value: +l.dataset.value, sides: l.dataset.sides, y: l.getBoundingClientRect().top, dash: getComputedStyle(l).strokeDasharray,
+      })),
+      labels: [...svg.querySelectorAll("text.threshold-label")].map((t) => ({
+        text: t.textContent, width: t.getBoundingClientRect().width, y: t.getBoundingClientRect().top,
+      })),
+      periods: [...svg.querySelectorAll("rect.alert-period")].map((rect) => {
+        const b = rect.getBoundingClientRect();
+        return { side: rect.dataset.side, fill: getComputedStyle(rect).fill, left: b.left, right: b.right, fromMs: +rect.dataset.fromMs, toMs: +rect.dataset.toMs };
+      }),
+      legend: [...document.getElementById(svg.getAttribute("aria-describedby")).querySelectorAll("li")].map((li) => li.textContent),
+      described: svg.getAttribute("aria-describedby"),
+    };
+  })()`);
 }, 60_000);
 
 afterAll(async () => {
@@ -168,5 +236,66 @@ describe("the backtest's report in a browser", () => {
     }
     expect(shown.scripts).toBe(0);
     expect(requests.filter((u) => !u.startsWith("file:"))).toEqual([]);
+  });
+});
+
+describe("the backtest's report against a base, in a browser", () => {
+  it("draws base and head on one chart, both thresholds drawn, labelled and told apart", () => {
+    expect(overlay.charts).toBe(1);
+    expect(overlay.scripts).toBe(0);
+    const t = [...overlay.thresholds].sort((a, b) => a.value - b.value);
+    expect(t.map((x) => [x.value, x.sides])).toEqual([
+      [1, "base"],
+      [3, "head"],
+    ]);
+    // The higher threshold sits higher on the page, and the two lines' dash patterns differ.
+    expect(t[1].y).toBeLessThan(t[0].y);
+    expect(t[0].dash).not.toBe(t[1].dash);
+    expect(overlay.labels.map((l) => l.text).sort()).toEqual(["base threshold 1", "head threshold 3"]);
+    for (const l of overlay.labels) expect(l.width).toBeGreaterThan(0);
+  });
+
+  it("shades the base's alert periods apart from the head's, each where its side's alerts were", () => {
+    const m = diffJson.monitors[0];
+    const { svg } = overlay;
+    const scale = svg.width / svg.viewWidth;
+    const xOf = (t: number) =>
+      svg.left + (svg.plotX + ((t - svg.startMs) / (svg.endMs - svg.startMs)) * svg.plotWidth) * scale;
+    for (const side of ["head", "base"] as const) {
+      const periods = overlay.periods.filter((p) => p.side === side);
+      expect(periods.map((p) => [p.fromMs, p.toMs])).toEqual(
+        m[side]!.alerts.map((a) => [Date.parse(a.open), Date.parse(a.close!)]),
+      );
+      expect(periods.length).toBeGreaterThan(0);
+      for (const p of periods) {
+        expect(Math.abs(p.left - xOf(p.fromMs))).toBeLessThan(1.5);
+        expect(Math.abs(p.right - xOf(p.toMs))).toBeLessThan(1.5);
+      }
+    }
+    // The base's periods take the hatching pattern; the head's keep the usual flat shading.
+    expect(overlay.periods.filter((p) => p.side === "base").every((p) => p.fill.startsWith("url("))).toBe(
+      true,
+    );
+    expect(overlay.periods.filter((p) => p.side === "head").every((p) => p.fill.startsWith("rgb("))).toBe(
+      true,
+    );
+  });
+
+  it("names every line, both thresholds and both shadings in the chart's legend", () => {
+    expect(overlay.described).toBeTruthy();
+    const named = (start: string) => overlay.legend.some((item) => item.startsWith(start));
+    // Only /pay has errors, so one line a side.
+    expect(overlay.legend).toHaveLength(2 + 2 + 2 + 2);
+    for (const name of [
+      "head route=/pay",
+      "base route=/pay",
+      "head threshold 3",
+      "base threshold 1",
+      "head alert open",
+      "base alert open",
+      "head notifications",
+      "base notifications",
+    ])
+      expect(named(name)).toBe(true);
   });
 });
