@@ -3,11 +3,14 @@
  * compile first (`npx tsc -p tsconfig.json` writes dist/ without cleaning it, or `npm run build`):
  *   node_modules/.bin/node --expose-gc bench/backtest.mts [--events N] [--days D] [--monitors M] [--event-path-events N]
  *
- * An emulator holds `--events` (default 5,000,000) events spread over `--days` (default 30) days. Then:
+ * An emulator in its own process (`observability emulator`, as a backtest meets the service) holds `--events`
+ * (default 5,000,000) events spread over `--days` (default 30) days. Then:
  * - service: `--monitors` (default 20) decomposable threshold monitors at a 1-minute interval over the whole period
- *   (counts, sums, maxima and averages, some grouped by service, some binned), each evaluated from its query
- *   rewritten to fine bins; prints the requests sent and the wall time. Target: a handful of requests per monitor,
- *   under 10 s in all.
+ *   (counts, sums, maxima and averages, some grouped by service, some binned; no two queries alike), each
+ *   evaluated from its query rewritten to fine bins; prints the requests sent and the wall time. Target: a handful
+ *   of requests per monitor, under 10 s in all.
+ * - diff: the same monitors as head, and as base with every threshold halved, sharing answers as the command's
+ *   `--base` does: the base's equal queries send nothing more.
  * - events: one of those monitors (m2, which reads every event) forced onto the event path over a span holding `--event-path-events` (default
  *   1,000,000) events; prints the requests, the rows fetched, the wall time and the heap before and after (after
  *   a garbage collection with --expose-gc). Target: under 60 s with flat memory.
@@ -15,8 +18,10 @@
  */
 import { backtest } from "../dist/cli/backtest/run.js";
 import { parseMonitor } from "../dist/emulator/alerting/monitor.js";
-import { startEmulator } from "../dist/emulator/index.js";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { ObservabilityClient } from "../dist/provider/client/index.js";
+import { spawnEmulator } from "./client-harness.ts";
 
 const arg = (name: string, fallback: number): number => {
   const at = process.argv.indexOf(name);
@@ -36,12 +41,18 @@ const heapMiB = () => {
   return (process.memoryUsage().heapUsed / 2 ** 20).toFixed(1);
 };
 
-const em = await startEmulator({
-  port: 0,
-  clock: "manual",
-  now: new Date(END + MINUTE).toISOString(),
-  datasets: ["web"],
-});
+// The emulator in its own process, as `observability emulator` serves it to a backtest run from another.
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const em = await spawnEmulator(root, [
+  "--clock",
+  "manual",
+  "--now",
+  new Date(END + MINUTE).toISOString(),
+  "--dataset",
+  "web",
+  "--query-timeout",
+  "600000",
+]);
 const client = new ObservabilityClient({ url: em.url, token: em.token });
 try {
   const t0 = performance.now();
@@ -67,28 +78,32 @@ try {
     `${EVENTS.toLocaleString("en-US")} events over ${DAYS} days ingested in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
   );
 
-  const queries = [
-    "['web'] | where status >= 500 | summarize count() by bin(_time, 1m)",
-    "['web'] | where status >= 500 | summarize errors = count() by service",
-    "['web'] | summarize max(ms)",
-    "['web'] | summarize avg(ms) by service",
-    "['web'] | summarize countif(status >= 500), sum(ms) by bin(_time, 5m)",
+  // Five shapes; each monitor's own `where ms >= i` makes every query different, so no two monitors share an
+  // answer and each costs the service its own scan of the whole period.
+  const shapes = [
+    "where status >= 500 | summarize count() by bin(_time, 1m)",
+    "where status >= 500 | summarize errors = count() by service",
+    "summarize max(ms)",
+    "summarize avg(ms) by service",
+    "summarize countif(status >= 500), sum(ms) by bin(_time, 5m)",
   ];
-  const monitors = Array.from({ length: MONITORS }, (_, i) => ({
-    key: `m${i}`,
-    notifiers: ["pager"],
-    monitor: parseMonitor({
-      id: `m${i}`,
-      name: `monitor ${i}`,
-      type: "Threshold",
-      aplQuery: queries[i % queries.length],
-      operator: "Above",
-      threshold: [40, 30, 190, 120, 60][i % queries.length],
-      intervalMinutes: 1,
-      rangeMinutes: [1, 5, 10][i % 3],
-      notifyByGroup: i % 2 === 0,
-    }),
-  }));
+  const monitorsWith = (thresholdScale: number) =>
+    Array.from({ length: MONITORS }, (_, i) => ({
+      key: `m${i}`,
+      notifiers: ["pager"],
+      monitor: parseMonitor({
+        id: `m${i}`,
+        name: `monitor ${i}`,
+        type: "Threshold",
+        aplQuery: `['web'] | where ms >= ${i} | ${shapes[i % shapes.length]}`,
+        operator: "Above",
+        threshold: [40, 30, 190, 120, 60][i % shapes.length] * thresholdScale,
+        intervalMinutes: 1,
+        rangeMinutes: [1, 5, 10][i % 3],
+        notifyByGroup: i % 2 === 0,
+      }),
+    }));
+  const monitors = monitorsWith(1);
   const period = { fromMs: T0, toMs: END };
 
   const t1 = performance.now();
@@ -98,6 +113,16 @@ try {
   const runs = service.reduce((n, r) => n + r.runs.length, 0);
   const failed = service.filter((r) => r.path !== "service" || r.error);
   if (failed.length > 0) throw new Error(`not on the service path: ${failed.map((r) => r.key).join(", ")}`);
+
+  // A diff whose base differs in thresholds alone: the base's monitors send the head's queries over the same
+  // span, so their answers are shared and the base costs the service nothing more.
+  const answers = new Map();
+  const t3 = performance.now();
+  const diffHead = await backtest(client, monitors, period, { answers });
+  const diffBase = await backtest(client, monitorsWith(0.5), period, { answers });
+  const diffSeconds = (performance.now() - t3) / 1000;
+  const diffRequests = [...diffHead, ...diffBase].reduce((n, r) => n + r.requests, 0);
+  const diffRuns = [...diffHead, ...diffBase].reduce((n, r) => n + r.runs.length, 0);
 
   // The event path over a span holding about EVENT_PATH_EVENTS events, for a monitor that reads them all.
   const span = Math.min(END - T0, Math.floor(EVENT_PATH_EVENTS * step));
@@ -116,6 +141,9 @@ try {
   console.log("path     monitors  period   runs       requests  rows fetched  wall      heap before/after");
   console.log(
     `service  ${String(MONITORS).padEnd(8)}  ${`${DAYS}d`.padEnd(7)}  ${String(runs).padEnd(9)}  ${String(requests).padEnd(8)}  ${String(service.reduce((n, r) => n + r.rows, 0)).padEnd(12)}  ${serviceSeconds.toFixed(1)} s`,
+  );
+  console.log(
+    `diff     ${String(2 * MONITORS).padEnd(8)}  ${`${DAYS}d`.padEnd(7)}  ${String(diffRuns).padEnd(9)}  ${String(diffRequests).padEnd(8)}  ${"".padEnd(12)}  ${diffSeconds.toFixed(1)} s   (base: every threshold halved)`,
   );
   console.log(
     `events   1         ${`${(span / 86_400_000).toFixed(1)}d`.padEnd(7)}  ${String(local.runs.length).padEnd(9)}  ${String(local.requests).padEnd(8)}  ${String(local.rows).padEnd(12)}  ${eventSeconds.toFixed(1)} s    ${heapBefore} / ${heapAfter} MiB`,

@@ -177,8 +177,6 @@ export function rewrite(d: Decomposition, grain: bigint, limit: number): string 
 export interface FineRow {
   binNs: bigint;
   row: Record<string, unknown>;
-  /** Its plain `by` columns' values as one key, made by the first {@link rebuild} that reads it. */
-  plainKey?: string;
 }
 
 /** Combines two partials of one kind. */
@@ -190,98 +188,145 @@ function combine(kind: "sum" | "min" | "max", a: unknown, b: unknown): unknown {
   return (kind === "min" ? c < 0 : c > 0) ? b : a;
 }
 
+/** A fine row read once for every run that reads it: which group of the monitor's result it falls in. */
+interface PreparedRow {
+  binNs: bigint;
+  /** Its group's key: the monitor's time bin (when it bins) and its plain `by` values. */
+  key: string;
+  /** Its group's `by` values, in order: for sorting (a time bin as its bin number) and as output. */
+  sortKeys: unknown[];
+  outKeys: unknown[];
+  /** Its partials, as the aggregations read them (`[aggregation][partial]`). */
+  parts: unknown[][];
+  matched: number;
+}
+
 /**
- * The monitor's result over `[startNs, endNs)`, rebuilt from the fine bins (sorted by `binNs`, as the service
- * answered them): groups ordered by their keys, as the engine's summarize answers them;
- * an ungrouped summarize over nothing answers its one row of zeros (and nulls for min, max and avg).
+ * Rebuilds the monitor's result over any window from the fine bins (sorted by `binNs`, as the service answered
+ * them). Each fine row is read once here, and each run then only combines the rows of its window: a month of
+ * one-minute runs rebuilds 43,200 windows.
  */
-export function rebuild(
-  d: Decomposition,
-  fine: readonly FineRow[],
-  startNs: bigint,
-  endNs: bigint,
-): JudgeTable {
-  interface Group {
-    keys: Record<string, unknown>;
-    parts: unknown[][];
-  }
-  const groups = new Map<string, Group>();
-  let matched = 0;
-  let lo = 0;
-  let hi = fine.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (fine[mid].binNs < startNs) lo = mid + 1;
-    else hi = mid;
-  }
-  const timeBin = d.by.find((b) => b.binNs !== undefined)?.binNs;
-  for (let i = lo; i < fine.length && fine[i].binNs < endNs; i++) {
-    const f = fine[i];
-    const { binNs, row } = f;
-    // Each run reads a fine row again: its plain columns' key is made once, and the time bin's from its number.
-    f.plainKey ??= JSON.stringify(d.by.map((b) => (b.binNs === undefined ? (row[b.name] ?? null) : 0)));
-    let q = 0n;
-    if (timeBin !== undefined) {
-      q = binNs / timeBin;
-      if (binNs < 0n && binNs % timeBin !== 0n) q -= 1n;
-    }
-    const key = `${q}\u0000${f.plainKey}`;
-    let g = groups.get(key);
-    if (!g) {
-      const keys: Record<string, unknown> = {};
-      for (const b of d.by)
-        keys[b.name] = b.binNs === undefined ? (row[b.name] ?? null) : new DateTime(q * b.binNs);
-      groups.set(key, (g = { keys, parts: d.aggs.map((a) => a.partials.map(() => undefined)) }));
-    }
-    matched += Number(row[COUNT_COLUMN] ?? 0);
-    d.aggs.forEach((a, j) => {
-      a.partials.forEach((p, k) => {
-        g.parts[j][k] = combine(a.kind === "avg" ? "sum" : a.kind, g.parts[j][k], row[p]);
-      });
-    });
-  }
-  if (groups.size === 0 && d.by.length === 0) {
-    groups.set("[]", { keys: {}, parts: d.aggs.map((a) => a.partials.map(() => undefined)) });
-  }
-  // The engine answers a summarize's groups ordered by their keys, nulls first (emulator/query/engine.ts).
-  const ordered = [...groups.values()].sort((x, y) => {
-    for (const b of d.by) {
-      const u = x.keys[b.name];
-      const v = y.keys[b.name];
-      const un = u === null || u === undefined;
-      const vn = v === null || v === undefined;
-      if (un || vn) {
-        if (un && vn) continue;
-        return un ? -1 : 1;
+export class Rebuilder {
+  private readonly rows: PreparedRow[];
+  private readonly columns: JudgeTable["columns"];
+  private readonly groupBy: string[];
+
+  constructor(
+    private readonly d: Decomposition,
+    fine: readonly FineRow[],
+  ) {
+    const timeBin = d.by.find((b) => b.binNs !== undefined)?.binNs;
+    // A time bin's text is made once per bin, not once per run that reads it.
+    const binTexts = new Map<bigint, string>();
+    this.rows = fine.map(({ binNs, row }) => {
+      let q = 0n;
+      if (timeBin !== undefined) {
+        q = binNs / timeBin;
+        if (binNs < 0n && binNs % timeBin !== 0n) q -= 1n;
       }
-      const c = sortCompare(u, v);
-      if (c !== 0) return c;
-    }
-    return 0;
-  });
-  const rows = ordered.map((g) => {
-    const row: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(g.keys)) row[k] = v instanceof DateTime ? v.toJSON() : v;
-    d.aggs.forEach((a, j) => {
-      const [x, n] = g.parts[j];
-      if (a.kind === "sum") row[a.name] = typeof x === "number" ? x : 0;
-      else if (a.kind === "avg") row[a.name] = typeof n === "number" && n > 0 ? (x as number) / n : null;
-      else row[a.name] = x ?? null;
+      const sortKeys: unknown[] = [];
+      const outKeys: unknown[] = [];
+      for (const b of d.by) {
+        if (b.binNs === undefined) {
+          const v = row[b.name] ?? null;
+          sortKeys.push(v);
+          outKeys.push(v);
+        } else {
+          let text = binTexts.get(q);
+          if (text === undefined) binTexts.set(q, (text = new DateTime(q * b.binNs).toJSON()));
+          sortKeys.push(new DateTime(q * b.binNs));
+          outKeys.push(text);
+        }
+      }
+      const plain = d.by.map((b) => (b.binNs === undefined ? (row[b.name] ?? null) : 0));
+      return {
+        binNs,
+        key: `${q}\u0000${JSON.stringify(plain)}`,
+        sortKeys,
+        outKeys,
+        parts: d.aggs.map((a) => a.partials.map((p) => row[p])),
+        matched: Number(row[COUNT_COLUMN] ?? 0),
+      };
     });
-    return row;
-  });
-  return {
-    columns: [
+    this.columns = [
       ...d.by.map((b) => ({
         name: b.name,
         type: b.binNs !== undefined ? "datetime" : "string",
         aggregated: false,
       })),
       ...d.aggs.map((a) => ({ name: a.name, type: "float", aggregated: true })),
-    ],
-    groupBy: d.by.map((b) => b.name),
-    summarized: true,
-    rows,
-    matched,
-  };
+    ];
+    this.groupBy = d.by.map((b) => b.name);
+  }
+
+  /**
+   * The monitor's result over `[startNs, endNs)`: groups ordered by their keys, as the engine's summarize answers
+   * them; an ungrouped summarize over nothing answers its one row of zeros (and nulls for min, max and avg).
+   */
+  window(startNs: bigint, endNs: bigint): JudgeTable {
+    const { d, rows: fine } = this;
+    interface Group {
+      first: PreparedRow;
+      parts: unknown[][];
+    }
+    const groups = new Map<string, Group>();
+    let matched = 0;
+    let lo = 0;
+    let hi = fine.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (fine[mid].binNs < startNs) lo = mid + 1;
+      else hi = mid;
+    }
+    const aggs = d.aggs;
+    for (let i = lo; i < fine.length && fine[i].binNs < endNs; i++) {
+      const f = fine[i];
+      let g = groups.get(f.key);
+      if (!g) groups.set(f.key, (g = { first: f, parts: aggs.map((a) => a.partials.map(() => undefined)) }));
+      matched += f.matched;
+      for (let j = 0; j < aggs.length; j++) {
+        const kind = aggs[j].kind === "avg" ? "sum" : (aggs[j].kind as "sum" | "min" | "max");
+        const into = g.parts[j];
+        const from = f.parts[j];
+        for (let k = 0; k < into.length; k++) into[k] = combine(kind, into[k], from[k]);
+      }
+    }
+    const ordered = [...groups.values()];
+    if (ordered.length === 0 && d.by.length === 0) {
+      ordered.push({
+        first: { binNs: 0n, key: "", sortKeys: [], outKeys: [], parts: [], matched: 0 },
+        parts: aggs.map((a) => a.partials.map(() => undefined)),
+      });
+    }
+    // The engine answers a summarize's groups ordered by their keys, nulls first (emulator/query/engine.ts).
+    if (ordered.length > 1) {
+      ordered.sort((x, y) => {
+        for (let k = 0; k < d.by.length; k++) {
+          const u = x.first.sortKeys[k];
+          const v = y.first.sortKeys[k];
+          const un = u === null || u === undefined;
+          const vn = v === null || v === undefined;
+          if (un || vn) {
+            if (un && vn) continue;
+            return un ? -1 : 1;
+          }
+          const c = sortCompare(u, v);
+          if (c !== 0) return c;
+        }
+        return 0;
+      });
+    }
+    const rows = ordered.map((g) => {
+      const row: Record<string, unknown> = {};
+      d.by.forEach((b, k) => (row[b.name] = g.first.outKeys[k]));
+      aggs.forEach((a, j) => {
+        const [x, n] = g.parts[j];
+        if (a.kind === "sum") row[a.name] = typeof x === "number" ? x : 0;
+        else if (a.kind === "avg") row[a.name] = typeof n === "number" && n > 0 ? (x as number) / n : null;
+        else row[a.name] = x ?? null;
+      });
+      return row;
+    });
+    return { columns: this.columns, groupBy: this.groupBy, summarized: true, rows, matched };
+  }
 }

@@ -35,6 +35,9 @@ export interface MonitorSummary {
   why?: string;
   requests: number;
   rows: number;
+  /** The monitor whose answer this one's runs were rebuilt from (the same query over the same span): the
+   * requests and rows are counted there, none here. */
+  reused?: string;
   runs: number;
   failedRuns: number;
   /** The first failed runs (at most 5) and why. */
@@ -122,6 +125,7 @@ export function summarize(b: MonitorBacktest, period: Period): MonitorSummary {
     ...(b.why !== undefined ? { why: b.why } : {}),
     requests: b.requests,
     rows: b.rows,
+    ...(b.reused !== undefined ? { reused: b.reused } : {}),
     runs: b.runs.length,
     failedRuns,
     failures,
@@ -232,7 +236,9 @@ const groupText = (g: Record<string, unknown>) =>
         .join(" ")}`;
 
 const pathText = (s: MonitorSummary) =>
-  `${s.path} path, ${s.requests} request${s.requests === 1 ? "" : "s"}, ${s.rows.toLocaleString("en-US")} rows` +
+  (s.reused !== undefined
+    ? `${s.path} path, the answer of ${s.reused}'s equal query`
+    : `${s.path} path, ${s.requests} request${s.requests === 1 ? "" : "s"}, ${s.rows.toLocaleString("en-US")} rows`) +
   (s.why ? ` (events: ${s.why})` : "");
 
 const notifierText = (m: Map<string, number>) =>

@@ -20,7 +20,16 @@ import { storeCatalog } from "../../emulator/catalog";
 import { queryTable } from "../../emulator/query/table";
 import { EventStore } from "../../emulator/store/events";
 import { formatNs, parseRfc3339Ns } from "../../emulator/time";
-import { BIN_COLUMN, decompose, grainNs, readsNow, rebuild, rewrite, type FineRow } from "./decompose";
+import {
+  BIN_COLUMN,
+  decompose,
+  grainNs,
+  readsNow,
+  Rebuilder,
+  rewrite,
+  type Decomposition,
+  type FineRow,
+} from "./decompose";
 
 /** A monitor to backtest, with the notifiers it names (by their keys in the stack or test file). */
 export interface BacktestMonitor {
@@ -61,6 +70,9 @@ export interface MonitorBacktest {
   runs: ReplayedRun[];
   /** A failure of the whole monitor (its dataset missing, no query rights): no runs then. */
   error?: string;
+  /** The monitor whose answer this one's runs were rebuilt from (the same query over the same span): its
+   * requests and rows are counted there, and none here. */
+  reused?: string;
 }
 
 /** A backtest that must not start (too many events): the message says how many and how to narrow it. */
@@ -77,6 +89,8 @@ export interface BacktestOptions {
   nowMs?: number;
   /** `events` takes the event path for every monitor (the property test compares the two paths with it). */
   paths?: "auto" | "events";
+  /** Answers to share with another backtest over the same period (a diff's base and head). */
+  answers?: AnswerCache;
   /** Events fetched so far of `total` (the event path's progress). */
   onProgress?: (fetched: number, total: number) => void;
 }
@@ -216,32 +230,60 @@ function tabularRows(result: {
   return rows;
 }
 
-/** The service-side path of one monitor (see the module's comment); undefined when its query is not decomposable. */
-async function servicePath(
-  client: ObservabilityClient,
+/** A monitor on the service-side path: its decomposition and the one query its runs are rebuilt from. */
+interface ServicePlan {
+  b: BacktestMonitor;
+  d: Decomposition;
+  grain: bigint;
+  /** The rewritten query, and the span `[startNs, endNs)` it is asked over. */
+  apl: string;
+  startNs: bigint;
+  endNs: bigint;
+  dataset: string;
+}
+
+/** The rewritten query's answer over the plan's span: its fine rows in time order, or why it failed. */
+interface FineAnswer {
+  fine: FineRow[];
+  requests: number;
+  rows: number;
+  error?: string;
+}
+
+/** Answers already asked for (or being asked), by their query and span: one request serves equal monitors. */
+export type AnswerCache = Map<string, { by: string; answer: Promise<FineAnswer> }>;
+
+/** The service-side plan of a monitor, the reason it takes the event path, or its empty result when the period
+ * holds none of its runs. */
+function planService(
   b: BacktestMonitor,
   period: Period,
   limit: number,
-): Promise<MonitorBacktest | { path?: undefined; why: string }> {
+): ServicePlan | MonitorBacktest | { path?: undefined; why: string } {
   const m = b.monitor;
   if (m.type !== "Threshold") return { why: `a ${m.type} monitor is judged on its events` };
   const d = decompose(m.aplQuery);
   if ("reason" in d) return { why: d.reason };
-  const out: MonitorBacktest = { ...b, path: "service", requests: 0, rows: 0, runs: [] };
   const span = runSpan(m, period);
-  if (!span) return out;
+  if (!span) return { ...b, path: "service", requests: 0, rows: 0, runs: [] };
   const grain = grainNs(m, d);
   const { startNs, endNs } = runQueriesSpan(m, span);
-  const apl = rewrite(d, grain, limit);
-  const fine: FineRow[] = [];
   const dataset = parseApl(m.aplQuery).dataset;
-  // Whole grains per request: at first as many as one answer holds with one group. An answer that comes back full
-  // may have been cut, so its span is asked again, halved; after each answer the next span is sized from the rows
-  // a grain held so far, to fill four fifths of an answer.
+  return { b, d, grain, apl: rewrite(d, grain, limit), startNs, endNs, dataset };
+}
+
+/**
+ * Sends a plan's rewritten query over its span. Whole grains per request: at first as many as one answer holds
+ * with one group. An answer that comes back full may have been cut, so its span is asked again, halved; after
+ * each answer the next span is sized from the rows a grain held so far, to fill four fifths of an answer.
+ */
+async function fetchFine(client: ObservabilityClient, plan: ServicePlan, limit: number): Promise<FineAnswer> {
+  const { grain, apl, endNs } = plan;
+  const out: FineAnswer = { fine: [], requests: 0, rows: 0 };
   const most = BigInt(limit);
   let chunk = grain * most;
   let grainsSeen = 0n;
-  let at = startNs;
+  let at = plan.startNs;
   while (at < endNs) {
     const to = at + chunk < endNs ? at + chunk : endNs;
     let result;
@@ -253,7 +295,7 @@ async function servicePath(
         format: "tabular",
       });
     } catch (err) {
-      return { ...out, error: serviceError(err, dataset) };
+      return { ...out, error: serviceError(err, plan.dataset) };
     }
     const rows = tabularRows(result);
     if (rows.length >= limit && chunk > grain) {
@@ -267,16 +309,47 @@ async function servicePath(
       if (binNs !== undefined) part.push({ binNs, row });
     }
     part.sort((x, y) => (x.binNs < y.binNs ? -1 : x.binNs > y.binNs ? 1 : 0));
-    for (const p of part) fine.push(p);
+    for (const p of part) out.fine.push(p);
     grainsSeen += (to - at + grain - 1n) / grain;
     const perGrain = Math.max(out.rows / Number(grainsSeen), 1);
     const grains = BigInt(Math.max(1, Math.floor((0.8 * limit) / perGrain)));
     chunk = grain * (grains < most ? grains : most);
     at = to;
   }
-  const { runs } = await replay(m, period.fromMs, period.toMs, async (w) => ({
+  return out;
+}
+
+/**
+ * The plan's answer: asked for now, or the one an equal plan (the same rewritten query over the same span, as a
+ * diff's unchanged monitor and a threshold-only change are) already asked for. The monitor that asked counts the
+ * requests and rows; the others name it in `reused`.
+ */
+function answerOf(client: ObservabilityClient, plan: ServicePlan, limit: number, cache: AnswerCache) {
+  const key = `${plan.startNs}\n${plan.endNs}\n${plan.apl}`;
+  const known = cache.get(key);
+  if (known) return { answer: known.answer, reused: known.by };
+  const answer = fetchFine(client, plan, limit);
+  // Asked ahead of its turn: a failure is read when its turn comes, not reported unhandled before it.
+  answer.catch(() => undefined);
+  cache.set(key, { by: plan.b.key, answer });
+  return { answer, reused: undefined };
+}
+
+/** Every run of a plan's monitor, each window rebuilt from the fine rows. */
+async function replayFine(plan: ServicePlan, answer: FineAnswer, period: Period, reused?: string) {
+  const out: MonitorBacktest = {
+    ...plan.b,
+    path: "service",
+    requests: reused ? 0 : answer.requests,
+    rows: reused ? 0 : answer.rows,
+    runs: [],
+    ...(reused ? { reused } : {}),
+  };
+  if (answer.error) return { ...out, error: answer.error };
+  const rebuilder = new Rebuilder(plan.d, answer.fine);
+  const { runs } = await replay(plan.b.monitor, period.fromMs, period.toMs, async (w) => ({
     ok: true,
-    table: rebuild(d, fine, w.startNs, w.endNs),
+    table: rebuilder.window(w.startNs, w.endNs),
   }));
   out.runs = runs;
   return out;
@@ -447,7 +520,10 @@ export async function backtest(
 ): Promise<MonitorBacktest[]> {
   const maxEvents = options.maxEvents ?? DEFAULT_MAX_EVENTS;
   await checkRetention(client, monitors, period, options.nowMs ?? Date.now());
+  const limit = options.resultRowLimit ?? RESULT_ROW_LIMIT;
+  const cache = options.answers ?? new Map();
   const results: (MonitorBacktest | undefined)[] = [];
+  const planned: { index: number; plan: ServicePlan }[] = [];
   const pending: {
     index: number;
     b: BacktestMonitor;
@@ -459,9 +535,14 @@ export async function backtest(
     const service =
       options.paths === "events"
         ? { why: "--paths events" as string, path: undefined }
-        : await servicePath(client, b, period, options.resultRowLimit ?? RESULT_ROW_LIMIT);
+        : planService(b, period, limit);
+    if ("d" in service) {
+      results.push(undefined);
+      planned.push({ index: results.length - 1, plan: service });
+      continue;
+    }
     if (service.path !== undefined) {
-      results.push(service as MonitorBacktest);
+      results.push(service);
       continue;
     }
     const why = service.why;
@@ -494,6 +575,15 @@ export async function backtest(
         };
       } else pending.push({ index, b, why: why, fetch, count });
     }
+  }
+  // The service works out the next monitor's answer while this one's runs are rebuilt and judged here: one
+  // answer ahead, so at most two monitors' fine rows are held at once.
+  let next = planned.length > 0 ? answerOf(client, planned[0].plan, limit, cache) : undefined;
+  for (const [i, { index, plan }] of planned.entries()) {
+    const asked = next!;
+    const answer = await asked.answer;
+    next = i + 1 < planned.length ? answerOf(client, planned[i + 1].plan, limit, cache) : undefined;
+    results[index] = await replayFine(plan, answer, period, asked.reused);
   }
   const total = pending.reduce((n, p) => n + p.count, 0);
   if (total > maxEvents) {

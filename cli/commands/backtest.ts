@@ -108,7 +108,13 @@ export async function runBacktest(
   let headRuns: MonitorBacktest[];
   let baseRuns: MonitorBacktest[] | undefined;
   try {
-    const options = { maxEvents: flags.maxEvents, onProgress: io.progress, nowMs: io.nowMs };
+    // One answer serves the base's and the head's equal queries: a diff's unchanged monitors cost one request.
+    const options = {
+      maxEvents: flags.maxEvents,
+      onProgress: io.progress,
+      nowMs: io.nowMs,
+      answers: new Map(),
+    };
     const picked =
       base && flags.monitor.length > 0 ? base.filter((b) => head.some((h) => h.key === b.key)) : base;
     headRuns = await backtest(client, head, period, options);

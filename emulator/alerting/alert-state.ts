@@ -54,6 +54,20 @@ export function readAlerts(record: MonitorAlertRecord | undefined): MonitorAlert
   return { alerts, sent: sent as number[] };
 }
 
+/**
+ * A copy of the state that judging may change while the original stays as it was. Only `recent` and `sent` are
+ * changed in place (by {@link step} and {@link takeMatchSend}); an entry's group arrays are replaced, never
+ * changed, so they are shared. Cheaper than a deep clone, which a month of one-minute runs felt.
+ */
+export function copyAlerts(state: MonitorAlerts): MonitorAlerts {
+  const alerts: Record<string, AlertEntry> = {};
+  for (const key in state.alerts) {
+    const e = state.alerts[key];
+    alerts[key] = { ...e, recent: e.recent.slice() };
+  }
+  return { alerts, sent: state.sent.slice() };
+}
+
 /** The state as saved: plain JSON. */
 export function alertsRecord(state: MonitorAlerts): MonitorAlertRecord {
   return { alerts: state.alerts, sent: state.sent };
@@ -84,7 +98,8 @@ export type Transition = "opened" | "stayed-open" | "closed" | "stayed-closed";
 export function step(entry: AlertEntry, crossed: boolean, rule: TriggerRule): Transition {
   entry.recent.push(crossed);
   if (entry.recent.length > rule.runs) entry.recent.splice(0, entry.recent.length - rule.runs);
-  const positives = entry.recent.filter(Boolean).length;
+  let positives = 0;
+  for (const r of entry.recent) if (r) positives++;
   const inAlert = positives >= rule.positives;
   if (inAlert === entry.open) return inAlert ? "stayed-open" : "stayed-closed";
   entry.open = inAlert;

@@ -99,7 +99,7 @@ export function readResult(table: ResultTable, columnName: string | undefined): 
   let numeric = 0;
   for (const row of table.rows) {
     const groupValues = groupColumns.map((name) => textOf(row[name]));
-    const key = JSON.stringify(groupValues);
+    const key = groupColumns.length === 0 ? "[]" : JSON.stringify(groupValues);
     let g = groups.get(key);
     if (!g) {
       g = {

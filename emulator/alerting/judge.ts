@@ -22,6 +22,7 @@ import { createHash } from "node:crypto";
 import type { HistoryEntry } from "../state";
 import { formatNs, parseRfc3339Ns } from "../time";
 import {
+  copyAlerts,
   step,
   takeMatchSend,
   triggerRule,
@@ -179,7 +180,7 @@ export function judge(
 ): Judged {
   const ctx: RunContext = {
     monitor,
-    alerts: structuredClone(prior),
+    alerts: copyAlerts(prior),
     runMs,
     window: runWindow(monitor, runMs),
   };

@@ -19,12 +19,13 @@ import type { RunnableMonitor } from "./monitor";
 /** One run made by {@link replay}. */
 export interface ReplayedRun {
   runMs: number;
-  /** The run's window (the first of its queries). */
-  window: QueryWindow;
   /** What the judge decided, without the alert state it left (the next run's input, not kept: a month of runs
    * would otherwise hold a month of states). */
   judged: Omit<Judged, "alerts">;
 }
+
+/** Frozen: a reader that added to a shared list would change every run holding it. */
+const NOTHING = Object.freeze([]) as unknown as never[];
 
 /** Answers one query of a run. */
 export type WindowQuery = (window: QueryWindow) => Promise<QueryOutcome>;
@@ -55,7 +56,11 @@ export async function replay(
     }
     const { alerts: after, ...judged } = judge(monitor, outcomes, alerts, runMs);
     alerts = after;
-    const run = { runMs, window: windows[0], judged };
+    // Most runs change nothing: their empty lists are one shared list, not a month of them.
+    if (judged.transitions.length === 0) judged.transitions = NOTHING;
+    if (judged.events.length === 0) judged.events = NOTHING;
+    if (judged.history.length === 0) judged.history = NOTHING;
+    const run = { runMs, judged };
     runs.push(run);
     options.onRun?.(run, i + 1, times.length);
   }

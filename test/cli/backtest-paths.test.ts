@@ -144,6 +144,48 @@ describe("the service-side path within the service's result limit", () => {
   });
 });
 
+describe("equal queries share one answer", () => {
+  it("a diff's base whose monitors differ from the head's in thresholds alone sends no request of its own", async () => {
+    const dataset = "shared";
+    expect((await api(em.current, "POST", "/v2/datasets", { name: dataset })).status).toBe(200);
+    const body = Array.from({ length: 200 }, (_, i) => ({
+      _time: new Date(T0 + i * 25_000).toISOString(),
+      host: ["a", "b"][i % 2],
+      v: (i * 7) % 60,
+    }));
+    expect((await api(em.current, "POST", `/v1/datasets/${dataset}/ingest`, body)).status).toBe(200);
+    const monitor = (key: string, threshold: number, rangeMinutes = 5) => ({
+      key,
+      notifiers: ["pager"],
+      monitor: parseMonitor({
+        id: key,
+        name: key,
+        type: "Threshold",
+        aplQuery: `['${dataset}'] | summarize max(v) by host`,
+        operator: "Above",
+        threshold,
+        rangeMinutes,
+        notifyByGroup: true,
+      }),
+    });
+    const answers = new Map();
+    // In the head, `wide` reads a longer range: another span, so its own request.
+    const head = await backtest(client, [monitor("m", 50), monitor("wide", 50, 10)], PERIOD, { answers });
+    const base = await backtest(client, [monitor("m", 30)], PERIOD, { answers });
+    const alone = await backtest(client, [monitor("m", 30)], PERIOD);
+    expect(head.map((r) => [r.requests > 0, r.reused])).toEqual([
+      [true, undefined],
+      [true, undefined],
+    ]);
+    expect(base[0]).toMatchObject({ path: "service", requests: 0, rows: 0, reused: "m" });
+    expect(alone[0].requests).toBeGreaterThan(0);
+    // Rebuilt from the shared answer, the base judges exactly as it does asking on its own, and differently from
+    // the head (its threshold is lower).
+    expect(runsOf(base[0])).toEqual(runsOf(alone[0]));
+    expect(runsOf(base[0])).not.toEqual(runsOf(head[0]));
+  });
+});
+
 describe("which queries the service-side path takes (decompose)", () => {
   it.each([
     ["['l'] | summarize percentile(v, 95)", "percentile() cannot be rebuilt from finer bins"],
