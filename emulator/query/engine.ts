@@ -250,19 +250,22 @@ function keyText(v: unknown): string {
 
 const NO_ARGS: unknown[] = [];
 
+type Acc = ReturnType<PlanAggregation["create"]>;
+
 /** One aggregation's per-row step: its arguments evaluated, handed to the group's accumulator. */
-function feeder(agg: PlanAggregation): (acc: ReturnType<PlanAggregation["create"]>, row: Row) => void {
+function feeder(agg: PlanAggregation): (acc: Acc, row: Row) => void {
   const g = agg.getters;
   switch (g.length) {
     case 0:
       return (acc) => acc.add(NO_ARGS);
     case 1: {
       const [a] = g;
-      return (acc, row) => acc.add([a(row)]);
+      // add1/add2 when the accumulator has them: no argument list per row.
+      return (acc, row) => (acc.add1 !== undefined ? acc.add1(a(row)) : acc.add([a(row)]));
     }
     case 2: {
       const [a, b] = g;
-      return (acc, row) => acc.add([a(row), b(row)]);
+      return (acc, row) => (acc.add2 !== undefined ? acc.add2(a(row), b(row)) : acc.add([a(row), b(row)]));
     }
     default:
       return (acc, row) => acc.add(g.map((x) => x(row)));
@@ -274,12 +277,29 @@ function leaves(aggs: PlanAggregation[]): PlanAggregation[] {
   return aggs.flatMap((a) => (a.parts ? a.parts : [a]));
 }
 
-async function summarize(
-  rows: Row[],
-  op: Extract<PlanOp, { op: "summarize" }>,
-  budget: QueryBudget,
-): Promise<{ rows: Row[]; columns: string[] }> {
-  type Acc = ReturnType<PlanAggregation["create"]>;
+const hasOwn = Object.prototype.hasOwnProperty;
+
+/** Whether a row's `_time` is its event's time (not one a project/extend put in its data). */
+const eventTime = (row: Row): boolean => row.timeNs !== undefined && !hasOwn.call(row.data, "_time");
+
+/** The number of the `width`-wide bin holding `ns` (floored, as bin() does for times before 1970). */
+function binNumber(ns: bigint, width: bigint): bigint {
+  let q = ns / width;
+  if (ns < 0n && ns % width !== 0n) q -= 1n;
+  return q;
+}
+
+/**
+ * A summarize's groups under construction: rows are fed one at a time, from an array or straight from the scan.
+ * With a `bin(_time, w)` key, the step remembers the last row's bin and its bounds: consecutive rows of a
+ * time-sorted input mostly share a bin, and then cost a comparison of times, no division and no datetime.
+ */
+interface Summarizer {
+  feed(row: Row): void;
+  finish(): Promise<{ rows: Row[]; columns: string[] }>;
+}
+
+function summarizer(op: Extract<PlanOp, { op: "summarize" }>, budget: QueryBudget): Summarizer {
   interface Group {
     keys: unknown[];
     accs: Acc[];
@@ -297,109 +317,262 @@ async function summarize(
   };
   const groups = new Map<string, Group>();
   const by = op.by.map((b) => b.get);
-  const add = (group: Group, row: Row) => {
-    for (let j = 0; j < nAggs; j++) feeds[j](group.accs[j], row);
+  const add =
+    nAggs === 1
+      ? (group: Group, row: Row) => feeds[0](group.accs[0], row)
+      : nAggs === 2
+        ? (group: Group, row: Row) => {
+            feeds[0](group.accs[0], row);
+            feeds[1](group.accs[1], row);
+          }
+        : (group: Group, row: Row) => {
+            for (let j = 0; j < nAggs; j++) feeds[j](group.accs[j], row);
+          };
+  /** The group of these keys, made on first sight; `k` is their text. */
+  const groupOf = (k: string, keys: unknown[]): Group => {
+    let group = groups.get(k);
+    if (!group) groups.set(k, (group = newGroup(keys)));
+    return group;
   };
+  /** The generic step: every key evaluated, the group found by the keys' text. */
+  const feedAny = (row: Row) => {
+    const keys = by.map((g) => g(row));
+    let k = "";
+    for (const v of keys) k += `${keyText(v)}\u0000`;
+    add(groupOf(k, keys), row);
+  };
+  let feed: (row: Row) => void;
+  const timeAt = op.by.findIndex((b) => b.timeBinNs !== undefined);
   if (by.length === 0) {
     const group = newGroup([]);
     groups.set("", group);
-    await budget.each(rows, (row) => add(group, row));
-  } else if (by.length === 1 && op.by[0].timeBinNs !== undefined) {
+    feed = (row) => add(group, row);
+  } else if (by.length === 1 && timeAt === 0) {
     // by bin(_time, w): events grouped by their bin's number, a bigint Map key (compared by value); the bin's
     // datetime is made once per group, not once per row. Rows whose _time was replaced take the generic path.
-    const width = op.by[0].timeBinNs;
+    const width = op.by[0].timeBinNs!;
     const [get] = by;
     const bins = new Map<bigint, Group>();
-    await budget.each(rows, (row) => {
-      const ns = row.timeNs;
-      if (ns === undefined || row.data._time !== undefined) {
-        const v = get(row);
-        const k = keyText(v);
-        let group = groups.get(k);
-        if (!group) groups.set(k, (group = newGroup([v])));
-        add(group, row);
-        return;
-      }
-      let q = ns / width;
-      if (ns < 0n && ns % width !== 0n) q -= 1n;
+    const binGroup = (q: bigint): Group => {
       let group = bins.get(q);
       if (!group) {
         const start = new DateTime(q * width);
-        const k = keyText(start);
-        group = groups.get(k);
-        if (!group) groups.set(k, (group = newGroup([start])));
+        group = groupOf(keyText(start), [start]);
         bins.set(q, group);
       }
-      add(group, row);
-    });
+      return group;
+    };
+    let lastLo = 0n;
+    let lastHi = 0n;
+    let lastStep: ((row: Row) => void) | undefined;
+    feed = (row) => {
+      const ns = row.timeNs;
+      if (ns === undefined || row.data._time !== undefined) {
+        const v = get(row);
+        add(groupOf(keyText(v), [v]), row);
+        return;
+      }
+      if (lastStep === undefined || ns < lastLo || ns >= lastHi) {
+        const q = binNumber(ns, width);
+        lastLo = q * width;
+        lastHi = lastLo + width;
+        // The group is made by the bin's first row.
+        let group: Group | undefined;
+        lastStep = (r) => add((group ??= binGroup(q)), r);
+      }
+      lastStep(row);
+    };
   } else if (by.length === 1) {
     // One group key: no key array per row, only the key's text.
     const [get] = by;
-    await budget.each(rows, (row) => {
+    feed = (row) => {
       const v = get(row);
-      const k = keyText(v);
-      let group = groups.get(k);
-      if (!group) groups.set(k, (group = newGroup([v])));
-      add(group, row);
-    });
-  } else {
-    await budget.each(rows, (row) => {
-      const keys = by.map((g) => g(row));
-      let k = "";
-      for (const v of keys) k += `${keyText(v)}\u0000`;
-      let group = groups.get(k);
-      if (!group) groups.set(k, (group = newGroup(keys)));
-      add(group, row);
-    });
-  }
-  const out: Row[] = [];
-  const spread = new Set<string>();
-  const taken = new Set([
-    ...op.by.map((b) => b.name),
-    ...op.aggs.flatMap((a) => a.outputs.filter((n) => n !== "*")),
-  ]);
-  for (const group of groups.values()) {
-    const data: Record<string, unknown> = {};
-    op.by.forEach((b, j) => (data[b.name] = group.keys[j] ?? null));
-    let leaf = 0;
-    for (const agg of op.aggs) {
-      if (agg.parts) {
-        const values = agg.parts.map(() => group.accs[leaf++].result()[0]);
-        data[agg.name] = agg.combine!(values) ?? null;
-        continue;
-      }
-      const cells = group.accs[leaf++].result();
-      agg.outputs.forEach((name, i) => {
-        const v = cells[i];
-        if (name === "*") {
-          // arg_max(x, *): the row's columns, spread into the output row.
-          if (v && typeof v === "object" && !Array.isArray(v)) {
-            for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
-              if (taken.has(k)) continue;
-              data[k] = x ?? null;
-              spread.add(k);
-            }
+      add(groupOf(keyText(v), [v]), row);
+    };
+  } else if (timeAt >= 0) {
+    // bin(_time, w) and other keys: per bin, a map from the other keys to their group. A lone other key that is a
+    // string, number or boolean is its own map key (a Map tells "1" from 1 as keyText does, and puts 0 with -0
+    // and NaN with NaN as keyText's text does); any other value goes by its text, in a map of its own.
+    const width = op.by[timeAt].timeBinNs!;
+    const rest = by.filter((_g, i) => i !== timeAt);
+    const single = rest.length === 1 ? rest[0] : undefined;
+    // A bin's step keeps its maps only while the bin is read: an input that comes back to a bin (not sorted by
+    // time) gets a new step, whose groups are found again by their text.
+    const slot = (q: bigint): ((row: Row) => void) => {
+      let step: (row: Row) => void;
+      const start = new DateTime(q * width);
+      const startText = keyText(start);
+      const plain = new Map<unknown, Group>();
+      const texts = new Map<string, Group>();
+      const found = (values: unknown[]): Group => {
+        const keys = values.slice(0, timeAt);
+        keys.push(start, ...values.slice(timeAt));
+        let k = "";
+        for (let i = 0; i < keys.length; i++) k += `${i === timeAt ? startText : keyText(keys[i])}\u0000`;
+        return groupOf(k, keys);
+      };
+      if (single) {
+        step = (row) => {
+          const v = single(row);
+          let group: Group | undefined;
+          const t = typeof v;
+          if (t === "string" || t === "number" || t === "boolean") {
+            group = plain.get(v);
+            if (!group) plain.set(v, (group = found([v])));
+          } else {
+            const k = keyText(v);
+            group = texts.get(k);
+            if (!group) texts.set(k, (group = found([v])));
           }
-        } else data[name] = v ?? null;
-      });
-    }
-    out.push({ data });
-    if (out.length % budget.rowsPerSlice === 0) await budget.checkpoint();
+          add(group, row);
+        };
+      } else {
+        step = (row) => {
+          const values = rest.map((g) => g(row));
+          let k = "";
+          for (const v of values) k += `${keyText(v)}\u0000`;
+          let group = texts.get(k);
+          if (!group) texts.set(k, (group = found(values)));
+          add(group, row);
+        };
+      }
+      return step;
+    };
+    // The bin of the last row fed: consecutive rows of a time-ordered input mostly share it.
+    let lastLo = 0n;
+    let lastHi = 0n;
+    let lastStep: ((row: Row) => void) | undefined;
+    feed = (row) => {
+      if (!eventTime(row)) return feedAny(row);
+      const ns = row.timeNs!;
+      if (lastStep === undefined || ns < lastLo || ns >= lastHi) {
+        const q = binNumber(ns, width);
+        lastLo = q * width;
+        lastHi = lastLo + width;
+        lastStep = slot(q);
+      }
+      lastStep(row);
+    };
+  } else {
+    feed = feedAny;
   }
-  const columns = [
-    ...op.by.map((b) => b.name),
-    ...op.aggs.flatMap((a) => a.outputs.flatMap((n) => (n === "*" ? [...spread] : [n]))),
-  ];
-  // Groups come out ordered by their keys so that pages are deterministic.
-  const sorted =
-    op.by.length === 0
-      ? out
-      : await sortRows(
-          out,
-          op.by.map((b) => ({ get: (r: Row) => r.data[b.name], desc: false })),
-          budget,
-        );
-  return { rows: sorted, columns };
+  const finish = async (): Promise<{ rows: Row[]; columns: string[] }> => {
+    const out: Row[] = [];
+    const spread = new Set<string>();
+    const taken = new Set([
+      ...op.by.map((b) => b.name),
+      ...op.aggs.flatMap((a) => a.outputs.filter((n) => n !== "*")),
+    ]);
+    for (const group of groups.values()) {
+      const data: Record<string, unknown> = {};
+      op.by.forEach((b, j) => (data[b.name] = group.keys[j] ?? null));
+      let leaf = 0;
+      for (const agg of op.aggs) {
+        if (agg.parts) {
+          const values = agg.parts.map(() => group.accs[leaf++].result()[0]);
+          data[agg.name] = agg.combine!(values) ?? null;
+          continue;
+        }
+        const cells = group.accs[leaf++].result();
+        agg.outputs.forEach((name, i) => {
+          const v = cells[i];
+          if (name === "*") {
+            // arg_max(x, *): the row's columns, spread into the output row.
+            if (v && typeof v === "object" && !Array.isArray(v)) {
+              for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
+                if (taken.has(k)) continue;
+                data[k] = x ?? null;
+                spread.add(k);
+              }
+            }
+          } else data[name] = v ?? null;
+        });
+      }
+      out.push({ data });
+      if (out.length % budget.rowsPerSlice === 0) await budget.checkpoint();
+    }
+    const columns = [
+      ...op.by.map((b) => b.name),
+      ...op.aggs.flatMap((a) => a.outputs.flatMap((n) => (n === "*" ? [...spread] : [n]))),
+    ];
+    // Groups come out ordered by their keys so that pages are deterministic.
+    const sorted =
+      op.by.length === 0
+        ? out
+        : await sortRows(
+            out,
+            op.by.map((b) => ({ get: (r: Row) => r.data[b.name], desc: false })),
+            budget,
+          );
+    return { rows: sorted, columns };
+  };
+  return { feed, finish };
+}
+
+async function summarize(
+  rows: Row[],
+  op: Extract<PlanOp, { op: "summarize" }>,
+  budget: QueryBudget,
+): Promise<{ rows: Row[]; columns: string[] }> {
+  const s = summarizer(op, budget);
+  const { feed } = s;
+  await budget.each(rows, (row) => feed(row));
+  return s.finish();
+}
+
+/** Rows a scan reads between two looks at the budget's clock and slices, at most. */
+const SCAN_CHUNK = 128;
+
+/**
+ * Runs the scan's rows straight into a summarize, in the order {@link drain} would give them, without collecting
+ * them first. Each row read is a unit of work and each row fed another (what the scan and the summarize would
+ * count apart), so slices, checkpoints and pauses come about as often as when the two ran one after the other.
+ */
+async function summarizeScan(
+  events: readonly StoredEvent[],
+  scan: Scan,
+  feed: (row: Row) => void,
+  budget: QueryBudget,
+): Promise<{ matched: number; examined: number }> {
+  const { lo, hi, stages, desc } = scan;
+  const preds = stages.every((st) => st.pred) ? stages.map((st) => st.pred!) : undefined;
+  const one = preds?.length === 1 ? preds[0] : undefined;
+  const step = desc ? -1 : 1;
+  const stop = desc ? lo - 1 : hi;
+  /** Feeds rows [from, to) (in the scan's direction) that pass the stages; answers how many. */
+  const run = (from: number, to: number): number => {
+    let fed = 0;
+    for (let i = from; i !== to; i += step) {
+      const ev = events[i];
+      let row: Row | undefined = ev;
+      if (one !== undefined) {
+        if (!one(ev)) continue;
+      } else if (preds !== undefined) {
+        if (!passes(preds, ev)) continue;
+      } else if ((row = through(stages, ev)) === undefined) continue;
+      feed(row);
+      fed++;
+    }
+    return fed;
+  };
+  let matched = 0;
+  let sliceWork = 0;
+  const chunk = Math.max(1, Math.min(SCAN_CHUNK, budget.rowsPerSlice));
+  let i = desc ? hi - 1 : lo;
+  while (i !== stop) {
+    const to = desc ? Math.max(i - chunk, stop) : Math.min(i + chunk, stop);
+    const fed = run(i, to);
+    const work = Math.abs(to - i) + fed;
+    i = to;
+    matched += fed;
+    sliceWork += work;
+    if (budget.overdue(work)) await budget.pause();
+    if (sliceWork >= budget.rowsPerSlice && i !== stop) {
+      sliceWork = 0;
+      await budget.checkpoint();
+    }
+  }
+  return { matched, examined: hi - lo };
 }
 
 /**
@@ -552,9 +725,20 @@ async function executeOn(
         break;
       }
       case "summarize": {
-        rows = await materialize();
-        matched ??= rows.length;
-        const out = await summarize(rows, op, budget);
+        let out: { rows: Row[]; columns: string[] };
+        if (scan) {
+          // Straight from the scan: the matching rows are never collected.
+          const s = summarizer(op, budget);
+          const read = await summarizeScan(events, scan, s.feed, budget);
+          result.rowsExamined += read.examined;
+          scan = undefined;
+          matched ??= read.matched;
+          out = await s.finish();
+        } else {
+          rows = await materialize();
+          matched ??= rows.length;
+          out = await summarize(rows, op, budget);
+        }
         rows = out.rows;
         result.columns = out.columns;
         result.summary = {

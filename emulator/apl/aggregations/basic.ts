@@ -1,8 +1,69 @@
 /** count, sum, avg, min, max, stdev, variance, rate, arg_max and arg_min. */
 import { Timespan, sortCompare } from "../values";
-import { AggregationArgumentError, type AggregationFunction } from "./contract";
+import { AggregationArgumentError, type Accumulator, type AggregationFunction } from "./contract";
 import { argNamePart, singleColumn, splitNamedArg, uniqueNames } from "./naming";
 import { NumericInput, isNullish, namedAfterFirstArg } from "./shared";
+
+// count, sum, min and max are the aggregations of summaries with many groups (one per bin and key): their
+// accumulators are classes, one small object per group, where closures would make a function object per method.
+
+class CountAccumulator implements Accumulator {
+  private n = 0;
+  add(args: unknown[]): void {
+    if (args.length === 0 || !isNullish(args[0])) this.n++;
+  }
+  add1(v: unknown): void {
+    if (!isNullish(v)) this.n++;
+  }
+  result(): unknown[] {
+    return [this.n];
+  }
+}
+
+class SumAccumulator implements Accumulator {
+  private readonly input = new NumericInput();
+  private total = 0;
+  /** Timespans add exactly, in bigint nanoseconds. */
+  private timespanTotal = 0n;
+  add(args: unknown[]): void {
+    this.add1(args[0]);
+  }
+  add1(v: unknown): void {
+    if (v instanceof Timespan) {
+      this.input.read(v);
+      this.timespanTotal += v.ns;
+      return;
+    }
+    const x = this.input.read(v);
+    if (x !== undefined) this.total += x;
+  }
+  result(): unknown[] {
+    if (this.input.timespans > 0 && this.input.numbers === 0) return [new Timespan(this.timespanTotal)];
+    return [this.total + Number(this.timespanTotal)];
+  }
+}
+
+class ExtremeAccumulator implements Accumulator {
+  private best: unknown = undefined;
+  /** 1 keeps the largest value, -1 the smallest. */
+  constructor(private readonly sign: number) {}
+  add(args: unknown[]): void {
+    this.add1(args[0]);
+  }
+  add1(v: unknown): void {
+    const best = this.best;
+    if (typeof v === "number" && typeof best === "number") {
+      // Two numbers (neither NaN: those are never kept) compare as sortCompare would, without its calls.
+      if (this.sign > 0 ? v > best : v < best) this.best = v;
+      return;
+    }
+    if (isNullish(v) || (typeof v === "number" && Number.isNaN(v))) return;
+    if (best === undefined || Math.sign(sortCompare(v, best)) === this.sign) this.best = v;
+  }
+  result(): unknown[] {
+    return [this.best ?? null];
+  }
+}
 
 /** count(): rows. count(x) (Kusto's form): rows where x is not null. */
 export function defineCount(fn: string): AggregationFunction {
@@ -10,15 +71,7 @@ export function defineCount(fn: string): AggregationFunction {
     minArgs: 0,
     maxArgs: 1,
     outputNames: (given, argTexts) => [given ?? `${fn}_${argTexts.length ? argNamePart(argTexts[0]) : ""}`],
-    create() {
-      let n = 0;
-      return {
-        add(args) {
-          if (args.length === 0 || !isNullish(args[0])) n++;
-        },
-        result: () => [n],
-      };
-    },
+    create: () => new CountAccumulator(),
   };
 }
 
@@ -28,27 +81,7 @@ export function defineSum(fn: string): AggregationFunction {
     minArgs: 1,
     maxArgs: 1,
     outputNames: namedAfterFirstArg(fn),
-    create() {
-      const input = new NumericInput();
-      let total = 0;
-      // Timespans add exactly, in bigint nanoseconds.
-      let timespanTotal = 0n;
-      return {
-        add([v]) {
-          if (v instanceof Timespan) {
-            input.read(v);
-            timespanTotal += v.ns;
-            return;
-          }
-          const x = input.read(v);
-          if (x !== undefined) total += x;
-        },
-        result() {
-          if (input.timespans > 0 && input.numbers === 0) return [new Timespan(timespanTotal)];
-          return [total + Number(timespanTotal)];
-        },
-      };
-    },
+    create: () => new SumAccumulator(),
   };
 }
 
@@ -62,13 +95,15 @@ export function defineAvg(fn: string): AggregationFunction {
       const input = new NumericInput();
       let total = 0;
       let n = 0;
+      const add1 = (v: unknown) => {
+        const x = input.read(v);
+        if (x === undefined) return;
+        total += x;
+        n++;
+      };
       return {
-        add([v]) {
-          const x = input.read(v);
-          if (x === undefined) return;
-          total += x;
-          n++;
-        },
+        add: ([v]) => add1(v),
+        add1,
         result: () => [n === 0 ? null : input.out(total / n)],
       };
     },
@@ -82,16 +117,7 @@ export function defineExtreme(fn: string, kind: "min" | "max"): AggregationFunct
     minArgs: 1,
     maxArgs: 1,
     outputNames: namedAfterFirstArg(fn),
-    create() {
-      let best: unknown = undefined;
-      return {
-        add([v]) {
-          if (isNullish(v) || (typeof v === "number" && Number.isNaN(v))) return;
-          if (best === undefined || Math.sign(sortCompare(v, best)) === sign) best = v;
-        },
-        result: () => [best ?? null],
-      };
-    },
+    create: () => new ExtremeAccumulator(sign),
   };
 }
 
@@ -111,15 +137,17 @@ export function defineSpread(fn: string, kind: "variance" | "stdev"): Aggregatio
       let n = 0;
       let mean = 0;
       let m2 = 0;
+      const add1 = (v: unknown) => {
+        const x = input.read(v);
+        if (x === undefined) return;
+        n++;
+        const delta = x - mean;
+        mean += delta / n;
+        m2 += delta * (x - mean);
+      };
       return {
-        add([v]) {
-          const x = input.read(v);
-          if (x === undefined) return;
-          n++;
-          const delta = x - mean;
-          mean += delta / n;
-          m2 += delta * (x - mean);
-        },
+        add: ([v]) => add1(v),
+        add1,
         result() {
           if (n === 0) return [null];
           const variance = n === 1 ? 0 : m2 / (n - 1);
@@ -147,11 +175,13 @@ export function defineRate(fn: string): AggregationFunction {
       }
       const input = new NumericInput();
       let total = 0;
+      const add1 = (v: unknown) => {
+        const x = input.read(v);
+        if (x !== undefined) total += x;
+      };
       return {
-        add([v]) {
-          const x = input.read(v);
-          if (x !== undefined) total += x;
-        },
+        add: ([v]) => add1(v),
+        add1,
         result: () => [window === undefined ? null : total / (Number(window) / 1e9)],
       };
     },

@@ -5,6 +5,13 @@ export interface Accumulator {
   /** Takes one row's evaluated arguments (constants included, at their positions). */
   add(args: unknown[]): void;
   /**
+   * Optional: the same as `add([a])`, for one-argument calls; the core prefers it, so that a scan of millions of
+   * rows does not allocate an argument list per row and aggregation.
+   */
+  add1?(a: unknown): void;
+  /** Optional: the same as `add([a, b])` (sumif's value and predicate). */
+  add2?(a: unknown, b: unknown): void;
+  /**
    * One value per output column, in the order of {@link AggregationFunction.outputNames}. arg_max and arg_min give
    * no cells when no row had a value to compare (every column is then null).
    */

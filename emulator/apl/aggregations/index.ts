@@ -40,7 +40,7 @@ import {
   defineDcount,
   defineTopk,
 } from "./collections";
-import type { AggregationFunction } from "./contract";
+import type { Accumulator, AggregationFunction } from "./contract";
 import { defineHistogram, definePercentile, definePercentiles, definePercentilesArray } from "./distribution";
 import { definePhrases } from "./phrases";
 import { defineSpotlight } from "./spotlight";
@@ -57,6 +57,40 @@ export { isNullish, valueKey } from "./shared";
 
 // ---------------------------------------------------------------------------------------------------------------
 // The `…if` forms.
+
+/** The arguments left of a one-argument call once its predicate is taken out; never written to. */
+const NO_ARGS: unknown[] = [];
+
+/**
+ * An `…if` form's accumulator: `inner` takes the rows whose argument at `at` is `true`, without that argument.
+ * A class, one object per group (summaries by bin and key have many). The one- and two-argument calls
+ * (countif(p), sumif(x, p)) skip the argument lists add() builds.
+ */
+class PredicateAccumulator implements Accumulator {
+  constructor(
+    private readonly inner: Accumulator,
+    private readonly at: number,
+  ) {}
+  add(args: unknown[]): void {
+    if (args[this.at] !== true) return;
+    this.inner.add(args.filter((_x, i) => i !== this.at));
+  }
+  add1(a: unknown): void {
+    if (this.at === 0 && a === true) this.inner.add(NO_ARGS);
+  }
+  add2(a: unknown, b: unknown): void {
+    if (this.at === 0) {
+      if (a === true) this.rest(b);
+    } else if (this.at === 1 && b === true) this.rest(a);
+  }
+  result(): unknown[] {
+    return this.inner.result();
+  }
+  private rest(v: unknown): void {
+    if (this.inner.add1 !== undefined) this.inner.add1(v);
+    else this.inner.add([v]);
+  }
+}
 
 /**
  * The `…if` form of `base`: the predicate sits at `predicateAt` among the arguments (last for most, second for
@@ -79,16 +113,7 @@ function withPredicate(
     constantArgsFrom: base.constantArgsFrom === undefined ? undefined : fromBase(base.constantArgsFrom),
     outputNames: (given, argTexts, constants) =>
       base.outputNames(given, without(argTexts), without(constants)),
-    create(constants, context) {
-      const inner = base.create(without(constants), context);
-      return {
-        add(args) {
-          if (args[at] !== true) return;
-          inner.add(without(args));
-        },
-        result: () => inner.result(),
-      };
-    },
+    create: (constants, context) => new PredicateAccumulator(base.create(without(constants), context), at),
   };
 }
 
