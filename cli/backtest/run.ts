@@ -401,11 +401,11 @@ async function eventPath(
         endTime: formatNs(fetch.endNs - 1n),
         order: "asc",
         pageSize: PAGE_ROWS,
+        onPage: () => out.requests++,
       })
       [Symbol.asyncIterator](),
     pending: undefined as { timeNs: bigint; data: Record<string, unknown> } | undefined,
     done: false,
-    fetched: 0,
   }));
   let failing = fetch.sources[0].dataset;
   /** Fetches until every event before `untilNs` is in the store. */
@@ -422,7 +422,6 @@ async function eventPath(
           }
           const match = next.value;
           walk.pending = { timeNs: parseRfc3339Ns(String(match._time ?? "")) ?? 0n, data: match.data ?? {} };
-          walk.fetched++;
           out.rows++;
         }
         if (walk.pending.timeNs >= untilNs) break;
@@ -452,8 +451,6 @@ async function eventPath(
   } catch (err) {
     return { ...out, error: serviceError(err, failing) };
   }
-  // Each walk asks for full pages until a short one: one request per page.
-  for (const walk of walks) out.requests += Math.floor(walk.fetched / PAGE_ROWS) + 1;
   return out;
 }
 

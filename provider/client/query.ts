@@ -47,6 +47,8 @@ export interface PaginateOptions {
   signal?: AbortSignal;
   /** Per-request timeout in ms. */
   timeoutMs?: number;
+  /** Called once for each page the service answered: what a walk cost, in requests, for a caller that says so. */
+  onPage?: () => void;
 }
 
 /** One page of `_apl`. @see POST /v1/datasets/_apl */
@@ -276,6 +278,7 @@ async function* timestampPages(
   };
   for (;;) {
     const page = await walkPage(transport, plan.apl, { startTime, endTime }, options);
+    options.onPage?.();
     const rows = page.matches;
     if (rows.length === 0) return;
     let fresh: readonly PageRow[] = rows;
@@ -335,6 +338,7 @@ async function* cursorPages(
       { startTime: options.startTime, endTime: options.endTime, cursor },
       options,
     );
+    options.onPage?.();
     const rows = page.matches;
     if (rows.length === 0) return;
     const sent = cursor;

@@ -11,6 +11,7 @@ import { parseMonitor } from "../../emulator/alerting/monitor";
 import { backtest, eventFetch, type EventFetch, type MonitorBacktest } from "../../cli/backtest/run";
 import { decompose } from "../../cli/backtest/decompose";
 import { useEmulator, api } from "../helpers/emulator";
+import { proxiedClients } from "../helpers/fault-proxy";
 
 // One seed for every run, so CI and a laptop draw the same cases and a failure reproduces; FC_SEED explores others.
 fc.configureGlobal({ seed: Number(process.env.FC_SEED ?? 20261204) });
@@ -183,6 +184,65 @@ describe("equal queries share one answer", () => {
     // the head (its threshold is lower).
     expect(runsOf(base[0])).toEqual(runsOf(alone[0]));
     expect(runsOf(base[0])).not.toEqual(runsOf(head[0]));
+  });
+});
+
+describe("what a backtest says it cost", () => {
+  it("counts every request it sent, pages included, as a proxy in front of the service counts them", async () => {
+    const dataset = "costed";
+    expect((await api(em.current, "POST", "/v2/datasets", { name: dataset })).status).toBe(200);
+    // 25,000 events, 5,000 on each of five seconds: a page of 10,000 ends on a second whose rows the next page,
+    // asking from that second on, gets again. Six requests (a count, five pages) where the rows fetched say four.
+    const body = Array.from({ length: 25_000 }, (_, i) => ({
+      _time: new Date(T0 + Math.floor(i / 5_000) * 1000).toISOString(),
+      v: i % 100,
+    }));
+    for (let i = 0; i < body.length; i += 10_000) {
+      const part = body.slice(i, i + 10_000);
+      expect((await api(em.current, "POST", `/v1/datasets/${dataset}/ingest`, part)).status).toBe(200);
+    }
+    let sent = 0;
+    const {
+      proxy,
+      client: counted,
+      oob,
+    } = await proxiedClients(em.current, (method, path) => {
+      if (method === "POST" && path.startsWith("/v1/datasets/_apl")) sent++;
+      return undefined;
+    });
+    try {
+      const monitor = (aplQuery: string) => ({
+        key: "m",
+        notifiers: ["pager"],
+        monitor: parseMonitor({
+          id: "m",
+          name: "m",
+          type: "Threshold",
+          aplQuery,
+          operator: "Above",
+          threshold: 1,
+        }),
+      });
+      const period = { fromMs: T0, toMs: T0 + 12 * 60_000 };
+      const [events] = await backtest(
+        counted,
+        [monitor(`['${dataset}'] | summarize percentile(v, 95)`)],
+        period,
+      );
+      expect(events.path).toBe("events");
+      expect(events.rows).toBe(25_000);
+      expect(events.requests).toBe(sent);
+      expect(sent).toBe(6);
+      sent = 0;
+      const [service] = await backtest(counted, [monitor(`['${dataset}'] | summarize max(v)`)], period, {
+        resultRowLimit: 4,
+      });
+      expect(service.path).toBe("service");
+      expect(service.requests).toBe(sent);
+      expect(sent).toBeGreaterThan(3);
+    } finally {
+      await Promise.all([counted.close(), oob.close(), proxy.close()]);
+    }
   });
 });
 
