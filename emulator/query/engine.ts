@@ -279,6 +279,20 @@ function leaves(aggs: PlanAggregation[]): PlanAggregation[] {
 
 const hasOwn = Object.prototype.hasOwnProperty;
 
+/** The text of a group's keys: one text per distinct list of keys. */
+function textOf(keys: readonly unknown[]): string {
+  if (keys.length === 1) return keyText(keys[0]);
+  let k = "";
+  for (const v of keys) k += `${keyText(v)}\u0000`;
+  return k;
+}
+
+/** A bin's number as a Map key: a number while it is exact (a Map hashes those faster than bigints). */
+const binKey = (q: bigint): number | bigint => {
+  const n = Number(q);
+  return Number.isSafeInteger(n) ? n : q;
+};
+
 /** Whether a row's `_time` is its event's time (not one a project/extend put in its data). */
 const eventTime = (row: Row): boolean => row.timeNs !== undefined && !hasOwn.call(row.data, "_time");
 
@@ -296,13 +310,52 @@ function binNumber(ns: bigint, width: bigint): bigint {
  */
 interface Summarizer {
   feed(row: Row): void;
-  finish(): Promise<{ rows: Row[]; columns: string[] }>;
+  /** The output rows, sorted by the keys; only the first `cap` of them when a limit follows. */
+  finish(cap?: number): Promise<{ rows: Row[]; columns: string[] }>;
+}
+
+/** Two group keys in the output's order: ascending, nulls first (as sortRows orders summarize's rows). */
+function compareKeys(x: unknown, y: unknown): number {
+  if (x instanceof DateTime && y instanceof DateTime) return x.ns < y.ns ? -1 : x.ns > y.ns ? 1 : 0;
+  if (typeof x === "string" && typeof y === "string") return x < y ? -1 : x > y ? 1 : 0;
+  const xn = x === null || x === undefined;
+  const yn = y === null || y === undefined;
+  if (xn || yn) return xn && yn ? 0 : xn ? -1 : 1;
+  return sortCompare(x, y);
+}
+
+/**
+ * Groups in the order of their keys, ties in the order they were made: what a stable sort gives. A scan by time
+ * makes bins' groups in order, or in reverse order (a scan from the end), which a pass finds: then no sort.
+ */
+async function sortGroups<G extends { keys: unknown[] }>(groups: G[], budget: QueryBudget): Promise<G[]> {
+  const n = groups.length === 0 ? 0 : groups[0].keys.length;
+  const compare = (a: G, b: G): number => {
+    for (let j = 0; j < n; j++) {
+      const c = compareKeys(a.keys[j], b.keys[j]);
+      if (c !== 0) return c;
+    }
+    return 0;
+  };
+  let ascending = true;
+  let descending = true;
+  for (let i = 1; i < groups.length && (ascending || descending); i++) {
+    const c = compare(groups[i - 1], groups[i]);
+    if (c > 0) ascending = false;
+    if (c <= 0) descending = false;
+  }
+  if (ascending) return groups;
+  // Strictly descending: no ties, so the stable order is the reverse.
+  if (descending) return groups.slice().reverse();
+  return budget.sort(groups, compare);
 }
 
 function summarizer(op: Extract<PlanOp, { op: "summarize" }>, budget: QueryBudget): Summarizer {
   interface Group {
     keys: unknown[];
     accs: Acc[];
+    /** The bin of a group a bin(_time, w) step made (see below); undefined otherwise. */
+    bin: number | bigint | undefined;
   }
   const flat = leaves(op.aggs);
   const feeds = flat.map(feeder);
@@ -311,11 +364,20 @@ function summarizer(op: Extract<PlanOp, { op: "summarize" }>, budget: QueryBudge
   // A group's estimated bytes: its output row, and an accumulator per aggregation (what they collect, such as
   // make_list's values, is not counted).
   const groupBytes = rowBytes(op.by.length + nAggs) + 64 * nAggs;
+  /** Every group, in the order they were made (the order of the output before its sort). */
+  const groups: Group[] = [];
   const newGroup = (keys: unknown[]): Group => {
     budget.charge(groupBytes, "summarize's groups");
-    return { keys, accs: flat.map((a) => a.create(window)) };
+    const group: Group = { keys, accs: flat.map((a) => a.create(window)), bin: undefined };
+    groups.push(group);
+    return group;
   };
-  const groups = new Map<string, Group>();
+  /**
+   * The groups by their keys' text ({@link textOf}). The bin(_time, w) steps find their groups without it, by
+   * bin number, so it is made only once a row needs it (a row whose _time a project or extend replaced); from
+   * then on every group made is entered.
+   */
+  let byText: Map<string, Group> | undefined;
   const by = op.by.map((b) => b.get);
   const add =
     nAggs === 1
@@ -328,37 +390,41 @@ function summarizer(op: Extract<PlanOp, { op: "summarize" }>, budget: QueryBudge
         : (group: Group, row: Row) => {
             for (let j = 0; j < nAggs; j++) feeds[j](group.accs[j], row);
           };
-  /** The group of these keys, made on first sight; `k` is their text. */
-  const groupOf = (k: string, keys: unknown[]): Group => {
-    let group = groups.get(k);
-    if (!group) groups.set(k, (group = newGroup(keys)));
+  /** The group of these keys, made on first sight. */
+  const groupOf = (keys: unknown[]): Group => {
+    if (byText === undefined) {
+      byText = new Map();
+      for (const g of groups) byText.set(textOf(g.keys), g);
+    }
+    const k = textOf(keys);
+    let group = byText.get(k);
+    if (!group) byText.set(k, (group = newGroup(keys)));
     return group;
   };
+  /** A group a bin's step had not seen: the text index's, when there is one, else a new one. */
+  const binGroupOf = (keys: unknown[]): Group => (byText === undefined ? newGroup(keys) : groupOf(keys));
   /** The generic step: every key evaluated, the group found by the keys' text. */
   const feedAny = (row: Row) => {
     const keys = by.map((g) => g(row));
-    let k = "";
-    for (const v of keys) k += `${keyText(v)}\u0000`;
-    add(groupOf(k, keys), row);
+    add(groupOf(keys), row);
   };
   let feed: (row: Row) => void;
   const timeAt = op.by.findIndex((b) => b.timeBinNs !== undefined);
   if (by.length === 0) {
     const group = newGroup([]);
-    groups.set("", group);
     feed = (row) => add(group, row);
   } else if (by.length === 1 && timeAt === 0) {
     // by bin(_time, w): events grouped by their bin's number, a bigint Map key (compared by value); the bin's
     // datetime is made once per group, not once per row. Rows whose _time was replaced take the generic path.
     const width = op.by[0].timeBinNs!;
     const [get] = by;
-    const bins = new Map<bigint, Group>();
+    const bins = new Map<number | bigint, Group>();
     const binGroup = (q: bigint): Group => {
-      let group = bins.get(q);
+      const at = binKey(q);
+      let group = bins.get(at);
       if (!group) {
-        const start = new DateTime(q * width);
-        group = groupOf(keyText(start), [start]);
-        bins.set(q, group);
+        group = binGroupOf([new DateTime(q * width)]);
+        bins.set(at, group);
       }
       return group;
     };
@@ -368,8 +434,7 @@ function summarizer(op: Extract<PlanOp, { op: "summarize" }>, budget: QueryBudge
     feed = (row) => {
       const ns = row.timeNs;
       if (ns === undefined || row.data._time !== undefined) {
-        const v = get(row);
-        add(groupOf(keyText(v), [v]), row);
+        add(groupOf([get(row)]), row);
         return;
       }
       if (lastStep === undefined || ns < lastLo || ns >= lastHi) {
@@ -385,87 +450,79 @@ function summarizer(op: Extract<PlanOp, { op: "summarize" }>, budget: QueryBudge
   } else if (by.length === 1) {
     // One group key: no key array per row, only the key's text.
     const [get] = by;
-    feed = (row) => {
-      const v = get(row);
-      add(groupOf(keyText(v), [v]), row);
-    };
+    feed = (row) => add(groupOf([get(row)]), row);
   } else if (timeAt >= 0) {
-    // bin(_time, w) and other keys: per bin, a map from the other keys to their group. A lone other key that is a
-    // string, number or boolean is its own map key (a Map tells "1" from 1 as keyText does, and puts 0 with -0
-    // and NaN with NaN as keyText's text does); any other value goes by its text, in a map of its own.
+    // bin(_time, w) and other keys. Rows come bin by bin from a time-ordered input, so each value of the other
+    // keys needs only its group in the current bin: the last group made for it, when that group is of this bin.
+    // A lone other key that is a string, number or boolean is its own map key (a Map tells "1" from 1 as keyText
+    // does, and puts 0 with -0 and NaN with NaN as keyText's text does); other keys go by their text. A bin the
+    // input comes back to after leaving it (an input not sorted by time) takes the generic step.
     const width = op.by[timeAt].timeBinNs!;
     const rest = by.filter((_g, i) => i !== timeAt);
     const single = rest.length === 1 ? rest[0] : undefined;
-    // A bin's step keeps its maps only while the bin is read: an input that comes back to a bin (not sorted by
-    // time) gets a new step, whose groups are found again by their text.
-    const slot = (q: bigint): ((row: Row) => void) => {
-      let step: (row: Row) => void;
-      const start = new DateTime(q * width);
-      const startText = keyText(start);
-      const plain = new Map<unknown, Group>();
-      const texts = new Map<string, Group>();
-      const found = (values: unknown[]): Group => {
-        const keys = values.slice(0, timeAt);
-        keys.push(start, ...values.slice(timeAt));
-        let k = "";
-        for (let i = 0; i < keys.length; i++) k += `${i === timeAt ? startText : keyText(keys[i])}\u0000`;
-        return groupOf(k, keys);
-      };
-      if (single) {
-        step = (row) => {
-          const v = single(row);
-          let group: Group | undefined;
-          const t = typeof v;
-          if (t === "string" || t === "number" || t === "boolean") {
-            group = plain.get(v);
-            if (!group) plain.set(v, (group = found([v])));
-          } else {
-            const k = keyText(v);
-            group = texts.get(k);
-            if (!group) texts.set(k, (group = found([v])));
-          }
-          add(group, row);
-        };
-      } else {
-        step = (row) => {
-          const values = rest.map((g) => g(row));
-          let k = "";
-          for (const v of values) k += `${keyText(v)}\u0000`;
-          let group = texts.get(k);
-          if (!group) texts.set(k, (group = found(values)));
-          add(group, row);
-        };
-      }
-      return step;
-    };
-    // The bin of the last row fed: consecutive rows of a time-ordered input mostly share it.
-    let lastLo = 0n;
-    let lastHi = 0n;
-    let lastStep: ((row: Row) => void) | undefined;
+    const lastOf = new Map<unknown, Group>();
+    const left = new Set<number | bigint>();
+    let bin: number | bigint | undefined;
+    let binLo = 0n;
+    let binHi = 0n;
+    let start = new DateTime(0n);
+    let revisit = false;
     feed = (row) => {
       if (!eventTime(row)) return feedAny(row);
       const ns = row.timeNs!;
-      if (lastStep === undefined || ns < lastLo || ns >= lastHi) {
+      if (bin === undefined || ns < binLo || ns >= binHi) {
         const q = binNumber(ns, width);
-        lastLo = q * width;
-        lastHi = lastLo + width;
-        lastStep = slot(q);
+        if (bin !== undefined) left.add(bin);
+        bin = binKey(q);
+        binLo = q * width;
+        binHi = binLo + width;
+        start = new DateTime(binLo);
+        revisit = left.has(bin);
       }
-      lastStep(row);
+      if (revisit) return feedAny(row);
+      let k: unknown;
+      let values: unknown[] | undefined;
+      if (single) {
+        k = single(row);
+        const t = typeof k;
+        if (t !== "string" && t !== "number" && t !== "boolean") return feedAny(row);
+      } else {
+        values = rest.map((g) => g(row));
+        k = textOf(values);
+      }
+      let group = lastOf.get(k);
+      if (group === undefined || group.bin !== bin) {
+        // Sized once: a group's keys live as long as the query, and a pushed-to array keeps spare room.
+        const keys = new Array<unknown>(by.length);
+        for (let i = 0, j = 0; i < keys.length; i++) {
+          keys[i] = i === timeAt ? start : values === undefined ? k : values[j++];
+        }
+        group = binGroupOf(keys);
+        group.bin = bin;
+        lastOf.set(k, group);
+      }
+      add(group, row);
     };
   } else {
     feed = feedAny;
   }
-  const finish = async (): Promise<{ rows: Row[]; columns: string[] }> => {
+  const finish = async (cap = Infinity): Promise<{ rows: Row[]; columns: string[] }> => {
+    // Groups come out ordered by their keys so that pages are deterministic: the groups are sorted before their
+    // rows are made, so a limit after the summarize makes only the rows it keeps. Only when every cell is the plain
+    // result of an accumulator: an expression over aggregations, or arg_max(*)'s columns (each group adds to the
+    // columns), is computed for every group as before.
+    const ordered = op.by.length === 0 ? groups : await sortGroups(groups, budget);
+    const plain = op.aggs.every((a) => !a.parts && !a.outputs.includes("*"));
+    const kept = plain && cap < ordered.length ? ordered.slice(0, cap) : ordered;
     const out: Row[] = [];
     const spread = new Set<string>();
     const taken = new Set([
       ...op.by.map((b) => b.name),
       ...op.aggs.flatMap((a) => a.outputs.filter((n) => n !== "*")),
     ]);
-    for (const group of groups.values()) {
+    for (const group of kept) {
       const data: Record<string, unknown> = {};
-      op.by.forEach((b, j) => (data[b.name] = group.keys[j] ?? null));
+      for (let j = 0; j < op.by.length; j++) data[op.by[j].name] = group.keys[j] ?? null;
       let leaf = 0;
       for (const agg of op.aggs) {
         if (agg.parts) {
@@ -474,7 +531,8 @@ function summarizer(op: Extract<PlanOp, { op: "summarize" }>, budget: QueryBudge
           continue;
         }
         const cells = group.accs[leaf++].result();
-        agg.outputs.forEach((name, i) => {
+        for (let i = 0; i < agg.outputs.length; i++) {
+          const name = agg.outputs[i];
           const v = cells[i];
           if (name === "*") {
             // arg_max(x, *): the row's columns, spread into the output row.
@@ -486,7 +544,7 @@ function summarizer(op: Extract<PlanOp, { op: "summarize" }>, budget: QueryBudge
               }
             }
           } else data[name] = v ?? null;
-        });
+        }
       }
       out.push({ data });
       if (out.length % budget.rowsPerSlice === 0) await budget.checkpoint();
@@ -495,16 +553,7 @@ function summarizer(op: Extract<PlanOp, { op: "summarize" }>, budget: QueryBudge
       ...op.by.map((b) => b.name),
       ...op.aggs.flatMap((a) => a.outputs.flatMap((n) => (n === "*" ? [...spread] : [n]))),
     ];
-    // Groups come out ordered by their keys so that pages are deterministic.
-    const sorted =
-      op.by.length === 0
-        ? out
-        : await sortRows(
-            out,
-            op.by.map((b) => ({ get: (r: Row) => r.data[b.name], desc: false })),
-            budget,
-          );
-    return { rows: sorted, columns };
+    return { rows: out, columns };
   };
   return { feed, finish };
 }
@@ -513,11 +562,12 @@ async function summarize(
   rows: Row[],
   op: Extract<PlanOp, { op: "summarize" }>,
   budget: QueryBudget,
+  cap = Infinity,
 ): Promise<{ rows: Row[]; columns: string[] }> {
   const s = summarizer(op, budget);
   const { feed } = s;
   await budget.each(rows, (row) => feed(row));
-  return s.finish();
+  return s.finish(cap);
 }
 
 /** Rows a scan reads between two looks at the budget's clock and slices, at most. */
@@ -726,6 +776,9 @@ async function executeOn(
       }
       case "summarize": {
         let out: { rows: Row[]; columns: string[] };
+        // A limit right after keeps only the first rows: the others need not be made.
+        const next = plan.ops[at + 1];
+        const cap = next?.op === "limit" ? next.n : Infinity;
         if (scan) {
           // Straight from the scan: the matching rows are never collected.
           const s = summarizer(op, budget);
@@ -733,11 +786,11 @@ async function executeOn(
           result.rowsExamined += read.examined;
           scan = undefined;
           matched ??= read.matched;
-          out = await s.finish();
+          out = await s.finish(cap);
         } else {
           rows = await materialize();
           matched ??= rows.length;
-          out = await summarize(rows, op, budget);
+          out = await summarize(rows, op, budget, cap);
         }
         rows = out.rows;
         result.columns = out.columns;
