@@ -166,11 +166,13 @@ export function grainNs(monitor: RunnableMonitor, d: Decomposition): bigint {
   return g;
 }
 
-/** The query the service runs: the monitor's up to its summarize, then its partials by fine bin and columns. */
+/** The query the service runs: the monitor's up to its summarize, then its partials by fine bin and columns, the
+ * earliest bins first. */
 export function rewrite(d: Decomposition, grain: bigint, limit: number): string {
   const span = grain % MS === 0n ? `${grain / MS}ms` : `${grain}ns`;
   const by = [`${BIN_COLUMN} = bin(_time, ${span})`, ...d.byTexts].join(", ");
-  return `${d.prefix}\n| summarize ${d.partialTexts.join(", ")} by ${by}\n| limit ${limit}`;
+  // Sorted by bin before the limit: an answer cut at the limit then holds every bin before its last one whole.
+  return `${d.prefix}\n| summarize ${d.partialTexts.join(", ")} by ${by}\n| sort by ${BIN_COLUMN} asc\n| limit ${limit}`;
 }
 
 /** One row of the rewritten query's answer: its fine bin's start and its values. */

@@ -273,16 +273,17 @@ function planService(
 }
 
 /**
- * Sends a plan's rewritten query over its span. Whole grains per request: at first as many as one answer holds
- * with one group. An answer that comes back full may have been cut, so its span is asked again, halved; after
- * each answer the next span is sized from the rows a grain held so far, to fill four fifths of an answer.
+ * Sends a plan's rewritten query over its span, in as few requests as the result limit allows. The first asks for
+ * as many grains as one answer holds with one group; each next one is sized from the rows a grain held so far, to
+ * fill four fifths of an answer. The answer is sorted by bin, so one that comes back full (it may have been cut
+ * in its last bin) keeps every bin before its last, and the next request starts at that bin: nothing is asked
+ * twice but the one cut bin.
  */
 async function fetchFine(client: ObservabilityClient, plan: ServicePlan, limit: number): Promise<FineAnswer> {
   const { grain, apl, endNs } = plan;
   const out: FineAnswer = { fine: [], requests: 0, rows: 0 };
   const most = BigInt(limit);
   let chunk = grain * most;
-  let grainsSeen = 0n;
   let at = plan.startNs;
   while (at < endNs) {
     const to = at + chunk < endNs ? at + chunk : endNs;
@@ -298,10 +299,6 @@ async function fetchFine(client: ObservabilityClient, plan: ServicePlan, limit: 
       return { ...out, error: serviceError(err, plan.dataset) };
     }
     const rows = tabularRows(result);
-    if (rows.length >= limit && chunk > grain) {
-      chunk = ((chunk / 2n + grain - 1n) / grain) * grain;
-      continue;
-    }
     out.rows += rows.length;
     const part: FineRow[] = [];
     for (const row of rows) {
@@ -309,12 +306,26 @@ async function fetchFine(client: ObservabilityClient, plan: ServicePlan, limit: 
       if (binNs !== undefined) part.push({ binNs, row });
     }
     part.sort((x, y) => (x.binNs < y.binNs ? -1 : x.binNs > y.binNs ? 1 : 0));
+    let reached = to;
+    if (part.length >= limit) {
+      const cut = part[part.length - 1].binNs;
+      if (cut <= at) {
+        return {
+          ...out,
+          error:
+            `one ${Number(grain / NS_PER_MS).toLocaleString("en-US")} ms bin of its query holds ` +
+            `${limit.toLocaleString("en-US")} groups or more, the most one answer holds: group it by fewer ` +
+            "columns, or filter it",
+        };
+      }
+      while (part.length > 0 && part[part.length - 1].binNs >= cut) part.pop();
+      reached = cut;
+    }
     for (const p of part) out.fine.push(p);
-    grainsSeen += (to - at + grain - 1n) / grain;
-    const perGrain = Math.max(out.rows / Number(grainsSeen), 1);
+    const perGrain = Math.max(out.fine.length / Number((reached - plan.startNs) / grain), 1);
     const grains = BigInt(Math.max(1, Math.floor((0.8 * limit) / perGrain)));
     chunk = grain * (grains < most ? grains : most);
-    at = to;
+    at = reached;
   }
   return out;
 }
@@ -324,8 +335,11 @@ async function fetchFine(client: ObservabilityClient, plan: ServicePlan, limit: 
  * diff's unchanged monitor and a threshold-only change are) already asked for. The monitor that asked counts the
  * requests and rows; the others name it in `reused`.
  */
+/** The key of a plan's answer in an {@link AnswerCache}. */
+const answerKey = (plan: ServicePlan) => `${plan.startNs}\n${plan.endNs}\n${plan.apl}`;
+
 function answerOf(client: ObservabilityClient, plan: ServicePlan, limit: number, cache: AnswerCache) {
-  const key = `${plan.startNs}\n${plan.endNs}\n${plan.apl}`;
+  const key = answerKey(plan);
   const known = cache.get(key);
   if (known) return { answer: known.answer, reused: known.by };
   const answer = fetchFine(client, plan, limit);
@@ -334,6 +348,9 @@ function answerOf(client: ObservabilityClient, plan: ServicePlan, limit: number,
   cache.set(key, { by: plan.b.key, answer });
   return { answer, reused: undefined };
 }
+
+/** Runs judged between two turns of the event loop. */
+const YIELD_EVERY_RUNS = 1024;
 
 /** Every run of a plan's monitor, each window rebuilt from the fine rows. */
 async function replayFine(plan: ServicePlan, answer: FineAnswer, period: Period, reused?: string) {
@@ -347,10 +364,13 @@ async function replayFine(plan: ServicePlan, answer: FineAnswer, period: Period,
   };
   if (answer.error) return { ...out, error: answer.error };
   const rebuilder = new Rebuilder(plan.d, answer.fine);
-  const { runs } = await replay(plan.b.monitor, period.fromMs, period.toMs, async (w) => ({
-    ok: true,
-    table: rebuilder.window(w.startNs, w.endNs),
-  }));
+  let made = 0;
+  const { runs } = await replay(plan.b.monitor, period.fromMs, period.toMs, async (w) => {
+    // Runs answered here never wait on the network: without a turn of the event loop now and then, the next
+    // monitor's request would not even be written until this month of runs was judged.
+    if (++made % YIELD_EVERY_RUNS === 0) await new Promise((resolve) => setImmediate(resolve));
+    return { ok: true, table: rebuilder.window(w.startNs, w.endNs) };
+  });
   out.runs = runs;
   return out;
 }
@@ -575,12 +595,20 @@ export async function backtest(
   }
   // The service works out the next monitor's answer while this one's runs are rebuilt and judged here: one
   // answer ahead, so at most two monitors' fine rows are held at once.
+  // An answer no later monitor of this backtest reads is let go (a month of fine rows each), unless the caller
+  // keeps the answers for another backtest.
+  const uses = new Map<string, number>();
+  for (const { plan } of planned) uses.set(answerKey(plan), (uses.get(answerKey(plan)) ?? 0) + 1);
   let next = planned.length > 0 ? answerOf(client, planned[0].plan, limit, cache) : undefined;
   for (const [i, { index, plan }] of planned.entries()) {
     const asked = next!;
     const answer = await asked.answer;
     next = i + 1 < planned.length ? answerOf(client, planned[i + 1].plan, limit, cache) : undefined;
     results[index] = await replayFine(plan, answer, period, asked.reused);
+    const key = answerKey(plan);
+    const left = uses.get(key)! - 1;
+    uses.set(key, left);
+    if (left === 0 && options.answers === undefined) cache.delete(key);
   }
   const total = pending.reduce((n, p) => n + p.count, 0);
   if (total > maxEvents) {

@@ -50,6 +50,9 @@ export const NO_DATA_KEY = "no-data";
 /** The alert key of an ungrouped monitor: its one alert, as an empty group. */
 export const WHOLE_KEY = "[]";
 
+/** The group of an ungrouped alert: one frozen object that a month of runs' values share. */
+const NO_GROUP: Record<string, unknown> = Object.freeze({});
+
 const MINUTE_MS = 60_000;
 const DAY_MS = 86_400_000;
 const NS_PER_MS = 1_000_000n;
@@ -379,7 +382,7 @@ function judgeGroups(
         value: null,
         groupKeys: null,
         groupValues: null,
-        group: {},
+        group: NO_GROUP,
         noData: true,
       });
     }
@@ -399,7 +402,7 @@ function judgeGroups(
       crossed: j.crossed || noData,
       groupKeys: null,
       groupValues: null,
-      group: {},
+      group: NO_GROUP,
       noData,
     });
     // Alerts of groups kept from before an edit turned notifyByGroup off: each closes, as a group that left.
