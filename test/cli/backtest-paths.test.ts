@@ -148,6 +148,30 @@ describe("the service-side path within the service's result limit", () => {
   });
 });
 
+describe("a fine bin holding more groups than one answer", () => {
+  it("fails the monitor, naming the bin and what to do, rather than judging a cut answer", async () => {
+    const dataset = "crowded";
+    expect((await api(em.current, "POST", "/v2/datasets", { name: dataset })).status).toBe(200);
+    const body = ["a", "b", "c"].map((host) => ({ _time: new Date(T0 + 5_000).toISOString(), host, v: 1 }));
+    expect((await api(em.current, "POST", `/v1/datasets/${dataset}/ingest`, body)).status).toBe(200);
+    const monitor = parseMonitor({
+      id: "m",
+      name: "m",
+      type: "Threshold",
+      aplQuery: `['${dataset}'] | summarize count() by host`,
+      operator: "Above",
+      threshold: 0,
+      notifyByGroup: true,
+    });
+    const [r] = await backtest(client, [{ key: "m", monitor, notifiers: [] }], PERIOD, { resultRowLimit: 2 });
+    expect(r.runs).toEqual([]);
+    expect(r.error).toBe(
+      "one 60,000 ms bin of its query holds 2 groups or more, the most one answer holds: group it by fewer " +
+        "columns, or filter it",
+    );
+  });
+});
+
 describe("equal queries share one answer", () => {
   it("a diff's base whose monitors differ from the head's in thresholds alone sends no request of its own", async () => {
     const dataset = "shared";
