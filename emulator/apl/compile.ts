@@ -668,13 +668,31 @@ function call(e: Extract<Expr, { kind: "call" }>, ctx: CompileContext): Getter {
     );
     return () => v;
   }
+  // One- and two-argument calls (isnotnull(x), a filter's or an aggregation's argument over millions of rows) catch
+  // as wrap does, without a closure per row.
+  const rethrow = (err: unknown): never => {
+    if (err instanceof AplError) throw compileError(ctx, `${e.name}(): ${err.message}`, e.pos);
+    throw err;
+  };
   if (n === 1) {
     const [a] = args;
-    return (r) => wrap(() => fn.call([a(r)], fctx));
+    return (r) => {
+      try {
+        return fn.call([a(r)], fctx);
+      } catch (err) {
+        return rethrow(err);
+      }
+    };
   }
   if (n === 2) {
     const [a, b] = args;
-    return (r) => wrap(() => fn.call([a(r), b(r)], fctx));
+    return (r) => {
+      try {
+        return fn.call([a(r), b(r)], fctx);
+      } catch (err) {
+        return rethrow(err);
+      }
+    };
   }
   return (r) => {
     const vals = new Array<unknown>(n);

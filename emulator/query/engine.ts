@@ -326,7 +326,9 @@ function compareKeys(x: unknown, y: unknown): number {
 
 /**
  * Groups in the order of their keys, ties in the order they were made: what a stable sort gives. A scan by time
- * makes bins' groups in order, or in reverse order (a scan from the end), which a pass finds: then no sort.
+ * makes bins' groups bin after bin, in order or in reverse order (a scan from the end): when the groups come in
+ * runs of one first key, and the runs' first keys strictly rise or strictly fall, only each run is sorted (by
+ * the other keys, a handful of groups each), and the runs are put in order. Otherwise, one sort of them all.
  */
 async function sortGroups<G extends { keys: unknown[] }>(groups: G[], budget: QueryBudget): Promise<G[]> {
   const n = groups.length === 0 ? 0 : groups[0].keys.length;
@@ -337,17 +339,34 @@ async function sortGroups<G extends { keys: unknown[] }>(groups: G[], budget: Qu
     }
     return 0;
   };
+  /** Where each run of one first key starts, then groups.length. */
+  const starts = [0];
   let ascending = true;
   let descending = true;
   for (let i = 1; i < groups.length && (ascending || descending); i++) {
-    const c = compare(groups[i - 1], groups[i]);
+    const c = compareKeys(groups[i - 1].keys[0], groups[i].keys[0]);
+    if (c === 0) continue;
+    starts.push(i);
     if (c > 0) ascending = false;
-    if (c <= 0) descending = false;
+    else descending = false;
   }
-  if (ascending) return groups;
-  // Strictly descending: no ties, so the stable order is the reverse.
-  if (descending) return groups.slice().reverse();
-  return budget.sort(groups, compare);
+  if (!ascending && !descending) return budget.sort(groups, compare);
+  starts.push(groups.length);
+  const runs = starts.length - 1;
+  const out: G[] = new Array<G>(groups.length);
+  let at = 0;
+  for (let r = 0; r < runs; r++) {
+    const k = ascending ? r : runs - 1 - r;
+    const from = starts[k];
+    const to = starts[k + 1];
+    if (to - from === 1) out[at++] = groups[from];
+    else {
+      // Array.prototype.sort is stable: ties keep the order they were made in.
+      for (const g of groups.slice(from, to).sort(compare)) out[at++] = g;
+    }
+    if (budget.overdue(to - from)) await budget.pause();
+  }
+  return out;
 }
 
 function summarizer(op: Extract<PlanOp, { op: "summarize" }>, budget: QueryBudget): Summarizer {

@@ -1,6 +1,6 @@
 /** Turns an execution result into the service's legacy and tabular response bodies. */
 import { fieldGetter, type Row } from "../apl/compile";
-import { toOutput, typeOf } from "../apl/values";
+import { DateTime, toOutput, typeOf } from "../apl/values";
 import { ZERO_TIME } from "../../provider/schemas/common";
 import type { LegacyResult, QueryStatus, TabularResult } from "../../provider/schemas/query";
 import { formatNs } from "../time";
@@ -111,6 +111,27 @@ export function columnType(values: unknown[]): string {
   return "dynamic";
 }
 
+/**
+ * The column's values as JSON values. A summarize by bin(_time, w) and another key gives each bin's rows one
+ * datetime object, next to each other: its text is made once for the run, not once per cell.
+ */
+function outputs(values: readonly unknown[]): unknown[] {
+  const out = new Array<unknown>(values.length);
+  let last: unknown = undefined;
+  let lastOut: unknown = undefined;
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    if (v instanceof DateTime) {
+      if (v !== last) {
+        last = v;
+        lastOut = toOutput(v);
+      }
+      out[i] = lastOut;
+    } else out[i] = toOutput(v);
+  }
+  return out;
+}
+
 /** A summarize column's `agg`: the operation's name, the fields it reads and its other arguments, as
  * axiomhq/axiom-go axiom/query/result.go (Aggregation) and axiomhq/axiom-js packages/js/src/client.ts
  * (TabularAggregation) read it: `topk(remote_ip, 1)` is `{name: "topk", fields: ["remote_ip"], args: [1]}`. */
@@ -149,7 +170,7 @@ export function tabularBody(
           }
         : { name, type: columnType(values) },
     );
-    columns.push(values.map(toOutput));
+    columns.push(outputs(values));
   }
   return {
     format: "tabular",
