@@ -620,6 +620,24 @@ function coreCall(e: Extract<Expr, { kind: "call" }>, ctx: CompileContext): Gett
         return v === undefined ? fallback(r) : v;
       };
     }
+    case "isnull":
+    case "isnotnull": {
+      // countif(isnotnull(x)) over every row: no argument list per row. An error of the argument is named after
+      // this call, as the generic path names it.
+      if (e.args.length !== 1 || e.args[0].kind === "star" || e.args[0].kind === "literal") return undefined;
+      const [a] = args();
+      const want = e.name === "isnotnull";
+      return (r) => {
+        let v: unknown;
+        try {
+          v = a(r);
+        } catch (err) {
+          if (err instanceof AplError) throw compileError(ctx, `${e.name}(): ${err.message}`, e.pos);
+          throw err;
+        }
+        return (v !== null && v !== undefined) === want;
+      };
+    }
     case "pack_all": {
       const ignore = e.args.length > 0 ? compileExpr(e.args[0], ctx)({ data: {} }) === true : false;
       return (r) => rowBag(r, ignore);

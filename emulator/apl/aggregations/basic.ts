@@ -20,8 +20,8 @@ class CountAccumulator implements Accumulator {
   }
 }
 
-class SumAccumulator implements Accumulator {
-  private readonly input = new NumericInput();
+/** Its own numeric input (one object per group, not two). */
+class SumAccumulator extends NumericInput implements Accumulator {
   private total = 0;
   /** Timespans add exactly, in bigint nanoseconds. */
   private timespanTotal = 0n;
@@ -30,15 +30,15 @@ class SumAccumulator implements Accumulator {
   }
   add1(v: unknown): void {
     if (v instanceof Timespan) {
-      this.input.read(v);
+      this.read(v);
       this.timespanTotal += v.ns;
       return;
     }
-    const x = this.input.read(v);
+    const x = this.read(v);
     if (x !== undefined) this.total += x;
   }
   result(): unknown[] {
-    if (this.input.timespans > 0 && this.input.numbers === 0) return [new Timespan(this.timespanTotal)];
+    if (this.timespans > 0 && this.numbers === 0) return [new Timespan(this.timespanTotal)];
     return [this.total + Number(this.timespanTotal)];
   }
 }
