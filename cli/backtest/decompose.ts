@@ -190,26 +190,36 @@ function combine(kind: "sum" | "min" | "max", a: unknown, b: unknown): unknown {
   return (kind === "min" ? c < 0 : c > 0) ? b : a;
 }
 
-/** A fine row read once for every run that reads it: which group of the monitor's result it falls in. */
-interface PreparedRow {
-  binNs: bigint;
-  /** Its group's key: the monitor's time bin (when it bins) and its plain `by` values. */
-  key: string;
-  /** Its group's `by` values, in order: for sorting (a time bin as its bin number) and as output. */
-  sortKeys: unknown[];
+/** A group of the monitor's result that some fine row falls in. */
+interface ResultGroup {
+  /** Its `by` values as the result holds them (a time bin as RFC 3339 text). */
   outKeys: unknown[];
-  /** Its partials, as the aggregations read them (`[aggregation][partial]`). */
-  parts: unknown[][];
-  matched: number;
+  /** Its `by` values as the engine orders groups (a time bin as a datetime). */
+  sortKeys: unknown[];
+  /** Its place among every group, in that order. */
+  rank: number;
 }
 
 /**
  * Rebuilds the monitor's result over any window from the fine bins (sorted by `binNs`, as the service answered
- * them). Each fine row is read once here, and each run then only combines the rows of its window: a month of
- * one-minute runs rebuilds 43,200 windows.
+ * them). Each fine row is read once here, into flat columns (its bin, its group's number, its partials), and each
+ * run then only combines the rows of its window: a month of one-minute runs rebuilds 43,200 windows, and what a
+ * run allocates is what its result holds.
  */
 export class Rebuilder {
-  private readonly rows: PreparedRow[];
+  private readonly bins: BigInt64Array;
+  private readonly groupOf: Int32Array;
+  private readonly matched: Float64Array;
+  /** Every row's partials, `width` a row, in the aggregations' order. */
+  private readonly parts: unknown[];
+  private readonly width: number;
+  /** Each partial's combining kind, in `parts`' order. */
+  private readonly kinds: ("sum" | "min" | "max")[];
+  private readonly groups: ResultGroup[] = [];
+  /** Per group: the run that last touched it, and its combined partials. */
+  private readonly seenIn: Int32Array;
+  private readonly acc: unknown[];
+  private run = 0;
   private readonly columns: JudgeTable["columns"];
   private readonly groupBy: string[];
 
@@ -218,38 +228,61 @@ export class Rebuilder {
     fine: readonly FineRow[],
   ) {
     const timeBin = d.by.find((b) => b.binNs !== undefined)?.binNs;
-    // A time bin's text is made once per bin, not once per run that reads it.
-    const binTexts = new Map<bigint, string>();
-    this.rows = fine.map(({ binNs, row }) => {
+    const partials = d.aggs.flatMap((a) => a.partials);
+    this.width = partials.length;
+    this.kinds = d.aggs.flatMap((a) => a.partials.map(() => (a.kind === "avg" ? "sum" : a.kind)));
+    this.bins = new BigInt64Array(fine.length);
+    this.groupOf = new Int32Array(fine.length);
+    this.matched = new Float64Array(fine.length);
+    this.parts = new Array<unknown>(fine.length * this.width);
+    const byKey = new Map<string, number>();
+    fine.forEach(({ binNs, row }, i) => {
       let q = 0n;
       if (timeBin !== undefined) {
         q = binNs / timeBin;
         if (binNs < 0n && binNs % timeBin !== 0n) q -= 1n;
       }
-      const sortKeys: unknown[] = [];
-      const outKeys: unknown[] = [];
-      for (const b of d.by) {
-        if (b.binNs === undefined) {
-          const v = row[b.name] ?? null;
-          sortKeys.push(v);
-          outKeys.push(v);
-        } else {
-          let text = binTexts.get(q);
-          if (text === undefined) binTexts.set(q, (text = new DateTime(q * b.binNs).toJSON()));
-          sortKeys.push(new DateTime(q * b.binNs));
-          outKeys.push(text);
-        }
-      }
       const plain = d.by.map((b) => (b.binNs === undefined ? (row[b.name] ?? null) : 0));
-      return {
-        binNs,
-        key: `${q}\u0000${JSON.stringify(plain)}`,
-        sortKeys,
-        outKeys,
-        parts: d.aggs.map((a) => a.partials.map((p) => row[p])),
-        matched: Number(row[COUNT_COLUMN] ?? 0),
-      };
+      const key = `${q}\u0000${JSON.stringify(plain)}`;
+      let g = byKey.get(key);
+      if (g === undefined) {
+        byKey.set(key, (g = this.groups.length));
+        this.groups.push({
+          outKeys: d.by.map((b) =>
+            b.binNs === undefined ? (row[b.name] ?? null) : new DateTime(q * b.binNs).toJSON(),
+          ),
+          sortKeys: d.by.map((b) =>
+            b.binNs === undefined ? (row[b.name] ?? null) : new DateTime(q * b.binNs),
+          ),
+          rank: 0,
+        });
+      }
+      this.bins[i] = binNs;
+      this.groupOf[i] = g;
+      this.matched[i] = Number(row[COUNT_COLUMN] ?? 0);
+      for (let k = 0; k < this.width; k++) this.parts[i * this.width + k] = row[partials[k]];
     });
+    // The engine answers a summarize's groups ordered by their keys, nulls first (emulator/query/engine.ts): each
+    // group's place in that order is worked out once, and a run's groups are put in order by it.
+    const order = this.groups.map((_, g) => g);
+    order.sort((x, y) => {
+      for (let k = 0; k < d.by.length; k++) {
+        const u = this.groups[x].sortKeys[k];
+        const v = this.groups[y].sortKeys[k];
+        const un = u === null || u === undefined;
+        const vn = v === null || v === undefined;
+        if (un || vn) {
+          if (un && vn) continue;
+          return un ? -1 : 1;
+        }
+        const c = sortCompare(u, v);
+        if (c !== 0) return c;
+      }
+      return 0;
+    });
+    order.forEach((g, rank) => (this.groups[g].rank = rank));
+    this.seenIn = new Int32Array(this.groups.length).fill(-1);
+    this.acc = new Array<unknown>(this.groups.length * this.width);
     this.columns = [
       ...d.by.map((b) => ({
         name: b.name,
@@ -266,69 +299,47 @@ export class Rebuilder {
    * them; an ungrouped summarize over nothing answers its one row of zeros (and nulls for min, max and avg).
    */
   window(startNs: bigint, endNs: bigint): JudgeTable {
-    const { d, rows: fine } = this;
-    interface Group {
-      first: PreparedRow;
-      parts: unknown[][];
-    }
-    const groups = new Map<string, Group>();
-    let matched = 0;
+    const { d, bins, width, kinds, acc, parts, seenIn } = this;
+    const run = this.run++;
     let lo = 0;
-    let hi = fine.length;
+    let hi = bins.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (fine[mid].binNs < startNs) lo = mid + 1;
+      if (bins[mid] < startNs) lo = mid + 1;
       else hi = mid;
     }
-    const aggs = d.aggs;
-    for (let i = lo; i < fine.length && fine[i].binNs < endNs; i++) {
-      const f = fine[i];
-      let g = groups.get(f.key);
-      if (!g) groups.set(f.key, (g = { first: f, parts: aggs.map((a) => a.partials.map(() => undefined)) }));
-      matched += f.matched;
-      for (let j = 0; j < aggs.length; j++) {
-        const kind = aggs[j].kind === "avg" ? "sum" : (aggs[j].kind as "sum" | "min" | "max");
-        const into = g.parts[j];
-        const from = f.parts[j];
-        for (let k = 0; k < into.length; k++) into[k] = combine(kind, into[k], from[k]);
+    const present: number[] = [];
+    let matched = 0;
+    for (let i = lo; i < bins.length && bins[i] < endNs; i++) {
+      const g = this.groupOf[i];
+      const at = g * width;
+      if (seenIn[g] !== run) {
+        seenIn[g] = run;
+        present.push(g);
+        for (let k = 0; k < width; k++) acc[at + k] = undefined;
       }
+      matched += this.matched[i];
+      for (let k = 0; k < width; k++) acc[at + k] = combine(kinds[k], acc[at + k], parts[i * width + k]);
     }
-    const ordered = [...groups.values()];
-    if (ordered.length === 0 && d.by.length === 0) {
-      ordered.push({
-        first: { binNs: 0n, key: "", sortKeys: [], outKeys: [], parts: [], matched: 0 },
-        parts: aggs.map((a) => a.partials.map(() => undefined)),
-      });
-    }
-    // The engine answers a summarize's groups ordered by their keys, nulls first (emulator/query/engine.ts).
-    if (ordered.length > 1) {
-      ordered.sort((x, y) => {
-        for (let k = 0; k < d.by.length; k++) {
-          const u = x.first.sortKeys[k];
-          const v = y.first.sortKeys[k];
-          const un = u === null || u === undefined;
-          const vn = v === null || v === undefined;
-          if (un || vn) {
-            if (un && vn) continue;
-            return un ? -1 : 1;
-          }
-          const c = sortCompare(u, v);
-          if (c !== 0) return c;
-        }
-        return 0;
-      });
-    }
-    const rows = ordered.map((g) => {
-      const row: Record<string, unknown> = {};
-      d.by.forEach((b, k) => (row[b.name] = g.first.outKeys[k]));
-      aggs.forEach((a, j) => {
-        const [x, n] = g.parts[j];
-        if (a.kind === "sum") row[a.name] = typeof x === "number" ? x : 0;
-        else if (a.kind === "avg") row[a.name] = typeof n === "number" && n > 0 ? (x as number) / n : null;
-        else row[a.name] = x ?? null;
-      });
-      return row;
-    });
+    if (present.length > 1) present.sort((x, y) => this.groups[x].rank - this.groups[y].rank);
+    const rows: Record<string, unknown>[] = present.map((g) => this.rowOf(g, acc, g * width));
+    if (rows.length === 0 && d.by.length === 0) rows.push(this.rowOf(-1, [], 0));
     return { columns: this.columns, groupBy: this.groupBy, summarized: true, rows, matched };
+  }
+
+  /** One row of the result: group `g`'s keys (none for -1) and its aggregations from its partials at `values[at]`. */
+  private rowOf(g: number, values: readonly unknown[], at: number): Record<string, unknown> {
+    const row: Record<string, unknown> = {};
+    if (g >= 0) this.d.by.forEach((b, k) => (row[b.name] = this.groups[g].outKeys[k]));
+    for (const a of this.d.aggs) {
+      const x = values[at];
+      if (a.kind === "sum") row[a.name] = typeof x === "number" ? x : 0;
+      else if (a.kind === "avg") {
+        const n = values[at + 1];
+        row[a.name] = typeof n === "number" && n > 0 ? (x as number) / n : null;
+      } else row[a.name] = x ?? null;
+      at += a.partials.length;
+    }
+    return row;
   }
 }

@@ -77,24 +77,10 @@ const isTimeColumn = (name: string, type: string) =>
  * still answers one row of zeros for it.
  */
 export function readResult(table: ResultTable, columnName: string | undefined): ReadResult {
-  const types = new Map(table.columns.map((c) => [c.name, c.type]));
-  const groupColumns = table.groupBy.filter((name) => !isTimeColumn(name, types.get(name) ?? ""));
-  const grouping = new Set(groupColumns);
-  let valueColumns: string[];
-  if (columnName) {
-    if (!types.has(columnName)) {
-      const names = table.columns.map((c) => c.name).join(", ");
-      return {
-        ok: false,
-        error: `columnName: "${columnName}" is not a column of the query's result (its columns: ${names || "none"})`,
-      };
-    }
-    valueColumns = [columnName];
-  } else {
-    valueColumns = table.columns
-      .filter((c) => !grouping.has(c.name) && !isTimeColumn(c.name, c.type))
-      .map((c) => c.name);
-  }
+  const shape = shapeOf(table, columnName);
+  if ("error" in shape) return { ok: false, error: shape.error };
+  const { groupColumns, valueColumns } = shape;
+  if (table.matched === 0) return { ok: true, grouped: groupColumns.length > 0, groups: [], noData: true };
   const groups = new Map<string, GroupValues>();
   let numeric = 0;
   for (const row of table.rows) {
@@ -119,8 +105,43 @@ export function readResult(table: ResultTable, columnName: string | undefined): 
       }
     }
   }
-  if (table.matched === 0) return { ok: true, grouped: groupColumns.length > 0, groups: [], noData: true };
   return { ok: true, grouped: groupColumns.length > 0, groups: [...groups.values()], noData: numeric === 0 };
+}
+
+/** Which columns of a result group it and which are compared. */
+type Shape = { groupColumns: string[]; valueColumns: string[] } | { error: string };
+
+/**
+ * Shapes already worked out, by the columns they were worked out from: a backtest's windows share one columns
+ * list, so a month of runs reads it once.
+ */
+const shapes = new WeakMap<ResultTable["columns"], Map<string, Shape>>();
+
+function shapeOf(table: ResultTable, columnName: string | undefined): Shape {
+  const byName = shapes.get(table.columns);
+  const cacheKey = `${columnName ?? ""}\u0000${table.groupBy.join("\u0000")}`;
+  const known = byName?.get(cacheKey);
+  if (known) return known;
+  const types = new Map(table.columns.map((c) => [c.name, c.type]));
+  const groupColumns = table.groupBy.filter((name) => !isTimeColumn(name, types.get(name) ?? ""));
+  const grouping = new Set(groupColumns);
+  let shape: Shape;
+  if (columnName && !types.has(columnName)) {
+    const names = table.columns.map((c) => c.name).join(", ");
+    shape = {
+      error: `columnName: "${columnName}" is not a column of the query's result (its columns: ${names || "none"})`,
+    };
+  } else {
+    const valueColumns = columnName
+      ? [columnName]
+      : table.columns
+          .filter((c) => !grouping.has(c.name) && !isTimeColumn(c.name, c.type))
+          .map((c) => c.name);
+    shape = { groupColumns, valueColumns };
+  }
+  if (byName) byName.set(cacheKey, shape);
+  else shapes.set(table.columns, new Map([[cacheKey, shape]]));
+  return shape;
 }
 
 /** A group value as text, as the notification's `GroupValues` carries it. */

@@ -162,7 +162,7 @@ interface RunContext {
   monitor: RunnableMonitor;
   alerts: MonitorAlerts;
   runMs: number;
-  window: QueryWindow;
+  readonly window: QueryWindow;
 }
 
 /** The stable id of an alert of `monitorId` under `key`, opened by the run at `runMs` (`n`: a match's index). */
@@ -181,11 +181,15 @@ export function judge(
   prior: MonitorAlerts,
   runMs: number,
 ): Judged {
+  let window: QueryWindow | undefined;
   const ctx: RunContext = {
     monitor,
     alerts: copyAlerts(prior),
     runMs,
-    window: runWindow(monitor, runMs),
+    // Read only by notifications and history entries: most runs make none.
+    get window() {
+      return (window ??= runWindow(monitor, runMs));
+    },
   };
   const main = outcomes[0];
   if (main === undefined) return failed(prior, "the run's query gave no result");
@@ -392,7 +396,7 @@ function judgeGroups(
       groupKeys: [],
       groupValues: [],
       group: {},
-      values: read.groups.flatMap((g) => g.values),
+      values: read.groups.length === 1 ? read.groups[0].values : read.groups.flatMap((g) => g.values),
     };
     const j = judgeOne(whole, true);
     const noData = read.noData && monitor.alertOnNoData && !j.crossed;
@@ -406,10 +410,8 @@ function judgeGroups(
       noData,
     });
     // Alerts of groups kept from before an edit turned notifyByGroup off: each closes, as a group that left.
-    for (const [key, entry] of Object.entries(alerts.alerts)) {
-      if (key === WHOLE_KEY) continue;
-      judgements.push(departed(key, entry));
-    }
+    for (const key in alerts.alerts)
+      if (key !== WHOLE_KEY) judgements.push(departed(key, alerts.alerts[key]));
   }
 
   const rule = triggerRule(monitor);
