@@ -158,11 +158,17 @@ interface Judgement {
 }
 
 /** What judging needs besides the alert state. */
-interface RunContext {
-  monitor: RunnableMonitor;
-  alerts: MonitorAlerts;
-  runMs: number;
-  readonly window: QueryWindow;
+class RunContext {
+  #window: QueryWindow | undefined;
+  constructor(
+    readonly monitor: RunnableMonitor,
+    readonly alerts: MonitorAlerts,
+    readonly runMs: number,
+  ) {}
+  /** The run's window: read only by notifications and history entries, which most runs make none of. */
+  get window(): QueryWindow {
+    return (this.#window ??= runWindow(this.monitor, this.runMs));
+  }
 }
 
 /** The stable id of an alert of `monitorId` under `key`, opened by the run at `runMs` (`n`: a match's index). */
@@ -181,16 +187,7 @@ export function judge(
   prior: MonitorAlerts,
   runMs: number,
 ): Judged {
-  let window: QueryWindow | undefined;
-  const ctx: RunContext = {
-    monitor,
-    alerts: copyAlerts(prior),
-    runMs,
-    // Read only by notifications and history entries: most runs make none.
-    get window() {
-      return (window ??= runWindow(monitor, runMs));
-    },
-  };
+  const ctx = new RunContext(monitor, copyAlerts(prior), runMs);
   const main = outcomes[0];
   if (main === undefined) return failed(prior, "the run's query gave no result");
   if (!main.ok) return failed(prior, main.error);
@@ -367,9 +364,12 @@ function judgeGroups(
     const seen = new Set<string>();
     for (const g of read.groups) {
       seen.add(g.key);
+      const j = judgeOne(g, false);
       judgements.push({
         key: g.key,
-        ...judgeOne(g, false),
+        value: j.value,
+        crossed: j.crossed,
+        band: j.band,
         groupKeys: g.groupKeys,
         groupValues: g.groupValues,
         group: g.group,
@@ -402,7 +402,8 @@ function judgeGroups(
     const noData = read.noData && monitor.alertOnNoData && !j.crossed;
     judgements.push({
       key: WHOLE_KEY,
-      ...j,
+      value: j.value,
+      band: j.band,
       crossed: j.crossed || noData,
       groupKeys: null,
       groupValues: null,
