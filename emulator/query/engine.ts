@@ -372,13 +372,28 @@ async function sortGroups<G extends { keys: unknown[] }>(groups: G[], budget: Qu
 function summarizer(op: Extract<PlanOp, { op: "summarize" }>, budget: QueryBudget): Summarizer {
   interface Group {
     keys: unknown[];
+    /** The accumulators of the aggregations other than count(). */
     accs: Acc[];
+    /** The rows fed: every count()'s value. */
+    rows: number;
     /** The bin of a group a bin(_time, w) step made (see below); undefined otherwise. */
     bin: number | bigint | undefined;
   }
   const flat = leaves(op.aggs);
-  const feeds = flat.map(feeder);
+  // count() is the number of rows a group was fed: counted on the group, with no accumulator and no call per row
+  // (a backtest's queries carry one each). Each other aggregation's place among the accumulators, or -1.
+  const slots: number[] = [];
+  const fed: PlanAggregation[] = [];
+  for (const a of flat) {
+    if (a.fn === "count" && a.getters.length === 0) slots.push(-1);
+    else slots.push(fed.push(a) - 1);
+  }
+  const feeds = fed.map(feeder);
   const nAggs = flat.length;
+  const nFed = fed.length;
+  /** A leaf's cells. */
+  const cellsOf = (group: Group, leaf: number): unknown[] =>
+    slots[leaf] < 0 ? [group.rows] : group.accs[slots[leaf]].result();
   const window = op.windowNs;
   // A group's estimated bytes: its output row, and an accumulator per aggregation (what they collect, such as
   // make_list's values, is not counted).
@@ -387,7 +402,7 @@ function summarizer(op: Extract<PlanOp, { op: "summarize" }>, budget: QueryBudge
   const groups: Group[] = [];
   const newGroup = (keys: unknown[]): Group => {
     budget.charge(groupBytes, "summarize's groups");
-    const group: Group = { keys, accs: flat.map((a) => a.create(window)), bin: undefined };
+    const group: Group = { keys, accs: fed.map((a) => a.create(window)), rows: 0, bin: undefined };
     groups.push(group);
     return group;
   };
@@ -399,16 +414,25 @@ function summarizer(op: Extract<PlanOp, { op: "summarize" }>, budget: QueryBudge
   let byText: Map<string, Group> | undefined;
   const by = op.by.map((b) => b.get);
   const add =
-    nAggs === 1
-      ? (group: Group, row: Row) => feeds[0](group.accs[0], row)
-      : nAggs === 2
+    nFed === 0
+      ? (group: Group) => {
+          group.rows++;
+        }
+      : nFed === 1
         ? (group: Group, row: Row) => {
+            group.rows++;
             feeds[0](group.accs[0], row);
-            feeds[1](group.accs[1], row);
           }
-        : (group: Group, row: Row) => {
-            for (let j = 0; j < nAggs; j++) feeds[j](group.accs[j], row);
-          };
+        : nFed === 2
+          ? (group: Group, row: Row) => {
+              group.rows++;
+              feeds[0](group.accs[0], row);
+              feeds[1](group.accs[1], row);
+            }
+          : (group: Group, row: Row) => {
+              group.rows++;
+              for (let j = 0; j < nFed; j++) feeds[j](group.accs[j], row);
+            };
   /** The group of these keys, made on first sight. */
   const groupOf = (keys: unknown[]): Group => {
     if (byText === undefined) {
@@ -448,23 +472,21 @@ function summarizer(op: Extract<PlanOp, { op: "summarize" }>, budget: QueryBudge
       return group;
     };
     let lastLo = 0n;
-    let lastHi = 0n;
-    let lastStep: ((row: Row) => void) | undefined;
+    let lastHi = -1n;
+    let lastGroup: Group | undefined;
     feed = (row) => {
       const ns = row.timeNs;
       if (ns === undefined || row.data._time !== undefined) {
         add(groupOf([get(row)]), row);
         return;
       }
-      if (lastStep === undefined || ns < lastLo || ns >= lastHi) {
+      if (ns < lastLo || ns >= lastHi || lastGroup === undefined) {
         const q = binNumber(ns, width);
         lastLo = q * width;
         lastHi = lastLo + width;
-        // The group is made by the bin's first row.
-        let group: Group | undefined;
-        lastStep = (r) => add((group ??= binGroup(q)), r);
+        lastGroup = binGroup(q);
       }
-      lastStep(row);
+      add(lastGroup, row);
     };
   } else if (by.length === 1) {
     // One group key: no key array per row, only the key's text.
@@ -545,11 +567,11 @@ function summarizer(op: Extract<PlanOp, { op: "summarize" }>, budget: QueryBudge
       let leaf = 0;
       for (const agg of op.aggs) {
         if (agg.parts) {
-          const values = agg.parts.map(() => group.accs[leaf++].result()[0]);
+          const values = agg.parts.map(() => cellsOf(group, leaf++)[0]);
           data[agg.name] = agg.combine!(values) ?? null;
           continue;
         }
-        const cells = group.accs[leaf++].result();
+        const cells = cellsOf(group, leaf++);
         for (let i = 0; i < agg.outputs.length; i++) {
           const name = agg.outputs[i];
           const v = cells[i];
