@@ -508,6 +508,11 @@ function summarizer(op: Extract<PlanOp, { op: "summarize" }>, budget: QueryBudge
     let binHi = 0n;
     let start = new DateTime(0n);
     let revisit = false;
+    // The current bin's first few keys and groups, searched in a row before the map: a handful of services per
+    // bin compare faster than they hash. `===` is the map's equality here, but for NaN, which is never entered.
+    const BIN_KEYS = 16;
+    const binKeys: unknown[] = [];
+    const binGroups: Group[] = [];
     feed = (row) => {
       if (!eventTime(row)) return feedAny(row);
       const ns = row.timeNs!;
@@ -519,6 +524,8 @@ function summarizer(op: Extract<PlanOp, { op: "summarize" }>, budget: QueryBudge
         binHi = binLo + width;
         start = new DateTime(binLo);
         revisit = left.has(bin);
+        binKeys.length = 0;
+        binGroups.length = 0;
       }
       if (revisit) return feedAny(row);
       let k: unknown;
@@ -531,7 +538,15 @@ function summarizer(op: Extract<PlanOp, { op: "summarize" }>, budget: QueryBudge
         values = rest.map((g) => g(row));
         k = textOf(values);
       }
-      let group = lastOf.get(k);
+      let group: Group | undefined;
+      for (let i = 0; i < binKeys.length; i++) {
+        if (binKeys[i] === k) {
+          group = binGroups[i];
+          break;
+        }
+      }
+      if (group !== undefined) return add(group, row);
+      group = lastOf.get(k);
       if (group === undefined || group.bin !== bin) {
         // Sized once: a group's keys live as long as the query, and a pushed-to array keeps spare room.
         const keys = new Array<unknown>(by.length);
@@ -541,6 +556,10 @@ function summarizer(op: Extract<PlanOp, { op: "summarize" }>, budget: QueryBudge
         group = binGroupOf(keys);
         group.bin = bin;
         lastOf.set(k, group);
+      }
+      if (binKeys.length < BIN_KEYS && k === k) {
+        binKeys.push(k);
+        binGroups.push(group);
       }
       add(group, row);
     };
