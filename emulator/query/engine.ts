@@ -361,8 +361,10 @@ async function sortGroups<G extends { keys: unknown[] }>(groups: G[], budget: Qu
     const to = starts[k + 1];
     if (to - from === 1) out[at++] = groups[from];
     else {
-      // Array.prototype.sort is stable: ties keep the order they were made in.
-      for (const g of groups.slice(from, to).sort(compare)) out[at++] = g;
+      // Both sorts are stable: ties keep the order they were made in. A long run is sorted a slice at a time.
+      const run = groups.slice(from, to);
+      const sorted = run.length > budget.rowsPerSlice ? await budget.sort(run, compare) : run.sort(compare);
+      for (const g of sorted) out[at++] = g;
     }
     if (budget.overdue(to - from)) await budget.pause();
   }
