@@ -1176,12 +1176,18 @@ export function compileAggregation(
     throw err;
   }
   const fields = a.args.flatMap((x) => (x.kind === "field" ? [x.name] : []));
+  let context: { windowNs?: bigint; argTexts: readonly string[] } | undefined;
   return {
     name: hiddenName ?? names[0],
     outputs: hiddenName ? [hiddenName] : names,
     fn: a.fn,
     getters,
-    create: (windowNs) => def.create(constants, { windowNs, argTexts: a.argTexts }),
+    create: (windowNs) => {
+      // One context for every group of a summarize (a summary by bin and key makes hundreds of thousands).
+      if (context === undefined || context.windowNs !== windowNs)
+        context = { windowNs, argTexts: a.argTexts };
+      return def.create(constants, context);
+    },
     fields,
     args: constants.filter((v) => v !== undefined),
   };

@@ -106,6 +106,8 @@ function withPredicate(
   const at = predicateAt === "last" ? base.maxArgs : predicateAt;
   const fromBase = (q: number) => (q >= at ? q + 1 : q);
   const without = <T>(list: readonly T[]) => list.filter((_x, i) => i !== at);
+  let lastConstants: readonly unknown[] | undefined;
+  let lastWithout: unknown[] = [];
   return {
     minArgs: base.minArgs + 1,
     maxArgs: base.maxArgs + 1,
@@ -113,7 +115,14 @@ function withPredicate(
     constantArgsFrom: base.constantArgsFrom === undefined ? undefined : fromBase(base.constantArgsFrom),
     outputNames: (given, argTexts, constants) =>
       base.outputNames(given, without(argTexts), without(constants)),
-    create: (constants, context) => new PredicateAccumulator(base.create(without(constants), context), at),
+    create(constants, context) {
+      // The same constants for every group of a summarize: their list without the predicate is made once.
+      if (constants !== lastConstants) {
+        lastConstants = constants;
+        lastWithout = without(constants);
+      }
+      return new PredicateAccumulator(base.create(lastWithout, context), at);
+    },
   };
 }
 
