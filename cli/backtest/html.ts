@@ -152,7 +152,9 @@ export function renderBacktestReport(
               ? `${side}: `
               : "";
       body.push(
-        `<p class="meta">${which}${m.path} path, ${m.requests} requests, ${m.runs.length} runs, ` +
+        `<p class="meta">${which}${m.path} path, ` +
+          `${m.reused === undefined ? `${m.requests} requests` : `the answer of ${escapeHtml(m.reused)}'s equal query`}, ` +
+          `${m.runs.length} runs, ` +
           `${periods.length} alert ${periods.length === 1 ? "period" : "periods"}` +
           `${m.error ? `; could not be backtested: ${escapeHtml(m.error)}` : ""}.</p>`,
       );

@@ -145,4 +145,11 @@ describe("the backtest's report against a base", () => {
     expect(html).toContain('data-sides="head,base"');
     expect(all(html, /<text class="threshold-label"[^>]*>([^<]*)</g)).toEqual(["head and base threshold 20"]);
   });
+
+  it("says a side rebuilt from the other's equal query took its answer, rather than 0 requests", async () => {
+    const base = { ...(await backtestOf("errors", 50)), requests: 0, rows: 0, reused: "errors" };
+    const html = renderBacktestReport([await backtestOf("errors", 20)], PERIOD, [base]);
+    expect(html).toContain("base: service path, the answer of errors's equal query, ");
+    expect(html).not.toContain("0 requests");
+  });
 });
