@@ -272,18 +272,22 @@ function planService(
   return { b, d, grain, apl: rewrite(d, grain, limit), startNs, endNs, dataset };
 }
 
+/** The first request of a service path asks for this share of an answer's grains (see fetchFine). */
+const PROBE_SHARE = 8n;
+
 /**
  * Sends a plan's rewritten query over its span, in as few requests as the result limit allows. The first asks for
- * as many grains as one answer holds with one group; each next one is sized from the rows a grain held so far, to
- * fill four fifths of an answer. The answer is sorted by bin, so one that comes back full (it may have been cut
- * in its last bin) keeps every bin before its last, and the next request starts at that bin: nothing is asked
- * twice but the one cut bin.
+ * an eighth of the grains one answer holds with one group: a probe, so that a query of many groups does not make
+ * the service summarize the whole period to answer its first bins. Each next one is sized from the rows a grain
+ * held so far, to fill four fifths of an answer. The answer is sorted by bin, so one that comes back full (it may
+ * have been cut in its last bin) keeps every bin before its last, and the next request starts at that bin:
+ * nothing is asked twice but the one cut bin.
  */
 async function fetchFine(client: ObservabilityClient, plan: ServicePlan, limit: number): Promise<FineAnswer> {
   const { grain, apl, endNs } = plan;
   const out: FineAnswer = { fine: [], requests: 0, rows: 0 };
   const most = BigInt(limit);
-  let chunk = grain * most;
+  let chunk = grain * (most >= PROBE_SHARE ? most / PROBE_SHARE : 1n);
   let at = plan.startNs;
   while (at < endNs) {
     const to = at + chunk < endNs ? at + chunk : endNs;
