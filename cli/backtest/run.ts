@@ -305,8 +305,11 @@ async function fetchFine(client: ObservabilityClient, plan: ServicePlan, limit: 
     const rows = tabularRows(result);
     out.rows += rows.length;
     const part: FineRow[] = [];
+    // A bin's groups come one after another: its time is read once for them all.
+    let text: unknown;
+    let binNs: bigint | undefined;
     for (const row of rows) {
-      const binNs = parseRfc3339Ns(String(row[BIN_COLUMN] ?? ""));
+      if (row[BIN_COLUMN] !== text) binNs = parseRfc3339Ns(String((text = row[BIN_COLUMN]) ?? ""));
       if (binNs !== undefined) part.push({ binNs, row });
     }
     part.sort((x, y) => (x.binNs < y.binNs ? -1 : x.binNs > y.binNs ? 1 : 0));
