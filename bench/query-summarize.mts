@@ -3,7 +3,7 @@
  * bin(_time, w)` (one of them with a second key), answered in the tabular format, over --events N events spread
  * over 30 days (default 5,000,000). Runs the compiled code in dist/, so build first:
  *   npx tsc -p tsconfig.json && node_modules/.bin/node bench/query-summarize.mts \
- *     [--events 5000000] [--runs 3] [--baseline <dir holding an older dist/>]
+ *     [--events 5000000] [--runs 3] [--baseline <dir holding an older dist/>] [--only <text of a query's name>]
  * Each query goes through `runAplQuery` (parse, compile, execute, format), in process, over an event store filled
  * directly, and its body is written as the HTTP reply writes it (stringifyExactJson). With --baseline, runs
  * alternate between that build and this one over the same store, and each row shows both medians and their ratio:
@@ -22,29 +22,48 @@ const arg = (name: string): string | undefined => {
 const EVENTS = Number(arg("--events") ?? 5_000_000);
 const RUNS = Number(arg("--runs") ?? 3);
 const BASELINE = arg("--baseline");
+/** Only the queries whose name holds this text (for a profile of one). */
+const ONLY = arg("--only");
 const DAYS = 30;
 const T0 = Date.UTC(2026, 0, 1);
 const END = T0 + DAYS * 86_400_000;
 const SERVICES = ["checkout", "payments", "search", "auth", "catalog"];
 
+// As cli/backtest/decompose.ts `rewrite` sends them: each monitor's own filter first (bench/backtest.mts gives each
+// one a `where ms >= i`), the partials by fine bin, then sorted by bin before the limit.
+const TAIL = "\n| sort by __bin asc\n| limit 50000";
 const QUERIES: readonly { name: string; apl: string }[] = [
   {
     name: "where, count by 1m",
-    apl: "['web'] | where status >= 500\n| summarize __p0 = count(), __n = count() by __bin = bin(_time, 60000ms)\n| limit 50000",
+    apl:
+      "['web'] | where ms >= 3 | where status >= 500\n| summarize __p0 = count(), __n = count() by __bin = bin(_time, 60000ms)" +
+      TAIL,
   },
   {
     name: "max by 1m",
-    apl: "['web']\n| summarize __p0 = max(ms), __n = count() by __bin = bin(_time, 60000ms)\n| limit 50000",
+    apl:
+      "['web'] | where ms >= 7\n| summarize __p0 = max(ms), __n = count() by __bin = bin(_time, 60000ms)" +
+      TAIL,
   },
   {
     name: "sum, countif by 1m, service",
     apl:
       "['web']\n| summarize __p0s = sum(ms), __p0c = countif(isnotnull(ms)), __n = count() by __bin = bin(_time, 60000ms), " +
-      "service = service\n| limit 50000",
+      "service = service" +
+      TAIL,
+  },
+  {
+    name: "where, sum, countif by 1m, service",
+    apl:
+      "['web'] | where ms >= 7\n| summarize __p0s = sum(ms), __p0c = countif(isnotnull(ms)), __n = count() by " +
+      "__bin = bin(_time, 60000ms), service = service" +
+      TAIL,
   },
   {
     name: "countif, sum by 5m",
-    apl: "['web']\n| summarize __p0 = countif(status >= 500), __p1 = sum(ms), __n = count() by __bin = bin(_time, 300000ms)\n| limit 50000",
+    apl:
+      "['web'] | where ms >= 4\n| summarize __p0 = countif(status >= 500), __p1 = sum(ms), __n = count() by __bin = bin(_time, 300000ms)" +
+      TAIL,
   },
 ];
 
@@ -103,6 +122,7 @@ async function main(): Promise<void> {
     ["query", ...(base ? ["baseline", "this build", "ratio"] : ["this build"]), "ns/event"].join("\t"),
   );
   for (const q of QUERIES) {
+    if (ONLY !== undefined && !q.name.includes(ONLY)) continue;
     const mine: number[] = [];
     const theirs: number[] = [];
     let differs = false;
