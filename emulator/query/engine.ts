@@ -310,8 +310,12 @@ function binNumber(ns: bigint, width: bigint): bigint {
  */
 interface Summarizer {
   feed(row: Row): void;
-  /** The output rows, sorted by the keys; only the first `cap` of them when a limit follows. */
-  finish(cap?: number): Promise<{ rows: Row[]; columns: string[] }>;
+  /**
+   * The output rows, sorted by the keys; only the first `cap` of them when a limit follows. With `sortedBy` m > 0,
+   * the limit follows a `sort by` the first m keys ascending: `cap` is kept to only when that sort would leave the
+   * rows as they are (`sorted`), and then the sort need not run.
+   */
+  finish(cap?: number, sortedBy?: number): Promise<{ rows: Row[]; columns: string[]; sorted: boolean }>;
 }
 
 /** Two group keys in the output's order: ascending, nulls first (as sortRows orders summarize's rows). */
@@ -369,6 +373,49 @@ async function sortGroups<G extends { keys: unknown[] }>(groups: G[], budget: Qu
     if (budget.overdue(to - from)) await budget.pause();
   }
   return out;
+}
+
+/**
+ * Whether groups in this order are also in the order `sort by` their first `m` keys ascending (nulls first) would
+ * give them, so that stable sort would leave them as they are. Only when each of those keys holds one kind of value
+ * (datetimes, strings, numbers other than NaN or booleans, and nulls): there the sort's comparison is a total
+ * order, and groups each no less than the one before are sorted.
+ */
+async function sortedByFirstKeys<G extends { keys: unknown[] }>(
+  groups: readonly G[],
+  m: number,
+  budget: QueryBudget,
+): Promise<boolean> {
+  const kinds: (string | undefined)[] = new Array<string | undefined>(m).fill(undefined);
+  for (let i = 0; i < groups.length; i++) {
+    const keys = groups[i].keys;
+    for (let j = 0; j < m; j++) {
+      const v = keys[j];
+      if (v === null || v === undefined) continue;
+      const kind =
+        v instanceof DateTime
+          ? "datetime"
+          : typeof v === "number"
+            ? v === v
+              ? "number"
+              : undefined
+            : typeof v === "string" || typeof v === "boolean"
+              ? typeof v
+              : undefined;
+      if (kind === undefined || (kinds[j] !== undefined && kinds[j] !== kind)) return false;
+      kinds[j] = kind;
+    }
+    if (i > 0) {
+      const before = groups[i - 1].keys;
+      for (let j = 0; j < m; j++) {
+        const c = compareKeys(before[j], keys[j]);
+        if (c > 0) return false;
+        if (c < 0) break;
+      }
+    }
+    if (budget.overdue()) await budget.pause();
+  }
+  return true;
 }
 
 function summarizer(op: Extract<PlanOp, { op: "summarize" }>, budget: QueryBudget): Summarizer {
@@ -568,12 +615,17 @@ function summarizer(op: Extract<PlanOp, { op: "summarize" }>, budget: QueryBudge
   } else {
     feed = feedAny;
   }
-  const finish = async (cap = Infinity): Promise<{ rows: Row[]; columns: string[] }> => {
+  const finish = async (
+    cap = Infinity,
+    sortedBy = 0,
+  ): Promise<{ rows: Row[]; columns: string[]; sorted: boolean }> => {
     // Groups come out ordered by their keys so that pages are deterministic: the groups are sorted before their
     // rows are made, so a limit after the summarize makes only the rows it keeps. Only when every cell is the plain
     // result of an accumulator: an expression over aggregations, or arg_max(*)'s columns (each group adds to the
     // columns), is computed for every group as before.
     const ordered = op.by.length === 0 ? groups : await sortGroups(groups, budget);
+    const sorted = sortedBy > 0 && (await sortedByFirstKeys(ordered, sortedBy, budget));
+    if (sortedBy > 0 && !sorted) cap = Infinity;
     const plain = op.aggs.every((a) => !a.parts && !a.outputs.includes("*"));
     const kept = plain && cap < ordered.length ? ordered.slice(0, cap) : ordered;
     const out: Row[] = [];
@@ -615,7 +667,7 @@ function summarizer(op: Extract<PlanOp, { op: "summarize" }>, budget: QueryBudge
       ...op.by.map((b) => b.name),
       ...op.aggs.flatMap((a) => a.outputs.flatMap((n) => (n === "*" ? [...spread] : [n]))),
     ];
-    return { rows: out, columns };
+    return { rows: out, columns, sorted };
   };
   return { feed, finish };
 }
@@ -625,11 +677,39 @@ async function summarize(
   op: Extract<PlanOp, { op: "summarize" }>,
   budget: QueryBudget,
   cap = Infinity,
-): Promise<{ rows: Row[]; columns: string[] }> {
+  sortedBy = 0,
+): Promise<{ rows: Row[]; columns: string[]; sorted: boolean }> {
   const s = summarizer(op, budget);
   const { feed } = s;
   await budget.each(rows, (row) => feed(row));
-  return s.finish(cap);
+  return s.finish(cap, sortedBy);
+}
+
+/**
+ * How many of a summarize's first keys a `sort` right after it sorts by, ascending with nulls first, each key the
+ * summarize's output column itself; 0 when it sorts otherwise. A key is that column when its name is and it reads
+ * that column of a row: given a row whose every column holds its own token, it answers the column's token.
+ */
+function sortByFirstKeys(
+  summarize: Extract<PlanOp, { op: "summarize" }>,
+  sort: Extract<PlanOp, { op: "sort" }>,
+): number {
+  const m = sort.keys.length;
+  if (m === 0 || m > summarize.by.length) return 0;
+  const data: Record<string, unknown> = {};
+  for (const a of summarize.aggs) for (const name of a.outputs) data[name] = { token: name };
+  for (const b of summarize.by) data[b.name] = { token: b.name };
+  const probe: Row = { data };
+  for (let j = 0; j < m; j++) {
+    const key = sort.keys[j];
+    if (key.desc || key.nullsFirst === false || key.name !== summarize.by[j].name) return 0;
+    try {
+      if (key.get(probe) !== data[key.name]) return 0;
+    } catch {
+      return 0;
+    }
+  }
+  return m;
 }
 
 /** Rows a scan reads between two looks at the budget's clock and slices, at most. */
@@ -837,10 +917,13 @@ async function executeOn(
         break;
       }
       case "summarize": {
-        let out: { rows: Row[]; columns: string[] };
-        // A limit right after keeps only the first rows: the others need not be made.
+        let out: { rows: Row[]; columns: string[]; sorted: boolean };
+        // A limit right after keeps only the first rows: the others need not be made. So does a limit after a sort
+        // by the first keys (a backtest's `sort by __bin asc | limit n`), when the rows are in that sort's order.
         const next = plan.ops[at + 1];
-        const cap = next?.op === "limit" ? next.n : Infinity;
+        const sortedBy = next?.op === "sort" ? sortByFirstKeys(op, next) : 0;
+        const after = sortedBy > 0 ? plan.ops[at + 2] : next;
+        const cap = after?.op === "limit" ? after.n : Infinity;
         if (scan) {
           // Straight from the scan: the matching rows are never collected.
           const s = summarizer(op, budget);
@@ -848,11 +931,11 @@ async function executeOn(
           result.rowsExamined += read.examined;
           scan = undefined;
           matched ??= read.matched;
-          out = await s.finish(cap);
+          out = await s.finish(cap, sortedBy);
         } else {
           rows = await materialize();
           matched ??= rows.length;
-          out = await summarize(rows, op, budget, cap);
+          out = await summarize(rows, op, budget, cap, sortedBy);
         }
         rows = out.rows;
         result.columns = out.columns;
@@ -862,6 +945,11 @@ async function executeOn(
         };
         order = op.by.map((b) => ({ field: b.name, desc: false }));
         result.derived = true;
+        if (out.sorted && next?.op === "sort") {
+          // The sort would leave the rows as they are: only its order is said.
+          order = next.keys.map((k) => ({ field: k.name, desc: k.desc }));
+          at++;
+        }
         break;
       }
       case "table": {
