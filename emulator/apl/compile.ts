@@ -10,6 +10,7 @@ import {
   UNSUPPORTED_AGGREGATIONS,
   uniqueNames,
   type Accumulator,
+  type GroupColumns,
 } from "./aggregations";
 import { AplError, positionOf, unsupported } from "./errors";
 import { SCALAR_FUNCTIONS } from "./functions";
@@ -109,6 +110,8 @@ export interface PlanAggregation {
   getters: Getter[];
   /** A fresh accumulator for one group. */
   create(windowNs?: bigint): Accumulator;
+  /** Optional: every group's state at once, answering as create's accumulators would (see GroupColumns). */
+  columns?(windowNs?: bigint): GroupColumns;
   /** The field it reads, when its argument is a field. */
   fields: string[];
   /** Its constant arguments (topk's k). */
@@ -1188,6 +1191,10 @@ export function compileAggregation(
         context = { windowNs, argTexts: a.argTexts };
       return def.create(constants, context);
     },
+    columns:
+      def.columns === undefined
+        ? undefined
+        : (windowNs) => def.columns!(constants, { windowNs, argTexts: a.argTexts }),
     fields,
     args: constants.filter((v) => v !== undefined),
   };

@@ -3,6 +3,7 @@
  * for as long as the pipeline allows (where, sort by _time), so the common paging query is one pass from
  * one end that stops collecting at the limit; anything else materializes and falls back to real work.
  */
+import type { GroupColumns } from "../apl/aggregations";
 import type { Column, Plan, PlanAggregation, PlanOp, Predicate, Row, RunEnv, Table } from "../apl/compile";
 import { DateTime, Timespan, sortCompare } from "../apl/values";
 import type { StoredEvent } from "../store/events";
@@ -272,6 +273,36 @@ function feeder(agg: PlanAggregation): (acc: Acc, row: Row) => void {
   }
 }
 
+/** The accumulators of a group whose every aggregation keeps GroupColumns; never written to. */
+const NO_ACCS: Acc[] = [];
+
+/** One aggregation's per-row step when it keeps every group's state (GroupColumns): the group's number and its arguments. */
+function columnFeeder(agg: PlanAggregation, cols: GroupColumns): (group: { at: number }, row: Row) => void {
+  const g = agg.getters;
+  switch (g.length) {
+    case 0:
+      return (group) => cols.add(group.at, NO_ARGS);
+    case 1: {
+      const [a] = g;
+      return cols.add1 !== undefined
+        ? (group, row) => cols.add1!(group.at, a(row))
+        : (group, row) => cols.add(group.at, [a(row)]);
+    }
+    case 2: {
+      const [a, b] = g;
+      return cols.add2 !== undefined
+        ? (group, row) => cols.add2!(group.at, a(row), b(row))
+        : (group, row) => cols.add(group.at, [a(row), b(row)]);
+    }
+    default:
+      return (group, row) =>
+        cols.add(
+          group.at,
+          g.map((x) => x(row)),
+        );
+  }
+}
+
 /** A summarize's aggregations flattened: expressions over aggregations contribute their hidden parts. */
 function leaves(aggs: PlanAggregation[]): PlanAggregation[] {
   return aggs.flatMap((a) => (a.parts ? a.parts : [a]));
@@ -421,8 +452,10 @@ async function sortedByFirstKeys<G extends { keys: unknown[] }>(
 function summarizer(op: Extract<PlanOp, { op: "summarize" }>, budget: QueryBudget): Summarizer {
   interface Group {
     keys: unknown[];
-    /** The accumulators of the aggregations other than count(). */
+    /** The accumulators of the aggregations other than count() that keep no GroupColumns. */
     accs: Acc[];
+    /** The group's number: its place in the GroupColumns. */
+    at: number;
     /** The rows fed: every count()'s value. */
     rows: number;
     /** The bin of a group a bin(_time, w) step made (see below); undefined otherwise. */
@@ -437,13 +470,28 @@ function summarizer(op: Extract<PlanOp, { op: "summarize" }>, budget: QueryBudge
     if (a.fn === "count" && a.getters.length === 0) slots.push(-1);
     else slots.push(fed.push(a) - 1);
   }
-  const feeds = fed.map(feeder);
+  const window = op.windowNs;
+  // count, sum, min, max and their …if forms keep every group's state in arrays by group number (GroupColumns):
+  // no accumulator object per group. Each other aggregation has an accumulator per group, at its place in `accs`.
+  const columns = fed.map((a) => a.columns?.(window));
+  const own: PlanAggregation[] = [];
+  const ownAt = fed.map((a, j) => (columns[j] === undefined ? own.push(a) - 1 : -1));
+  const feeds = fed.map((a, j) => {
+    const cols = columns[j];
+    if (cols !== undefined) return columnFeeder(a, cols);
+    const f = feeder(a);
+    const at = ownAt[j];
+    return (group: Group, row: Row) => f(group.accs[at], row);
+  });
   const nAggs = flat.length;
   const nFed = fed.length;
   /** A leaf's cells. */
-  const cellsOf = (group: Group, leaf: number): unknown[] =>
-    slots[leaf] < 0 ? [group.rows] : group.accs[slots[leaf]].result();
-  const window = op.windowNs;
+  const cellsOf = (group: Group, leaf: number): unknown[] => {
+    const j = slots[leaf];
+    if (j < 0) return [group.rows];
+    const cols = columns[j];
+    return cols !== undefined ? cols.result(group.at) : group.accs[ownAt[j]].result();
+  };
   // A group's estimated bytes: its output row, and an accumulator per aggregation (what they collect, such as
   // make_list's values, is not counted).
   const groupBytes = rowBytes(op.by.length + nAggs) + 64 * nAggs;
@@ -451,7 +499,9 @@ function summarizer(op: Extract<PlanOp, { op: "summarize" }>, budget: QueryBudge
   const groups: Group[] = [];
   const newGroup = (keys: unknown[]): Group => {
     budget.charge(groupBytes, "summarize's groups");
-    const group: Group = { keys, accs: fed.map((a) => a.create(window)), rows: 0, bin: undefined };
+    for (const cols of columns) cols?.open();
+    const accs = own.length === 0 ? NO_ACCS : own.map((a) => a.create(window));
+    const group: Group = { keys, accs, rows: 0, bin: undefined, at: groups.length };
     groups.push(group);
     return group;
   };
@@ -470,17 +520,17 @@ function summarizer(op: Extract<PlanOp, { op: "summarize" }>, budget: QueryBudge
       : nFed === 1
         ? (group: Group, row: Row) => {
             group.rows++;
-            feeds[0](group.accs[0], row);
+            feeds[0](group, row);
           }
         : nFed === 2
           ? (group: Group, row: Row) => {
               group.rows++;
-              feeds[0](group.accs[0], row);
-              feeds[1](group.accs[1], row);
+              feeds[0](group, row);
+              feeds[1](group, row);
             }
           : (group: Group, row: Row) => {
               group.rows++;
-              for (let j = 0; j < nFed; j++) feeds[j](group.accs[j], row);
+              for (let j = 0; j < nFed; j++) feeds[j](group, row);
             };
   /** The group of these keys, made on first sight. */
   const groupOf = (keys: unknown[]): Group => {

@@ -1,6 +1,11 @@
 /** count, sum, avg, min, max, stdev, variance, rate, arg_max and arg_min. */
 import { Timespan, sortCompare } from "../values";
-import { AggregationArgumentError, type Accumulator, type AggregationFunction } from "./contract";
+import {
+  AggregationArgumentError,
+  type Accumulator,
+  type AggregationFunction,
+  type GroupColumns,
+} from "./contract";
 import { argNamePart, singleColumn, splitNamedArg, uniqueNames } from "./naming";
 import { NumericInput, isNullish, namedAfterFirstArg } from "./shared";
 
@@ -37,6 +42,11 @@ class SumAccumulator extends NumericInput implements Accumulator {
     const x = this.read(v);
     if (x !== undefined) this.total += x;
   }
+  /** The state after numbers that summed to `total` (NaN too, which add1 would skip: Infinity and -Infinity's sum). */
+  startAt(total: number): void {
+    this.numbers++;
+    this.total = total;
+  }
   result(): unknown[] {
     if (this.timespans > 0 && this.numbers === 0) return [new Timespan(this.timespanTotal)];
     return [this.total + Number(this.timespanTotal)];
@@ -65,6 +75,114 @@ class ExtremeAccumulator implements Accumulator {
   }
 }
 
+/** Every group's {@link CountAccumulator}. */
+class CountColumns implements GroupColumns {
+  private readonly n: number[] = [];
+  open(): void {
+    this.n.push(0);
+  }
+  add(group: number, args: unknown[]): void {
+    if (args.length === 0 || !isNullish(args[0])) this.n[group]++;
+  }
+  add1(group: number, v: unknown): void {
+    if (!isNullish(v)) this.n[group]++;
+  }
+  result(group: number): unknown[] {
+    return [this.n[group]];
+  }
+}
+
+/**
+ * Every group's {@link SumAccumulator}: a group's total while it has seen only numbers (and nulls); at its first
+ * other value (a timespan, a bigint, ...) the group gets an accumulator of its own, started at the state it would
+ * have had: the same total, and some numbers seen.
+ */
+class SumColumns implements GroupColumns {
+  private readonly totals: number[] = [];
+  /** 0 before a group's first number, 1 after it, -1 once the group has its own accumulator. */
+  private readonly state: number[] = [];
+  private readonly own = new Map<number, SumAccumulator>();
+  open(): void {
+    this.totals.push(0);
+    this.state.push(0);
+  }
+  add(group: number, args: unknown[]): void {
+    this.add1(group, args[0]);
+  }
+  add1(group: number, v: unknown): void {
+    if (typeof v === "number" && this.state[group] >= 0) {
+      if (v === v) {
+        this.totals[group] += v;
+        this.state[group] = 1;
+      }
+      return;
+    }
+    if (isNullish(v)) return;
+    this.accumulator(group).add1(v);
+  }
+  result(group: number): unknown[] {
+    if (this.state[group] < 0) return this.own.get(group)!.result();
+    return [this.totals[group] + 0];
+  }
+  private accumulator(group: number): SumAccumulator {
+    let acc = this.own.get(group);
+    if (acc === undefined) {
+      acc = new SumAccumulator();
+      if (this.state[group] > 0) acc.startAt(this.totals[group]);
+      this.own.set(group, acc);
+      this.state[group] = -1;
+    }
+    return acc;
+  }
+}
+
+/**
+ * Every group's {@link ExtremeAccumulator}: a group's best number while it has seen only numbers (and nulls); at
+ * its first other value the group gets an accumulator of its own, given its best number so far.
+ */
+class ExtremeColumns implements GroupColumns {
+  private readonly best: number[] = [];
+  /** 0 before a group's first number, 1 after it, -1 once the group has its own accumulator. */
+  private readonly state: number[] = [];
+  private readonly own = new Map<number, ExtremeAccumulator>();
+  /** 1 keeps the largest value, -1 the smallest. */
+  constructor(private readonly sign: number) {}
+  open(): void {
+    this.best.push(0);
+    this.state.push(0);
+  }
+  add(group: number, args: unknown[]): void {
+    this.add1(group, args[0]);
+  }
+  add1(group: number, v: unknown): void {
+    const state = this.state[group];
+    if (typeof v === "number" && state >= 0) {
+      // NaN is never kept, as the accumulator skips it.
+      if (v !== v) return;
+      if (state === 0 || (this.sign > 0 ? v > this.best[group] : v < this.best[group])) this.best[group] = v;
+      this.state[group] = 1;
+      return;
+    }
+    if (isNullish(v)) return;
+    this.accumulator(group).add1(v);
+  }
+  result(group: number): unknown[] {
+    const state = this.state[group];
+    if (state < 0) return this.own.get(group)!.result();
+    return [state === 0 ? null : this.best[group]];
+  }
+  private accumulator(group: number): ExtremeAccumulator {
+    let acc = this.own.get(group);
+    if (acc === undefined) {
+      acc = new ExtremeAccumulator(this.sign);
+      if (this.state[group] > 0) acc.add1(this.best[group]);
+      this.own.set(group, acc);
+      this.state[group] = -1;
+    }
+    return acc;
+  }
+}
+
 /** count(): rows. count(x) (Kusto's form): rows where x is not null. */
 export function defineCount(fn: string): AggregationFunction {
   return {
@@ -72,6 +190,7 @@ export function defineCount(fn: string): AggregationFunction {
     maxArgs: 1,
     outputNames: (given, argTexts) => [given ?? `${fn}_${argTexts.length ? argNamePart(argTexts[0]) : ""}`],
     create: () => new CountAccumulator(),
+    columns: () => new CountColumns(),
   };
 }
 
@@ -82,6 +201,7 @@ export function defineSum(fn: string): AggregationFunction {
     maxArgs: 1,
     outputNames: namedAfterFirstArg(fn),
     create: () => new SumAccumulator(),
+    columns: () => new SumColumns(),
   };
 }
 
@@ -118,6 +238,7 @@ export function defineExtreme(fn: string, kind: "min" | "max"): AggregationFunct
     maxArgs: 1,
     outputNames: namedAfterFirstArg(fn),
     create: () => new ExtremeAccumulator(sign),
+    columns: () => new ExtremeColumns(sign),
   };
 }
 

@@ -18,6 +18,21 @@ export interface Accumulator {
   result(): unknown[];
 }
 
+/**
+ * Every group's state of one aggregation at once, indexed by the group's number (0, 1, ... in the order the groups
+ * are opened): what {@link Accumulator} is for one group, with no object per group. A summary by minute and key
+ * over a month makes hundreds of thousands of groups, and their accumulators were most of its garbage.
+ */
+export interface GroupColumns {
+  /** Adds the next group, numbered after the last one opened. */
+  open(): void;
+  add(group: number, args: unknown[]): void;
+  add1?(group: number, a: unknown): void;
+  add2?(group: number, a: unknown, b: unknown): void;
+  /** The group's cells, as its accumulator's result() would give them. */
+  result(group: number): unknown[];
+}
+
 /** What an accumulator may need from the query besides its arguments. */
 export interface AggregationContext {
   /**
@@ -50,6 +65,11 @@ export interface AggregationFunction {
   ): string[];
   /** A fresh accumulator; throws {@link AggregationArgumentError} when a constant argument is unusable. */
   create(constants: readonly unknown[], context?: AggregationContext): Accumulator;
+  /**
+   * Optional: the state of every group of one summarize, answering as {@link create}'s accumulators would. Only for
+   * aggregations whose create never throws (it is made before the first group).
+   */
+  columns?(constants: readonly unknown[], context?: AggregationContext): GroupColumns;
 }
 
 /**

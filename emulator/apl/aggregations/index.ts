@@ -40,7 +40,7 @@ import {
   defineDcount,
   defineTopk,
 } from "./collections";
-import type { Accumulator, AggregationFunction } from "./contract";
+import type { Accumulator, AggregationFunction, GroupColumns } from "./contract";
 import { defineHistogram, definePercentile, definePercentiles, definePercentilesArray } from "./distribution";
 import { definePhrases } from "./phrases";
 import { defineSpotlight } from "./spotlight";
@@ -50,6 +50,7 @@ export {
   type Accumulator,
   type AggregationContext,
   type AggregationFunction,
+  type GroupColumns,
 } from "./contract";
 export { DEFAULT_MAKE_LIST_CAP, DEFAULT_MAKE_SET_CAP, TOPK_EXACT_VALUES } from "./collections";
 export { argNamePart, uniqueNames } from "./naming";
@@ -92,6 +93,39 @@ class PredicateAccumulator implements Accumulator {
   }
 }
 
+/** Every group's {@link PredicateAccumulator}: `inner` takes the rows whose argument at `at` is `true`. */
+class PredicateColumns implements GroupColumns {
+  constructor(
+    private readonly inner: GroupColumns,
+    private readonly at: number,
+  ) {}
+  open(): void {
+    this.inner.open();
+  }
+  add(group: number, args: unknown[]): void {
+    if (args[this.at] !== true) return;
+    this.inner.add(
+      group,
+      args.filter((_x, i) => i !== this.at),
+    );
+  }
+  add1(group: number, a: unknown): void {
+    if (this.at === 0 && a === true) this.inner.add(group, NO_ARGS);
+  }
+  add2(group: number, a: unknown, b: unknown): void {
+    if (this.at === 0) {
+      if (a === true) this.rest(group, b);
+    } else if (this.at === 1 && b === true) this.rest(group, a);
+  }
+  result(group: number): unknown[] {
+    return this.inner.result(group);
+  }
+  private rest(group: number, v: unknown): void {
+    if (this.inner.add1 !== undefined) this.inner.add1(group, v);
+    else this.inner.add(group, [v]);
+  }
+}
+
 /**
  * The `…if` form of `base`: the predicate sits at `predicateAt` among the arguments (last for most, second for
  * make_list_if and make_set_if, whose max size follows it); a row counts only when it is exactly `true`. Output
@@ -123,6 +157,10 @@ function withPredicate(
       }
       return new PredicateAccumulator(base.create(lastWithout, context), at);
     },
+    columns:
+      base.columns === undefined
+        ? undefined
+        : (constants, context) => new PredicateColumns(base.columns!(without(constants), context), at),
   };
 }
 
