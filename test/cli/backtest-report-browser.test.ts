@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { ObservabilityClient } from "../../provider/client";
 import { runBacktest } from "../../cli/commands/backtest";
-import type { BacktestReport, MonitorSummary } from "../../cli/backtest/report";
+import type { BacktestReport, MonitorDiff, MonitorSummary } from "../../cli/backtest/report";
 import { Browser, chromiumPath } from "../helpers/chromium";
 import { api, useEmulator } from "../helpers/emulator";
 
@@ -256,7 +256,7 @@ describe("the backtest's report against a base, in a browser", () => {
   });
 
   it("shades the base's alert periods apart from the head's, each where its side's alerts were", () => {
-    const m = diffJson.monitors[0];
+    const m = diffJson.monitors[0] as MonitorDiff;
     const { svg } = overlay;
     const scale = svg.width / svg.viewWidth;
     const xOf = (t: number) =>
