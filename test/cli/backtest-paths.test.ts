@@ -73,6 +73,10 @@ const runsOf = (r: MonitorBacktest) =>
 
 let datasets = 0;
 
+/** A threshold monitor of `aplQuery` that alerts above 1. */
+const aboveOne = (aplQuery: string) =>
+  parseMonitor({ id: "m", name: "m", type: "Threshold", aplQuery, operator: "Above", threshold: 1 });
+
 describe("the service-side path and the event path agree", () => {
   it("on random decomposable monitors and event streams", async () => {
     let serviceRuns = 0;
@@ -238,18 +242,7 @@ describe("what a backtest says it cost", () => {
       return undefined;
     });
     try {
-      const monitor = (aplQuery: string) => ({
-        key: "m",
-        notifiers: ["pager"],
-        monitor: parseMonitor({
-          id: "m",
-          name: "m",
-          type: "Threshold",
-          aplQuery,
-          operator: "Above",
-          threshold: 1,
-        }),
-      });
+      const monitor = (aplQuery: string) => ({ key: "m", notifiers: ["pager"], monitor: aboveOne(aplQuery) });
       const period = { fromMs: T0, toMs: T0 + 12 * 60_000 };
       const [events] = await backtest(
         counted,
@@ -294,15 +287,7 @@ describe("which queries the service-side path takes (decompose)", () => {
 
 describe("what the event path fetches (eventFetch)", () => {
   const fetchOf = (aplQuery: string) => {
-    const m = parseMonitor({
-      id: "m",
-      name: "m",
-      type: "Threshold",
-      aplQuery,
-      operator: "Above",
-      threshold: 1,
-    });
-    const f = eventFetch(m, PERIOD);
+    const f = eventFetch(aboveOne(aplQuery), PERIOD);
     return f && "sources" in f ? f.sources.map((x) => x.apl).join(" + ") : f;
   };
   it.each([

@@ -23,19 +23,21 @@ let json: BacktestReport;
 let diffJson: BacktestReport;
 let browser: Browser | undefined;
 const requests: string[] = [];
+/** Where a chart sits on the page and the span its plot draws: what turns a time into a pixel. */
+interface ChartBox {
+  left: number;
+  width: number;
+  startMs: number;
+  endMs: number;
+  plotX: number;
+  plotWidth: number;
+  viewWidth: number;
+}
 let shown: {
   scripts: number;
   monitors: {
     monitor: string;
-    svg: {
-      left: number;
-      width: number;
-      startMs: number;
-      endMs: number;
-      plotX: number;
-      plotWidth: number;
-      viewWidth: number;
-    };
+    svg: ChartBox;
     periods: { left: number; right: number; fromMs: number; toMs: number; group: string }[];
     notifications: { x: number; timeMs: number; action: string }[];
   }[];
@@ -44,15 +46,7 @@ let shown: {
 let overlay: {
   charts: number;
   scripts: number;
-  svg: {
-    left: number;
-    width: number;
-    startMs: number;
-    endMs: number;
-    plotX: number;
-    plotWidth: number;
-    viewWidth: number;
-  };
+  svg: ChartBox;
   thresholds: { value: number; sides: string; y: number; dash: string }[];
   labels: { text: string; width: number; y: number }[];
   periods: { side: string; fill: string; left: number; right: number; fromMs: number; toMs: number }[];
