@@ -4,6 +4,7 @@
  * change to them does. Nothing is sent to any notifier. docs/backtesting.md describes it and its JSON.
  */
 import { writeFile } from "node:fs/promises";
+import { isDeepStrictEqual } from "node:util";
 import { Command, InvalidArgumentError, Option } from "commander";
 import { parseDurationMs } from "../../emulator/clock";
 import { parseRfc3339Ns } from "../../emulator/time";
@@ -12,6 +13,8 @@ import {
   backtest,
   BacktestRefused,
   DEFAULT_MAX_EVENTS,
+  type BacktestMonitor,
+  type BacktestOptions,
   type MonitorBacktest,
   type Period,
 } from "../backtest/run";
@@ -118,7 +121,7 @@ export async function runBacktest(
     const picked =
       base && flags.monitor.length > 0 ? base.filter((b) => head.some((h) => h.key === b.key)) : base;
     headRuns = await backtest(client, head, period, options);
-    baseRuns = picked ? await backtest(client, picked, period, options) : undefined;
+    baseRuns = picked ? await backtestBase(client, picked, head, headRuns, period, options) : undefined;
   } catch (err) {
     if (err instanceof BacktestRefused) throw new CommandError(err.message);
     throw err;
@@ -140,6 +143,40 @@ export async function runBacktest(
   }
   if (flags.failOn !== undefined && failsOn(r, flags.failOn)) return EXIT.failed;
   return EXIT.ok;
+}
+
+/**
+ * The base's backtests. A base monitor equal to its head in every input (the monitor, its id included, and its
+ * notifiers) judges exactly as the head did: one pure judge over the same answers. Its result is the head's,
+ * not judged again, and says so (`reused`, no requests of its own); the others are backtested, sharing the
+ * head's answers where their queries are equal.
+ */
+async function backtestBase(
+  client: ObservabilityClient,
+  base: readonly BacktestMonitor[],
+  head: readonly BacktestMonitor[],
+  headRuns: readonly MonitorBacktest[],
+  period: Period,
+  options: BacktestOptions,
+): Promise<MonitorBacktest[]> {
+  const sameAsHead = (b: BacktestMonitor): MonitorBacktest | undefined => {
+    const i = head.findIndex((h) => h.key === b.key);
+    if (i < 0) return undefined;
+    const equal =
+      isDeepStrictEqual(head[i].monitor, b.monitor) && isDeepStrictEqual(head[i].notifiers, b.notifiers);
+    return equal ? headRuns[i] : undefined;
+  };
+  const judged = await backtest(
+    client,
+    base.filter((b) => sameAsHead(b) === undefined),
+    period,
+    options,
+  );
+  let next = 0;
+  return base.map((b) => {
+    const same = sameAsHead(b);
+    return same ? { ...same, ...b, requests: 0, rows: 0, reused: b.key } : judged[next++];
+  });
 }
 
 /** A bar on stderr while events are fetched, when it is a terminal. */

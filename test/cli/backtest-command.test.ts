@@ -242,7 +242,17 @@ describe("the diff against a base (--base, --fail-on)", () => {
     });
     expect(errors.base!.notifications.map((n) => n.notifier)).toEqual(["oncall", "oncall"]);
     expect(errors.head!.notifications.map((n) => n.notifier)).toEqual(["team", "team"]);
-    expect((json!.monitors[1] as MonitorDiff).change).toBe("unchanged");
+    // The changed monitor's query is the same on both sides: the base rebuilds its runs from the head's answer.
+    expect(errors.base).toMatchObject({ requests: 0, rows: 0, reused: "errors" });
+    expect(errors.head!.requests).toBeGreaterThan(0);
+    // The unchanged monitor judges as the head did: its runs are the head's, not fetched or judged again.
+    const slow = json!.monitors[1] as MonitorDiff;
+    expect(slow.change).toBe("unchanged");
+    expect(slow.base).toMatchObject({ requests: 0, rows: 0, reused: slow.head!.key });
+    const { requests: _r, rows: _w, reused: _u, ...baseRest } = slow.base!;
+    const { requests: _r2, rows: _w2, ...headRest } = slow.head!;
+    expect(baseRest).toEqual(headRest);
+    expect(slow.head!.rows).toBeGreaterThan(0);
     // team gets more pages from the head than from the base.
     expect(code).toBe(1);
     const md = (await run(head, { base, format: "markdown" })).text;
