@@ -337,14 +337,14 @@ async function fetchFine(client: ObservabilityClient, plan: ServicePlan, limit: 
   return out;
 }
 
+/** The key of a plan's answer in an {@link AnswerCache}. */
+const answerKey = (plan: ServicePlan) => `${plan.startNs}\n${plan.endNs}\n${plan.apl}`;
+
 /**
  * The plan's answer: asked for now, or the one an equal plan (the same rewritten query over the same span, as a
  * diff's unchanged monitor and a threshold-only change are) already asked for. The monitor that asked counts the
  * requests and rows; the others name it in `reused`.
  */
-/** The key of a plan's answer in an {@link AnswerCache}. */
-const answerKey = (plan: ServicePlan) => `${plan.startNs}\n${plan.endNs}\n${plan.apl}`;
-
 function answerOf(client: ObservabilityClient, plan: ServicePlan, limit: number, cache: AnswerCache) {
   const key = answerKey(plan);
   const known = cache.get(key);
@@ -600,23 +600,6 @@ export async function backtest(
       } else pending.push({ index, b, why: why, fetch, count });
     }
   }
-  // The service works out the next monitor's answer while this one's runs are rebuilt and judged here: one
-  // answer ahead, so at most two monitors' fine rows are held at once.
-  // An answer no later monitor of this backtest reads is let go (a month of fine rows each), unless the caller
-  // keeps the answers for another backtest.
-  const uses = new Map<string, number>();
-  for (const { plan } of planned) uses.set(answerKey(plan), (uses.get(answerKey(plan)) ?? 0) + 1);
-  let next = planned.length > 0 ? answerOf(client, planned[0].plan, limit, cache) : undefined;
-  for (const [i, { index, plan }] of planned.entries()) {
-    const asked = next!;
-    const answer = await asked.answer;
-    next = i + 1 < planned.length ? answerOf(client, planned[i + 1].plan, limit, cache) : undefined;
-    results[index] = await replayFine(plan, answer, period, asked.reused);
-    const key = answerKey(plan);
-    const left = uses.get(key)! - 1;
-    uses.set(key, left);
-    if (left === 0 && options.answers === undefined) cache.delete(key);
-  }
   const total = pending.reduce((n, p) => n + p.count, 0);
   if (total > maxEvents) {
     const each = pending
@@ -629,6 +612,22 @@ export async function backtest(
         `${maxEvents.toLocaleString("en-US")}; narrow it with a shorter period (--since, --from/--to), fewer ` +
         "monitors (--monitor NAME), or raise --max-events",
     );
+  }
+  // The service works out the next monitor's answer while this one's runs are rebuilt and judged here: one
+  // answer ahead, so at most two monitors' fine rows are held at once. An answer no later monitor of this
+  // backtest reads is let go (a month of fine rows each), unless the caller keeps the answers for another one.
+  const uses = new Map<string, number>();
+  for (const { plan } of planned) uses.set(answerKey(plan), (uses.get(answerKey(plan)) ?? 0) + 1);
+  let next = planned.length > 0 ? answerOf(client, planned[0].plan, limit, cache) : undefined;
+  for (const [i, { index, plan }] of planned.entries()) {
+    const asked = next!;
+    const answer = await asked.answer;
+    next = i + 1 < planned.length ? answerOf(client, planned[i + 1].plan, limit, cache) : undefined;
+    results[index] = await replayFine(plan, answer, period, asked.reused);
+    const key = answerKey(plan);
+    const left = uses.get(key)! - 1;
+    uses.set(key, left);
+    if (left === 0 && options.answers === undefined) cache.delete(key);
   }
   let before = 0;
   for (const p of pending) {

@@ -260,6 +260,16 @@ describe("what a backtest says it cost", () => {
       expect(service.path).toBe("service");
       expect(service.requests).toBe(sent);
       expect(sent).toBeGreaterThan(3);
+      // Over --max-events, nothing is asked but the event path's count: not the service path's answers either.
+      sent = 0;
+      const both = [
+        { ...monitor(`['${dataset}'] | summarize max(v)`), key: "service" },
+        { ...monitor(`['${dataset}'] | summarize percentile(v, 95)`), key: "events" },
+      ];
+      await expect(backtest(counted, both, period, { maxEvents: 100 })).rejects.toThrow(
+        "the backtest would fetch 25,000 events (events: 25,000), more than --max-events 100",
+      );
+      expect(sent).toBe(1);
     } finally {
       await Promise.all([counted.close(), oob.close(), proxy.close()]);
     }
