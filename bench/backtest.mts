@@ -21,7 +21,7 @@ import { parseMonitor } from "../dist/emulator/alerting/monitor.js";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { ObservabilityClient } from "../dist/provider/client/index.js";
-import { spawnEmulator } from "./client-harness.ts";
+import { processCpuMs, spawnEmulator } from "./client-harness.ts";
 
 const arg = (name: string, fallback: number): number => {
   const at = process.argv.indexOf(name);
@@ -106,9 +106,18 @@ try {
   const monitors = monitorsWith(1);
   const period = { fromMs: T0, toMs: END };
 
+  // Processor time on each side, so the wall time can be told apart: the service's (the emulator's process) and
+  // the backtest's own (this process: rebuilding windows and judging runs).
+  const cpu = () => ({ service: processCpuMs(em.pid) ?? NaN, client: process.cpuUsage() });
+  const cpuSince = (from: ReturnType<typeof cpu>) => {
+    const own = process.cpuUsage(from.client);
+    return `emulator ${(((processCpuMs(em.pid) ?? NaN) - from.service) / 1000).toFixed(1)} s, backtest ${((own.user + own.system) / 1e6).toFixed(1)} s`;
+  };
+  const c1 = cpu();
   const t1 = performance.now();
   const service = await backtest(client, monitors, period);
   const serviceSeconds = (performance.now() - t1) / 1000;
+  const serviceCpu = cpuSince(c1);
   const requests = service.reduce((n, r) => n + r.requests, 0);
   const runs = service.reduce((n, r) => n + r.runs.length, 0);
   const failed = service.filter((r) => r.path !== "service" || r.error);
@@ -117,10 +126,12 @@ try {
   // A diff whose base differs in thresholds alone: the base's monitors send the head's queries over the same
   // span, so their answers are shared and the base costs the service nothing more.
   const answers = new Map();
+  const c3 = cpu();
   const t3 = performance.now();
   const diffHead = await backtest(client, monitors, period, { answers });
   const diffBase = await backtest(client, monitorsWith(0.5), period, { answers });
   const diffSeconds = (performance.now() - t3) / 1000;
+  const diffCpu = cpuSince(c3);
   const diffRequests = [...diffHead, ...diffBase].reduce((n, r) => n + r.requests, 0);
   const diffRuns = [...diffHead, ...diffBase].reduce((n, r) => n + r.runs.length, 0);
 
@@ -148,6 +159,7 @@ try {
   console.log(
     `events   1         ${`${(span / 86_400_000).toFixed(1)}d`.padEnd(7)}  ${String(local.runs.length).padEnd(9)}  ${String(local.requests).padEnd(8)}  ${String(local.rows).padEnd(12)}  ${eventSeconds.toFixed(1)} s    ${heapBefore} / ${heapAfter} MiB`,
   );
+  console.log(`processor time, service path: ${serviceCpu}; diff: ${diffCpu}`);
   console.log(
     `the two paths' alerts for monitor m2 over the event path's span: ${agree ? "identical" : "DIFFERENT"}`,
   );

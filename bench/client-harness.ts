@@ -3,6 +3,7 @@
  * stay off the measured side), interleaved A/B rounds, and one way of printing the figures.
  */
 import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import * as path from "node:path";
 
 /** An emulator serving from a child process. */
@@ -95,6 +96,18 @@ export function spawnEmulator(root: string, args: string[] = []): Promise<ChildE
       });
     });
   });
+}
+
+/** CPU time (user + system, ms) that process `pid` has used so far, from /proc; undefined where there is none. */
+export function processCpuMs(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+    // utime and stime are fields 14 and 15 of the line, in clock ticks (100 a second on Linux).
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Median, min and max of a sample. */

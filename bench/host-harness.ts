@@ -71,16 +71,8 @@ exports.handler = () => provider;
 `;
 }
 
-/** CPU time (user + system, ms) that process `pid` has used so far, from /proc; undefined where there is none. */
-export function processCpuMs(pid: number): number | undefined {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
-    // utime and stime are fields 14 and 15 of the line, in clock ticks (100 a second on Linux).
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
-  } catch {
-    return undefined;
-  }
-}
+/** CPU time of a process, from /proc (one helper for every bench). */
+export { processCpuMs } from "./client-harness";
 
 /**
  * `kind`'s `__provider` text as a program that installed the package writes it (a require of the kind's shim

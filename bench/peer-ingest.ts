@@ -10,9 +10,8 @@
 // A block, not a module: `export {}` would make Node parse this file as ESM, where `require` is absent.
 {
   const { ObservabilityClient } = require("../dist/provider/client") as typeof import("../provider/client");
-  const { printComparison, spawnEmulator, stats } =
+  const { printComparison, processCpuMs, spawnEmulator, stats } =
     require("./client-harness.ts") as typeof import("./client-harness");
-  const { readFileSync } = require("node:fs") as typeof import("node:fs");
   const { AxiomWithoutBatching } = require("@axiomhq/js") as typeof import("@axiomhq/js");
   const path = require("node:path") as typeof import("node:path");
 
@@ -31,18 +30,6 @@
       durationMs: i % 997,
       http: { method: i % 3 === 0 ? "POST" : "GET", bytes: i % 4096 },
     }));
-  }
-
-  /** CPU ms (user + system) the emulator's process has used so far, from /proc; undefined off Linux. */
-  function childCpuMs(pid: number | undefined): number | undefined {
-    if (pid === undefined) return undefined;
-    try {
-      // Fields 14 and 15 of /proc/<pid>/stat, after the parenthesized command name, in clock ticks (100 a second).
-      const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
-      return (Number(fields[11]) + Number(fields[12])) * 10;
-    } catch {
-      return undefined;
-    }
   }
 
   async function bench(url: string, token: string, pid: number | undefined): Promise<void> {
@@ -89,11 +76,11 @@
     const measure = async (side: "a" | "b", run: () => Promise<number>) => {
       gc();
       const before = process.cpuUsage();
-      const emBefore = childCpuMs(pid);
+      const emBefore = processCpuMs(pid);
       times[side].push(await run());
       const used = process.cpuUsage(before);
       (side === "a" ? times.cpuA : times.cpuB).push((used.user + used.system) / 1000);
-      const emAfter = childCpuMs(pid);
+      const emAfter = processCpuMs(pid);
       if (emBefore !== undefined && emAfter !== undefined) emCpu[side].push(emAfter - emBefore);
     };
     for (let r = 0; r < ROUNDS; r++) {
