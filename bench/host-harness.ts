@@ -72,7 +72,7 @@ exports.handler = () => provider;
 }
 
 /** CPU time of a process, from /proc (one helper for every bench). */
-export { processCpuMs } from "./client-harness";
+export { processCpuMs } from "./client-harness.ts";
 
 /**
  * `kind`'s `__provider` text as a program that installed the package writes it (a require of the kind's shim
