@@ -312,7 +312,9 @@ async function fetchFine(client: ObservabilityClient, plan: ServicePlan, limit: 
       if (row[BIN_COLUMN] !== text) binNs = parseRfc3339Ns(String((text = row[BIN_COLUMN]) ?? ""));
       if (binNs !== undefined) part.push({ binNs, row });
     }
-    part.sort((x, y) => (x.binNs < y.binNs ? -1 : x.binNs > y.binNs ? 1 : 0));
+    // The query sorts by bin; a service that answered otherwise is put in order here.
+    if (part.some((p, k) => k > 0 && part[k - 1].binNs > p.binNs))
+      part.sort((x, y) => (x.binNs < y.binNs ? -1 : x.binNs > y.binNs ? 1 : 0));
     let reached = to;
     if (part.length >= limit) {
       const cut = part[part.length - 1].binNs;

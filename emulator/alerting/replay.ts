@@ -54,12 +54,18 @@ export async function replay(
       // A failed query fails the run: the baselines after it are not asked for.
       if (!outcome.ok) break;
     }
-    const { alerts: after, ...judged } = judge(monitor, outcomes, alerts, runMs);
-    alerts = after;
+    const j = judge(monitor, outcomes, alerts, runMs);
+    alerts = j.alerts;
     // Most runs change nothing: their empty lists are one shared list, not a month of them.
-    if (judged.transitions.length === 0) judged.transitions = NOTHING;
-    if (judged.events.length === 0) judged.events = NOTHING;
-    if (judged.history.length === 0) judged.history = NOTHING;
+    const judged: ReplayedRun["judged"] = {
+      state: j.state,
+      values: j.values,
+      transitions: j.transitions.length === 0 ? NOTHING : j.transitions,
+      events: j.events.length === 0 ? NOTHING : j.events,
+      history: j.history.length === 0 ? NOTHING : j.history,
+    };
+    if (j.suppressed !== undefined) judged.suppressed = j.suppressed;
+    if (j.error !== undefined) judged.error = j.error;
     const run = { runMs, judged };
     runs.push(run);
     options.onRun?.(run, i + 1, times.length);
