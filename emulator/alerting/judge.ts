@@ -375,10 +375,8 @@ function judgeGroups(
         group: g.group,
       });
     }
-    for (const [key, entry] of Object.entries(alerts.alerts)) {
-      if (seen.has(key) || key === NO_DATA_KEY) continue;
-      judgements.push(departed(key, entry));
-    }
+    for (const key in alerts.alerts)
+      if (!seen.has(key) && key !== NO_DATA_KEY) judgements.push(departed(key, alerts.alerts[key]));
     if ((read.noData && monitor.alertOnNoData) || alerts.alerts[NO_DATA_KEY]) {
       judgements.push({
         key: NO_DATA_KEY,
