@@ -10,7 +10,13 @@
  *   pushed down, the columns it names) through the query API's paging, into a local store that keeps only what the next runs' windows
  *   still need, and each run's query runs there on the emulator's engine.
  */
-import { ApiError, ForbiddenError, NotFoundError, type ObservabilityClient } from "../../provider/client";
+import {
+  ApiError,
+  ForbiddenError,
+  NotFoundError,
+  tabularRows,
+  type ObservabilityClient,
+} from "../../provider/client";
 import { parseApl } from "../../emulator/apl";
 import { readAlerts } from "../../emulator/alerting/alert-state";
 import { runTimes, type QueryOutcome, type QueryWindow } from "../../emulator/alerting/judge";
@@ -211,25 +217,6 @@ function firstNumber(result: { tables?: { columns?: unknown[][] }[] }): number {
   return typeof v === "number" ? v : 0;
 }
 
-/** Rows of a tabular answer's first table. */
-function tabularRows(result: {
-  tables?: { fields?: { name?: string }[]; columns?: unknown[][] }[];
-}): Record<string, unknown>[] {
-  const t = result.tables?.[0];
-  const fields = t?.fields ?? [];
-  const columns = t?.columns ?? [];
-  const length = columns[0]?.length ?? 0;
-  const rows: Record<string, unknown>[] = [];
-  for (let i = 0; i < length; i++) {
-    const row: Record<string, unknown> = {};
-    fields.forEach((f, j) => {
-      if (f.name !== undefined) row[f.name] = columns[j]?.[i];
-    });
-    rows.push(row);
-  }
-  return rows;
-}
-
 /** A monitor on the service-side path: its decomposition and the one query its runs are rebuilt from. */
 interface ServicePlan {
   b: BacktestMonitor;
@@ -302,7 +289,7 @@ async function fetchFine(client: ObservabilityClient, plan: ServicePlan, limit: 
     } catch (err) {
       return { ...out, error: serviceError(err, plan.dataset) };
     }
-    const rows = tabularRows(result);
+    const rows = [...tabularRows(result)];
     out.rows += rows.length;
     const part: FineRow[] = [];
     // A bin's groups come one after another: its time is read once for them all.

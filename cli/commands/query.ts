@@ -1,6 +1,6 @@
 /** `observability query APL`: runs an APL query and prints its rows as a table, JSON, NDJSON or CSV. */
 import { Command } from "commander";
-import { PaginationStalledError, type ObservabilityClient, type TabularResult } from "../../provider/client";
+import { PaginationStalledError, tabularRows, type ObservabilityClient } from "../../provider/client";
 import { QueryTimeSchema } from "../../provider/schemas/query";
 import { addConnectionOptions, connect, TOKEN_HELP, type ConnectionFlags } from "../connection";
 import { action, CommandError, UsageError } from "../exit";
@@ -11,7 +11,6 @@ import {
   LAYOUT_ROWS,
   OUTPUT_FORMATS,
   outputFormat,
-  type Row,
   type RowWriter,
 } from "../output";
 
@@ -47,22 +46,6 @@ function checkTime(flag: string, value: string): void {
   const parsed = QueryTimeSchema.safeParse(value);
   if (!parsed.success)
     throw new UsageError(`${flag} ${JSON.stringify(value)}: ${parsed.error.issues[0].message}`);
-}
-
-/** Rows of the first table of a tabular result (columns are column-major, aligned with fields). */
-function* tabularRows(result: TabularResult): Generator<Row> {
-  const table = result.tables?.[0];
-  // The client reads results by shape, so a service that leaves out fields or columns yields no rows, not a crash.
-  const fields = table?.fields ?? [];
-  const columns = table?.columns ?? [];
-  const length = columns.reduce((n, c) => Math.max(n, c?.length ?? 0), 0);
-  for (let r = 0; r < length; r++) {
-    const row: Row = {};
-    fields.forEach((f, i) => {
-      if (f.name !== undefined) row[f.name] = columns[i]?.[r];
-    });
-    yield row;
-  }
 }
 
 /** Writes up to `limit` rows of the query; resolves when done or when the reader has gone. */

@@ -27,7 +27,7 @@ export { path, PathParameterError } from "./path";
 export type { IngestOptions, IngestProgress, IngestSource, IngestSummary } from "./ingest";
 export { MAX_BATCH_EVENTS } from "./ingest";
 export type { PaginateOptions, QueryOptions } from "./query";
-export { PaginationStalledError } from "./query";
+export { PaginationStalledError, tabularRows } from "./query";
 export type { AnnotationListParams } from "./resources/annotations";
 export type { MonitorHistoryParams } from "./resources/monitors";
 // The service's objects (api.Monitor, …): listed once, in objects.ts, which the build expands.

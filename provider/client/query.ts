@@ -51,6 +51,22 @@ export interface PaginateOptions {
   onPage?: () => void;
 }
 
+/** Rows of the first table of a tabular result (its columns are column-major, aligned with its fields). */
+export function* tabularRows(result: TabularResult): Generator<Record<string, unknown>> {
+  const table = result.tables?.[0];
+  // Results are read by shape, so a service that leaves out fields or columns yields no rows, not a crash.
+  const fields = table?.fields ?? [];
+  const columns = table?.columns ?? [];
+  const length = columns.reduce((n, c) => Math.max(n, c?.length ?? 0), 0);
+  for (let r = 0; r < length; r++) {
+    const row: Record<string, unknown> = {};
+    fields.forEach((f, i) => {
+      if (f.name !== undefined) row[f.name] = columns[i]?.[r];
+    });
+    yield row;
+  }
+}
+
 /** One page of `_apl`. @see POST /v1/datasets/_apl */
 export function queryApl(
   transport: Transport,
