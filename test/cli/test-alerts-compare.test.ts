@@ -2,10 +2,8 @@
  * The comparison's verdicts through the command, on small inline files: a test that must fail does (exit 1) and
  * says why on the failing row; groups, counts and unexpected notifications are judged as documented.
  */
-import { writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { testAlerts } from "../../cli/commands/test-alerts";
 import { formatOffset } from "../../cli/alert-test/compare";
+import { runAlertTestFile } from "../helpers/alert-test-file";
 import { useTempDir } from "../helpers/cli";
 
 const tmp = useTempDir();
@@ -47,17 +45,7 @@ expect:
 ${expect}`;
 }
 
-async function run(name: string, text: string) {
-  writeFileSync(join(tmp.path, name), text);
-  const out: string[] = [];
-  const err: string[] = [];
-  const result = await testAlerts([name], {
-    cwd: tmp.path,
-    out: (l) => out.push(l),
-    err: (l) => err.push(l),
-  });
-  return { ...result, out, err };
-}
+const run = (name: string, text: string) => runAlertTestFile(tmp.path, name, text);
 
 const EXPECT_BURST = `  - { monitor: errors, action: Open, notifier: slack, after: 10m, by: 12m }
   - { monitor: errors, action: Closed, notifier: slack, after: 15m, by: 21m }

@@ -2,25 +2,13 @@
  * The alert tests read what the judge decided, by each alert's stable id: a notification belongs to the alert its
  * outbox row's `alertId` names, and the report's alert periods are the judge's opens and closes, one per alert.
  */
-import { writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { renderReport } from "../../cli/alert-test/report";
-import { testAlerts } from "../../cli/commands/test-alerts";
+import { runAlertTestFile } from "../helpers/alert-test-file";
 import { useTempDir } from "../helpers/cli";
 
 const tmp = useTempDir();
 
-async function run(name: string, text: string) {
-  writeFileSync(join(tmp.path, name), text);
-  const out: string[] = [];
-  const err: string[] = [];
-  const result = await testAlerts([name], {
-    cwd: tmp.path,
-    out: (l) => out.push(l),
-    err: (l) => err.push(l),
-  });
-  return { ...result, out, err };
-}
+const run = (name: string, text: string) => runAlertTestFile(tmp.path, name, text);
 
 /** A table of the report's monitor section: each row's alert id and cells. */
 function tableRows(html: string, table: "periods" | "notifications", monitor: string) {
