@@ -86,6 +86,25 @@ interface Dataset {
   sorted: boolean;
 }
 
+/**
+ * The version of each rows array the store holds: bumped whenever the array changes other than by an append in time
+ * order (a late batch, its sort, a restore, a trim, a drop, a load), so that what a reader derived from a prefix of
+ * it (the query engine's column cache, emulator/query/columns.ts) can tell whether that prefix still holds. An
+ * in-order append only adds rows at the end and keeps the version: the derived prefix is still right. Arrays the
+ * store never held have no version.
+ */
+const rowsVersions = new WeakMap<readonly StoredEvent[], number>();
+let lastRowsVersion = 0;
+
+function rowsChanged(rows: readonly StoredEvent[]): void {
+  rowsVersions.set(rows, ++lastRowsVersion);
+}
+
+/** The version of a rows array the store holds or held (see above); undefined for any other array. */
+export function rowsVersion(rows: readonly StoredEvent[]): number | undefined {
+  return rowsVersions.get(rows);
+}
+
 function byRowId(a: StoredEvent, b: StoredEvent): number {
   return a.rowId < b.rowId ? -1 : a.rowId > b.rowId ? 1 : 0;
 }
@@ -103,6 +122,7 @@ export class EventStore implements EventStoreApi {
     if (!ds) {
       ds = { rows: [], sorted: true };
       this.datasets.set(dataset, ds);
+      rowsChanged(ds.rows);
     }
     const out: StoredEvent[] = new Array(events.length);
     const rows = ds.rows;
@@ -122,6 +142,7 @@ export class EventStore implements EventStoreApi {
       rows.push(stored);
       out[i] = stored;
     }
+    if (!sorted) rowsChanged(rows);
     ds.sorted = sorted;
     this.onAppend?.(dataset, out);
     return out;
@@ -141,6 +162,7 @@ export class EventStore implements EventStoreApi {
     }
     // Cheaper than checking: the next read sorts, adaptively, only if needed.
     if (rows.length > 0) ds.sorted = false;
+    rowsChanged(ds.rows);
   }
 
   /** The dataset's events in ascending (time, arrival) order, or undefined when it does not exist. */
@@ -151,6 +173,7 @@ export class EventStore implements EventStoreApi {
       // TimSort is adaptive: a mostly-ordered array with a few late batches sorts in near-linear time.
       ds.rows.sort(byRowId);
       ds.sorted = true;
+      rowsChanged(ds.rows);
     }
     return ds.rows;
   }
@@ -171,11 +194,15 @@ export class EventStore implements EventStoreApi {
 
   /** Removes a dataset and its events; true when it existed. */
   delete(dataset: string): boolean {
+    const ds = this.datasets.get(dataset);
+    if (ds) rowsChanged(ds.rows);
     return this.datasets.delete(dataset);
   }
 
   /** Removes a dataset's events, journalled through {@link onRemove}. */
   drop(dataset: string): void {
+    const ds = this.datasets.get(dataset);
+    if (ds) rowsChanged(ds.rows);
     if (this.datasets.delete(dataset)) this.onRemove?.(dataset);
   }
 
@@ -186,6 +213,8 @@ export class EventStore implements EventStoreApi {
     const kept = ds.rows.filter((r) => r.timeNs >= beforeNs);
     const removed = ds.rows.length - kept.length;
     if (removed === 0) return 0;
+    rowsChanged(ds.rows);
+    rowsChanged(kept);
     ds.rows = kept;
     if (kept.length === 0) this.datasets.delete(dataset);
     this.onRemove?.(dataset, beforeNs);
@@ -231,7 +260,9 @@ export class EventStore implements EventStoreApi {
         };
       });
       loaded.set(name, { rows: parsed, sorted: false });
+      rowsChanged(parsed);
     }
+    for (const ds of this.datasets.values()) rowsChanged(ds.rows);
     this.datasets.clear();
     for (const [k, v] of loaded) this.datasets.set(k, v);
     this.seq = maxSeq;
