@@ -176,6 +176,14 @@ export class QueryBudget {
     }
   }
 
+  /**
+   * The bytes this query could still charge before either its own budget or the shared pool ran out: for memory a
+   * query may use but need not (the engine's column cache), taken only when it fits, so the answer never changes.
+   */
+  room(): number {
+    return Math.max(0, Math.min(this.memoryBytes - this.held, this.pool.bytes - this.pool.held));
+  }
+
   /** {@link QueryBudget.charge} for `rows` rows of `fields` fields each (see {@link rowBytes}). */
   chargeRows(rows: number, fields: number, what: string): void {
     if (rows > 0) this.charge(rows * rowBytes(fields), what);

@@ -8,6 +8,7 @@ import type { Column, Plan, PlanAggregation, PlanOp, Predicate, Row, RunEnv, Tab
 import { DateTime, Timespan, sortCompare } from "../apl/values";
 import type { StoredEvent } from "../store/events";
 import { QueryBudget, rowBytes } from "./budget";
+import { NULL, NUMBER, columnsFor, hasColumn, readsField, tabulate, type DictionaryColumn } from "./columns";
 
 /** Time range, cursor and page limit of one query. Both time bounds are inclusive. */
 export interface ExecOptions {
@@ -347,6 +348,32 @@ interface Summarizer {
    * rows as they are (`sorted`), and then the sort need not run.
    */
   finish(cap?: number, sortedBy?: number): Promise<{ rows: Row[]; columns: string[]; sorted: boolean }>;
+  /** The same groups and aggregations, fed from the columns (see {@link summarizeColumns}). */
+  direct: DirectSummary;
+}
+
+/** A group as the columnar path sees it: its keys, the rows fed (count()'s value), its number. */
+interface SummaryGroup {
+  keys: unknown[];
+  rows: number;
+  at: number;
+}
+
+/**
+ * What {@link summarizeColumns} feeds instead of rows: it makes the groups the row path would, in the same order
+ * (a group is made at its first row, in the scan's order), and hands each aggregation the values its arguments
+ * would have read, through the same add1/add2/add calls as {@link feeder} and {@link columnFeeder}.
+ */
+interface DirectSummary {
+  /** The groups made so far (a summarize without keys has made its one group already). */
+  groups: readonly SummaryGroup[];
+  open(keys: unknown[]): SummaryGroup;
+  /** The aggregations fed per row (count() is the group's `rows`), in order. */
+  fed: readonly PlanAggregation[];
+  /** For each of `fed`, a row's step given its argument values; undefined when one takes more than two. */
+  steps: (((group: SummaryGroup, a: unknown, b: unknown) => void) | undefined)[];
+  /** For each of `fed`, every group's state when it keeps one (its `add1` is what the step calls), else undefined. */
+  columns: (GroupColumns | undefined)[];
 }
 
 /** Two group keys in the output's order: ascending, nulls first (as sortRows orders summarize's rows). */
@@ -719,7 +746,39 @@ function summarizer(op: Extract<PlanOp, { op: "summarize" }>, budget: QueryBudge
     ];
     return { rows: out, columns, sorted };
   };
-  return { feed, finish };
+  const steps = fed.map((a, j): ((group: SummaryGroup, x: unknown, y: unknown) => void) | undefined => {
+    const n = a.getters.length;
+    const cols = columns[j];
+    if (cols !== undefined) {
+      if (n === 0) return (group) => cols.add(group.at, NO_ARGS);
+      if (n === 1)
+        return cols.add1 !== undefined
+          ? (group, x) => cols.add1!(group.at, x)
+          : (group, x) => cols.add(group.at, [x]);
+      if (n === 2)
+        return cols.add2 !== undefined
+          ? (group, x, y) => cols.add2!(group.at, x, y)
+          : (group, x, y) => cols.add(group.at, [x, y]);
+      return undefined;
+    }
+    const at = ownAt[j];
+    const accOf = (group: SummaryGroup) => (group as Group).accs[at];
+    if (n === 0) return (group) => accOf(group).add(NO_ARGS);
+    if (n === 1)
+      return (group, x) => {
+        const acc = accOf(group);
+        if (acc.add1 !== undefined) acc.add1(x);
+        else acc.add([x]);
+      };
+    if (n === 2)
+      return (group, x, y) => {
+        const acc = accOf(group);
+        if (acc.add2 !== undefined) acc.add2(x, y);
+        else acc.add([x, y]);
+      };
+    return undefined;
+  });
+  return { feed, finish, direct: { groups, open: newGroup, fed, steps, columns } };
 }
 
 async function summarize(
@@ -815,6 +874,357 @@ async function summarizeScan(
     }
   }
   return { matched, examined: hi - lo };
+}
+
+/** Which path a scan's summarize takes: the columns when it can (auto), never, or even for a few rows (tests). */
+type ColumnarMode = "auto" | "rows" | "always";
+let columnarMode: ColumnarMode = "auto";
+
+/**
+ * Sets which path a scan's summarize takes, and answers the one set before: for tests and benches that compare the
+ * columnar path with the row path. Internal; the emulator itself always runs "auto".
+ */
+export function setColumnarMode(mode: ColumnarMode): ColumnarMode {
+  const before = columnarMode;
+  columnarMode = mode;
+  return before;
+}
+
+/** Summaries the columnar path answered since the process started (tests check which path ran). */
+let columnarAnswers = 0;
+export function columnarAnswerCount(): number {
+  return columnarAnswers;
+}
+
+/**
+ * Below this many events in the range a summarize reads the rows: tabling its closures and setting up cost about
+ * what reading a few thousand events does.
+ */
+const COLUMNAR_MIN_ROWS = 8192;
+/**
+ * Table entries one closure may have (the product of its fields' distinct values): a call on a probe row costs
+ * about 0.7 µs, so a table of the most takes about a slice's time (budget.ts SLICE_MS) and is a pause of its own.
+ */
+const COLUMNAR_MAX_CELLS = 1 << 14;
+/** Combinations of the keys other than the bin that the columnar path numbers with an array. */
+const COLUMNAR_MAX_CLASSES = 1 << 20;
+
+/** A closure as the columnar path reads it: per event, the entry of its table, or the field's own value. */
+type ColumnRead =
+  | { kind: "table"; codes: Uint16Array[]; strides: number[]; out: unknown[] }
+  | { kind: "numbers"; nums: Float64Array; tags: Uint8Array };
+
+/** The entry of event `i` in a table over these fields' codes. */
+function cellAt(codes: readonly Uint16Array[], strides: readonly number[], i: number): number {
+  let cell = 0;
+  for (let f = 0; f < codes.length; f++) cell += codes[f][i] * strides[f];
+  return cell;
+}
+
+/** Event `i`'s value of a closure, as the row path's call of it would answer. */
+function valueReader(read: ColumnRead): (i: number) => unknown {
+  if (read.kind === "numbers") {
+    const { nums, tags } = read;
+    return (i) => {
+      const t = tags[i];
+      return t === NUMBER ? nums[i] : t === NULL ? null : undefined;
+    };
+  }
+  const { codes, strides, out } = read;
+  if (codes.length === 0) {
+    const v = out[0];
+    return () => v;
+  }
+  if (codes.length === 1) {
+    const [c] = codes;
+    return (i) => out[c[i]];
+  }
+  return (i) => out[cellAt(codes, strides, i)];
+}
+
+/** A `where` over a chunk: keeps, in order, the events of `sel[0..m)` whose entry is true; answers how many. */
+function chunkFilter(read: Extract<ColumnRead, { kind: "table" }>): (sel: Int32Array, m: number) => number {
+  const { codes, strides, out } = read;
+  const pass = new Uint8Array(out.length);
+  for (let k = 0; k < out.length; k++) pass[k] = out[k] === true ? 1 : 0;
+  if (codes.length === 0) return pass[0] === 1 ? (_sel, m) => m : () => 0;
+  if (codes.length === 1) {
+    const [c] = codes;
+    return (sel, m) => {
+      let kept = 0;
+      for (let s = 0; s < m; s++) {
+        const i = sel[s];
+        if (pass[c[i]] === 1) sel[kept++] = i;
+      }
+      return kept;
+    };
+  }
+  return (sel, m) => {
+    let kept = 0;
+    for (let s = 0; s < m; s++) {
+      const i = sel[s];
+      if (pass[cellAt(codes, strides, i)] === 1) sel[kept++] = i;
+    }
+    return kept;
+  };
+}
+
+/**
+ * One aggregation's step over a chunk: the events `sel[0..m)`, of groups numbered `ats[0..m)`, each handed its
+ * argument values as the row path's step would. The common case (one argument, a table of one field, a state kept
+ * for every group with add1) is one tight loop; the rest go through the step.
+ */
+function aggregationFeed(
+  reads: readonly ColumnRead[],
+  step: (group: SummaryGroup, a: unknown, b: unknown) => void,
+  cols: GroupColumns | undefined,
+  groups: readonly SummaryGroup[],
+): (sel: Int32Array, ats: Int32Array, m: number) => void {
+  const [x, y] = reads;
+  if (reads.length === 1 && x.kind === "table" && x.codes.length === 1 && cols?.add1 !== undefined) {
+    const [c] = x.codes;
+    const out = x.out;
+    const add1 = cols.add1.bind(cols);
+    return (sel, ats, m) => {
+      for (let s = 0; s < m; s++) add1(ats[s], out[c[sel[s]]]);
+    };
+  }
+  const a = x === undefined ? undefined : valueReader(x);
+  const b = y === undefined ? undefined : valueReader(y);
+  return (sel, ats, m) => {
+    for (let s = 0; s < m; s++) {
+      const i = sel[s];
+      step(groups[ats[s]], a === undefined ? undefined : a(i), b === undefined ? undefined : b(i));
+    }
+  };
+}
+
+/**
+ * The columnar form of {@link summarizeScan}: the same groups, made in the same order, fed the same values in the
+ * same order, read from the dataset's typed columns (emulator/query/columns.ts) instead of its event objects.
+ * Answers undefined, having fed nothing, when the plan or the data is outside what it reproduces exactly: a map
+ * among the scan's stages, a closure that cannot be tabled (it reads `_time`, a field of objects or of too many
+ * distinct values, calls rand(), ...), a bin that is not whole milliseconds, an aggregation of more than two
+ * arguments, a key that is not a plain value, an event whose data has its own `_time`, no room for the columns.
+ * The row path then runs as before. The scan is chunked, paused and checkpointed as summarizeScan's is.
+ */
+async function summarizeColumns(
+  events: readonly StoredEvent[],
+  scan: Scan,
+  op: Extract<PlanOp, { op: "summarize" }>,
+  direct: DirectSummary,
+  budget: QueryBudget,
+): Promise<{ matched: number; examined: number } | undefined> {
+  const { lo, hi, desc, stages } = scan;
+  const rows = hi - lo;
+  if (columnarMode === "rows" || (columnarMode === "auto" && rows < COLUMNAR_MIN_ROWS)) return undefined;
+  if (!stages.every((st) => st.pred !== undefined)) return undefined;
+  const steps = direct.steps;
+  if (steps.some((st) => st === undefined)) return undefined;
+  const timeAt = op.by.findIndex((b) => b.timeBinNs !== undefined);
+  const widthNs = timeAt >= 0 ? op.by[timeAt].timeBinNs! : 0n;
+  if (timeAt >= 0 && widthNs % 1_000_000n !== 0n) return undefined;
+  // Tabling costs a call on a probe row per entry: kept well under the rows it saves reading.
+  const maxCells = columnarMode === "always" ? COLUMNAR_MAX_CELLS : Math.min(COLUMNAR_MAX_CELLS, rows >> 2);
+  // A range over a small part of a dataset whose columns are not built yet reads its rows: building them reads all.
+  const building = (names: readonly string[]) =>
+    columnarMode === "auto" && rows * 4 < events.length && names.some((name) => !hasColumn(events, name));
+
+  // The fields the closures read are found by tabling them: a closure that reads a field not built yet names it,
+  // the field is built, and the closure is tabled again.
+  const need: string[] = timeAt >= 0 ? [""] : [];
+  if (building(need)) return undefined;
+  let cols = await columnsFor(events, need, budget);
+  if (cols === undefined) return undefined;
+  const table = async (fn: (row: Row) => unknown, field?: string): Promise<ColumnRead | undefined> => {
+    for (;;) {
+      const t = tabulate(fn, cols!.field, maxCells);
+      if (t.ok && budget.overdue(t.out.length)) await budget.pause();
+      if (t.ok) {
+        const dicts = t.fields.map((name) => cols!.field(name) as DictionaryColumn);
+        const strides = dicts.map(() => 1);
+        for (let f = dicts.length - 2; f >= 0; f--) strides[f] = strides[f + 1] * dicts[f + 1].values.length;
+        return { kind: "table", codes: dicts.map((d) => d.codes), strides, out: t.out };
+      }
+      if (t.need === undefined) {
+        // Too many values to table: an aggregation of the field itself reads the numbers column as it is.
+        const c = field === undefined ? undefined : cols!.field(field);
+        if (c?.kind === "numbers" && readsField(fn, field!))
+          return { kind: "numbers", nums: c.nums, tags: c.tags };
+        return undefined;
+      }
+      need.push(...t.need);
+      if (building(need)) return undefined;
+      cols = await columnsFor(events, need, budget);
+      if (cols === undefined) return undefined;
+    }
+  };
+
+  const filters: ((sel: Int32Array, m: number) => number)[] = [];
+  for (const st of stages) {
+    const read = await table(st.pred!);
+    if (read?.kind !== "table") return undefined;
+    filters.push(chunkFilter(read));
+  }
+  // Each other key's values numbered by the text that tells groups apart (keyText: null with a missing value, 0
+  // with -0, "1" apart from 1), and the numbers of all of them combined into one class per event (a mixed radix).
+  const keyReads: {
+    codes: Uint16Array[];
+    strides: number[];
+    out: unknown[];
+    classOf: Int32Array;
+    scale: number;
+  }[] = [];
+  let classes = 1;
+  for (let j = 0; j < op.by.length; j++) {
+    if (j === timeAt) continue;
+    const read = await table(op.by[j].get);
+    if (read?.kind !== "table") return undefined;
+    const ids = new Map<string, number>();
+    const classOf = new Int32Array(read.out.length);
+    for (let k = 0; k < read.out.length; k++) {
+      const v = read.out[k];
+      const t = typeof v;
+      if (v !== null && v !== undefined && t !== "string" && t !== "number" && t !== "boolean")
+        return undefined;
+      const text = keyText(v);
+      let id = ids.get(text);
+      if (id === undefined) ids.set(text, (id = ids.size));
+      classOf[k] = id;
+    }
+    keyReads.push({ ...read, classOf, scale: 0 });
+    classes *= Math.max(1, ids.size);
+    if (classes > COLUMNAR_MAX_CLASSES) return undefined;
+  }
+  for (let k = keyReads.length - 1, scale = 1; k >= 0; k--) {
+    keyReads[k].scale = scale;
+    scale *= Math.max(1, new Set(keyReads[k].classOf).size);
+  }
+  const feeds: ((sel: Int32Array, ats: Int32Array, m: number) => void)[] = [];
+  for (let j = 0; j < direct.fed.length; j++) {
+    const agg = direct.fed[j];
+    // An aggregation whose one argument is a field (sum(ms)) may read it from a numbers column.
+    const field = agg.getters.length === 1 && agg.fields.length === 1 ? agg.fields[0] : undefined;
+    const reads: ColumnRead[] = [];
+    for (const g of agg.getters) {
+      const read = await table(g, field);
+      if (read === undefined) return undefined;
+      reads.push(read);
+    }
+    feeds.push(aggregationFeed(reads, steps[j]!, direct.columns[j], direct.groups));
+  }
+  // The row path groups an event whose data holds its own _time by that value, not by the event's time.
+  if (timeAt >= 0 && cols.timeShadowed) return undefined;
+  if (cols.length < hi) return undefined;
+
+  // From here on the answer is the columns': nothing above made a group or fed one.
+  const { ms } = cols;
+  const widthMs = Number(widthNs / 1_000_000n);
+  const keyCount = op.by.length;
+  const oneKey = keyReads.length === 1 && keyReads[0].codes.length === 1 ? keyReads[0] : undefined;
+  const classAt =
+    keyReads.length === 0
+      ? () => 0
+      : oneKey !== undefined
+        ? (
+            (c: Uint16Array, classOf: Int32Array) => (i: number) =>
+              classOf[c[i]]
+          )(oneKey.codes[0], oneKey.classOf)
+        : (i: number) => {
+            let id = 0;
+            for (const k of keyReads) id += k.classOf[cellAt(k.codes, k.strides, i)] * k.scale;
+            return id;
+          };
+  /** A new group's keys, in the summarize's order: the bin's start, and each other key's value at event `i`. */
+  const keysOf = (i: number, start: DateTime | undefined): unknown[] => {
+    const keys = new Array<unknown>(keyCount);
+    for (let j = 0, r = 0; j < keyCount; j++) {
+      if (j === timeAt) keys[j] = start;
+      else {
+        const k = keyReads[r++];
+        keys[j] = k.out[cellAt(k.codes, k.strides, i)];
+      }
+    }
+    return keys;
+  };
+  // The group of each class: in the bin being read when there is a bin (a time-sorted scan never comes back to a
+  // bin it left, so a class's group in an earlier bin is never wanted again), else over the whole scan.
+  const slot = new Array<SummaryGroup | undefined>(keyReads.length === 0 ? 1 : classes);
+  const stamp = new Int32Array(slot.length).fill(-1);
+  const only = keyCount === 0 ? direct.groups[0] : undefined;
+  let binLo = Infinity;
+  let binHi = -Infinity;
+  let serial = timeAt >= 0 ? -1 : 0;
+  let start: DateTime | undefined;
+
+  const chunk = Math.max(1, Math.min(SCAN_CHUNK, budget.rowsPerSlice));
+  // A chunk's events that pass the filters, in the scan's order, and each one's group number.
+  const sel = new Int32Array(chunk);
+  const ats = new Int32Array(chunk);
+  const step = desc ? -1 : 1;
+  /**
+   * Events [from, to) in the scan's direction: answers how many passed the filters. A plain function, not the
+   * async loop's body, so that it is optimized as one.
+   */
+  const run = (from: number, to: number): number => {
+    let m = 0;
+    for (let r = from; r !== to; r += step) sel[m++] = r;
+    for (let f = 0; f < filters.length && m > 0; f++) m = filters[f](sel, m);
+    // Groups are made at their first event, in the scan's order, as the row path makes them; then each
+    // aggregation takes the chunk's events in that order (aggregations keep apart states, so taking them one
+    // aggregation at a time leaves each the same sequence of values).
+    if (only !== undefined) {
+      only.rows += m;
+      ats.fill(only.at, 0, m);
+    } else {
+      for (let s = 0; s < m; s++) {
+        const r = sel[s];
+        let group: SummaryGroup;
+        if (timeAt >= 0) {
+          const t = ms[r];
+          if (!(t >= binLo && t < binHi)) {
+            // Division and floor are exact here (|t| < 2^53); the two checks only make that plain.
+            let q = Math.floor(t / widthMs);
+            if (q * widthMs > t) q--;
+            else if ((q + 1) * widthMs <= t) q++;
+            binLo = q * widthMs;
+            binHi = binLo + widthMs;
+            start = new DateTime(BigInt(q) * widthNs);
+            serial++;
+          }
+        }
+        const id = classAt(r);
+        if (stamp[id] === serial) group = slot[id]!;
+        else {
+          stamp[id] = serial;
+          group = slot[id] = direct.open(keysOf(r, start));
+        }
+        group.rows++;
+        ats[s] = group.at;
+      }
+    }
+    for (let j = 0; j < feeds.length && m > 0; j++) feeds[j](sel, ats, m);
+    return m;
+  };
+  let matched = 0;
+  let sliceWork = 0;
+  const stop = desc ? lo - 1 : hi;
+  let i = desc ? hi - 1 : lo;
+  while (i !== stop) {
+    const to = desc ? Math.max(i - chunk, stop) : Math.min(i + chunk, stop);
+    const m = run(i, to);
+    const work = Math.abs(to - i) + m;
+    i = to;
+    matched += m;
+    sliceWork += work;
+    if (budget.overdue(work)) await budget.pause();
+    if (sliceWork >= budget.rowsPerSlice && i !== stop) {
+      sliceWork = 0;
+      await budget.checkpoint();
+    }
+  }
+  columnarAnswers++;
+  return { matched, examined: rows };
 }
 
 /**
@@ -977,7 +1387,9 @@ async function executeOn(
         if (scan) {
           // Straight from the scan: the matching rows are never collected.
           const s = summarizer(op, budget);
-          const read = await summarizeScan(events, scan, s.feed, budget);
+          const read =
+            (await summarizeColumns(events, scan, op, s.direct, budget)) ??
+            (await summarizeScan(events, scan, s.feed, budget));
           result.rowsExamined += read.examined;
           scan = undefined;
           matched ??= read.matched;
