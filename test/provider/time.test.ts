@@ -139,4 +139,35 @@ describe("the schema's date-time", () => {
       { numRuns: 20_000 },
     );
   });
+
+  it("reads each UTC text to the instant Date reads, whatever text came before it (the fast path's cache)", () => {
+    const utc = fc
+      .tuple(
+        fc.integer({ min: 1970, max: 2100 }),
+        fc.integer({ min: 1, max: 12 }),
+        fc.integer({ min: 1, max: 28 }),
+        fc.integer({ min: 0, max: 23 }),
+        fc.integer({ min: 0, max: 59 }),
+        fc.integer({ min: 0, max: 59 }),
+        fc.constantFrom("", ".5", ".123", ".123456789", ".000000001"),
+      )
+      .map(([y, mo, d, h, mi, s, frac]) => {
+        const p = (n: number) => String(n).padStart(2, "0");
+        return {
+          text: `${y}-${p(mo)}-${p(d)}T${p(h)}:${p(mi)}:${p(s)}${frac}Z`,
+          at: Date.UTC(y, mo - 1, d, h, mi, s),
+          frac,
+        };
+      });
+    fc.assert(
+      fc.property(fc.array(utc, { minLength: 1, maxLength: 5 }), (texts) => {
+        for (const { text, at, frac } of texts) {
+          const sub = frac === "" ? 0n : BigInt(frac.slice(1).padEnd(9, "0"));
+          // As text: a failure's message then shows both instants (jest's workers cannot send a bigint).
+          expect(`${text} ${parseRfc3339Ns(text)}`).toBe(`${text} ${BigInt(at) * 1_000_000n + sub}`);
+        }
+      }),
+      { numRuns: 2_000 },
+    );
+  });
 });
