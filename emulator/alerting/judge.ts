@@ -37,6 +37,7 @@ import {
   operatorWords,
   readResult,
   worstValue,
+  type ReadAhead,
   type GroupValues,
   type ThresholdOperator,
 } from "./evaluate";
@@ -65,7 +66,7 @@ export interface QueryWindow {
 }
 
 /** A result table; a row's event time may come beside it (`times`), else its `_time` is read. */
-export type JudgeTable = ResultTable & { times?: readonly (bigint | undefined)[] };
+export type JudgeTable = ResultTable & ReadAhead & { times?: readonly (bigint | undefined)[] };
 
 /** One query's outcome: its table, or why it failed. */
 export type QueryOutcome = { ok: true; table: JudgeTable } | { ok: false; error: string };
@@ -96,11 +97,24 @@ export function runQueries(monitor: RunnableMonitor, runMs: number): QueryWindow
   return out;
 }
 
+/** The first and last time a monitor runs in `(fromMs, toMs]` (its interval's grid since the epoch), or
+ * undefined when it runs in none. */
+export function runSpan(
+  monitor: RunnableMonitor,
+  fromMs: number,
+  toMs: number,
+): { first: number; last: number; interval: number } | undefined {
+  const interval = Math.max(1, monitor.intervalMinutes) * MINUTE_MS;
+  const first = (Math.floor(fromMs / interval) + 1) * interval;
+  const last = Math.floor(toMs / interval) * interval;
+  return first > toMs ? undefined : { first, last, interval };
+}
+
 /** The times a monitor runs in `(fromMs, toMs]`: its interval's grid since the epoch. */
 export function runTimes(monitor: RunnableMonitor, fromMs: number, toMs: number): number[] {
-  const interval = Math.max(1, monitor.intervalMinutes) * MINUTE_MS;
+  const span = runSpan(monitor, fromMs, toMs);
   const out: number[] = [];
-  for (let t = (Math.floor(fromMs / interval) + 1) * interval; t <= toMs; t += interval) out.push(t);
+  if (span) for (let t = span.first; t <= span.last; t += span.interval) out.push(t);
   return out;
 }
 
@@ -361,9 +375,10 @@ function judgeGroups(
   const { monitor, alerts } = ctx;
   const judgements: Judgement[] = [];
   if (monitor.notifyByGroup && read.grouped) {
-    const seen = new Set<string>();
+    // The groups this run saw, asked only of alerts kept from earlier runs: most runs of most monitors keep none.
+    let seen: Set<string> | undefined;
+    const saw = (key: string) => (seen ??= new Set(read.groups.map((g) => g.key))).has(key);
     for (const g of read.groups) {
-      seen.add(g.key);
       const j = judgeOne(g, false);
       judgements.push({
         key: g.key,
@@ -376,7 +391,7 @@ function judgeGroups(
       });
     }
     for (const key in alerts.alerts)
-      if (!seen.has(key) && key !== NO_DATA_KEY) judgements.push(departed(key, alerts.alerts[key]));
+      if (key !== NO_DATA_KEY && !saw(key)) judgements.push(departed(key, alerts.alerts[key]));
     if ((read.noData && monitor.alertOnNoData) || alerts.alerts[NO_DATA_KEY]) {
       judgements.push({
         key: NO_DATA_KEY,
@@ -420,6 +435,9 @@ function judgeGroups(
   let anyOpen = false;
   let anyClosed = false;
   for (const j of judgements) {
+    // An alert with no state that does not cross stays closed and would be forgotten at once (below): nothing
+    // to step, and nothing made. (N of M needs at least one crossing run to open.)
+    if (!j.crossed && alerts.alerts[j.key] === undefined) continue;
     const entry: AlertEntry = (alerts.alerts[j.key] ??= {
       open: false,
       recent: [],
