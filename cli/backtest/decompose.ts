@@ -15,6 +15,7 @@
  */
 import { compileQuery, parseApl, type AggregationCall, type NamedExpr, type Query } from "../../emulator/apl";
 import { DateTime, sortCompare } from "../../emulator/apl/values";
+import { groupValueText, resultShape, type GroupValues } from "../../emulator/alerting/evaluate";
 import type { JudgeTable } from "../../emulator/alerting/judge";
 import type { RunnableMonitor } from "../../emulator/alerting/monitor";
 
@@ -175,10 +176,21 @@ export function rewrite(d: Decomposition, grain: bigint, limit: number): string 
   return `${d.prefix}\n| summarize ${d.partialTexts.join(", ")} by ${by}\n| sort by ${BIN_COLUMN} asc\n| limit ${limit}`;
 }
 
-/** One row of the rewritten query's answer: its fine bin's start and its values. */
-export interface FineRow {
-  binNs: bigint;
-  row: Record<string, unknown>;
+/**
+ * The rewritten query's answers over a plan's span, column by column as the service sends them (no object per
+ * row): each row's fine bin as its number of grains since `baseNs`, and each column's values by name.
+ */
+export class FineRows {
+  /** Each row's bin: `(bin − baseNs) / grain`, a whole number. */
+  readonly grains: number[] = [];
+  readonly columns = new Map<string, unknown[]>();
+  constructor(
+    readonly baseNs: bigint,
+    readonly grain: bigint,
+  ) {}
+  get length(): number {
+    return this.grains.length;
+  }
 }
 
 /** Combines two partials of one kind. */
@@ -192,27 +204,38 @@ function combine(kind: "sum" | "min" | "max", a: unknown, b: unknown): unknown {
 
 /** A group of the monitor's result that some fine row falls in. */
 interface ResultGroup {
-  /** Its `by` values as the result holds them (a time bin as RFC 3339 text). */
-  outKeys: unknown[];
-  /** Its `by` values as the engine orders groups (a time bin as a datetime). */
-  sortKeys: unknown[];
-  /** Its place among every group, in that order. */
+  /** Its plain `by` values as the result holds them (the time bin's place holds 0). */
+  plain: unknown[];
+  /** Its time bin's number (`bin(_time, w)`'s start over w), 0 without one. */
+  q: bigint;
+  /** Its place among every group, in the engine's order. */
   rank: number;
+  /** The group the judge reads it in (its `by` values but the time bin's): its index in `judgeGroups`. */
+  judgeGroup: number;
 }
 
+/** A group as the judge reads it ({@link readResult}), without its values: one object for every run. */
+type JudgeGroup = Omit<GroupValues, "values">;
+
+/** What an empty window reads as: no data. Frozen, as every run without data shares it. */
+const NO_GROUPS: GroupValues[] = Object.freeze([]) as unknown as GroupValues[];
+
 /**
- * Rebuilds the monitor's result over any window from the fine bins (sorted by `binNs`, as the service answered
- * them). Each fine row is read once here, into flat columns (its bin, its group's number, its partials), and each
- * run then only combines the rows of its window: a month of one-minute runs rebuilds 43,200 windows, and what a
- * run allocates is what its result holds.
+ * Rebuilds the monitor's result over any window from the fine bins (in bin order, as the service answered them).
+ * Each fine row is read once here, into flat columns (its bin, its group's number, its partials), and each run
+ * then only combines the rows of its window. A month of one-minute runs rebuilds 43,200 windows, so a window is
+ * also read for the judge here, as {@link readResult} would read its rows: the groups it compares are made once,
+ * and a run allocates its values alone.
  */
 export class Rebuilder {
-  private readonly bins: BigInt64Array;
+  private readonly grains: Float64Array;
   private readonly groupOf: Int32Array;
   private readonly matched: Float64Array;
   /** Every row's partials, `width` a row, in the aggregations' order. */
   private readonly parts: unknown[];
   private readonly width: number;
+  /** Each aggregation's first partial's place in a row's partials. */
+  private readonly aggAt: number[];
   /** Each partial's combining kind, in `parts`' order. */
   private readonly kinds: ("sum" | "min" | "max")[];
   private readonly groups: ResultGroup[] = [];
@@ -220,55 +243,77 @@ export class Rebuilder {
   private readonly seenIn: Int32Array;
   private readonly acc: unknown[];
   private run = 0;
-  private readonly columns: JudgeTable["columns"];
-  private readonly groupBy: string[];
+  /** The fine rows' base and grain: a window's edges are counted in grains from the base as the rows are. */
+  private readonly fineBase: bigint;
+  private readonly fineGrain: bigint;
+  readonly columns: JudgeTable["columns"];
+  readonly groupBy: string[];
+  /** How the judge reads a window, for the monitor's `columnName`; undefined when a window must be read from its
+   * rows (the shape is an error, or two groups' values read as the same text). */
+  private readonly reading?: {
+    columnName: string | undefined;
+    grouped: boolean;
+    judgeGroups: JudgeGroup[];
+    /** Per value column compared: an aggregation's index in `d.aggs`, or -1 − a `by` column's index. */
+    values: number[];
+    /** Per judge group: the run that last touched it, and its place in that run's groups. */
+    seenIn: Int32Array;
+    at: Int32Array;
+  };
 
   constructor(
     private readonly d: Decomposition,
-    fine: readonly FineRow[],
+    fine: FineRows,
+    columnName?: string,
   ) {
     const timeBin = d.by.find((b) => b.binNs !== undefined)?.binNs;
     const partials = d.aggs.flatMap((a) => a.partials);
     this.width = partials.length;
+    let offset = 0;
+    this.aggAt = d.aggs.map((a) => (offset += a.partials.length) - a.partials.length);
+    this.fineBase = fine.baseNs;
+    this.fineGrain = fine.grain;
     this.kinds = d.aggs.flatMap((a) => a.partials.map(() => (a.kind === "avg" ? "sum" : a.kind)));
-    this.bins = new BigInt64Array(fine.length);
-    this.groupOf = new Int32Array(fine.length);
-    this.matched = new Float64Array(fine.length);
-    this.parts = new Array<unknown>(fine.length * this.width);
+    const n = fine.length;
+    this.grains = Float64Array.from(fine.grains);
+    this.groupOf = new Int32Array(n);
+    this.matched = new Float64Array(n);
+    this.parts = new Array<unknown>(n * this.width);
+    const column = (name: string): readonly unknown[] => fine.columns.get(name) ?? [];
+    const plainColumns = d.by.map((b) => (b.binNs === undefined ? column(b.name) : undefined));
+    const partColumns = partials.map(column);
+    const counts = column(COUNT_COLUMN);
     const byKey = new Map<string, number>();
-    fine.forEach(({ binNs, row }, i) => {
-      let q = 0n;
-      if (timeBin !== undefined) {
+    // The query's own time bin of each fine bin, worked out when the fine bin changes (rows come bin by bin).
+    let lastGrain = NaN;
+    let q = 0n;
+    for (let i = 0; i < n; i++) {
+      const k = fine.grains[i];
+      if (timeBin !== undefined && k !== lastGrain) {
+        lastGrain = k;
+        const binNs = fine.baseNs + BigInt(k) * fine.grain;
         q = binNs / timeBin;
         if (binNs < 0n && binNs % timeBin !== 0n) q -= 1n;
       }
-      const plain = d.by.map((b) => (b.binNs === undefined ? (row[b.name] ?? null) : 0));
+      const plain = plainColumns.map((c) => (c === undefined ? 0 : (c[i] ?? null)));
       const key = `${q}\u0000${JSON.stringify(plain)}`;
       let g = byKey.get(key);
       if (g === undefined) {
         byKey.set(key, (g = this.groups.length));
-        this.groups.push({
-          outKeys: d.by.map((b) =>
-            b.binNs === undefined ? (row[b.name] ?? null) : new DateTime(q * b.binNs).toJSON(),
-          ),
-          sortKeys: d.by.map((b) =>
-            b.binNs === undefined ? (row[b.name] ?? null) : new DateTime(q * b.binNs),
-          ),
-          rank: 0,
-        });
+        this.groups.push({ plain, q, rank: 0, judgeGroup: -1 });
       }
-      this.bins[i] = binNs;
       this.groupOf[i] = g;
-      this.matched[i] = Number(row[COUNT_COLUMN] ?? 0);
-      for (let k = 0; k < this.width; k++) this.parts[i * this.width + k] = row[partials[k]];
-    });
+      this.matched[i] = Number(counts[i] ?? 0);
+      for (let p = 0; p < this.width; p++) this.parts[i * this.width + p] = partColumns[p][i];
+    }
     // The engine answers a summarize's groups ordered by their keys, nulls first (emulator/query/engine.ts): each
-    // group's place in that order is worked out once, and a run's groups are put in order by it.
-    const order = this.groups.map((_, g) => g);
-    order.sort((x, y) => {
-      for (let k = 0; k < d.by.length; k++) {
-        const u = this.groups[x].sortKeys[k];
-        const v = this.groups[y].sortKeys[k];
+    // group's place in that order is worked out once, and a run's groups are put in order by it. Groups are made
+    // in bin order, so only each bin's own groups need sorting, by their plain keys.
+    const plainAt = d.by.flatMap((b, k) => (b.binNs === undefined ? [k] : []));
+    const byPlainKeys = (x: number, y: number) => {
+      for (const k of plainAt) {
+        const u = this.groups[x].plain[k];
+        const v = this.groups[y].plain[k];
         const un = u === null || u === undefined;
         const vn = v === null || v === undefined;
         if (un || vn) {
@@ -279,8 +324,16 @@ export class Rebuilder {
         if (c !== 0) return c;
       }
       return 0;
-    });
-    order.forEach((g, rank) => (this.groups[g].rank = rank));
+    };
+    let rank = 0;
+    for (let from = 0; from < this.groups.length;) {
+      let to = from + 1;
+      while (to < this.groups.length && this.groups[to].q === this.groups[from].q) to++;
+      const bin = Array.from({ length: to - from }, (_, i) => from + i);
+      if (bin.length > 1 && plainAt.length > 0) bin.sort(byPlainKeys);
+      for (const g of bin) this.groups[g].rank = rank++;
+      from = to;
+    }
     this.seenIn = new Int32Array(this.groups.length).fill(-1);
     this.acc = new Array<unknown>(this.groups.length * this.width);
     this.columns = [
@@ -292,26 +345,73 @@ export class Rebuilder {
       ...d.aggs.map((a) => ({ name: a.name, type: "float", aggregated: true })),
     ];
     this.groupBy = d.by.map((b) => b.name);
+    this.reading = this.readingFor(columnName);
+  }
+
+  /** How the judge reads this monitor's windows (see `reading`): the shape readResult finds, and the groups it
+   * would make, each once. */
+  private readingFor(columnName: string | undefined): Rebuilder["reading"] {
+    const shape = resultShape({ columns: this.columns, groupBy: this.groupBy }, columnName);
+    if ("error" in shape) return undefined;
+    const { groupColumns, valueColumns } = shape;
+    const byAt = (name: string) => this.d.by.findIndex((b) => b.name === name);
+    const judgeGroups: JudgeGroup[] = [];
+    const byText = new Map<string, { group: number; raw: string }>();
+    for (const g of this.groups) {
+      const raw = groupColumns.map((name) => this.outKey(g, byAt(name)));
+      const groupValues = raw.map(groupValueText);
+      const key = groupColumns.length === 0 ? "[]" : JSON.stringify(groupValues);
+      const known = byText.get(key);
+      // readResult keeps the values of the first row of a text: which one that is depends on the run.
+      if (known !== undefined && known.raw !== JSON.stringify(raw)) return undefined;
+      if (known !== undefined) {
+        g.judgeGroup = known.group;
+        continue;
+      }
+      g.judgeGroup = judgeGroups.length;
+      byText.set(key, { group: g.judgeGroup, raw: JSON.stringify(raw) });
+      judgeGroups.push(
+        Object.freeze({
+          key,
+          groupKeys: groupColumns,
+          groupValues,
+          group: Object.freeze(Object.fromEntries(groupColumns.map((name, j) => [name, raw[j]]))),
+        }),
+      );
+    }
+    return {
+      columnName,
+      grouped: groupColumns.length > 0,
+      judgeGroups,
+      values: valueColumns.map((name) => {
+        const agg = this.d.aggs.findIndex((a) => a.name === name);
+        return agg >= 0 ? agg : -1 - byAt(name);
+      }),
+      seenIn: new Int32Array(judgeGroups.length).fill(-1),
+      at: new Int32Array(judgeGroups.length),
+    };
   }
 
   /**
    * The monitor's result over `[startNs, endNs)`: groups ordered by their keys, as the engine's summarize answers
-   * them; an ungrouped summarize over nothing answers its one row of zeros (and nulls for min, max and avg).
+   * them. The window comes read for the judge when it can be; its rows are made only when asked for.
    */
   window(startNs: bigint, endNs: bigint): JudgeTable {
-    const { d, bins, width, kinds, acc, parts, seenIn } = this;
+    const { grains, width, kinds, acc, parts, seenIn, groupOf } = this;
     const run = this.run++;
+    const from = this.grainAt(startNs);
+    const to = this.grainAt(endNs);
     let lo = 0;
-    let hi = bins.length;
+    let hi = grains.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (bins[mid] < startNs) lo = mid + 1;
+      if (grains[mid] < from) lo = mid + 1;
       else hi = mid;
     }
     const present: number[] = [];
     let matched = 0;
-    for (let i = lo; i < bins.length && bins[i] < endNs; i++) {
-      const g = this.groupOf[i];
+    for (let i = lo; i < grains.length && grains[i] < to; i++) {
+      const g = groupOf[i];
       const at = g * width;
       if (seenIn[g] !== run) {
         seenIn[g] = run;
@@ -321,25 +421,116 @@ export class Rebuilder {
       matched += this.matched[i];
       for (let k = 0; k < width; k++) acc[at + k] = combine(kinds[k], acc[at + k], parts[i * width + k]);
     }
-    if (present.length > 1) present.sort((x, y) => this.groups[x].rank - this.groups[y].rank);
-    const rows: Record<string, unknown>[] = present.map((g) => this.rowOf(g, acc, g * width));
-    if (rows.length === 0 && d.by.length === 0) rows.push(this.rowOf(-1, [], 0));
-    return { columns: this.columns, groupBy: this.groupBy, summarized: true, rows, matched };
+    // Groups come in bin order, and a bin's in the order the service sorted them: mostly in order already.
+    const { groups } = this;
+    for (let p = 1; p < present.length; p++) {
+      if (groups[present[p - 1]].rank > groups[present[p]].rank) {
+        present.sort((x, y) => groups[x].rank - groups[y].rank);
+        break;
+      }
+    }
+    // The combined partials of this run's groups, kept for its rows: `acc` is the next run's.
+    const combined = new Array<unknown>(present.length * width);
+    for (let p = 0; p < present.length; p++) {
+      const at = present[p] * width;
+      for (let k = 0; k < width; k++) combined[p * width + k] = acc[at + k];
+    }
+    const read =
+      this.reading === undefined
+        ? undefined
+        : { columnName: this.reading.columnName, result: this.read(present, combined, matched, run) };
+    return new RebuiltWindow(this, present, combined, matched, read);
+  }
+
+  /** A window's rows, from its groups and their combined partials: an ungrouped summarize over nothing answers
+   * its one row of zeros (and nulls for min, max and avg). */
+  rowsOf(present: readonly number[], combined: readonly unknown[]): Record<string, unknown>[] {
+    const rows = present.map((g, p) => this.rowOf(g, combined, p * this.width));
+    if (rows.length === 0 && this.d.by.length === 0) rows.push(this.rowOf(-1, [], 0));
+    return rows;
+  }
+
+  /** The number of grains from the fine rows' base to a window's edge (a whole number: edges lie on the grain). */
+  private grainAt(edgeNs: bigint): number {
+    // The first grain at or after the edge: rows at grains before it start before the edge.
+    const from = edgeNs - this.fineBase;
+    const k = from / this.fineGrain;
+    return Number(from > k * this.fineGrain ? k + 1n : k);
+  }
+
+  /** A window's groups as {@link readResult} reads its rows. */
+  private read(present: readonly number[], combined: readonly unknown[], matched: number, run: number) {
+    const r = this.reading!;
+    if (matched === 0) return { ok: true as const, grouped: r.grouped, groups: NO_GROUPS, noData: true };
+    const groups: GroupValues[] = [];
+    let numeric = 0;
+    for (let p = 0; p < present.length; p++) {
+      const group = this.groups[present[p]];
+      const j = group.judgeGroup;
+      let out: GroupValues;
+      if (r.seenIn[j] !== run) {
+        r.seenIn[j] = run;
+        r.at[j] = groups.length;
+        const { key, groupKeys, groupValues, group: byColumn } = r.judgeGroups[j];
+        groups.push((out = { key, groupKeys, groupValues, group: byColumn, values: [] }));
+      } else out = groups[r.at[j]];
+      for (const column of r.values) {
+        const v =
+          column >= 0 ? this.aggValue(column, combined, p * this.width) : this.outKey(group, -1 - column);
+        if (typeof v === "number" && Number.isFinite(v)) {
+          out.values.push(v);
+          numeric++;
+        }
+      }
+    }
+    return { ok: true as const, grouped: r.grouped, groups, noData: numeric === 0 };
   }
 
   /** One row of the result: group `g`'s keys (none for -1) and its aggregations from its partials at `values[at]`. */
   private rowOf(g: number, values: readonly unknown[], at: number): Record<string, unknown> {
     const row: Record<string, unknown> = {};
-    if (g >= 0) this.d.by.forEach((b, k) => (row[b.name] = this.groups[g].outKeys[k]));
-    for (const a of this.d.aggs) {
-      const x = values[at];
-      if (a.kind === "sum") row[a.name] = typeof x === "number" ? x : 0;
-      else if (a.kind === "avg") {
-        const n = values[at + 1];
-        row[a.name] = typeof n === "number" && n > 0 ? (x as number) / n : null;
-      } else row[a.name] = x ?? null;
-      at += a.partials.length;
-    }
+    if (g >= 0) this.d.by.forEach((b, k) => (row[b.name] = this.outKey(this.groups[g], k)));
+    this.d.aggs.forEach((a, k) => (row[a.name] = this.aggValue(k, values, at)));
     return row;
+  }
+
+  /** A group's `by` value `k` as the result holds it: a time bin as RFC 3339 text, made only when asked for. */
+  private outKey(g: ResultGroup, k: number): unknown {
+    const w = this.d.by[k].binNs;
+    return w === undefined ? g.plain[k] : new DateTime(g.q * w).toJSON();
+  }
+
+  /** Aggregation `k`'s value from a group's partials at `values[at]`: a sum is 0 over nothing, an average null. */
+  private aggValue(k: number, values: readonly unknown[], at: number): unknown {
+    const a = this.d.aggs[k];
+    const x = values[at + this.aggAt[k]];
+    if (a.kind === "sum") return typeof x === "number" ? x : 0;
+    if (a.kind === "avg") {
+      const n = values[at + this.aggAt[k] + 1];
+      return typeof n === "number" && n > 0 ? (x as number) / n : null;
+    }
+    return x ?? null;
+  }
+}
+
+/** One rebuilt window: a result table whose rows are made from its groups' partials when first read. */
+class RebuiltWindow implements JudgeTable {
+  readonly summarized = true;
+  #rows: Record<string, unknown>[] | undefined;
+  constructor(
+    private readonly rebuilder: Rebuilder,
+    private readonly present: readonly number[],
+    private readonly combined: readonly unknown[],
+    readonly matched: number,
+    readonly read: JudgeTable["read"],
+  ) {}
+  get columns() {
+    return this.rebuilder.columns;
+  }
+  get groupBy() {
+    return this.rebuilder.groupBy;
+  }
+  get rows(): Record<string, unknown>[] {
+    return (this.#rows ??= this.rebuilder.rowsOf(this.present, this.combined));
   }
 }

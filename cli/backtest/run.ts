@@ -10,16 +10,10 @@
  *   pushed down, the columns it names) through the query API's paging, into a local store that keeps only what the next runs' windows
  *   still need, and each run's query runs there on the emulator's engine.
  */
-import {
-  ApiError,
-  ForbiddenError,
-  NotFoundError,
-  tabularRows,
-  type ObservabilityClient,
-} from "../../provider/client";
+import { ApiError, ForbiddenError, NotFoundError, type ObservabilityClient } from "../../provider/client";
 import { parseApl } from "../../emulator/apl";
 import { readAlerts } from "../../emulator/alerting/alert-state";
-import { runTimes, type QueryOutcome, type QueryWindow } from "../../emulator/alerting/judge";
+import { runSpan, type QueryOutcome, type QueryWindow } from "../../emulator/alerting/judge";
 import type { RunnableMonitor } from "../../emulator/alerting/monitor";
 import { replay, type ReplayedRun } from "../../emulator/alerting/replay";
 import { storeCatalog } from "../../emulator/catalog";
@@ -34,7 +28,7 @@ import {
   Rebuilder,
   rewrite,
   type Decomposition,
-  type FineRow,
+  FineRows,
 } from "./decompose";
 
 /** A monitor to backtest, with the notifiers it names (by their keys in the stack or test file). */
@@ -53,8 +47,8 @@ export interface Period {
 
 /**
  * The most rows one query answers: the query API's `limit` goes up to 50,000 (the API reference's legacy query
- * request, which the emulator's SERVER_PAGE_LIMIT follows). An answer that fills it may have been cut, so its
- * period is split in two and asked again.
+ * request, which the emulator's SERVER_PAGE_LIMIT follows). An answer that fills it may have been cut in its last
+ * bin, so the next request starts at that bin (see fetchFine).
  */
 export const RESULT_ROW_LIMIT = 50_000;
 /** Rows per page of the event path's fetch. */
@@ -106,10 +100,7 @@ const DAY_NS = 86_400_000n * NS_PER_MS;
 const ns = (ms: number) => BigInt(ms) * NS_PER_MS;
 
 /** The first and last run of a monitor in the period, or undefined when it has none. */
-function runSpan(m: RunnableMonitor, period: Period): { first: number; last: number } | undefined {
-  const times = runTimes(m, period.fromMs, period.toMs);
-  return times.length === 0 ? undefined : { first: times[0], last: times[times.length - 1] };
-}
+const periodRuns = (m: RunnableMonitor, period: Period) => runSpan(m, period.fromMs, period.toMs);
 
 /** What the service said, as a line naming the monitor's dataset where it matters. */
 function serviceError(err: unknown, dataset: string): string {
@@ -133,7 +124,7 @@ export interface EventFetch {
  * whole over the window. Undefined when the monitor makes no run in the period.
  */
 export function eventFetch(m: RunnableMonitor, period: Period): EventFetch | { reason: string } | undefined {
-  const span = runSpan(m, period);
+  const span = periodRuns(m, period);
   if (!span) return undefined;
   let q;
   try {
@@ -231,7 +222,7 @@ interface ServicePlan {
 
 /** The rewritten query's answer over the plan's span: its fine rows in time order, or why it failed. */
 interface FineAnswer {
-  fine: FineRow[];
+  fine: FineRows;
   requests: number;
   rows: number;
   error?: string;
@@ -251,7 +242,7 @@ function planService(
   if (m.type !== "Threshold") return { why: `a ${m.type} monitor is judged on its events` };
   const d = decompose(m.aplQuery);
   if ("reason" in d) return { why: d.reason };
-  const span = runSpan(m, period);
+  const span = periodRuns(m, period);
   if (!span) return { ...b, path: "service", requests: 0, rows: 0, runs: [] };
   const grain = grainNs(m, d);
   const { startNs, endNs } = runQueriesSpan(m, span);
@@ -272,7 +263,7 @@ const PROBE_SHARE = 8n;
  */
 async function fetchFine(client: ObservabilityClient, plan: ServicePlan, limit: number): Promise<FineAnswer> {
   const { grain, apl, endNs } = plan;
-  const out: FineAnswer = { fine: [], requests: 0, rows: 0 };
+  const out: FineAnswer = { fine: new FineRows(plan.startNs, grain), requests: 0, rows: 0 };
   const most = BigInt(limit);
   let chunk = grain * (most >= PROBE_SHARE ? most / PROBE_SHARE : 1n);
   let at = plan.startNs;
@@ -289,23 +280,45 @@ async function fetchFine(client: ObservabilityClient, plan: ServicePlan, limit: 
     } catch (err) {
       return { ...out, error: serviceError(err, plan.dataset) };
     }
-    const rows = [...tabularRows(result)];
-    out.rows += rows.length;
-    const part: FineRow[] = [];
-    // A bin's groups come one after another: its time is read once for them all.
+    const table = result.tables?.[0];
+    const names = (table?.fields ?? []).map((f) => f.name);
+    const columns = table?.columns ?? [];
+    const binTexts = columns[names.indexOf(BIN_COLUMN)] ?? [];
+    const length = columns.reduce((n, c) => Math.max(n, c?.length ?? 0), 0);
+    out.rows += length;
+    // Each row's grain, its bin read once for the groups that follow it (a bin's groups come one after another).
+    const grains: number[] = [];
     let text: unknown;
-    let binNs: bigint | undefined;
-    for (const row of rows) {
-      if (row[BIN_COLUMN] !== text) binNs = parseRfc3339Ns(String((text = row[BIN_COLUMN]) ?? ""));
-      if (binNs !== undefined) part.push({ binNs, row });
+    let grainOf: number | undefined;
+    for (let i = 0; i < length; i++) {
+      if (binTexts[i] !== text || i === 0) {
+        const binNs = parseRfc3339Ns(String((text = binTexts[i]) ?? ""));
+        const off = binNs === undefined ? -1n : binNs - plan.startNs;
+        grainOf = off < 0n || off % grain !== 0n ? undefined : Number(off / grain);
+        if (grainOf === undefined) {
+          return {
+            ...out,
+            error:
+              `the service answered ${BIN_COLUMN} ${JSON.stringify(text)}, which is not a bin of the query's ` +
+              `${grain} ns grain from ${formatNs(plan.startNs)} on`,
+          };
+        }
+      }
+      grains.push(grainOf!);
     }
-    // The query sorts by bin; a service that answered otherwise is put in order here.
-    if (part.some((p, k) => k > 0 && part[k - 1].binNs > p.binNs))
-      part.sort((x, y) => (x.binNs < y.binNs ? -1 : x.binNs > y.binNs ? 1 : 0));
+    // The query sorts by bin; a service that answered otherwise is read in order here (a stable sort of the rows).
+    let order: number[] | undefined;
+    if (grains.some((k, i) => i > 0 && grains[i - 1] > k)) {
+      order = grains.map((_, i) => i).sort((x, y) => grains[x] - grains[y] || x - y);
+      const sorted = order.map((i) => grains[i]);
+      grains.splice(0, grains.length, ...sorted);
+    }
+    // An answer that filled the limit may be cut in its last bin: that bin is asked for again.
+    let keep = length;
     let reached = to;
-    if (part.length >= limit) {
-      const cut = part[part.length - 1].binNs;
-      if (cut <= at) {
+    if (length >= limit) {
+      const cut = grains[length - 1];
+      if (plan.startNs + BigInt(cut) * grain <= at) {
         return {
           ...out,
           error:
@@ -314,13 +327,25 @@ async function fetchFine(client: ObservabilityClient, plan: ServicePlan, limit: 
             "columns, or filter it",
         };
       }
-      while (part.length > 0 && part[part.length - 1].binNs >= cut) part.pop();
-      reached = cut;
+      while (keep > 0 && grains[keep - 1] >= cut) keep--;
+      reached = plan.startNs + BigInt(cut) * grain;
     }
-    for (const p of part) out.fine.push(p);
+    for (let i = 0; i < keep; i++) out.fine.grains.push(grains[i]);
+    names.forEach((name, j) => {
+      if (name === undefined || name === BIN_COLUMN) return;
+      let kept = out.fine.columns.get(name);
+      if (kept === undefined) {
+        // A column first seen in a later answer: its earlier rows hold nothing.
+        kept = new Array<unknown>(out.fine.length - keep).fill(null);
+        out.fine.columns.set(name, kept);
+      }
+      const values = columns[j] ?? [];
+      for (let i = 0; i < keep; i++) kept.push(values[order === undefined ? i : order[i]]);
+    });
+    for (const kept of out.fine.columns.values()) while (kept.length < out.fine.length) kept.push(null);
     const perGrain = Math.max(out.fine.length / Number((reached - plan.startNs) / grain), 1);
-    const grains = BigInt(Math.max(1, Math.floor((0.8 * limit) / perGrain)));
-    chunk = grain * (grains < most ? grains : most);
+    const nextGrains = BigInt(Math.max(1, Math.floor((0.8 * limit) / perGrain)));
+    chunk = grain * (nextGrains < most ? nextGrains : most);
     at = reached;
   }
   return out;
@@ -359,13 +384,14 @@ async function replayFine(plan: ServicePlan, answer: FineAnswer, period: Period,
     ...(reused ? { reused } : {}),
   };
   if (answer.error) return { ...out, error: answer.error };
-  const rebuilder = new Rebuilder(plan.d, answer.fine);
+  const rebuilder = new Rebuilder(plan.d, answer.fine, plan.b.monitor.columnName);
   let made = 0;
-  const { runs } = await replay(plan.b.monitor, period.fromMs, period.toMs, async (w) => {
+  const { runs } = await replay(plan.b.monitor, period.fromMs, period.toMs, (w) => {
+    const outcome: QueryOutcome = { ok: true, table: rebuilder.window(w.startNs, w.endNs) };
     // Runs answered here never wait on the network: without a turn of the event loop now and then, the next
     // monitor's request would not even be written until this month of runs was judged.
-    if (++made % YIELD_EVERY_RUNS === 0) await new Promise((resolve) => setImmediate(resolve));
-    return { ok: true, table: rebuilder.window(w.startNs, w.endNs) };
+    if (++made % YIELD_EVERY_RUNS !== 0) return outcome;
+    return new Promise((resolve) => setImmediate(() => resolve(outcome)));
   });
   out.runs = runs;
   return out;
@@ -483,7 +509,7 @@ async function checkRetention(
 ): Promise<void> {
   const kept = new Map<string, number | undefined>();
   for (const b of monitors) {
-    const span = runSpan(b.monitor, period);
+    const span = periodRuns(b.monitor, period);
     if (!span) continue;
     let dataset: string;
     try {

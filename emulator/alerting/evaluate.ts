@@ -76,15 +76,19 @@ const isTimeColumn = (name: string, type: string) =>
  * matching the query is no data (DOCS threshold-monitors: "no matching event"), though an ungrouped `summarize`
  * still answers one row of zeros for it.
  */
-export function readResult(table: ResultTable, columnName: string | undefined): ReadResult {
-  const shape = shapeOf(table, columnName);
+export function readResult(table: ResultTable & ReadAhead, columnName: string | undefined): ReadResult {
+  // Read already by whoever made the table, for this column: a backtest reads its rebuilt windows as it makes
+  // them (cli/backtest/decompose.ts), as this function would read their rows.
+  if (table.read !== undefined && (table.read.columnName || undefined) === (columnName || undefined))
+    return table.read.result;
+  const shape = resultShape(table, columnName);
   if ("error" in shape) return { ok: false, error: shape.error };
   const { groupColumns, valueColumns } = shape;
   if (table.matched === 0) return { ok: true, grouped: groupColumns.length > 0, groups: [], noData: true };
   const groups = new Map<string, GroupValues>();
   let numeric = 0;
   for (const row of table.rows) {
-    const groupValues = groupColumns.map((name) => textOf(row[name]));
+    const groupValues = groupColumns.map((name) => groupValueText(row[name]));
     const key = groupColumns.length === 0 ? "[]" : JSON.stringify(groupValues);
     let g = groups.get(key);
     if (!g) {
@@ -108,8 +112,13 @@ export function readResult(table: ResultTable, columnName: string | undefined): 
   return { ok: true, grouped: groupColumns.length > 0, groups: [...groups.values()], noData: numeric === 0 };
 }
 
+/** A table read for the judge by whoever made it, for one `columnName`. */
+export interface ReadAhead {
+  read?: { columnName: string | undefined; result: ReadResult };
+}
+
 /** Which columns of a result group it and which are compared. */
-type Shape = { groupColumns: string[]; valueColumns: string[] } | { error: string };
+export type Shape = { groupColumns: string[]; valueColumns: string[] } | { error: string };
 
 /**
  * Shapes already worked out, by the columns they were worked out from: a backtest's windows share one columns
@@ -117,7 +126,10 @@ type Shape = { groupColumns: string[]; valueColumns: string[] } | { error: strin
  */
 const shapes = new WeakMap<ResultTable["columns"], Map<string, Shape>>();
 
-function shapeOf(table: ResultTable, columnName: string | undefined): Shape {
+export function resultShape(
+  table: Pick<ResultTable, "columns" | "groupBy">,
+  columnName: string | undefined,
+): Shape {
   const byName = shapes.get(table.columns);
   const cacheKey = `${columnName ?? ""}\u0000${table.groupBy.join("\u0000")}`;
   const known = byName?.get(cacheKey);
@@ -145,7 +157,7 @@ function shapeOf(table: ResultTable, columnName: string | undefined): Shape {
 }
 
 /** A group value as text, as the notification's `GroupValues` carries it. */
-function textOf(v: unknown): string {
+export function groupValueText(v: unknown): string {
   if (v === null || v === undefined) return "";
   return typeof v === "string" ? v : JSON.stringify(v);
 }
