@@ -506,6 +506,20 @@ describe("nulls, missing fields and wrong types found by review, with the client
     expect(none.tables).toEqual([]);
   });
 
+  it("a tabular column that is not an array is an InvalidResponseError naming it; an array column comes back as sent", async () => {
+    const bad = { ...TABULAR.tables[0], columns: [[1, 2], "3"] };
+    await expect(
+      serving("POST /v1/datasets/_apl?format=tabular", { ...TABULAR, tables: [bad] }, () =>
+        client.query("['test']", { format: "tabular" }),
+      ),
+    ).rejects.toThrow("response.tables[0].columns[1]: expected an array");
+    const mixed = { ...TABULAR.tables[0], columns: [[1, "a", null, { b: 2 }, [3]]] };
+    const res = await serving("POST /v1/datasets/_apl?format=tabular", { ...TABULAR, tables: [mixed] }, () =>
+      client.query("['test']", { format: "tabular" }),
+    );
+    expect(res.tables[0].columns).toEqual([[1, "a", null, { b: 2 }, [3]]]);
+  });
+
   it("Go client: a custom webhook read back with nil Headers (axiom-go axiom/notifiers.go, no JSON tags)", async () => {
     const body = {
       id: "hook_1",
