@@ -283,8 +283,19 @@ export class Rebuilder {
     const plainColumns = d.by.map((b) => (b.binNs === undefined ? column(b.name) : undefined));
     const partColumns = partials.map(column);
     const counts = column(COUNT_COLUMN);
-    const byKey = new Map<string, number>();
-    // The query's own time bin of each fine bin, worked out when the fine bin changes (rows come bin by bin).
+    // A group is a time bin and plain values. Rows come bin by bin, so each bin's groups are looked up among that
+    // bin's alone: by the value itself for one plain column holding a JSON scalar (a Map tells 1 from "1" as the
+    // values' JSON does, and an answer holds no NaN), else by the values' JSON.
+    const plainAt = d.by.flatMap((b, k) => (b.binNs === undefined ? [k] : []));
+    const single = plainAt.length === 1 ? plainColumns[plainAt[0]] : undefined;
+    let byValue = new Map<unknown, number>();
+    let byText = new Map<string, number>();
+    let binGroup = -1;
+    const newGroup = (i: number, q: bigint, plain?: unknown[]) => {
+      plain ??= plainColumns.map((c) => (c === undefined ? 0 : (c[i] ?? null)));
+      this.groups.push({ plain, q, rank: 0, judgeGroup: -1 });
+      return this.groups.length - 1;
+    };
     let lastGrain = NaN;
     let q = 0n;
     for (let i = 0; i < n; i++) {
@@ -292,15 +303,26 @@ export class Rebuilder {
       if (timeBin !== undefined && k !== lastGrain) {
         lastGrain = k;
         const binNs = fine.baseNs + BigInt(k) * fine.grain;
-        q = binNs / timeBin;
-        if (binNs < 0n && binNs % timeBin !== 0n) q -= 1n;
+        let binQ = binNs / timeBin;
+        if (binNs < 0n && binNs % timeBin !== 0n) binQ -= 1n;
+        if (binQ !== q || i === 0) {
+          q = binQ;
+          byValue = new Map();
+          byText = new Map();
+          binGroup = -1;
+        }
       }
-      const plain = plainColumns.map((c) => (c === undefined ? 0 : (c[i] ?? null)));
-      const key = `${q}\u0000${JSON.stringify(plain)}`;
-      let g = byKey.get(key);
-      if (g === undefined) {
-        byKey.set(key, (g = this.groups.length));
-        this.groups.push({ plain, q, rank: 0, judgeGroup: -1 });
+      let g: number | undefined;
+      const v = single === undefined ? undefined : (single[i] ?? null);
+      if (plainAt.length === 0) g = binGroup < 0 ? (binGroup = newGroup(i, q)) : binGroup;
+      else if (single !== undefined && (v === null || typeof v !== "object")) {
+        g = byValue.get(v);
+        if (g === undefined) byValue.set(v, (g = newGroup(i, q)));
+      } else {
+        const plain = plainColumns.map((c) => (c === undefined ? 0 : (c[i] ?? null)));
+        const text = JSON.stringify(plain);
+        g = byText.get(text);
+        if (g === undefined) byText.set(text, (g = newGroup(i, q, plain)));
       }
       this.groupOf[i] = g;
       this.matched[i] = Number(counts[i] ?? 0);
@@ -309,7 +331,6 @@ export class Rebuilder {
     // The engine answers a summarize's groups ordered by their keys, nulls first (emulator/query/engine.ts): each
     // group's place in that order is worked out once, and a run's groups are put in order by it. Groups are made
     // in bin order, so only each bin's own groups need sorting, by their plain keys.
-    const plainAt = d.by.flatMap((b, k) => (b.binNs === undefined ? [k] : []));
     const byPlainKeys = (x: number, y: number) => {
       for (const k of plainAt) {
         const u = this.groups[x].plain[k];
