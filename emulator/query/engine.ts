@@ -984,9 +984,9 @@ function aggregationFeed(
   if (reads.length === 1 && x.kind === "table" && x.codes.length === 1 && cols?.add1 !== undefined) {
     const [c] = x.codes;
     const out = x.out;
-    const add1 = cols.add1.bind(cols);
+    // Called as a method: the call site sees the few kinds of GroupColumns, not a new bound function per query.
     return (sel, ats, m) => {
-      for (let s = 0; s < m; s++) add1(ats[s], out[c[sel[s]]]);
+      for (let s = 0; s < m; s++) cols.add1!(ats[s], out[c[sel[s]]]);
     };
   }
   const a = x === undefined ? undefined : valueReader(x);
@@ -1061,10 +1061,18 @@ async function summarizeColumns(
   };
 
   const filters: ((sel: Int32Array, m: number) => number)[] = [];
+  // The first filter of one field is applied as the chunk's events are listed (the filters are tables, so their
+  // order does not matter): one pass over the chunk fewer.
+  let leadCodes: Uint16Array | undefined;
+  let leadPass: Uint8Array | undefined;
   for (const st of stages) {
     const read = await table(st.pred!);
     if (read?.kind !== "table") return undefined;
-    filters.push(chunkFilter(read));
+    if (leadCodes === undefined && read.codes.length === 1) {
+      leadCodes = read.codes[0];
+      leadPass = new Uint8Array(read.out.length);
+      for (let k = 0; k < read.out.length; k++) leadPass[k] = read.out[k] === true ? 1 : 0;
+    } else filters.push(chunkFilter(read));
   }
   // Each other key's values numbered by the text that tells groups apart (keyText: null with a missing value, 0
   // with -0, "1" apart from 1), and the numbers of all of them combined into one class per event (a mixed radix).
@@ -1122,19 +1130,15 @@ async function summarizeColumns(
   const widthMs = Number(widthNs / 1_000_000n);
   const keyCount = op.by.length;
   const oneKey = keyReads.length === 1 && keyReads[0].codes.length === 1 ? keyReads[0] : undefined;
-  const classAt =
-    keyReads.length === 0
-      ? () => 0
-      : oneKey !== undefined
-        ? (
-            (c: Uint16Array, classOf: Int32Array) => (i: number) =>
-              classOf[c[i]]
-          )(oneKey.codes[0], oneKey.classOf)
-        : (i: number) => {
-            let id = 0;
-            for (const k of keyReads) id += k.classOf[cellAt(k.codes, k.strides, i)] * k.scale;
-            return id;
-          };
+  // The class of event i's other keys: none, one key of one field (the common case, read inline), or the general.
+  const oneCodes = oneKey?.codes[0];
+  const oneClassOf = oneKey?.classOf;
+  const manyKeys = keyReads.length > 0 && oneKey === undefined;
+  const classAt = (i: number): number => {
+    let id = 0;
+    for (const k of keyReads) id += k.classOf[cellAt(k.codes, k.strides, i)] * k.scale;
+    return id;
+  };
   /** A new group's keys, in the summarize's order: the bin's start, and each other key's value at event `i`. */
   const keysOf = (i: number, start: DateTime | undefined): unknown[] => {
     const keys = new Array<unknown>(keyCount);
@@ -1168,7 +1172,11 @@ async function summarizeColumns(
    */
   const run = (from: number, to: number): number => {
     let m = 0;
-    for (let r = from; r !== to; r += step) sel[m++] = r;
+    if (leadCodes !== undefined) {
+      const codes = leadCodes;
+      const pass = leadPass!;
+      for (let r = from; r !== to; r += step) if (pass[codes[r]] === 1) sel[m++] = r;
+    } else for (let r = from; r !== to; r += step) sel[m++] = r;
     for (let f = 0; f < filters.length && m > 0; f++) m = filters[f](sel, m);
     // Groups are made at their first event, in the scan's order, as the row path makes them; then each
     // aggregation takes the chunk's events in that order (aggregations keep apart states, so taking them one
@@ -1193,7 +1201,7 @@ async function summarizeColumns(
             serial++;
           }
         }
-        const id = classAt(r);
+        const id = oneCodes !== undefined ? oneClassOf![oneCodes[r]] : manyKeys ? classAt(r) : 0;
         if (stamp[id] === serial) group = slot[id]!;
         else {
           stamp[id] = serial;
