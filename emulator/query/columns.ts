@@ -355,50 +355,72 @@ export async function columnsFor(
   const n = rows.length;
   const now = ++tick;
   const ready = new Map<string, ColumnState>();
+  const building: { name: string; before: ColumnState | undefined; next?: ColumnState }[] = [];
+  let bytes = 0;
   for (const name of need) {
-    let c = d.columns.get(name);
+    const c = d.columns.get(name);
     if (c?.opaque) return undefined;
-    if (c === undefined || c.built < n) {
-      const time = name === TIME;
-      // Room for the whole column as it will be at worst: a field's dictionary may turn into a numbers column.
-      const bytes = time ? 8 * n : 9 * n + 64 * DICTIONARY_MAX;
-      if (
-        bytes > budget.room() ||
-        !makeRoom(bytes, new Set([...d.columns.values()].filter((x) => x.lastUsed === now)))
-      )
-        return undefined;
-      const next = grown(c, time, n);
-      const chunk = Math.max(16, Math.min(BUILD_CHUNK, budget.rowsPerSlice));
-      let sliceWork = 0;
-      while (next.built < n) {
-        const to = Math.min(n, next.built + chunk);
-        const work = to - next.built;
-        if (time) buildTime(next, rows, to);
-        else buildField(next, name, rows, to, n);
-        if (next.opaque) break;
-        sliceWork += work;
-        if (budget.overdue(work)) await budget.pause();
-        if (sliceWork >= budget.rowsPerSlice && next.built < n) {
-          sliceWork = 0;
-          await budget.checkpoint();
-        }
-        // Appends in time order while it yielded only add rows past `n`; anything else and the work is void.
-        if (rowsVersion(rows) !== version) return undefined;
-      }
-      if (d.columns.get(name) === c || !d.columns.has(name)) {
-        const before = d.columns.get(name);
-        if (before !== undefined) cachedBytes -= before.bytes;
-        next.bytes = bytesOf(next, n);
-        cachedBytes += next.bytes;
-        d.columns.set(name, next);
-        if (!live.has(d)) live.add(d);
-      }
-      c = next;
-      if (c.opaque) return undefined;
+    if (c !== undefined && c.built >= n) {
+      c.lastUsed = now;
+      ready.set(name, c);
+      continue;
     }
-    c.lastUsed = now;
-    ready.set(name, c);
+    // Room for the whole column as it will be at worst: a field's dictionary may turn into a numbers column.
+    bytes += name === TIME ? 8 * n : 9 * n + 64 * DICTIONARY_MAX;
+    building.push({ name, before: c });
   }
+  if (building.length === 0) return columnsOf(n, ready);
+  if (bytes > budget.room() || !makeRoom(bytes, new Set(ready.values()))) return undefined;
+  let from = n;
+  for (const b of building) {
+    b.next = grown(b.before, b.name === TIME, n);
+    from = Math.min(from, b.next.built);
+  }
+  // One pass over the events for all the columns built: each chunk's events are read by every column while they
+  // are still in the processor's cache.
+  const chunk = Math.max(16, Math.min(BUILD_CHUNK, budget.rowsPerSlice));
+  let sliceWork = 0;
+  let opaque = false;
+  while (from < n && !opaque) {
+    const to = Math.min(n, from + chunk);
+    for (const b of building) {
+      const next = b.next!;
+      if (next.built >= to || next.opaque) continue;
+      if (b.name === TIME) buildTime(next, rows, to);
+      else buildField(next, b.name, rows, to, n);
+      if (next.opaque) opaque = true;
+    }
+    const work = (to - from) * building.length;
+    from = to;
+    sliceWork += work;
+    if (budget.overdue(work)) await budget.pause();
+    if (sliceWork >= budget.rowsPerSlice && from < n) {
+      sliceWork = 0;
+      await budget.checkpoint();
+    }
+    // Appends in time order while it yielded only add rows past `n`; anything else and the work is void.
+    if (rowsVersion(rows) !== version) return undefined;
+  }
+  for (const { name, before, next } of building) {
+    // Kept unless another query put a newer state there meanwhile; an opaque one too, so it is not built again.
+    if (!next!.opaque && next!.built < n) continue;
+    if (d.columns.get(name) === before || !d.columns.has(name)) {
+      const old = d.columns.get(name);
+      if (old !== undefined) cachedBytes -= old.bytes;
+      next!.bytes = bytesOf(next!, n);
+      cachedBytes += next!.bytes;
+      d.columns.set(name, next!);
+      if (!live.has(d)) live.add(d);
+    }
+    next!.lastUsed = now;
+    ready.set(name, next!);
+  }
+  if (opaque) return undefined;
+  return columnsOf(n, ready);
+}
+
+/** What a query reads of the columns made ready for it. */
+function columnsOf(n: number, ready: ReadonlyMap<string, ColumnState>): Columns {
   const time = ready.get(TIME);
   return {
     length: n,

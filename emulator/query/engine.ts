@@ -1032,14 +1032,37 @@ async function summarizeColumns(
 
   // The fields the closures read are found by tabling them: a closure that reads a field not built yet names it,
   // the field is built, and the closure is tabled again.
-  const need: string[] = timeAt >= 0 ? [""] : [];
-  if (building(need)) return undefined;
+  const need: string[] = [];
   let cols = await columnsFor(events, need, budget);
   if (cols === undefined) return undefined;
+  // Every closure is tabled once with the columns there are, and the fields they all lack are built together, in
+  // one pass over the events (emulator/query/columns.ts); again until none lacks one.
+  const closures: ((row: Row) => unknown)[] = [
+    ...stages.map((st) => st.pred!),
+    ...op.by.filter((_b, j) => j !== timeAt).map((b) => b.get),
+    ...direct.fed.flatMap((a) => a.getters),
+  ];
+  const tabled = new Map<(row: Row) => unknown, ReturnType<typeof tabulate>>();
+  // The time is built with the first fields.
+  let missing = new Set<string>(timeAt >= 0 ? [""] : []);
+  for (;;) {
+    for (const fn of closures) {
+      const t = tabulate(fn, cols.field, maxCells);
+      if (t.ok && budget.overdue(t.out.length)) await budget.pause();
+      tabled.set(fn, t);
+      if (!t.ok) for (const name of t.need ?? []) missing.add(name);
+    }
+    if (missing.size === 0) break;
+    need.push(...missing);
+    missing = new Set();
+    if (building(need)) return undefined;
+    cols = await columnsFor(events, need, budget);
+    if (cols === undefined) return undefined;
+  }
   const table = async (fn: (row: Row) => unknown, field?: string): Promise<ColumnRead | undefined> => {
     for (;;) {
-      const t = tabulate(fn, cols!.field, maxCells);
-      if (t.ok && budget.overdue(t.out.length)) await budget.pause();
+      const t = tabled.get(fn) ?? tabulate(fn, cols!.field, maxCells);
+      tabled.delete(fn);
       if (t.ok) {
         const dicts = t.fields.map((name) => cols!.field(name) as DictionaryColumn);
         const strides = dicts.map(() => 1);
@@ -1161,6 +1184,18 @@ async function summarizeColumns(
   let serial = timeAt >= 0 ? -1 : 0;
   let start: DateTime | undefined;
 
+  /** Makes the bin of time `t` (ms) the current one. */
+  const enterBin = (t: number): void => {
+    // Division and floor are exact here (|t| < 2^53); the two checks only make that plain.
+    let q = Math.floor(t / widthMs);
+    if (q * widthMs > t) q--;
+    else if ((q + 1) * widthMs <= t) q++;
+    binLo = q * widthMs;
+    binHi = binLo + widthMs;
+    start = new DateTime(BigInt(q) * widthNs);
+    serial++;
+  };
+  const binOnly = timeAt >= 0 && keyReads.length === 0;
   const chunk = Math.max(1, Math.min(SCAN_CHUNK, budget.rowsPerSlice));
   // A chunk's events that pass the filters, in the scan's order, and each one's group number.
   const sel = new Int32Array(chunk);
@@ -1184,22 +1219,27 @@ async function summarizeColumns(
     if (only !== undefined) {
       only.rows += m;
       ats.fill(only.at, 0, m);
+    } else if (binOnly) {
+      // Only a bin: the chunk's events come in runs of one bin (the scan is in time order), each run one group.
+      for (let s = 0; s < m;) {
+        if (!(ms[sel[s]] >= binLo && ms[sel[s]] < binHi)) {
+          enterBin(ms[sel[s]]);
+          slot[0] = direct.open(keysOf(sel[s], start));
+        }
+        let e = s + 1;
+        while (e < m && ms[sel[e]] >= binLo && ms[sel[e]] < binHi) e++;
+        const group = slot[0]!;
+        group.rows += e - s;
+        ats.fill(group.at, s, e);
+        s = e;
+      }
     } else {
       for (let s = 0; s < m; s++) {
         const r = sel[s];
         let group: SummaryGroup;
         if (timeAt >= 0) {
           const t = ms[r];
-          if (!(t >= binLo && t < binHi)) {
-            // Division and floor are exact here (|t| < 2^53); the two checks only make that plain.
-            let q = Math.floor(t / widthMs);
-            if (q * widthMs > t) q--;
-            else if ((q + 1) * widthMs <= t) q++;
-            binLo = q * widthMs;
-            binHi = binLo + widthMs;
-            start = new DateTime(BigInt(q) * widthNs);
-            serial++;
-          }
+          if (!(t >= binLo && t < binHi)) enterBin(t);
         }
         const id = oneCodes !== undefined ? oneClassOf![oneCodes[r]] : manyKeys ? classAt(r) : 0;
         if (stamp[id] === serial) group = slot[id]!;
