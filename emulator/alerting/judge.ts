@@ -53,6 +53,8 @@ export const WHOLE_KEY = "[]";
 
 /** The group of an ungrouped alert: one frozen object that a month of runs' values share. */
 const NO_GROUP: Record<string, unknown> = Object.freeze({});
+/** The group names and values of the whole result, judged as one: one frozen list for every run. */
+const NO_NAMES = Object.freeze([]) as unknown as string[];
 
 const MINUTE_MS = 60_000;
 const DAY_MS = 86_400_000;
@@ -406,9 +408,9 @@ function judgeGroups(
   } else {
     const whole: GroupValues = {
       key: WHOLE_KEY,
-      groupKeys: [],
-      groupValues: [],
-      group: {},
+      groupKeys: NO_NAMES,
+      groupValues: NO_NAMES,
+      group: NO_GROUP,
       values: read.groups.length === 1 ? read.groups[0].values : read.groups.flatMap((g) => g.values),
     };
     const j = judgeOne(whole, true);
