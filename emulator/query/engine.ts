@@ -1030,13 +1030,12 @@ async function summarizeColumns(
   const building = (names: readonly string[]) =>
     columnarMode === "auto" && rows * 4 < events.length && names.some((name) => !hasColumn(events, name));
 
-  // The fields the closures read are found by tabling them: a closure that reads a field not built yet names it,
-  // the field is built, and the closure is tabled again.
+  // The fields the closures read are found by tabling them: a closure that reads a field not built yet names it.
+  // Every closure is tabled with the columns there are, the fields they all lack are built together, in one pass
+  // over the events (emulator/query/columns.ts), and the closures are tabled again, until none lacks one.
   const need: string[] = [];
   let cols = await columnsFor(events, need, budget);
   if (cols === undefined) return undefined;
-  // Every closure is tabled once with the columns there are, and the fields they all lack are built together, in
-  // one pass over the events (emulator/query/columns.ts); again until none lacks one.
   const closures: ((row: Row) => unknown)[] = [
     ...stages.map((st) => st.pred!),
     ...op.by.filter((_b, j) => j !== timeAt).map((b) => b.get),
