@@ -77,6 +77,16 @@ export const COLUMN_CACHE_BYTES = Math.min(
   Math.floor(getHeapStatistics().heap_size_limit / 8),
 );
 
+/** The cap in force: {@link COLUMN_CACHE_BYTES}, lower in tests of eviction (setColumnCacheLimit). */
+let cacheLimit = COLUMN_CACHE_BYTES;
+
+/** Sets the cache's cap (for tests; it applies from the next build on) and answers the one before. */
+export function setColumnCacheLimit(bytes: number): number {
+  const before = cacheLimit;
+  cacheLimit = bytes;
+  return before;
+}
+
 /** A field's distinct values, each event's as a code; values[0] is undefined (absent, or an own undefined). */
 export interface DictionaryColumn {
   kind: "dictionary";
@@ -144,7 +154,7 @@ function sweep(): void {
 
 /** Frees the least recently used columns not in `keep` until `bytes` more fit; false when they cannot. */
 function makeRoom(bytes: number, keep: ReadonlySet<ColumnState>): boolean {
-  while (cachedBytes + bytes > COLUMN_CACHE_BYTES) {
+  while (cachedBytes + bytes > cacheLimit) {
     let oldest: { d: DatasetColumns; name: string; c: ColumnState } | undefined;
     for (const d of live) {
       for (const [name, c] of d.columns) {

@@ -11,7 +11,13 @@ import { compileQuery, parseApl } from "../../emulator/apl";
 import { toOutput, typeOf } from "../../emulator/apl/values";
 import { execute } from "../../emulator/query";
 import { QueryBudget, SLICE_MS } from "../../emulator/query/budget";
-import { hasColumn, setDictionaryLimit } from "../../emulator/query/columns";
+import {
+  COLUMN_CACHE_BYTES,
+  columnCacheBytes,
+  hasColumn,
+  setColumnCacheLimit,
+  setDictionaryLimit,
+} from "../../emulator/query/columns";
 import { columnarAnswerCount, setColumnarMode } from "../../emulator/query/engine";
 import { EventStore, type IncomingEvent, type StoredEvent } from "../../emulator/store/events";
 
@@ -26,6 +32,7 @@ const NOW = T0 + 86_400_000n * MS;
 afterEach(() => {
   setColumnarMode("auto");
   setDictionaryLimit(Infinity);
+  setColumnCacheLimit(COLUMN_CACHE_BYTES);
 });
 
 /** The answer as cells of type and JSON (1 and "1", a datetime and its text, apart), with its counts and order. */
@@ -272,6 +279,42 @@ describe("the column cache is never stale", () => {
     expect(after.columnar).toBe(true);
     expect(after.columns).toEqual(after.rows);
     expect(after.rows).not.toEqual(before.rows);
+  });
+});
+
+describe("the column cache keeps to its cap", () => {
+  const fill = (s: EventStore, name: string) =>
+    s.append(
+      name,
+      Array.from({ length: 1000 }, (_, i) => ({
+        timeNs: T0 + BigInt(i) * MS,
+        data: { k: `k${i % 5}`, n: i % 7 },
+      })),
+      T0,
+    );
+
+  it("the columns used least recently go first, and a query whose columns cannot fit reads the rows", async () => {
+    const s = new EventStore();
+    fill(s, "a");
+    fill(s, "b");
+    const apl = "d | summarize sum(n) by k";
+    // Room for one dataset's two columns at worst (9 bytes an event and a full dictionary each), not for two.
+    setDictionaryLimit(Infinity);
+    setColumnCacheLimit(2 * (9 * 1000 + 64 * 65_535) + 1000);
+    const a = await both(s.events("a")!, apl);
+    expect(a.columnar).toBe(true);
+    expect(hasColumn(s.events("a")!, "k")).toBe(true);
+    const b = await both(s.events("b")!, apl);
+    expect(b.columnar).toBe(true);
+    expect(b.columns).toEqual(b.rows);
+    expect(hasColumn(s.events("b")!, "k")).toBe(true);
+    expect(hasColumn(s.events("a")!, "k")).toBe(false);
+    expect(columnCacheBytes()).toBeLessThanOrEqual(2 * (9 * 1000 + 64 * 65_535) + 1000);
+    // Less than one column's worst case: nothing is built, the row path answers.
+    setColumnCacheLimit(1000);
+    const none = await both(s.events("a")!, apl);
+    expect(none.columnar).toBe(false);
+    expect(none.columns).toEqual(none.rows);
   });
 });
 
