@@ -176,20 +176,51 @@ export function rewrite(d: Decomposition, grain: bigint, limit: number): string 
   return `${d.prefix}\n| summarize ${d.partialTexts.join(", ")} by ${by}\n| sort by ${BIN_COLUMN} asc\n| limit ${limit}`;
 }
 
+/** One answer's columns, as the service sent them. */
+interface FinePart {
+  /** The first row of {@link FineRows.grains} it holds. */
+  start: number;
+  columns: ReadonlyMap<string, readonly unknown[]>;
+  /** Where each of its rows is in `columns`, in bin order; in order when absent. */
+  rows?: readonly number[];
+}
+
 /**
- * The rewritten query's answers over a plan's span, column by column as the service sends them (no object per
- * row): each row's fine bin as its number of grains since `baseNs`, and each column's values by name.
+ * The rewritten query's answers over a plan's span, column by column as the service sent them (no object per row,
+ * and no copy): each row's fine bin as its number of grains since `baseNs`, and each answer's columns by name.
  */
 export class FineRows {
-  /** Each row's bin: `(bin − baseNs) / grain`, a whole number. */
+  /** Each row's bin: `(bin − baseNs) / grain`, a whole number, in bin order. */
   readonly grains: number[] = [];
-  readonly columns = new Map<string, unknown[]>();
+  readonly parts: FinePart[] = [];
   constructor(
     readonly baseNs: bigint,
     readonly grain: bigint,
   ) {}
   get length(): number {
     return this.grains.length;
+  }
+  /** Adds one answer's rows: their grains in bin order, its columns, and where each row is in them. */
+  add(
+    grains: readonly number[],
+    columns: ReadonlyMap<string, readonly unknown[]>,
+    rows?: readonly number[],
+  ): void {
+    this.parts.push({ start: this.grains.length, columns, rows });
+    for (const k of grains) this.grains.push(k);
+  }
+  /** One column over every row (a column an answer lacks reads as null there). */
+  column(name: string): unknown[] {
+    const out: unknown[] = [];
+    this.parts.forEach((part, p) => {
+      const end = this.parts[p + 1]?.start ?? this.grains.length;
+      const values = part.columns.get(name);
+      for (let i = part.start; i < end; i++) {
+        const r = part.rows?.[i - part.start] ?? i - part.start;
+        out.push(values?.[r] ?? null);
+      }
+    });
+    return out;
   }
 }
 
@@ -279,55 +310,59 @@ export class Rebuilder {
     this.groupOf = new Int32Array(n);
     this.matched = new Float64Array(n);
     this.parts = new Array<unknown>(n * this.width);
-    const column = (name: string): readonly unknown[] => fine.columns.get(name) ?? [];
-    const plainColumns = d.by.map((b) => (b.binNs === undefined ? column(b.name) : undefined));
-    const partColumns = partials.map(column);
-    const counts = column(COUNT_COLUMN);
     // A group is a time bin and plain values. Rows come bin by bin, so each bin's groups are looked up among that
     // bin's alone: by the value itself for one plain column holding a JSON scalar (a Map tells 1 from "1" as the
     // values' JSON does, and an answer holds no NaN), else by the values' JSON.
     const plainAt = d.by.flatMap((b, k) => (b.binNs === undefined ? [k] : []));
-    const single = plainAt.length === 1 ? plainColumns[plainAt[0]] : undefined;
     let byValue = new Map<unknown, number>();
     let byText = new Map<string, number>();
     let binGroup = -1;
-    const newGroup = (i: number, q: bigint, plain?: unknown[]) => {
-      plain ??= plainColumns.map((c) => (c === undefined ? 0 : (c[i] ?? null)));
+    const newGroup = (q: bigint, plain: unknown[]) => {
       this.groups.push({ plain, q, rank: 0, judgeGroup: -1 });
       return this.groups.length - 1;
     };
     let lastGrain = NaN;
     let q = 0n;
-    for (let i = 0; i < n; i++) {
-      const k = fine.grains[i];
-      if (timeBin !== undefined && k !== lastGrain) {
-        lastGrain = k;
-        const binNs = fine.baseNs + BigInt(k) * fine.grain;
-        let binQ = binNs / timeBin;
-        if (binNs < 0n && binNs % timeBin !== 0n) binQ -= 1n;
-        if (binQ !== q || i === 0) {
-          q = binQ;
-          byValue = new Map();
-          byText = new Map();
-          binGroup = -1;
+    fine.parts.forEach((part, p) => {
+      const column = (name: string): readonly unknown[] => part.columns.get(name) ?? [];
+      const plainColumns = d.by.map((b) => (b.binNs === undefined ? column(b.name) : undefined));
+      const plainOf = (r: number) => plainColumns.map((c) => (c === undefined ? 0 : (c[r] ?? null)));
+      const single = plainAt.length === 1 ? plainColumns[plainAt[0]] : undefined;
+      const partColumns = partials.map(column);
+      const counts = column(COUNT_COLUMN);
+      const end = fine.parts[p + 1]?.start ?? n;
+      for (let i = part.start; i < end; i++) {
+        const r = part.rows === undefined ? i - part.start : part.rows[i - part.start];
+        const k = fine.grains[i];
+        if (timeBin !== undefined && k !== lastGrain) {
+          lastGrain = k;
+          const binNs = fine.baseNs + BigInt(k) * fine.grain;
+          let binQ = binNs / timeBin;
+          if (binNs < 0n && binNs % timeBin !== 0n) binQ -= 1n;
+          if (binQ !== q || i === 0) {
+            q = binQ;
+            byValue = new Map();
+            byText = new Map();
+            binGroup = -1;
+          }
         }
+        let g: number | undefined;
+        const v = single === undefined ? undefined : (single[r] ?? null);
+        if (plainAt.length === 0) g = binGroup < 0 ? (binGroup = newGroup(q, plainOf(r))) : binGroup;
+        else if (single !== undefined && (v === null || typeof v !== "object")) {
+          g = byValue.get(v);
+          if (g === undefined) byValue.set(v, (g = newGroup(q, plainOf(r))));
+        } else {
+          const plain = plainOf(r);
+          const text = JSON.stringify(plain);
+          g = byText.get(text);
+          if (g === undefined) byText.set(text, (g = newGroup(q, plain)));
+        }
+        this.groupOf[i] = g;
+        this.matched[i] = Number(counts[r] ?? 0);
+        for (let c = 0; c < this.width; c++) this.parts[i * this.width + c] = partColumns[c][r];
       }
-      let g: number | undefined;
-      const v = single === undefined ? undefined : (single[i] ?? null);
-      if (plainAt.length === 0) g = binGroup < 0 ? (binGroup = newGroup(i, q)) : binGroup;
-      else if (single !== undefined && (v === null || typeof v !== "object")) {
-        g = byValue.get(v);
-        if (g === undefined) byValue.set(v, (g = newGroup(i, q)));
-      } else {
-        const plain = plainColumns.map((c) => (c === undefined ? 0 : (c[i] ?? null)));
-        const text = JSON.stringify(plain);
-        g = byText.get(text);
-        if (g === undefined) byText.set(text, (g = newGroup(i, q, plain)));
-      }
-      this.groupOf[i] = g;
-      this.matched[i] = Number(counts[i] ?? 0);
-      for (let p = 0; p < this.width; p++) this.parts[i * this.width + p] = partColumns[p][i];
-    }
+    });
     // The engine answers a summarize's groups ordered by their keys, nulls first (emulator/query/engine.ts): each
     // group's place in that order is worked out once, and a run's groups are put in order by it. Groups are made
     // in bin order, so only each bin's own groups need sorting, by their plain keys.

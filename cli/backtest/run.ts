@@ -330,19 +330,12 @@ async function fetchFine(client: ObservabilityClient, plan: ServicePlan, limit: 
       while (keep > 0 && grains[keep - 1] >= cut) keep--;
       reached = plan.startNs + BigInt(cut) * grain;
     }
-    for (let i = 0; i < keep; i++) out.fine.grains.push(grains[i]);
+    const byName = new Map<string, readonly unknown[]>();
     names.forEach((name, j) => {
-      if (name === undefined || name === BIN_COLUMN) return;
-      let kept = out.fine.columns.get(name);
-      if (kept === undefined) {
-        // A column first seen in a later answer: its earlier rows hold nothing.
-        kept = new Array<unknown>(out.fine.length - keep).fill(null);
-        out.fine.columns.set(name, kept);
-      }
-      const values = columns[j] ?? [];
-      for (let i = 0; i < keep; i++) kept.push(values[order === undefined ? i : order[i]]);
+      if (name !== undefined && name !== BIN_COLUMN) byName.set(name, columns[j] ?? []);
     });
-    for (const kept of out.fine.columns.values()) while (kept.length < out.fine.length) kept.push(null);
+    if (keep < length) grains.length = keep;
+    out.fine.add(grains, byName, order?.slice(0, keep));
     const perGrain = Math.max(out.fine.length / Number((reached - plan.startNs) / grain), 1);
     const nextGrains = BigInt(Math.max(1, Math.floor((0.8 * limit) / perGrain)));
     chunk = grain * (nextGrains < most ? nextGrains : most);
