@@ -564,7 +564,9 @@ function alertEvent(
 ): AlertEvent {
   const { monitor } = ctx;
   const threshold = rest.threshold ?? monitor.threshold;
-  return {
+  // Optional fields are set only when present (a notification names no threshold it has not got), without a
+  // spread object for each.
+  const event: AlertEvent = {
     time: ctx.window.nowNs,
     monitor: {
       id: monitor.id,
@@ -574,16 +576,17 @@ function alertEvent(
     },
     action,
     value: rest.value,
-    ...(threshold !== undefined ? { threshold } : {}),
-    ...(monitor.operator !== undefined ? { operator: monitor.operator } : {}),
     queryStartTime: ctx.window.startNs,
     queryEndTime: ctx.window.endNs,
     groupKeys: rest.groupKeys,
     groupValues: rest.groupValues,
     matchedEvent: rest.matchedEvent,
     body: rest.body,
-    ...(rest.alertId !== undefined ? { alertId: rest.alertId } : {}),
   };
+  if (threshold !== undefined) event.threshold = threshold;
+  if (monitor.operator !== undefined) event.operator = monitor.operator;
+  if (rest.alertId !== undefined) event.alertId = rest.alertId;
+  return event;
 }
 
 function historyEntry(ctx: RunContext, checkId: string, state: "open" | "closed"): HistoryEntry {
