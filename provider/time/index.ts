@@ -119,14 +119,33 @@ function floorMs(ns: bigint): number {
   return Number(ns < 0n && ms * NS_PER_MS !== ns ? ms - 1n : ms);
 }
 
-/** Formats nanoseconds as RFC 3339 in UTC, trailing fractional zeros trimmed (Go's RFC3339Nano). */
+/** The first and last second whose ISO text has a four-digit year (0000-01-01 to 9999-12-31). */
+const FOUR_DIGIT_YEARS = { first: -62_167_219_200, last: 253_402_300_799 };
+/** `00` to `59`, a minute's or a second's two digits. */
+const TWO_DIGITS = Array.from({ length: 60 }, (_, i) => String(i).padStart(2, "0"));
+let formattedHour = NaN;
+let formattedHourText = "";
+
+/**
+ * Formats nanoseconds as RFC 3339 in UTC, trailing fractional zeros trimmed (Go's RFC3339Nano). A query's answer
+ * formats every bin of a month: times one after another share their hour, whose text (`YYYY-MM-DDTHH:`) is made
+ * once and kept, and the minutes and seconds are two digits each.
+ */
 export function formatNs(ns: bigint): string {
   let sub = ns % NS_PER_S;
   if (sub < 0n) sub += NS_PER_S;
-  const ms = (ns - sub) / NS_PER_MS;
-  const base = new Date(Number(ms)).toISOString().slice(0, 19);
+  const seconds = Number((ns - sub) / NS_PER_S);
   const frac = sub === 0n ? "" : "." + sub.toString().padStart(9, "0").replace(/0+$/, "");
-  return `${base}${frac}Z`;
+  if (seconds < FOUR_DIGIT_YEARS.first || seconds > FOUR_DIGIT_YEARS.last) {
+    return `${new Date(seconds * 1000).toISOString().slice(0, 19)}${frac}Z`;
+  }
+  const hour = Math.floor(seconds / 3600);
+  if (hour !== formattedHour) {
+    formattedHour = hour;
+    formattedHourText = new Date(hour * 3_600_000).toISOString().slice(0, 14);
+  }
+  const inHour = seconds - hour * 3600;
+  return `${formattedHourText}${TWO_DIGITS[Math.floor(inHour / 60)]}:${TWO_DIGITS[inHour % 60]}${frac}Z`;
 }
 
 /** A date as RFC 3339 in UTC with second precision, as the service writes server-set times like `createdAt`. */

@@ -140,6 +140,21 @@ describe("the schema's date-time", () => {
     );
   });
 
+  it("formats each instant as Date writes it, whatever instant came before it (the kept hour)", () => {
+    const seconds = fc.integer({ min: -62_167_219_200 - 86_400, max: 253_402_300_799 + 86_400 });
+    const sub = fc.constantFrom(0, 1, 500_000_000, 123_456_789, 999_999_999);
+    fc.assert(
+      fc.property(fc.array(fc.tuple(seconds, sub), { minLength: 1, maxLength: 5 }), (times) => {
+        for (const [s, n] of times) {
+          const ns = BigInt(s) * 1_000_000_000n + BigInt(n);
+          const frac = n === 0 ? "" : "." + String(n).padStart(9, "0").replace(/0+$/, "");
+          expect(formatNs(ns)).toBe(`${new Date(s * 1000).toISOString().slice(0, 19)}${frac}Z`);
+        }
+      }),
+      { numRuns: 3_000 },
+    );
+  });
+
   it("reads each UTC text to the instant Date reads, whatever text came before it (the fast path's cache)", () => {
     const utc = fc
       .tuple(
