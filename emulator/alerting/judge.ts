@@ -493,12 +493,41 @@ function judgeGroups(
   }
   return {
     state: anyOpen ? "open" : anyClosed ? "closed" : "ok",
-    values: judgements.map((j) => ({ group: j.group, value: j.value })),
+    values: valuesOf(judgements),
     alerts,
     transitions,
     events,
     history,
   };
+}
+
+/**
+ * Run values that a month of runs shares: a run's values are kept with it (a report draws them), and most runs
+ * repeat a value their group had before (counts, maxima). Only a group object that is itself shared and frozen
+ * (the whole result's, a backtest's rebuilt groups) keys them; each group keeps at most
+ * {@link SHARED_VALUES_PER_GROUP} values, the first ones seen. The lists and values are frozen, as every run
+ * holding them shares them.
+ */
+const sharedValues = new WeakMap<object, Map<number | null, readonly RunValue[]>>();
+const SHARED_VALUES_PER_GROUP = 1024;
+
+/** One group's value as a run keeps it: a shared one-value list when its group is shared, else a new one. */
+function valueList(group: Record<string, unknown>, value: number | null): readonly RunValue[] {
+  if (!Object.isFrozen(group)) return [{ group, value }];
+  let byValue = sharedValues.get(group);
+  if (byValue === undefined) sharedValues.set(group, (byValue = new Map()));
+  let list = byValue.get(value);
+  if (list === undefined) {
+    list = Object.freeze([Object.freeze({ group, value })]);
+    if (byValue.size < SHARED_VALUES_PER_GROUP) byValue.set(value, list);
+  }
+  return list;
+}
+
+/** The values a run keeps, one a judgement. */
+function valuesOf(judgements: readonly Judgement[]): RunValue[] {
+  if (judgements.length === 1) return valueList(judgements[0].group, judgements[0].value) as RunValue[];
+  return judgements.map((j) => valueList(j.group, j.value)[0]);
 }
 
 /** A group's values by column, from what an alert entry kept. */

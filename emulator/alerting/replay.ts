@@ -44,7 +44,8 @@ export async function replay(
   let alerts = options.prior ?? readAlerts(undefined);
   const times = runTimes(monitor, fromMs, toMs);
   const runs: ReplayedRun[] = [];
-  for (const [i, runMs] of times.entries()) {
+  for (let i = 0; i < times.length; i++) {
+    const runMs = times[i];
     if (disabledAt(monitor, runMs)) continue;
     const windows = runQueries(monitor, runMs);
     const outcomes = new Array<QueryOutcome>(windows.length);

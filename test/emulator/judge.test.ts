@@ -122,6 +122,27 @@ describe("judging rules, with no server (docs/emulator.md, Monitors that run)", 
     expect(closed.transitions[0]).toMatchObject({ action: "close", alertId: a.transitions[0].alertId });
   });
 
+  it("runs of one value share its frozen values list when their group is shared; a group made per run does not", () => {
+    const m = monitor();
+    const runs = [3, 3, 7, 3].map((n, i) =>
+      judge(m, [{ ok: true, table: table([n]) }], readAlerts(undefined), T0 + i * MIN),
+    );
+    expect(runs.map((r) => r.values)).toEqual([3, 3, 7, 3].map((value) => [{ group: {}, value }]));
+    expect(runs[1].values).toBe(runs[0].values);
+    expect(runs[3].values).toBe(runs[0].values);
+    expect(runs[2].values).not.toBe(runs[0].values);
+    // Shared, so no reader may change them.
+    expect(Object.isFrozen(runs[0].values) && Object.isFrozen(runs[0].values[0])).toBe(true);
+    // Each run reads its groups anew from its rows (the event path): nothing to share, nothing frozen.
+    const grouped = monitor({ notifyByGroup: true, aplQuery: "['logs'] | summarize count() by host" });
+    const [a, b] = [0, 1].map((i) =>
+      judge(grouped, [{ ok: true, table: table([3], ["x"]) }], readAlerts(undefined), T0 + i * MIN),
+    );
+    expect(a.values).toEqual([{ group: { host: "x" }, value: 3 }]);
+    expect(b.values).not.toBe(a.values);
+    expect(Object.isFrozen(a.values)).toBe(false);
+  });
+
   it("the window is [run − secondDelay − range, run − secondDelay); an anomaly monitor's baselines follow it day by day", () => {
     const m = monitor({ rangeMinutes: 10, secondDelay: 30 });
     const w = runWindow(m, T0);
