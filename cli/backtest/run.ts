@@ -363,6 +363,38 @@ function answerOf(client: ObservabilityClient, plan: ServicePlan, limit: number,
   return { answer, reused: undefined };
 }
 
+/** How many monitors' answers the service is asked for ahead of the one being judged. */
+const ANSWERS_AHEAD = 2;
+
+/**
+ * Asks for `count` answers one after another, each once the one before is in, and at most ANSWERS_AHEAD ahead
+ * of the last one taken: `take(i)` hands over the i-th ask (in order) and lets the asking go on.
+ */
+export function askInTurn<A extends { answer: Promise<unknown> }>(count: number, ask: (i: number) => A) {
+  const asks: Promise<A>[] = [];
+  const started: ((a: A) => void)[] = [];
+  for (let i = 0; i < count; i++) asks.push(new Promise<A>((resolve) => started.push(resolve)));
+  let taken = 0;
+  let wake: (() => void) | undefined;
+  void (async () => {
+    for (let i = 0; i < count; i++) {
+      while (i >= taken + ANSWERS_AHEAD) await new Promise<void>((resolve) => (wake = resolve));
+      const a = ask(i);
+      started[i](a);
+      // A failed answer is read when its turn comes; the next is asked for all the same.
+      await a.answer.catch(() => undefined);
+    }
+  })();
+  return {
+    take: (i: number): Promise<A> => {
+      taken = i + 1;
+      wake?.();
+      wake = undefined;
+      return asks[i];
+    },
+  };
+}
+
 /** Runs judged between two turns of the event loop. */
 const YIELD_EVERY_RUNS = 1024;
 
@@ -621,16 +653,17 @@ export async function backtest(
         "monitors (--monitor NAME), or raise --max-events",
     );
   }
-  // The service works out the next monitor's answer while this one's runs are rebuilt and judged here: one
-  // answer ahead, so at most two monitors' fine rows are held at once. An answer no later monitor of this
+  // The service works out the next monitors' answers while this one's runs are rebuilt and judged here. It is
+  // asked for one answer at a time, in the monitors' order (its engine answers one query after another, so two
+  // at once would only delay the one needed first), and up to ANSWERS_AHEAD answers ahead of the judging: one
+  // monitor may cost the service more than its judging, the next less. An answer no later monitor of this
   // backtest reads is let go (a month of fine rows each), unless the caller keeps the answers for another one.
   const uses = new Map<string, number>();
   for (const { plan } of planned) uses.set(answerKey(plan), (uses.get(answerKey(plan)) ?? 0) + 1);
-  let next = planned.length > 0 ? answerOf(client, planned[0].plan, limit, cache) : undefined;
+  const asking = askInTurn(planned.length, (i) => answerOf(client, planned[i].plan, limit, cache));
   for (const [i, { index, plan }] of planned.entries()) {
-    const asked = next!;
+    const asked = await asking.take(i);
     const answer = await asked.answer;
-    next = i + 1 < planned.length ? answerOf(client, planned[i + 1].plan, limit, cache) : undefined;
     results[index] = await replayFine(plan, answer, period, asked.reused);
     const key = answerKey(plan);
     const left = uses.get(key)! - 1;
