@@ -112,24 +112,38 @@ export function columnType(values: unknown[]): string {
 }
 
 /**
- * The column's values as JSON values. A summarize by bin(_time, w) and another key gives each bin's rows one
- * datetime object, next to each other: its text is made once for the run, not once per cell.
+ * A column of the tabular body in one pass over the rows: its type, as {@link columnType} gives it, and its values
+ * as JSON values. A summarize by bin(_time, w) and another key gives each bin's rows one datetime object, next to
+ * each other: its text is made once for the run, not once per cell.
  */
-function outputs(values: readonly unknown[]): unknown[] {
-  const out = new Array<unknown>(values.length);
+export function outputColumn(rows: readonly Row[], name: string): { type: string; values: unknown[] } {
+  const get = fieldGetter(name);
+  const values = new Array<unknown>(rows.length);
   let last: unknown = undefined;
   let lastOut: unknown = undefined;
-  for (let i = 0; i < values.length; i++) {
-    const v = values[i];
+  // The distinct types seen but null: the first two, and whether there were more.
+  let first: string | undefined;
+  let second: string | undefined;
+  let more = false;
+  for (let i = 0; i < rows.length; i++) {
+    const v = get(rows[i]);
+    const t = typeOf(v);
+    if (t !== "null" && t !== first && t !== second) {
+      if (first === undefined) first = t;
+      else if (second === undefined) second = t;
+      else more = true;
+    }
     if (v instanceof DateTime) {
       if (v !== last) {
         last = v;
         lastOut = toOutput(v);
       }
-      out[i] = lastOut;
-    } else out[i] = toOutput(v);
+      values[i] = lastOut;
+    } else values[i] = toOutput(v);
   }
-  return out;
+  const numbers = !more && second !== undefined && [first, second].sort().join() === "float,integer";
+  const type = first === undefined ? "string" : second === undefined ? first : numbers ? "float" : "dynamic";
+  return { type, values };
 }
 
 /** A summarize column's `agg`: the operation's name, the fields it reads and its other arguments, as
@@ -159,18 +173,14 @@ export function tabularBody(
   const columns: unknown[][] = [];
   const aggs = new Map(res.summary?.aggs.map((a) => [a.name, a]));
   for (const name of names) {
-    const values = columnValues(res.rows, name);
+    const { type, values } = outputColumn(res.rows, name);
     const agg = aggs.get(name);
     fields.push(
       agg
-        ? {
-            name,
-            type: columnType(values),
-            agg: { name: AGG_OP[agg.fn] ?? agg.fn, fields: agg.fields, args: agg.args },
-          }
-        : { name, type: columnType(values) },
+        ? { name, type, agg: { name: AGG_OP[agg.fn] ?? agg.fn, fields: agg.fields, args: agg.args } }
+        : { name, type },
     );
-    columns.push(outputs(values));
+    columns.push(values);
   }
   return {
     format: "tabular",
