@@ -100,11 +100,17 @@ export function spawnEmulator(root: string, args: string[] = []): Promise<ChildE
 
 /** CPU time (user + system, ms) that process `pid` has used so far, from /proc; undefined where there is none. */
 export function processCpuMs(pid: number | undefined): number | undefined {
+  const split = processCpuSplitMs(pid);
+  return split === undefined ? undefined : split.userMs + split.systemMs;
+}
+
+/** {@link processCpuMs} in its two parts: the process's own code (user) and the kernel's work for it (system). */
+export function processCpuSplitMs(pid: number | undefined): { userMs: number; systemMs: number } | undefined {
   if (pid === undefined) return undefined;
   try {
     const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
     // utime and stime are fields 14 and 15 of the line, in clock ticks (100 a second on Linux).
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+    return { userMs: (Number(fields[11]) * 1000) / 100, systemMs: (Number(fields[12]) * 1000) / 100 };
   } catch {
     return undefined;
   }
