@@ -91,7 +91,7 @@ function naiveRows(d: Decomposition, fine: FineRows, fromGrain: number, toGrain:
         : v === null
           ? 1
           : typeof u === typeof v
-            ? u < v!
+            ? (u as string | number) < (v as string | number)
               ? -1
               : 1
             : typeof u < typeof v
