@@ -459,7 +459,12 @@ export function hasColumn(rows: readonly StoredEvent[], name: string): boolean {
 }
 
 /** Why a closure could not be tabled, or the fields it reads that are not columns yet. */
-export type Tabling = { ok: true; fields: string[]; out: unknown[] } | { ok: false; need?: string[] };
+/**
+ * A closure tabled: the fields it reads, each one's number of values when it was tabled (`sizes`: the table's
+ * layout, which a column extended afterwards, by an append and another query, must not change), and its answers.
+ */
+export type Tabling =
+  { ok: true; fields: string[]; sizes: number[]; out: unknown[] } | { ok: false; need?: string[] };
 
 /**
  * A row for tabling: its data answers the fields named with the values set, notes any other field read in `extra`,
@@ -596,7 +601,7 @@ export function tabulate(
         }
         out[cell] = v;
       }
-      if (!grew) return { ok: true, fields: [...probe.names], out };
+      if (!grew) return { ok: true, fields: [...probe.names], sizes, out };
     }
   } finally {
     Math.random = random;

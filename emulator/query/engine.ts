@@ -1064,8 +1064,10 @@ async function summarizeColumns(
       tabled.delete(fn);
       if (t.ok) {
         const dicts = t.fields.map((name) => cols!.field(name) as DictionaryColumn);
+        // The layout the table was made in: a dictionary may have grown since (an append, and another query
+        // that extended the column while this one waited), but no event this scan reads has a code past it.
         const strides = dicts.map(() => 1);
-        for (let f = dicts.length - 2; f >= 0; f--) strides[f] = strides[f + 1] * dicts[f + 1].values.length;
+        for (let f = dicts.length - 2; f >= 0; f--) strides[f] = strides[f + 1] * t.sizes[f + 1];
         return { kind: "table", codes: dicts.map((d) => d.codes), strides, out: t.out };
       }
       if (t.need === undefined) {
