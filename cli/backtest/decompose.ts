@@ -363,11 +363,18 @@ export class Rebuilder {
         for (let c = 0; c < this.width; c++) this.parts[i * this.width + c] = partColumns[c][r];
       }
     });
-    // The engine answers a summarize's groups ordered by their keys, nulls first (emulator/query/engine.ts): each
-    // group's place in that order is worked out once, and a run's groups are put in order by it. Groups are made
-    // in bin order, so only each bin's own groups need sorting, by their plain keys.
-    const byPlainKeys = (x: number, y: number) => {
-      for (const k of plainAt) {
+    // The engine answers a summarize's groups ordered by their keys in the `by` order, nulls first
+    // (emulator/query/engine.ts): each group's place in that order is worked out once, and a run's groups are put
+    // in order by it. A time bin compares by its number. Groups are made in bin order, so when the bin is the first
+    // key (or there is none) only each bin's own groups need sorting, by the other keys; otherwise all are sorted.
+    const byKeys = (x: number, y: number) => {
+      for (let k = 0; k < d.by.length; k++) {
+        if (d.by[k].binNs !== undefined) {
+          const qx = this.groups[x].q;
+          const qy = this.groups[y].q;
+          if (qx !== qy) return qx < qy ? -1 : 1;
+          continue;
+        }
         const u = this.groups[x].plain[k];
         const v = this.groups[y].plain[k];
         const un = u === null || u === undefined;
@@ -381,13 +388,15 @@ export class Rebuilder {
       }
       return 0;
     };
+    const binFirst = timeBin === undefined || d.by[0].binNs !== undefined;
     let rank = 0;
     for (let from = 0; from < this.groups.length;) {
       let to = from + 1;
-      while (to < this.groups.length && this.groups[to].q === this.groups[from].q) to++;
-      const bin = Array.from({ length: to - from }, (_, i) => from + i);
-      if (bin.length > 1 && plainAt.length > 0) bin.sort(byPlainKeys);
-      for (const g of bin) this.groups[g].rank = rank++;
+      if (binFirst) while (to < this.groups.length && this.groups[to].q === this.groups[from].q) to++;
+      else to = this.groups.length;
+      const run = Array.from({ length: to - from }, (_, i) => from + i);
+      if (run.length > 1 && plainAt.length > 0) run.sort(byKeys);
+      for (const g of run) this.groups[g].rank = rank++;
       from = to;
     }
     this.seenIn = new Int32Array(this.groups.length).fill(-1);

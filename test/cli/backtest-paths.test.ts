@@ -39,6 +39,7 @@ const monitorArb = fc.record({
   agg: fc.constantFrom(...AGGREGATIONS),
   bin: fc.constantFrom(undefined, "1m", "2m", "5m", "90s"),
   byHost: fc.boolean(),
+  hostFirst: fc.boolean(),
   filter: fc.boolean(),
   rangeMinutes: fc.constantFrom(1, 2, 5, 10),
   intervalMinutes: fc.constantFrom(1, 2, 5),
@@ -94,7 +95,8 @@ describe("the service-side path and the event path agree", () => {
           }));
           expect((await api(em.current, "POST", `/v1/datasets/${dataset}/ingest`, body)).status).toBe(200);
         }
-        const by = [m.bin ? `bin(_time, ${m.bin})` : "", m.byHost ? "host" : ""].filter(Boolean).join(", ");
+        const keys = [m.bin ? `bin(_time, ${m.bin})` : "", m.byHost ? "host" : ""];
+        const by = (m.hostFirst ? keys.reverse() : keys).filter(Boolean).join(", ");
         const aplQuery =
           `['${dataset}']${m.filter ? " | where status == 500" : ""} | summarize ${m.agg}` +
           (by ? ` by ${by}` : "");

@@ -22,6 +22,8 @@ const QUERIES = [
   "['l'] | where v > 3 | summarize lo = min(v), c = countif(v > 50)",
   "['l'] | summarize count() by bin(_time, 1m)",
   "['l'] | summarize a = avg(v), m = max(v) by host, zone",
+  // The bin after another key: groups go by host first, then by time.
+  "['l'] | summarize n = count(), m = max(v) by host, bin(_time, 3m)",
 ];
 
 /** A host's value as a row holds it: text, a number, the same number as text, or nothing. */
@@ -97,10 +99,11 @@ function naiveRows(d: Decomposition, fine: FineRows, fromGrain: number, toGrain:
             : typeof u < typeof v
               ? -1
               : 1;
+  // By the keys in the `by` order, as the engine sorts its groups: a time bin by its number.
   const sorted = [...groups.values()].sort((x, y) => {
-    if (x.q !== y.q) return x.q < y.q ? -1 : 1;
     for (let k = 0; k < d.by.length; k++) {
-      const c = order(x.plain[k], y.plain[k]);
+      const c =
+        d.by[k].binNs !== undefined ? (x.q === y.q ? 0 : x.q < y.q ? -1 : 1) : order(x.plain[k], y.plain[k]);
       if (c !== 0) return c;
     }
     return 0;
