@@ -656,8 +656,9 @@ export async function backtest(
   // The service works out the next monitors' answers while this one's runs are rebuilt and judged here. It is
   // asked for one answer at a time, in the monitors' order (its engine answers one query after another, so two
   // at once would only delay the one needed first), and up to ANSWERS_AHEAD answers ahead of the judging: one
-  // monitor may cost the service more than its judging, the next less. An answer no later monitor of this
-  // backtest reads is let go (a month of fine rows each), unless the caller keeps the answers for another one.
+  // monitor may cost the service more than its judging, the next less. So up to three monitors' fine rows are
+  // held at once (a month of them each); an answer no later monitor of this backtest reads is let go, unless the
+  // caller keeps the answers for another one.
   const uses = new Map<string, number>();
   for (const { plan } of planned) uses.set(answerKey(plan), (uses.get(answerKey(plan)) ?? 0) + 1);
   const asking = askInTurn(planned.length, (i) => answerOf(client, planned[i].plan, limit, cache));
