@@ -301,10 +301,10 @@ describe("a column another query extends while this one waits", () => {
      * events with new values of `b` in time order and runs the same query: the columns grow under this one. */
     class Meanwhile extends QueryBudget {
       done = false;
-      overdue(): boolean {
+      override overdue(): boolean {
         return true;
       }
-      async pause(): Promise<void> {
+      override async pause(): Promise<void> {
         const events = store.events("d")!;
         if (!this.done && hasColumn(events, "a") && hasColumn(events, "b")) {
           this.done = true;
