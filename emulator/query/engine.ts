@@ -824,6 +824,9 @@ function sortByFirstKeys(
 /** Rows a scan reads between two looks at the budget's clock and slices, at most. */
 const SCAN_CHUNK = 128;
 
+/** The rows a scan reads between two looks at `budget`: SCAN_CHUNK, fewer when a slice is smaller. */
+const scanChunk = (budget: QueryBudget): number => Math.max(1, Math.min(SCAN_CHUNK, budget.rowsPerSlice));
+
 /**
  * Runs the scan's rows straight into a summarize, in the order {@link drain} would give them, without collecting
  * them first. Each row read is a unit of work and each row fed another (what the scan and the summarize would
@@ -839,7 +842,6 @@ async function summarizeScan(
   const preds = stages.every((st) => st.pred) ? stages.map((st) => st.pred!) : undefined;
   const one = preds?.length === 1 ? preds[0] : undefined;
   const step = desc ? -1 : 1;
-  const stop = desc ? lo - 1 : hi;
   /** Feeds rows [from, to) (in the scan's direction) that pass the stages; answers how many. */
   const run = (from: number, to: number): number => {
     let fed = 0;
@@ -856,9 +858,25 @@ async function summarizeScan(
     }
     return fed;
   };
+  return { matched: await scanInChunks(lo, hi, desc, run, budget), examined: hi - lo };
+}
+
+/**
+ * Calls `run(from, to)` over rows [lo, hi) a chunk at a time, in the scan's direction, and answers the sum of what
+ * it answered (the rows it fed). Each row read is a unit of work and each row fed another, so the budget's pauses
+ * and checkpoints come as often whichever way the rows are read (the event objects, or the typed columns).
+ */
+async function scanInChunks(
+  lo: number,
+  hi: number,
+  desc: boolean,
+  run: (from: number, to: number) => number,
+  budget: QueryBudget,
+): Promise<number> {
+  const chunk = scanChunk(budget);
+  const stop = desc ? lo - 1 : hi;
   let matched = 0;
   let sliceWork = 0;
-  const chunk = Math.max(1, Math.min(SCAN_CHUNK, budget.rowsPerSlice));
   let i = desc ? hi - 1 : lo;
   while (i !== stop) {
     const to = desc ? Math.max(i - chunk, stop) : Math.min(i + chunk, stop);
@@ -873,7 +891,7 @@ async function summarizeScan(
       await budget.checkpoint();
     }
   }
-  return { matched, examined: hi - lo };
+  return matched;
 }
 
 /** Which path a scan's summarize takes: the columns when it can (auto), never, or even for a few rows (tests). */
@@ -1197,7 +1215,7 @@ async function summarizeColumns(
     serial++;
   };
   const binOnly = timeAt >= 0 && keyReads.length === 0;
-  const chunk = Math.max(1, Math.min(SCAN_CHUNK, budget.rowsPerSlice));
+  const chunk = scanChunk(budget);
   // A chunk's events that pass the filters, in the scan's order, and each one's group number.
   const sel = new Int32Array(chunk);
   const ats = new Int32Array(chunk);
@@ -1255,23 +1273,7 @@ async function summarizeColumns(
     for (let j = 0; j < feeds.length && m > 0; j++) feeds[j](sel, ats, m);
     return m;
   };
-  let matched = 0;
-  let sliceWork = 0;
-  const stop = desc ? lo - 1 : hi;
-  let i = desc ? hi - 1 : lo;
-  while (i !== stop) {
-    const to = desc ? Math.max(i - chunk, stop) : Math.min(i + chunk, stop);
-    const m = run(i, to);
-    const work = Math.abs(to - i) + m;
-    i = to;
-    matched += m;
-    sliceWork += work;
-    if (budget.overdue(work)) await budget.pause();
-    if (sliceWork >= budget.rowsPerSlice && i !== stop) {
-      sliceWork = 0;
-      await budget.checkpoint();
-    }
-  }
+  const matched = await scanInChunks(lo, hi, desc, run, budget);
   columnarAnswers++;
   return { matched, examined: rows };
 }
