@@ -287,7 +287,7 @@ async function fetchFine(client: ObservabilityClient, plan: ServicePlan, limit: 
     const length = columns.reduce((n, c) => Math.max(n, c?.length ?? 0), 0);
     out.rows += length;
     // Each row's grain, its bin read once for the groups that follow it (a bin's groups come one after another).
-    const grains: number[] = [];
+    let grains: number[] = [];
     let text: unknown;
     let grainOf: number | undefined;
     for (let i = 0; i < length; i++) {
@@ -309,9 +309,9 @@ async function fetchFine(client: ObservabilityClient, plan: ServicePlan, limit: 
     // The query sorts by bin; a service that answered otherwise is read in order here (a stable sort of the rows).
     let order: number[] | undefined;
     if (grains.some((k, i) => i > 0 && grains[i - 1] > k)) {
-      order = grains.map((_, i) => i).sort((x, y) => grains[x] - grains[y] || x - y);
-      const sorted = order.map((i) => grains[i]);
-      grains.splice(0, grains.length, ...sorted);
+      const unsorted = grains;
+      order = unsorted.map((_, i) => i).sort((x, y) => unsorted[x] - unsorted[y] || x - y);
+      grains = order.map((i) => unsorted[i]);
     }
     // An answer that filled the limit may be cut in its last bin: that bin is asked for again.
     let keep = length;

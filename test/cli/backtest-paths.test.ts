@@ -7,6 +7,7 @@
  */
 import fc from "fast-check";
 import { ObservabilityClient } from "../../provider/client";
+import type { TabularResult } from "../../provider/schemas/query";
 import { parseMonitor } from "../../emulator/alerting/monitor";
 import { backtest, eventFetch, type EventFetch, type MonitorBacktest } from "../../cli/backtest/run";
 import { decompose } from "../../cli/backtest/decompose";
@@ -151,6 +152,24 @@ describe("the service-side path within the service's result limit", () => {
     expect(split.requests).toBeGreaterThan(14);
     expect(split.requests).toBeLessThan(30);
     expect(runsOf(split)).toEqual(runsOf(local));
+
+    // A service that answers its rows out of bin order (the query sorts them, but nothing binds a service to it):
+    // each answer is read in bin order, and the runs are the same, cut answers included.
+    const reversing = new Proxy(client, {
+      get(target, key, receiver) {
+        if (key !== "query") return Reflect.get(target, key, receiver) as unknown;
+        return async (...args: Parameters<ObservabilityClient["query"]>) => {
+          const result = (await target.query(...args)) as TabularResult;
+          const table = result.tables?.[0];
+          if (table?.columns) table.columns = table.columns.map((c) => [...c].reverse());
+          return result;
+        };
+      },
+    });
+    const [reversed] = await backtest(reversing, b, PERIOD, { resultRowLimit: 20 });
+    expect(reversed.error).toBeUndefined();
+    expect(reversed.requests).toBe(split.requests);
+    expect(runsOf(reversed)).toEqual(runsOf(split));
   });
 });
 
