@@ -41,9 +41,72 @@ export interface Summary {
   aggs: { name: string; fn: string; fields: string[]; args: unknown[] }[];
 }
 
+/**
+ * Rows held as columns: `values[j][i]` is what `rows[i].data[names[j]]` would hold, each name once. A summarize's
+ * groups are answered this way when nothing after it but a limit reads them: a backtest's query answers a million
+ * groups, and a row object and a data object each would be made only to be read back into columns.
+ */
+export interface ColumnTable {
+  names: readonly string[];
+  values: readonly (readonly unknown[])[];
+  length: number;
+}
+
+/** The rows of a {@link ColumnTable}: each a data object of its cells, with no time or row id. */
+export function tableRows(table: ColumnTable): Row[] {
+  const { names, values } = table;
+  const rows = new Array<Row>(table.length);
+  for (let i = 0; i < table.length; i++) {
+    const data: Record<string, unknown> = {};
+    for (let j = 0; j < names.length; j++) data[names[j]] = values[j][i];
+    rows[i] = { data };
+  }
+  return rows;
+}
+
+/**
+ * Gives `result` its table, and rows made from it when first read ({@link ExecResult.rows}). Rows set afterwards
+ * replace the table: the two never disagree.
+ */
+function rowsFromTable(result: ExecResult, table: ColumnTable): void {
+  let made: Row[] | undefined;
+  result.table = table;
+  Object.defineProperty(result, "rows", {
+    configurable: true,
+    enumerable: true,
+    get: () => (made ??= tableRows(table)),
+    set: (rows: Row[]) => {
+      made = rows;
+      delete result.table;
+    },
+  });
+}
+
+/** Whether a summarize answers a {@link ColumnTable} where it can: always, but in a test holding it to rows. */
+let summarizeTables = true;
+
+/** Turns {@link ColumnTable} answers on or off (for tests comparing them to rows); answers the setting before. */
+export function setSummarizeTables(on: boolean): boolean {
+  const before = summarizeTables;
+  summarizeTables = on;
+  return before;
+}
+
+/** The first `n` rows of a table. */
+function tableHead(table: ColumnTable, n: number): ColumnTable {
+  if (table.length <= n) return table;
+  return { names: table.names, values: table.values.map((v) => v.slice(0, n)), length: n };
+}
+
 /** Rows of the page plus what the status object and the formatters need. */
 export interface ExecResult {
+  /**
+   * The page's rows. With {@link table}, they are made from it when first read: a reader that can take columns
+   * reads the table instead.
+   */
   rows: Row[];
+  /** The page's rows as columns, when a summarize made them and no later step but a limit read them. */
+  table?: ColumnTable;
   /** Rows that matched the query before any limit (see README: counted at the first limit/summarize). */
   rowsMatched: number;
   rowsExamined: number;
@@ -345,9 +408,14 @@ interface Summarizer {
   /**
    * The output rows, sorted by the keys; only the first `cap` of them when a limit follows. With `sortedBy` m > 0,
    * the limit follows a `sort by` the first m keys ascending: `cap` is kept to only when that sort would leave the
-   * rows as they are (`sorted`), and then the sort need not run.
+   * rows as they are (`sorted`), and then the sort need not run. With `asTable`, plain aggregations' rows come
+   * as a {@link ColumnTable} (`rows` then empty).
    */
-  finish(cap?: number, sortedBy?: number): Promise<{ rows: Row[]; columns: string[]; sorted: boolean }>;
+  finish(
+    cap?: number,
+    sortedBy?: number,
+    asTable?: boolean,
+  ): Promise<{ rows: Row[]; columns: string[]; sorted: boolean; table?: ColumnTable }>;
   /** The same groups and aggregations, fed from the columns (see {@link summarizeColumns}). */
   direct: DirectSummary;
 }
@@ -518,6 +586,44 @@ function summarizer(op: Extract<PlanOp, { op: "summarize" }>, budget: QueryBudge
     if (j < 0) return [group.rows];
     const cols = columns[j];
     return cols !== undefined ? cols.result(group.at) : group.accs[ownAt[j]].result();
+  };
+  /** One output cell of a leaf whose aggregation is plain (no parts, no `*`). */
+  const cellOf = (group: Group, leaf: number, output: number): unknown => {
+    const j = slots[leaf];
+    if (j < 0) return group.rows;
+    const cols = columns[j];
+    if (cols === undefined) return group.accs[ownAt[j]].result()[output];
+    return output === 0 && cols.cell !== undefined ? cols.cell(group.at) : cols.result(group.at)[output];
+  };
+  /**
+   * The groups' cells as columns, each cell as the row's data would hold it (`?? null`); undefined when two outputs
+   * share a name (a row's data keeps only the last). Only for plain aggregations: one leaf each.
+   */
+  const tableOf = async (kept: readonly Group[]): Promise<ColumnTable | undefined> => {
+    const names = [...op.by.map((b) => b.name), ...op.aggs.flatMap((a) => a.outputs)];
+    if (new Set(names).size !== names.length) return undefined;
+    const n = kept.length;
+    const values: unknown[][] = [];
+    let work = 0;
+    // Checkpointed as often as the rows' loop below: a cell is less work than a row.
+    const filled = async (cell: (group: Group) => unknown): Promise<void> => {
+      const column = new Array<unknown>(n);
+      for (let from = 0; from < n; from += budget.rowsPerSlice) {
+        const to = Math.min(n, from + budget.rowsPerSlice);
+        for (let i = from; i < to; i++) column[i] = cell(kept[i]) ?? null;
+        work += to - from;
+        if (work >= budget.rowsPerSlice) {
+          work = 0;
+          await budget.checkpoint();
+        }
+      }
+      values.push(column);
+    };
+    for (let j = 0; j < op.by.length; j++) await filled((g) => g.keys[j]);
+    for (let leaf = 0; leaf < op.aggs.length; leaf++) {
+      for (let o = 0; o < op.aggs[leaf].outputs.length; o++) await filled((g) => cellOf(g, leaf, o));
+    }
+    return { names, values, length: n };
   };
   // A group's estimated bytes: its output row, and an accumulator per aggregation (what they collect, such as
   // make_list's values, is not counted).
@@ -695,7 +801,8 @@ function summarizer(op: Extract<PlanOp, { op: "summarize" }>, budget: QueryBudge
   const finish = async (
     cap = Infinity,
     sortedBy = 0,
-  ): Promise<{ rows: Row[]; columns: string[]; sorted: boolean }> => {
+    asTable = false,
+  ): Promise<{ rows: Row[]; columns: string[]; sorted: boolean; table?: ColumnTable }> => {
     // Groups come out ordered by their keys so that pages are deterministic: the groups are sorted before their
     // rows are made, so a limit after the summarize makes only the rows it keeps. Only when every cell is the plain
     // result of an accumulator: an expression over aggregations, or arg_max(*)'s columns (each group adds to the
@@ -705,6 +812,10 @@ function summarizer(op: Extract<PlanOp, { op: "summarize" }>, budget: QueryBudge
     if (sortedBy > 0 && !sorted) cap = Infinity;
     const plain = op.aggs.every((a) => !a.parts && !a.outputs.includes("*"));
     const kept = plain && cap < ordered.length ? ordered.slice(0, cap) : ordered;
+    if (asTable && plain) {
+      const table = await tableOf(kept);
+      if (table !== undefined) return { rows: [], columns: [...table.names], sorted, table };
+    }
     const out: Row[] = [];
     const spread = new Set<string>();
     const taken = new Set([
@@ -787,11 +898,12 @@ async function summarize(
   budget: QueryBudget,
   cap = Infinity,
   sortedBy = 0,
-): Promise<{ rows: Row[]; columns: string[]; sorted: boolean }> {
+  asTable = false,
+): Promise<{ rows: Row[]; columns: string[]; sorted: boolean; table?: ColumnTable }> {
   const s = summarizer(op, budget);
   const { feed } = s;
   await budget.each(rows, (row) => feed(row));
-  return s.finish(cap, sortedBy);
+  return s.finish(cap, sortedBy, asTable);
 }
 
 /**
@@ -1352,6 +1464,8 @@ async function executeOn(
   };
   let scan: Scan | undefined = { lo, hi, desc: true, stages: [] };
   let rows: Row[] = [];
+  // A summarize's rows as columns, while no step after it but a limit has read them (ColumnTable).
+  let table: ColumnTable | undefined;
   let matched: number | undefined;
   let order: { field: string; desc: boolean }[] | undefined;
   if (plan.source?.kind === "table") {
@@ -1378,6 +1492,15 @@ async function executeOn(
 
   for (let at = 0; at < plan.ops.length; at++) {
     const op = plan.ops[at];
+    if (table !== undefined) {
+      if (op.op === "limit") {
+        matched ??= table.length;
+        table = tableHead(table, op.n);
+        continue;
+      }
+      rows = tableRows(table);
+      table = undefined;
+    }
     switch (op.op) {
       case "where":
         if (scan) scan.stages.push({ pred: op.pred });
@@ -1428,7 +1551,7 @@ async function executeOn(
         break;
       }
       case "summarize": {
-        let out: { rows: Row[]; columns: string[]; sorted: boolean };
+        let out: { rows: Row[]; columns: string[]; sorted: boolean; table?: ColumnTable };
         // A limit right after keeps only the first rows: the others need not be made. So does a limit after a sort
         // by the first keys (a backtest's `sort by __bin asc | limit n`), when the rows are in that sort's order.
         const next = plan.ops[at + 1];
@@ -1444,13 +1567,14 @@ async function executeOn(
           result.rowsExamined += read.examined;
           scan = undefined;
           matched ??= read.matched;
-          out = await s.finish(cap, sortedBy);
+          out = await s.finish(cap, sortedBy, summarizeTables);
         } else {
           rows = await materialize();
           matched ??= rows.length;
-          out = await summarize(rows, op, budget, cap, sortedBy);
+          out = await summarize(rows, op, budget, cap, sortedBy, summarizeTables);
         }
         rows = out.rows;
+        table = out.table;
         result.columns = out.columns;
         result.summary = {
           by: op.by.map((b) => b.name),
@@ -1487,13 +1611,17 @@ async function executeOn(
     }
   }
   if (scan) rows = await materialize(opts.pageLimit);
-  else {
+  else if (table !== undefined) {
+    matched ??= table.length;
+    table = tableHead(table, opts.pageLimit);
+  } else {
     matched ??= rows.length;
     if (rows.length > opts.pageLimit) rows = rows.slice(0, opts.pageLimit);
   }
-  result.rows = rows;
+  if (table !== undefined) rowsFromTable(result, table);
+  else result.rows = rows;
   result.rowsExamined += subExamined;
-  result.rowsMatched = matched ?? rows.length;
+  result.rowsMatched = matched ?? result.table?.length ?? result.rows.length;
   result.order = order ?? [];
   return result;
 }

@@ -12,7 +12,8 @@ const TIME_FIELDS = new Set(["_time", "_sysTime"]);
 export function buildStatus(res: ExecResult, sentCursor: string | undefined, elapsedUs: number): QueryStatus {
   let min: string | undefined;
   let max: string | undefined;
-  for (const r of res.rows) {
+  // A table's rows are a summarize's groups, which have no row ids.
+  for (const r of res.table === undefined ? res.rows : []) {
     if (r.rowId === undefined) continue;
     if (min === undefined || r.rowId < min) min = r.rowId;
     if (max === undefined || r.rowId > max) max = r.rowId;
@@ -26,7 +27,7 @@ export function buildStatus(res: ExecResult, sentCursor: string | undefined, ela
     blocksExamined: 0,
     rowsExamined: res.rowsExamined,
     rowsMatched: res.rowsMatched,
-    numGroups: res.summary ? res.rows.length : 0,
+    numGroups: res.summary ? (res.table?.length ?? res.rows.length) : 0,
     isPartial: false,
     cacheStatus: 0,
     minBlockTime: res.minTimeNs === undefined ? ZERO_TIME : formatNs(res.minTimeNs),
@@ -98,8 +99,14 @@ export function columnValues(rows: Row[], name: string): unknown[] {
   return rows.map((r) => get(r));
 }
 
+/** A column of the result's rows, as {@link columnValues} reads it, taken from its table when it has one. */
+export function resultColumn(res: ExecResult, name: string): readonly unknown[] {
+  const at = res.table?.names.indexOf(name) ?? -1;
+  return at >= 0 ? res.table!.values[at] : columnValues(res.rows, name);
+}
+
 /** The type a column of these values is given (see {@link fieldTypes}). */
-export function columnType(values: unknown[]): string {
+export function columnType(values: readonly unknown[]): string {
   const types = new Set<string>();
   for (const v of values) {
     const t = typeOf(v);
@@ -118,15 +125,20 @@ export function columnType(values: unknown[]): string {
  */
 export function outputColumn(rows: readonly Row[], name: string): { type: string; values: unknown[] } {
   const get = fieldGetter(name);
-  const values = new Array<unknown>(rows.length);
+  return outputValues(rows.length, (i) => get(rows[i]));
+}
+
+/** {@link outputColumn} of the `n` values `at` answers, in order. */
+function outputValues(n: number, at: (i: number) => unknown): { type: string; values: unknown[] } {
+  const values = new Array<unknown>(n);
   let last: unknown = undefined;
   let lastOut: unknown = undefined;
   // The distinct types seen but null: the first two, and whether there were more.
   let first: string | undefined;
   let second: string | undefined;
   let more = false;
-  for (let i = 0; i < rows.length; i++) {
-    const v = get(rows[i]);
+  for (let i = 0; i < n; i++) {
+    const v = at(i);
     const t = typeOf(v);
     if (t !== "null" && t !== first && t !== second) {
       if (first === undefined) first = t;
@@ -173,7 +185,10 @@ export function tabularBody(
   const columns: unknown[][] = [];
   const aggs = new Map(res.summary?.aggs.map((a) => [a.name, a]));
   for (const name of names) {
-    const { type, values } = outputColumn(res.rows, name);
+    const at = res.table?.names.indexOf(name) ?? -1;
+    const cells = at >= 0 ? res.table!.values[at] : undefined;
+    const { type, values } =
+      cells === undefined ? outputColumn(res.rows, name) : outputValues(cells.length, (i) => cells[i]);
     const agg = aggs.get(name);
     fields.push(
       agg

@@ -6,7 +6,7 @@
 import { toOutput } from "../apl/values";
 import type { EventStoreApi } from "../store/events";
 import type { QueryBudgetOptions } from "./budget";
-import { columnType, columnValues, outputColumns } from "./format";
+import { columnType, outputColumns, resultColumn } from "./format";
 import { executeApl, type AplCatalog, type QueryError } from "./index";
 
 /** One column of a query's result, as the tabular format describes it. */
@@ -78,13 +78,15 @@ export async function queryTable(
   const aggregated = new Set(res.summary?.aggs.map((a) => a.name));
   const names = outputColumns(res);
   const columns: TableColumn[] = [];
-  const values: unknown[][] = [];
+  const values: (readonly unknown[])[] = [];
   for (const name of names) {
-    const column = columnValues(res.rows, name);
+    const column = resultColumn(res, name);
     values.push(column);
     columns.push({ name, type: columnType(column), aggregated: aggregated.has(name) });
   }
-  const rows = res.rows.map((_, i) => {
+  // A summarize's table has no row objects to walk: its rows are as many as its columns' cells, and untimed.
+  const count = res.table?.length ?? res.rows.length;
+  const rows = Array.from({ length: count }, (_, i) => {
     const row: Record<string, unknown> = {};
     names.forEach((name, j) => (row[name] = toOutput(values[j][i])));
     return row;
@@ -97,7 +99,8 @@ export async function queryTable(
       groupBy: [...groupBy],
       summarized: groupBy.length > 0 || aggregated.size > 0,
       rows,
-      times: res.rows.map((r) => r.timeNs),
+      times:
+        res.table !== undefined ? new Array<undefined>(count).fill(undefined) : res.rows.map((r) => r.timeNs),
       matched: res.rowsMatched,
     },
   };

@@ -90,6 +90,9 @@ class CountColumns implements GroupColumns {
   result(group: number): unknown[] {
     return [this.n[group]];
   }
+  cell(group: number): unknown {
+    return this.n[group];
+  }
 }
 
 /**
@@ -121,8 +124,11 @@ class SumColumns implements GroupColumns {
     this.accumulator(group).add1(v);
   }
   result(group: number): unknown[] {
-    if (this.state[group] < 0) return this.own.get(group)!.result();
-    return [this.totals[group] + 0];
+    return [this.cell(group)];
+  }
+  cell(group: number): unknown {
+    if (this.state[group] < 0) return this.own.get(group)!.result()[0];
+    return this.totals[group] + 0;
   }
   private accumulator(group: number): SumAccumulator {
     let acc = this.own.get(group);
@@ -167,9 +173,12 @@ class ExtremeColumns implements GroupColumns {
     this.accumulator(group).add1(v);
   }
   result(group: number): unknown[] {
+    return [this.cell(group)];
+  }
+  cell(group: number): unknown {
     const state = this.state[group];
-    if (state < 0) return this.own.get(group)!.result();
-    return [state === 0 ? null : this.best[group]];
+    if (state < 0) return this.own.get(group)!.result()[0];
+    return state === 0 ? null : this.best[group];
   }
   private accumulator(group: number): ExtremeAccumulator {
     let acc = this.own.get(group);

@@ -31,6 +31,11 @@ export interface GroupColumns {
   add2?(group: number, a: unknown, b: unknown): void;
   /** The group's cells, as its accumulator's result() would give them. */
   result(group: number): unknown[];
+  /**
+   * The group's only cell, `result(group)[0]`, for an aggregation of one output: a summarize answered as columns
+   * reads one per group, and an array each would be garbage.
+   */
+  cell?(group: number): unknown;
 }
 
 /** What an accumulator may need from the query besides its arguments. */

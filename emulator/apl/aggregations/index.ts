@@ -120,6 +120,9 @@ class PredicateColumns implements GroupColumns {
   result(group: number): unknown[] {
     return this.inner.result(group);
   }
+  cell(group: number): unknown {
+    return this.inner.cell !== undefined ? this.inner.cell(group) : this.inner.result(group)[0];
+  }
   private rest(group: number, v: unknown): void {
     if (this.inner.add1 !== undefined) this.inner.add1(group, v);
     else this.inner.add(group, [v]);
