@@ -39,7 +39,7 @@
  */
 import { getHeapStatistics } from "node:v8";
 import type { Row } from "../apl/compile";
-import { rowsVersion, type StoredEvent } from "../store/events";
+import { rowsVersion, watchAppendsInOrder, type StoredEvent } from "../store/events";
 import type { QueryBudget } from "./budget";
 
 /** Distinct values a dictionary column holds at most: its codes are 16-bit, code 0 standing for "absent". */
@@ -168,9 +168,9 @@ function makeRoom(bytes: number, keep: ReadonlySet<ColumnState>): boolean {
   return true;
 }
 
-/** The bytes a column of `n` events takes in the state it is in. */
+/** The bytes a column of `n` events takes in the state it is in (the time's room for more too). */
 function bytesOf(c: ColumnState, n: number): number {
-  if (c.ms !== undefined) return 8 * n;
+  if (c.ms !== undefined) return 8 * c.ms.length;
   if (c.field?.kind === "numbers") return 9 * n;
   if (c.field?.kind === "dictionary") return 2 * n + 64 * c.field.values.length;
   return 64;
@@ -187,11 +187,36 @@ export interface Columns {
   field(name: string): FieldColumn | undefined;
 }
 
-/** The time's milliseconds, floored, of one event. */
-function floorMs(ns: bigint): number {
-  let q = ns / 1_000_000n;
-  if (q * 1_000_000n > ns) q -= 1n;
-  return Number(q);
+// A time's 64 bits, read as two 32-bit halves: storing a bigint in a BigInt64Array makes no bigint, where the
+// division of one makes two (a month of events built millions of them, and the collections they cost).
+const timeWord = new BigInt64Array(1);
+const timeHalves = new Int32Array(timeWord.buffer);
+// Which half is which follows the machine's byte order.
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+const LOW = LITTLE_ENDIAN ? 0 : 1;
+const HIGH = 1 - LOW;
+/** 2^32 = 4294 × 10^6 + 967,296. */
+const MS_PER_HIGH = 4294;
+const REST_PER_HIGH = 967_296;
+
+/**
+ * The time's milliseconds, floored, of one event: ns = high × 2^32 + low (low unsigned) is
+ * high × 4294 × 10^6 + (high × 967,296 + low). The second part, `rest`, is an integer below 2^53 in size for every
+ * time a bigint of 64 bits holds, so it is exact in a double, and so is its floored quotient by 10^6: that quotient
+ * is below 2.1 × 10^9 in size, where doubles are 2^-22 apart, finer than the 10^-6 by which a quotient of an
+ * integer by 10^6 can fall short of the next integer, so the division's rounding never crosses one. Times past 64
+ * bits take the bigint division.
+ */
+export function floorMs(ns: bigint): number {
+  if (ns < -0x8000000000000000n || ns > 0x7fffffffffffffffn) {
+    let q = ns / 1_000_000n;
+    if (q * 1_000_000n > ns) q -= 1n;
+    return Number(q);
+  }
+  timeWord[0] = ns;
+  const high = timeHalves[HIGH];
+  const rest = high * REST_PER_HIGH + (timeHalves[LOW] >>> 0);
+  return high * MS_PER_HIGH + Math.floor(rest / 1_000_000);
 }
 
 /** Fills `c` from events [c.built, to) of the time column. */
@@ -307,6 +332,16 @@ function buildField(
 /** A state for events [0, capacity), copying what `from` built (an extension), or a new one. */
 function grown(from: ColumnState | undefined, time: boolean, capacity: number): ColumnState {
   if (time) {
+    // A time kept as events arrive has room past its end: it is shared, as only rows past `built` are written.
+    if (from?.ms !== undefined && from.ms.length >= capacity) {
+      return {
+        built: from.built,
+        bytes: 0,
+        lastUsed: 0,
+        ms: from.ms,
+        timeShadowed: from.timeShadowed ?? false,
+      };
+    }
     const ms = new Float64Array(capacity);
     if (from?.ms) ms.set(from.ms.subarray(0, from.built));
     return { built: from?.built ?? 0, bytes: 0, lastUsed: 0, ms, timeShadowed: from?.timeShadowed ?? false };
@@ -341,6 +376,54 @@ function grown(from: ColumnState | undefined, time: boolean, capacity: number): 
   tags.set(f.tags.subarray(0, built));
   return { built, bytes: 0, lastUsed: 0, field: { kind: "numbers", nums, tags } };
 }
+
+/**
+ * A dataset of at least this many events keeps its time column as events arrive in time order: every columnar
+ * query reads the time, and an event's time is a bigint object of its own, which reading again later, from all
+ * over the heap, costs far more (a month of 5,000,000 events: about half a second) than reading it now, as it is
+ * stored. Smaller datasets are read by rows (engine.ts COLUMNAR_MIN_ROWS) and keep no column until a query asks.
+ */
+export const TIME_ON_APPEND_MIN_ROWS = 8192;
+
+/**
+ * Rows of time an append builds at most besides its own: a column dropped (evicted, or never built after a load)
+ * with millions of rows behind it is left to the next query, whose build pauses for other requests, where an
+ * append would hold the server.
+ */
+const TIME_ON_APPEND_BACKLOG = 1 << 17;
+
+/** Extends (or starts) the time column of `rows` by the rows appended from `from` on (watchAppendsInOrder). */
+function timeOnAppend(rows: readonly StoredEvent[], from: number): void {
+  const n = rows.length;
+  const version = rowsVersion(rows);
+  if (n < TIME_ON_APPEND_MIN_ROWS || version === undefined) return;
+  sweep();
+  let d = datasets.get(rows);
+  const c = d?.columns.get(TIME);
+  const built = c?.built ?? 0;
+  if (from - built > TIME_ON_APPEND_BACKLOG) return;
+  if (d === undefined) {
+    d = { rows: new WeakRef(rows), version, columns: new Map() };
+    datasets.set(rows, d);
+    live.add(d);
+  }
+  let next = c;
+  if (c?.ms === undefined || c.ms.length < n) {
+    // Room for half as many again: appends of a few thousand rows each copy the column a few dozen times in all,
+    // not once each.
+    const capacity = Math.max(n, Math.ceil(1.5 * (c?.ms?.length ?? 0)), 2 * TIME_ON_APPEND_MIN_ROWS);
+    const bytes = 8 * capacity;
+    if (!makeRoom(bytes - (c?.bytes ?? 0), new Set(c === undefined ? [] : [c]))) return;
+    const ms = new Float64Array(capacity);
+    if (c?.ms !== undefined) ms.set(c.ms.subarray(0, built));
+    next = { built, bytes, lastUsed: c?.lastUsed ?? tick, ms, timeShadowed: c?.timeShadowed ?? false };
+    cachedBytes += bytes - (c?.bytes ?? 0);
+    d.columns.set(TIME, next);
+  }
+  buildTime(next!, rows, n);
+}
+
+watchAppendsInOrder(timeOnAppend);
 
 /**
  * The columns `need` names ("" for the time) over all of `rows`, built or extended as needed, a chunk of events at

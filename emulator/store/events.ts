@@ -105,6 +105,19 @@ export function rowsVersion(rows: readonly StoredEvent[]): number | undefined {
   return rowsVersions.get(rows);
 }
 
+/** Told of every in-order append, as {@link appendedInOrder} says; set by the column cache. */
+let appendWatcher: ((rows: readonly StoredEvent[], from: number) => void) | undefined;
+
+/**
+ * Has `watcher` told, after each append in time order to an array the store holds, where the new rows start: the
+ * version is unchanged, so a reader that derives something from every row (the column cache's time) can extend it
+ * while the rows are still fresh in memory, instead of fetching each one again from all over the heap at its next
+ * query. A module-level hook, as the versions are: the cache is keyed by arrays, not by stores.
+ */
+export function watchAppendsInOrder(watcher: (rows: readonly StoredEvent[], from: number) => void): void {
+  appendWatcher = watcher;
+}
+
 function byRowId(a: StoredEvent, b: StoredEvent): number {
   return a.rowId < b.rowId ? -1 : a.rowId > b.rowId ? 1 : 0;
 }
@@ -143,6 +156,7 @@ export class EventStore implements EventStoreApi {
       out[i] = stored;
     }
     if (!sorted) rowsChanged(rows);
+    else if (ds.sorted && events.length > 0) appendWatcher?.(rows, rows.length - events.length);
     ds.sorted = sorted;
     this.onAppend?.(dataset, out);
     return out;

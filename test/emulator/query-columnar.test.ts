@@ -13,7 +13,9 @@ import { execute } from "../../emulator/query";
 import { QueryBudget, SLICE_MS } from "../../emulator/query/budget";
 import {
   COLUMN_CACHE_BYTES,
+  TIME_ON_APPEND_MIN_ROWS,
   columnCacheBytes,
+  floorMs,
   hasColumn,
   setColumnCacheLimit,
   setDictionaryLimit,
@@ -279,6 +281,98 @@ describe("the column cache is never stale", () => {
     expect(after.columnar).toBe(true);
     expect(after.columns).toEqual(after.rows);
     expect(after.rows).not.toEqual(before.rows);
+  });
+});
+
+describe("the time kept as events arrive in time order", () => {
+  const batch = (n: number, from: number): IncomingEvent[] =>
+    Array.from({ length: n }, (_, i) => ({
+      // 1.5 s apart and 1 ns past the second now and then: bins and milliseconds both floor.
+      timeNs: T0 + BigInt(from + i) * 1_500n * MS + ((from + i) % 4 === 0 ? 1n : 0n),
+      data: { s: ["a", "b", "c"][(from + i) % 3], n: (from + i) % 7 },
+    }));
+  const APL = "d | summarize c = count(), x = max(n) by s, b = bin(_time, 1m)";
+
+  it("is built by the appends once a dataset is large enough, and kept current by each one after", async () => {
+    const store = new EventStore();
+    let n = 0;
+    for (; n + 1000 < TIME_ON_APPEND_MIN_ROWS; n += 1000) store.append("d", batch(1000, n), T0);
+    expect(hasColumn(store.events("d")!, "")).toBe(false);
+    for (; n < 3 * TIME_ON_APPEND_MIN_ROWS; n += 1000) {
+      store.append("d", batch(1000, n), T0);
+      if (n + 1000 >= TIME_ON_APPEND_MIN_ROWS) expect(hasColumn(store.events("d")!, "")).toBe(true);
+    }
+    // Counted as it is kept: 8 bytes an event, with room for half as many again at most.
+    expect(columnCacheBytes()).toBeGreaterThanOrEqual(8 * n);
+    expect(columnCacheBytes()).toBeLessThanOrEqual(8 * Math.ceil(1.5 * n));
+    const got = await both(store.events("d")!, APL);
+    expect(got.columnar).toBe(true);
+    expect(got.columns).toEqual(got.rows);
+  });
+
+  it("after a late batch, is left to the next query, and kept by the appends again once it has built it", async () => {
+    const store = new EventStore();
+    const n = 2 * TIME_ON_APPEND_MIN_ROWS;
+    store.append("d", batch(n, 0), T0);
+    expect(hasColumn(store.events("d")!, "")).toBe(true);
+    store.append("d", [{ timeNs: T0 - 7n * MS, data: { s: "late", n: 100 } }], T0);
+    expect(hasColumn(store.events("d")!, "")).toBe(false);
+    const got = await both(store.events("d")!, APL);
+    expect(got.columnar).toBe(true);
+    expect(got.columns).toEqual(got.rows);
+    store.append("d", batch(100, n), T0);
+    expect(hasColumn(store.events("d")!, "")).toBe(true);
+    const more = await both(store.events("d")!, APL);
+    expect(more.columns).toEqual(more.rows);
+  });
+
+  it("is not built by an append with more rows behind it than one append may hold the server for", () => {
+    const store = new EventStore();
+    const rows = batch(200_000, 0).map((e, i) => ({
+      ...e,
+      sysTimeNs: T0,
+      rowId: String(i).padStart(8, "0"),
+    }));
+    store.restore("d", rows);
+    expect(store.events("d")!.length).toBe(200_000);
+    store.append("d", batch(10, 200_000), T0);
+    expect(hasColumn(store.events("d")!, "")).toBe(false);
+  });
+
+  it("is each event's milliseconds floored, as the bigint division gives them, over every time of 64 bits and past", () => {
+    const exact = (ns: bigint): number => {
+      let q = ns / 1_000_000n;
+      if (q * 1_000_000n > ns) q -= 1n;
+      return Number(q);
+    };
+    const near = fc
+      .tuple(fc.bigInt({ min: -(2n ** 53n), max: 2n ** 53n }), fc.integer({ min: -3, max: 3 }))
+      .map(([ms, d]) => ms * 1_000_000n + BigInt(d));
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }),
+          near,
+          fc.bigInt({ min: -(2n ** 70n), max: 2n ** 70n }),
+        ),
+        (ns) => floorMs(ns) === exact(ns),
+      ),
+      { numRuns: 20_000 },
+    );
+    for (const ns of [
+      0n,
+      -1n,
+      1n,
+      999_999n,
+      1_000_000n,
+      -1_000_000n,
+      -1_000_001n,
+      2n ** 63n - 1n,
+      -(2n ** 63n),
+      2n ** 63n,
+    ]) {
+      expect(String(floorMs(ns))).toBe(String(exact(ns)));
+    }
   });
 });
 
