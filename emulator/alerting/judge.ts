@@ -55,6 +55,8 @@ export const WHOLE_KEY = "[]";
 const NO_GROUP: Record<string, unknown> = Object.freeze({});
 /** The group names and values of the whole result, judged as one: one frozen list for every run. */
 const NO_NAMES = Object.freeze([]) as unknown as string[];
+/** The transitions, notifications and history of a run that has none (most runs): one frozen list for all. */
+const NONE = Object.freeze([]) as unknown as never[];
 
 const MINUTE_MS = 60_000;
 const DAY_MS = 86_400_000;
@@ -214,11 +216,11 @@ export function judge(
 
 const failed = (prior: MonitorAlerts, error: string): Judged => ({
   state: "error",
-  values: [],
+  values: NONE,
   alerts: prior,
-  transitions: [],
-  events: [],
-  history: [],
+  transitions: NONE,
+  events: NONE,
+  history: NONE,
   error,
 });
 
@@ -375,14 +377,23 @@ function judgeGroups(
   ) => { value: number | null; crossed: boolean; band?: AnomalyBand },
 ): Judged {
   const { monitor, alerts } = ctx;
-  const judgements: Judgement[] = [];
+  // The judgements that step an alert, made at the first: a group that does not cross and has no alert state would
+  // stay closed and be forgotten at once (N of M needs at least one crossing run to open), so it makes none, only
+  // its value. Most runs step none.
+  let judgements: Judgement[] | undefined;
+  // The run's values, one a judgement, in order: a lone value is its group's shared list.
+  let values: RunValue[];
   if (monitor.notifyByGroup && read.grouped) {
     // The groups this run saw, asked only of alerts kept from earlier runs: most runs of most monitors keep none.
     let seen: Set<string> | undefined;
     const saw = (key: string) => (seen ??= new Set(read.groups.map((g) => g.key))).has(key);
-    for (const g of read.groups) {
+    values = new Array<RunValue>(read.groups.length);
+    for (let i = 0; i < read.groups.length; i++) {
+      const g = read.groups[i];
       const j = judgeOne(g, false);
-      judgements.push({
+      values[i] = valueList(g.group, j.value)[0];
+      if (!j.crossed && alerts.alerts[g.key] === undefined) continue;
+      (judgements ??= []).push({
         key: g.key,
         value: j.value,
         crossed: j.crossed,
@@ -392,10 +403,16 @@ function judgeGroups(
         group: g.group,
       });
     }
-    for (const key in alerts.alerts)
-      if (key !== NO_DATA_KEY && !saw(key)) judgements.push(departed(key, alerts.alerts[key]));
+    // A group that left has an alert, and so does a grouped monitor's no-data judgement (or it crosses): each steps.
+    for (const key in alerts.alerts) {
+      if (key === NO_DATA_KEY || saw(key)) continue;
+      const d = departed(key, alerts.alerts[key]);
+      values.push(valueList(d.group, d.value)[0]);
+      (judgements ??= []).push(d);
+    }
     if ((read.noData && monitor.alertOnNoData) || alerts.alerts[NO_DATA_KEY]) {
-      judgements.push({
+      values.push(valueList(NO_GROUP, null)[0]);
+      (judgements ??= []).push({
         key: NO_DATA_KEY,
         crossed: read.noData && monitor.alertOnNoData,
         value: null,
@@ -405,6 +422,7 @@ function judgeGroups(
         noData: true,
       });
     }
+    if (values.length === 1) values = valueList(values[0].group, values[0].value) as RunValue[];
   } else {
     const whole: GroupValues = {
       key: WHOLE_KEY,
@@ -415,31 +433,38 @@ function judgeGroups(
     };
     const j = judgeOne(whole, true);
     const noData = read.noData && monitor.alertOnNoData && !j.crossed;
-    judgements.push({
-      key: WHOLE_KEY,
-      value: j.value,
-      band: j.band,
-      crossed: j.crossed || noData,
-      groupKeys: null,
-      groupValues: null,
-      group: NO_GROUP,
-      noData,
-    });
+    values = valueList(NO_GROUP, j.value) as RunValue[];
+    if (j.crossed || noData || alerts.alerts[WHOLE_KEY] !== undefined) {
+      judgements = [
+        {
+          key: WHOLE_KEY,
+          value: j.value,
+          band: j.band,
+          crossed: j.crossed || noData,
+          groupKeys: null,
+          groupValues: null,
+          group: NO_GROUP,
+          noData,
+        },
+      ];
+    }
     // Alerts of groups kept from before an edit turned notifyByGroup off: each closes, as a group that left.
-    for (const key in alerts.alerts)
-      if (key !== WHOLE_KEY) judgements.push(departed(key, alerts.alerts[key]));
+    for (const key in alerts.alerts) {
+      if (key === WHOLE_KEY) continue;
+      const d = departed(key, alerts.alerts[key]);
+      values = [...values, valueList(d.group, d.value)[0]];
+      (judgements ??= []).push(d);
+    }
   }
 
   const rule = triggerRule(monitor);
-  const events: AlertEvent[] = [];
-  const history: HistoryEntry[] = [];
-  const transitions: AlertTransition[] = [];
+  // Made at a run's first transition, notification or history entry: most runs have none.
+  let events: AlertEvent[] | undefined;
+  let history: HistoryEntry[] | undefined;
+  let transitions: AlertTransition[] | undefined;
   let anyOpen = false;
   let anyClosed = false;
-  for (const j of judgements) {
-    // An alert with no state that does not cross stays closed and would be forgotten at once (below): nothing
-    // to step, and nothing made. (N of M needs at least one crossing run to open.)
-    if (!j.crossed && alerts.alerts[j.key] === undefined) continue;
+  for (const j of judgements ?? NONE) {
     const entry: AlertEntry = (alerts.alerts[j.key] ??= {
       open: false,
       recent: [],
@@ -456,8 +481,8 @@ function judgeGroups(
       (transition === "closed" && !monitor.skipResolved);
     if (transition === "opened" || transition === "closed") {
       const id = entry.checkId ?? alertId(monitor.id, j.key, ctx.runMs);
-      history.push(historyEntry(ctx, id, transition === "opened" ? "open" : "closed"));
-      transitions.push({
+      (history ??= []).push(historyEntry(ctx, id, transition === "opened" ? "open" : "closed"));
+      (transitions ??= []).push({
         alertId: id,
         key: j.key,
         group: j.group,
@@ -468,7 +493,7 @@ function judgeGroups(
       });
     }
     if (notifies) {
-      events.push(
+      (events ??= []).push(
         alertEvent(ctx, transition === "closed" ? "Closed" : "Open", {
           value: j.value,
           groupKeys: j.groupKeys,
@@ -493,11 +518,11 @@ function judgeGroups(
   }
   return {
     state: anyOpen ? "open" : anyClosed ? "closed" : "ok",
-    values: valuesOf(judgements),
+    values,
     alerts,
-    transitions,
-    events,
-    history,
+    transitions: transitions ?? NONE,
+    events: events ?? NONE,
+    history: history ?? NONE,
   };
 }
 
@@ -522,12 +547,6 @@ function valueList(group: Record<string, unknown>, value: number | null): readon
     if (byValue.size < SHARED_VALUES_PER_GROUP) byValue.set(value, list);
   }
   return list;
-}
-
-/** The values a run keeps, one a judgement. */
-function valuesOf(judgements: readonly Judgement[]): RunValue[] {
-  if (judgements.length === 1) return valueList(judgements[0].group, judgements[0].value) as RunValue[];
-  return judgements.map((j) => valueList(j.group, j.value)[0]);
 }
 
 /** A group's values by column, from what an alert entry kept. */

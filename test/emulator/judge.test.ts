@@ -75,6 +75,12 @@ describe("judging rules, with no server (docs/emulator.md, Monitors that run)", 
       [['open ["a"] 9'], ['close ["a"] 0']],
     ],
     [
+      "notifyByGroup: a group still in the result that stops crossing closes with its value; the others stay as they are",
+      { notifyByGroup: true },
+      [table([9, 9], ["a", "b"]), table([1, 9], ["a", "b"]), table([1, 1], ["a", "b"])],
+      [['open ["a"] 9', 'open ["b"] 9'], ['close ["a"] 1'], ['close ["b"] 1']],
+    ],
+    [
       "alertOnNoData: no matching event opens with null; data back closes (DOCS)",
       { alertOnNoData: true },
       [table([0], undefined, 0), table([1])],
@@ -88,6 +94,32 @@ describe("judging rules, with no server (docs/emulator.md, Monitors that run)", 
     ],
   ])("%s", (_rule, fields, tables, expected) => {
     expect(judgeAll(monitor(fields), tables)).toEqual(expected);
+  });
+
+  it("keeps every group's value for the run, the groups that step no alert included, in the result's order", () => {
+    const m = monitor({ notifyByGroup: true });
+    const first = judge(
+      m,
+      [{ ok: true, table: table([9, 1, 2], ["a", "b", "c"]) }],
+      readAlerts(undefined),
+      T0 + MIN,
+    );
+    expect(first.values.map((v) => [v.group, v.value])).toEqual([
+      [{ host: "a" }, 9],
+      [{ host: "b" }, 1],
+      [{ host: "c" }, 2],
+    ]);
+    // "a" left: it closes with value 0, after the groups there are.
+    const second = judge(m, [{ ok: true, table: table([3], ["c"]) }], first.alerts, T0 + 2 * MIN);
+    expect(second.values.map((v) => [v.group, v.value])).toEqual([
+      [{ host: "c" }, 3],
+      [{ host: "a" }, 0],
+    ]);
+    // A run with nothing to say shares the empty lists; none can be added to.
+    const third = judge(m, [{ ok: true, table: table([3], ["c"]) }], second.alerts, T0 + 3 * MIN);
+    expect(
+      [third.transitions, third.events, third.history].every((l) => l.length === 0 && Object.isFrozen(l)),
+    ).toBe(true);
   });
 
   it("notifyEveryRun: each run in alert notifies, with no new transition (OA)", () => {
