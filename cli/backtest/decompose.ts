@@ -250,6 +250,9 @@ type JudgeGroup = Omit<GroupValues, "values">;
 
 /** What an empty window reads as: no data. Frozen, as every run without data shares it. */
 const NO_GROUPS: GroupValues[] = Object.freeze([]) as unknown as GroupValues[];
+/** The values of a group with no number in a window: one frozen list, never pushed to (read's first value
+ * replaces it). */
+const NO_VALUES: number[] = Object.freeze([]) as unknown as number[];
 
 /**
  * Rebuilds the monitor's result over any window from the fine bins (in bin order, as the service answered them).
@@ -273,6 +276,8 @@ export class Rebuilder {
   /** Per group: the run that last touched it, and its combined partials. */
   private readonly seenIn: Int32Array;
   private readonly acc: unknown[];
+  /** A window's groups while it is gathered: at most every group once. */
+  private readonly presentScratch: Int32Array;
   private run = 0;
   /** The fine rows' base and grain: a window's edges are counted in grains from the base as the rows are. */
   private readonly fineBase: bigint;
@@ -400,6 +405,7 @@ export class Rebuilder {
       from = to;
     }
     this.seenIn = new Int32Array(this.groups.length).fill(-1);
+    this.presentScratch = new Int32Array(this.groups.length);
     this.acc = new Array<unknown>(this.groups.length * this.width);
     this.columns = [
       ...d.by.map((b) => ({
@@ -473,19 +479,23 @@ export class Rebuilder {
       if (grains[mid] < from) lo = mid + 1;
       else hi = mid;
     }
-    const present: number[] = [];
+    // The window's groups, gathered in a scratch list and kept at their number: a run's list is kept with it.
+    const scratch = this.presentScratch;
+    let count = 0;
     let matched = 0;
     for (let i = lo; i < grains.length && grains[i] < to; i++) {
       const g = groupOf[i];
       const at = g * width;
       if (seenIn[g] !== run) {
         seenIn[g] = run;
-        present.push(g);
+        scratch[count++] = g;
         for (let k = 0; k < width; k++) acc[at + k] = undefined;
       }
       matched += this.matched[i];
       for (let k = 0; k < width; k++) acc[at + k] = combine(kinds[k], acc[at + k], parts[i * width + k]);
     }
+    const present = new Array<number>(count);
+    for (let p = 0; p < count; p++) present[p] = scratch[p];
     // Groups come in bin order, and a bin's in the order the service sorted them: mostly in order already.
     const { groups } = this;
     for (let p = 1; p < present.length; p++) {
@@ -527,7 +537,9 @@ export class Rebuilder {
   private read(present: readonly number[], combined: readonly unknown[], matched: number, run: number) {
     const r = this.reading!;
     if (matched === 0) return { ok: true as const, grouped: r.grouped, groups: NO_GROUPS, noData: true };
-    const groups: GroupValues[] = [];
+    // At most one a present group, and no more than the monitor has: sized once, cut to what came.
+    const groups = new Array<GroupValues>(Math.min(present.length, r.judgeGroups.length));
+    let made = 0;
     let numeric = 0;
     for (let p = 0; p < present.length; p++) {
       const group = this.groups[present[p]];
@@ -535,19 +547,22 @@ export class Rebuilder {
       let out: GroupValues;
       if (r.seenIn[j] !== run) {
         r.seenIn[j] = run;
-        r.at[j] = groups.length;
+        r.at[j] = made;
         const { key, groupKeys, groupValues, group: byColumn } = r.judgeGroups[j];
-        groups.push((out = { key, groupKeys, groupValues, group: byColumn, values: [] }));
+        groups[made++] = out = { key, groupKeys, groupValues, group: byColumn, values: NO_VALUES };
       } else out = groups[r.at[j]];
       for (const column of r.values) {
         const v =
           column >= 0 ? this.aggValue(column, combined, p * this.width) : this.outKey(group, -1 - column);
         if (typeof v === "number" && Number.isFinite(v)) {
-          out.values.push(v);
+          // A group's first value is a list of one (most groups have one a window), grown by push after.
+          if (out.values === NO_VALUES) out.values = [v];
+          else out.values.push(v);
           numeric++;
         }
       }
     }
+    groups.length = made;
     return { ok: true as const, grouped: r.grouped, groups, noData: numeric === 0 };
   }
 
