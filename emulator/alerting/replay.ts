@@ -15,6 +15,7 @@ import {
   type QueryWindow,
 } from "./judge";
 import type { RunnableMonitor } from "./monitor";
+import type { RunValue } from "./types";
 
 /** One run made by {@link replay}. */
 export interface ReplayedRun {
@@ -26,6 +27,25 @@ export interface ReplayedRun {
 
 /** Frozen: a reader that added to a shared list would change every run holding it. */
 const NOTHING = Object.freeze([]) as unknown as never[];
+
+/**
+ * What a quiet run judged (no transition, notification, history, failure or suppressed match), shared by every
+ * quiet run of the same state and the same shared values list: most runs of a month are quiet and repeat a value
+ * their group had, and each kept its own record of it. Only a frozen values list (judge.ts `valueList`) keys them,
+ * and they are frozen too.
+ */
+const quietRuns = new WeakMap<readonly RunValue[], Map<string, ReplayedRun["judged"]>>();
+
+function quietJudged(state: ReplayedRun["judged"]["state"], values: RunValue[]): ReplayedRun["judged"] {
+  let byState = quietRuns.get(values);
+  if (byState === undefined) quietRuns.set(values, (byState = new Map()));
+  let judged = byState.get(state);
+  if (judged === undefined) {
+    judged = Object.freeze({ state, values, transitions: NOTHING, events: NOTHING, history: NOTHING });
+    byState.set(state, judged);
+  }
+  return judged;
+}
 
 /** Answers one query of a run: at once, or later (a query sent somewhere). */
 export type WindowQuery = (window: QueryWindow) => QueryOutcome | Promise<QueryOutcome>;
@@ -62,6 +82,19 @@ export async function replay(
     }
     const j = judge(monitor, outcomes, alerts, runMs);
     alerts = j.alerts;
+    const quiet =
+      j.transitions.length === 0 &&
+      j.events.length === 0 &&
+      j.history.length === 0 &&
+      j.suppressed === undefined &&
+      j.error === undefined &&
+      Object.isFrozen(j.values);
+    if (quiet) {
+      const run = { runMs, judged: quietJudged(j.state, j.values) };
+      runs.push(run);
+      options.onRun?.(run, i + 1, times.length);
+      continue;
+    }
     // Most runs change nothing: their empty lists are one shared list, not a month of them.
     const judged: ReplayedRun["judged"] = {
       state: j.state,

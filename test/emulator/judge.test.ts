@@ -175,6 +175,27 @@ describe("judging rules, with no server (docs/emulator.md, Monitors that run)", 
     expect(Object.isFrozen(a.values)).toBe(false);
   });
 
+  it("a replay's quiet runs of one state and value share one frozen record; a run that says something has its own", async () => {
+    const m = monitor();
+    const values = [3, 3, 9, 3, 3];
+    const { runs } = await replay(m, T0, T0 + values.length * MIN, (w) => {
+      const i = Number((w.nowNs / 1_000_000n - BigInt(T0)) / BigInt(MIN)) - 1;
+      return { ok: true, table: table([values[i]]) };
+    });
+    expect(runs.map((r) => [r.judged.state, r.judged.values[0].value, r.judged.transitions.length])).toEqual([
+      ["ok", 3, 0],
+      ["ok", 3, 0],
+      ["open", 9, 1],
+      ["closed", 3, 1],
+      ["ok", 3, 0],
+    ]);
+    expect(runs[1].judged).toBe(runs[0].judged);
+    expect(runs[4].judged).toBe(runs[0].judged);
+    expect(Object.isFrozen(runs[0].judged)).toBe(true);
+    expect(runs[2].judged).not.toBe(runs[3].judged);
+    expect(runs[3].judged.transitions[0]).toMatchObject({ action: "close", value: 3 });
+  });
+
   it("the window is [run − secondDelay − range, run − secondDelay); an anomaly monitor's baselines follow it day by day", () => {
     const m = monitor({ rangeMinutes: 10, secondDelay: 30 });
     const w = runWindow(m, T0);
