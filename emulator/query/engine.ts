@@ -1111,6 +1111,12 @@ function aggregationFeed(
   groups: readonly SummaryGroup[],
 ): (sel: Int32Array, ats: Int32Array, m: number) => void {
   const [x, y] = reads;
+  if (reads.length === 1 && x.kind === "table" && x.codes.length === 1 && cols?.addTabled !== undefined) {
+    const [c] = x.codes;
+    const out = x.out;
+    // The columns' own loop over the chunk: its arrays read where they are, with no call an event.
+    return (sel, ats, m) => cols.addTabled!(ats, sel, m, c, out);
+  }
   if (reads.length === 1 && x.kind === "table" && x.codes.length === 1 && cols?.add1 !== undefined) {
     const [c] = x.codes;
     const out = x.out;

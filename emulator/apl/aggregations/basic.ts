@@ -87,6 +87,16 @@ class CountColumns implements GroupColumns {
   add1(group: number, v: unknown): void {
     if (!isNullish(v)) this.n[group]++;
   }
+  addTabled(
+    groups: Int32Array,
+    rows: Int32Array,
+    count: number,
+    codes: Uint16Array,
+    values: readonly unknown[],
+  ) {
+    const n = this.n;
+    for (let s = 0; s < count; s++) if (!isNullish(values[codes[rows[s]]])) n[groups[s]]++;
+  }
   result(group: number): unknown[] {
     return [this.n[group]];
   }
@@ -122,6 +132,25 @@ class SumColumns implements GroupColumns {
     }
     if (isNullish(v)) return;
     this.accumulator(group).add1(v);
+  }
+  addTabled(
+    groups: Int32Array,
+    rows: Int32Array,
+    count: number,
+    codes: Uint16Array,
+    values: readonly unknown[],
+  ) {
+    const { totals, state } = this;
+    for (let s = 0; s < count; s++) {
+      const group = groups[s];
+      const v = values[codes[rows[s]]];
+      if (typeof v === "number" && state[group] >= 0) {
+        if (v === v) {
+          totals[group] += v;
+          state[group] = 1;
+        }
+      } else if (!isNullish(v)) this.accumulator(group).add1(v);
+    }
   }
   result(group: number): unknown[] {
     return [this.cell(group)];
@@ -171,6 +200,26 @@ class ExtremeColumns implements GroupColumns {
     }
     if (isNullish(v)) return;
     this.accumulator(group).add1(v);
+  }
+  addTabled(
+    groups: Int32Array,
+    rows: Int32Array,
+    count: number,
+    codes: Uint16Array,
+    values: readonly unknown[],
+  ) {
+    const { best, state, sign } = this;
+    for (let s = 0; s < count; s++) {
+      const group = groups[s];
+      const v = values[codes[rows[s]]];
+      const was = state[group];
+      if (typeof v === "number" && was >= 0) {
+        // NaN is never kept, as the accumulator skips it.
+        if (v !== v) continue;
+        if (was === 0 || (sign > 0 ? v > best[group] : v < best[group])) best[group] = v;
+        state[group] = 1;
+      } else if (!isNullish(v)) this.accumulator(group).add1(v);
+    }
   }
   result(group: number): unknown[] {
     return [this.cell(group)];

@@ -28,6 +28,18 @@ export interface GroupColumns {
   open(): void;
   add(group: number, args: unknown[]): void;
   add1?(group: number, a: unknown): void;
+  /**
+   * `add1(groups[s], values[codes[rows[s]]])` for each s in [0, count), in that order: a columnar scan's chunk of
+   * events, each argument read from a table by its event's code. One call a chunk, where add1 would be one call an
+   * event at a call site every kind of columns shares.
+   */
+  addTabled?(
+    groups: Int32Array,
+    rows: Int32Array,
+    count: number,
+    codes: Uint16Array,
+    values: readonly unknown[],
+  ): void;
   add2?(group: number, a: unknown, b: unknown): void;
   /** The group's cells, as its accumulator's result() would give them. */
   result(group: number): unknown[];

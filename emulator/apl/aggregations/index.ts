@@ -112,6 +112,17 @@ class PredicateColumns implements GroupColumns {
   add1(group: number, a: unknown): void {
     if (this.at === 0 && a === true) this.inner.add(group, NO_ARGS);
   }
+  addTabled(
+    groups: Int32Array,
+    rows: Int32Array,
+    count: number,
+    codes: Uint16Array,
+    values: readonly unknown[],
+  ) {
+    if (this.at !== 0) return;
+    const inner = this.inner;
+    for (let s = 0; s < count; s++) if (values[codes[rows[s]]] === true) inner.add(groups[s], NO_ARGS);
+  }
   add2(group: number, a: unknown, b: unknown): void {
     if (this.at === 0) {
       if (a === true) this.rest(group, b);
