@@ -110,16 +110,23 @@ try {
   // the backtest's own (this process: rebuilding windows and judging runs). Each with the kernel's share: on a
   // virtual machine, memory the processes touch for the first time since the host took it back costs kernel time
   // that a run right after another does not pay (see docs/backtesting.md, Measured).
-  const emulatorCpu = () => processCpuSplitMs(em.pid) ?? { userMs: NaN, systemMs: NaN };
-  const cpu = () => ({ service: emulatorCpu(), client: process.cpuUsage() });
+  const emulatorCpu = () => processCpuSplitMs(em.pid) ?? { userMs: NaN, systemMs: NaN, pageFaults: NaN };
+  const cpu = () => ({
+    service: emulatorCpu(),
+    client: process.cpuUsage(),
+    clientFaults: process.resourceUsage().minorPageFault,
+  });
   const cpuSince = (from: ReturnType<typeof cpu>) => {
     const own = process.cpuUsage(from.client);
+    const ownFaults = process.resourceUsage().minorPageFault - from.clientFaults;
     const service = emulatorCpu();
     const serviceMs = service.userMs + service.systemMs - from.service.userMs - from.service.systemMs;
     const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+    const faults = (n: number) => `${n.toLocaleString("en-US")} page faults`;
     return (
-      `emulator ${s(serviceMs)} (kernel ${s(service.systemMs - from.service.systemMs)}), ` +
-      `backtest ${s((own.user + own.system) / 1000)} (kernel ${s(own.system / 1000)})`
+      `emulator ${s(serviceMs)} (kernel ${s(service.systemMs - from.service.systemMs)}, ` +
+      `${faults(service.pageFaults - from.service.pageFaults)}), ` +
+      `backtest ${s((own.user + own.system) / 1000)} (kernel ${s(own.system / 1000)}, ${faults(ownFaults)})`
     );
   };
   const c1 = cpu();
