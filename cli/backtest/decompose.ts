@@ -428,7 +428,24 @@ export class Rebuilder {
     const byAt = (name: string) => this.d.by.findIndex((b) => b.name === name);
     const judgeGroups: JudgeGroup[] = [];
     const byText = new Map<string, { group: number; raw: string }>();
+    // A monitor's result has a group per bin and key (a month of them): with no key, or one key of text, the
+    // judge's group is found by the key itself, and only a new key's text is made.
+    const lone = groupColumns.length === 1 && this.d.by[byAt(groupColumns[0])].binNs === undefined;
+    const loneAt = lone ? byAt(groupColumns[0]) : -1;
+    const byText1 = new Map<string, number>();
     for (const g of this.groups) {
+      if (groupColumns.length === 0 && judgeGroups.length > 0) {
+        g.judgeGroup = 0;
+        continue;
+      }
+      const text = lone ? g.plain[loneAt] : undefined;
+      if (typeof text === "string") {
+        const known = byText1.get(text);
+        if (known !== undefined) {
+          g.judgeGroup = known;
+          continue;
+        }
+      }
       const raw = groupColumns.map((name) => this.outKey(g, byAt(name)));
       const groupValues = raw.map(groupValueText);
       const key = groupColumns.length === 0 ? "[]" : JSON.stringify(groupValues);
@@ -437,10 +454,12 @@ export class Rebuilder {
       if (known !== undefined && known.raw !== JSON.stringify(raw)) return undefined;
       if (known !== undefined) {
         g.judgeGroup = known.group;
+        if (typeof text === "string") byText1.set(text, known.group);
         continue;
       }
       g.judgeGroup = judgeGroups.length;
       byText.set(key, { group: g.judgeGroup, raw: JSON.stringify(raw) });
+      if (typeof text === "string") byText1.set(text, g.judgeGroup);
       judgeGroups.push(
         Object.freeze({
           key,

@@ -63,7 +63,9 @@ export async function replay(
 ): Promise<{ runs: ReplayedRun[]; alerts: MonitorAlerts }> {
   let alerts = options.prior ?? readAlerts(undefined);
   const times = runTimes(monitor, fromMs, toMs);
-  const runs: ReplayedRun[] = [];
+  // Sized once, cut to the runs made (a disabled one is skipped).
+  const runs = new Array<ReplayedRun>(times.length);
+  let made = 0;
   for (let i = 0; i < times.length; i++) {
     const runMs = times[i];
     if (disabledAt(monitor, runMs)) continue;
@@ -91,7 +93,7 @@ export async function replay(
       Object.isFrozen(j.values);
     if (quiet) {
       const run = { runMs, judged: quietJudged(j.state, j.values) };
-      runs.push(run);
+      runs[made++] = run;
       options.onRun?.(run, i + 1, times.length);
       continue;
     }
@@ -106,8 +108,9 @@ export async function replay(
     if (j.suppressed !== undefined) judged.suppressed = j.suppressed;
     if (j.error !== undefined) judged.error = j.error;
     const run = { runMs, judged };
-    runs.push(run);
+    runs[made++] = run;
     options.onRun?.(run, i + 1, times.length);
   }
+  runs.length = made;
   return { runs, alerts };
 }
