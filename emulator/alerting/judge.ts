@@ -618,12 +618,7 @@ function alertEvent(
   // spread object for each.
   const event: AlertEvent = {
     time: ctx.window.nowNs,
-    monitor: {
-      id: monitor.id,
-      name: monitor.name,
-      description: monitor.description,
-      type: monitor.type,
-    },
+    monitor: notifiedMonitor(monitor),
     action,
     value: rest.value,
     queryStartTime: ctx.window.startNs,
@@ -637,6 +632,26 @@ function alertEvent(
   if (monitor.operator !== undefined) event.operator = monitor.operator;
   if (rest.alertId !== undefined) event.alertId = rest.alertId;
   return event;
+}
+
+/**
+ * What a notification says of its monitor: one frozen object a monitor, which every notification of a flapping
+ * monitor over a month (hundreds of thousands in a backtest) shares, where each had one of its own.
+ */
+const notifiedMonitors = new WeakMap<RunnableMonitor, AlertEvent["monitor"]>();
+
+function notifiedMonitor(monitor: RunnableMonitor): AlertEvent["monitor"] {
+  let named = notifiedMonitors.get(monitor);
+  if (named === undefined) {
+    named = Object.freeze({
+      id: monitor.id,
+      name: monitor.name,
+      description: monitor.description,
+      type: monitor.type,
+    });
+    notifiedMonitors.set(monitor, named);
+  }
+  return named;
 }
 
 function historyEntry(ctx: RunContext, checkId: string, state: "open" | "closed"): HistoryEntry {

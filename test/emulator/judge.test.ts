@@ -122,6 +122,24 @@ describe("judging rules, with no server (docs/emulator.md, Monitors that run)", 
     ).toBe(true);
   });
 
+  it("a monitor's notifications share one frozen description of it", () => {
+    const m = monitor({ notifyEveryRun: true, description: "checkout errors" });
+    const first = judge(m, [{ ok: true, table: table([9]) }], readAlerts(undefined), T0 + MIN);
+    const second = judge(m, [{ ok: true, table: table([9]) }], first.alerts, T0 + 2 * MIN);
+    expect(first.events[0].monitor).toEqual({
+      id: "mon_1",
+      name: "m",
+      description: "checkout errors",
+      type: "Threshold",
+    });
+    expect(second.events[0].monitor).toBe(first.events[0].monitor);
+    expect(Object.isFrozen(first.events[0].monitor)).toBe(true);
+    // Another monitor (an edit is parsed anew) has its own.
+    const edited = monitor({ notifyEveryRun: true, name: "m2" });
+    const third = judge(edited, [{ ok: true, table: table([9]) }], readAlerts(undefined), T0 + MIN);
+    expect(third.events[0].monitor.name).toBe("m2");
+  });
+
   it("notifyEveryRun: each run in alert notifies, with no new transition (OA)", () => {
     const m = monitor({ notifyEveryRun: true });
     const first = judge(m, [{ ok: true, table: table([9]) }], readAlerts(undefined), T0 + MIN);
