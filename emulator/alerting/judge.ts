@@ -199,15 +199,18 @@ export function alertId(monitorId: string, key: string, runMs: number, n = 0): s
 
 /**
  * Judges one run of `monitor` at `runMs` from its queries' outcomes (in {@link runQueries}' order) and the alert
- * state before it. Pure: the same arguments give the same answer, and `prior` is left as it was.
+ * state before it. Pure: the same arguments give the same answer, and `prior` is left as it was, unless the caller
+ * hands it over (`handedOver`): a replay never reads a run's prior state again, and copying it for each of a
+ * month of runs cost more than judging some of them. A run that fails leaves even a handed-over state as it was.
  */
 export function judge(
   monitor: RunnableMonitor,
   outcomes: readonly QueryOutcome[],
   prior: MonitorAlerts,
   runMs: number,
+  handedOver = false,
 ): Judged {
-  const ctx = new RunContext(monitor, copyAlerts(prior), runMs);
+  const ctx = new RunContext(monitor, handedOver ? prior : copyAlerts(prior), runMs);
   const main = outcomes[0];
   if (main === undefined) return failed(prior, "the run's query gave no result");
   if (!main.ok) return failed(prior, main.error);

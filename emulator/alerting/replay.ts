@@ -4,7 +4,7 @@
  * makes the same runs one timer at a time; a backtest makes them here, over events fetched from the service or
  * over the service's own finer bins, and sends nothing.
  */
-import { readAlerts, type MonitorAlerts } from "./alert-state";
+import { copyAlerts, readAlerts, type MonitorAlerts } from "./alert-state";
 import {
   disabledAt,
   judge,
@@ -61,7 +61,8 @@ export async function replay(
   query: WindowQuery,
   options: { prior?: MonitorAlerts; onRun?: (run: ReplayedRun, done: number, total: number) => void } = {},
 ): Promise<{ runs: ReplayedRun[]; alerts: MonitorAlerts }> {
-  let alerts = options.prior ?? readAlerts(undefined);
+  // The caller's state is copied once; each run's is handed over to the next judgement (judge's `handedOver`).
+  let alerts = options.prior !== undefined ? copyAlerts(options.prior) : readAlerts(undefined);
   const times = runTimes(monitor, fromMs, toMs);
   // Sized once, cut to the runs made (a disabled one is skipped).
   const runs = new Array<ReplayedRun>(times.length);
@@ -82,7 +83,7 @@ export async function replay(
         break;
       }
     }
-    const j = judge(monitor, outcomes, alerts, runMs);
+    const j = judge(monitor, outcomes, alerts, runMs, true);
     alerts = j.alerts;
     const quiet =
       j.transitions.length === 0 &&

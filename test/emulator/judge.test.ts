@@ -122,6 +122,55 @@ describe("judging rules, with no server (docs/emulator.md, Monitors that run)", 
     ).toBe(true);
   });
 
+  it("a replay hands each run's state on without copying it, the same runs as judging each from a copy, and leaves the caller's state as it was", async () => {
+    const m = monitor({ notifyByGroup: true, triggerFromNRuns: 2, triggerAfterNPositiveResults: 1 });
+    const results = [
+      table([9, 1], ["a", "b"]),
+      table([1, 9], ["a", "b"]),
+      table([1], ["b"]),
+      table([1, 1], ["a", "b"]),
+      table([9], ["a"]),
+    ];
+    const prior = judge(m, [{ ok: true, table: table([9], ["c"]) }], readAlerts(undefined), T0).alerts;
+    const before = JSON.stringify(prior);
+    const replayed = await replay(
+      m,
+      T0,
+      T0 + results.length * MIN,
+      (w) => ({
+        ok: true,
+        table: results[Number((w.nowNs / 1_000_000n - BigInt(T0)) / BigInt(MIN)) - 1],
+      }),
+      { prior },
+    );
+    expect(JSON.stringify(prior)).toBe(before);
+    // Judged one by one, each from a copy of the state before (judge's default).
+    let alerts = prior;
+    const oneByOne = results.map((t, i) => {
+      const j = judge(m, [{ ok: true, table: t }], alerts, T0 + (i + 1) * MIN);
+      expect(j.alerts).not.toBe(alerts);
+      alerts = j.alerts;
+      return j.transitions.map((x) => `${x.action} ${x.key}`);
+    });
+    expect(replayed.runs.map((r) => r.judged.transitions.map((x) => `${x.action} ${x.key}`))).toEqual(
+      oneByOne,
+    );
+    expect(oneByOne.flat().length).toBeGreaterThan(3);
+    expect(replayed.alerts).toEqual(alerts);
+  });
+
+  it("a handed-over state is judged in place; a failed run leaves it as it was", () => {
+    const m = monitor();
+    const state = readAlerts(undefined);
+    const opened = judge(m, [{ ok: true, table: table([9]) }], state, T0 + MIN, true);
+    expect(opened.alerts).toBe(state);
+    expect(state.alerts["[]"].open).toBe(true);
+    const snapshot = JSON.stringify(state);
+    const failed = judge(m, [{ ok: false, error: "404: dataset" }], state, T0 + 2 * MIN, true);
+    expect(failed.alerts).toBe(state);
+    expect(JSON.stringify(state)).toBe(snapshot);
+  });
+
   it("a monitor's notifications share one frozen description of it", () => {
     const m = monitor({ notifyEveryRun: true, description: "checkout errors" });
     const first = judge(m, [{ ok: true, table: table([9]) }], readAlerts(undefined), T0 + MIN);
