@@ -1114,7 +1114,7 @@ function aggregationFeed(
   if (reads.length === 1 && x.kind === "table" && x.codes.length === 1 && cols?.addTabled !== undefined) {
     const [c] = x.codes;
     const out = x.out;
-    // The columns' own loop over the chunk: its arrays read where they are, with no call an event.
+    // Each kind of columns' own loop over the chunk, where its add1 has one receiver and is inlined.
     return (sel, ats, m) => cols.addTabled!(ats, sel, m, c, out);
   }
   if (reads.length === 1 && x.kind === "table" && x.codes.length === 1 && cols?.add1 !== undefined) {

@@ -140,17 +140,8 @@ class SumColumns implements GroupColumns {
     codes: Uint16Array,
     values: readonly unknown[],
   ) {
-    const { totals, state } = this;
-    for (let s = 0; s < count; s++) {
-      const group = groups[s];
-      const v = values[codes[rows[s]]];
-      if (typeof v === "number" && state[group] >= 0) {
-        if (v === v) {
-          totals[group] += v;
-          state[group] = 1;
-        }
-      } else if (!isNullish(v)) this.accumulator(group).add1(v);
-    }
+    // This class's own loop: its add1 call has one receiver's shape, so it is inlined.
+    for (let s = 0; s < count; s++) this.add1(groups[s], values[codes[rows[s]]]);
   }
   result(group: number): unknown[] {
     return [this.cell(group)];
@@ -208,18 +199,8 @@ class ExtremeColumns implements GroupColumns {
     codes: Uint16Array,
     values: readonly unknown[],
   ) {
-    const { best, state, sign } = this;
-    for (let s = 0; s < count; s++) {
-      const group = groups[s];
-      const v = values[codes[rows[s]]];
-      const was = state[group];
-      if (typeof v === "number" && was >= 0) {
-        // NaN is never kept, as the accumulator skips it.
-        if (v !== v) continue;
-        if (was === 0 || (sign > 0 ? v > best[group] : v < best[group])) best[group] = v;
-        state[group] = 1;
-      } else if (!isNullish(v)) this.accumulator(group).add1(v);
-    }
+    // This class's own loop: its add1 call has one receiver's shape, so it is inlined.
+    for (let s = 0; s < count; s++) this.add1(groups[s], values[codes[rows[s]]]);
   }
   result(group: number): unknown[] {
     return [this.cell(group)];
