@@ -3,4 +3,12 @@
  * files import them from beside themselves. The emulator reads times in the module's default, `lenient`,
  * profile, as the service reads what clients send.
  */
-export { formatNs, isoSeconds, nowNs, parseQueryTimeNs, parseRfc3339Ns, ZERO_TIME } from "../provider/time";
+export {
+  floorMs,
+  formatNs,
+  isoSeconds,
+  nowNs,
+  parseQueryTimeNs,
+  parseRfc3339Ns,
+  ZERO_TIME,
+} from "../provider/time";

@@ -40,6 +40,7 @@
 import { getHeapStatistics } from "node:v8";
 import type { Row } from "../apl/compile";
 import { rowsVersion, watchAppendsInOrder, type StoredEvent } from "../store/events";
+import { floorMs } from "../time";
 import type { QueryBudget } from "./budget";
 
 /** Distinct values a dictionary column holds at most: its codes are 16-bit, code 0 standing for "absent". */
@@ -185,38 +186,6 @@ export interface Columns {
   ms: Float64Array;
   timeShadowed: boolean;
   field(name: string): FieldColumn | undefined;
-}
-
-// A time's 64 bits, read as two 32-bit halves: storing a bigint in a BigInt64Array makes no bigint, where the
-// division of one makes two (a month of events built millions of them, and the collections they cost).
-const timeWord = new BigInt64Array(1);
-const timeHalves = new Int32Array(timeWord.buffer);
-// Which half is which follows the machine's byte order.
-const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
-const LOW = LITTLE_ENDIAN ? 0 : 1;
-const HIGH = 1 - LOW;
-/** 2^32 = 4294 × 10^6 + 967,296. */
-const MS_PER_HIGH = 4294;
-const REST_PER_HIGH = 967_296;
-
-/**
- * The time's milliseconds, floored, of one event: ns = high × 2^32 + low (low unsigned) is
- * high × 4294 × 10^6 + (high × 967,296 + low). The second part, `rest`, is an integer below 2^53 in size for every
- * time a bigint of 64 bits holds, so it is exact in a double, and so is its floored quotient by 10^6: that quotient
- * is below 2.1 × 10^9 in size, where doubles are 2^-22 apart, finer than the 10^-6 by which a quotient of an
- * integer by 10^6 can fall short of the next integer, so the division's rounding never crosses one. Times past 64
- * bits take the bigint division.
- */
-export function floorMs(ns: bigint): number {
-  if (ns < -0x8000000000000000n || ns > 0x7fffffffffffffffn) {
-    let q = ns / 1_000_000n;
-    if (q * 1_000_000n > ns) q -= 1n;
-    return Number(q);
-  }
-  timeWord[0] = ns;
-  const high = timeHalves[HIGH];
-  const rest = high * REST_PER_HIGH + (timeHalves[LOW] >>> 0);
-  return high * MS_PER_HIGH + Math.floor(rest / 1_000_000);
 }
 
 /** Fills `c` from events [c.built, to) of the time column. */

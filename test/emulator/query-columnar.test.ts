@@ -15,7 +15,6 @@ import {
   COLUMN_CACHE_BYTES,
   TIME_ON_APPEND_MIN_ROWS,
   columnCacheBytes,
-  floorMs,
   hasColumn,
   setColumnCacheLimit,
   setDictionaryLimit,
@@ -337,42 +336,6 @@ describe("the time kept as events arrive in time order", () => {
     expect(store.events("d")!.length).toBe(200_000);
     store.append("d", batch(10, 200_000), T0);
     expect(hasColumn(store.events("d")!, "")).toBe(false);
-  });
-
-  it("is each event's milliseconds floored, as the bigint division gives them, over every time of 64 bits and past", () => {
-    const exact = (ns: bigint): number => {
-      let q = ns / 1_000_000n;
-      if (q * 1_000_000n > ns) q -= 1n;
-      return Number(q);
-    };
-    const near = fc
-      .tuple(fc.bigInt({ min: -(2n ** 53n), max: 2n ** 53n }), fc.integer({ min: -3, max: 3 }))
-      .map(([ms, d]) => ms * 1_000_000n + BigInt(d));
-    fc.assert(
-      fc.property(
-        fc.oneof(
-          fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }),
-          near,
-          fc.bigInt({ min: -(2n ** 70n), max: 2n ** 70n }),
-        ),
-        (ns) => floorMs(ns) === exact(ns),
-      ),
-      { numRuns: 20_000 },
-    );
-    for (const ns of [
-      0n,
-      -1n,
-      1n,
-      999_999n,
-      1_000_000n,
-      -1_000_000n,
-      -1_000_001n,
-      2n ** 63n - 1n,
-      -(2n ** 63n),
-      2n ** 63n,
-    ]) {
-      expect(String(floorMs(ns))).toBe(String(exact(ns)));
-    }
   });
 });
 

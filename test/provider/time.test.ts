@@ -5,6 +5,7 @@ import { timeNs } from "../../provider/client/query";
 import { DateTimeSchema } from "../../provider/schemas";
 import {
   canonicalTime,
+  floorMs,
   formatNs,
   parseRfc3339Ns,
   ZERO_TIME,
@@ -184,5 +185,43 @@ describe("the schema's date-time", () => {
       }),
       { numRuns: 2_000 },
     );
+  });
+});
+
+describe("floorMs", () => {
+  it("is the bigint division's floor, over every time of 64 bits and past (the column cache floors each event's time with it)", () => {
+    const exact = (ns: bigint): number => {
+      let q = ns / 1_000_000n;
+      if (q * 1_000_000n > ns) q -= 1n;
+      return Number(q);
+    };
+    const near = fc
+      .tuple(fc.bigInt({ min: -(2n ** 53n), max: 2n ** 53n }), fc.integer({ min: -3, max: 3 }))
+      .map(([ms, d]) => ms * 1_000_000n + BigInt(d));
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }),
+          near,
+          fc.bigInt({ min: -(2n ** 70n), max: 2n ** 70n }),
+        ),
+        (ns) => floorMs(ns) === exact(ns),
+      ),
+      { numRuns: 20_000 },
+    );
+    for (const ns of [
+      0n,
+      -1n,
+      1n,
+      999_999n,
+      1_000_000n,
+      -1_000_000n,
+      -1_000_001n,
+      2n ** 63n - 1n,
+      -(2n ** 63n),
+      2n ** 63n,
+    ]) {
+      expect(String(floorMs(ns))).toBe(String(exact(ns)));
+    }
   });
 });
