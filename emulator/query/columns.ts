@@ -153,6 +153,14 @@ function sweep(): void {
   }
 }
 
+/** A new entry of the cache for `rows` at `version`, with no column yet. */
+function datasetColumns(rows: readonly StoredEvent[], version: number): DatasetColumns {
+  const d: DatasetColumns = { rows: new WeakRef(rows), version, columns: new Map() };
+  datasets.set(rows, d);
+  live.add(d);
+  return d;
+}
+
 /** Frees the least recently used columns not in `keep` until `bytes` more fit; false when they cannot. */
 function makeRoom(bytes: number, keep: ReadonlySet<ColumnState>): boolean {
   while (cachedBytes + bytes > cacheLimit) {
@@ -371,11 +379,7 @@ function timeOnAppend(rows: readonly StoredEvent[], from: number): void {
   const c = d?.columns.get(TIME);
   const built = c?.built ?? 0;
   if (from - built > TIME_ON_APPEND_BACKLOG) return;
-  if (d === undefined) {
-    d = { rows: new WeakRef(rows), version, columns: new Map() };
-    datasets.set(rows, d);
-    live.add(d);
-  }
+  d ??= datasetColumns(rows, version);
   let next = c;
   if (c?.ms === undefined || c.ms.length < n) {
     // Room for half as many again: appends of a few thousand rows each copy the column a few dozen times in all,
@@ -383,9 +387,7 @@ function timeOnAppend(rows: readonly StoredEvent[], from: number): void {
     const capacity = Math.max(n, Math.ceil(1.5 * (c?.ms?.length ?? 0)), 2 * TIME_ON_APPEND_MIN_ROWS);
     const bytes = 8 * capacity;
     if (!makeRoom(bytes - (c?.bytes ?? 0), new Set(c === undefined ? [] : [c]))) return;
-    const ms = new Float64Array(capacity);
-    if (c?.ms !== undefined) ms.set(c.ms.subarray(0, built));
-    next = { built, bytes, lastUsed: c?.lastUsed ?? tick, ms, timeShadowed: c?.timeShadowed ?? false };
+    next = { ...grown(c, true, capacity), bytes, lastUsed: c?.lastUsed ?? tick };
     cachedBytes += bytes - (c?.bytes ?? 0);
     d.columns.set(TIME, next);
   }
@@ -408,12 +410,7 @@ export async function columnsFor(
   const version = rowsVersion(rows);
   if (version === undefined) return undefined;
   sweep();
-  let d = datasets.get(rows);
-  if (d === undefined) {
-    d = { rows: new WeakRef(rows), version, columns: new Map() };
-    datasets.set(rows, d);
-    live.add(d);
-  }
+  const d = datasets.get(rows) ?? datasetColumns(rows, version);
   const n = rows.length;
   const now = ++tick;
   const ready = new Map<string, ColumnState>();
