@@ -101,8 +101,13 @@ export function columnValues(rows: Row[], name: string): unknown[] {
 
 /** A column of the result's rows, as {@link columnValues} reads it, taken from its table when it has one. */
 export function resultColumn(res: ExecResult, name: string): readonly unknown[] {
+  return tableColumn(res, name) ?? columnValues(res.rows, name);
+}
+
+/** The result's table's column `name`, when it has a table ({@link ExecResult.table}). */
+function tableColumn(res: ExecResult, name: string): readonly unknown[] | undefined {
   const at = res.table?.names.indexOf(name) ?? -1;
-  return at >= 0 ? res.table!.values[at] : columnValues(res.rows, name);
+  return at >= 0 ? res.table!.values[at] : undefined;
 }
 
 /** The type a column of these values is given (see {@link fieldTypes}). */
@@ -185,8 +190,7 @@ export function tabularBody(
   const columns: unknown[][] = [];
   const aggs = new Map(res.summary?.aggs.map((a) => [a.name, a]));
   for (const name of names) {
-    const at = res.table?.names.indexOf(name) ?? -1;
-    const cells = at >= 0 ? res.table!.values[at] : undefined;
+    const cells = tableColumn(res, name);
     const { type, values } =
       cells === undefined ? outputColumn(res.rows, name) : outputValues(cells.length, (i) => cells[i]);
     const agg = aggs.get(name);
