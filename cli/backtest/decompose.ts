@@ -432,19 +432,17 @@ export class Rebuilder {
     // judge's group is found by the key itself, and only a new key's text is made.
     const lone = groupColumns.length === 1 && this.d.by[byAt(groupColumns[0])].binNs === undefined;
     const loneAt = lone ? byAt(groupColumns[0]) : -1;
-    const byText1 = new Map<string, number>();
+    const byLoneText = new Map<string, number>();
     for (const g of this.groups) {
       if (groupColumns.length === 0 && judgeGroups.length > 0) {
         g.judgeGroup = 0;
         continue;
       }
       const text = lone ? g.plain[loneAt] : undefined;
-      if (typeof text === "string") {
-        const known = byText1.get(text);
-        if (known !== undefined) {
-          g.judgeGroup = known;
-          continue;
-        }
+      const byItsText = typeof text === "string" ? byLoneText.get(text) : undefined;
+      if (byItsText !== undefined) {
+        g.judgeGroup = byItsText;
+        continue;
       }
       const raw = groupColumns.map((name) => this.outKey(g, byAt(name)));
       const groupValues = raw.map(groupValueText);
@@ -452,22 +450,20 @@ export class Rebuilder {
       const known = byText.get(key);
       // readResult keeps the values of the first row of a text: which one that is depends on the run.
       if (known !== undefined && known.raw !== JSON.stringify(raw)) return undefined;
-      if (known !== undefined) {
-        g.judgeGroup = known.group;
-        if (typeof text === "string") byText1.set(text, known.group);
-        continue;
+      if (known !== undefined) g.judgeGroup = known.group;
+      else {
+        g.judgeGroup = judgeGroups.length;
+        byText.set(key, { group: g.judgeGroup, raw: JSON.stringify(raw) });
+        judgeGroups.push(
+          Object.freeze({
+            key,
+            groupKeys: groupColumns,
+            groupValues,
+            group: Object.freeze(Object.fromEntries(groupColumns.map((name, j) => [name, raw[j]]))),
+          }),
+        );
       }
-      g.judgeGroup = judgeGroups.length;
-      byText.set(key, { group: g.judgeGroup, raw: JSON.stringify(raw) });
-      if (typeof text === "string") byText1.set(text, g.judgeGroup);
-      judgeGroups.push(
-        Object.freeze({
-          key,
-          groupKeys: groupColumns,
-          groupValues,
-          group: Object.freeze(Object.fromEntries(groupColumns.map((name, j) => [name, raw[j]]))),
-        }),
-      );
+      if (typeof text === "string") byLoneText.set(text, g.judgeGroup);
     }
     return {
       columnName,
