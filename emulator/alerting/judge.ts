@@ -55,8 +55,11 @@ export const WHOLE_KEY = "[]";
 const NO_GROUP: Record<string, unknown> = Object.freeze({});
 /** The group names and values of the whole result, judged as one: one frozen list for every run. */
 const NO_NAMES = Object.freeze([]) as unknown as string[];
-/** The transitions, notifications and history of a run that has none (most runs): one frozen list for all. */
-const NONE = Object.freeze([]) as unknown as never[];
+/**
+ * The transitions, notifications and history of a run that has none (most runs): one frozen list for all, which a
+ * replay keeps with each such run too (a reader that added to it would change every run holding it).
+ */
+export const NONE = Object.freeze([]) as unknown as never[];
 
 const MINUTE_MS = 60_000;
 const DAY_MS = 86_400_000;

@@ -8,6 +8,7 @@ import { copyAlerts, readAlerts, type MonitorAlerts } from "./alert-state";
 import {
   disabledAt,
   judge,
+  NONE,
   runQueries,
   runTimes,
   type Judged,
@@ -25,9 +26,6 @@ export interface ReplayedRun {
   judged: Omit<Judged, "alerts">;
 }
 
-/** Frozen: a reader that added to a shared list would change every run holding it. */
-const NOTHING = Object.freeze([]) as unknown as never[];
-
 /**
  * What a quiet run judged (no transition, notification, history, failure or suppressed match), shared by every
  * quiet run of the same state and the same shared values list: most runs of a month are quiet and repeat a value
@@ -41,9 +39,31 @@ function quietJudged(state: ReplayedRun["judged"]["state"], values: RunValue[]):
   if (byState === undefined) quietRuns.set(values, (byState = new Map()));
   let judged = byState.get(state);
   if (judged === undefined) {
-    judged = Object.freeze({ state, values, transitions: NOTHING, events: NOTHING, history: NOTHING });
+    judged = Object.freeze({ state, values, transitions: NONE, events: NONE, history: NONE });
     byState.set(state, judged);
   }
+  return judged;
+}
+
+/** What a run keeps of its judgement: a quiet run's shared record, else its own, its empty lists shared. */
+function recordOf(j: Judged): ReplayedRun["judged"] {
+  const quiet =
+    j.transitions.length === 0 &&
+    j.events.length === 0 &&
+    j.history.length === 0 &&
+    j.suppressed === undefined &&
+    j.error === undefined &&
+    Object.isFrozen(j.values);
+  if (quiet) return quietJudged(j.state, j.values);
+  const judged: ReplayedRun["judged"] = {
+    state: j.state,
+    values: j.values,
+    transitions: j.transitions.length === 0 ? NONE : j.transitions,
+    events: j.events.length === 0 ? NONE : j.events,
+    history: j.history.length === 0 ? NONE : j.history,
+  };
+  if (j.suppressed !== undefined) judged.suppressed = j.suppressed;
+  if (j.error !== undefined) judged.error = j.error;
   return judged;
 }
 
@@ -85,30 +105,7 @@ export async function replay(
     }
     const j = judge(monitor, outcomes, alerts, runMs, true);
     alerts = j.alerts;
-    const quiet =
-      j.transitions.length === 0 &&
-      j.events.length === 0 &&
-      j.history.length === 0 &&
-      j.suppressed === undefined &&
-      j.error === undefined &&
-      Object.isFrozen(j.values);
-    if (quiet) {
-      const run = { runMs, judged: quietJudged(j.state, j.values) };
-      runs[made++] = run;
-      options.onRun?.(run, i + 1, times.length);
-      continue;
-    }
-    // Most runs change nothing: their empty lists are one shared list, not a month of them.
-    const judged: ReplayedRun["judged"] = {
-      state: j.state,
-      values: j.values,
-      transitions: j.transitions.length === 0 ? NOTHING : j.transitions,
-      events: j.events.length === 0 ? NOTHING : j.events,
-      history: j.history.length === 0 ? NOTHING : j.history,
-    };
-    if (j.suppressed !== undefined) judged.suppressed = j.suppressed;
-    if (j.error !== undefined) judged.error = j.error;
-    const run = { runMs, judged };
+    const run = { runMs, judged: recordOf(j) };
     runs[made++] = run;
     options.onRun?.(run, i + 1, times.length);
   }
