@@ -538,8 +538,8 @@ function judgeGroups(
  * Run values that a month of runs shares: a run's values are kept with it (a report draws them), and most runs
  * repeat a value their group had before (counts, maxima). Only a group object that is itself shared and frozen
  * (the whole result's, a backtest's rebuilt groups) keys them; each group keeps at most
- * {@link SHARED_VALUES_PER_GROUP} values, the first ones seen. The lists and values are frozen, as every run
- * holding them shares them.
+ * {@link SHARED_VALUES_PER_GROUP} values, the first ones seen, and a later value is its run's own. The shared lists
+ * and values are frozen, as every run holding them shares them.
  */
 const sharedValues = new WeakMap<object, Map<number | null, readonly RunValue[]>>();
 const SHARED_VALUES_PER_GROUP = 1024;
@@ -551,8 +551,11 @@ function valueList(group: Record<string, unknown>, value: number | null): readon
   if (byValue === undefined) sharedValues.set(group, (byValue = new Map()));
   let list = byValue.get(value);
   if (list === undefined) {
+    // Past the group's first values, a new one is its run's own, as a group made per run has: frozen, it would
+    // pass for a shared list and be keyed as one (a replay's quiet records) for no run to share.
+    if (byValue.size >= SHARED_VALUES_PER_GROUP) return [{ group, value }];
     list = Object.freeze([Object.freeze({ group, value })]);
-    if (byValue.size < SHARED_VALUES_PER_GROUP) byValue.set(value, list);
+    byValue.set(value, list);
   }
   return list;
 }

@@ -16,33 +16,30 @@ import {
   type QueryWindow,
 } from "./judge";
 import type { RunnableMonitor } from "./monitor";
-import type { RunValue } from "./types";
+import type { MonitorRunState, RunValue } from "./types";
 
 /** One run made by {@link replay}. */
 export interface ReplayedRun {
   runMs: number;
-  /** What the judge decided, without the alert state it left (the next run's input, not kept: a month of runs
-   * would otherwise hold a month of states). */
-  judged: Omit<Judged, "alerts">;
+  /** What the judge decided, without the alert state it left (the next run's input) or its history entries (the
+   * emulator's store keeps those, and a replay stores nothing): a month of runs would otherwise hold a month of
+   * each. */
+  judged: Omit<Judged, "alerts" | "history">;
 }
 
 /**
- * What a quiet run judged (no transition, notification, history, failure or suppressed match), shared by every
- * quiet run of the same state and the same shared values list: most runs of a month are quiet and repeat a value
- * their group had, and each kept its own record of it. Only a frozen values list (judge.ts `valueList`) keys them,
- * and they are frozen too.
+ * What a quiet run judged (no transition, notification, failure or suppressed match), shared by every quiet run of
+ * the same state and the same shared values list: most runs of a month are quiet and repeat a value their group
+ * had, and each kept its own record of it. Only a frozen values list (judge.ts `valueList`, a list that runs share)
+ * keys them, and they are frozen too. By state in a plain object: a quiet run is "ok" or "open", and a Map for each
+ * of a month of lists cost more than the records it saved.
  */
-const quietRuns = new WeakMap<readonly RunValue[], Map<string, ReplayedRun["judged"]>>();
+const quietRuns = new WeakMap<readonly RunValue[], Partial<Record<MonitorRunState, ReplayedRun["judged"]>>>();
 
-function quietJudged(state: ReplayedRun["judged"]["state"], values: RunValue[]): ReplayedRun["judged"] {
+function quietJudged(state: MonitorRunState, values: RunValue[]): ReplayedRun["judged"] {
   let byState = quietRuns.get(values);
-  if (byState === undefined) quietRuns.set(values, (byState = new Map()));
-  let judged = byState.get(state);
-  if (judged === undefined) {
-    judged = Object.freeze({ state, values, transitions: NONE, events: NONE, history: NONE });
-    byState.set(state, judged);
-  }
-  return judged;
+  if (byState === undefined) quietRuns.set(values, (byState = {}));
+  return (byState[state] ??= Object.freeze({ state, values, transitions: NONE, events: NONE }));
 }
 
 /** What a run keeps of its judgement: a quiet run's shared record, else its own, its empty lists shared. */
@@ -50,7 +47,6 @@ function recordOf(j: Judged): ReplayedRun["judged"] {
   const quiet =
     j.transitions.length === 0 &&
     j.events.length === 0 &&
-    j.history.length === 0 &&
     j.suppressed === undefined &&
     j.error === undefined &&
     Object.isFrozen(j.values);
@@ -60,7 +56,6 @@ function recordOf(j: Judged): ReplayedRun["judged"] {
     values: j.values,
     transitions: j.transitions.length === 0 ? NONE : j.transitions,
     events: j.events.length === 0 ? NONE : j.events,
-    history: j.history.length === 0 ? NONE : j.history,
   };
   if (j.suppressed !== undefined) judged.suppressed = j.suppressed;
   if (j.error !== undefined) judged.error = j.error;

@@ -261,6 +261,41 @@ describe("judging rules, with no server (docs/emulator.md, Monitors that run)", 
     expect(Object.isFrozen(runs[0].judged)).toBe(true);
     expect(runs[2].judged).not.toBe(runs[3].judged);
     expect(runs[3].judged.transitions[0]).toMatchObject({ action: "close", value: 3 });
+    // The emulator's store keeps history entries; a replay stores nothing, so its runs keep none.
+    expect(runs.some((r) => "history" in r.judged)).toBe(false);
+  });
+
+  it("a quiet run with its alert still open shares a record too, apart from the quiet runs with none open", async () => {
+    const m = monitor();
+    const values = [9, 9, 3, 9, 9];
+    const { runs } = await replay(m, T0, T0 + values.length * MIN, (w) => {
+      const i = Number((w.nowNs / 1_000_000n - BigInt(T0)) / BigInt(MIN)) - 1;
+      return { ok: true, table: table([values[i]]) };
+    });
+    expect(runs.map((r) => [r.judged.state, r.judged.transitions.length])).toEqual([
+      ["open", 1],
+      ["open", 0],
+      ["closed", 1],
+      ["open", 1],
+      ["open", 0],
+    ]);
+    expect(runs[4].judged).toBe(runs[1].judged);
+    expect(Object.isFrozen(runs[1].judged)).toBe(true);
+  });
+
+  it("a shared group's values past the first it keeps are each run's own: unfrozen, and a replay keeps no shared record of them", async () => {
+    const m = monitor({ threshold: 1e12 });
+    // Distinct values no other row uses: whatever the whole result's shared values held before, the last of these
+    // come after it holds its most (1,024).
+    const values = Array.from({ length: 1100 }, (_, i) => 7_000_000 + i);
+    const { runs } = await replay(m, T0, T0 + values.length * MIN, (w) => {
+      const i = Number((w.nowNs / 1_000_000n - BigInt(T0)) / BigInt(MIN)) - 1;
+      return { ok: true, table: table([values[i]]) };
+    });
+    expect(runs.map((r) => r.judged.values[0].value)).toEqual(values);
+    const last = runs.slice(-50);
+    expect(last.every((r) => !Object.isFrozen(r.judged.values) && !Object.isFrozen(r.judged))).toBe(true);
+    expect(new Set(last.map((r) => r.judged)).size).toBe(last.length);
   });
 
   it("the window is [run − secondDelay − range, run − secondDelay); an anomaly monitor's baselines follow it day by day", () => {
