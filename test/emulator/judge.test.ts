@@ -44,6 +44,13 @@ function table(values: number[], hosts?: string[], matched = values.length): Jud
   };
 }
 
+/** Replays `m` over one ungrouped value a run, one run a minute from T0. */
+const replayValues = (m: RunnableMonitor, values: number[]) =>
+  replay(m, T0, T0 + values.length * MIN, (w) => {
+    const i = Number((w.nowNs / 1_000_000n - BigInt(T0)) / BigInt(MIN)) - 1;
+    return { ok: true, table: table([values[i]]) };
+  });
+
 /** Judges a sequence of results, one run a minute from T0, and answers each run's transitions in short. */
 function judgeAll(m: RunnableMonitor, tables: JudgeTable[]): string[][] {
   let alerts = readAlerts(undefined);
@@ -245,10 +252,7 @@ describe("judging rules, with no server (docs/emulator.md, Monitors that run)", 
   it("a replay's quiet runs of one state and value share one frozen record; a run that says something has its own", async () => {
     const m = monitor();
     const values = [3, 3, 9, 3, 3];
-    const { runs } = await replay(m, T0, T0 + values.length * MIN, (w) => {
-      const i = Number((w.nowNs / 1_000_000n - BigInt(T0)) / BigInt(MIN)) - 1;
-      return { ok: true, table: table([values[i]]) };
-    });
+    const { runs } = await replayValues(m, values);
     expect(runs.map((r) => [r.judged.state, r.judged.values[0].value, r.judged.transitions.length])).toEqual([
       ["ok", 3, 0],
       ["ok", 3, 0],
@@ -268,10 +272,7 @@ describe("judging rules, with no server (docs/emulator.md, Monitors that run)", 
   it("a quiet run with its alert still open shares a record too, apart from the quiet runs with none open", async () => {
     const m = monitor();
     const values = [9, 9, 3, 9, 9];
-    const { runs } = await replay(m, T0, T0 + values.length * MIN, (w) => {
-      const i = Number((w.nowNs / 1_000_000n - BigInt(T0)) / BigInt(MIN)) - 1;
-      return { ok: true, table: table([values[i]]) };
-    });
+    const { runs } = await replayValues(m, values);
     expect(runs.map((r) => [r.judged.state, r.judged.transitions.length])).toEqual([
       ["open", 1],
       ["open", 0],
@@ -288,10 +289,7 @@ describe("judging rules, with no server (docs/emulator.md, Monitors that run)", 
     // Distinct values no other row uses: whatever the whole result's shared values held before, the last of these
     // come after it holds its most (1,024).
     const values = Array.from({ length: 1100 }, (_, i) => 7_000_000 + i);
-    const { runs } = await replay(m, T0, T0 + values.length * MIN, (w) => {
-      const i = Number((w.nowNs / 1_000_000n - BigInt(T0)) / BigInt(MIN)) - 1;
-      return { ok: true, table: table([values[i]]) };
-    });
+    const { runs } = await replayValues(m, values);
     expect(runs.map((r) => r.judged.values[0].value)).toEqual(values);
     const last = runs.slice(-50);
     expect(last.every((r) => !Object.isFrozen(r.judged.values) && !Object.isFrozen(r.judged))).toBe(true);
