@@ -42,6 +42,16 @@ export function periodsOf(b: MonitorBacktest, endMs: number): AlertPeriod[] {
   return periods.sort((a, b) => a.fromMs - b.fromMs);
 }
 
+/** How many of a backtest's runs failed. */
+const failedRunsOf = (b: MonitorBacktest) =>
+  b.runs.reduce((n, r) => n + (r.judged.error !== undefined ? 1 : 0), 0);
+
+/** The first failed run of a backtest, when and why. */
+function firstFailureOf(b: MonitorBacktest): string | undefined {
+  const run = b.runs.find((r) => r.judged.error !== undefined);
+  return run && `the first at ${iso(run.runMs)}: ${run.judged.error}`;
+}
+
 /** The notifications of a backtest as chart marks. */
 function marksOf(b: MonitorBacktest): ChartMark[] {
   return b.runs.flatMap((run) =>
@@ -153,8 +163,9 @@ export function renderBacktestReport(
               : "";
       body.push(
         `<p class="meta">${which}${m.path} path, ` +
-          `${m.reused === undefined ? `${m.requests} requests` : `the answer of ${escapeHtml(m.reused)}'s equal query`}, ` +
-          `${m.runs.length} runs, ` +
+          `${m.reused === undefined ? `${m.requests} ${m.requests === 1 ? "request" : "requests"}` : `the answer of ${escapeHtml(m.reused)}'s equal query`}, ` +
+          `${m.runs.length} ${m.runs.length === 1 ? "run" : "runs"}` +
+          `${failedRunsOf(m) > 0 ? ` (${failedRunsOf(m)} failed: ${escapeHtml(firstFailureOf(m)!)})` : ""}, ` +
           `${periods.length} alert ${periods.length === 1 ? "period" : "periods"}` +
           `${m.error ? `; could not be backtested: ${escapeHtml(m.error)}` : ""}.</p>`,
       );

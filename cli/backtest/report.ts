@@ -174,34 +174,68 @@ export function diffReport(
     const change = !b ? "added" : !h ? "removed" : inputs!.length > 0 ? "changed" : "unchanged";
     return { ...(hs ?? bs!), change, ...(inputs && inputs.length > 0 ? { inputs } : {}), base: bs, head: hs };
   });
-  // The monitors whose paging changed lead.
-  monitors.sort((x, y) => Number(pagingChanged(y)) - Number(pagingChanged(x)));
+  // The monitors whose head fails where its base did not lead, then those whose paging changed.
+  const rank = (d: MonitorDiff) => (failsMore(d) ? 2 : pagingChanged(d) ? 1 : 0);
+  monitors.sort((x, y) => rank(y) - rank(x));
   return { from: iso(period.fromMs), to: iso(period.toMs), monitors };
 }
 
-/** Notifications per notifier. */
+/** Notifications per notifier, the notifiers in name order (the order a monitor lists them in pages no one). */
 export function perNotifier(s: MonitorSummary | null): Map<string, number> {
   const out = new Map<string, number>();
   for (const n of s?.notifications ?? []) out.set(n.notifier, (out.get(n.notifier) ?? 0) + 1);
-  return out;
+  return new Map([...out].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
+
+/** A monitor's notifications as a sorted list of texts: one run's notifications to two notifiers come in the
+ * order the monitor lists its notifiers, which a reordering changes and no notifier sees. */
+const notificationSet = (s: MonitorSummary | null): string[] =>
+  (s?.notifications ?? []).map((n) => JSON.stringify([n.time, n.action, n.group, n.notifier])).sort();
 
 /** Whether a diffed monitor's notifications differ between base and head (per notifier, or in time). */
 export function pagingChanged(d: MonitorDiff): boolean {
-  return !isDeepStrictEqual(d.base?.notifications ?? [], d.head?.notifications ?? []);
+  return !isDeepStrictEqual(notificationSet(d.base), notificationSet(d.head));
+}
+
+/**
+ * Whether the head's side of a diffed monitor fails where the base's did not: it could not be backtested, or more of
+ * its runs fail. A monitor whose runs fail sends nothing, so its paging "drops": the report says why, and the
+ * `more-pages` gate counts it, as a change that breaks a monitor is worse than one that pages more.
+ */
+export function failsMore(d: MonitorDiff): boolean {
+  const h = d.head;
+  if (h === null) return false;
+  const b = d.base;
+  if (h.error !== undefined) return b?.error === undefined;
+  return h.failedRuns > (b === null || b.error !== undefined ? 0 : b.failedRuns);
+}
+
+/** The monitors of a report that could not be backtested, on either side of a diff. */
+export function unanswered(r: BacktestReport): { name: string; side?: "base" | "head"; error: string }[] {
+  return r.monitors.flatMap((m) => {
+    if (!("change" in m)) return m.error !== undefined ? [{ name: m.name, error: m.error }] : [];
+    return (["base", "head"] as const).flatMap((side) => {
+      const error = m[side]?.error;
+      return error !== undefined ? [{ name: m.name, side, error }] : [];
+    });
+  });
 }
 
 /** Whether `--fail-on` fails this report: `more-pages` when a notifier gets more from some head monitor than
- * from its base, `any-change` when any monitor's alerts or notifications differ, or it was added or removed. */
+ * from its base, or a head monitor fails where its base did not ({@link failsMore}); `any-change` when any
+ * monitor's alerts, notifications or failed runs differ, or it was added or removed. */
 export function failsOn(r: BacktestReport, rule: "more-pages" | "any-change"): boolean {
   return r.monitors.some((m) => {
     if (!("change" in m)) return false;
+    if (failsMore(m)) return true;
     if (rule === "any-change")
       return (
         m.change === "added" ||
         m.change === "removed" ||
         pagingChanged(m) ||
-        !isDeepStrictEqual(m.base?.alerts, m.head?.alerts)
+        !isDeepStrictEqual(m.base?.alerts, m.head?.alerts) ||
+        m.base?.failedRuns !== m.head?.failedRuns ||
+        m.base?.error !== m.head?.error
       );
     const before = perNotifier(m.base);
     for (const [notifier, n] of perNotifier(m.head)) if (n > (before.get(notifier) ?? 0)) return true;
@@ -259,6 +293,7 @@ export function formatText(r: BacktestReport): string[] {
       );
       const moved = firstMoved(b, h);
       if (moved) lines.push(`  first alert that moved: ${moved}`);
+      lines.push(...failureLines(m));
       continue;
     }
     lines.push("", `${m.name} (${pathText(m)})`);
@@ -276,6 +311,31 @@ export function formatText(r: BacktestReport): string[] {
   }
   return lines;
 }
+
+/** A diffed monitor's failures, when either side has any: each side could not be backtested, or its failed runs
+ * and the head's first. */
+function failureLines(m: MonitorDiff): string[] {
+  const b = m.base;
+  const h = m.head;
+  if (!b?.error && !h?.error && !b?.failedRuns && !h?.failedRuns) return [];
+  const lines: string[] = [];
+  for (const [side, s] of [
+    ["base", b],
+    ["head", h],
+  ] as const)
+    if (s?.error) lines.push(`  ${side} could not be backtested: ${s.error}`);
+  if (!b?.error && !h?.error) lines.push(`  failed runs: ${b?.failedRuns ?? 0} -> ${h?.failedRuns ?? 0}`);
+  const first = h?.failures[0];
+  if (first) lines.push(`    head failed at ${first.time}: ${first.error}`);
+  return lines;
+}
+
+/** A diffed monitor's failed runs as a markdown cell: a side that could not be backtested says so. */
+const failedCell = (m: MonitorDiff) => {
+  const side = (s: MonitorSummary | null) =>
+    s === null ? "–" : s.error !== undefined ? "not run" : `${s.failedRuns}`;
+  return `${side(m.base)} → ${side(m.head)}`;
+};
 
 /** The first alert of base that head does not have, or of head that base does not (in time order). */
 function firstMoved(b: MonitorSummary | null, h: MonitorSummary | null): string | undefined {
@@ -298,14 +358,23 @@ export function formatMarkdown(r: BacktestReport): string[] {
   const lines = [`### Backtest, ${r.from} to ${r.to}`, ""];
   const diffs = r.monitors.filter((m): m is MonitorDiff => "change" in m);
   if (diffs.length > 0) {
+    const failing = diffs.filter(failsMore);
     const paging = diffs.filter(pagingChanged);
+    const monitors = (n: number) => `${n} monitor${n === 1 ? "" : "s"}`;
+    if (failing.length > 0)
+      lines.push(
+        `**${monitors(failing.length)} fail${failing.length === 1 ? "s" : ""} in the head where the base did not: ${failing
+          .map((m) => cell(m.name))
+          .join(", ")}.** A monitor whose runs fail sends nothing.`,
+        "",
+      );
     lines.push(
       paging.length === 0
         ? "No monitor's notifications change."
-        : `**${paging.length} monitor${paging.length === 1 ? "" : "s"} page differently.**`,
+        : `**${monitors(paging.length)} page${paging.length === 1 ? "s" : ""} differently.**`,
       "",
-      "| Monitor | Change | Notifications (base → head) | Alerts | Time in alert | First alert that moved |",
-      "| --- | --- | --- | --- | --- | --- |",
+      "| Monitor | Change | Notifications (base → head) | Alerts | Time in alert | Failed runs | First alert that moved |",
+      "| --- | --- | --- | --- | --- | --- | --- |",
     );
     for (const m of diffs) {
       lines.push(
@@ -313,9 +382,10 @@ export function formatMarkdown(r: BacktestReport): string[] {
           `${notifierText(perNotifier(m.base))} → ${notifierText(perNotifier(m.head))}`,
         )} | ${m.base?.alerts.length ?? 0} → ${m.head?.alerts.length ?? 0} | ${duration(
           m.base?.timeInAlertSeconds ?? 0,
-        )} → ${duration(m.head?.timeInAlertSeconds ?? 0)} | ${cell(firstMoved(m.base, m.head) ?? "")} |`,
+        )} → ${duration(m.head?.timeInAlertSeconds ?? 0)} | ${failedCell(m)} | ${cell(firstMoved(m.base, m.head) ?? "")} |`,
       );
     }
+    lines.push(...unansweredLines(r));
     return lines;
   }
   lines.push(
@@ -331,5 +401,18 @@ export function formatMarkdown(r: BacktestReport): string[] {
       )} | ${m.flaps} |`,
     );
   }
+  lines.push(...unansweredLines(r));
   return lines;
+}
+
+/** Markdown's note of the monitors that could not be backtested, each with why. */
+function unansweredLines(r: BacktestReport): string[] {
+  const list = unanswered(r);
+  if (list.length === 0) return [];
+  return [
+    "",
+    `**${list.length} could not be backtested:**`,
+    "",
+    ...list.map((u) => `- ${cell(u.name)}${u.side ? ` (${u.side})` : ""}: ${cell(u.error)}`),
+  ];
 }

@@ -19,7 +19,7 @@ import {
   type Period,
 } from "../backtest/run";
 import { renderBacktestReport } from "../backtest/html";
-import { diffReport, failsOn, formatMarkdown, formatText, report } from "../backtest/report";
+import { diffReport, failsOn, formatMarkdown, formatText, report, unanswered } from "../backtest/report";
 import { loadMonitors, type MonitorSource } from "../backtest/sources";
 import { addConnectionOptions, connect, TOKEN_HELP, type ConnectionFlags } from "../connection";
 import { action, CommandError, EXIT, UsageError, type ExitCode } from "../exit";
@@ -141,6 +141,9 @@ export async function runBacktest(
       );
     }
   }
+  // A monitor the service did not answer for (unreachable, a refused token, a query it rejects) is a backtest
+  // that did not happen: the report says which and why, and a pipeline must not read it as "nothing changed".
+  if (unanswered(r).length > 0) return EXIT.failed;
   if (flags.failOn !== undefined && failsOn(r, flags.failOn)) return EXIT.failed;
   return EXIT.ok;
 }

@@ -256,7 +256,7 @@ describe("the diff against a base (--base, --fail-on)", () => {
     // team gets more pages from the head than from the base.
     expect(code).toBe(1);
     const md = (await run(head, { base, format: "markdown" })).text;
-    expect(md).toContain("**1 monitor page differently.**");
+    expect(md).toContain("**1 monitor pages differently.**");
     expect(md.indexOf("Server errors")).toBeLessThan(md.indexOf("Slow responses"));
     expect(md).toContain("oncall 2 → team 2");
   });
@@ -298,6 +298,53 @@ expect: []
       ["stale", "removed", false, true],
     ]);
     expect(code).toBe(1);
+  });
+
+  it("a head monitor whose every run fails leads the diff with its failed runs, and fails more-pages", async () => {
+    const base = testFile("fb.test.yaml");
+    // The head compares a column its query does not make: every run fails, and sends nothing.
+    const head = join(dir, "fh.test.yaml");
+    writeFileSync(
+      head,
+      readFileSync(testFile("fh0.test.yaml"), "utf8").replace(
+        "    threshold: 500\n",
+        "    threshold: 500\n    columnName: nope\n",
+      ),
+    );
+    const { json, code } = await run(head, { base, failOn: "more-pages" });
+    const slow = (json!.monitors as MonitorDiff[])[0];
+    expect(slow).toMatchObject({ name: "Slow responses", change: "changed", inputs: ["columnName"] });
+    expect([slow.base!.failedRuns, slow.head!.failedRuns]).toEqual([0, 30]);
+    expect(slow.head!.notifications).toEqual([]);
+    // Fewer pages, but only because it no longer runs: the gate fails.
+    expect(code).toBe(1);
+    const md = (await run(head, { base, format: "markdown" })).text.split("\n");
+    expect(md[2]).toBe(
+      "**1 monitor fails in the head where the base did not: Slow responses.** A monitor whose runs fail sends nothing.",
+    );
+    expect(md.find((l) => l.startsWith("| Slow responses"))).toContain("| 0 → 30 |");
+    const text = (await run(head, { base, format: "text" })).text;
+    expect(text).toContain("  failed runs: 0 -> 30\n    head failed at 2026-01-10T12:01:00Z: ");
+    // Without a gate it is a report, not a failure: every monitor was backtested.
+    expect((await run(head, { base })).code).toBe(0);
+  });
+
+  it("the same notifiers listed in another order page no one differently", async () => {
+    const base = testFile("ob.test.yaml");
+    const head = join(dir, "oh.test.yaml");
+    writeFileSync(
+      head,
+      readFileSync(base, "utf8").replace("notifierIds: [oncall, team]", "notifierIds: [team, oncall]"),
+    );
+    const { json, code } = await run(head, { base, failOn: "any-change" });
+    expect((json!.monitors as MonitorDiff[]).map((m) => [m.name, m.change])).toEqual([
+      ["Server errors", "unchanged"],
+      ["Slow responses", "changed"],
+    ]);
+    expect(code).toBe(0);
+    const md = (await run(head, { base, format: "markdown" })).text;
+    expect(md).toContain("No monitor's notifications change.");
+    expect(md).toContain("| oncall 2, team 2 → oncall 2, team 2 |");
   });
 
   it("exits 0 without --fail-on, and with it when nothing pages more", async () => {
@@ -349,11 +396,17 @@ monitors:
 expect: []
 `,
     );
-    const { json } = await run(path);
+    const { json, code } = await run(path);
     expect(json!.monitors[0]).toMatchObject({
       name: "Gone",
       error: "dataset nowhere does not exist on the service (404)",
     });
+    // A monitor the service did not answer for is a backtest that did not happen: the report, then exit 1.
+    expect(code).toBe(1);
+    const md = (await run(path, { format: "markdown" })).text;
+    expect(md).toContain(
+      "**1 could not be backtested:**\n\n- Gone: dataset nowhere does not exist on the service (404)",
+    );
   });
 
   it("a period longer than the dataset's retention stops before it starts, naming monitor and dataset", async () => {
@@ -400,7 +453,7 @@ expect: []
     const ingestOnly = new ObservabilityClient({ url: em.current.url, token: minted.body.token });
     try {
       let text = "";
-      await runBacktest(testFile("rights.test.yaml"), { ...FLAGS } as never, {
+      const code = await runBacktest(testFile("rights.test.yaml"), { ...FLAGS } as never, {
         client: ingestOnly,
         out: (t) => (text += t),
         nowMs: NOW,
@@ -408,6 +461,24 @@ expect: []
       const monitors = (JSON.parse(text) as BacktestReport).monitors as MonitorSummary[];
       for (const m of monitors)
         expect(m.error).toBe("the token may not query dataset web (403): give it query rights on web");
+      expect(code).toBe(1);
+      // Against a base too: a diff of two sides the service refused is not "nothing changed".
+      text = "";
+      const diffCode = await runBacktest(
+        testFile("rights-head.test.yaml"),
+        {
+          ...FLAGS,
+          base: testFile("rights-base.test.yaml"),
+          failOn: "more-pages",
+          format: "markdown",
+        } as never,
+        { client: ingestOnly, out: (t) => (text += t), nowMs: NOW },
+      );
+      expect(diffCode).toBe(1);
+      expect(text).toContain("**4 could not be backtested:**");
+      expect(text).toContain(
+        "- Server errors (head): the token may not query dataset web (403): give it query rights on web",
+      );
     } finally {
       await ingestOnly.close();
     }

@@ -253,14 +253,14 @@ maybe("the pull-request workflow of docs/backtesting.md under the real engine", 
     expect(lines[0]).toMatch(/^### Backtest, \S+Z to \S+Z$/);
     expect(lines.slice(1)).toEqual([
       "",
-      "**1 monitor page differently.**",
+      "**1 monitor pages differently.**",
       "",
-      "| Monitor | Change | Notifications (base → head) | Alerts | Time in alert | First alert that moved |",
-      "| --- | --- | --- | --- | --- | --- |",
-      `| Checkout 5xx rate | changed (notifierIds, threshold) | oncall-slack 2 → checkout-email 6 | 1 → 3 | 15m → 30m | ${rfc(
+      "| Monitor | Change | Notifications (base → head) | Alerts | Time in alert | Failed runs | First alert that moved |",
+      "| --- | --- | --- | --- | --- | --- | --- |",
+      `| Checkout 5xx rate | changed (notifierIds, threshold) | oncall-slack 2 → checkout-email 6 | 1 → 3 | 15m → 30m | 0 → 0 | ${rfc(
         incidents.B + 5 * MINUTE,
       )} to ${rfc(incidents.B + 15 * MINUTE)} (head only) |`,
-      "| Checkout latency | unchanged | oncall-slack 2 → oncall-slack 2 | 1 → 1 | 5m → 5m |  |",
+      "| Checkout latency | unchanged | oncall-slack 2 → oncall-slack 2 | 1 → 1 | 5m → 5m | 0 → 0 |  |",
     ]);
     // checkout-email gets 6 notifications where it got none: more pages, so the gating step fails.
     expect(run.code).toBe(1);
