@@ -75,6 +75,8 @@ const iso = (ms: number) => formatNs(BigInt(ms) * 1_000_000n);
 export function summarize(b: MonitorBacktest, period: Period): MonitorSummary {
   const alerts: (AlertSummary & { key: string; openMs: number; closeMs?: number })[] = [];
   const openById = new Map<string, (typeof alerts)[number]>();
+  /** Each alert's group by its id, kept after it closes: its closing notification reads it. */
+  const groupById = new Map<string, Record<string, unknown>>();
   const notifications: NotificationSummary[] = [];
   const failures: { time: string; error: string }[] = [];
   let failedRuns = 0;
@@ -101,6 +103,7 @@ export function summarize(b: MonitorBacktest, period: Period): MonitorSummary {
         };
         alerts.push(a);
         openById.set(t.alertId, a);
+        groupById.set(t.alertId, t.group);
       } else {
         const a = openById.get(t.alertId);
         if (a) {
@@ -112,7 +115,11 @@ export function summarize(b: MonitorBacktest, period: Period): MonitorSummary {
       }
     }
     for (const e of j.events) {
-      const group = Object.fromEntries((e.groupKeys ?? []).map((k, i) => [k, e.groupValues?.[i] ?? null]));
+      // The alert's own group, typed as its alerts carry it (a notification's groupValues are texts: 503 is "503",
+      // null is ""); the texts only for a notification of no alert this backtest opened.
+      const group =
+        (e.alertId !== undefined ? groupById.get(e.alertId) : undefined) ??
+        Object.fromEntries((e.groupKeys ?? []).map((k, i) => [k, e.groupValues?.[i] ?? null]));
       for (const notifier of b.notifiers)
         notifications.push({ time: iso(run.runMs), action: e.action, group, notifier });
     }

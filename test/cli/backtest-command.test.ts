@@ -133,6 +133,35 @@ describe("the report of a period with a known incident (counts worked out by han
     ]);
   });
 
+  it("a notification's group is its alert's, typed as the by columns' values are: a number stays a number, null stays null", async () => {
+    const path = join(dir, "typed.test.yaml");
+    writeFileSync(
+      path,
+      `until: 1h
+datasets: [web]
+notifiers:
+  oncall: { name: On-call, properties: { webhook: { url: "http://127.0.0.1:9/hook" } } }
+monitors:
+  bystatus:
+    name: By status
+    type: Threshold
+    aplQuery: "['web'] | where status >= 500 | summarize count() by status, region"
+    operator: Above
+    threshold: 3
+    rangeMinutes: 1
+    notifyByGroup: true
+    notifierIds: [oncall]
+expect: []
+`,
+    );
+    const m = (await run(path)).json!.monitors[0] as MonitorSummary;
+    expect(m.alerts.map((a) => a.group)).toEqual([{ status: 503, region: null }]);
+    expect(m.notifications.map((n) => [n.action, n.group])).toEqual([
+      ["Open", { status: 503, region: null }],
+      ["Closed", { status: 503, region: null }],
+    ]);
+  });
+
   it("answers what docs/backtesting.md shows as the JSON contract, field for field", async () => {
     const doc = readFileSync(join(__dirname, "..", "..", "docs", "backtesting.md"), "utf8");
     const shown = JSON.parse(/```json\n([\s\S]*?)\n```/.exec(doc)![1]) as BacktestReport;
