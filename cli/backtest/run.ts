@@ -468,6 +468,9 @@ async function eventPath(
         endTime: formatNs(fetch.endNs - 1n),
         order: "asc",
         pageSize: PAGE_ROWS,
+        // More events of one instant than a page holds (a burst, a batch stamped at once) would stall paging
+        // by time; the walk goes on by cursor instead, as no event may be missed.
+        onStall: "cursor",
         onPage: () => out.requests++,
       })
       [Symbol.asyncIterator](),

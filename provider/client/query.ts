@@ -49,6 +49,12 @@ export interface PaginateOptions {
   timeoutMs?: number;
   /** Called once for each page the service answered: what a walk cost, in requests, for a caller that says so. */
   onPage?: () => void;
+  /**
+   * Timestamp paging when more rows share one `_time` than a page holds: `throw` (default) a
+   * {@link PaginationStalledError}; `cursor` walks on from that page by the API's cursor (its other method, in
+   * preview), never back to timestamps. A caller that must read every row (a backtest) asks for `cursor`.
+   */
+  onStall?: "throw" | "cursor";
 }
 
 /** Rows of the first table of a tabular result (its columns are column-major, aligned with its fields). */
@@ -313,6 +319,18 @@ async function* timestampPages(
       }
     }
     if (fresh.length === 0 && rows.length >= plan.pageSize) {
+      // Every row of a full page was handed out already: all share the boundary's time, and the next page by
+      // time would be this one again. A cursor names a row, not a time: the walk goes on after this page's last.
+      const cursor = desc ? page.status.minCursor : page.status.maxCursor;
+      if (options.onStall === "cursor" && cursor) {
+        yield* cursorPages(
+          transport,
+          plan,
+          { ...options, startTime, endTime },
+          { cursor, seen: seenAtBoundary },
+        );
+        return;
+      }
       throw new PaginationStalledError(
         `paginate: more than ${plan.pageSize} rows share _time ${rows[rows.length - 1]._time}; raise pageSize or use cursor mode`,
       );
@@ -345,8 +363,10 @@ async function* cursorPages(
   transport: Transport,
   plan: Plan,
   options: PaginateOptions,
+  /** Where a stalled timestamp walk left off: the cursor to start after, and the rows it handed out there. */
+  from?: { cursor: string; seen: ReadonlySet<string> },
 ): AsyncGenerator<readonly PageRow[]> {
-  let cursor: string | undefined;
+  let cursor = from?.cursor;
   for (;;) {
     const page = await walkPage(
       transport,
@@ -358,9 +378,12 @@ async function* cursorPages(
     const rows = page.matches;
     if (rows.length === 0) return;
     const sent = cursor;
-    yield sent === undefined || !rows.some((r) => r._rowId === sent)
-      ? rows
-      : rows.filter((r) => r._rowId !== sent);
+    const seen = from?.seen;
+    yield seen !== undefined && rows.some((r) => seen.has(r._rowId))
+      ? rows.filter((r) => r._rowId !== sent && !seen.has(r._rowId))
+      : sent === undefined || !rows.some((r) => r._rowId === sent)
+        ? rows
+        : rows.filter((r) => r._rowId !== sent);
     const next = plan.order === "desc" ? page.status.minCursor : page.status.maxCursor;
     if (rows.length < plan.pageSize || !next || next === sent) return;
     cursor = next;

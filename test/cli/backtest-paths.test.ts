@@ -173,6 +173,37 @@ describe("the service-side path within the service's result limit", () => {
   });
 });
 
+describe("the event path over a burst of one instant", () => {
+  it("more events of one _time than a page holds are each read once (by cursor past them), and agree with the service path", async () => {
+    const dataset = "burst";
+    expect((await api(em.current, "POST", `/v2/datasets`, { name: dataset })).status).toBe(200);
+    // 10,050 events stamped at one instant: a page holds 10,000 (PAGE_ROWS), so paging by time alone stalls there.
+    const burstAt = new Date(T0 + 30 * 60_000 + 5_000).toISOString();
+    const body = [
+      ...Array.from({ length: 10_050 }, (_, i) => ({ _time: burstAt, v: i % 3 })),
+      ...Array.from({ length: 40 }, (_, i) => ({
+        _time: new Date(T0 + i * 60_000 + 7_000).toISOString(),
+        v: 9,
+      })),
+    ];
+    // In batches: one ingest request takes at most 10,000 events.
+    for (let i = 0; i < body.length; i += 5_000) {
+      const batch = body.slice(i, i + 5_000);
+      expect((await api(em.current, "POST", `/v1/datasets/${dataset}/ingest`, batch)).status).toBe(200);
+    }
+    const b = [{ key: "m", monitor: aboveOne(`['${dataset}'] | summarize count()`), notifiers: ["pager"] }];
+    const [events] = await backtest(client, b, PERIOD, { paths: "events" });
+    const [service] = await backtest(client, b, PERIOD);
+    expect(events.error).toBeUndefined();
+    expect([events.path, service.path]).toEqual(["events", "service"]);
+    expect(events.rows).toBe(body.length);
+    expect(runsOf(events)).toEqual(runsOf(service));
+    // The run that reads the burst counts all of it.
+    const burstRun = events.runs.find((r) => r.runMs === T0 + 31 * 60_000)!;
+    expect(burstRun.judged.values[0].value).toBe(10_051);
+  });
+});
+
 describe("a fine bin holding more groups than one answer", () => {
   it("fails the monitor, naming the bin and what to do, rather than judging a cut answer", async () => {
     const dataset = "crowded";

@@ -113,6 +113,23 @@ describe("paginate over 25,200 events", () => {
       collect(client.paginate("['pages']", { ...WINDOW, order: "asc", pageSize: 100 })),
     ).rejects.toBeInstanceOf(PaginationStalledError);
   });
+
+  it.each(["asc", "desc"] as const)(
+    "onStall: cursor walks on past them by the page's %s cursor: every row once, in order",
+    async (order) => {
+      const before = em.current.received.length;
+      const rows = await collect(
+        client.paginate("['pages']", { ...WINDOW, order, pageSize: 100, onStall: "cursor" }),
+      );
+      expectEachRowOnce(rows, order);
+      // Timestamp pages until the 300 rows of one time stall a page of 100, then cursor pages to the end.
+      const bodies = em.current.received.slice(before).map((r) => JSON.parse(r.body.toString("utf8")));
+      const byCursor = bodies.findIndex((b) => b.cursor !== undefined);
+      expect(byCursor).toBeGreaterThan(0);
+      expect(bodies.slice(byCursor).every((b) => b.cursor !== undefined)).toBe(true);
+      expect(bodies.slice(0, byCursor).every((b) => b.cursor === undefined)).toBe(true);
+    },
+  );
 });
 
 describe("one page", () => {
