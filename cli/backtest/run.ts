@@ -104,8 +104,14 @@ const periodRuns = (m: RunnableMonitor, period: Period) => runSpan(m, period.fro
 
 /** What the service said, as a line naming the monitor's dataset where it matters. */
 function serviceError(err: unknown, dataset: string): string {
-  if (err instanceof ForbiddenError)
-    return `the token may not query dataset ${dataset} (403): give it query rights on ${dataset}`;
+  if (err instanceof ForbiddenError) {
+    // The service's own words tell a token it does not know, or a personal token without the org id, from a
+    // token without rights: each needs a different fix.
+    const said = err.serviceMessage ? `: ${err.serviceMessage}` : "";
+    return err.status === 401
+      ? `the service refused the token (401${said}): check OBSERVABILITY_TOKEN or --token-file`
+      : `the token may not query dataset ${dataset} (403${said}): give it query rights on ${dataset}, or give --org-id with a personal access token`;
+  }
   if (err instanceof NotFoundError) return `dataset ${dataset} does not exist on the service (404)`;
   if (err instanceof ApiError) return `the service answered ${err.status ?? "no response"}: ${err.message}`;
   throw err;

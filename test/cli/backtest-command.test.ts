@@ -489,7 +489,9 @@ expect: []
       });
       const monitors = (JSON.parse(text) as BacktestReport).monitors as MonitorSummary[];
       for (const m of monitors)
-        expect(m.error).toBe("the token may not query dataset web (403): give it query rights on web");
+        expect(m.error).toMatch(
+          /^the token may not query dataset web \(403: forbidden: API token tok_\w+ lacks datasetCapabilities\["web"\]\.query \["read"\]\): give it query rights on web, or give --org-id with a personal access token$/,
+        );
       expect(code).toBe(1);
       // Against a base too: a diff of two sides the service refused is not "nothing changed".
       text = "";
@@ -506,10 +508,38 @@ expect: []
       expect(diffCode).toBe(1);
       expect(text).toContain("**4 could not be backtested:**");
       expect(text).toContain(
-        "- Server errors (head): the token may not query dataset web (403): give it query rights on web",
+        "- Server errors (head): the token may not query dataset web (403: forbidden: API token",
       );
     } finally {
       await ingestOnly.close();
+    }
+  });
+
+  it("a personal access token without the org id, or a token the service does not know, is told so in the service's words", async () => {
+    const cases: [string, string][] = [
+      [
+        "xapt-local-development-token",
+        "the token may not query dataset web (403: a personal access token needs the X-Axiom-Org-Id (or x-service-org-id) header naming the organization): give it query rights on web, or give --org-id with a personal access token",
+      ],
+      // The emulator answers a token it does not know with 403 "invalid token" (a 401 reads "refused the token").
+      ["xaat-not-a-token-of-this-service", "the token may not query dataset web (403: invalid token)"],
+    ];
+    for (const [token, message] of cases) {
+      const refused = new ObservabilityClient({ url: em.current.url, token });
+      try {
+        let text = "";
+        const code = await runBacktest(testFile("refused.test.yaml"), { ...FLAGS } as never, {
+          client: refused,
+          out: (t) => (text += t),
+          nowMs: NOW,
+        });
+        const [first] = (JSON.parse(text) as BacktestReport).monitors as MonitorSummary[];
+        expect(first.error).toContain(message);
+        expect(first.error).not.toContain(token);
+        expect(code).toBe(1);
+      } finally {
+        await refused.close();
+      }
     }
   });
 
