@@ -55,6 +55,12 @@ export const RESULT_ROW_LIMIT = 50_000;
 export const PAGE_ROWS = 10_000;
 /** The default of `--max-events`. */
 export const DEFAULT_MAX_EVENTS = 5_000_000;
+/**
+ * The default of `--max-runs`: every run is kept for the report (its values, what it decided), about 270 bytes
+ * each (a month of 20 one-minute monitors, 864,000 runs, held 232 MiB: bench/backtest.mts), so two million stay
+ * well inside Node's default heap on each side of a diff.
+ */
+export const DEFAULT_MAX_RUNS = 2_000_000;
 
 /** What one monitor's backtest did. */
 export interface MonitorBacktest {
@@ -83,6 +89,8 @@ export class BacktestRefused extends Error {
 /** Options of {@link backtest}. */
 export interface BacktestOptions {
   maxEvents?: number;
+  /** The most runs in all (default {@link DEFAULT_MAX_RUNS}); more, and nothing starts. */
+  maxRuns?: number;
   /** The most rows one answer holds (default {@link RESULT_ROW_LIMIT}): lower for a service that answers fewer. */
   resultRowLimit?: number;
   /** Now, for the datasets' retention (default: the machine's). */
@@ -580,6 +588,27 @@ async function checkRetention(
   }
 }
 
+/** Refuses a backtest of more than `maxRuns` runs in all, before anything is asked of the service: each run is
+ * kept, and a long period at a short interval is more than memory holds. */
+function checkRuns(monitors: readonly BacktestMonitor[], period: Period, maxRuns: number): void {
+  const each = monitors.map((b) => {
+    const span = periodRuns(b.monitor, period);
+    return { key: b.key, runs: span ? (span.last - span.first) / span.interval + 1 : 0 };
+  });
+  const total = each.reduce((n, e) => n + e.runs, 0);
+  if (total <= maxRuns) return;
+  const most = [...each]
+    .sort((a, b) => b.runs - a.runs)
+    .slice(0, 5)
+    .map((e) => `${e.key}: ${e.runs.toLocaleString("en-US")}`)
+    .join(", ");
+  throw new BacktestRefused(
+    `the backtest would make ${total.toLocaleString("en-US")} monitor runs (${most}${each.length > 5 ? ", …" : ""}), ` +
+      `more than --max-runs ${maxRuns.toLocaleString("en-US")}; narrow it with a shorter period (--since, ` +
+      "--from/--to), fewer monitors (--monitor NAME), or raise --max-runs",
+  );
+}
+
 /**
  * Backtests `monitors` over `period` against the service `client` talks to. The event path's events are counted
  * first (one request per monitor); over `maxEvents` in all, nothing is fetched and {@link BacktestRefused} says
@@ -592,6 +621,7 @@ export async function backtest(
   options: BacktestOptions = {},
 ): Promise<MonitorBacktest[]> {
   const maxEvents = options.maxEvents ?? DEFAULT_MAX_EVENTS;
+  checkRuns(monitors, period, options.maxRuns ?? DEFAULT_MAX_RUNS);
   await checkRetention(client, monitors, period, options.nowMs ?? Date.now());
   const limit = options.resultRowLimit ?? RESULT_ROW_LIMIT;
   const cache = options.answers ?? new Map();

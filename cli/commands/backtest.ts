@@ -12,6 +12,7 @@ import { FileProblems, formatProblem } from "../alert-test/source";
 import {
   backtest,
   BacktestRefused,
+  DEFAULT_MAX_RUNS,
   DEFAULT_MAX_EVENTS,
   type BacktestMonitor,
   type BacktestOptions,
@@ -35,6 +36,7 @@ interface BacktestFlags extends ConnectionFlags {
   to?: string;
   format?: "text" | "markdown" | "json";
   maxEvents: number;
+  maxRuns?: number;
   failOn?: "more-pages" | "any-change";
   report?: string;
 }
@@ -114,6 +116,7 @@ export async function runBacktest(
     // One answer serves the base's and the head's equal queries: a diff's unchanged monitors cost one request.
     const options = {
       maxEvents: flags.maxEvents,
+      maxRuns: flags.maxRuns,
       onProgress: io.progress,
       nowMs: io.nowMs,
       answers: new Map(),
@@ -231,6 +234,12 @@ export function registerBacktestCommand(program: Command): void {
       `refuse a backtest that would fetch more events (default ${DEFAULT_MAX_EVENTS.toLocaleString("en-US")})`,
       integer("--max-events", 0, Number.MAX_SAFE_INTEGER),
       DEFAULT_MAX_EVENTS,
+    )
+    .option(
+      "--max-runs <n>",
+      `refuse a backtest that would make more monitor runs, on each side of a diff (default ${DEFAULT_MAX_RUNS.toLocaleString("en-US")})`,
+      integer("--max-runs", 0, Number.MAX_SAFE_INTEGER),
+      DEFAULT_MAX_RUNS,
     )
     .addOption(
       new Option(

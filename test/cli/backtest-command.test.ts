@@ -228,7 +228,7 @@ expect: []
 });
 
 describe("the command's flags (observability backtest …)", () => {
-  it("parses the file, --monitor, --from/--to, --max-events, --format and the connection flags", async () => {
+  it("parses the file, --monitor, --from/--to, --max-events, --max-runs, --format and the connection flags", async () => {
     const written: string[] = [];
     const write = jest.spyOn(process.stdout, "write").mockImplementation((chunk) => {
       written.push(String(chunk));
@@ -241,7 +241,8 @@ describe("the command's flags (observability backtest …)", () => {
       // prettier-ignore
       await buildProgram().parseAsync([
         "node", "observability", "backtest", testFile("flags.test.yaml"), "--monitor", "latency",
-        "--from", at(0), "--to", at(30), "--max-events", "100", "--format", "json", "--url", em.current.url,
+        "--from", at(0), "--to", at(30), "--max-events", "100", "--max-runs", "30", "--format", "json",
+        "--url", em.current.url,
       ]);
       expect(process.exitCode ?? 0).toBe(0);
     } finally {
@@ -407,6 +408,25 @@ describe("bad input gets a clear error naming the flag or the monitor", () => {
     await expect(run(testFile("max.test.yaml"), { maxEvents: 10 })).rejects.toThrow(
       "the backtest would fetch 50 events (latency: 50), more than --max-events 10; narrow it with a shorter period (--since, --from/--to), fewer monitors (--monitor NAME), or raise --max-events",
     );
+  });
+
+  it("a backtest over --max-runs stops before it asks the service anything, saying how many and how to narrow it", async () => {
+    // A service nothing answers at: a backtest that asked it would fail each monitor, not refuse to start.
+    const nowhere = new ObservabilityClient({ url: "http://127.0.0.1:9", token: em.current.token });
+    try {
+      const p = runBacktest(testFile("runs.test.yaml"), { ...FLAGS, maxRuns: 59 } as never, {
+        client: nowhere,
+        out: () => {},
+        nowMs: NOW,
+      });
+      await expect(p).rejects.toBeInstanceOf(CommandError);
+      await expect(p).rejects.toThrow(
+        "the backtest would make 60 monitor runs (errors: 30, latency: 30), more than --max-runs 59; narrow it with a shorter period (--since, --from/--to), fewer monitors (--monitor NAME), or raise --max-runs",
+      );
+    } finally {
+      await nowhere.close();
+    }
+    expect((await run(testFile("runs.test.yaml"), { maxRuns: 60 })).code).toBe(0);
   });
 
   it("a monitor of a dataset the service does not have names the dataset", async () => {
