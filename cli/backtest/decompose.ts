@@ -72,6 +72,24 @@ export function readsNow(node: unknown): boolean {
   return Object.values(node).some(readsNow);
 }
 
+/**
+ * The values avg takes, as an APL test of its argument: numbers and timespans, not NaN (`x == x` is false only
+ * for it). avg skips a string, a bool or a bag where isnotnull counts it: a field holding "n/a" now and then, or
+ * true and 1, would divide the rebuilt sum by values it never added. "int" is the service's name of a type the
+ * emulator calls "long".
+ */
+const averagedTest = (arg: string) =>
+  `gettype(${arg}) in ("int", "long", "real", "timespan") and ${arg} == ${arg}`;
+
+/** Why a query that names its dataset by a pattern is refused, on either path: the datasets it reads are not
+ * known until the service expands it, and a backtest must say which it read. */
+export function patternReason(datasets: readonly string[]): string | undefined {
+  const wildcard = datasets.find((d) => d.includes("*"));
+  return wildcard === undefined
+    ? undefined
+    : `its query reads datasets by a pattern (${wildcard}); name each dataset it reads`;
+}
+
 /** The monitor's query as a {@link Decomposition}, or the reason it is none. */
 export function decompose(apl: string): Decomposition | { reason: string } {
   let q: Query;
@@ -80,6 +98,8 @@ export function decompose(apl: string): Decomposition | { reason: string } {
   } catch (err) {
     return { reason: `its query does not parse: ${(err as Error).message}` };
   }
+  const pattern = patternReason(q.datasets);
+  if (pattern !== undefined) return { reason: pattern };
   if (q.lets.length > 0 || q.datasets.length !== 1 || q.dataset === "")
     return { reason: "its query reads more than one dataset or uses let" };
   const ops = q.ops;
@@ -112,7 +132,7 @@ export function decompose(apl: string): Decomposition | { reason: string } {
       partialTexts.push(`${p} = ${a.fn}(${args})`);
     } else if (a.fn === "avg" && a.argTexts.length === 1) {
       aggs.push({ name, kind: "avg", partials: [`${p}s`, `${p}c`] });
-      partialTexts.push(`${p}s = sum(${args})`, `${p}c = countif(isnotnull(${args}))`);
+      partialTexts.push(`${p}s = sum(${args})`, `${p}c = countif(${averagedTest(args)})`);
     } else {
       return { reason: `${a.fn}() cannot be rebuilt from finer bins` };
     }

@@ -24,6 +24,7 @@ import {
   BIN_COLUMN,
   decompose,
   grainNs,
+  patternReason,
   readsNow,
   Rebuilder,
   rewrite,
@@ -149,9 +150,8 @@ export function eventFetch(m: RunnableMonitor, period: Period): EventFetch | { r
   if (q.lets.length > 0) return { reason: "its query uses let, which a backtest does not fetch for" };
   const datasets = [...new Set(q.datasets)].filter((d) => d !== "");
   if (datasets.length === 0) return { reason: "its query reads no dataset" };
-  const wildcard = datasets.find((d) => d.includes("*"));
-  if (wildcard)
-    return { reason: `its query reads datasets by a pattern (${wildcard}); name each dataset it reads` };
+  const pattern = patternReason(datasets);
+  if (pattern !== undefined) return { reason: pattern };
   const window = runQueriesSpan(m, span);
   if (datasets.length > 1) {
     return { sources: datasets.map((dataset) => ({ dataset, apl: `['${dataset}']` })), ...window };
