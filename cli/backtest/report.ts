@@ -25,6 +25,11 @@ export interface NotificationSummary {
   notifier: string;
 }
 
+/** A notification a notifier would have held, not sent: it was disabled until later (its `disabledUntil`). */
+export interface HeldNotification extends NotificationSummary {
+  until: string;
+}
+
 /** One monitor's backtest, as the JSON contract states it. */
 export interface MonitorSummary {
   name: string;
@@ -44,6 +49,8 @@ export interface MonitorSummary {
   failures: { time: string; error: string }[];
   alerts: AlertSummary[];
   notifications: NotificationSummary[];
+  /** Notifications to a notifier disabled at the time (present when there are any): held, not sent. */
+  held?: HeldNotification[];
   timeInAlertSeconds: number;
   longestAlertSeconds: number;
   /** Alerts that reopened within one range of closing (same group). */
@@ -78,6 +85,7 @@ export function summarize(b: MonitorBacktest, period: Period): MonitorSummary {
   /** Each alert's group by its id, kept after it closes: its closing notification reads it. */
   const groupById = new Map<string, Record<string, unknown>>();
   const notifications: NotificationSummary[] = [];
+  const held: HeldNotification[] = [];
   const failures: { time: string; error: string }[] = [];
   let failedRuns = 0;
   let flaps = 0;
@@ -120,8 +128,12 @@ export function summarize(b: MonitorBacktest, period: Period): MonitorSummary {
       const group =
         (e.alertId !== undefined ? groupById.get(e.alertId) : undefined) ??
         Object.fromEntries((e.groupKeys ?? []).map((k, i) => [k, e.groupValues?.[i] ?? null]));
-      for (const notifier of b.notifiers)
-        notifications.push({ time: iso(run.runMs), action: e.action, group, notifier });
+      for (const notifier of b.notifiers) {
+        const n = { time: iso(run.runMs), action: e.action, group, notifier };
+        const until = b.mutedUntil?.[notifier];
+        if (until !== undefined && until > run.runMs) held.push({ ...n, until: iso(until) });
+        else notifications.push(n);
+      }
     }
   }
   const durations = alerts.map((a) => (a.closeMs ?? period.toMs) - a.openMs);
@@ -138,6 +150,7 @@ export function summarize(b: MonitorBacktest, period: Period): MonitorSummary {
     failures,
     alerts: alerts.map(({ id, group, open, close }) => ({ id, group, open, close })),
     notifications,
+    ...(held.length > 0 ? { held } : {}),
     timeInAlertSeconds: durations.reduce((s, d) => s + d, 0) / 1000,
     longestAlertSeconds: durations.reduce((s, d) => Math.max(s, d), 0) / 1000,
     flaps,
@@ -162,6 +175,9 @@ function changedInputs(base: MonitorBacktest, head: MonitorBacktest): string[] {
   for (const key of [...new Set([...Object.keys(b), ...Object.keys(h)])].sort()) {
     if (key !== "id" && !isDeepStrictEqual(b[key], h[key])) out.push(key);
   }
+  // A notifier's own disabledUntil changes who is paged as much as the monitor's fields do.
+  for (const notifier of [...new Set([...base.notifiers, ...head.notifiers])].sort())
+    if (base.mutedUntil?.[notifier] !== head.mutedUntil?.[notifier]) out.push(`${notifier}.disabledUntil`);
   return out;
 }
 
@@ -282,6 +298,14 @@ const pathText = (s: MonitorSummary) =>
     : `${s.path} path, ${s.requests} request${s.requests === 1 ? "" : "s"}, ${s.rows.toLocaleString("en-US")} rows`) +
   (s.why ? ` (events: ${s.why})` : "");
 
+/** The notifications a monitor's disabled notifiers held, per notifier, until when. */
+const heldText = (s: MonitorSummary) => {
+  if (s.held === undefined) return "";
+  const each = new Map<string, { n: number; until: string }>();
+  for (const h of s.held) each.set(h.notifier, { n: (each.get(h.notifier)?.n ?? 0) + 1, until: h.until });
+  return ` (held, not sent: ${[...each].map(([k, v]) => `${k} ${v.n}, disabled until ${v.until}`).join("; ")})`;
+};
+
 const notifierText = (m: Map<string, number>) =>
   m.size === 0 ? "none" : [...m].map(([n, c]) => `${n} ${c}`).join(", ");
 
@@ -314,7 +338,7 @@ export function formatText(r: BacktestReport): string[] {
       `  alerts: ${m.alerts.length} (time in alert ${duration(m.timeInAlertSeconds)}, longest ${duration(m.longestAlertSeconds)}, flaps ${m.flaps})`,
     );
     for (const a of m.alerts) lines.push(`    ${a.open} to ${a.close ?? "still open"}${groupText(a.group)}`);
-    lines.push(`  notifications: ${notifierText(perNotifier(m))}`);
+    lines.push(`  notifications: ${notifierText(perNotifier(m))}${heldText(m)}`);
   }
   return lines;
 }

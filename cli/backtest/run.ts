@@ -38,6 +38,11 @@ export interface BacktestMonitor {
   key: string;
   monitor: RunnableMonitor;
   notifiers: string[];
+  /**
+   * Each of its notifiers' `disabledUntil` (ms since the epoch), for those that have one: a notification sent
+   * before it is held, as the emulator holds it (emulator/alerting/notify), and not counted as sent.
+   */
+  mutedUntil?: Record<string, number>;
 }
 
 /** The period: runs at `(fromMs, toMs]`. */
@@ -64,10 +69,7 @@ export const DEFAULT_MAX_EVENTS = 5_000_000;
 export const DEFAULT_MAX_RUNS = 2_000_000;
 
 /** What one monitor's backtest did. */
-export interface MonitorBacktest {
-  key: string;
-  monitor: RunnableMonitor;
-  notifiers: string[];
+export interface MonitorBacktest extends BacktestMonitor {
   path: "service" | "events";
   /** Why the monitor took the event path (the rewrite's reason), when it did. */
   why?: string;

@@ -18,11 +18,21 @@ export type MonitorSource = { preview: string } | { testFile: string };
 
 /** The monitors of a model, typed; a monitor's id is its resource name, so its alert ids are stable across runs. */
 function monitorsOf(model: TestModel): BacktestMonitor[] {
-  return model.monitors.map((m) => ({
-    key: m.key,
-    monitor: parseMonitor({ ...m.inputs, id: m.key }),
-    notifiers: [...(m.inputs.notifierIds ?? [])],
-  }));
+  const until = new Map<string, number>();
+  for (const n of model.notifiers) {
+    const ms = typeof n.inputs.disabledUntil === "string" ? Date.parse(n.inputs.disabledUntil) : NaN;
+    if (Number.isFinite(ms)) until.set(n.key, ms);
+  }
+  return model.monitors.map((m) => {
+    const notifiers = [...(m.inputs.notifierIds ?? [])];
+    const muted = notifiers.filter((k) => until.has(k)).map((k) => [k, until.get(k)!] as const);
+    return {
+      key: m.key,
+      monitor: parseMonitor({ ...m.inputs, id: m.key }),
+      notifiers,
+      ...(muted.length > 0 ? { mutedUntil: Object.fromEntries(muted) } : {}),
+    };
+  });
 }
 
 /** The monitors of a `pulumi preview --json` file; its problems are thrown as {@link FileProblems}. */

@@ -169,7 +169,9 @@ async function backtestBase(
     const i = head.findIndex((h) => h.key === b.key);
     if (i < 0) return undefined;
     const equal =
-      isDeepStrictEqual(head[i].monitor, b.monitor) && isDeepStrictEqual(head[i].notifiers, b.notifiers);
+      isDeepStrictEqual(head[i].monitor, b.monitor) &&
+      isDeepStrictEqual(head[i].notifiers, b.notifiers) &&
+      isDeepStrictEqual(head[i].mutedUntil, b.mutedUntil);
     return equal ? headRuns[i] : undefined;
   };
   const judged = await backtest(

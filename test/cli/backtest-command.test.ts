@@ -162,6 +162,49 @@ expect: []
     ]);
   });
 
+  it("a notifier disabled until a time holds what comes before it, as the emulator holds it; a diff names the change", async () => {
+    const muted = (name: string, until?: string) => {
+      const path = join(dir, name);
+      writeFileSync(
+        path,
+        readFileSync(testFile(`${name}.src`), "utf8")
+          .replace(
+            'team: { name: Team, properties: { webhook: { url: "http://127.0.0.1:9/team" } } }',
+            `team: { name: Team, properties: { webhook: { url: "http://127.0.0.1:9/team" } }${until ? `, disabledUntil: "${until}"` : ""} }`,
+          )
+          .replace("notifierIds: [oncall]", "notifierIds: [oncall, team]"),
+      );
+      return path;
+    };
+    const head = muted("muted.test.yaml", at(13));
+    const errors = (await run(head)).json!.monitors[0] as MonitorSummary;
+    // The alert opens at :11 (team disabled until :13: held) and closes at :15 (team enabled again: sent).
+    expect(errors.notifications.map((n) => `${n.action} ${n.time} ${n.notifier}`)).toEqual([
+      "Open 2026-01-10T12:11:00Z oncall",
+      "Closed 2026-01-10T12:15:00Z oncall",
+      "Closed 2026-01-10T12:15:00Z team",
+    ]);
+    expect(errors.held).toEqual([
+      {
+        time: "2026-01-10T12:11:00Z",
+        action: "Open",
+        group: {},
+        notifier: "team",
+        until: "2026-01-10T12:13:00Z",
+      },
+    ]);
+    expect((await run(head, { format: "text" })).text).toContain(
+      "  notifications: oncall 2, team 1 (held, not sent: team 1, disabled until 2026-01-10T12:13:00Z)",
+    );
+    // Against a base whose team is never disabled: the monitor changed through its notifier, and pages differently.
+    const { json, code } = await run(head, { base: muted("unmuted.test.yaml"), failOn: "any-change" });
+    const diff = (json!.monitors as MonitorDiff[]).find((m) => m.name === "Server errors")!;
+    expect(diff).toMatchObject({ change: "changed", inputs: ["team.disabledUntil"] });
+    expect(diff.base!.held).toBeUndefined();
+    expect(diff.head!.held).toHaveLength(1);
+    expect(code).toBe(1);
+  });
+
   it("answers what docs/backtesting.md shows as the JSON contract, field for field", async () => {
     const doc = readFileSync(join(__dirname, "..", "..", "docs", "backtesting.md"), "utf8");
     const shown = JSON.parse(/```json\n([\s\S]*?)\n```/.exec(doc)![1]) as BacktestReport;
