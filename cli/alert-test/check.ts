@@ -57,11 +57,12 @@ function binText(ns: bigint): string {
 
 /**
  * A monitor's query, parsed and compiled as a run would (over its range), and the datasets it reads against the
- * test's; a threshold monitor binned by `bin_auto` is warned of, naming the bin the emulator picks.
+ * test's (undefined: any dataset, as a backtest reads the service's); a threshold monitor binned by `bin_auto` is
+ * warned of, naming the bin the emulator picks.
  */
 export function checkMonitor(
   m: TestMonitor,
-  datasets: readonly string[],
+  datasets: readonly string[] | undefined,
 ): { problems: Problem[]; warnings: RunWarning[]; groupColumns?: string[] } {
   const apl = m.inputs.aplQuery;
   const problems: Problem[] = [];
@@ -89,7 +90,7 @@ export function checkMonitor(
     return { problems, warnings };
   }
   for (const name of query.datasets) {
-    if (name === "" || name.includes("*") || datasets.includes(name)) continue;
+    if (datasets === undefined || name === "" || name.includes("*") || datasets.includes(name)) continue;
     problems.push(
       problemAt(
         m.place,

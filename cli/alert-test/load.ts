@@ -167,13 +167,26 @@ function parseFile(doc: SourceDocument, problems: Problem[]): PartialFile {
 const namesOf = (items: readonly { key: string; inputs: { name: string } }[]) =>
   items.flatMap((i) => [i.key, i.inputs.name]);
 
+/** How a file is read. */
+export interface LoadOptions {
+  /**
+   * For a backtest (cli/backtest): its monitors run over the service's events, not the test's, so the bounds of a
+   * test's own run (the datasets it creates, the runs its `until` makes) do not apply; everything else does.
+   */
+  backtest?: boolean;
+}
+
 /**
  * Reads, checks and resolves one alert-test file. `file` is resolved against `cwd` (default: the process's).
  * Everything that can be checked before the clock starts is, and every problem is thrown at once: the file's
  * fields, the stack's preview, every monitor's query (compiled by the emulator's engine) and every custom webhook's
  * template, the names that lead nowhere (with the nearest name), and the bounds.
  */
-export async function loadAlertTest(file: string, cwd = process.cwd()): Promise<LoadedTest> {
+export async function loadAlertTest(
+  file: string,
+  cwd = process.cwd(),
+  options: LoadOptions = {},
+): Promise<LoadedTest> {
   const path = resolve(cwd, file);
   let text: string;
   try {
@@ -266,7 +279,7 @@ export async function loadAlertTest(file: string, cwd = process.cwd()): Promise<
   /** Each monitor's group columns, where its query says them plainly, to check the expectations' groups. */
   const groupColumns = new Map<string, string[]>();
   for (const m of [...model.monitors]) {
-    const checked = checkMonitor(m, datasets);
+    const checked = checkMonitor(m, options.backtest ? undefined : datasets);
     warnings.push(...checked.warnings);
     if (checked.groupColumns) groupColumns.set(m.key, checked.groupColumns);
     if (checked.problems.length === 0) continue;
@@ -291,7 +304,7 @@ export async function loadAlertTest(file: string, cwd = process.cwd()): Promise<
     const origin = `${doc.file}:${doc.lineOf(["monitors", key])}`;
     const monitor = { key, inputs: m as unknown as MonitorCreate, origin, place };
     if (refused.monitors.get(key)?.field !== place.field(["aplQuery"]))
-      problems.push(...checkMonitor(monitor, datasets).problems);
+      problems.push(...checkMonitor(monitor, options.backtest ? undefined : datasets).problems);
   }
   for (const n of model.notifiers) {
     problems.push(...checkNotifier(n));
@@ -299,7 +312,7 @@ export async function loadAlertTest(file: string, cwd = process.cwd()): Promise<
     if (standIn) warnings.push(standIn);
   }
 
-  if (parsed.until !== undefined) {
+  if (parsed.until !== undefined && !options.backtest) {
     const runs = model.monitors.map((m) => ({
       key: m.key,
       intervalMs: Number(m.inputs.intervalMinutes ?? 1) * 60_000,

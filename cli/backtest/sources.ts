@@ -59,7 +59,8 @@ async function fromPreview(file: string): Promise<BacktestMonitor[]> {
 
 /** The monitors of an alert-test file (its `stack:` and its own `monitors:`). */
 async function fromTestFile(file: string): Promise<BacktestMonitor[]> {
-  const test = await loadAlertTest(file);
+  // The file's own bounds (the datasets it creates, the runs its until makes) are its alert test's, not a backtest's.
+  const test = await loadAlertTest(file, process.cwd(), { backtest: true });
   return monitorsOf(test.model);
 }
 

@@ -162,6 +162,21 @@ expect: []
     ]);
   });
 
+  it("a test file's own bounds are its alert test's: no datasets: and an until: past a test's runs still backtest", async () => {
+    const path = join(dir, "unbounded.test.yaml");
+    writeFileSync(
+      path,
+      readFileSync(testFile("unbounded.src"), "utf8").replace("until: 1h\ndatasets: [web]\n", "until: 31d\n"),
+    );
+    expect(readFileSync(path, "utf8")).not.toContain("datasets:");
+    const { json, code } = await run(path);
+    expect(code).toBe(0);
+    expect((json!.monitors as MonitorSummary[]).map((m) => [m.name, m.runs, m.error])).toEqual([
+      ["Server errors", 30, undefined],
+      ["Slow responses", 30, undefined],
+    ]);
+  });
+
   it("a notifier disabled until a time holds what comes before it, as the emulator holds it; a diff names the change", async () => {
     const muted = (name: string, until?: string) => {
       const path = join(dir, name);
