@@ -100,8 +100,9 @@ export function decompose(apl: string): Decomposition | { reason: string } {
   }
   const pattern = patternReason(q.datasets);
   if (pattern !== undefined) return { reason: pattern };
-  if (q.lets.length > 0 || q.datasets.length !== 1 || q.dataset === "")
-    return { reason: "its query reads more than one dataset or uses let" };
+  if (q.lets.length > 0) return { reason: "its query uses let" };
+  if (q.datasets.every((d) => d === "")) return { reason: "its query reads no dataset" };
+  if (q.datasets.length !== 1 || q.dataset === "") return { reason: "its query reads more than one dataset" };
   const ops = q.ops;
   const last = ops[ops.length - 1];
   if (last?.op !== "summarize") return { reason: "its query does not end in summarize" };

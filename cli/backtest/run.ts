@@ -581,10 +581,12 @@ async function checkRetention(
     const oldest = nowMs - days * 86_400_000;
     const reads = Number(runQueriesSpan(b.monitor, span).startNs / NS_PER_MS);
     if (reads < oldest) {
+      // The earliest start whose first run reads nothing older: later by what is missing, on the run grid.
+      const later = Math.ceil((oldest - reads) / span.interval) * span.interval;
       throw new BacktestRefused(
         `monitor ${b.key} reads dataset ${dataset} from ${formatNs(ns(reads))}, but ${dataset} keeps ${days} ` +
-          `day${days === 1 ? "" : "s"} of events (since ${formatNs(ns(oldest))}): its first runs would see none; ` +
-          `start the period later (--from, --since)`,
+          `day${days === 1 ? "" : "s"} of events (since ${formatNs(ns(oldest))}): its first runs would read ` +
+          `events already gone; start the period at ${formatNs(ns(period.fromMs + later))} or later (--from)`,
       );
     }
   }

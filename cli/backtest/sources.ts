@@ -64,21 +64,30 @@ async function fromTestFile(file: string): Promise<BacktestMonitor[]> {
   return monitorsOf(test.model);
 }
 
-/** The monitors of `source`, those `names` pick (by resource name or `name`) when given. */
-export async function loadMonitors(
-  source: MonitorSource,
-  names: readonly string[] = [],
-): Promise<BacktestMonitor[]> {
-  const all = "preview" in source ? await fromPreview(source.preview) : await fromTestFile(source.testFile);
-  if (names.length === 0) return all;
-  const picked: BacktestMonitor[] = [];
+/** Every monitor of `source`. */
+export async function loadMonitors(source: MonitorSource): Promise<BacktestMonitor[]> {
+  return "preview" in source ? await fromPreview(source.preview) : await fromTestFile(source.testFile);
+}
+
+/**
+ * The monitors `names` pick (by resource name or `name`) on each side, all of them when none is given. A name may
+ * pick a monitor the base has and the head does not (a removed one); a name neither side has is refused.
+ */
+export function pickMonitors(
+  head: readonly BacktestMonitor[],
+  base: readonly BacktestMonitor[] | undefined,
+  names: readonly string[],
+): { head: BacktestMonitor[]; base: BacktestMonitor[] | undefined } {
+  if (names.length === 0) return { head: [...head], base: base && [...base] };
+  const all = [...head, ...(base ?? [])];
+  const keys = new Set<string>();
   for (const name of names) {
     const found = all.filter((m) => m.key === name || m.monitor.name === name);
     if (found.length === 0)
       throw new UsageError(
-        `--monitor ${name}: no monitor of that name (the monitors: ${all.map((m) => m.key).join(", ")})`,
+        `--monitor ${name}: no monitor of that name (the monitors: ${[...new Set(all.map((m) => m.key))].join(", ")})`,
       );
-    for (const m of found) if (!picked.includes(m)) picked.push(m);
+    for (const m of found) keys.add(m.key);
   }
-  return picked;
+  return { head: head.filter((m) => keys.has(m.key)), base: base?.filter((m) => keys.has(m.key)) };
 }

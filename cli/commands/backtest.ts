@@ -21,7 +21,7 @@ import {
 } from "../backtest/run";
 import { renderBacktestReport } from "../backtest/html";
 import { diffReport, failsOn, formatMarkdown, formatText, report, unanswered } from "../backtest/report";
-import { loadMonitors, type MonitorSource } from "../backtest/sources";
+import { loadMonitors, pickMonitors, type MonitorSource } from "../backtest/sources";
 import { addConnectionOptions, connect, TOKEN_HELP, type ConnectionFlags } from "../connection";
 import { action, CommandError, EXIT, UsageError, type ExitCode } from "../exit";
 import { integer } from "../flags";
@@ -79,9 +79,9 @@ export function periodOf(flags: Pick<BacktestFlags, "since" | "from" | "to">, no
 }
 
 /** The monitors of a source, problems of its file turned into one usage error naming each. */
-async function monitorsOf(source: MonitorSource, names: string[]) {
+async function monitorsOf(source: MonitorSource) {
   try {
-    return await loadMonitors(source, names);
+    return await loadMonitors(source);
   } catch (err) {
     if (err instanceof FileProblems) throw new UsageError(err.problems.map(formatProblem).join("; "));
     throw err;
@@ -107,8 +107,11 @@ export async function runBacktest(
   const period = periodOf(flags, io.nowMs ?? Date.now());
   const source = (path: string): MonitorSource =>
     file === undefined ? { preview: path } : { testFile: path };
-  const head = await monitorsOf(source(file ?? flags.preview!), flags.monitor);
-  const base = flags.base === undefined ? undefined : await monitorsOf(source(flags.base), []);
+  const { head, base } = pickMonitors(
+    await monitorsOf(source(file ?? flags.preview!)),
+    flags.base === undefined ? undefined : await monitorsOf(source(flags.base)),
+    flags.monitor,
+  );
   const client = io.client ?? (await connect(flags));
   let headRuns: MonitorBacktest[];
   let baseRuns: MonitorBacktest[] | undefined;
@@ -121,10 +124,8 @@ export async function runBacktest(
       nowMs: io.nowMs,
       answers: new Map(),
     };
-    const picked =
-      base && flags.monitor.length > 0 ? base.filter((b) => head.some((h) => h.key === b.key)) : base;
     headRuns = await backtest(client, head, period, options);
-    baseRuns = picked ? await backtestBase(client, picked, head, headRuns, period, options) : undefined;
+    baseRuns = base ? await backtestBase(client, base, head, headRuns, period, options) : undefined;
   } catch (err) {
     if (err instanceof BacktestRefused) throw new CommandError(err.message);
     throw err;

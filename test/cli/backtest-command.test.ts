@@ -386,6 +386,20 @@ expect: []
       ["stale", "removed", false, true],
     ]);
     expect(code).toBe(1);
+    // --monitor picks on either side: a monitor the change removes is still one a reviewer may ask about.
+    const removed = await run(only("added2.test.yaml", "fresh"), {
+      base: only("removed2.test.yaml", "stale"),
+      monitor: ["stale"],
+    });
+    expect((removed.json!.monitors as MonitorDiff[]).map((m) => [m.name, m.change])).toEqual([
+      ["stale", "removed"],
+    ]);
+    await expect(
+      run(only("added3.test.yaml", "fresh"), {
+        base: only("removed3.test.yaml", "stale"),
+        monitor: ["nope"],
+      }),
+    ).rejects.toThrow("--monitor nope: no monitor of that name (the monitors: fresh, stale)");
   });
 
   it("a head monitor whose every run fails leads the diff with its failed runs, and fails more-pages", async () => {
@@ -540,7 +554,13 @@ expect: []
     );
     const from = new Date(NOW - 3 * 86_400_000).toISOString();
     await expect(run(path, { from, to: at(30) })).rejects.toThrow(
-      "monitor kept reads dataset short from 2026-01-07T14:00:00Z, but short keeps 1 day of events (since 2026-01-09T14:00:00Z): its first runs would see none; start the period later (--from, --since)",
+      "monitor kept reads dataset short from 2026-01-07T14:00:00Z, but short keeps 1 day of events (since 2026-01-09T14:00:00Z): its first runs would read events already gone; start the period at 2026-01-09T14:00:00Z or later (--from)",
+    );
+    // The start it names is one that works.
+    const { code } = await run(path, { from: "2026-01-09T14:00:00Z", to: at(30) });
+    expect(code).toBe(0);
+    await expect(run(path, { from: "2026-01-09T13:59:00Z", to: at(30) })).rejects.toThrow(
+      "start the period at",
     );
   });
 

@@ -398,6 +398,9 @@ describe("which queries the service-side path takes (decompose)", () => {
       "['l'] | summarize count() by tostring(v)",
       "its summarize groups by v, which is neither a column nor bin(_time, a constant)",
     ],
+    ["print x = 1 | summarize count()", "its query reads no dataset"],
+    ["['l'] | union ['m'] | summarize count()", "its query reads more than one dataset"],
+    ["let t = 5; ['l'] | where v > t | summarize count()", "its query uses let"],
   ])("%s goes to the event path: %s", (apl, reason) => {
     expect(decompose(apl)).toEqual({ reason });
   });
