@@ -24,6 +24,8 @@ const iso = (ms: number) => formatNs(BigInt(ms) * 1_000_000n);
 
 /** The alert periods of a backtest, from its transitions: one per alert, by its id. */
 export function periodsOf(b: MonitorBacktest, endMs: number): AlertPeriod[] {
+  // A match monitor's alerts are events that never close: its notifications are marked, no period is shaded.
+  if (b.monitor.type === "MatchEvent") return [];
   const open = new Map<string, { fromMs: number; groupValues: string[] | null }>();
   const periods: AlertPeriod[] = [];
   for (const run of b.runs) {

@@ -136,7 +136,10 @@ export function summarize(b: MonitorBacktest, period: Period): MonitorSummary {
       }
     }
   }
-  const durations = alerts.map((a) => (a.closeMs ?? period.toMs) - a.openMs);
+  // A match monitor's alerts are its matching events, which never close (emulator/alerting/judge.ts): none is a
+  // time in alert, where counting each to the period's end summed to many times the period.
+  const durations =
+    b.monitor.type === "MatchEvent" ? [] : alerts.map((a) => (a.closeMs ?? period.toMs) - a.openMs);
   return {
     name: b.monitor.name,
     key: b.key,

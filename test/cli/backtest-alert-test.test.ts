@@ -10,6 +10,8 @@ import { join } from "node:path";
 import { ObservabilityClient } from "../../provider/client";
 import { loadAlertTest } from "../../cli/alert-test/load";
 import { runAlertTest } from "../../cli/alert-test/run";
+import { periodsOf } from "../../cli/backtest/html";
+import { summarize } from "../../cli/backtest/report";
 import { backtest } from "../../cli/backtest/run";
 import { loadMonitors } from "../../cli/backtest/sources";
 import { api, useEmulator } from "../helpers/emulator";
@@ -121,4 +123,16 @@ it("gives each monitor the notifications the alert test's emulator sent", async 
   // Both paths are exercised, and the monitors did notify.
   expect(new Set(results.map((r) => r.path))).toEqual(new Set(["service", "events"]));
   expect(compared).toBeGreaterThanOrEqual(8);
+  // A match monitor's alerts are its matching events: listed, never closed, and no time in alert (each counted to
+  // the period's end summed to more than the period); its report shades no period.
+  const period = { fromMs: test.startMs, toMs: test.startMs + test.untilMs };
+  const fatal = byName.get("Fatal lines")!;
+  const summary = summarize(fatal, period);
+  expect(summary.alerts.map((a) => [a.open, a.close])).toEqual([
+    ["2024-06-03T00:26:00Z", null],
+    ["2024-06-03T00:31:00Z", null],
+  ]);
+  expect([summary.timeInAlertSeconds, summary.longestAlertSeconds]).toEqual([0, 0]);
+  expect(periodsOf(fatal, period.toMs)).toEqual([]);
+  expect(summarize(byName.get("Errors above 5 a minute")!, period).timeInAlertSeconds).toBeGreaterThan(0);
 });
