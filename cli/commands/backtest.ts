@@ -88,6 +88,20 @@ async function monitorsOf(source: MonitorSource) {
   }
 }
 
+/** The base's monitors: read as the head's kind of source, which its problems say, as a file of the other kind
+ * (a preview given for a test file's base) gets a list of fields it should not have. */
+async function baseMonitors(source: MonitorSource, file: string) {
+  try {
+    return await monitorsOf(source);
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    const kind = "preview" in source ? "a stack's preview (pulumi preview --json)" : "an alert-test file";
+    // A preview's own problems name the file as --preview's; here it is --base's.
+    const said = err.message.replace(`--preview ${file}: `, "");
+    throw new UsageError(`--base ${file}: read as ${kind}, as the head is: ${said}`);
+  }
+}
+
 /** Runs `observability backtest` with parsed flags; answers the exit code. */
 export async function runBacktest(
   file: string | undefined,
@@ -109,7 +123,7 @@ export async function runBacktest(
     file === undefined ? { preview: path } : { testFile: path };
   const { head, base } = pickMonitors(
     await monitorsOf(source(file ?? flags.preview!)),
-    flags.base === undefined ? undefined : await monitorsOf(source(flags.base)),
+    flags.base === undefined ? undefined : await baseMonitors(source(flags.base), flags.base),
     flags.monitor,
   );
   const client = io.client ?? (await connect(flags));

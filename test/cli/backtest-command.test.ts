@@ -449,6 +449,14 @@ expect: []
     expect(md).toContain("| oncall 2, team 2 → oncall 2, team 2 |");
   });
 
+  it("a base of another kind of source than the head's says which kind it was read as", async () => {
+    const preview = join(dir, "not-a-test.json");
+    writeFileSync(preview, JSON.stringify({ steps: [] }));
+    const p = run(testFile("kind-head.test.yaml"), { base: preview });
+    await expect(p).rejects.toBeInstanceOf(UsageError);
+    await expect(p).rejects.toThrow(`--base ${preview}: read as an alert-test file, as the head is: `);
+  });
+
   it("exits 0 without --fail-on, and with it when nothing pages more", async () => {
     const base = testFile("b2.test.yaml");
     expect((await run(testFile("h3.test.yaml"), { base })).code).toBe(0);
@@ -673,6 +681,22 @@ describe("monitors from a stack's preview (--preview)", () => {
     writeFileSync(path, JSON.stringify({ steps }));
     return path;
   }
+
+  it("an alert-test file given as a preview's base says it was read as a preview", async () => {
+    const head = preview("kind-head.json", {
+      errors: {
+        name: "E",
+        type: "Threshold",
+        aplQuery: "['web'] | summarize count()",
+        operator: "Above",
+        threshold: 3,
+      },
+    });
+    const base = testFile("kind-base.test.yaml");
+    await expect(run(undefined, { preview: head, base })).rejects.toThrow(
+      `--base ${base}: read as a stack's preview (pulumi preview --json), as the head is: `,
+    );
+  });
 
   it("runs the preview's monitors", async () => {
     const path = preview("head.json", {
