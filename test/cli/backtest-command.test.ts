@@ -20,15 +20,18 @@ const em = useEmulator({ clock: "manual", now: new Date(NOW).toISOString(), data
 let client: ObservabilityClient;
 const dir = mkdtempSync(join(tmpdir(), "backtest-"));
 
+/** The head of each alert-test file here: an hour, the web dataset, and the oncall notifier first. */
+const FILE_HEAD = `until: 1h
+datasets: [web]
+notifiers:
+  oncall: { name: On-call, properties: { webhook: { url: "http://127.0.0.1:9/hook" } } }`;
+
 /** An alert-test file with the two monitors, the second's threshold and notifier as given. */
 function testFile(name: string, errorsAbove = 3, notifier = "oncall"): string {
   const path = join(dir, name);
   writeFileSync(
     path,
-    `until: 1h
-datasets: [web]
-notifiers:
-  oncall: { name: On-call, properties: { webhook: { url: "http://127.0.0.1:9/hook" } } }
+    `${FILE_HEAD}
   team: { name: Team, properties: { webhook: { url: "http://127.0.0.1:9/team" } } }
 monitors:
   errors:
@@ -49,6 +52,22 @@ monitors:
     intervalMinutes: 1
     rangeMinutes: 1
     notifierIds: [oncall, team]
+expect: []
+`,
+  );
+  return path;
+}
+
+/** An alert-test file of one monitor, `key`, of the given fields (indented under it), notifying oncall. */
+function oneMonitorFile(name: string, key: string, fields: string): string {
+  const path = join(dir, name);
+  writeFileSync(
+    path,
+    `${FILE_HEAD}
+monitors:
+  ${key}:
+    ${fields}
+    notifierIds: [oncall]
 expect: []
 `,
   );
@@ -134,25 +153,16 @@ describe("the report of a period with a known incident (counts worked out by han
   });
 
   it("a notification's group is its alert's, typed as the by columns' values are: a number stays a number, null stays null", async () => {
-    const path = join(dir, "typed.test.yaml");
-    writeFileSync(
-      path,
-      `until: 1h
-datasets: [web]
-notifiers:
-  oncall: { name: On-call, properties: { webhook: { url: "http://127.0.0.1:9/hook" } } }
-monitors:
-  bystatus:
-    name: By status
+    const path = oneMonitorFile(
+      "typed.test.yaml",
+      "bystatus",
+      `name: By status
     type: Threshold
     aplQuery: "['web'] | where status >= 500 | summarize count() by status, region"
     operator: Above
     threshold: 3
     rangeMinutes: 1
-    notifyByGroup: true
-    notifierIds: [oncall]
-expect: []
-`,
+    notifyByGroup: true`,
     );
     const m = (await run(path)).json!.monitors[0] as MonitorSummary;
     expect(m.alerts.map((a) => a.group)).toEqual([{ status: 503, region: null }]);
@@ -350,27 +360,16 @@ describe("the diff against a base (--base, --fail-on)", () => {
   });
 
   it("a monitor only in the head is added, one only in the base removed; any-change fails on them", async () => {
-    const only = (name: string, key: string) => {
-      const path = join(dir, name);
-      writeFileSync(
-        path,
-        `until: 1h
-datasets: [web]
-notifiers:
-  oncall: { name: On-call, properties: { webhook: { url: "http://127.0.0.1:9/hook" } } }
-monitors:
-  ${key}:
-    name: ${key}
+    const only = (name: string, key: string) =>
+      oneMonitorFile(
+        name,
+        key,
+        `name: ${key}
     type: Threshold
     aplQuery: "['web'] | where status >= 500 | summarize count()"
     operator: Above
-    threshold: 3
-    notifierIds: [oncall]
-expect: []
-`,
+    threshold: 3`,
       );
-      return path;
-    };
     const { json, code } = await run(only("added.test.yaml", "fresh"), {
       base: only("removed.test.yaml", "stale"),
       failOn: "any-change",
