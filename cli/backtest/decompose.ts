@@ -74,12 +74,12 @@ export function readsNow(node: unknown): boolean {
 
 /**
  * The values avg takes, as an APL test of its argument: numbers and timespans, not NaN (`x == x` is false only
- * for it). avg skips a string, a bool or a bag where isnotnull counts it: a field holding "n/a" now and then, or
- * true and 1, would divide the rebuilt sum by values it never added. "int" is the service's name of a type the
- * emulator calls "long".
+ * for it; in parentheses, as the argument may be a comparison itself). avg skips a string, a bool or a bag where
+ * isnotnull counts it: a field holding "n/a" now and then, or true and 1, would divide the rebuilt sum by values
+ * it never added. "int" is the service's name of a type the emulator calls "long".
  */
 const averagedTest = (arg: string) =>
-  `gettype(${arg}) in ("int", "long", "real", "timespan") and ${arg} == ${arg}`;
+  `gettype(${arg}) in ("int", "long", "real", "timespan") and (${arg}) == (${arg})`;
 
 /** Why a query that names its dataset by a pattern is refused, on either path: the datasets it reads are not
  * known until the service expands it, and a backtest must say which it read. */

@@ -49,7 +49,11 @@ export interface MonitorSummary {
   failures: { time: string; error: string }[];
   alerts: AlertSummary[];
   notifications: NotificationSummary[];
-  /** Notifications to a notifier disabled at the time (present when there are any): held, not sent. */
+  /**
+   * Those of `notifications` that their notifier would have held, not sent, being disabled at the time (its
+   * `disabledUntil`; present when there are any). They stay among the notifications: a mute set now ends, and a
+   * change that pages more pages more after it.
+   */
   held?: HeldNotification[];
   timeInAlertSeconds: number;
   longestAlertSeconds: number;
@@ -130,9 +134,9 @@ export function summarize(b: MonitorBacktest, period: Period): MonitorSummary {
         Object.fromEntries((e.groupKeys ?? []).map((k, i) => [k, e.groupValues?.[i] ?? null]));
       for (const notifier of b.notifiers) {
         const n = { time: iso(run.runMs), action: e.action, group, notifier };
+        notifications.push(n);
         const until = b.mutedUntil?.[notifier];
         if (until !== undefined && until > run.runMs) held.push({ ...n, until: iso(until) });
-        else notifications.push(n);
       }
     }
   }
@@ -230,14 +234,15 @@ export function pagingChanged(d: MonitorDiff): boolean {
  */
 export function failsMore(d: MonitorDiff): boolean {
   const h = d.head;
-  if (h === null) return false;
   const b = d.base;
-  if (h.error !== undefined) return b?.error === undefined;
-  return h.failedRuns > (b === null || b.error !== undefined ? 0 : b.failedRuns);
+  // A base that could not be backtested says nothing of what the head does better or worse.
+  if (h === null || b?.error !== undefined) return false;
+  if (h.error !== undefined) return true;
+  return h.failedRuns > (b?.failedRuns ?? 0);
 }
 
-/** The monitors of a report that could not be backtested, on either side of a diff. */
-export function unanswered(r: BacktestReport): { name: string; side?: "base" | "head"; error: string }[] {
+/** The monitors of a report that could not be backtested, on either side of a diff, and why. */
+export function notBacktested(r: BacktestReport): { name: string; side?: "base" | "head"; error: string }[] {
   return r.monitors.flatMap((m) => {
     if (!("change" in m)) return m.error !== undefined ? [{ name: m.name, error: m.error }] : [];
     return (["base", "head"] as const).flatMap((side) => {
@@ -306,7 +311,7 @@ const heldText = (s: MonitorSummary) => {
   if (s.held === undefined) return "";
   const each = new Map<string, { n: number; until: string }>();
   for (const h of s.held) each.set(h.notifier, { n: (each.get(h.notifier)?.n ?? 0) + 1, until: h.until });
-  return ` (held, not sent: ${[...each].map(([k, v]) => `${k} ${v.n}, disabled until ${v.until}`).join("; ")})`;
+  return ` (of which held, not sent: ${[...each].map(([k, v]) => `${k} ${v.n}, disabled until ${v.until}`).join("; ")})`;
 };
 
 const notifierText = (m: Map<string, number>) =>
@@ -321,6 +326,11 @@ export function formatText(r: BacktestReport): string[] {
       const b = m.base;
       const h = m.head;
       lines.push(`  notifications: ${notifierText(perNotifier(b))} -> ${notifierText(perNotifier(h))}`);
+      for (const [side, s] of [
+        ["base", b],
+        ["head", h],
+      ] as const)
+        if (s?.held) lines.push(`    ${side}${heldText(s)}`);
       lines.push(`  alerts: ${b?.alerts.length ?? 0} -> ${h?.alerts.length ?? 0}`);
       lines.push(
         `  time in alert: ${duration(b?.timeInAlertSeconds ?? 0)} -> ${duration(h?.timeInAlertSeconds ?? 0)}`,
@@ -413,13 +423,13 @@ export function formatMarkdown(r: BacktestReport): string[] {
     for (const m of diffs) {
       lines.push(
         `| ${cell(m.name)} | ${m.change}${m.inputs ? ` (${cell(m.inputs.join(", "))})` : ""} | ${cell(
-          `${notifierText(perNotifier(m.base))} → ${notifierText(perNotifier(m.head))}`,
+          `${notifierText(perNotifier(m.base))}${m.base ? heldText(m.base) : ""} → ${notifierText(perNotifier(m.head))}${m.head ? heldText(m.head) : ""}`,
         )} | ${m.base?.alerts.length ?? 0} → ${m.head?.alerts.length ?? 0} | ${duration(
           m.base?.timeInAlertSeconds ?? 0,
         )} → ${duration(m.head?.timeInAlertSeconds ?? 0)} | ${failedCell(m)} | ${cell(firstMoved(m.base, m.head) ?? "")} |`,
       );
     }
-    lines.push(...unansweredLines(r));
+    lines.push(...notBacktestedLines(r));
     return lines;
   }
   lines.push(
@@ -435,13 +445,13 @@ export function formatMarkdown(r: BacktestReport): string[] {
       )} | ${m.flaps} |`,
     );
   }
-  lines.push(...unansweredLines(r));
+  lines.push(...notBacktestedLines(r));
   return lines;
 }
 
 /** Markdown's note of the monitors that could not be backtested, each with why. */
-function unansweredLines(r: BacktestReport): string[] {
-  const list = unanswered(r);
+function notBacktestedLines(r: BacktestReport): string[] {
+  const list = notBacktested(r);
   if (list.length === 0) return [];
   return [
     "",

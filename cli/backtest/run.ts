@@ -10,7 +10,13 @@
  *   pushed down, the columns it names) through the query API's paging, into a local store that keeps only what the next runs' windows
  *   still need, and each run's query runs there on the emulator's engine.
  */
-import { ApiError, ForbiddenError, NotFoundError, type ObservabilityClient } from "../../provider/client";
+import {
+  ApiError,
+  ForbiddenError,
+  NotFoundError,
+  PaginationStalledError,
+  type ObservabilityClient,
+} from "../../provider/client";
 import { parseApl } from "../../emulator/apl";
 import { readAlerts } from "../../emulator/alerting/alert-state";
 import { runSpan, type QueryOutcome, type QueryWindow } from "../../emulator/alerting/judge";
@@ -77,8 +83,12 @@ export interface MonitorBacktest extends BacktestMonitor {
   requests: number;
   rows: number;
   runs: ReplayedRun[];
-  /** A failure of the whole monitor (its dataset missing, no query rights): no runs then. */
+  /** A failure of the whole monitor (its dataset missing, no query rights, a query a backtest cannot run): no runs
+   * then. */
   error?: string;
+  /** The error is the service's: it was unreachable, refused the token, or answered otherwise than asked. The
+   * command exits 1 for a head monitor so, where a monitor a backtest cannot run by design is only reported. */
+  unanswered?: boolean;
   /** The monitor whose answer this one's runs were rebuilt from (the same query over the same span): its
    * requests and rows are counted there, and none here. */
   reused?: string;
@@ -125,6 +135,9 @@ function serviceError(err: unknown, dataset: string): string {
   }
   if (err instanceof NotFoundError) return `dataset ${dataset} does not exist on the service (404)`;
   if (err instanceof ApiError) return `the service answered ${err.status ?? "no response"}: ${err.message}`;
+  // More events of one instant than a page, and no cursor in the answer to page past them by.
+  if (err instanceof PaginationStalledError)
+    return `the service gave no cursor to page past more events of one instant than a page holds (${err.message})`;
   throw err;
 }
 
@@ -242,6 +255,8 @@ interface FineAnswer {
   requests: number;
   rows: number;
   error?: string;
+  /** The error is the service's (see {@link MonitorBacktest.unanswered}). */
+  unanswered?: boolean;
 }
 
 /** Answers already asked for (or being asked), by their query and span: one request serves equal monitors. */
@@ -294,7 +309,7 @@ async function fetchFine(client: ObservabilityClient, plan: ServicePlan, limit: 
         format: "tabular",
       });
     } catch (err) {
-      return { ...out, error: serviceError(err, plan.dataset) };
+      return { ...out, error: serviceError(err, plan.dataset), unanswered: true };
     }
     const table = result.tables?.[0];
     const names = (table?.fields ?? []).map((f) => f.name);
@@ -317,6 +332,7 @@ async function fetchFine(client: ObservabilityClient, plan: ServicePlan, limit: 
             error:
               `the service answered ${BIN_COLUMN} ${JSON.stringify(text)}, which is not a bin of the query's ` +
               `${grain} ns grain from ${formatNs(plan.startNs)} on`,
+            unanswered: true,
           };
         }
       }
@@ -424,7 +440,8 @@ async function replayFine(plan: ServicePlan, answer: FineAnswer, period: Period,
     runs: [],
     ...(reused ? { reused } : {}),
   };
-  if (answer.error) return { ...out, error: answer.error };
+  if (answer.error)
+    return { ...out, error: answer.error, ...(answer.unanswered ? { unanswered: true as const } : {}) };
   const rebuilder = new Rebuilder(plan.d, answer.fine, plan.b.monitor.columnName);
   let made = 0;
   const { runs } = await replay(plan.b.monitor, period.fromMs, period.toMs, (w) => {
@@ -442,7 +459,7 @@ async function replayFine(plan: ServicePlan, answer: FineAnswer, period: Period,
 async function countEvents(
   client: ObservabilityClient,
   fetch: EventFetch,
-): Promise<number | { error: string }> {
+): Promise<number | { error: string; unanswered: true }> {
   let total = 0;
   for (const source of fetch.sources) {
     try {
@@ -453,7 +470,7 @@ async function countEvents(
       });
       total += firstNumber(result);
     } catch (err) {
-      return { error: serviceError(err, source.dataset) };
+      return { error: serviceError(err, source.dataset), unanswered: true };
     }
   }
   return total;
@@ -535,7 +552,7 @@ async function eventPath(
     );
     out.runs = runs;
   } catch (err) {
-    return { ...out, error: serviceError(err, failing) };
+    return { ...out, error: serviceError(err, failing), unanswered: true };
   }
   return out;
 }
@@ -581,8 +598,9 @@ async function checkRetention(
     const oldest = nowMs - days * 86_400_000;
     const reads = Number(runQueriesSpan(b.monitor, span).startNs / NS_PER_MS);
     if (reads < oldest) {
-      // The earliest start whose first run reads nothing older: later by what is missing, on the run grid.
-      const later = Math.ceil((oldest - reads) / span.interval) * span.interval;
+      // A start whose first run reads nothing older: later by what is missing and an hour to spare (the oldest
+      // event kept moves on while the command is run again), on the run grid.
+      const later = Math.ceil((oldest - reads + 3_600_000) / span.interval) * span.interval;
       throw new BacktestRefused(
         `monitor ${b.key} reads dataset ${dataset} from ${formatNs(ns(reads))}, but ${dataset} keeps ${days} ` +
           `day${days === 1 ? "" : "s"} of events (since ${formatNs(ns(oldest))}): its first runs would read ` +
@@ -592,13 +610,22 @@ async function checkRetention(
   }
 }
 
+/** How many runs a monitor makes in the period: none while it is disabled (replay skips those, as the scheduler
+ * does). */
+function runsMade(m: RunnableMonitor, period: Period): number {
+  const span = periodRuns(m, period);
+  if (!span || m.disabled) return 0;
+  const until = m.disabledUntil === null ? NaN : Date.parse(m.disabledUntil);
+  const first = Number.isFinite(until)
+    ? Math.max(span.first, Math.ceil(until / span.interval) * span.interval)
+    : span.first;
+  return first > span.last ? 0 : (span.last - first) / span.interval + 1;
+}
+
 /** Refuses a backtest of more than `maxRuns` runs in all, before anything is asked of the service: each run is
  * kept, and a long period at a short interval is more than memory holds. */
-function checkRuns(monitors: readonly BacktestMonitor[], period: Period, maxRuns: number): void {
-  const each = monitors.map((b) => {
-    const span = periodRuns(b.monitor, period);
-    return { key: b.key, runs: span ? (span.last - span.first) / span.interval + 1 : 0 };
-  });
+export function checkRuns(monitors: readonly BacktestMonitor[], period: Period, maxRuns: number): void {
+  const each = monitors.map((b) => ({ key: b.key, runs: runsMade(b.monitor, period) }));
   const total = each.reduce((n, e) => n + e.runs, 0);
   if (total <= maxRuns) return;
   const most = [...each]
@@ -679,6 +706,7 @@ export async function backtest(
           rows: 0,
           runs: [],
           error: count.error,
+          unanswered: true,
         };
       } else pending.push({ index, b, why: why, fetch, count });
     }

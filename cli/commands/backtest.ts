@@ -12,6 +12,7 @@ import { FileProblems, formatProblem } from "../alert-test/source";
 import {
   backtest,
   BacktestRefused,
+  checkRuns,
   DEFAULT_MAX_RUNS,
   DEFAULT_MAX_EVENTS,
   type BacktestMonitor,
@@ -20,7 +21,7 @@ import {
   type Period,
 } from "../backtest/run";
 import { renderBacktestReport } from "../backtest/html";
-import { diffReport, failsOn, formatMarkdown, formatText, report, unanswered } from "../backtest/report";
+import { diffReport, failsOn, formatMarkdown, formatText, report } from "../backtest/report";
 import { loadMonitors, pickMonitors, type MonitorSource } from "../backtest/sources";
 import { addConnectionOptions, connect, TOKEN_HELP, type ConnectionFlags } from "../connection";
 import { action, CommandError, EXIT, UsageError, type ExitCode } from "../exit";
@@ -138,6 +139,13 @@ export async function runBacktest(
       nowMs: io.nowMs,
       answers: new Map(),
     };
+    // The base's runs are counted before the head's backtest starts, not after a month of it.
+    if (base)
+      checkRuns(
+        base.filter((b) => !head.some((h) => sameInputs(h, b))),
+        period,
+        flags.maxRuns ?? DEFAULT_MAX_RUNS,
+      );
     headRuns = await backtest(client, head, period, options);
     baseRuns = base ? await backtestBase(client, base, head, headRuns, period, options) : undefined;
   } catch (err) {
@@ -159,11 +167,23 @@ export async function runBacktest(
       );
     }
   }
-  // A monitor the service did not answer for (unreachable, a refused token, a query it rejects) is a backtest
-  // that did not happen: the report says which and why, and a pipeline must not read it as "nothing changed".
-  if (unanswered(r).length > 0) return EXIT.failed;
+  // A head monitor the service did not answer for (unreachable, a refused token, a dataset it lacks) is a backtest
+  // that did not happen: the report says which and why, and a pipeline must not read it as "nothing changed". A
+  // monitor a backtest cannot run by design (a let, a dataset pattern) is only reported, as is a base's failure: a
+  // change that removes or mends a broken monitor must be able to pass.
+  if (headRuns.some((m) => m.unanswered)) return EXIT.failed;
   if (flags.failOn !== undefined && failsOn(r, flags.failOn)) return EXIT.failed;
   return EXIT.ok;
+}
+
+/** Whether a base monitor is its head's in every input: the same resource, monitor, notifiers and mutes. */
+function sameInputs(head: BacktestMonitor, base: BacktestMonitor): boolean {
+  return (
+    head.key === base.key &&
+    isDeepStrictEqual(head.monitor, base.monitor) &&
+    isDeepStrictEqual(head.notifiers, base.notifiers) &&
+    isDeepStrictEqual(head.mutedUntil, base.mutedUntil)
+  );
 }
 
 /**
@@ -181,13 +201,8 @@ async function backtestBase(
   options: BacktestOptions,
 ): Promise<MonitorBacktest[]> {
   const sameAsHead = (b: BacktestMonitor): MonitorBacktest | undefined => {
-    const i = head.findIndex((h) => h.key === b.key);
-    if (i < 0) return undefined;
-    const equal =
-      isDeepStrictEqual(head[i].monitor, b.monitor) &&
-      isDeepStrictEqual(head[i].notifiers, b.notifiers) &&
-      isDeepStrictEqual(head[i].mutedUntil, b.mutedUntil);
-    return equal ? headRuns[i] : undefined;
+    const i = head.findIndex((h) => sameInputs(h, b));
+    return i < 0 ? undefined : headRuns[i];
   };
   const judged = await backtest(
     client,

@@ -272,6 +272,9 @@ async function* pagesOf(
   if (options.order !== undefined && options.order !== "asc" && options.order !== "desc") {
     throw new TypeError(`paginate: options.order must be asc or desc, got ${String(options.order)}`);
   }
+  if (options.onStall !== undefined && options.onStall !== "throw" && options.onStall !== "cursor") {
+    throw new TypeError(`paginate: options.onStall must be throw or cursor, got ${String(options.onStall)}`);
+  }
   const plan = paginationApl(apl, options.order, options.pageSize);
   if (options.mode === "cursor") yield* cursorPages(transport, plan, options);
   else yield* timestampPages(transport, plan, options);

@@ -203,9 +203,11 @@ describe("the report of a period with a known incident (counts worked out by han
     };
     const head = muted("muted.test.yaml", at(13));
     const errors = (await run(head)).json!.monitors[0] as MonitorSummary;
-    // The alert opens at :11 (team disabled until :13: held) and closes at :15 (team enabled again: sent).
+    // The alert opens at :11 (team disabled until :13: held) and closes at :15 (team enabled again: sent). The
+    // monitor sends all four; the one held is listed apart.
     expect(errors.notifications.map((n) => `${n.action} ${n.time} ${n.notifier}`)).toEqual([
       "Open 2026-01-10T12:11:00Z oncall",
+      "Open 2026-01-10T12:11:00Z team",
       "Closed 2026-01-10T12:15:00Z oncall",
       "Closed 2026-01-10T12:15:00Z team",
     ]);
@@ -219,7 +221,7 @@ describe("the report of a period with a known incident (counts worked out by han
       },
     ]);
     expect((await run(head, { format: "text" })).text).toContain(
-      "  notifications: oncall 2, team 1 (held, not sent: team 1, disabled until 2026-01-10T12:13:00Z)",
+      "  notifications: oncall 2, team 2 (of which held, not sent: team 1, disabled until 2026-01-10T12:13:00Z)",
     );
     // Against a base whose team is never disabled: the monitor changed through its notifier, and pages differently.
     const { json, code } = await run(head, { base: muted("unmuted.test.yaml"), failOn: "any-change" });
@@ -227,7 +229,16 @@ describe("the report of a period with a known incident (counts worked out by han
     expect(diff).toMatchObject({ change: "changed", inputs: ["team.disabledUntil"] });
     expect(diff.base!.held).toBeUndefined();
     expect(diff.head!.held).toHaveLength(1);
-    expect(code).toBe(1);
+    // The same pages, one held: any-change does not fail on a mute alone, and the diff's text and markdown say it.
+    expect(code).toBe(0);
+    const text = (await run(head, { base: muted("unmuted2.test.yaml"), format: "text" })).text;
+    expect(text).toContain(
+      "  notifications: oncall 2, team 2 -> oncall 2, team 2\n    head (of which held, not sent: team 1, disabled until 2026-01-10T12:13:00Z)",
+    );
+    const md = (await run(head, { base: muted("unmuted3.test.yaml"), format: "markdown" })).text;
+    expect(md).toContain(
+      "| oncall 2, team 2 → oncall 2, team 2 (of which held, not sent: team 1, disabled until 2026-01-10T12:13:00Z) |",
+    );
   });
 
   it("answers what docs/backtesting.md shows as the JSON contract, field for field", async () => {
@@ -456,6 +467,59 @@ describe("the diff against a base (--base, --fail-on)", () => {
     await expect(p).rejects.toThrow(`--base ${preview}: read as an alert-test file, as the head is: `);
   });
 
+  it("a monitor a backtest cannot run by design is reported, not failed; nor is removing a monitor the service cannot answer", async () => {
+    const both = (name: string, extra: string) => {
+      const path = join(dir, name);
+      writeFileSync(
+        path,
+        readFileSync(testFile(`${name}.src`), "utf8").replace("expect: []\n", `${extra}expect: []\n`),
+      );
+      return path;
+    };
+    const unsupported = both(
+      "let.test.yaml",
+      `  withlet:
+    name: With let
+    type: Threshold
+    aplQuery: "let t = 500; ['web'] | where status >= t | summarize count()"
+    operator: Above
+    threshold: 3
+  pattern:
+    name: Pattern
+    type: Threshold
+    aplQuery: "['we*'] | summarize count()"
+    operator: Above
+    threshold: 3
+`,
+    );
+    const { json, code } = await run(unsupported, { format: "json" });
+    expect((json!.monitors as MonitorSummary[]).map((m) => [m.key, m.error ?? "ok"])).toEqual([
+      ["errors", "ok"],
+      ["latency", "ok"],
+      ["withlet", "its query uses let, which a backtest does not fetch for"],
+      ["pattern", "its query reads datasets by a pattern (we*); name each dataset it reads"],
+    ]);
+    expect(code).toBe(0);
+    expect((await run(unsupported, { format: "markdown" })).text).toContain("**2 could not be backtested:**");
+    // The base had a monitor of a dataset the service no longer has; the head removes it: the gate passes.
+    const gone = both(
+      "gone-base.test.yaml",
+      `  gone:
+    name: Gone
+    type: Threshold
+    aplQuery: "['nowhere'] | summarize count()"
+    operator: Above
+    threshold: 3
+`,
+    );
+    const removal = await run(testFile("gone-head.test.yaml"), { base: gone, failOn: "more-pages" });
+    expect((removal.json!.monitors as MonitorDiff[]).find((m) => m.name === "Gone")).toMatchObject({
+      change: "removed",
+      base: { error: "dataset nowhere does not exist on the service (404)" },
+    });
+    expect(removal.code).toBe(0);
+  });
+
   it("exits 0 without --fail-on, and with it when nothing pages more", async () => {
     const base = testFile("b2.test.yaml");
     expect((await run(testFile("h3.test.yaml"), { base })).code).toBe(0);
@@ -506,6 +570,63 @@ describe("bad input gets a clear error naming the flag or the monitor", () => {
       await nowhere.close();
     }
     expect((await run(testFile("runs.test.yaml"), { maxRuns: 60 })).code).toBe(0);
+  });
+
+  it("--max-runs counts the base's runs before the head's backtest starts, and no run of a disabled monitor", async () => {
+    // The emulator, every request to it counted: the head would send some, were it backtested first.
+    let asked = 0;
+    const counting = new Proxy(client, {
+      get(target, key, receiver) {
+        const v = Reflect.get(target, key, receiver) as unknown;
+        if (key !== "query" && key !== "paginate") return v;
+        return (...args: unknown[]) => {
+          asked++;
+          return (v as (...a: unknown[]) => unknown).apply(target, args);
+        };
+      },
+    });
+    const base = join(dir, "runs-base.test.yaml");
+    // The base runs each monitor every minute (60 runs), the head every 5 minutes (12 runs): the base is over 40.
+    writeFileSync(base, readFileSync(testFile("runs-base.src"), "utf8"));
+    const head = join(dir, "runs-head.test.yaml");
+    writeFileSync(
+      head,
+      readFileSync(testFile("runs-head.src"), "utf8").replace(
+        /intervalMinutes: 1\n/g,
+        "intervalMinutes: 5\n",
+      ),
+    );
+    const p = runBacktest(head, { ...FLAGS, base, maxRuns: 40 } as never, {
+      client: counting,
+      out: () => {},
+      nowMs: NOW,
+    });
+    await expect(p).rejects.toThrow(
+      "the backtest would make 60 monitor runs (errors: 30, latency: 30), more than --max-runs 40",
+    );
+    expect(asked).toBe(0);
+    // Within it, the head alone asks (the base reuses nothing: every interval differs).
+    expect(
+      await runBacktest(head, { ...FLAGS, base, maxRuns: 60 } as never, {
+        client: counting,
+        out: () => {},
+        nowMs: NOW,
+      }),
+    ).toBe(0);
+    expect(asked).toBeGreaterThan(0);
+    // A disabled monitor makes no run, and is not counted.
+    const off = join(dir, "runs-off.test.yaml");
+    writeFileSync(
+      off,
+      readFileSync(testFile("runs-off.src"), "utf8").replace(
+        "    threshold: 500\n",
+        "    threshold: 500\n    disabled: true\n",
+      ),
+    );
+    expect((await run(off, { maxRuns: 30 })).code).toBe(0);
+    await expect(run(off, { maxRuns: 29 })).rejects.toThrow(
+      "the backtest would make 30 monitor runs (errors: 30, latency: 0)",
+    );
   });
 
   it("a monitor of a dataset the service does not have names the dataset", async () => {
@@ -561,9 +682,11 @@ expect: []
     );
     const from = new Date(NOW - 3 * 86_400_000).toISOString();
     await expect(run(path, { from, to: at(30) })).rejects.toThrow(
-      "monitor kept reads dataset short from 2026-01-07T14:00:00Z, but short keeps 1 day of events (since 2026-01-09T14:00:00Z): its first runs would read events already gone; start the period at 2026-01-09T14:00:00Z or later (--from)",
+      "monitor kept reads dataset short from 2026-01-07T14:00:00Z, but short keeps 1 day of events (since 2026-01-09T14:00:00Z): its first runs would read events already gone; start the period at 2026-01-09T15:00:00Z or later (--from)",
     );
-    // The start it names is one that works.
+    // The start it names works, with an hour to spare for a rerun; from the oldest event on works, a minute before
+    // it is refused.
+    expect((await run(path, { from: "2026-01-09T15:00:00Z", to: at(30) })).code).toBe(0);
     const { code } = await run(path, { from: "2026-01-09T14:00:00Z", to: at(30) });
     expect(code).toBe(0);
     await expect(run(path, { from: "2026-01-09T13:59:00Z", to: at(30) })).rejects.toThrow(

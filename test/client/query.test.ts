@@ -439,6 +439,9 @@ describe("timestamp paging against awkward services (scripted server)", () => {
     await expect(
       collect(s.client.paginate("['x']", { ...WINDOW, mode: "offset" as "cursor" })),
     ).rejects.toThrow(/options\.mode must be timestamp or cursor, got offset/);
+    await expect(
+      collect(s.client.paginate("['x']", { ...WINDOW, onStall: "skip" as "cursor" })),
+    ).rejects.toThrow(/options\.onStall must be throw or cursor, got skip/);
     await s.close();
     expect(s.sent).toHaveLength(0);
   });
