@@ -57,12 +57,20 @@ function firstFailureOf(b: MonitorBacktest): string | undefined {
 /** The notifications of a backtest as chart marks. */
 function marksOf(b: MonitorBacktest): ChartMark[] {
   return b.runs.flatMap((run) =>
-    run.judged.events.map((e) => ({
-      timeMs: run.runMs,
-      action: e.action,
-      words: `${e.action} at ${iso(run.runMs)}${e.groupValues?.length ? ` (${e.groupValues.join(", ")})` : ""}: ${e.body}`,
-      notifiers: b.notifiers,
-    })),
+    run.judged.events.map((e) => {
+      // A notifier disabled at the time holds it (report.ts's `held`): the mark says so.
+      const held = b.notifiers.filter((n) => (b.mutedUntil?.[n] ?? -Infinity) > run.runMs);
+      return {
+        timeMs: run.runMs,
+        action: e.action,
+        words:
+          `${e.action} at ${iso(run.runMs)}${e.groupValues?.length ? ` (${e.groupValues.join(", ")})` : ""}: ${e.body}` +
+          (held.length > 0
+            ? ` (held by ${held.map((n) => `${n}, disabled until ${iso(b.mutedUntil![n])}`).join("; ")})`
+            : ""),
+        notifiers: b.notifiers,
+      };
+    }),
   );
 }
 

@@ -146,6 +146,18 @@ describe("the backtest's report against a base", () => {
     expect(all(html, /<text class="threshold-label"[^>]*>([^<]*)</g)).toEqual(["head and base threshold 20"]);
   });
 
+  it("a notification a disabled notifier holds is marked as held, and a failed run is counted on its side's line", async () => {
+    const muted = { ...(await backtestOf("errors", 20)), mutedUntil: { oncall: T0 + 20 * MIN } };
+    const html = renderBacktestReport([muted], PERIOD);
+    expect(html).toContain(
+      `(held by oncall, disabled until ${new Date(T0 + 20 * MIN).toISOString().replace(".000Z", "Z")})`,
+    );
+    expect(renderBacktestReport([await backtestOf("errors", 20)], PERIOD)).not.toContain("held by");
+    const failing = await backtestOf("errors", 20);
+    failing.runs[3] = { runMs: failing.runs[3].runMs, judged: { ...failing.runs[3].judged, error: "boom" } };
+    expect(renderBacktestReport([failing], PERIOD)).toMatch(/runs \(1 failed: the first at \S+: boom\)/);
+  });
+
   it("says a side rebuilt from the other's equal query took its answer, rather than 0 requests", async () => {
     const base = { ...(await backtestOf("errors", 50)), requests: 0, rows: 0, reused: "errors" };
     const html = renderBacktestReport([await backtestOf("errors", 20)], PERIOD, [base]);
