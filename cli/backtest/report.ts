@@ -228,16 +228,16 @@ export function pagingChanged(d: MonitorDiff): boolean {
 }
 
 /**
- * Whether the head's side of a diffed monitor fails where the base's did not: it could not be backtested, or more of
- * its runs fail. A monitor whose runs fail sends nothing, so its paging "drops": the report says why, and the
- * `more-pages` gate counts it, as a change that breaks a monitor is worse than one that pages more.
+ * Whether the head's side of a diffed monitor fails where the base's did not: more of its runs fail. A monitor whose
+ * runs fail sends nothing, so its paging "drops": the report says why, and the `more-pages` gate counts it, as a
+ * change that breaks a monitor is worse than one that pages more. A side that could not be backtested at all has
+ * no runs to compare: it is listed as such, and the command exits 1 when the service did not answer a head
+ * monitor, where a monitor a backtest cannot run by design (a let, a dataset pattern) fails no gate.
  */
 export function failsMore(d: MonitorDiff): boolean {
   const h = d.head;
   const b = d.base;
-  // A base that could not be backtested says nothing of what the head does better or worse.
-  if (h === null || b?.error !== undefined) return false;
-  if (h.error !== undefined) return true;
+  if (h === null || h.error !== undefined || b?.error !== undefined) return false;
   return h.failedRuns > (b?.failedRuns ?? 0);
 }
 

@@ -501,6 +501,12 @@ describe("the diff against a base (--base, --fail-on)", () => {
     ]);
     expect(code).toBe(0);
     expect((await run(unsupported, { format: "markdown" })).text).toContain("**2 could not be backtested:**");
+    // Added by a change, they fail no gate either: they are listed, and there are no runs to compare.
+    const added = await run(unsupported, { base: testFile("let-base.test.yaml"), failOn: "more-pages" });
+    expect(
+      (added.json!.monitors as MonitorDiff[]).filter((m) => m.change === "added").map((m) => m.name),
+    ).toEqual(["With let", "Pattern"]);
+    expect(added.code).toBe(0);
     // The base had a monitor of a dataset the service no longer has; the head removes it: the gate passes.
     const gone = both(
       "gone-base.test.yaml",
