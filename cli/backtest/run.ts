@@ -46,7 +46,7 @@ export interface BacktestMonitor {
   notifiers: string[];
   /**
    * Each of its notifiers' `disabledUntil` (ms since the epoch), for those that have one: a notification sent
-   * before it is held, as the emulator holds it (emulator/alerting/notify), and not counted as sent.
+   * before it is held, as the emulator holds it (emulator/alerting/notify), and the report lists it as held.
    */
   mutedUntil?: Record<string, number>;
 }
@@ -68,9 +68,9 @@ export const PAGE_ROWS = 10_000;
 /** The default of `--max-events`. */
 export const DEFAULT_MAX_EVENTS = 5_000_000;
 /**
- * The default of `--max-runs`: every run is kept for the report (its values, what it decided), about 270 bytes
- * each (a month of 20 one-minute monitors, 864,000 runs, held 232 MiB: bench/backtest.mts), so two million stay
- * well inside Node's default heap on each side of a diff.
+ * The default of `--max-runs`: every run is kept for the report (its values, what it decided), about 300 bytes
+ * each (a month of 20 one-minute monitors, 864,000 runs, held 253 MiB after a collection: bench/backtest.mts's
+ * service path), so two million stay well inside Node's default heap on each side of a diff.
  */
 export const DEFAULT_MAX_RUNS = 2_000_000;
 
