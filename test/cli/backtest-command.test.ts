@@ -58,6 +58,13 @@ expect: []
   return path;
 }
 
+/** {@link testFile}'s two monitors, the file's text changed by `edit`, written as `name`. */
+function editedTestFile(name: string, edit: (text: string) => string): string {
+  const path = join(dir, name);
+  writeFileSync(path, edit(readFileSync(testFile(`${name}.src`), "utf8")));
+  return path;
+}
+
 /** An alert-test file of one monitor, `key`, of the given fields (indented under it), notifying oncall. */
 function oneMonitorFile(name: string, key: string, fields: string): string {
   const path = join(dir, name);
@@ -173,10 +180,8 @@ describe("the report of a period with a known incident (counts worked out by han
   });
 
   it("a test file's own bounds are its alert test's: no datasets: and an until: past a test's runs still backtest", async () => {
-    const path = join(dir, "unbounded.test.yaml");
-    writeFileSync(
-      path,
-      readFileSync(testFile("unbounded.src"), "utf8").replace("until: 1h\ndatasets: [web]\n", "until: 31d\n"),
+    const path = editedTestFile("unbounded.test.yaml", (t) =>
+      t.replace("until: 1h\ndatasets: [web]\n", "until: 31d\n"),
     );
     expect(readFileSync(path, "utf8")).not.toContain("datasets:");
     const { json, code } = await run(path);
@@ -188,19 +193,15 @@ describe("the report of a period with a known incident (counts worked out by han
   });
 
   it("a notifier disabled until a time holds what comes before it, as the emulator holds it; a diff names the change", async () => {
-    const muted = (name: string, until?: string) => {
-      const path = join(dir, name);
-      writeFileSync(
-        path,
-        readFileSync(testFile(`${name}.src`), "utf8")
+    const muted = (name: string, until?: string) =>
+      editedTestFile(name, (t) =>
+        t
           .replace(
             'team: { name: Team, properties: { webhook: { url: "http://127.0.0.1:9/team" } } }',
             `team: { name: Team, properties: { webhook: { url: "http://127.0.0.1:9/team" } }${until ? `, disabledUntil: "${until}"` : ""} }`,
           )
           .replace("notifierIds: [oncall]", "notifierIds: [oncall, team]"),
       );
-      return path;
-    };
     const head = muted("muted.test.yaml", at(13));
     const errors = (await run(head)).json!.monitors[0] as MonitorSummary;
     // The alert opens at :11 (team disabled until :13: held) and closes at :15 (team enabled again: sent). The
@@ -415,13 +416,8 @@ describe("the diff against a base (--base, --fail-on)", () => {
   it("a head monitor whose every run fails leads the diff with its failed runs, and fails more-pages", async () => {
     const base = testFile("fb.test.yaml");
     // The head compares a column its query does not make: every run fails, and sends nothing.
-    const head = join(dir, "fh.test.yaml");
-    writeFileSync(
-      head,
-      readFileSync(testFile("fh0.test.yaml"), "utf8").replace(
-        "    threshold: 500\n",
-        "    threshold: 500\n    columnName: nope\n",
-      ),
+    const head = editedTestFile("fh.test.yaml", (t) =>
+      t.replace("    threshold: 500\n", "    threshold: 500\n    columnName: nope\n"),
     );
     const { json, code } = await run(head, { base, failOn: "more-pages" });
     const slow = (json!.monitors as MonitorDiff[])[0];
@@ -468,14 +464,8 @@ describe("the diff against a base (--base, --fail-on)", () => {
   });
 
   it("a monitor a backtest cannot run by design is reported, not failed; nor is removing a monitor the service cannot answer", async () => {
-    const both = (name: string, extra: string) => {
-      const path = join(dir, name);
-      writeFileSync(
-        path,
-        readFileSync(testFile(`${name}.src`), "utf8").replace("expect: []\n", `${extra}expect: []\n`),
-      );
-      return path;
-    };
+    const both = (name: string, extra: string) =>
+      editedTestFile(name, (t) => t.replace("expect: []\n", `${extra}expect: []\n`));
     const unsupported = both(
       "let.test.yaml",
       `  withlet:
@@ -591,16 +581,10 @@ describe("bad input gets a clear error naming the flag or the monitor", () => {
         };
       },
     });
-    const base = join(dir, "runs-base.test.yaml");
     // The base runs each monitor every minute (60 runs), the head every 5 minutes (12 runs): the base is over 40.
-    writeFileSync(base, readFileSync(testFile("runs-base.src"), "utf8"));
-    const head = join(dir, "runs-head.test.yaml");
-    writeFileSync(
-      head,
-      readFileSync(testFile("runs-head.src"), "utf8").replace(
-        /intervalMinutes: 1\n/g,
-        "intervalMinutes: 5\n",
-      ),
+    const base = testFile("runs-base.test.yaml");
+    const head = editedTestFile("runs-head.test.yaml", (t) =>
+      t.replace(/intervalMinutes: 1\n/g, "intervalMinutes: 5\n"),
     );
     const p = runBacktest(head, { ...FLAGS, base, maxRuns: 40 } as never, {
       client: counting,
@@ -621,13 +605,8 @@ describe("bad input gets a clear error naming the flag or the monitor", () => {
     ).toBe(0);
     expect(asked).toBeGreaterThan(0);
     // A disabled monitor makes no run, and is not counted.
-    const off = join(dir, "runs-off.test.yaml");
-    writeFileSync(
-      off,
-      readFileSync(testFile("runs-off.src"), "utf8").replace(
-        "    threshold: 500\n",
-        "    threshold: 500\n    disabled: true\n",
-      ),
+    const off = editedTestFile("runs-off.test.yaml", (t) =>
+      t.replace("    threshold: 500\n", "    threshold: 500\n    disabled: true\n"),
     );
     expect((await run(off, { maxRuns: 30 })).code).toBe(0);
     await expect(run(off, { maxRuns: 29 })).rejects.toThrow(
